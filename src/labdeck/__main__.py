@@ -1,0 +1,5 @@
+"""Allow `python -m labdeck`."""
+
+from labdeck.cli import main
+
+raise SystemExit(main())

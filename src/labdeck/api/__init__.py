@@ -1,0 +1,1 @@
+"""The async service layer: HTTP client, pagination, cache, models and one service module per area."""

@@ -1,0 +1,159 @@
+"""Typed API errors: one class per status of the contract's error table, carrying the server's message."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from labdeck.domain.text import sanitize
+
+
+class LabdeckError(Exception):
+    """Base of every error labdeck raises on purpose; safe to show to the user (never holds a token)."""
+
+
+class NetworkError(LabdeckError):
+    """The instance could not be reached, or the connection broke (after retries)."""
+
+
+class DeadlineExceeded(NetworkError):
+    """A request (with its retries) ran past its overall deadline."""
+
+
+class MalformedResponse(LabdeckError):
+    """The server answered with a body labdeck cannot read (bad JSON, unexpected shape)."""
+
+
+class ApiError(LabdeckError):
+    """An HTTP error status from the API, with the server's message."""
+
+    status: int = 0
+    default_message: str = "request failed"
+
+    def __init__(self, status: int, message: str, method: str = "", path: str = "",
+                 body: Any = None, headers: dict[str, str] | None = None) -> None:
+        self.status = status
+        self.message = message or self.default_message
+        self.method = method
+        self.path = path
+        self.body = body
+        self.headers = headers or {}
+        super().__init__(f"{status} {self.message}")
+
+    def __str__(self) -> str:
+        where = f" ({self.method} {self.path})" if self.method else ""
+        return f"{self.status}: {self.message}{where}"
+
+
+class NotModified(ApiError):
+    status = 304
+    default_message = "Not Modified"
+
+
+class BadRequest(ApiError):
+    status = 400
+    default_message = "Bad Request"
+
+
+class Unauthorized(ApiError):
+    status = 401
+    default_message = "401 Unauthorized"
+
+
+class Forbidden(ApiError):
+    status = 403
+    default_message = "403 Forbidden"
+
+
+class NotFound(ApiError):
+    status = 404
+    default_message = "404 Not Found"
+
+
+class MethodNotAllowed(ApiError):
+    status = 405
+    default_message = "405 Method Not Allowed"
+
+
+class Conflict(ApiError):
+    status = 409
+    default_message = "409 Conflict"
+
+
+class PreconditionFailed(ApiError):
+    status = 412
+    default_message = "412 Precondition Failed"
+
+
+class Unprocessable(ApiError):
+    status = 422
+    default_message = "422 Unprocessable"
+
+
+class RateLimited(ApiError):
+    status = 429
+    default_message = "429 Too Many Requests"
+
+
+class ServerError(ApiError):
+    status = 500
+    default_message = "500 Internal Server Error"
+
+
+_BY_STATUS: dict[int, type[ApiError]] = {
+    cls.status: cls
+    for cls in (NotModified, BadRequest, Unauthorized, Forbidden, NotFound, MethodNotAllowed, Conflict,
+                PreconditionFailed, Unprocessable, RateLimited, ServerError)
+}
+
+
+def _flatten(value: Any) -> str:
+    """Turn GitLab's many message shapes into one readable line."""
+    if value is None:
+        return ""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, list):
+        return ", ".join(_flatten(v) for v in value if v is not None)
+    if isinstance(value, dict):
+        parts = []
+        for key, inner in value.items():
+            text = _flatten(inner)
+            parts.append(f"{key} {text}".strip() if not isinstance(inner, dict) else f"{key}: {text}")
+        return "; ".join(parts)
+    return str(value)
+
+
+def message_from_body(body: Any, text: str = "") -> str:
+    """Extract the server's message from any of GitLab's error body shapes, sanitised."""
+    if isinstance(body, dict):
+        if "message" in body:
+            msg = _flatten(body["message"])
+        elif "error" in body:
+            msg = _flatten(body["error"])
+            desc = body.get("error_description")
+            if desc:
+                msg = f"{msg}: {_flatten(desc)}"
+        else:
+            msg = _flatten(body)
+    elif body is not None:
+        msg = _flatten(body)
+    else:
+        msg = text.strip()
+    return sanitize(msg[:2000])
+
+
+def error_for(status: int, raw: bytes, method: str = "", path: str = "",
+              headers: dict[str, str] | None = None) -> ApiError:
+    """Build the typed error for an HTTP status and raw body."""
+    text = raw.decode("utf-8", errors="replace")
+    body: Any = None
+    if text.strip():
+        try:
+            body = json.loads(text)
+        except ValueError:
+            body = None
+    cls = _BY_STATUS.get(status)
+    if cls is None:
+        cls = ServerError if status >= 500 else ApiError
+    return cls(status, message_from_body(body, text), method, path, body, headers)

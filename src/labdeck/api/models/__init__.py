@@ -1,0 +1,1 @@
+"""Pydantic models of API resources; every string is sanitised at this boundary."""

@@ -1,0 +1,46 @@
+"""Entry point: the TUI, `--demo`, `labdeck api ...`, `labdeck sandbox serve ...`, `labdeck registry plan ...`.
+
+Imports stay lazy: `labdeck --version` must not import Textual, httpx or pydantic.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from labdeck import __version__
+
+
+def _tui_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="labdeck", description="Terminal console for GitLab operators.")
+    parser.add_argument("--version", action="version", version=f"labdeck {__version__}")
+    parser.add_argument("--demo", action="store_true", help="run against the embedded sandbox as root")
+    parser.add_argument("--instance", metavar="NAME", help="instance from the config to open")
+    parser.add_argument("--read-only", action="store_true", help="hide every mutating action")
+    parser.add_argument("--config", metavar="FILE", help="config file (default: $LABDECK_CONFIG or XDG)")
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run labdeck; returns the process exit code."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    if args and args[0] == "api":
+        from labdeck.api_cli import run_api_command
+
+        return run_api_command(args[1:])
+    if args and args[0] == "sandbox":
+        from labdeck.sandbox.serve import run_sandbox_command
+
+        return run_sandbox_command(args[1:])
+    if args and args[0] == "registry":
+        from labdeck.registry_cli import run_registry_command
+
+        return run_registry_command(args[1:])
+    options = _tui_parser().parse_args(args)
+    from labdeck.tui.launch import launch
+
+    return launch(options)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,1 @@
+"""Route modules of the sandbox, one per area."""

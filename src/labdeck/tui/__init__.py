@@ -1,0 +1,1 @@
+"""The Textual application: app shell, screens, widgets, jobs, themes and keymap."""
