@@ -1,0 +1,423 @@
+"""The issue filter language of the issues view, modelled on GitLab's search bar.
+
+    label:bug -label:wontfix author:alice assignee:none milestone:"v2.0" state:opened confidential:true
+    due:overdue type:incident "free text" iid:12 weight:3 reaction:thumbsup updated>2024-01-01
+    created<2024-06-01 in:title
+
+`parse(text) -> IssueQuery` reads it (terms with key, operator, value and negation; values may be quoted
+with `"` and `\\` escapes), `format(query)` writes it back so that `parse(format(q)) == q`, and
+`compile(query, listing)` turns it into the query parameters of `GET /issues` (`GLOBAL`) or
+`GET /groups/:id/issues` (`GROUP`) per contract document 3, raising `QueryError` with a clear message for
+what that listing cannot express. The keys are listed in `KEYS`; `help_text()` describes them.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import date, datetime
+from typing import Any, Final, Literal
+
+Listing = Literal["global", "group"]
+GLOBAL: Final[Listing] = "global"
+GROUP: Final[Listing] = "group"
+
+TEXT: Final = ""  # key of free-text terms
+
+# key -> (what it means, the operators it takes)
+KEYS: Final[dict[str, tuple[str, str]]] = {
+    "label": ("has the label (none, any, or a name)", ":"),
+    "author": ("author's username", ":"),
+    "author_id": ("author's user id", ":"),
+    "assignee": ("assignee's username, or none / any", ":"),
+    "assignee_id": ("assignee's user id", ":"),
+    "milestone": ("milestone title, or none / any", ":"),
+    "iteration": ("iteration title, or none / any", ":"),
+    "state": ("opened, closed or all", ":"),
+    "scope": ("created_by_me, assigned_to_me or all", ":"),
+    "confidential": ("true or false", ":"),
+    "due": ("overdue, week, month, next_month_and_previous_two_weeks, none", ":"),
+    "type": ("issue, incident or test_case", ":"),
+    "iid": ("internal id in its project", ":"),
+    "weight": ("a number, or none / any", ":"),
+    "reaction": ("an emoji you reacted with, or none / any", ":"),
+    "created": ("created on or after (>) / on or before (<) a date", "<>"),
+    "updated": ("updated on or after (>) / on or before (<) a date", "<>"),
+    "in": ("where free text is searched: title, description or both", ":"),
+}
+
+_CHOICES: Final[dict[str, tuple[str, ...]]] = {
+    "state": ("opened", "closed", "all"),
+    "scope": ("created_by_me", "assigned_to_me", "all"),
+    "confidential": ("true", "false"),
+    "due": ("overdue", "week", "month", "next_month_and_previous_two_weeks", "none", "0"),
+    "type": ("issue", "incident", "test_case"),
+}
+_SPECIAL: Final = ("none", "any")
+_INTEGER_KEYS: Final = frozenset({"author_id", "assignee_id", "iid"})
+_NUMBER = re.compile(r"[0-9]{1,18}")
+
+# Negated keys each listing's `not[...]` accepts (contract document 3, Issues, parameter `not`).
+NOT_KEYS: Final[dict[Listing, frozenset[str]]] = {
+    GLOBAL: frozenset({"assignee_id", "assignee_username", "author_id", "author_username", "iids",
+                       "iteration_id", "iteration_title", "labels", "milestone", "weight"}),
+    GROUP: frozenset({"labels", "milestone", "author_id", "author_username", "assignee_id",
+                      "assignee_username", "my_reaction_emoji", "search", "in"}),
+}
+_LISTING_NAMES: Final[dict[Listing, str]] = {GLOBAL: "GET /issues", GROUP: "the group issue listing"}
+
+
+class QueryError(ValueError):
+    """A filter text that cannot be read, or a query a listing cannot express."""
+
+
+@dataclass(frozen=True, slots=True)
+class Term:
+    """One filter: `key` (`TEXT` for free text), operator `:`, `<` or `>`, the value, and negation (`-`)."""
+
+    key: str
+    value: str
+    negated: bool = False
+    op: str = ":"
+
+
+@dataclass(frozen=True, slots=True)
+class IssueQuery:
+    terms: tuple[Term, ...] = ()
+
+    def __bool__(self) -> bool:
+        return bool(self.terms)
+
+
+# ---------------------------------------------------------------------------------------------- parse
+
+_KEY_PREFIX = re.compile(r"([A-Za-z_]+)([:<>])")
+
+
+def _read_quoted(text: str, start: int) -> tuple[str, int]:
+    """Read a quoted string starting at the opening quote; return (value, index after the closing quote)."""
+    out: list[str] = []
+    pos = start + 1
+    while pos < len(text):
+        ch = text[pos]
+        if ch == "\\" and pos + 1 < len(text):
+            out.append(text[pos + 1])
+            pos += 2
+        elif ch == '"':
+            end = pos + 1
+            if end < len(text) and not text[end].isspace():
+                raise QueryError(f"unexpected {text[end:].split()[0]!r} after a closing quote")
+            return "".join(out), end
+        else:
+            out.append(ch)
+            pos += 1
+    raise QueryError(f"unclosed quote in {text[start:]!r}")
+
+
+def _read_bare(text: str, start: int) -> tuple[str, int]:
+    pos = start
+    while pos < len(text) and not text[pos].isspace():
+        if text[pos] == '"':
+            raise QueryError(f"stray quote in {text[start:].split()[0]!r}: quote the whole value")
+        pos += 1
+    return text[start:pos], pos
+
+
+def parse(text: str) -> IssueQuery:
+    """Read a filter text. Raises `QueryError` with the reason for text that cannot be read."""
+    terms: list[Term] = []
+    pos = 0
+    while True:
+        while pos < len(text) and text[pos].isspace():
+            pos += 1
+        if pos >= len(text):
+            break
+        negated = False
+        if text[pos] == "-" and pos + 1 < len(text) and not text[pos + 1].isspace():
+            negated = True
+            pos += 1
+        if text[pos] == '"':
+            value, pos = _read_quoted(text, pos)
+            terms.append(_checked(Term(TEXT, value, negated)))
+            continue
+        prefix = _KEY_PREFIX.match(text, pos)
+        if prefix is None:
+            value, pos = _read_bare(text, pos)
+            terms.append(_checked(Term(TEXT, value, negated)))
+            continue
+        key, op = prefix.group(1).lower(), prefix.group(2)
+        pos = prefix.end()
+        if pos < len(text) and text[pos] == '"':
+            value, pos = _read_quoted(text, pos)
+        else:
+            value, pos = _read_bare(text, pos)
+        terms.append(_checked(Term(key, value, negated, op)))
+    return IssueQuery(tuple(terms))
+
+
+def _checked(term: Term) -> Term:
+    """Validate one term's key, operator and value; return it unchanged."""
+    key, value = term.key, term.value
+    if key == TEXT:
+        if not value:
+            raise QueryError("empty free text")
+        return term
+    if key not in KEYS:
+        raise QueryError(f"unknown filter {key!r}; known filters: {', '.join(KEYS)} "
+                         f"(quote free text that contains ':')")
+    ops = KEYS[key][1]
+    if term.op not in ops:
+        wanted = " or ".join(f"{key}{op}" for op in ops)
+        raise QueryError(f"{key}{term.op} is not a filter; use {wanted}")
+    if not value:
+        raise QueryError(f"{key}{term.op} needs a value")
+    lowered = value.lower()
+    if key in _CHOICES and lowered not in _CHOICES[key]:
+        raise QueryError(f"{key}:{value} is not valid; use one of: {', '.join(_CHOICES[key])}")
+    if key in _INTEGER_KEYS and not _NUMBER.fullmatch(value):
+        raise QueryError(f"{key}:{value} is not valid; {key} takes a number")
+    if key == "weight" and not (_NUMBER.fullmatch(value) or lowered in _SPECIAL):
+        raise QueryError(f"weight:{value} is not valid; use a number, none or any")
+    if key in ("created", "updated"):
+        _check_date(term)
+    if key == "in":
+        parts = lowered.split(",")
+        if not all(part in ("title", "description") for part in parts) or len(set(parts)) != len(parts):
+            raise QueryError(f"in:{value} is not valid; use title, description or title,description")
+    return term
+
+
+def _check_date(term: Term) -> None:
+    try:
+        if len(term.value) == 10:
+            date.fromisoformat(term.value)
+        else:
+            datetime.fromisoformat(term.value)
+    except ValueError:
+        raise QueryError(f"{term.key}{term.op}{term.value}: expected a date like 2024-01-31 "
+                         f"or a time like 2024-01-31T12:00:00Z") from None
+
+
+# --------------------------------------------------------------------------------------------- format
+
+def _needs_quotes(value: str, free_text: bool) -> bool:
+    if not value or any(ch.isspace() or ch in '"\\' for ch in value):
+        return True
+    return free_text and (value.startswith("-") or _KEY_PREFIX.match(value) is not None)
+
+
+def _quoted(value: str) -> str:
+    return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def format_term(term: Term) -> str:
+    free = term.key == TEXT
+    value = _quoted(term.value) if _needs_quotes(term.value, free) else term.value
+    prefix = "-" if term.negated else ""
+    return f"{prefix}{value}" if free else f"{prefix}{term.key}{term.op}{value}"
+
+
+def format(query: IssueQuery) -> str:
+    """The filter text of `query`; `parse(format(query)) == query`."""
+    return " ".join(format_term(term) for term in query.terms)
+
+
+def help_text() -> str:
+    """One line per filter key, for the view's help."""
+    lines = [f"{key}{'>/<' if ops == '<>' else ':'}  {meaning}" for key, (meaning, ops) in KEYS.items()]
+    lines.append('"free text"  searched in titles and descriptions; prefix any filter with - to negate it')
+    return "\n".join(lines)
+
+
+# -------------------------------------------------------------------------------------------- compile
+
+def _special(value: str) -> str | None:
+    lowered = value.lower()
+    return lowered.capitalize() if lowered in _SPECIAL else None
+
+
+def _opposite(special: str) -> str:
+    return "Any" if special == "None" else "None"
+
+
+def _use_opposite(term: Term) -> QueryError:
+    """The error for negating none/any where the listing needs the positive form instead."""
+    other = _opposite(_special(term.value) or "").lower()
+    return QueryError(f"{format_term(term)}: use {term.key}:{other} instead")
+
+
+class _Builder:
+    """Collects parameters for one listing and refuses conflicting or unsupported ones."""
+
+    def __init__(self, listing: Listing) -> None:
+        if listing not in NOT_KEYS:
+            raise QueryError(f"unknown issue listing {listing!r}")
+        self.listing = listing
+        self.params: dict[str, Any] = {}
+        self.negated: dict[str, Any] = {}
+        self.sources: dict[str, str] = {}
+
+    def set(self, param: str, value: Any, term: Term, exclusive_with: tuple[str, ...] = ()) -> None:
+        shown = format_term(term)
+        for other in exclusive_with:
+            if other in self.params:
+                raise QueryError(f"{shown} cannot be combined with {self.sources[other]}")
+        if param in self.params and self.params[param] != value:
+            raise QueryError(f"{shown} conflicts with {self.sources[param]}: the listing takes one {param}")
+        self.params[param] = value
+        self.sources[param] = shown
+
+    def set_not(self, param: str, value: Any, term: Term) -> None:
+        if param not in NOT_KEYS[self.listing]:
+            raise QueryError(f"{format_term(term)}: {_LISTING_NAMES[self.listing]} cannot negate {term.key}")
+        if param in self.negated and self.negated[param] != value:
+            raise QueryError(f"{format_term(term)} conflicts with another negated {term.key}")
+        self.negated[param] = value
+
+
+def compile(query: IssueQuery, listing: Listing) -> dict[str, Any]:
+    """Query parameters of `listing` (`GLOBAL` or `GROUP`) for `query`.
+
+    Lists are meant to be sent as `key[]=v` and the `not` dict as `not[key]=v`. Raises `QueryError` for
+    what the listing cannot express: two authors, two milestones, an id and a username for the same person,
+    negating a key that the listing's `not` does not accept, a label containing a comma, `in:` on the group
+    listing.
+    """
+    b = _Builder(listing)
+    labels: list[str] = []
+    not_labels: list[str] = []
+    iids: list[int] = []
+    not_iids: list[int] = []
+    search: list[str] = []
+    not_search: list[str] = []
+    for term in query.terms:
+        key, value = term.key, term.value
+        if key == TEXT:
+            (not_search if term.negated else search).append(value)
+        elif key == "label":
+            _label(term, labels, not_labels)
+        elif key == "iid":
+            (not_iids if term.negated else iids).append(int(value))
+        else:
+            _compile_term(b, term)
+    if labels:
+        specials = {label for label in labels if _special(label)}
+        if specials and len(set(labels)) > 1:
+            raise QueryError("label:none / label:any cannot be combined with other labels")
+        b.params["labels"] = _special(labels[0]) if specials else ",".join(dict.fromkeys(labels))
+    if not_labels:
+        b.set_not("labels", ",".join(dict.fromkeys(not_labels)), Term("label", not_labels[0], True))
+    if iids:
+        b.params["iids"] = list(dict.fromkeys(iids))
+    if not_iids:
+        b.set_not("iids", list(dict.fromkeys(not_iids)), Term("iid", str(not_iids[0]), True))
+    if search:
+        b.params["search"] = " ".join(search)
+    if not_search:
+        b.set_not("search", " ".join(not_search), Term(TEXT, not_search[0], True))
+    if "in" in b.params and "search" not in b.params:
+        raise QueryError(f"{b.sources['in']} needs free text to search for")
+    if b.negated:
+        b.params["not"] = b.negated
+    return b.params
+
+
+def _label(term: Term, labels: list[str], not_labels: list[str]) -> None:
+    if "," in term.value:
+        raise QueryError(f"{format_term(term)}: label names containing a comma cannot be filtered on")
+    if term.negated:
+        if _special(term.value):
+            raise _use_opposite(term)
+        not_labels.append(term.value)
+    else:
+        labels.append(term.value)
+
+
+def _compile_term(b: _Builder, term: Term) -> None:
+    key, value, neg = term.key, term.value, term.negated
+    lowered = value.lower()
+    if key in ("author", "assignee") and value.startswith("@"):
+        value = value[1:]
+    if key == "author":
+        if neg:
+            b.set_not("author_username", value, term)
+        else:
+            b.set("author_username", value, term, exclusive_with=("author_id",))
+    elif key == "author_id":
+        if neg:
+            b.set_not("author_id", int(value), term)
+        else:
+            b.set("author_id", int(value), term, exclusive_with=("author_username",))
+    elif key == "assignee":
+        special = _special(value)
+        if special and neg:
+            b.set("assignee_id", _opposite(special), term, exclusive_with=("assignee_username",))
+        elif special:
+            b.set("assignee_id", special, term, exclusive_with=("assignee_username",))
+        elif neg:
+            b.set_not("assignee_username", value, term)
+        else:
+            b.set("assignee_username", value, term, exclusive_with=("assignee_id",))
+    elif key == "assignee_id":
+        if neg:
+            b.set_not("assignee_id", int(value), term)
+        else:
+            b.set("assignee_id", int(value), term, exclusive_with=("assignee_username",))
+    elif key == "milestone":
+        special = _special(value)
+        if neg and special:
+            b.set("milestone", _opposite(special), term)
+        elif neg:
+            b.set_not("milestone", value, term)
+        else:
+            b.set("milestone", special or value, term)
+    elif key == "iteration":
+        _iteration(b, term)
+    elif key == "weight":
+        special = _special(value)
+        if neg:
+            if special:
+                raise _use_opposite(term)
+            b.set_not("weight", int(value), term)
+        else:
+            b.set("weight", special or int(value), term)
+    elif key == "reaction":
+        special = _special(value)
+        if neg:
+            if special:
+                raise _use_opposite(term)
+            b.set_not("my_reaction_emoji", value, term)
+        else:
+            b.set("my_reaction_emoji", special or value, term)
+    elif key == "confidential":
+        flag = (lowered == "true") != neg
+        b.set("confidential", "true" if flag else "false", term)
+    elif key in ("created", "updated"):
+        if neg:
+            other = "<" if term.op == ">" else ">"
+            raise QueryError(f"{format_term(term)}: dates cannot be negated; use {key}{other}")
+        b.set(f"{key}_{'after' if term.op == '>' else 'before'}", value, term)
+    elif key == "in":
+        if neg:
+            b.set_not("in", lowered, term)
+        elif b.listing != GLOBAL:
+            raise QueryError(f"{format_term(term)}: {_LISTING_NAMES[b.listing]} has no in parameter")
+        else:
+            b.set("in", lowered, term)
+    else:  # state, scope, due, type: plain choices that no listing can negate
+        if neg:
+            raise QueryError(f"{format_term(term)}: {_LISTING_NAMES[b.listing]} cannot negate {key}")
+        param = {"type": "issue_type", "due": "due_date"}.get(key, key)
+        b.set(param, "0" if key == "due" and lowered == "none" else lowered, term)
+
+
+def _iteration(b: _Builder, term: Term) -> None:
+    special = _special(term.value)
+    if special:
+        if term.negated:
+            raise _use_opposite(term)
+        b.set("iteration_id", special, term, exclusive_with=("iteration_title",))
+    elif term.negated:
+        b.set_not("iteration_title", term.value, term)
+    else:
+        b.set("iteration_title", term.value, term, exclusive_with=("iteration_id",))

@@ -1,0 +1,292 @@
+"""The container registry's bulk tag delete rules (contract document 3, "Container registry").
+
+Both the sandbox (to carry out `DELETE /projects/:id/registry/repositories/:repository_id/tags`) and the TUI
+(to preview a cleanup before asking for it) use `plan`, so the preview is what the server does.
+
+The rules, in GitLab's order:
+
+1. A tag named `latest` is never deleted (reason `latest`).
+2. Only tags whose name matches `name_regex_delete` (or its deprecated alias `name_regex`) are candidates
+   (else `not matched`). Patterns are RE2, applied as GitLab applies them: the text is wrapped as
+   `\\A<pattern>\\z`, so `v.*` must match the whole name. Like GitLab, the wrapping is textual, so a top-level
+   alternation `a|b` means "starts with a, or ends with b".
+3. A candidate matching `name_regex_keep` is kept (`keep pattern`): keep overrides delete.
+4. With `keep_n`, the N newest remaining candidates by manifest creation time are kept (`among the N
+   newest`); a tag without a creation time counts as newest, as in GitLab. Ties are broken by name.
+5. With `older_than` (a calendar duration, see `durations.parse_calendar_duration`), only candidates
+   created strictly before `now - older_than` are deleted; the others, and those without a creation time,
+   are kept (`too new`).
+6. The rest are deleted (`matched`).
+
+Space freed: tags sharing a digest share their blobs, so a digest's size is counted once, and only when every
+tag that references it is deleted (a kept tag still holds the manifest). Tags without a digest count alone.
+It is an estimate: GitLab frees the blobs only at the next garbage collection.
+
+For interactive use (the TUI recomputes on every keystroke), build one `CleanupPlanner(tags)`: it sorts the
+tags once, encodes the names once and caches each pattern's matches, so a recompute costs one pass.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from enum import StrEnum
+from math import inf
+
+import re2
+
+from labdeck.domain.durations import DurationError, parse_calendar_duration
+
+LATEST_TAG = "latest"
+_CACHE_SIZE = 16
+
+
+class RulesError(ValueError):
+    """Cleanup rules that cannot be applied (bad pattern, bad keep_n, bad older_than)."""
+
+
+class Decision(StrEnum):
+    DELETE = "delete"
+    KEEP = "keep"
+
+
+class Reason(StrEnum):
+    LATEST = "latest"
+    NOT_MATCHED = "not matched"
+    KEEP_PATTERN = "keep pattern"
+    KEEP_N = "among the N newest"
+    TOO_NEW = "too new"
+    MATCHED = "matched"
+
+    @property
+    def decision(self) -> Decision:
+        return Decision.DELETE if self is Reason.MATCHED else Decision.KEEP
+
+
+@dataclass(frozen=True, slots=True)
+class TagInfo:
+    """A registry tag in detail form (what the rules need of it)."""
+
+    name: str
+    created_at: datetime | None
+    digest: str | None = None
+    total_size: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class CleanupRules:
+    """The parameters of a bulk tag delete. `name_regex_delete` is required by the API."""
+
+    name_regex_delete: str
+    name_regex_keep: str | None = None
+    keep_n: int | None = None
+    older_than: str | None = None
+
+    def errors(self) -> list[str]:
+        """Every problem with these rules, as messages for the operator (empty when they can be applied)."""
+        problems = []
+        for label, pattern in (("name_regex_delete", self.name_regex_delete),
+                               ("name_regex_keep", self.name_regex_keep)):
+            if pattern is not None and (message := validate_pattern(pattern)) is not None:
+                problems.append(f"{label}: {message}")
+        if self.keep_n is not None and self.keep_n < 0:
+            problems.append("keep_n must not be negative")
+        if self.older_than is not None:
+            try:
+                parse_calendar_duration(self.older_than)
+            except DurationError as error:
+                problems.append(str(error))
+        return problems
+
+
+@dataclass(frozen=True, slots=True)
+class TagDecision:
+    tag: TagInfo
+    reason: Reason
+    keep_n: int | None = None
+
+    @property
+    def decision(self) -> Decision:
+        return self.reason.decision
+
+    def describe(self) -> str:
+        """The reason as a sentence fragment, with N filled in (`among the 5 newest`)."""
+        if self.reason is Reason.KEEP_N:
+            return f"among the {self.keep_n} newest"
+        return str(self.reason)
+
+
+_OPTIONS = re2.Options()
+_OPTIONS.log_errors = False  # RE2 would otherwise write parse errors straight to file descriptor 2
+
+
+def validate_pattern(pattern: str) -> str | None:
+    """`None` when `pattern` is valid RE2 syntax, else a message saying what is wrong with it."""
+    try:
+        re2.compile(pattern, _OPTIONS)
+        re2.compile(_anchored(pattern), _OPTIONS)
+    except re2.error as error:
+        detail = error.args[0] if error.args else ""
+        if isinstance(detail, bytes):
+            detail = detail.decode("utf-8", "replace")
+        return f"invalid RE2 regular expression: {detail or pattern}"
+    return None
+
+
+def _anchored(pattern: str) -> str:
+    return "\\A" + pattern + "\\z"
+
+
+def tag_matches(pattern: str, name: str) -> bool:
+    """Whether `name` matches `pattern` the way GitLab's cleanup applies it (`\\A<pattern>\\z`, RE2)."""
+    return re2.search(_anchored(pattern), name, _OPTIONS) is not None
+
+
+class CleanupPlan:
+    """The outcome of the rules for every tag: a reason per tag (in the input order), counts and bytes."""
+
+    __slots__ = ("bytes_freed", "counts", "cutoff", "deleted_count", "keep_n", "reasons", "tags")
+
+    def __init__(self, tags: Sequence[TagInfo], reasons: list[Reason], keep_n: int | None,
+                 cutoff: datetime | None, bytes_freed: int) -> None:
+        self.tags = tags
+        self.reasons = reasons
+        self.keep_n = keep_n
+        self.cutoff = cutoff
+        self.bytes_freed = bytes_freed
+        self.counts: dict[Reason, int] = dict.fromkeys(Reason, 0)
+        for reason in reasons:
+            self.counts[reason] += 1
+        self.deleted_count = self.counts[Reason.MATCHED]
+
+    @property
+    def kept_count(self) -> int:
+        return len(self.reasons) - self.deleted_count
+
+    def decision(self, index: int) -> TagDecision:
+        return TagDecision(self.tags[index], self.reasons[index], self.keep_n)
+
+    def decisions(self) -> list[TagDecision]:
+        pairs = zip(self.tags, self.reasons, strict=True)
+        return [TagDecision(tag, reason, self.keep_n) for tag, reason in pairs]
+
+    def to_delete(self) -> list[TagInfo]:
+        return [tag for tag, reason in zip(self.tags, self.reasons, strict=True) if reason is Reason.MATCHED]
+
+    def __repr__(self) -> str:
+        return (f"CleanupPlan(tags={len(self.tags)}, delete={self.deleted_count}, keep={self.kept_count}, "
+                f"bytes_freed={self.bytes_freed})")
+
+
+def _timestamp(value: datetime | None) -> float:
+    if value is None:
+        return inf
+    if value.tzinfo is None:
+        value = value.replace(tzinfo=UTC)
+    return value.timestamp()
+
+
+class CleanupPlanner:
+    """Precomputed tags for fast repeated planning: sort order, encoded names, digest groups, match cache."""
+
+    def __init__(self, tags: Sequence[TagInfo]) -> None:
+        self.tags = tuple(tags)
+        self._times = [_timestamp(tag.created_at) for tag in self.tags]
+        # Newest first; a missing creation time counts as newest; ties by name.
+        self._order = sorted(range(len(self.tags)), key=lambda i: (-self._times[i], self.tags[i].name))
+        self._encoded = [tag.name.encode("utf-8") for tag in self.tags]
+        self._latest = [tag.name == LATEST_TAG for tag in self.tags]
+        groups: dict[str, int] = {}
+        self._group: list[int] = []
+        self._group_members: list[int] = []
+        self._group_bytes: list[int] = []
+        for tag in self.tags:
+            size = tag.total_size or 0
+            gid = groups.get(tag.digest) if tag.digest is not None else None
+            if gid is None:
+                gid = len(self._group_members)
+                if tag.digest is not None:
+                    groups[tag.digest] = gid
+                self._group_members.append(0)
+                self._group_bytes.append(size)
+            self._group_members[gid] += 1
+            self._group_bytes[gid] = max(self._group_bytes[gid], size)
+            self._group.append(gid)
+        self._cache: dict[str, bytearray] = {}
+
+    def matches(self, pattern: str) -> bytearray:
+        """One byte per tag: 1 when its name matches `pattern` as GitLab applies it. Cached per pattern."""
+        cached = self._cache.get(pattern)
+        if cached is not None:
+            return cached
+        if (message := validate_pattern(pattern)) is not None:
+            raise RulesError(message)
+        matcher = re2.Set.SearchSet(_OPTIONS)
+        matcher.Add(_anchored(pattern))
+        matcher.Compile()
+        # The wrapper's Match only adds a type check per call; the compiled set's own Match takes the
+        # pre-encoded bytes directly and is measurably faster over 20,000 names.
+        match = getattr(getattr(matcher, "_set", None), "Match", None) or matcher.Match
+        result = bytearray(1 if match(name) else 0 for name in self._encoded)
+        if len(self._cache) >= _CACHE_SIZE:
+            self._cache.pop(next(iter(self._cache)))
+        self._cache[pattern] = result
+        return result
+
+    def plan(self, rules: CleanupRules, now: datetime) -> CleanupPlan:
+        """Apply `rules` at time `now`. Raises `RulesError` for rules that cannot be applied."""
+        if rules.keep_n is not None and rules.keep_n < 0:
+            raise RulesError("keep_n must not be negative")
+        cutoff_dt: datetime | None = None
+        cutoff = -inf  # no older_than: every remaining candidate is old enough
+        if rules.older_than is not None:
+            try:
+                seconds = parse_calendar_duration(rules.older_than)
+            except DurationError as error:
+                raise RulesError(str(error)) from None
+            now_ts = _timestamp(now)
+            cutoff = now_ts - seconds
+            cutoff_dt = datetime.fromtimestamp(cutoff, tz=UTC)
+        delete = self.matches(rules.name_regex_delete)
+        keep = self.matches(rules.name_regex_keep) if rules.name_regex_keep is not None else None
+        keep_n = rules.keep_n if rules.keep_n is not None else 0
+        older = rules.older_than is not None
+
+        reasons: list[Reason] = [Reason.NOT_MATCHED] * len(self.tags)
+        times = self._times
+        latest = self._latest
+        rank = 0
+        deleted: list[int] = []
+        for index in self._order:
+            if latest[index]:
+                reasons[index] = Reason.LATEST
+            elif not delete[index]:
+                continue
+            elif keep is not None and keep[index]:
+                reasons[index] = Reason.KEEP_PATTERN
+            else:
+                rank += 1
+                if rank <= keep_n:
+                    reasons[index] = Reason.KEEP_N
+                elif older and not times[index] < cutoff:
+                    reasons[index] = Reason.TOO_NEW
+                else:
+                    reasons[index] = Reason.MATCHED
+                    deleted.append(index)
+        return CleanupPlan(self.tags, reasons, rules.keep_n, cutoff_dt, self._bytes_freed(deleted))
+
+    def _bytes_freed(self, deleted: list[int]) -> int:
+        gone: dict[int, int] = {}
+        group = self._group
+        for index in deleted:
+            gid = group[index]
+            gone[gid] = gone.get(gid, 0) + 1
+        members = self._group_members
+        sizes = self._group_bytes
+        return sum(sizes[gid] for gid, count in gone.items() if count == members[gid])
+
+
+def plan(tags: Sequence[TagInfo], rules: CleanupRules, now: datetime) -> CleanupPlan:
+    """Apply the bulk delete `rules` to `tags` at time `now` (one-off; use `CleanupPlanner` to repeat)."""
+    return CleanupPlanner(tags).plan(rules, now)
