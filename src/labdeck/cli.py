@@ -1,4 +1,4 @@
-"""Entry point: the TUI, `--demo`, `labdeck api ...`, `labdeck sandbox serve ...`, `labdeck registry plan ...`.
+"""Entry point: the TUI, `--demo`, `labdeck api ...`, `labdeck sandbox serve ...`, `labdeck registry plan`.
 
 Imports stay lazy: `labdeck --version` must not import Textual, httpx or pydantic.
 """
@@ -14,8 +14,10 @@ from labdeck import __version__
 def _tui_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="labdeck", description="Terminal console for GitLab operators.")
     parser.add_argument("--version", action="version", version=f"labdeck {__version__}")
-    parser.add_argument("--demo", action="store_true", help="run against the embedded sandbox as root")
-    parser.add_argument("--instance", metavar="NAME", help="instance from the config to open")
+    target = parser.add_mutually_exclusive_group()
+    target.add_argument("--demo", action="store_true", help="run against the embedded sandbox as root")
+    target.add_argument("--instance", metavar="NAME",
+                        help="instance from the config to open (or env: GITLAB_URL, ci: CI_SERVER_URL)")
     parser.add_argument("--read-only", action="store_true", help="hide every mutating action")
     parser.add_argument("--config", metavar="FILE", help="config file (default: $LABDECK_CONFIG or XDG)")
     return parser
@@ -37,9 +39,19 @@ def main(argv: list[str] | None = None) -> int:
 
         return run_registry_command(args[1:])
     options = _tui_parser().parse_args(args)
-    from labdeck.tui.launch import launch
+    from labdeck.config import ConfigError, load_config, select_instance
 
-    return launch(options)
+    try:
+        if not options.demo:  # report a bad config or instance name before the TUI takes the terminal
+            config = load_config(options.config)
+            if options.instance is not None:
+                select_instance(config, options.instance)
+        from labdeck.tui.launch import launch
+
+        return launch(options)
+    except ConfigError as exc:
+        print(f"labdeck: {exc}", file=sys.stderr)
+        return 2
 
 
 if __name__ == "__main__":

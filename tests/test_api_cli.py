@@ -1,0 +1,242 @@
+"""`labdeck api`: GET and POST with fields, --paginate, errors as one line with the right exit status."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from labdeck.api_cli import parse_fields, render_json, run_api_command, split_path
+
+SECRET = "glpat-ApiCliSecret987"
+PAGES = 3
+
+
+class FakeGitLab:
+    """A tiny GitLab: records requests, answers a few paths."""
+
+    def __init__(self) -> None:
+        self.requests: list[httpx.Request] = []
+
+    def __call__(self, request: httpx.Request) -> httpx.Response:
+        self.requests.append(request)
+        path = request.url.path
+        if path == "/api/v4/projects/1" and request.method == "GET":
+            return httpx.Response(200, json={"id": 1, "name": "demo\x1b]52;c;x\x07\u009b", "tags": ["a"]})
+        if path == "/api/v4/projects/404":
+            return httpx.Response(404, json={"message": "404 Project Not Found"})
+        if path == "/api/v4/projects/1/issues" and request.method == "POST":
+            return httpx.Response(201, json={"received": json.loads(request.content)})
+        if path == "/api/v4/projects/1/issues/1" and request.method == "DELETE":
+            return httpx.Response(204)
+        if path == "/api/v4/search":
+            return httpx.Response(200, json=[dict(request.url.params.multi_items())])
+        if path == "/api/v4/projects/1/raw":
+            return httpx.Response(200, text="plain text", headers={"content-type": "text/plain"})
+        if path == "/api/v4/items":
+            page = int(request.url.params.get("page", "1"))
+            per_page = int(request.url.params.get("per_page", "20"))
+            headers = {"x-page": str(page), "x-per-page": str(per_page), "x-total": str(PAGES * 2),
+                       "x-total-pages": str(PAGES)}
+            if page < PAGES:
+                headers["x-next-page"] = str(page + 1)
+                url = f"https://gitlab.test/api/v4/items?page={page + 1}&per_page={per_page}"
+                headers["link"] = f'<{url}>; rel="next"'
+            return httpx.Response(200, json=[{"id": page * 10 + i} for i in range(2)], headers=headers)
+        return httpx.Response(404, json={"message": "404 Not Found"})
+
+
+@pytest.fixture
+def env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setenv("LABDECK_CONFIG", str(tmp_path / "absent.toml"))
+    monkeypatch.setenv("GITLAB_URL", "https://gitlab.test")
+    monkeypatch.setenv("GITLAB_TOKEN", SECRET)
+    for name in ("CI_SERVER_URL", "CI_JOB_TOKEN"):
+        monkeypatch.delenv(name, raising=False)
+    return tmp_path
+
+
+def run(argv: list[str], fake: FakeGitLab, capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    code = run_api_command(argv, transport=httpx.MockTransport(fake))
+    out, err = capsys.readouterr()
+    assert SECRET not in out and SECRET not in err
+    return code, out, err
+
+
+def test_get_prints_pretty_json_with_the_token_in_a_header(env: Path,
+                                                           capsys: pytest.CaptureFixture[str]) -> None:
+    fake = FakeGitLab()
+    code, out, err = run(["projects/1"], fake, capsys)
+    assert (code, err) == (0, "")
+    assert json.loads(out)["tags"] == ["a"]
+    assert out.startswith("{\n  ")
+    sent = fake.requests[0]
+    assert sent.method == "GET" and str(sent.url) == "https://gitlab.test/api/v4/projects/1"
+    assert sent.headers["PRIVATE-TOKEN"] == SECRET and SECRET not in str(sent.url)
+
+
+def test_output_cannot_drive_the_terminal(env: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(["/projects/1"], FakeGitLab(), capsys)
+    assert code == 0
+    assert "\x1b" not in out and "\x07" not in out and "\u009b" not in out
+    assert json.loads(out)["name"] == "demo\x1b]52;c;x\x07\u009b"  # the data itself is exact
+
+
+def test_get_sends_fields_and_the_path_query_as_params(env: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    fake = FakeGitLab()
+    code, _, _ = run(["-X", "GET", "/search?scope=issues&labels[]=x", "-f", "search=bug", "-F", "page=2",
+                      "-f", "labels[]=y"], fake, capsys)
+    assert code == 0
+    sent = fake.requests[0]
+    assert sent.method == "GET" and sent.content == b""
+    params = sent.url.params
+    assert (params["scope"], params["search"], params["page"]) == ("issues", "bug", "2")
+    assert params.get_list("labels[]") == ["x", "y"]
+
+
+def test_post_with_fields_sends_a_typed_json_body(env: Path, tmp_path: Path,
+                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    description = tmp_path / "desc.md"
+    description.write_text("# Long\ntext\n", encoding="utf-8")
+    fake = FakeGitLab()
+    code, out, _ = run(["projects/1/issues", "-f", "title=Bug", "-f", "weight=3", "-F", "milestone_id=7",
+                        "-F", "confidential=true", "-F", "due_date=null", "-F", f"description=@{description}",
+                        "-f", "labels[]=a", "-f", "labels[]=b", "-F", "extra[x]=1"], fake, capsys)
+    assert code == 0
+    assert fake.requests[0].method == "POST"  # fields without -X mean POST, as in gh and glab
+    assert json.loads(out)["received"] == {
+        "title": "Bug", "weight": "3", "milestone_id": 7, "confidential": True, "due_date": None,
+        "description": "# Long\ntext\n", "labels": ["a", "b"], "extra": {"x": 1},
+    }
+
+
+def test_extra_headers_are_sent(env: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    fake = FakeGitLab()
+    assert run(["projects/1", "-H", "X-Trace: abc:1"], fake, capsys)[0] == 0
+    assert fake.requests[0].headers["X-Trace"] == "abc:1"
+
+
+def test_delete_with_an_empty_answer_prints_nothing(env: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    fake = FakeGitLab()
+    assert run(["-X", "delete", "projects/1/issues/1"], fake, capsys) == (0, "", "")
+    assert fake.requests[0].method == "DELETE"
+
+
+def test_text_answer_is_printed_as_is(env: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert run(["projects/1/raw"], FakeGitLab(), capsys) == (0, "plain text\n", "")
+
+
+def test_paginate_prints_one_array_of_every_page(env: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    fake = FakeGitLab()
+    code, out, err = run(["items", "--paginate", "-X", "GET", "-f", "per_page=2"], fake, capsys)
+    assert (code, err) == (0, "")
+    assert json.loads(out) == [{"id": p * 10 + i} for p in range(1, PAGES + 1) for i in range(2)]
+    assert {r.url.params["per_page"] for r in fake.requests} == {"2"}
+
+
+def test_api_error_is_one_line_on_stderr_with_exit_1(env: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert run(["projects/404"], FakeGitLab(), capsys) == (1, "", "labdeck api: 404: 404 Project Not Found\n")
+
+
+def test_network_error_is_one_line(env: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    def refuse(request: httpx.Request) -> httpx.Response:
+        raise httpx.ConnectError("connection refused", request=request)
+
+    code = run_api_command(["-X", "POST", "projects"], transport=httpx.MockTransport(refuse))
+    out, err = capsys.readouterr()
+    assert code == 1 and out == ""
+    assert err.startswith("labdeck api: ") and err.count("\n") == 1 and "Traceback" not in err
+
+
+@pytest.mark.parametrize(("argv", "problem"), [
+    (["projects", "-f", "novalue"], "invalid field 'novalue'"),
+    (["projects", "-f", "=x"], "invalid field"),
+    (["projects", "-F", "body=@/nonexistent/file"], "cannot read /nonexistent/file"),
+    (["projects", "--paginate", "-X", "POST"], "--paginate works with GET only"),
+    (["projects", "--paginate", "-H", "X-A: b"], "without -H"),
+    (["projects", "--demo", "--instance", "x"], "cannot be used together"),
+    (["projects", "-H", "no-colon"], "invalid header"),
+    (["projects", "--bogus"], "unrecognized arguments"),
+    ([], "required"),
+])
+def test_usage_errors_exit_2(env: Path, capsys: pytest.CaptureFixture[str], argv: list[str],
+                             problem: str) -> None:
+    code, out, err = run(argv, FakeGitLab(), capsys)
+    assert (code, out) == (2, "")
+    assert err.startswith("labdeck api: ") and problem in err and err.count("\n") == 1
+
+
+def test_config_errors_exit_2(env: Path, monkeypatch: pytest.MonkeyPatch,
+                              capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.delenv("GITLAB_URL")
+    code, _, err = run(["projects"], FakeGitLab(), capsys)
+    assert code == 2 and "no instance configured" in err and err.count("\n") == 1
+
+
+def test_instance_from_config_with_sudo_and_read_only(env: Path, monkeypatch: pytest.MonkeyPatch,
+                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    config = env / "config.toml"
+    config.write_text('[instances.ro]\nurl = "https://gitlab.test"\ntoken_env = "RO_TOKEN"\nauth = "oauth"\n'
+                      'read_only = true\n', encoding="utf-8")
+    monkeypatch.setenv("RO_TOKEN", SECRET)
+    fake = FakeGitLab()
+    code, _, _ = run(["--config", str(config), "--instance", "ro", "--sudo", "alice", "projects/1"], fake,
+                     capsys)
+    assert code == 0
+    assert fake.requests[0].headers["Authorization"] == f"Bearer {SECRET}"
+    assert fake.requests[0].headers["Sudo"] == "alice"
+    code, _, err = run(["--config", str(config), "-X", "DELETE", "projects/1/issues/1"], fake, capsys)
+    assert code == 2 and "read-only" in err and len(fake.requests) == 1
+
+
+def test_help_returns_0(capsys: pytest.CaptureFixture[str]) -> None:
+    assert run_api_command(["--help"]) == 0
+    assert "-F" in capsys.readouterr().out
+
+
+def test_parse_fields_and_split_path() -> None:
+    assert parse_fields(["a=1", "b="], ["c=-4", "d=1.5", "e=false", "f=007"]) == \
+        {"a": "1", "b": "", "c": -4, "d": "1.5", "e": False, "f": "007"}
+    assert split_path("api/v4/projects?x=1&x=2&y[]=3") == ("/projects", {"x": ["1", "2"], "y": ["3"]})
+    assert split_path("https://h/api/v4/items?page=2") == ("https://h/api/v4/items", {"page": "2"})
+
+
+def test_render_json_escapes_every_control() -> None:
+    text = render_json({"k": "\x1b[31m\x7f\x85ok"})
+    assert json.loads(text) == {"k": "\x1b[31m\x7f\x85ok"}
+    assert all(not (0 <= ord(c) < 0x20 or 0x7F <= ord(c) <= 0x9F) for c in text if c != "\n")
+
+
+def demo(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, Any, str]:
+    code = run_api_command(["--demo", *argv])
+    out, err = capsys.readouterr()
+    return code, json.loads(out) if out else None, err
+
+
+def test_demo_uses_the_embedded_sandbox_as_root(capsys: pytest.CaptureFixture[str]) -> None:
+    code, user, err = demo(["user"], capsys)
+    assert (code, err) == (0, "")
+    assert user["username"] == "root" and user["is_admin"] is True
+
+
+def test_demo_paginate_gathers_every_page(capsys: pytest.CaptureFixture[str]) -> None:
+    code, small, _ = demo(["--paginate", "projects", "-f", "per_page=7", "-f", "order_by=id"], capsys)
+    assert code == 0
+    _, large, _ = demo(["--paginate", "projects", "-F", "per_page=100", "-f", "order_by=id"], capsys)
+    assert len(small) > 7
+    assert [p["id"] for p in small] == [p["id"] for p in large]
+
+
+def test_demo_post_with_fields(capsys: pytest.CaptureFixture[str]) -> None:
+    code, group, err = demo(["groups", "-f", "name=From CLI", "-f", "path=from-cli"], capsys)
+    assert (code, err) == (0, "")
+    assert (group["name"], group["full_path"]) == ("From CLI", "from-cli")
+
+
+def test_demo_error_exit_code(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = demo(["projects/999999"], capsys)
+    assert (code, out) == (1, None)
+    assert err.startswith("labdeck api: 404: ") and err.count("\n") == 1
