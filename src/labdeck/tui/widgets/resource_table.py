@@ -1,0 +1,391 @@
+"""`ResourceTable`: the one virtualised list widget every labdeck screen uses.
+
+Built on the Line API (`ScrollView` + `render_line`): only the lines on screen are rendered, so 100,000 rows
+load and scroll at once (Textual's `DataTable` measures every cell up front). Rows are any objects; a
+`cells(row)` function gives their cell texts and `row_key(row)` their identity, so the cursor and marks
+survive re-sort, filter and reload. Cell text is literal: never parsed as markup, controls made visible.
+The ordering, filtering and marking live in the headless `TableModel` (`table_model.py`); cells become
+segments in `table_render.py`; keys and clicks are in `table_actions.py`; messages in `table_messages.py`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Iterable, Sequence
+from typing import Any, ClassVar
+
+from rich.segment import Segment
+from rich.style import Style
+from textual import events
+from textual.binding import BindingType
+from textual.geometry import Size
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
+
+from labdeck.tui.widgets import table_messages
+from labdeck.tui.widgets.table_actions import TABLE_BINDINGS, TableActions
+from labdeck.tui.widgets.table_model import LOAD_MORE_THRESHOLD, CellsFn, Column, RowKeyFn, TableModel
+from labdeck.tui.widgets.table_render import (
+    MAX_AUTO_WIDTH,
+    SAMPLE_SIZE,
+    header_segments,
+    layout_widths,
+    natural_widths,
+    row_segments,
+    sample_indices,
+    total_width,
+)
+
+__all__ = ["Column", "ResourceTable"]
+
+_CACHE_LIMIT = 512
+
+
+class ResourceTable(TableActions, ScrollView, can_focus=True):
+    """A virtualised, sortable, filterable table of rows with marks and load-on-demand."""
+
+    BINDINGS: ClassVar[list[BindingType]] = TABLE_BINDINGS
+
+    COMPONENT_CLASSES: ClassVar[set[str]] = {
+        "resource-table--header",
+        "resource-table--cursor",
+        "resource-table--marked",
+        "resource-table--marker",
+        "resource-table--even-row",
+        "resource-table--message",
+    }
+
+    DEFAULT_CSS = """
+    ResourceTable {
+        background: $surface;
+        color: $foreground;
+        height: 1fr;
+        & > .resource-table--header { text-style: bold; background: $panel; color: $foreground; }
+        & > .resource-table--cursor {
+            background: $block-cursor-blurred-background;
+            color: $block-cursor-blurred-foreground;
+        }
+        &:focus > .resource-table--cursor {
+            background: $block-cursor-background;
+            color: $block-cursor-foreground;
+            text-style: $block-cursor-text-style;
+        }
+        & > .resource-table--marked { background: $accent 25%; }
+        & > .resource-table--marker { color: $accent; text-style: bold; }
+        & > .resource-table--even-row { background: $surface-lighten-1 50%; }
+        & > .resource-table--message { color: $text-muted; text-style: italic; }
+    }
+    """
+
+    RowHighlighted = table_messages.RowHighlighted
+    RowSelected = table_messages.RowSelected
+    LoadMore = table_messages.LoadMore
+    StateChanged = table_messages.StateChanged
+
+    def __init__(
+        self,
+        columns: Sequence[Column],
+        rows: Iterable[Any] = (),
+        *,
+        cells: CellsFn | None = None,
+        row_key: RowKeyFn | None = None,
+        zebra: bool = False,
+        empty_text: str = "No rows",
+        load_more_threshold: int = LOAD_MORE_THRESHOLD,
+        max_auto_width: int = MAX_AUTO_WIDTH,
+        name: str | None = None,
+        id: str | None = None,
+        classes: str | None = None,
+        disabled: bool = False,
+    ) -> None:
+        super().__init__(name=name, id=id, classes=classes, disabled=disabled)
+        self.model = TableModel(columns, cells, row_key)
+        self._zebra = zebra
+        self.empty_text = empty_text
+        self.load_more_threshold = load_more_threshold
+        self.max_auto_width = max_auto_width
+        self._loading_more = False
+        self._natural: list[int] = []
+        self._measured_rows = 0
+        self._widths_cache: tuple[int, list[int]] | None = None
+        self._line_cache: dict[tuple[Any, ...], Strip] = {}
+        self._highlighted_key: Hashable | None = None
+        self._highlighted_row: Any = None
+        self.model.set_rows(rows)
+        self._measure()
+
+    # ---- public data API ------------------------------------------------------------------------------
+
+    @property
+    def columns(self) -> list[Column]:
+        return self.model.columns
+
+    @property
+    def rows(self) -> list[Any]:
+        """All loaded rows, in load order."""
+        return self.model.rows
+
+    @property
+    def visible_rows(self) -> list[Any]:
+        """The rows after filter and sort, in display order."""
+        return self.model.visible_rows
+
+    @property
+    def cursor_row(self) -> Any | None:
+        return self.model.cursor_row
+
+    @property
+    def cursor_index(self) -> int:
+        """The cursor's position among the visible rows."""
+        return self.model.cursor
+
+    @property
+    def marked_rows(self) -> list[Any]:
+        return self.model.marked_rows
+
+    @property
+    def filter_text(self) -> str:
+        return self.model.filter_text
+
+    @property
+    def sort_column(self) -> str | None:
+        return self.model.sort_column
+
+    @property
+    def sort_reverse(self) -> bool:
+        return self.model.sort_reverse
+
+    @property
+    def zebra(self) -> bool:
+        """Alternate row backgrounds."""
+        return self._zebra
+
+    @zebra.setter
+    def zebra(self, value: bool) -> None:
+        self._zebra = value
+        self._line_cache.clear()
+        self.refresh()
+
+    @property
+    def has_more(self) -> bool:
+        """Set by the owner: more rows can be fetched (a `LoadMore` is posted near the end)."""
+        return self.model.has_more
+
+    @has_more.setter
+    def has_more(self, value: bool) -> None:
+        self.model.has_more = value
+        if not value:
+            self.model.reset_load_request()
+        self._check_load_more()
+        self.post_message(self.StateChanged(self))
+
+    @property
+    def loading_more(self) -> bool:
+        """Shows a "Loading more…" line after the last row. (Textual's own `loading` covers the widget.)"""
+        return self._loading_more
+
+    @loading_more.setter
+    def loading_more(self, value: bool) -> None:
+        self._loading_more = value
+        self._changed()
+
+    def set_rows(self, rows: Iterable[Any]) -> None:
+        self.model.set_rows(rows)
+        self._measured_rows = 0
+        self._measure()
+        self._changed()
+
+    def append_rows(self, rows: Iterable[Any]) -> None:
+        self.model.append_rows(rows)
+        if self._measured_rows < SAMPLE_SIZE:
+            self._measure()
+        self._changed()
+
+    def replace_row(self, row: Any) -> bool:
+        found = self.model.replace_row(row)
+        if found:
+            self._changed()
+        return found
+
+    def remove_rows(self, keys: Iterable[Hashable]) -> int:
+        removed = self.model.remove_rows(keys)
+        if removed:
+            self._changed()
+        return removed
+
+    def clear(self) -> None:
+        self.model.clear()
+        self._measured_rows = 0
+        self._measure()
+        self._changed()
+
+    def set_filter(self, text: str) -> None:
+        """Show only rows whose cell texts contain `text` (case-insensitive)."""
+        if text == self.model.filter_text:
+            return
+        self.model.set_filter(text)
+        self._changed()
+
+    def sort_by(self, column_key: str | None, reverse: bool | None = None) -> None:
+        """Sort by a column; the same column again toggles the direction; None restores load order."""
+        self.model.sort_by(column_key, reverse)
+        self._changed()
+
+    def move_cursor(self, index: int) -> None:
+        """Put the cursor on visible row `index` (clamped) and scroll it into view."""
+        old = self.model.cursor
+        new = self.model.move_cursor(index)
+        if new != old:
+            self.refresh_line(old + 1)
+            self.refresh_line(new + 1)
+        self._scroll_to_cursor()
+        self._after_cursor_move()
+
+    # ---- internals ------------------------------------------------------------------------------------
+
+    def _measure(self) -> None:
+        model = self.model
+        count = model.row_count
+        sample = [model.cells_at(i) for i in sample_indices(count)]
+        self._natural = natural_widths(model.columns, sample, self.max_auto_width)
+        self._measured_rows = count
+        self._widths_cache = None
+
+    def _widths(self) -> list[int]:
+        available = self.scrollable_content_region.width if self.is_mounted else 0
+        cached = self._widths_cache
+        if cached is not None and cached[0] == available:
+            return cached[1]
+        widths = layout_widths(self.model.columns, self._natural, available)
+        self._widths_cache = (available, widths)
+        self._line_cache.clear()
+        return widths
+
+    def _message(self) -> str | None:
+        if self._loading_more:
+            return "Loading more…"
+        if self.model.visible_count == 0:
+            if self.model.filter_text and self.model.row_count:
+                return f"No rows match “{self.model.filter_text}”"
+            return self.empty_text
+        return None
+
+    def _update_virtual_size(self) -> None:
+        extra = 1 if self._message() is not None else 0
+        width = total_width(self._widths())
+        self.virtual_size = Size(width, self.model.visible_count + 1 + extra)
+
+    def _rows_height(self) -> int:
+        return max(1, self.scrollable_content_region.height - 1)
+
+    def _scroll_to_cursor(self) -> None:
+        if not self.is_mounted:
+            return
+        cursor, top, height = self.model.cursor, round(self.scroll_y), self._rows_height()
+        if cursor < top:
+            self.scroll_to(y=cursor, animate=False, force=True)
+        elif cursor >= top + height:
+            self.scroll_to(y=cursor - height + 1, animate=False, force=True)
+
+    def _changed(self) -> None:
+        self._line_cache.clear()
+        if self.is_mounted:
+            self._update_virtual_size()
+            self._scroll_to_cursor()
+            self.refresh()
+        self._after_cursor_move()
+        self.post_message(self.StateChanged(self))
+
+    def _after_cursor_move(self) -> None:
+        key, row = self.model.cursor_key(), self.model.cursor_row
+        if key != self._highlighted_key or row is not self._highlighted_row:  # moved, or row replaced
+            self._highlighted_key, self._highlighted_row = key, row
+            if key is not None:
+                self.post_message(self.RowHighlighted(row, self))
+        self._check_load_more()
+
+    def _check_load_more(self) -> None:
+        if self.model.want_more(self.load_more_threshold):
+            self.post_message(self.LoadMore(self))
+
+    def on_mount(self) -> None:
+        self._update_virtual_size()
+        self._after_cursor_move()
+
+    def on_resize(self, event: events.Resize) -> None:
+        self._update_virtual_size()
+        self._scroll_to_cursor()
+
+    def on_focus(self, event: events.Focus) -> None:
+        self._line_cache.clear()
+
+    def on_blur(self, event: events.Blur) -> None:
+        self._line_cache.clear()
+
+    def notify_style_update(self) -> None:
+        self._line_cache.clear()
+        super().notify_style_update()
+
+    # ---- rendering ------------------------------------------------------------------------------------
+
+    def _style(self, name: str) -> Style:
+        return self.get_component_rich_style(name, partial=True)
+
+    def render_line(self, y: int) -> Strip:
+        scroll_x, scroll_y = self.scroll_offset
+        width = self.scrollable_content_region.width
+        base = self.rich_style
+        widths = self._widths()
+        if y == 0:
+            strip = self._header_strip(widths, base)
+        else:
+            index = scroll_y + y - 1
+            if index < self.model.visible_count:
+                strip = self._row_strip(index, widths, base)
+            elif index == self.model.visible_count and (message := self._message()) is not None:
+                style = base + self._style("resource-table--message")
+                strip = Strip([Segment("  " + message)]).apply_style(style)
+            else:
+                return Strip.blank(width, base)
+        return strip.crop_extend(scroll_x, scroll_x + width, base)
+
+    def _header_strip(self, widths: list[int], base: Style) -> Strip:
+        model = self.model
+        key = ("header", tuple(widths), model.sort_column, model.sort_reverse)
+        strip = self._line_cache.get(key)
+        if strip is None:
+            segments = header_segments(model.columns, widths, model.sort_column, model.sort_reverse)
+            strip = Strip(segments).apply_style(base + self._style("resource-table--header"))
+            self._line_cache[key] = strip
+        return strip
+
+    def _row_strip(self, index: int, widths: list[int], base: Style) -> Strip:
+        model = self.model
+        is_cursor = index == model.cursor
+        marked = model.is_marked_at(index)
+        key = (index, model.version, is_cursor, marked)
+        strip = self._line_cache.get(key)
+        if strip is not None:
+            return strip
+        style = base
+        if self._zebra and index % 2:
+            style += self._style("resource-table--even-row")
+        if marked:
+            style += self._style("resource-table--marked")
+        if is_cursor:
+            style += self._style("resource-table--cursor")
+        segments = row_segments(
+            model.visible_cells(index), model.columns, widths, model.visible_row(index), marked,
+            self.app.console, self._style("resource-table--marker"),
+        )
+        # discard_meta: even a Text cell built elsewhere cannot carry a clickable `@click` action
+        strip = Strip(segments).apply_style(style).discard_meta()
+        if len(self._line_cache) > _CACHE_LIMIT:
+            self._line_cache.clear()
+        self._line_cache[key] = strip
+        return strip
+
+    # ---- introspection for tests and screens ----------------------------------------------------------
+
+    def line_text(self, y: int) -> str:
+        """The plain text of viewport line `y` (0 is the header), as rendered now."""
+        return self.render_line(y).text

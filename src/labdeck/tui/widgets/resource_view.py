@@ -1,0 +1,183 @@
+"""`ResourceView`: a `ResourceTable` with its filter box (`/`), a detail pane (`d`) and a counts footer.
+
+The reusable body of every list screen: a screen builds one with its columns, `cells`, `row_key` and a
+`detail(row)` function, fills it with `view.table.set_rows(...)`, and handles the table's messages
+(`RowSelected`, `LoadMore`). Server text reaches the screen only as `rich` objects, never as markup.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any, ClassVar, Literal
+
+from rich.console import RenderableType
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Container
+from textual.widget import Widget
+from textual.widgets import Input, Static
+
+from labdeck.tui.widgets.resource_table import ResourceTable
+from labdeck.tui.widgets.table_model import CellsFn, Column, RowKeyFn
+
+DetailFn = Callable[[Any], RenderableType | str]
+
+
+def footer_text(table: ResourceTable) -> Text:
+    """ "1,234 of 100,000 rows · 3 marked · sorted by name ▲ · filter “abc”" (literal, never markup)."""
+    model = table.model
+    shown, total = model.visible_count, model.row_count
+    parts = [f"{total:,} rows" if shown == total else f"{shown:,} of {total:,} rows"]
+    if table.has_more:
+        parts[0] += " (more to load)"
+    if model.marked:
+        parts.append(f"{len(model.marked):,} marked")
+    if model.sort_column is not None:
+        label = next((c.label for c in model.columns if c.key == model.sort_column), model.sort_column)
+        parts.append(f"sorted by {label} {'▼' if model.sort_reverse else '▲'}")
+    if model.filter_text:
+        parts.append(f"filter “{model.filter_text}”")
+    return Text(" · ".join(parts), no_wrap=True, overflow="ellipsis")
+
+
+class ResourceView(Widget):
+    """Filter input + `ResourceTable` + detail pane + footer. `view.table` is the table."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("slash", "open_filter", "Filter", id="view.filter"),
+        Binding("escape", "close_filter", "Clear filter", show=False, id="view.clear_filter"),
+        Binding("d", "toggle_detail", "Detail", id="view.detail"),
+    ]
+
+    DEFAULT_CSS = """
+    ResourceView {
+        layout: vertical;
+        height: 1fr;
+        & > .resource-view--filter { display: none; margin: 0 0; }
+        &.-filtering > .resource-view--filter { display: block; }
+        & > .resource-view--body { layout: horizontal; height: 1fr; }
+        &.-detail-bottom > .resource-view--body { layout: vertical; }
+        & .resource-view--detail {
+            display: none;
+            width: 45%;
+            height: 1fr;
+            border-left: vkey $foreground 20%;
+            padding: 0 1;
+            overflow-y: auto;
+        }
+        &.-detail-bottom .resource-view--detail {
+            width: 1fr;
+            height: 40%;
+            border-left: none;
+            border-top: hkey $foreground 20%;
+        }
+        &.-show-detail .resource-view--detail { display: block; }
+        & > .resource-view--footer { height: 1; color: $text-muted; padding: 0 1; }
+    }
+    """
+
+    def __init__(
+        self,
+        columns: Sequence[Column],
+        rows: Iterable[Any] = (),
+        *,
+        cells: CellsFn | None = None,
+        row_key: RowKeyFn | None = None,
+        detail: DetailFn | None = None,
+        detail_position: Literal["right", "bottom"] = "right",
+        show_detail: bool = False,
+        zebra: bool = False,
+        empty_text: str = "No rows",
+        name: str | None = None,
+        id: str | None = None,
+        classes: str | None = None,
+    ) -> None:
+        super().__init__(name=name, id=id, classes=classes)
+        self.table = ResourceTable(
+            columns, rows, cells=cells, row_key=row_key, zebra=zebra, empty_text=empty_text,
+            classes="resource-view--table",
+        )
+        self.detail = detail
+        self.filter_input = Input(placeholder="filter…", classes="resource-view--filter")
+        self.detail_pane = Static("", markup=False, classes="resource-view--detail")
+        self.footer = Static("", markup=False, classes="resource-view--footer")
+        self.set_class(detail_position == "bottom", "-detail-bottom")
+        self.set_class(show_detail and detail is not None, "-show-detail")
+
+    def compose(self) -> ComposeResult:
+        yield self.filter_input
+        with Container(classes="resource-view--body"):
+            yield self.table
+            yield self.detail_pane
+        yield self.footer
+
+    def on_mount(self) -> None:
+        self._update_footer()
+        self._update_detail()
+
+    @property
+    def filtering(self) -> bool:
+        return self.has_class("-filtering")
+
+    @property
+    def detail_shown(self) -> bool:
+        return self.has_class("-show-detail")
+
+    # ---- actions --------------------------------------------------------------------------------------
+
+    def action_open_filter(self) -> None:
+        self.add_class("-filtering")
+        self.filter_input.focus()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "close_filter":
+            return self.filtering or bool(self.table.filter_text)  # else escape goes on to the screen
+        if action == "toggle_detail":
+            return self.detail is not None
+        return True
+
+    def action_close_filter(self) -> None:
+        self.filter_input.value = ""
+        self.table.set_filter("")
+        self.remove_class("-filtering")
+        self.table.focus()
+
+    def action_toggle_detail(self) -> None:
+        self.toggle_class("-show-detail")
+        self._update_detail()
+
+    # ---- messages -------------------------------------------------------------------------------------
+
+    def on_input_changed(self, event: Input.Changed) -> None:
+        if event.input is self.filter_input:
+            event.stop()
+            self.table.set_filter(event.value)
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        if event.input is self.filter_input:
+            event.stop()
+            self.table.focus()
+
+    def on_resource_table_state_changed(self, event: ResourceTable.StateChanged) -> None:
+        self._update_footer()
+
+    def on_resource_table_row_highlighted(self, event: ResourceTable.RowHighlighted) -> None:
+        self._update_detail()
+
+    def _update_footer(self) -> None:
+        if self.is_mounted:
+            self.footer.update(footer_text(self.table))
+
+    def _update_detail(self) -> None:
+        if not self.is_mounted or not self.detail_shown or self.detail is None:
+            return
+        row = self.table.cursor_row
+        if row is None:
+            self.detail_pane.update(Text(""))
+            return
+        try:
+            renderable = self.detail(row)
+        except Exception as error:  # a broken detail function must not take the list down
+            renderable = Text(f"(no detail: {type(error).__name__})")
+        self.detail_pane.update(Text(renderable) if isinstance(renderable, str) else renderable)

@@ -1,0 +1,112 @@
+"""What `ResourceTable` does with keys and the mouse: its key bindings (each with an `id`, so a keymap can
+remap it) and the actions and click handling behind them, as a mixin of the widget."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from textual import events
+from textual.binding import Binding, BindingType
+
+from labdeck.tui.widgets.table_render import column_at
+
+if TYPE_CHECKING:
+    from labdeck.tui.widgets.resource_table import ResourceTable
+
+TABLE_BINDINGS: list[BindingType] = [
+    Binding("up,k", "cursor_up", "Up", show=False, id="table.cursor_up"),
+    Binding("down,j", "cursor_down", "Down", show=False, id="table.cursor_down"),
+    Binding("pageup", "page_up", "Page up", show=False, id="table.page_up"),
+    Binding("pagedown", "page_down", "Page down", show=False, id="table.page_down"),
+    Binding("home,g", "first", "First", show=False, id="table.first"),
+    Binding("end,G", "last", "Last", show=False, id="table.last"),
+    Binding("enter", "select", "Open", id="table.select"),
+    Binding("space", "toggle_mark", "Mark", id="table.mark"),
+    Binding("v", "mark_range", "Mark range", show=False, id="table.mark_range"),
+    Binding("ctrl+a", "mark_all", "Mark all", show=False, id="table.mark_all"),
+    Binding("u", "unmark_all", "Unmark all", show=False, id="table.unmark_all"),
+    Binding("s", "cycle_sort", "Sort", id="table.sort"),
+    Binding("S", "reverse_sort", "Reverse sort", show=False, id="table.sort_reverse"),
+]
+
+
+class TableActions:
+    """Cursor movement, selection, marks and sort, bound to keys and clicks (mixed into ResourceTable)."""
+
+    # ---- mouse ----------------------------------------------------------------------------------------
+
+    def on_click(self: ResourceTable, event: events.Click) -> None:
+        offset = event.get_content_offset(self)
+        if offset is None:
+            return
+        event.stop()
+        if offset.y == 0:
+            column = column_at(self._widths(), offset.x + round(self.scroll_x))
+            if column is not None:
+                self.sort_by(self.model.columns[column].key)
+            return
+        index = round(self.scroll_y) + offset.y - 1
+        if index >= self.model.visible_count:
+            return
+        if index == self.model.cursor or event.chain > 1:
+            self.move_cursor(index)
+            self.action_select()
+        else:
+            self.move_cursor(index)
+
+    # ---- actions --------------------------------------------------------------------------------------
+
+    def action_cursor_up(self: ResourceTable) -> None:
+        self.move_cursor(self.model.cursor - 1)
+
+    def action_cursor_down(self: ResourceTable) -> None:
+        self.move_cursor(self.model.cursor + 1)
+
+    def action_page_down(self: ResourceTable) -> None:
+        height = self._rows_height()
+        self.scroll_to(y=round(self.scroll_y) + height, animate=False, force=True)
+        self.move_cursor(self.model.cursor + height)
+
+    def action_page_up(self: ResourceTable) -> None:
+        height = self._rows_height()
+        self.scroll_to(y=max(0, round(self.scroll_y) - height), animate=False, force=True)
+        self.move_cursor(self.model.cursor - height)
+
+    def action_first(self: ResourceTable) -> None:
+        self.move_cursor(0)
+
+    def action_last(self: ResourceTable) -> None:
+        self.move_cursor(self.model.visible_count - 1)
+
+    def action_select(self: ResourceTable) -> None:
+        row = self.model.cursor_row
+        if row is not None:
+            self.post_message(self.RowSelected(row, self))
+
+    def action_toggle_mark(self: ResourceTable) -> None:
+        if self.model.cursor_row is None:
+            return
+        self.model.toggle_mark()
+        self.refresh_line(self.model.cursor + 1)
+        self.post_message(self.StateChanged(self))
+        self.move_cursor(self.model.cursor + 1)
+
+    def action_mark_range(self: ResourceTable) -> None:
+        self.model.mark_range()
+        self._changed()
+
+    def action_mark_all(self: ResourceTable) -> None:
+        self.model.mark_all()
+        self._changed()
+
+    def action_unmark_all(self: ResourceTable) -> None:
+        self.model.unmark_all()
+        self._changed()
+
+    def action_cycle_sort(self: ResourceTable) -> None:
+        self.model.cycle_sort()
+        self._changed()
+
+    def action_reverse_sort(self: ResourceTable) -> None:
+        self.model.reverse_sort()
+        self._changed()
