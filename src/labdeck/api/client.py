@@ -1,0 +1,355 @@
+"""The async HTTP client of one instance: auth headers, timeouts and deadline, retries, rate-limit pacing,
+a concurrency limit, cancellation safety, typed errors, the request log and the list cache."""
+
+from __future__ import annotations
+
+import asyncio
+import json as jsonlib
+import random
+import ssl
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
+from typing import Any, Self
+
+import httpx
+
+from labdeck.api import backoff, page_fetch
+from labdeck.api.cache import ListCache, identity_of, make_key
+from labdeck.api.errors import (
+    ApiError,
+    DeadlineExceeded,
+    LabdeckError,
+    MalformedResponse,
+    NetworkError,
+    error_for,
+)
+from labdeck.api.pagination import Page, page_from_response
+from labdeck.api.params import encode_params
+from labdeck.api.rate_limit import RateLimitState
+from labdeck.api.request_log import RequestLog
+from labdeck.api.settings import ConnectionSettings
+
+Sleep = Callable[[float], Awaitable[None]]
+Progress = page_fetch.Progress
+FetchMode = page_fetch.FetchMode
+
+REDIRECT_STATUSES = frozenset({301, 302, 303, 307, 308})
+MAX_REDIRECTS = 5
+# Transport failures worth another try for an idempotent request.
+RETRYABLE_ERRORS = (httpx.ConnectError, httpx.ConnectTimeout, httpx.ReadError, httpx.ReadTimeout,
+                    httpx.WriteError, httpx.PoolTimeout, httpx.RemoteProtocolError)
+
+
+class _Retry(Exception):
+    """Internal: an attempt failed in a way that may be retried."""
+
+    def __init__(self, status: int | None, headers: Mapping[str, str], final: Exception) -> None:
+        self.status = status
+        self.headers = headers
+        self.final = final
+
+
+class _Slot:
+    """One concurrency slot, released exactly once (early by an abandoning caller, or by the exchange)."""
+
+    __slots__ = ("_released", "_semaphore")
+
+    def __init__(self, semaphore: asyncio.Semaphore) -> None:
+        self._semaphore = semaphore
+        self._released = False
+
+    def release(self) -> None:
+        if not self._released:
+            self._released = True
+            self._semaphore.release()
+
+
+def _describe(exc: BaseException) -> str:
+    """A short, token-free description of a transport failure."""
+    text = str(exc).strip()
+    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
+
+
+class ApiClient:
+    """Talks to one instance's REST API v4. Use as `async with ApiClient(settings) as client:`."""
+
+    def __init__(self, settings: ConnectionSettings, *, transport: httpx.AsyncBaseTransport | None = None,
+                 request_log: RequestLog | None = None, cache: ListCache | None = None,
+                 sleep: Sleep | None = None, clock: Callable[[], float] = time.time,
+                 rng: Callable[[], float] = random.random) -> None:
+        self.settings = settings
+        self.request_log = request_log if request_log is not None else RequestLog()
+        self.cache = cache if cache is not None else ListCache()
+        self.rate_limit = RateLimitState()
+        self._sleep: Sleep = sleep or asyncio.sleep
+        self._clock = clock
+        self._rng = rng
+        self._semaphore = asyncio.Semaphore(max(1, settings.concurrency))
+        self._inflight: set[asyncio.Task[httpx.Response]] = set()
+        self._abandoned: set[asyncio.Task[httpx.Response]] = set()
+        t = settings.timeouts
+        verify: bool | ssl.SSLContext = settings.verify_tls
+        if settings.verify_tls and settings.ca_file:
+            verify = ssl.create_default_context(cafile=settings.ca_file)
+        limits = httpx.Limits(max_connections=max(settings.concurrency, 1) * 2,
+                              max_keepalive_connections=max(settings.concurrency, 1) * 2)
+        self._http = httpx.AsyncClient(
+            transport=transport, verify=verify, follow_redirects=False, limits=limits,
+            timeout=httpx.Timeout(connect=t.connect, read=t.read, write=t.read, pool=t.pool),
+            headers={"User-Agent": "labdeck", "Accept": "application/json"},
+        )
+        api = httpx.URL(settings.api_url)
+        self._origin = (api.scheme.lower(), api.netloc.decode("ascii").lower())
+        self._api_prefix = str(api).rstrip("/")
+        token = settings.token.get_secret_value() if settings.token is not None else None
+        self.identity = identity_of(token, settings.sudo, settings.auth)
+        del token
+
+    # -- lifecycle ------------------------------------------------------------------------------------
+    async def __aenter__(self) -> Self:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.aclose()
+
+    async def aclose(self) -> None:
+        """Cancel what is still in flight and close the connection pool."""
+        for task in list(self._inflight):
+            task.cancel()
+        if self._inflight:
+            await asyncio.gather(*self._inflight, return_exceptions=True)
+        await self._http.aclose()
+
+    def __repr__(self) -> str:
+        return f"ApiClient({self.settings!r})"
+
+    # -- URLs and headers -----------------------------------------------------------------------------
+    def url_for(self, path: str) -> httpx.URL:
+        """An absolute URL: `path` relative to `/api/v4`, or already absolute (a `Link`)."""
+        if path.startswith(("http://", "https://")):
+            return httpx.URL(path)
+        return httpx.URL(self.settings.api_url + "/" + path.lstrip("/"))
+
+    def same_origin(self, url: httpx.URL) -> bool:
+        """True when `url` has the instance's scheme and host (and port): only then is auth attached."""
+        return (url.scheme.lower(), url.netloc.decode("ascii").lower()) == self._origin
+
+    def _auth_headers(self, url: httpx.URL) -> dict[str, str]:
+        """Auth headers for `url`: none unless it is on the instance's own scheme and host."""
+        if not self.same_origin(url):
+            return {}
+        headers: dict[str, str] = {}
+        if self.settings.token is not None:
+            if self.settings.auth == "oauth":
+                headers["Authorization"] = "Bearer " + self.settings.token.get_secret_value()
+            elif self.settings.auth == "job":
+                headers["JOB-TOKEN"] = self.settings.token.get_secret_value()
+            else:
+                headers["PRIVATE-TOKEN"] = self.settings.token.get_secret_value()
+        if self.settings.sudo:
+            headers["Sudo"] = self.settings.sudo
+        return headers
+
+    def _log_path(self, url: httpx.URL) -> str:
+        """The URL as the request log shows it: relative to `/api/v4` on the instance, absolute elsewhere."""
+        text = str(url)
+        if text.startswith(self._api_prefix) and text[len(self._api_prefix):][:1] in ("", "/", "?"):
+            return text[len(self._api_prefix):] or "/"
+        return text
+
+    # -- requests -------------------------------------------------------------------------------------
+    async def request(self, method: str, path: str, *, params: Mapping[str, Any] | None = None,
+                      json: Any = None, data: Mapping[str, Any] | None = None, files: Any = None,
+                      headers: Mapping[str, str] | None = None, allow_304: bool = False) -> httpx.Response:
+        """Send a request with retries, pacing and the overall deadline; raise typed errors for >= 400."""
+        method = method.upper()
+        url = self.url_for(path)
+        pairs = encode_params(params)
+        if pairs:
+            url = url.copy_merge_params(pairs)
+        started = time.monotonic()
+        state: dict[str, Any] = {"retries": 0, "status": None, "url": url}
+        error_text: str | None = None
+        try:
+            async with asyncio.timeout(self.settings.timeouts.deadline):
+                response = await self._with_retries(method, url, json, data, files, headers, state)
+        except TimeoutError:
+            error_text = f"deadline of {self.settings.timeouts.deadline:g}s exceeded"
+            raise DeadlineExceeded(f"{method} {self._log_path(url)}: {error_text}") from None
+        except ApiError as exc:
+            error_text = exc.message
+            raise
+        except LabdeckError as exc:
+            error_text = str(exc)
+            raise
+        except asyncio.CancelledError:
+            error_text = "cancelled"
+            raise
+        finally:
+            if error_text is not None:
+                self.request_log.record(method, self._log_path(state["url"]), state["status"],
+                                        (time.monotonic() - started) * 1000, state["retries"], error_text)
+        status = response.status_code
+        error = None
+        if status >= 400 or (status == 304 and not allow_304):
+            error = error_for(status, response.content, method, self._log_path(url), dict(response.headers))
+        self.request_log.record(method, self._log_path(state["url"]), status,
+                                (time.monotonic() - started) * 1000, state["retries"],
+                                error.message if error else None)
+        if error is not None:
+            raise error
+        if method not in ("GET", "HEAD", "OPTIONS") and status < 300:
+            self.cache.invalidate(url.path.removeprefix(httpx.URL(self._api_prefix).path),
+                                  self.settings.base_url)
+        return response
+
+    async def _with_retries(self, method: str, url: httpx.URL, json: Any, data: Any, files: Any,
+                            headers: Mapping[str, str] | None, state: dict[str, Any]) -> httpx.Response:
+        policy = self.settings.retry
+        may_retry = backoff.is_idempotent(method) and files is None
+        waited = 0.0
+        attempt = 0
+        while True:
+            attempt += 1
+            pace = self.rate_limit.pace_delay(self._clock(), policy.max_delay)
+            if pace > 0:
+                await self._sleep(pace)
+            try:
+                return await self._follow_redirects(method, url, json, data, files, headers, state)
+            except _Retry as retry:
+                if not may_retry or attempt >= policy.max_attempts:
+                    raise retry.final from None
+                delay = backoff.retry_delay(retry.status, retry.headers, attempt, policy,
+                                            self._clock(), self._rng)
+                if waited + delay > policy.max_total:
+                    raise retry.final from None
+                waited += delay
+                state["retries"] += 1
+                await self._sleep(delay)
+
+    async def _follow_redirects(self, method: str, url: httpx.URL, json: Any, data: Any, files: Any,
+                                headers: Mapping[str, str] | None, state: dict[str, Any]) -> httpx.Response:
+        for _hop in range(MAX_REDIRECTS + 1):
+            state["url"] = url
+            response = await self._attempt(method, url, json, data, files, headers, state)
+            if response.status_code not in REDIRECT_STATUSES or "location" not in response.headers:
+                return response
+            url = url.join(response.headers["location"])
+            if response.status_code == 303 or (response.status_code in (301, 302) and method == "POST"):
+                method, json, data, files = "GET", None, None, None
+        raise NetworkError(f"too many redirects ({self._log_path(url)})")
+
+    async def _attempt(self, method: str, url: httpx.URL, json: Any, data: Any, files: Any,
+                       headers: Mapping[str, str] | None, state: dict[str, Any]) -> httpx.Response:
+        """One attempt. The exchange runs in its own task, shielded from the caller's cancellation, so a
+        cancelled caller never interrupts httpcore half-way (httpcore issue 1093): an abandoned exchange
+        finishes or times out on its own. Its concurrency slot is handed back at once while fewer than
+        `concurrency` exchanges are abandoned (the pool has room for twice that), else when it ends."""
+        request = self._http.build_request(method, url, json=json, data=data, files=files,
+                                           headers={**(headers or {}), **self._auth_headers(url)})
+        await self._semaphore.acquire()  # cancellation while waiting here is harmless
+        slot = _Slot(self._semaphore)
+        task = asyncio.get_running_loop().create_task(self._exchange(request, slot))
+        del request  # holds the auth headers; keep it out of this frame's locals
+        self._inflight.add(task)
+        task.add_done_callback(self._inflight.discard)
+        try:
+            response = await asyncio.shield(task)
+        except RETRYABLE_ERRORS as exc:
+            raise _Retry(None, {}, NetworkError(_describe(exc))) from None
+        except httpx.HTTPError as exc:
+            raise NetworkError(_describe(exc)) from None
+        except asyncio.CancelledError:
+            if not task.done():
+                task.add_done_callback(_swallow)
+                if len(self._abandoned) < max(1, self.settings.concurrency):
+                    self._abandoned.add(task)
+                    task.add_done_callback(self._abandoned.discard)
+                    slot.release()
+            raise
+        state["status"] = response.status_code
+        self.rate_limit.update(response.headers)
+        if response.status_code in backoff.RETRY_STATUSES:
+            final = error_for(response.status_code, response.content, method, self._log_path(url),
+                              dict(response.headers))
+            raise _Retry(response.status_code, response.headers, final)
+        return response
+
+    async def _exchange(self, request: httpx.Request, slot: _Slot) -> httpx.Response:
+        try:
+            self.rate_limit.consume()
+            return await self._http.send(request)
+        finally:
+            slot.release()
+
+    # -- JSON helpers ---------------------------------------------------------------------------------
+    @staticmethod
+    def decode(response: httpx.Response) -> Any:
+        """Parsed JSON of a response, `None` for an empty body; `MalformedResponse` for bad JSON."""
+        if not response.content.strip():
+            return None
+        try:
+            return jsonlib.loads(response.content)
+        except (ValueError, UnicodeDecodeError):
+            raise MalformedResponse(
+                f"the server sent a body that is not JSON ({response.request.method} "
+                f"{response.request.url.path})") from None
+
+    async def get_json(self, path: str, params: Mapping[str, Any] | None = None) -> Any:
+        return self.decode(await self.request("GET", path, params=params))
+
+    async def post_json(self, path: str, json: Any = None, *, params: Mapping[str, Any] | None = None,
+                        data: Mapping[str, Any] | None = None, files: Any = None) -> Any:
+        return self.decode(await self.request("POST", path, params=params, json=json, data=data,
+                                              files=files))
+
+    async def put_json(self, path: str, json: Any = None, *, params: Mapping[str, Any] | None = None) -> Any:
+        return self.decode(await self.request("PUT", path, params=params, json=json))
+
+    async def delete(self, path: str, *, params: Mapping[str, Any] | None = None, json: Any = None) -> Any:
+        return self.decode(await self.request("DELETE", path, params=params, json=json))
+
+    # -- lists ----------------------------------------------------------------------------------------
+    async def get_page(self, path: str, params: Mapping[str, Any] | None = None) -> Page:
+        """One page of a list endpoint (`path` may be a `Link` URL)."""
+        response = await self.request("GET", path, params=params)
+        return page_from_response(self.decode(response), response.headers)
+
+    def pages(self, path: str, params: Mapping[str, Any] | None = None, *, per_page: int = 100,
+              keyset: bool = False) -> AsyncIterator[Page]:
+        """Pages on demand, following `rel="next"` (keyset pagination when `keyset=True`)."""
+        return page_fetch.iter_pages(self, path, params, per_page=per_page, keyset=keyset)
+
+    async def fetch_all(self, path: str, params: Mapping[str, Any] | None = None, *,
+                        on_progress: Progress | None = None, per_page: int = 100,
+                        mode: FetchMode = "auto", keyset: bool = False) -> list[Any]:
+        """Every item of a list: concurrent by page number when possible, else following `next`."""
+        return await page_fetch.fetch_all(self, path, params, on_progress=on_progress, per_page=per_page,
+                               mode=mode, keyset=keyset)
+
+    # -- cached lists ---------------------------------------------------------------------------------
+    def cache_key(self, path: str, params: Mapping[str, Any] | None = None) -> Any:
+        return make_key(self.settings.base_url, self.identity, path, params)
+
+    def cached_list(self, path: str,
+                    params: Mapping[str, Any] | None = None) -> tuple[list[Any], bool] | None:
+        """What the cache holds for a list, `(items, fresh)`, without a request (for painting at once)."""
+        return self.cache.get(self.cache_key(path, params))
+
+    async def get_list(self, path: str, params: Mapping[str, Any] | None = None, *, refresh: bool = False,
+                       on_progress: Progress | None = None) -> list[Any]:
+        """A whole list through the cache: a fresh entry costs no request; `refresh=True` always fetches."""
+        key = self.cache_key(path, params)
+        if not refresh:
+            hit = self.cache.get(key)
+            if hit is not None and hit[1]:
+                return hit[0]
+        items = await self.fetch_all(path, params, on_progress=on_progress)
+        self.cache.set(key, items)
+        return items
+
+
+def _swallow(task: asyncio.Task[Any]) -> None:
+    """Retrieve the outcome of an abandoned exchange so asyncio does not log it."""
+    if not task.cancelled():
+        task.exception()

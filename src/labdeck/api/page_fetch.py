@@ -1,0 +1,161 @@
+"""Walking list endpoints: pages on demand, and `fetch_all` (concurrent by page number when the total is
+known, speculative windows of page numbers when GitLab omits it, or following `rel="next"`)."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator, Callable, Mapping
+from typing import TYPE_CHECKING, Any, Literal
+
+from labdeck.api.pagination import Page
+
+if TYPE_CHECKING:
+    from labdeck.api.client import ApiClient
+
+Progress = Callable[[int, int | None], None]
+FetchMode = Literal["auto", "concurrent", "sequential"]
+_PAGE_KEYS = ("page", "per_page", "pagination")
+
+
+def _base_params(params: Mapping[str, Any] | None) -> dict[str, Any]:
+    return {k: v for k, v in (params or {}).items() if k not in _PAGE_KEYS}
+
+
+async def iter_pages(client: ApiClient, path: str, params: Mapping[str, Any] | None = None, *,
+                     per_page: int = 100, keyset: bool = False) -> AsyncIterator[Page]:
+    """Yield pages one by one, following `rel="next"` (or `x-next-page` when there is no `Link`)."""
+    query = _base_params(params)
+    query["per_page"] = per_page
+    if keyset or (params or {}).get("pagination") == "keyset":
+        keyset = True
+        query["pagination"] = "keyset"
+        query.setdefault("order_by", "id")  # the ordering GitLab supports keyset pagination with
+    page = await client.get_page(path, query)
+    seen: set[str] = set()
+    while True:
+        yield page
+        if not page.items:
+            return
+        if page.next_url:
+            if page.next_url in seen:  # a server that links to itself must not loop us forever
+                return
+            seen.add(page.next_url)
+            page = await client.get_page(page.next_url)
+        elif page.next_page and not keyset:
+            query["page"] = page.next_page
+            page = await client.get_page(path, query)
+        else:
+            return
+
+
+def _report(on_progress: Progress | None, done: int, total: int | None) -> None:
+    if on_progress is not None:
+        on_progress(done, total)
+
+
+async def _cancel_all(tasks: list[asyncio.Task[Page]]) -> None:
+    for task in tasks:
+        task.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
+
+
+async def _sequential(client: ApiClient, path: str, params: Mapping[str, Any] | None, per_page: int,
+                      keyset: bool, on_progress: Progress | None) -> list[Any]:
+    items: list[Any] = []
+    async for page in iter_pages(client, path, params, per_page=per_page, keyset=keyset):
+        items.extend(page.items)
+        _report(on_progress, len(items), page.total)
+    return items
+
+
+async def _known_total(client: ApiClient, path: str, query: dict[str, Any], first: Page,
+                       on_progress: Progress | None) -> list[Any]:
+    """All pages 2..total_pages at once; the client's semaphore bounds how many are in flight."""
+    total_pages = first.total_pages or 1
+    done = len(first.items)
+
+    async def one(number: int) -> Page:
+        nonlocal done
+        page = await client.get_page(path, {**query, "page": number})
+        done += len(page.items)
+        _report(on_progress, done, first.total)
+        return page
+
+    tasks = [asyncio.create_task(one(n)) for n in range(2, total_pages + 1)]
+    try:
+        pages = await asyncio.gather(*tasks)
+    except BaseException:
+        await _cancel_all(tasks)
+        raise
+    items = list(first.items)
+    for page in pages:
+        items.extend(page.items)
+    return items
+
+
+async def _speculative(client: ApiClient, path: str, query: dict[str, Any], first: Page, size: int,
+                       on_progress: Progress | None) -> list[Any]:
+    """Unknown total: keep `concurrency` page numbers in flight until a short, empty or last page."""
+    window = max(1, client.settings.concurrency)
+    results: dict[int, Page] = {}
+    pending: dict[asyncio.Task[Page], int] = {}
+    end: int | None = None
+    next_number = 2
+    done = len(first.items)
+    try:
+        while True:
+            while end is None and len(pending) < window:
+                task = asyncio.create_task(client.get_page(path, {**query, "page": next_number}))
+                pending[task] = next_number
+                next_number += 1
+            if not pending:
+                break
+            finished, _ = await asyncio.wait(pending, return_when=asyncio.FIRST_COMPLETED)
+            for task in finished:
+                number = pending.pop(task)
+                page = task.result()
+                results[number] = page
+                if end is None or number <= end:
+                    done += len(page.items)
+                if len(page.items) < size or not page.has_next:
+                    end = number if end is None else min(end, number)
+            if end is not None:
+                beyond = [t for t, n in pending.items() if n > end]
+                for task in beyond:
+                    del pending[task]
+                await _cancel_all(beyond)
+            _report(on_progress, done, None)
+    except BaseException:
+        await _cancel_all(list(pending))
+        raise
+    items = list(first.items)
+    for number in range(2, (end or 1) + 1):
+        items.extend(results[number].items)
+    _report(on_progress, len(items), len(items))
+    return items
+
+
+async def fetch_all(client: ApiClient, path: str, params: Mapping[str, Any] | None = None, *,
+                    on_progress: Progress | None = None, per_page: int = 100, mode: FetchMode = "auto",
+                    keyset: bool = False) -> list[Any]:
+    """Every item of a list endpoint, in order, each once (for a collection that does not change)."""
+    if keyset or mode == "sequential" or (params or {}).get("pagination") == "keyset":
+        return await _sequential(client, path, params, per_page, keyset, on_progress)
+    query = _base_params(params)
+    query["per_page"] = per_page
+    first = await client.get_page(path, {**query, "page": 1})
+    _report(on_progress, len(first.items), first.total)
+    if not first.has_next or not first.items:
+        return list(first.items)
+    if mode == "auto" and first.page is None and first.next_page is None:
+        # No offset headers at all: page numbers may mean nothing here, so follow the links.
+        items = list(first.items)
+        assert first.next_url is not None
+        async for page in iter_pages(client, first.next_url, None, per_page=per_page):
+            items.extend(page.items)
+            _report(on_progress, len(items), first.total)
+        return items
+    if first.total_pages is not None:
+        return await _known_total(client, path, query, first, on_progress)
+    size = first.per_page or len(first.items)
+    return await _speculative(client, path, query, first, size, on_progress)

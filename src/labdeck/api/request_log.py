@@ -1,0 +1,87 @@
+"""The request log: one entry per API request (final outcome, retries), secrets removed, for `:log`."""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
+
+log = logging.getLogger(__name__)
+
+_SECRET_KEY = re.compile(r"token|secret|password|passwd|sudo_token|access_key|api_key|signature", re.I)
+REDACTED = "[redacted]"
+
+
+def redact_url(url: str) -> str:
+    """`url` with any token-like query values (`private_token`, `access_token`, `job_token`, ...) replaced."""
+    parts = urlsplit(url)
+    if parts.username or parts.password:
+        host = parts.hostname or ""
+        netloc = host + (f":{parts.port}" if parts.port else "")
+        parts = parts._replace(netloc=netloc)
+    if not parts.query:
+        return urlunsplit(parts)
+    pairs = parse_qsl(parts.query, keep_blank_values=True)
+    cleaned = [(k, REDACTED if _SECRET_KEY.search(k) else v) for k, v in pairs]
+    return urlunsplit(parts._replace(query=urlencode(cleaned, safe="[]/:,;@")))
+
+
+@dataclass(frozen=True)
+class RequestLogEntry:
+    """One request as it finally went: status (None for a network failure), duration and retries."""
+
+    at: datetime
+    method: str
+    path: str
+    status: int | None
+    duration_ms: float
+    retries: int
+    error: str | None = None
+
+
+Subscriber = Callable[[RequestLogEntry], None]
+
+
+class RequestLog:
+    """A bounded log of requests with subscribers (the TUI's log view); never holds a token."""
+
+    def __init__(self, maxlen: int = 2000) -> None:
+        self._entries: deque[RequestLogEntry] = deque(maxlen=maxlen)
+        self._subscribers: list[Subscriber] = []
+
+    def record(self, method: str, url: str, status: int | None, duration_ms: float, retries: int,
+               error: str | None = None) -> RequestLogEntry:
+        """Add an entry; the URL is redacted here so no caller can forget."""
+        entry = RequestLogEntry(datetime.now(UTC), method.upper(), redact_url(url), status,
+                                round(duration_ms, 1), retries, error)
+        self._entries.append(entry)
+        for callback in list(self._subscribers):
+            try:
+                callback(entry)
+            except Exception:  # a broken subscriber must not break requests
+                log.exception("request log subscriber failed")
+        return entry
+
+    def subscribe(self, callback: Subscriber) -> Callable[[], None]:
+        """Call `callback` with every new entry; returns a function that unsubscribes."""
+        self._subscribers.append(callback)
+
+        def unsubscribe() -> None:
+            if callback in self._subscribers:
+                self._subscribers.remove(callback)
+
+        return unsubscribe
+
+    @property
+    def entries(self) -> list[RequestLogEntry]:
+        return list(self._entries)
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    def clear(self) -> None:
+        self._entries.clear()
