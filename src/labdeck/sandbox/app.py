@@ -1,0 +1,82 @@
+"""The sandbox's ASGI app: `create_app(options)` seeds a store and serves the API under `/api/v4`, behind
+the fault/latency/rate-limit layer and a path fix that keeps URL-encoded slashes (`group%2Fproject`) inside
+one path segment, as GitLab's `:id` needs."""
+
+from __future__ import annotations
+
+from typing import Any
+from urllib.parse import unquote
+
+from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import Mount, Route
+from starlette.types import ASGIApp, Receive, Scope, Send
+
+from labdeck.sandbox.areas import load_areas
+from labdeck.sandbox.clock import Clock, SystemClock
+from labdeck.sandbox.faults import FaultLayer
+from labdeck.sandbox.http import json_response, read_params
+from labdeck.sandbox.options import SandboxOptions
+from labdeck.sandbox.seed import build_store
+from labdeck.sandbox.store import Store
+
+
+class EncodedSlashes:
+    """Rebuild `scope["path"]` from `raw_path` so that an encoded `/` stays inside its segment: each raw
+    segment is decoded, then `%` and `/` re-encoded, and `Ctx.path()` decodes the parameter once."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        raw = scope.get("raw_path") if scope["type"] == "http" else None
+        if raw and b"%" in raw:
+            text = raw.split(b"?")[0].decode("latin-1")
+            segments = (unquote(part).replace("%", "%25").replace("/", "%2F") for part in text.split("/"))
+            scope = {**scope, "path": "/".join(segments)}
+        await self.app(scope, receive, send)
+
+
+async def _echo(request: Request) -> Response:
+    """`/-/sandbox/echo`: the parsed parameters of any request (to check body and bracket decoding)."""
+    params = await read_params(request)
+
+    def plain(value: Any) -> Any:
+        if isinstance(value, dict):
+            return {k: plain(v) for k, v in value.items()}
+        if isinstance(value, list):
+            return [plain(v) for v in value]
+        if hasattr(value, "filename"):
+            return {"filename": value.filename}
+        return value
+
+    return json_response(plain(params.data))
+
+
+async def _not_found(request: Request, exc: Exception) -> Response:
+    status = getattr(exc, "status_code", 404)
+    if status == 405:
+        return json_response({"error": "405 Not Allowed"}, 405)
+    return json_response({"error": "404 Not Found"}, status if status >= 400 else 404)
+
+
+def create_app(options: SandboxOptions | None = None, *, clock: Clock | None = None,
+               store: Store | None = None) -> Starlette:
+    """The ASGI app. `clock` (default: the real one) drives scheduled completions and rate windows;
+    pass a ready `store` to skip seeding."""
+    options = options or SandboxOptions()
+    clock = clock or (store.clock if store is not None else SystemClock())
+    store = store or build_store(options, clock)
+    api_routes = [route for area in load_areas() for route in area.routes]
+    app = Starlette(
+        routes=[Mount("/api/v4", routes=api_routes),
+                Route("/-/sandbox/echo", _echo, methods=["GET", "POST", "PUT", "DELETE"])],
+        exception_handlers={HTTPException: _not_found},
+    )
+    app.state.store = store
+    app.state.options = options
+    app.add_middleware(FaultLayer, options=options, clock=clock)
+    app.add_middleware(EncodedSlashes)
+    return app

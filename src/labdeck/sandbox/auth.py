@@ -1,0 +1,95 @@
+"""Who is calling: token lookup for every auth method of contract document 1, and sudo.
+
+Private and OAuth tokens are accepted as `PRIVATE-TOKEN`, `Authorization: Bearer`, `private_token` or
+`access_token`; job tokens only as `JOB-TOKEN` or `job_token`. A token that is sent but unknown is a 401, even
+on endpoints that serve public data.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from labdeck.sandbox.errors import SandboxError
+from labdeck.sandbox.params import Params
+from labdeck.sandbox.store import Store, Token, User
+
+_BEARER = re.compile(r"^\s*bearer\s+(\S+)\s*$", re.IGNORECASE)
+# Users in these states cannot use the API with their tokens.
+_LOCKED_OUT = {"blocked", "ldap_blocked", "banned", "blocked_pending_approval", "deactivated"}
+
+
+@dataclass(frozen=True)
+class Identity:
+    """The caller: `user` acts (after sudo), `token_user` owns the token; both None when anonymous."""
+
+    user: User | None
+    token: Token | None = None
+    token_user: User | None = None
+
+    @property
+    def is_admin(self) -> bool:
+        return self.user is not None and self.user.is_admin
+
+    def __repr__(self) -> str:  # never show the token value
+        who = self.user.username if self.user else "anonymous"
+        return f"Identity(user={who!r})"
+
+
+def _presented(headers: dict[str, str], params: Params) -> tuple[str, str] | None:
+    """The token sent with the request and how: ("private" | "job", value)."""
+    if headers.get("private-token"):
+        return "private", headers["private-token"]
+    match = _BEARER.match(headers.get("authorization", ""))
+    if match:
+        return "private", match.group(1)
+    if headers.get("job-token"):
+        return "job", headers["job-token"]
+    for name, kind in (("private_token", "private"), ("access_token", "private"), ("job_token", "job")):
+        value = params.str(name)
+        if value:
+            return kind, value
+    return None
+
+
+def find_user(store: Store, identifier: str) -> User | None:
+    """A user by id (all digits) or by username, case-insensitive, as GitLab's `find_user`."""
+    identifier = identifier.strip()
+    if identifier.isdigit():
+        return store.users.get(int(identifier))
+    return store.user_by_username(identifier)
+
+
+def identify(store: Store, headers: dict[str, str], params: Params) -> Identity:
+    """Resolve the caller, applying sudo; raise the 401/403/404 responses GitLab gives."""
+    presented = _presented(headers, params)
+    token: Token | None = None
+    user: User | None = None
+    if presented is not None:
+        how, value = presented
+        token = store.tokens.get(value)
+        if token is None or (token.kind == "job") != (how == "job"):
+            raise SandboxError.unauthorized()
+        user = store.users.get(token.user_id)
+        if user is None or user.state in _LOCKED_OUT:
+            raise SandboxError.unauthorized()
+    sudo = params.str("sudo") or headers.get("sudo")
+    if not sudo:
+        return Identity(user, token, user)
+    if user is None or token is None:
+        raise SandboxError.unauthorized()
+    if not user.is_admin:
+        raise SandboxError.forbidden("Must be admin to use sudo")
+    if token.kind == "job":
+        raise SandboxError.forbidden(
+            "Must be authenticated using an OAuth or Personal Access Token to use sudo")
+    if "sudo" not in token.scopes:
+        raise SandboxError(403, {
+            "error": "insufficient_scope",
+            "error_description": "The request requires higher privileges than provided by the access token.",
+            "scope": "sudo",
+        })
+    target = find_user(store, sudo)
+    if target is None:
+        raise SandboxError.not_found(f"User with ID or username '{sudo}'")
+    return Identity(target, token, user)

@@ -1,0 +1,32 @@
+"""Clocks of the sandbox: the real one, and a manual one that tests move forward by hand."""
+
+from __future__ import annotations
+
+import time
+from typing import Protocol
+
+
+class Clock(Protocol):
+    """Wall-clock seconds since the epoch (float)."""
+
+    def time(self) -> float: ...
+
+
+class SystemClock:
+    """The real clock."""
+
+    def time(self) -> float:
+        return time.time()
+
+
+class ManualClock:
+    """A clock that stands still until `advance()` is called."""
+
+    def __init__(self, start: float = 1_790_000_000.0) -> None:
+        self._now = start
+
+    def time(self) -> float:
+        return self._now
+
+    def advance(self, seconds: float) -> None:
+        self._now += seconds

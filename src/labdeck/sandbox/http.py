@@ -1,0 +1,236 @@
+"""Helpers every sandbox route uses: the `endpoint` wrapper (parameters, caller, sudo, errors), `Ctx`,
+offset `paginate()` with GitLab's headers, keyset pagination, and JSON responses.
+
+A route is `Route("/projects/{id}", endpoint(get_project))` with `async def get_project(ctx: Ctx)`, which
+returns a JSON-able value (200), a `Response`, or raises `SandboxError` (see `error()`, `missing()`).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Awaitable, Callable, Sequence
+from datetime import datetime
+from typing import Any
+from urllib.parse import parse_qsl, unquote, urlencode
+
+from starlette.requests import Request
+from starlette.responses import Response
+
+from labdeck.sandbox.auth import Identity, identify
+from labdeck.sandbox.errors import SandboxError
+from labdeck.sandbox.options import SandboxOptions
+from labdeck.sandbox.params import Params, decode_pairs
+from labdeck.sandbox.store import Store, User
+
+# Above this many records GitLab stops counting: no x-total, x-total-pages or rel="last".
+COUNT_LIMIT = 10_000
+DEFAULT_PER_PAGE = 20
+MAX_PER_PAGE = 100
+# Never echoed into Link URLs.
+_SECRET_PARAMS = {"private_token", "access_token", "job_token"}
+
+
+class Ctx:
+    """One request as a route sees it."""
+
+    def __init__(self, request: Request, params: Params, identity: Identity) -> None:
+        self.request = request
+        self.params = params
+        self.identity = identity
+        self.store: Store = request.app.state.store
+        self.options: SandboxOptions = request.app.state.options
+
+    @property
+    def base(self) -> str:
+        """The instance's web base URL (configured, else the request's own), without a trailing slash."""
+        return (self.options.base_url or str(self.request.base_url)).rstrip("/")
+
+    @property
+    def user(self) -> User | None:
+        """The acting user (the sudo target when sudo is used), None when anonymous."""
+        return self.identity.user
+
+    @property
+    def is_admin(self) -> bool:
+        return self.identity.is_admin
+
+    def path(self, name: str) -> str:
+        """A path parameter, decoded once (`group%2Fproject` becomes `group/project`); see
+        `app.EncodedSlashes`, which keeps each raw segment one parameter."""
+        return unquote(self.request.path_params[name])
+
+    def listing_key(self, *ignore: str) -> tuple[Any, ...]:
+        """A cache key for a listing: route, caller and every parameter except paging ones."""
+        skip = {"page", "per_page", "private_token", "access_token", "job_token", *ignore}
+        items = tuple(sorted((k, repr(v)) for k, v in self.params.data.items() if k not in skip))
+        return (self.request.url.path, self.user.id if self.user else None, items)
+
+    def require_user(self) -> User:
+        if self.user is None:
+            raise SandboxError.unauthorized()
+        return self.user
+
+    def require_admin(self) -> User:
+        user = self.require_user()
+        if not user.is_admin:
+            raise SandboxError.forbidden()
+        return user
+
+
+Handler = Callable[[Ctx], Awaitable[Any]]
+
+
+def error(status: int, message: Any) -> SandboxError:
+    """`raise error(409, "...")`: a `{"message": ...}` error."""
+    return SandboxError.message(status, message)
+
+
+def missing(*names: str) -> SandboxError:
+    """`raise missing("title")`: 400 `{"error": "title is missing"}`."""
+    return SandboxError.missing(*names)
+
+
+def iso(value: datetime | None) -> str | None:
+    """GitLab's timestamp form: `2026-01-05T10:20:30.000Z`."""
+    if value is None:
+        return None
+    return value.strftime("%Y-%m-%dT%H:%M:%S.") + f"{value.microsecond // 1000:03d}Z"
+
+
+def encode(body: Any) -> bytes:
+    """Compact UTF-8 JSON, as every sandbox response is encoded."""
+    return json.dumps(body, ensure_ascii=False, separators=(",", ":")).encode()
+
+
+def json_response(body: Any, status: int = 200, headers: dict[str, str] | None = None) -> Response:
+    return Response(encode(body), status_code=status, headers=headers, media_type="application/json")
+
+
+def json_array_response(items: list[Any], headers: dict[str, str] | None = None) -> Response:
+    """A JSON array whose items may already be encoded (`bytes`, e.g. memoised records)."""
+    parts = [item if isinstance(item, bytes) else encode(item) for item in items]
+    return Response(b"[" + b",".join(parts) + b"]", headers=headers, media_type="application/json")
+
+
+async def read_params(request: Request) -> Params:
+    """Query string, then form/multipart or JSON body on top, bracket forms decoded."""
+    data = decode_pairs(parse_qsl(request.url.query, keep_blank_values=True))
+    content_type = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    if request.method in ("POST", "PUT", "PATCH", "DELETE"):
+        if content_type == "application/json":
+            raw = await request.body()
+            if raw.strip():
+                try:
+                    body = json.loads(raw)
+                except ValueError:
+                    raise SandboxError(400, {"error": "400 Bad Request - invalid JSON body"}) from None
+                if isinstance(body, dict):
+                    data.update(body)
+        elif content_type in ("application/x-www-form-urlencoded", "multipart/form-data"):
+            form = await request.form()
+            data.update(decode_pairs(form.multi_items()))
+    return Params(data)
+
+
+def endpoint(handler: Handler) -> Callable[[Request], Awaitable[Response]]:
+    """Wrap a route handler: parse parameters, identify the caller (sudo included), complete due
+    asynchronous operations, and render the result or the error."""
+
+    async def run(request: Request) -> Response:
+        try:
+            params = await read_params(request)
+            store: Store = request.app.state.store
+            identity = identify(store, {k.lower(): v for k, v in request.headers.items()}, params)
+            store.scheduler.run_due()
+            result = await handler(Ctx(request, params, identity))
+        except SandboxError as exc:
+            return json_response(exc.body, exc.status, exc.headers)
+        if isinstance(result, Response):
+            return result
+        return json_response(result)
+
+    run.__name__ = getattr(handler, "__name__", "endpoint")
+    run.__doc__ = handler.__doc__
+    return run
+
+
+# --- pagination -----------------------------------------------------------------------------------------
+
+def _page_args(params: Params) -> tuple[int, int]:
+    page = params.int("page", 1) or 1
+    per_page = params.int("per_page", DEFAULT_PER_PAGE) or DEFAULT_PER_PAGE
+    return max(page, 1), min(max(per_page, 1), MAX_PER_PAGE)
+
+
+def _base_and_query(ctx: Ctx, drop: set[str]) -> tuple[str, list[tuple[str, str]]]:
+    request = ctx.request
+    raw = request.scope.get("raw_path") or request.url.path.encode()
+    path = raw.split(b"?")[0].decode("latin-1")
+    base = (ctx.options.base_url or str(request.base_url)).rstrip("/")
+    root = request.scope.get("root_path", "")
+    if root and base.endswith(root):
+        base = base[: -len(root)]
+    pairs = [(k, v) for k, v in parse_qsl(request.url.query, keep_blank_values=True)
+             if k not in drop and k not in _SECRET_PARAMS]
+    return base + path, pairs
+
+
+def _link(url: str, pairs: list[tuple[str, str]], rel: str) -> str:
+    return f'<{url}?{urlencode(pairs)}>; rel="{rel}"'
+
+
+def paginate(ctx: Ctx, items: Sequence[Any], serialize: Callable[[Any], Any] = lambda x: x) -> Response:
+    """Offset pagination over `items` (already filtered and ordered) with GitLab's `Link` and `x-*`
+    headers; totals and `rel="last"` are left out above `COUNT_LIMIT` records. `serialize` gives a
+    JSON-able value or already encoded `bytes`."""
+    page, per_page = _page_args(ctx.params)
+    total = len(items)
+    counted = total <= COUNT_LIMIT
+    start = (page - 1) * per_page
+    chunk = items[start:start + per_page]
+    total_pages = max(math.ceil(total / per_page), 1)
+    has_next = start + per_page < total
+    url, pairs = _base_and_query(ctx, {"page", "per_page"})
+
+    def with_page(number: int) -> list[tuple[str, str]]:
+        return [*pairs, ("page", str(number)), ("per_page", str(per_page))]
+
+    links = []
+    if page > 1:
+        links.append(_link(url, with_page(page - 1), "prev"))
+    if has_next:
+        links.append(_link(url, with_page(page + 1), "next"))
+    links.append(_link(url, with_page(1), "first"))
+    if counted:
+        links.append(_link(url, with_page(total_pages), "last"))
+    headers = {
+        "Link": ", ".join(links),
+        "x-next-page": str(page + 1) if has_next else "",
+        "x-page": str(page),
+        "x-per-page": str(per_page),
+        "x-prev-page": str(page - 1) if page > 1 else "",
+    }
+    if counted:
+        headers["x-total"] = str(total)
+        headers["x-total-pages"] = str(total_pages)
+    return json_array_response([serialize(item) for item in chunk], headers=headers)
+
+
+def keyset_paginate(ctx: Ctx, items: Sequence[Any], serialize: Callable[[Any], Any], *, descending: bool,
+                    key: Callable[[Any], int] = lambda x: x.id) -> Response:
+    """Keyset pagination by id (`pagination=keyset&order_by=id`): `items` ordered by id (descending or
+    not); the `Link` (and legacy `Links`) header carries `id_after` (ascending) or `id_before`
+    (descending). A short page, or the empty page after the last record, has no Link."""
+    _, per_page = _page_args(ctx.params)
+    after, before = ctx.params.int("id_after"), ctx.params.int("id_before")
+    selected = [i for i in items
+                if (after is None or key(i) > after) and (before is None or key(i) < before)]
+    chunk = list(selected[:per_page])
+    headers: dict[str, str] = {}
+    if len(chunk) == per_page:
+        url, pairs = _base_and_query(ctx, {"id_after", "id_before", "page", "per_page"})
+        cursor = ("id_before" if descending else "id_after", str(key(chunk[-1])))
+        link = _link(url, [*pairs, ("per_page", str(per_page)), cursor], "next")
+        headers = {"Link": link, "Links": link}
+    return json_array_response([serialize(i) for i in chunk], headers=headers)

@@ -1,0 +1,72 @@
+"""Options of the sandbox (`SandboxOptions`) and the parsers of their command-line forms.
+
+`--latency 50ms` and `--faults 429=0.05,503=0.05,reset=0.02` are parsed here, so the app, `serve` and the
+tests share one reading of them.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Literal
+
+Scale = Literal["demo", "large", "tiny"]
+SCALES: tuple[str, ...] = ("demo", "large", "tiny")
+
+# Fault kinds: 429 carries Retry-After, 429r carries no rate-limit hint, reset aborts the connection,
+# slow adds `slow_seconds`, badjson returns a truncated JSON body.
+FAULT_KINDS: tuple[str, ...] = ("429", "429r", "500", "502", "503", "504", "reset", "slow", "badjson")
+
+_DURATION = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*(ms|s)?\s*$")
+
+
+def parse_latency_ms(text: str) -> float:
+    """Read `50ms`, `0.2s` or a bare number of milliseconds; raise ValueError otherwise."""
+    match = _DURATION.match(text)
+    if not match:
+        raise ValueError(f"invalid latency {text!r}: use e.g. 50ms or 0.2s")
+    value = float(match.group(1))
+    return value * 1000 if match.group(2) == "s" else value
+
+
+def parse_faults(spec: str) -> dict[str, float]:
+    """Read `429=0.05,reset=0.02` into `{kind: probability}`; raise ValueError on an unknown kind or a
+    probability outside 0..1 or a total above 1."""
+    faults: dict[str, float] = {}
+    for part in filter(None, (p.strip() for p in spec.split(","))):
+        kind, sep, value = part.partition("=")
+        kind = kind.strip()
+        if not sep or kind not in FAULT_KINDS:
+            raise ValueError(f"invalid fault {part!r}: kinds are {', '.join(FAULT_KINDS)}")
+        try:
+            probability = float(value)
+        except ValueError:
+            raise ValueError(f"invalid probability in {part!r}") from None
+        if not 0.0 <= probability <= 1.0:
+            raise ValueError(f"probability out of range in {part!r}")
+        faults[kind] = probability
+    if sum(faults.values()) > 1.0 + 1e-9:
+        raise ValueError("fault probabilities add up to more than 1")
+    return faults
+
+
+@dataclass(frozen=True)
+class SandboxOptions:
+    """Everything that shapes one sandbox instance. Defaults give a quiet, fault-free demo instance."""
+
+    seed: int = 1
+    scale: Scale = "demo"
+    latency_ms: float = 0
+    faults: str = ""
+    fault_seed: int = 0
+    async_delay: float = 1.0
+    base_url: str | None = None
+    slow_seconds: float = 3.0
+    rate_limit: int = 2000
+    rate_window: float = 60.0
+    fault_map: dict[str, float] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        if self.scale not in SCALES:
+            raise ValueError(f"unknown scale {self.scale!r}: use one of {', '.join(SCALES)}")
+        object.__setattr__(self, "fault_map", parse_faults(self.faults))
