@@ -1,0 +1,312 @@
+"""`LabdeckApp`: the shell that holds the session (instance, client, user), the job centre, themes, keymap,
+navigation (home, `:` jump, palette, help, back) and the error policy (API errors become notifications,
+anything unexpected goes to a redacted crash log instead of Textual's crash screen, which prints locals).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from functools import partial
+from pathlib import Path
+from typing import Any
+
+from rich.text import Text
+from textual import work
+from textual.app import App
+from textual.binding import Binding
+from textual.screen import Screen
+
+from labdeck.api.request_log import RequestLog
+from labdeck.api.settings import ConnectionSettings
+from labdeck.config import Config, ConfigError, save_config
+from labdeck.tui import commands
+from labdeck.tui.areas import AreaRequest, find_area
+from labdeck.tui.errors import describe_error, is_expected, unwrap, write_crash_log
+from labdeck.tui.jobs import Job, JobCentre, JobState
+from labdeck.tui.keymap import binding_ids, check_keymap
+from labdeck.tui.session import Session, TransportFactory, open_session
+from labdeck.tui.themes import DEFAULT_THEME, discover_themes, package_theme_dir, user_theme_dir
+from labdeck.tui.widgets.status_bar import StatusInfo
+
+
+class LabdeckApp(App[None]):
+    """The labdeck console. `settings=None` opens the first-run screen to add an instance."""
+
+    CSS_PATH = "app.tcss"
+    TITLE = "labdeck"
+    COMMANDS = App.COMMANDS | {commands.JumpCommands, commands.ThemeCommands, commands.InstanceCommands,
+                               commands.SavedViewCommands, commands.ScreenActionCommands}
+    BINDINGS = [
+        Binding("q", "quit", "Quit", id="quit"),
+        Binding("colon", "jump", "Jump", id="jump"),
+        Binding("question_mark", "help", "Help", id="help"),
+        Binding("escape", "back", "Back", id="back"),
+        Binding("r", "refresh", "Refresh", id="refresh"),
+        Binding("ctrl+p", "command_palette", "Palette", id="palette", priority=True),
+    ]
+
+    def __init__(self, config: Config, settings: ConnectionSettings | None, *, read_only: bool = False,
+                 transport_factory: TransportFactory | None = None,
+                 clock: Callable[[], float] = time.monotonic, crash_dir: Path | None = None) -> None:
+        super().__init__()
+        self.config = config
+        self.cli_read_only = read_only
+        self.read_only = read_only or bool(settings and settings.read_only)
+        self.clock = clock
+        self.crash_dir = crash_dir
+        self.crash_log_path: Path | None = None
+        self.request_log = RequestLog()
+        self.transport_factory = transport_factory
+        self.session: Session | None = None
+        self._initial_settings = settings
+        self.jobs = JobCentre(clock=clock, describe_error=self._describe_job_error)
+        self.jobs.on_change(lambda job: self._refresh_status())
+        self.jobs.on_done(self._job_done)
+        self.config_warnings: list[str] = list(config.warnings)
+        self._theme_ready = False
+
+    # -- start ----------------------------------------------------------------------------------------
+    def get_default_screen(self) -> Screen[Any]:
+        from labdeck.tui.screens.home import HomeScreen
+
+        return HomeScreen()
+
+    def on_mount(self) -> None:
+        self._load_themes()
+        self._apply_keymap()
+        if self._initial_settings is None:
+            from labdeck.tui.screens.first_run import FirstRunScreen
+
+            self.push_screen(FirstRunScreen(self.config), self._first_run_done)
+        else:
+            self.connect(self._initial_settings)
+        for warning in self.config_warnings:
+            self.notify(warning, title="Config", severity="warning", markup=False, timeout=8)
+
+    def _load_themes(self) -> None:
+        found = discover_themes(package_theme_dir(), user_theme_dir(self.config.path))
+        for theme in found.themes:
+            self.register_theme(theme)
+        self.config_warnings.extend(found.warnings)
+        wanted = self.config.theme or DEFAULT_THEME
+        if wanted not in self.available_themes:
+            self.config_warnings.append(f"theme {wanted!r} is not installed; using {DEFAULT_THEME}")
+            wanted = DEFAULT_THEME
+        self.theme = wanted
+        self._theme_ready = True
+
+    def known_screen_classes(self) -> list[type[Any]]:
+        from labdeck.tui.screens import catalogue
+
+        return [type(self), *catalogue.screen_classes()]
+
+    def _apply_keymap(self) -> None:
+        usable, warnings = check_keymap(dict(self.config.keymap), binding_ids(self.known_screen_classes()))
+        self.config_warnings.extend(warnings)
+        if usable:
+            self.set_keymap(usable)
+
+    # -- session --------------------------------------------------------------------------------------
+    def connect(self, settings: ConnectionSettings) -> None:
+        """Open (or switch to) an instance: a new client; the old one is closed."""
+        old = self.session
+        self.session = open_session(settings, request_log=self.request_log,
+                                    transport_factory=self.transport_factory)
+        self.read_only = self.cli_read_only or settings.read_only
+        self.sub_title = settings.name
+        if old is not None:
+            self.run_worker(old.close(), group="close")
+        self.refresh_bindings()
+        self._refresh_status()
+        self.load_user()
+
+    @work(exclusive=True, group="user")
+    async def load_user(self) -> None:
+        session = self.session
+        if session is None:
+            return
+        await session.load_user()
+        self._refresh_status()
+
+    def switch_instance(self, name: str) -> None:
+        """Switch to a configured instance (resolving its token may run its token command)."""
+        instance = self.config.instances.get(name)
+        if instance is None:
+            self.notify(f"No instance named {name}", severity="error", markup=False)
+            return
+        self._switch_worker(name)
+
+    @work(exclusive=True, group="switch", thread=True)
+    def _switch_worker(self, name: str) -> None:
+        try:
+            settings = self.config.instances[name].connection()
+        except ConfigError as error:
+            self.call_from_thread(self.notify, str(error), severity="error", markup=False)
+            return
+        self.call_from_thread(self._switched, settings)
+
+    def _switched(self, settings: ConnectionSettings) -> None:
+        self.connect(settings)
+        self.pop_to_home()
+        self.notify(f"Switched to {settings.name}", markup=False)
+
+    def _first_run_done(self, result: tuple[Config, ConnectionSettings] | None) -> None:
+        if result is None:
+            self.exit()
+            return
+        self.config, settings = result
+        self.connect(settings)
+
+    async def on_unmount(self) -> None:
+        await self.jobs.cancel_all()
+        if self.session is not None:
+            await self.session.close()
+
+    # -- navigation -----------------------------------------------------------------------------------
+    def open_area(self, name: str, request: AreaRequest | None = None) -> None:
+        area = find_area(name)
+        if area is None:
+            self.notify(f"No view called :{name}", severity="warning", markup=False)
+            return
+        if area.factory is None:
+            from labdeck.tui.screens.unavailable import UnavailableScreen
+
+            self.push_screen(UnavailableScreen(area))
+            return
+        self.push_screen(area.factory(request or AreaRequest()))
+
+    def pop_to_home(self) -> None:
+        while len(self.screen_stack) > 1:
+            self.pop_screen()
+
+    def action_jump(self) -> None:
+        from labdeck.tui.screens.jump import JumpScreen
+
+        def chosen(name: str | None) -> None:
+            if name:
+                self.open_area(name)
+
+        self.push_screen(JumpScreen(), chosen)
+
+    def action_help(self) -> None:
+        from labdeck.tui.screens.help import HelpScreen
+
+        if isinstance(self.screen, HelpScreen):
+            return
+        self.push_screen(HelpScreen.for_screen(self.screen))
+
+    async def action_quit(self) -> None:
+        """Quit; with jobs still running, ask first (quitting cancels them)."""
+        running = self.jobs.running
+        if not running:
+            self.exit()
+            return
+        from labdeck.tui.screens.confirm import ConfirmScreen
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self.exit()
+
+        self.push_screen(ConfirmScreen("Quit labdeck?", f"{running} job(s) still running will be cancelled.",
+                                       confirm_label="Quit"), answered)
+
+    def action_back(self) -> None:
+        if len(self.screen_stack) > 1:
+            self.pop_screen()
+
+    def action_refresh(self) -> None:
+        refresh = getattr(self.screen, "refresh_data", None)
+        if callable(refresh):
+            refresh()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "back":
+            return len(self.screen_stack) > 1
+        return True
+
+    # -- themes ---------------------------------------------------------------------------------------
+    def watch_theme(self, name: str) -> None:
+        if not self._theme_ready or self.config.theme == name:
+            return
+        self.config = self.config.with_theme(name)
+        self.run_worker(partial(save_config, self.config), thread=True, group="config", exit_on_error=True)
+
+    # -- status ---------------------------------------------------------------------------------------
+    def status_info(self, screen: Screen[Any]) -> StatusInfo:
+        session = self.session
+        loaded = getattr(screen, "data_loaded_at", None)
+        user = session.user if session else None
+        rate = session.client.rate_limit if session else None
+        return StatusInfo(
+            instance=session.name if session else "",
+            read_only=self.read_only,
+            username=user.username if user else None,
+            is_admin=bool(user and user.is_admin),
+            rate_remaining=rate.remaining if rate else None,
+            rate_limit=rate.limit if rate else None,
+            running_jobs=self.jobs.running,
+            data_age=None if loaded is None else max(0.0, self.clock() - loaded),
+        )
+
+    def _refresh_status(self) -> None:
+        try:
+            screen = self.screen
+        except Exception:  # no screen yet (during start)
+            return
+        refresh = getattr(screen, "refresh_status", None)
+        if callable(refresh):
+            refresh()
+
+    # -- jobs -----------------------------------------------------------------------------------------
+    def start_job(self, title: str, function: Callable[[Job], Any], *, total: int | None = None) -> Job:
+        return self.jobs.start(title, function, total=total)
+
+    def _job_done(self, job: Job) -> None:
+        self._refresh_status()
+        if job.state is JobState.SUCCEEDED:
+            failed = len(job.failed_items)
+            detail = f" ({failed} item(s) failed)" if failed else ""
+            self.notify(f"{job.title}: done{detail}", title="Job finished", markup=False,
+                        severity="warning" if failed else "information")
+        elif job.state is JobState.FAILED:
+            self.notify(f"{job.title}: {job.error}", title="Job failed", severity="error", markup=False)
+        else:
+            self.notify(f"{job.title}: cancelled", title="Job cancelled", markup=False)
+
+    # -- errors ---------------------------------------------------------------------------------------
+    def _secrets(self) -> list[str]:
+        token = self.session.settings.token if self.session else None
+        return [token.get_secret_value()] if token is not None else []
+
+    def _describe_job_error(self, error: BaseException) -> str:
+        """A job's failure message; an unexpected error is also written to a crash log."""
+        if is_expected(error):
+            return describe_error(error)
+        try:
+            path = write_crash_log(error, directory=self.crash_dir, secrets=self._secrets())
+        except OSError:
+            return describe_error(error)
+        return f"{describe_error(error)} (report: {path})"
+
+    def _handle_exception(self, error: Exception) -> None:
+        """API/network errors from workers become notifications; anything else is logged and ends the app
+        with a short message (Textual's own handler would print a traceback with local variables)."""
+        from_worker = type(error).__name__ == "WorkerFailed"
+        cause = unwrap(error)
+        if from_worker and is_expected(cause):
+            self.notify(describe_error(cause), title="Error", severity="error", markup=False, timeout=8)
+            return
+        self._return_code = 1
+        if self._exception is None:  # run_test re-raises it; a plain run never prints it
+            self._exception = cause if isinstance(cause, Exception) else error
+            self._exception_event.set()
+        if is_expected(cause):
+            self.panic(Text(f"labdeck stopped: {describe_error(cause)}"))
+            return
+        try:
+            self.crash_log_path = write_crash_log(cause, directory=self.crash_dir, secrets=self._secrets())
+            where = f"A report was written to {self.crash_log_path}"
+        except OSError as log_error:
+            where = f"The crash report could not be written ({log_error.strerror})"
+        self.panic(Text(f"labdeck stopped after an unexpected error ({type(cause).__name__}). {where}"))

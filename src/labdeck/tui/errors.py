@@ -1,0 +1,95 @@
+"""How errors reach the user: API and network errors become short notifications; anything unexpected is
+written to a crash log (traceback without local variables, token-like strings redacted) whose path is shown.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import time
+import traceback
+from collections.abc import Iterable
+from pathlib import Path
+
+from labdeck.api.errors import ApiError, LabdeckError, NetworkError
+
+_TOKEN_PATTERNS = [
+    # GitLab token prefixes: glpat-, gloas-, gldt-, glrt-, glcbt-, glptt-, glft-, glimt-, glsoat- ...
+    re.compile(r"\bgl[a-z]{1,8}-[A-Za-z0-9_\-.]{4,}"),
+    re.compile(r"(?i)((?:private|access|job|deploy|feed|runner)?[_-]?token['\"]?\s*[=:]\s*['\"]?)[^\s&'\",;)]+"),
+    re.compile(r"(?i)(authorization['\"]?\s*[=:]\s*['\"]?(?:bearer|basic)\s+)[^\s'\",;)]+"),
+    re.compile(r"(?i)(bearer\s+)[A-Za-z0-9_\-.=~+/]{8,}"),
+    re.compile(r"(?i)(password['\"]?\s*[=:]\s*['\"]?)[^\s&'\",;)]+"),
+    re.compile(r"(?i)(https?://[^/\s:@]+:)[^@\s/]+(@)"),
+]
+REDACTED = "[redacted]"
+
+
+def redact(text: str, secrets: Iterable[str] = ()) -> str:
+    """Remove known secret values and anything that looks like a token from `text`."""
+    for secret in secrets:
+        if secret and len(secret) >= 4:
+            text = text.replace(secret, REDACTED)
+    for pattern in _TOKEN_PATTERNS:
+        if pattern.groups >= 2:
+            text = pattern.sub(lambda m: f"{m.group(1)}{REDACTED}{m.group(2)}", text)
+        elif pattern.groups == 1:
+            text = pattern.sub(lambda m: f"{m.group(1)}{REDACTED}", text)
+        else:
+            text = pattern.sub(REDACTED, text)
+    return text
+
+
+def unwrap(error: BaseException) -> BaseException:
+    """The error a worker raised (Textual wraps it in `WorkerFailed`)."""
+    inner = getattr(error, "error", None)
+    if type(error).__name__ == "WorkerFailed" and isinstance(inner, BaseException):
+        return inner
+    return error
+
+
+def is_expected(error: BaseException) -> bool:
+    """API, network and other deliberate labdeck errors: shown as notifications, never as tracebacks."""
+    return isinstance(unwrap(error), LabdeckError)
+
+
+def describe_error(error: BaseException) -> str:
+    """One line for a notification: "404: 404 Project Not Found", "Network error: ...", or a type name."""
+    error = unwrap(error)
+    if isinstance(error, ApiError):
+        return redact(f"{error.status}: {error.message}")
+    if isinstance(error, NetworkError):
+        return redact(f"Network error: {error}" if str(error) else "Network error")
+    if isinstance(error, LabdeckError):
+        return redact(str(error) or type(error).__name__)
+    return f"Unexpected error: {type(error).__name__}"
+
+
+def crash_log_dir() -> Path:
+    """Where crash logs go: `$LABDECK_STATE_DIR`, else the user state folder (XDG_STATE_HOME/labdeck/log)."""
+    override = os.environ.get("LABDECK_STATE_DIR")
+    if override:
+        return Path(override)
+    from platformdirs import user_log_path
+
+    return user_log_path("labdeck", appauthor=False)
+
+
+def format_crash(error: BaseException, secrets: Iterable[str] = ()) -> str:
+    """A traceback without local variables, with token-like strings redacted."""
+    lines = traceback.format_exception(type(error), error, error.__traceback__, chain=True)
+    return redact("".join(lines), secrets)
+
+
+def write_crash_log(error: BaseException, *, directory: Path | None = None,
+                    secrets: Iterable[str] = ()) -> Path:
+    """Write the crash report to a new 0600 file and return its path."""
+    folder = directory or crash_log_dir()
+    folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    path = folder / f"crash-{stamp}-{os.getpid()}.log"
+    body = f"labdeck crash report {time.strftime('%Y-%m-%dT%H:%M:%S%z')}\n\n{format_crash(error, secrets)}"
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w", encoding="utf-8") as handle:
+        handle.write(body)
+    return path

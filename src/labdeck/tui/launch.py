@@ -1,0 +1,70 @@
+"""`launch(options)`: build the app from the config (or the demo sandbox) and run it; returns the exit code.
+
+`options` come from `labdeck.cli`: `demo`, `instance`, `read_only`, `config`. A bad config prints one line
+and exits 2; with no instance at all the app opens its first-run screen.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Any, Protocol
+
+DEMO_TOKEN = "glpat-sandbox-root"  # the sandbox's seeded administrator; not a secret
+
+
+class LaunchOptions(Protocol):
+    demo: bool
+    instance: str | None
+    read_only: bool
+    config: str | None
+
+
+def demo_settings(base_url: str) -> Any:
+    """Connection settings for the embedded sandbox, signed in as root."""
+    from pydantic import SecretStr
+
+    from labdeck.api.settings import ConnectionSettings
+
+    return ConnectionSettings(url=base_url, token=SecretStr(DEMO_TOKEN), name="demo")
+
+
+def build_app(options: LaunchOptions) -> tuple[Any, Any]:
+    """The app and the running demo sandbox (None unless `--demo`); raises ConfigError."""
+    from labdeck.config import load_config, select_instance
+    from labdeck.tui.app import LabdeckApp
+
+    config = load_config(options.config)
+    sandbox = None
+    if options.demo:
+        from labdeck.sandbox.options import SandboxOptions
+        from labdeck.sandbox.serve import start_background
+
+        sandbox = start_background(SandboxOptions(scale="demo"))
+        settings = demo_settings(sandbox.base_url)
+    elif not config.instances and options.instance is None and not _env_instance_available():
+        settings = None  # first run
+    else:
+        settings = select_instance(config, options.instance).connection()
+    return LabdeckApp(config, settings, read_only=bool(options.read_only)), sandbox
+
+
+def _env_instance_available() -> bool:
+    from labdeck.config import env_instances
+
+    return bool(env_instances())
+
+
+def launch(options: LaunchOptions) -> int:
+    from labdeck.config import ConfigError
+
+    try:
+        app, sandbox = build_app(options)
+    except ConfigError as error:
+        print(f"labdeck: {error}", file=sys.stderr)
+        return 2
+    try:
+        app.run()
+    finally:
+        if sandbox is not None:
+            sandbox.stop()
+    return app.return_code or 0

@@ -1,0 +1,58 @@
+"""The base of labdeck's full screens: header, body, status bar and footer; read-only mode through
+`check_action` (actions listed in `MUTATING_ACTIONS` are hidden and disabled); the data-age clock.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, ClassVar
+
+from textual.app import ComposeResult
+from textual.containers import Vertical
+from textual.screen import Screen
+from textual.widgets import Footer, Header
+
+from labdeck.tui.widgets.status_bar import StatusBar
+
+if TYPE_CHECKING:
+    from labdeck.tui.app import LabdeckApp
+
+
+class LabdeckScreen(Screen[None]):
+    """Subclasses implement `compose_body()` and, when they show server data, `refresh_data()`."""
+
+    AREA: ClassVar[str | None] = None
+    MUTATING_ACTIONS: ClassVar[frozenset[str]] = frozenset()
+
+    def __init__(self, *, name: str | None = None, id: str | None = None, classes: str | None = None) -> None:
+        super().__init__(name=name, id=id, classes=classes)
+        self.data_loaded_at: float | None = None
+
+    @property
+    def labdeck(self) -> LabdeckApp:
+        return self.app  # type: ignore[return-value]
+
+    def compose(self) -> ComposeResult:
+        yield Header(icon="◆")
+        yield from self.compose_body()
+        with Vertical(classes="bottom-bars"):
+            yield StatusBar()
+            yield Footer(show_command_palette=False)
+
+    def compose_body(self) -> ComposeResult:
+        yield from ()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action in self.MUTATING_ACTIONS and getattr(self.app, "read_only", False):
+            return False
+        return True
+
+    def refresh_data(self) -> None:
+        """Reload what the screen shows (`r`); screens without server data ignore it."""
+
+    def mark_data_loaded(self) -> None:
+        self.data_loaded_at = self.labdeck.clock()
+        self.refresh_status()
+
+    def refresh_status(self) -> None:
+        for bar in self.query(StatusBar):
+            bar.refresh_status()

@@ -1,0 +1,20 @@
+"""Every screen and widget class of labdeck that declares bindings: for keymap checks and the id test."""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+def screen_classes() -> list[type[Any]]:
+    from labdeck.tui.screens.confirm import ConfirmScreen, TypeToConfirmScreen
+    from labdeck.tui.screens.first_run import FirstRunScreen
+    from labdeck.tui.screens.help import HelpScreen
+    from labdeck.tui.screens.home import HomeScreen
+    from labdeck.tui.screens.jobs import JobResultsScreen, JobsScreen
+    from labdeck.tui.screens.jump import JumpScreen
+    from labdeck.tui.screens.projects import ProjectsScreen
+    from labdeck.tui.screens.request_log import RequestLogScreen
+    from labdeck.tui.widgets.resource_table import ResourceTable
+
+    return [HomeScreen, JumpScreen, HelpScreen, JobsScreen, JobResultsScreen, RequestLogScreen,
+            ProjectsScreen, ConfirmScreen, TypeToConfirmScreen, FirstRunScreen, ResourceTable]

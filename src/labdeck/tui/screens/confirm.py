@@ -1,0 +1,82 @@
+"""Confirmations: `ConfirmScreen` (yes/no, Cancel focused) and `TypeToConfirmScreen` (the name must be typed)
+for the most dangerous actions. Messages are Content so server names inside them are never markup.
+"""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.content import Content
+from textual.screen import ModalScreen
+from textual.widgets import Button, Input, Static
+
+
+def _content(message: str | Content) -> Content:
+    return message if isinstance(message, Content) else Content(message)
+
+
+class ConfirmScreen(ModalScreen[bool]):
+    """Dismisses with True only when the confirm button is pressed; escape and Cancel give False."""
+
+    CSS_PATH = "confirm.tcss"
+    AUTO_FOCUS = "#cancel"
+    BINDINGS = [Binding("escape", "cancel", "Cancel", id="confirm.cancel")]
+
+    def __init__(self, title: str | Content, message: str | Content, *, confirm_label: str = "Confirm",
+                 danger: bool = True) -> None:
+        super().__init__()
+        self.confirm_title = _content(title)
+        self.message = _content(message)
+        self.confirm_label = confirm_label
+        self.danger = danger
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="confirm-box"):
+            yield Static(self.confirm_title, classes="confirm-title")
+            yield Static(self.message, classes="confirm-message")
+            yield from self.compose_extra()
+            with Horizontal(classes="confirm-buttons"):
+                yield Button("Cancel", id="cancel", variant="default")
+                yield Button(self.confirm_label, id="confirm", variant="error" if self.danger else "primary")
+
+    def compose_extra(self) -> ComposeResult:
+        yield from ()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        self.dismiss(event.button.id == "confirm" and self.can_confirm())
+
+    def can_confirm(self) -> bool:
+        return True
+
+    def action_cancel(self) -> None:
+        self.dismiss(False)
+
+
+class TypeToConfirmScreen(ConfirmScreen):
+    """The confirm button stays disabled until `expected` is typed exactly."""
+
+    AUTO_FOCUS = "#confirm-name"
+
+    def __init__(self, title: str | Content, message: str | Content, expected: str, *,
+                 confirm_label: str = "Delete") -> None:
+        super().__init__(title, message, confirm_label=confirm_label, danger=True)
+        self.expected = expected
+
+    def compose_extra(self) -> ComposeResult:
+        yield Static(Content.from_markup("Type [b]$name[/b] to confirm:", name=self.expected))
+        yield Input(id="confirm-name", placeholder=self.expected)
+
+    def on_mount(self) -> None:
+        self.query_one("#confirm", Button).disabled = True
+
+    def on_input_changed(self, event: Input.Changed) -> None:
+        self.query_one("#confirm", Button).disabled = not self.can_confirm()
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        if self.can_confirm():
+            self.dismiss(True)
+
+    def can_confirm(self) -> bool:
+        return self.query_one("#confirm-name", Input).value == self.expected

@@ -1,0 +1,167 @@
+"""`:jobs`, the job centre: every job with a progress bar, state and elapsed time; `c` cancels the selected
+job, enter shows its per-item results. Updates live while jobs run.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Static
+
+from labdeck.tui.jobs import Job, JobState
+from labdeck.tui.screens.base import LabdeckScreen
+from labdeck.tui.widgets.resource_table import ResourceTable
+from labdeck.tui.widgets.resource_view import ResourceView
+from labdeck.tui.widgets.table_model import Column
+
+_STATE_STYLE = {JobState.QUEUED: "dim", JobState.RUNNING: "bold", JobState.SUCCEEDED: "green",
+                JobState.FAILED: "bold red", JobState.CANCELLED: "yellow"}
+BAR_WIDTH = 20
+
+
+def progress_text(job: Job, width: int = BAR_WIDTH) -> str:
+    """`████████░░░░ 12/30`, or a moving-free `working…` for indeterminate progress."""
+    fraction = job.fraction
+    if fraction is None:
+        if job.state.finished:
+            return f"{job.done} done" if job.done else "–"
+        return f"working… {job.done}" if job.done else "working…"
+    filled = round(fraction * width)
+    count = f" {job.done}/{job.total}" if job.total else ""
+    return "█" * filled + "░" * (width - filled) + count
+
+
+def elapsed_text(seconds: float) -> str:
+    minutes, secs = divmod(int(seconds), 60)
+    return f"{minutes}:{secs:02d}" if minutes < 60 else f"{minutes // 60}h{minutes % 60:02d}m"
+
+
+def job_cells(job: Job) -> tuple[Text, ...]:
+    failed = len(job.failed_items)
+    outcome = job.error or (f"{failed} failed" if failed else "")
+    return (Text(str(job.id)), Text(job.title), Text(job.state.value, style=_STATE_STYLE[job.state]),
+            Text(progress_text(job)), Text(elapsed_text(job.elapsed)), Text(outcome))
+
+
+def job_detail(job: Job) -> Text:
+    detail = Text(job.title, style="bold")
+    detail.append(f"\n{job.state.value} · {progress_text(job)} · {elapsed_text(job.elapsed)}")
+    if job.error:
+        detail.append(f"\n\n{job.error}", style="red")
+    failed = job.failed_items
+    if failed:
+        detail.append(f"\n\n{len(failed)} failed item(s):", style="bold")
+        for result in failed[:50]:
+            detail.append(f"\n  {result.item}: {result.message}")
+    if job.results:
+        detail.append("\n\nenter shows every item's result", style="dim")
+    return detail
+
+
+JOB_COLUMNS = [
+    Column("id", "#", width=4, align="right", sort_key=lambda job: job.id),
+    Column("title", "Job", min_width=20),
+    Column("state", "State", width=10),
+    Column("progress", "Progress", width=BAR_WIDTH + 12),
+    Column("elapsed", "Elapsed", width=8, align="right", sort_key=lambda job: job.elapsed),
+    Column("outcome", "Result"),
+]
+
+
+class JobsScreen(LabdeckScreen):
+    AREA = "jobs"
+    TITLE = "Jobs"
+    BINDINGS = [
+        Binding("c", "cancel_job", "Cancel job", id="jobs.cancel"),
+        Binding("x", "clear_finished", "Clear finished", id="jobs.clear"),
+    ]
+
+    def compose_body(self) -> ComposeResult:
+        yield ResourceView(JOB_COLUMNS, self.labdeck.jobs.jobs, cells=job_cells, row_key=lambda job: job.id,
+                           detail=job_detail, empty_text="No jobs yet (exports, forks, bulk deletes)",
+                           id="jobs-view")
+
+    def on_mount(self) -> None:
+        self._stop_listening = self.labdeck.jobs.on_change(self._job_changed)
+        self.set_interval(0.5, self._tick)
+        self.table.focus()
+
+    def on_unmount(self) -> None:
+        self._stop_listening()
+
+    @property
+    def table(self) -> ResourceTable:
+        return self.query_one("#jobs-view", ResourceView).table
+
+    def _job_changed(self, job: Job) -> None:
+        if not self.is_mounted:
+            return
+        if not self.table.replace_row(job):
+            self.table.append_rows([job])
+
+    def _tick(self) -> None:
+        for job in self.labdeck.jobs.jobs:
+            if not job.state.finished:
+                self.table.replace_row(job)
+
+    def refresh_data(self) -> None:
+        self.table.set_rows(self.labdeck.jobs.jobs)
+
+    def selected_job(self) -> Job | None:
+        row = self.table.cursor_row
+        return row if isinstance(row, Job) else None
+
+    def action_cancel_job(self) -> None:
+        job = self.selected_job()
+        if job is None:
+            return
+        if not job.cancel():
+            self.notify(f"{job.title} has already finished", markup=False)
+
+    def action_clear_finished(self) -> None:
+        self.labdeck.jobs.clear_finished()
+        self.refresh_data()
+
+    def on_resource_table_row_selected(self, event: ResourceTable.RowSelected) -> None:
+        if isinstance(event.row, Job):
+            self.app.push_screen(JobResultsScreen(event.row))
+
+
+class JobResultsScreen(ModalScreen[None]):
+    """The per-item results of one job (ok/failed with message)."""
+
+    DEFAULT_CSS = """
+    JobResultsScreen { align: center middle; background: $background 50%; }
+    JobResultsScreen > Vertical { width: 90%; height: 80%; border: round $primary; background: $surface; }
+    JobResultsScreen #results-title { padding: 0 1; text-style: bold; }
+    """
+    BINDINGS = [Binding("escape", "close", "Close", id="jobs.results_close")]
+
+    def __init__(self, job: Job) -> None:
+        super().__init__()
+        self.job = job
+
+    def compose(self) -> ComposeResult:
+        job = self.job
+        summary = (f"{job.title} · {job.state.value} · {len(job.results)} item(s), "
+                   f"{len(job.failed_items)} failed")
+        with Vertical():
+            yield Static(Text(summary), id="results-title")
+            columns = [Column("item", "Item", min_width=20), Column("ok", "Outcome", width=8),
+                       Column("message", "Message")]
+
+            def cells(index_result: tuple[int, Any]) -> tuple[Text, ...]:
+                _, result = index_result
+                outcome = Text("ok", style="green") if result.ok else Text("failed", style="bold red")
+                return Text(result.item), outcome, Text(result.message)
+
+            yield ResourceTable(columns, list(enumerate(job.results)), cells=cells,
+                                row_key=lambda pair: pair[0], empty_text="This job has no per-item results")
+
+    def action_close(self) -> None:
+        self.dismiss(None)

@@ -1,0 +1,58 @@
+"""The `:` prompt: type a view name (`groups`, `issues`, `log`, ...) with completion; enter opens it."""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.suggester import SuggestFromList
+from textual.widgets import Input, Label, Static
+
+from labdeck.tui.areas import AREAS, complete
+
+
+class JumpScreen(ModalScreen[str | None]):
+    """Returns the chosen area name, or None when cancelled."""
+
+    CSS_PATH = "jump.tcss"
+    BINDINGS = [
+        Binding("escape", "cancel", "Cancel", id="jump.cancel"),
+        Binding("tab", "complete", "Complete", id="jump.complete"),
+    ]
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="jump-box"):
+            with Vertical(id="jump-line"):
+                yield Label(":", id="jump-colon")
+                yield Input(placeholder="view name", id="jump-input",
+                            suggester=SuggestFromList(list(AREAS), case_sensitive=False))
+            yield Static(self._choices(""), id="jump-choices")
+
+    @staticmethod
+    def _choices(text: str) -> str:
+        names = complete(text)
+        return "  ".join(f":{name}" for name in names) if names else "no view matches"
+
+    def on_input_changed(self, event: Input.Changed) -> None:
+        self.query_one("#jump-choices", Static).update(self._choices(event.value))
+
+    def action_complete(self) -> None:
+        field = self.query_one("#jump-input", Input)
+        names = complete(field.value)
+        if names:
+            field.value = names[0]
+            field.cursor_position = len(field.value)
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        names = complete(event.value)
+        exact = event.value.strip().lstrip(":").lower()
+        if exact in AREAS:
+            self.dismiss(exact)
+        elif len(names) >= 1 and exact:
+            self.dismiss(names[0])
+        else:
+            self.notify(f"No view called :{exact}", severity="warning", markup=False)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)

@@ -1,0 +1,94 @@
+"""`:log`: every request of this session (time, method, path, status, duration, retries, error), live.
+
+Entries come from the client's `RequestLog`, which has already removed secrets from paths; headers are
+never shown.
+"""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.app import ComposeResult
+
+from labdeck.api.request_log import RequestLogEntry
+from labdeck.tui.screens.base import LabdeckScreen
+from labdeck.tui.widgets.resource_table import ResourceTable
+from labdeck.tui.widgets.resource_view import ResourceView
+from labdeck.tui.widgets.table_model import Column
+
+Row = tuple[int, RequestLogEntry]
+
+
+def _status_style(status: int | None) -> str:
+    if status is None or status >= 500:
+        return "bold red"
+    if status >= 400:
+        return "red"
+    if status >= 300:
+        return "yellow"
+    return "green"
+
+
+def log_cells(row: Row) -> tuple[Text, ...]:
+    _, entry = row
+    status = "—" if entry.status is None else str(entry.status)
+    return (Text(entry.at.astimezone().strftime("%H:%M:%S")), Text(entry.method),
+            Text(status, style=_status_style(entry.status)), Text(f"{entry.duration_ms:.0f} ms"),
+            Text(str(entry.retries) if entry.retries else ""), Text(entry.path), Text(entry.error or ""))
+
+
+LOG_COLUMNS = [
+    Column("at", "Time", width=8, sort_key=lambda row: row[0]),
+    Column("method", "Method", width=6),
+    Column("status", "Status", width=6, align="right", sort_key=lambda row: row[1].status or 0),
+    Column("duration", "Duration", width=9, align="right", sort_key=lambda row: row[1].duration_ms),
+    Column("retries", "Retries", width=7, align="right", sort_key=lambda row: row[1].retries),
+    Column("path", "Path", min_width=20),
+    Column("error", "Error"),
+]
+
+
+class RequestLogScreen(LabdeckScreen):
+    AREA = "log"
+    TITLE = "Request log"
+
+    def compose_body(self) -> ComposeResult:
+        yield ResourceView(LOG_COLUMNS, self._rows(), cells=log_cells, row_key=lambda row: row[0],
+                           empty_text="No requests yet", id="log-view")
+
+    @property
+    def table(self) -> ResourceTable:
+        return self.query_one("#log-view", ResourceView).table
+
+    def _rows(self) -> list[Row]:
+        self._count = len(self.labdeck.request_log.entries)
+        return list(enumerate(self.labdeck.request_log.entries))
+
+    def on_mount(self) -> None:
+        self._pending: list[RequestLogEntry] = []
+        self._unsubscribe = self.labdeck.request_log.subscribe(self._pending.append)
+        self.set_interval(0.25, self._flush)
+        table = self.table
+        table.move_cursor(len(table.visible_rows) - 1)
+        table.focus()
+        self.mark_data_loaded()
+
+    def on_unmount(self) -> None:
+        self._unsubscribe()
+
+    def _flush(self) -> None:
+        if not self._pending:
+            return
+        fresh, self._pending[:] = list(self._pending), []
+        rows = [(self._count + offset, entry) for offset, entry in enumerate(fresh)]
+        self._count += len(fresh)
+        table = self.table
+        following = table.cursor_index >= len(table.visible_rows) - 1
+        table.append_rows(rows)
+        if following:
+            table.move_cursor(len(table.visible_rows) - 1)
+        self.mark_data_loaded()
+
+    def refresh_data(self) -> None:
+        self._pending.clear()
+        self.table.set_rows(self._rows())
+        self.mark_data_loaded()

@@ -1,0 +1,74 @@
+"""The status bar at the bottom of every screen: instance, user (admin badge), rate-limit remaining,
+running jobs and the age of the data shown. Server text (the username) goes in as template variables,
+never as markup.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from textual.content import Content
+from textual.widgets import Static
+
+
+@dataclass(frozen=True)
+class StatusInfo:
+    instance: str = ""
+    read_only: bool = False
+    username: str | None = None
+    is_admin: bool = False
+    rate_remaining: int | None = None
+    rate_limit: int | None = None
+    running_jobs: int = 0
+    data_age: float | None = None
+
+
+def format_age(seconds: float) -> str:
+    if seconds < 60:
+        return f"{int(seconds)} s"
+    if seconds < 3600:
+        return f"{int(seconds // 60)} min"
+    return f"{int(seconds // 3600)} h"
+
+
+def render_status(info: StatusInfo) -> Content:
+    """One line of status as Content (safe for any username)."""
+    parts: list[Content] = [Content.from_markup("[b]$instance[/b]", instance=info.instance or "no instance")]
+    if info.read_only:
+        parts.append(Content.from_markup("[$warning]read-only[/]"))
+    if info.username is not None:
+        user = Content.from_markup("$user", user=info.username)
+        if info.is_admin:
+            user = user + Content.from_markup(" [reverse $accent] admin [/]")
+        parts.append(user)
+    if info.rate_remaining is not None:
+        limit = f"/{info.rate_limit}" if info.rate_limit else ""
+        parts.append(Content(f"rate {info.rate_remaining}{limit}"))
+    parts.append(Content(f"jobs {info.running_jobs}") if info.running_jobs == 0
+                 else Content.from_markup("[b $accent]$n running[/]", n=f"jobs {info.running_jobs}"))
+    if info.data_age is not None:
+        parts.append(Content(f"data {format_age(info.data_age)} old"))
+    return Content(" · ").join(parts)
+
+
+class StatusBar(Static):
+    """Refreshes itself once a second from `app.status_info()` (and at once when asked)."""
+
+    DEFAULT_CSS = """
+    StatusBar {
+        dock: bottom;
+        height: 1;
+        padding: 0 1;
+        background: $panel;
+        color: $foreground;
+    }
+    """
+
+    def on_mount(self) -> None:
+        self.refresh_status()
+        self.set_interval(1.0, self.refresh_status)
+
+    def refresh_status(self) -> None:
+        provider = getattr(self.app, "status_info", None)
+        info = provider(self.screen) if callable(provider) else StatusInfo()
+        self.update(render_status(info))

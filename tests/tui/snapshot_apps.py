@@ -1,0 +1,95 @@
+"""Importable test apps for the Pilot and snapshot tests: `LabdeckApp` wired to the sandbox in-process
+(`httpx.ASGITransport(create_app(SandboxOptions(scale="tiny")))`), signed in as root, with a frozen clock
+so that snapshots do not depend on time.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import httpx
+from pydantic import SecretStr
+
+from labdeck.api.settings import ConnectionSettings
+from labdeck.config import Config, load_config
+from labdeck.tui.app import LabdeckApp
+
+SANDBOX_URL = "http://sandbox.test"
+ROOT_TOKEN = "glpat-sandbox-root"
+
+
+TransportFactory = Callable[[ConnectionSettings], httpx.AsyncBaseTransport]
+
+
+def sandbox_transport_factory(scale: str = "tiny") -> TransportFactory:
+    from labdeck.sandbox.app import create_app
+    from labdeck.sandbox.clock import ManualClock
+    from labdeck.sandbox.options import SandboxOptions
+
+    # a clock that stands still: seeded dates (relative to "today") stay the same in snapshots
+    asgi = create_app(SandboxOptions(scale=scale), clock=ManualClock())  # type: ignore[arg-type]
+    return lambda settings: httpx.ASGITransport(asgi)
+
+
+def sandbox_settings(token: str = ROOT_TOKEN, name: str = "demo",
+                     read_only: bool = False) -> ConnectionSettings:
+    return ConnectionSettings(url=SANDBOX_URL, token=SecretStr(token), name=name, read_only=read_only)
+
+
+class FrozenClock:
+    def __init__(self, now: float = 1000.0) -> None:
+        self.now = now
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def make_app(config: Config | Path | None = None, *, settings: ConnectionSettings | None = None,
+             read_only: bool = False, transport_factory: TransportFactory | None = None,
+             clock: Callable[[], float] | None = None, crash_dir: Path | None = None,
+             first_run: bool = False) -> LabdeckApp:
+    """A LabdeckApp against the tiny sandbox (or `transport_factory`), config from a path or object."""
+    if config is None:
+        config = Config(path=Path("/nonexistent/labdeck-test/config.toml"))
+    elif isinstance(config, Path):
+        config = load_config(config)
+    if settings is None and not first_run:
+        settings = sandbox_settings()
+    return LabdeckApp(config, settings, read_only=read_only,
+                      transport_factory=transport_factory or sandbox_transport_factory(),
+                      clock=clock or FrozenClock(), crash_dir=crash_dir)
+
+
+def home_app() -> LabdeckApp:
+    """The snapshot app of the home view."""
+    return make_app()
+
+
+async def jump_to(pilot, name: str) -> None:  # type: ignore[no-untyped-def]
+    """`:name` + enter, filling the prompt at once (typing key by key costs ~90 ms a key)."""
+    from textual.widgets import Input
+
+    await pilot.press("colon")
+    pilot.app.screen.query_one(Input).value = name
+    await pilot.press("enter")
+    await pilot.app.workers.wait_for_complete()
+    await pilot.pause()
+
+
+async def palette_choose(pilot, text: str, expected: str) -> None:  # type: ignore[no-untyped-def]
+    """Open the palette, search `text`, wait (up to 3 s) until the top hit is `expected`, choose it."""
+    from textual.command import CommandList
+
+    await pilot.press("ctrl+p")
+    await pilot.pause()
+    pilot.app.screen.query_one("CommandInput").value = text
+    commands = pilot.app.screen.query_one(CommandList)
+    for _ in range(60):
+        await pilot.pause(0.05)
+        if commands.option_count and expected in str(commands.get_option_at_index(0).prompt):
+            break
+    else:
+        raise AssertionError(f"the palette never offered {expected!r} for {text!r}")
+    await pilot.press("enter")
+    await pilot.pause()
