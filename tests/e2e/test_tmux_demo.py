@@ -64,13 +64,15 @@ def demo(tmp_path: Path) -> Iterator[Terminal]:
 
 
 def test_demo_home_jump_help_and_quit(demo: Terminal) -> None:
-    home = demo.wait_for("Request log")
-    assert "root" in home  # signed in as root
+    demo.wait_for("Request log")
+    home = demo.wait_for("root")  # the status bar shows the signed-in user once GET /user answers
     assert "Projects" in home
     demo.type(":")
+    demo.wait_for("view name")  # the jump prompt is up before we type into it
     demo.type("projects")
     demo.keys("Enter")
     demo.wait_for("rows")  # the ResourceView footer with its counts
+    demo.wait_for("Projects —")  # the projects screen's title
     demo.type("?")
     demo.wait_for("table.mark")  # help lists binding ids of the current screen
     demo.keys("Escape")

@@ -1,4 +1,4 @@
-"""Connection settings of one instance, as the client needs them (built from the config or the environment)."""
+"""Connection settings of one instance, as the client needs them (built from the config or environment)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ AuthKind = Literal["private", "oauth", "job"]
 
 @dataclass(frozen=True)
 class Timeouts:
-    """Seconds: connect, read and pool per attempt, plus an overall deadline per request (retries included)."""
+    """Seconds: connect, read and pool per attempt, and an overall deadline per request (retries included)."""
 
     connect: float = 5.0
     read: float = 30.0

@@ -55,6 +55,14 @@ class Operation(StrEnum):
 _BLOCKED_LIKE: Final = frozenset({UserState.BLOCKED, UserState.LDAP_BLOCKED, UserState.PENDING_APPROVAL,
                                   UserState.BANNED})
 DEFAULT_DORMANT_DAYS: Final = 90
+# GitLab's user types that are not internal (`User::NON_INTERNAL_USER_TYPES`); every other type (ghost,
+# support_bot, alert_bot, ...) is an internal user.
+NON_INTERNAL_TYPES: Final = frozenset({"human", "project_bot", "service_user", "service_account"})
+
+
+def is_internal_type(user_type: str | None) -> bool:
+    """Whether a user of this `user_type` is an internal (system) user; an unknown type counts as human."""
+    return user_type is not None and user_type not in NON_INTERNAL_TYPES
 
 
 @dataclass(frozen=True, slots=True)

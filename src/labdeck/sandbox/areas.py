@@ -17,6 +17,7 @@ AREA_MODULES: list[str] = [
     "instance",
     "projects",
     "groups",
+    "moderation",
 ]
 
 

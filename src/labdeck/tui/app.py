@@ -128,6 +128,10 @@ class LabdeckApp(App[None]):
             return
         await session.load_user()
         self._refresh_status()
+        for screen in self.screen_stack:  # admin-only areas appear once the user is known
+            refresh_areas = getattr(screen, "refresh_areas", None)
+            if callable(refresh_areas):
+                refresh_areas()
 
     def switch_instance(self, name: str) -> None:
         """Switch to a configured instance (resolving its token may run its token command)."""
@@ -169,12 +173,21 @@ class LabdeckApp(App[None]):
         if area is None:
             self.notify(f"No view called :{name}", severity="warning", markup=False)
             return
+        if area.admin_only and not self.is_admin:
+            self.notify(f"{area.title} is for administrators only", severity="warning", markup=False)
+            return
         if area.factory is None:
             from labdeck.tui.screens.unavailable import UnavailableScreen
 
             self.push_screen(UnavailableScreen(area))
             return
-        self.push_screen(area.factory(request or AreaRequest()))
+        self.push_screen(area.open(request or AreaRequest()))
+
+    @property
+    def is_admin(self) -> bool:
+        """Whether the signed-in user is an administrator (False until the user is known)."""
+        user = self.session.user if self.session else None
+        return bool(user and user.is_admin)
 
     def pop_to_home(self) -> None:
         while len(self.screen_stack) > 1:

@@ -1,11 +1,14 @@
 """The registry of areas labdeck can open: home lists them, `:name` jumps to them, the palette offers them.
 
-Each area issue adds one `Area` here (name, title, description, screen factory). An area whose screen is
-not built yet has `factory=None` and opens a screen that says so plainly.
+Each area issue adds one `Area` here (name, title, description, screen factory). The factory is a callable
+or a lazy `"module:function"` reference (so the registry imports no screen). An area whose screen is not
+built yet has `factory=None` and opens a screen that says so plainly. `admin_only` areas are shown to
+administrators only.
 """
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -30,11 +33,22 @@ class Area:
     name: str
     title: str
     description: str
-    factory: ScreenFactory | None = None
+    factory: ScreenFactory | str | None = None
+    admin_only: bool = False
 
     @property
     def available(self) -> bool:
         return self.factory is not None
+
+    def open(self, request: AreaRequest) -> Screen[object]:
+        """Build the area's screen (importing a lazy `"module:function"` factory on first use)."""
+        factory = self.factory
+        if isinstance(factory, str):
+            module, _, function = factory.partition(":")
+            factory = getattr(importlib.import_module(module), function)
+        if factory is None:
+            raise LookupError(f"area {self.name} has no screen")
+        return factory(request)
 
 
 def _jobs(request: AreaRequest) -> Screen[object]:
@@ -68,7 +82,8 @@ for _area in (
     Area("issues", "Issues", "Triage issues across the instance with the filter language"),
     Area("registry", "Registry", "Container registry: repositories, tags, interactive cleanup"),
     Area("deployments", "Deployments", "Deployments and environments, their frequency"),
-    Area("users", "Users", "User moderation: approve, block, ban, deactivate"),
+    Area("users", "Users", "User moderation: approve, block, ban, deactivate (administrators)",
+         "labdeck.tui.screens.users:open_users", admin_only=True),
     Area("projects", "Projects", "Projects you can see, most recently active first", _projects),
     Area("jobs", "Jobs", "The job centre: long operations, their progress and results", _jobs),
     Area("log", "Request log", "Every request of this session: method, path, status, duration", _log),
@@ -81,7 +96,12 @@ def find_area(name: str) -> Area | None:
     return AREAS.get(name.strip().lstrip(":").lower())
 
 
-def complete(prefix: str) -> list[str]:
-    """Area names starting with `prefix`, in registry order."""
+def shown_areas(is_admin: bool) -> list[Area]:
+    """The areas this user sees, in registry order (administrators also see the admin-only ones)."""
+    return [area for area in AREAS.values() if is_admin or not area.admin_only]
+
+
+def complete(prefix: str, is_admin: bool = True) -> list[str]:
+    """Names of the shown areas starting with `prefix`, in registry order."""
     wanted = prefix.strip().lstrip(":").lower()
-    return [name for name in AREAS if name.startswith(wanted)]
+    return [area.name for area in shown_areas(is_admin) if area.name.startswith(wanted)]

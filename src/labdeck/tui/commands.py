@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 
-from labdeck.tui.areas import AREAS, AreaRequest
+from labdeck.tui.areas import AreaRequest, shown_areas
 
 if TYPE_CHECKING:
     from labdeck.tui.app import LabdeckApp
@@ -44,7 +44,7 @@ class JumpCommands(_ListProvider):
     """Every area, as `Go to <title>`."""
 
     def entries(self) -> Iterable[Entry]:
-        for area in AREAS.values():
+        for area in shown_areas(self.labdeck.is_admin):
             note = "" if area.available else " (not available in this build)"
             yield (f"Go to {area.title}", f":{area.name} · {area.description}{note}",
                    partial(self.labdeck.open_area, area.name))

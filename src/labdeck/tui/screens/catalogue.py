@@ -14,7 +14,9 @@ def screen_classes() -> list[type[Any]]:
     from labdeck.tui.screens.jump import JumpScreen
     from labdeck.tui.screens.projects import ProjectsScreen
     from labdeck.tui.screens.request_log import RequestLogScreen
+    from labdeck.tui.screens.users import OperationMenu, UsersScreen
     from labdeck.tui.widgets.resource_table import ResourceTable
 
     return [HomeScreen, JumpScreen, HelpScreen, JobsScreen, JobResultsScreen, RequestLogScreen,
-            ProjectsScreen, ConfirmScreen, TypeToConfirmScreen, FirstRunScreen, ResourceTable]
+            ProjectsScreen, ConfirmScreen, TypeToConfirmScreen, FirstRunScreen, ResourceTable,
+            UsersScreen, OperationMenu]

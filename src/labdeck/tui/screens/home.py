@@ -7,7 +7,7 @@ from textual.content import Content
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
-from labdeck.tui.areas import AREAS, Area
+from labdeck.tui.areas import Area, shown_areas
 from labdeck.tui.screens.base import LabdeckScreen
 
 
@@ -23,7 +23,19 @@ class HomeScreen(LabdeckScreen):
 
     def compose_body(self) -> ComposeResult:
         yield Static("Areas · enter opens · : jumps by name · ctrl+p for every command", id="home-hint")
-        yield OptionList(*[Option(_prompt(area), id=area.name) for area in AREAS.values()], id="areas")
+        yield OptionList(*self._options(), id="areas")
+
+    def _options(self) -> list[Option]:
+        return [Option(_prompt(area), id=area.name) for area in shown_areas(self.labdeck.is_admin)]
+
+    def refresh_areas(self) -> None:
+        """Rebuild the list (called when the signed-in user becomes known or changes)."""
+        areas = self.query_one("#areas", OptionList)
+        highlighted = areas.highlighted
+        areas.clear_options()
+        areas.add_options(self._options())
+        if highlighted is not None and areas.option_count:
+            areas.highlighted = min(highlighted, areas.option_count - 1)
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         if event.option.id:

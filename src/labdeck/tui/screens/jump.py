@@ -9,7 +9,7 @@ from textual.screen import ModalScreen
 from textual.suggester import SuggestFromList
 from textual.widgets import Input, Label, Static
 
-from labdeck.tui.areas import AREAS, complete
+from labdeck.tui.areas import complete
 
 
 class JumpScreen(ModalScreen[str | None]):
@@ -26,12 +26,14 @@ class JumpScreen(ModalScreen[str | None]):
             with Vertical(id="jump-line"):
                 yield Label(":", id="jump-colon")
                 yield Input(placeholder="view name", id="jump-input",
-                            suggester=SuggestFromList(list(AREAS), case_sensitive=False))
+                            suggester=SuggestFromList(complete("", self._admin()), case_sensitive=False))
             yield Static(self._choices(""), id="jump-choices")
 
-    @staticmethod
-    def _choices(text: str) -> str:
-        names = complete(text)
+    def _admin(self) -> bool:
+        return bool(getattr(self.app, "is_admin", False))
+
+    def _choices(self, text: str) -> str:
+        names = complete(text, self._admin())
         return "  ".join(f":{name}" for name in names) if names else "no view matches"
 
     def on_input_changed(self, event: Input.Changed) -> None:
@@ -39,15 +41,15 @@ class JumpScreen(ModalScreen[str | None]):
 
     def action_complete(self) -> None:
         field = self.query_one("#jump-input", Input)
-        names = complete(field.value)
+        names = complete(field.value, self._admin())
         if names:
             field.value = names[0]
             field.cursor_position = len(field.value)
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
-        names = complete(event.value)
+        names = complete(event.value, self._admin())
         exact = event.value.strip().lstrip(":").lower()
-        if exact in AREAS:
+        if exact in names:
             self.dismiss(exact)
         elif len(names) >= 1 and exact:
             self.dismiss(names[0])

@@ -114,7 +114,7 @@ class ResourceView(Widget):
 
     def on_mount(self) -> None:
         self._update_footer()
-        self._update_detail()
+        self.refresh_detail()
 
     @property
     def filtering(self) -> bool:
@@ -145,7 +145,7 @@ class ResourceView(Widget):
 
     def action_toggle_detail(self) -> None:
         self.toggle_class("-show-detail")
-        self._update_detail()
+        self.refresh_detail()
 
     # ---- messages -------------------------------------------------------------------------------------
 
@@ -163,13 +163,13 @@ class ResourceView(Widget):
         self._update_footer()
 
     def on_resource_table_row_highlighted(self, event: ResourceTable.RowHighlighted) -> None:
-        self._update_detail()
+        self.refresh_detail()
 
     def _update_footer(self) -> None:
         if self.is_mounted:
             self.footer.update(footer_text(self.table))
 
-    def _update_detail(self) -> None:
+    def refresh_detail(self) -> None:
         if not self.is_mounted or not self.detail_shown or self.detail is None:
             return
         row = self.table.cursor_row

@@ -1,0 +1,139 @@
+"""Models of user moderation: a user as an administrator sees it, with its moderation condition, and the
+result of one moderation request (for single operations and for each user of a bulk job).
+
+The condition comes from the fields GitLab sends (`state`, `user_type`, `last_activity_on`) and feeds the
+domain rules (`labdeck.domain.moderation`), the same rules the sandbox answers with.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date, timedelta
+from enum import StrEnum
+from typing import Final
+
+from labdeck.api.models.users import User
+from labdeck.domain.moderation import (
+    DEFAULT_DORMANT_DAYS,
+    Account,
+    Availability,
+    UserState,
+    allowed_operations,
+    is_internal_type,
+)
+
+
+class Condition(StrEnum):
+    """The conditions the users view filters by (one account can be in `active` and `dormant`)."""
+
+    ACTIVE = "active"
+    PENDING = "pending approval"
+    BLOCKED = "blocked"
+    BANNED = "banned"
+    DEACTIVATED = "deactivated"
+    DORMANT = "dormant"
+
+
+_STATE_LABELS: Final = {
+    UserState.ACTIVE: "active",
+    UserState.PENDING_APPROVAL: "pending approval",
+    UserState.BLOCKED: "blocked",
+    UserState.LDAP_BLOCKED: "blocked (directory sync)",
+    UserState.DEACTIVATED: "deactivated",
+    UserState.BANNED: "banned",
+}
+
+
+class ModeratedUser(User):
+    """A user from the administrators' listing (`GET /users`, `GET /users/:id`)."""
+
+    user_type: str | None = None
+    using_license_seat: bool | None = None
+
+    @property
+    def known_state(self) -> UserState | None:
+        """The GitLab state, or None when the server sent one labdeck does not know."""
+        try:
+            return UserState(self.state or "")
+        except ValueError:
+            return None
+
+    @property
+    def internal(self) -> bool:
+        return is_internal_type(self.user_type)
+
+    def is_dormant(self, today: date, dormant_days: int = DEFAULT_DORMANT_DAYS) -> bool:
+        """GitLab's `no_recent_activity?` on an active account: no activity for `dormant_days` days."""
+        if self.known_state is not UserState.ACTIVE:
+            return False
+        if self.last_activity_on is None:
+            return True
+        return self.last_activity_on <= today - timedelta(days=dormant_days)
+
+    def account(self, today: date, dormant_days: int = DEFAULT_DORMANT_DAYS) -> Account | None:
+        """The domain view of this account (None for an unknown state)."""
+        state = self.known_state
+        if state is None:
+            return None
+        return Account(state, internal=self.internal, dormant=self.is_dormant(today, dormant_days))
+
+    def conditions(self, today: date, dormant_days: int = DEFAULT_DORMANT_DAYS) -> set[Condition]:
+        state = self.known_state
+        found: set[Condition] = set()
+        if state is UserState.ACTIVE:
+            found.add(Condition.ACTIVE)
+            if self.is_dormant(today, dormant_days):
+                found.add(Condition.DORMANT)
+        elif state is UserState.PENDING_APPROVAL:
+            found.add(Condition.PENDING)
+        elif state in (UserState.BLOCKED, UserState.LDAP_BLOCKED):
+            found.add(Condition.BLOCKED)
+        elif state is UserState.BANNED:
+            found.add(Condition.BANNED)
+        elif state is UserState.DEACTIVATED:
+            found.add(Condition.DEACTIVATED)
+        return found
+
+    def state_label(self, today: date, dormant_days: int = DEFAULT_DORMANT_DAYS) -> str:
+        """`active`, `active, dormant`, `blocked (directory sync)`, ... (the raw state when unknown)."""
+        state = self.known_state
+        if state is None:
+            return self.state or "unknown"
+        label = _STATE_LABELS[state]
+        if self.is_dormant(today, dormant_days):
+            label += ", dormant"
+        if self.internal:
+            label += ", internal"
+        return label
+
+    def operations(self, today: date, *, caller_is_admin: bool = True, caller_id: int | None = None,
+                   dormant_days: int = DEFAULT_DORMANT_DAYS) -> list[Availability]:
+        """Every moderation operation with whether it is offered and, when not, why (empty for an
+        unknown state: nothing is offered)."""
+        account = self.account(today, dormant_days)
+        if account is None:
+            return []
+        return allowed_operations(account, caller_is_admin=caller_is_admin,
+                                  caller_is_target=caller_id == self.id, dormant_days=dormant_days)
+
+
+@dataclass(frozen=True, slots=True)
+class ModerationResult:
+    """What one moderation request did: `ok` with the server's body, or refused with its status and
+    message (`status` is None for a network failure)."""
+
+    op: str
+    user_id: int
+    username: str | None
+    ok: bool
+    status: int | None
+    message: str
+    changed: bool = True
+
+    @property
+    def summary(self) -> str:
+        who = self.username or f"user {self.user_id}"
+        if self.ok:
+            return f"{self.op} {who}: done" if self.changed else f"{self.op} {who}: nothing to change"
+        code = f"{self.status} " if self.status is not None else ""
+        return f"{self.op} {who}: refused, {code}{self.message}"

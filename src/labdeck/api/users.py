@@ -1,0 +1,140 @@
+"""The users service for administrators: the users listing (`GET /users`, `GET /users/:id`) and the
+moderation operations (`POST /users/:id/<op>`), one at a time or in bulk with a result per user.
+
+This is the only module that knows these paths. A successful operation invalidates the cached `/users`
+lists, so the next listing shows the new states.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Iterable, Mapping
+from typing import Any, Final
+
+from labdeck.api.client import ApiClient
+from labdeck.api.errors import ApiError, LabdeckError
+from labdeck.api.models.base import parse_many, parse_one
+from labdeck.api.models.moderation import ModeratedUser, ModerationResult
+from labdeck.domain.moderation import Operation
+
+USERS_PATH: Final = "/users"
+# Progress of a bulk job: (done, total, the latest result).
+BulkProgress = Callable[[int, int, ModerationResult], Awaitable[None] | None]
+
+
+def _message(body: Any) -> str:
+    if isinstance(body, dict) and isinstance(body.get("message"), str):
+        return str(body["message"])
+    if body is True:
+        return "done"
+    if body is False:
+        return "nothing to change"
+    return "done" if body is None else str(body)
+
+
+class UsersService:
+    """Users listing and moderation on one instance."""
+
+    def __init__(self, client: ApiClient) -> None:
+        self.client = client
+
+    # -- listing --------------------------------------------------------------------------------------
+    @staticmethod
+    def list_params(*, search: str | None = None, active: bool | None = None, blocked: bool | None = None,
+                    exclude_internal: bool | None = None, order_by: str = "id",
+                    sort: str = "asc") -> dict[str, Any]:
+        """The query of `GET /users` for these filters (`None` filters are left out)."""
+        params: dict[str, Any] = {"order_by": order_by, "sort": sort}
+        if search:
+            params["search"] = search
+        for name, value in (("active", active), ("blocked", blocked), ("exclude_internal", exclude_internal)):
+            if value is not None:
+                params[name] = "true" if value else "false"
+        return params
+
+    async def list_users(self, *, search: str | None = None, active: bool | None = None,
+                         blocked: bool | None = None, exclude_internal: bool | None = None,
+                         refresh: bool = False,
+                         on_progress: Callable[[int, int | None], None] | None = None) -> list[ModeratedUser]:
+        """Every user matching the filters (through the list cache; `refresh=True` always fetches)."""
+        params = self.list_params(search=search, active=active, blocked=blocked,
+                                  exclude_internal=exclude_internal)
+        items = await self.client.get_list(USERS_PATH, params, refresh=refresh, on_progress=on_progress)
+        return parse_many(ModeratedUser, items)
+
+    def cached_users(self, *, search: str | None = None) -> tuple[list[ModeratedUser], bool] | None:
+        """What the cache holds for the unfiltered listing (with `search`), `(users, fresh)`, or None."""
+        hit = self.client.cached_list(USERS_PATH, self.list_params(search=search))
+        if hit is None:
+            return None
+        return parse_many(ModeratedUser, hit[0]), hit[1]
+
+    async def get_user(self, user_id: int) -> ModeratedUser:
+        return parse_one(ModeratedUser, await self.client.get_json(f"{USERS_PATH}/{int(user_id)}"))
+
+    # -- moderation -----------------------------------------------------------------------------------
+    async def moderate(self, user_id: int, op: Operation | str) -> Any:
+        """`POST /users/:id/<op>`; returns the server's body (`{"message": "Success"}`, `true`, `false`)
+        and raises `ApiError` (403, 404, 409, ...) when refused."""
+        return (await self._post(user_id, Operation(op)))[1]
+
+    async def _post(self, user_id: int, operation: Operation) -> tuple[int, Any]:
+        try:
+            response = await self.client.request("POST", f"{USERS_PATH}/{int(user_id)}/{operation.value}")
+        finally:
+            # Even a refusal may mean our cached state was stale: drop it either way.
+            self.client.cache.invalidate(USERS_PATH)
+        return response.status_code, self.client.decode(response)
+
+    async def approve(self, user_id: int) -> Any:
+        return await self.moderate(user_id, Operation.APPROVE)
+
+    async def reject(self, user_id: int) -> Any:
+        return await self.moderate(user_id, Operation.REJECT)
+
+    async def deactivate(self, user_id: int) -> Any:
+        return await self.moderate(user_id, Operation.DEACTIVATE)
+
+    async def reactivate(self, user_id: int) -> Any:
+        return await self.moderate(user_id, Operation.ACTIVATE)
+
+    async def block(self, user_id: int) -> Any:
+        return await self.moderate(user_id, Operation.BLOCK)
+
+    async def unblock(self, user_id: int) -> Any:
+        return await self.moderate(user_id, Operation.UNBLOCK)
+
+    async def ban(self, user_id: int) -> Any:
+        return await self.moderate(user_id, Operation.BAN)
+
+    async def unban(self, user_id: int) -> Any:
+        return await self.moderate(user_id, Operation.UNBAN)
+
+    async def try_moderate(self, user_id: int, op: Operation | str,
+                           username: str | None = None) -> ModerationResult:
+        """Like `moderate`, but a refusal or a network failure becomes a result instead of an exception."""
+        operation = Operation(op)
+        try:
+            status, body = await self._post(user_id, operation)
+        except ApiError as exc:
+            return ModerationResult(operation.label, user_id, username, False, exc.status, exc.message, False)
+        except LabdeckError as exc:
+            return ModerationResult(operation.label, user_id, username, False, None, str(exc) or
+                                    type(exc).__name__, False)
+        return ModerationResult(operation.label, user_id, username, True, status, _message(body),
+                                changed=body is not False)
+
+    async def moderate_many(self, users: Iterable[tuple[int, str | None]] | Mapping[int, str | None],
+                            op: Operation | str, *,
+                            on_progress: BulkProgress | None = None) -> list[ModerationResult]:
+        """Apply `op` to each `(user_id, username)` in turn; refusals are recorded with the server's
+        message and never stop the rest. Cancelling the calling task stops after the current user."""
+        pairs = list(users.items()) if isinstance(users, Mapping) else list(users)
+        results: list[ModerationResult] = []
+        for user_id, username in pairs:
+            result = await self.try_moderate(user_id, op, username)
+            results.append(result)
+            if on_progress is not None:
+                maybe = on_progress(len(results), len(pairs), result)
+                if maybe is not None:
+                    await maybe
+        return results

@@ -1,0 +1,337 @@
+"""`:users`, user moderation for administrators: every user of the instance in a `ResourceView`, filtered
+by condition (tabs: active, pending approval, blocked, banned, deactivated, dormant) and by a server-side
+search; `m` moderates the user under the cursor, or every marked user as a bulk job in the job centre.
+
+Only the operations that the domain rules (`labdeck.domain.moderation`) allow are offered: the menu and
+the detail pane show the others disabled, with the reason. Ban and reject ask for the username (or the
+number of users, in bulk) to be typed. Non-administrators see a notice instead of the list; a 403 that
+still happens is shown as a notification with the server's message.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import date
+from typing import Final
+
+from rich.text import Text
+from textual import work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.content import Content
+from textual.screen import ModalScreen
+from textual.widgets import Input, OptionList, Static, Tab, Tabs
+from textual.widgets.option_list import Option
+
+from labdeck.api.models.moderation import Condition, ModeratedUser
+from labdeck.api.users import UsersService
+from labdeck.domain.moderation import Operation
+from labdeck.tui.areas import AreaRequest
+from labdeck.tui.jobs import Job
+from labdeck.tui.screens.base import LabdeckScreen
+from labdeck.tui.screens.confirm import ConfirmScreen, TypeToConfirmScreen
+from labdeck.tui.widgets.resource_table import ResourceTable
+from labdeck.tui.widgets.resource_view import ResourceView
+from labdeck.tui.widgets.table_model import Column
+
+# Tab id -> condition (None: every user), in tab order.
+TABS: Final[dict[str, Condition | None]] = {
+    "all": None, "active": Condition.ACTIVE, "pending": Condition.PENDING, "blocked": Condition.BLOCKED,
+    "banned": Condition.BANNED, "deactivated": Condition.DEACTIVATED, "dormant": Condition.DORMANT,
+}
+TYPED: Final = frozenset({Operation.BAN, Operation.REJECT})  # the name must be typed
+GENTLE: Final = frozenset({Operation.APPROVE, Operation.ACTIVATE, Operation.UNBLOCK, Operation.UNBAN})
+Availability = tuple[Operation, bool, str | None]
+
+
+def user_cells(today: date) -> Callable[[ModeratedUser], tuple[Text, ...]]:
+    def cells(user: ModeratedUser) -> tuple[Text, ...]:
+        return (Text(user.username or str(user.id)), Text(user.name or ""), Text(user.state_label(today)),
+                Text(user.last_activity_on.isoformat() if user.last_activity_on else "never"),
+                Text(user.created_at.strftime("%Y-%m-%d") if user.created_at else ""), Text(user.email or ""))
+    return cells
+
+
+COLUMNS = [
+    Column("username", "Username", min_width=14),
+    Column("name", "Name", min_width=12),
+    Column("state", "State", min_width=12),
+    Column("activity", "Last activity", width=13),
+    Column("created", "Created", width=10),
+    Column("email", "Email"),
+]
+
+
+def operations_text(rows: list[Availability]) -> Text:
+    """`✓ approve` / `✗ ban: You cannot ban blocked users.` (reasons are literal text)."""
+    text = Text()
+    for op, enabled, reason in rows:
+        if enabled:
+            text.append(f"\n  ✓ {op.label}", style="green")
+        else:
+            text.append(f"\n  ✗ {op.label}", style="dim")
+            text.append(f": {reason or 'not allowed'}", style="dim")
+    return text
+
+
+class OperationMenu(ModalScreen[Operation | None]):
+    """The moderation operations for one user or for the marked users: allowed ones can be chosen,
+    the others are listed disabled with their reason."""
+
+    CSS_PATH = "users.tcss"
+    BINDINGS = [Binding("escape", "cancel", "Cancel", id="users_menu.cancel")]
+    AUTO_FOCUS = "#users-menu-options"
+
+    def __init__(self, title: Text, rows: list[Availability]) -> None:
+        super().__init__()
+        self.menu_title = title
+        self.rows = rows
+
+    def compose(self) -> ComposeResult:
+        options = []
+        for op, enabled, reason in self.rows:
+            label = Text(op.label, style="bold" if enabled else "dim")
+            if reason:
+                label.append(f" — {reason}", style="dim")
+            options.append(Option(label, id=op.value, disabled=not enabled))
+        with Vertical(classes="users-menu-box"):
+            yield Static(self.menu_title, markup=False, classes="users-menu-title")
+            yield OptionList(*options, id="users-menu-options")
+            yield Static("enter: choose · escape: cancel", classes="users-menu-hint")
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        event.stop()
+        self.dismiss(Operation(str(event.option.id)))
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+class UsersScreen(LabdeckScreen):
+    AREA = "users"
+    TITLE = "Users"
+    CSS_PATH = "users.tcss"
+    MUTATING_ACTIONS = frozenset({"moderate"})
+    BINDINGS = [
+        Binding("m", "moderate", "Moderate", id="users.moderate"),
+        Binding("f", "search", "Search", id="users.search"),
+        Binding("c", "next_condition", "Condition", id="users.next_condition"),
+        Binding("C", "previous_condition", "Previous condition", show=False, id="users.previous_condition"),
+    ]
+
+    def __init__(self, request: AreaRequest | None = None, *, today: Callable[[], date] = date.today) -> None:
+        super().__init__()
+        self.today = today
+        self.search = (request.query or "").strip() if request else ""
+        self.condition: Condition | None = None
+        self.all_users: list[ModeratedUser] = []
+        self.denied = False
+
+    def compose_body(self) -> ComposeResult:
+        yield Static("", markup=False, id="users-denied")
+        with Horizontal(id="users-bar"):
+            tabs = [Tab(key.capitalize() if c is None else str(c).capitalize(), id=f"users-tab-{key}")
+                    for key, c in TABS.items()]
+            yield Tabs(*tabs, id="users-conditions")
+            yield Input(self.search, placeholder="search (server)…", id="users-search")
+        yield ResourceView(COLUMNS, cells=user_cells(self.today()), row_key=lambda u: u.id,
+                           detail=self.user_detail, show_detail=True, empty_text="No users",
+                           id="users-view")
+
+    @property
+    def table(self) -> ResourceTable:
+        return self.query_one("#users-view", ResourceView).table
+
+    def service(self) -> UsersService | None:
+        session = self.labdeck.session
+        return UsersService(session.client) if session else None
+
+    def on_mount(self) -> None:
+        self.table.focus()
+        self.load_users(refresh=False)
+
+    def refresh_data(self) -> None:
+        self.load_users(refresh=True)
+
+    # -- loading --------------------------------------------------------------------------------------
+    @work(exclusive=True, group="users")
+    async def load_users(self, refresh: bool = False) -> None:
+        session = self.labdeck.session
+        if session is None:
+            return
+        me = session.user or await session.load_user()
+        if not me.is_admin:
+            self.show_denied(me.username)
+            return
+        service = UsersService(session.client)
+        self.table.loading_more = True
+        try:
+            self.all_users = await service.list_users(search=self.search or None, refresh=refresh)
+        finally:
+            self.table.loading_more = False
+        self.apply_condition()
+        self.mark_data_loaded()
+
+    def show_denied(self, username: str) -> None:
+        self.denied = True
+        notice = self.query_one("#users-denied", Static)
+        notice.update(Text(f"User moderation needs an administrator; {username} is not one.", style="bold"))
+        self.add_class("-denied")
+        self.refresh_bindings()
+
+    def apply_condition(self) -> None:
+        today = self.today()
+        wanted = self.condition
+        self.table.set_rows([u for u in self.all_users if wanted is None or wanted in u.conditions(today)])
+        self.query_one("#users-view", ResourceView).refresh_detail()
+
+    # -- detail ---------------------------------------------------------------------------------------
+    def caller_id(self, user: ModeratedUser) -> int | None:
+        session = self.labdeck.session
+        me = session.user if session else None
+        return user.id if me is not None and me.username == user.username else None
+
+    def availability(self, user: ModeratedUser) -> list[Availability]:
+        return [(row.op, row.enabled, row.reason)
+                for row in user.operations(self.today(), caller_id=self.caller_id(user))]
+
+    def user_detail(self, user: ModeratedUser) -> Text:
+        today = self.today()
+        detail = Text(user.name or user.username or str(user.id), style="bold")
+        for label, value in (("username", user.username or ""), ("id", str(user.id)),
+                             ("state", user.state_label(today)), ("email", user.email or ""),
+                             ("last activity", str(user.last_activity_on or "never")),
+                             ("type", user.user_type or ""), ("admin", "yes" if user.is_admin else "")):
+            if value:
+                detail.append(f"\n{label:>13}  ", style="dim")
+                detail.append(value)
+        detail.append("\n\nOperations", style="bold")
+        rows = self.availability(user)
+        detail.append_text(operations_text(rows) if rows else Text("\n  none (unknown state)", style="dim"))
+        return detail
+
+    # -- filters --------------------------------------------------------------------------------------
+    def on_tabs_tab_activated(self, event: Tabs.TabActivated) -> None:
+        event.stop()
+        key = (event.tab.id or "").removeprefix("users-tab-")
+        self.condition = TABS.get(key)
+        if self.is_mounted and not self.denied:
+            self.apply_condition()
+
+    def _step_condition(self, step: int) -> None:
+        keys = list(TABS)
+        current = next((k for k, c in TABS.items() if c == self.condition), "all")
+        target = keys[(keys.index(current) + step) % len(keys)]
+        self.query_one("#users-conditions", Tabs).active = f"users-tab-{target}"
+
+    def action_next_condition(self) -> None:
+        self._step_condition(1)
+
+    def action_previous_condition(self) -> None:
+        self._step_condition(-1)
+
+    def action_search(self) -> None:
+        self.query_one("#users-search", Input).focus()
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        if event.input.id != "users-search":
+            return
+        event.stop()
+        self.search = event.value.strip()
+        self.table.focus()
+        self.load_users(refresh=False)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action in ("moderate", "search", "next_condition", "previous_condition") and self.denied:
+            return False
+        return super().check_action(action, parameters)
+
+    # -- moderation -----------------------------------------------------------------------------------
+    def action_moderate(self) -> None:
+        marked = [u for u in self.table.marked_rows if isinstance(u, ModeratedUser)]
+        if marked:
+            self.choose_bulk(marked)
+            return
+        user = self.table.cursor_row
+        if isinstance(user, ModeratedUser):
+            self.choose_single(user)
+
+    def choose_single(self, user: ModeratedUser) -> None:
+        name = user.username or str(user.id)
+        title = Text(f"Moderate {name} ({user.state_label(self.today())})", style="bold")
+
+        def chosen(op: Operation | None) -> None:
+            if op is not None:
+                self.confirm(op, name, f"{op.label.capitalize()} user",
+                             Content.from_markup("$verb user [b]$name[/b]?", verb=op.label.capitalize(),
+                                                 name=name),
+                             lambda: self.run_single(user, op))
+
+        self.app.push_screen(OperationMenu(title, self.availability(user)), chosen)
+
+    def choose_bulk(self, users: list[ModeratedUser]) -> None:
+        allowed: dict[Operation, int] = dict.fromkeys(Operation, 0)
+        for user in users:
+            for op, enabled, _ in self.availability(user):
+                allowed[op] += enabled
+        total = len(users)
+        rows: list[Availability] = [
+            (op, count > 0, f"allowed for {count} of {total}" if count else "not allowed for any marked user")
+            for op, count in allowed.items()]
+        title = Text(f"Moderate {total} marked users", style="bold")
+
+        def chosen(op: Operation | None) -> None:
+            if op is not None:
+                message = Content.from_markup(
+                    "$verb $count marked users? Those the server refuses are listed in the job's results.",
+                    verb=op.label.capitalize(), count=str(total))
+                self.confirm(op, f"{total} users", f"{op.label.capitalize()} {total} users", message,
+                             lambda: self.run_bulk(users, op))
+
+        self.app.push_screen(OperationMenu(title, rows), chosen)
+
+    def confirm(self, op: Operation, expected: str, title: str, message: Content,
+                then: Callable[[], object]) -> None:
+        def answered(yes: bool | None) -> None:
+            if yes:
+                then()
+
+        label = op.label.capitalize()
+        if op in TYPED:
+            screen: ConfirmScreen = TypeToConfirmScreen(title, message, expected, confirm_label=label)
+        else:
+            screen = ConfirmScreen(title, message, confirm_label=label, danger=op not in GENTLE)
+        self.app.push_screen(screen, answered)
+
+    @work(group="users-moderate")
+    async def run_single(self, user: ModeratedUser, op: Operation) -> None:
+        service = self.service()
+        if service is None:
+            return
+        result = await service.try_moderate(user.id, op, user.username)
+        self.notify(result.summary, title="Moderation", severity="information" if result.ok else "error",
+                    markup=False, timeout=8)
+        self.load_users(refresh=True)
+
+    def run_bulk(self, users: list[ModeratedUser], op: Operation) -> Job | None:
+        service = self.service()
+        if service is None:
+            return None
+        pairs = [(u.id, u.username) for u in users]
+
+        async def bulk(job: Job) -> None:
+            for user_id, username in pairs:
+                result = await service.try_moderate(user_id, op, username)
+                shown = result.message if result.ok else f"{result.status or 'error'}: {result.message}"
+                job.add_result(username or str(user_id), result.ok, shown)
+            if self.is_attached:
+                self.load_users(refresh=True)
+
+        self.table.action_unmark_all()
+        return self.labdeck.start_job(f"{op.label.capitalize()} {len(pairs)} users", bulk, total=len(pairs))
+
+
+def open_users(request: AreaRequest) -> UsersScreen:
+    """The area factory (`:users`)."""
+    return UsersScreen(request)
