@@ -18,6 +18,7 @@ AREA_MODULES: list[str] = [
     "projects",
     "groups",
     "moderation",
+    "registry",
 ]
 
 

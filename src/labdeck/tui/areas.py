@@ -80,7 +80,8 @@ def register_area(area: Area) -> None:
 for _area in (
     Area("groups", "Groups", "Groups and subgroups: members, labels, badges, variables, export"),
     Area("issues", "Issues", "Triage issues across the instance with the filter language"),
-    Area("registry", "Registry", "Container registry: repositories, tags, interactive cleanup"),
+    Area("registry", "Registry", "Container registry: repositories, tags, interactive cleanup",
+         "labdeck.tui.screens.registry:open_registry"),
     Area("deployments", "Deployments", "Deployments and environments, their frequency"),
     Area("users", "Users", "User moderation: approve, block, ban, deactivate (administrators)",
          "labdeck.tui.screens.users:open_users", admin_only=True),

@@ -1,0 +1,48 @@
+"""Container registry resources (contract document 3): repositories, tags in list form, tag detail."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from labdeck.api.models.base import ApiModel
+from labdeck.domain.registry_cleanup import TagInfo
+
+
+class RegistryTag(ApiModel):
+    """A tag as the tag list (and a repository's `tags`) gives it."""
+
+    name: str
+    path: str | None = None
+    location: str | None = None
+
+
+class RegistryTagDetail(RegistryTag):
+    """A tag as `GET .../tags/:tag_name` gives it; `total_size` in bytes."""
+
+    revision: str | None = None
+    short_revision: str | None = None
+    digest: str | None = None
+    created_at: datetime | None = None
+    total_size: int | None = None
+
+    def to_tag_info(self) -> TagInfo:
+        """What the cleanup rules need of this tag."""
+        return TagInfo(self.name, self.created_at, self.digest, self.total_size)
+
+
+class RegistryRepository(ApiModel):
+    id: int
+    name: str = ""
+    path: str | None = None
+    project_id: int | None = None
+    location: str | None = None
+    created_at: datetime | None = None
+    cleanup_policy_started_at: datetime | None = None
+    status: str | None = None
+    tags_count: int | None = None
+    tags: list[RegistryTag] | None = None
+
+    @property
+    def display_name(self) -> str:
+        """The name, or the path for a project's root image (whose name is empty)."""
+        return self.name or self.path or f"#{self.id}"

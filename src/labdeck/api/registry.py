@@ -1,0 +1,193 @@
+"""The container registry service: repositories of a project or group, tags, tag details, deletes.
+
+The tag list gives names only; the cleanup preview needs each tag's creation time, digest and size, so
+`tag_details()` fetches every tag's detail concurrently (within the client's concurrency limit), skipping
+tags deleted meanwhile.
+
+Bulk delete can run at most once an hour per repository. The server refuses a second call with a 400 and
+says no more, so `BulkDeleteLocks` remembers when this process sent one and says how long until the next
+is allowed; the refusal becomes `BulkDeleteLocked` (with that time when known).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Callable
+from datetime import datetime
+from urllib.parse import quote
+
+from labdeck.api.client import ApiClient
+from labdeck.api.errors import BadRequest, LabdeckError, NotFound
+from labdeck.api.models.base import parse_many, parse_one
+from labdeck.api.models.registry import RegistryRepository, RegistryTag, RegistryTagDetail
+from labdeck.domain.registry_cleanup import CleanupRules
+
+LOCK_SECONDS = 3600
+_LOCK_HINT = "at most once an hour"
+Ref = int | str
+Progress = Callable[[int, int], None]
+
+
+class BulkDeleteLocked(LabdeckError):
+    """The server refused a bulk delete: one already ran within the hour for this repository."""
+
+    def __init__(self, message: str, remaining: float | None) -> None:
+        self.message = message
+        self.remaining = remaining
+        when = f"; next allowed in {format_wait(remaining)}" if remaining is not None else ""
+        super().__init__(f"{message}{when}")
+
+
+def format_wait(seconds: float) -> str:
+    """`59m 30s`, `45s`: a short wait for the operator."""
+    seconds = max(int(seconds + 0.999), 0)
+    minutes, rest = divmod(seconds, 60)
+    return f"{minutes}m {rest:02d}s" if minutes else f"{rest}s"
+
+
+def format_size(size: int | None) -> str:
+    """`1.2 GB`, `350 MB`, `0 B` (decimal units, as the registry's UI shows sizes); `—` when unknown."""
+    if size is None:
+        return "—"
+    value = float(size)
+    for unit in ("B", "kB", "MB", "GB", "TB"):
+        if value < 1000 or unit == "TB":
+            return f"{value:.0f} {unit}" if unit == "B" or value >= 100 else f"{value:.1f} {unit}"
+        value /= 1000
+    return f"{value:.1f} TB"  # pragma: no cover
+
+
+def format_age(created: datetime | None, now: datetime) -> str:
+    """`3d`, `5h`, `2mo`, `1y`: how long ago; `—` when the manifest has no creation time."""
+    if created is None:
+        return "—"
+    seconds = max((now - created).total_seconds(), 0)
+    for unit, size in (("y", 365 * 86400), ("mo", 30 * 86400), ("d", 86400), ("h", 3600), ("m", 60)):
+        if seconds >= size:
+            return f"{int(seconds // size)}{unit}"
+    return f"{int(seconds)}s"
+
+
+class BulkDeleteLocks:
+    """When this process last sent a bulk delete, per instance and repository."""
+
+    def __init__(self, clock: Callable[[], float] = time.time) -> None:
+        self.clock = clock
+        self._sent: dict[tuple[str, int], float] = {}
+
+    def record(self, instance: str, repository_id: int) -> None:
+        self._sent[(instance, repository_id)] = self.clock()
+
+    def remaining(self, instance: str, repository_id: int) -> float | None:
+        """Seconds until the next bulk delete is allowed, or None when not locked as far as we know."""
+        sent = self._sent.get((instance, repository_id))
+        if sent is None:
+            return None
+        left = sent + LOCK_SECONDS - self.clock()
+        return left if left > 0 else None
+
+
+LOCKS = BulkDeleteLocks()
+
+
+def _ref(value: Ref) -> str:
+    return quote(str(value), safe="")
+
+
+class RegistryService:
+    """Every registry endpoint labdeck uses. `project` is an id or a full path."""
+
+    def __init__(self, client: ApiClient, locks: BulkDeleteLocks | None = None) -> None:
+        self.client = client
+        self.locks = locks if locks is not None else LOCKS
+
+    @property
+    def _instance(self) -> str:
+        return self.client.settings.base_url
+
+    def _repo_path(self, project: Ref, repository_id: int) -> str:
+        return f"/projects/{_ref(project)}/registry/repositories/{int(repository_id)}"
+
+    # -- reading ----------------------------------------------------------------------------------------
+    async def project_repositories(self, project: Ref, *,
+                                   tags_count: bool = True) -> list[RegistryRepository]:
+        items = await self.client.fetch_all(f"/projects/{_ref(project)}/registry/repositories",
+                                            {"tags_count": tags_count or None})
+        return parse_many(RegistryRepository, items)
+
+    async def group_repositories(self, group: Ref, *, tags_count: bool = True) -> list[RegistryRepository]:
+        items = await self.client.fetch_all(f"/groups/{_ref(group)}/registry/repositories",
+                                            {"tags_count": tags_count or None})
+        return parse_many(RegistryRepository, items)
+
+    async def repository(self, repository_id: int, *, tags_count: bool = False) -> RegistryRepository:
+        data = await self.client.get_json(f"/registry/repositories/{int(repository_id)}",
+                                          {"tags_count": tags_count or None})
+        return parse_one(RegistryRepository, data)
+
+    async def repository_exists(self, repository_id: int) -> bool:
+        """False once the repository is gone (after an asynchronous delete)."""
+        try:
+            await self.repository(repository_id)
+        except NotFound:
+            return False
+        return True
+
+    async def tags(self, project: Ref, repository_id: int) -> list[RegistryTag]:
+        items = await self.client.fetch_all(self._repo_path(project, repository_id) + "/tags")
+        return parse_many(RegistryTag, items)
+
+    async def tag(self, project: Ref, repository_id: int, name: str) -> RegistryTagDetail:
+        data = await self.client.get_json(f"{self._repo_path(project, repository_id)}/tags/{_ref(name)}")
+        return parse_one(RegistryTagDetail, data)
+
+    async def tag_details(self, project: Ref, repository_id: int, names: list[str] | None = None, *,
+                          on_progress: Progress | None = None) -> list[RegistryTagDetail]:
+        """The detail of every tag (or of `names`), in list order; tags that vanished are left out."""
+        if names is None:
+            names = [tag.name for tag in await self.tags(project, repository_id)]
+        total = len(names)
+        done = 0
+        gate = asyncio.Semaphore(max(self.client.settings.concurrency, 1) * 2)
+
+        async def one(name: str) -> RegistryTagDetail | None:
+            nonlocal done
+            async with gate:
+                try:
+                    return await self.tag(project, repository_id, name)
+                except NotFound:
+                    return None
+                finally:
+                    done += 1
+                    if on_progress is not None:
+                        on_progress(done, total)
+
+        results = await asyncio.gather(*(one(name) for name in names))
+        return [detail for detail in results if detail is not None]
+
+    # -- deleting ---------------------------------------------------------------------------------------
+    async def delete_tag(self, project: Ref, repository_id: int, name: str) -> None:
+        await self.client.request("DELETE", f"{self._repo_path(project, repository_id)}/tags/{_ref(name)}")
+
+    async def delete_repository(self, project: Ref, repository_id: int) -> None:
+        """Accepted (202): the repository disappears later; see `repository_exists`."""
+        await self.client.request("DELETE", self._repo_path(project, repository_id))
+
+    def lock_remaining(self, repository_id: int) -> float | None:
+        """Seconds until a bulk delete of this repository is allowed again (as far as this process knows)."""
+        return self.locks.remaining(self._instance, repository_id)
+
+    async def bulk_delete(self, project: Ref, repository_id: int, rules: CleanupRules) -> None:
+        """Ask for a bulk delete with `rules` (sent as `name_regex_delete`, never the deprecated alias).
+        Accepted (202): the tags go in the background. `BulkDeleteLocked` when refused for the hour."""
+        params = {"name_regex_delete": rules.name_regex_delete, "name_regex_keep": rules.name_regex_keep,
+                  "keep_n": rules.keep_n, "older_than": rules.older_than}
+        try:
+            await self.client.request("DELETE", self._repo_path(project, repository_id) + "/tags",
+                                      params=params)
+        except BadRequest as error:
+            if _LOCK_HINT in str(error.message):
+                raise BulkDeleteLocked(str(error.message), self.lock_remaining(repository_id)) from None
+            raise
+        self.locks.record(self._instance, repository_id)

@@ -1,0 +1,182 @@
+"""The container registry's records and seed data: repositories of projects and their tags.
+
+Tags look like a real project's registry over a year: `main-<sha>` builds, semver releases (`v1.4.2`) that
+share the digest of the build they were cut from, `latest` (and `stable`) pointing at the newest build
+(release), `pr-123` images, and now and then a tag whose manifest has no creation time. Times are whole
+milliseconds, so they round-trip through JSON exactly.
+
+Every scale seeds the core projects (tiny included); demo adds repositories to the generated projects;
+large adds 20,000 tags more: one big repository (`acme/platform/api-gateway`, `nightly`) plus spread.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from typing import TYPE_CHECKING
+
+from labdeck.sandbox.store import Project, Store
+
+if TYPE_CHECKING:
+    from labdeck.sandbox.seed import SeedContext
+
+AREA = "registry"
+YEAR_MS = 365 * 24 * 3600 * 1000
+LARGE_EXTRA_TAGS = 20_000
+LARGE_BIG_REPOSITORY_TAGS = 15_000
+_REPO_NAMES = ("", "worker", "docs", "migrations", "ci/cache", "debug")
+_CORE_REPOS: dict[str, tuple[str, ...]] = {
+    "acme/platform/api-gateway": ("", "worker", "ci/cache"),
+    "acme/platform/web-portal": ("",),
+    "acme/infra/terraform": ("",),
+    "acme/security/vault": ("",),
+    "opensource/labdeck": ("", "docs"),
+    "hidden-lab/secrets": ("",),
+}
+
+
+@dataclass(slots=True)
+class Tag:
+    name: str
+    created_at: datetime | None
+    digest: str
+    revision: str
+    total_size: int
+
+
+@dataclass(slots=True)
+class Repository:
+    id: int
+    project_id: int
+    name: str
+    created_at: datetime
+    tags: dict[str, Tag] = field(default_factory=dict)
+    status: str | None = None  # "delete_scheduled" once a delete is accepted
+    cleanup_policy_started_at: datetime | None = None
+    lease_until: float = float("-inf")  # the bulk delete lease, in store clock seconds
+
+
+@dataclass
+class RegistryData:
+    """Everything the registry area holds; `store.areas["registry"]`."""
+
+    repositories: dict[int, Repository] = field(default_factory=dict)
+
+    def of_projects(self, project_ids: set[int]) -> list[Repository]:
+        """Repositories of these projects, by id."""
+        return sorted((r for r in self.repositories.values() if r.project_id in project_ids),
+                      key=lambda r: r.id)
+
+
+def registry_data(store: Store) -> RegistryData:
+    data = store.areas.get(AREA)
+    if data is None:
+        data = store.areas[AREA] = RegistryData()
+    return data  # type: ignore[no-any-return]
+
+
+def add_repository(store: Store, project: Project, name: str, tags: list[Tag] | None = None,
+                   created_at: datetime | None = None) -> Repository:
+    """A repository of `project` (used by seeding and by tests that need exact data)."""
+    repo = Repository(id=store.next_id("registry_repository"), project_id=project.id, name=name,
+                      created_at=created_at or project.created_at,
+                      tags={tag.name: tag for tag in tags or []})
+    registry_data(store).repositories[repo.id] = repo
+    return repo
+
+
+def _hex(rng: random.Random, bits: int = 256) -> str:
+    return f"{rng.getrandbits(bits):0{bits // 4}x}"
+
+
+def _at(anchor_ms: int, offset_ms: int) -> datetime:
+    return datetime.fromtimestamp((anchor_ms - offset_ms) / 1000, UTC)
+
+
+def make_tags(rng: random.Random, anchor: datetime, count: int) -> list[Tag]:
+    """About `count` realistic tags with ages spread over the year before `anchor`."""
+    anchor_ms = int(anchor.timestamp() * 1000)
+    builds = max(count * 2 // 3, 1)
+    offsets = sorted((rng.randrange(60_000, YEAR_MS) for _ in range(builds)), reverse=True)
+    tags: list[Tag] = []
+    major, minor, patch = 1, rng.randrange(0, 4), 0
+    newest_release: Tag | None = None
+    base_size = rng.randrange(20, 300) * 1_000_000
+    for offset in offsets:
+        sha = _hex(rng, 28)
+        build = Tag(f"main-{sha}", _at(anchor_ms, offset), f"sha256:{_hex(rng)}", _hex(rng),
+                    base_size + rng.randrange(0, 40_000_000))
+        tags.append(build)
+        if rng.random() < 0.18:
+            if rng.random() < 0.25:
+                minor, patch = minor + 1, 0
+            else:
+                patch += 1
+            release = Tag(f"v{major}.{minor}.{patch}", build.created_at, build.digest, build.revision,
+                          build.total_size)
+            tags.append(release)
+            newest_release = release
+    newest = tags[-1] if tags[-1].name.startswith("main-") else tags[-2]
+    tags.append(Tag("latest", newest.created_at, newest.digest, newest.revision, newest.total_size))
+    if newest_release is not None:
+        tags.append(Tag("stable", newest_release.created_at, newest_release.digest, newest_release.revision,
+                        newest_release.total_size))
+    for number in rng.sample(range(100, 2000), max(count - len(tags), 0)):
+        tags.append(Tag(f"pr-{number}", _at(anchor_ms, rng.randrange(60_000, YEAR_MS)),
+                        f"sha256:{_hex(rng)}", _hex(rng), base_size + rng.randrange(0, 40_000_000)))
+    if count >= 12 and rng.random() < 0.3:
+        tags.append(Tag("buildcache", None, f"sha256:{_hex(rng)}", _hex(rng), rng.randrange(1, 9) * 10**8))
+    unique: dict[str, Tag] = {}
+    for tag in tags:
+        unique.setdefault(tag.name, tag)
+    return list(unique.values())
+
+
+def bulk_tags(rng: random.Random, anchor: datetime, count: int, prefix: str) -> list[Tag]:
+    """`count` nightly-style tags built fast (the large scale): one digest per tag, every tenth shared."""
+    anchor_ms = int(anchor.timestamp() * 1000)
+    randrange, getrandbits = rng.randrange, rng.getrandbits
+    tags: list[Tag] = []
+    digest = revision = ""
+    for index in range(count):
+        if index % 10 != 9:
+            digest, revision = f"sha256:{getrandbits(256):064x}", f"{getrandbits(256):064x}"
+        tags.append(Tag(f"{prefix}{index:05d}", datetime.fromtimestamp(
+            (anchor_ms - randrange(60_000, YEAR_MS)) / 1000, UTC), digest, revision,
+            50_000_000 + randrange(0, 200_000_000)))
+    return tags
+
+
+def seed(store: Store, ctx: SeedContext) -> None:
+    """Repositories and tags for the scale (see the module docstring)."""
+    rng = ctx.rng
+    registry_data(store)
+    for path, names in _CORE_REPOS.items():
+        project = store.project_by_path(path)
+        if project is None:
+            continue
+        for name in names:
+            add_repository(store, project, name, make_tags(rng, store.anchor, rng.randrange(20, 45)),
+                           project.created_at + timedelta(days=rng.randrange(1, 30)))
+    core = {project.id for path in _CORE_REPOS if (project := store.project_by_path(path)) is not None}
+    generated = [p for p in store.projects.values() if p.id not in core and p.namespace_kind == "group"]
+    if ctx.scale == "large":
+        generated = generated[:100]
+    for project in generated:
+        for name in rng.sample(_REPO_NAMES, rng.choice((0, 1, 1, 2, 3))):
+            add_repository(store, project, name, make_tags(rng, store.anchor, rng.randrange(6, 40)))
+    if ctx.scale == "large":
+        _seed_large(store, rng)
+
+
+def _seed_large(store: Store, rng: random.Random) -> None:
+    gateway = store.project_by_path("acme/platform/api-gateway")
+    assert gateway is not None
+    add_repository(store, gateway, "nightly", bulk_tags(rng, store.anchor, LARGE_BIG_REPOSITORY_TAGS,
+                                                        "nightly-"))
+    spread = LARGE_EXTRA_TAGS - LARGE_BIG_REPOSITORY_TAGS
+    projects = [p for p in store.projects.values() if p.namespace_kind == "group"][:50]
+    for project in projects:
+        add_repository(store, project, "snapshots",
+                       bulk_tags(rng, store.anchor, spread // len(projects), "snapshot-"))

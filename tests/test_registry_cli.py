@@ -1,0 +1,81 @@
+"""`labdeck registry plan`: the headless preview against a sandbox with known tags."""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime, timedelta
+
+import httpx
+import pytest
+
+from labdeck.registry_cli import run_registry_command
+from labdeck.sandbox.app import create_app
+from labdeck.sandbox.options import SandboxOptions
+from labdeck.sandbox.seed.registry import Repository, Tag, add_repository
+
+
+def known(days: int, name: str, digest: str, size: int) -> Tag:
+    return Tag(name, datetime.now(UTC) - timedelta(days=days), f"sha256:{digest * 64}", digest * 64, size)
+
+
+@pytest.fixture
+def sandbox() -> tuple[httpx.ASGITransport, Repository]:
+    app = create_app(SandboxOptions(scale="tiny"))
+    store = app.state.store
+    project = store.project_by_path("acme/platform/api-gateway")
+    repo = add_repository(store, project, "cli", [
+        known(1, "latest", "a", 1_000_000), known(1, "v2.0.0", "a", 1_000_000),
+        known(60, "v1.0.0", "b", 2_000_000), known(90, "pr-1", "c", 3_000_000),
+        known(5, "pr-2", "d", 4_000_000), known(100, "old", "e", 5_000_000),
+    ])
+    return httpx.ASGITransport(app), repo
+
+
+Sandbox = tuple[httpx.ASGITransport, Repository]
+
+
+def test_json_plan(sandbox: Sandbox, capsys: pytest.CaptureFixture[str]) -> None:
+    transport, repo = sandbox
+    status = run_registry_command(["plan", "acme/platform/api-gateway", str(repo.id), "--delete",
+                                   "pr-.*|v1.*", "--older-than", "30d", "--json", "--demo"],
+                                  transport=transport)
+    assert status == 0
+    out = json.loads(capsys.readouterr().out)
+    reasons = {t["name"]: t["reason"] for t in out["tags"]}
+    assert reasons["pr-1"] == "matched" and reasons["pr-2"] == "too new" and reasons["latest"] == "latest"
+    assert out["deleted_count"] == 2 and out["bytes_freed"] == 5_000_000 and out["cutoff"] is not None
+    assert out["counts"]["not matched"] == 2
+
+
+def test_text_plan(sandbox: Sandbox, capsys: pytest.CaptureFixture[str]) -> None:
+    transport, repo = sandbox
+    status = run_registry_command(["plan", str(repo.project_id), str(repo.id), "--delete", ".*",
+                                   "--keep-n", "1", "--demo"], transport=transport)
+    assert status == 0
+    out = capsys.readouterr().out
+    assert "6 tags: 4 to delete, 2 kept; frees 14.0 MB" in out
+    assert "among the 1 newest" in out
+
+
+def test_invalid_rules_fail_before_any_request(capsys: pytest.CaptureFixture[str]) -> None:
+    def refuse(request: httpx.Request) -> httpx.Response:
+        raise AssertionError("no request expected")
+
+    status = run_registry_command(["plan", "1", "1", "--delete", "(x", "--keep-n", "-1", "--demo"],
+                                  transport=httpx.MockTransport(refuse))
+    assert status == 2
+    err = capsys.readouterr().err
+    assert "invalid RE2 regular expression: missing ): (x" in err and "keep_n must not be negative" in err
+
+
+def test_api_errors_are_one_line(sandbox: Sandbox, capsys: pytest.CaptureFixture[str]) -> None:
+    transport, _ = sandbox
+    status = run_registry_command(["plan", "acme/platform/api-gateway", "99999", "--delete", ".*", "--demo"],
+                                  transport=transport)
+    assert status == 1
+    assert capsys.readouterr().err.strip() == "labdeck registry: 404: 404 Not found"
+
+
+def test_usage_errors() -> None:
+    assert run_registry_command(["plan", "1"]) == 2
+    assert run_registry_command(["plan", "1", "2", "--delete", ".*", "--demo", "--instance", "x"]) == 2

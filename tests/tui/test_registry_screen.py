@@ -1,0 +1,252 @@
+"""Pilot tests of `:registry` against the tiny sandbox: repositories of a project and of a group, tags with
+their details, the cleanup panel from typed rules to the finished bulk delete job (and what the sandbox
+deleted is exactly the preview), the hour lock, hand-marked tag deletion and repository deletion as jobs."""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime, timedelta
+from typing import Any
+
+import httpx
+from snapshot_apps import jump_to, make_app
+from textual.widgets import Button, Input, Static
+
+from labdeck.api.models.registry import RegistryRepository
+from labdeck.sandbox.app import create_app
+from labdeck.sandbox.clock import ManualClock
+from labdeck.sandbox.options import SandboxOptions
+from labdeck.sandbox.seed.registry import Repository, Tag, add_repository
+from labdeck.tui.areas import AreaRequest
+from labdeck.tui.jobs import JobState
+from labdeck.tui.screens.confirm import ConfirmScreen, TypeToConfirmScreen
+from labdeck.tui.screens.registry import RegistryScreen, RegistryTagsScreen
+from labdeck.tui.screens.registry_cleanup import TABLE_DELAY, PlannedTag, RegistryCleanupScreen
+
+SIZE = (150, 50)
+GATEWAY = "acme/platform/api-gateway"
+
+
+class Sandbox:
+    """A tiny sandbox whose asynchronous operations complete at once, with one known repository."""
+
+    def __init__(self) -> None:
+        self.asgi = create_app(SandboxOptions(scale="tiny", async_delay=0), clock=ManualClock())
+        self.store = self.asgi.state.store
+        now = self.store.now()
+
+        def tag(name: str, days: int, digest: str, size: int) -> Tag:
+            return Tag(name, now - timedelta(days=days), f"sha256:{digest * 64}", digest * 64, size)
+
+        project = self.store.project_by_path(GATEWAY)
+        self.repo: Repository = add_repository(self.store, project, "known", [
+            tag("latest", 1, "a", 1_000_000), tag("v2.0.0", 1, "a", 1_000_000),
+            tag("v1.0.0", 60, "b", 2_000_000), tag("pr-1", 90, "c", 3_000_000),
+            tag("pr-2", 5, "d", 4_000_000), tag("pr-3", 200, "c", 3_000_000),
+            tag("main-abc", 120, "e", 5_000)])
+
+    def now(self) -> datetime:
+        return self.store.now()  # type: ignore[no-any-return]
+
+    def factory(self, settings: Any) -> httpx.ASGITransport:
+        return httpx.ASGITransport(self.asgi)
+
+    def tag_names(self) -> set[str]:
+        return set(self.repo.tags)
+
+    def model(self) -> RegistryRepository:
+        return RegistryRepository(id=self.repo.id, name="known", path=f"{GATEWAY}/known",
+                                  project_id=self.repo.project_id, tags_count=len(self.repo.tags))
+
+
+async def settle(pilot: Any) -> None:
+    await pilot.app.workers.wait_for_complete()
+    await pilot.pause()
+
+
+async def open_tags(pilot: Any, sandbox: Sandbox) -> RegistryTagsScreen:
+    await settle(pilot)
+    screen = RegistryTagsScreen(sandbox.model(), now=sandbox.now)
+    await pilot.app.push_screen(screen)
+    await settle(pilot)
+    return screen
+
+
+def text(screen: Any, selector: str) -> str:
+    return str(screen.query_one(selector, Static).render())
+
+
+async def type_into(pilot: Any, selector: str, value: str) -> None:
+    field = pilot.app.screen.query_one(selector, Input)
+    field.focus()
+    field.value = ""
+    await pilot.press(*value)
+    await pilot.pause()
+
+
+async def confirm_typed(pilot: Any, expected: str) -> None:
+    assert isinstance(pilot.app.screen, TypeToConfirmScreen)
+    pilot.app.screen.query_one("#confirm-name", Input).value = expected
+    await pilot.press("enter")
+    await pilot.pause()
+
+
+async def test_jump_opens_the_registry_with_the_scope_prompt() -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await jump_to(pilot, "registry")
+        assert isinstance(app.screen, RegistryScreen)
+        assert app.screen.query_one("#registry-scope", Input).has_focus
+
+
+async def test_repositories_of_a_project_and_of_a_group() -> None:
+    sandbox = Sandbox()
+    app = make_app(transport_factory=sandbox.factory)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        screen = RegistryScreen(AreaRequest(scope=GATEWAY), now=sandbox.now)
+        await app.push_screen(screen)
+        await settle(pilot)
+        rows = {r.id: r for r in screen.table.rows}
+        assert rows[sandbox.repo.id].tags_count == 7
+        assert f"project {GATEWAY}: {len(rows)} repositories" in text(screen, "#registry-where")
+        await pilot.press("f")
+        scope = screen.query_one("#registry-scope", Input)
+        scope.value = "acme"
+        await pilot.press("enter")
+        await settle(pilot)
+        assert len(screen.table.rows) > len(rows) and "group acme" in text(screen, "#registry-where")
+
+
+async def test_tags_show_age_size_and_digest() -> None:
+    sandbox = Sandbox()
+    app = make_app(transport_factory=sandbox.factory)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_tags(pilot, sandbox)
+        rows = screen.table.rows
+        assert len(rows) == 7 and rows[0].name in {"latest", "v2.0.0"}  # newest first
+        line = next(screen.table.line_text(y) for y in range(1, 9) if "v1.0.0" in screen.table.line_text(y))
+        assert "2mo" in line and "2.0 MB" in line and "bbbbbbbbbbbb" in line
+
+
+async def test_cleanup_panel_from_rules_to_finished_job() -> None:
+    sandbox = Sandbox()
+    app = make_app(transport_factory=sandbox.factory)
+    async with app.run_test(size=SIZE) as pilot:
+        await open_tags(pilot, sandbox)
+        await pilot.press("c")
+        await pilot.pause()
+        panel = app.screen
+        assert isinstance(panel, RegistryCleanupScreen)
+        await type_into(pilot, "#cleanup-delete", "pr-.*")
+        assert text(panel, "#cleanup-summary").startswith("3 to delete · 4 kept (latest 1, not matched 3)")
+        assert "frees 7.0 MB" in text(panel, "#cleanup-summary")  # digest c (pr-1, pr-3) counted once
+        await type_into(pilot, "#cleanup-keep", "(")
+        keep = panel.query_one("#cleanup-keep", Input)
+        assert keep.has_class("-invalid") and "name_regex_keep: invalid RE2" in text(panel, "#cleanup-errors")
+        assert panel.query_one("#cleanup-apply", Button).disabled
+        await type_into(pilot, "#cleanup-keep", "pr-3")
+        await type_into(pilot, "#cleanup-older-than", "30d")
+        assert not keep.has_class("-invalid") and text(panel, "#cleanup-errors") == ""
+        summary = text(panel, "#cleanup-summary")
+        assert summary.startswith("1 to delete · 6 kept (latest 1, not matched 3, keep pattern 1, too new 1)")
+        assert "cut-off" in summary and "▲ cut-off" in text(panel, "#cleanup-histogram")
+        await pilot.pause(TABLE_DELAY + 0.1)
+        rows: list[PlannedTag] = panel.table.rows
+        assert [(r.name, r.why) for r in rows if r.why != "not matched"][:4] == [
+            ("pr-1", "matched"), ("latest", "latest"), ("pr-2", "too new"), ("pr-3", "keep pattern")]
+        preview_left = {r.name for r in rows if r.why != "matched"}
+
+        panel.table.focus()
+        await pilot.press("a")
+        await confirm_typed(pilot, f"{GATEWAY}/known")
+        job = app.jobs.jobs[-1]
+        await app.jobs.wait(job)
+        await settle(pilot)
+        assert job.state is JobState.SUCCEEDED and job.done == job.total == 1
+        assert sandbox.tag_names() == preview_left
+        assert "6 tags" in text(panel, "#cleanup-title")
+        assert re.search(r"next allowed in (59|60)m", text(panel, "#cleanup-lock"))
+        assert panel.query_one("#cleanup-apply", Button).disabled
+        await pilot.press("a")
+        await pilot.pause()
+        assert not isinstance(app.screen, TypeToConfirmScreen)
+        assert any("allowed again in" in n.message for n in app._notifications)
+
+
+async def test_lock_taken_elsewhere_fails_the_job_and_is_shown() -> None:
+    sandbox = Sandbox()
+    sandbox.repo.lease_until = sandbox.store.clock.time() + 1800
+    app = make_app(transport_factory=sandbox.factory)
+    async with app.run_test(size=SIZE) as pilot:
+        await open_tags(pilot, sandbox)
+        await pilot.press("c")
+        await pilot.pause()
+        panel = app.screen
+        await type_into(pilot, "#cleanup-delete", ".*")
+        panel.table.focus()
+        await pilot.press("a")
+        await confirm_typed(pilot, f"{GATEWAY}/known")
+        job = app.jobs.jobs[-1]
+        await app.jobs.wait(job)
+        await pilot.pause()
+        assert job.state is JobState.FAILED and "at most once an hour" in (job.error or "")
+        assert "sent from elsewhere" in text(panel, "#cleanup-lock")
+        assert len(sandbox.tag_names()) == 7
+
+
+async def test_marked_tags_are_deleted_one_request_each() -> None:
+    sandbox = Sandbox()
+    app = make_app(transport_factory=sandbox.factory)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_tags(pilot, sandbox)
+        names = [t.name for t in screen.table.visible_rows]
+        for name in ("pr-1", "main-abc"):
+            screen.table.move_cursor(names.index(name))
+            await pilot.press("space")
+        await pilot.press("x")
+        await pilot.pause()
+        assert isinstance(app.screen, ConfirmScreen)
+        await pilot.click("#confirm")
+        job = app.jobs.jobs[-1]
+        await app.jobs.wait(job)
+        await settle(pilot)
+        assert job.state is JobState.SUCCEEDED and sorted(r.item for r in job.results) == ["main-abc", "pr-1"]
+        assert sandbox.tag_names() == {"latest", "v2.0.0", "v1.0.0", "pr-2", "pr-3"}
+        assert len(screen.table.rows) == 5
+
+
+async def test_delete_repository_as_a_job() -> None:
+    sandbox = Sandbox()
+    app = make_app(transport_factory=sandbox.factory)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        screen = RegistryScreen(AreaRequest(scope=GATEWAY), now=sandbox.now)
+        await app.push_screen(screen)
+        await settle(pilot)
+        ids = [r.id for r in screen.table.visible_rows]
+        screen.table.move_cursor(ids.index(sandbox.repo.id))
+        await pilot.press("x")
+        await pilot.pause()
+        await confirm_typed(pilot, f"{GATEWAY}/known")
+        job = app.jobs.jobs[-1]
+        await app.jobs.wait(job)
+        await settle(pilot)
+        assert job.state is JobState.SUCCEEDED
+        assert sandbox.repo.id not in sandbox.store.areas["registry"].repositories
+        assert sandbox.repo.id not in {r.id for r in screen.table.rows}
+
+
+async def test_read_only_hides_every_deletion() -> None:
+    sandbox = Sandbox()
+    app = make_app(transport_factory=sandbox.factory, read_only=True)
+    async with app.run_test(size=SIZE) as pilot:
+        tags = await open_tags(pilot, sandbox)
+        assert tags.check_action("delete_tags", ()) is False
+        await pilot.press("c")
+        await pilot.pause()
+        panel = app.screen
+        assert isinstance(panel, RegistryCleanupScreen) and panel.check_action("apply", ()) is False
+        await type_into(pilot, "#cleanup-delete", ".*")
+        assert panel.query_one("#cleanup-apply", Button).disabled
