@@ -22,35 +22,31 @@ from __future__ import annotations
 import argparse
 import asyncio
 import dataclasses
-import json
 import re
 import sys
-from typing import TYPE_CHECKING, Any, NoReturn
+from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qsl
+
+from labdeck.cli_support import (
+    UsageError,
+    UsageParser,
+    connection_settings,
+    demo_transport,
+    render_json,
+    run_guarded,
+)
 
 if TYPE_CHECKING:
     import httpx
 
     from labdeck.api.settings import ConnectionSettings
 
-DEMO_URL = "http://sandbox.test"
-DEMO_TOKEN = "glpat-sandbox-root"  # the sandbox's seeded root token: public, not a secret
 _INTEGER = re.compile(r"^-?(0|[1-9][0-9]*)$")
-_UNSAFE = re.compile("[\x7f-\x9f]")  # DEL and C1: json.dumps escapes C0 itself
 _READS = ("GET", "HEAD", "OPTIONS")
 
 
-class UsageError(Exception):
-    """A bad command line, a field or file that cannot be read: exit status 2."""
-
-
-class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> NoReturn:
-        raise UsageError(message)
-
-
 def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="labdeck api", description="Make an authenticated REST API v4 request.",
+    parser = UsageParser(prog="labdeck api", description="Make an authenticated REST API v4 request.",
                      epilog="-f sends strings; -F sends true/false/null/integers typed, or @FILE contents.")
     parser.add_argument("path", metavar="PATH", help="path relative to /api/v4, e.g. projects/1/issues")
     parser.add_argument("-X", "--method",
@@ -165,32 +161,6 @@ def parse_headers(items: list[str]) -> dict[str, str]:
     return headers
 
 
-def render_json(value: Any) -> str:
-    """Pretty JSON, with DEL and C1 controls escaped too, so server text cannot drive the terminal."""
-    text = json.dumps(value, indent=2, ensure_ascii=False)
-    return _UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
-
-
-def _settings(args: argparse.Namespace) -> ConnectionSettings:
-    from labdeck.config import load_config, select_instance
-
-    if args.demo:
-        from pydantic import SecretStr
-
-        from labdeck.api.settings import ConnectionSettings
-
-        return ConnectionSettings(url=DEMO_URL, token=SecretStr(DEMO_TOKEN), name="demo")
-    return select_instance(load_config(args.config), args.instance).connection()
-
-
-def _demo_transport() -> httpx.AsyncBaseTransport:
-    import httpx
-
-    from labdeck.sandbox.app import create_app
-
-    return httpx.ASGITransport(app=create_app())
-
-
 async def _call(args: argparse.Namespace, settings: ConnectionSettings, method: str, fields: dict[str, Any],
                 transport: httpx.AsyncBaseTransport | None) -> tuple[str, Any]:
     """Send the request; returns `(kind, body)`, kind one of "json", "text", "bytes", "empty"."""
@@ -242,9 +212,9 @@ def _print_body(kind: str, body: Any) -> None:
 
 def run_api_command(argv: list[str], *, transport: httpx.AsyncBaseTransport | None = None) -> int:
     """Run `labdeck api ARGV`; returns the exit status. `transport` replaces the network (tests)."""
-    from labdeck.config import ConfigError
 
-    try:
+    def body() -> int:
+        nonlocal transport
         args = build_parser().parse_args(argv)
         if args.demo and args.instance:
             raise UsageError("--demo and --instance cannot be used together")
@@ -254,39 +224,15 @@ def run_api_command(argv: list[str], *, transport: httpx.AsyncBaseTransport | No
             raise UsageError(f"invalid method {args.method!r}")
         if args.paginate and (method != "GET" or args.header):
             raise UsageError("--paginate works with GET only, and without -H")
-        settings = _settings(args)
+        settings = connection_settings(args)
         if args.sudo:
             settings = dataclasses.replace(settings, sudo=args.sudo)
         if settings.read_only and method not in _READS:
             raise UsageError(f"instance {settings.name} is read-only: {method} refused")
         if args.demo and transport is None:
-            transport = _demo_transport()
-        kind, body = asyncio.run(_call(args, settings, method, fields, transport))
-        _print_body(kind, body)
+            transport = demo_transport()
+        kind, result = asyncio.run(_call(args, settings, method, fields, transport))
+        _print_body(kind, result)
         return 0
-    except SystemExit as exc:  # --help
-        return exc.code if isinstance(exc.code, int) else 0
-    except UsageError as exc:
-        return _fail(f"{exc} (see labdeck api --help)", 2)
-    except ConfigError as exc:
-        return _fail(str(exc), 2)
-    except KeyboardInterrupt:
-        return _fail("interrupted", 130)
-    except Exception as exc:  # never a traceback: one line, whatever went wrong
-        return _fail(_describe(exc), 1)
 
-
-def _describe(exc: Exception) -> str:
-    from labdeck.api.errors import ApiError, LabdeckError
-    from labdeck.domain.text import sanitize
-
-    if isinstance(exc, ApiError):
-        return f"{exc.status}: {exc.message}"
-    if isinstance(exc, LabdeckError):
-        return sanitize(str(exc))
-    return sanitize(f"unexpected error: {type(exc).__name__}: {exc}")
-
-
-def _fail(message: str, status: int) -> int:
-    print(f"labdeck api: {' '.join(message.split())}", file=sys.stderr)
-    return status
+    return run_guarded("labdeck api", body)

@@ -16,7 +16,16 @@ import argparse
 import asyncio
 import sys
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any, NoReturn
+from typing import TYPE_CHECKING, Any
+
+from labdeck.cli_support import (
+    UsageError,
+    UsageParser,
+    connection_settings,
+    demo_transport,
+    render_json,
+    run_guarded,
+)
 
 if TYPE_CHECKING:
     import httpx
@@ -25,18 +34,9 @@ if TYPE_CHECKING:
     from labdeck.domain.registry_cleanup import CleanupPlan, CleanupRules
 
 
-class UsageError(Exception):
-    """A bad command line or bad rules: exit status 2."""
-
-
-class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> NoReturn:
-        raise UsageError(message)
-
-
 def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="labdeck registry", description="Container registry tools.")
-    commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    parser = UsageParser(prog="labdeck registry", description="Container registry tools.")
+    commands = parser.add_subparsers(dest="command", required=True, parser_class=UsageParser)
     plan = commands.add_parser("plan", help="preview a bulk tag delete (deletes nothing)")
     plan.add_argument("project", metavar="PROJECT", help="project id or full path (group/project)")
     plan.add_argument("repository_id", metavar="REPOSITORY_ID", type=int, help="registry repository id")
@@ -111,48 +111,26 @@ async def _run(args: argparse.Namespace, rules: CleanupRules,
                transport: httpx.AsyncBaseTransport | None) -> str:
     from labdeck.api.client import ApiClient
     from labdeck.api.registry import RegistryService
-    from labdeck.api_cli import _settings
-
-    settings = _settings(args)
+    settings = connection_settings(args)
     if args.demo and transport is None:
-        from labdeck.api_cli import _demo_transport
-
-        transport = _demo_transport()
+        transport = demo_transport()
     now = datetime.now(UTC)
     async with ApiClient(settings, transport=transport) as client:
         plan = await compute_plan(RegistryService(client), args.project, args.repository_id, rules, now)
     if args.json:
-        from labdeck.api_cli import render_json
-
         return render_json(plan_json(plan, rules, args.project, args.repository_id, now))
     return plan_text(plan, now)
 
 
 def run_registry_command(argv: list[str], *, transport: httpx.AsyncBaseTransport | None = None) -> int:
     """Run `labdeck registry ARGV`; returns the exit status. `transport` replaces the network (tests)."""
-    from labdeck.config import ConfigError
 
-    try:
+    def body() -> int:
         args = build_parser().parse_args(argv)
         if args.demo and args.instance:
             raise UsageError("--demo and --instance cannot be used together")
         rules = rules_of(args)
         sys.stdout.write(asyncio.run(_run(args, rules, transport)) + "\n")
         return 0
-    except SystemExit as exc:  # --help
-        return exc.code if isinstance(exc.code, int) else 0
-    except UsageError as exc:
-        return _fail(f"{exc} (see labdeck registry plan --help)", 2)
-    except ConfigError as exc:
-        return _fail(str(exc), 2)
-    except KeyboardInterrupt:
-        return _fail("interrupted", 130)
-    except Exception as exc:  # never a traceback: one line, whatever went wrong
-        from labdeck.api_cli import _describe
 
-        return _fail(_describe(exc), 1)
-
-
-def _fail(message: str, status: int) -> int:
-    print(f"labdeck registry: {' '.join(message.split())}", file=sys.stderr)
-    return status
+    return run_guarded("labdeck registry", body)
