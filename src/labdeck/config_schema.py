@@ -90,6 +90,7 @@ class Config:
     theme: str | None = None
     keymap: Mapping[str, str] = field(default_factory=dict)
     views: Mapping[str, SavedView] = field(default_factory=dict)
+    persist_cache: bool = False
     warnings: tuple[str, ...] = field(default=(), compare=False)
     extra: Mapping[str, Any] = field(default_factory=dict, compare=False)
 
@@ -270,9 +271,11 @@ def parse_config(data: Mapping[str, Any], path: Path) -> Config:
         known = ", ".join(sorted(instances)) or "none configured"
         raise reader.fail("default_instance", f"no instance named {default!r} (instances: {known})")
     theme = reader.string(data, "theme", "theme")
-    extra = reader.unknown(data, ("default_instance", "theme", "instances", "keymap", "views"), "")
+    persist_cache = reader.boolean(data, "persist_cache", "persist_cache", False)
+    known = ("default_instance", "theme", "persist_cache", "instances", "keymap", "views")
+    extra = reader.unknown(data, known, "")
     return Config(path=path, instances=instances, default_instance=default, theme=theme, keymap=keymap,
-                  views=views, warnings=tuple(reader.warnings), extra=extra)
+                  views=views, persist_cache=persist_cache, warnings=tuple(reader.warnings), extra=extra)
 
 
 def _instance_to_toml(instance: InstanceConfig) -> dict[str, Any]:
@@ -303,6 +306,8 @@ def config_to_toml(config: Config) -> dict[str, Any]:
         out["default_instance"] = config.default_instance
     if config.theme is not None:
         out["theme"] = config.theme
+    if config.persist_cache:
+        out["persist_cache"] = True
     out.update({k: v for k, v in config.extra.items() if not isinstance(v, dict)})
     if config.instances:
         out["instances"] = {name: _instance_to_toml(i) for name, i in config.instances.items()

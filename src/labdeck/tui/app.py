@@ -25,7 +25,7 @@ from labdeck.tui.areas import AreaRequest, find_area
 from labdeck.tui.errors import describe_error, is_expected, unwrap, write_crash_log
 from labdeck.tui.jobs import Job, JobCentre, JobState
 from labdeck.tui.keymap import binding_ids, check_keymap
-from labdeck.tui.session import Session, TransportFactory, open_session
+from labdeck.tui.session import Session, TransportFactory, cache_dir, open_session
 from labdeck.tui.themes import DEFAULT_THEME, discover_themes, package_theme_dir, user_theme_dir
 from labdeck.tui.widgets.status_bar import StatusInfo
 
@@ -111,8 +111,9 @@ class LabdeckApp(App[None]):
     def connect(self, settings: ConnectionSettings) -> None:
         """Open (or switch to) an instance: a new client; the old one is closed."""
         old = self.session
+        persist_dir = cache_dir() if self.config.persist_cache else None
         self.session = open_session(settings, request_log=self.request_log,
-                                    transport_factory=self.transport_factory)
+                                    transport_factory=self.transport_factory, persist_dir=persist_dir)
         self.read_only = self.cli_read_only or settings.read_only
         self.sub_title = settings.name
         if old is not None:

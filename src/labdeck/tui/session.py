@@ -6,12 +6,16 @@ run so `:log` shows all of them.
 
 from __future__ import annotations
 
+import hashlib
+import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import httpx
 
+from labdeck.api.cache import ListCache
 from labdeck.api.client import ApiClient
 from labdeck.api.request_log import RequestLog
 from labdeck.api.settings import ConnectionSettings
@@ -40,12 +44,17 @@ class Session:
         return self.settings.name
 
     async def load_user(self) -> SignedInUser:
-        """Ask the instance who we are (`GET /user` through the instance service)."""
+        """Read the persisted list cache (if any), then ask the instance who we are (`GET /user`)."""
+        if self.client.cache.persist_path is not None and not self.extra.get("cache_loaded"):
+            self.extra["cache_loaded"] = True
+            await self.client.cache.load()
         self.user = await fetch_user(self.client)
         return self.user
 
     async def close(self) -> None:
         await self.client.aclose()
+        await self.client.cache.flush()
+        self.client.cache.close()
 
 
 async def fetch_user(client: ApiClient) -> SignedInUser:
@@ -57,7 +66,29 @@ async def fetch_user(client: ApiClient) -> SignedInUser:
                         is_admin=bool(getattr(current, "is_admin", False)))
 
 
+def cache_dir() -> Path:
+    """The user cache folder for persisted lists: `$LABDECK_CACHE_DIR`, else XDG_CACHE_HOME/labdeck."""
+    override = os.environ.get("LABDECK_CACHE_DIR")
+    if override:
+        return Path(override)
+    from platformdirs import user_cache_path
+
+    return user_cache_path("labdeck", appauthor=False)
+
+
+def cache_file(settings: ConnectionSettings, folder: Path) -> Path:
+    """One SQLite file per instance URL (entries inside are keyed by identity, never by the token)."""
+    digest = hashlib.sha256(settings.base_url.encode()).hexdigest()[:16]
+    return folder / f"lists-{digest}.sqlite"
+
+
 def open_session(settings: ConnectionSettings, *, request_log: RequestLog,
-                 transport_factory: TransportFactory | None = None) -> Session:
+                 transport_factory: TransportFactory | None = None,
+                 persist_dir: Path | None = None) -> Session:
+    """A session with a new client; with `persist_dir`, its list cache is kept on disk between runs."""
     transport = transport_factory(settings) if transport_factory is not None else None
-    return Session(settings, ApiClient(settings, transport=transport, request_log=request_log))
+    cache = None
+    if persist_dir is not None:
+        persist_dir.mkdir(parents=True, exist_ok=True, mode=0o700)
+        cache = ListCache(persist_path=cache_file(settings, persist_dir))
+    return Session(settings, ApiClient(settings, transport=transport, request_log=request_log, cache=cache))
