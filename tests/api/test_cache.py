@@ -139,3 +139,16 @@ async def test_cache_is_per_identity() -> None:
         await root.get_list("/projects")
         await alice.get_list("/projects")
     assert len(counting.requests) == 2
+
+
+async def test_mutation_on_an_encoded_project_path_invalidates_its_lists() -> None:
+    """Lists cached under `acme%2Fapi` are dropped by a mutation however the path is spelled."""
+    counting = Counting()
+    client = ApiClient(settings(), transport=httpx.MockTransport(counting))
+    async with client:
+        await client.get_list("/projects/acme%2Fapi/deployments")
+        await client.get_list("/projects/acme%2Fapi/environments")
+        await client.put_json("/projects/acme%2Fapi/deployments/7", {"status": "success"})
+        assert client.cached_list("/projects/acme%2Fapi/deployments") is None
+        assert client.cached_list("/projects/acme/api/deployments") is None
+        assert client.cached_list("/projects/acme%2Fapi/environments") is not None

@@ -1,4 +1,4 @@
-"""`persist_cache = true`: a relaunch paints lists from the on-disk cache without asking the instance again."""
+"""`persist_cache = true`: a relaunch paints lists from the on-disk cache without asking the instance."""
 
 from __future__ import annotations
 

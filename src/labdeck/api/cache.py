@@ -16,6 +16,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+from urllib.parse import unquote
 
 from labdeck.api.params import normalise_params
 
@@ -32,15 +33,20 @@ def identity_of(token: str | None, sudo: str | None, auth: str = "private") -> s
     return digest.hexdigest()[:24]
 
 
+def normalise_path(path: str) -> str:
+    """One spelling per resource path: percent-decoded (`acme%2Fapi` and `acme/api` are the same project
+    path, whichever form the caller or httpx used), with one leading and no trailing slash."""
+    return "/" + unquote(path).strip("/")
+
+
 def make_key(instance: str, identity: str, path: str, params: Mapping[str, Any] | None) -> CacheKey:
-    """A cache key; `path` is normalised (no trailing slash) and params are encoded and sorted."""
-    clean = "/" + path.strip("/")
-    return (instance.rstrip("/"), identity, clean, normalise_params(params))
+    """A cache key; `path` is normalised (decoded, no trailing slash) and params are encoded and sorted."""
+    return (instance.rstrip("/"), identity, normalise_path(path), normalise_params(params))
 
 
 def _in_family(path: str, family: str) -> bool:
     """True when `path` is `family`, below it, or a list it belongs to (an ancestor of it)."""
-    family = "/" + family.strip("/")
+    family = normalise_path(family)
     return (path == family or path.startswith(family + "/") or family.startswith(path + "/"))
 
 

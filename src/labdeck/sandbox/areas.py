@@ -19,6 +19,8 @@ AREA_MODULES: list[str] = [
     "groups",
     "moderation",
     "registry",
+    "deployments",
+    "environments",
 ]
 
 

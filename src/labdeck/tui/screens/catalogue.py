@@ -19,4 +19,17 @@ def screen_classes() -> list[type[Any]]:
 
     return [HomeScreen, JumpScreen, HelpScreen, JobsScreen, JobResultsScreen, RequestLogScreen,
             ProjectsScreen, ConfirmScreen, TypeToConfirmScreen, FirstRunScreen, ResourceTable,
-            UsersScreen, OperationMenu]
+            UsersScreen, OperationMenu, *_deployment_classes()]
+
+
+def _deployment_classes() -> list[type[Any]]:
+    from labdeck.tui.screens.deployment_dialogs import (
+        CreateDeploymentDialog,
+        DeploymentDetailScreen,
+        StatusDialog,
+    )
+    from labdeck.tui.screens.deployments import DeploymentsScreen
+    from labdeck.tui.screens.protected_environments import AddRuleDialog, ProtectedEnvironmentsScreen
+
+    return [DeploymentsScreen, StatusDialog, CreateDeploymentDialog, DeploymentDetailScreen,
+            ProtectedEnvironmentsScreen, AddRuleDialog]

@@ -1,0 +1,195 @@
+"""The deployments service: a project's deployments (filtered and sorted by the server), one deployment,
+the merge requests it shipped, creating a deployment record and changing its status; environments; and
+protected environments (who may deploy) with their rules.
+
+Lists go through the client's cache (`refresh=True` forces a fetch); every mutation invalidates its
+family through the client. Deploy rules are checked with the domain's exactly-one rule before sending.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from datetime import datetime
+from typing import Any
+from urllib.parse import quote
+
+from labdeck.api.client import ApiClient
+from labdeck.api.errors import ApiError, NotFound
+from labdeck.api.models.base import parse_many, parse_one
+from labdeck.api.models.deployments import (
+    DeployAccessLevel,
+    Deployment,
+    Environment,
+    ProtectedEnvironment,
+    ShippedMergeRequest,
+)
+from labdeck.domain.deployments import SETTABLE_STATUSES, DeployRule, parse_rule
+
+Ref = int | str
+Progress = Callable[[int, int], None]
+
+
+def _ref(value: Ref) -> str:
+    return quote(str(value), safe="")
+
+
+def _when(value: datetime | None) -> str | None:
+    return value.isoformat().replace("+00:00", "Z") if value is not None else None
+
+
+def rule_of(level: DeployAccessLevel) -> DeployRule:
+    """The rule a listed deploy access level stands for (a user or group rule carries no level)."""
+    return DeployRule(access_level=None if level.user_id or level.group_id else level.access_level,
+                      user_id=level.user_id, group_id=level.group_id)
+
+
+class DeploymentsService:
+    """Every deployments and environments endpoint labdeck uses. `project` is an id or a full path."""
+
+    def __init__(self, client: ApiClient) -> None:
+        self.client = client
+
+    def _project(self, project: Ref) -> str:
+        return f"/projects/{_ref(project)}"
+
+    def _invalidate(self, path: str) -> None:
+        """Drop cached lists of `path`'s family as we named it (the client invalidates by the decoded
+        request path, which misses lists cached under a URL-encoded project path)."""
+        self.client.cache.invalidate(path, self.client.settings.base_url)
+
+    # -- deployments ------------------------------------------------------------------------------------
+    async def deployments(self, project: Ref, *, environment: str | None = None, status: str | None = None,
+                          order_by: str = "id", sort: str = "asc", updated_after: datetime | None = None,
+                          updated_before: datetime | None = None, refresh: bool = False,
+                          on_progress: Progress | None = None) -> list[Deployment]:
+        params: dict[str, Any] = {
+            "environment": environment or None, "status": status or None, "order_by": order_by,
+            "sort": sort, "updated_after": _when(updated_after), "updated_before": _when(updated_before)}
+        items = await self.client.get_list(self._project(project) + "/deployments", params, refresh=refresh,
+                                           on_progress=on_progress)
+        return parse_many(Deployment, items)
+
+    async def deployment(self, project: Ref, deployment_id: int) -> Deployment:
+        data = await self.client.get_json(f"{self._project(project)}/deployments/{int(deployment_id)}")
+        return parse_one(Deployment, data)
+
+    async def merge_requests(self, project: Ref, deployment_id: int) -> list[ShippedMergeRequest]:
+        items = await self.client.fetch_all(
+            f"{self._project(project)}/deployments/{int(deployment_id)}/merge_requests")
+        return parse_many(ShippedMergeRequest, items)
+
+    async def create_deployment(self, project: Ref, *, environment: str, sha: str, ref: str, tag: bool,
+                                status: str | None = None) -> Deployment:
+        """A deployment record (no CI job); `status` is the initial one (`running`, `success`, ...)."""
+        if status is not None and status not in SETTABLE_STATUSES:
+            raise ValueError(f"status must be one of {', '.join(SETTABLE_STATUSES)}")
+        body = {"environment": environment, "sha": sha, "ref": ref, "tag": tag}
+        if status is not None:
+            body["status"] = status
+        data = await self.client.post_json(self._project(project) + "/deployments", json=body)
+        self._invalidate(self._project(project) + "/deployments")
+        self._invalidate(self._project(project) + "/environments")
+        return parse_one(Deployment, data)
+
+    async def set_status(self, project: Ref, deployment_id: int, status: str) -> Deployment:
+        data = await self.client.put_json(f"{self._project(project)}/deployments/{int(deployment_id)}",
+                                          json={"status": status})
+        self._invalidate(self._project(project) + "/deployments")
+        return parse_one(Deployment, data)
+
+    # -- environments -----------------------------------------------------------------------------------
+    async def environments(self, project: Ref, *, states: str | None = None, search: str | None = None,
+                           refresh: bool = False) -> list[Environment]:
+        items = await self.client.get_list(self._project(project) + "/environments",
+                                           {"states": states, "search": search}, refresh=refresh)
+        return parse_many(Environment, items)
+
+    async def environment(self, project: Ref, environment_id: int) -> Environment:
+        data = await self.client.get_json(f"{self._project(project)}/environments/{int(environment_id)}")
+        return parse_one(Environment, data)
+
+    # -- protected environments -------------------------------------------------------------------------
+    async def protected_environments(self, project: Ref, *,
+                                     refresh: bool = False) -> list[ProtectedEnvironment]:
+        items = await self.client.get_list(self._project(project) + "/protected_environments",
+                                           refresh=refresh)
+        return parse_many(ProtectedEnvironment, items)
+
+    async def protected_environment(self, project: Ref, name: str) -> ProtectedEnvironment:
+        data = await self.client.get_json(f"{self._project(project)}/protected_environments/{_ref(name)}")
+        return parse_one(ProtectedEnvironment, data)
+
+    async def protect(self, project: Ref, name: str,
+                      rules: Iterable[DeployRule | dict[str, Any]]) -> ProtectedEnvironment:
+        """Protect `name` with `rules`; each is checked (exactly one of user, group, level; valid level)
+        before anything is sent (`RuleError`)."""
+        checked = [rule if isinstance(rule, DeployRule) else parse_rule(rule, index)
+                   for index, rule in enumerate(rules)]
+        if not checked:
+            raise ValueError("at least one deploy rule is needed")
+        for index, rule in enumerate(checked):
+            parse_rule(rule.as_json(), index)
+        body = {"name": name, "deploy_access_levels": [rule.as_json() for rule in checked]}
+        data = await self.client.post_json(self._project(project) + "/protected_environments", json=body)
+        self._invalidate(self._project(project) + "/protected_environments")
+        return parse_one(ProtectedEnvironment, data)
+
+    async def add_rule(self, project: Ref, name: str, rule: DeployRule) -> ProtectedEnvironment:
+        """Add one deploy rule: protects `name` when it is not yet protected; otherwise the protection is
+        replaced by one with the old rules plus `rule` (the contract has no update), and when the server
+        refuses the new set the old protection is put back before the error is raised."""
+        parse_rule(rule.as_json())
+        try:
+            current = await self.protected_environment(project, name)
+        except NotFound:
+            return await self.protect(project, name, [rule])
+        old = [rule_of(level) for level in current.deploy_access_levels]
+        return await self._replace(project, name, old, [*old, rule])
+
+    async def remove_rule(self, project: Ref, name: str, rule: DeployRule) -> ProtectedEnvironment | None:
+        """Remove `rule` (matched by value on the current protection, so a stale list cannot remove the
+        wrong one; `LookupError` when it is no longer there); removing the last rule unprotects the
+        environment (None)."""
+        current = await self.protected_environment(project, name)
+        old = [rule_of(level) for level in current.deploy_access_levels]
+        if rule not in old:
+            raise LookupError(f"{name} has no such rule any more")
+        index = old.index(rule)
+        remaining = old[:index] + old[index + 1:]
+        if not remaining:
+            await self.unprotect(project, name)
+            return None
+        return await self._replace(project, name, old, remaining)
+
+    async def _replace(self, project: Ref, name: str, old: list[DeployRule],
+                       new: list[DeployRule]) -> ProtectedEnvironment:
+        await self.unprotect(project, name)
+        try:
+            return await self.protect(project, name, new)
+        except ApiError:
+            await self.protect(project, name, old)
+            raise
+
+    async def unprotect(self, project: Ref, name: str) -> None:
+        await self.client.delete(f"{self._project(project)}/protected_environments/{_ref(name)}")
+        self._invalidate(self._project(project) + "/protected_environments")
+
+    # -- pickers ----------------------------------------------------------------------------------------
+    async def find_user_id(self, who: str) -> int | None:
+        """A user's id from a username (or a numeric id as is); None when nobody has that username."""
+        who = who.strip().lstrip("@")
+        if who.isdigit():
+            return int(who)
+        items = await self.client.get_json("/users", {"username": who})
+        return int(items[0]["id"]) if isinstance(items, list) and items else None
+
+    async def find_group_id(self, group: str) -> int | None:
+        """A group's id from its full path (or a numeric id as is); None when not found."""
+        group = group.strip()
+        if group.isdigit():
+            return int(group)
+        try:
+            data = await self.client.get_json(f"/groups/{_ref(group)}", {"with_projects": "false"})
+        except NotFound:
+            return None
+        return int(data["id"]) if isinstance(data, dict) and "id" in data else None

@@ -1,0 +1,260 @@
+"""Protected environments of a project (opened with `p` from `:deployments`): who may deploy where.
+
+One row per deploy rule (environment, kind, who). `a` adds a rule with a picker: a role (Developer 30,
+Maintainer 40, Admin 60), a user (username or id) or a group (full path or id); the form holds exactly one
+of them, checked with the domain rule before anything is sent. `x` removes the rule under the cursor after
+a confirmation (removing the last rule unprotects the environment). The server's refusals (a user without
+access, a group the project is not shared with) show as notifications.
+
+Mutating actions are hidden in read-only mode. Server text is shown as `rich.text.Text`, never markup.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from rich.text import Text
+from textual import work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.content import Content
+from textual.screen import ModalScreen
+from textual.widgets import Button, Input, RadioButton, RadioSet, Select, Static
+
+from labdeck.api.deployments import DeploymentsService, rule_of
+from labdeck.api.errors import NotFound
+from labdeck.api.models.deployments import DeployAccessLevel, ProtectedEnvironment
+from labdeck.domain.deployments import ACCESS_LEVELS, DeployRule, rule_problems
+from labdeck.tui.screens.base import LabdeckScreen
+from labdeck.tui.screens.confirm import ConfirmScreen
+from labdeck.tui.widgets.resource_table import ResourceTable
+from labdeck.tui.widgets.resource_view import ResourceView
+from labdeck.tui.widgets.table_model import Column
+
+KINDS = ("role", "user", "group")
+
+
+@dataclass(frozen=True)
+class RuleRow:
+    """One deploy rule of one protected environment, as a table row."""
+
+    environment: str
+    index: int
+    level: DeployAccessLevel
+
+
+@dataclass(frozen=True)
+class RuleRequest:
+    """What the add-rule form asks for: exactly one of a role level, a user or a group."""
+
+    environment: str
+    kind: str
+    level: int | None = None
+    who: str | None = None
+
+
+def rule_cells(row: RuleRow) -> tuple[Text, ...]:
+    level = row.level
+    target = (str(level.user_id) if level.user_id is not None else str(level.group_id)
+              if level.group_id is not None else str(level.access_level or ""))
+    return (Text(row.environment), Text(level.kind), Text(level.access_level_description or ""),
+            Text(target, style="dim"))
+
+
+COLUMNS = [
+    Column("environment", "Environment", min_width=16),
+    Column("kind", "Kind", width=6),
+    Column("who", "Who may deploy", min_width=24),
+    Column("target", "Id / level", width=10),
+]
+
+
+def rows_of(protected: list[ProtectedEnvironment]) -> list[RuleRow]:
+    return [RuleRow(pe.name, index, level) for pe in protected
+            for index, level in enumerate(pe.deploy_access_levels)]
+
+
+class AddRuleDialog(ModalScreen[RuleRequest | None]):
+    """The rule picker: an environment name, then one kind (role, user or group) and its one value."""
+
+    CSS_PATH = "protected_environments.tcss"
+    AUTO_FOCUS = "#rule-environment"
+    BINDINGS = [Binding("escape", "cancel", "Cancel", id="protected_rule.cancel")]
+
+    def __init__(self, environment: str = "", environments: list[str] | None = None) -> None:
+        super().__init__()
+        self.environment = environment
+        self.environments = environments or []
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog-box"):
+            yield Static("Add a deploy rule", classes="dialog-title")
+            hint = ", ".join(self.environments[:4])
+            yield Input(self.environment, placeholder=f"environment ({hint or 'production'})",
+                        id="rule-environment")
+            with RadioSet(id="rule-kind"):
+                yield RadioButton("Role", value=True, id="kind-role")
+                yield RadioButton("User", id="kind-user")
+                yield RadioButton("Group", id="kind-group")
+            yield Select([(f"{name} ({level})", level) for level, name in ACCESS_LEVELS.items()],
+                         value=40, allow_blank=False, id="rule-level")
+            yield Input(placeholder="username or user id", id="rule-user", classes="-off")
+            yield Input(placeholder="group full path or id", id="rule-group", classes="-off")
+            yield Static("", markup=False, id="rule-error", classes="dialog-error")
+            with Horizontal(classes="dialog-buttons"):
+                yield Button("Cancel", id="rule-cancel")
+                yield Button("Add rule", id="rule-add", variant="primary")
+
+    @property
+    def kind(self) -> str:
+        pressed = self.query_one("#rule-kind", RadioSet).pressed_button
+        return (pressed.id or "kind-role").removeprefix("kind-") if pressed is not None else "role"
+
+    def on_radio_set_changed(self, event: RadioSet.Changed) -> None:
+        """Only the chosen kind's field is shown and used: the form can never hold two targets."""
+        kind = self.kind
+        self.query_one("#rule-level").set_class(kind != "role", "-off")
+        self.query_one("#rule-user").set_class(kind != "user", "-off")
+        self.query_one("#rule-group").set_class(kind != "group", "-off")
+
+    def value(self) -> RuleRequest | str:
+        """The request, or the problem with the form (the domain's exactly-one and level rules)."""
+        environment = self.query_one("#rule-environment", Input).value.strip()
+        if not environment:
+            return "environment required"
+        kind = self.kind
+        if kind == "role":
+            level = self.query_one("#rule-level", Select).value
+            element = {"access_level": level if isinstance(level, int) else None}
+            problems = rule_problems(element)
+            return problems[0] if problems else RuleRequest(environment, kind, level=element["access_level"])
+        who = self.query_one(f"#rule-{kind}", Input).value.strip()
+        if not who:
+            return f"a {kind} is required (a rule names exactly one role, user or group)"
+        return RuleRequest(environment, kind, who=who)
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        if event.button.id != "rule-add":
+            self.dismiss(None)
+            return
+        result = self.value()
+        if isinstance(result, str):
+            self.query_one("#rule-error", Static).update(result)
+            return
+        self.dismiss(result)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+class ProtectedEnvironmentsScreen(LabdeckScreen):
+    AREA = "deployments"
+    TITLE = "Protected environments"
+    CSS_PATH = "protected_environments.tcss"
+    MUTATING_ACTIONS = frozenset({"add_rule", "remove_rule"})
+    BINDINGS = [
+        Binding("a", "add_rule", "Add rule", id="protected_environments.add"),
+        Binding("x", "remove_rule", "Remove rule", id="protected_environments.remove"),
+    ]
+
+    def __init__(self, project: str, *, environments: list[str] | None = None) -> None:
+        super().__init__()
+        self.project = project
+        self.environments = environments or []
+
+    def compose_body(self) -> ComposeResult:
+        yield Static(Text(f"{self.project}: who may deploy", style="bold"), id="protected-title")
+        yield ResourceView(COLUMNS, cells=rule_cells, row_key=lambda r: (r.environment, r.index),
+                           empty_text="No protected environments", id="protected-view")
+
+    @property
+    def table(self) -> ResourceTable:
+        return self.query_one("#protected-view", ResourceView).table
+
+    @property
+    def service(self) -> DeploymentsService | None:
+        session = self.labdeck.session
+        return DeploymentsService(session.client) if session is not None else None
+
+    def on_mount(self) -> None:
+        self.table.focus()
+        self.load()
+
+    def refresh_data(self) -> None:
+        self.load(refresh=True)
+
+    @work(exclusive=True, group="protected-environments")
+    async def load(self, refresh: bool = False) -> None:
+        service = self.service
+        if service is None:
+            return
+        protected = await service.protected_environments(self.project, refresh=refresh)
+        self.table.set_rows(rows_of(protected))
+        self.query_one("#protected-title", Static).update(
+            Text(f"{self.project}: {len(protected)} protected environment(s)", style="bold"))
+        self.mark_data_loaded()
+
+    def action_add_rule(self) -> None:
+        row = self.table.cursor_row
+        current = row.environment if isinstance(row, RuleRow) else ""
+
+        def chosen(request: RuleRequest | None) -> None:
+            if request is not None:
+                self.add_rule(request)
+
+        self.app.push_screen(AddRuleDialog(current, self.environments), chosen)
+
+    async def resolve(self, service: DeploymentsService, request: RuleRequest) -> DeployRule | None:
+        if request.kind == "role":
+            return DeployRule(access_level=request.level)
+        who = request.who or ""
+        if request.kind == "user":
+            user_id = await service.find_user_id(who)
+            if user_id is None:
+                self.notify(f"No user {who}", severity="error", markup=False)
+            return DeployRule(user_id=user_id) if user_id is not None else None
+        group_id = await service.find_group_id(who)
+        if group_id is None:
+            self.notify(f"No group {who}", severity="error", markup=False)
+        return DeployRule(group_id=group_id) if group_id is not None else None
+
+    @work(group="protected-mutation")
+    async def add_rule(self, request: RuleRequest) -> None:
+        service = self.service
+        if service is None:
+            return
+        rule = await self.resolve(service, request)
+        if rule is None:
+            return
+        await service.add_rule(self.project, request.environment, rule)
+        self.notify(f"{request.environment}: rule added", markup=False)
+        self.load(refresh=True)
+
+    def action_remove_rule(self) -> None:
+        row = self.table.cursor_row
+        if not isinstance(row, RuleRow):
+            return
+        last = sum(1 for r in self.table.rows if r.environment == row.environment) == 1
+        message = Content.from_markup(
+            "Remove [b]$who[/b] from who may deploy to [b]$env[/b]?$more",
+            who=row.level.access_level_description or row.level.kind, env=row.environment,
+            more=" It is the last rule: the environment will no longer be protected." if last else "")
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self.remove_rule(row)
+
+        self.app.push_screen(ConfirmScreen("Remove deploy rule", message, confirm_label="Remove"), answered)
+
+    @work(group="protected-mutation")
+    async def remove_rule(self, row: RuleRow) -> None:
+        service = self.service
+        if service is None:
+            return
+        try:
+            await service.remove_rule(self.project, row.environment, rule_of(row.level))
+        except (NotFound, LookupError):
+            self.notify(f"{row.environment} no longer has that rule", severity="warning", markup=False)
+        self.load(refresh=True)
