@@ -21,6 +21,11 @@ AREA_MODULES: list[str] = [
     "registry",
     "deployments",
     "environments",
+    "repository_tags",
+    "wikis",
+    "pages_domains",
+    "error_tracking",
+    "forks",
 ]
 
 

@@ -1,5 +1,6 @@
-"""`:projects`: the projects the signed-in user can see (`GET /projects`), most recently active first,
-loaded a page at a time as the cursor nears the end; `a` archives or unarchives (hidden in read-only mode).
+"""`:projects`: the projects the signed-in user can see (through `ProjectsService`), most recently active
+first, loaded a page at a time as the cursor nears the end; enter opens the project's view (wiki, tags,
+Pages domains, error tracking, forks); `a` archives or unarchives (hidden in read-only mode).
 """
 
 from __future__ import annotations
@@ -10,9 +11,8 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.content import Content
 
-from labdeck.api.client import ApiClient
-from labdeck.api.models.base import parse_many, parse_one
 from labdeck.api.models.projects import Project
+from labdeck.api.projects import ProjectsService
 from labdeck.tui.screens.base import LabdeckScreen
 from labdeck.tui.screens.confirm import ConfirmScreen
 from labdeck.tui.widgets.resource_table import ResourceTable
@@ -20,26 +20,6 @@ from labdeck.tui.widgets.resource_view import ResourceView
 from labdeck.tui.widgets.table_model import Column
 
 PER_PAGE = 50
-
-
-class ProjectsSource:
-    """Thin adapter over the client until `api/` has a projects service (the only place paths live)."""
-
-    def __init__(self, client: ApiClient) -> None:
-        self.client = client
-
-    async def first_page(self) -> tuple[list[Project], str | None]:
-        page = await self.client.get_page("/projects", {"order_by": "last_activity_at", "sort": "desc",
-                                                         "per_page": PER_PAGE})
-        return parse_many(Project, page.items), page.next_url
-
-    async def next_page(self, url: str) -> tuple[list[Project], str | None]:
-        page = await self.client.get_page(url)
-        return parse_many(Project, page.items), page.next_url
-
-    async def set_archived(self, project: Project, archived: bool) -> Project:
-        action = "archive" if archived else "unarchive"
-        return parse_one(Project, await self.client.post_json(f"/projects/{project.id}/{action}"))
 
 
 def project_cells(project: Project) -> tuple[Text, ...]:
@@ -97,9 +77,9 @@ class ProjectsScreen(LabdeckScreen):
     def table(self) -> ResourceTable:
         return self.query_one("#projects-view", ResourceView).table
 
-    def source(self) -> ProjectsSource | None:
+    def source(self) -> ProjectsService | None:
         session = self.labdeck.session
-        return ProjectsSource(session.client) if session else None
+        return ProjectsService(session.client) if session else None
 
     def on_mount(self) -> None:
         self.table.focus()
@@ -115,7 +95,7 @@ class ProjectsScreen(LabdeckScreen):
             return
         self.table.loading_more = True
         try:
-            projects, self.next_url = await source.first_page()
+            projects, self.next_url = await source.first_page(per_page=PER_PAGE)
         finally:
             self.table.loading_more = False
         self.table.set_rows(projects)
@@ -138,6 +118,12 @@ class ProjectsScreen(LabdeckScreen):
     def on_resource_table_load_more(self, event: ResourceTable.LoadMore) -> None:
         self.load_more()
 
+    def on_resource_table_row_selected(self, event: ResourceTable.RowSelected) -> None:
+        if isinstance(event.row, Project):
+            from labdeck.tui.screens.project_view import ProjectViewScreen
+
+            self.app.push_screen(ProjectViewScreen(event.row))
+
     def action_toggle_archive(self) -> None:
         project = self.table.cursor_row
         if not isinstance(project, Project):
@@ -159,6 +145,6 @@ class ProjectsScreen(LabdeckScreen):
         source = self.source()
         if source is None:
             return
-        updated = await source.set_archived(project, archive)
+        updated = await source.set_archived(project.id, archive)
         self.table.replace_row(updated)
         self.notify(f"{updated.path_with_namespace}: {'archived' if archive else 'unarchived'}", markup=False)

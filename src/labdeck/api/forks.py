@@ -1,0 +1,91 @@
+"""The forks service: fork a project (into the personal namespace, or one given by `namespace_id` or
+`namespace_path`: labdeck never sends the deprecated `namespace`), follow the new project's
+`import_status`, list a project's forks with every filter, and create or delete a fork relationship.
+The only module that knows these paths."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from labdeck.api.client import ApiClient
+from labdeck.api.errors import NotModified
+from labdeck.api.models.base import parse_many, parse_one
+from labdeck.api.models.projects import Project
+from labdeck.api.projects import ProjectRef, forget, project_ref
+
+# `none` is what a project that was never imported shows: a fork done before anyone looked.
+IMPORT_DONE = frozenset({"finished", "failed", "none"})
+
+
+def import_done(project: Project) -> bool:
+    """True once the fork's import has finished or failed."""
+    return (project.import_status or "none") in IMPORT_DONE
+
+
+@dataclass(frozen=True)
+class ForkFilters:
+    """The forks listing's parameters (None: not sent)."""
+
+    archived: bool | None = None
+    membership: bool | None = None
+    min_access_level: int | None = None
+    order_by: str | None = None
+    owned: bool | None = None
+    search: str | None = None
+    simple: bool | None = None
+    sort: str | None = None
+    starred: bool | None = None
+    statistics: bool | None = None
+    updated_after: str | None = None
+    updated_before: str | None = None
+    visibility: str | None = None
+    with_custom_attributes: bool | None = None
+    with_issues_enabled: bool | None = None
+    with_merge_requests_enabled: bool | None = None
+
+    def params(self) -> dict[str, Any]:
+        return {k: v for k, v in asdict(self).items() if v is not None}
+
+
+class ForksService:
+    def __init__(self, client: ApiClient) -> None:
+        self.client = client
+
+    async def fork(self, project: ProjectRef, *, namespace_id: int | None = None,
+                   namespace_path: str | None = None, name: str | None = None, path: str | None = None,
+                   visibility: str | None = None, branches: str | None = None,
+                   description: str | None = None, mr_default_target_self: bool | None = None) -> Project:
+        """Start a fork (201 with the new project, its `import_status` still pending); `Conflict` (409)
+        when the name or path is taken in the target namespace."""
+        body = {"namespace_id": namespace_id, "namespace_path": namespace_path, "name": name, "path": path,
+                "visibility": visibility, "branches": branches, "description": description,
+                "mr_default_target_self": mr_default_target_self}
+        data = await self.client.post_json(f"/projects/{project_ref(project)}/fork",
+                                           {k: v for k, v in body.items() if v is not None})
+        forget(self.client, f"/projects/{project_ref(project)}/forks")
+        return parse_one(Project, data)
+
+    async def import_status(self, project_id: int) -> Project:
+        """The fork as it is now (poll until `import_done`)."""
+        return parse_one(Project, await self.client.get_json(f"/projects/{int(project_id)}"))
+
+    async def forks(self, project: ProjectRef, filters: ForkFilters | None = None, *,
+                    refresh: bool = False) -> list[Project]:
+        params = (filters or ForkFilters()).params()
+        items = await self.client.get_list(f"/projects/{project_ref(project)}/forks", params, refresh=refresh)
+        return parse_many(Project, items)
+
+    async def create_relationship(self, project: ProjectRef, forked_from_id: int) -> Project:
+        """Mark `project` as a fork of `forked_from_id` (administrators and owners)."""
+        data = await self.client.post_json(f"/projects/{project_ref(project)}/fork/{int(forked_from_id)}")
+        forget(self.client, f"/projects/{int(forked_from_id)}/forks")
+        return parse_one(Project, data)
+
+    async def delete_relationship(self, project: ProjectRef) -> bool:
+        """Remove the fork relationship; False when the project was not a fork (304)."""
+        try:
+            await self.client.delete(f"/projects/{project_ref(project)}/fork")
+        except NotModified:
+            return False
+        return True

@@ -1,0 +1,59 @@
+"""The projects service: the projects listing a page at a time (`GET /projects`), one project, and
+archiving. This is the only module that knows these paths; the per-project resources (wikis, tags, Pages
+domains, error tracking, forks) have their own services beside it and share `project_ref()`."""
+
+from __future__ import annotations
+
+from urllib.parse import quote
+
+from labdeck.api.client import ApiClient
+from labdeck.api.models.base import parse_many, parse_one
+from labdeck.api.models.projects import Project
+
+PROJECTS_PATH = "/projects"
+PER_PAGE = 50
+ProjectRef = int | str
+
+
+def project_ref(project: ProjectRef) -> str:
+    """A project's id, or its full path URL-encoded as one path segment (`acme%2Fhandbook`)."""
+    return quote(str(project), safe="")
+
+
+def segment(value: str) -> str:
+    """Any other path parameter (a slug, a tag name, a domain), encoded as one segment."""
+    return quote(value, safe="")
+
+
+def forget(client: ApiClient, path: str) -> None:
+    """Drop the cached lists of `path`'s family after a mutation. The client does this by itself from the
+    request URL, but decoded (`acme/app`), so lists cached under an encoded path ref (`acme%2Fapp`) need
+    this too."""
+    client.cache.invalidate(path, client.settings.base_url)
+
+
+class ProjectsService:
+    """Projects the signed-in user can see."""
+
+    def __init__(self, client: ApiClient) -> None:
+        self.client = client
+
+    async def first_page(self, *, per_page: int = PER_PAGE, order_by: str = "last_activity_at",
+                         sort: str = "desc", search: str | None = None) -> tuple[list[Project], str | None]:
+        """The first page, most recently active first, and the `next` link (None on the last page)."""
+        page = await self.client.get_page(PROJECTS_PATH, {"order_by": order_by, "sort": sort,
+                                                          "per_page": per_page, "search": search or None})
+        return parse_many(Project, page.items), page.next_url
+
+    async def next_page(self, url: str) -> tuple[list[Project], str | None]:
+        """The page a `next` link points at, and the link after it."""
+        page = await self.client.get_page(url)
+        return parse_many(Project, page.items), page.next_url
+
+    async def project(self, project: ProjectRef) -> Project:
+        return parse_one(Project, await self.client.get_json(f"{PROJECTS_PATH}/{project_ref(project)}"))
+
+    async def set_archived(self, project: ProjectRef, archived: bool) -> Project:
+        action = "archive" if archived else "unarchive"
+        data = await self.client.post_json(f"{PROJECTS_PATH}/{project_ref(project)}/{action}")
+        return parse_one(Project, data)

@@ -1,0 +1,58 @@
+"""The project wiki service: pages (with or without content), one page by slug (a directory part is
+encoded into the one path segment), create, update (title and/or content and/or format), delete, and
+attachment uploads (multipart). The only module that knows the wiki paths."""
+
+from __future__ import annotations
+
+from labdeck.api.client import ApiClient
+from labdeck.api.models.base import parse_many, parse_one
+from labdeck.api.models.project_resources import WikiAttachment, WikiPage
+from labdeck.api.projects import ProjectRef, forget, project_ref, segment
+
+
+class WikiService:
+    def __init__(self, client: ApiClient) -> None:
+        self.client = client
+
+    def _path(self, project: ProjectRef, slug: str | None = None) -> str:
+        base = f"/projects/{project_ref(project)}/wikis"
+        return base if slug is None else f"{base}/{segment(slug)}"
+
+    async def pages(self, project: ProjectRef, *, with_content: bool = False,
+                    refresh: bool = False) -> list[WikiPage]:
+        items = await self.client.get_list(self._path(project), {"with_content": with_content or None},
+                                           refresh=refresh)
+        return parse_many(WikiPage, items)
+
+    async def page(self, project: ProjectRef, slug: str) -> WikiPage:
+        return parse_one(WikiPage, await self.client.get_json(self._path(project, slug)))
+
+    async def create(self, project: ProjectRef, title: str, content: str, *,
+                     format: str = "markdown") -> WikiPage:
+        data = await self.client.post_json(self._path(project), {"title": title, "content": content,
+                                                                 "format": format})
+        forget(self.client, self._path(project))
+        return parse_one(WikiPage, data)
+
+    async def update(self, project: ProjectRef, slug: str, *, title: str | None = None,
+                     content: str | None = None, format: str | None = None) -> WikiPage:
+        """Change at least one of `title`, `content`, `format` (`ValueError` when none is given)."""
+        fields = (("title", title), ("content", content), ("format", format))
+        body = {k: v for k, v in fields if v is not None}
+        if not body:
+            raise ValueError("give a title, content or format to update")
+        data = await self.client.put_json(self._path(project, slug), body)
+        forget(self.client, self._path(project))
+        return parse_one(WikiPage, data)
+
+    async def delete(self, project: ProjectRef, slug: str) -> None:
+        await self.client.delete(self._path(project, slug))
+        forget(self.client, self._path(project))
+
+    async def upload_attachment(self, project: ProjectRef, file_name: str, content: bytes, *,
+                                branch: str | None = None) -> WikiAttachment:
+        """Upload a file to the wiki's uploads folder (on `branch`, default the wiki's default branch)."""
+        data = await self.client.post_json(f"{self._path(project)}/attachments",
+                                           data={"branch": branch} if branch else None,
+                                           files={"file": (file_name, content)})
+        return parse_one(WikiAttachment, data)
