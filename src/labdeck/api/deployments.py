@@ -53,8 +53,8 @@ class DeploymentsService:
         return f"/projects/{_ref(project)}"
 
     def _invalidate(self, path: str) -> None:
-        """Drop cached lists of `path`'s family as we named it (the client invalidates by the decoded
-        request path, which misses lists cached under a URL-encoded project path)."""
+        """Drop the cached lists of another family that a mutation changed (the client drops the mutated
+        path's own family by itself)."""
         self.client.cache.invalidate(path, self.client.settings.base_url)
 
     # -- deployments ------------------------------------------------------------------------------------
@@ -87,14 +87,13 @@ class DeploymentsService:
         if status is not None:
             body["status"] = status
         data = await self.client.post_json(self._project(project) + "/deployments", json=body)
-        self._invalidate(self._project(project) + "/deployments")
+        # A new environment may have been created: that list is another family.
         self._invalidate(self._project(project) + "/environments")
         return parse_one(Deployment, data)
 
     async def set_status(self, project: Ref, deployment_id: int, status: str) -> Deployment:
         data = await self.client.put_json(f"{self._project(project)}/deployments/{int(deployment_id)}",
                                           json={"status": status})
-        self._invalidate(self._project(project) + "/deployments")
         return parse_one(Deployment, data)
 
     # -- environments -----------------------------------------------------------------------------------
@@ -131,7 +130,6 @@ class DeploymentsService:
             parse_rule(rule.as_json(), index)
         body = {"name": name, "deploy_access_levels": [rule.as_json() for rule in checked]}
         data = await self.client.post_json(self._project(project) + "/protected_environments", json=body)
-        self._invalidate(self._project(project) + "/protected_environments")
         return parse_one(ProtectedEnvironment, data)
 
     async def add_rule(self, project: Ref, name: str, rule: DeployRule) -> ProtectedEnvironment:
@@ -172,7 +170,6 @@ class DeploymentsService:
 
     async def unprotect(self, project: Ref, name: str) -> None:
         await self.client.delete(f"{self._project(project)}/protected_environments/{_ref(name)}")
-        self._invalidate(self._project(project) + "/protected_environments")
 
     # -- pickers ----------------------------------------------------------------------------------------
     async def find_user_id(self, who: str) -> int | None:

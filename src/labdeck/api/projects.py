@@ -26,9 +26,8 @@ def segment(value: str) -> str:
 
 
 def forget(client: ApiClient, path: str) -> None:
-    """Drop the cached lists of `path`'s family after a mutation. The client does this by itself from the
-    request URL, but decoded (`acme/app`), so lists cached under an encoded path ref (`acme%2Fapp`) need
-    this too."""
+    """Drop the cached lists of `path`'s family when a mutation elsewhere changed them (the client already
+    drops the mutated path's own family, however the path is encoded)."""
     client.cache.invalidate(path, client.settings.base_url)
 
 

@@ -10,7 +10,7 @@ from typing import Literal
 from labdeck.api.client import ApiClient
 from labdeck.api.models.base import parse_many, parse_one
 from labdeck.api.models.project_resources import RepositoryTag
-from labdeck.api.projects import ProjectRef, forget, project_ref, segment
+from labdeck.api.projects import ProjectRef, project_ref, segment
 
 OrderBy = Literal["name", "updated"]
 Sort = Literal["asc", "desc"]
@@ -38,9 +38,7 @@ class TagsService:
         """A lightweight tag, or an annotated one when `message` is given."""
         body = {"tag_name": name, "ref": ref, **({"message": message} if message else {})}
         data = await self.client.post_json(self._path(project), body)
-        forget(self.client, self._path(project))
         return parse_one(RepositoryTag, data)
 
     async def delete(self, project: ProjectRef, name: str) -> None:
         await self.client.delete(self._path(project, name))
-        forget(self.client, self._path(project))

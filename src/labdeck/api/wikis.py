@@ -7,7 +7,7 @@ from __future__ import annotations
 from labdeck.api.client import ApiClient
 from labdeck.api.models.base import parse_many, parse_one
 from labdeck.api.models.project_resources import WikiAttachment, WikiPage
-from labdeck.api.projects import ProjectRef, forget, project_ref, segment
+from labdeck.api.projects import ProjectRef, project_ref, segment
 
 
 class WikiService:
@@ -31,7 +31,6 @@ class WikiService:
                      format: str = "markdown") -> WikiPage:
         data = await self.client.post_json(self._path(project), {"title": title, "content": content,
                                                                  "format": format})
-        forget(self.client, self._path(project))
         return parse_one(WikiPage, data)
 
     async def update(self, project: ProjectRef, slug: str, *, title: str | None = None,
@@ -42,12 +41,10 @@ class WikiService:
         if not body:
             raise ValueError("give a title, content or format to update")
         data = await self.client.put_json(self._path(project, slug), body)
-        forget(self.client, self._path(project))
         return parse_one(WikiPage, data)
 
     async def delete(self, project: ProjectRef, slug: str) -> None:
         await self.client.delete(self._path(project, slug))
-        forget(self.client, self._path(project))
 
     async def upload_attachment(self, project: ProjectRef, file_name: str, content: bytes, *,
                                 branch: str | None = None) -> WikiAttachment:
