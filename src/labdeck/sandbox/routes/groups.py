@@ -1,21 +1,27 @@
-"""Core group routes: `GET /groups` (basic listing), `GET /groups/:id`, `POST /groups`.
+"""Group routes: the listings (`GET /groups`, `/groups/:id/subgroups`, `/groups/:id/descendant_groups`)
+with every parameter of contract document 2, `GET /groups/:id`, `POST /groups`, and the access helpers
+the other group areas share. Group projects and shared projects are in `group_projects.py`.
 
-The groups area extends this module with every listing parameter, subgroups, descendants and the rest.
-`find_group()` is what other areas use to resolve `:id` (id or URL-encoded full path) with GitLab's 404.
+`find_group()` is what other areas use to resolve `:id` (id or URL-encoded full path) with GitLab's 404;
+`require_level()` refuses (403) a caller below an access level in a group (administrators always pass).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from starlette.routing import Route
 
 from labdeck.sandbox.errors import SandboxError
 from labdeck.sandbox.http import Ctx, endpoint, json_response, paginate
-from labdeck.sandbox.shapes import group_json, project_json
-from labdeck.sandbox.store import Group, Member
+from labdeck.sandbox.shapes import group_json, project_json, project_statistics
+from labdeck.sandbox.store import Group, Member, Store, User
 
-_ORDER = {"name": lambda g: (g.name.lower(), g.id), "path": lambda g: (g.path, g.id), "id": lambda g: g.id}
+_ORDER: dict[str, Callable[[Group], Any]] = {
+    "name": lambda g: (g.name.lower(), g.id), "path": lambda g: (g.path, g.id), "id": lambda g: g.id}
+_STAT_FIELDS = ("storage_size", "repository_size", "wiki_size", "lfs_objects_size", "job_artifacts_size",
+                "packages_size", "snippets_size")
 
 
 def find_group(ctx: Ctx, ident: str | None = None) -> Group:
@@ -27,8 +33,43 @@ def find_group(ctx: Ctx, ident: str | None = None) -> Group:
     return group
 
 
+def authed_group(ctx: Ctx) -> Group:
+    """`find_group()` for endpoints that need authentication (401 when anonymous)."""
+    ctx.require_user()
+    return find_group(ctx)
+
+
+def level_in(store: Store, user: User | None, group: Group) -> int:
+    """The caller's effective level in a group (inherited from ancestors); 0 when not a member."""
+    if user is None:
+        return 0
+    return store.group_levels(user.id).get(group.id, 0)
+
+
+def require_level(ctx: Ctx, group: Group, minimum: int) -> User:
+    """The caller, when it is an administrator or has at least `minimum` in `group`; else 403 (401 when
+    anonymous)."""
+    user = ctx.require_user()
+    if not user.is_admin and level_in(ctx.store, user, group) < minimum:
+        raise SandboxError.forbidden()
+    return user
+
+
+def group_statistics(store: Store, group: Group) -> dict[str, int]:
+    """Storage statistics of a group: the sums over the projects of the group and its subgroups."""
+    by_namespace = store.projects_by_namespace()
+    totals = dict.fromkeys(_STAT_FIELDS, 0)
+    for gid in [group.id, *store.descendants(group.id)]:
+        for pid in by_namespace.get(("group", gid), []):
+            stats = project_statistics(store.projects[pid])
+            for name in _STAT_FIELDS:
+                totals[name] += stats.get(name, 0)
+    return totals
+
+
 def listed_groups(ctx: Ctx) -> list[Group]:
-    """Groups of `GET /groups` for the caller, with GitLab's defaults for `all_available`."""
+    """Groups of `GET /groups` for the caller, with GitLab's defaults for `all_available` (false for
+    users, true for administrators; `owned` and `min_access_level` take precedence)."""
     store, user, p = ctx.store, ctx.user, ctx.params
     all_available = p.bool("all_available", ctx.is_admin)
     if user is not None and p.bool("owned"):
@@ -48,30 +89,67 @@ def listed_groups(ctx: Ctx) -> list[Group]:
     return [store.groups[g] for g in seen]
 
 
-async def list_groups(ctx: Ctx) -> Any:
+def _below(ctx: Ctx, ids: list[int]) -> list[Group]:
+    """Groups among `ids` the caller may read, narrowed by `owned` and `min_access_level`."""
+    store, user, p = ctx.store, ctx.user, ctx.params
+    rows = [store.groups[g] for g in ids if store.can_read_group(user, store.groups[g])]
+    minimum = 50 if p.bool("owned") else p.int("min_access_level")
+    if minimum is not None:
+        levels = store.group_levels(user.id) if user else {}
+        rows = [g for g in rows if levels.get(g.id, 0) >= minimum]
+    return rows
+
+
+def _listing(ctx: Ctx, source: Callable[[], list[Group]], *, top_level_allowed: bool) -> Any:
     p = ctx.params
     order_by = p.choice("order_by", _ORDER, "name") or "name"
     sort = p.choice("sort", ("asc", "desc"), "asc")
     skip = set(p.int_list("skip_groups"))
     search = (p.str("search") or "").lower()
-    top_level = p.bool("top_level_only")
+    top_level = top_level_allowed and p.bool("top_level_only")
     wanted = p.dict("custom_attributes") if ctx.is_admin else {}
+    statistics = ctx.is_admin and bool(p.bool("statistics"))
+    attributes = ctx.is_admin and bool(p.bool("with_custom_attributes"))
 
     def ordered() -> list[Group]:
-        rows = [g for g in listed_groups(ctx) if g.id not in skip
+        rows = [g for g in source() if g.id not in skip
                 and (not search or search in g.name.lower() or search in g.path.lower())
                 and (not top_level or g.parent_id is None)
                 and all(g.custom_attributes.get(k) == v for k, v in wanted.items())]
         rows.sort(key=_ORDER[order_by], reverse=sort == "desc")
         return rows
 
-    return paginate(ctx, ctx.store.memo(ctx.listing_key(), ordered), lambda g: group_json(g, ctx.base))
+    def shape(group: Group) -> dict[str, Any]:
+        body = group_json(group, ctx.base)
+        if statistics:
+            body["statistics"] = group_statistics(ctx.store, group)
+        if attributes:
+            body["custom_attributes"] = [{"key": k, "value": v} for k, v in group.custom_attributes.items()]
+        return body
+
+    return paginate(ctx, ctx.store.memo(ctx.listing_key(), ordered), shape)
+
+
+async def list_groups(ctx: Ctx) -> Any:
+    return _listing(ctx, lambda: listed_groups(ctx), top_level_allowed=True)
+
+
+async def list_subgroups(ctx: Ctx) -> Any:
+    group = find_group(ctx)
+    return _listing(ctx, lambda: _below(ctx, ctx.store.children().get(group.id, [])), top_level_allowed=False)
+
+
+async def list_descendants(ctx: Ctx) -> Any:
+    group = find_group(ctx)
+    return _listing(ctx, lambda: _below(ctx, ctx.store.descendants(group.id)), top_level_allowed=False)
 
 
 async def get_group(ctx: Ctx) -> Any:
     group = find_group(ctx)
     body = group_json(group, ctx.base)
     body["shared_with_groups"] = []
+    if ctx.is_admin and ctx.params.bool("statistics"):
+        body["statistics"] = group_statistics(ctx.store, group)
     if ctx.params.bool("with_projects", True):
         pids = ctx.store.projects_by_namespace().get(("group", group.id), [])
         visible = [ctx.store.projects[i] for i in pids
@@ -96,18 +174,28 @@ async def create_group(ctx: Ctx) -> Any:
     if ctx.store.group_by_path(full_path) is not None:
         raise SandboxError.validation({"path": ["has already been taken"]})
     visibility = p.choice("visibility", ("public", "internal", "private"), "private") or "private"
-    store = ctx.store
-    group = Group(id=store.next_id("namespace"), name=name, path=path, full_path=full_path,
-                  full_name=f"{parent.full_name} / {name}" if parent else name, parent_id=parent_id,
-                  visibility=visibility, description=p.str("description") or "", created_at=store.now())  # type: ignore[arg-type]
-    store.groups[group.id] = group
-    store.group_members[group.id] = {user.id: Member(user.id, 50, store.now(), created_by_id=user.id)}
-    store.touch()
+    group = add_group_record(ctx.store, name, path, parent, visibility, p.str("description") or "", user)
     return json_response(group_json(group, ctx.base), 201)
+
+
+def add_group_record(store: Store, name: str, path: str, parent: Group | None, visibility: str,
+                     description: str, owner: User) -> Group:
+    """Create a group (the creator becomes its owner) and record the mutation."""
+    full_path = f"{parent.full_path}/{path}" if parent else path
+    group = Group(id=store.next_id("namespace"), name=name, path=path, full_path=full_path,
+                  full_name=f"{parent.full_name} / {name}" if parent else name,
+                  parent_id=parent.id if parent else None, visibility=visibility,  # type: ignore[arg-type]
+                  description=description, created_at=store.now())
+    store.groups[group.id] = group
+    store.group_members[group.id] = {owner.id: Member(owner.id, 50, store.now(), created_by_id=owner.id)}
+    store.touch()
+    return group
 
 
 routes: list[Route] = [
     Route("/groups", endpoint(list_groups), methods=["GET"]),
     Route("/groups", endpoint(create_group), methods=["POST"]),
+    Route("/groups/{id}/subgroups", endpoint(list_subgroups), methods=["GET"]),
+    Route("/groups/{id}/descendant_groups", endpoint(list_descendants), methods=["GET"]),
     Route("/groups/{id}", endpoint(get_group), methods=["GET"]),
 ]

@@ -1,0 +1,58 @@
+"""The group badges service: list (case-sensitive `name` filter), get, create, update, delete, and render
+a pair of URLs with the group's placeholders. This is the only module that knows these paths."""
+
+from __future__ import annotations
+
+from labdeck.api.client import ApiClient
+from labdeck.api.groups import GroupRef, group_ref
+from labdeck.api.models.badges import Badge, RenderedBadge
+from labdeck.api.models.base import parse_many, parse_one
+
+PLACEHOLDERS = ("%{project_path}", "%{project_id}", "%{default_branch}", "%{commit_sha}")
+
+
+class BadgesService:
+    """Badges of groups on one instance."""
+
+    def __init__(self, client: ApiClient) -> None:
+        self.client = client
+
+    def _base(self, group: GroupRef) -> str:
+        return f"/groups/{group_ref(group)}/badges"
+
+    async def list_badges(self, group: GroupRef, *, name: str | None = None,
+                          refresh: bool = False) -> list[Badge]:
+        params = {"name": name} if name else None
+        return parse_many(Badge, await self.client.get_list(self._base(group), params, refresh=refresh))
+
+    async def get_badge(self, group: GroupRef, badge_id: int) -> Badge:
+        return parse_one(Badge, await self.client.get_json(f"{self._base(group)}/{int(badge_id)}"))
+
+    async def create_badge(self, group: GroupRef, link_url: str, image_url: str, *,
+                           name: str | None = None) -> Badge:
+        if not link_url or not image_url:
+            raise ValueError("a badge needs a link URL and an image URL")
+        body = {"link_url": link_url, "image_url": image_url, **({"name": name} if name else {})}
+        try:
+            return parse_one(Badge, await self.client.post_json(self._base(group), body))
+        finally:
+            self.client.cache.invalidate(self._base(group))
+
+    async def update_badge(self, group: GroupRef, badge_id: int, *, link_url: str | None = None,
+                           image_url: str | None = None, name: str | None = None) -> Badge:
+        body = {k: v for k, v in (("link_url", link_url), ("image_url", image_url), ("name", name)) if v}
+        try:
+            return parse_one(Badge, await self.client.put_json(f"{self._base(group)}/{int(badge_id)}", body))
+        finally:
+            self.client.cache.invalidate(self._base(group))
+
+    async def delete_badge(self, group: GroupRef, badge_id: int) -> None:
+        try:
+            await self.client.delete(f"{self._base(group)}/{int(badge_id)}")
+        finally:
+            self.client.cache.invalidate(self._base(group))
+
+    async def render(self, group: GroupRef, link_url: str, image_url: str) -> RenderedBadge:
+        """Preview URLs with the placeholders resolved as the server would."""
+        params = {"link_url": link_url, "image_url": image_url}
+        return parse_one(RenderedBadge, await self.client.get_json(f"{self._base(group)}/render", params))

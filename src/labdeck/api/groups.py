@@ -1,0 +1,145 @@
+"""The groups service: group listings (`GET /groups`, subgroups, descendant groups) with every parameter
+of contract document 2, one group, group projects and projects shared to a group.
+
+This is the only module that knows these paths. Listings go through the client's list cache (`refresh=True`
+always fetches). `group_ref()` is how the other group services put a group id or full path into a path.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal
+from urllib.parse import quote
+
+from labdeck.api.client import ApiClient
+from labdeck.api.models.base import parse_many, parse_one
+from labdeck.api.models.groups import Group
+from labdeck.api.models.projects import Project
+
+GroupRef = int | str
+Progress = Callable[[int, int | None], None]
+GroupOrder = Literal["name", "path", "id"]
+ProjectOrder = Literal["id", "name", "path", "created_at", "updated_at", "last_activity_at", "similarity"]
+
+
+def group_ref(group: GroupRef) -> str:
+    """A group id, or a full path encoded as one path segment (`acme/platform` -> `acme%2Fplatform`)."""
+    return quote(str(group), safe="")
+
+
+@dataclass(frozen=True)
+class GroupQuery:
+    """Parameters shared by the three group listings (None leaves the server's default)."""
+
+    search: str | None = None
+    skip_groups: Sequence[int] = ()
+    all_available: bool | None = None
+    order_by: GroupOrder | None = None
+    sort: Literal["asc", "desc"] | None = None
+    statistics: bool | None = None
+    with_custom_attributes: bool | None = None
+    owned: bool | None = None
+    min_access_level: int | None = None
+    top_level_only: bool | None = None  # GET /groups only
+    custom_attributes: Mapping[str, str] = field(default_factory=dict)  # GET /groups only
+
+    def params(self, *, top: bool) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "search": self.search or None, "skip_groups": list(self.skip_groups) or None,
+            "all_available": self.all_available, "order_by": self.order_by, "sort": self.sort,
+            "statistics": self.statistics, "with_custom_attributes": self.with_custom_attributes,
+            "owned": self.owned, "min_access_level": self.min_access_level,
+        }
+        if top:
+            out["top_level_only"] = self.top_level_only
+            out["custom_attributes"] = dict(self.custom_attributes) or None
+        return {k: v for k, v in out.items() if v is not None}
+
+
+@dataclass(frozen=True)
+class ProjectQuery:
+    """Parameters of the group project listings (None leaves the server's default)."""
+
+    archived: bool | None = None
+    visibility: Literal["public", "internal", "private"] | None = None
+    order_by: ProjectOrder | None = None
+    sort: Literal["asc", "desc"] | None = None
+    search: str | None = None
+    simple: bool | None = None
+    owned: bool | None = None  # /projects only
+    starred: bool | None = None
+    with_issues_enabled: bool | None = None
+    with_merge_requests_enabled: bool | None = None
+    with_shared: bool | None = None  # /projects only
+    include_subgroups: bool | None = None  # /projects only
+    min_access_level: int | None = None
+    with_custom_attributes: bool | None = None
+    with_security_reports: bool | None = None  # /projects only
+
+    def params(self, *, shared: bool) -> dict[str, Any]:
+        out = {name: getattr(self, name) for name in self.__dataclass_fields__}
+        if self.search == "":
+            out["search"] = None
+        if shared:
+            for name in ("owned", "with_shared", "include_subgroups", "with_security_reports"):
+                out.pop(name)
+            if self.order_by == "similarity":
+                raise ValueError("order_by=similarity applies to a group's own projects only")
+        return {k: v for k, v in out.items() if v is not None}
+
+
+class GroupsService:
+    """Group listings and group projects on one instance."""
+
+    def __init__(self, client: ApiClient) -> None:
+        self.client = client
+
+    async def _list(self, path: str, params: dict[str, Any], refresh: bool,
+                    on_progress: Progress | None) -> list[Any]:
+        return await self.client.get_list(path, params, refresh=refresh, on_progress=on_progress)
+
+    async def list_groups(self, query: GroupQuery | None = None, *, refresh: bool = False,
+                          on_progress: Progress | None = None) -> list[Group]:
+        """`GET /groups`: every group matching `query` that the caller may see."""
+        params = (query or GroupQuery()).params(top=True)
+        return parse_many(Group, await self._list("/groups", params, refresh, on_progress))
+
+    async def top_level_groups(self, *, all_available: bool | None = None,
+                               refresh: bool = False) -> list[Group]:
+        """The roots of the group tree."""
+        query = GroupQuery(top_level_only=True, all_available=all_available, order_by="name")
+        return await self.list_groups(query, refresh=refresh)
+
+    async def subgroups(self, group: GroupRef, query: GroupQuery | None = None, *,
+                        refresh: bool = False) -> list[Group]:
+        """`GET /groups/:id/subgroups`: the visible direct subgroups."""
+        params = (query or GroupQuery()).params(top=False)
+        items = await self._list(f"/groups/{group_ref(group)}/subgroups", params, refresh, None)
+        return parse_many(Group, items)
+
+    async def descendant_groups(self, group: GroupRef, query: GroupQuery | None = None, *,
+                                refresh: bool = False) -> list[Group]:
+        """`GET /groups/:id/descendant_groups`: every visible group below `group`."""
+        params = (query or GroupQuery()).params(top=False)
+        items = await self._list(f"/groups/{group_ref(group)}/descendant_groups", params, refresh, None)
+        return parse_many(Group, items)
+
+    async def get_group(self, group: GroupRef, *, statistics: bool = False) -> Group:
+        """One group (without its project list)."""
+        params = {"with_projects": False, "statistics": True if statistics else None}
+        return parse_one(Group, await self.client.get_json(f"/groups/{group_ref(group)}", params))
+
+    async def projects(self, group: GroupRef, query: ProjectQuery | None = None, *,
+                       refresh: bool = False, on_progress: Progress | None = None) -> list[Project]:
+        """`GET /groups/:id/projects` (shared projects included unless `with_shared=False`)."""
+        params = (query or ProjectQuery()).params(shared=False)
+        items = await self._list(f"/groups/{group_ref(group)}/projects", params, refresh, on_progress)
+        return parse_many(Project, items)
+
+    async def shared_projects(self, group: GroupRef, query: ProjectQuery | None = None, *,
+                              refresh: bool = False) -> list[Project]:
+        """`GET /groups/:id/projects/shared`: projects of other namespaces shared to `group`."""
+        params = (query or ProjectQuery()).params(shared=True)
+        items = await self._list(f"/groups/{group_ref(group)}/projects/shared", params, refresh, None)
+        return parse_many(Project, items)

@@ -1,0 +1,38 @@
+"""The iterations service: iterations of a group or of a project (its ancestor groups), by state
+(`opened` is upcoming or started), title search and with or without ancestors. The only module that knows
+these paths."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from labdeck.api.client import ApiClient
+from labdeck.api.groups import GroupRef, group_ref
+from labdeck.api.models.base import parse_many
+from labdeck.api.models.iterations import Iteration
+
+IterationFilter = Literal["opened", "upcoming", "started", "closed", "all"]
+
+
+class IterationsService:
+    """Iterations on one instance."""
+
+    def __init__(self, client: ApiClient) -> None:
+        self.client = client
+
+    async def _list(self, path: str, state: IterationFilter | None, search: str | None,
+                    include_ancestors: bool | None, refresh: bool) -> list[Iteration]:
+        params = {"state": state, "search": search or None, "include_ancestors": include_ancestors}
+        return parse_many(Iteration, await self.client.get_list(path, params, refresh=refresh))
+
+    async def group_iterations(self, group: GroupRef, *, state: IterationFilter | None = None,
+                               search: str | None = None, include_ancestors: bool | None = None,
+                               refresh: bool = False) -> list[Iteration]:
+        return await self._list(f"/groups/{group_ref(group)}/iterations", state, search, include_ancestors,
+                                refresh)
+
+    async def project_iterations(self, project: GroupRef, *, state: IterationFilter | None = None,
+                                 search: str | None = None, include_ancestors: bool | None = None,
+                                 refresh: bool = False) -> list[Iteration]:
+        return await self._list(f"/projects/{group_ref(project)}/iterations", state, search,
+                                include_ancestors, refresh)

@@ -1,0 +1,89 @@
+"""The group labels service: list (counts, ancestor and descendant options, search), get by id or title,
+create (hex or CSS colour names, checked before sending), update (`new_name`), delete, subscribe and
+unsubscribe. This is the only module that knows these paths."""
+
+from __future__ import annotations
+
+from typing import Any
+from urllib.parse import quote
+
+from labdeck.api.client import ApiClient
+from labdeck.api.groups import GroupRef, group_ref
+from labdeck.api.models.base import parse_many, parse_one
+from labdeck.api.models.labels import GroupLabel
+from labdeck.domain.colours import normalise_colour
+
+
+def _label_ref(label: int | str) -> str:
+    return quote(str(label), safe="")
+
+
+class GroupLabelsService:
+    """Labels of groups on one instance."""
+
+    def __init__(self, client: ApiClient) -> None:
+        self.client = client
+
+    def _base(self, group: GroupRef) -> str:
+        return f"/groups/{group_ref(group)}/labels"
+
+    async def list_labels(self, group: GroupRef, *, with_counts: bool = False,
+                          include_ancestor_groups: bool | None = None,
+                          include_descendant_groups: bool | None = None,
+                          only_group_labels: bool | None = None,
+                          search: str | None = None, refresh: bool = False) -> list[GroupLabel]:
+        params = {"with_counts": with_counts or None, "include_ancestor_groups": include_ancestor_groups,
+                  "include_descendant_groups": include_descendant_groups,
+                  "only_group_labels": only_group_labels, "search": search or None}
+        return parse_many(GroupLabel, await self.client.get_list(self._base(group), params, refresh=refresh))
+
+    async def get_label(self, group: GroupRef, label: int | str) -> GroupLabel:
+        """A label by id or by title."""
+        return parse_one(GroupLabel, await self.client.get_json(f"{self._base(group)}/{_label_ref(label)}"))
+
+    async def create_label(self, group: GroupRef, name: str, color: str,
+                           description: str | None = None) -> GroupLabel:
+        """Create a label; `color` may be hex or a CSS colour name (`ColourError` before sending if not)."""
+        normalise_colour(color)
+        if not name.strip():
+            raise ValueError("a label needs a name")
+        body = {"name": name, "color": color.strip(), "description": description}
+        try:
+            created = await self.client.post_json(self._base(group), {k: v for k, v in body.items()
+                                                                     if v is not None})
+        finally:
+            self.client.cache.invalidate(self._base(group))
+        return parse_one(GroupLabel, created)
+
+    async def update_label(self, group: GroupRef, label: int | str, *, new_name: str | None = None,
+                           color: str | None = None, description: str | None = None) -> GroupLabel:
+        if new_name is None and color is None and description is None:
+            raise ValueError("give at least one of new_name, color, description")
+        if color is not None:
+            normalise_colour(color)
+        body: dict[str, Any] = {k: v for k, v in (("new_name", new_name), ("color", color),
+                                                  ("description", description)) if v is not None}
+        try:
+            updated = await self.client.put_json(f"{self._base(group)}/{_label_ref(label)}", body)
+        finally:
+            self.client.cache.invalidate(self._base(group))
+        return parse_one(GroupLabel, updated)
+
+    async def delete_label(self, group: GroupRef, label: int | str) -> None:
+        try:
+            await self.client.delete(f"{self._base(group)}/{_label_ref(label)}")
+        finally:
+            self.client.cache.invalidate(self._base(group))
+
+    async def set_subscription(self, group: GroupRef, label: int | str,
+                               subscribed: bool) -> GroupLabel | None:
+        """Subscribe or unsubscribe; returns the label, or None when nothing changed (the server's 304)."""
+        action = "subscribe" if subscribed else "unsubscribe"
+        try:
+            response = await self.client.request("POST", f"{self._base(group)}/{_label_ref(label)}/{action}",
+                                                 allow_304=True)
+        finally:
+            self.client.cache.invalidate(self._base(group))
+        if response.status_code == 304:
+            return None
+        return parse_one(GroupLabel, self.client.decode(response))

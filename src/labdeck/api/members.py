@@ -1,0 +1,143 @@
+"""The members service: members of groups and projects (direct or inherited, one member, add several at
+once, update, remove, the override flag of group members) and the billable members of top-level groups.
+
+This is the only module that knows these paths. `source` is `("groups", id_or_path)` or
+`("projects", id_or_path)`; a mutation drops the cached member lists of the client.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from datetime import date
+from typing import Any, Literal
+
+from labdeck.api.client import ApiClient
+from labdeck.api.groups import GroupRef, group_ref
+from labdeck.api.models.base import parse_many, parse_one
+from labdeck.api.models.members import BillableMember, Member, Membership
+from labdeck.domain.access_levels import MEMBER_LEVELS, PROJECT_MEMBER_LEVELS
+
+Kind = Literal["groups", "projects"]
+Source = tuple[Kind, GroupRef]
+BillableSort = Literal["access_level_asc", "access_level_desc", "last_joined", "name_asc", "name_desc",
+                       "oldest_joined", "oldest_sign_in", "recent_sign_in"]
+BILLABLE_SORTS: tuple[str, ...] = BillableSort.__args__  # type: ignore[attr-defined]
+
+
+def _base(source: Source) -> str:
+    kind, ident = source
+    if kind not in ("groups", "projects"):
+        raise ValueError(f"unknown member source {kind!r}")
+    return f"/{kind}/{group_ref(ident)}/members"
+
+
+def check_level(source: Source, access_level: int) -> None:
+    """Refuse, before sending, a level that cannot be given (Owner on a project, unknown numbers)."""
+    allowed = MEMBER_LEVELS if source[0] == "groups" else PROJECT_MEMBER_LEVELS
+    if access_level not in {int(level) for level in allowed}:
+        raise ValueError(f"access level {access_level} cannot be given on {source[0]}")
+
+
+class MembersService:
+    """Group and project members, and billable members, on one instance."""
+
+    def __init__(self, client: ApiClient) -> None:
+        self.client = client
+
+    def _changed(self, source: Source) -> None:
+        self.client.cache.invalidate(_base(source))
+        if source[0] == "groups":
+            self.client.cache.invalidate(f"/groups/{group_ref(source[1])}/billable_members")
+
+    # -- reading --------------------------------------------------------------------------------------
+    async def list_members(self, source: Source, *, inherited: bool = False, query: str | None = None,
+                           user_ids: Iterable[int] = (), refresh: bool = False) -> list[Member]:
+        """Direct members, or with `inherited=True` everyone with access (the highest level per user)."""
+        path = _base(source) + ("/all" if inherited else "")
+        params = {"query": query or None, "user_ids": list(user_ids) or None}
+        return parse_many(Member, await self.client.get_list(path, params, refresh=refresh))
+
+    async def get_member(self, source: Source, user_id: int, *, inherited: bool = False) -> Member:
+        path = f"{_base(source)}{'/all' if inherited else ''}/{int(user_id)}"
+        return parse_one(Member, await self.client.get_json(path))
+
+    # -- changing -------------------------------------------------------------------------------------
+    async def add_member(self, source: Source, user_id: int, access_level: int, *,
+                         expires_at: date | None = None, invite_source: str | None = None) -> Member:
+        check_level(source, access_level)
+        body = {"user_id": int(user_id), "access_level": int(access_level),
+                "expires_at": expires_at.isoformat() if expires_at else None, "invite_source": invite_source}
+        try:
+            return parse_one(Member, await self.client.post_json(_base(source), _clean(body)))
+        finally:
+            self._changed(source)
+
+    async def add_members(self, source: Source, user_ids: Iterable[int], access_level: int, *,
+                          expires_at: date | None = None) -> Any:
+        """Add several users in one request (`user_id` separated by commas); returns the server's status
+        body (`{"status": "success"}`)."""
+        check_level(source, access_level)
+        ids = ",".join(str(int(u)) for u in user_ids)
+        if not ids:
+            raise ValueError("no user to add")
+        body = {"user_id": ids, "access_level": int(access_level),
+                "expires_at": expires_at.isoformat() if expires_at else None}
+        try:
+            return await self.client.post_json(_base(source), _clean(body))
+        finally:
+            self._changed(source)
+
+    async def update_member(self, source: Source, user_id: int, access_level: int, *,
+                            expires_at: date | None = None) -> Member:
+        check_level(source, access_level)
+        body = {"access_level": int(access_level),
+                "expires_at": expires_at.isoformat() if expires_at else None}
+        try:
+            updated = await self.client.put_json(f"{_base(source)}/{int(user_id)}", _clean(body))
+            return parse_one(Member, updated)
+        finally:
+            self._changed(source)
+
+    async def remove_member(self, source: Source, user_id: int) -> None:
+        try:
+            await self.client.delete(f"{_base(source)}/{int(user_id)}")
+        finally:
+            self._changed(source)
+
+    async def set_override(self, group: GroupRef, user_id: int, enabled: bool) -> Member:
+        """Turn a group member's override flag on (`POST`) or off (`DELETE`)."""
+        path = f"{_base(('groups', group))}/{int(user_id)}/override"
+        method = "POST" if enabled else "DELETE"
+        try:
+            response = await self.client.request(method, path)
+        finally:
+            self._changed(("groups", group))
+        return parse_one(Member, self.client.decode(response))
+
+    # -- billable members -----------------------------------------------------------------------------
+    async def billable_members(self, group: GroupRef, *, search: str | None = None,
+                               sort: BillableSort | None = None,
+                               refresh: bool = False) -> list[BillableMember]:
+        """Billable members of a top-level group (the server answers 400 for a subgroup)."""
+        if sort is not None and sort not in BILLABLE_SORTS:
+            raise ValueError(f"unknown billable members sort {sort!r}")
+        params = {"search": search or None, "sort": sort}
+        items = await self.client.get_list(f"/groups/{group_ref(group)}/billable_members", params,
+                                           refresh=refresh)
+        return parse_many(BillableMember, items)
+
+    async def billable_memberships(self, group: GroupRef, user_id: int) -> list[Membership]:
+        path = f"/groups/{group_ref(group)}/billable_members/{int(user_id)}/memberships"
+        return parse_many(Membership, await self.client.fetch_all(path))
+
+    async def remove_billable_member(self, group: GroupRef, user_id: int) -> None:
+        """Remove the user from the group, its subgroups and projects."""
+        try:
+            await self.client.delete(f"/groups/{group_ref(group)}/billable_members/{int(user_id)}")
+        finally:
+            self._changed(("groups", group))
+            self.client.cache.invalidate("/projects")
+
+
+def _clean(body: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in body.items() if v is not None}

@@ -1,0 +1,26 @@
+"""CI/CD variables of groups and of the instance (contract document 2, "CI variable"). The value never
+shows in a repr (a masked value is hidden until the operator reveals it, see `shown_value`)."""
+
+from __future__ import annotations
+
+from pydantic import Field
+
+from labdeck.api.models.base import ApiModel
+
+HIDDEN = "••••••••"
+
+
+class CiVariable(ApiModel):
+    key: str
+    value: str | None = Field(default=None, repr=False)
+    variable_type: str | None = None
+    protected: bool | None = None
+    masked: bool | None = None
+    environment_scope: str | None = None  # group variables only
+    description: str | None = None
+
+    def shown_value(self, revealed: bool = False) -> str:
+        """What the screen may show: masked values stay hidden until revealed."""
+        if self.masked and not revealed:
+            return HIDDEN
+        return self.value or ""

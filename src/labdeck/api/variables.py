@@ -1,0 +1,134 @@
+"""The CI/CD variables service: group variables (`/groups/:id/variables`, with environment scopes) and
+instance variables (`/admin/ci/variables`, administrators). Keys, instance value lengths and masked values
+are checked with the domain rules before anything is sent (`VariableError`, shaped like the server's field
+errors). This is the only module that knows these paths."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+from urllib.parse import quote
+
+from labdeck.api.client import ApiClient
+from labdeck.api.groups import GroupRef, group_ref
+from labdeck.api.models.base import parse_many, parse_one
+from labdeck.api.models.variables import CiVariable
+from labdeck.domain.ci_variables import VARIABLE_TYPES, variable_errors
+
+INSTANCE_PATH = "/admin/ci/variables"
+VariableType = Literal["env_var", "file"]
+
+
+class VariableError(ValueError):
+    """A variable that breaks the rules; `errors` maps a field to its messages."""
+
+    def __init__(self, errors: dict[str, list[str]]) -> None:
+        self.errors = errors
+        super().__init__("; ".join(f"{field} {', '.join(msgs)}" for field, msgs in errors.items()))
+
+
+def _check(key: str, value: str, *, masked: bool | None, instance: bool,
+           variable_type: str | None) -> None:
+    errors = variable_errors(key, value, masked=bool(masked), instance=instance)
+    if variable_type is not None and variable_type not in VARIABLE_TYPES:
+        errors["variable_type"] = ["does not have a valid value"]
+    if errors:
+        raise VariableError(errors)
+
+
+def _body(value: str, variable_type: str | None, protected: bool | None, masked: bool | None,
+          **extra: Any) -> dict[str, Any]:
+    body = {"value": value, "variable_type": variable_type, "protected": protected, "masked": masked, **extra}
+    return {k: v for k, v in body.items() if v is not None}
+
+
+class VariablesService:
+    """Group and instance CI/CD variables on one instance."""
+
+    def __init__(self, client: ApiClient) -> None:
+        self.client = client
+
+    # -- group variables ------------------------------------------------------------------------------
+    def _group_base(self, group: GroupRef) -> str:
+        return f"/groups/{group_ref(group)}/variables"
+
+    @staticmethod
+    def _scope(environment_scope: str | None) -> dict[str, Any] | None:
+        return {"filter": {"environment_scope": environment_scope}} if environment_scope else None
+
+    async def group_variables(self, group: GroupRef, *, refresh: bool = False) -> list[CiVariable]:
+        items = await self.client.get_list(self._group_base(group), refresh=refresh)
+        return parse_many(CiVariable, items)
+
+    async def get_group_variable(self, group: GroupRef, key: str, *,
+                                 environment_scope: str | None = None) -> CiVariable:
+        path = f"{self._group_base(group)}/{quote(key, safe='')}"
+        return parse_one(CiVariable, await self.client.get_json(path, self._scope(environment_scope)))
+
+    async def create_group_variable(self, group: GroupRef, key: str, value: str, *,
+                                    variable_type: VariableType | None = None, protected: bool | None = None,
+                                    masked: bool | None = None,
+                                    environment_scope: str | None = None) -> CiVariable:
+        _check(key, value, masked=masked, instance=False, variable_type=variable_type)
+        body = _body(value, variable_type, protected, masked, key=key, environment_scope=environment_scope)
+        try:
+            return parse_one(CiVariable, await self.client.post_json(self._group_base(group), body))
+        finally:
+            self.client.cache.invalidate(self._group_base(group))
+
+    async def update_group_variable(self, group: GroupRef, key: str, value: str, *,
+                                    variable_type: VariableType | None = None, protected: bool | None = None,
+                                    masked: bool | None = None, environment_scope: str | None = None,
+                                    new_environment_scope: str | None = None) -> CiVariable:
+        """Update the variable `key` (of `environment_scope` when several scopes share the key)."""
+        _check(key, value, masked=masked, instance=False, variable_type=variable_type)
+        body = _body(value, variable_type, protected, masked, environment_scope=new_environment_scope)
+        path = f"{self._group_base(group)}/{quote(key, safe='')}"
+        try:
+            updated = await self.client.put_json(path, body, params=self._scope(environment_scope))
+        finally:
+            self.client.cache.invalidate(self._group_base(group))
+        return parse_one(CiVariable, updated)
+
+    async def delete_group_variable(self, group: GroupRef, key: str, *,
+                                    environment_scope: str | None = None) -> None:
+        path = f"{self._group_base(group)}/{quote(key, safe='')}"
+        try:
+            await self.client.delete(path, params=self._scope(environment_scope))
+        finally:
+            self.client.cache.invalidate(self._group_base(group))
+
+    # -- instance variables ---------------------------------------------------------------------------
+    async def instance_variables(self, *, refresh: bool = False) -> list[CiVariable]:
+        return parse_many(CiVariable, await self.client.get_list(INSTANCE_PATH, refresh=refresh))
+
+    async def get_instance_variable(self, key: str) -> CiVariable:
+        return parse_one(CiVariable, await self.client.get_json(f"{INSTANCE_PATH}/{quote(key, safe='')}"))
+
+    async def create_instance_variable(self, key: str, value: str, *,
+                                       variable_type: VariableType | None = None,
+                                       protected: bool | None = None,
+                                       masked: bool | None = None) -> CiVariable:
+        _check(key, value, masked=masked, instance=True, variable_type=variable_type)
+        body = _body(value, variable_type, protected, masked, key=key)
+        try:
+            return parse_one(CiVariable, await self.client.post_json(INSTANCE_PATH, body))
+        finally:
+            self.client.cache.invalidate(INSTANCE_PATH)
+
+    async def update_instance_variable(self, key: str, value: str, *,
+                                       variable_type: VariableType | None = None,
+                                       protected: bool | None = None,
+                                       masked: bool | None = None) -> CiVariable:
+        _check(key, value, masked=masked, instance=True, variable_type=variable_type)
+        body = _body(value, variable_type, protected, masked)
+        try:
+            updated = await self.client.put_json(f"{INSTANCE_PATH}/{quote(key, safe='')}", body)
+        finally:
+            self.client.cache.invalidate(INSTANCE_PATH)
+        return parse_one(CiVariable, updated)
+
+    async def delete_instance_variable(self, key: str) -> None:
+        try:
+            await self.client.delete(f"{INSTANCE_PATH}/{quote(key, safe='')}")
+        finally:
+            self.client.cache.invalidate(INSTANCE_PATH)

@@ -1,0 +1,266 @@
+"""Group and instance CI/CD variables (contract document 2): full CRUD, the key rules, the instance value
+limit, masking requirements, `variable_type`, `protected`, `masked`, `environment_scope` (`*` by default),
+and the configurable maximum number of instance variables (`GET/PUT /application/plan_limits`, field
+`ci_instance_level_variables`, as GitLab's plan limits API). The rules come from `domain/ci_variables.py`.
+
+Records: `store.areas["ci_variables"]` is a `VariablesState`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from starlette.responses import Response
+from starlette.routing import Route
+
+from labdeck.domain.ci_variables import (
+    DEFAULT_INSTANCE_LIMIT,
+    DEFAULT_SCOPE,
+    VARIABLE_TYPES,
+    limit_error,
+    variable_errors,
+)
+from labdeck.sandbox.errors import SandboxError
+from labdeck.sandbox.http import Ctx, endpoint, error, json_response, paginate
+from labdeck.sandbox.routes.groups import find_group, require_level
+from labdeck.sandbox.store import Store
+
+AREA = "ci_variables"
+MANAGE_LEVEL = 40
+AMBIGUOUS = "There are multiple variables with provided parameters. Please use 'filter[environment_scope]'"
+
+
+@dataclass
+class Variable:
+    key: str
+    value: str
+    variable_type: str = "env_var"
+    protected: bool = False
+    masked: bool = False
+    environment_scope: str = DEFAULT_SCOPE
+    description: str | None = None
+
+
+@dataclass
+class VariablesState:
+    groups: dict[int, list[Variable]] = field(default_factory=dict)
+    instance: list[Variable] = field(default_factory=list)
+    instance_limit: int = DEFAULT_INSTANCE_LIMIT
+
+
+def state(store: Store) -> VariablesState:
+    return store.areas.setdefault(AREA, VariablesState())  # type: ignore[no-any-return]
+
+
+def seed(store: Store, ctx: Any) -> None:
+    data = state(store)
+    acme = store.group_by_path("acme")
+    platform = store.group_by_path("acme/platform")
+    if acme is not None:
+        data.groups[acme.id] = [
+            Variable("DEPLOY_TOKEN", "s3cr3t-deploy-token-42", protected=True, masked=True),
+            Variable("REGISTRY_MIRROR", "https://mirror.acme.example"),
+            Variable("KUBECONFIG", "apiVersion: v1\nkind: Config\n", variable_type="file",
+                     environment_scope="production"),
+        ]
+    if platform is not None:
+        data.groups[platform.id] = [Variable("GATEWAY_REPLICAS", "3", environment_scope="staging")]
+    for group in store.groups.values():
+        if group.parent_id is None and group.id not in data.groups and group.full_path != "opensource":
+            data.groups[group.id] = [
+                Variable("DEPLOY_ENV", ctx.rng.choice(("staging", "production", "review"))),
+                Variable("API_TOKEN", f"tok-{ctx.rng.getrandbits(48):012x}", protected=True, masked=True)]
+    data.instance = [Variable("HTTP_PROXY", "http://proxy.internal:3128"),
+                     Variable("SONAR_TOKEN", "sonar-token-0123456789", masked=True, protected=True)]
+
+
+def variable_json(variable: Variable, *, group: bool) -> dict[str, Any]:
+    body: dict[str, Any] = {
+        "variable_type": variable.variable_type, "key": variable.key, "value": variable.value,
+        "protected": variable.protected, "masked": variable.masked, "hidden": False, "raw": False,
+        "description": variable.description,
+    }
+    if group:
+        body["environment_scope"] = variable.environment_scope
+    return body
+
+
+def _apply(ctx: Ctx, variable: Variable, *, group: bool) -> None:
+    """Fields of the request onto `variable`, then validate the result (400 with GitLab's shapes)."""
+    p = ctx.params
+    if "value" in p:
+        variable.value = p.str("value") or ""
+    variable.variable_type = p.choice("variable_type", VARIABLE_TYPES, variable.variable_type) or "env_var"
+    variable.protected = bool(p.bool("protected", variable.protected))
+    variable.masked = bool(p.bool("masked", variable.masked))
+    if "description" in p:
+        variable.description = p.str("description")
+    if group and p.str("environment_scope"):
+        variable.environment_scope = p.str("environment_scope") or DEFAULT_SCOPE
+    errors = variable_errors(variable.key, variable.value, masked=variable.masked, instance=not group)
+    if errors:
+        raise SandboxError.validation(errors)
+
+
+def _taken(key: str) -> SandboxError:
+    return SandboxError.validation({"key": [f"({key}) has already been taken"]})
+
+
+# --- group variables ------------------------------------------------------------------------------------
+
+def _group_vars(ctx: Ctx) -> list[Variable]:
+    group = find_group(ctx)
+    require_level(ctx, group, MANAGE_LEVEL)
+    return state(ctx.store).groups.setdefault(group.id, [])
+
+
+def _find_group_var(ctx: Ctx, variables: list[Variable]) -> Variable:
+    key = ctx.path("key")
+    scope = ctx.params.dict("filter").get("environment_scope")
+    found = [v for v in variables if v.key == key and (scope is None or v.environment_scope == scope)]
+    if not found:
+        raise SandboxError.not_found("GroupVariable")
+    if len(found) > 1:
+        raise error(409, AMBIGUOUS)
+    return found[0]
+
+
+async def list_group_variables(ctx: Ctx) -> Any:
+    variables = _group_vars(ctx)
+    return paginate(ctx, variables, lambda v: variable_json(v, group=True))
+
+
+async def get_group_variable(ctx: Ctx) -> Any:
+    return variable_json(_find_group_var(ctx, _group_vars(ctx)), group=True)
+
+
+async def create_group_variable(ctx: Ctx) -> Any:
+    variables = _group_vars(ctx)
+    ctx.params.require("key", "value")
+    variable = Variable(ctx.params.str("key") or "", "")
+    _apply(ctx, variable, group=True)
+    if any(v.key == variable.key and v.environment_scope == variable.environment_scope for v in variables):
+        raise _taken(variable.key)
+    variables.append(variable)
+    ctx.store.touch()
+    return json_response(variable_json(variable, group=True), 201)
+
+
+async def update_group_variable(ctx: Ctx) -> Any:
+    variables = _group_vars(ctx)
+    variable = _find_group_var(ctx, variables)
+    ctx.params.require("value")
+    updated = Variable(**vars(variable))
+    _apply(ctx, updated, group=True)
+    if updated.environment_scope != variable.environment_scope and any(
+            v.key == updated.key and v.environment_scope == updated.environment_scope for v in variables):
+        raise _taken(updated.key)
+    variables[variables.index(variable)] = updated
+    ctx.store.touch()
+    return variable_json(updated, group=True)
+
+
+async def delete_group_variable(ctx: Ctx) -> Any:
+    variables = _group_vars(ctx)
+    variables.remove(_find_group_var(ctx, variables))
+    ctx.store.touch()
+    return Response(status_code=204)
+
+
+# --- instance variables ---------------------------------------------------------------------------------
+
+def _find_instance_var(ctx: Ctx) -> Variable:
+    ctx.require_admin()
+    key = ctx.path("key")
+    found = next((v for v in state(ctx.store).instance if v.key == key), None)
+    if found is None:
+        raise SandboxError.not_found("InstanceVariable")
+    return found
+
+
+async def list_instance_variables(ctx: Ctx) -> Any:
+    ctx.require_admin()
+    return paginate(ctx, state(ctx.store).instance, lambda v: variable_json(v, group=False))
+
+
+async def get_instance_variable(ctx: Ctx) -> Any:
+    return variable_json(_find_instance_var(ctx), group=False)
+
+
+async def create_instance_variable(ctx: Ctx) -> Any:
+    ctx.require_admin()
+    data = state(ctx.store)
+    ctx.params.require("key", "value")
+    variable = Variable(ctx.params.str("key") or "", "")
+    _apply(ctx, variable, group=False)
+    if any(v.key == variable.key for v in data.instance):
+        raise _taken(variable.key)
+    if len(data.instance) >= data.instance_limit:
+        raise SandboxError.validation({"base": [limit_error(data.instance_limit)]})
+    data.instance.append(variable)
+    ctx.store.touch()
+    return json_response(variable_json(variable, group=False), 201)
+
+
+async def update_instance_variable(ctx: Ctx) -> Any:
+    variable = _find_instance_var(ctx)
+    ctx.params.require("value")
+    updated = Variable(**vars(variable))
+    _apply(ctx, updated, group=False)
+    instance = state(ctx.store).instance
+    instance[instance.index(variable)] = updated
+    ctx.store.touch()
+    return variable_json(updated, group=False)
+
+
+async def delete_instance_variable(ctx: Ctx) -> Any:
+    variable = _find_instance_var(ctx)
+    state(ctx.store).instance.remove(variable)
+    ctx.store.touch()
+    return Response(status_code=204)
+
+
+def _limits(data: VariablesState) -> dict[str, Any]:
+    return {"ci_instance_level_variables": data.instance_limit, "ci_pipeline_size": 0,
+            "ci_active_jobs": 0, "ci_project_subscriptions": 2, "ci_pipeline_schedules": 10,
+            "ci_needs_size_limit": 50, "ci_registered_group_runners": 1000,
+            "ci_registered_project_runners": 1000, "conan_max_file_size": 3221225472,
+            "enforcement_limit": 10000, "generic_packages_max_file_size": 5368709120,
+            "helm_max_file_size": 5242880, "maven_max_file_size": 3221225472,
+            "notification_limit": 10000, "npm_max_file_size": 524288000, "nuget_max_file_size": 524288000,
+            "pypi_max_file_size": 3221225472, "terraform_module_max_file_size": 1073741824,
+            "storage_size_limit": 15000}
+
+
+async def get_plan_limits(ctx: Ctx) -> Any:
+    ctx.require_admin()
+    return _limits(state(ctx.store))
+
+
+async def put_plan_limits(ctx: Ctx) -> Any:
+    ctx.require_admin()
+    data = state(ctx.store)
+    limit = ctx.params.int("ci_instance_level_variables")
+    if limit is not None:
+        if limit < 0:
+            raise SandboxError.invalid("ci_instance_level_variables")
+        data.instance_limit = limit
+        ctx.store.touch()
+    return _limits(data)
+
+
+routes: list[Route] = [
+    Route("/groups/{id}/variables", endpoint(list_group_variables), methods=["GET"]),
+    Route("/groups/{id}/variables", endpoint(create_group_variable), methods=["POST"]),
+    Route("/groups/{id}/variables/{key}", endpoint(get_group_variable), methods=["GET"]),
+    Route("/groups/{id}/variables/{key}", endpoint(update_group_variable), methods=["PUT"]),
+    Route("/groups/{id}/variables/{key}", endpoint(delete_group_variable), methods=["DELETE"]),
+    Route("/admin/ci/variables", endpoint(list_instance_variables), methods=["GET"]),
+    Route("/admin/ci/variables", endpoint(create_instance_variable), methods=["POST"]),
+    Route("/admin/ci/variables/{key}", endpoint(get_instance_variable), methods=["GET"]),
+    Route("/admin/ci/variables/{key}", endpoint(update_instance_variable), methods=["PUT"]),
+    Route("/admin/ci/variables/{key}", endpoint(delete_instance_variable), methods=["DELETE"]),
+    Route("/application/plan_limits", endpoint(get_plan_limits), methods=["GET"]),
+    Route("/application/plan_limits", endpoint(put_plan_limits), methods=["PUT"]),
+]

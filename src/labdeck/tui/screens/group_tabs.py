@@ -1,0 +1,225 @@
+"""The tables of the groups view's tabs: columns, cells and detail text for projects, subgroups, members,
+labels, badges, CI variables, iterations and relation exports. Server text is turned into `rich.text.Text`
+here and never parsed as markup; masked variable values stay hidden unless their key is in `revealed`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Collection
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from rich.text import Text
+
+from labdeck.api.models.badges import Badge
+from labdeck.api.models.group_transfer import RelationState, RelationStatus
+from labdeck.api.models.groups import Group
+from labdeck.api.models.iterations import Iteration
+from labdeck.api.models.labels import GroupLabel
+from labdeck.api.models.members import BillableMember, Member
+from labdeck.api.models.projects import Project
+from labdeck.api.models.variables import CiVariable
+from labdeck.domain.colours import is_colour, normalise_colour
+from labdeck.tui.widgets.table_model import Column
+
+Cells = Callable[[Any], tuple[Text, ...]]
+
+
+def _day(value: datetime | Any | None) -> str:
+    if value is None:
+        return ""
+    return value.strftime("%Y-%m-%d") if hasattr(value, "strftime") else str(value)
+
+
+def _yes(flag: bool | None) -> Text:
+    return Text("yes" if flag else "", style="green" if flag else "")
+
+
+def _detail(title: str, pairs: list[tuple[str, Any]]) -> Text:
+    out = Text(title, style="bold")
+    for label, value in pairs:
+        if value not in (None, ""):
+            out.append(f"\n{label:>14}  ", style="dim")
+            out.append(str(value))
+    return out
+
+
+@dataclass(frozen=True)
+class TabSpec:
+    """What one tab shows: its columns, cells, row key and detail."""
+
+    columns: list[Column]
+    cells: Cells
+    row_key: Callable[[Any], Any]
+    detail: Callable[[Any], Text]
+    empty: str
+
+
+# --- projects and subgroups ------------------------------------------------------------------------------
+
+def project_tab(group: Callable[[], Group | None]) -> TabSpec:
+    def shared(project: Project) -> bool:
+        current = group()
+        return bool(current and project.namespace and project.namespace.id != current.id
+                    and project.namespace.kind == "group" and not (project.path_with_namespace or "")
+                    .startswith(f"{current.full_path}/"))
+
+    def cells(project: Project) -> tuple[Text, ...]:
+        return (Text(project.path_with_namespace or project.name or str(project.id)),
+                Text(project.visibility or ""), Text("shared" if shared(project) else "", style="cyan"),
+                Text("archived" if project.archived else "", style="yellow"),
+                Text(_day(project.last_activity_at)))
+
+    columns = [Column("path", "Project", min_width=30), Column("visibility", "Visibility", width=10),
+               Column("shared", "Shared", width=7), Column("archived", "Archived", width=9),
+               Column("activity", "Last activity", width=13, sort_key=lambda p: _day(p.last_activity_at))]
+    return TabSpec(columns, cells, lambda p: p.id, lambda p: _detail(p.path_with_namespace or "", [
+        ("name", p.name), ("description", p.description), ("visibility", p.visibility),
+        ("namespace", p.namespace.full_path if p.namespace else None), ("default branch", p.default_branch),
+        ("stars", p.star_count), ("created", _day(p.created_at)), ("web", p.web_url)]), "No projects")
+
+
+def subgroup_tab() -> TabSpec:
+    def cells(group: Group) -> tuple[Text, ...]:
+        return (Text(group.full_path or group.name or ""), Text(group.name or ""),
+                Text(group.visibility or ""), Text(_day(group.created_at)))
+
+    columns = [Column("path", "Subgroup", min_width=28), Column("name", "Name", min_width=12),
+               Column("visibility", "Visibility", width=10), Column("created", "Created", width=10)]
+    return TabSpec(columns, cells, lambda g: g.id, lambda g: _detail(g.full_path or "", [
+        ("name", g.name), ("description", g.description), ("visibility", g.visibility), ("id", g.id),
+        ("web", g.web_url)]), "No subgroups")
+
+
+# --- members, labels, badges -----------------------------------------------------------------------------
+
+def member_tab(overrides: Collection[int] = ()) -> TabSpec:
+    """Members (`Member`) or, in billable mode, billable members (`BillableMember`: the access column says
+    "billable" and the expiry column shows the last activity)."""
+    def cells(member: Member | BillableMember) -> tuple[Text, ...]:
+        state = Text(member.state or "", style="" if member.state == "active" else "yellow")
+        name = Text(member.username or str(member.id))
+        if isinstance(member, BillableMember):
+            return (name, Text(member.name or ""), Text("billable", style="cyan"),
+                    Text(_day(member.last_activity_on)), state)
+        level = Text(member.level_label)
+        if member.id in overrides:
+            level.append(" (override)", style="magenta")
+        return name, Text(member.name or ""), level, Text(_day(member.expires_at)), state
+
+    def detail(member: Member | BillableMember) -> Text:
+        if isinstance(member, BillableMember):
+            return _detail(member.username or "", [
+                ("name", member.name), ("user id", member.id), ("membership", member.membership_type),
+                ("last activity", _day(member.last_activity_on)), ("removable", member.removable),
+                ("email", member.email), ("web", member.web_url)])
+        return _detail(member.username or "", [
+            ("name", member.name), ("user id", member.id),
+            ("access", f"{member.level_label} ({member.access_level})"), ("expires", _day(member.expires_at)),
+            ("member since", _day(member.created_at)), ("state", member.state),
+            ("override", "on" if member.id in overrides else None), ("web", member.web_url)])
+
+    columns = [Column("username", "Username", min_width=16), Column("name", "Name", min_width=16),
+               Column("level", "Access", width=24, sort_key=lambda m: getattr(m, "access_level", 0) or 0),
+               Column("expires", "Expires", width=10), Column("state", "State", width=10)]
+    return TabSpec(columns, cells, lambda m: m.id, detail, "No members")
+
+
+def swatch(colour: str | None) -> Text:
+    """A coloured block for a label colour (only for values that are really colours)."""
+    if colour and is_colour(colour):
+        return Text("██", style=normalise_colour(colour))
+    return Text("  ")
+
+
+def label_tab() -> TabSpec:
+    def cells(label: GroupLabel) -> tuple[Text, ...]:
+        return (swatch(label.color), Text(label.name), Text(label.color or ""),
+                Text(label.description or "", overflow="ellipsis", no_wrap=True),
+                Text("subscribed" if label.subscribed else "", style="cyan"))
+
+    columns = [Column("swatch", "", width=2), Column("name", "Label", min_width=16),
+               Column("color", "Colour", width=8), Column("description", "Description", min_width=20),
+               Column("subscribed", "Subscribed", width=10)]
+    return TabSpec(columns, cells, lambda lb: lb.id, lambda lb: _detail(lb.name, [
+        ("colour", lb.color), ("text colour", lb.text_color), ("description", lb.description),
+        ("open issues", lb.open_issues_count), ("closed issues", lb.closed_issues_count),
+        ("open MRs", lb.open_merge_requests_count), ("subscribed", "yes" if lb.subscribed else "no")]),
+        "No labels")
+
+
+def badge_tab() -> TabSpec:
+    def cells(badge: Badge) -> tuple[Text, ...]:
+        return (Text(badge.name or ""), Text(badge.rendered_link_url or badge.link_url or ""),
+                Text(badge.rendered_image_url or badge.image_url or ""))
+
+    columns = [Column("name", "Badge", min_width=12), Column("link", "Link (rendered)", min_width=30),
+               Column("image", "Image (rendered)", min_width=30)]
+    return TabSpec(columns, cells, lambda b: b.id, lambda b: _detail(b.name or f"badge {b.id}", [
+        ("link", b.link_url), ("rendered link", b.rendered_link_url), ("image", b.image_url),
+        ("rendered image", b.rendered_image_url)]), "No badges")
+
+
+# --- variables, iterations, relation exports -------------------------------------------------------------
+
+def variable_key(variable: CiVariable) -> tuple[str, str]:
+    return variable.key, variable.environment_scope or "*"
+
+
+def variable_tab(revealed: Collection[tuple[str, str]]) -> TabSpec:
+    def cells(variable: CiVariable) -> tuple[Text, ...]:
+        shown = variable.shown_value(variable_key(variable) in revealed)
+        return (Text(variable.key), Text(shown.replace("\n", "⏎"), no_wrap=True, overflow="ellipsis"),
+                Text(variable.variable_type or ""), Text(variable.environment_scope or ""),
+                _yes(variable.protected), _yes(variable.masked))
+
+    columns = [Column("key", "Key", min_width=16), Column("value", "Value", min_width=20),
+               Column("type", "Type", width=8), Column("scope", "Scope", width=12),
+               Column("protected", "Protected", width=9), Column("masked", "Masked", width=7)]
+
+    def detail(variable: CiVariable) -> Text:
+        return _detail(variable.key, [("value", variable.shown_value(variable_key(variable) in revealed)),
+                                      ("type", variable.variable_type), ("scope", variable.environment_scope),
+                                      ("protected", "yes" if variable.protected else "no"),
+                                      ("masked", "yes (m reveals)" if variable.masked else "no")])
+
+    return TabSpec(columns, cells, variable_key, detail, "No variables")
+
+
+_STATE_STYLES = {"upcoming": "cyan", "started": "green", "closed": "dim"}
+
+
+def iteration_tab() -> TabSpec:
+    def cells(iteration: Iteration) -> tuple[Text, ...]:
+        label = iteration.state_label
+        return (Text(iteration.title or ""), Text(label, style=_STATE_STYLES.get(label, "")),
+                Text(_day(iteration.start_date)), Text(_day(iteration.due_date)),
+                Text(str(iteration.group_id or "")))
+
+    columns = [Column("title", "Iteration", min_width=20), Column("state", "State", width=9),
+               Column("start", "Start", width=10), Column("due", "Due", width=10),
+               Column("group", "Group id", width=8)]
+    return TabSpec(columns, cells, lambda it: it.id, lambda it: _detail(it.title or "", [
+        ("state", it.state_label), ("start", _day(it.start_date)), ("due", _day(it.due_date)),
+        ("description", it.description), ("web", it.web_url)]), "No iterations")
+
+
+_RELATION_STYLES = {RelationState.STARTED: ("started", "yellow"),
+                    RelationState.FINISHED: ("finished", "green"), RelationState.FAILED: ("failed", "red")}
+
+
+def relation_tab() -> TabSpec:
+    def cells(status: RelationStatus) -> tuple[Text, ...]:
+        try:
+            label, style = _RELATION_STYLES[status.state]
+        except ValueError:
+            label, style = str(status.status), ""
+        return (Text(status.relation), Text(label, style=style), Text(status.error or "", style="red"),
+                Text(status.updated_at.strftime("%Y-%m-%d %H:%M:%S") if status.updated_at else ""))
+
+    columns = [Column("relation", "Relation", min_width=18), Column("status", "Status", width=9),
+               Column("error", "Error", min_width=16), Column("updated", "Updated", width=19)]
+    return TabSpec(columns, cells, lambda s: s.relation, lambda s: _detail(s.relation, [
+        ("status", s.status), ("error", s.error), ("updated", s.updated_at)]),
+        "No relations export yet (X starts one)")

@@ -1,0 +1,75 @@
+"""`VariablesService` against the sandbox: group and instance CRUD, scopes, checks before sending, and
+masked values kept out of reprs."""
+
+from __future__ import annotations
+
+import pytest
+from groups_sandbox import ALICE_TOKEN, Sandbox, sandbox_fixture  # noqa: F401
+
+from labdeck.api.errors import BadRequest, Conflict, Forbidden, NotFound
+from labdeck.api.models.variables import HIDDEN
+from labdeck.api.variables import VariableError, VariablesService
+
+
+async def test_group_variables_crud_and_scopes(sandbox: Sandbox) -> None:
+    service = VariablesService(sandbox.client())
+    keys = {v.key for v in await service.group_variables("acme")}
+    assert keys == {"DEPLOY_TOKEN", "REGISTRY_MIRROR", "KUBECONFIG"}
+    made = await service.create_group_variable("acme", "SCOPED", "a", environment_scope="staging")
+    assert (made.environment_scope, made.variable_type) == ("staging", "env_var")
+    await service.create_group_variable("acme", "SCOPED", "b", environment_scope="production", protected=True)
+    assert {v.key for v in await service.group_variables("acme")} == keys | {"SCOPED"}  # cache dropped
+    with pytest.raises(Conflict):
+        await service.get_group_variable("acme", "SCOPED")
+    staging = await service.get_group_variable("acme", "SCOPED", environment_scope="staging")
+    assert staging.value == "a"
+    updated = await service.update_group_variable("acme", "SCOPED", "c", environment_scope="staging",
+                                                  variable_type="file")
+    assert (updated.value, updated.variable_type) == ("c", "file")
+    await service.delete_group_variable("acme", "SCOPED", environment_scope="production")
+    assert (await service.get_group_variable("acme", "SCOPED")).environment_scope == "staging"
+
+
+async def test_rules_are_checked_before_sending(sandbox: Sandbox) -> None:
+    client = sandbox.client()
+    service = VariablesService(client)
+    with pytest.raises(VariableError) as bad_key:
+        await service.create_group_variable("acme", "NOT-OK", "x")
+    assert bad_key.value.errors == {"key": ["can contain only letters, digits and '_'."]}
+    with pytest.raises(VariableError) as masked:
+        await service.create_group_variable("acme", "M", "short", masked=True)
+    assert masked.value.errors == {"value": ["is invalid"]}
+    with pytest.raises(VariableError):
+        await service.create_instance_variable("BIG", "x" * 10_001)
+    with pytest.raises(VariableError):
+        await service.create_group_variable("acme", "T", "x", variable_type="blob")  # type: ignore[arg-type]
+    assert len(client.request_log) == 0
+
+
+async def test_instance_variables(sandbox: Sandbox) -> None:
+    service = VariablesService(sandbox.client())
+    listed = await service.instance_variables()
+    assert {v.key for v in listed} == {"HTTP_PROXY", "SONAR_TOKEN"}
+    assert all(v.environment_scope is None for v in listed)
+    made = await service.create_instance_variable("GLOBAL", "x" * 10_000, masked=False)
+    assert len(made.value or "") == 10_000
+    assert (await service.update_instance_variable("GLOBAL", "y")).value == "y"
+    assert (await service.get_instance_variable("GLOBAL")).value == "y"
+    await service.delete_instance_variable("GLOBAL")
+    with pytest.raises(NotFound):
+        await service.get_instance_variable("GLOBAL")
+    sandbox.store.areas["ci_variables"].instance_limit = 2
+    with pytest.raises(BadRequest, match="Maximum number"):
+        await service.create_instance_variable("THIRD", "x")
+    with pytest.raises(Forbidden):
+        await VariablesService(sandbox.client(ALICE_TOKEN)).instance_variables()
+
+
+async def test_masked_values_stay_hidden(sandbox: Sandbox) -> None:
+    service = VariablesService(sandbox.client())
+    token = await service.get_group_variable("acme", "DEPLOY_TOKEN")
+    assert token.masked and token.shown_value() == HIDDEN
+    assert token.shown_value(revealed=True) == "s3cr3t-deploy-token-42"
+    assert "s3cr3t" not in repr(token) and "s3cr3t" not in str(token)
+    plain = await service.get_group_variable("acme", "REGISTRY_MIRROR")
+    assert plain.shown_value() == "https://mirror.acme.example"

@@ -1,0 +1,65 @@
+"""Variable key rules, the instance value limit, masking requirements, and colour names for labels."""
+
+from __future__ import annotations
+
+import pytest
+
+from labdeck.domain.ci_variables import (
+    KEY_ALPHABET_ERROR,
+    KEY_LENGTH_ERROR,
+    can_mask,
+    key_errors,
+    variable_errors,
+)
+from labdeck.domain.colours import ColourError, is_colour, normalise_colour, text_colour
+
+
+@pytest.mark.parametrize("key", ["A", "deploy_TOKEN_2", "_", "x" * 255])
+def test_valid_keys(key: str) -> None:
+    assert key_errors(key) == []
+
+
+@pytest.mark.parametrize(("key", "expected"), [
+    ("x" * 256, [KEY_LENGTH_ERROR]),
+    ("with-dash", [KEY_ALPHABET_ERROR]),
+    ("spa ce", [KEY_ALPHABET_ERROR]),
+    ("é", [KEY_ALPHABET_ERROR]),
+    ("a.b" + "c" * 300, [KEY_LENGTH_ERROR, KEY_ALPHABET_ERROR]),
+    ("", ["can't be blank"]),
+])
+def test_invalid_keys(key: str, expected: list[str]) -> None:
+    assert key_errors(key) == expected
+
+
+def test_instance_value_limit_is_ten_thousand_characters() -> None:
+    assert variable_errors("K", "v" * 10_000, instance=True) == {}
+    errors = variable_errors("K", "v" * 10_001, instance=True)
+    assert errors == {"value": ["The value of the provided variable exceeds the 10000 character limit"]}
+    assert variable_errors("K", "v" * 10_001) == {}  # group variables have no such limit
+
+
+@pytest.mark.parametrize(("value", "ok"), [
+    ("abcdefgh", True), ("a+b/c=d@e:f.g~h-_", True), ("short", False), ("has space!", False),
+    ("two\nlines!", False),
+])
+def test_masked_values(value: str, ok: bool) -> None:
+    assert can_mask(value) is ok
+    assert ("value" in variable_errors("K", value, masked=True)) is (not ok)
+
+
+@pytest.mark.parametrize(("text", "hex_value"), [
+    ("red", "#ff0000"), ("RebeccaPurple", "#663399"), ("#ABC", "#aabbcc"), ("#D9534F", "#d9534f"),
+])
+def test_colour_names_and_hex(text: str, hex_value: str) -> None:
+    assert is_colour(text) and normalise_colour(text) == hex_value
+
+
+@pytest.mark.parametrize("text", ["#12", "notacolour", "#GGGGGG", ""])
+def test_invalid_colours(text: str) -> None:
+    assert not is_colour(text)
+    with pytest.raises(ColourError):
+        normalise_colour(text)
+
+
+def test_text_colour_contrasts() -> None:
+    assert text_colour("white") == "#1F1E24" and text_colour("#000080") == "#FFFFFF"
