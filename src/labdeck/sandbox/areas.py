@@ -27,13 +27,14 @@ AREA_MODULES: list[str] = [
     "group_transfer",
     "moderation",
     "registry",
-    "deployments",
-    "environments",
+    "issues",
     "repository_tags",
     "wikis",
     "pages_domains",
     "error_tracking",
     "forks",
+    "deployments",
+    "environments",
 ]
 
 

@@ -80,7 +80,8 @@ def register_area(area: Area) -> None:
 for _area in (
     Area("groups", "Groups", "Groups and subgroups: members, labels, badges, variables, export",
          "labdeck.tui.screens.groups:open_groups"),
-    Area("issues", "Issues", "Triage issues across the instance with the filter language"),
+    Area("issues", "Issues", "Triage issues across the instance with the filter language",
+         "labdeck.tui.screens.issues:open_issues"),
     Area("registry", "Registry", "Container registry: repositories, tags, interactive cleanup",
          "labdeck.tui.screens.registry:open_registry"),
     Area("deployments", "Deployments", "Deployments and environments, their frequency",

@@ -1,0 +1,360 @@
+"""The issues service: the instance and group listings (`GET /issues`, `GET /groups/:id/issues`) driven
+by the filter language, project issues (read, create, update, close/reopen, delete), notes and `/promote`,
+to-do items, time tracking (durations checked before anything is sent), related and closing merge
+requests, and bulk actions with a result per issue.
+
+This is the only module that knows these paths. A mutation drops the cached issue listings (the global
+one and every group listing this service has read), so the next listing shows the change.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Final, Literal
+
+from pydantic import ValidationError
+
+from labdeck.api.client import ApiClient
+from labdeck.api.errors import ApiError, LabdeckError
+from labdeck.api.models.base import parse_many, parse_one
+from labdeck.api.models.issues import BulkItemResult, Issue, IssueMergeRequest, Note, TimeStats, Todo
+from labdeck.domain import issue_query
+from labdeck.domain.durations import parse_duration
+
+GLOBAL_PATH: Final = "/issues"
+PARSE_INLINE: Final = 1_000  # longer lists are parsed in a thread
+GroupId = int | str
+BulkKind = Literal["close", "reopen", "add_labels", "remove_labels", "assign", "unassign", "set_milestone",
+                   "todo"]
+BulkProgress = Callable[[int, int, BulkItemResult], Awaitable[None] | None]
+Progress = Callable[[int, int | None], None]
+
+
+def parse_issue_list(items: Any) -> list[Issue]:
+    """Issues from decoded JSON, each sanitised once (see `models.issues.SANITISED`); a wrong shape
+    raises `MalformedResponse` like `parse_many`."""
+    if not isinstance(items, list):
+        return parse_many(Issue, items)  # raises MalformedResponse
+    out: list[Issue] = []
+    for item in items:
+        try:
+            out.append(Issue.model_validate(item, context={}))
+        except ValidationError:
+            out.append(parse_one(Issue, item))  # raises MalformedResponse with the place
+    return out
+
+
+async def parse_issues(items: Any) -> list[Issue]:
+    """`parse_issue_list`; a long list is parsed off the event loop (50,000 issues take seconds)."""
+    if isinstance(items, list) and len(items) > PARSE_INLINE:
+        return await asyncio.to_thread(parse_issue_list, items)
+    return parse_issue_list(items)
+
+
+def _encode_id(value: GroupId) -> str:
+    """An id or a full path, URL-encoded as one path segment."""
+    text = str(value)
+    return text if text.isdigit() else text.replace("/", "%2F")
+
+
+def _project_path(project_id: int | str) -> str:
+    return f"/projects/{_encode_id(project_id)}/issues"
+
+
+@dataclass(frozen=True)
+class BulkAction:
+    """One action applied to many issues: what to send for each."""
+
+    kind: BulkKind
+    labels: tuple[str, ...] = ()
+    user_ids: tuple[int, ...] = ()
+    milestone_title: str = ""  # "" removes the milestone; otherwise found in each issue's project
+    description: str = field(default="", compare=False)
+
+    def payload(self) -> dict[str, Any]:
+        """The `PUT` body for this action (the to-do action posts instead)."""
+        match self.kind:
+            case "close" | "reopen":
+                return {"state_event": "close" if self.kind == "close" else "reopen"}
+            case "add_labels" | "remove_labels":
+                return {self.kind: ",".join(self.labels)}
+            case "assign":
+                return {"assignee_ids": list(self.user_ids)}
+            case "unassign":
+                return {"assignee_ids": []}
+            case "set_milestone":
+                return {"milestone_id": 0}  # `apply` puts the project's milestone id here
+        return {}
+
+    @property
+    def title(self) -> str:
+        return self.description or self.kind.replace("_", " ")
+
+
+class IssuesService:
+    """Issues of one instance, for the caller the client authenticates as."""
+
+    def __init__(self, client: ApiClient) -> None:
+        self.client = client
+        self._group_paths: set[str] = set()
+        self._milestones: dict[tuple[str, str], int | None] = {}
+
+    # -- listings -------------------------------------------------------------------------------------
+    @staticmethod
+    def listing_path(group: GroupId | None = None) -> str:
+        return GLOBAL_PATH if group is None else f"/groups/{_encode_id(group)}/issues"
+
+    @staticmethod
+    def compile_filter(text: str, group: GroupId | None = None) -> dict[str, Any]:
+        """The listing parameters of a filter text (see `domain.issue_query`); raises `QueryError`."""
+        listing = issue_query.GLOBAL if group is None else issue_query.GROUP
+        return issue_query.compile(issue_query.parse(text), listing)
+
+    @staticmethod
+    def listing_params(params: Mapping[str, Any] | None = None, *, group: GroupId | None = None,
+                       order_by: str = "created_at", sort: str = "desc") -> dict[str, Any]:
+        """The query sent for a listing: the compiled filter plus ordering, and `scope=all` on the
+        instance listing unless the filter names a scope (GitLab's default is `created_by_me`)."""
+        out: dict[str, Any] = {"order_by": order_by, "sort": sort, "with_labels_details": "true",
+                               **dict(params or {})}
+        if group is None:
+            out.setdefault("scope", "all")
+        return out
+
+    def _remember(self, path: str) -> str:
+        if path != GLOBAL_PATH:
+            self._group_paths.add(path)
+        return path
+
+    async def list_issues(self, params: Mapping[str, Any] | None = None, *, group: GroupId | None = None,
+                          refresh: bool = False, on_progress: Progress | None = None) -> list[Issue]:
+        """Every issue of the listing (through the list cache; `refresh=True` always fetches)."""
+        path = self._remember(self.listing_path(group))
+        query = self.listing_params(params, group=group)
+        items = await self.client.get_list(path, query, refresh=refresh, on_progress=on_progress)
+        return await parse_issues(items)
+
+    async def fetch_all(self, params: Mapping[str, Any] | None = None, *, group: GroupId | None = None,
+                        on_progress: Progress | None = None) -> list[Issue]:
+        """Every issue of the listing, fetched now (concurrent pages), bypassing the cache."""
+        path = self._remember(self.listing_path(group))
+        items = await self.client.fetch_all(path, self.listing_params(params, group=group),
+                                            on_progress=on_progress)
+        return await parse_issues(items)
+
+    async def iter_pages(self, params: Mapping[str, Any] | None = None, *, group: GroupId | None = None,
+                         per_page: int = 100) -> AsyncIterator[list[Issue]]:
+        """The listing page by page, for painting the first rows at once; once every page has arrived
+        the whole listing goes into the list cache (what `list_issues` and `cached_issues` read)."""
+        path = self._remember(self.listing_path(group))
+        query = self.listing_params(params, group=group)
+        raw: list[Any] = []
+        async for page in self.client.pages(path, query, per_page=per_page):
+            raw.extend(page.items)
+            yield parse_issue_list(page.items)
+        self.client.cache.set(self.client.cache_key(path, query), raw)
+
+    async def load(self, params: Mapping[str, Any] | None = None, *, group: GroupId | None = None,
+                   on_first_page: Callable[[list[Issue]], None] | None = None,
+                   on_progress: Progress | None = None) -> list[Issue]:
+        """The whole listing, fast to first rows: page 1 alone (handed to `on_first_page`), then, when
+        there is more, every page fetched concurrently; the result goes into the list cache."""
+        path = self._remember(self.listing_path(group))
+        query = self.listing_params(params, group=group)
+        first = await self.client.get_page(path, {**query, "per_page": 100})
+        if on_first_page is not None:
+            on_first_page(parse_issue_list(first.items))
+        raw = first.items if first.next_url is None else await self.client.fetch_all(
+            path, query, on_progress=on_progress)
+        self.client.cache.set(self.client.cache_key(path, query), raw)
+        return await parse_issues(raw)
+
+    def cached_issues(self, params: Mapping[str, Any] | None = None, *,
+                      group: GroupId | None = None) -> tuple[list[Issue], bool] | None:
+        """What the cache holds for this listing, `(issues, fresh)`, or None."""
+        hit = self.client.cached_list(self.listing_path(group), self.listing_params(params, group=group))
+        return None if hit is None else (parse_issue_list(hit[0]), hit[1])
+
+    async def cached(self, params: Mapping[str, Any] | None = None, *,
+                     group: GroupId | None = None) -> tuple[list[Issue], bool] | None:
+        """Like `cached_issues`, parsing a long list off the event loop."""
+        hit = self.client.cached_list(self.listing_path(group), self.listing_params(params, group=group))
+        return None if hit is None else (await parse_issues(hit[0]), hit[1])
+
+    def _invalidate(self, project_id: int | str, iid: int | None = None) -> None:
+        """Drop the cached lists a change to this project's issue can alter: the global and group listings,
+        and the project's issue paths as this service wrote them (an encoded `group%2Fproject` path is
+        not what the client's own invalidation sees)."""
+        base = _project_path(project_id)
+        for path in (GLOBAL_PATH, *self._group_paths, base if iid is None else f"{base}/{int(iid)}"):
+            self.client.cache.invalidate(path)
+
+    # -- people and milestones ------------------------------------------------------------------------
+    async def find_user_ids(self, usernames: Iterable[str]) -> dict[str, int]:
+        """Ids of these usernames (`GET /users?username=`); unknown ones are left out."""
+        found: dict[str, int] = {}
+        for name in dict.fromkeys(n.strip().lstrip("@") for n in usernames if n.strip()):
+            users = await self.client.get_json("/users", {"username": name})
+            if isinstance(users, list) and users and isinstance(users[0], dict) and "id" in users[0]:
+                found[name] = int(users[0]["id"])
+        return found
+
+    async def milestone_id(self, project_id: int | str, title: str) -> int | None:
+        """The id of the project's milestone called `title`, or None (remembered per project)."""
+        key = (str(project_id), title)
+        if key not in self._milestones:
+            items = await self.client.get_json(f"/projects/{_encode_id(project_id)}/milestones",
+                                               {"title": title})
+            match = [m for m in items or [] if isinstance(m, dict) and m.get("title") == title]
+            self._milestones[key] = int(match[0]["id"]) if match else None
+        return self._milestones[key]
+
+    # -- single issues --------------------------------------------------------------------------------
+    async def get_issue(self, project_id: int | str, iid: int) -> Issue:
+        body = await self.client.get_json(f"{_project_path(project_id)}/{int(iid)}",
+                                          {"with_labels_details": "true"})
+        return parse_one(Issue, body)
+
+    async def project_issues(self, project_id: int | str,
+                             params: Mapping[str, Any] | None = None) -> list[Issue]:
+        return parse_issue_list(await self.client.fetch_all(_project_path(project_id), params))
+
+    async def create_issue(self, project_id: int | str, title: str, **fields: Any) -> Issue:
+        try:
+            body = await self.client.post_json(_project_path(project_id), {"title": title, **fields})
+        finally:
+            self._invalidate(project_id)
+        return parse_one(Issue, body)
+
+    async def update_issue(self, project_id: int | str, iid: int, **fields: Any) -> Issue:
+        """`PUT` the given fields (`title`, `labels`, `add_labels`, `remove_labels`, `assignee_ids`,
+        `milestone_id`, `due_date`, `confidential`, `state_event`, ...)."""
+        try:
+            body = await self.client.put_json(f"{_project_path(project_id)}/{int(iid)}", fields)
+        finally:
+            self._invalidate(project_id, iid)
+        return parse_one(Issue, body)
+
+    async def close_issue(self, project_id: int | str, iid: int) -> Issue:
+        return await self.update_issue(project_id, iid, state_event="close")
+
+    async def reopen_issue(self, project_id: int | str, iid: int) -> Issue:
+        return await self.update_issue(project_id, iid, state_event="reopen")
+
+    async def delete_issue(self, project_id: int | str, iid: int) -> None:
+        try:
+            await self.client.delete(f"{_project_path(project_id)}/{int(iid)}")
+        finally:
+            self._invalidate(project_id, iid)
+
+    # -- notes, to-do, promotion ----------------------------------------------------------------------
+    async def notes(self, project_id: int | str, iid: int, *, refresh: bool = False) -> list[Note]:
+        """The issue's notes, oldest first (through the list cache)."""
+        items = await self.client.get_list(f"{_project_path(project_id)}/{int(iid)}/notes",
+                                           {"sort": "asc", "order_by": "created_at"}, refresh=refresh)
+        return parse_many(Note, items)
+
+    async def add_note(self, project_id: int | str, iid: int, body: str) -> Note:
+        try:
+            data = await self.client.post_json(f"{_project_path(project_id)}/{int(iid)}/notes",
+                                               {"body": body})
+        finally:
+            self._invalidate(project_id, iid)
+        return parse_one(Note, data)
+
+    async def promote(self, project_id: int | str, iid: int) -> bool:
+        """Promote to an epic with a `/promote` note; True when the server says it promoted."""
+        note = await self.add_note(project_id, iid, "/promote")
+        return bool((note.commands_changes or {}).get("promote_to_epic"))
+
+    async def add_todo(self, project_id: int | str, iid: int) -> Todo | None:
+        """A to-do item for the caller; None when one already exists (304)."""
+        response = await self.client.request("POST", f"{_project_path(project_id)}/{int(iid)}/todo",
+                                             allow_304=True)
+        if response.status_code == 304:
+            return None
+        return parse_one(Todo, self.client.decode(response))
+
+    # -- time tracking --------------------------------------------------------------------------------
+    async def track_time(self, project_id: int | str, iid: int, action: str,
+                         duration: str | None = None) -> TimeStats:
+        """`POST .../<action>` (`time_estimate`, `add_spent_time` with a duration; `reset_time_estimate`,
+        `reset_spent_time`); the duration is checked first and `DurationError` raised before sending."""
+        payload = None
+        if duration is not None:
+            parse_duration(duration)  # DurationError before anything is sent
+            payload = {"duration": duration.strip()}
+        try:
+            body = await self.client.post_json(f"{_project_path(project_id)}/{int(iid)}/{action}", payload)
+        finally:
+            self._invalidate(project_id, iid)
+        return parse_one(TimeStats, body)
+
+    async def set_estimate(self, project_id: int | str, iid: int, duration: str) -> TimeStats:
+        return await self.track_time(project_id, iid, "time_estimate", duration)
+
+    async def reset_estimate(self, project_id: int | str, iid: int) -> TimeStats:
+        return await self.track_time(project_id, iid, "reset_time_estimate")
+
+    async def add_spent(self, project_id: int | str, iid: int, duration: str) -> TimeStats:
+        return await self.track_time(project_id, iid, "add_spent_time", duration)
+
+    async def reset_spent(self, project_id: int | str, iid: int) -> TimeStats:
+        return await self.track_time(project_id, iid, "reset_spent_time")
+
+    async def time_stats(self, project_id: int | str, iid: int) -> TimeStats:
+        return parse_one(TimeStats, await self.client.get_json(
+            f"{_project_path(project_id)}/{int(iid)}/time_stats"))
+
+    # -- merge requests -------------------------------------------------------------------------------
+    async def related_merge_requests(self, project_id: int | str, iid: int, *,
+                                     refresh: bool = False) -> list[IssueMergeRequest]:
+        """Merge requests that mention the issue (through the list cache)."""
+        return parse_many(IssueMergeRequest, await self.client.get_list(
+            f"{_project_path(project_id)}/{int(iid)}/related_merge_requests", refresh=refresh))
+
+    async def closed_by(self, project_id: int | str, iid: int, *,
+                        refresh: bool = False) -> list[IssueMergeRequest]:
+        """Merge requests that close the issue when merged (through the list cache)."""
+        return parse_many(IssueMergeRequest, await self.client.get_list(
+            f"{_project_path(project_id)}/{int(iid)}/closed_by", refresh=refresh))
+
+    # -- bulk -----------------------------------------------------------------------------------------
+    async def apply(self, issue: Issue, action: BulkAction) -> BulkItemResult:
+        """Apply `action` to one issue; a refusal or a network failure becomes a result."""
+        ref = issue.reference
+        try:
+            if action.kind == "todo":
+                todo = await self.add_todo(issue.project_id, issue.iid)
+                return BulkItemResult(ref, True, 201 if todo else 304,
+                                      "to-do added" if todo else "already a to-do")
+            payload = action.payload()
+            if action.kind == "set_milestone" and action.milestone_title:
+                milestone = await self.milestone_id(issue.project_id, action.milestone_title)
+                if milestone is None:
+                    return BulkItemResult(ref, False, None,
+                                          f"no milestone called {action.milestone_title!r} in this project")
+                payload["milestone_id"] = milestone
+            updated = await self.update_issue(issue.project_id, issue.iid, **payload)
+        except ApiError as exc:
+            return BulkItemResult(ref, False, exc.status, exc.message)
+        except LabdeckError as exc:
+            return BulkItemResult(ref, False, None, str(exc) or type(exc).__name__)
+        return BulkItemResult(ref, True, 200, "done", updated)
+
+    async def apply_many(self, issues: Iterable[Issue], action: BulkAction, *,
+                         on_progress: BulkProgress | None = None) -> list[BulkItemResult]:
+        """Apply `action` to each issue in turn; refusals never stop the rest. Cancelling the calling task
+        stops after the current issue."""
+        todo = list(issues)
+        results: list[BulkItemResult] = []
+        for issue in todo:
+            result = await self.apply(issue, action)
+            results.append(result)
+            if on_progress is not None:
+                maybe = on_progress(len(results), len(todo), result)
+                if maybe is not None:
+                    await maybe
+        return results

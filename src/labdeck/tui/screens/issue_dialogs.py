@@ -1,0 +1,256 @@
+"""The dialogs of the issues view: the bulk action menu, a one-line prompt (labels, usernames, milestone,
+comment), the edit dialog (title and labels) and the time tracking dialog, which checks durations with
+GitLab's rules (`domain.durations`) before anything is sent. Server text appears only as `Content`/`Text`.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Final, Literal
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.content import Content
+from textual.screen import ModalScreen
+from textual.widgets import Button, Input, OptionList, Static
+from textual.widgets.option_list import Option
+
+from labdeck.api.issues import BulkKind
+from labdeck.api.models.issues import TimeStats
+from labdeck.domain.durations import DurationError, parse_duration
+
+# id -> label, in menu order
+BULK_CHOICES: Final[dict[BulkKind, str]] = {
+    "close": "Close", "reopen": "Reopen", "add_labels": "Add labels…", "remove_labels": "Remove labels…",
+    "assign": "Assign to…", "unassign": "Unassign everyone", "set_milestone": "Set milestone…",
+    "todo": "Add a to-do",
+}
+TimeAction = Literal["time_estimate", "add_spent_time", "reset_time_estimate", "reset_spent_time"]
+
+
+class BulkMenu(ModalScreen["BulkKind | None"]):
+    """What to do with the marked issues."""
+
+    CSS_PATH = "issues.tcss"
+    AUTO_FOCUS = "#issues-bulk-options"
+    BINDINGS = [Binding("escape", "cancel", "Cancel", id="issues_bulk.cancel")]
+
+    def __init__(self, count: int) -> None:
+        super().__init__()
+        self.count = count
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="issues-dialog"):
+            yield Static(Text(f"Bulk action on {self.count} marked issues", style="bold"))
+            yield OptionList(*(Option(label, id=kind) for kind, label in BULK_CHOICES.items()),
+                             id="issues-bulk-options")
+            yield Static("enter: choose · escape: cancel", classes="issues-dialog-hint")
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        event.stop()
+        self.dismiss(str(event.option.id))  # type: ignore[arg-type]
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+_URL = re.compile(r"https?://[^\s<>()\[\]\"'`]+")
+
+
+def links_in(text: str) -> list[str]:
+    """The http(s) URLs of a Markdown text (bare or in `[text](url)`), in order, without duplicates."""
+    return list(dict.fromkeys(url.rstrip(".,;:!?") for url in _URL.findall(text or "")))
+
+
+class LinkMenu(ModalScreen[str | None]):
+    """The links of an issue's description and notes: one is opened only when chosen (and, off the
+    instance's host, only after a confirmation: see `tui.links.open_link`)."""
+
+    CSS_PATH = "issues.tcss"
+    AUTO_FOCUS = "#issues-link-options"
+    BINDINGS = [Binding("escape", "cancel", "Cancel", id="issues_links.cancel")]
+
+    def __init__(self, reference: str, urls: list[str]) -> None:
+        super().__init__()
+        self.reference = reference
+        self.urls = urls
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="issues-dialog"):
+            yield Static(Content.from_markup("Links in [b]$ref[/b]", ref=self.reference))
+            yield OptionList(*(Option(Text(url), id=str(n)) for n, url in enumerate(self.urls)),
+                             id="issues-link-options")
+            yield Static("enter: open · escape: cancel", classes="issues-dialog-hint")
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        event.stop()
+        self.dismiss(self.urls[int(str(event.option.id))])
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+class PromptScreen(ModalScreen[str | None]):
+    """One line of input; `allow_empty=False` keeps the dialog open until something is typed."""
+
+    CSS_PATH = "issues.tcss"
+    AUTO_FOCUS = "#issues-prompt-input"
+    BINDINGS = [Binding("escape", "cancel", "Cancel", id="issues_prompt.cancel")]
+
+    def __init__(self, title: str | Content, placeholder: str = "", value: str = "", *,
+                 allow_empty: bool = False) -> None:
+        super().__init__()
+        self.prompt_title = title if isinstance(title, Content) else Content(title)
+        self.placeholder = placeholder
+        self.value = value
+        self.allow_empty = allow_empty
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="issues-dialog"):
+            yield Static(self.prompt_title, classes="issues-dialog-title")
+            yield Input(self.value, placeholder=self.placeholder, id="issues-prompt-input")
+            yield Static("enter: OK · escape: cancel", classes="issues-dialog-hint")
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        if event.value.strip() or self.allow_empty:
+            self.dismiss(event.value.strip())
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+class EditIssueScreen(ModalScreen[dict[str, str] | None]):
+    """Edit the title and the labels (comma-separated); dismisses with only the changed fields."""
+
+    CSS_PATH = "issues.tcss"
+    AUTO_FOCUS = "#issues-edit-title"
+    BINDINGS = [Binding("escape", "cancel", "Cancel", id="issues_edit.cancel")]
+
+    def __init__(self, reference: str, title: str, labels: list[str]) -> None:
+        super().__init__()
+        self.reference = reference
+        self.old_title = title
+        self.old_labels = ", ".join(labels)
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="issues-dialog"):
+            yield Static(Content.from_markup("Edit [b]$ref[/b]", ref=self.reference))
+            yield Static("Title")
+            yield Input(self.old_title, id="issues-edit-title")
+            yield Static("Labels (comma-separated)")
+            yield Input(self.old_labels, id="issues-edit-labels")
+            yield Static("", id="issues-edit-error", markup=False)
+            with Horizontal(classes="issues-dialog-buttons"):
+                yield Button("Cancel", id="cancel")
+                yield Button("Save", id="save", variant="primary")
+
+    def changes(self) -> dict[str, str] | None:
+        title = self.query_one("#issues-edit-title", Input).value.strip()
+        labels = self.query_one("#issues-edit-labels", Input).value
+        if not title:
+            error = self.query_one("#issues-edit-error", Static)
+            error.update(Text("The title cannot be empty", style="red"))
+            return None
+        out: dict[str, str] = {}
+        if title != self.old_title:
+            out["title"] = title
+        clean = ",".join(part.strip() for part in labels.split(",") if part.strip())
+        if clean != ",".join(part.strip() for part in self.old_labels.split(",") if part.strip()):
+            out["labels"] = clean
+        return out
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        if event.button.id == "cancel":
+            self.dismiss(None)
+            return
+        changes = self.changes()
+        if changes is not None:
+            self.dismiss(changes)
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        changes = self.changes()
+        if changes is not None:
+            self.dismiss(changes)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+@dataclass(frozen=True)
+class TimeRequest:
+    """What the time tracking dialog asks for: the endpoint and, for estimate and spent, a duration."""
+
+    action: TimeAction
+    duration: str | None = None
+
+
+def stats_text(stats: TimeStats | None) -> Text:
+    if stats is None:
+        return Text("no time tracked", style="dim")
+    text = Text("estimate ", style="dim")
+    text.append(stats.human_time_estimate or "none")
+    text.append(" · spent ", style="dim")
+    text.append(stats.human_total_time_spent or "none")
+    return text
+
+
+class TimeTrackingScreen(ModalScreen[TimeRequest | None]):
+    """Set or reset the estimate, add or reset spent time. A duration GitLab would not read (or a negative
+    estimate) is refused here with the reason, and nothing is sent."""
+
+    CSS_PATH = "issues.tcss"
+    AUTO_FOCUS = "#issues-time-duration"
+    BINDINGS = [Binding("escape", "cancel", "Cancel", id="issues_time.cancel")]
+
+    def __init__(self, reference: str, stats: TimeStats | None) -> None:
+        super().__init__()
+        self.reference = reference
+        self.stats = stats
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="issues-dialog"):
+            yield Static(Content.from_markup("Time tracking of [b]$ref[/b]", ref=self.reference))
+            yield Static(stats_text(self.stats), id="issues-time-stats")
+            yield Input(placeholder="duration: 1mo 2w 3d 4h 5m, 3h30m, -30m (spent)",
+                        id="issues-time-duration")
+            yield Static("", id="issues-time-error", markup=False)
+            with Horizontal(classes="issues-dialog-buttons"):
+                yield Button("Set estimate", id="time_estimate", variant="primary")
+                yield Button("Add spent", id="add_spent_time", variant="primary")
+                yield Button("Reset estimate", id="reset_time_estimate")
+                yield Button("Reset spent", id="reset_spent_time")
+                yield Button("Cancel", id="cancel")
+
+    def checked(self, action: TimeAction) -> TimeRequest | None:
+        """The request for `action` with the typed duration, or None (and the reason shown)."""
+        if action in ("reset_time_estimate", "reset_spent_time"):
+            return TimeRequest(action)
+        text = self.query_one("#issues-time-duration", Input).value.strip()
+        error = self.query_one("#issues-time-error", Static)
+        try:
+            seconds = parse_duration(text)
+        except DurationError as exc:
+            error.update(Text(str(exc), style="red"))
+            return None
+        if action == "time_estimate" and seconds < 0:
+            error.update(Text("an estimate cannot be negative", style="red"))
+            return None
+        return TimeRequest(action, text)
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        if event.button.id == "cancel":
+            self.dismiss(None)
+            return
+        request = self.checked(str(event.button.id))  # type: ignore[arg-type]
+        if request is not None:
+            self.dismiss(request)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
