@@ -62,13 +62,14 @@ def demo_transport() -> httpx.AsyncBaseTransport:
 def describe_error(exc: Exception) -> str:
     """One safe line for any error (the server's message for API errors)."""
     from labdeck.api.errors import ApiError, LabdeckError
+    from labdeck.domain.redaction import redact
     from labdeck.domain.text import sanitize
 
     if isinstance(exc, ApiError):
-        return f"{exc.status}: {exc.message}"
+        return redact(f"{exc.status}: {exc.message}")
     if isinstance(exc, LabdeckError):
-        return sanitize(str(exc))
-    return sanitize(f"unexpected error: {type(exc).__name__}: {exc}")
+        return redact(sanitize(str(exc)))
+    return redact(sanitize(f"unexpected error: {type(exc).__name__}: {exc}"))
 
 
 def fail(prog: str, message: str, status: int) -> int:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import json as jsonlib
 import random
+import re
 import ssl
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
@@ -26,7 +27,7 @@ from labdeck.api.errors import (
 from labdeck.api.pagination import Page, page_from_response
 from labdeck.api.params import encode_params
 from labdeck.api.rate_limit import RateLimitState
-from labdeck.api.request_log import RequestLog
+from labdeck.api.request_log import RequestLog, needs_redaction, redact_url
 from labdeck.api.settings import ConnectionSettings
 
 Sleep = Callable[[float], Awaitable[None]]
@@ -34,6 +35,8 @@ Progress = page_fetch.Progress
 FetchMode = page_fetch.FetchMode
 
 REDIRECT_STATUSES = frozenset({301, 302, 303, 307, 308})
+# Headers that carry credentials: never sent to another origin, even when a caller passed them itself.
+SENSITIVE_HEADERS = frozenset({"authorization", "private-token", "job-token", "sudo", "cookie"})
 MAX_REDIRECTS = 5
 # Transport failures worth another try for an idempotent request.
 RETRYABLE_ERRORS = (httpx.ConnectError, httpx.ConnectTimeout, httpx.ReadError, httpx.ReadTimeout,
@@ -64,8 +67,16 @@ class _Slot:
             self._semaphore.release()
 
 
+# What a header value that holds a token may contain: visible ASCII only. Anything else (a line break
+# from a token file, a space, non-ASCII) makes httpx/h11 fail with a message that quotes the value.
+_HEADER_VALUE = re.compile(r"[\x21-\x7e]+")
+
+
 def _describe(exc: BaseException) -> str:
-    """A short, token-free description of a transport failure."""
+    """A short, token-free description of a transport failure. A local protocol error describes our own
+    request (it can quote a header value, that is, the token), so only its kind is kept."""
+    if isinstance(exc, httpx.LocalProtocolError):
+        return f"{type(exc).__name__}: the request could not be sent"
     text = str(exc).strip()
     return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
 
@@ -139,7 +150,11 @@ class ApiClient:
         if not self.same_origin(url):
             return {}
         headers: dict[str, str] = {}
-        if self.settings.token is not None:
+        if self.settings.token is not None and self.settings.token.get_secret_value():  # "" is anonymous
+            if not _HEADER_VALUE.fullmatch(self.settings.token.get_secret_value()):
+                raise LabdeckError(f"the token of instance {self.settings.name} holds characters that "
+                                   "cannot be sent in an HTTP header (a line break, a space or non-ASCII "
+                                   "text): check where it comes from")
             if self.settings.auth == "oauth":
                 headers["Authorization"] = "Bearer " + self.settings.token.get_secret_value()
             elif self.settings.auth == "job":
@@ -151,11 +166,12 @@ class ApiClient:
         return headers
 
     def _log_path(self, url: httpx.URL) -> str:
-        """The URL as the request log shows it: relative to `/api/v4` on the instance, absolute elsewhere."""
+        """The URL as the request log and error messages show it: relative to `/api/v4` on the instance,
+        absolute elsewhere; credentials in it (user:password@, `private_token=`) removed."""
         text = str(url)
         if text.startswith(self._api_prefix) and text[len(self._api_prefix):][:1] in ("", "/", "?"):
-            return text[len(self._api_prefix):] or "/"
-        return text
+            text = text[len(self._api_prefix):] or "/"
+        return redact_url(text) if needs_redaction(text) else text
 
     # -- requests -------------------------------------------------------------------------------------
     async def request(self, method: str, path: str, *, params: Mapping[str, Any] | None = None,
@@ -163,10 +179,13 @@ class ApiClient:
                       headers: Mapping[str, str] | None = None, allow_304: bool = False) -> httpx.Response:
         """Send a request with retries, pacing and the overall deadline; raise typed errors for >= 400."""
         method = method.upper()
-        url = self.url_for(path)
-        pairs = encode_params(params)
-        if pairs:
-            url = url.copy_merge_params(pairs)
+        try:
+            url = self.url_for(path)
+            pairs = encode_params(params)
+            if pairs:
+                url = url.copy_merge_params(pairs)
+        except httpx.InvalidURL as exc:  # typically a `Link` the server sent
+            raise MalformedResponse(f"invalid URL: {exc}") from None
         started = time.monotonic()
         state: dict[str, Any] = {"retries": 0, "status": None, "url": url}
         error_text: str | None = None
@@ -245,8 +264,11 @@ class ApiClient:
         cancelled caller never interrupts httpcore half-way (httpcore issue 1093): an abandoned exchange
         finishes or times out on its own. Its concurrency slot is handed back at once while fewer than
         `concurrency` exchanges are abandoned (the pool has room for twice that), else when it ends."""
+        extra = dict(headers or {})
+        if extra and not self.same_origin(url):  # a caller's own credentials stay on the instance too
+            extra = {k: v for k, v in extra.items() if k.lower() not in SENSITIVE_HEADERS}
         request = self._http.build_request(method, url, json=json, data=data, files=files,
-                                           headers={**(headers or {}), **self._auth_headers(url)})
+                                           headers={**extra, **self._auth_headers(url)})
         await self._semaphore.acquire()  # cancellation while waiting here is harmless
         slot = _Slot(self._semaphore)
         task = asyncio.get_running_loop().create_task(self._exchange(request, slot))
@@ -256,8 +278,10 @@ class ApiClient:
         try:
             response = await asyncio.shield(task)
         except RETRYABLE_ERRORS as exc:
+            state["status"] = None  # no answer this time (not the status of an earlier attempt)
             raise _Retry(None, {}, NetworkError(_describe(exc))) from None
         except httpx.HTTPError as exc:
+            state["status"] = None
             raise NetworkError(_describe(exc)) from None
         except asyncio.CancelledError:
             if not task.done():

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import html
 import json
+import re
 from typing import Any
 
 from labdeck.domain.text import sanitize
@@ -143,6 +145,19 @@ def message_from_body(body: Any, text: str = "") -> str:
     return sanitize(msg[:2000])
 
 
+_HTML_TITLE = re.compile(r"<title[^>]*>(.*?)</title\s*>", re.IGNORECASE | re.DOTALL)
+
+
+def _html_message(text: str) -> str | None:
+    """For an HTML error page (a proxy's or GitLab's own 502 page): its title, else "" (use the default);
+    None when `text` is not HTML."""
+    if not text.lstrip().startswith("<"):
+        return None
+    found = _HTML_TITLE.search(text)
+    title = " ".join(html.unescape(found.group(1)).split()) if found else ""
+    return sanitize(title[:200])
+
+
 def error_for(status: int, raw: bytes, method: str = "", path: str = "",
               headers: dict[str, str] | None = None) -> ApiError:
     """Build the typed error for an HTTP status and raw body."""
@@ -156,4 +171,6 @@ def error_for(status: int, raw: bytes, method: str = "", path: str = "",
     cls = _BY_STATUS.get(status)
     if cls is None:
         cls = ServerError if status >= 500 else ApiError
-    return cls(status, message_from_body(body, text), method, path, body, headers)
+    page_title = _html_message(text) if body is None else None
+    message = page_title if page_title is not None else message_from_body(body, text)
+    return cls(status, message, method, path, body, headers)

@@ -15,6 +15,10 @@ if TYPE_CHECKING:
 Progress = Callable[[int, int | None], None]
 FetchMode = Literal["auto", "concurrent", "sequential"]
 _PAGE_KEYS = ("page", "per_page", "pagination")
+# Trust `x-total-pages` for a concurrent fetch only up to this many pages (GitLab omits the totals above
+# 10,000 records, so real values stay far below): a larger claim is fetched speculatively, never by
+# starting that many requests at once.
+MAX_KNOWN_PAGES = 1000
 
 
 def _base_params(params: Mapping[str, Any] | None) -> dict[str, Any]:
@@ -42,6 +46,8 @@ async def iter_pages(client: ApiClient, path: str, params: Mapping[str, Any] | N
             seen.add(page.next_url)
             page = await client.get_page(page.next_url)
         elif page.next_page and not keyset:
+            if page.next_page <= query.get("page", 1):  # `x-next-page` must move forward, or we loop
+                return
             query["page"] = page.next_page
             page = await client.get_page(path, query)
         else:
@@ -155,7 +161,7 @@ async def fetch_all(client: ApiClient, path: str, params: Mapping[str, Any] | No
             items.extend(page.items)
             _report(on_progress, len(items), first.total)
         return items
-    if first.total_pages is not None:
+    if first.total_pages is not None and 2 <= first.total_pages <= MAX_KNOWN_PAGES:
         return await _known_total(client, path, query, first, on_progress)
     size = first.per_page or len(first.items)
     return await _speculative(client, path, query, first, size, on_progress)

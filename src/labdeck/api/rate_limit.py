@@ -12,7 +12,7 @@ def _int_header(headers: Mapping[str, str], name: str) -> int | None:
         return None
     try:
         return int(float(raw.strip()))
-    except ValueError:
+    except (ValueError, OverflowError):  # "abc", "nan", "inf", "1e999": not a number we can use
         return None
 
 

@@ -16,13 +16,19 @@ _SECRET_KEY = re.compile(r"token|secret|password|passwd|sudo_token|access_key|ap
 REDACTED = "[redacted]"
 
 
+def needs_redaction(url: str) -> bool:
+    """True when `url` holds credentials: `user:password@` or a token-like query parameter."""
+    parts = urlsplit(url)
+    if parts.username or parts.password:
+        return True
+    return any(_SECRET_KEY.search(key) for key, _ in parse_qsl(parts.query, keep_blank_values=True))
+
+
 def redact_url(url: str) -> str:
     """`url` with any token-like query values (`private_token`, `access_token`, `job_token`, ...) replaced."""
     parts = urlsplit(url)
     if parts.username or parts.password:
-        host = parts.hostname or ""
-        netloc = host + (f":{parts.port}" if parts.port else "")
-        parts = parts._replace(netloc=netloc)
+        parts = parts._replace(netloc=parts.netloc.rpartition("@")[2])  # host[:port], whatever the port
     if not parts.query:
         return urlunsplit(parts)
     pairs = parse_qsl(parts.query, keep_blank_values=True)

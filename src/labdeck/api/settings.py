@@ -63,4 +63,9 @@ class ConnectionSettings:
         return parts.scheme.lower(), parts.netloc.lower()
 
     def __repr__(self) -> str:  # never show the token, even masked, in reprs that reach crash screens
-        return f"ConnectionSettings(name={self.name!r}, url={self.url!r}, auth={self.auth!r})"
+        parts = urlsplit(self.url)
+        url = self.url
+        if parts.username or parts.password:  # a password in the URL is a secret too
+            host = parts.hostname or ""
+            url = parts._replace(netloc=host if parts.port is None else f"{host}:{parts.port}").geturl()
+        return f"ConnectionSettings(name={self.name!r}, url={url!r}, auth={self.auth!r})"

@@ -11,7 +11,7 @@ from collections.abc import Awaitable, Callable, Iterable, Mapping
 from typing import Any, Final
 
 from labdeck.api.client import ApiClient
-from labdeck.api.errors import ApiError, LabdeckError
+from labdeck.api.errors import ApiError, LabdeckError, MalformedResponse
 from labdeck.api.models.base import parse_many, parse_one
 from labdeck.api.models.moderation import ModeratedUser, ModerationResult
 from labdeck.domain.moderation import Operation
@@ -83,7 +83,11 @@ class UsersService:
         finally:
             # Even a refusal may mean our cached state was stale: drop it either way.
             self.client.cache.invalidate(USERS_PATH)
-        return response.status_code, self.client.decode(response)
+        try:
+            body = self.client.decode(response)
+        except MalformedResponse:  # the status already says it was done; the body is only a courtesy
+            body = None
+        return response.status_code, body
 
     async def approve(self, user_id: int) -> Any:
         return await self.moderate(user_id, Operation.APPROVE)

@@ -22,7 +22,7 @@ from labdeck.api.settings import ConnectionSettings
 from labdeck.config import Config, ConfigError, save_config
 from labdeck.tui import commands
 from labdeck.tui.areas import AreaRequest, find_area
-from labdeck.tui.errors import describe_error, is_expected, unwrap, write_crash_log
+from labdeck.tui.errors import describe_error, is_expected, redact, unwrap, write_crash_log
 from labdeck.tui.jobs import Job, JobCentre, JobState
 from labdeck.tui.keymap import binding_ids, check_keymap
 from labdeck.tui.session import Session, TransportFactory, cache_dir, open_session
@@ -296,12 +296,16 @@ class LabdeckApp(App[None]):
     def _describe_job_error(self, error: BaseException) -> str:
         """A job's failure message; an unexpected error is also written to a crash log."""
         if is_expected(error):
-            return describe_error(error)
+            return self._describe(error)
         try:
             path = write_crash_log(error, directory=self.crash_dir, secrets=self._secrets())
         except OSError:
-            return describe_error(error)
-        return f"{describe_error(error)} (report: {path})"
+            return self._describe(error)
+        return f"{self._describe(error)} (report: {path})"
+
+    def _describe(self, error: BaseException) -> str:
+        """`describe_error` with this session's own token removed too (not every token looks like one)."""
+        return redact(describe_error(error), self._secrets())
 
     def _handle_exception(self, error: Exception) -> None:
         """API/network errors from workers become notifications; anything else is logged and ends the app
@@ -309,14 +313,14 @@ class LabdeckApp(App[None]):
         from_worker = type(error).__name__ == "WorkerFailed"
         cause = unwrap(error)
         if from_worker and is_expected(cause):
-            self.notify(describe_error(cause), title="Error", severity="error", markup=False, timeout=8)
+            self.notify(self._describe(cause), title="Error", severity="error", markup=False, timeout=8)
             return
         self._return_code = 1
         if self._exception is None:  # run_test re-raises it; a plain run never prints it
             self._exception = cause if isinstance(cause, Exception) else error
             self._exception_event.set()
         if is_expected(cause):
-            self.panic(Text(f"labdeck stopped: {describe_error(cause)}"))
+            self.panic(Text(f"labdeck stopped: {self._describe(cause)}"))
             return
         try:
             self.crash_log_path = write_crash_log(cause, directory=self.crash_dir, secrets=self._secrets())

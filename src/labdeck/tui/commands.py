@@ -1,5 +1,8 @@
 """Command palette providers (`ctrl+p`): jump targets, themes, instances, saved views, and the actions of
 the current screen. Each provider lists `(title, help, callback)` entries and matches them fuzzily.
+
+The palette parses a `str` prompt or help as markup, and names here come from the config and theme files
+(a saved view's query can hold `[`): so every prompt and help is passed as literal `Content`.
 """
 
 from __future__ import annotations
@@ -9,6 +12,8 @@ from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from textual.command import DiscoveryHit, Hit, Hits, Provider
+from textual.content import Content
+from textual.fuzzy import Matcher
 
 from labdeck.tui.areas import AreaRequest, shown_areas
 
@@ -30,14 +35,25 @@ class _ListProvider(Provider):
 
     async def discover(self) -> Hits:
         for title, help_text, callback in self.entries():
-            yield DiscoveryHit(title, callback, help=help_text)
+            yield DiscoveryHit(Content(title), callback, text=title, help=Content(help_text))  # type: ignore[arg-type]
 
     async def search(self, query: str) -> Hits:
         matcher = self.matcher(query)
         for title, help_text, callback in self.entries():
             score = matcher.match(title)
             if score > 0:
-                yield Hit(score, matcher.highlight(title), callback, text=title, help=help_text)
+                yield Hit(score, literal_highlight(matcher, title), callback, text=title,
+                          help=Content(help_text))  # type: ignore[arg-type]
+
+
+def literal_highlight(matcher: Matcher, title: str) -> Content:
+    """`matcher.highlight(title)` without parsing `title` as markup."""
+    content = Content(title)
+    _score, offsets = matcher.fuzzy_search.match(matcher.query, title)
+    for offset in offsets:
+        if not title[offset].isspace():
+            content = content.stylize(matcher.match_style, offset, offset + 1)
+    return content
 
 
 class JumpCommands(_ListProvider):

@@ -5,40 +5,15 @@ written to a crash log (traceback without local variables, token-like strings re
 from __future__ import annotations
 
 import os
-import re
 import time
 import traceback
 from collections.abc import Iterable
 from pathlib import Path
 
 from labdeck.api.errors import ApiError, LabdeckError, NetworkError
+from labdeck.domain.redaction import REDACTED, redact
 
-_TOKEN_PATTERNS = [
-    # GitLab token prefixes: glpat-, gloas-, gldt-, glrt-, glcbt-, glptt-, glft-, glimt-, glsoat- ...
-    re.compile(r"\bgl[a-z]{1,8}-[A-Za-z0-9_\-.]{4,}"),
-    re.compile(r"(?i)((?:private|access|job|deploy|feed|runner)?[_-]?token['\"]?\s*[=:]\s*['\"]?)[^\s&'\",;)]+"),
-    re.compile(r"(?i)(authorization['\"]?\s*[=:]\s*['\"]?(?:bearer|basic)\s+)[^\s'\",;)]+"),
-    re.compile(r"(?i)(bearer\s+)[A-Za-z0-9_\-.=~+/]{8,}"),
-    re.compile(r"(?i)(password['\"]?\s*[=:]\s*['\"]?)[^\s&'\",;)]+"),
-    re.compile(r"(?i)(https?://[^/\s:@]+:)[^@\s/]+(@)"),
-]
-REDACTED = "[redacted]"
-
-
-def redact(text: str, secrets: Iterable[str] = ()) -> str:
-    """Remove known secret values and anything that looks like a token from `text`."""
-    for secret in secrets:
-        if secret and len(secret) >= 4:
-            text = text.replace(secret, REDACTED)
-    for pattern in _TOKEN_PATTERNS:
-        if pattern.groups >= 2:
-            text = pattern.sub(lambda m: f"{m.group(1)}{REDACTED}{m.group(2)}", text)
-        elif pattern.groups == 1:
-            text = pattern.sub(lambda m: f"{m.group(1)}{REDACTED}", text)
-        else:
-            text = pattern.sub(REDACTED, text)
-    return text
-
+__all__ = ["REDACTED", "describe_error", "format_crash", "is_expected", "redact", "unwrap", "write_crash_log"]
 
 def unwrap(error: BaseException) -> BaseException:
     """The error a worker raised (Textual wraps it in `WorkerFailed`)."""

@@ -15,7 +15,12 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, TypeVar
 
+from labdeck.api.errors import LabdeckError, MalformedResponse, NetworkError, RateLimited, ServerError
+
 T = TypeVar("T")
+# Failures of one poll that say nothing about the operation itself: ask again (a few times in a row).
+TRANSIENT_ERRORS: tuple[type[BaseException], ...] = (
+    NetworkError, MalformedResponse, ServerError, RateLimited)
 
 
 class JobState(StrEnum):
@@ -213,22 +218,34 @@ class JobCentre:
             listener(job)
 
 
-class PollTimeout(TimeoutError):
-    """`poll_until` gave up before the operation was done."""
+class PollTimeout(LabdeckError, TimeoutError):
+    """`poll_until` gave up before the operation was done (an expected outcome: no crash report)."""
 
 
 async def poll_until(fetch: Callable[[], Awaitable[T]], done: Callable[[T], bool], *, initial: float = 0.5,
                      factor: float = 1.5, max_interval: float = 10.0, timeout: float | None = None,  # noqa: ASYNC109
                      sleep: Callable[[float], Awaitable[Any]] = asyncio.sleep,
-                     clock: Callable[[], float] = time.monotonic) -> T:
+                     clock: Callable[[], float] = time.monotonic,
+                     tolerate: tuple[type[BaseException], ...] = TRANSIENT_ERRORS,
+                     max_failures: int = 5) -> T:
     """Call `fetch` until `done(result)`, waiting `initial`, then `factor` times longer, capped at
-    `max_interval`; raises `PollTimeout` once `timeout` seconds have passed. Returns the final result."""
+    `max_interval`; raises `PollTimeout` once `timeout` seconds have passed. Returns the final result.
+    A `tolerate` error of one poll (a 503, a reset, a bad body) is asked again, up to `max_failures` in a
+    row: the operation runs on the server whatever happened to one status request."""
     start = clock()
     interval = initial
+    failures = 0
     while True:
-        result = await fetch()
-        if done(result):
-            return result
+        try:
+            result = await fetch()
+        except tolerate:
+            failures += 1
+            if failures >= max_failures:
+                raise
+        else:
+            failures = 0
+            if done(result):
+                return result
         if timeout is not None:
             remaining = timeout - (clock() - start)
             if remaining <= 0:

@@ -1,9 +1,12 @@
 """`ApiModel`, the base of every resource model: extra fields kept, every string sanitised, timestamps
-parsed; `parse_one`/`parse_many` turn a wrong shape into `MalformedResponse`, never a bare pydantic error."""
+parsed (always timezone-aware); `parse_one`/`parse_many` turn a wrong shape into `MalformedResponse`,
+never a bare pydantic error."""
 
 from __future__ import annotations
 
-from typing import Any, TypeVar
+from datetime import UTC, datetime
+from functools import cache
+from typing import Any, TypeVar, get_args
 
 from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
 
@@ -22,6 +25,23 @@ class ApiModel(BaseModel):
     @classmethod
     def _sanitise(cls, data: Any) -> Any:
         return sanitize_deep(data)
+
+    @model_validator(mode="after")
+    def _aware(self) -> Any:
+        """A timestamp without an offset is UTC (as GitLab means it): naive and aware datetimes cannot be
+        compared or subtracted, so a naive one would break ages, sorting and cleanup rules later on."""
+        for name in _datetime_fields(type(self)):
+            value = self.__dict__.get(name)
+            if isinstance(value, datetime) and value.tzinfo is None:
+                self.__dict__[name] = value.replace(tzinfo=UTC)
+        return self
+
+
+@cache
+def _datetime_fields(model: type[BaseModel]) -> tuple[str, ...]:
+    """The fields of `model` declared as `datetime` (or `datetime | None`)."""
+    return tuple(name for name, info in model.model_fields.items()
+                 if info.annotation is datetime or datetime in get_args(info.annotation))
 
 
 def _where(error: ValidationError) -> str:

@@ -215,6 +215,8 @@ class RegistryCleanupScreen(LabdeckScreen):
         return self.query_one("#cleanup-view", ResourceView).table
 
     def on_mount(self) -> None:
+        # read-only mode hides every mutating action: the button too, not only the key
+        self.query_one("#cleanup-apply", Button).display = not getattr(self.app, "read_only", False)
         self.query_one("#cleanup-delete", Input).focus()
         self.update_lock()
         self.set_interval(1.0, self.update_lock)
@@ -328,6 +330,8 @@ class RegistryCleanupScreen(LabdeckScreen):
             self.action_apply()
 
     def action_apply(self) -> None:
+        if getattr(self.app, "read_only", False):  # however it was reached (a key is hidden already)
+            return
         remaining = self.lock_remaining()
         if remaining is not None:
             self.notify(f"Bulk delete is allowed again in {format_wait(remaining)}", severity="warning",

@@ -1,0 +1,157 @@
+"""The TUI against a faulty sandbox (bad JSON, 503, connection resets, 429, with fast retries): no crash,
+no crash report, lists either load fully or leave an error notification with the status and message, and
+a response of the wrong shape is a notification too."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import httpx
+from pydantic import SecretStr
+from snapshot_apps import make_app
+from textual.worker import WorkerFailed
+
+from labdeck.api.settings import ConnectionSettings, RetryPolicy
+from labdeck.sandbox.app import create_app
+from labdeck.sandbox.clock import ManualClock
+from labdeck.sandbox.options import SandboxOptions
+from labdeck.tui.app import LabdeckApp
+from labdeck.tui.areas import AreaRequest
+from labdeck.tui.screens.registry import RegistryScreen
+from labdeck.tui.screens.request_log import RequestLogScreen
+from labdeck.tui.screens.users import UsersScreen
+
+SIZE = (140, 40)
+FAULTS = "badjson=0.3,503=0.2,reset=0.1,429=0.2"
+GATEWAY = "acme/platform/api-gateway"
+
+
+class SocketLike(httpx.ASGITransport):
+    """The in-process sandbox; a dropped connection surfaces as it does over a socket (`ReadError`)."""
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        try:
+            return await super().handle_async_request(request)
+        except ConnectionResetError as exc:
+            raise httpx.ReadError(str(exc), request=request) from None
+
+
+def files(folder: Path) -> list[Path]:
+    return list(folder.iterdir())
+
+
+def fast_settings() -> ConnectionSettings:
+    return ConnectionSettings(url="http://sandbox.test", token=SecretStr("glpat-sandbox-root"), name="faulty",
+                              retry=RetryPolicy(max_attempts=3, base_delay=0.001, max_delay=0.002,
+                                                max_total=0.01))
+
+
+def record_errors(app: LabdeckApp) -> list[str]:
+    """Every error notification the app shows from now on (kept even after it times out)."""
+    seen: list[str] = []
+    original = app.notify
+
+    def notify(message: Any, **options: Any) -> None:
+        if options.get("severity") == "error":
+            seen.append(str(message))
+        original(message, **options)
+
+    app.notify = notify  # type: ignore[method-assign]
+    return seen
+
+
+async def settle(pilot: Any) -> None:
+    """Wait for the workers; a failed one has already been handled by the app (a notification)."""
+    try:
+        await pilot.app.workers.wait_for_complete()
+    except WorkerFailed:
+        pass
+    await pilot.pause()
+
+
+async def healthy_counts() -> tuple[int, int]:
+    from labdeck.api.client import ApiClient
+    from labdeck.api.registry import RegistryService
+    from labdeck.api.users import UsersService
+
+    asgi = create_app(SandboxOptions(scale="tiny"), clock=ManualClock())
+    async with ApiClient(fast_settings(), transport=httpx.ASGITransport(asgi)) as client:
+        users = await UsersService(client).list_users()
+        repos = await RegistryService(client).project_repositories(GATEWAY)
+    return len(users), len(repos)
+
+
+async def test_users_and_registry_under_faults(tmp_path: Path) -> None:
+    n_users, n_repos = await healthy_counts()
+    failures = 0
+    for seed in range(2):
+        asgi = create_app(SandboxOptions(scale="tiny", faults=FAULTS, fault_seed=seed), clock=ManualClock())
+        app = make_app(settings=fast_settings(), transport_factory=lambda s, a=asgi: SocketLike(a),
+                       crash_dir=tmp_path)
+        shown = record_errors(app)
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot)
+            users = UsersScreen()
+            await app.push_screen(users)
+            await settle(pilot)
+            for _ in range(2):
+                before = len(shown)
+                users.load_users(refresh=True)
+                await settle(pilot)
+                count = len(users.table.rows)
+                assert count in (0, n_users), f"seed {seed}: a partial list of {count} users"
+                failed = len(shown) > before
+                failures += failed
+                assert failed or count == n_users
+            registry = RegistryScreen(AreaRequest(scope=GATEWAY))
+            await app.push_screen(registry)
+            await settle(pilot)
+            for _ in range(2):
+                before = len(shown)
+                registry.load_repositories()
+                await settle(pilot)
+                count = len(registry.table.rows)
+                assert count in (0, n_repos)
+                failed = len(shown) > before
+                failures += failed
+                assert failed or count == n_repos
+            for message in shown:
+                assert message and "Traceback" not in message and "Unexpected error" not in message
+            await app.push_screen(RequestLogScreen())
+            await settle(pilot)
+            assert app.screen.table.rows  # the log view copes with the failed requests too
+            assert app.is_running and app.return_code is None
+    assert failures > 0  # the faults did bite
+    assert files(tmp_path) == []  # no crash report
+
+
+class WrongShapes(httpx.AsyncBaseTransport):
+    """`GET /user` is fine; lists answer an object, and a registry repository has a wrong field type."""
+
+    def __init__(self) -> None:
+        self.inner = httpx.ASGITransport(create_app(SandboxOptions(scale="tiny"), clock=ManualClock()))
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        path = request.url.path
+        if path == "/api/v4/users":
+            return httpx.Response(200, json={"message": "not a list"})
+        if path.endswith("/registry/repositories"):
+            return httpx.Response(200, json=[{"id": "seven", "name": "x", "created_at": "not a time"}])
+        return await self.inner.handle_async_request(request)
+
+
+async def test_wrong_shapes_become_notifications(tmp_path: Path) -> None:
+    transport = WrongShapes()
+    app = make_app(transport_factory=lambda settings: transport, crash_dir=tmp_path)
+    shown = record_errors(app)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await app.push_screen(UsersScreen())
+        await settle(pilot)
+        assert any("expected a JSON array" in m for m in shown)
+        await app.push_screen(RegistryScreen(AreaRequest(scope=GATEWAY)))
+        await settle(pilot)
+        assert any("unexpected RegistryRepository shape" in m for m in shown)
+        assert app.is_running and app.return_code is None
+    assert files(tmp_path) == []
