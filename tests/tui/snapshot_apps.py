@@ -66,6 +66,19 @@ def home_app() -> LabdeckApp:
     return make_app()
 
 
+async def settle(pilot) -> None:  # type: ignore[no-untyped-def]
+    """Wait until the app's workers are done and the screen has caught up. Pausing first lets pending
+    messages (a button press, a dismiss callback) start their workers before we wait for them."""
+    await pilot.pause()
+    await pilot.app.workers.wait_for_complete()
+    await pilot.pause()
+
+
+def messages(app: LabdeckApp) -> list[str]:
+    """The texts of the notifications the app has shown."""
+    return [n.message for n in app._notifications]
+
+
 async def jump_to(pilot, name: str) -> None:  # type: ignore[no-untyped-def]
     """`:name` + enter, filling the prompt at once (typing key by key costs ~90 ms a key)."""
     from textual.widgets import Input

@@ -37,6 +37,7 @@ def _mode(path: Path) -> int:
 
 
 async def _settle(pilot) -> None:
+    await pilot.pause()
     await pilot.app.workers.wait_for_complete()
     await pilot.pause()
 

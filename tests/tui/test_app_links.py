@@ -15,6 +15,7 @@ SIZE = (110, 30)
 
 
 async def _settle(pilot) -> None:  # type: ignore[no-untyped-def]
+    await pilot.pause()
     await pilot.app.workers.wait_for_complete()
     await pilot.pause()
 

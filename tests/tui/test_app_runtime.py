@@ -22,6 +22,7 @@ def _files(folder: Path) -> list[Path]:
 
 
 async def _settle(pilot) -> None:
+    await pilot.pause()
     await pilot.app.workers.wait_for_complete()
     await pilot.pause()
 

@@ -21,6 +21,7 @@ SIZE = (110, 30)
 
 
 async def _settle(pilot) -> None:
+    await pilot.pause()
     await pilot.app.workers.wait_for_complete()
     await pilot.pause()
 

@@ -26,6 +26,7 @@ def sandbox(async_delay: float = 1.0) -> tuple[Any, Any]:
 
 
 async def settle(pilot: Any) -> None:
+    await pilot.pause()  # let pending messages (a button press, a dismiss callback) start their workers
     await pilot.app.workers.wait_for_complete()
     await pilot.pause()
 
@@ -276,6 +277,10 @@ async def test_relations_export_and_import_jobs(tmp_path: Path) -> None:
         table.focus()
         table.move_cursor(cells(screen, "transfer").index("labels"))
         await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, FormScreen)  # the folder, prefilled with the download folder
+        assert app.screen.query_one("#field-folder", Input).value == str(tmp_path)
+        assert app.screen.submit() is True
         await settle(pilot)
         assert (tmp_path / "acme_labels.ndjson.gz").is_file()
         export = screen.action_export()

@@ -60,6 +60,7 @@ class Sandbox:
 
 
 async def settle(pilot: Any) -> None:
+    await pilot.pause()  # let pending messages (a button press, a dismiss callback) start their workers
     await pilot.app.workers.wait_for_complete()
     await pilot.pause()
 

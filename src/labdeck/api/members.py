@@ -12,6 +12,7 @@ from datetime import date
 from typing import Any, Literal
 
 from labdeck.api.client import ApiClient
+from labdeck.api.errors import LabdeckError
 from labdeck.api.groups import GroupRef, group_ref
 from labdeck.api.models.base import parse_many, parse_one
 from labdeck.api.models.members import BillableMember, Member, Membership
@@ -22,6 +23,14 @@ Source = tuple[Kind, GroupRef]
 BillableSort = Literal["access_level_asc", "access_level_desc", "last_joined", "name_asc", "name_desc",
                        "oldest_joined", "oldest_sign_in", "recent_sign_in"]
 BILLABLE_SORTS: tuple[str, ...] = BillableSort.__args__  # type: ignore[attr-defined]
+
+
+class UnknownUser(LabdeckError):
+    """No user has the username that was given."""
+
+    def __init__(self, username: str) -> None:
+        self.username = username
+        super().__init__(f"No user with the username {username}")
 
 
 def _base(source: Source) -> str:
@@ -60,6 +69,22 @@ class MembersService:
     async def get_member(self, source: Source, user_id: int, *, inherited: bool = False) -> Member:
         path = f"{_base(source)}{'/all' if inherited else ''}/{int(user_id)}"
         return parse_one(Member, await self.client.get_json(path))
+
+    async def user_id_for(self, username: str) -> int:
+        """The id of the user called `username` (`GET /users?username=`, case-insensitive, a leading `@`
+        allowed); `UnknownUser` when there is none."""
+        name = username.strip().removeprefix("@")
+        if not name:
+            raise UnknownUser(username)
+        found = await self.client.get_json("/users", {"username": name})
+        for user in found if isinstance(found, list) else []:
+            if isinstance(user, dict) and str(user.get("username", "")).lower() == name.lower():
+                return int(user["id"])
+        raise UnknownUser(name)
+
+    async def user_ids_for(self, refs: Iterable[int | str]) -> list[int]:
+        """Ids for a mix of ids and usernames, in order (usernames resolved with `user_id_for`)."""
+        return [ref if isinstance(ref, int) else await self.user_id_for(ref) for ref in refs]
 
     # -- changing -------------------------------------------------------------------------------------
     async def add_member(self, source: Source, user_id: int, access_level: int, *,

@@ -19,7 +19,16 @@ def screen_classes() -> list[type[Any]]:
 
     return [HomeScreen, JumpScreen, HelpScreen, JobsScreen, JobResultsScreen, RequestLogScreen,
             ProjectsScreen, ConfirmScreen, TypeToConfirmScreen, FirstRunScreen, ResourceTable,
-            UsersScreen, OperationMenu, *_deployment_classes(), *_project_view_classes()]
+            UsersScreen, OperationMenu, *_deployment_classes(), *_project_view_classes(),
+            *_admin_classes()]
+
+
+def _admin_classes() -> list[type[Any]]:
+    from labdeck.tui.screens.group_forms import FormScreen
+    from labdeck.tui.screens.groups import GroupsScreen
+    from labdeck.tui.screens.instance_variables import InstanceVariablesScreen
+
+    return [InstanceVariablesScreen, GroupsScreen, FormScreen]
 
 
 def _deployment_classes() -> list[type[Any]]:
@@ -39,10 +48,11 @@ def _project_view_classes() -> list[type[Any]]:
     from labdeck.tui.screens.project_dialogs import ForkDialog, PathPrompt, SubmitDialog
     from labdeck.tui.screens.project_error_tracking import ErrorTrackingTab
     from labdeck.tui.screens.project_forks import ForksTab
+    from labdeck.tui.screens.project_members import MembersTab
     from labdeck.tui.screens.project_pages import PagesTab
     from labdeck.tui.screens.project_tags import TagsTab
     from labdeck.tui.screens.project_view import ProjectViewScreen
     from labdeck.tui.screens.project_wiki import WikiEditorScreen, WikiTab
 
     return [ProjectViewScreen, WikiTab, WikiEditorScreen, TagsTab, PagesTab, ErrorTrackingTab, ForksTab,
-            SubmitDialog, ForkDialog, PathPrompt]
+            SubmitDialog, ForkDialog, PathPrompt, MembersTab]

@@ -1,7 +1,9 @@
 """The actions of the groups view, per tab: add, edit and delete members, labels, badges and CI variables
 (forms validated before sending; removing a member or deleting a variable needs its name typed), reveal a
-masked value, subscribe to a label, show inherited members, and the long operations as jobs: group export
-(polled until the archive is there, then saved), relations export (progress per relation), and import.
+masked value, copy a variable's value (`y`, never shown), subscribe to a label, show inherited members, and
+the long operations as jobs: group export (polled until the archive is there, then saved in the folder the
+user picked; `SaveError` names the path when it cannot be written), relations export (progress per
+relation), and import. Members are added by id or username; badge forms preview their rendered URLs.
 
 `GroupActions` is a mixin of `GroupsScreen` (`groups.py`), which provides `group`, `services`,
 `active_tab`, `table()`, `reload()`, `rerender()`, `today`, `download_dir`, `revealed` and `relations`.
@@ -17,23 +19,27 @@ from typing import TYPE_CHECKING, Any
 from textual import work
 from textual.content import Content
 
+from labdeck.api.errors import LabdeckError
 from labdeck.api.models.badges import Badge
 from labdeck.api.models.group_transfer import RelationState, RelationStatus
 from labdeck.api.models.labels import GroupLabel
 from labdeck.api.models.members import BillableMember, Member
 from labdeck.api.models.variables import CiVariable
 from labdeck.tui.jobs import Job
+from labdeck.tui.screens.base import LabdeckScreen
 from labdeck.tui.screens.confirm import ConfirmScreen, TypeToConfirmScreen
 from labdeck.tui.screens.group_forms import (
+    Renderer,
     Values,
     badge_form,
+    folder_form,
     import_form,
     label_form,
     member_form,
-    parse_user_ids,
+    parse_user_refs,
     variable_form,
 )
-from labdeck.tui.screens.group_tabs import variable_key
+from labdeck.tui.screens.group_tabs import copy_variable_value, variable_key
 from labdeck.tui.widgets.resource_view import ResourceView
 
 if TYPE_CHECKING:
@@ -41,6 +47,18 @@ if TYPE_CHECKING:
 
 EDITABLE = ("members", "labels", "badges", "variables")
 DONE = {"add": "added", "edit": "updated", "delete": "deleted"}
+
+
+class SaveError(LabdeckError):
+    """A download that could not be written where the user asked."""
+
+
+async def save_file(target: Path, payload: bytes) -> None:
+    """Write a download; `SaveError` with the path and the reason when the folder cannot be written."""
+    try:
+        await asyncio.to_thread(target.write_bytes, payload)
+    except OSError as exc:
+        raise SaveError(f"Cannot write {target}: {exc.strerror or exc}") from None
 
 
 def _safe_name(text: str) -> str:
@@ -61,12 +79,25 @@ class GroupActions:
                         severity="warning")
             return
         forms = {"members": lambda: member_form("groups", self.today()), "labels": label_form,
-                 "badges": badge_form, "variables": variable_form}
+                 "badges": lambda: badge_form(render=self.badge_renderer()), "variables": variable_form}
         self.app.push_screen(forms[tab](), lambda values: self._created(tab, values))
 
     def _created(self: GroupsScreen, tab: str, values: Values | None) -> None:
         if values is not None:
             self.apply_change(tab, "add", None, values)
+
+    def badge_renderer(self: GroupsScreen) -> Renderer | None:
+        """Render typed badge URLs with the server's `render` (the group's first project)."""
+        services, group = self.services, self.group
+        if services is None or group is None:
+            return None
+        ref = group.id
+
+        async def render(link: str, image: str) -> tuple[str, str]:
+            rendered = await services.badges.render(ref, link, image)
+            return rendered.rendered_link_url or link, rendered.rendered_image_url or image
+
+        return render
 
     def action_edit(self: GroupsScreen) -> None:
         tab, row = self.active_tab, self.table().cursor_row
@@ -78,7 +109,8 @@ class GroupActions:
         elif isinstance(row, GroupLabel):
             form = label_form(row)
         elif isinstance(row, Badge):
-            form = badge_form(row.name or "", row.link_url or "", row.image_url or "", editing=True)
+            form = badge_form(row.name or "", row.link_url or "", row.image_url or "", editing=True,
+                              render=self.badge_renderer())
         elif isinstance(row, CiVariable):
             form = variable_form(row)
         else:
@@ -150,7 +182,7 @@ class GroupActions:
         elif what == "edit":
             await services.members.update_member(source, row.id, int(values["access_level"]), expires_at=day)
         else:
-            ids = parse_user_ids(str(values["user_ids"])) or []
+            ids = await services.members.user_ids_for(parse_user_refs(str(values["user_ids"])) or [])
             if len(ids) == 1:
                 await services.members.add_member(source, ids[0], int(values["access_level"]), expires_at=day)
             else:
@@ -182,6 +214,14 @@ class GroupActions:
             await variables.update_group_variable(ref, row.key, values["value"],
                                                   environment_scope=row.environment_scope,
                                                   new_environment_scope=scope, **options)
+
+    def action_copy_reference(self: GroupsScreen) -> None:
+        """`y`: on the variables tab, copy the selected variable's value (never shown); else the URL."""
+        row = self.table("variables").cursor_row
+        if self.active_tab == "variables" and self.focused is not self.tree and isinstance(row, CiVariable):
+            copy_variable_value(self.app, row)
+            return
+        LabdeckScreen.action_copy_reference(self)
 
     # -- small toggles --------------------------------------------------------------------------------
     def action_reveal(self: GroupsScreen) -> None:
@@ -248,11 +288,24 @@ class GroupActions:
         self.rerender("members")
 
     # -- jobs -----------------------------------------------------------------------------------------
-    def action_export(self: GroupsScreen) -> Job | None:
+    def ask_folder(self: GroupsScreen, what: str, then: Any) -> None:
+        """Ask where to save (prefilled with the last folder used), then call `then(folder)`."""
+        def chosen(values: Values | None) -> None:
+            if values is not None:
+                self.download_dir = Path(str(values["folder"])).expanduser()
+                then(self.download_dir)
+
+        self.app.push_screen(folder_form(what, self.download_dir), chosen)
+
+    def action_export_to(self: GroupsScreen) -> None:
+        if self.group is not None:
+            self.ask_folder(f"the export of {self.group.full_path}", self.action_export)
+
+    def action_export(self: GroupsScreen, folder: Path | None = None) -> Job | None:
         services, group = self.services, self.group
         if services is None or group is None:
             return None
-        ref, folder = group.id, self.download_dir
+        ref, folder = group.id, folder or self.download_dir
         name = _safe_name((group.full_path or str(group.id)).replace("/", "_"))
 
         async def run(job: Job) -> None:
@@ -261,7 +314,7 @@ class GroupActions:
             job.advance()
             archive = await services.transfer.wait_for_export(ref)
             target = folder / f"{name}_export.tar.gz"
-            await asyncio.to_thread(target.write_bytes, archive)
+            await save_file(target, archive)
             job.advance()
             job.add_result(str(target), True, f"{len(archive):,} bytes")
             self.notify(f"Saved {target}", markup=False)
@@ -288,8 +341,13 @@ class GroupActions:
 
         return self.labdeck.start_job(f"Export relations of {group.full_path}", run)
 
+    def ask_relation_download(self: GroupsScreen, status: RelationStatus) -> None:
+        self.ask_folder(f"the {status.relation} relation",
+                        lambda folder: self.download_relation(status, folder))
+
     @work(group="groups-change")
-    async def download_relation(self: GroupsScreen, status: RelationStatus) -> None:
+    async def download_relation(self: GroupsScreen, status: RelationStatus,
+                                folder: Path | None = None) -> None:
         services, group = self.services, self.group
         if services is None or group is None:
             return
@@ -298,8 +356,8 @@ class GroupActions:
             self.notify(f"{status.relation} is not ready", severity="warning", markup=False)
             return
         name = _safe_name((group.full_path or str(group.id)).replace("/", "_"))
-        target = self.download_dir / f"{name}_{_safe_name(status.relation)}.ndjson.gz"
-        await asyncio.to_thread(target.write_bytes, payload)
+        target = (folder or self.download_dir) / f"{name}_{_safe_name(status.relation)}.ndjson.gz"
+        await save_file(target, payload)
         self.notify(f"Saved {target}", markup=False)
 
     def action_import_group(self: GroupsScreen) -> None:

@@ -6,14 +6,16 @@ import. Validation uses the domain rules the sandbox enforces too (`domain.colou
 
 from __future__ import annotations
 
+import os
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
 from typing import Any
 
 from rich.text import Text
+from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
@@ -21,6 +23,7 @@ from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import Button, Checkbox, Input, Select, Static
 
+from labdeck.api.errors import LabdeckError
 from labdeck.api.models.labels import GroupLabel
 from labdeck.api.models.variables import CiVariable
 from labdeck.domain.access_levels import MEMBER_LEVELS, PROJECT_MEMBER_LEVELS
@@ -30,6 +33,7 @@ from labdeck.domain.colours import COLOUR_ERROR, is_colour
 Values = dict[str, Any]
 Validator = Callable[[Values], dict[str, str]]
 _DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+_USERNAME = re.compile(r"^@?[A-Za-z0-9_][A-Za-z0-9_.-]*$")
 
 
 @dataclass(frozen=True)
@@ -66,9 +70,14 @@ class FormScreen(ModalScreen[Values | None]):
             with VerticalScroll(classes="group-form-fields"):
                 for field in self.fields:
                     yield from self._field(field)
+                yield from self.compose_extra()
             with Horizontal(classes="group-form-buttons"):
                 yield Button("Cancel", id="form-cancel")
                 yield Button(self.submit_label, id="form-submit", variant="primary")
+
+    def compose_extra(self) -> ComposeResult:
+        """Widgets shown under the fields (subclasses)."""
+        yield from ()
 
     def _field(self, field: Field) -> ComposeResult:
         widget_id = f"field-{field.key}"
@@ -154,6 +163,14 @@ def parse_user_ids(text: str) -> list[int] | None:
     return [int(p) for p in parts]
 
 
+def parse_user_refs(text: str) -> list[int | str] | None:
+    """`"3, alice, @bob"` -> [3, "alice", "bob"] (ids and usernames); None when a part is neither."""
+    parts = [p.strip() for p in text.split(",") if p.strip()]
+    if not parts or not all(p.isdigit() or _USERNAME.match(p) for p in parts):
+        return None
+    return [int(p) if p.isdigit() else p.removeprefix("@") for p in parts]
+
+
 # --- the forms -------------------------------------------------------------------------------------------
 
 def level_choices(kind: str) -> tuple[tuple[str, int], ...]:
@@ -163,15 +180,15 @@ def level_choices(kind: str) -> tuple[tuple[str, int], ...]:
 
 def member_form(kind: str, today: date, *, user_ids: str = "", level: int = 30, expires: str = "",
                 editing: bool = False) -> FormScreen:
-    fields = [Field("user_ids", "User id (several separated by commas)", user_ids, "12, 15",
+    fields = [Field("user_ids", "User id or username (several separated by commas)", user_ids, "12, alice",
                     disabled=editing),
               Field("access_level", "Access level", level, choices=level_choices(kind)),
               Field("expires_at", "Expires on (optional)", expires, "YYYY-MM-DD")]
 
     def validate(values: Values) -> dict[str, str]:
         errors = {}
-        if not editing and parse_user_ids(str(values.get("user_ids", ""))) is None:
-            errors["user_ids"] = "one or more user ids, separated by commas"
+        if not editing and parse_user_refs(str(values.get("user_ids", ""))) is None:
+            errors["user_ids"] = "one or more user ids or usernames, separated by commas"
         problem = date_error(str(values.get("expires_at", "")), today)
         if problem:
             errors["expires_at"] = problem
@@ -195,14 +212,74 @@ def label_form(label: GroupLabel | None = None) -> FormScreen:
     return FormScreen("Edit label" if label else "New label", fields, validate)
 
 
-def badge_form(name: str = "", link_url: str = "", image_url: str = "", *,
-               editing: bool = False) -> FormScreen:
+Renderer = Callable[[str, str], Awaitable[tuple[str, str]]]
+
+
+class BadgeFormScreen(FormScreen):
+    """The badge form, with the URLs as the server renders them (placeholders resolved from the group's
+    first project by creation date, left as typed when it has none), refreshed `delay` seconds after the
+    last keystroke."""
+
+    def __init__(self, title: str, fields: Sequence[Field], validate: Validator, *,
+                 render: Renderer | None, delay: float = 0.3) -> None:
+        super().__init__(title, fields, validate)
+        self.render_urls = render
+        self.delay = delay
+        self._timer: Any = None
+        self.previews = 0
+
+    def compose_extra(self) -> ComposeResult:
+        if self.render_urls is not None:
+            yield Static(Text("Rendered URLs show here as you type", style="dim"), id="badge-preview",
+                         classes="group-form-label")
+
+    def on_mount(self) -> None:
+        super().on_mount()
+        self.schedule_preview()
+
+    def on_input_changed(self, event: Input.Changed) -> None:
+        if event.input.id in ("field-link_url", "field-image_url"):
+            self.schedule_preview()
+
+    def schedule_preview(self) -> None:
+        if self.render_urls is None:
+            return
+        if self._timer is not None:
+            self._timer.stop()
+        self._timer = self.set_timer(self.delay, self.update_preview)
+
+    def update_preview(self) -> None:
+        values = self.values()
+        self.preview(str(values.get("link_url", "")), str(values.get("image_url", "")))
+
+    @work(exclusive=True, group="badge-preview")
+    async def preview(self, link: str, image: str) -> None:
+        render = self.render_urls
+        if render is None or not (link or image):
+            return
+        shown = Text()
+        try:
+            rendered_link, rendered_image = await render(link or image, image or link)
+        except LabdeckError as error:
+            shown.append(f"No preview: {error}", style="yellow")
+        else:
+            for label, typed, rendered in (("link", link, rendered_link), ("image", image, rendered_image)):
+                if typed:
+                    shown.append(f"{label:>6} → ", style="dim")
+                    shown.append(rendered + "\n")
+        self.previews += 1
+        self.query_one("#badge-preview", Static).update(shown)
+
+
+def badge_form(name: str = "", link_url: str = "", image_url: str = "", *, editing: bool = False,
+               render: Renderer | None = None) -> FormScreen:
+    """The badge form; with `render`, it previews the rendered URLs as they are typed."""
     fields = [Field("name", "Name (optional)", name),
               Field("link_url", "Link URL (%{project_path}, %{project_id}, %{default_branch}, %{commit_sha})",
                     link_url, "https://…"),
               Field("image_url", "Image URL", image_url, "https://…/badge.svg")]
-    return FormScreen("Edit badge" if editing else "New badge", fields,
-                      lambda values: _required(values, "link_url", "image_url"))
+    return BadgeFormScreen("Edit badge" if editing else "New badge", fields,
+                           lambda values: _required(values, "link_url", "image_url"), render=render)
 
 
 def variable_form(variable: CiVariable | None = None, *, instance: bool = False) -> FormScreen:
@@ -225,6 +302,31 @@ def variable_form(variable: CiVariable | None = None, *, instance: bool = False)
         return {name: "; ".join(messages) for name, messages in found.items()}
 
     return FormScreen("Edit variable" if variable else "New variable", fields, validate)
+
+
+def folder_error(text: str) -> str | None:
+    """Why a download folder cannot be used (missing, not a folder, not writable), or None."""
+    if not text.strip():
+        return "required"
+    folder = Path(text.strip()).expanduser()
+    if not folder.exists():
+        return f"no such folder: {folder}"
+    if not folder.is_dir():
+        return f"not a folder: {folder}"
+    if not os.access(folder, os.W_OK | os.X_OK):
+        return f"cannot write in {folder}"
+    return None
+
+
+def folder_form(what: str, folder: Path) -> FormScreen:
+    """Ask where to save a download, prefilled with `folder` (values: `folder`)."""
+    fields = [Field("folder", "Save in the folder", str(folder), "~/Downloads")]
+
+    def validate(values: Values) -> dict[str, str]:
+        problem = folder_error(str(values.get("folder", "")))
+        return {"folder": problem} if problem else {}
+
+    return FormScreen(Content.assemble("Save ", what), fields, validate, submit_label="Save")
 
 
 def import_form(parent_id: int | None = None) -> FormScreen:

@@ -11,6 +11,8 @@ from datetime import datetime
 from typing import Any
 
 from rich.text import Text
+from textual.app import App
+from textual.content import Content
 
 from labdeck.api.models.badges import Badge
 from labdeck.api.models.group_transfer import RelationState, RelationStatus
@@ -165,6 +167,13 @@ def badge_tab() -> TabSpec:
 
 def variable_key(variable: CiVariable) -> tuple[str, str]:
     return variable.key, variable.environment_scope or "*"
+
+
+def copy_variable_value(app: App[Any], variable: CiVariable) -> None:
+    """Copy a variable's value (masked ones too) to the clipboard; the notification never shows it."""
+    app.copy_to_clipboard(variable.value or "")
+    hidden = " (masked: not shown)" if variable.masked else ""
+    app.notify(Content.assemble("Copied the value of ", variable.key, hidden), timeout=3)
 
 
 def variable_tab(revealed: Collection[tuple[str, str]]) -> TabSpec:

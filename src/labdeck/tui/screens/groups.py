@@ -2,10 +2,11 @@
 tabs: Projects, Subgroups, Members, Labels, Badges, Variables, Iterations, and Export and import.
 
 Each tab loads when it is shown for a group (lists come through the client's cache, so revisiting costs no
-request until `r`). The actions (`a` add, `e` edit, `x` delete, `m` reveal a masked value, `b` subscribe,
-`i` inherited members, `B` billable members, `O` member override, `E` export, `X` relations export, `I`
-import) are in `group_actions.py`; the tables in `group_tabs.py`; the forms in `group_forms.py`. Server
-text is shown as `rich.text.Text`, never markup.
+request until `r`). The actions (`a` add, `e` edit, `x` delete, `m` reveal a masked value, `y` copy a
+variable's value, `b` subscribe, `i` inherited members, `B` billable members, `O` member override, `E`
+export and enter on a relation (both saved in a folder the user picks), `X` relations export, `I` import)
+are in `group_actions.py`; the tables in `group_tabs.py`; the forms in `group_forms.py`. Server text is
+shown as `rich.text.Text`, never markup.
 """
 
 from __future__ import annotations
@@ -57,8 +58,10 @@ Today = Callable[[], date]
 
 
 def default_download_dir() -> Path:
-    downloads = Path.home() / "Downloads"
-    return downloads if downloads.is_dir() else Path.cwd()
+    """The user download folder (`platformdirs.user_downloads_path()`), the first choice offered."""
+    import platformdirs
+
+    return platformdirs.user_downloads_path()
 
 
 class Services:
@@ -97,7 +100,7 @@ class GroupsScreen(GroupActions, LabdeckScreen):
         Binding("i", "toggle_inherited", "Inherited", show=False, id="groups.inherited"),
         Binding("B", "toggle_billable", "Billable", show=False, id="groups.billable"),
         Binding("O", "toggle_override", "Override", show=False, id="groups.override"),
-        Binding("E", "export", "Export", id="groups.export"),
+        Binding("E", "export_to", "Export", id="groups.export"),
         Binding("X", "export_relations", "Relations export", show=False, id="groups.export_relations"),
         Binding("I", "import_group", "Import", show=False, id="groups.import"),
         Binding("right_square_bracket", "next_tab", "Next tab", show=False, id="groups.next_tab"),
@@ -135,7 +138,7 @@ class GroupsScreen(GroupActions, LabdeckScreen):
                         with TabPane(title, id=f"tab-{key}"):
                             if key == "transfer":
                                 yield Static(Text(
-                                    "E: export this group (saved to the download folder) · X: export its "
+                                    "E: export this group (saved in a folder you pick) · X: export its "
                                     "relations · enter on a relation: download it · I: import a group",
                                     style="dim"), classes="groups-transfer-help")
                             spec = self.specs[key]
@@ -328,7 +331,7 @@ class GroupsScreen(GroupActions, LabdeckScreen):
             self.select_group(row)
         elif isinstance(row, RelationStatus):
             event.stop()
-            self.download_relation(row)
+            self.ask_relation_download(row)
 
     def _all_nodes(self) -> list[Any]:
         out, stack = [], list(self.tree.root.children)

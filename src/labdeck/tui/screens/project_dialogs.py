@@ -169,6 +169,15 @@ class ForkRequest:
     visibility: str | None
     branches: str | None
     mr_default_target_self: bool
+    namespace_id: int | None = None
+
+
+def fork_target(text: str | None) -> tuple[int | None, str | None]:
+    """The fork's namespace as typed: a number is a namespace id, anything else a path (`group/sub`)."""
+    text = (text or "").strip().strip("/")
+    if not text:
+        return None, None
+    return (int(text), None) if text.isdigit() else (None, text)
 
 
 class ForkDialog(ModalScreen[ForkRequest | None]):
@@ -186,8 +195,8 @@ class ForkDialog(ModalScreen[ForkRequest | None]):
         with Vertical(classes="dialog-box"):
             title = Content.from_markup("Fork [b]$source[/b]", source=self.source)
             yield Static(title, classes="dialog-title")
-            yield Label("Namespace path (empty: your personal namespace)")
-            yield Input(id="fork-namespace", placeholder="group/subgroup")
+            yield Label("Namespace id or path (empty: your personal namespace)")
+            yield Input(id="fork-namespace", placeholder="group/subgroup or 42")
             yield Label("Name and path (empty: the same as the source)")
             with Horizontal(classes="dialog-row"):
                 yield Input(id="fork-name", placeholder="name")
@@ -205,9 +214,10 @@ class ForkDialog(ModalScreen[ForkRequest | None]):
             return self.query_one(selector, Input).value.strip() or None
 
         visibility = self.query_one("#fork-visibility", Select).value
-        return ForkRequest(value("#fork-namespace"), value("#fork-name"), value("#fork-path"),
+        namespace_id, namespace_path = fork_target(value("#fork-namespace"))
+        return ForkRequest(namespace_path, value("#fork-name"), value("#fork-path"),
                            visibility if isinstance(visibility, str) else None, value("#fork-branches"),
-                           self.query_one("#fork-target-self", Checkbox).value)
+                           self.query_one("#fork-target-self", Checkbox).value, namespace_id)
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()

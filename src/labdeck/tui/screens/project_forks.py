@@ -62,7 +62,8 @@ async def run_fork(job: Job, service: ForksService, source: Project, request: Fo
                    sleep: Callable[[float], Awaitable[Any]] | None = None) -> Project:
     """The fork job: send the fork, then follow `import_status` to the end (`ForkFailed` on failure)."""
     job.set_total(len(IMPORT_STEPS))
-    fork = await service.fork(source.id, namespace_path=request.namespace_path, name=request.name,
+    fork = await service.fork(source.id, namespace_id=request.namespace_id,
+                              namespace_path=request.namespace_path, name=request.name,
                               path=request.path, visibility=request.visibility, branches=request.branches,
                               mr_default_target_self=request.mr_default_target_self or None)
 

@@ -1,6 +1,7 @@
 """One project's resources, opened with enter from `:projects`: tabs (Textual `TabbedContent`) for the
-wiki, repository tags, Pages domains, error tracking and forks, each a widget from its own module
-(`project_wiki`, `project_tags`, `project_pages`, `project_error_tracking`, `project_forks`). `f` forks the
+wiki, repository tags, Pages domains, error tracking, forks and members, each a widget from its own module
+(`project_wiki`, `project_tags`, `project_pages`, `project_error_tracking`, `project_forks`,
+`project_members`). `f` forks the
 project from any tab (the fork runs as a job); `r` reloads the tab in view.
 """
 
@@ -18,13 +19,14 @@ from labdeck.api.models.projects import Project
 from labdeck.tui.screens.base import LabdeckScreen
 from labdeck.tui.screens.project_error_tracking import ErrorTrackingTab
 from labdeck.tui.screens.project_forks import ForksTab
+from labdeck.tui.screens.project_members import MembersTab
 from labdeck.tui.screens.project_pages import PagesTab
 from labdeck.tui.screens.project_tags import TagsTab
 from labdeck.tui.screens.project_wiki import WikiTab
 from labdeck.tui.widgets.resource_table import ResourceTable
 
 TABS = {"wiki": "Wiki", "tags": "Tags", "pages": "Pages domains", "errors": "Error tracking",
-        "forks": "Forks"}
+        "forks": "Forks", "members": "Members"}
 
 
 def project_heading(project: Project) -> Text:
@@ -67,6 +69,8 @@ class ProjectViewScreen(LabdeckScreen):
                 yield ErrorTrackingTab(self.project, id="project-errors")
             with TabPane(TABS["forks"], id="tab-forks"):
                 yield ForksTab(self.project, id="project-forks")
+            with TabPane(TABS["members"], id="tab-members"):
+                yield MembersTab(self.project, id="project-members")
 
     def on_mount(self) -> None:
         self.sub_title = self.project.path_with_namespace or str(self.project.id)
@@ -99,7 +103,7 @@ class ProjectViewScreen(LabdeckScreen):
     def refresh_data(self) -> None:
         active = self.tabs.active.removeprefix("tab-")
         widget = {"wiki": WikiTab, "tags": TagsTab, "pages": PagesTab, "errors": ErrorTrackingTab,
-                  "forks": ForksTab}[active]
+                  "forks": ForksTab, "members": MembersTab}[active]
         tab = self.query_one(widget)
         if isinstance(tab, ErrorTrackingTab):
             tab.load()

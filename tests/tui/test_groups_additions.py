@@ -1,0 +1,148 @@
+"""Pilot tests of what issue 5 added to `:groups` later: `y` copies a variable's value without showing it,
+members added by username (an unknown one refused plainly), downloads saved in a folder the user picks (a
+missing folder refused by the form, an unwritable target failing the job with the path), and the badge
+form previewing the rendered URLs as they are typed."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from test_groups_screen import SIZE, cells, open_groups, sandbox, settle, show_tab
+from textual.widgets import Input
+
+from labdeck.tui.jobs import JobState
+from labdeck.tui.screens.group_forms import BadgeFormScreen, FormScreen
+
+
+def messages(app: Any) -> list[str]:
+    return [str(n.message) for n in app._notifications]
+
+
+async def test_y_copies_a_masked_value_without_showing_it() -> None:
+    from snapshot_apps import make_app
+
+    _asgi, factory = sandbox()
+    app = make_app(transport_factory=factory)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_groups(pilot)
+        await show_tab(pilot, screen, "variables")
+        table = screen.table("variables")
+        table.focus()
+        table.move_cursor([v.key for v in table.visible_rows].index("DEPLOY_TOKEN"))
+        copied: list[str] = []
+        app.copy_to_clipboard = copied.append  # type: ignore[method-assign]
+        await pilot.press("y")
+        await pilot.pause()
+        assert copied == ["s3cr3t-deploy-token-42"]
+        assert any("Copied the value of DEPLOY_TOKEN (masked: not shown)" in m for m in messages(app))
+        assert not any("s3cr3t" in m for m in messages(app))
+        assert cells(screen, "variables", 1)[table.visible_rows.index(table.cursor_row)] == "••••••••"
+
+
+async def test_member_added_by_username_and_an_unknown_one_refused() -> None:
+    from snapshot_apps import make_app
+
+    _asgi, factory = sandbox()
+    app = make_app(transport_factory=factory)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_groups(pilot, "opensource")
+        await show_tab(pilot, screen, "members")
+        before = set(cells(screen, "members"))
+        screen.table("members").focus()
+        await pilot.press("a")
+        await pilot.pause()
+        form = app.screen
+        assert isinstance(form, FormScreen)
+        form.query_one("#field-user_ids", Input).value = "dave, nobody-at-all"
+        assert form.submit() is True
+        await settle(pilot)
+        assert any("No user with the username nobody-at-all" in m for m in messages(app))
+        assert set(cells(screen, "members")) == before
+        await pilot.press("a")
+        await pilot.pause()
+        form = app.screen
+        form.query_one("#field-user_ids", Input).value = "bad name!"
+        assert form.submit() is False
+        assert "usernames" in str(form.query_one("#error-user_ids").render())
+        form.query_one("#field-user_ids", Input).value = "@Dave, 6"
+        assert form.submit() is True
+        await settle(pilot)
+        assert {"dave", "erin"} <= set(cells(screen, "members"))
+
+
+async def test_export_saved_in_the_folder_picked(tmp_path: Path) -> None:
+    from snapshot_apps import make_app
+
+    _asgi, factory = sandbox(async_delay=0.05)
+    app = make_app(transport_factory=factory)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_groups(pilot, download_dir=tmp_path)
+        await pilot.press("E")
+        await pilot.pause()
+        form = app.screen
+        assert isinstance(form, FormScreen)
+        assert form.query_one("#field-folder", Input).value == str(tmp_path)
+        form.query_one("#field-folder", Input).value = str(tmp_path / "missing")
+        assert form.submit() is False
+        assert "no such folder" in str(form.query_one("#error-folder").render())
+        (tmp_path / "a-file").write_text("x")
+        form.query_one("#field-folder", Input).value = str(tmp_path / "a-file")
+        assert form.submit() is False
+        assert "not a folder" in str(form.query_one("#error-folder").render())
+        picked = tmp_path / "picked"
+        picked.mkdir()
+        form.query_one("#field-folder", Input).value = str(picked)
+        assert form.submit() is True
+        await pilot.pause()
+        job = next(j for j in app.jobs.jobs if j.title == "Export group acme")
+        await app.jobs.wait(job)
+        await settle(pilot)
+        assert (picked / "acme_export.tar.gz").is_file() and screen.download_dir == picked
+        assert any(f"Saved {picked / 'acme_export.tar.gz'}" in m for m in messages(app))
+
+
+async def test_export_to_an_unwritable_place_fails_with_the_path(tmp_path: Path) -> None:
+    from snapshot_apps import make_app
+
+    _asgi, factory = sandbox(async_delay=0.05)
+    app = make_app(transport_factory=factory)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_groups(pilot, download_dir=tmp_path)
+        gone = tmp_path / "removed-meanwhile"
+        job = screen.action_export(gone)
+        assert job is not None
+        await app.jobs.wait(job)
+        await settle(pilot)
+        assert job.state is JobState.FAILED
+        assert f"Cannot write {gone / 'acme_export.tar.gz'}" in (job.error or "")
+
+
+async def test_badge_form_previews_rendered_urls() -> None:
+    from snapshot_apps import make_app
+
+    _asgi, factory = sandbox()
+    app = make_app(transport_factory=factory)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_groups(pilot, "acme/platform")
+        await show_tab(pilot, screen, "badges")
+        screen.table("badges").focus()
+        await pilot.press("a")
+        await pilot.pause()
+        form = app.screen
+        assert isinstance(form, BadgeFormScreen)
+        form.delay = 0.05
+        form.query_one("#field-link_url", Input).value = "https://ci/%{project_path}/-/tree/%{default_branch}"
+        form.query_one("#field-image_url", Input).value = "https://ci/%{project_id}/[b]badge.svg"
+        await pilot.pause(0.2)
+        await settle(pilot)
+        preview = str(form.query_one("#badge-preview").render())
+        assert "https://ci/acme/platform/api-gateway/-/tree/main" in preview
+        assert "/[b]badge.svg" in preview and "%{project_id}" not in preview
+        calls = form.previews
+        form.query_one("#field-link_url", Input).value = "https://ci/%{commit_sha}"
+        form.query_one("#field-link_url", Input).value = "https://ci/%{commit_sha}/x"
+        await pilot.pause(0.2)
+        await settle(pilot)
+        assert form.previews == calls + 1  # debounced: one request for the two keystrokes
+        assert "%{commit_sha}" not in str(form.query_one("#badge-preview").render())

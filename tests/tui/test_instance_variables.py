@@ -1,0 +1,181 @@
+"""Pilot tests of `:variables` (instance CI variables, administrators) against the tiny sandbox: the list,
+masked values, a create refused by the form and one refused by the server (the instance variable limit),
+deletion with the key typed, `y` copying a value, and a non-administrator kept out (or refused with 403)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import httpx
+from snapshot_apps import jump_to, make_app, sandbox_settings
+from textual.widgets import Input
+
+from labdeck.sandbox.app import create_app
+from labdeck.sandbox.options import SandboxOptions
+from labdeck.tui.screens.confirm import TypeToConfirmScreen
+from labdeck.tui.screens.group_forms import FormScreen
+from labdeck.tui.screens.instance_variables import InstanceVariablesScreen
+
+SIZE = (140, 40)
+
+
+def sandbox() -> tuple[Any, Any]:
+    asgi = create_app(SandboxOptions(scale="tiny"))
+    return asgi, lambda settings: httpx.ASGITransport(asgi)
+
+
+async def settle(pilot: Any) -> None:
+    await pilot.pause()  # let pending messages (a button press, a dismiss callback) start their workers
+    await pilot.app.workers.wait_for_complete()
+    await pilot.pause()
+
+
+async def open_screen(pilot: Any) -> InstanceVariablesScreen:
+    await settle(pilot)
+    await jump_to(pilot, "variables")
+    await settle(pilot)
+    screen = pilot.app.screen
+    assert isinstance(screen, InstanceVariablesScreen)
+    return screen
+
+
+def keys(screen: InstanceVariablesScreen) -> list[str]:
+    return [v.key for v in screen.table.visible_rows]
+
+
+def values(screen: InstanceVariablesScreen) -> list[str]:
+    return [screen.spec.cells(v)[1].plain for v in screen.table.visible_rows]
+
+
+def messages(app: Any) -> list[str]:
+    return [str(n.message) for n in app._notifications]
+
+
+async def test_lists_instance_variables_with_masked_values_hidden_until_revealed() -> None:
+    _asgi, factory = sandbox()
+    app = make_app(transport_factory=factory)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_screen(pilot)
+        assert sorted(keys(screen)) == ["HTTP_PROXY", "SONAR_TOKEN"]
+        index = keys(screen).index("SONAR_TOKEN")
+        assert values(screen)[index] == "••••••••"
+        screen.table.move_cursor(index)
+        await pilot.press("m")
+        await pilot.pause()
+        assert values(screen)[index] == "sonar-token-0123456789"
+        copied: list[str] = []
+        app.copy_to_clipboard = copied.append  # type: ignore[method-assign]
+        await pilot.press("y")
+        await pilot.pause()
+        assert copied == ["sonar-token-0123456789"]
+        assert not any("sonar-token" in m for m in messages(app))
+        assert any("Copied the value of SONAR_TOKEN" in m for m in messages(app))
+
+
+async def test_create_refused_by_the_form_then_by_the_server_limit() -> None:
+    asgi, factory = sandbox()
+    app = make_app(transport_factory=factory)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_screen(pilot)
+        await pilot.press("a")
+        await pilot.pause()
+        form = app.screen
+        assert isinstance(form, FormScreen)
+        assert not form.query("#field-environment_scope")
+        form.query_one("#field-key", Input).value = "BAD KEY"
+        form.query_one("#field-value", Input).value = "x" * 10_001
+        assert form.submit() is False
+        assert "letters, digits" in str(form.query_one("#error-key").render())
+        assert "10000" in str(form.query_one("#error-value").render()).replace(",", "")
+        state = asgi.state.store.areas["ci_variables"]
+        state.instance_limit = len(state.instance)
+        form.query_one("#field-key", Input).value = "ONE_TOO_MANY"
+        form.query_one("#field-value", Input).value = "v"
+        assert form.submit() is True
+        await settle(pilot)
+        assert app.screen is screen
+        assert "ONE_TOO_MANY" not in {v.key for v in state.instance}
+        assert any("Maximum number of ci instance level variables (2) exceeded" in m for m in messages(app))
+        assert "Maximum number" in str(screen.query_one("#instance-vars-status").render())
+        state.instance_limit = 10
+        await pilot.press("a")
+        await pilot.pause()
+        form = app.screen
+        form.query_one("#field-key", Input).value = "ONE_MORE"
+        form.query_one("#field-value", Input).value = "v"
+        assert form.submit() is True
+        await settle(pilot)
+        assert "ONE_MORE" in {v.key for v in state.instance} and "ONE_MORE" in keys(screen)
+
+
+async def test_delete_needs_the_key_typed() -> None:
+    asgi, factory = sandbox()
+    app = make_app(transport_factory=factory)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_screen(pilot)
+        screen.table.move_cursor(keys(screen).index("HTTP_PROXY"))
+        await pilot.press("x")
+        await pilot.pause()
+        confirm = app.screen
+        assert isinstance(confirm, TypeToConfirmScreen)
+        confirm.query_one("#confirm-name", Input).value = "HTTP_PROX"
+        await pilot.pause()
+        assert confirm.query_one("#confirm").disabled
+        confirm.query_one("#confirm-name", Input).value = "HTTP_PROXY"
+        await pilot.pause()
+        await pilot.click("#confirm")
+        await settle(pilot)
+        assert "HTTP_PROXY" not in {v.key for v in asgi.state.store.areas["ci_variables"].instance}
+        assert keys(screen) == ["SONAR_TOKEN"]
+
+
+async def test_a_regular_user_is_kept_out_and_a_403_is_shown() -> None:
+    _asgi, factory = sandbox()
+    app = make_app(settings=sandbox_settings("glpat-sandbox-alice"), transport_factory=factory)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        app.open_area("variables")
+        await pilot.pause()
+        assert not isinstance(app.screen, InstanceVariablesScreen)
+        assert any("administrators only" in m for m in messages(app))
+        screen = InstanceVariablesScreen()
+        await app.push_screen(screen)
+        await settle(pilot)
+        assert keys(screen) == []
+        assert "403" in str(screen.query_one("#instance-vars-status").render())
+
+
+async def test_edit_keeps_the_key_and_read_only_hides_changes() -> None:
+    asgi, factory = sandbox()
+    app = make_app(transport_factory=factory)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_screen(pilot)
+        screen.table.move_cursor(keys(screen).index("HTTP_PROXY"))
+        await pilot.press("e")
+        await pilot.pause()
+        form = app.screen
+        assert isinstance(form, FormScreen) and form.query_one("#field-key", Input).disabled
+        form.query_one("#field-value", Input).value = "http://proxy2.internal:3128"
+        assert form.submit() is True
+        await settle(pilot)
+        stored = {v.key: v.value for v in asgi.state.store.areas["ci_variables"].instance}
+        assert stored["HTTP_PROXY"] == "http://proxy2.internal:3128"
+        assert "http://proxy2.internal:3128" in values(screen)
+    read_only = make_app(transport_factory=factory, read_only=True)
+    async with read_only.run_test(size=SIZE) as pilot:
+        screen = await open_screen(pilot)
+        await pilot.press("a")
+        await pilot.pause()
+        assert read_only.screen is screen
+        assert screen.check_action("delete", ()) is False and screen.check_action("copy_value", ()) is True
+
+
+def test_admin_areas_are_listed_for_administrators_only() -> None:
+    from labdeck.tui.areas import AreaRequest, complete, find_area, shown_areas
+
+    assert {"variables", "pages"} <= {a.name for a in shown_areas(True)}
+    assert not {"variables", "pages"} & {a.name for a in shown_areas(False)}
+    assert complete("var", is_admin=False) == [] and complete("var", is_admin=True) == ["variables"]
+    area = find_area(":variables")
+    assert area is not None and area.admin_only
+    assert isinstance(area.open(AreaRequest()), InstanceVariablesScreen)

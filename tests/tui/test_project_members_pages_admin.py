@@ -1,0 +1,139 @@
+"""Pilot tests of the project view's Members tab (direct and inherited, add by username, change level,
+remove with the username typed), the administrators' `:pages` view of every Pages domain, and the fork
+dialog taking a namespace id as well as a path."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from snapshot_apps import jump_to, make_app, sandbox_settings
+from test_project_view import Sandbox, open_view, settle
+from textual.widgets import Input, Select
+
+from labdeck.tui.jobs import JobState
+from labdeck.tui.screens.confirm import TypeToConfirmScreen
+from labdeck.tui.screens.group_forms import FormScreen
+from labdeck.tui.screens.pages_admin import PagesAdminScreen
+from labdeck.tui.screens.project_dialogs import ForkDialog, fork_target
+from labdeck.tui.screens.project_forks import ForksTab
+from labdeck.tui.screens.project_members import MembersTab
+
+SIZE = (140, 44)
+GATEWAY = "acme/platform/api-gateway"
+
+
+def usernames(tab: MembersTab) -> list[str]:
+    return [m.username for m in tab.view.table.visible_rows]
+
+
+def messages(app: Any) -> list[str]:
+    return [str(n.message) for n in app._notifications]
+
+
+async def test_members_tab_adds_changes_and_removes() -> None:
+    sandbox = Sandbox()
+    app = make_app(transport_factory=sandbox.factory)
+    async with app.run_test(size=SIZE) as pilot:
+        await open_view(pilot, sandbox, tab="members")
+        tab = app.screen.query_one(MembersTab)
+        assert usernames(tab) == []
+        await pilot.press("i")
+        await settle(pilot)
+        assert "carol" in usernames(tab)
+        await pilot.press("i")
+        await settle(pilot)
+        await pilot.press("a")
+        await pilot.pause()
+        form = app.screen
+        assert isinstance(form, FormScreen)
+        assert 50 not in [value for _label, value in form.query_one("#field-access_level", Select)._options]
+        form.query_one("#field-user_ids", Input).value = "ghost-user"
+        assert form.submit() is True
+        await settle(pilot)
+        assert any("No user with the username ghost-user" in m for m in messages(app))
+        assert usernames(tab) == []
+        await pilot.press("a")
+        await pilot.pause()
+        app.screen.query_one("#field-user_ids", Input).value = "dave"
+        assert app.screen.submit() is True
+        await settle(pilot)
+        project = sandbox.store.project_by_path(GATEWAY)
+        assert usernames(tab) == ["dave"] and 5 in sandbox.store.project_members[project.id]
+        tab.view.table.focus()
+        await pilot.press("e")
+        await pilot.pause()
+        app.screen.query_one("#field-access_level", Select).value = 40
+        assert app.screen.submit() is True
+        await settle(pilot)
+        assert tab.view.table.rows[0].access_level == 40
+        await pilot.press("x")
+        await pilot.pause()
+        confirm = app.screen
+        assert isinstance(confirm, TypeToConfirmScreen)
+        confirm.query_one("#confirm-name", Input).value = "dav"
+        await pilot.pause()
+        assert confirm.query_one("#confirm").disabled
+        confirm.query_one("#confirm-name", Input).value = "dave"
+        await pilot.pause()
+        await pilot.click("#confirm")
+        await settle(pilot)
+        assert usernames(tab) == [] and 5 not in sandbox.store.project_members.get(project.id, {})
+
+
+async def test_pages_admin_lists_every_domain_for_administrators() -> None:
+    sandbox = Sandbox()
+    app = make_app(transport_factory=sandbox.factory)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await jump_to(pilot, "pages")
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, PagesAdminScreen)
+        domains = [d.domain for d in screen.table.visible_rows]
+        assert set(domains) == set(sandbox.store.areas["pages_domains"].domains)
+        assert {d.project_id for d in screen.table.visible_rows} == {2, 7}
+        status = str(screen.query_one("#pages-admin-status").render())
+        assert "5 domain(s)" in status and "expired" in status
+
+
+async def test_pages_admin_refused_for_a_regular_user() -> None:
+    sandbox = Sandbox()
+    app = make_app(settings=sandbox_settings("glpat-sandbox-alice"), transport_factory=sandbox.factory)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        app.open_area("pages")
+        await pilot.pause()
+        assert not isinstance(app.screen, PagesAdminScreen)
+        screen = PagesAdminScreen()
+        await app.push_screen(screen)
+        await settle(pilot)
+        assert screen.table.rows == []
+        assert "403" in str(screen.query_one("#pages-admin-status").render())
+
+
+def test_fork_target_reads_an_id_or_a_path() -> None:
+    assert fork_target("30") == (30, None)
+    assert fork_target(" /acme/platform/ ") == (None, "acme/platform")
+    assert fork_target("") == (None, None)
+
+
+async def test_fork_into_a_namespace_given_by_id() -> None:
+    sandbox = Sandbox(async_delay=0.05)
+    app = make_app(transport_factory=sandbox.factory)
+    async with app.run_test(size=SIZE) as pilot:
+        view = await open_view(pilot, sandbox, tab="forks")
+        forks = view.query_one(ForksTab)
+        forks.poll_initial = 0.05
+        await pilot.press("f")
+        await pilot.pause()
+        dialog = app.screen
+        assert isinstance(dialog, ForkDialog)
+        opensource = sandbox.store.group_by_path("opensource")
+        dialog.query_one("#fork-namespace", Input).value = str(opensource.id)
+        dialog.query_one("#submit").press()
+        await pilot.pause()
+        job = forks.last_job
+        assert job is not None
+        await app.jobs.wait(job)
+        assert job.state is JobState.SUCCEEDED, job.error
+        assert job.results[0].item == "opensource/api-gateway"
