@@ -3,34 +3,24 @@
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
-from dataclasses import dataclass
 from typing import Any
 
-import httpx
 import pytest
-from pydantic import SecretStr
+from sandbox_clients import ALICE_TOKEN, ROOT_TOKEN, ClientPool
 
-from labdeck.api.client import ApiClient
-from labdeck.api.settings import ConnectionSettings
 from labdeck.sandbox.app import create_app
 from labdeck.sandbox.clock import ManualClock
 from labdeck.sandbox.options import SandboxOptions
 
-ROOT_TOKEN = "glpat-sandbox-root"
-ALICE_TOKEN = "glpat-sandbox-alice"
+__all__ = ["ALICE_TOKEN", "ROOT_TOKEN", "Sandbox", "sandbox_fixture"]
 
 
-@dataclass
-class Sandbox:
-    app: Any
-    clock: ManualClock
-    clients: list[ApiClient]
+class Sandbox(ClientPool):
+    """A tiny sandbox with a manual clock (async jobs take 2 s of it), and clients over it."""
 
-    def client(self, token: str = ROOT_TOKEN, sudo: str | None = None) -> ApiClient:
-        settings = ConnectionSettings("http://sandbox.test", token=SecretStr(token), sudo=sudo)
-        client = ApiClient(settings, transport=httpx.ASGITransport(self.app))
-        self.clients.append(client)
-        return client
+    def __init__(self, app: Any, clock: ManualClock) -> None:
+        super().__init__(app)
+        self.clock = clock
 
     @property
     def store(self) -> Any:
@@ -40,7 +30,6 @@ class Sandbox:
 @pytest.fixture(name="sandbox")
 async def sandbox_fixture() -> AsyncIterator[Sandbox]:
     clock = ManualClock()
-    box = Sandbox(create_app(SandboxOptions(scale="tiny", async_delay=2.0), clock=clock), clock, [])
+    box = Sandbox(create_app(SandboxOptions(scale="tiny", async_delay=2.0), clock=clock), clock)
     yield box
-    for client in box.clients:
-        await client.aclose()
+    await box.aclose()

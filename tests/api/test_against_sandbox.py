@@ -6,14 +6,12 @@ from __future__ import annotations
 from collections.abc import AsyncIterator, Callable
 from typing import Any
 
-import httpx
 import pytest
-from pydantic import SecretStr
+from sandbox_clients import ClientPool
 
 from labdeck.api.client import ApiClient
 from labdeck.api.errors import Forbidden, Unauthorized
 from labdeck.api.instance import InstanceService
-from labdeck.api.settings import ConnectionSettings
 
 sandbox_app = pytest.importorskip("labdeck.sandbox.app")
 sandbox_options = pytest.importorskip("labdeck.sandbox.options")
@@ -26,17 +24,9 @@ def app() -> Any:
 
 @pytest.fixture
 async def connect(app: Any) -> AsyncIterator[Callable[..., ApiClient]]:
-    clients: list[ApiClient] = []
-
-    def factory(token: str = "glpat-sandbox-root", sudo: str | None = None) -> ApiClient:
-        settings = ConnectionSettings("http://sandbox.test", token=SecretStr(token), sudo=sudo)
-        client = ApiClient(settings, transport=httpx.ASGITransport(app))
-        clients.append(client)
-        return client
-
-    yield factory
-    for client in clients:
-        await client.aclose()
+    pool = ClientPool(app)
+    yield pool.client
+    await pool.aclose()
 
 
 async def test_instance_service(connect: Callable[..., ApiClient]) -> None:

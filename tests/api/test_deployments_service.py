@@ -6,14 +6,11 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime, timedelta
 
-import httpx
 import pytest
-from pydantic import SecretStr
+from sandbox_clients import ALICE_TOKEN, ROOT_TOKEN, ClientPool
 
-from labdeck.api.client import ApiClient
 from labdeck.api.deployments import DeploymentsService
 from labdeck.api.errors import BadRequest, Forbidden, NotFound
-from labdeck.api.settings import ConnectionSettings
 from labdeck.domain.deployments import DeployRule, RuleError
 from labdeck.sandbox.app import create_app
 from labdeck.sandbox.options import SandboxOptions
@@ -23,17 +20,10 @@ GATEWAY = "acme/platform/api-gateway"
 
 @pytest.fixture
 async def services() -> AsyncIterator[dict[str, DeploymentsService]]:
-    app = create_app(SandboxOptions(scale="tiny"))
-    clients = []
-    out = {}
-    for name, token in (("root", "glpat-sandbox-root"), ("alice", "glpat-sandbox-alice")):
-        client = ApiClient(ConnectionSettings("http://sandbox.test", token=SecretStr(token)),
-                           transport=httpx.ASGITransport(app))
-        clients.append(client)
-        out[name] = DeploymentsService(client)
-    yield out
-    for client in clients:
-        await client.aclose()
+    pool = ClientPool(create_app(SandboxOptions(scale="tiny")))
+    yield {name: DeploymentsService(pool.client(token)) for name, token in (("root", ROOT_TOKEN),
+                                                                             ("alice", ALICE_TOKEN))}
+    await pool.aclose()
 
 
 async def test_list_filters_and_sorting(services: dict[str, DeploymentsService]) -> None:

@@ -6,35 +6,21 @@ from __future__ import annotations
 import json
 from typing import Any
 
-import httpx
 import pytest
-from pydantic import SecretStr
 
 import labdeck.api_cli as api_cli
-from labdeck.api.settings import ConnectionSettings, RetryPolicy
+from faulty_sandbox import FAULTS, SocketLike, fast_retry_settings
+from labdeck.api.settings import ConnectionSettings
 from labdeck.sandbox.app import create_app
 from labdeck.sandbox.clock import ManualClock
 from labdeck.sandbox.options import SandboxOptions
 from labdeck.sandbox.seed import build_store
 
-FAULTS = "badjson=0.3,503=0.2,reset=0.1,429=0.2"
 STORE = build_store(SandboxOptions(scale="tiny"), ManualClock())
 
 
-class SocketLike(httpx.ASGITransport):
-    """The in-process sandbox; a dropped connection surfaces as it does over a socket (`ReadError`)."""
-
-    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
-        try:
-            return await super().handle_async_request(request)
-        except ConnectionResetError as exc:
-            raise httpx.ReadError(str(exc), request=request) from None
-
-
 def fast(args: Any) -> ConnectionSettings:
-    return ConnectionSettings(url="http://sandbox.test", token=SecretStr("glpat-sandbox-root"), name="demo",
-                              retry=RetryPolicy(max_attempts=3, base_delay=0.001, max_delay=0.002,
-                                                max_total=0.01))
+    return fast_retry_settings("demo")
 
 
 @pytest.mark.parametrize("argv", [["users", "--paginate", "-f", "per_page=5"], ["user"],

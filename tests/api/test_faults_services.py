@@ -11,6 +11,7 @@ import httpx
 import pytest
 from pydantic import SecretStr
 
+from faulty_sandbox import FAULTS, SocketLike
 from labdeck.api.client import ApiClient
 from labdeck.api.errors import LabdeckError, MalformedResponse, ServerError
 from labdeck.api.instance import InstanceService
@@ -23,19 +24,8 @@ from labdeck.sandbox.clock import ManualClock
 from labdeck.sandbox.options import SandboxOptions
 from labdeck.sandbox.seed import build_store
 
-FAULTS = "badjson=0.3,503=0.2,reset=0.1,429=0.2"
 GATEWAY = "acme/platform/api-gateway"
 URL = "http://sandbox.test"
-
-
-class SocketLike(httpx.ASGITransport):
-    """The in-process sandbox, but a dropped connection surfaces as it does over a socket (`ReadError`)."""
-
-    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
-        try:
-            return await super().handle_async_request(request)
-        except ConnectionResetError as exc:
-            raise httpx.ReadError(str(exc), request=request) from None
 
 
 async def no_sleep(seconds: float) -> None:

@@ -9,12 +9,11 @@ from typing import Any
 
 import httpx
 import pytest
-from pydantic import SecretStr
+from sandbox_clients import ALICE_TOKEN, ClientPool, sandbox_settings
 
 from labdeck.api.client import ApiClient
 from labdeck.api.errors import BadRequest, NotFound
 from labdeck.api.issues import BulkAction, IssuesService
-from labdeck.api.settings import ConnectionSettings
 from labdeck.domain.durations import DurationError
 from labdeck.domain.issue_query import QueryError
 from labdeck.sandbox.app import create_app
@@ -32,17 +31,9 @@ def app() -> Any:
 
 @pytest.fixture
 async def connect(app: Any) -> AsyncIterator[Connect]:
-    clients: list[ApiClient] = []
-
-    def factory(token: str = "glpat-sandbox-alice") -> IssuesService:
-        settings = ConnectionSettings("http://sandbox.test", token=SecretStr(token))
-        client = ApiClient(settings, transport=httpx.ASGITransport(app))
-        clients.append(client)
-        return IssuesService(client)
-
-    yield factory
-    for client in clients:
-        await client.aclose()
+    pool = ClientPool(app)
+    yield lambda token=ALICE_TOKEN: IssuesService(pool.client(token))
+    await pool.aclose()
 
 
 async def test_filter_text_drives_the_global_listing(connect: Connect) -> None:
@@ -202,8 +193,7 @@ async def test_load_paints_the_first_page_then_everything(connect: Connect) -> N
 
 async def test_load_of_many_pages() -> None:
     app = create_app(SandboxOptions(scale="demo"), clock=ManualClock())
-    settings = ConnectionSettings("http://sandbox.test", token=SecretStr("glpat-sandbox-root"))
-    async with ApiClient(settings, transport=httpx.ASGITransport(app)) as client:
+    async with ApiClient(sandbox_settings(), transport=httpx.ASGITransport(app)) as client:
         service = IssuesService(client)
         first: list[int] = []
         issues = await service.load(on_first_page=lambda page: first.append(len(page)))

@@ -6,15 +6,12 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 
-import httpx
 import pytest
-from pydantic import SecretStr
+from sandbox_clients import ClientPool
 
-from labdeck.api.client import ApiClient
 from labdeck.api.errors import Conflict, Forbidden, NotFound
 from labdeck.api.forks import ForkFilters, ForksService, import_done
 from labdeck.api.projects import ProjectsService, project_ref
-from labdeck.api.settings import ConnectionSettings
 from labdeck.sandbox.app import create_app
 from labdeck.sandbox.clock import ManualClock
 from labdeck.sandbox.options import SandboxOptions
@@ -23,25 +20,17 @@ from labdeck.tui.jobs import poll_until
 GATEWAY = "acme/platform/api-gateway"
 
 
-class World:
+class World(ClientPool):
     def __init__(self) -> None:
         self.clock = ManualClock()
-        self.app = create_app(SandboxOptions(scale="tiny", async_delay=1.0), clock=self.clock)
-        self.clients: list[ApiClient] = []
-
-    def client(self, token: str = "glpat-sandbox-root") -> ApiClient:
-        settings = ConnectionSettings("http://sandbox.test", token=SecretStr(token))
-        client = ApiClient(settings, transport=httpx.ASGITransport(self.app))
-        self.clients.append(client)
-        return client
+        super().__init__(create_app(SandboxOptions(scale="tiny", async_delay=1.0), clock=self.clock))
 
 
 @pytest.fixture
 async def world() -> AsyncIterator[World]:
     made = World()
     yield made
-    for client in made.clients:
-        await client.aclose()
+    await made.aclose()
 
 
 def test_project_ref_encodes_paths() -> None:

@@ -7,9 +7,8 @@ from __future__ import annotations
 from collections.abc import AsyncIterator, Callable
 from datetime import UTC, datetime, timedelta
 
-import httpx
 import pytest
-from pydantic import SecretStr
+from sandbox_clients import ClientPool
 
 from labdeck.api.client import ApiClient
 from labdeck.api.error_tracking import ErrorTrackingService
@@ -17,7 +16,6 @@ from labdeck.api.errors import BadRequest, Forbidden, MethodNotAllowed, NotFound
 from labdeck.api.models.project_resources import PagesCertificate, PagesDomain
 from labdeck.api.pages_domains import PagesDomainsService
 from labdeck.api.repository_tags import TagsService
-from labdeck.api.settings import ConnectionSettings
 from labdeck.api.wikis import WikiService
 from labdeck.sandbox.app import create_app
 from labdeck.sandbox.clock import ManualClock
@@ -32,18 +30,9 @@ NOW = datetime.fromtimestamp(START, UTC)
 
 @pytest.fixture
 async def connect() -> AsyncIterator[Callable[..., ApiClient]]:
-    app = create_app(SandboxOptions(scale="tiny"), clock=ManualClock(START))
-    clients: list[ApiClient] = []
-
-    def factory(token: str = "glpat-sandbox-root", sudo: str | None = None) -> ApiClient:
-        settings = ConnectionSettings("http://sandbox.test", token=SecretStr(token), sudo=sudo)
-        client = ApiClient(settings, transport=httpx.ASGITransport(app))
-        clients.append(client)
-        return client
-
-    yield factory
-    for client in clients:
-        await client.aclose()
+    pool = ClientPool(create_app(SandboxOptions(scale="tiny"), clock=ManualClock(START)))
+    yield pool.client
+    await pool.aclose()
 
 
 async def test_wiki_pages_round_trip(connect: Callable[..., ApiClient]) -> None:

@@ -8,13 +8,12 @@ from collections.abc import AsyncIterator
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-import httpx
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from pydantic import SecretStr
+from sandbox_clients import ROOT_TOKEN, ClientPool
 
-from labdeck.api.client import ApiClient
 from labdeck.api.errors import BadRequest, Forbidden, NotFound
 from labdeck.api.registry import BulkDeleteLocked, BulkDeleteLocks, RegistryService, format_wait
 from labdeck.api.settings import ConnectionSettings
@@ -33,16 +32,13 @@ class World:
 
     def __init__(self) -> None:
         self.clock = ManualClock(START)
-        self.app = create_app(SandboxOptions(scale="tiny", async_delay=1.0), clock=self.clock)
+        self.pool = ClientPool(create_app(SandboxOptions(scale="tiny", async_delay=1.0), clock=self.clock))
+        self.app = self.pool.app
         self.locks = BulkDeleteLocks(clock=self.clock.time)
-        self.clients: list[ApiClient] = []
         self.service = self.connect()
 
-    def connect(self, token: str = "glpat-sandbox-root") -> RegistryService:
-        settings = ConnectionSettings("http://sandbox.test", token=SecretStr(token))
-        client = ApiClient(settings, transport=httpx.ASGITransport(self.app))
-        self.clients.append(client)
-        return RegistryService(client, self.locks)
+    def connect(self, token: str = ROOT_TOKEN) -> RegistryService:
+        return RegistryService(self.pool.client(token), self.locks)
 
     def add(self, tags: list[Tag], name: str = "prop") -> Repository:
         store = self.app.state.store
@@ -58,8 +54,7 @@ class World:
 async def world() -> AsyncIterator[World]:
     made = World()
     yield made
-    for client in made.clients:
-        await client.aclose()
+    await made.pool.aclose()
 
 
 def sample_tags(now: datetime) -> list[Tag]:

@@ -7,15 +7,12 @@ from collections.abc import AsyncIterator, Callable
 from datetime import UTC, date, datetime
 from typing import Any
 
-import httpx
 import pytest
-from pydantic import SecretStr
+from sandbox_clients import ROOT_TOKEN, ClientPool
 
-from labdeck.api.client import ApiClient
 from labdeck.api.errors import Conflict, Forbidden, NotFound
 from labdeck.api.models.base import parse_one
 from labdeck.api.models.moderation import Condition, ModeratedUser, ModerationResult
-from labdeck.api.settings import ConnectionSettings
 from labdeck.api.users import UsersService
 from labdeck.domain.moderation import Allowed, Operation, UserState
 from labdeck.sandbox.app import create_app
@@ -34,17 +31,15 @@ def new_app() -> Any:
 
 @pytest.fixture
 async def connect() -> AsyncIterator[Callable[..., UsersService]]:
-    clients: list[ApiClient] = []
+    pools: list[ClientPool] = []
 
-    def factory(app: Any, token: str = "glpat-sandbox-root") -> UsersService:
-        settings = ConnectionSettings("http://sandbox.test", token=SecretStr(token))
-        client = ApiClient(settings, transport=httpx.ASGITransport(app))
-        clients.append(client)
-        return UsersService(client)
+    def factory(app: Any, token: str = ROOT_TOKEN) -> UsersService:
+        pools.append(pool := ClientPool(app))
+        return UsersService(pool.client(token))
 
     yield factory
-    for client in clients:
-        await client.aclose()
+    for pool in pools:
+        await pool.aclose()
 
 
 async def by_name(service: UsersService, **filters: Any) -> dict[str, ModeratedUser]:

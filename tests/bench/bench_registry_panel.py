@@ -11,11 +11,9 @@ from __future__ import annotations
 
 import asyncio
 import random
-import statistics
-import time
-from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 
+from bench_registry_plan import timed
 from textual.app import App
 from textual.widgets import Input
 
@@ -37,15 +35,6 @@ def make_tags(count: int, seed: int = 7) -> list[RegistryTagDetail]:
             name=name, created_at=NOW - timedelta(minutes=rng.randrange(0, 400 * 24 * 60)),
             digest=f"sha256:{rng.randrange(count // 2):x}", total_size=rng.randrange(1_000_000, 90_000_000)))
     return tags
-
-
-def timed(fn: Callable[[], object], repeat: int = 15) -> tuple[float, float]:
-    samples = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        fn()
-        samples.append((time.perf_counter() - start) * 1000)
-    return statistics.median(samples), max(samples)
 
 
 class PanelApp(App[None]):

@@ -8,7 +8,7 @@ from datetime import date, timedelta
 from typing import Any
 
 import httpx
-from snapshot_apps import jump_to, make_app
+from snapshot_apps import jump_to, make_app, messages, settle
 from textual.widgets import Button, Checkbox, Input, OptionList, RadioButton, Select, Sparkline, Static
 
 from labdeck.sandbox.app import create_app
@@ -59,11 +59,6 @@ class Sandbox:
         return made
 
 
-async def settle(pilot: Any) -> None:
-    await pilot.app.workers.wait_for_complete()
-    await pilot.pause()
-
-
 async def open_screen(pilot: Any, sandbox: Sandbox) -> DeploymentsScreen:
     await settle(pilot)
     screen = DeploymentsScreen(AreaRequest(scope=GATEWAY), today=sandbox.today)
@@ -75,10 +70,6 @@ async def open_screen(pilot: Any, sandbox: Sandbox) -> DeploymentsScreen:
 async def choose(pilot: Any, screen: Any, selector: str, value: Any) -> None:
     screen.query_one(selector, Select).value = value
     await settle(pilot)
-
-
-def messages(app: Any) -> list[str]:
-    return [n.message for n in app._notifications]
 
 
 async def test_jump_opens_the_prompt() -> None:

@@ -8,11 +8,11 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-from pydantic import SecretStr
 from snapshot_apps import make_app
 from textual.worker import WorkerFailed
 
-from labdeck.api.settings import ConnectionSettings, RetryPolicy
+from faulty_sandbox import FAULTS, SocketLike, fast_retry_settings
+from labdeck.api.settings import ConnectionSettings
 from labdeck.sandbox.app import create_app
 from labdeck.sandbox.clock import ManualClock
 from labdeck.sandbox.options import SandboxOptions
@@ -23,18 +23,7 @@ from labdeck.tui.screens.request_log import RequestLogScreen
 from labdeck.tui.screens.users import UsersScreen
 
 SIZE = (140, 40)
-FAULTS = "badjson=0.3,503=0.2,reset=0.1,429=0.2"
 GATEWAY = "acme/platform/api-gateway"
-
-
-class SocketLike(httpx.ASGITransport):
-    """The in-process sandbox; a dropped connection surfaces as it does over a socket (`ReadError`)."""
-
-    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
-        try:
-            return await super().handle_async_request(request)
-        except ConnectionResetError as exc:
-            raise httpx.ReadError(str(exc), request=request) from None
 
 
 def files(folder: Path) -> list[Path]:
@@ -42,9 +31,7 @@ def files(folder: Path) -> list[Path]:
 
 
 def fast_settings() -> ConnectionSettings:
-    return ConnectionSettings(url="http://sandbox.test", token=SecretStr("glpat-sandbox-root"), name="faulty",
-                              retry=RetryPolicy(max_attempts=3, base_delay=0.001, max_delay=0.002,
-                                                max_total=0.01))
+    return fast_retry_settings("faulty")
 
 
 def record_errors(app: LabdeckApp) -> list[str]:

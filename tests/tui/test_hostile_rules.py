@@ -5,10 +5,9 @@ from __future__ import annotations
 
 from datetime import timedelta
 from pathlib import Path
-from typing import Any
 
 import httpx
-from snapshot_apps import make_app
+from snapshot_apps import make_app, settle
 from textual.command import CommandList
 from textual.widgets import Button
 
@@ -20,11 +19,6 @@ from labdeck.sandbox.options import SandboxOptions
 from labdeck.tui.screens.registry_cleanup import RegistryCleanupScreen
 
 SIZE = (140, 40)
-
-
-async def settle(pilot: Any) -> None:
-    await pilot.app.workers.wait_for_complete()
-    await pilot.pause()
 
 
 async def test_saved_views_with_markup_are_listed_literally() -> None:

@@ -8,7 +8,7 @@ from datetime import timedelta
 from typing import Any
 
 import httpx
-from snapshot_apps import make_app
+from snapshot_apps import make_app, settle
 from textual.widgets import Input, OptionList, Static
 
 from labdeck.api.models.registry import RegistryRepository
@@ -55,11 +55,6 @@ def toast_text(app: LabdeckApp) -> str:
     for toast in app.screen.query(Toast):
         lines.extend(strip.text for strip in toast.render_lines(toast.region.reset_offset))
     return "\n".join(lines)
-
-
-async def settle(pilot: Any) -> None:
-    await pilot.app.workers.wait_for_complete()
-    await pilot.pause()
 
 
 def hostile_sandbox() -> Any:

@@ -9,7 +9,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 import httpx
-from snapshot_apps import jump_to, make_app
+from snapshot_apps import jump_to, make_app, settle
 from textual.widgets import Button, Input, Static
 
 from labdeck.api.models.registry import RegistryRepository
@@ -59,9 +59,12 @@ class Sandbox:
                                   project_id=self.repo.project_id, tags_count=len(self.repo.tags))
 
 
-async def settle(pilot: Any) -> None:
-    await pilot.app.workers.wait_for_complete()
-    await pilot.pause()
+async def open_repositories(pilot: Any, sandbox: Sandbox) -> RegistryScreen:
+    await settle(pilot)
+    screen = RegistryScreen(AreaRequest(scope=GATEWAY), now=sandbox.now)
+    await pilot.app.push_screen(screen)
+    await settle(pilot)
+    return screen
 
 
 async def open_tags(pilot: Any, sandbox: Sandbox) -> RegistryTagsScreen:
@@ -104,10 +107,7 @@ async def test_repositories_of_a_project_and_of_a_group() -> None:
     sandbox = Sandbox()
     app = make_app(transport_factory=sandbox.factory)
     async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
-        screen = RegistryScreen(AreaRequest(scope=GATEWAY), now=sandbox.now)
-        await app.push_screen(screen)
-        await settle(pilot)
+        screen = await open_repositories(pilot, sandbox)
         rows = {r.id: r for r in screen.table.rows}
         assert rows[sandbox.repo.id].tags_count == 7
         assert f"project {GATEWAY}: {len(rows)} repositories" in text(screen, "#registry-where")
@@ -221,10 +221,7 @@ async def test_delete_repository_as_a_job() -> None:
     sandbox = Sandbox()
     app = make_app(transport_factory=sandbox.factory)
     async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
-        screen = RegistryScreen(AreaRequest(scope=GATEWAY), now=sandbox.now)
-        await app.push_screen(screen)
-        await settle(pilot)
+        screen = await open_repositories(pilot, sandbox)
         ids = [r.id for r in screen.table.visible_rows]
         screen.table.move_cursor(ids.index(sandbox.repo.id))
         await pilot.press("x")

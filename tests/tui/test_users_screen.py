@@ -8,14 +8,13 @@ from datetime import UTC, date, datetime
 from typing import Any
 
 import httpx
-from snapshot_apps import jump_to, make_app, sandbox_settings
+from snapshot_apps import jump_to, make_app, messages, sandbox_settings, settle
 from textual.widgets import Button, Input, OptionList, Tabs
 
 from labdeck.api.models.moderation import ModeratedUser
 from labdeck.sandbox.app import create_app
 from labdeck.sandbox.clock import ManualClock
 from labdeck.sandbox.options import SandboxOptions
-from labdeck.tui.app import LabdeckApp
 from labdeck.tui.screens.confirm import ConfirmScreen, TypeToConfirmScreen
 from labdeck.tui.screens.users import OperationMenu, UsersScreen
 
@@ -33,11 +32,6 @@ def today() -> date:
     return SANDBOX_TODAY
 
 
-async def settle(pilot: Any) -> None:
-    await pilot.app.workers.wait_for_complete()
-    await pilot.pause()
-
-
 async def open_users(pilot: Any, search: str = "") -> UsersScreen:
     await settle(pilot)
     screen = UsersScreen(today=today)
@@ -49,10 +43,6 @@ async def open_users(pilot: Any, search: str = "") -> UsersScreen:
 
 def names(screen: UsersScreen) -> list[str]:
     return [u.username for u in screen.table.visible_rows]
-
-
-def messages(app: LabdeckApp) -> list[str]:
-    return [n.message for n in app._notifications]
 
 
 def state(asgi: Any, username: str) -> str | None:

@@ -59,6 +59,15 @@ class RuleError(ValueError):
     """A deploy access rule that breaks the exactly-one or valid-level rule (message says which)."""
 
 
+def rule_kind(user_id: int | None, group_id: int | None) -> str:
+    """Which field a deploy access rule sets: `user`, `group`, or else `access_level`."""
+    if user_id is not None:
+        return "user"
+    if group_id is not None:
+        return "group"
+    return "access_level"
+
+
 @dataclass(frozen=True)
 class DeployRule:
     """One element of `deploy_access_levels`: exactly one of the three fields is set."""
@@ -69,11 +78,7 @@ class DeployRule:
 
     @property
     def kind(self) -> str:
-        if self.user_id is not None:
-            return "user"
-        if self.group_id is not None:
-            return "group"
-        return "access_level"
+        return rule_kind(self.user_id, self.group_id)
 
     def as_json(self) -> dict[str, int]:
         """The request form: only the one field that is set."""

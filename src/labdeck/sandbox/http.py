@@ -1,5 +1,5 @@
 """Helpers every sandbox route uses: the `endpoint` wrapper (parameters, caller, sudo, errors), `Ctx`,
-offset `paginate()` with GitLab's headers, keyset pagination, and JSON responses.
+offset `paginate()` with GitLab's headers, keyset pagination, time parameters and JSON responses.
 
 A route is `Route("/projects/{id}", endpoint(get_project))` with `async def get_project(ctx: Ctx)`, which
 returns a JSON-able value (200), a `Response`, or raises `SandboxError` (see `error()`, `missing()`).
@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Awaitable, Callable, Sequence
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 from urllib.parse import parse_qsl, unquote, urlencode
 
@@ -89,6 +89,22 @@ def error(status: int, message: Any) -> SandboxError:
 def missing(*names: str) -> SandboxError:
     """`raise missing("title")`: 400 `{"error": "title is missing"}`."""
     return SandboxError.missing(*names)
+
+
+def datetime_param(ctx: Ctx, name: str, *, space_is_plus: bool = False) -> datetime | None:
+    """An ISO 8601 time parameter (`2026-01-05T10:20:30Z`), None when absent or empty; a time without an
+    offset is UTC, as Grape reads it. `space_is_plus`: a `+` of the offset that reached us as a space
+    (an unencoded query string) is read back as `+`. 400 `{"error": "<name> is invalid"}` otherwise."""
+    text = ctx.params.str(name)
+    if not text:
+        return None
+    if space_is_plus:
+        text = text.replace(" ", "+")
+    try:
+        value = datetime.fromisoformat(text.replace("Z", "+00:00"))
+    except ValueError:
+        raise SandboxError.invalid(name) from None
+    return value if value.tzinfo is not None else value.replace(tzinfo=UTC)
 
 
 def iso(value: datetime | None) -> str | None:

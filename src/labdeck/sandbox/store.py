@@ -1,15 +1,15 @@
 """The sandbox's state: users, tokens, groups, projects and memberships, with the access rules over them.
 
 Everything lives in plain dicts of dataclasses. Areas keep their own records in `Store.areas[name]` (any
-object their seeding function puts there). Access queries are cached per store `version`, which every
-mutation must bump with `touch()`.
+object; `Store.area(name, kind)` fetches it, making it on first use). Access queries are cached per store
+`version`, which every mutation must bump with `touch()`.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
 from labdeck.sandbox.clock import Clock, SystemClock
 from labdeck.sandbox.scheduler import Scheduler
@@ -18,6 +18,7 @@ Visibility = Literal["public", "internal", "private"]
 VISIBILITY_RANK = {"private": 0, "internal": 10, "public": 20}
 DORMANT_DAYS = 90  # GitLab's default `deactivate_dormant_users_period`
 MEMO_LIMIT = 50_000  # memoised listings and records kept; the oldest go first
+T = TypeVar("T")
 
 
 @dataclass(slots=True)
@@ -131,6 +132,13 @@ class Store:
                 f"areas={sorted(self.areas)}, version={self.version})")
 
     # --- ids and time -------------------------------------------------------------------------------
+
+    def area(self, name: str, kind: type[T]) -> T:
+        """The records of area `name`, made with `kind()` on first use (or when something else is there)."""
+        data = self.areas.get(name)
+        if not isinstance(data, kind):
+            data = self.areas[name] = kind()
+        return data
 
     def next_id(self, kind: str) -> int:
         """Next id of a kind (`user`, `namespace`, `project`, or any area's kind), starting at 1."""

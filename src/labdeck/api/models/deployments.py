@@ -7,7 +7,7 @@ from datetime import datetime
 
 from labdeck.api.models.base import ApiModel
 from labdeck.api.models.users import UserRef
-from labdeck.domain.deployments import DeploymentFact, allowed_transitions
+from labdeck.domain.deployments import DeploymentFact, allowed_transitions, rule_kind
 
 
 class DeployCommit(ApiModel):
@@ -121,11 +121,9 @@ class DeployAccessLevel(ApiModel):
 
     @property
     def kind(self) -> str:
-        if self.user_id is not None:
-            return "user"
-        if self.group_id is not None:
-            return "group"
-        return "role"
+        """`user`, `group` or `role` (a rule by access level)."""
+        kind = rule_kind(self.user_id, self.group_id)
+        return "role" if kind == "access_level" else kind
 
 
 class ProtectedEnvironment(ApiModel):

@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import date, datetime
 
 from labdeck.api.models.base import ApiModel
+from labdeck.api.models.users import UserRef
 from labdeck.domain.access_levels import AccessLevel
 
 
@@ -24,13 +25,9 @@ class SamlIdentity(ApiModel):
     saml_provider_id: int | None = None
 
 
-class Member(ApiModel):
-    id: int
-    username: str | None = None
-    name: str | None = None
-    state: str | None = None
-    avatar_url: str | None = None
-    web_url: str | None = None
+class Member(UserRef):
+    """A direct or inherited member of a group or project: the user and its access."""
+
     access_level: int | None = None
     expires_at: date | None = None
     created_at: datetime | None = None
@@ -43,13 +40,9 @@ class Member(ApiModel):
         return level_label(self.access_level)
 
 
-class BillableMember(ApiModel):
-    id: int
-    username: str | None = None
-    name: str | None = None
-    state: str | None = None
-    avatar_url: str | None = None
-    web_url: str | None = None
+class BillableMember(UserRef):
+    """A user a group is billed for, with where the membership comes from."""
+
     email: str | None = None
     last_activity_on: date | None = None
     membership_type: str | None = None

@@ -50,7 +50,7 @@ class VariablesState:
 
 
 def state(store: Store) -> VariablesState:
-    return store.areas.setdefault(AREA, VariablesState())  # type: ignore[no-any-return]
+    return store.area(AREA, VariablesState)
 
 
 def seed(store: Store, ctx: Any) -> None:

@@ -14,15 +14,15 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any
 
 from starlette.routing import Route
 
 from labdeck.domain.deployments import SETTABLE_STATUSES, STATUSES, transition_error
 from labdeck.sandbox.errors import SandboxError
-from labdeck.sandbox.http import Ctx, endpoint, iso, json_response, paginate
-from labdeck.sandbox.routes.projects import find_project
+from labdeck.sandbox.http import Ctx, datetime_param, endpoint, iso, json_response, paginate
+from labdeck.sandbox.routes.projects import find_project, require_level
 from labdeck.sandbox.seed.deployments import (
     Deployment,
     DeploymentsData,
@@ -45,13 +45,6 @@ MR_STATES = ("opened", "closed", "locked", "merged", "all")
 
 
 # --- access ---------------------------------------------------------------------------------------------
-
-def require_level(ctx: Ctx, project: Project, level: int) -> None:
-    """401 for anonymous callers, 403 below `level` (administrators pass)."""
-    user = ctx.require_user()
-    if not user.is_admin and ctx.store.project_levels(user.id).get(project.id, 0) < level:
-        raise SandboxError.forbidden()
-
 
 def _deployment(ctx: Ctx, data: DeploymentsData, project: Project) -> Deployment:
     raw = ctx.path("deployment_id")
@@ -133,25 +126,14 @@ def merge_request_json(ctx: Ctx, mr: MergeRequest) -> dict[str, Any]:
 
 # --- listing --------------------------------------------------------------------------------------------
 
-def _datetime_param(ctx: Ctx, name: str) -> datetime | None:
-    raw = ctx.params.str(name)
-    if raw is None or raw == "":
-        return None
-    try:
-        value = datetime.fromisoformat(raw.replace("Z", "+00:00").replace(" ", "+"))
-    except ValueError:
-        raise SandboxError.invalid(name) from None
-    return value if value.tzinfo is not None else value.replace(tzinfo=UTC)  # Grape reads a bare time as UTC
-
-
 def _list_filters(ctx: Ctx) -> tuple[str, str, datetime | None, datetime | None, str | None, str | None]:
     p = ctx.params
     problems = []
     values: dict[str, Any] = {}
     for name, call in (("order_by", lambda: p.choice("order_by", _ORDER, "id")),
                        ("sort", lambda: p.choice("sort", ("asc", "desc"), "asc")),
-                       ("updated_after", lambda: _datetime_param(ctx, "updated_after")),
-                       ("updated_before", lambda: _datetime_param(ctx, "updated_before")),
+                       ("updated_after", lambda: datetime_param(ctx, "updated_after", space_is_plus=True)),
+                       ("updated_before", lambda: datetime_param(ctx, "updated_before", space_is_plus=True)),
                        ("environment", lambda: p.str("environment")),
                        ("status", lambda: p.choice("status", STATUSES))):
         try:

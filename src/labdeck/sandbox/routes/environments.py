@@ -20,8 +20,8 @@ from starlette.routing import Route
 from labdeck.domain.deployments import DeployRule, level_description, rule_problems
 from labdeck.sandbox.errors import SandboxError
 from labdeck.sandbox.http import Ctx, endpoint, iso, json_response, paginate
-from labdeck.sandbox.routes.deployments import deployment_json, require_level
-from labdeck.sandbox.routes.projects import find_project
+from labdeck.sandbox.routes.deployments import deployment_json
+from labdeck.sandbox.routes.projects import find_project, require_level
 from labdeck.sandbox.seed.deployments import (
     DeploymentsData,
     Environment,

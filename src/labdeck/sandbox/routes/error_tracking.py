@@ -12,8 +12,8 @@ from starlette.routing import Route
 
 from labdeck.sandbox.errors import SandboxError
 from labdeck.sandbox.http import Ctx, endpoint
-from labdeck.sandbox.routes.projects import find_project
-from labdeck.sandbox.routes.repository_tags import MAINTAINER, require_level
+from labdeck.sandbox.routes.projects import find_project, require_level
+from labdeck.sandbox.routes.repository_tags import MAINTAINER
 from labdeck.sandbox.seed.project_resources import ErrorTracking, error_tracking_data, seed_error_tracking
 
 

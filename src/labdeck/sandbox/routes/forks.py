@@ -15,14 +15,13 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import datetime
 from typing import Any
 
 from starlette.responses import Response
 from starlette.routing import Route
 
 from labdeck.sandbox.errors import SandboxError
-from labdeck.sandbox.http import Ctx, endpoint, json_response, paginate
+from labdeck.sandbox.http import Ctx, datetime_param, endpoint, json_response, paginate
 from labdeck.sandbox.routes.projects import find_project, owned_projects, visible_projects
 from labdeck.sandbox.seed.git_history import ProjectRepository, project_repository, repo_data
 from labdeck.sandbox.shapes import project_json, project_simple, project_statistics
@@ -44,10 +43,7 @@ class ForkData:
 
 
 def fork_data(store: Store) -> ForkData:
-    data = store.areas.get(AREA)
-    if not isinstance(data, ForkData):
-        data = store.areas[AREA] = ForkData()
-    return data
+    return store.area(AREA, ForkData)
 
 
 def seed(store: Store, ctx: Any) -> None:
@@ -173,24 +169,13 @@ async def fork_project(ctx: Ctx) -> Any:
 
 # --- listing --------------------------------------------------------------------------------------------
 
-def _when(ctx: Ctx, name: str) -> datetime | None:
-    text = ctx.params.str(name)
-    if not text:
-        return None
-    try:
-        value = datetime.fromisoformat(text.replace("Z", "+00:00"))
-    except ValueError:
-        raise SandboxError.invalid(name) from None
-    return value if value.tzinfo else value.replace(tzinfo=ctx.store.now().tzinfo)
-
-
 async def list_forks(ctx: Ctx) -> Any:
     source = find_project(ctx)
     p = ctx.params
     p.choice("min_access_level", ACCESS_LEVELS)
     order_by = p.choice("order_by", _ORDER, "created_at") or "created_at"
     sort = p.choice("sort", ("asc", "desc"), "desc")
-    after, before = _when(ctx, "updated_after"), _when(ctx, "updated_before")
+    after, before = datetime_param(ctx, "updated_after"), datetime_param(ctx, "updated_before")
     rows = [pr for pr in visible_projects(ctx) if pr.forked_from_id == source.id
             and (after is None or pr.updated_at >= after) and (before is None or pr.updated_at <= before)]
     rows.sort(key=_ORDER[order_by], reverse=sort == "desc")

@@ -39,7 +39,7 @@ class BadgesState:
 
 
 def state(store: Store) -> BadgesState:
-    return store.areas.setdefault(AREA, BadgesState())  # type: ignore[no-any-return]
+    return store.area(AREA, BadgesState)
 
 
 def add_badge(store: Store, group_id: int, name: str, link_url: str, image_url: str) -> Badge:

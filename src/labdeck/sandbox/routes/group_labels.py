@@ -44,7 +44,7 @@ class LabelsState:
 
 
 def state(store: Store) -> LabelsState:
-    return store.areas.setdefault(AREA, LabelsState())  # type: ignore[no-any-return]
+    return store.area(AREA, LabelsState)
 
 
 def add_label(store: Store, group: Group, title: str, color: str, description: str | None = None) -> Label:

@@ -32,7 +32,7 @@ Source = tuple[str, int]
 
 
 def overrides(store: Store) -> set[tuple[int, int]]:
-    return store.areas.setdefault(AREA, set())  # type: ignore[no-any-return]
+    return store.area(AREA, set)
 
 
 def member_json(store: Store, user: User, member: Member, base: str, *, admin: bool) -> dict[str, Any]:

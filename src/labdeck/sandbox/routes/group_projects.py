@@ -35,7 +35,7 @@ class SharingState:
 
 
 def state(store: Store) -> SharingState:
-    return store.areas.setdefault(AREA, SharingState())  # type: ignore[no-any-return]
+    return store.area(AREA, SharingState)
 
 
 def seed(store: Store, ctx: Any) -> None:

@@ -59,7 +59,7 @@ class TransferState:
 
 
 def state(store: Store) -> TransferState:
-    return store.areas.setdefault(AREA, TransferState())  # type: ignore[no-any-return]
+    return store.area(AREA, TransferState)
 
 
 def seed(store: Store, ctx: Any) -> None:

@@ -8,7 +8,7 @@ from typing import Any
 from starlette.routing import Route
 
 from labdeck.sandbox.errors import SandboxError
-from labdeck.sandbox.http import Ctx, endpoint, paginate
+from labdeck.sandbox.http import Ctx, datetime_param, endpoint, paginate
 from labdeck.sandbox.shapes import user_basic, user_full, user_public
 from labdeck.sandbox.store import Store, User
 
@@ -34,16 +34,6 @@ async def version(ctx: Ctx) -> Any:
 async def current_user(ctx: Ctx) -> Any:
     user = ctx.require_user()
     return user_full(user, ctx.base, ctx.store)
-
-
-def _date(ctx: Ctx, name: str) -> datetime | None:
-    text = ctx.params.str(name)
-    if not text:
-        return None
-    try:
-        return datetime.fromisoformat(text.replace("Z", "+00:00"))
-    except ValueError:
-        raise SandboxError.invalid(name) from None
 
 
 def _matches(store: Store, user: User, ctx: Ctx, admin: bool) -> bool:
@@ -74,7 +64,7 @@ def _matches(store: Store, user: User, ctx: Ctx, admin: bool) -> bool:
     two_factor = p.choice("two_factor", ("enabled", "disabled"))
     if two_factor and user.two_factor_enabled != (two_factor == "enabled"):
         return False
-    before, after = _date(ctx, "created_before"), _date(ctx, "created_after")
+    before, after = datetime_param(ctx, "created_before"), datetime_param(ctx, "created_after")
     if before and user.created_at >= before:
         return False
     if after and user.created_at <= after:

@@ -42,7 +42,7 @@ class IterationsState:
 
 
 def state(store: Store) -> IterationsState:
-    return store.areas.setdefault(AREA, IterationsState())  # type: ignore[no-any-return]
+    return store.area(AREA, IterationsState)
 
 
 def add_iteration(store: Store, group_id: int, title: str, start: date, days: int,

@@ -51,11 +51,7 @@ class ModerationLog:
 
 
 def log_of(store: Store) -> ModerationLog:
-    log = store.areas.get(AREA)
-    if not isinstance(log, ModerationLog):
-        log = ModerationLog()
-        store.areas[AREA] = log
-    return log
+    return store.area(AREA, ModerationLog)
 
 
 def account_of(store: Store, user: User) -> Account:

@@ -36,6 +36,13 @@ def find_project(ctx: Ctx, ident: str | None = None) -> Project:
     return project
 
 
+def require_level(ctx: Ctx, project: Project, level: int) -> None:
+    """401 for anonymous callers, 403 below access `level` in `project` (administrators pass)."""
+    user = ctx.require_user()
+    if not user.is_admin and ctx.store.project_levels(user.id).get(project.id, 0) < level:
+        raise SandboxError.forbidden()
+
+
 def owned_projects(store: Store, user: User) -> set[int]:
     owned = {pid for pid in store.projects_by_namespace().get(("user", user.namespace_id), [])}
     for gid, level in store.group_levels(user.id).items():

@@ -20,20 +20,13 @@ from starlette.routing import Route
 
 from labdeck.sandbox.errors import SandboxError
 from labdeck.sandbox.http import Ctx, endpoint, iso, json_response, paginate
-from labdeck.sandbox.routes.projects import find_project
+from labdeck.sandbox.routes.projects import find_project, require_level
 from labdeck.sandbox.seed.git_history import Commit, ProjectRepository, RepoTag, project_repository
 from labdeck.sandbox.seed.git_history import seed as seed  # the area's seeding function
-from labdeck.sandbox.store import Project
 
 DEVELOPER, MAINTAINER = 30, 40
 # git check-ref-format, roughly: no spaces, control characters, `~^:?*[\`, `..`, `@{`, leading `-`.
 _BAD_NAME = re.compile(r"[\s~^:?*\[\\\x00-\x1f\x7f]|\.\.|@\{|^-|^/|/$|\.lock$|\.$|//")
-
-
-def require_level(ctx: Ctx, project: Project, level: int) -> None:
-    user = ctx.require_user()
-    if not user.is_admin and ctx.store.project_levels(user.id).get(project.id, 0) < level:
-        raise SandboxError.forbidden()
 
 
 def commit_json(commit: Commit) -> dict[str, Any]:

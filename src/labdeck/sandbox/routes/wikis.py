@@ -22,8 +22,8 @@ from starlette.routing import Route
 
 from labdeck.sandbox.errors import SandboxError
 from labdeck.sandbox.http import Ctx, endpoint, json_response
-from labdeck.sandbox.routes.projects import find_project
-from labdeck.sandbox.routes.repository_tags import DEVELOPER, MAINTAINER, require_level
+from labdeck.sandbox.routes.projects import find_project, require_level
+from labdeck.sandbox.routes.repository_tags import DEVELOPER, MAINTAINER
 from labdeck.sandbox.seed.project_resources import WikiPage, seed_wikis, slug_for, wiki_data
 from labdeck.sandbox.store import Project
 

@@ -16,6 +16,7 @@ from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
 from labdeck.domain.deployments import DeployRule
+from labdeck.sandbox.seed.git_history import Commit
 from labdeck.sandbox.store import Project, Store
 
 if TYPE_CHECKING:
@@ -45,16 +46,6 @@ class Environment:
     state: str = "available"
     created_at: datetime = datetime(2020, 1, 1)
     updated_at: datetime = datetime(2020, 1, 1)
-
-
-@dataclass(slots=True)
-class Commit:
-    id: str
-    title: str
-    message: str
-    author_name: str
-    author_email: str
-    created_at: datetime
 
 
 @dataclass(slots=True)
@@ -145,10 +136,7 @@ class DeploymentsData:
 
 
 def deployments_data(store: Store) -> DeploymentsData:
-    data = store.areas.get(AREA)
-    if data is None:
-        data = store.areas[AREA] = DeploymentsData()
-    return data  # type: ignore[no-any-return]
+    return store.area(AREA, DeploymentsData)
 
 
 def slugify(name: str, rng: random.Random | None = None) -> str:

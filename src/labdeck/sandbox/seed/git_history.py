@@ -29,13 +29,15 @@ def sha(*parts: object) -> str:
 
 @dataclass(slots=True)
 class Commit:
+    """A commit of the sandbox's repositories (tags point at them, deployments ship them)."""
+
     id: str
     title: str
     message: str
     author_name: str
     author_email: str
     created_at: datetime
-    parent_ids: list[str]
+    parent_ids: list[str] = field(default_factory=list)
 
 
 @dataclass(slots=True)
@@ -87,10 +89,7 @@ class RepoData:
 
 
 def repo_data(store: Store) -> RepoData:
-    data = store.areas.get(AREA)
-    if not isinstance(data, RepoData):
-        data = store.areas[AREA] = RepoData()
-    return data
+    return store.area(AREA, RepoData)
 
 
 def build_history(project: Project) -> ProjectRepository:

@@ -173,9 +173,7 @@ class IssuesData:
 
 def issues_data(store: Store) -> IssuesData:
     """The area's records (the large scale's generated issues are built on the first call)."""
-    data = store.areas.get(AREA)
-    if data is None:
-        data = store.areas[AREA] = IssuesData()
+    data = store.area(AREA, IssuesData)
     if data.pending is not None:
         build, data.pending = data.pending, None
         build()

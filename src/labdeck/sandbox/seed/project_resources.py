@@ -64,23 +64,16 @@ class ErrorTrackingData:
     settings: dict[int, ErrorTracking] = field(default_factory=dict)
 
 
-def _holder(store: Store, name: str, kind: type) -> object:
-    data = store.areas.get(name)
-    if not isinstance(data, kind):
-        data = store.areas[name] = kind()
-    return data
-
-
 def wiki_data(store: Store) -> WikiData:
-    return _holder(store, WIKIS, WikiData)  # type: ignore[return-value]
+    return store.area(WIKIS, WikiData)
 
 
 def pages_data(store: Store) -> PagesData:
-    return _holder(store, PAGES, PagesData)  # type: ignore[return-value]
+    return store.area(PAGES, PagesData)
 
 
 def error_tracking_data(store: Store) -> ErrorTrackingData:
-    return _holder(store, ERROR_TRACKING, ErrorTrackingData)  # type: ignore[return-value]
+    return store.area(ERROR_TRACKING, ErrorTrackingData)
 
 
 def slug_for(title: str) -> str:

@@ -70,10 +70,7 @@ class RegistryData:
 
 
 def registry_data(store: Store) -> RegistryData:
-    data = store.areas.get(AREA)
-    if data is None:
-        data = store.areas[AREA] = RegistryData()
-    return data  # type: ignore[no-any-return]
+    return store.area(AREA, RegistryData)
 
 
 def add_repository(store: Store, project: Project, name: str, tags: list[Tag] | None = None,

@@ -1,16 +1,18 @@
 """The base of labdeck's full screens: header, body, status bar and footer; read-only mode through
 `check_action` (actions listed in `MUTATING_ACTIONS` are hidden and disabled); the data-age clock.
+`ScopedScreen` adds the project or group path prompt of the screens about one path; `FormDialog` is the
+modal form that checks its fields before it closes.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
-from textual.screen import Screen
-from textual.widgets import Footer, Header
+from textual.screen import ModalScreen, Screen
+from textual.widgets import Button, Footer, Header, Input, Static
 
 from labdeck.tui.links import copy_text, open_link, reference_of, web_url_of
 from labdeck.tui.widgets.resource_table import ResourceTable
@@ -18,6 +20,9 @@ from labdeck.tui.widgets.status_bar import StatusBar
 
 if TYPE_CHECKING:
     from labdeck.tui.app import LabdeckApp
+    from labdeck.tui.areas import AreaRequest
+
+T = TypeVar("T")
 
 
 class LabdeckScreen(Screen[None]):
@@ -86,3 +91,71 @@ class LabdeckScreen(Screen[None]):
     def refresh_status(self) -> None:
         for bar in self.query(StatusBar):
             bar.refresh_status()
+
+
+class ScopedScreen(LabdeckScreen):
+    """A screen about one project or group path (`scope`), typed into the `Input` whose id is `SCOPE_INPUT`.
+
+    It starts from the area request's scope (or query). With a scope it loads at once and focuses the
+    table, else it focuses the prompt; `f` (`action_scope`) goes back to the prompt, and enter there sets
+    the scope and loads. Subclasses provide `table` and `load_scope()`.
+    """
+
+    SCOPE_INPUT: ClassVar[str] = ""
+
+    def __init__(self, request: AreaRequest | None = None) -> None:
+        super().__init__()
+        self.scope = ((request.scope or request.query or "") if request else "").strip()
+
+    @property
+    def table(self) -> ResourceTable:
+        raise NotImplementedError
+
+    def load_scope(self) -> None:
+        """Load what the screen shows for `self.scope`."""
+        raise NotImplementedError
+
+    def on_mount(self) -> None:
+        if self.scope:
+            self.table.focus()
+            self.load_scope()
+        else:
+            self.action_scope()
+
+    def action_scope(self) -> None:
+        self.query_one(f"#{self.SCOPE_INPUT}", Input).focus()
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        if event.input.id != self.SCOPE_INPUT:
+            return
+        event.stop()
+        self.scope = event.value.strip()
+        self.table.focus()
+        self.load_scope()
+
+
+class FormDialog(ModalScreen[T | None]):
+    """A modal form: its submit button (id `SUBMIT`) closes it with `value()`, unless that is a problem (a
+    string), which is shown in the `Static` whose id is `ERROR`; any other button and `action_cancel`
+    close it with None."""
+
+    SUBMIT: ClassVar[str] = ""
+    ERROR: ClassVar[str] = ""
+
+    def value(self) -> T | str:
+        """The form's result, or what is wrong with it."""
+        raise NotImplementedError
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        if event.button.id != self.SUBMIT:
+            self.dismiss(None)
+            return
+        result = self.value()
+        if isinstance(result, str):
+            self.query_one(f"#{self.ERROR}", Static).update(result)
+            return
+        self.dismiss(result)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)

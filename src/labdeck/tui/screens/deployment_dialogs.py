@@ -21,6 +21,7 @@ from textual.widgets.option_list import Option
 
 from labdeck.api.models.deployments import Deployment, ShippedMergeRequest
 from labdeck.domain.deployments import SETTABLE_STATUSES, allowed_transitions
+from labdeck.tui.screens.base import FormDialog
 
 STATUS_STYLES: dict[str, str] = {"success": "green", "failed": "red", "canceled": "bright_black",
                                  "running": "cyan", "created": "yellow"}
@@ -111,11 +112,12 @@ class NewDeployment:
     status: str | None
 
 
-class CreateDeploymentDialog(ModalScreen[NewDeployment | None]):
+class CreateDeploymentDialog(FormDialog[NewDeployment]):
     """A deployment record: environment, ref, sha, tag, and an optional initial status."""
 
     CSS_PATH = "deployments.tcss"
     AUTO_FOCUS = "#new-environment"
+    SUBMIT, ERROR = "new-create", "new-error"
     BINDINGS = [Binding("escape", "cancel", "Cancel", id="deployment_create.cancel")]
 
     def __init__(self, environment: str = "") -> None:
@@ -147,20 +149,6 @@ class CreateDeploymentDialog(ModalScreen[NewDeployment | None]):
         return NewDeployment(fields["environment"], fields["ref"], fields["sha"],
                              self.query_one("#new-tag", Checkbox).value,
                              status if isinstance(status, str) else None)
-
-    def on_button_pressed(self, event: Button.Pressed) -> None:
-        event.stop()
-        if event.button.id != "new-create":
-            self.dismiss(None)
-            return
-        result = self.value()
-        if isinstance(result, str):
-            self.query_one("#new-error", Static).update(result)
-            return
-        self.dismiss(result)
-
-    def action_cancel(self) -> None:
-        self.dismiss(None)
 
 
 MergeRequestsFn = Callable[[], Awaitable[list[ShippedMergeRequest]]]

@@ -29,7 +29,7 @@ from labdeck.api.errors import ApiError
 from labdeck.api.models.deployments import Deployment, Environment
 from labdeck.domain.deployments import STATUSES, EnvironmentSummary, summarise
 from labdeck.tui.areas import AreaRequest
-from labdeck.tui.screens.base import LabdeckScreen
+from labdeck.tui.screens.base import LabdeckScreen, ScopedScreen
 from labdeck.tui.screens.deployment_dialogs import (
     CreateDeploymentDialog,
     DeploymentDetailScreen,
@@ -100,10 +100,11 @@ def summary_text(summary: EnvironmentSummary, today: date) -> Text:
     return out
 
 
-class DeploymentsScreen(LabdeckScreen):
+class DeploymentsScreen(ScopedScreen):
     AREA = "deployments"
     TITLE = "Deployments"
     CSS_PATH = "deployments.tcss"
+    SCOPE_INPUT = "deployments-scope"
     MUTATING_ACTIONS = frozenset({"new_deployment", "set_status"})
     BINDINGS = [
         Binding("f", "scope", "Project", id="deployments.scope"),
@@ -114,9 +115,8 @@ class DeploymentsScreen(LabdeckScreen):
     ]
 
     def __init__(self, request: AreaRequest | None = None, *, today: Today = utc_today) -> None:
-        super().__init__()
+        super().__init__(request)
         self.today = today
-        self.scope = ((request.scope or request.query or "") if request else "").strip()
         self.history: list[Deployment] = []
         self.environments: list[Environment] = []
         self.summaries: list[EnvironmentSummary] = []
@@ -136,29 +136,14 @@ class DeploymentsScreen(LabdeckScreen):
     def table(self) -> ResourceTable:
         return self.query_one("#deployments-view", ResourceView).table
 
-    def on_mount(self) -> None:
-        if self.scope:
-            self.table.focus()
-            self.load_all()
-        else:
-            self.query_one("#deployments-scope", Input).focus()
+    def load_scope(self) -> None:
+        self.load_all()
 
     def refresh_data(self) -> None:
         self.load_all(refresh=True)
 
-    def action_scope(self) -> None:
-        self.query_one("#deployments-scope", Input).focus()
-
     def action_toggle_timeline(self) -> None:
         self.query_one("#deployments-timeline").toggle_class("-hidden")
-
-    def on_input_submitted(self, event: Input.Submitted) -> None:
-        if event.input.id != "deployments-scope":
-            return
-        event.stop()
-        self.scope = event.value.strip()
-        self.table.focus()
-        self.load_all()
 
     def on_select_changed(self, event: Select.Changed) -> None:
         if event.select.id in ("deployments-environment", "deployments-status", "deployments-sort"):

@@ -15,6 +15,7 @@ from labdeck.api.models.projects import Project
 from labdeck.api.projects import ProjectsService
 from labdeck.tui.screens.base import LabdeckScreen
 from labdeck.tui.screens.confirm import ConfirmScreen
+from labdeck.tui.widgets.detail_fields import append_fields
 from labdeck.tui.widgets.resource_table import ResourceTable
 from labdeck.tui.widgets.resource_view import ResourceView
 from labdeck.tui.widgets.table_model import Column
@@ -42,11 +43,7 @@ def project_detail(project: Project) -> Text:
             ("open issues", "" if project.open_issues_count is None else str(project.open_issues_count)),
             ("web", project.web_url or "")]
     detail.append("\n")
-    for label, value in rows:
-        if value:
-            detail.append(f"\n{label:>15}  ", style="dim")
-            detail.append(value)
-    return detail
+    return append_fields(detail, rows, width=15)
 
 
 PROJECT_COLUMNS = [

@@ -19,14 +19,13 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.content import Content
-from textual.screen import ModalScreen
 from textual.widgets import Button, Input, RadioButton, RadioSet, Select, Static
 
 from labdeck.api.deployments import DeploymentsService, rule_of
 from labdeck.api.errors import NotFound
 from labdeck.api.models.deployments import DeployAccessLevel, ProtectedEnvironment
 from labdeck.domain.deployments import ACCESS_LEVELS, DeployRule, rule_problems
-from labdeck.tui.screens.base import LabdeckScreen
+from labdeck.tui.screens.base import FormDialog, LabdeckScreen
 from labdeck.tui.screens.confirm import ConfirmScreen
 from labdeck.tui.widgets.resource_table import ResourceTable
 from labdeck.tui.widgets.resource_view import ResourceView
@@ -75,11 +74,12 @@ def rows_of(protected: list[ProtectedEnvironment]) -> list[RuleRow]:
             for index, level in enumerate(pe.deploy_access_levels)]
 
 
-class AddRuleDialog(ModalScreen[RuleRequest | None]):
+class AddRuleDialog(FormDialog[RuleRequest]):
     """The rule picker: an environment name, then one kind (role, user or group) and its one value."""
 
     CSS_PATH = "protected_environments.tcss"
     AUTO_FOCUS = "#rule-environment"
+    SUBMIT, ERROR = "rule-add", "rule-error"
     BINDINGS = [Binding("escape", "cancel", "Cancel", id="protected_rule.cancel")]
 
     def __init__(self, environment: str = "", environments: list[str] | None = None) -> None:
@@ -133,20 +133,6 @@ class AddRuleDialog(ModalScreen[RuleRequest | None]):
         if not who:
             return f"a {kind} is required (a rule names exactly one role, user or group)"
         return RuleRequest(environment, kind, who=who)
-
-    def on_button_pressed(self, event: Button.Pressed) -> None:
-        event.stop()
-        if event.button.id != "rule-add":
-            self.dismiss(None)
-            return
-        result = self.value()
-        if isinstance(result, str):
-            self.query_one("#rule-error", Static).update(result)
-            return
-        self.dismiss(result)
-
-    def action_cancel(self) -> None:
-        self.dismiss(None)
 
 
 class ProtectedEnvironmentsScreen(LabdeckScreen):

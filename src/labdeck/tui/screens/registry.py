@@ -28,8 +28,9 @@ from labdeck.api.models.registry import RegistryRepository, RegistryTagDetail
 from labdeck.api.registry import BulkDeleteLocks, RegistryService, format_age, format_size
 from labdeck.tui.areas import AreaRequest
 from labdeck.tui.jobs import Job, poll_until
-from labdeck.tui.screens.base import LabdeckScreen
+from labdeck.tui.screens.base import LabdeckScreen, ScopedScreen
 from labdeck.tui.screens.confirm import ConfirmScreen, TypeToConfirmScreen
+from labdeck.tui.widgets.detail_fields import append_fields
 from labdeck.tui.widgets.resource_table import ResourceTable
 from labdeck.tui.widgets.resource_view import ResourceView
 from labdeck.tui.widgets.table_model import Column
@@ -75,20 +76,16 @@ REPOSITORY_COLUMNS = [
 
 
 def repository_detail(repo: RegistryRepository) -> Text:
-    detail = Text(repo.path or repo.display_name, style="bold")
-    for label, value in (("id", str(repo.id)), ("project id", str(repo.project_id or "")),
-                         ("location", repo.location or ""), ("tags", str(repo.tags_count or 0)),
-                         ("status", repo.status or "")):
-        if value:
-            detail.append(f"\n{label:>12}  ", style="dim")
-            detail.append(value)
-    return detail
+    return append_fields(Text(repo.path or repo.display_name, style="bold"), (
+        ("id", str(repo.id)), ("project id", str(repo.project_id or "")), ("location", repo.location or ""),
+        ("tags", str(repo.tags_count or 0)), ("status", repo.status or "")), width=12)
 
 
-class RegistryScreen(LabdeckScreen):
+class RegistryScreen(ScopedScreen):
     AREA = "registry"
     TITLE = "Registry"
     CSS_PATH = "registry.tcss"
+    SCOPE_INPUT = "registry-scope"
     MUTATING_ACTIONS = frozenset({"delete_repository"})
     BINDINGS = [
         Binding("f", "scope", "Project/group", id="registry.scope"),
@@ -97,9 +94,8 @@ class RegistryScreen(LabdeckScreen):
     ]
 
     def __init__(self, request: AreaRequest | None = None, *, now: Now = utc_now) -> None:
-        super().__init__()
+        super().__init__(request)
         self.now = now
-        self.scope = ((request.scope or request.query or "") if request else "").strip()
 
     def compose_body(self) -> ComposeResult:
         yield Input(self.scope, placeholder="project or group path, then enter (acme/platform/api-gateway)",
@@ -112,25 +108,10 @@ class RegistryScreen(LabdeckScreen):
     def table(self) -> ResourceTable:
         return self.query_one("#registry-view", ResourceView).table
 
-    def on_mount(self) -> None:
-        if self.scope:
-            self.table.focus()
-            self.load_repositories()
-        else:
-            self.query_one("#registry-scope", Input).focus()
-
-    def refresh_data(self) -> None:
+    def load_scope(self) -> None:
         self.load_repositories()
 
-    def action_scope(self) -> None:
-        self.query_one("#registry-scope", Input).focus()
-
-    def on_input_submitted(self, event: Input.Submitted) -> None:
-        if event.input.id != "registry-scope":
-            return
-        event.stop()
-        self.scope = event.value.strip()
-        self.table.focus()
+    def refresh_data(self) -> None:
         self.load_repositories()
 
     @work(exclusive=True, group="registry-repositories")
@@ -216,14 +197,10 @@ TAG_COLUMNS = [
 
 
 def tag_detail(tag: RegistryTagDetail) -> Text:
-    detail = Text(tag.name, style="bold")
-    for label, value in (("digest", tag.digest or ""), ("revision", tag.revision or ""),
-                         ("size", format_size(tag.total_size)),
-                         ("created", tag.created_at.isoformat() if tag.created_at else "unknown"),
-                         ("location", tag.location or "")):
-        detail.append(f"\n{label:>10}  ", style="dim")
-        detail.append(value)
-    return detail
+    return append_fields(Text(tag.name, style="bold"), (
+        ("digest", tag.digest or ""), ("revision", tag.revision or ""), ("size", format_size(tag.total_size)),
+        ("created", tag.created_at.isoformat() if tag.created_at else "unknown"),
+        ("location", tag.location or "")), width=10, skip_empty=False)
 
 
 class RegistryTagsScreen(LabdeckScreen):

@@ -31,6 +31,7 @@ from labdeck.tui.areas import AreaRequest
 from labdeck.tui.jobs import Job
 from labdeck.tui.screens.base import LabdeckScreen
 from labdeck.tui.screens.confirm import ConfirmScreen, TypeToConfirmScreen
+from labdeck.tui.widgets.detail_fields import append_fields
 from labdeck.tui.widgets.resource_table import ResourceTable
 from labdeck.tui.widgets.resource_view import ResourceView
 from labdeck.tui.widgets.table_model import Column
@@ -198,14 +199,10 @@ class UsersScreen(LabdeckScreen):
 
     def user_detail(self, user: ModeratedUser) -> Text:
         today = self.today()
-        detail = Text(user.name or user.username or str(user.id), style="bold")
-        for label, value in (("username", user.username or ""), ("id", str(user.id)),
-                             ("state", user.state_label(today)), ("email", user.email or ""),
-                             ("last activity", str(user.last_activity_on or "never")),
-                             ("type", user.user_type or ""), ("admin", "yes" if user.is_admin else "")):
-            if value:
-                detail.append(f"\n{label:>13}  ", style="dim")
-                detail.append(value)
+        detail = append_fields(Text(user.name or user.username or str(user.id), style="bold"), (
+            ("username", user.username or ""), ("id", str(user.id)), ("state", user.state_label(today)),
+            ("email", user.email or ""), ("last activity", str(user.last_activity_on or "never")),
+            ("type", user.user_type or ""), ("admin", "yes" if user.is_admin else "")), width=13)
         detail.append("\n\nOperations", style="bold")
         rows = self.availability(user)
         detail.append_text(operations_text(rows) if rows else Text("\n  none (unknown state)", style="dim"))
