@@ -37,9 +37,11 @@ def build_app(options: LaunchOptions) -> tuple[Any, Any]:
     sandbox = None
     if options.demo:
         from labdeck.sandbox.options import SandboxOptions
-        from labdeck.sandbox.serve import start_background
+        from labdeck.sandbox.serve import start_process
 
-        sandbox = start_background(SandboxOptions(scale="demo"))
+        # A child process seeds and serves the sandbox on the other core while the TUI starts; its socket
+        # already listens, so the first requests just wait for it.
+        sandbox = start_process(SandboxOptions(scale="demo"))
         settings = demo_settings(sandbox.base_url)
     elif not config.instances and options.instance is None and not _env_instance_available():
         settings = None  # first run
