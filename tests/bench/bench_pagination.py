@@ -1,13 +1,15 @@
 """Benchmark of `ApiClient.fetch_all` against the pagination budget in DESIGN.md (run on demand):
 
-    .venv/bin/python tests/bench/bench_pagination.py [--standalone] [--latency-ms 50] [--items 20000]
+    .venv/bin/python tests/bench/bench_pagination.py [--standalone | --subprocess] [--latency-ms 50]
 
 Fetches every page of `/projects` (per_page=100, 200 pages) concurrently (`mode="auto"`: speculative page
 windows, since above 10,000 records the totals are omitted) and by following `rel="next"` one page at a time,
 and prints both times, their ratio and the budget `ceil(pages / concurrency) x latency x 1.5`.
 
-By default it runs against the sandbox (`scale="large"`, root's token); `--standalone` serves its own tiny
-Starlette app with the same shape (no totals above 10,000, `Link` headers) and latency.
+By default it runs against the sandbox (`scale="large"`, root's token) served in this process (its route
+code then competes with the client for the interpreter lock); `--subprocess` serves it from its own process;
+`--standalone` serves its own tiny Starlette app with the same shape (no totals above 10,000, `Link`
+headers) and latency (`--items`, default 20,000).
 """
 
 from __future__ import annotations
@@ -15,6 +17,9 @@ from __future__ import annotations
 import argparse
 import asyncio
 import math
+import os
+import signal
+import subprocess
 import sys
 import threading
 import time
@@ -84,6 +89,22 @@ def serve_standalone(items: int, latency_ms: float) -> Iterator[str]:
 
 
 @contextmanager
+def serve_sandbox_process(latency_ms: float) -> Iterator[str]:
+    """`labdeck sandbox serve --scale large` in a child process (stopped by its pid at the end), so that
+    server and client do not share one interpreter lock."""
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2] / "src")}
+    child = subprocess.Popen([sys.executable, "-m", "labdeck", "sandbox", "serve", "--scale", "large",
+                              "--port", "0", "--latency", f"{latency_ms:g}ms"], stdout=subprocess.PIPE,
+                             text=True, env=env)
+    try:
+        line = child.stdout.readline() if child.stdout else ""
+        yield line.split(" listening on ")[1].split()[0]
+    finally:
+        os.kill(child.pid, signal.SIGINT)
+        child.wait(15)
+
+
+@contextmanager
 def serve_sandbox(latency_ms: float) -> Iterator[str]:
     from labdeck.sandbox.options import SandboxOptions
     from labdeck.sandbox.serve import start_background
@@ -137,14 +158,20 @@ def main() -> int:
     parser.add_argument("--standalone", action="store_true",
                         help="serve a tiny built-in app, not the sandbox")
     parser.add_argument("--latency-ms", type=float, default=50.0)
+    parser.add_argument("--subprocess", action="store_true",
+                        help="serve the sandbox from its own process (not sharing the interpreter lock)")
     parser.add_argument("--items", type=int, default=20_000, help="(standalone) number of projects")
     parser.add_argument("--concurrency", type=int, default=8)
     parser.add_argument("--per-page", type=int, default=100)
     parser.add_argument("--rounds", type=int, default=2)
     args = parser.parse_args()
-    server = (serve_standalone(args.items, args.latency_ms) if args.standalone
-              else serve_sandbox(args.latency_ms))
-    print("server:", "standalone" if args.standalone else "sandbox (scale=large)")
+    if args.standalone:
+        server, label = serve_standalone(args.items, args.latency_ms), "standalone"
+    elif args.subprocess:
+        server, label = serve_sandbox_process(args.latency_ms), "sandbox (scale=large, own process)"
+    else:
+        server, label = serve_sandbox(args.latency_ms), "sandbox (scale=large, in-process)"
+    print("server:", label)
     with server as base_url:
         asyncio.run(bench(base_url, args.latency_ms, args.concurrency, args.per_page, args.rounds))
     return 0

@@ -4,10 +4,12 @@ a concurrency limit, cancellation safety, typed errors, the request log and the 
 from __future__ import annotations
 
 import asyncio
+import importlib.util
 import json as jsonlib
 import random
 import re
 import ssl
+import sys
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from typing import Any, Self
@@ -29,6 +31,18 @@ from labdeck.api.params import encode_params
 from labdeck.api.rate_limit import RateLimitState
 from labdeck.api.request_log import RequestLog, needs_redaction, redact_url
 from labdeck.api.settings import ConnectionSettings
+from labdeck.domain.text import may_hold_control, sanitize_deep
+
+
+def _remember_missing(name: str) -> None:
+    """Record an optional module that is not installed as absent (`sys.modules[name] = None`), so that a
+    library's `try: import name` inside the request path (httpcore imports `sniffio` in every lock it
+    sets up: four times per request) fails at once instead of searching every `sys.path` entry again."""
+    if name not in sys.modules and importlib.util.find_spec(name) is None:
+        sys.modules[name] = None  # type: ignore[assignment]
+
+
+_remember_missing("sniffio")
 
 Sleep = Callable[[float], Awaitable[None]]
 Progress = page_fetch.Progress
@@ -335,9 +349,14 @@ class ApiClient:
 
     # -- lists ----------------------------------------------------------------------------------------
     async def get_page(self, path: str, params: Mapping[str, Any] | None = None) -> Page:
-        """One page of a list endpoint (`path` may be a `Link` URL)."""
+        """One page of a list endpoint (`path` may be a `Link` URL). Its items are sanitised (every string,
+        keys too), once for the whole page and only when the body can hold a control character at all, so
+        `pages`, `fetch_all` and `get_list` give clean items (parse them with `sanitised=True`)."""
         response = await self.request("GET", path, params=params)
-        return page_from_response(self.decode(response), response.headers)
+        page = page_from_response(self.decode(response), response.headers)
+        if may_hold_control(response.content):
+            page.items = sanitize_deep(page.items)  # type: ignore[assignment]
+        return page
 
     def pages(self, path: str, params: Mapping[str, Any] | None = None, *, per_page: int = 100,
               keyset: bool = False) -> AsyncIterator[Page]:
@@ -346,10 +365,12 @@ class ApiClient:
 
     async def fetch_all(self, path: str, params: Mapping[str, Any] | None = None, *,
                         on_progress: Progress | None = None, per_page: int = 100,
-                        mode: FetchMode = "auto", keyset: bool = False) -> list[Any]:
-        """Every item of a list: concurrent by page number when possible, else following `next`."""
+                        mode: FetchMode = "auto", keyset: bool = False,
+                        first: Page | None = None) -> list[Any]:
+        """Every item of a list: concurrent by page number when possible, else following `next`
+        (`first`: page 1 when the caller already fetched it, with the same `params` and `per_page`)."""
         return await page_fetch.fetch_all(self, path, params, on_progress=on_progress, per_page=per_page,
-                               mode=mode, keyset=keyset)
+                                          mode=mode, keyset=keyset, first=first)
 
     # -- cached lists ---------------------------------------------------------------------------------
     def cache_key(self, path: str, params: Mapping[str, Any] | None = None) -> Any:

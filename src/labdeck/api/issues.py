@@ -14,8 +14,6 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mappin
 from dataclasses import dataclass, field
 from typing import Any, Final, Literal
 
-from pydantic import ValidationError
-
 from labdeck.api.client import ApiClient
 from labdeck.api.errors import ApiError, LabdeckError
 from labdeck.api.models.base import parse_many, parse_one
@@ -32,25 +30,21 @@ BulkProgress = Callable[[int, int, BulkItemResult], Awaitable[None] | None]
 Progress = Callable[[int, int | None], None]
 
 
-def parse_issue_list(items: Any) -> list[Issue]:
-    """Issues from decoded JSON, each sanitised once (see `models.issues.SANITISED`); a wrong shape
-    raises `MalformedResponse` like `parse_many`."""
-    if not isinstance(items, list):
-        return parse_many(Issue, items)  # raises MalformedResponse
-    out: list[Issue] = []
-    for item in items:
-        try:
-            out.append(Issue.model_validate(item, context={}))
-        except ValidationError:
-            out.append(parse_one(Issue, item))  # raises MalformedResponse with the place
-    return out
+def parse_issue_list(items: Any, *, sanitised: bool = False) -> list[Issue]:
+    """Issues from decoded JSON, walked once for control characters (not at all when `sanitised`: the
+    client's list pages are, see `ApiClient.get_page`); a wrong shape raises `MalformedResponse` naming
+    the place, like `parse_many`. Items that are already `Issue`s (a cached listing) are kept."""
+    if isinstance(items, list) and items and isinstance(items[0], Issue):
+        if all(isinstance(item, Issue) for item in items):
+            return list(items)
+    return parse_many(Issue, items, sanitised=sanitised)
 
 
-async def parse_issues(items: Any) -> list[Issue]:
+async def parse_issues(items: Any, *, sanitised: bool = False) -> list[Issue]:
     """`parse_issue_list`; a long list is parsed off the event loop (50,000 issues take seconds)."""
     if isinstance(items, list) and len(items) > PARSE_INLINE:
-        return await asyncio.to_thread(parse_issue_list, items)
-    return parse_issue_list(items)
+        return await asyncio.to_thread(parse_issue_list, items, sanitised=sanitised)
+    return parse_issue_list(items, sanitised=sanitised)
 
 
 def _encode_id(value: GroupId) -> str:
@@ -142,7 +136,7 @@ class IssuesService:
         path = self._remember(self.listing_path(group))
         items = await self.client.fetch_all(path, self.listing_params(params, group=group),
                                             on_progress=on_progress)
-        return await parse_issues(items)
+        return await parse_issues(items, sanitised=True)  # the client's pages are clean
 
     async def iter_pages(self, params: Mapping[str, Any] | None = None, *, group: GroupId | None = None,
                          per_page: int = 100) -> AsyncIterator[list[Issue]]:
@@ -153,7 +147,7 @@ class IssuesService:
         raw: list[Any] = []
         async for page in self.client.pages(path, query, per_page=per_page):
             raw.extend(page.items)
-            yield parse_issue_list(page.items)
+            yield parse_issue_list(page.items, sanitised=True)
         self.client.cache.set(self.client.cache_key(path, query), raw)
 
     async def load(self, params: Mapping[str, Any] | None = None, *, group: GroupId | None = None,
@@ -163,13 +157,13 @@ class IssuesService:
         there is more, every page fetched concurrently; the result goes into the list cache."""
         path = self._remember(self.listing_path(group))
         query = self.listing_params(params, group=group)
-        first = await self.client.get_page(path, {**query, "per_page": 100})
+        first = await self.client.get_page(path, {**query, "per_page": 100, "page": 1})
         if on_first_page is not None:
-            on_first_page(parse_issue_list(first.items))
+            on_first_page(parse_issue_list(first.items, sanitised=True))
         raw = first.items if first.next_url is None else await self.client.fetch_all(
-            path, query, on_progress=on_progress)
+            path, query, on_progress=on_progress, first=first)
         self.client.cache.set(self.client.cache_key(path, query), raw)
-        return await parse_issues(raw)
+        return await parse_issues(raw, sanitised=True)
 
     def cached_issues(self, params: Mapping[str, Any] | None = None, *,
                       group: GroupId | None = None) -> tuple[list[Issue], bool] | None:
@@ -219,7 +213,8 @@ class IssuesService:
 
     async def project_issues(self, project_id: int | str,
                              params: Mapping[str, Any] | None = None) -> list[Issue]:
-        return parse_issue_list(await self.client.fetch_all(_project_path(project_id), params))
+        items = await self.client.fetch_all(_project_path(project_id), params)
+        return parse_issue_list(items, sanitised=True)
 
     async def create_issue(self, project_id: int | str, title: str, **fields: Any) -> Issue:
         try:

@@ -7,6 +7,7 @@ import asyncio
 from collections.abc import AsyncIterator, Callable, Mapping
 from typing import TYPE_CHECKING, Any, Literal
 
+from labdeck.api.models.base import paused_gc
 from labdeck.api.pagination import Page
 
 if TYPE_CHECKING:
@@ -143,13 +144,25 @@ async def _speculative(client: ApiClient, path: str, query: dict[str, Any], firs
 
 async def fetch_all(client: ApiClient, path: str, params: Mapping[str, Any] | None = None, *,
                     on_progress: Progress | None = None, per_page: int = 100, mode: FetchMode = "auto",
-                    keyset: bool = False) -> list[Any]:
-    """Every item of a list endpoint, in order, each once (for a collection that does not change)."""
+                    keyset: bool = False, first: Page | None = None) -> list[Any]:
+    """Every item of a list endpoint, in order, each once (for a collection that does not change).
+    `first`: page 1 (of `per_page` items, with these `params`) when the caller already has it. The cyclic
+    garbage collector is paused meanwhile (`paused_gc`: the decoded pages pile up into one large acyclic
+    structure, and collecting over it again and again costs more than decoding it)."""
+    with paused_gc():
+        return await _fetch_all(client, path, params, on_progress=on_progress, per_page=per_page, mode=mode,
+                                keyset=keyset, first=first)
+
+
+async def _fetch_all(client: ApiClient, path: str, params: Mapping[str, Any] | None, *,
+                     on_progress: Progress | None, per_page: int, mode: FetchMode, keyset: bool,
+                     first: Page | None) -> list[Any]:
     if keyset or mode == "sequential" or (params or {}).get("pagination") == "keyset":
         return await _sequential(client, path, params, per_page, keyset, on_progress)
     query = _base_params(params)
     query["per_page"] = per_page
-    first = await client.get_page(path, {**query, "page": 1})
+    if first is None:
+        first = await client.get_page(path, {**query, "page": 1})
     _report(on_progress, len(first.items), first.total)
     if not first.has_next or not first.items:
         return list(first.items)

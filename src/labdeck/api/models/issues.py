@@ -8,41 +8,23 @@ from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Any, Final
 
-from pydantic import ValidationInfo, field_validator, model_validator
+from pydantic import field_validator
 
+from labdeck.api.models.base import SANITISED as BASE_SANITISED
 from labdeck.api.models.base import ApiModel
 from labdeck.api.models.users import UserRef
-from labdeck.domain.text import sanitize_deep
 
-# Set in the validation context by `Issue` once it has sanitised the whole issue, so that the parts
-# inside it (users, labels, milestone, ...) do not walk their strings a second time. Without a context
-# (a part parsed on its own) every part sanitises itself as any `ApiModel` does.
-SANITISED: Final = "labdeck.issue_sanitised"
-
-
-def _sanitise_part(data: Any, info: ValidationInfo) -> Any:
-    context = info.context
-    if isinstance(context, dict) and context.get(SANITISED):
-        return data
-    return sanitize_deep(data)
+# `Issue` parts validated inside an issue skip their own walk when the context carries `SANITISED` (what
+# `parse_one`, `parse_many` and `api.issues.parse_issue_list` pass); parsed on their own, they sanitise.
+SANITISED: Final = BASE_SANITISED
 
 
 class _Part(ApiModel):
-    """A part of an issue (see `SANITISED`)."""
-
-    @model_validator(mode="before")
-    @classmethod
-    def _sanitise(cls, data: Any, info: ValidationInfo) -> Any:
-        return _sanitise_part(data, info)
+    """A part of an issue."""
 
 
 class IssueUser(UserRef):
-    """A user reference inside an issue (see `SANITISED`)."""
-
-    @model_validator(mode="before")
-    @classmethod
-    def _sanitise(cls, data: Any, info: ValidationInfo) -> Any:
-        return _sanitise_part(data, info)
+    """A user reference inside an issue."""
 
 
 class LabelDetail(_Part):
@@ -82,7 +64,7 @@ class References(_Part):
 
 class Issue(ApiModel):
     """One issue of a listing or of `GET /projects/:id/issues/:iid`. Parse many with
-    `Issue.model_validate(item, context={})` (what `api.issues.parse_issues` does) to sanitise once."""
+    `api.issues.parse_issue_list` (one walk for control characters, or none for the client's clean pages)."""
 
     id: int
     iid: int
@@ -110,18 +92,6 @@ class Issue(ApiModel):
     user_notes_count: int = 0
     merge_requests_count: int = 0
     weight: int | None = None
-
-    @model_validator(mode="before")
-    @classmethod
-    def _sanitise(cls, data: Any, info: ValidationInfo) -> Any:
-        """Sanitise the whole issue once; tell its parts (through the context, when there is one)."""
-        context = info.context
-        if isinstance(context, dict):
-            context[SANITISED] = False  # this issue's own strings are not done yet
-        clean = sanitize_deep(data)
-        if isinstance(context, dict):
-            context[SANITISED] = True
-        return clean
 
     @field_validator("labels", mode="before")
     @classmethod

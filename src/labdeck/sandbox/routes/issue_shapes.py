@@ -3,7 +3,11 @@
 
 from __future__ import annotations
 
+from datetime import datetime
+from functools import lru_cache
 from typing import Any
+
+from pydantic_core import to_json
 
 from labdeck.domain.durations import human_time
 from labdeck.sandbox.http import Ctx, iso
@@ -12,10 +16,22 @@ from labdeck.sandbox.shapes import user_basic
 from labdeck.sandbox.store import Project
 
 
+@lru_cache(maxsize=4096)
+def _human_time(seconds: int) -> str | None:
+    return human_time(seconds)
+
+
 def time_stats(issue: Issue) -> dict[str, Any]:
     return {"time_estimate": issue.time_estimate, "total_time_spent": issue.total_time_spent,
-            "human_time_estimate": human_time(issue.time_estimate),
-            "human_total_time_spent": human_time(issue.total_time_spent)}
+            "human_time_estimate": _human_time(issue.time_estimate),
+            "human_total_time_spent": _human_time(issue.total_time_spent)}
+
+
+def _iso(value: datetime | None) -> str | None:
+    """`http.iso` (`2026-01-05T10:20:30.000Z`, the value's own fields), several times faster."""
+    if value is None:
+        return None
+    return value.replace(tzinfo=None).isoformat(timespec="milliseconds") + "Z"
 
 
 def milestone_json(ctx: Ctx, ms: Milestone) -> dict[str, Any]:
@@ -28,25 +44,23 @@ def milestone_json(ctx: Ctx, ms: Milestone) -> dict[str, Any]:
             "web_url": f"{ctx.base}/{project.path_with_namespace}/-/milestones/{ms.iid}"}
 
 
-def _parts(ctx: Ctx) -> dict[tuple[str, Any], Any]:
+def _parts(ctx: Ctx, base: str) -> dict[tuple[str, Any], Any]:
     """Pieces shared by many issues (user references, label details, milestones), built once per store
     version and base URL: a page of a large listing then costs little more than its JSON encoding."""
-    return ctx.store.memo(("issue_shape_parts", ctx.base), dict)  # type: ignore[no-any-return]
+    return ctx.store.memo(("issue_shape_parts", base), dict)  # type: ignore[no-any-return]
 
 
-def _user_ref(ctx: Ctx, user_id: int | None) -> dict[str, Any] | None:
+def _user_ref(ctx: Ctx, parts: dict[tuple[str, Any], Any], base: str, user_id: int | None) -> Any:
     if user_id is None:
         return None
-    parts = _parts(ctx)
     key = ("user", user_id)
     if key not in parts:
         user = ctx.store.users.get(user_id)
-        parts[key] = user_basic(user, ctx.base) if user is not None else None
-    return parts[key]  # type: ignore[no-any-return]
+        parts[key] = user_basic(user, base) if user is not None else None
+    return parts[key]
 
 
-def _label_detail(ctx: Ctx, data: IssuesData, name: str) -> dict[str, Any] | None:
-    parts = _parts(ctx)
+def _label_detail(parts: dict[tuple[str, Any], Any], data: IssuesData, name: str) -> dict[str, Any] | None:
     key = ("label", name)
     cached = parts.get(key)
     if cached is None:
@@ -59,8 +73,7 @@ def _label_detail(ctx: Ctx, data: IssuesData, name: str) -> dict[str, Any] | Non
     return cached  # type: ignore[no-any-return]
 
 
-def _milestone(ctx: Ctx, ms: Milestone) -> dict[str, Any]:
-    parts = _parts(ctx)
+def _milestone(ctx: Ctx, parts: dict[tuple[str, Any], Any], ms: Milestone) -> dict[str, Any]:
     key = ("milestone", ms.id)
     if key not in parts:
         parts[key] = milestone_json(ctx, ms)
@@ -78,32 +91,36 @@ def issue_json(ctx: Ctx, issue: Issue, *, details: bool = False, group_path: str
                subscribed: bool = True) -> dict[str, Any]:
     """The issue as GitLab's `Entities::Issue` shows it; listings leave `subscribed` out
     (`include_subscribed: false`)."""
-    store, data, base = ctx.store, issues_data(ctx.store), ctx.base
+    store, base = ctx.store, ctx.base
+    data, parts = issues_data(store), _parts(ctx, base)
     project = store.projects[issue.project_id]
     web = f"{base}/{project.path_with_namespace}/-/issues/{issue.iid}"
     api = f"{base}/api/v4/projects/{project.id}/issues/{issue.iid}"
-    assignees = [ref for uid in issue.assignee_ids if (ref := _user_ref(ctx, uid)) is not None]
+    assignees = [ref for uid in issue.assignee_ids if (ref := _user_ref(ctx, parts, base, uid)) is not None]
     ms = data.milestones.get(issue.milestone_id) if issue.milestone_id else None
-    notes = data.notes.get(issue.id, [])
-    mrs = [mr for mr in data.merge_requests.values() if issue.id in mr.related]
+    notes = data.notes.get(issue.id)
+    mrs = sum(1 for mr in data.merge_requests.values() if issue.id in mr.related)
     if details:
         labels: list[Any] = [lab for name in issue.labels
-                             if (lab := _label_detail(ctx, data, name)) is not None]
+                             if (lab := _label_detail(parts, data, name)) is not None]
     else:
         labels = list(issue.labels)
+    up = down = 0
+    for _, emoji in issue.reactions:
+        up += emoji == "thumbsup"
+        down += emoji == "thumbsdown"
     epic = data.epics.get(issue.epic_id) if issue.epic_id else None
     user = ctx.user
     body = {
         "id": issue.id, "iid": issue.iid, "project_id": issue.project_id, "title": issue.title,
-        "description": issue.description, "state": issue.state, "created_at": iso(issue.created_at),
-        "updated_at": iso(issue.updated_at), "closed_at": iso(issue.closed_at),
-        "closed_by": _user_ref(ctx, issue.closed_by_id), "labels": labels,
-        "milestone": _milestone(ctx, ms) if ms else None, "assignees": assignees,
-        "author": _user_ref(ctx, issue.author_id), "type": issue.issue_type.upper(),
-        "assignee": assignees[0] if assignees else None, "user_notes_count": sum(not n.system for n in notes),
-        "merge_requests_count": len(mrs),
-        "upvotes": sum(1 for _, e in issue.reactions if e == "thumbsup"),
-        "downvotes": sum(1 for _, e in issue.reactions if e == "thumbsdown"),
+        "description": issue.description, "state": issue.state, "created_at": _iso(issue.created_at),
+        "updated_at": _iso(issue.updated_at), "closed_at": _iso(issue.closed_at),
+        "closed_by": _user_ref(ctx, parts, base, issue.closed_by_id), "labels": labels,
+        "milestone": _milestone(ctx, parts, ms) if ms else None, "assignees": assignees,
+        "author": _user_ref(ctx, parts, base, issue.author_id), "type": issue.issue_type.upper(),
+        "assignee": assignees[0] if assignees else None,
+        "user_notes_count": sum(not n.system for n in notes) if notes else 0,
+        "merge_requests_count": mrs, "upvotes": up, "downvotes": down,
         "due_date": issue.due_date.isoformat() if issue.due_date else None,
         "confidential": issue.confidential, "discussion_locked": issue.discussion_locked,
         "issue_type": issue.issue_type, "web_url": web, "time_stats": time_stats(issue),
@@ -125,10 +142,17 @@ def issue_json(ctx: Ctx, issue: Issue, *, details: bool = False, group_path: str
     return body
 
 
+def issue_listing_json(ctx: Ctx, issue: Issue, *, details: bool = False,
+                       group_path: str | None = None) -> bytes:
+    """`issue_json` of a listing row (no `subscribed`), already encoded for `paginate`: the same bytes as
+    `http.encode` gives (compact UTF-8 JSON), three times faster (pydantic-core's encoder)."""
+    return to_json(issue_json(ctx, issue, details=details, group_path=group_path, subscribed=False))
+
+
 def merge_request_json(ctx: Ctx, mr: MergeRequest) -> dict[str, Any]:
     """A merge request as the issue endpoints list it (the fields of contract document 3)."""
     project = ctx.store.projects[mr.project_id]
-    author = _user_ref(ctx, mr.author_id)
+    author = _user_ref(ctx, _parts(ctx, ctx.base), ctx.base, mr.author_id)
     web = f"{ctx.base}/{project.path_with_namespace}/-/merge_requests/{mr.iid}"
     sha = f"{mr.id * 7919:040x}"[-40:]
     return {

@@ -22,7 +22,13 @@ from labdeck.sandbox.errors import SandboxError
 from labdeck.sandbox.http import Ctx, endpoint, iso, json_response, paginate
 from labdeck.sandbox.routes.groups import find_group
 from labdeck.sandbox.routes.issue_listing import PLANNER, can_see, select_issues
-from labdeck.sandbox.routes.issue_shapes import issue_json, merge_request_json, milestone_json, time_stats
+from labdeck.sandbox.routes.issue_shapes import (
+    issue_json,
+    issue_listing_json,
+    merge_request_json,
+    milestone_json,
+    time_stats,
+)
 from labdeck.sandbox.routes.projects import find_project
 from labdeck.sandbox.seed.issues import Issue, Label, Note, Todo, add_issue, add_note, issues_data
 from labdeck.sandbox.seed.issues import seed as seed  # the area's seeding function
@@ -42,8 +48,7 @@ _UPDATE_FIELDS = ("title", "description", "labels", "add_labels", "remove_labels
 def _listing(ctx: Ctx, listing: str, project_ids: set[int] | None, group_path: str | None = None) -> Any:
     rows = ctx.store.memo(ctx.listing_key(), lambda: select_issues(ctx, listing, project_ids))
     details = bool(ctx.params.bool("with_labels_details"))
-    return paginate(ctx, rows, lambda i: issue_json(ctx, i, details=details, group_path=group_path,
-                                                    subscribed=False))
+    return paginate(ctx, rows, lambda i: issue_listing_json(ctx, i, details=details, group_path=group_path))
 
 
 async def list_issues(ctx: Ctx) -> Any:

@@ -28,6 +28,7 @@ from textual.widgets import Input, Static
 
 from labdeck.api.errors import LabdeckError
 from labdeck.api.issues import BulkAction, BulkKind, IssuesService
+from labdeck.api.models.base import paused_gc
 from labdeck.api.models.issues import Issue, LabelDetail
 from labdeck.domain.issue_query import QueryError, help_text
 from labdeck.tui.areas import AreaRequest
@@ -178,7 +179,8 @@ class IssuesScreen(LabdeckScreen):
         table, params, group = self.table, dict(self.params), self.group
         hit = None if refresh else await service.cached(params, group=group)
         if hit is not None:
-            table.set_rows(self.remember_labels(hit[0]))
+            with paused_gc():
+                table.set_rows(self.remember_labels(hit[0]))
             if hit[1]:
                 self.mark_data_loaded()
                 return
@@ -190,7 +192,8 @@ class IssuesScreen(LabdeckScreen):
 
         try:
             issues = await service.load(params, group=group, on_first_page=first_page)
-            table.set_rows(self.remember_labels(issues))  # the cursor and marks stay on their issues
+            with paused_gc():  # building 50,000 rows of cells allocates millions of small objects
+                table.set_rows(self.remember_labels(issues))  # the cursor and marks stay on their issues
         except LabdeckError as exc:
             self.notify(str(exc), title="Issues", severity="error", markup=False, timeout=8)
             return
