@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import httpx
 from pydantic import SecretStr
@@ -15,6 +16,13 @@ from labdeck.api.settings import ConnectionSettings
 from labdeck.config import Config, load_config
 from labdeck.tui.app import LabdeckApp
 
+if TYPE_CHECKING:
+    from textual.screen import Screen
+
+    from labdeck.sandbox.clock import Clock
+
+S = TypeVar("S")
+
 SANDBOX_URL = "http://sandbox.test"
 ROOT_TOKEN = "glpat-sandbox-root"
 
@@ -22,14 +30,21 @@ ROOT_TOKEN = "glpat-sandbox-root"
 TransportFactory = Callable[[ConnectionSettings], httpx.AsyncBaseTransport]
 
 
-def sandbox_transport_factory(scale: str = "tiny") -> TransportFactory:
+def sandbox(clock: Clock | None = None, **options: Any) -> tuple[Any, TransportFactory]:
+    """A tiny sandbox (`options` are `SandboxOptions` fields; the real clock unless `clock`) and a transport
+    factory for `make_app(transport_factory=...)` that reaches it in-process."""
     from labdeck.sandbox.app import create_app
-    from labdeck.sandbox.clock import ManualClock
     from labdeck.sandbox.options import SandboxOptions
 
+    asgi = create_app(SandboxOptions(**{"scale": "tiny", **options}), clock=clock)
+    return asgi, lambda settings: httpx.ASGITransport(asgi)
+
+
+def sandbox_transport_factory(scale: str = "tiny") -> TransportFactory:
+    from labdeck.sandbox.clock import ManualClock
+
     # a clock that stands still: seeded dates (relative to "today") stay the same in snapshots
-    asgi = create_app(SandboxOptions(scale=scale), clock=ManualClock())  # type: ignore[arg-type]
-    return lambda settings: httpx.ASGITransport(asgi)
+    return sandbox(ManualClock(), scale=scale)[1]
 
 
 def sandbox_settings(token: str = ROOT_TOKEN, name: str = "demo",
@@ -66,17 +81,37 @@ def home_app() -> LabdeckApp:
     return make_app()
 
 
-async def settle(pilot) -> None:  # type: ignore[no-untyped-def]
+async def settle(pilot, rounds: int = 1) -> None:  # type: ignore[no-untyped-def]
     """Wait until the app's workers are done and the screen has caught up. Pausing first lets pending
-    messages (a button press, a dismiss callback) start their workers before we wait for them."""
+    messages (a button press, a dismiss callback) start their workers before we wait for them; more
+    `rounds` also wait for the workers that finished workers start."""
     await pilot.pause()
-    await pilot.app.workers.wait_for_complete()
+    for _ in range(rounds):
+        await pilot.app.workers.wait_for_complete()
+        await pilot.pause()
+
+
+async def press_for(pilot, key: str, kind: type[S]) -> S:  # type: ignore[no-untyped-def]
+    """Press `key` and return the screen it opened, which must be a `kind` (a form, a dialog)."""
+    await pilot.press(key)
     await pilot.pause()
+    screen = pilot.app.screen
+    assert isinstance(screen, kind), screen
+    return screen
+
+
+async def type_to_confirm(pilot, confirm: Screen[Any], name: str) -> None:  # type: ignore[no-untyped-def]
+    """Type `name` into a type-to-confirm dialog and press its confirm button."""
+    from textual.widgets import Input
+
+    confirm.query_one("#confirm-name", Input).value = name
+    await pilot.pause()
+    await pilot.click("#confirm")
 
 
 def messages(app: LabdeckApp) -> list[str]:
     """The texts of the notifications the app has shown."""
-    return [n.message for n in app._notifications]
+    return [str(n.message) for n in app._notifications]
 
 
 async def jump_to(pilot, name: str) -> None:  # type: ignore[no-untyped-def]

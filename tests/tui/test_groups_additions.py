@@ -6,22 +6,16 @@ form previewing the rendered URLs as they are typed."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
-from test_groups_screen import SIZE, cells, open_groups, sandbox, settle, show_tab
+from snapshot_apps import make_app, messages, press_for, sandbox, settle
+from test_groups_screen import SIZE, add_form, cells, open_groups, show_tab
 from textual.widgets import Input
 
 from labdeck.tui.jobs import JobState
 from labdeck.tui.screens.group_forms import BadgeFormScreen, FormScreen
 
 
-def messages(app: Any) -> list[str]:
-    return [str(n.message) for n in app._notifications]
-
-
 async def test_y_copies_a_masked_value_without_showing_it() -> None:
-    from snapshot_apps import make_app
-
     _asgi, factory = sandbox()
     app = make_app(transport_factory=factory)
     async with app.run_test(size=SIZE) as pilot:
@@ -41,27 +35,18 @@ async def test_y_copies_a_masked_value_without_showing_it() -> None:
 
 
 async def test_member_added_by_username_and_an_unknown_one_refused() -> None:
-    from snapshot_apps import make_app
-
     _asgi, factory = sandbox()
     app = make_app(transport_factory=factory)
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_groups(pilot, "opensource")
-        await show_tab(pilot, screen, "members")
+        form = await add_form(pilot, screen, "members")
         before = set(cells(screen, "members"))
-        screen.table("members").focus()
-        await pilot.press("a")
-        await pilot.pause()
-        form = app.screen
-        assert isinstance(form, FormScreen)
         form.query_one("#field-user_ids", Input).value = "dave, nobody-at-all"
         assert form.submit() is True
         await settle(pilot)
         assert any("No user with the username nobody-at-all" in m for m in messages(app))
         assert set(cells(screen, "members")) == before
-        await pilot.press("a")
-        await pilot.pause()
-        form = app.screen
+        form = await press_for(pilot, "a", FormScreen)
         form.query_one("#field-user_ids", Input).value = "bad name!"
         assert form.submit() is False
         assert "usernames" in str(form.query_one("#error-user_ids").render())
@@ -72,16 +57,11 @@ async def test_member_added_by_username_and_an_unknown_one_refused() -> None:
 
 
 async def test_export_saved_in_the_folder_picked(tmp_path: Path) -> None:
-    from snapshot_apps import make_app
-
     _asgi, factory = sandbox(async_delay=0.05)
     app = make_app(transport_factory=factory)
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_groups(pilot, download_dir=tmp_path)
-        await pilot.press("E")
-        await pilot.pause()
-        form = app.screen
-        assert isinstance(form, FormScreen)
+        form = await press_for(pilot, "E", FormScreen)
         assert form.query_one("#field-folder", Input).value == str(tmp_path)
         form.query_one("#field-folder", Input).value = str(tmp_path / "missing")
         assert form.submit() is False
@@ -103,8 +83,6 @@ async def test_export_saved_in_the_folder_picked(tmp_path: Path) -> None:
 
 
 async def test_export_to_an_unwritable_place_fails_with_the_path(tmp_path: Path) -> None:
-    from snapshot_apps import make_app
-
     _asgi, factory = sandbox(async_delay=0.05)
     app = make_app(transport_factory=factory)
     async with app.run_test(size=SIZE) as pilot:
@@ -119,18 +97,11 @@ async def test_export_to_an_unwritable_place_fails_with_the_path(tmp_path: Path)
 
 
 async def test_badge_form_previews_rendered_urls() -> None:
-    from snapshot_apps import make_app
-
     _asgi, factory = sandbox()
     app = make_app(transport_factory=factory)
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_groups(pilot, "acme/platform")
-        await show_tab(pilot, screen, "badges")
-        screen.table("badges").focus()
-        await pilot.press("a")
-        await pilot.pause()
-        form = app.screen
-        assert isinstance(form, BadgeFormScreen)
+        form = await add_form(pilot, screen, "badges", BadgeFormScreen)
         form.delay = 0.05
         form.query_one("#field-link_url", Input).value = "https://ci/%{project_path}/-/tree/%{default_branch}"
         form.query_one("#field-image_url", Input).value = "https://ci/%{project_id}/[b]badge.svg"

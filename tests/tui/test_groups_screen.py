@@ -4,31 +4,18 @@ sending, masked values hidden until revealed, confirmations, the export job, and
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
-import httpx
-from snapshot_apps import jump_to, make_app
+from snapshot_apps import jump_to, make_app, press_for, sandbox, settle, type_to_confirm
 from textual.widgets import Button, Input, TabbedContent
 
 from labdeck.api.models.projects import Project
-from labdeck.sandbox.app import create_app
-from labdeck.sandbox.options import SandboxOptions
 from labdeck.tui.screens.confirm import ConfirmScreen, TypeToConfirmScreen
 from labdeck.tui.screens.group_forms import FormScreen
 from labdeck.tui.screens.groups import GroupsScreen
 
 SIZE = (150, 42)
-
-
-def sandbox(async_delay: float = 1.0) -> tuple[Any, Any]:
-    asgi = create_app(SandboxOptions(scale="tiny", async_delay=async_delay))
-    return asgi, lambda settings: httpx.ASGITransport(asgi)
-
-
-async def settle(pilot: Any) -> None:
-    await pilot.pause()  # let pending messages (a button press, a dismiss callback) start their workers
-    await pilot.app.workers.wait_for_complete()
-    await pilot.pause()
+Form = TypeVar("Form", bound=FormScreen)
 
 
 async def open_groups(pilot: Any, path: str = "acme", **kwargs: Any) -> GroupsScreen:
@@ -45,6 +32,13 @@ async def open_groups(pilot: Any, path: str = "acme", **kwargs: Any) -> GroupsSc
 async def show_tab(pilot: Any, screen: GroupsScreen, tab: str) -> None:
     screen.query_one("#groups-tabs", TabbedContent).active = f"tab-{tab}"
     await settle(pilot)
+
+
+async def add_form(pilot: Any, screen: GroupsScreen, tab: str, kind: type[Form] = FormScreen) -> Form:
+    """Show `tab` and open its add form (`a`)."""
+    await show_tab(pilot, screen, tab)
+    screen.table(tab).focus()
+    return await press_for(pilot, "a", kind)
 
 
 def cells(screen: GroupsScreen, tab: str, column: int = 0) -> list[str]:
@@ -118,12 +112,7 @@ async def test_variable_form_is_validated_before_sending_and_delete_needs_the_ke
     app = make_app(transport_factory=factory)
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_groups(pilot)
-        await show_tab(pilot, screen, "variables")
-        screen.table("variables").focus()
-        await pilot.press("a")
-        await pilot.pause()
-        form = app.screen
-        assert isinstance(form, FormScreen)
+        form = await add_form(pilot, screen, "variables")
         form.query_one("#field-key", Input).value = "BAD-KEY"
         form.query_one("#field-value", Input).value = "x"
         assert form.submit() is False
@@ -137,13 +126,8 @@ async def test_variable_form_is_validated_before_sending_and_delete_needs_the_ke
         assert "NEW_KEY" in cells(screen, "variables")
         table = screen.table("variables")
         table.move_cursor([v.key for v in table.visible_rows].index("NEW_KEY"))
-        await pilot.press("x")
-        await pilot.pause()
-        confirm = app.screen
-        assert isinstance(confirm, TypeToConfirmScreen)
-        confirm.query_one("#confirm-name", Input).value = "NEW_KEY"
-        await pilot.pause()
-        await pilot.click("#confirm")
+        confirm = await press_for(pilot, "x", TypeToConfirmScreen)
+        await type_to_confirm(pilot, confirm, "NEW_KEY")
         await settle(pilot)
         assert "NEW_KEY" not in {v.key for v in store.areas["ci_variables"].groups[acme.id]}
 
@@ -153,12 +137,7 @@ async def test_label_created_with_a_colour_name() -> None:
     app = make_app(transport_factory=factory)
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_groups(pilot)
-        await show_tab(pilot, screen, "labels")
-        screen.table("labels").focus()
-        await pilot.press("a")
-        await pilot.pause()
-        form = app.screen
-        assert isinstance(form, FormScreen)
+        form = await add_form(pilot, screen, "labels")
         form.query_one("#field-name", Input).value = "urgent"
         form.query_one("#field-color", Input).value = "blurple"
         assert form.submit() is False
@@ -218,13 +197,8 @@ async def test_billable_members_removal_and_override() -> None:
         await settle(pilot)
         assert "erin" in cells(screen, "members") and set(cells(screen, "members", 2)) == {"billable"}
         table.move_cursor(cells(screen, "members").index("erin"))
-        await pilot.press("x")
-        await pilot.pause()
-        confirm = app.screen
-        assert isinstance(confirm, TypeToConfirmScreen)
-        confirm.query_one("#confirm-name", Input).value = "erin"
-        await pilot.pause()
-        await pilot.click("#confirm")
+        confirm = await press_for(pilot, "x", TypeToConfirmScreen)
+        await type_to_confirm(pilot, confirm, "erin")
         await settle(pilot)
         experiments = asgi.state.store.project_by_path("hidden-lab/experiments")
         assert 6 not in asgi.state.store.project_members[experiments.id]  # erin left the whole hierarchy
@@ -243,12 +217,7 @@ async def test_member_added_through_the_form() -> None:
     app = make_app(transport_factory=factory)
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_groups(pilot, "opensource")
-        await show_tab(pilot, screen, "members")
-        screen.table("members").focus()
-        await pilot.press("a")
-        await pilot.pause()
-        form = app.screen
-        assert isinstance(form, FormScreen)
+        form = await add_form(pilot, screen, "members")
         form.query_one("#field-user_ids", Input).value = "5, x"
         form.query_one("#field-expires_at", Input).value = "2001-01-01"
         assert form.submit() is False

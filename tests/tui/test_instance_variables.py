@@ -6,28 +6,23 @@ from __future__ import annotations
 
 from typing import Any
 
-import httpx
-from snapshot_apps import jump_to, make_app, sandbox_settings
+from snapshot_apps import (
+    jump_to,
+    make_app,
+    messages,
+    press_for,
+    sandbox,
+    sandbox_settings,
+    settle,
+    type_to_confirm,
+)
 from textual.widgets import Input
 
-from labdeck.sandbox.app import create_app
-from labdeck.sandbox.options import SandboxOptions
 from labdeck.tui.screens.confirm import TypeToConfirmScreen
 from labdeck.tui.screens.group_forms import FormScreen
 from labdeck.tui.screens.instance_variables import InstanceVariablesScreen
 
 SIZE = (140, 40)
-
-
-def sandbox() -> tuple[Any, Any]:
-    asgi = create_app(SandboxOptions(scale="tiny"))
-    return asgi, lambda settings: httpx.ASGITransport(asgi)
-
-
-async def settle(pilot: Any) -> None:
-    await pilot.pause()  # let pending messages (a button press, a dismiss callback) start their workers
-    await pilot.app.workers.wait_for_complete()
-    await pilot.pause()
 
 
 async def open_screen(pilot: Any) -> InstanceVariablesScreen:
@@ -45,10 +40,6 @@ def keys(screen: InstanceVariablesScreen) -> list[str]:
 
 def values(screen: InstanceVariablesScreen) -> list[str]:
     return [screen.spec.cells(v)[1].plain for v in screen.table.visible_rows]
-
-
-def messages(app: Any) -> list[str]:
-    return [str(n.message) for n in app._notifications]
 
 
 async def test_lists_instance_variables_with_masked_values_hidden_until_revealed() -> None:
@@ -77,10 +68,7 @@ async def test_create_refused_by_the_form_then_by_the_server_limit() -> None:
     app = make_app(transport_factory=factory)
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_screen(pilot)
-        await pilot.press("a")
-        await pilot.pause()
-        form = app.screen
-        assert isinstance(form, FormScreen)
+        form = await press_for(pilot, "a", FormScreen)
         assert not form.query("#field-environment_scope")
         form.query_one("#field-key", Input).value = "BAD KEY"
         form.query_one("#field-value", Input).value = "x" * 10_001
@@ -114,16 +102,11 @@ async def test_delete_needs_the_key_typed() -> None:
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_screen(pilot)
         screen.table.move_cursor(keys(screen).index("HTTP_PROXY"))
-        await pilot.press("x")
-        await pilot.pause()
-        confirm = app.screen
-        assert isinstance(confirm, TypeToConfirmScreen)
+        confirm = await press_for(pilot, "x", TypeToConfirmScreen)
         confirm.query_one("#confirm-name", Input).value = "HTTP_PROX"
         await pilot.pause()
         assert confirm.query_one("#confirm").disabled
-        confirm.query_one("#confirm-name", Input).value = "HTTP_PROXY"
-        await pilot.pause()
-        await pilot.click("#confirm")
+        await type_to_confirm(pilot, confirm, "HTTP_PROXY")
         await settle(pilot)
         assert "HTTP_PROXY" not in {v.key for v in asgi.state.store.areas["ci_variables"].instance}
         assert keys(screen) == ["SONAR_TOKEN"]
@@ -151,10 +134,8 @@ async def test_edit_keeps_the_key_and_read_only_hides_changes() -> None:
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_screen(pilot)
         screen.table.move_cursor(keys(screen).index("HTTP_PROXY"))
-        await pilot.press("e")
-        await pilot.pause()
-        form = app.screen
-        assert isinstance(form, FormScreen) and form.query_one("#field-key", Input).disabled
+        form = await press_for(pilot, "e", FormScreen)
+        assert form.query_one("#field-key", Input).disabled
         form.query_one("#field-value", Input).value = "http://proxy2.internal:3128"
         assert form.submit() is True
         await settle(pilot)

@@ -8,18 +8,17 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-import httpx
+import snapshot_apps
 from rich.console import Console
-from snapshot_apps import jump_to, make_app, sandbox_settings
+from snapshot_apps import jump_to, make_app, press_for, sandbox, sandbox_settings
 from textual.widgets import Button, Input, OptionList
 
 from labdeck.api.models.issues import Issue
 from labdeck.config import Config, SavedView
-from labdeck.sandbox.app import create_app
 from labdeck.sandbox.clock import ManualClock
-from labdeck.sandbox.options import SandboxOptions
 from labdeck.sandbox.seed.issues import issues_data
 from labdeck.tui.areas import AreaRequest
+from labdeck.tui.jobs import Job
 from labdeck.tui.screens.confirm import ConfirmScreen
 from labdeck.tui.screens.issue_dialogs import (
     BulkMenu,
@@ -36,15 +35,8 @@ SIZE = (160, 45)
 ALICE = "glpat-sandbox-alice"
 
 
-def sandbox() -> tuple[Any, Any]:
-    asgi = create_app(SandboxOptions(scale="tiny"), clock=ManualClock())
-    return asgi, lambda settings: httpx.ASGITransport(asgi)
-
-
 async def settle(pilot: Any) -> None:
-    for _ in range(3):
-        await pilot.app.workers.wait_for_complete()
-        await pilot.pause()
+    await snapshot_apps.settle(pilot, rounds=3)
 
 
 async def open_issues(pilot: Any, query: str = "", scope: str | None = None) -> IssuesScreen:
@@ -98,7 +90,7 @@ def query_error(screen: IssuesScreen) -> str:
 
 
 async def test_filter_bar_compiles_the_query_language() -> None:
-    app = make_app(transport_factory=sandbox()[1])
+    app = make_app(transport_factory=sandbox(ManualClock())[1])
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_issues(pilot)
         screen.table.focus()
@@ -141,7 +133,7 @@ async def test_saved_view_from_the_palette(tmp_path: Path) -> None:
 
 
 async def test_detail_pane_shows_labels_time_merge_requests_and_notes() -> None:
-    app = make_app(transport_factory=sandbox()[1])
+    app = make_app(transport_factory=sandbox(ManualClock())[1])
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_issues(pilot, "label:backend")
         issue = await select(pilot, screen, "acme/platform/api-gateway#1")
@@ -158,10 +150,7 @@ async def test_detail_pane_shows_labels_time_merge_requests_and_notes() -> None:
         opened: list[str] = []
         app.open_url = lambda url, **_: opened.append(url)  # type: ignore[method-assign]
         screen.table.focus()
-        await pilot.press("l")
-        await pilot.pause()
-        menu = app.screen
-        assert isinstance(menu, LinkMenu)
+        menu = await press_for(pilot, "l", LinkMenu)
         assert menu.urls == ["https://example.com/runbook", "https://example.com/graphs"]
         await pilot.press("enter")
         await pilot.pause()
@@ -171,26 +160,43 @@ async def test_detail_pane_shows_labels_time_merge_requests_and_notes() -> None:
         assert opened == ["https://example.com/runbook"]
 
 
+async def choose_bulk(pilot: Any, operation: str) -> None:
+    """Choose `operation` in the bulk menu (`b`) that has just been asked for."""
+    await pilot.pause()
+    menu = pilot.app.screen
+    assert isinstance(menu, BulkMenu)
+    options = menu.query_one(OptionList)
+    options.highlighted = options.get_option_index(operation)
+    await pilot.press("enter")
+    await pilot.pause()
+
+
+async def answer_prompt(pilot: Any, value: str) -> None:
+    pilot.app.screen.query_one(Input).value = value
+    await pilot.press("enter")
+    await pilot.pause()
+
+
+async def confirm_job(pilot: Any) -> Job:
+    """Press the confirm button of the bulk job's confirmation and wait for the job."""
+    await pilot.click("#confirm")
+    await settle(pilot)
+    job = pilot.app.jobs.jobs[-1]
+    await pilot.app.jobs.wait(job)
+    return job
+
+
 async def test_bulk_close_with_one_issue_refused() -> None:
-    asgi, factory = sandbox()
+    asgi, factory = sandbox(ManualClock())
     app = make_app(settings=sandbox_settings(ALICE), transport_factory=factory)
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_issues(pilot, "label:documentation")
         assert refs(screen) == {"acme/platform/api-gateway#5", "acme/handbook#1", "root/sandbox-notes#1"}
         screen.table.focus()
         await pilot.press("ctrl+a", "b")
-        await pilot.pause()
-        menu = app.screen
-        assert isinstance(menu, BulkMenu)
-        options = menu.query_one(OptionList)
-        options.highlighted = options.get_option_index("close")
-        await pilot.press("enter")
-        await pilot.pause()
+        await choose_bulk(pilot, "close")
         assert isinstance(app.screen, ConfirmScreen)
-        await pilot.click("#confirm")
-        await settle(pilot)
-        job = app.jobs.jobs[-1]
-        await app.jobs.wait(job)
+        job = await confirm_job(pilot)
         await settle(pilot)
         assert job.done == 3 and len(job.results) == 3
         refused = [(r.item, r.message) for r in job.failed_items]
@@ -204,46 +210,29 @@ async def test_bulk_close_with_one_issue_refused() -> None:
 
 
 async def test_bulk_add_labels_asks_for_them() -> None:
-    asgi, factory = sandbox()
+    asgi, factory = sandbox(ManualClock())
     app = make_app(transport_factory=factory)
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_issues(pilot, "label:ux")
         screen.table.focus()
         await pilot.press("space", "b")
-        await pilot.pause()
-        options = app.screen.query_one(OptionList)
-        options.highlighted = options.get_option_index("add_labels")
-        await pilot.press("enter")
-        await pilot.pause()
+        await choose_bulk(pilot, "add_labels")
         assert isinstance(app.screen, PromptScreen)
-        app.screen.query_one(Input).value = "triaged, needs-design"
-        await pilot.press("enter")
-        await pilot.pause()
-        await pilot.click("#confirm")
-        await settle(pilot)
-        await app.jobs.wait(app.jobs.jobs[-1])
+        await answer_prompt(pilot, "triaged, needs-design")
+        await confirm_job(pilot)
         assert sandbox_issue(asgi, "acme/platform/web-portal", 2).labels[-2:] == ["triaged", "needs-design"]
 
 
 async def test_bulk_assign_resolves_usernames() -> None:
-    asgi, factory = sandbox()
+    asgi, factory = sandbox(ManualClock())
     app = make_app(transport_factory=factory)
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_issues(pilot, "label:documentation")
         screen.table.focus()
         await pilot.press("ctrl+a", "b")
-        await pilot.pause()
-        options = app.screen.query_one(OptionList)
-        options.highlighted = options.get_option_index("assign")
-        await pilot.press("enter")
-        await pilot.pause()
-        app.screen.query_one(Input).value = "@erin, nobody"
-        await pilot.press("enter")
-        await pilot.pause()
-        await pilot.click("#confirm")
-        await settle(pilot)
-        job = app.jobs.jobs[-1]
-        await app.jobs.wait(job)
+        await choose_bulk(pilot, "assign")
+        await answer_prompt(pilot, "@erin, nobody")
+        job = await confirm_job(pilot)
         assert [(r.item, r.ok, r.message) for r in job.results if r.item == "@nobody"] == [
             ("@nobody", False, "unknown user")]
         assert sum(r.ok for r in job.results) == 3 and job.done == 3
@@ -258,16 +247,13 @@ async def press(pilot: Any, selector: str) -> None:
 
 
 async def test_time_tracking_checks_durations_before_sending() -> None:
-    asgi, factory = sandbox()
+    asgi, factory = sandbox(ManualClock())
     app = make_app(transport_factory=factory)
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_issues(pilot, "label:documentation")
         await select(pilot, screen, "acme/platform/api-gateway#5")
         screen.table.focus()
-        await pilot.press("t")
-        await pilot.pause()
-        dialog = app.screen
-        assert isinstance(dialog, TimeTrackingScreen)
+        dialog = await press_for(pilot, "t", TimeTrackingScreen)
         sent = len(app.session.client.request_log)  # type: ignore[union-attr]
         dialog.query_one("#issues-time-duration", Input).value = "3 parsecs"
         await press(pilot, "#time_estimate")
@@ -293,7 +279,7 @@ async def test_time_tracking_checks_durations_before_sending() -> None:
 
 
 async def test_edit_comment_promote_and_copy() -> None:
-    asgi, factory = sandbox()
+    asgi, factory = sandbox(ManualClock())
     app = make_app(settings=sandbox_settings(ALICE), transport_factory=factory)
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_issues(pilot, "label:feature label:backend")
@@ -346,7 +332,7 @@ async def test_read_only_hides_the_mutating_actions() -> None:
 async def test_hostile_issue_text_renders_literally() -> None:
     from labdeck.sandbox.seed.issues import add_issue
 
-    asgi, factory = sandbox()
+    asgi, factory = sandbox(ManualClock())
     store = asgi.state.store
     project = store.project_by_path("acme/platform/api-gateway")
     add_issue(store, project, "[@click=app.quit]boom[/bold] \x1b]52;c;aGk=\x07", 1, labels=["[b]x"],
@@ -368,7 +354,7 @@ async def test_hostile_issue_text_renders_literally() -> None:
 
 
 async def test_revisiting_within_the_ttl_sends_no_request() -> None:
-    app = make_app(transport_factory=sandbox()[1])
+    app = make_app(transport_factory=sandbox(ManualClock())[1])
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_issues(pilot, "label:backend")
         await select(pilot, screen, "acme/platform/api-gateway#1")

@@ -4,10 +4,8 @@ dialog taking a namespace id as well as a path."""
 
 from __future__ import annotations
 
-from typing import Any
-
-from snapshot_apps import jump_to, make_app, sandbox_settings
-from test_project_view import Sandbox, open_view, settle
+from snapshot_apps import jump_to, make_app, messages, press_for, sandbox_settings, settle, type_to_confirm
+from test_project_view import Sandbox, open_view
 from textual.widgets import Input, Select
 
 from labdeck.tui.jobs import JobState
@@ -26,10 +24,6 @@ def usernames(tab: MembersTab) -> list[str]:
     return [m.username for m in tab.view.table.visible_rows]
 
 
-def messages(app: Any) -> list[str]:
-    return [str(n.message) for n in app._notifications]
-
-
 async def test_members_tab_adds_changes_and_removes() -> None:
     sandbox = Sandbox()
     app = make_app(transport_factory=sandbox.factory)
@@ -42,10 +36,7 @@ async def test_members_tab_adds_changes_and_removes() -> None:
         assert "carol" in usernames(tab)
         await pilot.press("i")
         await settle(pilot)
-        await pilot.press("a")
-        await pilot.pause()
-        form = app.screen
-        assert isinstance(form, FormScreen)
+        form = await press_for(pilot, "a", FormScreen)
         assert 50 not in [value for _label, value in form.query_one("#field-access_level", Select)._options]
         form.query_one("#field-user_ids", Input).value = "ghost-user"
         assert form.submit() is True
@@ -66,16 +57,11 @@ async def test_members_tab_adds_changes_and_removes() -> None:
         assert app.screen.submit() is True
         await settle(pilot)
         assert tab.view.table.rows[0].access_level == 40
-        await pilot.press("x")
-        await pilot.pause()
-        confirm = app.screen
-        assert isinstance(confirm, TypeToConfirmScreen)
+        confirm = await press_for(pilot, "x", TypeToConfirmScreen)
         confirm.query_one("#confirm-name", Input).value = "dav"
         await pilot.pause()
         assert confirm.query_one("#confirm").disabled
-        confirm.query_one("#confirm-name", Input).value = "dave"
-        await pilot.pause()
-        await pilot.click("#confirm")
+        await type_to_confirm(pilot, confirm, "dave")
         await settle(pilot)
         assert usernames(tab) == [] and 5 not in sandbox.store.project_members.get(project.id, {})
 
@@ -124,10 +110,7 @@ async def test_fork_into_a_namespace_given_by_id() -> None:
         view = await open_view(pilot, sandbox, tab="forks")
         forks = view.query_one(ForksTab)
         forks.poll_initial = 0.05
-        await pilot.press("f")
-        await pilot.pause()
-        dialog = app.screen
-        assert isinstance(dialog, ForkDialog)
+        dialog = await press_for(pilot, "f", ForkDialog)
         opensource = sandbox.store.group_by_path("opensource")
         dialog.query_one("#fork-namespace", Input).value = str(opensource.id)
         dialog.query_one("#submit").press()

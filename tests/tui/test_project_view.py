@@ -9,7 +9,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 import httpx
-from snapshot_apps import jump_to, make_app
+from snapshot_apps import jump_to, make_app, press_for, settle
 from textual.widgets import Input, Static, TextArea
 
 from labdeck.sandbox.app import create_app
@@ -59,15 +59,11 @@ class Sandbox:
                        name_with_namespace=record.name_with_namespace, default_branch="main")
 
 
-async def settle(pilot: Any) -> None:
-    await pilot.pause()  # let pending messages (a button press, a dismiss callback) start their workers
-    await pilot.app.workers.wait_for_complete()
-    await pilot.pause()
-
-
-async def open_view(pilot: Any, sandbox: Sandbox, tab: str = "wiki") -> ProjectViewScreen:
+async def open_view(pilot: Any, sandbox: Sandbox, tab: str = "wiki",
+                    path: str = GATEWAY) -> ProjectViewScreen:
+    """The view of the project at `path` on `tab`, on the sandbox's clock."""
     await settle(pilot)
-    screen = ProjectViewScreen(sandbox.project(GATEWAY), tab=tab, now=lambda: sandbox.store.now())
+    screen = ProjectViewScreen(sandbox.project(path), tab=tab, now=lambda: sandbox.store.now())
     await pilot.app.push_screen(screen)
     await settle(pilot)
     return screen
@@ -188,10 +184,7 @@ async def test_tag_creation_refused_with_its_message_then_created() -> None:
         tags = view.query_one(TagsTab)
         assert [t.name for t in tags.view.table.rows] == ["v1.0.0-rc1", "v0.2.0", "v0.1.0"]
         tags.view.table.focus()
-        await pilot.press("n")
-        await pilot.pause()
-        dialog = app.screen
-        assert isinstance(dialog, TagCreateDialog)
+        dialog = await press_for(pilot, "n", TagCreateDialog)
         dialog.query_one("#tag-name", Input).value = "v0.1.0"
         dialog.query_one("#tag-message", Input).value = "Again"
         dialog.query_one("#submit").press()
@@ -239,11 +232,7 @@ async def test_pages_domains_show_and_highlight_expiry() -> None:
     sandbox = Sandbox()
     app = make_app(transport_factory=sandbox.factory)
     async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
-        portal = sandbox.project("acme/platform/web-portal")
-        view = ProjectViewScreen(portal, tab="pages", now=lambda: datetime.now(UTC))
-        await app.push_screen(view)
-        await settle(pilot)
+        view = await open_view(pilot, sandbox, "pages", "acme/platform/web-portal")
         pages = view.query_one(PagesTab)
         rows = {d.domain: d for d in pages.view.table.rows}
         now = datetime.now(UTC)
@@ -267,10 +256,7 @@ async def test_pages_domain_added_from_pem_files(tmp_path: Any) -> None:
     sandbox = Sandbox()
     app = make_app(transport_factory=sandbox.factory)
     async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
-        view = ProjectViewScreen(sandbox.project("acme/platform/web-portal"), tab="pages")
-        await app.push_screen(view)
-        await settle(pilot)
+        view = await open_view(pilot, sandbox, "pages", "acme/platform/web-portal")
         pages = view.query_one(PagesTab)
         pages.view.table.focus()
         await pilot.press("n")
@@ -315,10 +301,7 @@ async def test_fork_job_is_polled_to_completion() -> None:
         forks = view.query_one(ForksTab)
         forks.poll_initial = 0.05
         assert forks.view.table.rows == []
-        await pilot.press("f")
-        await pilot.pause()
-        dialog = app.screen
-        assert isinstance(dialog, ForkDialog)
+        dialog = await press_for(pilot, "f", ForkDialog)
         dialog.query_one("#fork-namespace", Input).value = "opensource"
         dialog.query_one("#submit").press()
         await pilot.pause()
@@ -382,10 +365,7 @@ async def test_fork_relationship_marked_and_removed() -> None:
     sandbox = Sandbox()
     app = make_app(transport_factory=sandbox.factory)
     async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
-        view = ProjectViewScreen(sandbox.project("acme/handbook"), tab="forks")
-        await app.push_screen(view)
-        await settle(pilot)
+        view = await open_view(pilot, sandbox, "forks", "acme/handbook")
         forks = view.query_one(ForksTab)
         forks.view.table.focus()
         await pilot.press("l")

@@ -7,25 +7,17 @@ from __future__ import annotations
 from datetime import UTC, date, datetime
 from typing import Any
 
-import httpx
-from snapshot_apps import jump_to, make_app, messages, sandbox_settings, settle
+from snapshot_apps import jump_to, make_app, messages, sandbox, sandbox_settings, settle, type_to_confirm
 from textual.widgets import Button, Input, OptionList, Tabs
 
 from labdeck.api.models.moderation import ModeratedUser
-from labdeck.sandbox.app import create_app
 from labdeck.sandbox.clock import ManualClock
-from labdeck.sandbox.options import SandboxOptions
 from labdeck.tui.screens.confirm import ConfirmScreen, TypeToConfirmScreen
 from labdeck.tui.screens.users import OperationMenu, UsersScreen
 
 SIZE = (140, 40)
 CLOCK = ManualClock()
 SANDBOX_TODAY = datetime.fromtimestamp(CLOCK.time(), UTC).date()
-
-
-def sandbox() -> tuple[Any, Any]:
-    asgi = create_app(SandboxOptions(scale="tiny"), clock=ManualClock(CLOCK.time()))
-    return asgi, lambda settings: httpx.ASGITransport(asgi)
 
 
 def today() -> date:
@@ -76,7 +68,7 @@ async def test_jump_opens_the_users_view() -> None:
 
 
 async def test_condition_tabs_search_and_detail() -> None:
-    app = make_app(transport_factory=sandbox()[1])
+    app = make_app(transport_factory=sandbox(ManualClock(CLOCK.time()))[1])
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_users(pilot)
         assert len(names(screen)) == 25
@@ -111,7 +103,7 @@ async def test_condition_tabs_search_and_detail() -> None:
 
 
 async def test_single_operation_with_confirmation() -> None:
-    asgi, factory = sandbox()
+    asgi, factory = sandbox(ManualClock(CLOCK.time()))
     app = make_app(transport_factory=factory)
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_users(pilot, search="pending")
@@ -135,7 +127,7 @@ async def test_single_operation_with_confirmation() -> None:
 
 
 async def test_cancel_changes_nothing_and_ban_needs_the_username_typed() -> None:
-    asgi, factory = sandbox()
+    asgi, factory = sandbox(ManualClock(CLOCK.time()))
     app = make_app(transport_factory=factory)
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_users(pilot, search="alice")
@@ -152,16 +144,14 @@ async def test_cancel_changes_nothing_and_ban_needs_the_username_typed() -> None
         confirm.query_one("#confirm-name", Input).value = "alic"
         await pilot.pause()
         assert confirm.query_one("#confirm", Button).disabled
-        confirm.query_one("#confirm-name", Input).value = "alice"
-        await pilot.pause()
-        await pilot.click("#confirm")
+        await type_to_confirm(pilot, confirm, "alice")
         await settle(pilot)
         assert state(asgi, "alice") == "banned"
         assert names(screen) == ["alice"]
 
 
 async def test_refused_operation_shows_the_servers_message() -> None:
-    asgi, factory = sandbox()
+    asgi, factory = sandbox(ManualClock(CLOCK.time()))
     app = make_app(transport_factory=factory)
     async with app.run_test(size=SIZE) as pilot:
         await open_users(pilot, search="pending")
@@ -176,7 +166,7 @@ async def test_refused_operation_shows_the_servers_message() -> None:
 
 
 async def test_disabled_operations_show_their_reason_and_cannot_be_chosen() -> None:
-    asgi, factory = sandbox()
+    asgi, factory = sandbox(ManualClock(CLOCK.time()))
     app = make_app(transport_factory=factory)
     async with app.run_test(size=SIZE) as pilot:
         await open_users(pilot, search="ldap")
@@ -198,7 +188,7 @@ async def test_disabled_operations_show_their_reason_and_cannot_be_chosen() -> N
 
 
 async def test_bulk_job_with_successes_and_refusals() -> None:
-    asgi, factory = sandbox()
+    asgi, factory = sandbox(ManualClock(CLOCK.time()))
     app = make_app(transport_factory=factory)
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_users(pilot, search=".user")
@@ -228,7 +218,7 @@ async def test_bulk_job_with_successes_and_refusals() -> None:
 
 
 async def test_bulk_reject_asks_for_the_count_to_be_typed() -> None:
-    asgi, factory = sandbox()
+    asgi, factory = sandbox(ManualClock(CLOCK.time()))
     app = make_app(transport_factory=factory)
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_users(pilot, search=".user")
@@ -239,9 +229,7 @@ async def test_bulk_reject_asks_for_the_count_to_be_typed() -> None:
         await choose(pilot, "reject")
         confirm = app.screen
         assert isinstance(confirm, TypeToConfirmScreen) and confirm.expected == "1 users"
-        confirm.query_one("#confirm-name", Input).value = "1 users"
-        await pilot.pause()
-        await pilot.click("#confirm")
+        await type_to_confirm(pilot, confirm, "1 users")
         await pilot.pause()
         await app.jobs.wait(app.jobs.jobs[-1])
         await settle(pilot)
@@ -260,7 +248,7 @@ async def test_non_administrators_get_a_notice_not_the_list() -> None:
 
 
 async def test_a_403_that_still_happens_is_shown() -> None:
-    asgi, factory = sandbox()
+    asgi, factory = sandbox(ManualClock(CLOCK.time()))
     app = make_app(settings=sandbox_settings(token="glpat-sandbox-alice"), transport_factory=factory)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
@@ -286,7 +274,7 @@ async def test_read_only_mode_hides_moderation() -> None:
 
 
 async def test_revisiting_within_the_ttl_costs_no_request() -> None:
-    app = make_app(transport_factory=sandbox()[1])
+    app = make_app(transport_factory=sandbox(ManualClock(CLOCK.time()))[1])
     async with app.run_test(size=SIZE) as pilot:
         await open_users(pilot)
         listed = sum(e.path.startswith("/users") for e in app.request_log.entries)

@@ -1,13 +1,15 @@
 """The base of labdeck's full screens: header, body, status bar and footer; read-only mode through
 `check_action` (actions listed in `MUTATING_ACTIONS` are hidden and disabled); the data-age clock.
-`ScopedScreen` adds the project or group path prompt of the screens about one path; `FormDialog` is the
-modal form that checks its fields before it closes.
+`ScopedScreen` adds the project or group path prompt of the screens about one path; `StatusTableScreen` is
+one table under a status line that also shows refusals; `FormDialog` is the modal form that checks its
+fields before it closes.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
@@ -16,6 +18,7 @@ from textual.widgets import Button, Footer, Header, Input, Static
 
 from labdeck.tui.links import copy_text, open_link, reference_of, web_url_of
 from labdeck.tui.widgets.resource_table import ResourceTable
+from labdeck.tui.widgets.resource_view import ResourceView
 from labdeck.tui.widgets.status_bar import StatusBar
 
 if TYPE_CHECKING:
@@ -132,6 +135,37 @@ class ScopedScreen(LabdeckScreen):
         self.scope = event.value.strip()
         self.table.focus()
         self.load_scope()
+
+
+class StatusTableScreen(LabdeckScreen):
+    """One `ResourceView` (id `VIEW_ID`) under a status line (a `Static` whose id is `STATUS_ID`). It focuses
+    the table and loads on mount; `r` reloads past the cache. Subclasses compose both and implement
+    `load(refresh)`."""
+
+    VIEW_ID: ClassVar[str] = ""
+    STATUS_ID: ClassVar[str] = ""
+
+    @property
+    def table(self) -> ResourceTable:
+        return self.query_one(f"#{self.VIEW_ID}", ResourceView).table
+
+    def load(self, refresh: bool = False) -> None:
+        raise NotImplementedError
+
+    def on_mount(self) -> None:
+        self.table.focus()
+        self.load()
+
+    def refresh_data(self) -> None:
+        self.load(refresh=True)
+
+    def show_status(self, text: str, style: str = "dim") -> None:
+        self.query_one(f"#{self.STATUS_ID}", Static).update(Text(text, style=style))
+
+    def show_refusal(self, text: str) -> None:
+        """A refusal (already described, literal text): in red in the status line and as a notification."""
+        self.show_status(text, "red")
+        self.notify(text, severity="error", markup=False)
 
 
 class FormDialog(ModalScreen[T | None]):

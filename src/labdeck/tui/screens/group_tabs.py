@@ -23,6 +23,7 @@ from labdeck.api.models.members import BillableMember, Member
 from labdeck.api.models.projects import Project
 from labdeck.api.models.variables import CiVariable
 from labdeck.domain.colours import is_colour, normalise_colour
+from labdeck.tui.widgets.detail_fields import append_fields
 from labdeck.tui.widgets.table_model import Column
 
 Cells = Callable[[Any], tuple[Text, ...]]
@@ -39,12 +40,8 @@ def _yes(flag: bool | None) -> Text:
 
 
 def _detail(title: str, pairs: list[tuple[str, Any]]) -> Text:
-    out = Text(title, style="bold")
-    for label, value in pairs:
-        if value not in (None, ""):
-            out.append(f"\n{label:>14}  ", style="dim")
-            out.append(str(value))
-    return out
+    fields = ((label, "" if value is None else str(value)) for label, value in pairs)
+    return append_fields(Text(title, style="bold"), fields, width=14)
 
 
 @dataclass(frozen=True)

@@ -22,19 +22,20 @@ from labdeck.api.models.variables import CiVariable
 from labdeck.api.variables import VariableError, VariablesService
 from labdeck.tui.areas import AreaRequest
 from labdeck.tui.errors import describe_error
-from labdeck.tui.screens.base import LabdeckScreen
+from labdeck.tui.screens.base import StatusTableScreen
 from labdeck.tui.screens.confirm import TypeToConfirmScreen
 from labdeck.tui.screens.group_forms import Values, variable_form
 from labdeck.tui.screens.group_tabs import copy_variable_value, variable_key, variable_tab
-from labdeck.tui.widgets.resource_table import ResourceTable
 from labdeck.tui.widgets.resource_view import ResourceView
 
 DONE = {"add": "added", "edit": "updated", "delete": "deleted"}
 
 
-class InstanceVariablesScreen(LabdeckScreen):
+class InstanceVariablesScreen(StatusTableScreen):
     AREA = "variables"
     TITLE = "Instance CI variables"
+    VIEW_ID = "instance-vars-view"
+    STATUS_ID = "instance-vars-status"
     MUTATING_ACTIONS = frozenset({"add", "edit", "delete"})
     BINDINGS = [
         Binding("a", "add", "Add", id="instance_variables.add"),
@@ -66,27 +67,12 @@ class InstanceVariablesScreen(LabdeckScreen):
             self._service = VariablesService(session.client)
         return self._service
 
-    @property
-    def table(self) -> ResourceTable:
-        return self.query_one("#instance-vars-view", ResourceView).table
-
-    def on_mount(self) -> None:
-        self.table.focus()
-        self.load()
-
-    def refresh_data(self) -> None:
-        self.load(refresh=True)
-
-    def show_status(self, text: str, style: str = "dim") -> None:
-        self.query_one("#instance-vars-status", Static).update(Text(text, style=style))
-
     def refused(self, error: LabdeckError | VariableError) -> None:
         """Show a refusal (status and the server's message) in the status line and as a notification."""
         text = str(error) if isinstance(error, VariableError) else describe_error(error)
         if isinstance(error, ApiError) and error.status == 403:
             text = f"{text} (instance variables are for administrators)"
-        self.show_status(text, "red")
-        self.notify(text, severity="error", markup=False)
+        self.show_refusal(text)
 
     @work(exclusive=True, group="instance-variables")
     async def load(self, refresh: bool = False) -> None:

@@ -17,9 +17,8 @@ from labdeck.api.errors import LabdeckError
 from labdeck.api.models.project_resources import PagesDomain
 from labdeck.tui.areas import AreaRequest
 from labdeck.tui.errors import describe_error
-from labdeck.tui.screens.base import LabdeckScreen
+from labdeck.tui.screens.base import StatusTableScreen
 from labdeck.tui.screens.project_pages import DOMAIN_COLUMNS, domain_cells, domain_detail, pages_service
-from labdeck.tui.widgets.resource_table import ResourceTable
 from labdeck.tui.widgets.resource_view import ResourceView
 from labdeck.tui.widgets.table_model import Column
 
@@ -28,9 +27,11 @@ COLUMNS = [Column("project", "Project id", width=10, align="right", sort_key=lam
            *DOMAIN_COLUMNS]
 
 
-class PagesAdminScreen(LabdeckScreen):
+class PagesAdminScreen(StatusTableScreen):
     AREA = "pages"
     TITLE = "Pages domains"
+    VIEW_ID = "pages-admin-view"
+    STATUS_ID = "pages-admin-status"
 
     def __init__(self, *, now: Now | None = None) -> None:
         super().__init__()
@@ -45,20 +46,6 @@ class PagesAdminScreen(LabdeckScreen):
         yield ResourceView(COLUMNS, cells=self.cells, row_key=lambda d: (d.project_id, d.domain),
                            detail=domain_detail, empty_text="No Pages domains", id="pages-admin-view")
 
-    @property
-    def table(self) -> ResourceTable:
-        return self.query_one("#pages-admin-view", ResourceView).table
-
-    def on_mount(self) -> None:
-        self.table.focus()
-        self.load()
-
-    def refresh_data(self) -> None:
-        self.load(refresh=True)
-
-    def show_status(self, text: str, style: str = "dim") -> None:
-        self.query_one("#pages-admin-status", Static).update(Text(text, style=style))
-
     @work(exclusive=True, group="pages-admin")
     async def load(self, refresh: bool = False) -> None:
         service = pages_service(self)
@@ -67,9 +54,7 @@ class PagesAdminScreen(LabdeckScreen):
         try:
             domains = await service.all_domains(refresh=refresh)
         except LabdeckError as error:
-            text = describe_error(error)
-            self.show_status(text, "red")
-            self.notify(text, severity="error", markup=False)
+            self.show_refusal(describe_error(error))
             return
         now = self.now()
         expired = sum(1 for d in domains if d.expiry_state(now) == "expired")

@@ -18,6 +18,7 @@ from labdeck.api.models.project_resources import ErrorTrackingSettings
 from labdeck.api.models.projects import Project
 from labdeck.tui.screens.confirm import ConfirmScreen
 from labdeck.tui.screens.project_dialogs import error_text
+from labdeck.tui.widgets.detail_fields import append_fields
 
 
 def settings_text(settings: ErrorTrackingSettings) -> Text:
@@ -27,10 +28,9 @@ def settings_text(settings: ErrorTrackingSettings) -> Text:
         text.append("enabled", style="bold green")
     else:
         text.append("disabled", style="bold")
-    for label, value in (("project", settings.project_name), ("tracker", settings.external_url),
-                         ("API URL", settings.api_url)):
-        text.append(f"\n{label:>10}  ", style="dim")
-        text.append(value or "—")
+    fields = (("project", settings.project_name), ("tracker", settings.external_url),
+              ("API URL", settings.api_url))
+    append_fields(text, ((label, value or "—") for label, value in fields), width=10)
     text.append("\n\n")
     text.append("t: disable" if settings.active else "t: enable", style="dim")
     return text

@@ -20,6 +20,7 @@ from labdeck.api.models.projects import Project
 from labdeck.api.repository_tags import TagsService
 from labdeck.tui.screens.confirm import ConfirmScreen
 from labdeck.tui.screens.project_dialogs import TagCreateDialog
+from labdeck.tui.widgets.detail_fields import append_fields
 from labdeck.tui.widgets.resource_view import ResourceView
 from labdeck.tui.widgets.table_model import Column
 
@@ -51,11 +52,7 @@ def tag_detail(tag: RepositoryTag) -> Text:
             ("author", tag.commit.author_name or "" if tag.commit else ""),
             ("release", tag.release.description or "" if tag.release else "")]
     detail.append("\n")
-    for label, value in rows:
-        if value:
-            detail.append(f"\n{label:>8}  ", style="dim")
-            detail.append(value)
-    return detail
+    return append_fields(detail, rows, width=8)
 
 
 TAG_COLUMNS = [
