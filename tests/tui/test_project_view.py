@@ -294,7 +294,7 @@ async def test_error_tracking_toggle() -> None:
 
 
 async def test_fork_job_is_polled_to_completion() -> None:
-    sandbox = Sandbox(async_delay=0.8)  # long enough to be still running after a pause, even on a busy machine
+    sandbox = Sandbox(async_delay=0.8)  # still running after one pause, even on a busy machine
     app = make_app(transport_factory=sandbox.factory)
     async with app.run_test(size=SIZE) as pilot:
         view = await open_view(pilot, sandbox, tab="forks")
