@@ -383,3 +383,22 @@ def test_layout_fills_or_fits_the_room_when_it_can(natural: list[int], available
     floor = MARKER_WIDTH + len(widths) + len(widths) - 1
     assert used == max(available, floor)
     assert all(w >= 1 for w in widths)
+
+
+def test_lazy_cells_are_built_on_demand_and_survive_removals() -> None:
+    built: list[int] = []
+
+    def build(n: int) -> tuple[Text, Text]:
+        built.append(n)
+        return Text(str(n)), Text(f"row {n}", style="bold")
+
+    lazy = table_model.LazyCells(build=build, plains=lambda n: (str(n), f"row {n}"))
+    model = TableModel([Column("n", "N"), Column("name", "Name")], lazy)
+    model.set_rows(range(10))
+    model.sort_by("name", reverse=True)
+    model.set_filter("row")
+    assert built == [] and model.visible_count == 10
+    assert model.visible_cells(0)[1].plain == "row 9"  # type: ignore[union-attr]
+    model.remove_rows([9, 3])
+    assert [model.visible_cells(i)[0].plain for i in range(3)] == ["8", "7", "6"]  # type: ignore[union-attr]
+    assert built == [9, 8, 7, 6]

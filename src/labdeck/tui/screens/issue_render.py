@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Final
 
 from rich.console import Group, RenderableType
@@ -16,7 +17,7 @@ from rich.text import Text
 
 from labdeck.api.models.issues import Issue, IssueMergeRequest, LabelDetail, Note
 from labdeck.tui.screens.issue_dialogs import stats_text
-from labdeck.tui.widgets.table_model import Column
+from labdeck.tui.widgets.table_model import Column, LazyCells
 
 _HEX = re.compile(r"#[0-9a-fA-F]{6}")
 
@@ -27,26 +28,50 @@ def _colour(value: str | None) -> str | None:
     return value if value and _HEX.fullmatch(value) else None
 
 
+@lru_cache(maxsize=1024)
+def _chip_style(color: str | None, text_color: str | None) -> Style:
+    """One shared Style per (colour, text colour) pair: instances have only a few distinct labels."""
+    background, foreground = _colour(color), _colour(text_color)
+    return Style(bgcolor=background, color=foreground) if background else Style(reverse=True)
+
+
 def label_chips(labels: list[LabelDetail]) -> Text:
     """Label names on their own colours (colours that are not `#rrggbb` are ignored)."""
     text = Text()
     for label in labels:
         if text:
             text.append(" ")
-        background, foreground = _colour(label.color), _colour(label.text_color)
-        text.append(f" {label.name} ", style=Style(bgcolor=background, color=foreground)
-                    if background else Style(reverse=True))
+        text.append(f" {label.name} ", style=_chip_style(label.color, label.text_color))
     return text
 
 
-def issue_cells(issue: Issue) -> tuple[Text, ...]:
+def _chips_plain(labels: list[LabelDetail]) -> str:
+    return " ".join(f" {label.name} " for label in labels)
+
+
+def _state_plain(issue: Issue) -> str:
+    return issue.state + " ⊘" if issue.confidential else issue.state
+
+
+def issue_plains(issue: Issue) -> tuple[str, ...]:
+    """The plain text of each cell of `issue_cells(issue)` (what the filter searches), without any styling."""
+    return (issue.reference, issue.title, _state_plain(issue), _chips_plain(issue.labels),
+            ", ".join(issue.assignee_usernames), issue.milestone.title if issue.milestone else "",
+            issue.due_date.isoformat() if issue.due_date else "",
+            issue.updated_at.strftime("%Y-%m-%d") if issue.updated_at else "")
+
+
+def _build_cells(issue: Issue) -> tuple[Text, ...]:
     state = Text(issue.state, style="green" if issue.state == "opened" else "magenta")
     if issue.confidential:
         state.append(" ⊘", style="yellow")
-    return (Text(issue.reference), Text(issue.title), state, label_chips(issue.labels),
-            Text(", ".join(issue.assignee_usernames)), Text(issue.milestone.title if issue.milestone else ""),
-            Text(issue.due_date.isoformat() if issue.due_date else ""),
-            Text(issue.updated_at.strftime("%Y-%m-%d") if issue.updated_at else ""))
+    reference, title, _state, _labels, assignees, milestone, due, updated = issue_plains(issue)
+    return (Text(reference), Text(title), state, label_chips(issue.labels), Text(assignees),
+            Text(milestone), Text(due), Text(updated))
+
+
+issue_cells = LazyCells(build=_build_cells, plains=issue_plains)
+"""The cells of one issue row: the table builds them only for the rows it draws."""
 
 
 COLUMNS = [

@@ -2,7 +2,8 @@
 
 No Textual here (and no rendering): the widget asks this model which rows are visible, in which order, and
 which are marked. Everything that costs O(rows) is done once when rows arrive (cell texts, a lower-cased
-search string per row), so a filter keystroke or a sort at 100,000 rows stays fast.
+search string per row), so a filter keystroke or a sort at 100,000 rows stays fast. With `LazyCells` only the
+plain texts are computed on arrival; styled cells are built when a row is first drawn or measured.
 """
 
 from __future__ import annotations
@@ -44,6 +45,22 @@ class Column:
     style_fn: Callable[[Any], Any] | None = None
 
 
+@dataclass(frozen=True)
+class LazyCells:
+    """A cells function whose styled cells are built only for rows that are drawn or measured.
+
+    `plains(row)` gives each cell's plain text cheaply (what the filter searches and what columns without a
+    `sort_key` sort by); it must equal `plain(c)` for each cell of `build(row)`. Calling a `LazyCells` builds
+    the cells, so it can stand wherever a plain cells function does.
+    """
+
+    build: CellsFn
+    plains: Callable[[Any], Sequence[str]]
+
+    def __call__(self, row: Any) -> Sequence[Cell]:
+        return self.build(row)
+
+
 def plain(cell: Cell) -> str:
     """The text of a cell, whatever its type."""
     return cell if isinstance(cell, str) else cell.plain
@@ -76,9 +93,10 @@ class TableModel:
         self.columns: list[Column] = list(columns)
         self._cells_fn: CellsFn = cells or _tuple_cells
         self._key_fn: RowKeyFn = row_key or _identity
+        self._plains_fn = cells.plains if isinstance(cells, LazyCells) else None
         self._rows: list[Any] = []
         self._keys: list[Hashable] = []
-        self._cells: list[tuple[Cell, ...]] = []
+        self._cells: list[tuple[Cell, ...] | None] = []  # None: not built yet (LazyCells)
         self._search: list[str] = []
         self._pos: dict[Hashable, int] = {}
         self._sort_cache: dict[str, list[Any]] = {}  # column key -> sort value per loaded row
@@ -116,14 +134,17 @@ class TableModel:
         return [rows[i] for i in self._visible]
 
     def cells_at(self, at: int) -> tuple[Cell, ...]:
-        """The cell texts of loaded row `at` (load order)."""
-        return self._cells[at]
+        """The cell texts of loaded row `at` (load order), built now if they were left for later."""
+        cells = self._cells[at]
+        if cells is None:
+            cells = self._cells[at] = tuple(self._cells_fn(self._rows[at]))
+        return cells
 
     def visible_row(self, index: int) -> Any:
         return self._rows[self._visible[index]]
 
     def visible_cells(self, index: int) -> tuple[Cell, ...]:
-        return self._cells[self._visible[index]]
+        return self.cells_at(self._visible[index])
 
     def visible_key(self, index: int) -> Hashable:
         return self._keys[self._visible[index]]
@@ -131,7 +152,13 @@ class TableModel:
     def key_of(self, row: Any) -> Hashable:
         return self._key_fn(row)
 
-    def _prepare(self, row: Any) -> tuple[Hashable, tuple[Cell, ...], str]:
+    def _prepare(self, row: Any) -> tuple[Hashable, tuple[Cell, ...] | None, str]:
+        if self._plains_fn is not None:
+            texts = self._plains_fn(row)
+            text = "\x00".join(texts)
+            if len(text) > SEARCH_CELL_LIMIT:
+                text = "\x00".join(t[:SEARCH_CELL_LIMIT] for t in texts)
+            return self._key_fn(row), None, text.lower()
         cells = tuple(self._cells_fn(row))
         try:
             text = "\x00".join(cells)  # type: ignore[arg-type]
@@ -232,7 +259,10 @@ class TableModel:
             fn = column.sort_key
             return _none_last([fn(row) for row in self._rows])
         index = self.columns.index(column)
-        return [plain(c[index]).lower() if index < len(c) else "" for c in self._cells]
+        if self._plains_fn is not None:
+            texts = map(self._plains_fn, self._rows)
+            return [t[index].lower() if index < len(t) else "" for t in texts]
+        return [plain(c[index]).lower() if index < len(c) else "" for c in self._cells]  # type: ignore[arg-type]
 
     def sort_by(self, column_key: str | None, reverse: bool | None = None) -> None:
         """Sort by a column (stable). The same column again with `reverse=None` toggles the direction;
