@@ -190,14 +190,8 @@ class ApiClient:
     # -- requests -------------------------------------------------------------------------------------
     async def request(self, method: str, path: str, *, params: Mapping[str, Any] | None = None,
                       json: Any = None, data: Mapping[str, Any] | None = None, files: Any = None,
-                      headers: Mapping[str, str] | None = None, allow_304: bool = False,
-                      parse_json: bool = False) -> httpx.Response:
-        """Send a request with retries, pacing and the overall deadline; raise typed errors for >= 400.
-
-        The body is decoded before the request is logged when the caller will read it as JSON
-        (`parse_json=True`: raise `MalformedResponse` if it does not parse) or when the server says it is
-        JSON (`Content-Type: application/json`: a failure is kept for `decode`), so the log never shows
-        success for a body the client could not read; `decode` then reuses the parsed value."""
+                      headers: Mapping[str, str] | None = None, allow_304: bool = False) -> httpx.Response:
+        """Send a request with retries, pacing and the overall deadline; raise typed errors for >= 400."""
         method = method.upper()
         try:
             url = self.url_for(path)
@@ -232,20 +226,14 @@ class ApiClient:
         error = None
         if status >= 400 or (status == 304 and not allow_304):
             error = error_for(status, response.content, method, self._log_path(url), dict(response.headers))
-        log_error = error.message if error else None
-        bad_body: str | None = None
-        if error is None and (parse_json or _declares_json(response)):
-            bad_body = _parse_into(response)
-            log_error = bad_body or log_error
         self.request_log.record(method, self._log_path(state["url"]), status,
-                                (time.monotonic() - started) * 1000, state["retries"], log_error)
+                                (time.monotonic() - started) * 1000, state["retries"],
+                                error.message if error else None)
         if error is not None:
             raise error
         if method not in ("GET", "HEAD", "OPTIONS") and status < 300:
             self.cache.invalidate(url.path.removeprefix(httpx.URL(self._api_prefix).path),
                                   self.settings.base_url)
-        if bad_body is not None and parse_json:
-            self.decode(response)  # raises the `MalformedResponse` kept on the response
         return response
 
     async def _with_retries(self, method: str, url: httpx.URL, json: Any, data: Any, files: Any,
@@ -335,35 +323,36 @@ class ApiClient:
     # -- JSON helpers ---------------------------------------------------------------------------------
     @staticmethod
     def decode(response: httpx.Response) -> Any:
-        """Parsed JSON of a response, `None` for an empty body; `MalformedResponse` for bad JSON. A body
-        `request` already parsed (see there) is not parsed again."""
-        if getattr(response, _PARSED, None) is None:
-            _parse_into(response)
-        outcome = getattr(response, _PARSED)
-        if isinstance(outcome, MalformedResponse):
-            raise outcome
-        return outcome[0]
+        """Parsed JSON of a response, `None` for an empty body; `MalformedResponse` for bad JSON."""
+        if not response.content.strip():
+            return None
+        try:
+            return jsonlib.loads(response.content)
+        except (ValueError, UnicodeDecodeError):
+            raise MalformedResponse(
+                f"the server sent a body that is not JSON ({response.request.method} "
+                f"{response.request.url.path})") from None
 
     async def get_json(self, path: str, params: Mapping[str, Any] | None = None) -> Any:
-        return self.decode(await self.request("GET", path, params=params, parse_json=True))
+        return self.decode(await self.request("GET", path, params=params))
 
     async def post_json(self, path: str, json: Any = None, *, params: Mapping[str, Any] | None = None,
                         data: Mapping[str, Any] | None = None, files: Any = None) -> Any:
         return self.decode(await self.request("POST", path, params=params, json=json, data=data,
-                                              files=files, parse_json=True))
+                                              files=files))
 
     async def put_json(self, path: str, json: Any = None, *, params: Mapping[str, Any] | None = None) -> Any:
-        return self.decode(await self.request("PUT", path, params=params, json=json, parse_json=True))
+        return self.decode(await self.request("PUT", path, params=params, json=json))
 
     async def delete(self, path: str, *, params: Mapping[str, Any] | None = None, json: Any = None) -> Any:
-        return self.decode(await self.request("DELETE", path, params=params, json=json, parse_json=True))
+        return self.decode(await self.request("DELETE", path, params=params, json=json))
 
     # -- lists ----------------------------------------------------------------------------------------
     async def get_page(self, path: str, params: Mapping[str, Any] | None = None) -> Page:
         """One page of a list endpoint (`path` may be a `Link` URL). Its items are sanitised (every string,
         keys too), once for the whole page and only when the body can hold a control character at all, so
         `pages`, `fetch_all` and `get_list` give clean items (parse them with `sanitised=True`)."""
-        response = await self.request("GET", path, params=params, parse_json=True)
+        response = await self.request("GET", path, params=params)
         page = page_from_response(self.decode(response), response.headers)
         if may_hold_control(response.content):
             page.items = sanitize_deep(page.items)  # type: ignore[assignment]
@@ -403,40 +392,6 @@ class ApiClient:
         items = await self.fetch_all(path, params, on_progress=on_progress)
         self.cache.set(key, items)
         return items
-
-
-# The attribute a response carries once its body was parsed: `(value,)` or the `MalformedResponse`.
-_PARSED = "_labdeck_parsed"
-
-
-def _declares_json(response: httpx.Response) -> bool:
-    """True when the response says its body is JSON (`application/json`, `application/...+json`)."""
-    kind = response.headers.get("content-type", "").partition(";")[0].strip().lower()
-    return kind == "application/json" or (kind.startswith("application/") and kind.endswith("+json"))
-
-
-def _parse_into(response: httpx.Response) -> str | None:
-    """Parse the body once and keep the outcome on the response (`(value,)` or a `MalformedResponse`).
-    Returns `None` when it parsed (or was empty), else a short reason for the request log, which holds
-    no server text (the JSON error's message names a position, not the content)."""
-    reason: str | None = None
-    outcome: tuple[Any] | MalformedResponse
-    if not response.content.strip():
-        outcome = (None,)
-    else:
-        try:
-            outcome = (jsonlib.loads(response.content),)
-        except (ValueError, UnicodeDecodeError) as exc:
-            if isinstance(exc, jsonlib.JSONDecodeError):
-                reason = f"{exc.msg} (char {exc.pos})"
-            else:
-                reason = "not UTF-8 text" if isinstance(exc, UnicodeDecodeError) else "does not parse"
-            reason = f"malformed JSON: {reason}"
-            outcome = MalformedResponse(
-                f"the server sent a body that is not JSON ({response.request.method} "
-                f"{response.request.url.path})")
-    setattr(response, _PARSED, outcome)
-    return reason
 
 
 def _swallow(task: asyncio.Task[Any]) -> None:

@@ -18,11 +18,10 @@ from labdeck.tui.widgets.table_model import Column
 Row = tuple[int, RequestLogEntry]
 
 
-def _status_style(status: int | None, error: str | None = None) -> str:
-    """The colour of a status; a 2xx the client could not read (malformed JSON) is not shown as green."""
+def _status_style(status: int | None) -> str:
     if status is None or status >= 500:
         return "bold red"
-    if status >= 400 or error:
+    if status >= 400:
         return "red"
     if status >= 300:
         return "yellow"
@@ -33,7 +32,7 @@ def log_cells(row: Row) -> tuple[Text, ...]:
     _, entry = row
     status = "—" if entry.status is None else str(entry.status)
     return (Text(entry.at.astimezone().strftime("%H:%M:%S")), Text(entry.method),
-            Text(status, style=_status_style(entry.status, entry.error)), Text(f"{entry.duration_ms:.0f} ms"),
+            Text(status, style=_status_style(entry.status)), Text(f"{entry.duration_ms:.0f} ms"),
             Text(str(entry.retries) if entry.retries else ""), Text(entry.path), Text(entry.error or ""))
 
 
