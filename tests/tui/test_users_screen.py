@@ -285,3 +285,18 @@ async def test_revisiting_within_the_ttl_costs_no_request() -> None:
         await pilot.press("r")
         await settle(pilot)
         assert sum(e.path.startswith("/users") for e in app.request_log.entries) > listed
+
+
+async def test_quick_condition_presses_each_move_one_tab() -> None:
+    """`c` pressed three times in a row lands on the third tab, even before the first switch has arrived."""
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_users(pilot)
+        screen.query_one("#users-view").focus()
+        await pilot.press("c", "c", "c")
+        await settle(pilot)
+        assert screen.query_one("#users-conditions", Tabs).active == "users-tab-blocked"
+        assert screen.condition is not None and screen.condition.name == "BLOCKED"
+        await pilot.press("C")
+        await settle(pilot)
+        assert screen.query_one("#users-conditions", Tabs).active == "users-tab-pending"

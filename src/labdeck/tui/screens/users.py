@@ -217,10 +217,14 @@ class UsersScreen(LabdeckScreen):
             self.apply_condition()
 
     def _step_condition(self, step: int) -> None:
+        # Step from the tab bar's own active tab, not `self.condition`: that only changes when TabActivated
+        # arrives, so several quick presses would otherwise all step from the same tab.
+        tabs = self.query_one("#users-conditions", Tabs)
         keys = list(TABS)
-        current = next((k for k, c in TABS.items() if c == self.condition), "all")
+        current = (tabs.active or "users-tab-all").removeprefix("users-tab-")
+        current = current if current in keys else "all"
         target = keys[(keys.index(current) + step) % len(keys)]
-        self.query_one("#users-conditions", Tabs).active = f"users-tab-{target}"
+        tabs.active = f"users-tab-{target}"
 
     def action_next_condition(self) -> None:
         self._step_condition(1)
