@@ -181,7 +181,7 @@ class ApiClient:
 
     def _log_path(self, url: httpx.URL) -> str:
         """The URL as the request log and error messages show it: relative to `/api/v4` on the instance,
-        absolute elsewhere; credentials in it (user:password@, `private_token=`) removed."""
+        absolute elsewhere; credentials in it (user:password@, token query parameters) removed."""
         text = str(url)
         if text.startswith(self._api_prefix) and text[len(self._api_prefix):][:1] in ("", "/", "?"):
             text = text[len(self._api_prefix):] or "/"

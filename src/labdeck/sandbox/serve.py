@@ -110,25 +110,21 @@ def _url(host: str, port: int) -> str:
 
 
 def start_background(options: SandboxOptions | None = None, host: str = "127.0.0.1", port: int = 0,
-                     timeout: float = 30.0, *, wait: bool = True) -> RunningSandbox:
-    """Serve a sandbox on `host:port` (0: any free port) from a daemon thread.
-
-    With `wait` (the default) return once it serves; without, return as soon as the socket listens (the
-    sandbox is seeded in the thread; requests made meanwhile wait in the backlog).
-    """
+                     timeout: float = 30.0) -> RunningSandbox:
+    """Seed and serve a sandbox on `host:port` (0: any free port) from a daemon thread; return once it
+    serves (for tests that need a real socket; `--demo` uses `start_process`)."""
     options = options or SandboxOptions()
     sock = _bind(host, port)
     running = RunningSandbox(_url(host, sock.getsockname()[1]))
     running.thread = threading.Thread(target=running._run, args=(options, sock), name="labdeck-sandbox",
                                       daemon=True)
     running.thread.start()
-    if wait:
-        deadline = time.monotonic() + timeout
-        while not running.ready:
-            if not running.thread.is_alive() or time.monotonic() > deadline:
-                running.stop(0)
-                raise RuntimeError("the sandbox did not start") from running.failed
-            time.sleep(0.01)
+    deadline = time.monotonic() + timeout
+    while not running.ready:
+        if not running.thread.is_alive() or time.monotonic() > deadline:
+            running.stop(0)
+            raise RuntimeError("the sandbox did not start") from running.failed
+        time.sleep(0.01)
     return running
 
 
