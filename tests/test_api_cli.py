@@ -9,7 +9,7 @@ from typing import Any
 import httpx
 import pytest
 
-from labdeck.api_cli import parse_fields, render_json, run_api_command, split_path
+from labdeck.cli.api import parse_fields, render_json, run_api_command, split_path
 
 SECRET = "glpat-ApiCliSecret987"
 PAGES = 3

@@ -11,7 +11,7 @@ import pytest
 
 import labdeck
 from labdeck import __version__
-from labdeck.cli import main
+from labdeck.cli.main import main
 
 SRC = str(Path(labdeck.__file__).resolve().parents[1])
 
@@ -26,7 +26,7 @@ def _python(code: str, tmp_path: Path) -> subprocess.CompletedProcess[str]:
 def test_version_prints_and_imports_no_heavy_module(tmp_path: Path) -> None:
     code = (
         "import sys\n"
-        "from labdeck.cli import main\n"
+        "from labdeck.cli.main import main\n"
         "try:\n    main(['--version'])\nexcept SystemExit as exc:\n    rc = exc.code\n"
         "names = ('textual', 'httpx', 'pydantic', 'rich', 'starlette')\n"
         "heavy = sorted(m for m in names if m in sys.modules)\n"

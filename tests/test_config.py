@@ -11,7 +11,7 @@ import pytest
 from pydantic import SecretStr
 
 from labdeck.api.settings import Timeouts
-from labdeck.config import (
+from labdeck.config.files import (
     Config,
     ConfigError,
     InstanceConfig,
@@ -22,7 +22,7 @@ from labdeck.config import (
     save_config,
     select_instance,
 )
-from labdeck.token_sources import resolve_token
+from labdeck.config.tokens import resolve_token
 
 FULL = """
 default_instance = "work"

@@ -8,7 +8,7 @@ from datetime import UTC, datetime, timedelta
 import httpx
 import pytest
 
-from labdeck.registry_cli import run_registry_command
+from labdeck.cli.registry import run_registry_command
 from labdeck.sandbox.app import create_app
 from labdeck.sandbox.options import SandboxOptions
 from labdeck.sandbox.seed.registry import Repository, Tag, add_repository

@@ -15,11 +15,11 @@ from pydantic import SecretStr
 
 sys.path.insert(0, str(Path(__file__).parent / "tui"))
 
-import labdeck.api_cli as api_cli
+import labdeck.cli.api as api_cli
 from labdeck.api.client import ApiClient
 from labdeck.api.errors import DeadlineExceeded, LabdeckError
 from labdeck.api.settings import ConnectionSettings, RetryPolicy, Timeouts
-from labdeck.api_cli import run_api_command
+from labdeck.cli.api import run_api_command
 
 BASE = "https://gitlab.example.com"
 OAUTH = "0a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f6071"  # looks like nothing in particular

@@ -1,5 +1,5 @@
 """Allow `python -m labdeck`."""
 
-from labdeck.cli import main
+from labdeck.cli.main import main
 
 raise SystemExit(main())

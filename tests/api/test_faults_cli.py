@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-import labdeck.api_cli as api_cli
+import labdeck.cli.api as api_cli
 from faulty_sandbox import FAULTS, SocketLike, fast_retry_settings
 from labdeck.api.settings import ConnectionSettings
 from labdeck.sandbox.app import create_app

@@ -61,10 +61,10 @@ async def bench_service(base_url: str) -> None:
 
 
 async def bench_view(base_url: str) -> None:
-    from labdeck.config import Config
+    from labdeck.config.files import Config
     from labdeck.tui.app import LabdeckApp
     from labdeck.tui.areas import AreaRequest
-    from labdeck.tui.screens.issues import IssuesScreen
+    from labdeck.tui.screens.issues.issues import IssuesScreen
 
     app = LabdeckApp(Config(path=Path("/nonexistent/labdeck-bench/config.toml")), settings_for(base_url))
     async with app.run_test(size=(160, 45)) as pilot:

@@ -18,7 +18,7 @@ from textual.app import App
 from textual.widgets import Input
 
 from labdeck.api.models.registry import RegistryRepository, RegistryTagDetail
-from labdeck.tui.screens.registry_cleanup import RegistryCleanupScreen
+from labdeck.tui.screens.registry.cleanup import RegistryCleanupScreen
 
 N_TAGS = 20_000
 NOW = datetime(2026, 1, 1, tzinfo=UTC)

@@ -70,7 +70,7 @@ def _report(label: str, samples: list[float], budget_ms: float) -> None:
 
 
 def _lazy_imports() -> list[str]:
-    code = ("import sys; from labdeck.cli import main\n"
+    code = ("import sys; from labdeck.cli.main import main\n"
             "try:\n    main(['--version'])\nexcept SystemExit:\n    pass\n"
             "print('HEAVY:', *[m for m in ('textual', 'httpx', 'pydantic', 'rich') if m in sys.modules])")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=ENV, check=True)

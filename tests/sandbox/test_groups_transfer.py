@@ -11,7 +11,7 @@ from groups_fixtures import ALICE, ROOT, call
 from starlette.applications import Starlette
 
 from labdeck.sandbox.clock import ManualClock
-from labdeck.sandbox.routes.group_transfer import read_archive, state
+from labdeck.sandbox.routes.groups.transfer import read_archive, state
 
 
 async def test_export_is_404_until_ready(clock: ManualClock, client: httpx.AsyncClient) -> None:

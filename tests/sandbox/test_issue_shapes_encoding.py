@@ -9,7 +9,7 @@ import pytest
 from pydantic_core import to_json
 
 from labdeck.sandbox.http import encode, iso
-from labdeck.sandbox.routes.issue_shapes import _iso
+from labdeck.sandbox.routes.issues.shapes import _iso
 
 
 @pytest.mark.parametrize("value", [

@@ -13,7 +13,7 @@ import httpx
 from pydantic import SecretStr
 
 from labdeck.api.settings import ConnectionSettings
-from labdeck.config import Config, load_config
+from labdeck.config.files import Config, load_config
 from labdeck.tui.app import LabdeckApp
 
 if TYPE_CHECKING:

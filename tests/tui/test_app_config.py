@@ -10,11 +10,11 @@ import pytest
 from snapshot_apps import SANDBOX_URL, make_app, palette_choose
 from textual.widgets import Button, Input
 
-from labdeck.config import load_config
-from labdeck.tui.screens.first_run import FirstRunScreen
-from labdeck.tui.screens.help import HelpScreen
-from labdeck.tui.screens.home import HomeScreen
-from labdeck.tui.screens.jump import JumpScreen
+from labdeck.config.files import load_config
+from labdeck.tui.screens.shell.first_run import FirstRunScreen
+from labdeck.tui.screens.shell.help import HelpScreen
+from labdeck.tui.screens.shell.home import HomeScreen
+from labdeck.tui.screens.shell.jump import JumpScreen
 
 SIZE = (110, 30)
 

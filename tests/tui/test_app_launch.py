@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from labdeck.tui.launch import build_app, launch
-from labdeck.tui.screens.first_run import FirstRunScreen
-from labdeck.tui.screens.home import HomeScreen
+from labdeck.tui.screens.shell.first_run import FirstRunScreen
+from labdeck.tui.screens.shell.home import HomeScreen
 
 
 def _options(**values: object) -> argparse.Namespace:

@@ -8,8 +8,8 @@ from textual.widgets import Button
 
 from labdeck.tui.links import open_link
 from labdeck.tui.screens.confirm import ConfirmScreen
-from labdeck.tui.screens.home import HomeScreen
-from labdeck.tui.screens.projects import ProjectsScreen
+from labdeck.tui.screens.projects.projects import ProjectsScreen
+from labdeck.tui.screens.shell.home import HomeScreen
 
 SIZE = (110, 30)
 

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 from snapshot_apps import jump_to, make_app
 
-from labdeck.config import Config
-from labdeck.tui.screens.users import UsersScreen
+from labdeck.config.files import Config
+from labdeck.tui.screens.users.users import UsersScreen
 
 SIZE = (110, 30)
 

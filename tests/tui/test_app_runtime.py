@@ -11,8 +11,8 @@ import pytest
 from snapshot_apps import jump_to, make_app
 
 from labdeck.tui.jobs import Job, JobState
-from labdeck.tui.screens.jobs import JobResultsScreen, JobsScreen
-from labdeck.tui.screens.projects import ProjectsScreen
+from labdeck.tui.screens.projects.projects import ProjectsScreen
+from labdeck.tui.screens.shell.jobs import JobResultsScreen, JobsScreen
 
 SIZE = (110, 30)
 
@@ -138,7 +138,7 @@ async def test_unexpected_error_in_a_job_fails_the_job_and_writes_a_report(tmp_p
 
 
 async def test_starting_with_the_default_theme_writes_no_config(tmp_path: Path) -> None:
-    from labdeck.config import Config
+    from labdeck.config.files import Config
 
     app = make_app(Config(path=tmp_path / "config.toml"))
     async with app.run_test(size=SIZE) as pilot:

@@ -8,13 +8,13 @@ from textual.widgets import Button
 
 from labdeck.tui import areas
 from labdeck.tui.screens.confirm import ConfirmScreen
-from labdeck.tui.screens.help import HelpScreen
-from labdeck.tui.screens.home import HomeScreen
-from labdeck.tui.screens.jobs import JobsScreen
-from labdeck.tui.screens.jump import JumpScreen
-from labdeck.tui.screens.projects import ProjectsScreen
-from labdeck.tui.screens.request_log import RequestLogScreen
-from labdeck.tui.screens.unavailable import UnavailableScreen
+from labdeck.tui.screens.projects.projects import ProjectsScreen
+from labdeck.tui.screens.shell.help import HelpScreen
+from labdeck.tui.screens.shell.home import HomeScreen
+from labdeck.tui.screens.shell.jobs import JobsScreen
+from labdeck.tui.screens.shell.jump import JumpScreen
+from labdeck.tui.screens.shell.request_log import RequestLogScreen
+from labdeck.tui.screens.shell.unavailable import UnavailableScreen
 from labdeck.tui.widgets.status_bar import render_status
 
 SIZE = (110, 30)
@@ -190,7 +190,7 @@ async def test_hostile_server_text_is_shown_literally_everywhere() -> None:
 
 
 async def test_palette_offers_saved_views_from_the_config(tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
-    from labdeck.config import Config, SavedView
+    from labdeck.config.files import Config, SavedView
     from labdeck.tui.commands import SavedViewCommands
 
     requests: list[areas.AreaRequest] = []

@@ -55,7 +55,7 @@ def test_keymap_check_applies_well_formed_entries_and_warns() -> None:
 
 def test_every_labdeck_binding_has_an_id() -> None:
     from labdeck.tui.app import LabdeckApp
-    from labdeck.tui.screens.catalogue import screen_classes
+    from labdeck.tui.screens.shell.catalogue import screen_classes
 
     classes = [LabdeckApp, *screen_classes()]
     assert missing_ids(classes) == []

@@ -22,13 +22,13 @@ from labdeck.sandbox.seed.deployments import (
 )
 from labdeck.tui.areas import AreaRequest
 from labdeck.tui.screens.confirm import ConfirmScreen
-from labdeck.tui.screens.deployment_dialogs import (
+from labdeck.tui.screens.deployments.deployments import DeploymentsScreen
+from labdeck.tui.screens.deployments.dialogs import (
     CreateDeploymentDialog,
     DeploymentDetailScreen,
     StatusDialog,
 )
-from labdeck.tui.screens.deployments import DeploymentsScreen
-from labdeck.tui.screens.protected_environments import AddRuleDialog, ProtectedEnvironmentsScreen
+from labdeck.tui.screens.deployments.protected_environments import AddRuleDialog, ProtectedEnvironmentsScreen
 
 SIZE = (160, 50)
 GATEWAY = "acme/platform/api-gateway"

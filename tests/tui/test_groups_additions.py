@@ -12,7 +12,7 @@ from test_groups_screen import SIZE, add_form, cells, open_groups, show_tab
 from textual.widgets import Input
 
 from labdeck.tui.jobs import JobState
-from labdeck.tui.screens.group_forms import BadgeFormScreen, FormScreen
+from labdeck.tui.screens.groups.forms import BadgeFormScreen, FormScreen
 
 
 async def test_y_copies_a_masked_value_without_showing_it() -> None:

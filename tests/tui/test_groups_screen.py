@@ -11,8 +11,8 @@ from textual.widgets import Button, Input, TabbedContent
 
 from labdeck.api.models.projects import Project
 from labdeck.tui.screens.confirm import ConfirmScreen, TypeToConfirmScreen
-from labdeck.tui.screens.group_forms import FormScreen
-from labdeck.tui.screens.groups import GroupsScreen
+from labdeck.tui.screens.groups.forms import FormScreen
+from labdeck.tui.screens.groups.groups import GroupsScreen
 
 SIZE = (150, 42)
 Form = TypeVar("Form", bound=FormScreen)

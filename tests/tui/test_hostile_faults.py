@@ -18,9 +18,9 @@ from labdeck.sandbox.clock import ManualClock
 from labdeck.sandbox.options import SandboxOptions
 from labdeck.tui.app import LabdeckApp
 from labdeck.tui.areas import AreaRequest
-from labdeck.tui.screens.registry import RegistryScreen
-from labdeck.tui.screens.request_log import RequestLogScreen
-from labdeck.tui.screens.users import UsersScreen
+from labdeck.tui.screens.registry.registry import RegistryScreen
+from labdeck.tui.screens.shell.request_log import RequestLogScreen
+from labdeck.tui.screens.users.users import UsersScreen
 
 SIZE = (140, 40)
 GATEWAY = "acme/platform/api-gateway"

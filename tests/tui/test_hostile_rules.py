@@ -12,11 +12,11 @@ from textual.command import CommandList
 from textual.widgets import Button
 
 from labdeck.api.models.registry import RegistryRepository, RegistryTagDetail
-from labdeck.config import Config, SavedView
+from labdeck.config.files import Config, SavedView
 from labdeck.sandbox.app import create_app
 from labdeck.sandbox.clock import ManualClock
 from labdeck.sandbox.options import SandboxOptions
-from labdeck.tui.screens.registry_cleanup import RegistryCleanupScreen
+from labdeck.tui.screens.registry.cleanup import RegistryCleanupScreen
 
 SIZE = (140, 40)
 

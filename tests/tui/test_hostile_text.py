@@ -19,9 +19,9 @@ from labdeck.sandbox.seed.registry import Tag, add_repository
 from labdeck.tui.app import LabdeckApp
 from labdeck.tui.areas import AreaRequest
 from labdeck.tui.screens.confirm import ConfirmScreen
-from labdeck.tui.screens.registry import RegistryScreen, RegistryTagsScreen
-from labdeck.tui.screens.request_log import RequestLogScreen
-from labdeck.tui.screens.users import OperationMenu, UsersScreen
+from labdeck.tui.screens.registry.registry import RegistryScreen, RegistryTagsScreen
+from labdeck.tui.screens.shell.request_log import RequestLogScreen
+from labdeck.tui.screens.users.users import OperationMenu, UsersScreen
 
 SIZE = (160, 45)
 CLICK = "[@click=app.quit]x"

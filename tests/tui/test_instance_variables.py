@@ -18,9 +18,9 @@ from snapshot_apps import (
 )
 from textual.widgets import Input
 
+from labdeck.tui.screens.admin.instance_variables import InstanceVariablesScreen
 from labdeck.tui.screens.confirm import TypeToConfirmScreen
-from labdeck.tui.screens.group_forms import FormScreen
-from labdeck.tui.screens.instance_variables import InstanceVariablesScreen
+from labdeck.tui.screens.groups.forms import FormScreen
 
 SIZE = (140, 40)
 

@@ -8,7 +8,7 @@ from typing import Any
 from rich.text import Text
 
 from labdeck.api.models.issues import Issue
-from labdeck.tui.screens.issue_render import COLUMNS, issue_cells, issue_plains, label_chips
+from labdeck.tui.screens.issues.render import COLUMNS, issue_cells, issue_plains, label_chips
 from labdeck.tui.widgets.table_model import LazyCells, TableModel, plain
 
 

@@ -14,13 +14,13 @@ from snapshot_apps import jump_to, make_app, press_for, sandbox, sandbox_setting
 from textual.widgets import Button, Input, OptionList
 
 from labdeck.api.models.issues import Issue
-from labdeck.config import Config, SavedView
+from labdeck.config.files import Config, SavedView
 from labdeck.sandbox.clock import ManualClock
 from labdeck.sandbox.seed.issues import issues_data
 from labdeck.tui.areas import AreaRequest
 from labdeck.tui.jobs import Job
 from labdeck.tui.screens.confirm import ConfirmScreen
-from labdeck.tui.screens.issue_dialogs import (
+from labdeck.tui.screens.issues.dialogs import (
     BulkMenu,
     EditIssueScreen,
     LinkMenu,
@@ -28,7 +28,7 @@ from labdeck.tui.screens.issue_dialogs import (
     TimeTrackingScreen,
     links_in,
 )
-from labdeck.tui.screens.issues import IssuesScreen
+from labdeck.tui.screens.issues.issues import IssuesScreen
 from labdeck.tui.widgets.resource_view import ResourceView
 
 SIZE = (160, 45)
@@ -375,7 +375,7 @@ async def test_revisiting_within_the_ttl_sends_no_request() -> None:
 
 def test_label_chips_use_only_hex_colours() -> None:
     from labdeck.api.models.issues import LabelDetail
-    from labdeck.tui.screens.issue_render import label_chips
+    from labdeck.tui.screens.issues.render import label_chips
 
     chips = label_chips([LabelDetail(name="bug", color="#d9534f", text_color="#FFFFFF"),
                          LabelDetail(name="[b]odd", color="red; blink", text_color=None)])

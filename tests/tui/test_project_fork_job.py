@@ -7,8 +7,8 @@ from typing import Any
 
 from labdeck.api.models.projects import Project
 from labdeck.tui.jobs import JobCentre, JobState
-from labdeck.tui.screens.project_dialogs import ForkRequest
-from labdeck.tui.screens.project_forks import ForkFailed, run_fork
+from labdeck.tui.screens.projects.dialogs import ForkRequest
+from labdeck.tui.screens.projects.forks import ForkFailed, run_fork
 
 REQUEST = ForkRequest("opensource", None, None, None, None, False)
 SOURCE = Project(id=1, path_with_namespace="acme/app")

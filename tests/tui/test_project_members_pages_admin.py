@@ -9,12 +9,12 @@ from test_project_view import Sandbox, open_view
 from textual.widgets import Input, Select
 
 from labdeck.tui.jobs import JobState
+from labdeck.tui.screens.admin.pages_domains import PagesAdminScreen
 from labdeck.tui.screens.confirm import TypeToConfirmScreen
-from labdeck.tui.screens.group_forms import FormScreen
-from labdeck.tui.screens.pages_admin import PagesAdminScreen
-from labdeck.tui.screens.project_dialogs import ForkDialog, fork_target
-from labdeck.tui.screens.project_forks import ForksTab
-from labdeck.tui.screens.project_members import MembersTab
+from labdeck.tui.screens.groups.forms import FormScreen
+from labdeck.tui.screens.projects.dialogs import ForkDialog, fork_target
+from labdeck.tui.screens.projects.forks import ForksTab
+from labdeck.tui.screens.projects.members import MembersTab
 
 SIZE = (140, 44)
 GATEWAY = "acme/platform/api-gateway"

@@ -16,14 +16,14 @@ from labdeck.sandbox.app import create_app
 from labdeck.sandbox.options import SandboxOptions
 from labdeck.tui.jobs import JobState
 from labdeck.tui.screens.confirm import ConfirmScreen
-from labdeck.tui.screens.project_dialogs import ForkDialog, TagCreateDialog
-from labdeck.tui.screens.project_error_tracking import ErrorTrackingTab
-from labdeck.tui.screens.project_forks import ForksTab
-from labdeck.tui.screens.project_pages import PagesTab, expiry_text
-from labdeck.tui.screens.project_tags import TagsTab
-from labdeck.tui.screens.project_view import ProjectViewScreen
-from labdeck.tui.screens.project_wiki import WikiEditorScreen, WikiTab
-from labdeck.tui.screens.projects import ProjectsScreen
+from labdeck.tui.screens.projects.dialogs import ForkDialog, TagCreateDialog
+from labdeck.tui.screens.projects.error_tracking import ErrorTrackingTab
+from labdeck.tui.screens.projects.forks import ForksTab
+from labdeck.tui.screens.projects.pages import PagesTab, expiry_text
+from labdeck.tui.screens.projects.projects import ProjectsScreen
+from labdeck.tui.screens.projects.tags import TagsTab
+from labdeck.tui.screens.projects.view import ProjectViewScreen
+from labdeck.tui.screens.projects.wiki import WikiEditorScreen, WikiTab
 
 SIZE = (140, 44)
 GATEWAY = "acme/platform/api-gateway"

@@ -20,8 +20,8 @@ from labdeck.sandbox.seed.registry import Repository, Tag, add_repository
 from labdeck.tui.areas import AreaRequest
 from labdeck.tui.jobs import JobState
 from labdeck.tui.screens.confirm import ConfirmScreen, TypeToConfirmScreen
-from labdeck.tui.screens.registry import RegistryScreen, RegistryTagsScreen
-from labdeck.tui.screens.registry_cleanup import TABLE_DELAY, PlannedTag, RegistryCleanupScreen
+from labdeck.tui.screens.registry.cleanup import TABLE_DELAY, PlannedTag, RegistryCleanupScreen
+from labdeck.tui.screens.registry.registry import RegistryScreen, RegistryTagsScreen
 
 SIZE = (150, 50)
 GATEWAY = "acme/platform/api-gateway"

@@ -13,7 +13,7 @@ from textual.widgets import Button, Input, OptionList, Tabs
 from labdeck.api.models.moderation import ModeratedUser
 from labdeck.sandbox.clock import ManualClock
 from labdeck.tui.screens.confirm import ConfirmScreen, TypeToConfirmScreen
-from labdeck.tui.screens.users import OperationMenu, UsersScreen
+from labdeck.tui.screens.users.users import OperationMenu, UsersScreen
 
 SIZE = (140, 40)
 CLOCK = ManualClock()

@@ -1,7 +1,7 @@
 """The one list of sandbox areas. An area is a module in `routes/` with `routes: list[Route]` (paths
 relative to `/api/v4`) and, optionally, `seed(store, ctx: SeedContext) -> None` that adds its data (keep
 its records in `store.areas["<name>"]`, draw randomness only from `ctx.rng`). Add an area by adding its
-module name to `AREA_MODULES`.
+name and module to `AREA_MODULES`.
 """
 
 from __future__ import annotations
@@ -13,29 +13,29 @@ from typing import Any
 
 from starlette.routing import BaseRoute
 
-AREA_MODULES: list[str] = [
-    "instance",
-    "projects",
-    "groups",
-    "group_projects",
-    "group_members",
-    "billable_members",
-    "group_labels",
-    "group_badges",
-    "iterations",
-    "ci_variables",
-    "group_transfer",
-    "moderation",
-    "registry",
-    "issues",
-    "repository_tags",
-    "wikis",
-    "pages_domains",
-    "error_tracking",
-    "forks",
-    "deployments",
-    "environments",
-]
+AREA_MODULES: dict[str, str] = {  # area name (it also names the area's seed stream) -> module in routes/
+    "instance": "instance",
+    "projects": "projects.projects",
+    "groups": "groups.groups",
+    "group_projects": "groups.projects",
+    "group_members": "groups.members",
+    "billable_members": "groups.billable_members",
+    "group_labels": "groups.labels",
+    "group_badges": "groups.badges",
+    "iterations": "groups.iterations",
+    "ci_variables": "ci_variables",
+    "group_transfer": "groups.transfer",
+    "moderation": "moderation",
+    "registry": "registry",
+    "issues": "issues.issues",
+    "repository_tags": "projects.repository_tags",
+    "wikis": "projects.wikis",
+    "pages_domains": "pages_domains",
+    "error_tracking": "projects.error_tracking",
+    "forks": "projects.forks",
+    "deployments": "deployments.deployments",
+    "environments": "deployments.environments",
+}
 
 
 @dataclass(frozen=True)
@@ -48,7 +48,7 @@ class Area:
 def load_areas() -> list[Area]:
     """Import every registered area module, in order (route order is match order)."""
     areas = []
-    for name in AREA_MODULES:
-        module = importlib.import_module(f"labdeck.sandbox.routes.{name}")
+    for name, module_name in AREA_MODULES.items():
+        module = importlib.import_module(f"labdeck.sandbox.routes.{module_name}")
         areas.append(Area(name, list(module.routes), getattr(module, "seed", None)))
     return areas

@@ -19,7 +19,7 @@ from textual.screen import Screen
 
 from labdeck.api.request_log import RequestLog
 from labdeck.api.settings import ConnectionSettings
-from labdeck.config import Config, ConfigError, save_config
+from labdeck.config.files import Config, ConfigError, save_config
 from labdeck.tui import commands
 from labdeck.tui.areas import AreaRequest, find_area
 from labdeck.tui.errors import describe_error, is_expected, redact, unwrap, write_crash_log
@@ -68,7 +68,7 @@ class LabdeckApp(App[None]):
 
     # -- start ----------------------------------------------------------------------------------------
     def get_default_screen(self) -> Screen[Any]:
-        from labdeck.tui.screens.home import HomeScreen
+        from labdeck.tui.screens.shell.home import HomeScreen
 
         return HomeScreen()
 
@@ -76,7 +76,7 @@ class LabdeckApp(App[None]):
         self._load_themes()
         self._apply_keymap()
         if self._initial_settings is None:
-            from labdeck.tui.screens.first_run import FirstRunScreen
+            from labdeck.tui.screens.shell.first_run import FirstRunScreen
 
             self.push_screen(FirstRunScreen(self.config), self._first_run_done)
         else:
@@ -97,7 +97,7 @@ class LabdeckApp(App[None]):
         self._theme_ready = True
 
     def known_screen_classes(self) -> list[type[Any]]:
-        from labdeck.tui.screens import catalogue
+        from labdeck.tui.screens.shell import catalogue
 
         return [type(self), *catalogue.screen_classes()]
 
@@ -178,7 +178,7 @@ class LabdeckApp(App[None]):
             self.notify(f"{area.title} is for administrators only", severity="warning", markup=False)
             return
         if area.factory is None:
-            from labdeck.tui.screens.unavailable import UnavailableScreen
+            from labdeck.tui.screens.shell.unavailable import UnavailableScreen
 
             self.push_screen(UnavailableScreen(area))
             return
@@ -195,7 +195,7 @@ class LabdeckApp(App[None]):
             self.pop_screen()
 
     def action_jump(self) -> None:
-        from labdeck.tui.screens.jump import JumpScreen
+        from labdeck.tui.screens.shell.jump import JumpScreen
 
         def chosen(name: str | None) -> None:
             if name:
@@ -204,7 +204,7 @@ class LabdeckApp(App[None]):
         self.push_screen(JumpScreen(), chosen)
 
     def action_help(self) -> None:
-        from labdeck.tui.screens.help import HelpScreen
+        from labdeck.tui.screens.shell.help import HelpScreen
 
         if isinstance(self.screen, HelpScreen):
             return

@@ -52,19 +52,19 @@ class Area:
 
 
 def _jobs(request: AreaRequest) -> Screen[object]:
-    from labdeck.tui.screens.jobs import JobsScreen
+    from labdeck.tui.screens.shell.jobs import JobsScreen
 
     return JobsScreen()
 
 
 def _log(request: AreaRequest) -> Screen[object]:
-    from labdeck.tui.screens.request_log import RequestLogScreen
+    from labdeck.tui.screens.shell.request_log import RequestLogScreen
 
     return RequestLogScreen()
 
 
 def _projects(request: AreaRequest) -> Screen[object]:
-    from labdeck.tui.screens.projects import ProjectsScreen
+    from labdeck.tui.screens.projects.projects import ProjectsScreen
 
     return ProjectsScreen()
 
@@ -79,19 +79,19 @@ def register_area(area: Area) -> None:
 
 for _area in (
     Area("groups", "Groups", "Groups and subgroups: members, labels, badges, variables, export",
-         "labdeck.tui.screens.groups:open_groups"),
+         "labdeck.tui.screens.groups.groups:open_groups"),
     Area("issues", "Issues", "Triage issues across the instance with the filter language",
-         "labdeck.tui.screens.issues:open_issues"),
+         "labdeck.tui.screens.issues.issues:open_issues"),
     Area("registry", "Registry", "Container registry: repositories, tags, interactive cleanup",
-         "labdeck.tui.screens.registry:open_registry"),
+         "labdeck.tui.screens.registry.registry:open_registry"),
     Area("deployments", "Deployments", "Deployments and environments, their frequency",
-         "labdeck.tui.screens.deployments:open_deployments"),
+         "labdeck.tui.screens.deployments.deployments:open_deployments"),
     Area("users", "Users", "User moderation: approve, block, ban, deactivate (administrators)",
-         "labdeck.tui.screens.users:open_users", admin_only=True),
+         "labdeck.tui.screens.users.users:open_users", admin_only=True),
     Area("variables", "Instance variables", "Instance CI/CD variables: add, edit, delete (administrators)",
-         "labdeck.tui.screens.instance_variables:open_instance_variables", admin_only=True),
+         "labdeck.tui.screens.admin.instance_variables:open_instance_variables", admin_only=True),
     Area("pages", "Pages domains", "Every Pages domain and its certificate expiry (administrators)",
-         "labdeck.tui.screens.pages_admin:open_pages_admin", admin_only=True),
+         "labdeck.tui.screens.admin.pages_domains:open_pages_admin", admin_only=True),
     Area("projects", "Projects", "Projects you can see, most recently active first", _projects),
     Area("jobs", "Jobs", "The job centre: long operations, their progress and results", _jobs),
     Area("log", "Request log", "Every request of this session: method, path, status, duration", _log),

@@ -1,7 +1,7 @@
 """`launch(options)`: build the app from the config (or the demo sandbox) and run it; returns the exit code.
 
-`options` come from `labdeck.cli`: `demo`, `instance`, `read_only`, `config`. A bad config prints one line
-and exits 2; with no instance at all the app opens its first-run screen.
+`options` come from `labdeck.cli.main`: `demo`, `instance`, `read_only`, `config`. A bad config prints one
+line and exits 2; with no instance at all the app opens its first-run screen.
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ def demo_settings(base_url: str) -> Any:
 
 def build_app(options: LaunchOptions) -> tuple[Any, Any]:
     """The app and the running demo sandbox (None unless `--demo`); raises ConfigError."""
-    from labdeck.config import load_config, select_instance
+    from labdeck.config.files import load_config, select_instance
     from labdeck.tui.app import LabdeckApp
 
     config = load_config(options.config)
@@ -51,13 +51,13 @@ def build_app(options: LaunchOptions) -> tuple[Any, Any]:
 
 
 def _env_instance_available() -> bool:
-    from labdeck.config import env_instances
+    from labdeck.config.files import env_instances
 
     return bool(env_instances())
 
 
 def launch(options: LaunchOptions) -> int:
-    from labdeck.config import ConfigError
+    from labdeck.config.files import ConfigError
 
     try:
         app, sandbox = build_app(options)

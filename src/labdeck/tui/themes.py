@@ -32,7 +32,11 @@ class ThemeSet:
 
 
 def package_theme_dir() -> Path:
-    return Path(__file__).resolve().parent.parent / "themes"
+    """The shipped themes: `labdeck/themes` in an installed wheel, else the repository's top-level `themes/`
+    (an editable install runs from the checkout, where the themes are not inside the package)."""
+    here = Path(__file__).resolve()
+    installed = here.parent.parent / "themes"
+    return installed if installed.is_dir() else here.parents[3] / "themes"
 
 
 def user_theme_dir(config_file: Path | None) -> Path | None:

@@ -23,7 +23,7 @@ from labdeck.domain.ci_variables import (
 )
 from labdeck.sandbox.errors import SandboxError
 from labdeck.sandbox.http import Ctx, endpoint, error, json_response, paginate
-from labdeck.sandbox.routes.groups import find_group, require_level
+from labdeck.sandbox.routes.groups.groups import find_group, require_level
 from labdeck.sandbox.store import Store
 
 AREA = "ci_variables"

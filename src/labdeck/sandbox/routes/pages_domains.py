@@ -24,8 +24,8 @@ from starlette.routing import Route
 
 from labdeck.sandbox.errors import SandboxError
 from labdeck.sandbox.http import Ctx, endpoint, iso, json_response
-from labdeck.sandbox.routes.projects import find_project, require_level
-from labdeck.sandbox.routes.repository_tags import MAINTAINER
+from labdeck.sandbox.routes.projects.projects import find_project, require_level
+from labdeck.sandbox.routes.projects.repository_tags import MAINTAINER
 from labdeck.sandbox.seed.certificates import (
     CertificateError,
     certificate_text,

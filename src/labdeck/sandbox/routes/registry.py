@@ -32,8 +32,8 @@ from labdeck.domain.registry_cleanup import (
 )
 from labdeck.sandbox.errors import SandboxError
 from labdeck.sandbox.http import Ctx, endpoint, iso, paginate
-from labdeck.sandbox.routes.groups import find_group
-from labdeck.sandbox.routes.projects import find_project
+from labdeck.sandbox.routes.groups.groups import find_group
+from labdeck.sandbox.routes.projects.projects import find_project
 from labdeck.sandbox.seed.registry import Repository, Tag, registry_data
 from labdeck.sandbox.seed.registry import seed as seed  # the area's seeding function
 from labdeck.sandbox.store import Project

@@ -1,0 +1,1 @@
+"""The entry point and the headless commands: `labdeck`, `labdeck api`, `labdeck registry plan`."""

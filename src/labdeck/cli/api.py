@@ -1,0 +1,238 @@
+"""`labdeck api`: one authenticated REST call from the command line, printing JSON (like `glab api`/`gh api`).
+
+    labdeck api [-X METHOD] PATH [-f key=value ...] [-F key=value ...] [-H 'Name: value' ...] [--paginate]
+                [--instance NAME] [--sudo USER] [--config FILE] [--demo]
+
+PATH is relative to `/api/v4` (the leading slash is optional) and may hold a query string; a full URL on
+the instance (say, from a `Link` header) works too. Fields:
+- `-f key=value` sends the value as a string;
+- `-F key=value` sends a typed value: `true`, `false`, `null` and integers become JSON booleans, null and
+  numbers; `@FILE` sends the file's contents as a string (`@-` reads stdin);
+- `key[]=v` (repeatable) sends an array, `key[sub]=v` an object.
+The method is GET, or POST when fields are given without `--paginate` (as in gh and glab); `-X` overrides
+it. GET sends fields as
+query parameters, any other method as a JSON body. `--paginate` (GET only) fetches every page and prints one
+JSON array. Output is pretty JSON on stdout; an error is one line on stderr, such as
+`labdeck api: 404: 404 Project Not Found`, with exit status 1 (2 for usage and config errors).
+`--demo` talks to the embedded sandbox in-process, as root.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import dataclasses
+import re
+import sys
+from typing import TYPE_CHECKING, Any
+from urllib.parse import parse_qsl
+
+from labdeck.cli.support import (
+    UsageError,
+    UsageParser,
+    connection_settings,
+    demo_transport,
+    render_json,
+    run_guarded,
+)
+
+if TYPE_CHECKING:
+    import httpx
+
+    from labdeck.api.settings import ConnectionSettings
+
+_INTEGER = re.compile(r"^-?(0|[1-9][0-9]*)$")
+_READS = ("GET", "HEAD", "OPTIONS")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = UsageParser(prog="labdeck api", description="Make an authenticated REST API v4 request.",
+                     epilog="-f sends strings; -F sends true/false/null/integers typed, or @FILE contents.")
+    parser.add_argument("path", metavar="PATH", help="path relative to /api/v4, e.g. projects/1/issues")
+    parser.add_argument("-X", "--method",
+                        help="HTTP method (default GET; POST when fields are given without --paginate)")
+    parser.add_argument("-f", "--raw-field", action="append", default=[], metavar="KEY=VALUE",
+                        help="a string field")
+    parser.add_argument("-F", "--field", action="append", default=[], metavar="KEY=VALUE",
+                        help="a typed field (true, false, null, integers) or @FILE contents")
+    parser.add_argument("-H", "--header", action="append", default=[], metavar="'NAME: VALUE'",
+                        help="an extra request header")
+    parser.add_argument("--paginate", action="store_true", help="fetch every page; print one JSON array")
+    parser.add_argument("--instance", metavar="NAME", help="instance from the config (or env, ci)")
+    parser.add_argument("--sudo", metavar="USER", help="act as USER (admin token with the sudo scope)")
+    parser.add_argument("--config", metavar="FILE", help="config file (default: $LABDECK_CONFIG or XDG)")
+    parser.add_argument("--demo", action="store_true", help="use the embedded sandbox as root")
+    return parser
+
+
+def typed_value(raw: str) -> Any:
+    """The value of a `-F` field: JSON literals and integers typed, `@FILE` read, anything else a string."""
+    if raw in ("true", "false"):
+        return raw == "true"
+    if raw == "null":
+        return None
+    if _INTEGER.match(raw):
+        return int(raw)
+    if raw.startswith("@"):
+        name = raw[1:]
+        if name == "-":
+            return sys.stdin.read()
+        try:
+            with open(name, encoding="utf-8") as handle:
+                return handle.read()
+        except (OSError, UnicodeDecodeError) as exc:
+            reason = exc.strerror if isinstance(exc, OSError) else "not UTF-8 text"
+            raise UsageError(f"cannot read {name}: {reason}") from None
+    return raw
+
+
+def assign(target: dict[str, Any], key: str, value: Any) -> None:
+    """Put `value` under `key` in `target`: `key[]` appends to an array, `key[sub]` sets in an object."""
+    match = re.fullmatch(r"([^\[\]]+)\[([^\[\]]*)\]", key)
+    if match is None:
+        if "[" in key or "]" in key:
+            raise UsageError(f"invalid field name {key!r}: use key, key[] or key[sub]")
+        target[key] = value
+        return
+    name, sub = match.groups()
+    if sub == "":
+        existing = target.setdefault(name, [])
+        if not isinstance(existing, list):
+            raise UsageError(f"field {name!r} is given both as a value and as an array")
+        existing.append(value)
+    else:
+        existing = target.setdefault(name, {})
+        if not isinstance(existing, dict):
+            raise UsageError(f"field {name!r} is given both as a value and as an object")
+        existing[sub] = value
+
+
+def parse_fields(raw_fields: list[str], typed_fields: list[str]) -> dict[str, Any]:
+    """The fields of `-f` (strings) and `-F` (typed) as one dict, in command-line order within each kind."""
+    fields: dict[str, Any] = {}
+    for items, typed in ((raw_fields, False), (typed_fields, True)):
+        for item in items:
+            key, sep, value = item.partition("=")
+            if not sep or not key:
+                raise UsageError(f"invalid field {item!r}: use key=value")
+            assign(fields, key, typed_value(value) if typed else value)
+    return fields
+
+
+def split_path(path: str) -> tuple[str, dict[str, Any]]:
+    """PATH without its query string, and the query as params (`key[]` and repeated keys become arrays)."""
+    base, _, query = path.partition("?")
+    params: dict[str, Any] = {}
+    for key, value in parse_qsl(query, keep_blank_values=True):
+        if key.endswith("[]"):
+            params.setdefault(key[:-2], []).append(value)
+        elif key in params:
+            previous = params[key]
+            params[key] = [*previous, value] if isinstance(previous, list) else [previous, value]
+        else:
+            params[key] = value
+    if base.startswith(("http://", "https://")):
+        return base, params  # a full URL (a `Link`): the client sends auth only to the instance's own host
+    base = "/" + base.lstrip("/")
+    if base.startswith("/api/v4/"):
+        base = base[len("/api/v4"):]
+    return base, params
+
+
+def _merge(params: dict[str, Any], fields: dict[str, Any]) -> None:
+    """Add fields to the path's query params: arrays and objects given in both are combined."""
+    for key, value in fields.items():
+        previous = params.get(key)
+        if isinstance(previous, list) and isinstance(value, list):
+            params[key] = [*previous, *value]
+        elif isinstance(previous, dict) and isinstance(value, dict):
+            params[key] = {**previous, **value}
+        else:
+            params[key] = value
+
+
+def parse_headers(items: list[str]) -> dict[str, str]:
+    headers: dict[str, str] = {}
+    for item in items:
+        name, sep, value = item.partition(":")
+        if not sep or not name.strip():
+            raise UsageError(f"invalid header {item!r}: use 'Name: value'")
+        headers[name.strip()] = value.strip()
+    return headers
+
+
+async def _call(args: argparse.Namespace, settings: ConnectionSettings, method: str, fields: dict[str, Any],
+                transport: httpx.AsyncBaseTransport | None) -> tuple[str, Any]:
+    """Send the request; returns `(kind, body)`, kind one of "json", "text", "bytes", "empty"."""
+    from labdeck.api.client import ApiClient
+
+    path, params = split_path(args.path)
+    headers = parse_headers(args.header)
+    async with ApiClient(settings, transport=transport) as client:
+        if args.paginate:
+            _merge(params, fields)
+            per_page = params.pop("per_page", 100)
+            if not _INTEGER.match(str(per_page)) or int(per_page) < 1:
+                raise UsageError(f"invalid per_page {per_page!r}")
+            return "json", await client.fetch_all(path, params, per_page=int(per_page))
+        if method in _READS:
+            _merge(params, fields)
+            response = await client.request(method, path, params=params, headers=headers)
+        else:
+            response = await client.request(method, path, params=params, json=fields or None, headers=headers)
+        body = response.content
+        if not body.strip():
+            return "empty", None
+        if "json" in response.headers.get("content-type", ""):
+            return "json", ApiClient.decode(response)
+        try:
+            return "text", body.decode("utf-8")
+        except UnicodeDecodeError:
+            return "bytes", body
+
+
+def _print_body(kind: str, body: Any) -> None:
+    """Write the response: JSON pretty; text as is (made safe on a terminal); bytes never to a terminal."""
+    if kind == "json":
+        sys.stdout.write(render_json(body) + "\n")
+    elif kind == "bytes":
+        if sys.stdout.isatty():
+            raise UsageError(f"binary response ({len(body)} bytes) not printed to a terminal; "
+                             "redirect stdout to a file")
+        sys.stdout.flush()
+        sys.stdout.buffer.write(body)
+        sys.stdout.buffer.flush()
+    elif kind == "text":
+        if sys.stdout.isatty():
+            from labdeck.domain.text import sanitize
+
+            body = sanitize(body)
+        sys.stdout.write(body if body.endswith("\n") else body + "\n")
+
+
+def run_api_command(argv: list[str], *, transport: httpx.AsyncBaseTransport | None = None) -> int:
+    """Run `labdeck api ARGV`; returns the exit status. `transport` replaces the network (tests)."""
+
+    def body() -> int:
+        nonlocal transport
+        args = build_parser().parse_args(argv)
+        if args.demo and args.instance:
+            raise UsageError("--demo and --instance cannot be used together")
+        fields = parse_fields(args.raw_field, args.field)
+        method = (args.method or ("POST" if fields and not args.paginate else "GET")).upper()
+        if not re.fullmatch(r"[A-Z]+", method):
+            raise UsageError(f"invalid method {args.method!r}")
+        if args.paginate and (method != "GET" or args.header):
+            raise UsageError("--paginate works with GET only, and without -H")
+        settings = connection_settings(args)
+        if args.sudo:
+            settings = dataclasses.replace(settings, sudo=args.sudo)
+        if settings.read_only and method not in _READS:
+            raise UsageError(f"instance {settings.name} is read-only: {method} refused")
+        if args.demo and transport is None:
+            transport = demo_transport()
+        kind, result = asyncio.run(_call(args, settings, method, fields, transport))
+        _print_body(kind, result)
+        return 0
+
+    return run_guarded("labdeck api", body)

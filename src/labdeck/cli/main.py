@@ -1,0 +1,58 @@
+"""Entry point: the TUI, `--demo`, `labdeck api ...`, `labdeck sandbox serve ...`, `labdeck registry plan`.
+
+Imports stay lazy: `labdeck --version` must not import Textual, httpx or pydantic.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from labdeck import __version__
+
+
+def _tui_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="labdeck", description="Terminal console for GitLab operators.")
+    parser.add_argument("--version", action="version", version=f"labdeck {__version__}")
+    target = parser.add_mutually_exclusive_group()
+    target.add_argument("--demo", action="store_true", help="run against the embedded sandbox as root")
+    target.add_argument("--instance", metavar="NAME",
+                        help="instance from the config to open (or env: GITLAB_URL, ci: CI_SERVER_URL)")
+    parser.add_argument("--read-only", action="store_true", help="hide every mutating action")
+    parser.add_argument("--config", metavar="FILE", help="config file (default: $LABDECK_CONFIG or XDG)")
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run labdeck; returns the process exit code."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    if args and args[0] == "api":
+        from labdeck.cli.api import run_api_command
+
+        return run_api_command(args[1:])
+    if args and args[0] == "sandbox":
+        from labdeck.sandbox.serve import run_sandbox_command
+
+        return run_sandbox_command(args[1:])
+    if args and args[0] == "registry":
+        from labdeck.cli.registry import run_registry_command
+
+        return run_registry_command(args[1:])
+    options = _tui_parser().parse_args(args)
+    from labdeck.config.files import ConfigError, load_config, select_instance
+
+    try:
+        if not options.demo:  # report a bad config or instance name before the TUI takes the terminal
+            config = load_config(options.config)
+            if options.instance is not None:
+                select_instance(config, options.instance)
+        from labdeck.tui.launch import launch
+
+        return launch(options)
+    except ConfigError as exc:
+        print(f"labdeck: {exc}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

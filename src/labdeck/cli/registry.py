@@ -1,0 +1,136 @@
+"""`labdeck registry plan`: the bulk tag delete preview, headless.
+
+    labdeck registry plan PROJECT REPOSITORY_ID --delete REGEX [--keep REGEX] [--keep-n N]
+                          [--older-than 1d] [--json] [--instance NAME] [--config FILE] [--demo]
+
+It fetches the detail of every tag of the repository and applies the same planner the sandbox and the TUI
+use (`domain.registry_cleanup`), then prints which tags a bulk delete with these rules would delete and
+which it would keep, and why; the space freed counts a shared digest once. Nothing is deleted. Invalid
+rules (an RE2 error, a negative N, an unreadable duration) are reported before any request, exit status 2;
+an API error is one line on stderr, exit status 1. `--demo` reads the embedded sandbox as root.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Any
+
+from labdeck.cli.support import (
+    UsageError,
+    UsageParser,
+    connection_settings,
+    demo_transport,
+    render_json,
+    run_guarded,
+)
+
+if TYPE_CHECKING:
+    import httpx
+
+    from labdeck.api.registry import RegistryService
+    from labdeck.domain.registry_cleanup import CleanupPlan, CleanupRules
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = UsageParser(prog="labdeck registry", description="Container registry tools.")
+    commands = parser.add_subparsers(dest="command", required=True, parser_class=UsageParser)
+    plan = commands.add_parser("plan", help="preview a bulk tag delete (deletes nothing)")
+    plan.add_argument("project", metavar="PROJECT", help="project id or full path (group/project)")
+    plan.add_argument("repository_id", metavar="REPOSITORY_ID", type=int, help="registry repository id")
+    plan.add_argument("--delete", required=True, metavar="REGEX", help="name_regex_delete (RE2, whole name)")
+    plan.add_argument("--keep", metavar="REGEX", help="name_regex_keep (RE2): overrides --delete")
+    plan.add_argument("--keep-n", type=int, metavar="N", help="keep the N newest matching tags")
+    plan.add_argument("--older-than", metavar="DURATION", help="delete only tags older than this (1d)")
+    plan.add_argument("--json", action="store_true", help="print the plan as JSON")
+    plan.add_argument("--instance", metavar="NAME", help="instance from the config")
+    plan.add_argument("--config", metavar="FILE", help="config file (default: $LABDECK_CONFIG or XDG)")
+    plan.add_argument("--demo", action="store_true", help="use the embedded sandbox as root")
+    return parser
+
+
+def rules_of(args: argparse.Namespace) -> CleanupRules:
+    from labdeck.domain.registry_cleanup import CleanupRules
+
+    rules = CleanupRules(args.delete, args.keep, args.keep_n, args.older_than)
+    problems = rules.errors()
+    if problems:
+        raise UsageError("; ".join(problems))
+    return rules
+
+
+def plan_json(plan: CleanupPlan, rules: CleanupRules, project: str, repository_id: int,
+              now: datetime) -> dict[str, Any]:
+    order = sorted(range(len(plan.tags)), key=lambda i: plan.tags[i].name)
+    return {
+        "project": project, "repository_id": repository_id,
+        "rules": {"name_regex_delete": rules.name_regex_delete, "name_regex_keep": rules.name_regex_keep,
+                  "keep_n": rules.keep_n, "older_than": rules.older_than},
+        "now": now.isoformat(), "cutoff": plan.cutoff.isoformat() if plan.cutoff else None,
+        "deleted_count": plan.deleted_count, "kept_count": plan.kept_count, "bytes_freed": plan.bytes_freed,
+        "counts": {str(reason): count for reason, count in plan.counts.items()},
+        "tags": [{"name": plan.tags[i].name,
+                  "created_at": plan.tags[i].created_at.isoformat() if plan.tags[i].created_at else None,
+                  "digest": plan.tags[i].digest, "total_size": plan.tags[i].total_size,
+                  "decision": str(plan.decision(i).decision), "reason": plan.decision(i).describe()}
+                 for i in order],
+    }
+
+
+def plan_text(plan: CleanupPlan, now: datetime) -> str:
+    from labdeck.api.registry import format_age, format_size
+    from labdeck.domain.text import sanitize
+
+    order = sorted(range(len(plan.tags)), key=lambda i: (plan.reasons[i].decision != "delete",
+                                                         plan.tags[i].name))
+    width = max([len(plan.tags[i].name) for i in order] + [4])
+    lines = [f"{'':6}  {'TAG':{width}}  {'AGE':>5}  {'SIZE':>8}  REASON"]
+    for i in order:
+        tag, decision = plan.tags[i], plan.decision(i)
+        lines.append(f"{decision.decision!s:6}  {sanitize(tag.name):{width}}  "
+                     f"{format_age(tag.created_at, now):>5}  {format_size(tag.total_size):>8}  "
+                     f"{decision.describe()}")
+    cutoff = f"; cut-off {plan.cutoff:%Y-%m-%d %H:%M} UTC" if plan.cutoff else ""
+    lines.append(f"{len(plan.tags)} tags: {plan.deleted_count} to delete, {plan.kept_count} kept; frees "
+                 f"{format_size(plan.bytes_freed)} (shared digests counted once){cutoff}")
+    return "\n".join(lines)
+
+
+async def compute_plan(service: RegistryService, project: str, repository_id: int, rules: CleanupRules,
+                       now: datetime) -> CleanupPlan:
+    from labdeck.domain.registry_cleanup import CleanupPlanner
+
+    ref: int | str = int(project) if project.isdigit() else project
+    details = await service.tag_details(ref, repository_id)
+    return CleanupPlanner([d.to_tag_info() for d in details]).plan(rules, now)
+
+
+async def _run(args: argparse.Namespace, rules: CleanupRules,
+               transport: httpx.AsyncBaseTransport | None) -> str:
+    from labdeck.api.client import ApiClient
+    from labdeck.api.registry import RegistryService
+    settings = connection_settings(args)
+    if args.demo and transport is None:
+        transport = demo_transport()
+    now = datetime.now(UTC)
+    async with ApiClient(settings, transport=transport) as client:
+        plan = await compute_plan(RegistryService(client), args.project, args.repository_id, rules, now)
+    if args.json:
+        return render_json(plan_json(plan, rules, args.project, args.repository_id, now))
+    return plan_text(plan, now)
+
+
+def run_registry_command(argv: list[str], *, transport: httpx.AsyncBaseTransport | None = None) -> int:
+    """Run `labdeck registry ARGV`; returns the exit status. `transport` replaces the network (tests)."""
+
+    def body() -> int:
+        args = build_parser().parse_args(argv)
+        if args.demo and args.instance:
+            raise UsageError("--demo and --instance cannot be used together")
+        rules = rules_of(args)
+        sys.stdout.write(asyncio.run(_run(args, rules, transport)) + "\n")
+        return 0
+
+    return run_guarded("labdeck registry", body)

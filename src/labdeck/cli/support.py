@@ -1,0 +1,98 @@
+"""What the headless commands (`labdeck api`, `labdeck registry plan`) share: usage errors, the instance to
+talk to (config or `--demo`), terminal-safe JSON, and one-line errors instead of tracebacks."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import sys
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, NoReturn
+
+if TYPE_CHECKING:
+    import httpx
+
+    from labdeck.api.settings import ConnectionSettings
+
+DEMO_URL = "http://sandbox.test"
+DEMO_TOKEN = "glpat-sandbox-root"  # the sandbox's seeded root token: public, not a secret
+_UNSAFE = re.compile("[\x7f-\x9f]")  # DEL and C1: json.dumps escapes C0 itself
+
+
+class UsageError(Exception):
+    """A bad command line, field, file or rule: exit status 2."""
+
+
+class UsageParser(argparse.ArgumentParser):
+    """An ArgumentParser that raises `UsageError` instead of exiting."""
+
+    def error(self, message: str) -> NoReturn:
+        raise UsageError(message)
+
+
+def render_json(value: Any) -> str:
+    """Pretty JSON, with DEL and C1 controls escaped too, so server text cannot drive the terminal."""
+    text = json.dumps(value, indent=2, ensure_ascii=False)
+    return _UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+
+
+def connection_settings(args: argparse.Namespace) -> ConnectionSettings:
+    """The sandbox's root with `--demo`, else the instance chosen from the config (`--instance`)."""
+    from labdeck.config.files import load_config, select_instance
+
+    if args.demo:
+        from pydantic import SecretStr
+
+        from labdeck.api.settings import ConnectionSettings
+
+        return ConnectionSettings(url=DEMO_URL, token=SecretStr(DEMO_TOKEN), name="demo")
+    return select_instance(load_config(args.config), args.instance).connection()
+
+
+def demo_transport() -> httpx.AsyncBaseTransport:
+    """The embedded sandbox, in-process."""
+    import httpx
+
+    from labdeck.sandbox.app import create_app
+
+    return httpx.ASGITransport(app=create_app())
+
+
+def describe_error(exc: Exception) -> str:
+    """One safe line for any error (the server's message for API errors)."""
+    from labdeck.api.errors import ApiError, LabdeckError
+    from labdeck.domain.redaction import redact
+    from labdeck.domain.text import sanitize
+
+    if isinstance(exc, ApiError):
+        return redact(f"{exc.status}: {exc.message}")
+    if isinstance(exc, LabdeckError):
+        return redact(sanitize(str(exc)))
+    return redact(sanitize(f"unexpected error: {type(exc).__name__}: {exc}"))
+
+
+def fail(prog: str, message: str, status: int) -> int:
+    print(f"{prog}: {' '.join(message.split())}", file=sys.stderr)
+    return status
+
+
+def run_guarded(prog: str, body: Callable[[], int]) -> int:
+    """Run a command's body; every failure becomes one line on stderr and an exit status, never a traceback.
+
+    2 for usage and config errors, 1 for API, network and unexpected errors, 130 when interrupted.
+    """
+    from labdeck.config.files import ConfigError
+
+    try:
+        return body()
+    except SystemExit as exc:  # --help
+        return exc.code if isinstance(exc.code, int) else 0
+    except UsageError as exc:
+        return fail(prog, f"{exc} (see {prog} --help)", 2)
+    except ConfigError as exc:
+        return fail(prog, str(exc), 2)
+    except KeyboardInterrupt:
+        return fail(prog, "interrupted", 130)
+    except Exception as exc:  # never a traceback: one line, whatever went wrong
+        return fail(prog, describe_error(exc), 1)

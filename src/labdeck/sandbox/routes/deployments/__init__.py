@@ -1,0 +1,1 @@
+"""Sandbox routes of deployments and environments."""

@@ -1,0 +1,1 @@
+"""Sandbox routes of the issues area."""

@@ -1,0 +1,396 @@
+"""The issues area of the sandbox: the listings of contract document 3 ("Issues", rules in
+`issue_listing.py`) and project issues as real GitLab serves them (design appendix): read, create,
+update (labels, `add_labels`/`remove_labels`, assignees, milestone, due date, confidential,
+`state_event=close|reopen`), delete; notes (a `/promote` line promotes the issue to an epic); to-do items
+(201, then 304); time tracking with GitLab's working-time durations; related and closing merge requests.
+
+Reading needs read access to the project (404 otherwise, and for a confidential issue the caller may not
+see); updating needs the author or Planner (15) and up; deleting needs Owner (50) or an administrator.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import date
+from typing import Any
+
+from starlette.responses import Response
+from starlette.routing import Route
+
+from labdeck.domain.durations import DurationError, parse_duration
+from labdeck.sandbox.errors import SandboxError
+from labdeck.sandbox.http import Ctx, endpoint, iso, json_response, paginate
+from labdeck.sandbox.routes.groups.groups import find_group
+from labdeck.sandbox.routes.issues.listing import PLANNER, can_see, select_issues
+from labdeck.sandbox.routes.issues.shapes import (
+    issue_json,
+    issue_listing_json,
+    merge_request_json,
+    milestone_json,
+    time_stats,
+)
+from labdeck.sandbox.routes.projects.projects import find_project
+from labdeck.sandbox.seed.issues import Issue, Label, Note, Todo, add_issue, add_note, issues_data
+from labdeck.sandbox.seed.issues import seed as seed  # the area's seeding function
+from labdeck.sandbox.shapes import user_basic
+from labdeck.sandbox.store import Project
+
+OWNER = 50
+REPORTER = 20
+_PROMOTE = re.compile(r"^/promote\s*$", re.MULTILINE)
+_UPDATE_FIELDS = ("title", "description", "labels", "add_labels", "remove_labels", "assignee_id",
+                  "assignee_ids", "milestone_id", "due_date", "confidential", "discussion_locked",
+                  "state_event", "issue_type", "weight")
+
+
+# --- listings -------------------------------------------------------------------------------------------
+
+def _listing(ctx: Ctx, listing: str, project_ids: set[int] | None, group_path: str | None = None) -> Any:
+    rows = ctx.store.memo(ctx.listing_key(), lambda: select_issues(ctx, listing, project_ids))
+    details = bool(ctx.params.bool("with_labels_details"))
+    return paginate(ctx, rows, lambda i: issue_listing_json(ctx, i, details=details, group_path=group_path))
+
+
+async def list_issues(ctx: Ctx) -> Any:
+    return _listing(ctx, "global", None)
+
+
+async def list_group_issues(ctx: Ctx) -> Any:
+    group = find_group(ctx)
+    store = ctx.store
+    by_namespace = store.projects_by_namespace()
+    ids = {pid for gid in (group.id, *store.descendants(group.id))
+           for pid in by_namespace.get(("group", gid), [])}
+    return _listing(ctx, "group", ids, group.full_path)
+
+
+async def list_project_issues(ctx: Ctx) -> Any:
+    project = find_project(ctx)
+    return _listing(ctx, "project", {project.id})
+
+
+# --- single issues --------------------------------------------------------------------------------------
+
+def _issue(ctx: Ctx) -> tuple[Project, Issue]:
+    project = find_project(ctx)
+    try:
+        iid = int(ctx.path("issue_iid"))
+    except ValueError:
+        raise SandboxError.invalid("issue_iid") from None
+    issue = issues_data(ctx.store).by_iid(project.id, iid)
+    if issue is None or not can_see(ctx, issue):
+        raise SandboxError.not_found("Issue")
+    return project, issue
+
+
+def _level(ctx: Ctx, project: Project) -> int:
+    user = ctx.require_user()
+    return 100 if user.is_admin else ctx.store.project_levels(user.id).get(project.id, 0)
+
+
+def _require_editor(ctx: Ctx, project: Project, issue: Issue) -> None:
+    user = ctx.require_user()
+    if _level(ctx, project) < PLANNER and user.id != issue.author_id:
+        raise SandboxError.forbidden()
+
+
+async def get_issue(ctx: Ctx) -> Any:
+    _, issue = _issue(ctx)
+    return issue_json(ctx, issue, details=bool(ctx.params.bool("with_labels_details")))
+
+
+def _ensure_labels(ctx: Ctx, names: list[str]) -> list[str]:
+    labels = issues_data(ctx.store).labels
+    for name in names:
+        if name not in labels:
+            labels[name] = Label(ctx.store.next_id("label"), name, "#6699cc", "", None)
+    return list(dict.fromkeys(names))
+
+
+def _names(value: Any) -> list[str]:
+    items = value if isinstance(value, list) else str(value).split(",")
+    return [str(v).strip() for v in items if str(v).strip()]
+
+
+def _assignees(ctx: Ctx) -> list[int] | None:
+    p = ctx.params
+    if "assignee_ids" in p:
+        values = [v for v in p.list("assignee_ids") if str(v).strip() not in ("", "0")]
+        try:
+            ids = [int(v) for v in values]
+        except (TypeError, ValueError):
+            raise SandboxError.invalid("assignee_ids") from None
+    elif "assignee_id" in p:
+        ids = [p.int("assignee_id") or 0]
+    else:
+        return None
+    return [i for i in dict.fromkeys(ids) if i in ctx.store.users]
+
+
+def _apply_fields(ctx: Ctx, project: Project, issue: Issue) -> None:
+    """Apply the writable fields present in the request to `issue`."""
+    p, data = ctx.params, issues_data(ctx.store)
+    if "title" in p:
+        if not (p.str("title") or "").strip():
+            raise SandboxError.validation({"title": ["can't be blank"]})
+        issue.title = p.str("title") or ""
+    if "description" in p:
+        issue.description = p.str("description") or ""
+    if "labels" in p:
+        issue.labels = _ensure_labels(ctx, _names(p.get("labels")))
+    if "add_labels" in p:
+        issue.labels = _ensure_labels(ctx, issue.labels + _names(p.get("add_labels")))
+    if "remove_labels" in p:
+        gone = set(_names(p.get("remove_labels")))
+        issue.labels = [name for name in issue.labels if name not in gone]
+    assignees = _assignees(ctx)
+    if assignees is not None:
+        issue.assignee_ids = assignees
+    if "milestone_id" in p.data:
+        ms_id = p.int("milestone_id")
+        if ms_id:
+            milestone = data.milestones.get(ms_id)
+            if milestone is None or milestone.project_id != project.id:
+                raise SandboxError.not_found("Milestone")
+        issue.milestone_id = ms_id or None
+    if "due_date" in p.data:
+        text = p.str("due_date") or ""
+        try:
+            issue.due_date = date.fromisoformat(text) if text else None
+        except ValueError:
+            raise SandboxError.invalid("due_date") from None
+    for flag in ("confidential", "discussion_locked"):
+        value = p.bool(flag)
+        if value is not None:
+            setattr(issue, flag, value)
+    issue_type = p.choice("issue_type", ("issue", "incident", "test_case"))
+    if issue_type:
+        issue.issue_type = issue_type
+    if "weight" in p.data:
+        issue.weight = p.int("weight")
+
+
+def _set_state(ctx: Ctx, issue: Issue, event: str) -> None:
+    user = ctx.require_user()
+    if event == "close" and issue.state != "closed":
+        issue.state, issue.closed_at, issue.closed_by_id = "closed", ctx.store.now(), user.id
+        add_note(ctx.store, issue, user.id, "closed", system=True)
+    elif event == "reopen" and issue.state == "closed":
+        issue.state, issue.closed_at, issue.closed_by_id = "opened", None, None
+        add_note(ctx.store, issue, user.id, "reopened", system=True)
+
+
+async def create_issue(ctx: Ctx) -> Any:
+    project = find_project(ctx)
+    user = ctx.require_user()
+    ctx.params.require("title")
+    issue = add_issue(ctx.store, project, "", user.id)
+    try:
+        _apply_fields(ctx, project, issue)
+    except SandboxError:
+        issues_data(ctx.store).remove(issue)
+        raise
+    ctx.store.touch()
+    return json_response(issue_json(ctx, issue), 201)
+
+
+async def update_issue(ctx: Ctx) -> Any:
+    project, issue = _issue(ctx)
+    _require_editor(ctx, project, issue)
+    if not any(name in ctx.params.data for name in _UPDATE_FIELDS):
+        raise SandboxError(400, {"error": f"{', '.join(_UPDATE_FIELDS)} are missing, "
+                                          "at least one parameter must be provided"})
+    event = ctx.params.choice("state_event", ("close", "reopen"))
+    _apply_fields(ctx, project, issue)
+    if event:
+        _set_state(ctx, issue, event)
+    issue.updated_at = ctx.store.now()
+    ctx.store.touch()
+    return issue_json(ctx, issue)
+
+
+async def delete_issue(ctx: Ctx) -> Any:
+    project, issue = _issue(ctx)
+    if _level(ctx, project) < OWNER:
+        raise SandboxError.forbidden()
+    data = issues_data(ctx.store)
+    data.remove(issue)
+    for key in [k for k in data.todos if k[1] == issue.id]:
+        del data.todos[key]
+    ctx.store.touch()
+    return Response(status_code=204)
+
+
+# --- notes ----------------------------------------------------------------------------------------------
+
+def note_json(ctx: Ctx, issue: Issue, note: Note, changes: dict[str, Any] | None = None) -> dict[str, Any]:
+    author = ctx.store.users.get(note.author_id)
+    body = {"id": note.id, "type": None, "body": note.body, "attachment": None,
+            "author": user_basic(author, ctx.base) if author else None, "created_at": iso(note.created_at),
+            "updated_at": iso(note.created_at), "system": note.system, "noteable_id": issue.id,
+            "noteable_type": "Issue", "project_id": issue.project_id, "resolvable": False,
+            "confidential": note.confidential, "internal": note.confidential, "noteable_iid": issue.iid,
+            "commands_changes": changes or {}}
+    return body
+
+
+async def list_notes(ctx: Ctx) -> Any:
+    _, issue = _issue(ctx)
+    order_by = ctx.params.choice("order_by", ("created_at", "updated_at"), "created_at")
+    descending = ctx.params.choice("sort", ("asc", "desc"), "desc") == "desc"
+    notes = sorted(issues_data(ctx.store).notes.get(issue.id, []),
+                   key=lambda n: (n.created_at, n.id), reverse=descending)
+    del order_by  # notes are never edited in the sandbox: updated_at is created_at
+    return paginate(ctx, notes, lambda n: note_json(ctx, issue, n))
+
+
+def _promote(ctx: Ctx, project: Project, issue: Issue) -> bool:
+    """Promote to an epic of the project's group (Reporter and up); False when it cannot be done."""
+    user = ctx.require_user()
+    if project.namespace_kind != "group" or issue.epic_id is not None or _level(ctx, project) < REPORTER:
+        return False
+    data = issues_data(ctx.store)
+    group = ctx.store.groups[project.namespace_id]
+    epic_id = ctx.store.next_id("epic")
+    iid = sum(1 for e in data.epics.values() if e["group_id"] == group.id) + 1
+    data.epics[epic_id] = {"id": epic_id, "iid": iid, "title": issue.title, "group_id": group.id,
+                           "url": f"/groups/{group.full_path}/-/epics/{iid}"}
+    issue.epic_id = epic_id
+    add_note(ctx.store, issue, user.id, f"promoted to epic &{iid}", system=True)
+    _set_state(ctx, issue, "close")
+    return True
+
+
+async def create_note(ctx: Ctx) -> Any:
+    project, issue = _issue(ctx)
+    user = ctx.require_user()
+    ctx.params.require("body")
+    text = ctx.params.str("body") or ""
+    changes: dict[str, Any] = {}
+    if _PROMOTE.search(text):
+        changes["promote_to_epic"] = _promote(ctx, project, issue)
+        text = _PROMOTE.sub("", text).strip()
+    note = add_note(ctx.store, issue, user.id, text, confidential=bool(ctx.params.bool("internal")))
+    issue.updated_at = ctx.store.now()
+    ctx.store.touch()
+    return json_response(note_json(ctx, issue, note, changes), 201)
+
+
+# --- to-do, time tracking, merge requests -----------------------------------------------------------
+
+async def create_todo(ctx: Ctx) -> Any:
+    project, issue = _issue(ctx)
+    user = ctx.require_user()
+    data = issues_data(ctx.store)
+    if (user.id, issue.id) in data.todos:
+        return Response(status_code=304)
+    todo = data.todos[(user.id, issue.id)] = Todo(ctx.store.next_id("todo"), user.id, issue.id, user.id,
+                                                  ctx.store.now())
+    ctx.store.touch()
+    body = {"id": todo.id, "project": {"id": project.id, "name": project.name,
+                                       "name_with_namespace": project.name_with_namespace,
+                                       "path": project.path,
+                                       "path_with_namespace": project.path_with_namespace},
+            "author": user_basic(user, ctx.base), "action_name": "marked", "target_type": "Issue",
+            "target": issue_json(ctx, issue), "target_url": issue_json(ctx, issue)["web_url"],
+            "body": issue.title, "state": "pending", "created_at": iso(todo.created_at)}
+    return json_response(body, 201)
+
+
+def _duration(ctx: Ctx) -> int:
+    ctx.params.require("duration")
+    try:
+        return parse_duration(ctx.params.str("duration") or "")
+    except DurationError:
+        raise SandboxError.validation({"time_estimate": ["must have a valid format"]}) from None
+
+
+async def set_estimate(ctx: Ctx) -> Any:
+    project, issue = _issue(ctx)
+    _require_editor(ctx, project, issue)
+    seconds = _duration(ctx)
+    if seconds < 0:
+        raise SandboxError.validation({"time_estimate": ["must have a valid format and be greater than or "
+                                                         "equal to zero"]})
+    issue.time_estimate = seconds
+    ctx.store.touch()
+    return json_response(time_stats(issue), 201)
+
+
+async def reset_estimate(ctx: Ctx) -> Any:
+    project, issue = _issue(ctx)
+    _require_editor(ctx, project, issue)
+    issue.time_estimate = 0
+    ctx.store.touch()
+    return json_response(time_stats(issue), 201)
+
+
+async def add_spent(ctx: Ctx) -> Any:
+    project, issue = _issue(ctx)
+    _require_editor(ctx, project, issue)
+    seconds = _duration(ctx)
+    if issue.total_time_spent + seconds < 0:
+        raise SandboxError.validation({"base": ["Time to subtract exceeds the total time spent"]})
+    issue.total_time_spent += seconds
+    ctx.store.touch()
+    return json_response(time_stats(issue), 201)
+
+
+async def reset_spent(ctx: Ctx) -> Any:
+    project, issue = _issue(ctx)
+    _require_editor(ctx, project, issue)
+    issue.total_time_spent = 0
+    ctx.store.touch()
+    return json_response(time_stats(issue), 201)
+
+
+async def get_time_stats(ctx: Ctx) -> Any:
+    return time_stats(_issue(ctx)[1])
+
+
+async def related_merge_requests(ctx: Ctx) -> Any:
+    _, issue = _issue(ctx)
+    mrs = [mr for mr in issues_data(ctx.store).merge_requests.values() if issue.id in mr.related]
+    return paginate(ctx, mrs, lambda mr: merge_request_json(ctx, mr))
+
+
+async def closed_by(ctx: Ctx) -> Any:
+    _, issue = _issue(ctx)
+    mrs = [mr for mr in issues_data(ctx.store).merge_requests.values() if issue.id in mr.closes]
+    return paginate(ctx, mrs, lambda mr: merge_request_json(ctx, mr))
+
+
+async def list_milestones(ctx: Ctx) -> Any:
+    """`GET /projects/:id/milestones` (`title`, `state`, `search`, `iids[]`), for picking a milestone."""
+    project = find_project(ctx)
+    p = ctx.params
+    state = p.choice("state", ("active", "closed"))
+    title, search, iids = p.str("title"), (p.str("search") or "").lower(), set(p.int_list("iids"))
+    rows = [m for m in issues_data(ctx.store).milestones_of(project.id)
+            if (state is None or m.state == state) and (title is None or m.title == title)
+            and (not search or search in m.title.lower()) and (not iids or m.iid in iids)]
+    rows.sort(key=lambda m: m.id, reverse=True)
+    return paginate(ctx, rows, lambda m: milestone_json(ctx, m))
+
+
+_ISSUE = "/projects/{id}/issues/{issue_iid}"
+routes: list[Route] = [
+    Route("/issues", endpoint(list_issues), methods=["GET"]),
+    Route("/groups/{id}/issues", endpoint(list_group_issues), methods=["GET"]),
+    Route("/projects/{id}/issues", endpoint(list_project_issues), methods=["GET"]),
+    Route("/projects/{id}/issues", endpoint(create_issue), methods=["POST"]),
+    Route("/projects/{id}/milestones", endpoint(list_milestones), methods=["GET"]),
+    Route(_ISSUE, endpoint(get_issue), methods=["GET"]),
+    Route(_ISSUE, endpoint(update_issue), methods=["PUT"]),
+    Route(_ISSUE, endpoint(delete_issue), methods=["DELETE"]),
+    Route(f"{_ISSUE}/notes", endpoint(list_notes), methods=["GET"]),
+    Route(f"{_ISSUE}/notes", endpoint(create_note), methods=["POST"]),
+    Route(f"{_ISSUE}/todo", endpoint(create_todo), methods=["POST"]),
+    Route(f"{_ISSUE}/time_estimate", endpoint(set_estimate), methods=["POST"]),
+    Route(f"{_ISSUE}/reset_time_estimate", endpoint(reset_estimate), methods=["POST"]),
+    Route(f"{_ISSUE}/add_spent_time", endpoint(add_spent), methods=["POST"]),
+    Route(f"{_ISSUE}/reset_spent_time", endpoint(reset_spent), methods=["POST"]),
+    Route(f"{_ISSUE}/time_stats", endpoint(get_time_stats), methods=["GET"]),
+    Route(f"{_ISSUE}/related_merge_requests", endpoint(related_merge_requests), methods=["GET"]),
+    Route(f"{_ISSUE}/closed_by", endpoint(closed_by), methods=["GET"]),
+]

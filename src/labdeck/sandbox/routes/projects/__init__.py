@@ -1,0 +1,1 @@
+"""Sandbox routes of projects and their resources."""

@@ -1,0 +1,1 @@
+"""Instance administration screens: instance CI variables and Pages domains."""

@@ -1,0 +1,1 @@
+"""The Deployments area: deployments, environments and protected environments."""

@@ -1,0 +1,302 @@
+"""`:deployments`: the deployments of one project, with a timeline per environment.
+
+- Type a project path (`f`) and press enter (or open with an `AreaRequest` scope/query).
+- Environment, status and sort selects filter and order on the server; `/` filters locally; rows are
+  coloured by status; `d` shows the detail pane, `enter` opens the detail with the shipped merge requests.
+- The timeline (`t` hides it): deployments per day over 90 days as a `Sparkline` per environment, with the
+  success rate and the last successful deployment of each.
+- `n` creates a deployment record, `c` changes a deployment's status (only valid statuses are offered;
+  deployments run by CI cannot be changed through the API), `p` opens the protected environments.
+
+Mutating actions are hidden in read-only mode. Server text is shown as `rich.text.Text`, never markup.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import UTC, date, datetime
+
+from rich.text import Text
+from textual import work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.widget import Widget
+from textual.widgets import Input, Select, Sparkline, Static
+
+from labdeck.api.deployments import DeploymentsService
+from labdeck.api.errors import ApiError
+from labdeck.api.models.deployments import Deployment, Environment
+from labdeck.domain.deployments import STATUSES, EnvironmentSummary, summarise
+from labdeck.tui.areas import AreaRequest
+from labdeck.tui.screens.base import LabdeckScreen, ScopedScreen
+from labdeck.tui.screens.deployments.dialogs import (
+    CreateDeploymentDialog,
+    DeploymentDetailScreen,
+    NewDeployment,
+    StatusDialog,
+    deployment_detail,
+    status_text,
+)
+from labdeck.tui.widgets.resource_table import ResourceTable
+from labdeck.tui.widgets.resource_view import ResourceView
+from labdeck.tui.widgets.table_model import Column
+
+Today = Callable[[], date]
+TIMELINE_DAYS = 90
+SORTS: list[tuple[str, str]] = [("Oldest first", "id:asc"), ("Newest first", "id:desc"),
+                                ("Recently updated", "updated_at:desc"), ("Ref", "ref:asc")]
+
+
+def utc_today() -> date:
+    return datetime.now(UTC).date()
+
+
+def deployments_service(screen: LabdeckScreen) -> DeploymentsService | None:
+    session = screen.labdeck.session
+    return DeploymentsService(session.client) if session is not None else None
+
+
+def _stamp(value: datetime | None) -> str:
+    return value.strftime("%Y-%m-%d %H:%M") if value is not None else ""
+
+
+def deployment_cells(d: Deployment) -> tuple[Text, ...]:
+    job = d.deployable.name if d.deployable is not None and d.deployable.name else "—"
+    return (Text(str(d.iid or d.id)), Text(d.environment_name), status_text(d.status), Text(d.ref),
+            Text(d.sha[:8], style="dim"), Text((d.user.username or "") if d.user else ""),
+            Text(_stamp(d.created_at)), Text(job, style="dim"))
+
+
+COLUMNS = [
+    Column("iid", "#", width=6, align="right", sort_key=lambda d: d.iid or d.id),
+    Column("environment", "Environment", min_width=14),
+    Column("status", "Status", width=9),
+    Column("ref", "Ref", min_width=10),
+    Column("sha", "SHA", width=8),
+    Column("user", "User", min_width=8),
+    Column("created", "Created", width=16,
+           sort_key=lambda d: d.created_at.timestamp() if d.created_at else 0),
+    Column("job", "Job", min_width=10),
+]
+
+
+def _ago(moment: datetime | None, today: date) -> str:
+    if moment is None:
+        return "never"
+    days = (today - moment.date()).days
+    return "today" if days <= 0 else f"{days}d ago"
+
+
+def summary_text(summary: EnvironmentSummary, today: date) -> Text:
+    rate = summary.success_rate
+    out = Text(f"{summary.total:>4} deploy{'' if summary.total == 1 else 's'}  ")
+    out.append("—" if rate is None else f"{rate:4.0%} ok",
+               style="" if rate is None else "green" if rate >= 0.9 else "yellow" if rate >= 0.7 else "red")
+    out.append("  last success ", style="dim")
+    out.append(_ago(summary.last_success, today))
+    if summary.last_success_ref:
+        out.append(f" ({summary.last_success_ref})", style="dim")
+    return out
+
+
+class DeploymentsScreen(ScopedScreen):
+    AREA = "deployments"
+    TITLE = "Deployments"
+    CSS_PATH = "deployments.tcss"
+    SCOPE_INPUT = "deployments-scope"
+    MUTATING_ACTIONS = frozenset({"new_deployment", "set_status"})
+    BINDINGS = [
+        Binding("f", "scope", "Project", id="deployments.scope"),
+        Binding("t", "toggle_timeline", "Timeline", id="deployments.timeline"),
+        Binding("n", "new_deployment", "New", id="deployments.new"),
+        Binding("c", "set_status", "Change status", id="deployments.status"),
+        Binding("p", "protected", "Protected envs", id="deployments.protected"),
+    ]
+
+    def __init__(self, request: AreaRequest | None = None, *, today: Today = utc_today) -> None:
+        super().__init__(request)
+        self.today = today
+        self.history: list[Deployment] = []
+        self.environments: list[Environment] = []
+        self.summaries: list[EnvironmentSummary] = []
+
+    def compose_body(self) -> ComposeResult:
+        yield Input(self.scope, placeholder="project path, then enter (acme/platform/api-gateway)",
+                    id="deployments-scope")
+        with Horizontal(id="deployments-filters"):
+            yield Select[str]([], prompt="all environments", id="deployments-environment")
+            yield Select[str]([(s, s) for s in STATUSES], prompt="any status", id="deployments-status")
+            yield Select[str](SORTS, value="id:asc", allow_blank=False, id="deployments-sort")
+        yield Vertical(id="deployments-timeline")
+        yield ResourceView(COLUMNS, cells=deployment_cells, row_key=lambda d: d.id, detail=deployment_detail,
+                           empty_text="No deployments", id="deployments-view")
+
+    @property
+    def table(self) -> ResourceTable:
+        return self.query_one("#deployments-view", ResourceView).table
+
+    def load_scope(self) -> None:
+        self.load_all()
+
+    def refresh_data(self) -> None:
+        self.load_all(refresh=True)
+
+    def action_toggle_timeline(self) -> None:
+        self.query_one("#deployments-timeline").toggle_class("-hidden")
+
+    def on_select_changed(self, event: Select.Changed) -> None:
+        if event.select.id in ("deployments-environment", "deployments-status", "deployments-sort"):
+            event.stop()
+            if self.scope and self.is_mounted:
+                self.load_table(to_top=True)
+
+    # -- filters --------------------------------------------------------------------------------------
+    def _select(self, name: str) -> str | None:
+        value = self.query_one(f"#deployments-{name}", Select).value
+        return value if isinstance(value, str) else None
+
+    def filters(self) -> dict[str, str | None]:
+        order_by, _, sort = (self._select("sort") or "id:asc").partition(":")
+        return {"environment": self._select("environment"), "status": self._select("status"),
+                "order_by": order_by, "sort": sort}
+
+    # -- loading --------------------------------------------------------------------------------------
+    @work(exclusive=True, group="deployments-all")
+    async def load_all(self, refresh: bool = False) -> None:
+        """The whole history (timeline, environment choices), then the filtered table."""
+        service = deployments_service(self)
+        if service is None or not self.scope:
+            return
+        self.table.loading_more = True
+        try:
+            self.history = await service.deployments(self.scope, refresh=refresh)
+        finally:
+            self.table.loading_more = False
+        try:
+            self.environments = await service.environments(self.scope, refresh=refresh)
+        except ApiError:  # environments hidden from this user: the history still names them
+            self.environments = []
+        self.update_environments()
+        await self.update_timeline()
+        await self._fill_table(service, refresh)
+
+    @work(exclusive=True, group="deployments-table")
+    async def load_table(self, refresh: bool = False, to_top: bool = False) -> None:
+        """The table for the current filters (a filter or sort change puts the cursor on the first row)."""
+        service = deployments_service(self)
+        if service is not None and self.scope:
+            await self._fill_table(service, refresh)
+            if to_top and self.table.rows:
+                self.table.move_cursor(0)
+
+    async def _fill_table(self, service: DeploymentsService, refresh: bool) -> None:
+        f = self.filters()
+        rows = await service.deployments(self.scope, environment=f["environment"], status=f["status"],
+                                         order_by=f["order_by"] or "id", sort=f["sort"] or "asc",
+                                         refresh=refresh)
+        self.table.set_rows(rows)
+        self.mark_data_loaded()
+
+    def update_environments(self) -> None:
+        select = self.query_one("#deployments-environment", Select)
+        names = sorted({d.environment_name for d in self.history if d.environment_name}
+                       | {e.name for e in self.environments})
+        current = select.value
+        with select.prevent(Select.Changed):
+            select.set_options([(Text(name), name) for name in names])  # server text: never markup
+            if isinstance(current, str) and current in names:
+                select.value = current
+
+    async def update_timeline(self) -> None:
+        facts = [fact for d in self.history if (fact := d.fact()) is not None]
+        today = self.today()
+        order = {"production": 0, "staging": 1}
+        self.summaries = sorted(summarise(facts, today, TIMELINE_DAYS),
+                                key=lambda s: (order.get(s.environment, 2), -s.total, s.environment))
+        box = self.query_one("#deployments-timeline", Vertical)
+        await box.remove_children()
+        stopped = {e.name for e in self.environments if e.state == "stopped"}
+        rows: list[Widget] = [Static(Text(f"Deployments per day, last {TIMELINE_DAYS} days", style="dim"),
+                                     id="timeline-title")] if self.summaries else []
+        for index, summary in enumerate(self.summaries):
+            name = Text(summary.environment, no_wrap=True, overflow="ellipsis",
+                        style="dim" if summary.environment in stopped else "")
+            rows.append(Horizontal(
+                Static(name, classes="timeline-name"),
+                Sparkline(list(summary.per_day), summary_function=max, classes="timeline-spark"),
+                Static(summary_text(summary, today), classes="timeline-summary"),
+                id=f"timeline-{index}", classes="timeline-row"))
+        if rows:
+            await box.mount_all(rows)
+
+    # -- actions --------------------------------------------------------------------------------------
+    def on_resource_table_row_selected(self, event: ResourceTable.RowSelected) -> None:
+        if isinstance(event.row, Deployment):
+            event.stop()
+            self.open_detail(event.row)
+
+    def open_detail(self, deployment: Deployment) -> None:
+        service = deployments_service(self)
+        if service is None:
+            return
+        scope = self.scope
+        self.app.push_screen(DeploymentDetailScreen(
+            deployment, lambda: service.merge_requests(scope, deployment.id)))
+
+    def action_set_status(self) -> None:
+        deployment = self.table.cursor_row
+        if not isinstance(deployment, Deployment):
+            return
+        if deployment.deployable is not None:
+            self.notify("This deployment was run by a CI job; GitLab does not let the API change its status",
+                        severity="warning", markup=False)
+            return
+
+        def chosen(status: str | None) -> None:
+            if status:
+                self.change_status(deployment, status)
+
+        self.app.push_screen(StatusDialog(deployment), chosen)
+
+    @work(group="deployments-mutation")
+    async def change_status(self, deployment: Deployment, status: str) -> None:
+        service = deployments_service(self)
+        if service is None:
+            return
+        updated = await service.set_status(self.scope, deployment.id, status)
+        self.notify(f"Deployment #{updated.iid or updated.id} is now {updated.status}", markup=False)
+        self.load_all(refresh=True)
+
+    def action_new_deployment(self) -> None:
+        if not self.scope:
+            return
+
+        def created(value: NewDeployment | None) -> None:
+            if value is not None:
+                self.create_deployment(value)
+
+        self.app.push_screen(CreateDeploymentDialog(self._select("environment") or ""), created)
+
+    @work(group="deployments-mutation")
+    async def create_deployment(self, value: NewDeployment) -> None:
+        service = deployments_service(self)
+        if service is None:
+            return
+        made = await service.create_deployment(self.scope, environment=value.environment, sha=value.sha,
+                                               ref=value.ref, tag=value.tag, status=value.status)
+        self.notify(f"Deployment #{made.iid or made.id} recorded ({made.status})", markup=False)
+        self.load_all(refresh=True)
+
+    def action_protected(self) -> None:
+        if not self.scope:
+            return
+        from labdeck.tui.screens.deployments.protected_environments import ProtectedEnvironmentsScreen
+
+        names = [e.name for e in self.environments] or [s.environment for s in self.summaries]
+        self.app.push_screen(ProtectedEnvironmentsScreen(self.scope, environments=names))
+
+
+def open_deployments(request: AreaRequest) -> DeploymentsScreen:
+    """The area factory (`:deployments`)."""
+    return DeploymentsScreen(request)

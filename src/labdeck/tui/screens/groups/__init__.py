@@ -1,0 +1,1 @@
+"""The Groups area: the group tree, its tabs, actions and forms."""

@@ -1,0 +1,384 @@
+"""The actions of the groups view, per tab: add, edit and delete members, labels, badges and CI variables
+(forms validated before sending; removing a member or deleting a variable needs its name typed), reveal a
+masked value, copy a variable's value (`y`, never shown), subscribe to a label, show inherited members, and
+the long operations as jobs: group export (polled until the archive is there, then saved in the folder the
+user picked; `SaveError` names the path when it cannot be written), relations export (progress per
+relation), and import. Members are added by id or username; badge forms preview their rendered URLs.
+
+`GroupActions` is a mixin of `GroupsScreen` (`groups.py`), which provides `group`, `services`,
+`active_tab`, `table()`, `reload()`, `rerender()`, `today`, `download_dir`, `revealed` and `relations`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from datetime import date
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from textual import work
+from textual.content import Content
+
+from labdeck.api.errors import LabdeckError
+from labdeck.api.models.badges import Badge
+from labdeck.api.models.group_transfer import RelationState, RelationStatus
+from labdeck.api.models.labels import GroupLabel
+from labdeck.api.models.members import BillableMember, Member
+from labdeck.api.models.variables import CiVariable
+from labdeck.tui.jobs import Job
+from labdeck.tui.screens.base import LabdeckScreen
+from labdeck.tui.screens.confirm import ConfirmScreen, TypeToConfirmScreen
+from labdeck.tui.screens.groups.forms import (
+    Renderer,
+    Values,
+    badge_form,
+    folder_form,
+    import_form,
+    label_form,
+    member_form,
+    parse_user_refs,
+    variable_form,
+)
+from labdeck.tui.screens.groups.tabs import copy_variable_value, variable_key
+from labdeck.tui.widgets.resource_view import ResourceView
+
+if TYPE_CHECKING:
+    from labdeck.tui.screens.groups.groups import GroupsScreen
+
+EDITABLE = ("members", "labels", "badges", "variables")
+DONE = {"add": "added", "edit": "updated", "delete": "deleted"}
+
+
+class SaveError(LabdeckError):
+    """A download that could not be written where the user asked."""
+
+
+async def save_file(target: Path, payload: bytes) -> None:
+    """Write a download; `SaveError` with the path and the reason when the folder cannot be written."""
+    try:
+        await asyncio.to_thread(target.write_bytes, payload)
+    except OSError as exc:
+        raise SaveError(f"Cannot write {target}: {exc.strerror or exc}") from None
+
+
+def _safe_name(text: str) -> str:
+    return "".join(ch if ch.isalnum() or ch in "-_." else "_" for ch in text) or "group"
+
+
+class GroupActions:
+    """Actions of `GroupsScreen`; see the module docstring."""
+
+    # -- add, edit, delete ----------------------------------------------------------------------------
+    def action_add(self: GroupsScreen) -> None:
+        tab = self.active_tab
+        if self.group is None or tab not in EDITABLE:
+            self.notify("Add works on members, labels, badges and variables", severity="warning")
+            return
+        if tab == "members" and self.billable_members:
+            self.notify("Billable members are not added here: add members, then they count",
+                        severity="warning")
+            return
+        forms = {"members": lambda: member_form("groups", self.today()), "labels": label_form,
+                 "badges": lambda: badge_form(render=self.badge_renderer()), "variables": variable_form}
+        self.app.push_screen(forms[tab](), lambda values: self._created(tab, values))
+
+    def _created(self: GroupsScreen, tab: str, values: Values | None) -> None:
+        if values is not None:
+            self.apply_change(tab, "add", None, values)
+
+    def badge_renderer(self: GroupsScreen) -> Renderer | None:
+        """Render typed badge URLs with the server's `render` (the group's first project)."""
+        services, group = self.services, self.group
+        if services is None or group is None:
+            return None
+        ref = group.id
+
+        async def render(link: str, image: str) -> tuple[str, str]:
+            rendered = await services.badges.render(ref, link, image)
+            return rendered.rendered_link_url or link, rendered.rendered_image_url or image
+
+        return render
+
+    def action_edit(self: GroupsScreen) -> None:
+        tab, row = self.active_tab, self.table().cursor_row
+        if self.group is None or tab not in EDITABLE or row is None:
+            return
+        if isinstance(row, Member):
+            form = member_form("groups", self.today(), user_ids=str(row.id), level=row.access_level or 30,
+                               expires=row.expires_at.isoformat() if row.expires_at else "", editing=True)
+        elif isinstance(row, GroupLabel):
+            form = label_form(row)
+        elif isinstance(row, Badge):
+            form = badge_form(row.name or "", row.link_url or "", row.image_url or "", editing=True,
+                              render=self.badge_renderer())
+        elif isinstance(row, CiVariable):
+            form = variable_form(row)
+        else:
+            return
+        self.app.push_screen(form, lambda values: self._edited(tab, row, values))
+
+    def _edited(self: GroupsScreen, tab: str, row: Any, values: Values | None) -> None:
+        if values is not None:
+            self.apply_change(tab, "edit", row, values)
+
+    def action_delete(self: GroupsScreen) -> None:
+        tab, row = self.active_tab, self.table().cursor_row
+        if self.group is None or row is None or tab not in EDITABLE:
+            return
+        where = self.group.full_path or ""
+        if isinstance(row, BillableMember):
+            name = row.username or str(row.id)
+            message = Content.from_markup("Remove [b]$user[/b] from [b]$group[/b], all its subgroups and "
+                                          "projects?", user=name, group=where)
+            screen: ConfirmScreen = TypeToConfirmScreen("Remove billable member", message, name,
+                                                        confirm_label="Remove")
+        elif isinstance(row, Member):
+            name = row.username or str(row.id)
+            message = Content.from_markup("Remove [b]$user[/b] from [b]$group[/b]?", user=name, group=where)
+            screen = TypeToConfirmScreen("Remove member", message, name, confirm_label="Remove")
+        elif isinstance(row, CiVariable):
+            screen = TypeToConfirmScreen("Delete variable", Content.from_markup(
+                "Delete variable [b]$key[/b] (scope $scope) of [b]$group[/b]?", key=row.key,
+                scope=row.environment_scope or "*", group=where), row.key)
+        else:
+            name = row.name if isinstance(row, GroupLabel) else (row.name or f"badge {row.id}")
+            screen = ConfirmScreen(f"Delete {tab[:-1]}", Content.from_markup(
+                "Delete [b]$name[/b] of [b]$group[/b]?", name=name, group=where), confirm_label="Delete")
+        self.app.push_screen(screen, lambda yes: self.apply_change(tab, "delete", row, {}) if yes else None)
+
+    @work(group="groups-change")
+    async def apply_change(self: GroupsScreen, tab: str, what: str, row: Any, values: Values) -> None:
+        services, group = self.services, self.group
+        if services is None or group is None:
+            return
+        ref = group.id
+        if tab == "members":
+            await self._member_change(services, ref, what, row, values)
+        elif tab == "labels":
+            await self._label_change(services, ref, what, row, values)
+        elif tab == "badges":
+            if what == "delete":
+                await services.badges.delete_badge(ref, row.id)
+            elif what == "add":
+                await services.badges.create_badge(ref, values["link_url"], values["image_url"],
+                                                   name=values.get("name") or None)
+            else:
+                await services.badges.update_badge(ref, row.id, link_url=values["link_url"],
+                                                   image_url=values["image_url"],
+                                                   name=values.get("name") or None)
+        elif tab == "variables":
+            await self._variable_change(services, ref, what, row, values)
+        self.notify(f"{tab[:-1].capitalize()} {DONE[what]}")
+        self.reload(tab)
+
+    async def _member_change(self, services: Any, ref: int, what: str, row: Any, values: Values) -> None:
+        source = ("groups", ref)
+        expires = values.get("expires_at") or None
+        day = date.fromisoformat(expires) if expires else None
+        if isinstance(row, BillableMember):
+            await services.members.remove_billable_member(ref, row.id)
+        elif what == "delete":
+            await services.members.remove_member(source, row.id)
+        elif what == "edit":
+            await services.members.update_member(source, row.id, int(values["access_level"]), expires_at=day)
+        else:
+            ids = await services.members.user_ids_for(parse_user_refs(str(values["user_ids"])) or [])
+            if len(ids) == 1:
+                await services.members.add_member(source, ids[0], int(values["access_level"]), expires_at=day)
+            else:
+                await services.members.add_members(source, ids, int(values["access_level"]), expires_at=day)
+
+    async def _label_change(self, services: Any, ref: int, what: str, row: Any, values: Values) -> None:
+        if what == "delete":
+            await services.labels.delete_label(ref, row.id)
+        elif what == "add":
+            await services.labels.create_label(ref, values["name"], values["color"],
+                                               values.get("description") or None)
+        else:
+            new_name = values["name"] if values["name"] != row.name else None
+            await services.labels.update_label(ref, row.id, new_name=new_name, color=values["color"],
+                                               description=values.get("description", ""))
+
+    async def _variable_change(self, services: Any, ref: int, what: str, row: Any, values: Values) -> None:
+        variables = services.variables
+        if what == "delete":
+            await variables.delete_group_variable(ref, row.key, environment_scope=row.environment_scope)
+            return
+        options = {"variable_type": values["variable_type"], "protected": bool(values["protected"]),
+                   "masked": bool(values["masked"])}
+        scope = values.get("environment_scope") or "*"
+        if what == "add":
+            await variables.create_group_variable(ref, values["key"], values["value"],
+                                                  environment_scope=scope, **options)
+        else:
+            await variables.update_group_variable(ref, row.key, values["value"],
+                                                  environment_scope=row.environment_scope,
+                                                  new_environment_scope=scope, **options)
+
+    def action_copy_reference(self: GroupsScreen) -> None:
+        """`y`: on the variables tab, copy the selected variable's value (never shown); else the URL."""
+        row = self.table("variables").cursor_row
+        if self.active_tab == "variables" and self.focused is not self.tree and isinstance(row, CiVariable):
+            copy_variable_value(self.app, row)
+            return
+        LabdeckScreen.action_copy_reference(self)
+
+    # -- small toggles --------------------------------------------------------------------------------
+    def action_reveal(self: GroupsScreen) -> None:
+        row = self.table("variables").cursor_row
+        if self.active_tab != "variables" or not isinstance(row, CiVariable):
+            return
+        key = variable_key(row)
+        if key in self.revealed:
+            self.revealed.discard(key)
+        else:
+            self.revealed.add(key)
+        self.rerender("variables")
+        self.query_one("#groups-view-variables", ResourceView).refresh_detail()
+
+    @work(group="groups-change")
+    async def action_subscribe(self: GroupsScreen) -> None:
+        row, services, group = self.table("labels").cursor_row, self.services, self.group
+        if self.active_tab != "labels" or not isinstance(row, GroupLabel):
+            return
+        if services is None or group is None:
+            return
+        result = await services.labels.set_subscription(group.id, row.id, not row.subscribed)
+        if result is None:
+            self.notify("Nothing changed", markup=False)
+        else:
+            self.notify(f"{'Subscribed to' if result.subscribed else 'Unsubscribed from'} {result.name}",
+                        markup=False)
+        self.reload("labels")
+
+    def action_toggle_inherited(self: GroupsScreen) -> None:
+        if self.active_tab != "members":
+            return
+        self.inherited_members = not self.inherited_members
+        self.billable_members = False
+        self.notify("Members: " + ("direct and inherited" if self.inherited_members else "direct only"))
+        self.reload("members")
+
+    def action_toggle_billable(self: GroupsScreen) -> None:
+        if self.active_tab != "members" or self.group is None:
+            return
+        if self.group.parent_id is not None and not self.billable_members:
+            self.notify("Billable members are listed for top-level groups only", severity="warning")
+            return
+        self.billable_members = not self.billable_members
+        shown = "billable (the whole hierarchy)" if self.billable_members else "direct only"
+        self.notify(f"Members: {shown}")
+        self.reload("members")
+
+    @work(group="groups-change")
+    async def action_toggle_override(self: GroupsScreen) -> None:
+        """Turn the override flag of the direct member under the cursor on, or off when we turned it on."""
+        row, services, group = self.table("members").cursor_row, self.services, self.group
+        if self.active_tab != "members" or not isinstance(row, Member) or services is None or group is None:
+            return
+        if self.inherited_members or self.billable_members:
+            self.notify("Override applies to direct members (press i or B to go back)", severity="warning")
+            return
+        member = await services.members.set_override(group.id, row.id, row.id not in self.overrides)
+        if member.override:
+            self.overrides.add(row.id)
+        else:
+            self.overrides.discard(row.id)
+        self.notify(f"Override {'on' if member.override else 'off'} for {member.username}", markup=False)
+        self.rerender("members")
+
+    # -- jobs -----------------------------------------------------------------------------------------
+    def ask_folder(self: GroupsScreen, what: str, then: Any) -> None:
+        """Ask where to save (prefilled with the last folder used), then call `then(folder)`."""
+        def chosen(values: Values | None) -> None:
+            if values is not None:
+                self.download_dir = Path(str(values["folder"])).expanduser()
+                then(self.download_dir)
+
+        self.app.push_screen(folder_form(what, self.download_dir), chosen)
+
+    def action_export_to(self: GroupsScreen) -> None:
+        if self.group is not None:
+            self.ask_folder(f"the export of {self.group.full_path}", self.action_export)
+
+    def action_export(self: GroupsScreen, folder: Path | None = None) -> Job | None:
+        services, group = self.services, self.group
+        if services is None or group is None:
+            return None
+        ref, folder = group.id, folder or self.download_dir
+        name = _safe_name((group.full_path or str(group.id)).replace("/", "_"))
+
+        async def run(job: Job) -> None:
+            job.set_total(2)
+            await services.transfer.start_export(ref)
+            job.advance()
+            archive = await services.transfer.wait_for_export(ref)
+            target = folder / f"{name}_export.tar.gz"
+            await save_file(target, archive)
+            job.advance()
+            job.add_result(str(target), True, f"{len(archive):,} bytes")
+            self.notify(f"Saved {target}", markup=False)
+
+        return self.labdeck.start_job(f"Export group {group.full_path}", run)
+
+    def action_export_relations(self: GroupsScreen) -> Job | None:
+        services, group = self.services, self.group
+        if services is None or group is None:
+            return None
+        ref = group.id
+
+        async def run(job: Job) -> None:
+            await services.transfer.start_relations_export(ref)
+            statuses = await services.transfer.wait_for_relations(ref)
+            job.set_total(len(statuses))
+            for status in statuses:
+                ok = status.state is RelationState.FINISHED
+                job.add_result(status.relation, ok, "finished" if ok else (status.error or "failed"))
+                job.advance()
+            if self.is_attached and self.group is not None and self.group.id == ref:
+                self.relations = statuses
+                self.reload("transfer")
+
+        return self.labdeck.start_job(f"Export relations of {group.full_path}", run)
+
+    def ask_relation_download(self: GroupsScreen, status: RelationStatus) -> None:
+        self.ask_folder(f"the {status.relation} relation",
+                        lambda folder: self.download_relation(status, folder))
+
+    @work(group="groups-change")
+    async def download_relation(self: GroupsScreen, status: RelationStatus,
+                                folder: Path | None = None) -> None:
+        services, group = self.services, self.group
+        if services is None or group is None:
+            return
+        payload = await services.transfer.download_relation(group.id, status.relation)
+        if payload is None:
+            self.notify(f"{status.relation} is not ready", severity="warning", markup=False)
+            return
+        name = _safe_name((group.full_path or str(group.id)).replace("/", "_"))
+        target = (folder or self.download_dir) / f"{name}_{_safe_name(status.relation)}.ndjson.gz"
+        await save_file(target, payload)
+        self.notify(f"Saved {target}", markup=False)
+
+    def action_import_group(self: GroupsScreen) -> None:
+        parent = self.group.id if self.group is not None else None
+        self.app.push_screen(import_form(parent), self._import_chosen)
+
+    def _import_chosen(self: GroupsScreen, values: Values | None) -> None:
+        services = self.services
+        if values is None or services is None:
+            return
+        path = Path(str(values["file"])).expanduser()
+        parent = int(values["parent_id"]) if values.get("parent_id") else None
+
+        async def run(job: Job) -> None:
+            archive = await asyncio.to_thread(path.read_bytes)
+            job.set_total(1)
+            await services.transfer.import_group(values["name"], values["path"], archive, filename=path.name,
+                                                 parent_id=parent)
+            job.advance()
+            job.add_result(values["path"], True, "accepted; the group fills in as the import completes")
+            if self.is_attached:
+                self.load_roots(refresh=True)
+
+        self.labdeck.start_job(f"Import group {values['path']}", run)

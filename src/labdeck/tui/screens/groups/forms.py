@@ -1,0 +1,347 @@
+"""The forms of the groups view: a generic `FormScreen` (inputs, selects and switches, validated before it
+closes, errors shown under their fields) and the forms for members, labels, badges, CI variables and group
+import. Validation uses the domain rules the sandbox enforces too (`domain.colours`, `domain.ci_variables`,
+`domain.access_levels`), so a form never sends what the server would refuse for these reasons.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+from rich.text import Text
+from textual import work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.content import Content
+from textual.screen import ModalScreen
+from textual.widgets import Button, Checkbox, Input, Select, Static
+
+from labdeck.api.errors import LabdeckError
+from labdeck.api.models.labels import GroupLabel
+from labdeck.api.models.variables import CiVariable
+from labdeck.domain.access_levels import MEMBER_LEVELS, PROJECT_MEMBER_LEVELS
+from labdeck.domain.ci_variables import VARIABLE_TYPES, variable_errors
+from labdeck.domain.colours import COLOUR_ERROR, is_colour
+
+Values = dict[str, Any]
+Validator = Callable[[Values], dict[str, str]]
+_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+_USERNAME = re.compile(r"^@?[A-Za-z0-9_][A-Za-z0-9_.-]*$")
+
+
+@dataclass(frozen=True)
+class Field:
+    """One form field: an `Input` (default), a `Select` (`choices` as (label, value)) or a `Checkbox`."""
+
+    key: str
+    label: str
+    value: Any = ""
+    placeholder: str = ""
+    password: bool = False
+    choices: tuple[tuple[str, Any], ...] | None = None
+    switch: bool = False
+    disabled: bool = False
+
+
+class FormScreen(ModalScreen[Values | None]):
+    """A form that dismisses with its values once `validate` finds nothing wrong (None on cancel)."""
+
+    CSS_PATH = "forms.tcss"
+    BINDINGS = [Binding("escape", "cancel", "Cancel", id="group_form.cancel")]
+
+    def __init__(self, title: str | Content, fields: Sequence[Field], validate: Validator | None = None, *,
+                 submit_label: str = "Save") -> None:
+        super().__init__()
+        self.form_title = title if isinstance(title, Content) else Content(title)
+        self.fields = list(fields)
+        self.validate = validate or (lambda values: {})
+        self.submit_label = submit_label
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="group-form"):
+            yield Static(self.form_title, classes="group-form-title")
+            with VerticalScroll(classes="group-form-fields"):
+                for field in self.fields:
+                    yield from self._field(field)
+                yield from self.compose_extra()
+            with Horizontal(classes="group-form-buttons"):
+                yield Button("Cancel", id="form-cancel")
+                yield Button(self.submit_label, id="form-submit", variant="primary")
+
+    def compose_extra(self) -> ComposeResult:
+        """Widgets shown under the fields (subclasses)."""
+        yield from ()
+
+    def _field(self, field: Field) -> ComposeResult:
+        widget_id = f"field-{field.key}"
+        if field.switch:
+            yield Checkbox(field.label, bool(field.value), id=widget_id, disabled=field.disabled)
+        else:
+            yield Static(Text(field.label), classes="group-form-label")
+            if field.choices is not None:
+                yield Select(field.choices, value=field.value, allow_blank=False, id=widget_id,
+                             disabled=field.disabled)
+            else:
+                yield Input(str(field.value or ""), placeholder=field.placeholder, password=field.password,
+                            id=widget_id, disabled=field.disabled)
+        yield Static("", markup=False, id=f"error-{field.key}", classes="group-form-error")
+
+    def on_mount(self) -> None:
+        first = next((f for f in self.fields if not f.disabled), None)
+        if first is not None:
+            self.query_one(f"#field-{first.key}").focus()
+
+    def values(self) -> Values:
+        out: Values = {}
+        for field in self.fields:
+            widget = self.query_one(f"#field-{field.key}")
+            if isinstance(widget, Input):
+                out[field.key] = widget.value.strip() if not field.password else widget.value
+            elif isinstance(widget, Checkbox | Select):
+                out[field.key] = widget.value
+        return out
+
+    def submit(self) -> bool:
+        """Validate; dismiss with the values when they are fine, else show the errors. True if sent."""
+        values = self.values()
+        errors = self.validate(values)
+        for field in self.fields:
+            self.query_one(f"#error-{field.key}", Static).update(Text(errors.get(field.key, ""), style="red"))
+        if errors:
+            return False
+        self.dismiss(values)
+        return True
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        if event.button.id == "form-submit":
+            self.submit()
+        else:
+            self.dismiss(None)
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        self.submit()
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+# --- validators ------------------------------------------------------------------------------------------
+
+def _required(values: Values, *names: str) -> dict[str, str]:
+    return {name: "required" for name in names if not str(values.get(name) or "").strip()}
+
+
+def date_error(text: str, today: date) -> str | None:
+    """Why an expiry date is refused (`YYYY-MM-DD`, not in the past), or None (empty is fine)."""
+    if not text:
+        return None
+    try:
+        day = date.fromisoformat(text) if _DATE.match(text) else None
+    except ValueError:
+        day = None
+    if day is None:
+        return "use YEAR-MONTH-DAY"
+    if day < today:
+        return "cannot be a date in the past"
+    return None
+
+
+def parse_user_ids(text: str) -> list[int] | None:
+    """`"3, 5,7"` -> [3, 5, 7]; None when any part is not a number."""
+    parts = [p.strip() for p in text.split(",") if p.strip()]
+    if not parts or not all(p.isdigit() for p in parts):
+        return None
+    return [int(p) for p in parts]
+
+
+def parse_user_refs(text: str) -> list[int | str] | None:
+    """`"3, alice, @bob"` -> [3, "alice", "bob"] (ids and usernames); None when a part is neither."""
+    parts = [p.strip() for p in text.split(",") if p.strip()]
+    if not parts or not all(p.isdigit() or _USERNAME.match(p) for p in parts):
+        return None
+    return [int(p) if p.isdigit() else p.removeprefix("@") for p in parts]
+
+
+# --- the forms -------------------------------------------------------------------------------------------
+
+def level_choices(kind: str) -> tuple[tuple[str, int], ...]:
+    levels = MEMBER_LEVELS if kind == "groups" else PROJECT_MEMBER_LEVELS
+    return tuple((f"{level.label} ({int(level)})", int(level)) for level in levels if int(level) > 0)
+
+
+def member_form(kind: str, today: date, *, user_ids: str = "", level: int = 30, expires: str = "",
+                editing: bool = False) -> FormScreen:
+    fields = [Field("user_ids", "User id or username (several separated by commas)", user_ids, "12, alice",
+                    disabled=editing),
+              Field("access_level", "Access level", level, choices=level_choices(kind)),
+              Field("expires_at", "Expires on (optional)", expires, "YYYY-MM-DD")]
+
+    def validate(values: Values) -> dict[str, str]:
+        errors = {}
+        if not editing and parse_user_refs(str(values.get("user_ids", ""))) is None:
+            errors["user_ids"] = "one or more user ids or usernames, separated by commas"
+        problem = date_error(str(values.get("expires_at", "")), today)
+        if problem:
+            errors["expires_at"] = problem
+        return errors
+
+    title = "Change member" if editing else "Add members"
+    return FormScreen(title, fields, validate, submit_label="Save" if editing else "Add")
+
+
+def label_form(label: GroupLabel | None = None) -> FormScreen:
+    fields = [Field("name", "Name", label.name if label else ""),
+              Field("color", "Colour (#RRGGBB, #RGB or a CSS name)", label.color if label else "", "#428BCA"),
+              Field("description", "Description", (label.description or "") if label else "")]
+
+    def validate(values: Values) -> dict[str, str]:
+        errors = _required(values, "name", "color")
+        if "color" not in errors and not is_colour(str(values["color"])):
+            errors["color"] = COLOUR_ERROR
+        return errors
+
+    return FormScreen("Edit label" if label else "New label", fields, validate)
+
+
+Renderer = Callable[[str, str], Awaitable[tuple[str, str]]]
+
+
+class BadgeFormScreen(FormScreen):
+    """The badge form, with the URLs as the server renders them (placeholders resolved from the group's
+    first project by creation date, left as typed when it has none), refreshed `delay` seconds after the
+    last keystroke."""
+
+    def __init__(self, title: str, fields: Sequence[Field], validate: Validator, *,
+                 render: Renderer | None, delay: float = 0.3) -> None:
+        super().__init__(title, fields, validate)
+        self.render_urls = render
+        self.delay = delay
+        self._timer: Any = None
+        self.previews = 0
+
+    def compose_extra(self) -> ComposeResult:
+        if self.render_urls is not None:
+            yield Static(Text("Rendered URLs show here as you type", style="dim"), id="badge-preview",
+                         classes="group-form-label")
+
+    def on_mount(self) -> None:
+        super().on_mount()
+        self.schedule_preview()
+
+    def on_input_changed(self, event: Input.Changed) -> None:
+        if event.input.id in ("field-link_url", "field-image_url"):
+            self.schedule_preview()
+
+    def schedule_preview(self) -> None:
+        if self.render_urls is None:
+            return
+        if self._timer is not None:
+            self._timer.stop()
+        self._timer = self.set_timer(self.delay, self.update_preview)
+
+    def update_preview(self) -> None:
+        values = self.values()
+        self.preview(str(values.get("link_url", "")), str(values.get("image_url", "")))
+
+    @work(exclusive=True, group="badge-preview")
+    async def preview(self, link: str, image: str) -> None:
+        render = self.render_urls
+        if render is None or not (link or image):
+            return
+        shown = Text()
+        try:
+            rendered_link, rendered_image = await render(link or image, image or link)
+        except LabdeckError as error:
+            shown.append(f"No preview: {error}", style="yellow")
+        else:
+            for label, typed, rendered in (("link", link, rendered_link), ("image", image, rendered_image)):
+                if typed:
+                    shown.append(f"{label:>6} → ", style="dim")
+                    shown.append(rendered + "\n")
+        self.previews += 1
+        self.query_one("#badge-preview", Static).update(shown)
+
+
+def badge_form(name: str = "", link_url: str = "", image_url: str = "", *, editing: bool = False,
+               render: Renderer | None = None) -> FormScreen:
+    """The badge form; with `render`, it previews the rendered URLs as they are typed."""
+    fields = [Field("name", "Name (optional)", name),
+              Field("link_url", "Link URL (%{project_path}, %{project_id}, %{default_branch}, %{commit_sha})",
+                    link_url, "https://…"),
+              Field("image_url", "Image URL", image_url, "https://…/badge.svg")]
+    return BadgeFormScreen("Edit badge" if editing else "New badge", fields,
+                           lambda values: _required(values, "link_url", "image_url"), render=render)
+
+
+def variable_form(variable: CiVariable | None = None, *, instance: bool = False) -> FormScreen:
+    """Create (no `variable`) or edit a variable; the value field hides what is typed when masked."""
+    fields = [Field("key", "Key (letters, digits and _)", variable.key if variable else "", "DEPLOY_TOKEN",
+                    disabled=variable is not None),
+              Field("value", "Value", (variable.value or "") if variable else "",
+                    password=bool(variable and variable.masked)),
+              Field("variable_type", "Type", (variable.variable_type if variable else None) or "env_var",
+                    choices=tuple((t, t) for t in VARIABLE_TYPES)),
+              Field("protected", "Protected", bool(variable and variable.protected), switch=True),
+              Field("masked", "Masked", bool(variable and variable.masked), switch=True)]
+    if not instance:
+        fields.append(Field("environment_scope", "Environment scope",
+                            (variable.environment_scope if variable else None) or "*", "*"))
+
+    def validate(values: Values) -> dict[str, str]:
+        found = variable_errors(str(values.get("key", "")), str(values.get("value", "")),
+                                masked=bool(values.get("masked")), instance=instance)
+        return {name: "; ".join(messages) for name, messages in found.items()}
+
+    return FormScreen("Edit variable" if variable else "New variable", fields, validate)
+
+
+def folder_error(text: str) -> str | None:
+    """Why a download folder cannot be used (missing, not a folder, not writable), or None."""
+    if not text.strip():
+        return "required"
+    folder = Path(text.strip()).expanduser()
+    if not folder.exists():
+        return f"no such folder: {folder}"
+    if not folder.is_dir():
+        return f"not a folder: {folder}"
+    if not os.access(folder, os.W_OK | os.X_OK):
+        return f"cannot write in {folder}"
+    return None
+
+
+def folder_form(what: str, folder: Path) -> FormScreen:
+    """Ask where to save a download, prefilled with `folder` (values: `folder`)."""
+    fields = [Field("folder", "Save in the folder", str(folder), "~/Downloads")]
+
+    def validate(values: Values) -> dict[str, str]:
+        problem = folder_error(str(values.get("folder", "")))
+        return {"folder": problem} if problem else {}
+
+    return FormScreen(Content.assemble("Save ", what), fields, validate, submit_label="Save")
+
+
+def import_form(parent_id: int | None = None) -> FormScreen:
+    fields = [Field("name", "Group name", ""), Field("path", "Group path", ""),
+              Field("file", "Export file (.tar.gz)", "", "~/Downloads/acme_export.tar.gz"),
+              Field("parent_id", "Parent group id (empty: a top-level group)",
+                    str(parent_id) if parent_id else "")]
+
+    def validate(values: Values) -> dict[str, str]:
+        errors = _required(values, "name", "path", "file")
+        if "file" not in errors and not Path(str(values["file"])).expanduser().is_file():
+            errors["file"] = "no such file"
+        parent = str(values.get("parent_id") or "")
+        if parent and not parent.isdigit():
+            errors["parent_id"] = "a group id (a number)"
+        return errors
+
+    return FormScreen("Import a group", fields, validate, submit_label="Import")

@@ -1,0 +1,347 @@
+"""`:groups`: the group tree (subgroups load when a node is expanded) beside the selected group's detail in
+tabs: Projects, Subgroups, Members, Labels, Badges, Variables, Iterations, and Export and import.
+
+Each tab loads when it is shown for a group (lists come through the client's cache, so revisiting costs no
+request until `r`). The actions (`a` add, `e` edit, `x` delete, `m` reveal a masked value, `y` copy a
+variable's value, `b` subscribe, `i` inherited members, `B` billable members, `O` member override, `E`
+export and enter on a relation (both saved in a folder the user picks), `X` relations export, `I` import)
+are in `group_actions.py`; the tables in `group_tabs.py`; the forms in `group_forms.py`. Server text is
+shown as `rich.text.Text`, never markup.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import UTC, date, datetime
+from pathlib import Path
+from typing import Any
+
+from rich.text import Text
+from textual import work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.widgets import Static, TabbedContent, TabPane, Tree
+
+from labdeck.api.badges import BadgesService
+from labdeck.api.group_transfer import GroupTransferService
+from labdeck.api.groups import GroupsService, ProjectQuery
+from labdeck.api.iterations import IterationsService
+from labdeck.api.labels import GroupLabelsService
+from labdeck.api.members import MembersService
+from labdeck.api.models.group_transfer import RelationStatus
+from labdeck.api.models.groups import Group
+from labdeck.api.variables import VariablesService
+from labdeck.tui.areas import AreaRequest
+from labdeck.tui.screens.base import LabdeckScreen
+from labdeck.tui.screens.groups.actions import GroupActions
+from labdeck.tui.screens.groups.tabs import (
+    TabSpec,
+    badge_tab,
+    iteration_tab,
+    label_tab,
+    member_tab,
+    project_tab,
+    relation_tab,
+    subgroup_tab,
+    variable_tab,
+)
+from labdeck.tui.widgets.resource_table import ResourceTable
+from labdeck.tui.widgets.resource_view import ResourceView
+
+TABS: tuple[tuple[str, str], ...] = (
+    ("projects", "Projects"), ("subgroups", "Subgroups"), ("members", "Members"), ("labels", "Labels"),
+    ("badges", "Badges"), ("variables", "Variables"), ("iterations", "Iterations"),
+    ("transfer", "Export and import"),
+)
+Today = Callable[[], date]
+
+
+def default_download_dir() -> Path:
+    """The user download folder (`platformdirs.user_downloads_path()`), the first choice offered."""
+    import platformdirs
+
+    return platformdirs.user_downloads_path()
+
+
+class Services:
+    """The services this view uses, over one client."""
+
+    def __init__(self, client: Any) -> None:
+        self.groups = GroupsService(client)
+        self.members = MembersService(client)
+        self.labels = GroupLabelsService(client)
+        self.badges = BadgesService(client)
+        self.variables = VariablesService(client)
+        self.iterations = IterationsService(client)
+        self.transfer = GroupTransferService(client)
+
+
+class GroupTree(Tree[Group | None]):
+    """The group tree; nodes carry their `Group`, children load on first expansion."""
+
+    def __init__(self) -> None:
+        super().__init__(Text("Groups"), data=None, id="groups-tree")
+        self.show_root = False
+        self.loaded: set[int] = set()
+
+
+class GroupsScreen(GroupActions, LabdeckScreen):
+    AREA = "groups"
+    TITLE = "Groups"
+    CSS_PATH = "groups.tcss"
+    MUTATING_ACTIONS = frozenset({"add", "edit", "delete", "subscribe", "import_group", "toggle_override"})
+    BINDINGS = [
+        Binding("a", "add", "Add", id="groups.add"),
+        Binding("e", "edit", "Edit", id="groups.edit"),
+        Binding("x", "delete", "Delete", id="groups.delete"),
+        Binding("m", "reveal", "Reveal value", id="groups.reveal"),
+        Binding("b", "subscribe", "Subscribe", show=False, id="groups.subscribe"),
+        Binding("i", "toggle_inherited", "Inherited", show=False, id="groups.inherited"),
+        Binding("B", "toggle_billable", "Billable", show=False, id="groups.billable"),
+        Binding("O", "toggle_override", "Override", show=False, id="groups.override"),
+        Binding("E", "export_to", "Export", id="groups.export"),
+        Binding("X", "export_relations", "Relations export", show=False, id="groups.export_relations"),
+        Binding("I", "import_group", "Import", show=False, id="groups.import"),
+        Binding("right_square_bracket", "next_tab", "Next tab", show=False, id="groups.next_tab"),
+        Binding("left_square_bracket", "previous_tab", "Previous tab", show=False, id="groups.previous_tab"),
+    ]
+
+    def __init__(self, request: AreaRequest | None = None, *, today: Today | None = None,
+                 download_dir: Path | None = None) -> None:
+        super().__init__()
+        self.start_path = ((request.scope or request.query or "") if request else "").strip()
+        self.today: Today = today or (lambda: datetime.now(UTC).date())
+        self.download_dir = download_dir or default_download_dir()
+        self.group: Group | None = None
+        self.inherited_members = False
+        self.billable_members = False
+        self.overrides: set[int] = set()
+        self.revealed: set[tuple[str, str]] = set()
+        self.relations: list[RelationStatus] = []
+        self._loaded_for: dict[str, int] = {}
+        self._services: Services | None = None
+        self.specs: dict[str, TabSpec] = {
+            "projects": project_tab(lambda: self.group), "subgroups": subgroup_tab(),
+            "members": member_tab(self.overrides),
+            "labels": label_tab(), "badges": badge_tab(), "variables": variable_tab(self.revealed),
+            "iterations": iteration_tab(), "transfer": relation_tab()}
+
+    # -- layout ---------------------------------------------------------------------------------------
+    def compose_body(self) -> ComposeResult:
+        with Horizontal(id="groups-body"):
+            yield GroupTree()
+            with Vertical(id="groups-detail"):
+                yield Static(Text("Choose a group on the left", style="dim"), id="groups-title")
+                with TabbedContent(id="groups-tabs"):
+                    for key, title in TABS:
+                        with TabPane(title, id=f"tab-{key}"):
+                            if key == "transfer":
+                                yield Static(Text(
+                                    "E: export this group (saved in a folder you pick) · X: export its "
+                                    "relations · enter on a relation: download it · I: import a group",
+                                    style="dim"), classes="groups-transfer-help")
+                            spec = self.specs[key]
+                            yield ResourceView(spec.columns, cells=spec.cells, row_key=spec.row_key,
+                                               detail=spec.detail, empty_text=spec.empty,
+                                               id=f"groups-view-{key}")
+
+    @property
+    def services(self) -> Services | None:
+        session = self.labdeck.session
+        if session is None:
+            return None
+        if self._services is None:
+            self._services = Services(session.client)
+        return self._services
+
+    @property
+    def tree(self) -> GroupTree:
+        return self.query_one(GroupTree)
+
+    @property
+    def active_tab(self) -> str:
+        return (self.query_one("#groups-tabs", TabbedContent).active or "tab-projects").removeprefix("tab-")
+
+    def table(self, tab: str | None = None) -> ResourceTable:
+        return self.query_one(f"#groups-view-{tab or self.active_tab}", ResourceView).table
+
+    def selected_item(self) -> Any:
+        focused = self.focused
+        if isinstance(focused, GroupTree):
+            node = focused.cursor_node
+            return node.data if node is not None else None
+        return self.table().cursor_row
+
+    def on_mount(self) -> None:
+        self.tree.focus()
+        self.load_roots()
+
+    # -- the tree -------------------------------------------------------------------------------------
+    @work(exclusive=True, group="groups-roots")
+    async def load_roots(self, refresh: bool = False) -> None:
+        services = self.services
+        if services is None:
+            return
+        roots = await services.groups.top_level_groups(all_available=True, refresh=refresh)
+        tree = self.tree
+        tree.clear()
+        tree.loaded.clear()
+        for group in roots:
+            tree.root.add(Text(group.name or group.full_path or str(group.id)), data=group, allow_expand=True)
+        self.mark_data_loaded()
+        if self.start_path:
+            await self.open_path(self.start_path)
+        elif roots and self.group is None:
+            tree.move_cursor(tree.root.children[0])
+
+    async def open_path(self, full_path: str) -> None:
+        """Expand the tree down to `full_path` and select it (loading subgroups on the way)."""
+        node = self.tree.root
+        parts = full_path.strip("/").split("/")
+        for depth in range(1, len(parts) + 1):
+            wanted = "/".join(parts[:depth]).lower()
+            child = next((c for c in node.children
+                          if c.data and (c.data.full_path or "").lower() == wanted), None)
+            if child is None:
+                self.notify(f"No group {full_path}", severity="warning", markup=False)
+                return
+            if depth < len(parts):
+                await self.load_children(child)
+                child.expand()
+            node = child
+        self.tree.move_cursor(node)
+        self.tree.select_node(node)
+        self.select_group(node.data)
+
+    async def load_children(self, node: Any) -> None:
+        group: Group | None = node.data
+        services = self.services
+        if group is None or services is None or group.id in self.tree.loaded:
+            return
+        self.tree.loaded.add(group.id)
+        children = await services.groups.subgroups(group.id)
+        for child in children:
+            node.add(Text(child.name or child.full_path or str(child.id)), data=child, allow_expand=True)
+        if not children:
+            node.allow_expand = False
+
+    def on_tree_node_expanded(self, event: Tree.NodeExpanded[Group | None]) -> None:
+        event.stop()
+        self.expand_node(event.node)
+
+    @work(group="groups-tree")
+    async def expand_node(self, node: Any) -> None:
+        await self.load_children(node)
+
+    def on_tree_node_highlighted(self, event: Tree.NodeHighlighted[Group | None]) -> None:
+        event.stop()
+        if event.node.data is not None:
+            self.select_group(event.node.data)
+
+    def select_group(self, group: Group) -> None:
+        if self.group is not None and self.group.id == group.id:
+            return
+        self.group = group
+        self.revealed.clear()
+        self.overrides.clear()
+        self.relations = []
+        if group.parent_id is not None:
+            self.billable_members = False
+        title = Text(group.full_path or group.name or "", style="bold")
+        if group.description:
+            title.append(f"  {group.description}", style="dim")
+        self.query_one("#groups-title", Static).update(title)
+        self.load_tab(self.active_tab)
+
+    # -- tabs -----------------------------------------------------------------------------------------
+    def on_tabbed_content_tab_activated(self, event: TabbedContent.TabActivated) -> None:
+        event.stop()
+        tab = (event.pane.id or "").removeprefix("tab-")
+        if self.group is not None and self._loaded_for.get(tab) != self.group.id:
+            self.load_tab(tab)
+
+    def action_next_tab(self, step: int = 1) -> None:
+        keys = [key for key, _ in TABS]
+        index = (keys.index(self.active_tab) + step) % len(keys)
+        self.query_one("#groups-tabs", TabbedContent).active = f"tab-{keys[index]}"
+
+    def action_previous_tab(self) -> None:
+        self.action_next_tab(-1)
+
+    def refresh_data(self) -> None:
+        self.load_tab(self.active_tab, refresh=True)
+
+    @work(exclusive=True, group="groups-tab")
+    async def load_tab(self, tab: str, refresh: bool = False) -> None:
+        group, services = self.group, self.services
+        if group is None or services is None:
+            return
+        table = self.table(tab)
+        table.loading_more = True
+        try:
+            rows = await self.fetch(services, tab, group, refresh)
+        finally:
+            table.loading_more = False
+        if self.group is None or self.group.id != group.id:
+            return
+        table.set_rows(rows)
+        self._loaded_for[tab] = group.id
+        self.mark_data_loaded()
+
+    async def fetch(self, services: Services, tab: str, group: Group, refresh: bool) -> list[Any]:
+        ref = group.id
+        if tab == "projects":
+            query = ProjectQuery(order_by="path", sort="asc")
+            return await services.groups.projects(ref, query, refresh=refresh)
+        if tab == "subgroups":
+            return await services.groups.subgroups(ref, refresh=refresh)
+        if tab == "members":
+            if self.billable_members:
+                return await services.members.billable_members(ref, sort="name_asc", refresh=refresh)
+            return await services.members.list_members(("groups", ref), inherited=self.inherited_members,
+                                                       refresh=refresh)
+        if tab == "labels":
+            return await services.labels.list_labels(ref, with_counts=True, refresh=refresh)
+        if tab == "badges":
+            return await services.badges.list_badges(ref, refresh=refresh)
+        if tab == "variables":
+            return await services.variables.group_variables(ref, refresh=refresh)
+        if tab == "iterations":
+            return await services.iterations.group_iterations(ref, refresh=refresh)
+        if refresh or not self.relations:
+            self.relations = await services.transfer.relations_status(ref)
+        return list(self.relations)
+
+    def reload(self, tab: str | None = None) -> None:
+        """Show the current state of a tab after a change (the service already dropped its cache)."""
+        self.load_tab(tab or self.active_tab)
+
+    def rerender(self, tab: str) -> None:
+        table = self.table(tab)
+        table.set_rows(list(table.rows))
+
+    def on_resource_table_row_selected(self, event: ResourceTable.RowSelected) -> None:
+        row = event.row
+        if isinstance(row, Group):
+            event.stop()
+            node = next((n for n in self._all_nodes() if n.data is not None and n.data.id == row.id), None)
+            if node is not None:
+                self.tree.move_cursor(node)
+            self.select_group(row)
+        elif isinstance(row, RelationStatus):
+            event.stop()
+            self.ask_relation_download(row)
+
+    def _all_nodes(self) -> list[Any]:
+        out, stack = [], list(self.tree.root.children)
+        while stack:
+            node = stack.pop()
+            out.append(node)
+            stack.extend(node.children)
+        return out
+
+
+def open_groups(request: AreaRequest) -> GroupsScreen:
+    """The area factory (`:groups`)."""
+    return GroupsScreen(request)

@@ -1,0 +1,406 @@
+"""`:issues`, issue triage over the instance or a group: a `ResourceView` of the listing, a filter bar
+that takes the issue query language (compiled by `domain.issue_query`; a `QueryError` is shown under the
+bar and nothing is sent), a scope box (a group path, or empty for the whole instance), and a detail pane
+(labels in their colours, assignees, milestone, time stats, related and closing merge requests, notes,
+and the description as Markdown whose links are never opened by themselves).
+
+Marked issues take bulk actions (`b`: close/reopen, add/remove labels, assign/unassign, milestone, to-do)
+as one job in the job centre with a result per issue. The issue under the cursor can be edited (`e`),
+commented on (`c`), time-tracked (`t`, durations checked before sending) and promoted to an epic (`p`);
+`o` opens it in the browser, `y` copies its reference and `l` lists the links of its description and notes
+(one opens only when chosen, after a confirmation when it leaves the instance). Saved views (`[views]` in
+the config) open this screen from the palette with their query and scope.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any, Final
+
+from rich.console import RenderableType
+from rich.text import Text
+from textual import work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal
+from textual.content import Content
+from textual.widgets import Input, Static
+
+from labdeck.api.errors import LabdeckError
+from labdeck.api.issues import BulkAction, BulkKind, IssuesService
+from labdeck.api.models.base import paused_gc
+from labdeck.api.models.issues import Issue, LabelDetail
+from labdeck.domain.issue_query import QueryError, help_text
+from labdeck.tui.areas import AreaRequest
+from labdeck.tui.jobs import Job
+from labdeck.tui.links import copy_text, open_link
+from labdeck.tui.screens.base import LabdeckScreen
+from labdeck.tui.screens.confirm import ConfirmScreen
+from labdeck.tui.screens.issues.dialogs import (
+    BULK_CHOICES,
+    BulkMenu,
+    EditIssueScreen,
+    LinkMenu,
+    PromptScreen,
+    TimeRequest,
+    TimeTrackingScreen,
+    links_in,
+    stats_text,
+)
+from labdeck.tui.screens.issues.render import COLUMNS, Extras, issue_cells, issue_detail
+from labdeck.tui.widgets.resource_table import ResourceTable
+from labdeck.tui.widgets.resource_view import ResourceView
+
+_PROMPTS: Final[dict[str, tuple[str, str]]] = {
+    "add_labels": ("Labels to add (comma-separated)", "bug, needs-review"),
+    "remove_labels": ("Labels to remove (comma-separated)", "wontfix"),
+    "assign": ("Assign to (usernames, comma-separated)", "alice, bob"),
+    "set_milestone": ("Milestone title (empty removes the milestone)", "v2.0"),
+}
+
+
+def parse_scope(scope: str | None) -> str | None:
+    """A saved view's scope (`instance` or `group:<full/path>`) as a group path, None for the instance."""
+    if scope and scope.startswith("group:"):
+        return scope.removeprefix("group:").strip() or None
+    return None
+
+
+class IssuesScreen(LabdeckScreen):
+    AREA = "issues"
+    TITLE = "Issues"
+    CSS_PATH = "issues.tcss"
+    MUTATING_ACTIONS = frozenset({"bulk", "edit", "comment", "time_tracking", "promote"})
+    BINDINGS = [
+        Binding("f", "focus_query", "Query", id="issues.query"),
+        Binding("b", "bulk", "Bulk", id="issues.bulk"),
+        Binding("e", "edit", "Edit", id="issues.edit"),
+        Binding("c", "comment", "Comment", id="issues.comment"),
+        Binding("t", "time_tracking", "Time", id="issues.time"),
+        Binding("p", "promote", "Promote", id="issues.promote"),
+        Binding("l", "links", "Links", id="issues.links"),
+        Binding("y", "copy_reference", "Copy reference", show=False, id="issues.copy_reference"),
+    ]
+
+    def __init__(self, request: AreaRequest | None = None) -> None:
+        super().__init__()
+        self.query_text = (request.query or "") if request else ""
+        self.group = parse_scope(request.scope if request else None)
+        self.params: dict[str, Any] = {}
+        self.extras: dict[int, Extras] = {}
+        self.stale_extras: set[int] = set()  # issues whose detail `r` asked to fetch again
+        self.label_colours: dict[str, LabelDetail] = {}  # from listings, for issues a PUT sends back bare
+        self._service: IssuesService | None = None
+
+    def compose_body(self) -> ComposeResult:
+        with Horizontal(id="issues-bar"):
+            bar = Input(self.query_text, placeholder='filter: label:bug -label:wontfix assignee:none "text"',
+                        id="issues-query")
+            bar.tooltip = Text(help_text())  # every filter key, literal text
+            yield bar
+            yield Input(self.group or "", placeholder="group path (empty: instance)", id="issues-scope")
+        yield Static("", markup=False, id="issues-query-error")
+        yield ResourceView(COLUMNS, cells=issue_cells, row_key=lambda i: i.id, detail=self.detail_for,
+                           show_detail=True, empty_text="No issues", id="issues-view")
+
+    @property
+    def table(self) -> ResourceTable:
+        return self.query_one("#issues-view", ResourceView).table
+
+    @property
+    def service(self) -> IssuesService | None:
+        """One service per client, so that it remembers which group listings to invalidate."""
+        session = self.labdeck.session
+        if session is None:
+            return None
+        if self._service is None or self._service.client is not session.client:
+            self._service = IssuesService(session.client)
+        return self._service
+
+    def remember_labels(self, issues: list[Issue]) -> list[Issue]:
+        for issue in issues:
+            for label in issue.labels:
+                if label.color:
+                    self.label_colours[label.name] = label
+        return issues
+
+    def with_colours(self, issue: Issue) -> Issue:
+        """`issue` with the label colours known from listings (a PUT answers with bare label names)."""
+        if all(label.color for label in issue.labels):
+            return issue
+        labels = [self.label_colours.get(label.name, label) if not label.color else label
+                  for label in issue.labels]
+        return issue.model_copy(update={"labels": labels})
+
+    def on_mount(self) -> None:
+        self.table.focus()
+        if self.compile():
+            self.load_issues(refresh=False)
+
+    def refresh_data(self) -> None:
+        self.stale_extras.update(self.extras)
+        self.extras.clear()
+        if self.compile():
+            self.load_issues(refresh=True)
+
+    # -- query ----------------------------------------------------------------------------------------
+    def compile(self) -> bool:
+        """Compile the filter bar for the scope; show a `QueryError` under the bar and return False."""
+        error = self.query_one("#issues-query-error", Static)
+        try:
+            self.params = IssuesService.compile_filter(self.query_text, self.group)
+        except QueryError as exc:
+            error.update(Text(f"Filter error: {exc}", style="bold red"))
+            self.add_class("-query-error")
+            return False
+        error.update(Text(""))
+        self.remove_class("-query-error")
+        return True
+
+    def action_focus_query(self) -> None:
+        self.query_one("#issues-query", Input).focus()
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        if event.input.id not in ("issues-query", "issues-scope"):
+            return
+        event.stop()
+        self.query_text = self.query_one("#issues-query", Input).value.strip()
+        self.group = self.query_one("#issues-scope", Input).value.strip() or None
+        if self.compile():
+            self.table.focus()
+            self.load_issues(refresh=False)
+
+    # -- loading --------------------------------------------------------------------------------------
+    @work(exclusive=True, group="issues-load")
+    async def load_issues(self, refresh: bool = False) -> None:
+        service = self.service
+        if service is None:
+            return
+        table, params, group = self.table, dict(self.params), self.group
+        hit = None if refresh else await service.cached(params, group=group)
+        if hit is not None:
+            with paused_gc():
+                table.set_rows(self.remember_labels(hit[0]))
+            if hit[1]:
+                self.mark_data_loaded()
+                return
+        table.loading_more = True
+
+        def first_page(page: list[Issue]) -> None:
+            if hit is None:  # rows from the cache stay until the whole fresh list is there
+                table.set_rows(self.remember_labels(page))
+
+        try:
+            issues = await service.load(params, group=group, on_first_page=first_page)
+            with paused_gc():  # building 50,000 rows of cells allocates millions of small objects
+                table.set_rows(self.remember_labels(issues))  # the cursor and marks stay on their issues
+        except LabdeckError as exc:
+            self.notify(str(exc), title="Issues", severity="error", markup=False, timeout=8)
+            return
+        finally:
+            table.loading_more = False
+        self.mark_data_loaded()
+
+    # -- detail ---------------------------------------------------------------------------------------
+    def detail_for(self, issue: Issue) -> RenderableType:
+        return issue_detail(issue, self.extras.get(issue.id))
+
+    def on_resource_table_row_highlighted(self, event: ResourceTable.RowHighlighted) -> None:
+        issue = self.table.cursor_row
+        if isinstance(issue, Issue) and issue.id not in self.extras:
+            self.load_extras(issue)
+
+    @work(exclusive=True, group="issues-extras")
+    async def load_extras(self, issue: Issue) -> None:
+        await asyncio.sleep(0.1)  # let the cursor settle: only the issue it stops on is fetched
+        service = self.service
+        if service is None:
+            return
+        pid, iid, refresh = issue.project_id, issue.iid, issue.id in self.stale_extras
+        self.stale_extras.discard(issue.id)
+        try:
+            notes, related, closing = await asyncio.gather(
+                service.notes(pid, iid, refresh=refresh),
+                service.related_merge_requests(pid, iid, refresh=refresh),
+                service.closed_by(pid, iid, refresh=refresh))
+            self.extras[issue.id] = Extras(notes, related, closing)
+        except LabdeckError as exc:
+            self.extras[issue.id] = Extras(error=str(exc))
+        self.query_one("#issues-view", ResourceView).refresh_detail()
+
+    def updated(self, issue: Issue) -> None:
+        """Show a changed issue in place and reload its detail."""
+        issue = self.with_colours(issue)
+        self.extras.pop(issue.id, None)
+        self.table.replace_row(issue)
+        self.query_one("#issues-view", ResourceView).refresh_detail()
+        current = self.table.cursor_row
+        if isinstance(current, Issue) and current.id == issue.id:
+            self.load_extras(issue)
+
+    # -- single-issue actions -------------------------------------------------------------------------
+    def current(self) -> Issue | None:
+        row = self.table.cursor_row
+        return row if isinstance(row, Issue) else None
+
+    def action_copy_reference(self) -> None:
+        issue = self.current()
+        if issue is not None:
+            copy_text(self.labdeck, issue.reference, "reference")
+
+    def action_links(self) -> None:
+        """Choose a link of the description or the loaded notes to open (never opened by themselves)."""
+        issue = self.current()
+        if issue is None:
+            return
+        extras = self.extras.get(issue.id)
+        texts = [issue.description or "", *(n.body for n in (extras.notes if extras else []))]
+        urls = links_in("\n".join(texts))
+        if not urls:
+            self.notify("No links in this issue", severity="warning", markup=False)
+            return
+
+        def chosen(url: str | None) -> None:
+            if url:
+                open_link(self.labdeck, url)
+
+        self.app.push_screen(LinkMenu(issue.reference, urls), chosen)
+
+    def action_edit(self) -> None:
+        issue = self.current()
+        if issue is None:
+            return
+
+        def edited(changes: dict[str, str] | None) -> None:
+            if changes:
+                self.run_single(issue, "update", changes)
+
+        self.app.push_screen(EditIssueScreen(issue.reference, issue.title, issue.label_names), edited)
+
+    def action_comment(self) -> None:
+        issue = self.current()
+        if issue is None:
+            return
+
+        def written(body: str | None) -> None:
+            if body:
+                self.run_single(issue, "comment", {"body": body})
+
+        self.app.push_screen(PromptScreen(Content.from_markup("Comment on [b]$ref[/b]", ref=issue.reference),
+                                          "your comment (Markdown)"), written)
+
+    def action_time_tracking(self) -> None:
+        issue = self.current()
+        if issue is None:
+            return
+
+        def chosen(request: TimeRequest | None) -> None:
+            if request is not None:
+                self.run_single(issue, request.action, {"duration": request.duration})
+
+        self.app.push_screen(TimeTrackingScreen(issue.reference, issue.time_stats), chosen)
+
+    def action_promote(self) -> None:
+        issue = self.current()
+        if issue is None:
+            return
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self.run_single(issue, "promote", {})
+
+        self.app.push_screen(ConfirmScreen(
+            "Promote to an epic",
+            Content.from_markup("Promote [b]$ref[/b] to an epic of its group? The issue is closed.",
+                                ref=issue.reference),
+            confirm_label="Promote"), answered)
+
+    @work(group="issues-single")
+    async def run_single(self, issue: Issue, what: str, args: dict[str, Any]) -> None:
+        service = self.service
+        if service is None:
+            return
+        pid, iid = issue.project_id, issue.iid
+        try:
+            if what == "update":
+                await service.update_issue(pid, iid, **args)
+                message = "saved"
+            elif what == "comment":
+                await service.add_note(pid, iid, args["body"])
+                message = "comment added"
+            elif what == "promote":
+                promoted = await service.promote(pid, iid)
+                message = ("promoted to an epic" if promoted
+                           else "not promoted (needs a group project and Reporter)")
+            else:
+                stats = await service.track_time(pid, iid, what, args.get("duration"))
+                message = f"time: {stats_text(stats).plain}"
+            fresh = await service.get_issue(pid, iid)
+        except LabdeckError as exc:
+            self.notify(str(exc), title=issue.reference, severity="error", markup=False, timeout=8)
+            return
+        self.notify(message, title=issue.reference, markup=False, timeout=4)
+        self.updated(fresh)
+
+    # -- bulk -----------------------------------------------------------------------------------------
+    def action_bulk(self) -> None:
+        issues = [row for row in self.table.marked_rows if isinstance(row, Issue)]
+        if not issues:
+            self.notify("Mark issues with space first", severity="warning", markup=False)
+            return
+
+        def chosen(kind: BulkKind | None) -> None:
+            if kind is None:
+                return
+            if kind not in _PROMPTS:
+                self.confirm_bulk(issues, kind, "")
+                return
+            title, example = _PROMPTS[kind]
+            self.app.push_screen(PromptScreen(title, example, allow_empty=kind == "set_milestone"),
+                                 lambda text: None if text is None else self.confirm_bulk(issues, kind, text))
+
+        self.app.push_screen(BulkMenu(len(issues)), chosen)
+
+    def confirm_bulk(self, issues: list[Issue], kind: BulkKind, text: str) -> None:
+        names = tuple(part.strip().lstrip("@") for part in text.split(",") if part.strip())
+        label = BULK_CHOICES[kind].rstrip("…")
+        detail = f" ({text})" if text else ""
+        title = f"{label}{detail}: {len(issues)} issues"
+        message = Content.assemble(f"{label}{detail} on {len(issues)} marked issues? ",
+                                   "Those the server refuses are listed in the job's results.")
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self.run_bulk(issues, kind, names, text, title)
+
+        self.app.push_screen(ConfirmScreen(title, message, confirm_label=label,
+                                           danger=kind in ("close", "unassign", "remove_labels")), answered)
+
+    def run_bulk(self, issues: list[Issue], kind: BulkKind, names: tuple[str, ...], text: str,
+                 title: str) -> Job | None:
+        service = self.service
+        if service is None:
+            return None
+
+        async def bulk(job: Job) -> None:
+            action = BulkAction(kind, labels=names, milestone_title=text if kind == "set_milestone" else "")
+            if kind == "assign":
+                ids = await service.find_user_ids(names)
+                for name in names:
+                    if name not in ids:
+                        job.add_result(f"@{name}", False, "unknown user", advance=False)
+                action = BulkAction("assign", user_ids=tuple(ids.values()))
+            for issue in issues:
+                result = await service.apply(issue, action)
+                shown = result.message if result.ok else f"{result.status or 'error'}: {result.message}"
+                job.add_result(result.reference, result.ok, shown)
+                if result.issue is not None and self.is_attached:
+                    self.updated(result.issue)
+
+        self.table.action_unmark_all()
+        return self.labdeck.start_job(title, bulk, total=len(issues))
+
+
+def open_issues(request: AreaRequest) -> IssuesScreen:
+    """The area factory (`:issues`, and saved views from the palette)."""
+    return IssuesScreen(request)

@@ -1,0 +1,256 @@
+"""The project view's form dialogs. A `SubmitDialog` runs its request itself and stays open on a refusal,
+showing the server's message (a refused tag keeps what was typed); it dismisses with the result on
+success and with None on Cancel/escape. `ForkDialog` only gathers the fork's options (the fork itself runs
+as a job), and `PathPrompt` asks for a file path.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Generic, TypeVar
+
+from textual import work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.content import Content
+from textual.screen import ModalScreen
+from textual.widgets import Button, Checkbox, Input, Label, Select, Static
+
+from labdeck.api.errors import ApiError, LabdeckError
+from labdeck.tui.errors import describe_error
+
+T = TypeVar("T")
+
+
+def error_text(error: BaseException) -> str:
+    """The server's own message for an API refusal, else a one-line description."""
+    return error.message if isinstance(error, ApiError) else describe_error(error)
+
+
+def read_pem(path_text: str) -> str | None:
+    """The text of a PEM file (None when no path was given); `OSError`/`ValueError` when unreadable."""
+    path_text = path_text.strip()
+    if not path_text:
+        return None
+    text = Path(path_text).expanduser().read_text(encoding="utf-8")
+    if "-----BEGIN" not in text:
+        raise ValueError(f"{path_text} is not a PEM file")
+    return text
+
+
+class SubmitDialog(ModalScreen[T | None], Generic[T]):
+    """A form whose `submit()` sends the request; failures are shown inside the dialog."""
+
+    CSS_PATH = "dialogs.tcss"
+    BINDINGS = [Binding("escape", "cancel", "Cancel", id="project_dialog.cancel")]
+    TITLE_TEXT = ""
+    SUBMIT_LABEL = "Save"
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog-box"):
+            yield Static(Content(self.TITLE_TEXT), classes="dialog-title")
+            yield from self.compose_fields()
+            yield Static("", markup=False, id="dialog-error", classes="dialog-error")
+            with Horizontal(classes="dialog-buttons"):
+                yield Button("Cancel", id="cancel")
+                yield Button(self.SUBMIT_LABEL, id="submit", variant="primary")
+
+    def compose_fields(self) -> ComposeResult:
+        yield from ()
+
+    async def submit(self) -> T:
+        raise NotImplementedError
+
+    def show_error(self, message: str) -> None:
+        self.query_one("#dialog-error", Static).update(Content(message))
+
+    @property
+    def error_message(self) -> str:
+        return str(self.query_one("#dialog-error", Static).render())
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        if event.button.id == "submit":
+            self.run_submit()
+        else:
+            self.dismiss(None)
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        self.run_submit()
+
+    @work(exclusive=True, group="dialog-submit")
+    async def run_submit(self) -> None:
+        button = self.query_one("#submit", Button)
+        button.disabled = True
+        self.show_error("")
+        try:
+            result = await self.submit()
+        except (LabdeckError, OSError, ValueError) as error:
+            self.show_error(error_text(error) if not isinstance(error, OSError)
+                            else f"Cannot read the file: {error.strerror or error}")
+            button.disabled = False
+            return
+        self.dismiss(result)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+class TagCreateDialog(SubmitDialog[Any]):
+    """New tag: name, ref (branch, tag or commit) and, for an annotated tag, a message."""
+
+    TITLE_TEXT = "New tag"
+    SUBMIT_LABEL = "Create"
+    AUTO_FOCUS = "#tag-name"
+
+    def __init__(self, create: Callable[[str, str, str | None], Awaitable[Any]], default_ref: str) -> None:
+        super().__init__()
+        self.create = create
+        self.default_ref = default_ref
+
+    def compose_fields(self) -> ComposeResult:
+        yield Label("Tag name")
+        yield Input(id="tag-name", placeholder="v1.2.3")
+        yield Label("From ref (branch, tag or commit)")
+        yield Input(self.default_ref, id="tag-ref")
+        yield Label("Message (makes an annotated tag; empty for a lightweight one)")
+        yield Input(id="tag-message")
+
+    async def submit(self) -> Any:
+        name = self.query_one("#tag-name", Input).value.strip()
+        ref = self.query_one("#tag-ref", Input).value.strip()
+        if not name or not ref:
+            raise ValueError("A tag needs a name and a ref")
+        message = self.query_one("#tag-message", Input).value.strip() or None
+        return await self.create(name, ref, message)
+
+
+class DomainDialog(SubmitDialog[Any]):
+    """Add a Pages domain, or replace a domain's certificate: PEM files for certificate and key."""
+
+    SUBMIT_LABEL = "Save"
+
+    def __init__(self, save: Callable[[str, bool, str | None, str | None], Awaitable[Any]], *,
+                 domain: str | None = None, auto_ssl: bool = False) -> None:
+        super().__init__()
+        self.save = save
+        self.domain = domain
+        self.auto_ssl = auto_ssl
+        self.TITLE_TEXT = f"Certificate of {domain}" if domain else "New Pages domain"
+
+    def compose_fields(self) -> ComposeResult:
+        if self.domain is None:
+            yield Label("Domain")
+            yield Input(id="domain-name", placeholder="docs.example.com")
+        yield Checkbox("Automatic certificate (Let's Encrypt)", self.auto_ssl, id="domain-auto-ssl")
+        yield Label("Certificate PEM file (leaf first, then intermediates)")
+        yield Input(id="domain-cert", placeholder="~/certs/fullchain.pem")
+        yield Label("Private key PEM file")
+        yield Input(id="domain-key", placeholder="~/certs/privkey.pem")
+
+    async def submit(self) -> Any:
+        name = self.domain or self.query_one("#domain-name", Input).value.strip()
+        if not name:
+            raise ValueError("A domain is required")
+        certificate = read_pem(self.query_one("#domain-cert", Input).value)
+        key = read_pem(self.query_one("#domain-key", Input).value)
+        return await self.save(name, self.query_one("#domain-auto-ssl", Checkbox).value, certificate, key)
+
+
+@dataclass(frozen=True)
+class ForkRequest:
+    namespace_path: str | None
+    name: str | None
+    path: str | None
+    visibility: str | None
+    branches: str | None
+    mr_default_target_self: bool
+    namespace_id: int | None = None
+
+
+def fork_target(text: str | None) -> tuple[int | None, str | None]:
+    """The fork's namespace as typed: a number is a namespace id, anything else a path (`group/sub`)."""
+    text = (text or "").strip().strip("/")
+    if not text:
+        return None, None
+    return (int(text), None) if text.isdigit() else (None, text)
+
+
+class ForkDialog(ModalScreen[ForkRequest | None]):
+    """The fork's options; empty fields take GitLab's defaults (personal namespace, same name and path)."""
+
+    CSS_PATH = "dialogs.tcss"
+    BINDINGS = [Binding("escape", "cancel", "Cancel", id="fork_dialog.cancel")]
+    AUTO_FOCUS = "#fork-namespace"
+
+    def __init__(self, source: str) -> None:
+        super().__init__()
+        self.source = source
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog-box"):
+            title = Content.from_markup("Fork [b]$source[/b]", source=self.source)
+            yield Static(title, classes="dialog-title")
+            yield Label("Namespace id or path (empty: your personal namespace)")
+            yield Input(id="fork-namespace", placeholder="group/subgroup or 42")
+            yield Label("Name and path (empty: the same as the source)")
+            with Horizontal(classes="dialog-row"):
+                yield Input(id="fork-name", placeholder="name")
+                yield Input(id="fork-path", placeholder="path")
+            yield Select([("private", "private"), ("internal", "internal"), ("public", "public")],
+                         prompt="visibility (as the source)", id="fork-visibility")
+            yield Input(id="fork-branches", placeholder="branches (empty: all)")
+            yield Checkbox("Merge requests target the fork itself", id="fork-target-self")
+            with Horizontal(classes="dialog-buttons"):
+                yield Button("Cancel", id="cancel")
+                yield Button("Fork", id="submit", variant="primary")
+
+    def request(self) -> ForkRequest:
+        def value(selector: str) -> str | None:
+            return self.query_one(selector, Input).value.strip() or None
+
+        visibility = self.query_one("#fork-visibility", Select).value
+        namespace_id, namespace_path = fork_target(value("#fork-namespace"))
+        return ForkRequest(namespace_path, value("#fork-name"), value("#fork-path"),
+                           visibility if isinstance(visibility, str) else None, value("#fork-branches"),
+                           self.query_one("#fork-target-self", Checkbox).value, namespace_id)
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        self.dismiss(self.request() if event.button.id == "submit" else None)
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        self.dismiss(self.request())
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+class PathPrompt(ModalScreen[str | None]):
+    """One line of input (a file path); enter gives it, escape gives None."""
+
+    CSS_PATH = "dialogs.tcss"
+    BINDINGS = [Binding("escape", "cancel", "Cancel", id="path_prompt.cancel")]
+    AUTO_FOCUS = "#prompt-value"
+
+    def __init__(self, title: str, placeholder: str = "") -> None:
+        super().__init__()
+        self.prompt_title = title
+        self.placeholder = placeholder
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog-box"):
+            yield Static(Content(self.prompt_title), classes="dialog-title")
+            yield Input(id="prompt-value", placeholder=self.placeholder)
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        self.dismiss(event.value.strip() or None)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)

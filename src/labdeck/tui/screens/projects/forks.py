@@ -1,0 +1,209 @@
+"""The project view's Forks tab and the fork job. The tab lists the project's forks (enter opens one);
+`f` opens the fork dialog, and the fork runs as a job in the job centre: the request, then polling the new
+project's `import_status` (scheduled, started, finished) with backoff until it finishes or fails. `x`
+removes this project's own fork relationship (it asks first); `l` marks the project as a fork of another.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from rich.text import Text
+from textual import work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.content import Content
+from textual.widget import Widget
+
+from labdeck.api.errors import LabdeckError
+from labdeck.api.forks import ForksService, import_done
+from labdeck.api.models.projects import Project
+from labdeck.api.projects import ProjectsService
+from labdeck.tui.jobs import Job, poll_until
+from labdeck.tui.screens.confirm import ConfirmScreen
+from labdeck.tui.screens.projects.dialogs import ForkDialog, ForkRequest, PathPrompt
+from labdeck.tui.widgets.resource_view import ResourceView
+from labdeck.tui.widgets.table_model import Column
+
+IMPORT_STEPS = {"scheduled": 1, "started": 2, "finished": 3}
+POLL_TIMEOUT = 30 * 60.0
+STATUS_STYLES = {"finished": "green", "failed": "bold red", "scheduled": "yellow", "started": "yellow"}
+
+
+class ForkFailed(LabdeckError):
+    """The fork's import ended in `failed`."""
+
+
+def forks_service(widget: Widget) -> ForksService | None:
+    session = getattr(widget.app, "session", None)
+    return ForksService(session.client) if session else None
+
+
+def fork_cells(project: Project) -> tuple[Text, ...]:
+    status = project.import_status or "none"
+    created = project.created_at.strftime("%Y-%m-%d %H:%M") if project.created_at else ""
+    return (Text(project.path_with_namespace or project.name or str(project.id)),
+            Text(project.visibility or ""), Text(status, style=STATUS_STYLES.get(status, "dim")),
+            Text(created), Text(str(project.star_count or 0)))
+
+
+FORK_COLUMNS = [
+    Column("path", "Fork", min_width=24),
+    Column("visibility", "Visibility", width=10),
+    Column("status", "Import", width=10),
+    Column("created", "Created", width=16),
+    Column("stars", "★", width=5, align="right", sort_key=lambda p: p.star_count or 0),
+]
+
+
+async def run_fork(job: Job, service: ForksService, source: Project, request: ForkRequest, *,
+                   poll_initial: float = 0.5,
+                   sleep: Callable[[float], Awaitable[Any]] | None = None) -> Project:
+    """The fork job: send the fork, then follow `import_status` to the end (`ForkFailed` on failure)."""
+    job.set_total(len(IMPORT_STEPS))
+    fork = await service.fork(source.id, namespace_id=request.namespace_id,
+                              namespace_path=request.namespace_path, name=request.name,
+                              path=request.path, visibility=request.visibility, branches=request.branches,
+                              mr_default_target_self=request.mr_default_target_self or None)
+
+    def progress(project: Project) -> None:
+        step = IMPORT_STEPS.get(project.import_status or "", 0)
+        if step > job.done:
+            job.advance(step - job.done)
+
+    async def fetch() -> Project:
+        project = await service.import_status(fork.id)
+        progress(project)
+        return project
+
+    progress(fork)
+    extra = {"sleep": sleep} if sleep is not None else {}
+    done = fork if import_done(fork) else await poll_until(fetch, import_done, initial=poll_initial,
+                                                           max_interval=10.0, timeout=POLL_TIMEOUT, **extra)
+    name = done.path_with_namespace or str(done.id)
+    if done.import_status == "failed":
+        job.add_result(name, False, "import failed", advance=False)
+        raise ForkFailed(f"the fork {name} failed to import")
+    job.add_result(name, True, done.import_status or "finished", advance=False)
+    return done
+
+
+class ForksTab(Widget):
+    BINDINGS = [
+        Binding("f", "fork", "Fork", id="project_forks.fork"),
+        Binding("x", "unlink", "Remove fork relationship", id="project_forks.unlink"),
+        Binding("l", "link", "Mark as a fork of…", id="project_forks.link"),
+    ]
+    MUTATING = frozenset({"fork", "unlink", "link"})
+
+    def __init__(self, project: Project, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.project = project
+        self.poll_initial = 0.5
+        self.last_job: Job | None = None
+
+    def compose(self) -> ComposeResult:
+        yield ResourceView(FORK_COLUMNS, cells=fork_cells, row_key=lambda p: p.id, empty_text="No forks",
+                           id="forks-view")
+
+    @property
+    def view(self) -> ResourceView:
+        return self.query_one("#forks-view", ResourceView)
+
+    def on_mount(self) -> None:
+        self.load()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action in self.MUTATING and getattr(self.app, "read_only", False):
+            return False
+        if action == "unlink":
+            return self.project.forked_from_project is not None
+        if action == "link":
+            return self.project.forked_from_project is None
+        return True
+
+    @work(exclusive=True, group="project-forks")
+    async def load(self, refresh: bool = False) -> None:
+        service = forks_service(self)
+        if service is None:
+            return
+        self.view.table.set_rows(await service.forks(self.project.id, refresh=refresh))
+
+    def on_resource_table_row_selected(self, event: Any) -> None:
+        if isinstance(event.row, Project):
+            event.stop()
+            from labdeck.tui.screens.projects.view import ProjectViewScreen
+
+            self.app.push_screen(ProjectViewScreen(event.row))
+
+    def action_fork(self) -> None:
+        def chosen(request: ForkRequest | None) -> None:
+            if request is not None:
+                self.start_fork(request)
+
+        self.app.push_screen(ForkDialog(self.project.path_with_namespace or str(self.project.id)), chosen)
+
+    def start_fork(self, request: ForkRequest) -> Job | None:
+        service = forks_service(self)
+        if service is None:
+            return None
+        source, initial = self.project, self.poll_initial
+
+        async def run(job: Job) -> None:
+            done = await run_fork(job, service, source, request, poll_initial=initial)
+            self.app.notify(f"Fork ready: {done.path_with_namespace}", markup=False)
+            if self.is_attached:
+                self.load(refresh=True)
+
+        self.last_job = self.app.start_job(  # type: ignore[attr-defined]
+            f"Fork {source.path_with_namespace or source.id}", run)
+        return self.last_job
+
+    def action_link(self) -> None:
+        def chosen(source: str | None) -> None:
+            if source:
+                self.link(source)
+
+        self.app.push_screen(PathPrompt("Mark this project as a fork of (project id or path)",
+                                        "group/project"), chosen)
+
+    @work(group="project-forks-link")
+    async def link(self, source: str) -> None:
+        session = getattr(self.app, "session", None)
+        service = forks_service(self)
+        if session is None or service is None:
+            return
+        if source.isdigit():
+            origin = int(source)
+        else:
+            origin = (await ProjectsService(session.client).project(source)).id
+        self.project = await service.create_relationship(self.project.id, origin)
+        origin_path = (self.project.forked_from_project or {}).get("path_with_namespace", source)
+        self.notify(f"Marked as a fork of {origin_path}", markup=False)
+        self.refresh_bindings()
+
+    def action_unlink(self) -> None:
+        origin = self.project.forked_from_project or {}
+        message = Content.from_markup(
+            "Remove the fork relationship of [b]$path[/b] with [b]$origin[/b]? Merge requests to the "
+            "upstream project stop working.", path=self.project.path_with_namespace or "",
+            origin=str(origin.get("path_with_namespace", "its source")))
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self.unlink()
+
+        self.app.push_screen(ConfirmScreen("Remove fork relationship", message, confirm_label="Remove"),
+                             answered)
+
+    @work(group="project-forks-unlink")
+    async def unlink(self) -> None:
+        service = forks_service(self)
+        if service is None:
+            return
+        removed = await service.delete_relationship(self.project.id)
+        if removed:
+            self.project = self.project.model_copy(update={"forked_from_project": None})
+        self.notify("Fork relationship removed" if removed else "This project was not a fork", markup=False)
+        self.refresh_bindings()

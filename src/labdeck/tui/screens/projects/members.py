@@ -1,0 +1,158 @@
+"""The project view's Members tab: the project's direct members, or with `i` everyone with access (direct
+and inherited from its groups), through `api/members.py`. `a` adds members by id or username (the groups'
+member form, project levels: no Owner), `e` changes a direct member's level or expiry, `x` removes a direct
+member once their username is typed. Server text is shown as `rich.text.Text`, never markup.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import UTC, date, datetime
+
+from rich.text import Text
+from textual import work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.content import Content
+from textual.widget import Widget
+from textual.widgets import Static
+
+from labdeck.api.members import MembersService, Source
+from labdeck.api.models.members import Member
+from labdeck.api.models.projects import Project
+from labdeck.tui.screens.confirm import TypeToConfirmScreen
+from labdeck.tui.screens.groups.forms import Values, member_form, parse_user_refs
+from labdeck.tui.screens.groups.tabs import member_tab
+from labdeck.tui.widgets.resource_view import ResourceView
+
+Today = Callable[[], date]
+
+
+def members_service(widget: Widget) -> MembersService | None:
+    session = getattr(widget.app, "session", None)
+    return MembersService(session.client) if session else None
+
+
+class MembersTab(Widget):
+    BINDINGS = [
+        Binding("a", "add_member", "Add member", id="project_members.add"),
+        Binding("e", "edit_member", "Change level", id="project_members.edit"),
+        Binding("x", "remove_member", "Remove member", id="project_members.remove"),
+        Binding("i", "toggle_inherited", "Inherited", id="project_members.inherited"),
+    ]
+    MUTATING = frozenset({"add_member", "edit_member", "remove_member"})
+    DEFAULT_CSS = """
+    MembersTab { height: 1fr; }
+    MembersTab #members-scope { height: 1; padding: 0 1; }
+    """
+
+    def __init__(self, project: Project, *, today: Today | None = None, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.project = project
+        self.today: Today = today or (lambda: datetime.now(UTC).date())
+        self.inherited = False
+        self.spec = member_tab()
+
+    @property
+    def source(self) -> Source:
+        return ("projects", self.project.id)
+
+    def compose(self) -> ComposeResult:
+        yield Static("", markup=False, id="members-scope")
+        yield ResourceView(self.spec.columns, cells=self.spec.cells, row_key=self.spec.row_key,
+                           detail=self.spec.detail, empty_text=self.spec.empty, id="members-view")
+
+    @property
+    def view(self) -> ResourceView:
+        return self.query_one("#members-view", ResourceView)
+
+    def on_mount(self) -> None:
+        self.load()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        return not (action in self.MUTATING and getattr(self.app, "read_only", False))
+
+    @work(exclusive=True, group="project-members")
+    async def load(self, refresh: bool = False) -> None:
+        service = members_service(self)
+        if service is None:
+            return
+        members = await service.list_members(self.source, inherited=self.inherited, refresh=refresh)
+        scope = "direct and inherited members (i: direct only)" if self.inherited else \
+            "direct members (i: with inherited)"
+        self.query_one("#members-scope", Static).update(Text(scope, style="dim"))
+        self.view.table.set_rows(members)
+
+    def action_toggle_inherited(self) -> None:
+        self.inherited = not self.inherited
+        self.load()
+
+    def direct_member(self) -> Member | None:
+        """The member under the cursor when it can be changed here (direct members only)."""
+        row = self.view.table.cursor_row
+        if not isinstance(row, Member):
+            return None
+        if self.inherited:
+            self.notify("Change or remove direct members (press i to list them)", severity="warning")
+            return None
+        return row
+
+    def action_add_member(self) -> None:
+        self.app.push_screen(member_form("projects", self.today()), self.add_members)
+
+    def action_edit_member(self) -> None:
+        row = self.direct_member()
+        if row is None:
+            return
+        form = member_form("projects", self.today(), user_ids=row.username or str(row.id),
+                           level=row.access_level or 30,
+                           expires=row.expires_at.isoformat() if row.expires_at else "", editing=True)
+        self.app.push_screen(form, lambda values: self.change_member(row, values) if values else None)
+
+    def action_remove_member(self) -> None:
+        row = self.direct_member()
+        if row is None:
+            return
+        name = row.username or str(row.id)
+        where = self.project.path_with_namespace or str(self.project.id)
+        message = Content.from_markup("Remove [b]$user[/b] from [b]$project[/b]?", user=name, project=where)
+        screen = TypeToConfirmScreen("Remove member", message, name, confirm_label="Remove")
+        self.app.push_screen(screen, lambda yes: self.remove_member(row) if yes else None)
+
+    @staticmethod
+    def _expiry(values: Values) -> date | None:
+        text = str(values.get("expires_at") or "")
+        return date.fromisoformat(text) if text else None
+
+    @work(group="project-members-change")
+    async def add_members(self, values: Values | None) -> None:
+        service = members_service(self)
+        if values is None or service is None:
+            return
+        ids = await service.user_ids_for(parse_user_refs(str(values["user_ids"])) or [])
+        level, expires = int(values["access_level"]), self._expiry(values)
+        if len(ids) == 1:
+            await service.add_member(self.source, ids[0], level, expires_at=expires)
+        else:
+            await service.add_members(self.source, ids, level, expires_at=expires)
+        self.notify(f"Added {len(ids)} member(s)")
+        self.load()
+
+    @work(group="project-members-change")
+    async def change_member(self, row: Member, values: Values) -> None:
+        service = members_service(self)
+        if service is None:
+            return
+        await service.update_member(self.source, row.id, int(values["access_level"]),
+                                    expires_at=self._expiry(values))
+        self.notify(Content.assemble("Changed ", row.username or str(row.id)))
+        self.load()
+
+    @work(group="project-members-change")
+    async def remove_member(self, row: Member) -> None:
+        service = members_service(self)
+        if service is None:
+            return
+        await service.remove_member(self.source, row.id)
+        self.notify(Content.assemble("Removed ", row.username or str(row.id)))
+        self.load()

@@ -1,0 +1,183 @@
+"""The project view's Pages tab: the project's Pages domains with their certificate's expiry, expired ones
+in red and those expiring within 30 days in yellow; `n` adds a domain (PEM files for certificate and key),
+`c` replaces a domain's certificate, `x` removes it, `delete` deletes the domain (each asks first where it
+destroys something).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import UTC, datetime
+from typing import Any
+
+from rich.text import Text
+from textual import work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.content import Content
+from textual.widget import Widget
+
+from labdeck.api.models.project_resources import PagesDomain
+from labdeck.api.models.projects import Project
+from labdeck.api.pages_domains import PagesDomainsService
+from labdeck.tui.screens.confirm import ConfirmScreen
+from labdeck.tui.screens.projects.dialogs import DomainDialog
+from labdeck.tui.widgets.resource_view import ResourceView
+from labdeck.tui.widgets.table_model import Column
+
+Now = Callable[[], datetime]
+EXPIRY_STYLES = {"expired": "bold red", "soon": "yellow", "valid": "green", "none": "dim", "unknown": "dim"}
+
+
+def pages_service(widget: Widget) -> PagesDomainsService | None:
+    session = getattr(widget.app, "session", None)
+    return PagesDomainsService(session.client) if session else None
+
+
+def expiry_text(domain: PagesDomain, now: datetime) -> Text:
+    """`expired 35d ago`, `in 10d`, `2027-12-27`, `no certificate`, styled by urgency."""
+    state = domain.expiry_state(now)
+    not_after = domain.certificate.not_after if domain.certificate else None
+    if state == "none":
+        label = "no certificate"
+    elif not_after is None:
+        label = "expired" if state == "expired" else "unknown"
+    elif state == "expired":
+        label = f"expired {(now - not_after).days}d ago"
+    elif state == "soon":
+        label = f"in {(not_after - now).days}d ({not_after:%Y-%m-%d})"
+    else:
+        label = f"{not_after:%Y-%m-%d}"
+    return Text(label, style=EXPIRY_STYLES[state])
+
+
+def domain_cells(now: Now) -> Callable[[PagesDomain], tuple[Text, ...]]:
+    def cells(domain: PagesDomain) -> tuple[Text, ...]:
+        subject = domain.certificate.subject or "" if domain.certificate else ""
+        return (Text(domain.domain), expiry_text(domain, now()),
+                Text("yes" if domain.auto_ssl_enabled else ""), Text(subject, style="dim"),
+                Text(domain.url or ""))
+    return cells
+
+
+def domain_detail(domain: PagesDomain) -> Text:
+    detail = Text(domain.domain, style="bold")
+    if domain.certificate and domain.certificate.certificate_text:
+        detail.append("\n\n")
+        detail.append(domain.certificate.certificate_text)
+    return detail
+
+
+def _expiry_key(domain: PagesDomain) -> float:
+    not_after = domain.certificate.not_after if domain.certificate else None
+    return not_after.timestamp() if not_after else float("inf")
+
+
+DOMAIN_COLUMNS = [
+    Column("domain", "Domain", min_width=24),
+    Column("expiry", "Certificate expiry", width=24, sort_key=_expiry_key),
+    Column("auto_ssl", "Auto SSL", width=8),
+    Column("subject", "Subject", min_width=16),
+    Column("url", "URL", min_width=16),
+]
+
+
+class PagesTab(Widget):
+    BINDINGS = [
+        Binding("n", "new_domain", "New domain", id="project_pages.new"),
+        Binding("c", "certificate", "Certificate", id="project_pages.certificate"),
+        Binding("x", "remove_certificate", "Remove certificate", id="project_pages.remove_certificate"),
+        Binding("delete", "delete_domain", "Delete domain", id="project_pages.delete"),
+    ]
+    MUTATING = frozenset({"new_domain", "certificate", "remove_certificate", "delete_domain"})
+
+    def __init__(self, project: Project, *, now: Now | None = None, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.project = project
+        self.now = now or (lambda: datetime.now(UTC))
+
+    def compose(self) -> ComposeResult:
+        yield ResourceView(DOMAIN_COLUMNS, cells=domain_cells(self.now), row_key=lambda d: d.domain,
+                           detail=domain_detail, empty_text="No Pages domains", id="pages-view")
+
+    @property
+    def view(self) -> ResourceView:
+        return self.query_one("#pages-view", ResourceView)
+
+    def on_mount(self) -> None:
+        self.load()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        return not (action in self.MUTATING and getattr(self.app, "read_only", False))
+
+    @work(exclusive=True, group="project-pages")
+    async def load(self, refresh: bool = False) -> None:
+        service = pages_service(self)
+        if service is None:
+            return
+        domains = await service.domains(self.project.id, refresh=refresh)
+        self.view.table.set_rows(domains)
+
+    def _saved(self, verb: str) -> Callable[[Any], None]:
+        def done(domain: Any) -> None:
+            if isinstance(domain, PagesDomain):
+                self.notify(f"{verb} {domain.domain}", markup=False)
+                self.load(refresh=True)
+        return done
+
+    def action_new_domain(self) -> None:
+        service, project_id = pages_service(self), self.project.id
+        if service is None:
+            return
+
+        async def save(name: str, auto_ssl: bool, certificate: str | None, key: str | None) -> PagesDomain:
+            return await service.create(project_id, name, auto_ssl_enabled=auto_ssl, certificate=certificate,
+                                        key=key, as_files=True)
+
+        self.app.push_screen(DomainDialog(save), self._saved("Added"))
+
+    def action_certificate(self) -> None:
+        domain, service, project_id = self.view.table.cursor_row, pages_service(self), self.project.id
+        if not isinstance(domain, PagesDomain) or service is None:
+            return
+
+        async def save(name: str, auto_ssl: bool, certificate: str | None, key: str | None) -> PagesDomain:
+            return await service.update(project_id, name, auto_ssl_enabled=auto_ssl, certificate=certificate,
+                                        key=key, as_files=True)
+
+        self.app.push_screen(DomainDialog(save, domain=domain.domain, auto_ssl=domain.auto_ssl_enabled),
+                             self._saved("Updated"))
+
+    def _confirm(self, title: str, template: str, domain: PagesDomain, act: Callable[[str], Any]) -> None:
+        def answered(yes: bool | None) -> None:
+            if yes:
+                act(domain.domain)
+
+        self.app.push_screen(ConfirmScreen(title, Content.from_markup(template, domain=domain.domain),
+                                           confirm_label=title.split()[0]), answered)
+
+    def action_remove_certificate(self) -> None:
+        domain = self.view.table.cursor_row
+        if isinstance(domain, PagesDomain) and domain.certificate is not None:
+            self._confirm("Remove certificate", "Remove the certificate of [b]$domain[/b]? It is then served "
+                          "over plain HTTP.", domain, self.remove_certificate)
+
+    def action_delete_domain(self) -> None:
+        domain = self.view.table.cursor_row
+        if isinstance(domain, PagesDomain):
+            self._confirm("Delete domain", "Delete the Pages domain [b]$domain[/b]?", domain,
+                          self.delete_domain)
+
+    @work(group="project-pages-change")
+    async def remove_certificate(self, name: str) -> None:
+        service = pages_service(self)
+        if service is not None:
+            self._saved("Removed the certificate of")(await service.remove_certificate(self.project.id, name))
+
+    @work(group="project-pages-change")
+    async def delete_domain(self, name: str) -> None:
+        service = pages_service(self)
+        if service is not None:
+            await service.delete(self.project.id, name)
+            self.notify(f"Deleted {name}", markup=False)
+            self.load(refresh=True)

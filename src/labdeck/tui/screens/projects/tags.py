@@ -1,0 +1,155 @@
+"""The project view's Tags tab: the repository's tags (newest first), a server search box (`s`; `^v1`
+begins with, `rc$` ends with), `n` to create a lightweight or annotated tag from a ref (a refusal shows the
+server's message in the dialog and keeps what was typed), and `delete` with confirmation.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.text import Text
+from textual import work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.content import Content
+from textual.widget import Widget
+from textual.widgets import Input
+
+from labdeck.api.models.project_resources import RepositoryTag
+from labdeck.api.models.projects import Project
+from labdeck.api.repository_tags import TagsService
+from labdeck.tui.screens.confirm import ConfirmScreen
+from labdeck.tui.screens.projects.dialogs import TagCreateDialog
+from labdeck.tui.widgets.detail_fields import append_fields
+from labdeck.tui.widgets.resource_view import ResourceView
+from labdeck.tui.widgets.table_model import Column
+
+
+def tags_service(widget: Widget) -> TagsService | None:
+    session = getattr(widget.app, "session", None)
+    return TagsService(session.client) if session else None
+
+
+def _stamp(tag: RepositoryTag) -> float:
+    return tag.updated.timestamp() if tag.updated else 0.0
+
+
+def tag_cells(tag: RepositoryTag) -> tuple[Text, ...]:
+    commit = tag.commit
+    when = tag.updated.strftime("%Y-%m-%d %H:%M") if tag.updated else ""
+    return (Text(tag.name), Text("annotated" if tag.annotated else "lightweight", style="dim"),
+            Text(commit.short_id or commit.id[:8] if commit else ""),
+            Text(commit.title or "" if commit else ""),
+            Text(when), Text("protected" if tag.protected else "", style="yellow"))
+
+
+def tag_detail(tag: RepositoryTag) -> Text:
+    detail = Text(tag.name, style="bold")
+    if tag.message:
+        detail.append("\n\n")
+        detail.append(tag.message)
+    rows = [("target", tag.target or ""), ("commit", tag.commit.id if tag.commit else ""),
+            ("author", tag.commit.author_name or "" if tag.commit else ""),
+            ("release", tag.release.description or "" if tag.release else "")]
+    detail.append("\n")
+    return append_fields(detail, rows, width=8)
+
+
+TAG_COLUMNS = [
+    Column("name", "Tag", min_width=16),
+    Column("kind", "Kind", width=11),
+    Column("commit", "Commit", width=9),
+    Column("title", "Commit title", min_width=20),
+    Column("updated", "Date", width=16, sort_key=_stamp),
+    Column("protected", "Protected", width=9),
+]
+
+
+class TagsTab(Widget):
+    BINDINGS = [
+        Binding("n", "new_tag", "New tag", id="project_tags.new"),
+        Binding("delete", "delete_tag", "Delete tag", id="project_tags.delete"),
+        Binding("s", "search", "Search", id="project_tags.search"),
+    ]
+    MUTATING = frozenset({"new_tag", "delete_tag"})
+    DEFAULT_CSS = """
+    TagsTab { height: 1fr; }
+    TagsTab #tags-search { margin: 0 0; }
+    """
+
+    def __init__(self, project: Project, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.project = project
+        self.search = ""
+
+    def compose(self) -> ComposeResult:
+        yield Input(placeholder="search tags: ^begins, ends$, or contains (enter)", id="tags-search")
+        yield ResourceView(TAG_COLUMNS, cells=tag_cells, row_key=lambda t: t.name, detail=tag_detail,
+                           empty_text="No tags", id="tags-view")
+
+    @property
+    def view(self) -> ResourceView:
+        return self.query_one("#tags-view", ResourceView)
+
+    def on_mount(self) -> None:
+        self.load()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        return not (action in self.MUTATING and getattr(self.app, "read_only", False))
+
+    @work(exclusive=True, group="project-tags")
+    async def load(self, refresh: bool = False) -> None:
+        service = tags_service(self)
+        if service is None:
+            return
+        tags = await service.tags(self.project.id, search=self.search or None, refresh=refresh)
+        self.view.table.set_rows(tags)
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        if event.input.id == "tags-search":
+            event.stop()
+            self.search = event.value.strip()
+            self.load()
+            self.view.table.focus()
+
+    def action_search(self) -> None:
+        self.query_one("#tags-search", Input).focus()
+
+    def action_new_tag(self) -> None:
+        service = tags_service(self)
+        if service is None:
+            return
+        project_id = self.project.id
+
+        async def create(name: str, ref: str, message: str | None) -> RepositoryTag:
+            return await service.create(project_id, name, ref, message=message)
+
+        def created(tag: Any) -> None:
+            if isinstance(tag, RepositoryTag):
+                kind = "annotated" if tag.annotated else "lightweight"
+                self.notify(f"Created {kind} tag {tag.name}", markup=False)
+                self.load(refresh=True)
+
+        self.app.push_screen(TagCreateDialog(create, self.project.default_branch or "main"), created)
+
+    def action_delete_tag(self) -> None:
+        tag = self.view.table.cursor_row
+        if not isinstance(tag, RepositoryTag):
+            return
+        message = Content.from_markup("Delete the tag [b]$name[/b]? Releases that use it lose their tag.",
+                                      name=tag.name)
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self.delete_tag(tag.name)
+
+        self.app.push_screen(ConfirmScreen("Delete tag", message, confirm_label="Delete"), answered)
+
+    @work(group="project-tags-delete")
+    async def delete_tag(self, name: str) -> None:
+        service = tags_service(self)
+        if service is None:
+            return
+        await service.delete(self.project.id, name)
+        self.notify(f"Deleted tag {name}", markup=False)
+        self.load(refresh=True)

@@ -1,0 +1,116 @@
+"""One project's resources, opened with enter from `:projects`: tabs (Textual `TabbedContent`) for the
+wiki, repository tags, Pages domains, error tracking, forks and members, each a widget from its own module
+(`project_wiki`, `project_tags`, `project_pages`, `project_error_tracking`, `project_forks`,
+`project_members`). `f` forks the
+project from any tab (the fork runs as a job); `r` reloads the tab in view.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import datetime
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.widgets import Static, TabbedContent, TabPane
+
+from labdeck.api.models.projects import Project
+from labdeck.tui.screens.base import LabdeckScreen
+from labdeck.tui.screens.projects.error_tracking import ErrorTrackingTab
+from labdeck.tui.screens.projects.forks import ForksTab
+from labdeck.tui.screens.projects.members import MembersTab
+from labdeck.tui.screens.projects.pages import PagesTab
+from labdeck.tui.screens.projects.tags import TagsTab
+from labdeck.tui.screens.projects.wiki import WikiTab
+from labdeck.tui.widgets.resource_table import ResourceTable
+
+TABS = {"wiki": "Wiki", "tags": "Tags", "pages": "Pages domains", "errors": "Error tracking",
+        "forks": "Forks", "members": "Members"}
+
+
+def project_heading(project: Project) -> Text:
+    name = project.name_with_namespace or project.path_with_namespace or str(project.id)
+    heading = Text(name, style="bold")
+    origin = project.forked_from_project or {}
+    if origin:
+        heading.append("  forked from ", style="dim")
+        heading.append(str(origin.get("path_with_namespace", "")))
+    if project.description:
+        heading.append("\n")
+        heading.append(project.description, style="dim")
+    return heading
+
+
+class ProjectViewScreen(LabdeckScreen):
+    AREA = "projects"
+    TITLE = "Project"
+    CSS_PATH = "view.tcss"
+    MUTATING_ACTIONS = frozenset({"fork"})
+    BINDINGS = [Binding("f", "fork", "Fork", id="project_view.fork")]
+
+    def __init__(self, project: Project, *, tab: str = "wiki",
+                 now: Callable[[], datetime] | None = None) -> None:
+        super().__init__()
+        self.project = project
+        self.initial_tab = tab if tab in TABS else "wiki"
+        self.now = now
+
+    def compose_body(self) -> ComposeResult:
+        yield Static(project_heading(self.project), markup=False, id="project-heading")
+        with TabbedContent(initial=f"tab-{self.initial_tab}", id="project-tabs"):
+            with TabPane(TABS["wiki"], id="tab-wiki"):
+                yield WikiTab(self.project, id="project-wiki")
+            with TabPane(TABS["tags"], id="tab-tags"):
+                yield TagsTab(self.project, id="project-tags")
+            with TabPane(TABS["pages"], id="tab-pages"):
+                yield PagesTab(self.project, now=self.now, id="project-pages")
+            with TabPane(TABS["errors"], id="tab-errors"):
+                yield ErrorTrackingTab(self.project, id="project-errors")
+            with TabPane(TABS["forks"], id="tab-forks"):
+                yield ForksTab(self.project, id="project-forks")
+            with TabPane(TABS["members"], id="tab-members"):
+                yield MembersTab(self.project, id="project-members")
+
+    def on_mount(self) -> None:
+        self.sub_title = self.project.path_with_namespace or str(self.project.id)
+        self.mark_data_loaded()
+        self.call_after_refresh(self.focus_tab)
+
+    def focus_tab(self) -> None:
+        """Put the focus in the tab in view: its table, or the tab itself when it has none."""
+        pane = self.tabs.active_pane
+        if pane is None:
+            return
+        tables = pane.query(ResourceTable)
+        target = tables.first() if tables else pane.query(ErrorTrackingTab).first()
+        target.focus()
+
+    def on_tabbed_content_tab_activated(self, event: TabbedContent.TabActivated) -> None:
+        self.call_after_refresh(self.focus_tab)
+
+    @property
+    def tabs(self) -> TabbedContent:
+        return self.query_one("#project-tabs", TabbedContent)
+
+    def show_tab(self, name: str) -> None:
+        self.tabs.active = f"tab-{name}"
+
+    @property
+    def forks_tab(self) -> ForksTab:
+        return self.query_one("#project-forks", ForksTab)
+
+    def refresh_data(self) -> None:
+        active = self.tabs.active.removeprefix("tab-")
+        widget = {"wiki": WikiTab, "tags": TagsTab, "pages": PagesTab, "errors": ErrorTrackingTab,
+                  "forks": ForksTab, "members": MembersTab}[active]
+        tab = self.query_one(widget)
+        if isinstance(tab, ErrorTrackingTab):
+            tab.load()
+        else:
+            tab.load(refresh=True)
+        self.mark_data_loaded()
+
+    def action_fork(self) -> None:
+        self.show_tab("forks")
+        self.forks_tab.action_fork()

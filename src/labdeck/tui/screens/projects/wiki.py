@@ -1,0 +1,289 @@
+"""The project view's Wiki tab (the pages, `n` new, `delete` to delete) and the wiki editor: a TextArea with
+a live Markdown preview whose links are never opened automatically (a link elsewhere than the instance's
+own http(s) host asks first). The editor never loses typed text: a failed save keeps it, says why and
+can be retried (`ctrl+s` again), and leaving with unsaved changes asks first. It also uploads an
+attachment (`ctrl+t`) and inserts its Markdown at the cursor.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+from rich.text import Text
+from textual import work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.content import Content
+from textual.widget import Widget
+from textual.widgets import Input, Markdown, Select, Static, TextArea
+
+from labdeck.api.errors import LabdeckError
+from labdeck.api.models.project_resources import WIKI_FORMATS, WikiPage
+from labdeck.api.models.projects import Project
+from labdeck.api.wikis import WikiService
+from labdeck.tui.screens.base import LabdeckScreen
+from labdeck.tui.screens.confirm import ConfirmScreen
+from labdeck.tui.screens.projects.dialogs import PathPrompt, error_text
+from labdeck.tui.widgets.resource_view import ResourceView
+from labdeck.tui.widgets.table_model import Column
+
+
+def wiki_service(widget: Widget) -> WikiService | None:
+    session = getattr(widget.app, "session", None)
+    return WikiService(session.client) if session else None
+
+
+def page_cells(page: WikiPage) -> tuple[Text, ...]:
+    return (Text(page.slug), Text(page.title), Text(page.format, style="dim"))
+
+
+PAGE_COLUMNS = [Column("slug", "Slug", min_width=24), Column("title", "Title", min_width=16),
+                Column("format", "Format", width=9)]
+
+
+class WikiTab(Widget):
+    """The project's wiki pages; enter opens the editor."""
+
+    BINDINGS = [
+        Binding("n", "new_page", "New page", id="project_wiki.new"),
+        Binding("delete", "delete_page", "Delete page", id="project_wiki.delete"),
+    ]
+    MUTATING = frozenset({"new_page", "delete_page"})
+
+    def __init__(self, project: Project, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.project = project
+
+    def compose(self) -> ComposeResult:
+        yield ResourceView(PAGE_COLUMNS, cells=page_cells, row_key=lambda p: p.slug,
+                           empty_text="No wiki pages", id="wiki-pages")
+
+    @property
+    def view(self) -> ResourceView:
+        return self.query_one("#wiki-pages", ResourceView)
+
+    def on_mount(self) -> None:
+        self.load()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        return not (action in self.MUTATING and getattr(self.app, "read_only", False))
+
+    @work(exclusive=True, group="project-wiki")
+    async def load(self, refresh: bool = False) -> None:
+        service = wiki_service(self)
+        if service is None:
+            return
+        pages = await service.pages(self.project.id, refresh=refresh)
+        self.view.table.set_rows(pages)
+
+    def open_editor(self, slug: str | None) -> None:
+        self.app.push_screen(WikiEditorScreen(self.project, slug), lambda changed: self.load(refresh=True))
+
+    def on_resource_table_row_selected(self, event: Any) -> None:
+        if isinstance(event.row, WikiPage):
+            event.stop()
+            self.open_editor(event.row.slug)
+
+    def action_new_page(self) -> None:
+        self.open_editor(None)
+
+    def action_delete_page(self) -> None:
+        page = self.view.table.cursor_row
+        if not isinstance(page, WikiPage):
+            return
+        message = Content.from_markup("Delete the wiki page [b]$slug[/b]?", slug=page.slug)
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self.delete_page(page.slug)
+
+        self.app.push_screen(ConfirmScreen("Delete wiki page", message, confirm_label="Delete"), answered)
+
+    @work(group="project-wiki-delete")
+    async def delete_page(self, slug: str) -> None:
+        service = wiki_service(self)
+        if service is None:
+            return
+        await service.delete(self.project.id, slug)
+        self.notify(f"Deleted wiki page {slug}", markup=False)
+        self.load(refresh=True)
+
+
+class WikiEditorScreen(LabdeckScreen):
+    """Edit one page (or a new one when `slug` is None). Dismisses with True when something was saved."""
+
+    CSS_PATH = "wiki.tcss"
+    MUTATING_ACTIONS = frozenset({"save", "upload"})
+    BINDINGS = [
+        Binding("ctrl+s", "save", "Save", id="wiki_editor.save", priority=True),
+        Binding("ctrl+t", "upload", "Attach file", id="wiki_editor.upload"),
+        Binding("ctrl+r", "toggle_preview", "Preview", id="wiki_editor.preview"),
+        Binding("escape", "leave", "Back", id="wiki_editor.leave"),
+    ]
+
+    def __init__(self, project: Project, slug: str | None) -> None:
+        super().__init__()
+        self.project = project
+        self.slug = slug
+        self.saved: dict[str, str] = {"title": "", "content": "", "format": "markdown"}
+        self.loaded = slug is None
+        self.saved_once = False
+
+    def compose_body(self) -> ComposeResult:
+        with Vertical(id="wiki-editor"):
+            with Horizontal(id="wiki-editor-bar"):
+                yield Input(placeholder="Title (a/b makes a page in directory a)", id="wiki-title")
+                yield Select([(f, f) for f in WIKI_FORMATS], value="markdown", allow_blank=False,
+                             id="wiki-format")
+            with Horizontal(id="wiki-editor-body"):
+                yield TextArea("", soft_wrap=True, id="wiki-text")
+                yield Markdown("", open_links=False, id="wiki-preview")
+            yield Static("", markup=False, id="wiki-status")
+
+    @property
+    def text_area(self) -> TextArea:
+        return self.query_one("#wiki-text", TextArea)
+
+    @property
+    def status(self) -> Static:
+        return self.query_one("#wiki-status", Static)
+
+    def on_mount(self) -> None:
+        self.sub_title = self.slug or "New wiki page"
+        if self.slug is None:
+            self.query_one("#wiki-title", Input).focus()
+            self.set_status("New page: give it a title, write, ctrl+s to save.")
+        else:
+            self.load_page()
+
+    def set_status(self, message: str, *, error: bool = False) -> None:
+        self.status.update(Text(message, style="bold red" if error else ""))
+        self.status.set_class(error, "-error")
+
+    def current(self) -> dict[str, str]:
+        fmt = self.query_one("#wiki-format", Select).value
+        return {"title": self.query_one("#wiki-title", Input).value.strip(), "content": self.text_area.text,
+                "format": fmt if isinstance(fmt, str) else "markdown"}
+
+    @property
+    def dirty(self) -> bool:
+        return self.loaded and self.current() != self.saved
+
+    @work(exclusive=True, group="wiki-editor-load")
+    async def load_page(self) -> None:
+        service = wiki_service(self)
+        if service is None or self.slug is None:
+            return
+        try:
+            page = await service.page(self.project.id, self.slug)
+        except LabdeckError as error:
+            self.set_status(f"Could not load the page: {error_text(error)}", error=True)
+            return
+        self.saved = {"title": page.title, "content": page.content or "", "format": page.format}
+        self.query_one("#wiki-title", Input).value = page.title
+        self.query_one("#wiki-format", Select).value = page.format if page.format in WIKI_FORMATS \
+            else "markdown"
+        self.text_area.load_text(page.content or "")
+        self.loaded = True
+        self.text_area.focus()
+        self.set_status(f"{page.slug} ({page.format})")
+
+    def on_text_area_changed(self, event: TextArea.Changed) -> None:
+        self.query_one("#wiki-preview", Markdown).update(event.text_area.text)
+        if self.loaded:
+            self.sub_title = f"{self.slug or 'New wiki page'}{' (modified)' if self.dirty else ''}"
+
+    def action_toggle_preview(self) -> None:
+        self.query_one("#wiki-preview", Markdown).toggle_class("-hidden")
+
+    def action_save(self) -> None:
+        if not self.loaded:
+            return
+        self.save()
+
+    @work(exclusive=True, group="wiki-editor-save")
+    async def save(self) -> None:
+        service = wiki_service(self)
+        if service is None:
+            return
+        now = self.current()
+        changed = {key: value for key, value in now.items() if value != self.saved[key]}
+        if self.slug is not None and not changed:
+            self.set_status("Nothing to save.")
+            return
+        self.set_status("Saving…")
+        try:
+            if self.slug is None:
+                page = await service.create(self.project.id, now["title"], now["content"],
+                                            format=now["format"])
+            else:
+                page = await service.update(self.project.id, self.slug, title=changed.get("title"),
+                                            content=changed.get("content"), format=changed.get("format"))
+        except (LabdeckError, ValueError) as error:
+            # the typed text stays exactly as it is; the operator can fix the cause and press ctrl+s again
+            message = error_text(error)
+            self.set_status(f"Save failed: {message}. Your text is kept: ctrl+s to retry.", error=True)
+            self.notify(message, title="Wiki page not saved", severity="error", markup=False)
+            return
+        self.saved = now
+        self.slug = page.slug
+        self.saved_once = True
+        self.sub_title = page.slug
+        self.set_status(f"Saved {page.slug}.")
+        self.notify(f"Saved wiki page {page.slug}", markup=False)
+
+    def action_leave(self) -> None:
+        if not self.dirty:
+            self.dismiss(self.saved_once)
+            return
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self.dismiss(self.saved_once)
+
+        self.app.push_screen(ConfirmScreen("Unsaved changes", "Leave and discard the unsaved changes?",
+                                           confirm_label="Discard"), answered)
+
+    def action_upload(self) -> None:
+        def chosen(path: str | None) -> None:
+            if path:
+                self.upload(path)
+
+        self.app.push_screen(PathPrompt("Attach a file to the wiki", "~/path/to/file.png"), chosen)
+
+    @work(group="wiki-editor-upload")
+    async def upload(self, path_text: str) -> None:
+        service = wiki_service(self)
+        if service is None:
+            return
+        path = await asyncio.to_thread(lambda: Path(path_text).expanduser())
+        try:
+            content = await asyncio.to_thread(path.read_bytes)
+        except OSError as error:
+            self.notify(f"Cannot read {path}: {error.strerror or error}", severity="error", markup=False)
+            return
+        result = await service.upload_attachment(self.project.id, path.name, content)
+        self.text_area.insert(result.link.markdown)
+        self.notify(f"Attached {result.file_name}", markup=False)
+
+    def on_markdown_link_clicked(self, event: Markdown.LinkClicked) -> None:
+        event.prevent_default()
+        href = event.href
+        session = getattr(self.app, "session", None)
+        own = urlsplit(session.settings.base_url).hostname if session else None
+        parts = urlsplit(href)
+        if parts.scheme in ("http", "https") and own and parts.hostname == own:
+            self.app.open_url(href)
+            return
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self.app.open_url(href)
+
+        message = Content.from_markup("Open [b]$href[/b] in the browser?", href=href)
+        confirm = ConfirmScreen("Open link", message, confirm_label="Open", danger=False)
+        self.app.push_screen(confirm, answered)

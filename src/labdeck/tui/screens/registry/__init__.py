@@ -1,0 +1,1 @@
+"""The Registry area: repositories, tags and the cleanup panel."""

@@ -1,0 +1,395 @@
+"""The cleanup panel: bulk tag delete rules with an exact preview, recomputed as you type.
+
+The rules (`name_regex_delete`, `name_regex_keep`, `keep_n`, `older_than`) go through the same planner the
+sandbox applies (`domain.registry_cleanup.CleanupPlanner`, built once per tag set), so what the panel shows
+is what the server deletes. Every keystroke updates the counts per reason, the space freed (a shared
+digest counted once) and a histogram of tag ages with the cut-off; the tag table (decision and reason per
+tag) follows after a short pause in typing, so a 20,000-tag repository stays responsive. Invalid patterns
+(RE2) and durations are flagged while typing.
+
+`a` applies: the repository's path must be typed, the bulk delete is sent and the deletion is followed as
+a job until the tags are gone. The once-an-hour lock is shown with the time until the next allowed call.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import datetime
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal
+from textual.content import Content
+from textual.timer import Timer
+from textual.widgets import Button, Input, Static
+
+from labdeck.api.models.registry import RegistryRepository, RegistryTagDetail
+from labdeck.api.registry import BulkDeleteLocked, format_age, format_size, format_wait
+from labdeck.domain.registry_cleanup import CleanupPlan, CleanupPlanner, CleanupRules, Reason
+from labdeck.tui.jobs import Job, poll_until
+from labdeck.tui.screens.base import LabdeckScreen
+from labdeck.tui.screens.confirm import TypeToConfirmScreen
+from labdeck.tui.screens.registry.registry import POLL_TIMEOUT, Now, registry_service, utc_now
+from labdeck.tui.widgets.resource_table import ResourceTable
+from labdeck.tui.widgets.resource_view import ResourceView
+from labdeck.tui.widgets.table_model import Column
+
+TABLE_DELAY = 0.15  # seconds of quiet typing before the tag table is rebuilt
+BUCKETS = 26
+HEIGHT = 5
+_BLOCKS = " ▁▂▃▄▅▆▇█"
+_INPUTS = ("cleanup-delete", "cleanup-keep", "cleanup-keep-n", "cleanup-older-than")
+
+
+class PlannedTag:
+    """One row of the preview: the tag and what the rules decide for it (`why` is the reason in words)."""
+
+    __slots__ = ("index", "reason", "tag", "why")
+
+    def __init__(self, index: int, tag: RegistryTagDetail, reason: Reason, why: str) -> None:
+        self.index = index
+        self.tag = tag
+        self.reason = reason
+        self.why = why
+
+    @property
+    def name(self) -> str:
+        return self.tag.name
+
+    @property
+    def deleted(self) -> bool:
+        return self.reason is Reason.MATCHED
+
+
+def _created(row: PlannedTag) -> float:
+    created = row.tag.created_at
+    return created.timestamp() if created is not None else float("inf")
+
+
+def newest_first(tags: list[RegistryTagDetail]) -> list[int]:
+    """Tag indices, newest first (no creation time counts as newest, as in the rules)."""
+    times = [t.created_at.timestamp() if t.created_at is not None else float("inf") for t in tags]
+    return sorted(range(len(tags)), key=lambda i: -times[i])
+
+
+def static_cells(tags: list[RegistryTagDetail], now: datetime) -> list[tuple[str, str, str]]:
+    """Name, age and size of every tag, computed once per tag set (a rebuild only adds the decision)."""
+    return [(tag.name, format_age(tag.created_at, now), format_size(tag.total_size)) for tag in tags]
+
+
+def planned_cells(fixed: list[tuple[str, str, str]]) -> Callable[[PlannedTag], tuple[str, ...]]:
+    """Plain-string cells (styled by the columns), so 20,000 rows rebuild fast. Tag names are made safe
+    by the model layer and `ResourceTable` never parses cells as markup."""
+    def cells(row: PlannedTag) -> tuple[str, ...]:
+        name, age, size = fixed[row.index]
+        return ("delete" if row.deleted else "keep", name, age, size, row.why)
+    return cells
+
+
+PLAN_COLUMNS = [
+    Column("decision", "", width=6, style_fn=lambda r: "bold red" if r.deleted else "green"),
+    Column("name", "Tag", min_width=16),
+    Column("age", "Age", width=5, align="right", sort_key=lambda r: -_created(r)),
+    Column("size", "Size", width=9, align="right", sort_key=lambda r: r.tag.total_size or 0),
+    Column("reason", "Why", style_fn=lambda r: None if r.deleted else "dim"),
+]
+
+
+def summary_text(plan: CleanupPlan) -> Text:
+    """`24 to delete · 8 kept (latest 1, keep pattern 4, ...) · frees 1.2 GB`: literal text."""
+    text = Text()
+    text.append(f"{plan.deleted_count:,} to delete", style="bold red" if plan.deleted_count else "bold")
+    text.append(f" · {plan.kept_count:,} kept", style="bold green")
+    kept = [(reason, count) for reason, count in plan.counts.items()
+            if reason is not Reason.MATCHED and count]
+    if kept:
+        parts = [f"{_label(reason, plan.keep_n)} {count:,}" for reason, count in kept]
+        text.append(f" ({', '.join(parts)})", style="dim")
+    text.append(f" · frees {format_size(plan.bytes_freed)}")
+    text.append(" (shared digests counted once)", style="dim")
+    if plan.cutoff is not None:
+        text.append(f" · cut-off {plan.cutoff:%Y-%m-%d %H:%M} UTC")
+    return text
+
+
+def _label(reason: Reason, keep_n: int | None) -> str:
+    return f"among the {keep_n} newest" if reason is Reason.KEEP_N else str(reason)
+
+
+def timestamps(plan: CleanupPlan) -> list[float | None]:
+    """Creation times of the plan's tags as epoch seconds (None when unknown); reusable across plans."""
+    return [tag.created_at.timestamp() if tag.created_at is not None else None for tag in plan.tags]
+
+
+def age_histogram(plan: CleanupPlan, now: datetime, *, times: list[float | None] | None = None,
+                  buckets: int = BUCKETS, height: int = HEIGHT) -> Text:
+    """Tag ages (newest left) as columns of blocks, red where tags would be deleted, with the cut-off.
+    `times` (from `timestamps()`) saves converting 20,000 datetimes on every keystroke."""
+    now_ts = now.timestamp()
+    ages: list[tuple[float, bool]] = []
+    undated = 0
+    matched = Reason.MATCHED
+    for created, reason in zip(times if times is not None else timestamps(plan), plan.reasons, strict=True):
+        if created is None:
+            undated += 1
+        else:
+            ages.append((max(now_ts - created, 0.0), reason is matched))
+    cutoff_age = now_ts - plan.cutoff.timestamp() if plan.cutoff is not None else None
+    span = max([age for age, _ in ages] + [cutoff_age or 0.0, 86400.0])
+    width = span / buckets
+    totals, deleted = [0] * buckets, [0] * buckets
+    for age, gone in ages:
+        index = min(int(age / width), buckets - 1)
+        totals[index] += 1
+        deleted[index] += gone
+    top = max([*totals, 1])
+    text = Text()
+    for row in range(height - 1, -1, -1):
+        for total, dead in zip(totals, deleted, strict=True):
+            level, dead_level = total * height * 8 / top, dead * height * 8 / top
+            fill = int(min(max(level - row * 8, 0), 8) + 0.5) if total else 0
+            colour = "red" if dead_level > row * 8 + fill / 2 else "green"
+            text.append(_BLOCKS[fill] * 2, style=colour)
+        text.append("\n")
+    axis = ["─"] * (buckets * 2)
+    marker = None
+    if cutoff_age is not None:
+        marker = min(int(cutoff_age / width), buckets - 1) * 2
+        axis[marker] = "┼"
+    text.append("".join(axis) + "\n", style="dim")
+    left = "new"
+    right = f"{format_age(datetime.fromtimestamp(now_ts - span, now.tzinfo), now)} old"
+    text.append(left + right.rjust(buckets * 2 - len(left)), style="dim")
+    if marker is not None:
+        text.append(f"\n{' ' * marker}▲ cut-off", style="yellow")
+    if undated:
+        text.append(f"\n{undated:,} tag(s) without a creation time (counted as newest)", style="dim")
+    return text
+
+
+class RegistryCleanupScreen(LabdeckScreen):
+    AREA = "registry"
+    TITLE = "Registry cleanup"
+    CSS_PATH = "cleanup.tcss"
+    MUTATING_ACTIONS = frozenset({"apply"})
+    BINDINGS = [Binding("a", "apply", "Apply…", id="registry_cleanup.apply")]
+
+    def __init__(self, repository: RegistryRepository, tags: list[RegistryTagDetail], *,
+                 now: Now = utc_now) -> None:
+        super().__init__()
+        self.repository = repository
+        self.now = now
+        self.tags = list(tags)
+        self.planner = CleanupPlanner([t.to_tag_info() for t in self.tags])
+        self._fixed = static_cells(self.tags, now())
+        self._order = newest_first(self.tags)
+        self._times: list[float | None] | None = None
+        self.rules: CleanupRules | None = None
+        self.plan: CleanupPlan | None = None
+        self._table_timer: Timer | None = None
+        self._lock_unknown = False
+
+    @property
+    def repo_label(self) -> str:
+        return self.repository.path or self.repository.display_name
+
+    def compose_body(self) -> ComposeResult:
+        yield Static(Text(f"Cleanup of {self.repo_label}: {len(self.tags):,} tags", style="bold"),
+                     id="cleanup-title")
+        with Horizontal(id="cleanup-rules"):
+            yield Input(placeholder="delete regex (RE2), e.g. .*", id="cleanup-delete")
+            yield Input(placeholder="keep regex", id="cleanup-keep")
+            yield Input(placeholder="keep N", id="cleanup-keep-n", restrict=r"[0-9-]*")
+            yield Input(placeholder="older than, e.g. 30d", id="cleanup-older-than")
+            yield Button("Apply…", id="cleanup-apply", variant="error")
+        yield Static("", markup=False, id="cleanup-errors")
+        yield Static("", markup=False, id="cleanup-summary")
+        yield Static("", markup=False, id="cleanup-lock")
+        yield Static("", markup=False, id="cleanup-histogram")
+        yield ResourceView(PLAN_COLUMNS, cells=planned_cells(self._fixed), row_key=lambda r: r.name,
+                           empty_text="Enter a delete pattern to see the plan", id="cleanup-view")
+
+    @property
+    def table(self) -> ResourceTable:
+        return self.query_one("#cleanup-view", ResourceView).table
+
+    def on_mount(self) -> None:
+        # read-only mode hides every mutating action: the button too, not only the key
+        self.query_one("#cleanup-apply", Button).display = not getattr(self.app, "read_only", False)
+        self.query_one("#cleanup-delete", Input).focus()
+        self.update_lock()
+        self.set_interval(1.0, self.update_lock)
+        self.recompute()
+
+    # -- rules and preview ----------------------------------------------------------------------------
+    def read_rules(self) -> tuple[CleanupRules | None, list[str]]:
+        """The rules as typed, and what is wrong with them (each bad input is flagged)."""
+        values = {key: self.query_one(f"#{key}", Input).value.strip() for key in _INPUTS}
+        problems: list[str] = []
+        keep_n: int | None = None
+        if values["cleanup-keep-n"]:
+            try:
+                keep_n = int(values["cleanup-keep-n"])
+            except ValueError:
+                problems.append("keep N must be a whole number")
+        rules = CleanupRules(self.query_one("#cleanup-delete", Input).value, values["cleanup-keep"] or None,
+                             keep_n, values["cleanup-older-than"] or None)
+        problems += rules.errors()
+        flags = {"cleanup-delete": "name_regex_delete:", "cleanup-keep": "name_regex_keep:",
+                 "cleanup-keep-n": "keep", "cleanup-older-than": "older_than"}
+        for key, word in flags.items():
+            bad = any(p.startswith(word) or (word == "older_than" and "older_than" in p) for p in problems)
+            self.query_one(f"#{key}", Input).set_class(bad, "-invalid")
+        if rules.name_regex_delete == "":
+            return None, problems
+        return (None if problems else rules), problems
+
+    def recompute(self) -> None:
+        """Apply the typed rules now: summary and histogram at once, the table after a pause."""
+        rules, problems = self.read_rules()
+        errors = self.query_one("#cleanup-errors", Static)
+        errors.update(Text("\n".join(problems), style="bold red"))
+        self.rules = rules
+        if rules is None:
+            self.plan = None
+            self.query_one("#cleanup-summary", Static).update(
+                Text("Enter a delete pattern (RE2, whole tag name): .* matches every tag.", style="dim"))
+            self.query_one("#cleanup-histogram", Static).update("")
+        else:
+            self.plan = self.planner.plan(rules, self.now())
+            self.query_one("#cleanup-summary", Static).update(summary_text(self.plan))
+            if self._times is None or len(self._times) != len(self.plan.tags):
+                self._times = timestamps(self.plan)
+            self.query_one("#cleanup-histogram", Static).update(
+                age_histogram(self.plan, self.now(), times=self._times))
+        self.query_one("#cleanup-apply", Button).disabled = not self.can_apply()
+        if self._table_timer is not None:
+            self._table_timer.stop()
+        self._table_timer = self.set_timer(TABLE_DELAY, self.flush_table)
+
+    def flush_table(self) -> None:
+        """Rebuild the tag table from the current plan (newest first)."""
+        self._table_timer = None
+        plan = self.plan
+        if plan is None:
+            self.table.set_rows([])
+            return
+        words = {reason: _label(reason, plan.keep_n) for reason in Reason}
+        order = self._order
+        reasons, tags = plan.reasons, self.tags
+        deleted = [PlannedTag(i, tags[i], reasons[i], words[reasons[i]]) for i in order
+                   if reasons[i] is Reason.MATCHED]
+        kept = [PlannedTag(i, tags[i], reasons[i], words[reasons[i]]) for i in order
+                if reasons[i] is not Reason.MATCHED]
+        rows = deleted + kept
+        self.table.set_rows(rows)
+
+    def on_input_changed(self, event: Input.Changed) -> None:
+        if event.input.id in _INPUTS:
+            event.stop()
+            self.recompute()
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        """Enter moves to the next rule, and from the last one to the table (where `a` applies)."""
+        if event.input.id in _INPUTS:
+            event.stop()
+            index = _INPUTS.index(event.input.id)
+            if index + 1 < len(_INPUTS):
+                self.query_one(f"#{_INPUTS[index + 1]}", Input).focus()
+            else:
+                self.table.focus()
+
+    # -- the lock -------------------------------------------------------------------------------------
+    def lock_remaining(self) -> float | None:
+        service = registry_service(self)
+        return service.lock_remaining(self.repository.id) if service is not None else None
+
+    def update_lock(self) -> None:
+        remaining = self.lock_remaining()
+        lock = self.query_one("#cleanup-lock", Static)
+        if remaining is not None:
+            lock.update(Text(f"Bulk delete ran for this repository within the hour: next allowed in "
+                             f"{format_wait(remaining)}", style="yellow"))
+        elif self._lock_unknown:
+            lock.update(Text("The server refused: a bulk delete already ran within the last hour "
+                             "(sent from elsewhere; the exact time is unknown)", style="yellow"))
+        else:
+            lock.update(Text("Bulk delete: at most once an hour per repository", style="dim"))
+        if self.is_mounted:
+            self.query_one("#cleanup-apply", Button).disabled = not self.can_apply()
+
+    def can_apply(self) -> bool:
+        return (self.plan is not None and self.plan.deleted_count > 0 and self.lock_remaining() is None
+                and not getattr(self.app, "read_only", False))
+
+    # -- applying -------------------------------------------------------------------------------------
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        if event.button.id == "cleanup-apply":
+            event.stop()
+            self.action_apply()
+
+    def action_apply(self) -> None:
+        if getattr(self.app, "read_only", False):  # however it was reached (a key is hidden already)
+            return
+        remaining = self.lock_remaining()
+        if remaining is not None:
+            self.notify(f"Bulk delete is allowed again in {format_wait(remaining)}", severity="warning",
+                        markup=False)
+            return
+        plan, rules = self.plan, self.rules
+        if plan is None or rules is None or plan.deleted_count == 0:
+            self.notify("Nothing to delete with these rules", severity="warning", markup=False)
+            return
+        message = Content.from_markup(
+            "Delete $count tag(s) of [b]$repo[/b], freeing about $size? The server runs it in the "
+            "background; it can run once an hour.", count=f"{plan.deleted_count:,}", repo=self.repo_label,
+            size=format_size(plan.bytes_freed))
+        names = [tag.name for tag in plan.to_delete()]
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self.start_bulk_delete(rules, names)
+
+        self.app.push_screen(TypeToConfirmScreen("Bulk delete tags", message, self.repo_label), answered)
+
+    def start_bulk_delete(self, rules: CleanupRules, names: list[str]) -> Job | None:
+        service = registry_service(self)
+        if service is None or self.repository.project_id is None:
+            return None
+        project, repo_id, targets = self.repository.project_id, self.repository.id, set(names)
+
+        async def remaining_names() -> set[str]:
+            return targets & {tag.name for tag in await service.tags(project, repo_id)}
+
+        async def run(job: Job) -> None:
+            def done(left: set[str]) -> bool:
+                job.advance(len(targets) - len(left) - job.done)
+                return not left
+
+            try:
+                await service.bulk_delete(project, repo_id, rules)
+            except BulkDeleteLocked:
+                self._lock_unknown = self.lock_remaining() is None
+                if self.is_attached:
+                    self.update_lock()
+                raise
+            if self.is_attached:
+                self.update_lock()
+            job.set_total(len(targets))
+            await poll_until(remaining_names, done, max_interval=5.0, timeout=POLL_TIMEOUT)
+            if self.is_attached:
+                self.after_deletion(targets)
+
+        return self.labdeck.start_job(f"Bulk delete {len(names):,} tag(s) of {self.repo_label}", run)
+
+    def after_deletion(self, gone: set[str]) -> None:
+        """The deleted tags leave the panel; the preview is recomputed on what is left."""
+        self.tags = [tag for tag in self.tags if tag.name not in gone]
+        self.planner = CleanupPlanner([t.to_tag_info() for t in self.tags])
+        self._fixed[:] = static_cells(self.tags, self.now())  # in place: the table's cells function holds it
+        self._order = newest_first(self.tags)
+        self._times = None
+        self.query_one("#cleanup-title", Static).update(
+            Text(f"Cleanup of {self.repo_label}: {len(self.tags):,} tags", style="bold"))
+        self.recompute()

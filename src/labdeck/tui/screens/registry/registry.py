@@ -1,0 +1,315 @@
+"""`:registry`: container registry repositories of a project or a group (with tag counts), and the tags of
+one repository (name, age, size, digest).
+
+- Repositories: type a project or group path (`f`) and press enter; `enter` opens a repository's tags;
+  `x` deletes the repository (its path must be typed), then follows the deletion as a job until it is
+  gone; `c` opens the cleanup panel.
+- Tags: the detail of every tag is fetched (the list endpoint gives names only); `space` marks tags and `x`
+  deletes exactly the marked ones (or the one under the cursor), one request each, as a job with progress;
+  `c` opens the cleanup panel (`registry_cleanup.py`) on these tags.
+
+Mutating actions are hidden in read-only mode. Server text is shown as `rich.text.Text`, never markup.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import UTC, datetime
+
+from rich.text import Text
+from textual import work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.content import Content
+from textual.widgets import Input, Static
+
+from labdeck.api.errors import NotFound
+from labdeck.api.models.registry import RegistryRepository, RegistryTagDetail
+from labdeck.api.registry import BulkDeleteLocks, RegistryService, format_age, format_size
+from labdeck.tui.areas import AreaRequest
+from labdeck.tui.jobs import Job, poll_until
+from labdeck.tui.screens.base import LabdeckScreen, ScopedScreen
+from labdeck.tui.screens.confirm import ConfirmScreen, TypeToConfirmScreen
+from labdeck.tui.widgets.detail_fields import append_fields
+from labdeck.tui.widgets.resource_table import ResourceTable
+from labdeck.tui.widgets.resource_view import ResourceView
+from labdeck.tui.widgets.table_model import Column
+
+Now = Callable[[], datetime]
+POLL_TIMEOUT = 600.0
+
+
+def utc_now() -> datetime:
+    return datetime.now(UTC)
+
+
+def registry_service(screen: LabdeckScreen) -> RegistryService | None:
+    """A service over the session's client, with the session's record of bulk deletes sent."""
+    session = screen.labdeck.session
+    if session is None:
+        return None
+    locks = session.extra.setdefault("registry_locks", BulkDeleteLocks())
+    return RegistryService(session.client, locks)
+
+
+def _timestamp(value: datetime | None) -> float:
+    return value.timestamp() if value is not None else float("inf")
+
+
+# --- repositories ---------------------------------------------------------------------------------------
+
+def repository_cells(repo: RegistryRepository) -> tuple[Text, ...]:
+    status = Text(repo.status or "", style="yellow")
+    name = Text(repo.name or "(root)", style="" if repo.name else "dim")
+    return (Text(repo.path or repo.display_name), name,
+            Text("" if repo.tags_count is None else f"{repo.tags_count:,}"),
+            Text(repo.created_at.strftime("%Y-%m-%d") if repo.created_at else ""), status)
+
+
+REPOSITORY_COLUMNS = [
+    Column("path", "Repository", min_width=28),
+    Column("name", "Name", min_width=8),
+    Column("tags", "Tags", width=7, align="right", sort_key=lambda r: r.tags_count or 0),
+    Column("created", "Created", width=10),
+    Column("status", "Status"),
+]
+
+
+def repository_detail(repo: RegistryRepository) -> Text:
+    return append_fields(Text(repo.path or repo.display_name, style="bold"), (
+        ("id", str(repo.id)), ("project id", str(repo.project_id or "")), ("location", repo.location or ""),
+        ("tags", str(repo.tags_count or 0)), ("status", repo.status or "")), width=12)
+
+
+class RegistryScreen(ScopedScreen):
+    AREA = "registry"
+    TITLE = "Registry"
+    CSS_PATH = "registry.tcss"
+    SCOPE_INPUT = "registry-scope"
+    MUTATING_ACTIONS = frozenset({"delete_repository"})
+    BINDINGS = [
+        Binding("f", "scope", "Project/group", id="registry.scope"),
+        Binding("x", "delete_repository", "Delete repository", id="registry.delete_repository"),
+        Binding("c", "cleanup", "Cleanup", id="registry.cleanup"),
+    ]
+
+    def __init__(self, request: AreaRequest | None = None, *, now: Now = utc_now) -> None:
+        super().__init__(request)
+        self.now = now
+
+    def compose_body(self) -> ComposeResult:
+        yield Input(self.scope, placeholder="project or group path, then enter (acme/platform/api-gateway)",
+                    id="registry-scope")
+        yield Static("", markup=False, id="registry-where")
+        yield ResourceView(REPOSITORY_COLUMNS, cells=repository_cells, row_key=lambda r: r.id,
+                           detail=repository_detail, empty_text="No repositories", id="registry-view")
+
+    @property
+    def table(self) -> ResourceTable:
+        return self.query_one("#registry-view", ResourceView).table
+
+    def load_scope(self) -> None:
+        self.load_repositories()
+
+    def refresh_data(self) -> None:
+        self.load_repositories()
+
+    @work(exclusive=True, group="registry-repositories")
+    async def load_repositories(self) -> None:
+        service = registry_service(self)
+        if service is None or not self.scope:
+            return
+        where = self.query_one("#registry-where", Static)
+        self.table.loading_more = True
+        try:
+            try:
+                repos, kind = await service.project_repositories(self.scope), "project"
+            except NotFound:
+                repos, kind = await service.group_repositories(self.scope), "group"
+        finally:
+            self.table.loading_more = False
+        self.table.set_rows(repos)
+        total = sum(r.tags_count or 0 for r in repos)
+        where.update(Text(f"{kind} {self.scope}: {len(repos)} repositories, {total:,} tags"))
+        self.mark_data_loaded()
+
+    def on_resource_table_row_selected(self, event: ResourceTable.RowSelected) -> None:
+        if isinstance(event.row, RegistryRepository):
+            event.stop()
+            self.app.push_screen(RegistryTagsScreen(event.row, now=self.now))
+
+    def action_cleanup(self) -> None:
+        repo = self.table.cursor_row
+        if isinstance(repo, RegistryRepository):
+            self.app.push_screen(RegistryTagsScreen(repo, now=self.now, open_cleanup=True))
+
+    def action_delete_repository(self) -> None:
+        repo = self.table.cursor_row
+        if not isinstance(repo, RegistryRepository) or repo.project_id is None:
+            return
+        expected = repo.path or repo.display_name
+        message = Content.from_markup(
+            "Delete repository [b]$path[/b] and all its $count tags? GitLab deletes it in the background.",
+            path=expected, count=str(repo.tags_count if repo.tags_count is not None else "its"))
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self.delete_repository(repo)
+
+        self.app.push_screen(TypeToConfirmScreen("Delete repository", message, expected), answered)
+
+    def delete_repository(self, repo: RegistryRepository) -> Job | None:
+        service = registry_service(self)
+        if service is None or repo.project_id is None:
+            return None
+        project_id, repo_id = repo.project_id, repo.id
+
+        async def run(job: Job) -> None:
+            await service.delete_repository(project_id, repo_id)
+            job.set_total(1)
+            await poll_until(lambda: service.repository_exists(repo_id), lambda exists: not exists,
+                             max_interval=5.0, timeout=POLL_TIMEOUT)
+            job.advance()
+            if self.is_attached:
+                self.load_repositories()
+
+        return self.labdeck.start_job(f"Delete repository {repo.path or repo.display_name}", run)
+
+
+# --- tags -----------------------------------------------------------------------------------------------
+
+def tag_cells(now: datetime) -> Callable[[RegistryTagDetail], tuple[Text, ...]]:
+    def cells(tag: RegistryTagDetail) -> tuple[Text, ...]:
+        digest = (tag.digest or "").removeprefix("sha256:")[:12]
+        return (Text(tag.name), Text(format_age(tag.created_at, now)), Text(format_size(tag.total_size)),
+                Text(digest, style="dim"),
+                Text(tag.created_at.strftime("%Y-%m-%d %H:%M") if tag.created_at else "—"))
+    return cells
+
+
+TAG_COLUMNS = [
+    Column("name", "Tag", min_width=16),
+    Column("age", "Age", width=5, align="right", sort_key=lambda t: -_timestamp(t.created_at)),
+    Column("size", "Size", width=9, align="right", sort_key=lambda t: t.total_size or 0),
+    Column("digest", "Digest", width=12),
+    Column("created", "Created", width=16, sort_key=lambda t: _timestamp(t.created_at)),
+]
+
+
+def tag_detail(tag: RegistryTagDetail) -> Text:
+    return append_fields(Text(tag.name, style="bold"), (
+        ("digest", tag.digest or ""), ("revision", tag.revision or ""), ("size", format_size(tag.total_size)),
+        ("created", tag.created_at.isoformat() if tag.created_at else "unknown"),
+        ("location", tag.location or "")), width=10, skip_empty=False)
+
+
+class RegistryTagsScreen(LabdeckScreen):
+    AREA = "registry"
+    TITLE = "Registry tags"
+    CSS_PATH = "registry.tcss"
+    MUTATING_ACTIONS = frozenset({"delete_tags"})
+    BINDINGS = [
+        Binding("x", "delete_tags", "Delete marked", id="registry_tags.delete"),
+        Binding("c", "cleanup", "Cleanup", id="registry_tags.cleanup"),
+    ]
+
+    def __init__(self, repository: RegistryRepository, *, now: Now = utc_now,
+                 open_cleanup: bool = False) -> None:
+        super().__init__()
+        self.repository = repository
+        self.now = now
+        self.open_cleanup = open_cleanup
+        self.details: list[RegistryTagDetail] = []
+
+    @property
+    def project(self) -> int:
+        return self.repository.project_id or 0
+
+    def compose_body(self) -> ComposeResult:
+        yield Static(Text(self.repository.path or self.repository.display_name, style="bold"),
+                     id="registry-tags-title")
+        yield ResourceView(TAG_COLUMNS, cells=tag_cells(self.now()), row_key=lambda t: t.name,
+                           detail=tag_detail, empty_text="No tags", id="registry-tags-view")
+
+    @property
+    def table(self) -> ResourceTable:
+        return self.query_one("#registry-tags-view", ResourceView).table
+
+    def on_mount(self) -> None:
+        self.table.focus()
+        self.load_tags()
+
+    def refresh_data(self) -> None:
+        self.load_tags()
+
+    @work(exclusive=True, group="registry-tags")
+    async def load_tags(self) -> None:
+        service = registry_service(self)
+        if service is None:
+            return
+        title = self.query_one("#registry-tags-title", Static)
+        name = self.repository.path or self.repository.display_name
+
+        def progress(done: int, total: int) -> None:
+            title.update(Text(f"{name}: reading tag details {done:,}/{total:,}"))
+
+        self.table.loading_more = True
+        try:
+            self.details = await service.tag_details(self.project, self.repository.id, on_progress=progress)
+        finally:
+            self.table.loading_more = False
+        self.details.sort(key=lambda t: -_timestamp(t.created_at))
+        self.table.set_rows(self.details)
+        title.update(Text(f"{name}: {len(self.details):,} tags", style="bold"))
+        self.mark_data_loaded()
+        if self.open_cleanup:
+            self.open_cleanup = False
+            self.action_cleanup()
+
+    def action_cleanup(self) -> None:
+        from labdeck.tui.screens.registry.cleanup import RegistryCleanupScreen
+
+        self.app.push_screen(RegistryCleanupScreen(self.repository, self.details, now=self.now))
+
+    def action_delete_tags(self) -> None:
+        tags = [t for t in self.table.marked_rows if isinstance(t, RegistryTagDetail)]
+        if not tags and isinstance(self.table.cursor_row, RegistryTagDetail):
+            tags = [self.table.cursor_row]
+        if not tags:
+            return
+        names = [t.name for t in tags]
+        shown = ", ".join(names[:5]) + (f" and {len(names) - 5} more" if len(names) > 5 else "")
+        message = Content.from_markup("Delete $count tag(s): $names? Blobs stay until garbage collection.",
+                                      count=str(len(names)), names=shown)
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self.delete_tags(names)
+
+        self.app.push_screen(ConfirmScreen("Delete tags", message, confirm_label="Delete"), answered)
+
+    def delete_tags(self, names: list[str]) -> Job | None:
+        service = registry_service(self)
+        if service is None:
+            return None
+        project, repo_id = self.project, self.repository.id
+
+        async def run(job: Job) -> None:
+            for name in names:
+                try:
+                    await service.delete_tag(project, repo_id, name)
+                except Exception as error:  # one refusal must not stop the others: it is this item's result
+                    job.add_result(name, False, str(error))
+                else:
+                    job.add_result(name, True, "deleted")
+            if self.is_attached:
+                self.load_tags()
+
+        self.table.action_unmark_all()
+        title = f"Delete {len(names)} tag(s) of {self.repository.path or self.repository.display_name}"
+        return self.labdeck.start_job(title, run, total=len(names))
+
+
+def open_registry(request: AreaRequest) -> RegistryScreen:
+    """The area factory (`:registry`)."""
+    return RegistryScreen(request)

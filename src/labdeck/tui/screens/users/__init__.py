@@ -1,0 +1,1 @@
+"""The Users area (administrators): moderation by condition."""
