@@ -35,7 +35,8 @@ def jump(area: str, *then: str) -> tuple[str, ...]:
 
 
 SHOTS: tuple[Shot, ...] = (
-    Shot("home", "Home: every area, one key away", ()),
+    Shot("home", "Home: every area, one key away, beside what needs attention", ()),
+    Shot("overview", "The overview: what needs attention on the instance right now", jump("overview")),
     Shot("groups", "Groups: the tree and a group's tabs", jump("groups", "down", "enter")),
     Shot("projects", "Projects you can see", jump("projects")),
     Shot("project-view", "A project's view and its tabs", jump("projects", "enter")),
@@ -51,6 +52,7 @@ SHOTS: tuple[Shot, ...] = (
     Shot("pages", "Pages domains and their certificates (administrators)", jump("pages")),
     Shot("jobs", "The job centre", jump("jobs")),
     Shot("log", "The request log", jump("log")),
+    Shot("journal", "The undo journal: every change, and its undo", jump("journal")),
 )
 
 

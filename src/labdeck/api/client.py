@@ -12,7 +12,7 @@ import ssl
 import sys
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
-from typing import Any, Self
+from typing import TYPE_CHECKING, Any, Self
 
 import httpx
 
@@ -32,6 +32,9 @@ from labdeck.api.rate_limit import RateLimitState
 from labdeck.api.request_log import RequestLog, needs_redaction, redact_url
 from labdeck.api.settings import ConnectionSettings
 from labdeck.domain.text import may_hold_control, sanitize_deep
+
+if TYPE_CHECKING:
+    from labdeck.api.journal import Journal
 
 
 def _remember_missing(name: str) -> None:
@@ -106,6 +109,7 @@ class ApiClient:
         self.request_log = request_log if request_log is not None else RequestLog()
         self.cache = cache if cache is not None else ListCache()
         self.rate_limit = RateLimitState()
+        self.journal: Journal | None = None  # the undo journal; the TUI sets one per instance
         self._sleep: Sleep = sleep or asyncio.sleep
         self._clock = clock
         self._rng = rng
@@ -187,11 +191,22 @@ class ApiClient:
             text = text[len(self._api_prefix):] or "/"
         return redact_url(text) if needs_redaction(text) else text
 
+    def relative_path(self, path: str) -> str:
+        """`path` as the request log shows it (relative to `/api/v4` on the instance, without the query)."""
+        return self._log_path(self.url_for(path).copy_with(query=None))
+
     # -- requests -------------------------------------------------------------------------------------
-    async def request(self, method: str, path: str, *, params: Mapping[str, Any] | None = None,
-                      json: Any = None, data: Mapping[str, Any] | None = None, files: Any = None,
-                      headers: Mapping[str, str] | None = None, allow_304: bool = False) -> httpx.Response:
-        """Send a request with retries, pacing and the overall deadline; raise typed errors for >= 400."""
+    async def request(self, method: str, path: str, **kwargs: Any) -> httpx.Response:
+        """Send a request with retries, pacing and the overall deadline; raise typed errors for >= 400.
+        Keywords: `params`, `json`, `data`, `files`, `headers`, `allow_304`. A change goes through the undo
+        journal when the client has one (`labdeck.api.journal`)."""
+        if self.journal is None or method.upper() in ("GET", "HEAD", "OPTIONS"):
+            return await self._request(method, path, **kwargs)
+        return await self.journal.around(self, method, path, kwargs, self._request)
+
+    async def _request(self, method: str, path: str, *, params: Mapping[str, Any] | None = None,
+                       json: Any = None, data: Mapping[str, Any] | None = None, files: Any = None,
+                       headers: Mapping[str, str] | None = None, allow_304: bool = False) -> httpx.Response:
         method = method.upper()
         try:
             url = self.url_for(path)

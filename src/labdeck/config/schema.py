@@ -86,6 +86,7 @@ class Config:
     keymap: Mapping[str, str] = field(default_factory=dict)
     views: Mapping[str, SavedView] = field(default_factory=dict)
     persist_cache: bool = False
+    watch: Mapping[str, float] = field(default_factory=dict)  # `[watch]`: seconds per view, `default` for all
     warnings: tuple[str, ...] = field(default=(), compare=False)
     extra: Mapping[str, Any] = field(default_factory=dict, compare=False)
 
@@ -267,10 +268,29 @@ def parse_config(data: Mapping[str, Any], path: Path) -> Config:
         raise reader.fail("default_instance", f"no instance named {default!r} (instances: {known})")
     theme = reader.string(data, "theme", "theme")
     persist_cache = reader.boolean(data, "persist_cache", "persist_cache", False)
-    known = ("default_instance", "theme", "persist_cache", "instances", "keymap", "views")
+    watch = _watch(reader, reader.table(data, "watch", "watch"))
+    known = ("default_instance", "theme", "persist_cache", "instances", "keymap", "views", "watch")
     extra = reader.unknown(data, known, "")
     return Config(path=path, instances=instances, default_instance=default, theme=theme, keymap=keymap,
-                  views=views, persist_cache=persist_cache, warnings=tuple(reader.warnings), extra=extra)
+                  views=views, persist_cache=persist_cache, watch=watch, warnings=tuple(reader.warnings),
+                  extra=extra)
+
+
+MIN_WATCH_SECONDS = 5.0
+MAX_WATCH_SECONDS = 86_400.0
+
+
+def _watch(reader: _Reader, table: Mapping[str, Any]) -> dict[str, float]:
+    """`[watch]`: view name (or `default`) = seconds between refreshes in watch mode, 5 s to a day."""
+    out: dict[str, float] = {}
+    for view, seconds in table.items():
+        if isinstance(seconds, bool) or not isinstance(seconds, int | float) or seconds != seconds:
+            raise reader.fail(f"watch.{view}", f"must be a number of seconds, not {_kind(seconds)}")
+        if not MIN_WATCH_SECONDS <= seconds <= MAX_WATCH_SECONDS:
+            raise reader.fail(f"watch.{view}", f"must be between {MIN_WATCH_SECONDS:g} and "
+                              f"{MAX_WATCH_SECONDS:g} seconds, not {seconds}")
+        out[view] = float(seconds)
+    return out
 
 
 def _instance_to_toml(instance: InstanceConfig) -> dict[str, Any]:
@@ -303,6 +323,8 @@ def config_to_toml(config: Config) -> dict[str, Any]:
         out["theme"] = config.theme
     if config.persist_cache:
         out["persist_cache"] = True
+    if config.watch:
+        out["watch"] = dict(config.watch)
     out.update({k: v for k, v in config.extra.items() if not isinstance(v, dict)})
     if config.instances:
         out["instances"] = {name: _instance_to_toml(i) for name, i in config.instances.items()

@@ -25,7 +25,7 @@ from labdeck.tui.areas import AreaRequest, find_area
 from labdeck.tui.errors import describe_error, is_expected, redact, unwrap, write_crash_log
 from labdeck.tui.jobs import Job, JobCentre, JobState
 from labdeck.tui.keymap import binding_ids, check_keymap
-from labdeck.tui.session import Session, TransportFactory, cache_dir, open_session
+from labdeck.tui.session import Session, TransportFactory, cache_dir, open_session, state_dir
 from labdeck.tui.themes import DEFAULT_THEME, discover_themes, package_theme_dir, user_theme_dir
 from labdeck.tui.widgets.status_bar import StatusInfo
 
@@ -61,6 +61,7 @@ class LabdeckApp(App[None]):
         self.session: Session | None = None
         self._initial_settings = settings
         self.jobs = JobCentre(clock=clock, describe_error=self._describe_job_error)
+        self.recent_projects: list[tuple[int | str, str]] = []  # (id, path), newest first: the overview
         self.jobs.on_change(lambda job: self._refresh_status())
         self.jobs.on_done(self._job_done)
         self.config_warnings: list[str] = list(config.warnings)
@@ -113,7 +114,8 @@ class LabdeckApp(App[None]):
         old = self.session
         persist_dir = cache_dir() if self.config.persist_cache else None
         self.session = open_session(settings, request_log=self.request_log,
-                                    transport_factory=self.transport_factory, persist_dir=persist_dir)
+                                    transport_factory=self.transport_factory, persist_dir=persist_dir,
+                                    journal_dir=state_dir())
         self.read_only = self.cli_read_only or settings.read_only
         self.sub_title = settings.name
         if old is not None:
@@ -183,6 +185,10 @@ class LabdeckApp(App[None]):
             self.push_screen(UnavailableScreen(area))
             return
         self.push_screen(area.open(request or AreaRequest()))
+
+    def note_project(self, project_id: int | str, path: str) -> None:
+        """Remember a project the user opened (the overview follows its deployments)."""
+        self.recent_projects = [(project_id, path), *[p for p in self.recent_projects if p[1] != path][:9]]
 
     @property
     def is_admin(self) -> bool:

@@ -78,6 +78,8 @@ def register_area(area: Area) -> None:
 
 
 for _area in (
+    Area("overview", "Overview", "What needs attention on this instance right now",
+         "labdeck.tui.screens.shell.overview:open_overview"),
     Area("groups", "Groups", "Groups and subgroups: members, labels, badges, variables, export",
          "labdeck.tui.screens.groups.groups:open_groups"),
     Area("issues", "Issues", "Triage issues across the instance with the filter language",
@@ -95,6 +97,8 @@ for _area in (
     Area("projects", "Projects", "Projects you can see, most recently active first", _projects),
     Area("jobs", "Jobs", "The job centre: long operations, their progress and results", _jobs),
     Area("log", "Request log", "Every request of this session: method, path, status, duration", _log),
+    Area("journal", "Journal", "Every change labdeck made on this instance, and its undo (u)",
+         "labdeck.tui.screens.shell.journal:open_journal"),
 ):
     register_area(_area)
 

@@ -17,6 +17,7 @@ import httpx
 
 from labdeck.api.cache import ListCache
 from labdeck.api.client import ApiClient
+from labdeck.api.journal import Journal
 from labdeck.api.request_log import RequestLog
 from labdeck.api.settings import ConnectionSettings
 
@@ -82,13 +83,33 @@ def cache_file(settings: ConnectionSettings, folder: Path) -> Path:
     return folder / f"lists-{digest}.sqlite"
 
 
+def state_dir() -> Path:
+    """labdeck's own state folder (the undo journals): `$LABDECK_STATE_DIR`, else XDG_STATE_HOME/labdeck."""
+    override = os.environ.get("LABDECK_STATE_DIR")
+    if override:
+        return Path(override)
+    from platformdirs import user_state_path
+
+    return user_state_path("labdeck", appauthor=False)
+
+
+def journal_file(settings: ConnectionSettings, folder: Path) -> Path:
+    """One undo journal per instance URL, named so that a person can tell which is which."""
+    digest = hashlib.sha256(settings.base_url.encode()).hexdigest()[:12]
+    name = "".join(c if c.isalnum() or c in "-_" else "_" for c in settings.name)[:40] or "instance"
+    return folder / "journal" / f"{name}-{digest}.jsonl"
+
+
 def open_session(settings: ConnectionSettings, *, request_log: RequestLog,
                  transport_factory: TransportFactory | None = None,
-                 persist_dir: Path | None = None) -> Session:
-    """A session with a new client; with `persist_dir`, its list cache is kept on disk between runs."""
+                 persist_dir: Path | None = None, journal_dir: Path | None = None) -> Session:
+    """A session with a new client; with `persist_dir`, its list cache is kept on disk between runs; with
+    `journal_dir`, its changes are journalled there (else in memory only)."""
     transport = transport_factory(settings) if transport_factory is not None else None
     cache = None
     if persist_dir is not None:
         persist_dir.mkdir(parents=True, exist_ok=True, mode=0o700)
         cache = ListCache(persist_path=cache_file(settings, persist_dir))
-    return Session(settings, ApiClient(settings, transport=transport, request_log=request_log, cache=cache))
+    client = ApiClient(settings, transport=transport, request_log=request_log, cache=cache)
+    client.journal = Journal(journal_file(settings, journal_dir) if journal_dir is not None else None)
+    return Session(settings, client)

@@ -20,6 +20,7 @@ from textual.widgets import Static
 from labdeck.api.errors import ApiError, LabdeckError
 from labdeck.api.models.variables import CiVariable
 from labdeck.api.variables import VariableError, VariablesService
+from labdeck.domain.journal_rules import SECRET_VARIABLE
 from labdeck.tui.areas import AreaRequest
 from labdeck.tui.errors import describe_error
 from labdeck.tui.screens.base import StatusTableScreen
@@ -108,7 +109,8 @@ class InstanceVariablesScreen(StatusTableScreen):
             return
         message = Content.from_markup("Delete the instance variable [b]$key[/b]? Every pipeline of the "
                                       "instance loses it.", key=row.key)
-        screen = TypeToConfirmScreen("Delete instance variable", message, row.key, confirm_label="Delete")
+        screen = TypeToConfirmScreen("Delete instance variable", message, row.key, confirm_label="Delete",
+                                     irreversible=SECRET_VARIABLE if row.masked else None)
         self.app.push_screen(screen, lambda yes: self._apply("delete", row, {}) if yes else None)
 
     def _apply(self, what: str, row: CiVariable | None, values: Values | None) -> None:

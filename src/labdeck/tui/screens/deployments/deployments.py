@@ -173,6 +173,7 @@ class DeploymentsScreen(ScopedScreen):
             self.history = await service.deployments(self.scope, refresh=refresh)
         finally:
             self.table.loading_more = False
+        self.labdeck.note_project(self.scope, self.scope)  # the overview follows its failed deployments
         try:
             self.environments = await service.environments(self.scope, refresh=refresh)
         except ApiError:  # environments hidden from this user: the history still names them

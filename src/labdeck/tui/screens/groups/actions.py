@@ -25,6 +25,7 @@ from labdeck.api.models.group_transfer import RelationState, RelationStatus
 from labdeck.api.models.labels import GroupLabel
 from labdeck.api.models.members import BillableMember, Member
 from labdeck.api.models.variables import CiVariable
+from labdeck.domain.journal_rules import SECRET_VARIABLE
 from labdeck.tui.jobs import Job
 from labdeck.tui.screens.base import LabdeckScreen
 from labdeck.tui.screens.confirm import ConfirmScreen, TypeToConfirmScreen
@@ -139,7 +140,8 @@ class GroupActions:
         elif isinstance(row, CiVariable):
             screen = TypeToConfirmScreen("Delete variable", Content.from_markup(
                 "Delete variable [b]$key[/b] (scope $scope) of [b]$group[/b]?", key=row.key,
-                scope=row.environment_scope or "*", group=where), row.key)
+                scope=row.environment_scope or "*", group=where), row.key,
+                irreversible=SECRET_VARIABLE if row.masked else None)
         else:
             name = row.name if isinstance(row, GroupLabel) else (row.name or f"badge {row.id}")
             screen = ConfirmScreen(f"Delete {tab[:-1]}", Content.from_markup(

@@ -1,14 +1,20 @@
-"""The home view: the areas of the registry, each with what it is for; enter opens one."""
+"""The home view: the areas of the registry, each with what it is for (enter opens one), beside the
+operator's overview of what needs attention (once signed in)."""
 
 from __future__ import annotations
 
+from textual import events
 from textual.app import ComposeResult
+from textual.containers import Horizontal
 from textual.content import Content
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from labdeck.tui.areas import Area, shown_areas
 from labdeck.tui.screens.base import LabdeckScreen
+from labdeck.tui.screens.shell.overview import OverviewPanel
+
+NARROW = 110  # columns below which the overview sits under the areas, not beside them
 
 
 def _prompt(area: Area) -> Content:
@@ -23,7 +29,23 @@ class HomeScreen(LabdeckScreen):
 
     def compose_body(self) -> ComposeResult:
         yield Static("Areas · enter opens · : jumps by name · ctrl+p for every command", id="home-hint")
-        yield OptionList(*self._options(), id="areas")
+        with Horizontal(id="home-body"):
+            yield OptionList(*self._options(), id="areas")
+            if self.labdeck.session is not None:
+                yield OverviewPanel(id="home-overview")
+
+    def refresh_data(self) -> None:
+        for panel in self.query(OverviewPanel):
+            panel.load()
+
+    def on_resize(self, event: events.Resize) -> None:
+        """Below `NARROW` columns the overview goes under the areas instead of beside them."""
+        narrow = event.size.width < NARROW
+        self.query_one("#home-body").styles.layout = "vertical" if narrow else "horizontal"
+        for widget in self.query("#areas, #home-overview"):
+            widget.styles.width = "100%" if narrow else "1fr"
+            widget.styles.height = "1fr"
+
 
     def _options(self) -> list[Option]:
         return [Option(_prompt(area), id=area.name) for area in shown_areas(self.labdeck.is_admin)]
@@ -36,7 +58,8 @@ class HomeScreen(LabdeckScreen):
         areas.add_options(self._options())
         if highlighted is not None and areas.option_count:
             areas.highlighted = min(highlighted, areas.option_count - 1)
+        self.refresh_data()  # the overview depends on who signed in
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
-        if event.option.id:
+        if event.option_list.id == "areas" and event.option.id:
             self.labdeck.open_area(event.option.id)
