@@ -131,3 +131,19 @@ async def test_the_file_is_private_and_failures_are_journalled(client: ApiClient
     path = tmp_path / "journal" / "demo.jsonl"
     assert stat.S_IMODE(os.stat(path).st_mode) == 0o600
     assert stat.S_IMODE(os.stat(path.parent).st_mode) == 0o700
+
+
+async def test_badge_member_level_and_issue_state_are_undone(client: ApiClient) -> None:
+    badge = (await client.get_json("/groups/acme/badges"))[0]
+    await client.delete(f"/groups/acme/badges/{badge['id']}")
+    await undo(client).undo(last(client))
+    again = [b for b in await client.get_json("/groups/acme/badges") if b["link_url"] == badge["link_url"]]
+    assert again and again[0]["image_url"] == badge["image_url"] and again[0]["name"] == badge["name"]
+    before = await client.get_json("/groups/acme/members/2")
+    await client.put_json("/groups/acme/members/2", {"access_level": 50})
+    await undo(client).undo(last(client))
+    assert (await client.get_json("/groups/acme/members/2"))["access_level"] == before["access_level"]
+    issue = (await client.get_json(f"/{GATEWAY}/issues", {"state": "opened", "per_page": 1}))[0]
+    await client.put_json(f"/{GATEWAY}/issues/{issue['iid']}", {"state_event": "close"})
+    await undo(client).undo(last(client))
+    assert (await client.get_json(f"/{GATEWAY}/issues/{issue['iid']}"))["state"] == "opened"

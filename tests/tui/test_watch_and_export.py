@@ -116,3 +116,15 @@ async def test_an_export_of_a_filtered_list_writes_exactly_the_rows_shown(tmp_pa
         assert isinstance(app.screen, ExportDialog)  # refused before anything is written
         assert not (tmp_path / "projects.txt").exists()
         assert not any("Traceback" in m for m in messages(app))
+
+
+def test_watch_backs_off_while_the_rate_limit_is_low() -> None:
+    from types import SimpleNamespace
+
+    from labdeck.tui.watch import rate_is_low
+
+    def client(remaining: int | None, limit: int | None) -> SimpleNamespace:
+        return SimpleNamespace(rate_limit=SimpleNamespace(remaining=remaining, limit=limit))
+
+    assert rate_is_low(client(5, 100)) and not rate_is_low(client(50, 100))
+    assert not rate_is_low(client(None, None)) and not rate_is_low(client(3, None))
