@@ -20,6 +20,8 @@ from labdeck.api.models.base import parse_many
 from labdeck.api.models.deployments import Deployment
 from labdeck.api.models.moderation import DEFAULT_DORMANT_DAYS, Condition, ModeratedUser
 from labdeck.api.models.project_resources import PagesDomain
+from labdeck.api.pagination import Page
+from labdeck.api.users import USERS_PATH, UsersService
 
 BUDGET = 12  # requests the overview may send in all
 USERS_PAGES = 5  # at most 500 users counted on start
@@ -88,31 +90,43 @@ class OverviewService:
     async def users(self, today: date, dormant_days: int = DEFAULT_DORMANT_DAYS) -> UsersFigures:
         """Users per condition (pending approval, dormant, blocked, banned, ...) in the first pages."""
         figures = UsersFigures(dormant_days=dormant_days)
-        self.budget.take()
-        pages = self.client.pages("/users", {"order_by": "id", "sort": "asc", "exclude_internal": "true"})
-        read = 0
-        async for page in pages:
-            figures.total = page.total if page.total is not None else figures.total
-            for user in parse_many(ModeratedUser, page.items, sanitised=True):
-                figures.scanned += 1
-                for condition in user.conditions(today, dormant_days):
-                    figures.counts[condition] = figures.counts.get(condition, 0) + 1
-            read += 1
-            if page.next_url is None:
-                break
-            if read >= USERS_PAGES or self.budget.left <= 1:
-                figures.complete = False
-                break
-            self.budget.take()
+        users = UsersService(self.client)
+        cached = users.cached_users()  # the users view's own list: no request while it is fresh
+        if cached is not None and cached[1]:
+            found = cached[0]
+            figures.total = len(found)
+        else:
+            pages, figures.complete = await self._pages(USERS_PATH, users.list_params(), USERS_PAGES)
+            items = [item for page in pages for item in page.items]
+            figures.total = next((p.total for p in pages if p.total is not None), None)
+            if figures.complete:  # the whole list: the users view will not ask again
+                self.client.cache.set(self.client.cache_key(USERS_PATH, users.list_params()), items)
+            found = parse_many(ModeratedUser, items, sanitised=True)
+        for user in found:
+            figures.scanned += 1
+            for condition in user.conditions(today, dormant_days):
+                figures.counts[condition] = figures.counts.get(condition, 0) + 1
         return figures
+
+    async def _pages(self, path: str, params: dict[str, str] | None, limit: int) -> tuple[list[Page], bool]:
+        """The first pages of a list within the budget (at most `limit`), and whether that was all of it."""
+        self.budget.take()
+        found: list[Page] = []
+        async for page in self.client.pages(path, params):
+            found.append(page)
+            if page.next_url is None:
+                return found, True
+            if len(found) >= limit or self.budget.left <= 1:
+                return found, False
+            self.budget.take()
+        return found, True
 
     async def certificates(self) -> CertificateFigures:
         """Pages domains whose certificate expired or expires within 30 days (administrators)."""
         figures = CertificateFigures()
-        self.budget.take()
         now = self.now()
-        read = 0
-        async for page in self.client.pages("/pages/domains"):
+        pages, figures.complete = await self._pages("/pages/domains", None, DOMAIN_PAGES)
+        for page in pages:
             for domain in parse_many(PagesDomain, page.items, sanitised=True):
                 figures.scanned += 1
                 state = domain.expiry_state(now)
@@ -120,13 +134,6 @@ class OverviewService:
                     figures.expired.append(domain)
                 elif state == "soon":
                     figures.soon.append(domain)
-            read += 1
-            if page.next_url is None:
-                break
-            if read >= DOMAIN_PAGES or self.budget.left <= 1:
-                figures.complete = False
-                break
-            self.budget.take()
         return figures
 
     async def failed_deployments(self, projects: Iterable[tuple[int | str, str]],

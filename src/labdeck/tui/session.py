@@ -67,14 +67,19 @@ async def fetch_user(client: ApiClient) -> SignedInUser:
                         is_admin=bool(getattr(current, "is_admin", False)))
 
 
-def cache_dir() -> Path:
-    """The user cache folder for persisted lists: `$LABDECK_CACHE_DIR`, else XDG_CACHE_HOME/labdeck."""
-    override = os.environ.get("LABDECK_CACHE_DIR")
+def _user_folder(variable: str, kind: str) -> Path:
+    """`$variable` when set, else labdeck's platform folder of this kind ("cache" or "state")."""
+    override = os.environ.get(variable)
     if override:
         return Path(override)
-    from platformdirs import user_cache_path
+    import platformdirs
 
-    return user_cache_path("labdeck", appauthor=False)
+    return Path(getattr(platformdirs, f"user_{kind}_path")("labdeck", appauthor=False))
+
+
+def cache_dir() -> Path:
+    """The user cache folder for persisted lists: `$LABDECK_CACHE_DIR`, else XDG_CACHE_HOME/labdeck."""
+    return _user_folder("LABDECK_CACHE_DIR", "cache")
 
 
 def cache_file(settings: ConnectionSettings, folder: Path) -> Path:
@@ -85,12 +90,7 @@ def cache_file(settings: ConnectionSettings, folder: Path) -> Path:
 
 def state_dir() -> Path:
     """labdeck's own state folder (the undo journals): `$LABDECK_STATE_DIR`, else XDG_STATE_HOME/labdeck."""
-    override = os.environ.get("LABDECK_STATE_DIR")
-    if override:
-        return Path(override)
-    from platformdirs import user_state_path
-
-    return user_state_path("labdeck", appauthor=False)
+    return _user_folder("LABDECK_STATE_DIR", "state")
 
 
 def journal_file(settings: ConnectionSettings, folder: Path) -> Path:
