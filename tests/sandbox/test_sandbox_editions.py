@@ -129,7 +129,7 @@ async def test_promote_is_plain_text_on_ce(ce: httpx.AsyncClient, ee: httpx.Asyn
 async def test_group_variable_environment_scope_is_ignored_on_ce(ce: httpx.AsyncClient,
                                                                 ee: httpx.AsyncClient) -> None:
     for client, scope in ((ce, "*"), (ee, "production")):
-        created = await client.post("/groups/acme/variables",
-                                    json={"key": "SCOPED_KEY", "value": "v4lue-long", "environment_scope": "production"})
+        created = await client.post("/groups/acme/variables", json={
+            "key": "SCOPED_KEY", "value": "v4lue-long", "environment_scope": "production"})
         assert created.status_code == 201, created.text
         assert created.json()["environment_scope"] == scope

@@ -21,8 +21,10 @@ def _tui_parser() -> argparse.ArgumentParser:
     parser.add_argument("--read-only", action="store_true", help="hide every mutating action")
     parser.add_argument("--config", metavar="FILE", help="config file (default: $LABDECK_CONFIG or XDG)")
     demo = parser.add_argument_group("demo sandbox (with --demo)")
-    demo.add_argument("--edition", choices=("ce", "ee"), help="GitLab edition the sandbox plays (default: ee)")
-    demo.add_argument("--gitlab-version", metavar="X.Y", help="GitLab version the sandbox plays (default: 17.6)")
+    demo.add_argument("--edition", choices=("ce", "ee"),
+                      help="GitLab edition the sandbox plays (default: ee)")
+    demo.add_argument("--gitlab-version", metavar="X.Y",
+                      help="GitLab version the sandbox plays (default: 17.6)")
     demo.add_argument("--demo-auth", choices=("private", "job"),
                       help="sign in to the sandbox as root (private, the default) or with its CI job token")
     return parser

@@ -210,7 +210,8 @@ def _parser() -> argparse.ArgumentParser:
     serve.add_argument("--edition", choices=EDITIONS, default="ee",
                        help="ce answers premium endpoints as Community Edition does (default: ee)")
     serve.add_argument("--gitlab-version", default=DEFAULT_GITLAB_VERSION, metavar="X.Y",
-                       help=f"GitLab version played: later endpoints answer 404 (default: {DEFAULT_GITLAB_VERSION})")
+                       help="GitLab version played: later endpoints answer 404 "
+                            f"(default: {DEFAULT_GITLAB_VERSION})")
     serve.add_argument("--fd", type=int, help=argparse.SUPPRESS)  # serve on an inherited listening socket
     serve.add_argument("--until-stdin-closes", action="store_true", help=argparse.SUPPRESS)
     serve.add_argument("--quiet", action="store_true", help=argparse.SUPPRESS)
