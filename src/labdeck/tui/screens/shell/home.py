@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.content import Content
 from textual.widgets import OptionList, Static
@@ -23,13 +24,26 @@ class HomeScreen(LabdeckScreen):
 
     def compose_body(self) -> ComposeResult:
         yield Static("Areas · enter opens · : jumps by name · ctrl+p for every command", id="home-hint")
+        yield Static("", id="home-reach")
         yield OptionList(*self._options(), id="areas")
 
+    def on_mount(self) -> None:
+        self._show_reach()
+
     def _options(self) -> list[Option]:
-        return [Option(_prompt(area), id=area.name) for area in shown_areas(self.labdeck.is_admin)]
+        return [Option(_prompt(area), id=area.name)
+                for area in shown_areas(self.labdeck.is_admin, self.labdeck.area_allowed)]
+
+    def _show_reach(self) -> None:
+        """With a job token, one line saying what it reaches (server text as plain text, never markup)."""
+        reach = self.query_one("#home-reach", Static)
+        note = self.labdeck.reach_note()
+        reach.update(Text(note) if note else "")
+        reach.display = bool(note)
 
     def refresh_areas(self) -> None:
         """Rebuild the list (called when the signed-in user becomes known or changes)."""
+        self._show_reach()
         areas = self.query_one("#areas", OptionList)
         highlighted = areas.highlighted
         areas.clear_options()

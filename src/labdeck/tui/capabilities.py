@@ -1,0 +1,70 @@
+"""What the TUI offers on this instance: the session's `Capabilities` (edition and version) and its token
+kind decide which areas, tabs and actions exist. Screens ask here instead of trying and showing a raw
+403 or 404.
+
+- `feature_reason(app, feature)`: None when the feature can work, else a short reason ("needs GitLab
+  Premium", "needs GitLab 15.2", "not reachable with a CI job token").
+- `area_reason(app, area_name)`: the same for a whole area (home, `:` and the palette leave such areas out).
+- `unavailable(app, feature)`: the sentence shown where the data would be.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from labdeck.api.errors import ApiError
+from labdeck.domain.capabilities import FEATURES, PREMIUM
+from labdeck.domain.job_tokens import JOB_TOKEN_AREAS, JOB_TOKEN_UNREACHABLE, NOT_WITH_JOB_TOKEN
+
+
+def _session(app: Any) -> Any:
+    return getattr(app, "session", None)
+
+
+def job_token(app: Any) -> bool:
+    """Whether the app is signed in with a CI job token."""
+    session = _session(app)
+    return session is not None and session.settings.auth == "job"
+
+
+def feature_reason(app: Any, feature: str) -> str | None:
+    """Why `feature` cannot work here, or None."""
+    session = _session(app)
+    if session is None:
+        return None
+    if job_token(app) and feature in JOB_TOKEN_UNREACHABLE:
+        return NOT_WITH_JOB_TOKEN
+    return session.capabilities.supports(feature)  # type: ignore[no-any-return]
+
+
+def area_reason(app: Any, area_name: str) -> str | None:
+    """Why the area cannot work here, or None."""
+    if job_token(app) and area_name not in JOB_TOKEN_AREAS:
+        return NOT_WITH_JOB_TOKEN
+    return None
+
+
+def area_allowed(app: Any) -> Any:
+    """A predicate over areas for `shown_areas` and `complete`."""
+    return lambda area: area_reason(app, area.name) is None
+
+
+def unavailable(app: Any, feature: str, reason: str | None = None) -> str:
+    """`Iterations: needs GitLab Premium (this instance is GitLab 16.11.0 CE)`."""
+    reason = reason or feature_reason(app, feature) or PREMIUM
+    title = FEATURES[feature].title if feature in FEATURES else feature.replace("_", " ").capitalize()
+    session = _session(app)
+    label = session.capabilities.label() if session is not None else ""
+    where = f" (this instance is {label})" if label and reason != NOT_WITH_JOB_TOKEN else ""
+    return f"{title}: {reason}{where}"
+
+
+def refused(app: Any, feature: str, error: BaseException) -> str | None:
+    """The sentence for a premium feature that an Enterprise instance refused with 403 or 404 (no licence
+    for the tier, or the feature is off): None for other errors, which keep their own message."""
+    feature_info = FEATURES.get(feature)
+    if feature_info is None or not feature_info.premium:
+        return None
+    if isinstance(error, ApiError) and error.status in (403, 404):
+        return unavailable(app, feature, f"{PREMIUM} (the instance refused: {error.status})")
+    return None
