@@ -11,7 +11,7 @@ from textual.screen import ModalScreen
 from textual.suggester import SuggestFromList
 from textual.widgets import Input, Label, Static
 
-from labdeck.tui.areas import complete
+from labdeck.tui.areas import complete, find_area
 
 
 class JumpScreen(ModalScreen[str | None]):
@@ -55,8 +55,8 @@ class JumpScreen(ModalScreen[str | None]):
     def on_input_submitted(self, event: Input.Submitted) -> None:
         names = complete(event.value, self._admin(), self._allowed())
         exact = event.value.strip().lstrip(":").lower()
-        if exact in names:
-            self.dismiss(exact)
+        if exact in names or (exact and find_area(exact) is not None):
+            self.dismiss(exact)  # an area this instance or token cannot reach: opening it says why
         elif len(names) >= 1 and exact:
             self.dismiss(names[0])
         else:
