@@ -8,13 +8,19 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from labdeck.domain.capabilities import FEATURES, PREMIUM, Capabilities, capabilities_from_version, parse_version
+from labdeck.domain.capabilities import (
+    FEATURES,
+    PREMIUM,
+    Capabilities,
+    capabilities_from_version,
+    parse_version,
+)
 from labdeck.domain.job_tokens import project_path_from_job_url
 
 
 @pytest.mark.parametrize(("body", "edition", "version", "label"), [
-    ({"version": "16.11.0-ee", "revision": "abc", "enterprise": True}, "ee", (16, 11, 0), "GitLab 16.11.0 EE"),
-    ({"version": "16.11.0", "revision": "abc", "enterprise": False}, "ce", (16, 11, 0), "GitLab 16.11.0 CE"),
+    ({"version": "16.11.0-ee", "enterprise": True}, "ee", (16, 11, 0), "GitLab 16.11.0 EE"),
+    ({"version": "16.11.0", "enterprise": False}, "ce", (16, 11, 0), "GitLab 16.11.0 CE"),
     ({"version": "15.0.3-ee", "revision": "abc"}, "ee", (15, 0, 3), "GitLab 15.0.3 EE"),  # before 15.6
     ({"version": "14.10.5", "revision": "abc"}, "ce", (14, 10, 5), "GitLab 14.10.5 CE"),
     ({"version": "17.7.0-pre", "revision": "abc"}, None, (17, 7, 0), "GitLab 17.7.0-pre"),  # gitlab.com style
