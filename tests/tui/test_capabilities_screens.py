@@ -159,3 +159,20 @@ async def test_job_token_opens_its_own_project_registry_and_deployments() -> Non
         assert "protected" not in actions(deployments)
         assert refused_requests(app) == []
         assert not [m for m in messages(app) if "401" in m or "Unauthorized" in m]
+
+
+def test_refusals_of_premium_features_are_explained() -> None:
+    from types import SimpleNamespace
+
+    from labdeck.api.errors import error_for
+    from labdeck.tui.capabilities import refused
+
+    app = SimpleNamespace(session=None)
+    bare = error_for(404, b'{"error":"404 Not Found"}', "GET", "/projects/1/protected_environments", {})
+    assert refused(app, "protected_environments", bare) == (
+        "Protected environments: needs GitLab Premium (the instance refused: 404)")
+    forbidden = error_for(403, b'{"message":"403 Forbidden"}', "GET", "/groups/1/billable_members", {})
+    assert refused(app, "billable_members", forbidden) is not None
+    no_project = error_for(404, b'{"message":"404 Project Not Found"}', "GET", "/projects/x/iterations", {})
+    assert refused(app, "iterations", no_project) is None
+    assert refused(app, "relations_export", forbidden) is None  # not a premium feature: its own message

@@ -60,11 +60,12 @@ def unavailable(app: Any, feature: str, reason: str | None = None) -> str:
 
 
 def refused(app: Any, feature: str, error: BaseException) -> str | None:
-    """The sentence for a premium feature that an Enterprise instance refused with 403 or 404 (no licence
-    for the tier, or the feature is off): None for other errors, which keep their own message."""
+    """The sentence for a premium feature that an Enterprise instance refused: 403, or the bare 404 of a
+    route it does not serve (`404 Not Found`, not `404 Project Not Found`). None for other errors, which keep
+    their own message."""
     feature_info = FEATURES.get(feature)
-    if feature_info is None or not feature_info.premium:
+    if feature_info is None or not feature_info.premium or not isinstance(error, ApiError):
         return None
-    if isinstance(error, ApiError) and error.status in (403, 404):
+    if error.status == 403 or (error.status == 404 and str(error.message).strip() == "404 Not Found"):
         return unavailable(app, feature, f"{PREMIUM} (the instance refused: {error.status})")
     return None
