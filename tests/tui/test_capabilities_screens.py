@@ -63,7 +63,7 @@ async def test_ce_status_bar_and_premium_tab_and_actions() -> None:
         groups = await open_group_tab(pilot, "iterations")
         assert groups.group is not None and groups.group.full_path == "acme"
         table = groups.table("iterations")
-        assert table.empty_text == "Iterations: needs GitLab Premium (this instance is GitLab 16.11.0 CE)"
+        assert table.empty_text == "Iterations: needs GitLab Premium"
         assert not table.rows
         assert {"toggle_billable", "toggle_override"}.isdisjoint(actions(groups))
         await pilot.press("B")  # the key does nothing: no billable members request
@@ -113,11 +113,11 @@ async def test_old_version_names_the_version_a_tab_needs() -> None:
         assert "GitLab 13.4.0 EE" in status_text(app)
         groups = await open_group_tab(pilot, "transfer")
         assert groups.table("transfer").empty_text == (
-            "Relations export: needs GitLab 13.12 (this instance is GitLab 13.4.0 EE)")
+            "Relations export: needs GitLab 13.12")
         screen = app.screen
         screen.query_one("#groups-tabs", TabbedContent).active = "tab-iterations"
         await settle(pilot, 2)
-        assert groups.table("iterations").empty_text.startswith("Iterations: needs GitLab 13.5")
+        assert groups.table("iterations").empty_text == "Iterations: needs GitLab 13.5"
         # /metadata (15.2) does not exist there: the one 404 is the probe that falls back to /version
         assert refused_requests(app) == ["GET /metadata 404"]
         assert not [m for m in messages(app) if "404" in m]

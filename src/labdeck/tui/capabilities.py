@@ -50,13 +50,11 @@ def area_allowed(app: Any) -> Any:
 
 
 def unavailable(app: Any, feature: str, reason: str | None = None) -> str:
-    """`Iterations: needs GitLab Premium (this instance is GitLab 16.11.0 CE)`."""
+    """`Iterations: needs GitLab Premium` (short enough for 80 columns; the status bar names the instance's
+    edition and version)."""
     reason = reason or feature_reason(app, feature) or PREMIUM
     title = FEATURES[feature].title if feature in FEATURES else feature.replace("_", " ").capitalize()
-    session = _session(app)
-    label = session.capabilities.label() if session is not None else ""
-    where = f" (this instance is {label})" if label and reason != NOT_WITH_JOB_TOKEN else ""
-    return f"{title}: {reason}{where}"
+    return f"{title}: {reason}"
 
 
 def refused(app: Any, feature: str, error: BaseException) -> str | None:
