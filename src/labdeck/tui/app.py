@@ -17,11 +17,13 @@ from textual.app import App
 from textual.binding import Binding
 from textual.screen import Screen
 
+from labdeck.api.errors import LabdeckError
 from labdeck.api.request_log import RequestLog
 from labdeck.api.settings import ConnectionSettings
 from labdeck.config.files import Config, ConfigError, save_config
-from labdeck.tui import commands
-from labdeck.tui.areas import AreaRequest, find_area
+from labdeck.domain.job_tokens import PROJECT_SCOPED_AREAS
+from labdeck.tui import capabilities, commands
+from labdeck.tui.areas import Area, AreaRequest, find_area
 from labdeck.tui.errors import describe_error, is_expected, redact, unwrap, write_crash_log
 from labdeck.tui.jobs import Job, JobCentre, JobState
 from labdeck.tui.keymap import binding_ids, check_keymap
@@ -129,8 +131,16 @@ class LabdeckApp(App[None]):
         session = self.session
         if session is None:
             return
-        await session.load_user()
+        try:
+            await session.load_user()
+        except LabdeckError as error:
+            if session.settings.auth != "job":
+                raise
+            self.notify(f"The CI job token was not accepted by GET /job: {self._describe(error)}. "
+                        "A job token works only while its job runs.", title="Job token", severity="error",
+                        markup=False, timeout=10)
         self._refresh_status()
+        self.refresh_bindings()  # actions the instance cannot do disappear once its edition is known
         for screen in self.screen_stack:  # admin-only areas appear once the user is known
             refresh_areas = getattr(screen, "refresh_areas", None)
             if callable(refresh_areas):
@@ -176,6 +186,13 @@ class LabdeckApp(App[None]):
         if area is None:
             self.notify(f"No view called :{name}", severity="warning", markup=False)
             return
+        reason = capabilities.area_reason(self, area.name)
+        if reason is not None:
+            self.notify(f"{area.title}: {reason}", severity="warning", markup=False)
+            return
+        job = self.session.job if self.session else None
+        if request is None and job is not None and area.name in PROJECT_SCOPED_AREAS:
+            request = AreaRequest(scope=job.project_path)  # a job token reaches its own project only
         if area.admin_only and not self.is_admin:
             self.notify(f"{area.title} is for administrators only", severity="warning", markup=False)
             return
@@ -189,6 +206,20 @@ class LabdeckApp(App[None]):
     def note_project(self, project_id: int | str, path: str) -> None:
         """Remember a project the user opened (the overview follows its deployments)."""
         self.recent_projects = [(project_id, path), *[p for p in self.recent_projects if p[1] != path][:9]]
+
+    def area_allowed(self, area: Area) -> bool:
+        """Whether the instance and the token can work in `area` (home, `:` and the palette ask)."""
+        return capabilities.area_reason(self, area.name) is None
+
+    def reach_note(self) -> str:
+        """What the home says about the token's reach (empty for an ordinary token)."""
+        session = self.session
+        if session is None or session.settings.auth != "job":
+            return ""
+        if session.job is None:
+            return ("Signed in with a CI job token: it reaches only its project's container registry, "
+                    "deployments and environments.")
+        return session.job.explanation()
 
     @property
     def is_admin(self) -> bool:
@@ -260,6 +291,8 @@ class LabdeckApp(App[None]):
         rate = session.client.rate_limit if session else None
         return StatusInfo(
             instance=session.name if session else "",
+            instance_label=session.capabilities.label() if session else "",
+            job_token=bool(session and session.settings.auth == "job"),
             read_only=self.read_only,
             username=user.username if user else None,
             is_admin=bool(user and user.is_admin),

@@ -1,4 +1,6 @@
-"""The connection to one instance as the TUI holds it: settings, client, the signed-in user.
+"""The connection to one instance as the TUI holds it: settings, client, the signed-in user, and what the
+instance can do (`capabilities`: edition and version, read once per session; `job`: the job behind a CI job
+token, read from `GET /job` since a job token cannot read `GET /user`).
 
 Switching instance builds a new `Session` (a new client); the request log is shared by every session of a
 run so `:log` shows all of them.
@@ -20,6 +22,8 @@ from labdeck.api.client import ApiClient
 from labdeck.api.journal import Journal
 from labdeck.api.request_log import RequestLog
 from labdeck.api.settings import ConnectionSettings
+from labdeck.domain.capabilities import Capabilities
+from labdeck.domain.job_tokens import JobScope
 
 TransportFactory = Callable[[ConnectionSettings], httpx.AsyncBaseTransport | None]
 
@@ -39,6 +43,8 @@ class Session:
     client: ApiClient
     user: SignedInUser | None = None
     extra: dict[str, Any] = field(default_factory=dict)
+    capabilities: Capabilities = field(default_factory=Capabilities)
+    job: JobScope | None = None
 
     @property
     def name(self) -> str:
@@ -49,8 +55,27 @@ class Session:
         if self.client.cache.persist_path is not None and not self.extra.get("cache_loaded"):
             self.extra["cache_loaded"] = True
             await self.client.cache.load()
+        if self.settings.auth == "job":
+            from labdeck.api.instance import InstanceService
+
+            self.job = await InstanceService(self.client).current_job()
+            self.user = SignedInUser(username=self.job.username)
+            return self.user
         self.user = await fetch_user(self.client)
+        await self.load_capabilities()
         return self.user
+
+    async def load_capabilities(self) -> Capabilities:
+        """The edition and version (`GET /metadata`, else `GET /version`); unknown when they cannot be read
+        (nothing is hidden then)."""
+        from labdeck.api.errors import LabdeckError
+        from labdeck.api.instance import InstanceService
+
+        try:
+            self.capabilities = await InstanceService(self.client).capabilities()
+        except LabdeckError:
+            self.capabilities = Capabilities()
+        return self.capabilities
 
     async def close(self) -> None:
         await self.client.aclose()

@@ -21,6 +21,7 @@ from labdeck.domain.ci_variables import (
     limit_error,
     variable_errors,
 )
+from labdeck.sandbox.editions import has_feature
 from labdeck.sandbox.errors import SandboxError
 from labdeck.sandbox.http import Ctx, endpoint, error, json_response, paginate
 from labdeck.sandbox.routes.groups.groups import find_group, require_level
@@ -96,7 +97,7 @@ def _apply(ctx: Ctx, variable: Variable, *, group: bool) -> None:
     variable.masked = bool(p.bool("masked", variable.masked))
     if "description" in p:
         variable.description = p.str("description")
-    if group and p.str("environment_scope"):
+    if group and p.str("environment_scope") and has_feature(ctx.options, "group_variable_environment_scope"):
         variable.environment_scope = p.str("environment_scope") or DEFAULT_SCOPE
     errors = variable_errors(variable.key, variable.value, masked=variable.masked, instance=not group)
     if errors:

@@ -16,6 +16,7 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Footer, Header, Input, Static
 
+from labdeck.tui.capabilities import feature_reason
 from labdeck.tui.links import copy_text, open_link, reference_of, web_url_of
 from labdeck.tui.widgets.resource_table import ResourceTable
 from labdeck.tui.widgets.resource_view import ResourceView
@@ -34,6 +35,8 @@ class LabdeckScreen(Screen[None]):
 
     AREA: ClassVar[str | None] = None
     MUTATING_ACTIONS: ClassVar[frozenset[str]] = frozenset()
+    # action -> feature (domain/capabilities.py): hidden (footer, palette) where the instance lacks it
+    FEATURE_ACTIONS: ClassVar[dict[str, str]] = {}
     BINDINGS = [
         Binding("o", "open_in_browser", "Open in browser", show=False, id="open_in_browser"),
         Binding("y", "copy_reference", "Copy URL", show=False, id="copy_reference"),
@@ -63,7 +66,8 @@ class LabdeckScreen(Screen[None]):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action in self.MUTATING_ACTIONS and getattr(self.app, "read_only", False):
             return False
-        return True
+        feature = self.FEATURE_ACTIONS.get(action)
+        return feature is None or feature_reason(self.app, feature) is None
 
     def selected_item(self) -> Any:
         """The row `o` and `y` act on: by default the cursor row of the screen's focused or first table."""

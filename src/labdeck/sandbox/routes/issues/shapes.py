@@ -10,6 +10,7 @@ from typing import Any
 from pydantic_core import to_json
 
 from labdeck.domain.durations import human_time
+from labdeck.sandbox.editions import EE_ISSUE_FIELDS, has_feature
 from labdeck.sandbox.http import Ctx, iso
 from labdeck.sandbox.seed.issues import Issue, IssuesData, MergeRequest, Milestone, issues_data
 from labdeck.sandbox.shapes import user_basic
@@ -136,6 +137,9 @@ def issue_json(ctx: Ctx, issue: Issue, *, details: bool = False, group_path: str
         "service_desk_reply_to": None, "health_status": None, "iteration": None,
         "epic_iid": epic["iid"] if epic else None, "epic": epic,
     }
+    if not has_feature(ctx.options, "issue_weight"):  # Community Edition's entity has no EE fields
+        for name in EE_ISSUE_FIELDS:
+            del body[name]
     if subscribed:
         body["subscribed"] = user is not None and (user.id == issue.author_id
                                                    or user.id in issue.assignee_ids)

@@ -26,6 +26,7 @@ from labdeck.api.models.labels import GroupLabel
 from labdeck.api.models.members import BillableMember, Member
 from labdeck.api.models.variables import CiVariable
 from labdeck.domain.journal_rules import SECRET_VARIABLE
+from labdeck.tui.capabilities import feature_reason
 from labdeck.tui.jobs import Job
 from labdeck.tui.screens.base import LabdeckScreen
 from labdeck.tui.screens.confirm import ConfirmScreen, TypeToConfirmScreen
@@ -80,7 +81,8 @@ class GroupActions:
                         severity="warning")
             return
         forms = {"members": lambda: member_form("groups", self.today()), "labels": label_form,
-                 "badges": lambda: badge_form(render=self.badge_renderer()), "variables": variable_form}
+                 "badges": lambda: badge_form(render=self.badge_renderer()),
+                 "variables": lambda: variable_form(scoped=self.variables_scoped())}
         self.app.push_screen(forms[tab](), lambda values: self._created(tab, values))
 
     def _created(self: GroupsScreen, tab: str, values: Values | None) -> None:
@@ -113,7 +115,7 @@ class GroupActions:
             form = badge_form(row.name or "", row.link_url or "", row.image_url or "", editing=True,
                               render=self.badge_renderer())
         elif isinstance(row, CiVariable):
-            form = variable_form(row)
+            form = variable_form(row, scoped=self.variables_scoped())
         else:
             return
         self.app.push_screen(form, lambda values: self._edited(tab, row, values))
@@ -216,6 +218,10 @@ class GroupActions:
             await variables.update_group_variable(ref, row.key, values["value"],
                                                   environment_scope=row.environment_scope,
                                                   new_environment_scope=scope, **options)
+
+    def variables_scoped(self: GroupsScreen) -> bool:
+        """Whether group variables have an environment scope here (Premium; not on Community Edition)."""
+        return feature_reason(self.app, "group_variable_environment_scope") is None
 
     def action_copy_reference(self: GroupsScreen) -> None:
         """`y`: on the variables tab, copy the selected variable's value (never shown); else the URL."""

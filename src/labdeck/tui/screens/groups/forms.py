@@ -282,8 +282,10 @@ def badge_form(name: str = "", link_url: str = "", image_url: str = "", *, editi
                            lambda values: _required(values, "link_url", "image_url"), render=render)
 
 
-def variable_form(variable: CiVariable | None = None, *, instance: bool = False) -> FormScreen:
-    """Create (no `variable`) or edit a variable; the value field hides what is typed when masked."""
+def variable_form(variable: CiVariable | None = None, *, instance: bool = False,
+                  scoped: bool = True) -> FormScreen:
+    """Create (no `variable`) or edit a variable; the value field hides what is typed when masked. A group
+    variable has an environment scope unless `scoped` is False (Community Edition has none)."""
     fields = [Field("key", "Key (letters, digits and _)", variable.key if variable else "", "DEPLOY_TOKEN",
                     disabled=variable is not None),
               Field("value", "Value", (variable.value or "") if variable else "",
@@ -292,7 +294,7 @@ def variable_form(variable: CiVariable | None = None, *, instance: bool = False)
                     choices=tuple((t, t) for t in VARIABLE_TYPES)),
               Field("protected", "Protected", bool(variable and variable.protected), switch=True),
               Field("masked", "Masked", bool(variable and variable.masked), switch=True)]
-    if not instance:
+    if not instance and scoped:
         fields.append(Field("environment_scope", "Environment scope",
                             (variable.environment_scope if variable else None) or "*", "*"))
 

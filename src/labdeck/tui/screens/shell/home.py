@@ -3,6 +3,7 @@ operator's overview of what needs attention (once signed in)."""
 
 from __future__ import annotations
 
+from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
 from textual.containers import Horizontal
@@ -29,6 +30,7 @@ class HomeScreen(LabdeckScreen):
 
     def compose_body(self) -> ComposeResult:
         yield Static("Areas · enter opens · : jumps by name · ctrl+p for every command", id="home-hint")
+        yield Static("", id="home-reach")
         with Horizontal(id="home-body"):
             yield OptionList(*self._options(), id="areas")
             if self.labdeck.session is not None:
@@ -46,19 +48,31 @@ class HomeScreen(LabdeckScreen):
             widget.styles.width = "100%" if narrow else "1fr"
             widget.styles.height = "1fr"
 
+    def on_mount(self) -> None:
+        self._show_reach()
 
     def _options(self) -> list[Option]:
-        return [Option(_prompt(area), id=area.name) for area in shown_areas(self.labdeck.is_admin)]
+        return [Option(_prompt(area), id=area.name)
+                for area in shown_areas(self.labdeck.is_admin, self.labdeck.area_allowed)]
+
+    def _show_reach(self) -> None:
+        """With a job token, one line saying what it reaches (server text as plain text, never markup)."""
+        reach = self.query_one("#home-reach", Static)
+        note = self.labdeck.reach_note()
+        reach.update(Text(note) if note else "")
+        reach.display = bool(note)
 
     def refresh_areas(self) -> None:
         """Rebuild the list (called when the signed-in user becomes known or changes)."""
+        self._show_reach()
         areas = self.query_one("#areas", OptionList)
         highlighted = areas.highlighted
         areas.clear_options()
         areas.add_options(self._options())
         if highlighted is not None and areas.option_count:
             areas.highlighted = min(highlighted, areas.option_count - 1)
-        self.refresh_data()  # the overview depends on who signed in
+        for panel in self.query(OverviewPanel):
+            panel.load_once()  # the overview depends on who signed in
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         if event.option_list.id == "areas" and event.option.id:

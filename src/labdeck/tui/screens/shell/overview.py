@@ -72,6 +72,7 @@ class OverviewPanel(Vertical):
         self.failed: list[FailedDeployment] | None = None
         self.loaded_at: dict[str, float] = {}
         self.errors: dict[str, str] = {}
+        self._loaded_for: tuple[int, str] | None = None
 
     def compose(self) -> ComposeResult:
         yield Static("Needs attention · loading…", id="overview-status", markup=False)
@@ -79,7 +80,17 @@ class OverviewPanel(Vertical):
 
     def on_mount(self) -> None:
         self.show_lines()
-        self.load()
+        self.load_once()  # the home also asks once the user is known (`refresh_areas`)
+
+    def load_once(self) -> None:
+        """Load for the signed-in user unless that is done or under way (`r` reloads with `load`)."""
+        session = getattr(self.app, "session", None)
+        if session is None or session.user is None:
+            return
+        who = (id(session), session.user.username)
+        if who != self._loaded_for:
+            self._loaded_for = who
+            self.load()
 
     # -- loading --------------------------------------------------------------------------------------
     @work(exclusive=True, group="overview")
