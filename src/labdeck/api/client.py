@@ -24,6 +24,7 @@ from labdeck.api.errors import (
     LabdeckError,
     MalformedResponse,
     NetworkError,
+    OffOriginRedirect,
     error_for,
 )
 from labdeck.api.pagination import Page, page_from_response
@@ -31,7 +32,7 @@ from labdeck.api.params import encode_params
 from labdeck.api.rate_limit import RateLimitState
 from labdeck.api.request_log import RequestLog, needs_redaction, redact_url
 from labdeck.api.settings import ConnectionSettings
-from labdeck.domain.text import may_hold_control, sanitize_deep
+from labdeck.domain.text import may_hold_control, sanitize, sanitize_deep
 
 
 def _remember_missing(name: str) -> None:
@@ -187,6 +188,13 @@ class ApiClient:
             text = text[len(self._api_prefix):] or "/"
         return redact_url(text) if needs_redaction(text) else text
 
+    def where(self, path: str) -> str:
+        """`path` (relative or a `Link` URL) as error messages show it (see `_log_path`)."""
+        try:
+            return self._log_path(self.url_for(path))
+        except httpx.InvalidURL:
+            return sanitize(path)[:200]
+
     # -- requests -------------------------------------------------------------------------------------
     async def request(self, method: str, path: str, *, params: Mapping[str, Any] | None = None,
                       json: Any = None, data: Mapping[str, Any] | None = None, files: Any = None,
@@ -267,10 +275,27 @@ class ApiClient:
             response = await self._attempt(method, url, json, data, files, headers, state)
             if response.status_code not in REDIRECT_STATUSES or "location" not in response.headers:
                 return response
-            url = url.join(response.headers["location"])
+            url = self._redirect_target(method, url, response)
             if response.status_code == 303 or (response.status_code in (301, 302) and method == "POST"):
                 method, json, data, files = "GET", None, None, None
         raise NetworkError(f"too many redirects ({self._log_path(url)})")
+
+    def _redirect_target(self, method: str, url: httpx.URL, response: httpx.Response) -> httpx.URL:
+        """Where a redirect points, if it stays on the instance's origin (scheme, host and port); a redirect
+        elsewhere is never followed (it would re-send the body there): `OffOriginRedirect` names the host."""
+        try:
+            target = url.join(response.headers["location"])
+            host = target.netloc.decode("ascii", errors="replace")
+        except (httpx.InvalidURL, UnicodeError, ValueError) as exc:
+            raise MalformedResponse(f"{method} {self._log_path(url)}: the server redirected to an invalid "
+                                    f"URL ({sanitize(str(exc))[:200]})") from None
+        if self.same_origin(target):
+            return target
+        scheme = target.scheme or "?"
+        raise OffOriginRedirect(
+            f"{method} {self._log_path(url)}: the server answered {response.status_code} redirecting to "
+            f"another host, {sanitize(scheme)}://{sanitize(host)[:200]}, not followed (labdeck only follows "
+            f"redirects on {self._origin[0]}://{self._origin[1]})", target_host=sanitize(host)[:200])
 
     async def _attempt(self, method: str, url: httpx.URL, json: Any, data: Any, files: Any,
                        headers: Mapping[str, str] | None, state: dict[str, Any]) -> httpx.Response:
@@ -354,6 +379,7 @@ class ApiClient:
         `pages`, `fetch_all` and `get_list` give clean items (parse them with `sanitised=True`)."""
         response = await self.request("GET", path, params=params)
         page = page_from_response(self.decode(response), response.headers)
+        page.fingerprint = page_fetch.fingerprint(response.content)
         if may_hold_control(response.content):
             page.items = sanitize_deep(page.items)  # type: ignore[assignment]
         return page

@@ -26,6 +26,18 @@ class MalformedResponse(LabdeckError):
     """The server answered with a body labdeck cannot read (bad JSON, unexpected shape)."""
 
 
+class PaginationLoop(MalformedResponse):
+    """A list walk met a page it had already seen (a loop), or ran past its page limit; it stopped."""
+
+
+class OffOriginRedirect(LabdeckError):
+    """The server redirected a request off the instance's origin; labdeck does not follow it."""
+
+    def __init__(self, message: str, target_host: str = "") -> None:
+        super().__init__(message)
+        self.target_host = target_host
+
+
 class ApiError(LabdeckError):
     """An HTTP error status from the API, with the server's message."""
 
