@@ -1,2 +1,20 @@
 """Root of the test folders. Its presence puts `tests/` on `sys.path` (pytest's default `prepend` import
-mode), so every folder can import the helper modules kept here (`faulty_sandbox`)."""
+mode), so every folder can import the helper modules kept here (`faulty_sandbox`).
+
+The secrets registry (`labdeck.domain.redaction`) is process-wide: every test starts with it empty, so a
+token one test registered never changes what another test sees."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from labdeck.domain.redaction import forget_secrets
+
+
+@pytest.fixture(autouse=True)
+def _fresh_secrets_registry() -> Iterator[None]:
+    forget_secrets()
+    yield
+    forget_secrets()

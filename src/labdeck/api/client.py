@@ -32,6 +32,7 @@ from labdeck.api.params import encode_params
 from labdeck.api.rate_limit import RateLimitState
 from labdeck.api.request_log import RequestLog, needs_redaction, redact_url
 from labdeck.api.settings import ConnectionSettings
+from labdeck.domain.redaction import register_secret
 from labdeck.domain.text import may_hold_control, sanitize, sanitize_deep
 
 
@@ -128,6 +129,7 @@ class ApiClient:
         self._origin = (api.scheme.lower(), api.netloc.decode("ascii").lower())
         self._api_prefix = str(api).rstrip("/")
         token = settings.token.get_secret_value() if settings.token is not None else None
+        register_secret(token)  # from now on every redaction removes it, whatever its shape
         self.identity = identity_of(token, settings.sudo, settings.auth)
         del token
 
@@ -234,9 +236,10 @@ class ApiClient:
         error = None
         if status >= 400 or (status == 304 and not allow_304):
             error = error_for(status, response.content, method, self._log_path(url), dict(response.headers))
-        self.request_log.record(method, self._log_path(state["url"]), status,
-                                (time.monotonic() - started) * 1000, state["retries"],
-                                error.message if error else None)
+        entry = self.request_log.record(method, self._log_path(state["url"]), status,
+                                        (time.monotonic() - started) * 1000, state["retries"],
+                                        error.message if error else None)
+        response.extensions["labdeck.log_seq"] = entry.seq  # so an unreadable body can amend the entry
         if error is not None:
             raise error
         if method not in ("GET", "HEAD", "OPTIONS") and status < 300:
@@ -358,19 +361,33 @@ class ApiClient:
                 f"the server sent a body that is not JSON ({response.request.method} "
                 f"{response.request.url.path})") from None
 
+    def unreadable(self, response: httpx.Response, error: LabdeckError) -> None:
+        """Mark the request log entry of `response` (a 2xx) as failed: its body was truncated or unreadable."""
+        seq = response.extensions.get("labdeck.log_seq")
+        if isinstance(seq, int):
+            self.request_log.amend(seq, str(error))
+
+    def read(self, response: httpx.Response) -> Any:
+        """`decode`, and a body that cannot be read marks the request's log entry (`:log` shows it red)."""
+        try:
+            return self.decode(response)
+        except MalformedResponse as exc:
+            self.unreadable(response, exc)
+            raise
+
     async def get_json(self, path: str, params: Mapping[str, Any] | None = None) -> Any:
-        return self.decode(await self.request("GET", path, params=params))
+        return self.read(await self.request("GET", path, params=params))
 
     async def post_json(self, path: str, json: Any = None, *, params: Mapping[str, Any] | None = None,
                         data: Mapping[str, Any] | None = None, files: Any = None) -> Any:
-        return self.decode(await self.request("POST", path, params=params, json=json, data=data,
-                                              files=files))
+        return self.read(await self.request("POST", path, params=params, json=json, data=data,
+                                            files=files))
 
     async def put_json(self, path: str, json: Any = None, *, params: Mapping[str, Any] | None = None) -> Any:
-        return self.decode(await self.request("PUT", path, params=params, json=json))
+        return self.read(await self.request("PUT", path, params=params, json=json))
 
     async def delete(self, path: str, *, params: Mapping[str, Any] | None = None, json: Any = None) -> Any:
-        return self.decode(await self.request("DELETE", path, params=params, json=json))
+        return self.read(await self.request("DELETE", path, params=params, json=json))
 
     # -- lists ----------------------------------------------------------------------------------------
     async def get_page(self, path: str, params: Mapping[str, Any] | None = None) -> Page:
@@ -378,7 +395,11 @@ class ApiClient:
         keys too), once for the whole page and only when the body can hold a control character at all, so
         `pages`, `fetch_all` and `get_list` give clean items (parse them with `sanitised=True`)."""
         response = await self.request("GET", path, params=params)
-        page = page_from_response(self.decode(response), response.headers)
+        try:
+            page = page_from_response(self.decode(response), response.headers)
+        except MalformedResponse as exc:
+            self.unreadable(response, exc)
+            raise
         page.fingerprint = page_fetch.fingerprint(response.content)
         if may_hold_control(response.content):
             page.items = sanitize_deep(page.items)  # type: ignore[assignment]

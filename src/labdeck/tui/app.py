@@ -22,7 +22,7 @@ from labdeck.api.settings import ConnectionSettings
 from labdeck.config.files import Config, ConfigError, save_config
 from labdeck.tui import commands
 from labdeck.tui.areas import AreaRequest, find_area
-from labdeck.tui.errors import describe_error, is_expected, redact, unwrap, write_crash_log
+from labdeck.tui.errors import REDACTED, describe_error, is_expected, redact, unwrap, write_crash_log
 from labdeck.tui.jobs import Job, JobCentre, JobState
 from labdeck.tui.keymap import binding_ids, check_keymap
 from labdeck.tui.session import Session, TransportFactory, cache_dir, open_session
@@ -289,6 +289,16 @@ class LabdeckApp(App[None]):
             self.notify(f"{job.title}: cancelled", title="Job cancelled", markup=False)
 
     # -- errors ---------------------------------------------------------------------------------------
+    def notify(self, message: str, *, title: str = "", severity: Any = "information",
+               timeout: float | None = None, markup: bool = True) -> None:
+        """Every notification (the app's, a screen's, a widget's) leaves without a secret: registered
+        tokens and token shapes are redacted here, the one place they all pass."""
+        clean, clean_title = redact(message, self._secrets()), redact(title, self._secrets())
+        if markup:  # the marker must not read as a markup tag
+            clean, clean_title = (t.replace(REDACTED, "\\" + REDACTED) if t != o else t
+                                  for t, o in ((clean, message), (clean_title, title)))
+        super().notify(clean, title=clean_title, severity=severity, timeout=timeout, markup=markup)
+
     def _secrets(self) -> list[str]:
         token = self.session.settings.token if self.session else None
         return [token.get_secret_value()] if token is not None else []
