@@ -152,7 +152,7 @@ async def test_caller_credentials_never_follow_a_redirect_to_another_host() -> N
         return httpx.Response(200, json={})
 
     async with ApiClient(settings(OAUTH, auth="oauth"), transport=httpx.MockTransport(handler)) as api:
-        with pytest.raises(OffOriginRedirect, match="elsewhere.example"):
+        with pytest.raises(OffOriginRedirect, match=r"elsewhere\.example"):
             await api.request("GET", "/x", headers={"Authorization": "Bearer mine-0123456789",
                                                     "Cookie": "_gitlab_session=abc", "X-Trace": "1"})
     here = seen["gitlab.example.com"]

@@ -362,7 +362,7 @@ class ApiClient:
                 f"{response.request.url.path})") from None
 
     def unreadable(self, response: httpx.Response, error: LabdeckError) -> None:
-        """Mark the request log entry of `response` (a 2xx) as failed: its body was truncated or unreadable."""
+        """Mark the log entry of `response` (a 2xx) as failed: its body was truncated or unreadable."""
         seq = response.extensions.get("labdeck.log_seq")
         if isinstance(seq, int):
             self.request_log.amend(seq, str(error))

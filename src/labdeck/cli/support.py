@@ -40,7 +40,7 @@ def render_json(value: Any) -> str:
     try:
         text = json.dumps(value, indent=2, ensure_ascii=False, allow_nan=False)
     except ValueError:
-        raise MalformedResponse("the server sent NaN or Infinity, which is not JSON; nothing printed") from None
+        raise MalformedResponse("the server sent NaN or Infinity, not JSON; nothing printed") from None
     return redact_known(_UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", text))
 
 
