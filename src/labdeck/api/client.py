@@ -117,7 +117,11 @@ class ApiClient:
         t = settings.timeouts
         verify: bool | ssl.SSLContext = settings.verify_tls
         if settings.verify_tls and settings.ca_file:
-            verify = ssl.create_default_context(cafile=settings.ca_file)
+            try:
+                verify = ssl.create_default_context(cafile=settings.ca_file)
+            except (OSError, ssl.SSLError, ValueError) as exc:  # checked with the config; gone since?
+                raise LabdeckError(f"instance {settings.name}: ca_file {settings.ca_file} cannot be loaded "
+                                   f"({type(exc).__name__})") from None
         limits = httpx.Limits(max_connections=max(settings.concurrency, 1) * 2,
                               max_keepalive_connections=max(settings.concurrency, 1) * 2)
         self._http = httpx.AsyncClient(
