@@ -43,6 +43,10 @@ async def _settle(pilot) -> None:
 
 
 async def test_theme_from_palette_is_saved_and_restored(config_file: Path) -> None:
+    from labdeck.config.state import load_state, state_path
+
+    _write(config_file, '# my own notes\ntheme = "labdeck-dark"  # dark by default\n')
+    before = config_file.read_bytes()
     app = make_app(load_config())
     async with app.run_test(size=SIZE) as pilot:
         await _settle(pilot)
@@ -50,8 +54,9 @@ async def test_theme_from_palette_is_saved_and_restored(config_file: Path) -> No
         await palette_choose(pilot, "theme: labdeck-light", "Theme: labdeck-light")
         await _settle(pilot)
         assert app.theme == "labdeck-light"
-    assert load_config(config_file).theme == "labdeck-light"
-    assert _mode(config_file) == 0o600
+    assert config_file.read_bytes() == before  # the user's config is never rewritten: comments and layout stay
+    assert load_state().theme == "labdeck-light"  # labdeck's own state file holds the choice
+    assert _mode(state_path()) == 0o600
     again = make_app(load_config())
     async with again.run_test(size=SIZE) as pilot:
         await _settle(pilot)

@@ -290,9 +290,18 @@ class GroupActions:
     # -- jobs -----------------------------------------------------------------------------------------
     def ask_folder(self: GroupsScreen, what: str, then: Any) -> None:
         """Ask where to save (prefilled with the last folder used), then call `then(folder)`."""
+        state = getattr(self.app, "state", None)  # labdeck's state: the last folder of any run
+        remembered = getattr(state, "download_dir", None)
+        if remembered and not self.download_dir_given:
+            self.download_dir = Path(remembered)
+
         def chosen(values: Values | None) -> None:
             if values is not None:
                 self.download_dir = Path(str(values["folder"])).expanduser()
+                self.download_dir_given = True
+                remember = getattr(self.app, "remember", None)
+                if state is not None and callable(remember):
+                    remember(self.app.state.with_(download_dir=self.download_dir))  # type: ignore[attr-defined]
                 then(self.download_dir)
 
         self.app.push_screen(folder_form(what, self.download_dir), chosen)
