@@ -32,6 +32,10 @@ def _write(path: Path, text: str) -> None:
     path.chmod(0o600)
 
 
+def _bytes(path: Path) -> bytes:
+    return path.read_bytes()
+
+
 def _mode(path: Path) -> int:
     return stat.S_IMODE(path.stat().st_mode)
 
@@ -46,7 +50,7 @@ async def test_theme_from_palette_is_saved_and_restored(config_file: Path) -> No
     from labdeck.config.state import load_state, state_path
 
     _write(config_file, '# my own notes\ntheme = "labdeck-dark"  # dark by default\n')
-    before = config_file.read_bytes()
+    before = _bytes(config_file)
     app = make_app(load_config())
     async with app.run_test(size=SIZE) as pilot:
         await _settle(pilot)
@@ -54,7 +58,7 @@ async def test_theme_from_palette_is_saved_and_restored(config_file: Path) -> No
         await palette_choose(pilot, "theme: labdeck-light", "Theme: labdeck-light")
         await _settle(pilot)
         assert app.theme == "labdeck-light"
-    assert config_file.read_bytes() == before  # the user's config is never rewritten: comments and layout stay
+    assert _bytes(config_file) == before  # the user's config is never rewritten: comments, layout stay
     assert load_state().theme == "labdeck-light"  # labdeck's own state file holds the choice
     assert _mode(state_path()) == 0o600
     again = make_app(load_config())
