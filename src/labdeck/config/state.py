@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from labdeck.config.errors import ConfigError
-from labdeck.config.private_files import write_private
+from labdeck.api.private_files import write_private
 
 _UNSET: Any = object()
 
