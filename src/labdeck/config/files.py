@@ -14,8 +14,8 @@ import tomllib
 from collections.abc import Mapping
 from pathlib import Path
 
-from labdeck.config.errors import ConfigError
 from labdeck.api.private_files import write_private
+from labdeck.config.errors import ConfigError
 from labdeck.config.schema import Config, InstanceConfig, SavedView, config_to_toml, parse_config
 
 __all__ = [

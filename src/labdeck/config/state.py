@@ -20,8 +20,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from labdeck.config.errors import ConfigError
 from labdeck.api.private_files import write_private
+from labdeck.config.errors import ConfigError
 
 _UNSET: Any = object()
 
