@@ -24,12 +24,19 @@ from labdeck.api.errors import (
     LabdeckError,
     MalformedResponse,
     NetworkError,
-    OffOriginRedirect,
     error_for,
 )
 from labdeck.api.pagination import Page, page_from_response
 from labdeck.api.params import encode_params
 from labdeck.api.rate_limit import RateLimitState
+from labdeck.api.redirects import (
+    MAX_REDIRECTS,
+    REDIRECT_STATUSES,
+    SENSITIVE_HEADERS,
+    method_after,
+    origin_of,
+    redirect_target,
+)
 from labdeck.api.request_log import RequestLog, needs_redaction, redact_url
 from labdeck.api.settings import ConnectionSettings
 from labdeck.domain.redaction import register_secret
@@ -50,10 +57,6 @@ Sleep = Callable[[float], Awaitable[None]]
 Progress = page_fetch.Progress
 FetchMode = page_fetch.FetchMode
 
-REDIRECT_STATUSES = frozenset({301, 302, 303, 307, 308})
-# Headers that carry credentials: never sent to another origin, even when a caller passed them itself.
-SENSITIVE_HEADERS = frozenset({"authorization", "private-token", "job-token", "sudo", "cookie"})
-MAX_REDIRECTS = 5
 # Transport failures worth another try for an idempotent request.
 RETRYABLE_ERRORS = (httpx.ConnectError, httpx.ConnectTimeout, httpx.ReadError, httpx.ReadTimeout,
                     httpx.WriteError, httpx.PoolTimeout, httpx.RemoteProtocolError)
@@ -130,7 +133,7 @@ class ApiClient:
             headers={"User-Agent": "labdeck", "Accept": "application/json"},
         )
         api = httpx.URL(settings.api_url)
-        self._origin = (api.scheme.lower(), api.netloc.decode("ascii").lower())
+        self._origin = origin_of(api)
         self._api_prefix = str(api).rstrip("/")
         token = settings.token.get_secret_value() if settings.token is not None else None
         register_secret(token)  # from now on every redaction removes it, whatever its shape
@@ -164,7 +167,7 @@ class ApiClient:
 
     def same_origin(self, url: httpx.URL) -> bool:
         """True when `url` has the instance's scheme and host (and port): only then is auth attached."""
-        return (url.scheme.lower(), url.netloc.decode("ascii").lower()) == self._origin
+        return origin_of(url) == self._origin
 
     def _auth_headers(self, url: httpx.URL) -> dict[str, str]:
         """Auth headers for `url`: none unless it is on the instance's own scheme and host."""
@@ -282,27 +285,10 @@ class ApiClient:
             response = await self._attempt(method, url, json, data, files, headers, state)
             if response.status_code not in REDIRECT_STATUSES or "location" not in response.headers:
                 return response
-            url = self._redirect_target(method, url, response)
-            if response.status_code == 303 or (response.status_code in (301, 302) and method == "POST"):
+            url = redirect_target(method, url, response, self._origin, self._log_path)
+            if method_after(response.status_code, method) != method:
                 method, json, data, files = "GET", None, None, None
         raise NetworkError(f"too many redirects ({self._log_path(url)})")
-
-    def _redirect_target(self, method: str, url: httpx.URL, response: httpx.Response) -> httpx.URL:
-        """Where a redirect points, if it stays on the instance's origin (scheme, host and port); a redirect
-        elsewhere is never followed (it would re-send the body there): `OffOriginRedirect` names the host."""
-        try:
-            target = url.join(response.headers["location"])
-            host = target.netloc.decode("ascii", errors="replace")
-        except (httpx.InvalidURL, UnicodeError, ValueError) as exc:
-            raise MalformedResponse(f"{method} {self._log_path(url)}: the server redirected to an invalid "
-                                    f"URL ({sanitize(str(exc))[:200]})") from None
-        if self.same_origin(target):
-            return target
-        scheme = target.scheme or "?"
-        raise OffOriginRedirect(
-            f"{method} {self._log_path(url)}: the server answered {response.status_code} redirecting to "
-            f"another host, {sanitize(scheme)}://{sanitize(host)[:200]}, not followed (labdeck only follows "
-            f"redirects on {self._origin[0]}://{self._origin[1]})", target_host=sanitize(host)[:200])
 
     async def _attempt(self, method: str, url: httpx.URL, json: Any, data: Any, files: Any,
                        headers: Mapping[str, str] | None, state: dict[str, Any]) -> httpx.Response:
