@@ -18,9 +18,7 @@ from __future__ import annotations
 
 import contextlib
 import json
-import threading
-import time
-from collections.abc import Awaitable, Callable, Iterator, Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import parse_qs
@@ -134,26 +132,11 @@ def build_app(routes: Mapping[str, Answer | Handler]) -> HostileApp:
     return HostileApp(routes)
 
 
-@contextlib.contextmanager
-def start(app: Any, timeout: float = 10.0) -> Iterator[str]:
-    """Serve `app` on a loopback socket (uvicorn in a thread) for the `with` block; yields the base URL."""
-    import uvicorn
+def start(app: Any, timeout: float = 10.0) -> contextlib.AbstractContextManager[str]:
+    """Serve `app` on a loopback socket (uvicorn in a thread) for a `with` block; yields the base URL."""
+    from loopback import serve
 
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=0, log_level="critical",
-                                           lifespan="off", access_log=False))
-    thread = threading.Thread(target=server.run, name="hostile-server", daemon=True)
-    thread.start()
-    deadline = time.monotonic() + timeout
-    while not server.started:
-        if time.monotonic() > deadline or not thread.is_alive():
-            raise RuntimeError("the hostile server did not start")
-        time.sleep(0.01)
-    port = server.servers[0].sockets[0].getsockname()[1]
-    try:
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        server.should_exit = True
-        thread.join(timeout)
+    return serve(app, timeout)
 
 
 # --- connection settings for the fake instance -------------------------------------------------------------

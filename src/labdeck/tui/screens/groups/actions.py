@@ -25,6 +25,7 @@ from labdeck.api.models.group_transfer import RelationState, RelationStatus
 from labdeck.api.models.labels import GroupLabel
 from labdeck.api.models.members import BillableMember, Member
 from labdeck.api.models.variables import CiVariable
+from labdeck.api.private_files import write_private
 from labdeck.tui.jobs import Job
 from labdeck.tui.screens.base import LabdeckScreen
 from labdeck.tui.screens.confirm import ConfirmScreen, TypeToConfirmScreen
@@ -54,9 +55,10 @@ class SaveError(LabdeckError):
 
 
 async def save_file(target: Path, payload: bytes) -> None:
-    """Write a download; `SaveError` with the path and the reason when the folder cannot be written."""
+    """Write a download (atomically, 0600: an export holds the group's data); `SaveError` with the path and
+    the reason when the folder cannot be written."""
     try:
-        await asyncio.to_thread(target.write_bytes, payload)
+        await asyncio.to_thread(write_private, target, payload)
     except OSError as exc:
         raise SaveError(f"Cannot write {target}: {exc.strerror or exc}") from None
 
