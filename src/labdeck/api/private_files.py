@@ -40,12 +40,14 @@ def _fsync_dir(folder: Path) -> None:
         os.close(fd)
 
 
-def write_private(target: Path, data: bytes) -> None:
+def write_private(target: Path, data: bytes, *, make_folder: bool = True) -> None:
     """Write `data` to `target` atomically, mode 0600 from creation; raises `OSError`. A symlinked target
-    (dotfiles) is written through the link, which stays in place."""
+    (dotfiles) is written through the link, which stays in place. A missing folder is created 0700, unless
+    `make_folder=False` (a folder the user picked must exist)."""
     target = target.resolve() if target.is_symlink() else target
     folder = target.parent
-    private_folder(folder)
+    if make_folder:
+        private_folder(folder)
     temp = folder / f".{target.name}.{secrets.token_hex(6)}.tmp"
     try:
         fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, PRIVATE_FILE)

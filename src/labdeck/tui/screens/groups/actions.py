@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 from datetime import date
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -58,7 +59,7 @@ async def save_file(target: Path, payload: bytes) -> None:
     """Write a download (atomically, 0600: an export holds the group's data); `SaveError` with the path and
     the reason when the folder cannot be written."""
     try:
-        await asyncio.to_thread(write_private, target, payload)
+        await asyncio.to_thread(partial(write_private, target, payload, make_folder=False))
     except OSError as exc:
         raise SaveError(f"Cannot write {target}: {exc.strerror or exc}") from None
 
