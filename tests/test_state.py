@@ -51,18 +51,25 @@ def test_mode_is_0600_even_under_a_permissive_umask(tmp_path: Path) -> None:
     assert _mode(tmp_path / "s" / "state.json") == 0o600 and _mode(tmp_path / "s") == 0o700
 
 
-def test_a_failing_save_is_one_line_and_keeps_the_old_file(tmp_path: Path) -> None:
+def test_a_failing_save_is_one_line_and_keeps_the_old_file(tmp_path: Path,
+                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    blocker = tmp_path / "not-a-folder"
+    blocker.write_text("x")
+    with pytest.raises(ConfigError, match="cannot save labdeck's state") as caught:
+        save_state(State(theme="t", path=blocker / "state.json"))
+    assert "\n" not in str(caught.value) and str(blocker) in str(caught.value)
     path = tmp_path / "state.json"
     save_state(State(theme="old", path=path))
-    path.parent.chmod(0o500)
-    try:
-        if os.access(path.parent, os.W_OK):
-            pytest.skip("running as root: the folder stays writable")
-        with pytest.raises(ConfigError, match="cannot save labdeck's state"):
+
+    def failing_replace(src: object, dst: object) -> None:
+        raise OSError(28, "No space left on device")
+
+    with monkeypatch.context() as patched:
+        patched.setattr(os, "replace", failing_replace)
+        with pytest.raises(ConfigError, match="No space left on device"):
             save_state(State(theme="new", path=path))
-    finally:
-        path.parent.chmod(0o700)
     assert load_state(path).theme == "old"
+    assert [p.name for p in tmp_path.iterdir() if p.name.endswith(".tmp")] == []  # the temp file is gone
 
 
 def test_default_path_comes_from_the_environment(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
