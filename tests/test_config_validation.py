@@ -112,3 +112,17 @@ def test_token_command_stderr_never_shows_a_registered_token() -> None:
     with pytest.raises(ConfigError) as info:
         resolve_token(_failing_command("", f"cached {OAUTH} is stale\n"))
     assert OAUTH not in str(info.value) and "cached [redacted] is stale" in str(info.value)
+
+
+@pytest.mark.parametrize(("snippet", "key"), [('ca_file = "/nonexistent/ca.pem"\n', "instances.work.ca_file"),
+                                              ("timeout = nan\n", "instances.work.timeout")])
+@pytest.mark.parametrize("command", [[], ["api", "user"]])
+def test_labdeck_and_labdeck_api_refuse_them_in_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                         snippet: str, key: str, command: list[str]) -> None:
+    from labdeck.cli.main import main
+
+    path = tmp_path / "config.toml"
+    path.write_text(BASE + snippet)
+    assert main([*command, "--config", str(path)]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.count("\n") == 1 and f"{path}: {key}: " in err and "Traceback" not in err
