@@ -1,10 +1,29 @@
 """Root of the test folders. Its presence puts `tests/` on `sys.path` (pytest's default `prepend` import
-mode), so every folder can import the helper modules kept here (`faulty_sandbox`). Every test gets a state
-folder of its own (the undo journals), never the user's."""
+mode), so every folder can import the helper modules kept here (`faulty_sandbox`).
+
+The secrets registry (`labdeck.domain.redaction`) is process-wide: every test starts with it empty, so a
+token one test registered never changes what another test sees. labdeck's state file (`$LABDECK_STATE`) is a
+fresh file of each test's own, never the user's."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
+from labdeck.domain.redaction import forget_secrets
+
 
 @pytest.fixture(autouse=True)
-def _private_state_dir(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("LABDECK_STATE_DIR", str(tmp_path_factory.mktemp("state")))
+def _fresh_secrets_registry() -> Iterator[None]:
+    forget_secrets()
+    yield
+    forget_secrets()
+
+
+@pytest.fixture(autouse=True)
+def _private_state_file(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Path:
+    path = tmp_path_factory.mktemp("state") / "state.json"
+    monkeypatch.setenv("LABDECK_STATE", str(path))
+    return path

@@ -128,3 +128,18 @@ def test_watch_backs_off_while_the_rate_limit_is_low() -> None:
 
     assert rate_is_low(client(5, 100)) and not rate_is_low(client(50, 100))
     assert not rate_is_low(client(None, None)) and not rate_is_low(client(3, None))
+
+
+async def test_the_export_folder_is_remembered_in_the_state_file(tmp_path: Path) -> None:
+    from labdeck.config.state import load_state
+
+    _asgi, factory = sandbox(ManualClock())
+    app = make_app(transport_factory=factory)
+    async with app.run_test(size=SIZE) as pilot:
+        await open_projects(pilot)
+        await export(pilot, tmp_path / "out" / "p.csv")
+        await app.workers.wait_for_complete()
+        assert load_state().download_dir == str(tmp_path / "out")
+        await pilot.press("ctrl+e")
+        await pilot.pause()
+        assert app.screen.query_one("#export-path", Input).value.startswith(str(tmp_path / "out"))

@@ -67,7 +67,9 @@ def main(argv: list[str] | None = None) -> int:
 
         return launch(options)
     except ConfigError as exc:
-        print(f"labdeck: {exc}", file=sys.stderr)
+        from labdeck.domain.redaction import redact
+
+        print(f"labdeck: {redact(str(exc))}", file=sys.stderr)
         return 2
 
 

@@ -5,9 +5,9 @@ anything unexpected goes to a redacted crash log instead of Textual's crash scre
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Callable
-from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -20,11 +20,12 @@ from textual.screen import Screen
 from labdeck.api.errors import LabdeckError
 from labdeck.api.request_log import RequestLog
 from labdeck.api.settings import ConnectionSettings
-from labdeck.config.files import Config, ConfigError, save_config
+from labdeck.config.files import Config, ConfigError
+from labdeck.config.state import State, load_state, save_state
 from labdeck.domain.job_tokens import PROJECT_SCOPED_AREAS
 from labdeck.tui import capabilities, commands
 from labdeck.tui.areas import Area, AreaRequest, find_area
-from labdeck.tui.errors import describe_error, is_expected, redact, unwrap, write_crash_log
+from labdeck.tui.errors import REDACTED, describe_error, is_expected, redact, unwrap, write_crash_log
 from labdeck.tui.jobs import Job, JobCentre, JobState
 from labdeck.tui.keymap import binding_ids, check_keymap
 from labdeck.tui.session import Session, TransportFactory, cache_dir, open_session, state_dir
@@ -50,9 +51,12 @@ class LabdeckApp(App[None]):
 
     def __init__(self, config: Config, settings: ConnectionSettings | None, *, read_only: bool = False,
                  transport_factory: TransportFactory | None = None,
-                 clock: Callable[[], float] = time.monotonic, crash_dir: Path | None = None) -> None:
+                 clock: Callable[[], float] = time.monotonic, crash_dir: Path | None = None,
+                 state: State | None = None) -> None:
         super().__init__()
         self.config = config
+        self.state = state if state is not None else load_state()
+        self._state_lock = threading.Lock()
         self.cli_read_only = read_only
         self.read_only = read_only or bool(settings and settings.read_only)
         self.clock = clock
@@ -92,7 +96,7 @@ class LabdeckApp(App[None]):
         for theme in found.themes:
             self.register_theme(theme)
         self.config_warnings.extend(found.warnings)
-        wanted = self.config.theme or DEFAULT_THEME
+        wanted = self.state.theme or self.config.theme or DEFAULT_THEME  # picked in the app, else config
         if wanted not in self.available_themes:
             self.config_warnings.append(f"theme {wanted!r} is not installed; using {DEFAULT_THEME}")
             wanted = DEFAULT_THEME
@@ -278,10 +282,24 @@ class LabdeckApp(App[None]):
 
     # -- themes ---------------------------------------------------------------------------------------
     def watch_theme(self, name: str) -> None:
-        if not self._theme_ready or self.config.theme == name:
+        """Remember a theme picked in the app in labdeck's state (the config is never rewritten)."""
+        if not self._theme_ready or (self.state.theme or self.config.theme or DEFAULT_THEME) == name:
             return
-        self.config = self.config.with_theme(name)
-        self.run_worker(partial(save_config, self.config), thread=True, group="config", exit_on_error=True)
+        self.remember(self.state.with_(theme=name))
+
+    def remember(self, state: State) -> None:
+        """Keep `state` (theme, last download folder) and save it off the event loop; a failure to save is a
+        warning, never the end of the session."""
+        self.state = state
+        self._save_state(state)
+
+    @work(thread=True, group="state", exit_on_error=False)
+    def _save_state(self, state: State) -> None:
+        try:
+            with self._state_lock:  # the latest state, whichever save runs last
+                save_state(self.state)
+        except ConfigError as error:
+            self.call_from_thread(self.notify, str(error), title="State", severity="warning", markup=False)
 
     # -- status ---------------------------------------------------------------------------------------
     def status_info(self, screen: Screen[Any]) -> StatusInfo:
@@ -328,6 +346,25 @@ class LabdeckApp(App[None]):
             self.notify(f"{job.title}: cancelled", title="Job cancelled", markup=False)
 
     # -- errors ---------------------------------------------------------------------------------------
+    def notify(self, message: Any, *, title: str = "", severity: Any = "information",
+               timeout: float | None = None, markup: bool = True) -> None:
+        """Every notification (the app's, a screen's, a widget's) leaves without a secret: registered
+        tokens and token shapes are redacted here, the one place they all pass."""
+        secrets = self._secrets()
+        if not isinstance(message, str):  # a Content or Text: redact its plain text, if need be
+            plain = str(getattr(message, "plain", ""))
+            if plain and redact(plain, secrets) != plain:
+                message, markup = redact(plain, secrets), False
+        else:
+            clean = redact(message, secrets)
+            if markup and clean != message:  # the marker must not read as a markup tag
+                clean = clean.replace(REDACTED, "\\" + REDACTED)
+            message = clean
+        clean_title = redact(title, secrets)
+        if clean_title != title:
+            clean_title = clean_title.replace(REDACTED, "\\" + REDACTED) if markup else clean_title
+        super().notify(message, title=clean_title, severity=severity, timeout=timeout, markup=markup)
+
     def _secrets(self) -> list[str]:
         token = self.session.settings.token if self.session else None
         return [token.get_secret_value()] if token is not None else []

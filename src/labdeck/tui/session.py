@@ -92,19 +92,14 @@ async def fetch_user(client: ApiClient) -> SignedInUser:
                         is_admin=bool(getattr(current, "is_admin", False)))
 
 
-def _user_folder(variable: str, kind: str) -> Path:
-    """`$variable` when set, else labdeck's platform folder of this kind ("cache" or "state")."""
-    override = os.environ.get(variable)
-    if override:
-        return Path(override)
-    import platformdirs
-
-    return Path(getattr(platformdirs, f"user_{kind}_path")("labdeck", appauthor=False))
-
-
 def cache_dir() -> Path:
     """The user cache folder for persisted lists: `$LABDECK_CACHE_DIR`, else XDG_CACHE_HOME/labdeck."""
-    return _user_folder("LABDECK_CACHE_DIR", "cache")
+    override = os.environ.get("LABDECK_CACHE_DIR")
+    if override:
+        return Path(override)
+    from platformdirs import user_cache_path
+
+    return user_cache_path("labdeck", appauthor=False)
 
 
 def cache_file(settings: ConnectionSettings, folder: Path) -> Path:
@@ -114,8 +109,11 @@ def cache_file(settings: ConnectionSettings, folder: Path) -> Path:
 
 
 def state_dir() -> Path:
-    """labdeck's own state folder (the undo journals): `$LABDECK_STATE_DIR`, else XDG_STATE_HOME/labdeck."""
-    return _user_folder("LABDECK_STATE_DIR", "state")
+    """labdeck's own state folder (the state file and the undo journals): the folder of `$LABDECK_STATE`,
+    else XDG_STATE_HOME/labdeck."""
+    from labdeck.config.state import state_path
+
+    return state_path().parent
 
 
 def journal_file(settings: ConnectionSettings, folder: Path) -> Path:

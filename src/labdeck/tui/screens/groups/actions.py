@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 from datetime import date
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -25,6 +26,7 @@ from labdeck.api.models.group_transfer import RelationState, RelationStatus
 from labdeck.api.models.labels import GroupLabel
 from labdeck.api.models.members import BillableMember, Member
 from labdeck.api.models.variables import CiVariable
+from labdeck.api.private_files import write_private
 from labdeck.domain.journal_rules import SECRET_VARIABLE
 from labdeck.tui.capabilities import feature_reason
 from labdeck.tui.jobs import Job
@@ -56,9 +58,10 @@ class SaveError(LabdeckError):
 
 
 async def save_file(target: Path, payload: bytes) -> None:
-    """Write a download; `SaveError` with the path and the reason when the folder cannot be written."""
+    """Write a download (atomically, 0600: an export holds the group's data); `SaveError` with the path and
+    the reason when the folder cannot be written."""
     try:
-        await asyncio.to_thread(target.write_bytes, payload)
+        await asyncio.to_thread(partial(write_private, target, payload, make_folder=False))
     except OSError as exc:
         raise SaveError(f"Cannot write {target}: {exc.strerror or exc}") from None
 
@@ -298,9 +301,18 @@ class GroupActions:
     # -- jobs -----------------------------------------------------------------------------------------
     def ask_folder(self: GroupsScreen, what: str, then: Any) -> None:
         """Ask where to save (prefilled with the last folder used), then call `then(folder)`."""
+        state = getattr(self.app, "state", None)  # labdeck's state: the last folder of any run
+        remembered = getattr(state, "download_dir", None)
+        if remembered and not self.download_dir_given:
+            self.download_dir = Path(remembered)
+
         def chosen(values: Values | None) -> None:
             if values is not None:
                 self.download_dir = Path(str(values["folder"])).expanduser()
+                self.download_dir_given = True
+                remember = getattr(self.app, "remember", None)
+                if state is not None and callable(remember):
+                    remember(self.app.state.with_(download_dir=self.download_dir))  # type: ignore[attr-defined]
                 then(self.download_dir)
 
         self.app.push_screen(folder_form(what, self.download_dir), chosen)

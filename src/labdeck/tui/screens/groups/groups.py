@@ -118,6 +118,7 @@ class GroupsScreen(GroupActions, LabdeckScreen):
         self.start_path = ((request.scope or request.query or "") if request else "").strip()
         self.today: Today = today or (lambda: datetime.now(UTC).date())
         self.download_dir = download_dir or default_download_dir()
+        self.download_dir_given = download_dir is not None  # else the app's remembered folder, if any
         self.group: Group | None = None
         self.inherited_members = False
         self.billable_members = False

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -55,8 +55,9 @@ class ExportDialog(ModalScreen[Path | None]):
 
 
 def default_target(screen: LabdeckScreen) -> Path:
-    folder = getattr(screen.app, "export_folder", None)
-    if folder is None:
+    state = getattr(screen.app, "state", None)  # the last folder used (labdeck's state file)
+    folder = getattr(state, "download_dir", None)
+    if folder is None or not Path(folder).expanduser().is_dir():
         downloads = Path.home() / "Downloads"
         folder = downloads if downloads.is_dir() else Path.cwd()
     return Path(folder) / f"{screen.AREA or 'list'}-{time.strftime('%Y%m%d-%H%M%S')}.csv"
@@ -72,7 +73,9 @@ def start_export(screen: LabdeckScreen, table: ResourceTable) -> None:
     def chosen(target: Path | None) -> None:
         if target is None:
             return
-        screen.app.export_folder = target.parent  # type: ignore[attr-defined]
+        app: Any = screen.app
+        if getattr(app, "state", None) is not None:
+            app.remember(app.state.with_(download_dir=target.parent))
 
         async def run(job: Job) -> None:
             used = await write_rows(target, table, rows, job.advance)
