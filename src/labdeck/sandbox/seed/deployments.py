@@ -287,6 +287,23 @@ class _History:
                     job="deploy:staging")
 
 
+def _waiting_for_approval(store: Store, project: Project) -> None:
+    """The newest production deployment of `project` is `blocked` (waiting for an approval, its job a
+    manual one): the listing's `status=blocked` filter then has something to show. Its own generator, so
+    the other histories stay as they were."""
+    production = deployments_data(store).environment_named(project.id, "production")
+    if production is None:
+        return
+    host = _CORE.get(project.path_with_namespace, "example.com")
+    history = _History(store, random.Random(15), project, host)
+    blocked = history.deploy(production, store.anchor - timedelta(minutes=10), "blocked",
+                             job="deploy:production")
+    if blocked.deployable is not None:
+        blocked.deployable.status, blocked.deployable.started_at = "manual", None
+        blocked.deployable.finished_at = None
+    blocked.updated_at = blocked.created_at
+
+
 def seed(store: Store, ctx: SeedContext) -> None:
     """Environments and history for the core demo projects (every scale) and, in demo and large, some
     generated projects; protected environments and project shares for the rules."""
@@ -304,6 +321,7 @@ def seed(store: Store, ctx: SeedContext) -> None:
     gateway = store.project_by_path("acme/platform/api-gateway")
     opensource = store.group_by_path("opensource")
     if gateway is not None:
+        _waiting_for_approval(store, gateway)
         if opensource is not None:
             data.shared_groups.setdefault(gateway.id, {})[opensource.id] = 30
         data.protected[(gateway.id, "production")] = ProtectedEnvironment(
