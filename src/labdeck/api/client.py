@@ -29,6 +29,7 @@ from labdeck.api.errors import (
 from labdeck.api.pagination import Page, page_from_response
 from labdeck.api.params import encode_params
 from labdeck.api.rate_limit import RateLimitState
+from labdeck.api.models import tolerant as decode_warnings
 from labdeck.api.request_log import RequestLog, needs_redaction, redact_url
 from labdeck.api.settings import ConnectionSettings
 from labdeck.domain.text import may_hold_control, sanitize_deep
@@ -129,6 +130,7 @@ class ApiClient:
         token = settings.token.get_secret_value() if settings.token is not None else None
         self.identity = identity_of(token, settings.sudo, settings.auth)
         del token
+        decode_warnings.set_default_sink(self.request_log.note)  # tolerant reading reports to `:log`
 
     # -- lifecycle ------------------------------------------------------------------------------------
     async def __aenter__(self) -> Self:
@@ -193,6 +195,7 @@ class ApiClient:
                       headers: Mapping[str, str] | None = None, allow_304: bool = False) -> httpx.Response:
         """Send a request with retries, pacing and the overall deadline; raise typed errors for >= 400."""
         method = method.upper()
+        decode_warnings.use_sink(self.request_log.note)
         try:
             url = self.url_for(path)
             pairs = encode_params(params)

@@ -47,6 +47,7 @@ class RequestLogEntry:
     duration_ms: float
     retries: int
     error: str | None = None
+    kind: str = "request"  # or "decode": a note of tolerant reading (method READ, no status)
 
 
 Subscriber = Callable[[RequestLogEntry], None]
@@ -65,12 +66,23 @@ class RequestLog:
         entry = RequestLogEntry(datetime.now(UTC), method.upper(), redact_url(url), status,
                                 round(duration_ms, 1), retries, error)
         self._entries.append(entry)
+        self._notify(entry)
+        return entry
+
+    def note(self, what: str, detail: str) -> RequestLogEntry:
+        """A decode warning of tolerant reading (`what`: "Member #12"; `detail`: the unreadable fields
+        and why): shown in `:log` among the requests, method `READ`, no status."""
+        entry = RequestLogEntry(datetime.now(UTC), "READ", what, None, 0.0, 0, detail, kind="decode")
+        self._entries.append(entry)
+        self._notify(entry)
+        return entry
+
+    def _notify(self, entry: RequestLogEntry) -> None:
         for callback in list(self._subscribers):
             try:
                 callback(entry)
             except Exception:  # a broken subscriber must not break requests
                 log.exception("request log subscriber failed")
-        return entry
 
     def subscribe(self, callback: Subscriber) -> Callable[[], None]:
         """Call `callback` with every new entry; returns a function that unsubscribes."""

@@ -101,6 +101,9 @@ class PagesDomain(ApiModel):
     domain: str
     url: str | None = None
     project_id: int | None = None
+    verified: bool | None = None
+    verification_code: str | None = None
+    enabled_until: datetime | None = None
     auto_ssl_enabled: bool = False
     certificate: PagesCertificate | None = None
 

@@ -1,4 +1,5 @@
-"""`:log`: every request of this session (time, method, path, status, duration, retries, error), live.
+"""`:log`: every request of this session (time, method, path, status, duration, retries, error), live,
+and the notes of tolerant reading (method READ, status `warn`: which item, which fields were unreadable).
 
 Entries come from the client's `RequestLog`, which has already removed secrets from paths; headers are
 never shown.
@@ -31,8 +32,11 @@ def _status_style(status: int | None) -> str:
 def log_cells(row: Row) -> tuple[Text, ...]:
     _, entry = row
     status = "—" if entry.status is None else str(entry.status)
+    style = _status_style(entry.status)
+    if entry.kind == "decode":  # tolerant reading: an item kept with fields it could not read
+        status, style = "warn", "yellow"
     return (Text(entry.at.astimezone().strftime("%H:%M:%S")), Text(entry.method),
-            Text(status, style=_status_style(entry.status)), Text(f"{entry.duration_ms:.0f} ms"),
+            Text(status, style=style), Text(f"{entry.duration_ms:.0f} ms"),
             Text(str(entry.retries) if entry.retries else ""), Text(entry.path), Text(entry.error or ""))
 
 
