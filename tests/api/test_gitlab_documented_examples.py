@@ -61,7 +61,8 @@ def _examples() -> list[Any]:
         data = json.loads(path.read_text(encoding="utf-8"))
         assert data["doc"].startswith("doc/api/") and len(data["commit"]) == 40
         for example in data["examples"]:
-            out.append(pytest.param(example["endpoint"], example["body"], id=f"{path.stem}:{example['endpoint']}"))
+            name = f"{path.stem}:{example['endpoint']}"
+            out.append(pytest.param(example["endpoint"], example["body"], id=name))
     return out
 
 

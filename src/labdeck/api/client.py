@@ -26,10 +26,10 @@ from labdeck.api.errors import (
     NetworkError,
     error_for,
 )
+from labdeck.api.models import tolerant as decode_warnings
 from labdeck.api.pagination import Page, page_from_response
 from labdeck.api.params import encode_params
 from labdeck.api.rate_limit import RateLimitState
-from labdeck.api.models import tolerant as decode_warnings
 from labdeck.api.request_log import RequestLog, needs_redaction, redact_url
 from labdeck.api.settings import ConnectionSettings
 from labdeck.domain.text import may_hold_control, sanitize_deep

@@ -149,7 +149,8 @@ def parse_many(model: type[M], data: Any, *, sanitised: bool = False) -> list[M]
     """A list of `model` from decoded JSON (walked once unless `sanitised`); `MalformedResponse` when it
     is not a list. The whole list is validated in one call; only when that fails is each item read on its
     own, tolerantly (`tolerant.read_leniently`: unreadable fields named, an item that cannot stand left
-    out, both reported to `:log`); `MalformedResponse` when not one item could stand. A long list is parsed with the garbage collector paused (`paused_gc`)."""
+    out, both reported to `:log`); `MalformedResponse` when not one item could stand. A long list is
+    parsed with the garbage collector paused (`paused_gc`)."""
     if not isinstance(data, list):
         raise MalformedResponse(f"expected a list of {model.__name__}, got {type(data).__name__}")
     with paused_gc() if len(data) >= LONG_LIST else nullcontext():
