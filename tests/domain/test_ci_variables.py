@@ -63,3 +63,17 @@ def test_invalid_colours(text: str) -> None:
 
 def test_text_colour_contrasts() -> None:
     assert text_colour("white") == "#1F1E24" and text_colour("#000080") == "#FFFFFF"
+
+
+def test_raw_masking_description_and_hidden_rules() -> None:
+    from labdeck.domain.ci_variables import HIDDEN_VISIBILITY, hidden_update_error
+
+    assert not can_mask("pa$$word!") and can_mask("pa$$word!", raw=True)
+    assert not can_mask("has space", raw=True) and not can_mask("short", raw=True)
+    assert variable_errors("K", "v", description="d" * 255) == {}
+    assert variable_errors("K", "v", description="d" * 256) == {
+        "description": ["is too long (maximum is 255 characters)"]}
+    assert variable_errors("K", "abcdefgh12", hidden=True) == {
+        "masked": ["should be true when variable is hidden"]}
+    assert hidden_update_error(True, True, False) == HIDDEN_VISIBILITY
+    assert hidden_update_error(True, True, True) is None and hidden_update_error(False, True, False) is None

@@ -38,8 +38,9 @@ from labdeck.tui.screens.groups.forms import (
     member_form,
     parse_user_refs,
     variable_form,
+    variable_options,
 )
-from labdeck.tui.screens.groups.tabs import copy_variable_value, variable_key
+from labdeck.tui.screens.groups.tabs import copy_variable_value, refuse_hidden, variable_key
 from labdeck.tui.widgets.resource_view import ResourceView
 
 if TYPE_CHECKING:
@@ -204,12 +205,13 @@ class GroupActions:
         if what == "delete":
             await variables.delete_group_variable(ref, row.key, environment_scope=row.environment_scope)
             return
-        options = {"variable_type": values["variable_type"], "protected": bool(values["protected"]),
-                   "masked": bool(values["masked"])}
+        options = variable_options(values, row if isinstance(row, CiVariable) else None)
         scope = values.get("environment_scope") or "*"
         if what == "add":
             await variables.create_group_variable(ref, values["key"], values["value"],
-                                                  environment_scope=scope, **options)
+                                                  environment_scope=scope,
+                                                  masked_and_hidden=bool(values.get("masked_and_hidden")),
+                                                  **options)
         else:
             await variables.update_group_variable(ref, row.key, values["value"],
                                                   environment_scope=row.environment_scope,
@@ -226,7 +228,7 @@ class GroupActions:
     # -- small toggles --------------------------------------------------------------------------------
     def action_reveal(self: GroupsScreen) -> None:
         row = self.table("variables").cursor_row
-        if self.active_tab != "variables" or not isinstance(row, CiVariable):
+        if self.active_tab != "variables" or not isinstance(row, CiVariable) or refuse_hidden(self.app, row):
             return
         key = variable_key(row)
         if key in self.revealed:
