@@ -19,12 +19,14 @@ from typing import TYPE_CHECKING, Any
 from textual import work
 from textual.content import Content
 
+from labdeck.api.badges import BadgeUrlError
 from labdeck.api.errors import LabdeckError
 from labdeck.api.models.badges import Badge
 from labdeck.api.models.group_transfer import RelationState, RelationStatus
 from labdeck.api.models.labels import GroupLabel
 from labdeck.api.models.members import BillableMember, Member
 from labdeck.api.models.variables import CiVariable
+from labdeck.api.variables import VariableError
 from labdeck.tui.jobs import Job
 from labdeck.tui.screens.base import LabdeckScreen
 from labdeck.tui.screens.confirm import ConfirmScreen, TypeToConfirmScreen
@@ -152,7 +154,15 @@ class GroupActions:
         services, group = self.services, self.group
         if services is None or group is None:
             return
-        ref = group.id
+        try:
+            await self._change(services, group.id, tab, what, row, values)
+        except (BadgeUrlError, VariableError) as error:  # the forms check first; a last line of defence
+            self.notify(str(error), severity="error", markup=False)
+            return
+        self.notify(f"{tab[:-1].capitalize()} {DONE[what]}")
+        self.reload(tab)
+
+    async def _change(self, services: Any, ref: int, tab: str, what: str, row: Any, values: Values) -> None:
         if tab == "members":
             await self._member_change(services, ref, what, row, values)
         elif tab == "labels":
@@ -169,8 +179,6 @@ class GroupActions:
                                                    name=values.get("name") or None)
         elif tab == "variables":
             await self._variable_change(services, ref, what, row, values)
-        self.notify(f"{tab[:-1].capitalize()} {DONE[what]}")
-        self.reload(tab)
 
     async def _member_change(self, services: Any, ref: int, what: str, row: Any, values: Values) -> None:
         source = ("groups", ref)

@@ -23,10 +23,12 @@ from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import Button, Checkbox, Input, Select, Static
 
+from labdeck.api.badges import BadgeUrlError
 from labdeck.api.errors import LabdeckError
 from labdeck.api.models.labels import GroupLabel
 from labdeck.api.models.variables import CiVariable
 from labdeck.domain.access_levels import MEMBER_LEVELS, PROJECT_MEMBER_LEVELS
+from labdeck.domain.badges import badge_errors, placeholder_list
 from labdeck.domain.ci_variables import DESCRIPTION_MAX, VARIABLE_TYPES, variable_errors
 from labdeck.domain.colours import COLOUR_ERROR, is_colour
 
@@ -258,9 +260,12 @@ class BadgeFormScreen(FormScreen):
         if render is None or not (link or image):
             return
         shown = Text()
+        problems = badge_errors(link or None, image or None)
         try:
+            if problems:  # not worth a request: GitLab refuses anything but http(s)
+                raise BadgeUrlError(problems)
             rendered_link, rendered_image = await render(link or image, image or link)
-        except LabdeckError as error:
+        except (LabdeckError, BadgeUrlError) as error:
             shown.append(f"No preview: {error}", style="yellow")
         else:
             for label, typed, rendered in (("link", link, rendered_link), ("image", image, rendered_image)):
@@ -275,11 +280,18 @@ def badge_form(name: str = "", link_url: str = "", image_url: str = "", *, editi
                render: Renderer | None = None) -> FormScreen:
     """The badge form; with `render`, it previews the rendered URLs as they are typed."""
     fields = [Field("name", "Name (optional)", name),
-              Field("link_url", "Link URL (%{project_path}, %{project_id}, %{default_branch}, %{commit_sha})",
-                    link_url, "https://…"),
-              Field("image_url", "Image URL", image_url, "https://…/badge.svg")]
-    return BadgeFormScreen("Edit badge" if editing else "New badge", fields,
-                           lambda values: _required(values, "link_url", "image_url"), render=render)
+              Field("link_url", f"Link URL, http(s); placeholders: {placeholder_list()}", link_url,
+                    "https://…"),
+              Field("image_url", "Image URL, http(s)", image_url, "https://…/badge.svg")]
+
+    def validate(values: Values) -> dict[str, str]:
+        errors = _required(values, "link_url", "image_url")
+        for key, messages in badge_errors(str(values.get("link_url") or "") or None,
+                                          str(values.get("image_url") or "") or None).items():
+            errors.setdefault(key, "must be http or https (" + "; ".join(messages) + ")")
+        return errors
+
+    return BadgeFormScreen("Edit badge" if editing else "New badge", fields, validate, render=render)
 
 
 def variable_form(variable: CiVariable | None = None, *, instance: bool = False) -> FormScreen:
