@@ -1,5 +1,8 @@
 """Seed users and tokens: the stable identities, one user in every moderation condition of contract
-document 2, internal and bot users, then as many ordinary people as the scale asks for."""
+document 2, internal and bot users, a sign-up queue (several people waiting for approval, who have never
+signed in), long-idle users in the states where inactivity matters (active past the dormant threshold,
+blocked, banned, deactivated, one who never signed in at all), then as many ordinary people as the scale
+asks for."""
 
 from __future__ import annotations
 
@@ -23,7 +26,7 @@ SPECIAL_USERS: tuple[tuple[str, str, str, dict[str, object]], ...] = (
     ("dave", "Dave Lister", "active", {}),
     ("erin", "Erin Brockovich", "active", {}),
     ("frank", "Frank Poole", "active", {}),
-    ("pending.user", "Penny Pending", "blocked_pending_approval", {}),
+    ("pending.user", "Penny Pending", "blocked_pending_approval", {"signed_up_days": 2}),
     ("blocked.user", "Blake Blocked", "blocked", {}),
     ("ldap.user", "Linus Directory", "ldap_blocked", {}),
     ("banned.user", "Bart Banned", "banned", {}),
@@ -34,6 +37,17 @@ SPECIAL_USERS: tuple[tuple[str, str, str, dict[str, object]], ...] = (
     ("support-bot", "GitLab Support Bot", "active", {"bot": True, "user_type": "support_bot"}),
     ("alert-bot", "GitLab Alert Bot", "active", {"bot": True, "user_type": "alert_bot"}),
     ("project_1_bot_3f2a", "Deploy bot", "active", {"bot": True, "user_type": "project_bot"}),
+    # the sign-up queue (after the fixed identities above, so their ids stay as they were)
+    ("nadia.new", "Nadia Newcomer", "blocked_pending_approval", {"signed_up_days": 0}),
+    ("omar.applicant", "Omar Applicant", "blocked_pending_approval", {"signed_up_days": 1}),
+    ("priya.signup", "Priya Signup", "blocked_pending_approval", {"signed_up_days": 3}),
+    ("quentin.waiting", "Quentin Waiting", "blocked_pending_approval", {"signed_up_days": 9}),
+    ("spam.bot.4711", "Cheap Watches 4711", "blocked_pending_approval", {"signed_up_days": 1}),
+    ("rosa.forgotten", "Rosa Forgotten", "blocked_pending_approval", {"signed_up_days": 75}),
+    # long idle, in every state where that matters
+    ("stale.blocked", "Stan Stale", "blocked", {"idle_days": 520}),
+    ("stale.banned", "Bea Longgone", "banned", {"idle_days": 410}),
+    ("never.signed.in", "Nev Ernever", "active", {"never_signed_in": True}),
 )
 
 
@@ -53,8 +67,14 @@ def seed_people(store: Store, rng: random.Random, count: int) -> None:
     for index, (username, name, state, flags) in enumerate(SPECIAL_USERS):
         extra = dict(flags)
         idle = int(extra.pop("idle_days", index % 5))  # type: ignore[call-overload]
-        _add_user(store, username, name, state, anchor - timedelta(days=900 - index),
-                  anchor - timedelta(days=idle, hours=index), **extra)
+        signed_up = extra.pop("signed_up_days", None)
+        never = bool(extra.pop("never_signed_in", False))
+        if signed_up is not None:  # waiting for approval: signed up lately, never signed in
+            created = anchor - timedelta(days=int(signed_up), hours=3 + index)  # type: ignore[call-overload]
+            _add_user(store, username, name, state, created, None, **extra)
+        else:
+            _add_user(store, username, name, state, anchor - timedelta(days=900 - index),
+                      None if never else anchor - timedelta(days=idle, hours=index), **extra)
     used = {u.username for u in store.users.values()}
     while len(store.users) < count:
         first, last = rng.choice(FIRST_NAMES), rng.choice(LAST_NAMES)
