@@ -297,6 +297,9 @@ async def create_todo(ctx: Ctx) -> Any:
     return json_response(body, 201)
 
 
+ESTIMATE_REFUSED = "Time estimate must have a valid format and be greater than or equal to zero."
+
+
 def _duration(ctx: Ctx) -> int:
     ctx.params.require("duration")
     try:
@@ -306,15 +309,20 @@ def _duration(ctx: Ctx) -> int:
 
 
 async def set_estimate(ctx: Ctx) -> Any:
+    """GitLab's time tracking endpoints: 200 (`status :ok`); an unreadable or negative duration answers
+    `bad_request!(reason: ...)`, the issue unchanged."""
     project, issue = _issue(ctx)
     _require_editor(ctx, project, issue)
-    seconds = _duration(ctx)
+    ctx.params.require("duration")
+    try:
+        seconds = parse_duration(ctx.params.str("duration") or "")
+    except DurationError:
+        seconds = -1
     if seconds < 0:
-        raise SandboxError.validation({"time_estimate": ["must have a valid format and be greater than or "
-                                                         "equal to zero"]})
+        raise SandboxError.message(400, f"400 Bad request - {ESTIMATE_REFUSED}")
     issue.time_estimate = seconds
     ctx.store.touch()
-    return json_response(time_stats(issue), 201)
+    return time_stats(issue)
 
 
 async def reset_estimate(ctx: Ctx) -> Any:
@@ -322,7 +330,7 @@ async def reset_estimate(ctx: Ctx) -> Any:
     _require_editor(ctx, project, issue)
     issue.time_estimate = 0
     ctx.store.touch()
-    return json_response(time_stats(issue), 201)
+    return time_stats(issue)
 
 
 async def add_spent(ctx: Ctx) -> Any:
@@ -341,7 +349,7 @@ async def reset_spent(ctx: Ctx) -> Any:
     _require_editor(ctx, project, issue)
     issue.total_time_spent = 0
     ctx.store.touch()
-    return json_response(time_stats(issue), 201)
+    return time_stats(issue)  # 200: only add_spent_time answers 201
 
 
 async def get_time_stats(ctx: Ctx) -> Any:
