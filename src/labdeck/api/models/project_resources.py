@@ -61,6 +61,7 @@ class TagRelease(ApiModel):
 class RepositoryTag(ApiModel):
     name: str
     target: str | None = None
+    created_at: datetime | None = None
     message: str | None = None
     protected: bool = False
     release: TagRelease | None = None
