@@ -165,7 +165,10 @@ async def test_related_and_closing_merge_requests(client: httpx.AsyncClient) -> 
     assert [m["title"] for m in related] == ["Fix 502 under load", "Add a load test"]
     assert related[1]["state"] == "merged"
     assert related[0]["references"]["full"] == "acme/platform/api-gateway!1"
+    for field in ("latest_build_started_at", "latest_build_finished_at", "first_deployed_to_production_at"):
+        assert all(field in m for m in related)  # GitLab's full merge request entity
     closing = await call(client, "GET", f"{GATEWAY}/1/closed_by", 200, ALICE)
+    assert all("latest_build_started_at" not in m for m in closing)  # MergeRequestBasic
     assert [m["iid"] for m in closing] == [1]
     assert await call(client, "GET", f"{GATEWAY}/2/closed_by", 200, ALICE) == []
     secret = "/api/v4/projects/hidden-lab%2Fsecrets/issues/1/closed_by"

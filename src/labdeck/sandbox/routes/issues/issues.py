@@ -52,7 +52,9 @@ def _listing(ctx: Ctx, listing: str, project_ids: set[int] | None, group_path: s
 
 
 async def list_issues(ctx: Ctx) -> Any:
-    return _listing(ctx, "global", None)
+    """The global listing: no project or group context, so `references.relative` is the full path
+    (GitLab's `to_reference` without a `from`)."""
+    return _listing(ctx, "global", None, "")
 
 
 async def list_group_issues(ctx: Ctx) -> Any:
@@ -359,7 +361,7 @@ async def get_time_stats(ctx: Ctx) -> Any:
 async def related_merge_requests(ctx: Ctx) -> Any:
     _, issue = _issue(ctx)
     mrs = [mr for mr in issues_data(ctx.store).merge_requests.values() if issue.id in mr.related]
-    return paginate(ctx, mrs, lambda mr: merge_request_json(ctx, mr))
+    return paginate(ctx, mrs, lambda mr: merge_request_json(ctx, mr, full=True))
 
 
 async def closed_by(ctx: Ctx) -> Any:
