@@ -48,7 +48,7 @@ async def by_name(service: UsersService, **filters: Any) -> dict[str, ModeratedU
 
 async def test_listing_gives_every_condition(connect: Connect) -> None:
     users = await by_name(connect(new_app()))
-    assert len(users) == 27  # the tiny scale: only the seeded identities
+    assert len(users) == 34  # the tiny scale: 25 users, then the sign-up queue and the long-idle ones
     expected = {
         "alice": {Condition.ACTIVE}, "dormant.user": {Condition.ACTIVE, Condition.DORMANT},
         "pending.user": {Condition.PENDING}, "blocked.user": {Condition.BLOCKED},
