@@ -11,6 +11,7 @@ from labdeck.sandbox.clock import Clock, SystemClock
 from labdeck.sandbox.options import SandboxOptions
 from labdeck.sandbox.seed.namespaces import seed_core, seed_generated
 from labdeck.sandbox.seed.people import add_job_token, seed_late_people, seed_people
+from labdeck.sandbox.seed.sharing import seed_shares
 from labdeck.sandbox.store import Store
 
 
@@ -56,6 +57,7 @@ def build_store(options: SandboxOptions, clock: Clock | None = None) -> Store:
     seed_core(store)
     seed_generated(store, area_rng(options.seed, "namespaces"), sizes.orgs, sizes.subgroups, sizes.projects)
     seed_late_people(store)
+    seed_shares(store)
     gateway = store.project_by_path("acme/platform/api-gateway")
     assert gateway is not None
     add_job_token(store, gateway.id)

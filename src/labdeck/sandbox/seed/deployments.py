@@ -115,7 +115,6 @@ class DeploymentsData:
     deployments: dict[int, Deployment] = field(default_factory=dict)
     merge_requests: dict[int, MergeRequest] = field(default_factory=dict)
     protected: dict[tuple[int, str], ProtectedEnvironment] = field(default_factory=dict)
-    shared_groups: dict[int, dict[int, int]] = field(default_factory=dict)  # project -> group -> level
     _iids: dict[tuple[str, int], int] = field(default_factory=dict)
 
     def next_iid(self, kind: str, project_id: int) -> int:
@@ -306,7 +305,7 @@ def _waiting_for_approval(store: Store, project: Project) -> None:
 
 def seed(store: Store, ctx: SeedContext) -> None:
     """Environments and history for the core demo projects (every scale) and, in demo and large, some
-    generated projects; protected environments and project shares for the rules."""
+    generated projects; protected environments (the group rule reads the shares of `seed/sharing.py`)."""
     rng = ctx.rng
     data = deployments_data(store)
     for path, host in _CORE.items():
@@ -319,11 +318,8 @@ def seed(store: Store, ctx: SeedContext) -> None:
         for project in generated[: 12 if ctx.scale == "demo" else 40]:
             _History(store, rng, project, f"{project.path}.example.com").build(HISTORY_DAYS, 0.4)
     gateway = store.project_by_path("acme/platform/api-gateway")
-    opensource = store.group_by_path("opensource")
     if gateway is not None:
         _waiting_for_approval(store, gateway)
-        if opensource is not None:
-            data.shared_groups.setdefault(gateway.id, {})[opensource.id] = 30
         data.protected[(gateway.id, "production")] = ProtectedEnvironment(
             gateway.id, "production", [DeployRule(access_level=40)])
         carol = store.user_by_username("carol")
