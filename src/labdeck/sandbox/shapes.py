@@ -3,6 +3,7 @@ them (`doc/api/users.md`, `groups.md`, `projects.md`). `base` is the instance's 
 
 from __future__ import annotations
 
+import html
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -129,6 +130,13 @@ def project_json(store: Store, project: Project, base: str, *, admin: bool = Fal
         "only_allow_merge_if_pipeline_succeeds": False, "request_access_enabled": True,
         "remove_source_branch_after_merge": True, "printing_merge_request_link_enabled": True,
         "merge_method": "merge", "squash_option": "default_off", "auto_devops_enabled": False,
+        # the rest of the contract's project fields (GitLab's defaults for a new project)
+        "description_html": f"<p>{html.escape(project.description)}</p>" if project.description else "",
+        "repository_object_format": "sha1", "group_runners_enabled": True,
+        "allow_merge_on_skipped_pipeline": False, "restrict_user_defined_variables": False,
+        "only_allow_merge_if_all_discussions_are_resolved": False, "autoclose_referenced_issues": True,
+        "enforce_auth_checks_on_uploads": True, "suggestion_commit_message": None,
+        "merge_commit_template": None,
         "marked_for_deletion_on": None,
     }
     if project.forked_from_id is not None and project.forked_from_id in store.projects:
