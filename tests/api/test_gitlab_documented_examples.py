@@ -25,6 +25,7 @@ from labdeck.api.deployments import DeploymentsService
 from labdeck.api.labels import GroupLabelsService
 from labdeck.api.members import MembersService
 from labdeck.api.pages_domains import PagesDomainsService
+from labdeck.api.repository_tags import TagsService
 from labdeck.api.variables import VariablesService
 
 FIXTURES = Path(__file__).parent.parent / "fixtures" / "gitlab_docs"
@@ -48,6 +49,9 @@ READERS: dict[str, Call] = {
     "GET /groups/:id/badges/render": lambda c: BadgesService(c).render(
         5, "http://example.com/ci_status.svg?project=%{project_path}&ref=%{default_branch}",
         "https://shields.io/my/badge"),
+    "GET /projects/:id/repository/tags": lambda c: TagsService(c).tags(5),
+    "GET /projects/:id/repository/tags/:tag_name": lambda c: TagsService(c).tag(5, "v5.0.0"),
+    "POST /projects/:id/repository/tags": lambda c: TagsService(c).create(5, "v1.0.0", "main"),
     "GET /pages/domains": lambda c: PagesDomainsService(c).all_domains(),
     "GET /projects/:id/pages/domains": lambda c: PagesDomainsService(c).domains(5),
     "POST /projects/:id/pages/domains": lambda c: PagesDomainsService(c).create(5, "ssl.domain.example",
