@@ -26,6 +26,7 @@ from labdeck.api.labels import GroupLabelsService
 from labdeck.api.members import MembersService
 from labdeck.api.pages_domains import PagesDomainsService
 from labdeck.api.repository_tags import TagsService
+from labdeck.api.users import UsersService
 from labdeck.api.variables import VariablesService
 
 FIXTURES = Path(__file__).parent.parent / "fixtures" / "gitlab_docs"
@@ -52,6 +53,8 @@ READERS: dict[str, Call] = {
     "GET /projects/:id/repository/tags": lambda c: TagsService(c).tags(5),
     "GET /projects/:id/repository/tags/:tag_name": lambda c: TagsService(c).tag(5, "v5.0.0"),
     "POST /projects/:id/repository/tags": lambda c: TagsService(c).create(5, "v1.0.0", "main"),
+    "GET /users": lambda c: UsersService(c).list_users(),
+    "GET /users/:id": lambda c: UsersService(c).get_user(1),
     "GET /pages/domains": lambda c: PagesDomainsService(c).all_domains(),
     "GET /projects/:id/pages/domains": lambda c: PagesDomainsService(c).domains(5),
     "POST /projects/:id/pages/domains": lambda c: PagesDomainsService(c).create(5, "ssl.domain.example",
