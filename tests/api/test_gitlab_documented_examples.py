@@ -25,6 +25,7 @@ from labdeck.api.deployments import DeploymentsService
 from labdeck.api.labels import GroupLabelsService
 from labdeck.api.members import MembersService
 from labdeck.api.pages_domains import PagesDomainsService
+from labdeck.api.registry import RegistryService
 from labdeck.api.repository_tags import TagsService
 from labdeck.api.users import UsersService
 from labdeck.api.variables import VariablesService
@@ -53,6 +54,12 @@ READERS: dict[str, Call] = {
     "GET /projects/:id/repository/tags": lambda c: TagsService(c).tags(5),
     "GET /projects/:id/repository/tags/:tag_name": lambda c: TagsService(c).tag(5, "v5.0.0"),
     "POST /projects/:id/repository/tags": lambda c: TagsService(c).create(5, "v1.0.0", "main"),
+    "GET /projects/:id/registry/repositories": lambda c: RegistryService(c).project_repositories(5),
+    "GET /groups/:id/registry/repositories": lambda c: RegistryService(c).group_repositories(2),
+    "GET /registry/repositories/:id": lambda c: RegistryService(c).repository(2, tags_count=True),
+    "GET /projects/:id/registry/repositories/:repository_id/tags": lambda c: RegistryService(c).tags(5, 2),
+    "GET /projects/:id/registry/repositories/:repository_id/tags/:tag_name":
+        lambda c: RegistryService(c).tag(5, 2, "v10.0.0"),
     "GET /users": lambda c: UsersService(c).list_users(),
     "GET /users/:id": lambda c: UsersService(c).get_user(1),
     "GET /pages/domains": lambda c: PagesDomainsService(c).all_domains(),
