@@ -23,6 +23,7 @@ from labdeck.api.badges import BadgesService
 from labdeck.api.client import ApiClient
 from labdeck.api.deployments import DeploymentsService
 from labdeck.api.groups import GroupsService
+from labdeck.api.issues import IssuesService
 from labdeck.api.labels import GroupLabelsService
 from labdeck.api.members import MembersService
 from labdeck.api.pages_domains import PagesDomainsService
@@ -39,6 +40,8 @@ READERS: dict[str, Call] = {
     "GET /groups": lambda c: GroupsService(c).list_groups(),
     "GET /groups/:id/projects": lambda c: GroupsService(c).projects(5),
     "GET /groups/:id": lambda c: GroupsService(c).get_group(4),
+    "GET /issues": lambda c: IssuesService(c).list_issues(),
+    "GET /groups/:id/issues": lambda c: IssuesService(c).list_issues(group=4),
     "GET /groups/:id/members/all": lambda c: MembersService(c).list_members(("groups", 5), inherited=True),
     "GET /groups/:id/billable_members": lambda c: MembersService(c).billable_members(5),
     "GET /groups/:id/billable_members/:user_id/memberships":
