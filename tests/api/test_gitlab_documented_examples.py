@@ -22,6 +22,7 @@ import pytest
 from labdeck.api.badges import BadgesService
 from labdeck.api.client import ApiClient
 from labdeck.api.deployments import DeploymentsService
+from labdeck.api.forks import ForksService
 from labdeck.api.groups import GroupsService
 from labdeck.api.issues import IssuesService
 from labdeck.api.labels import GroupLabelsService
@@ -67,6 +68,7 @@ READERS: dict[str, Call] = {
     "GET /projects/:id/registry/repositories/:repository_id/tags": lambda c: RegistryService(c).tags(5, 2),
     "GET /projects/:id/registry/repositories/:repository_id/tags/:tag_name":
         lambda c: RegistryService(c).tag(5, 2, "v10.0.0"),
+    "GET /projects/:id/forks": lambda c: ForksService(c).forks(5),
     "GET /users": lambda c: UsersService(c).list_users(),
     "GET /users/:id": lambda c: UsersService(c).get_user(1),
     "GET /pages/domains": lambda c: PagesDomainsService(c).all_domains(),
