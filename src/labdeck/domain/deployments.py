@@ -34,8 +34,10 @@ RULE_KEYS: tuple[str, ...] = ("access_level", "user_id", "group_id")
 
 
 def allowed_transitions(current: str) -> tuple[str, ...]:
-    """The statuses a deployment in `current` may be moved to, in display order."""
-    if current not in STATUSES:
+    """The statuses a deployment in `current` may be moved to, in display order (GitLab's state machine:
+    `succeed`, `drop` and `cancel` from any other status, `blocked` and `skipped` included; `run` only from
+    `created`); nothing from a status labdeck does not know."""
+    if current not in LISTABLE_STATUSES:
         return ()
     out = []
     for status in SETTABLE_STATUSES:

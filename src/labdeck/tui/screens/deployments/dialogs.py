@@ -24,7 +24,8 @@ from labdeck.domain.deployments import SETTABLE_STATUSES, allowed_transitions
 from labdeck.tui.screens.base import FormDialog
 
 STATUS_STYLES: dict[str, str] = {"success": "green", "failed": "red", "canceled": "bright_black",
-                                 "running": "cyan", "created": "yellow"}
+                                 "running": "cyan", "created": "yellow", "blocked": "magenta",
+                                 "skipped": "bright_black"}
 
 
 def status_text(status: str) -> Text:
