@@ -26,6 +26,7 @@ from labdeck.api.errors import (
     NetworkError,
     error_for,
 )
+from labdeck.api.models import tolerant as decode_warnings
 from labdeck.api.pagination import Page, page_from_response
 from labdeck.api.params import encode_params
 from labdeck.api.rate_limit import RateLimitState
@@ -143,6 +144,7 @@ class ApiClient:
         register_secret(token)  # from now on every redaction removes it, whatever its shape
         self.identity = identity_of(token, settings.sudo, settings.auth)
         del token
+        decode_warnings.set_default_sink(self.request_log.note)  # tolerant reading reports to `:log`
 
     # -- lifecycle ------------------------------------------------------------------------------------
     async def __aenter__(self) -> Self:
@@ -225,6 +227,7 @@ class ApiClient:
                        json: Any = None, data: Mapping[str, Any] | None = None, files: Any = None,
                        headers: Mapping[str, str] | None = None, allow_304: bool = False) -> httpx.Response:
         method = method.upper()
+        decode_warnings.use_sink(self.request_log.note)
         try:
             url = self.url_for(path)
             pairs = encode_params(params)

@@ -56,6 +56,7 @@ class RequestLogEntry:
     retries: int
     error: str | None = None
     seq: int = 0  # the entry's number in its log (an amended entry keeps it)
+    kind: str = "request"  # or "decode": a note of tolerant reading (method READ, no status)
 
 
 Subscriber = Callable[[RequestLogEntry], None]
@@ -78,6 +79,16 @@ class RequestLog:
         entry = RequestLogEntry(datetime.now(UTC), method.upper(), redact_known(redact_url(url)), status,
                                 round(duration_ms, 1), retries, None if error is None else _clean(error),
                                 self._seq)
+        self._entries.append(entry)
+        self._notify(self._subscribers, entry)
+        return entry
+
+    def note(self, what: str, detail: str) -> RequestLogEntry:
+        """A decode warning of tolerant reading (`what`: "Member #12"; `detail`: the unreadable fields
+        and why): shown in `:log` among the requests, method `READ`, no status."""
+        self._seq += 1
+        entry = RequestLogEntry(datetime.now(UTC), "READ", redact_known(what), None, 0.0, 0,
+                                _clean(detail), self._seq, kind="decode")
         self._entries.append(entry)
         self._notify(self._subscribers, entry)
         return entry

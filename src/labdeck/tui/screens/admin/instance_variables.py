@@ -25,8 +25,8 @@ from labdeck.tui.areas import AreaRequest
 from labdeck.tui.errors import describe_error
 from labdeck.tui.screens.base import StatusTableScreen
 from labdeck.tui.screens.confirm import TypeToConfirmScreen
-from labdeck.tui.screens.groups.forms import Values, variable_form
-from labdeck.tui.screens.groups.tabs import copy_variable_value, variable_key, variable_tab
+from labdeck.tui.screens.groups.forms import Values, variable_form, variable_options
+from labdeck.tui.screens.groups.tabs import copy_variable_value, refuse_hidden, variable_key, variable_tab
 from labdeck.tui.widgets.resource_view import ResourceView
 
 DONE = {"add": "added", "edit": "updated", "delete": "deleted"}
@@ -124,8 +124,7 @@ class InstanceVariablesScreen(StatusTableScreen):
             return
         options: dict[str, Any] = {}
         if what != "delete":
-            options = {"variable_type": values["variable_type"], "protected": bool(values["protected"]),
-                       "masked": bool(values["masked"])}
+            options = variable_options(values, row)
         try:
             if what == "add":
                 await service.create_instance_variable(values["key"], values["value"], **options)
@@ -142,7 +141,7 @@ class InstanceVariablesScreen(StatusTableScreen):
 
     def action_reveal(self) -> None:
         row = self.current()
-        if row is None:
+        if row is None or refuse_hidden(self.app, row):
             return
         self.revealed.symmetric_difference_update({variable_key(row)})
         self.table.set_rows(list(self.table.rows))

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 from textual import work
 from textual.content import Content
 
+from labdeck.api.badges import BadgeUrlError
 from labdeck.api.errors import LabdeckError
 from labdeck.api.models.badges import Badge
 from labdeck.api.models.group_transfer import RelationState, RelationStatus
@@ -27,6 +28,7 @@ from labdeck.api.models.labels import GroupLabel
 from labdeck.api.models.members import BillableMember, Member
 from labdeck.api.models.variables import CiVariable
 from labdeck.api.private_files import write_private
+from labdeck.api.variables import VariableError
 from labdeck.domain.journal_rules import SECRET_VARIABLE
 from labdeck.tui.capabilities import feature_reason
 from labdeck.tui.jobs import Job
@@ -42,8 +44,9 @@ from labdeck.tui.screens.groups.forms import (
     member_form,
     parse_user_refs,
     variable_form,
+    variable_options,
 )
-from labdeck.tui.screens.groups.tabs import copy_variable_value, variable_key
+from labdeck.tui.screens.groups.tabs import copy_variable_value, refuse_hidden, variable_key
 from labdeck.tui.widgets.resource_view import ResourceView
 
 if TYPE_CHECKING:
@@ -158,7 +161,15 @@ class GroupActions:
         services, group = self.services, self.group
         if services is None or group is None:
             return
-        ref = group.id
+        try:
+            await self._change(services, group.id, tab, what, row, values)
+        except (BadgeUrlError, VariableError) as error:  # the forms check first; a last line of defence
+            self.notify(str(error), severity="error", markup=False)
+            return
+        self.notify(f"{tab[:-1].capitalize()} {DONE[what]}")
+        self.reload(tab)
+
+    async def _change(self, services: Any, ref: int, tab: str, what: str, row: Any, values: Values) -> None:
         if tab == "members":
             await self._member_change(services, ref, what, row, values)
         elif tab == "labels":
@@ -175,8 +186,6 @@ class GroupActions:
                                                    name=values.get("name") or None)
         elif tab == "variables":
             await self._variable_change(services, ref, what, row, values)
-        self.notify(f"{tab[:-1].capitalize()} {DONE[what]}")
-        self.reload(tab)
 
     async def _member_change(self, services: Any, ref: int, what: str, row: Any, values: Values) -> None:
         source = ("groups", ref)
@@ -211,12 +220,13 @@ class GroupActions:
         if what == "delete":
             await variables.delete_group_variable(ref, row.key, environment_scope=row.environment_scope)
             return
-        options = {"variable_type": values["variable_type"], "protected": bool(values["protected"]),
-                   "masked": bool(values["masked"])}
+        options = variable_options(values, row if isinstance(row, CiVariable) else None)
         scope = values.get("environment_scope") or "*"
         if what == "add":
             await variables.create_group_variable(ref, values["key"], values["value"],
-                                                  environment_scope=scope, **options)
+                                                  environment_scope=scope,
+                                                  masked_and_hidden=bool(values.get("masked_and_hidden")),
+                                                  **options)
         else:
             await variables.update_group_variable(ref, row.key, values["value"],
                                                   environment_scope=row.environment_scope,
@@ -237,7 +247,7 @@ class GroupActions:
     # -- small toggles --------------------------------------------------------------------------------
     def action_reveal(self: GroupsScreen) -> None:
         row = self.table("variables").cursor_row
-        if self.active_tab != "variables" or not isinstance(row, CiVariable):
+        if self.active_tab != "variables" or not isinstance(row, CiVariable) or refuse_hidden(self.app, row):
             return
         key = variable_key(row)
         if key in self.revealed:

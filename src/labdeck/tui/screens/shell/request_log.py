@@ -1,4 +1,5 @@
-"""`:log`: every request of this session (time, method, path, status, duration, retries, error), live.
+"""`:log`: every request of this session (time, method, path, status, duration, retries, error), live,
+and the notes of tolerant reading (method READ, status `warn`: which item, which fields were unreadable).
 
 Entries come from the client's `RequestLog`, which has already removed secrets from paths; headers are
 never shown.
@@ -33,10 +34,12 @@ def log_cells(row: Row) -> tuple[Text, ...]:
     status = "—" if entry.status is None else str(entry.status)
     # A 2xx whose body was truncated or unreadable carries an error: red, not a green success.
     style = "bold red" if entry.error else _status_style(entry.status)
+    if entry.kind == "decode":  # tolerant reading: an item kept with fields it could not read
+        status, style = "warn", "yellow"
     return (Text(entry.at.astimezone().strftime("%H:%M:%S")), Text(entry.method),
             Text(status, style=style), Text(f"{entry.duration_ms:.0f} ms"),
             Text(str(entry.retries) if entry.retries else ""), Text(entry.path),
-            Text(entry.error or "", style="red"))
+            Text(entry.error or "", style="yellow" if entry.kind == "decode" else "red"))
 
 
 LOG_COLUMNS = [
