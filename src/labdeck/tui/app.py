@@ -21,10 +21,11 @@ from labdeck.api.request_log import RequestLog
 from labdeck.api.settings import ConnectionSettings
 from labdeck.config.files import Config, ConfigError, save_config
 from labdeck.tui import commands
-from labdeck.tui.areas import AreaRequest, find_area
+from labdeck.tui.areas import AreaRequest, admin_only_message, find_area
 from labdeck.tui.errors import describe_error, is_expected, redact, unwrap, write_crash_log
 from labdeck.tui.jobs import Job, JobCentre, JobState
 from labdeck.tui.keymap import binding_ids, check_keymap
+from labdeck.tui.navigation import HOME, Navigator, home_screen
 from labdeck.tui.session import Session, TransportFactory, cache_dir, open_session
 from labdeck.tui.themes import DEFAULT_THEME, discover_themes, package_theme_dir, user_theme_dir
 from labdeck.tui.widgets.status_bar import StatusInfo
@@ -35,6 +36,8 @@ class LabdeckApp(App[None]):
 
     CSS_PATH = "app.tcss"
     TITLE = "labdeck"
+    DEFAULT_MODE = HOME
+    MODES = {HOME: home_screen}  # each open area adds its own mode (see `navigation`)
     COMMANDS = App.COMMANDS | {commands.JumpCommands, commands.ThemeCommands, commands.InstanceCommands,
                                commands.SavedViewCommands, commands.ScreenActionCommands}
     BINDINGS = [
@@ -65,12 +68,11 @@ class LabdeckApp(App[None]):
         self.jobs.on_done(self._job_done)
         self.config_warnings: list[str] = list(config.warnings)
         self._theme_ready = False
+        self.navigator = Navigator(self)
 
     # -- start ----------------------------------------------------------------------------------------
     def get_default_screen(self) -> Screen[Any]:
-        from labdeck.tui.screens.shell.home import HomeScreen
-
-        return HomeScreen()
+        return home_screen()  # type: ignore[no-any-return]
 
     def on_mount(self) -> None:
         self._load_themes()
@@ -170,19 +172,15 @@ class LabdeckApp(App[None]):
 
     # -- navigation -----------------------------------------------------------------------------------
     def open_area(self, name: str, request: AreaRequest | None = None) -> None:
+        """Show an area: the open one as it was left, else a new one (see `navigation`)."""
         area = find_area(name)
         if area is None:
             self.notify(f"No view called :{name}", severity="warning", markup=False)
             return
         if area.admin_only and not self.is_admin:
-            self.notify(f"{area.title} is for administrators only", severity="warning", markup=False)
+            self.notify(admin_only_message(area), severity="warning", markup=False)
             return
-        if area.factory is None:
-            from labdeck.tui.screens.shell.unavailable import UnavailableScreen
-
-            self.push_screen(UnavailableScreen(area))
-            return
-        self.push_screen(area.open(request or AreaRequest()))
+        self.navigator.open(area, request)
 
     @property
     def is_admin(self) -> bool:
@@ -191,8 +189,8 @@ class LabdeckApp(App[None]):
         return bool(user and user.is_admin)
 
     def pop_to_home(self) -> None:
-        while len(self.screen_stack) > 1:
-            self.pop_screen()
+        """Home, with every area closed."""
+        self.navigator.close_all()
 
     def action_jump(self) -> None:
         from labdeck.tui.screens.shell.jump import JumpScreen
@@ -226,8 +224,7 @@ class LabdeckApp(App[None]):
                                        confirm_label="Quit"), answered)
 
     def action_back(self) -> None:
-        if len(self.screen_stack) > 1:
-            self.pop_screen()
+        self.navigator.back()
 
     def action_refresh(self) -> None:
         refresh = getattr(self.screen, "refresh_data", None)
@@ -236,7 +233,7 @@ class LabdeckApp(App[None]):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "back":
-            return len(self.screen_stack) > 1
+            return self.navigator.can_go_back()
         return True
 
     # -- themes ---------------------------------------------------------------------------------------

@@ -104,6 +104,11 @@ def find_area(name: str) -> Area | None:
     return AREAS.get(name.strip().lstrip(":").lower())
 
 
+def admin_only_message(area: Area) -> str:
+    """What a user who is not an administrator reads when asking for an administrators' area."""
+    return f"{area.title} (:{area.name}) is for administrators only"
+
+
 def shown_areas(is_admin: bool) -> list[Area]:
     """The areas this user sees, in registry order (administrators also see the admin-only ones)."""
     return [area for area in AREAS.values() if is_admin or not area.admin_only]
