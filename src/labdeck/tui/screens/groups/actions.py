@@ -315,8 +315,8 @@ class GroupActions:
             archive = await services.transfer.wait_for_export(ref)
             target = folder / f"{name}_export.tar.gz"
             await save_file(target, archive)
-            job.advance()
-            job.add_result(str(target), True, f"{len(archive):,} bytes")
+            job.add_result(str(target), True, f"{len(archive):,} bytes", advance=False)
+            job.set_summary(f"saved {target.name} ({len(archive):,} bytes)")
             self.notify(f"Saved {target}", markup=False)
 
         return self.labdeck.start_job(f"Export group {group.full_path}", run)
@@ -334,7 +334,7 @@ class GroupActions:
             for status in statuses:
                 ok = status.state is RelationState.FINISHED
                 job.add_result(status.relation, ok, "finished" if ok else (status.error or "failed"))
-                job.advance()
+            job.summarize("relation", "exported")
             if self.is_attached and self.group is not None and self.group.id == ref:
                 self.relations = statuses
                 self.reload("transfer")
@@ -376,8 +376,8 @@ class GroupActions:
             job.set_total(1)
             await services.transfer.import_group(values["name"], values["path"], archive, filename=path.name,
                                                  parent_id=parent)
-            job.advance()
             job.add_result(values["path"], True, "accepted; the group fills in as the import completes")
+            job.set_summary("import accepted")
             if self.is_attached:
                 self.load_roots(refresh=True)
 

@@ -326,6 +326,7 @@ class UsersScreen(LabdeckScreen):
                 result = await service.try_moderate(user_id, op, username)
                 shown = result.message if result.ok else f"{result.status or 'error'}: {result.message}"
                 job.add_result(username or str(user_id), result.ok, shown)
+            job.summarize("user", f"({op.label})")
             if self.is_attached:
                 self.load_users(refresh=True)
 
