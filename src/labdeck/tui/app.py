@@ -104,6 +104,8 @@ class LabdeckApp(App[None]):
         return [type(self), *catalogue.screen_classes()]
 
     def _apply_keymap(self) -> None:
+        if not self.config.keymap:
+            return  # nothing to check: the catalogue imports every screen
         usable, warnings = check_keymap(dict(self.config.keymap), binding_ids(self.known_screen_classes()))
         self.config_warnings.extend(warnings)
         if usable:
