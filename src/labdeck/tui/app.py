@@ -6,7 +6,7 @@ anything unexpected goes to a redacted crash log instead of Textual's crash scre
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -21,6 +21,7 @@ from labdeck.api.request_log import RequestLog
 from labdeck.api.settings import ConnectionSettings
 from labdeck.config.files import Config, ConfigError, save_config
 from labdeck.tui import commands
+from labdeck.tui.area_commands import AreaActionCommands
 from labdeck.tui.areas import AreaRequest, admin_only_message, find_area
 from labdeck.tui.errors import describe_error, is_expected, redact, unwrap, write_crash_log
 from labdeck.tui.jobs import Job, JobCentre, JobState
@@ -38,8 +39,9 @@ class LabdeckApp(App[None]):
     TITLE = "labdeck"
     DEFAULT_MODE = HOME
     MODES = {HOME: home_screen}  # each open area adds its own mode (see `navigation`)
-    COMMANDS = App.COMMANDS | {commands.JumpCommands, commands.ThemeCommands, commands.InstanceCommands,
-                               commands.SavedViewCommands, commands.ScreenActionCommands}
+    # No stock system commands: one Quit (from the bindings), labdeck's themes only (ThemeCommands)
+    COMMANDS = {commands.JumpCommands, commands.ThemeCommands, commands.InstanceCommands,
+                commands.SavedViewCommands, commands.ScreenActionCommands, AreaActionCommands}
     BINDINGS = [
         Binding("q", "quit", "Quit", id="quit"),
         Binding("colon", "jump", "Jump", id="jump"),
@@ -68,6 +70,7 @@ class LabdeckApp(App[None]):
         self.jobs.on_done(self._job_done)
         self.config_warnings: list[str] = list(config.warnings)
         self._theme_ready = False
+        self.labdeck_themes: list[str] = []
         self.navigator = Navigator(self)
 
     # -- start ----------------------------------------------------------------------------------------
@@ -90,6 +93,7 @@ class LabdeckApp(App[None]):
         found = discover_themes(package_theme_dir(), user_theme_dir(self.config.path))
         for theme in found.themes:
             self.register_theme(theme)
+        self.labdeck_themes = found.names  # the palette offers these (labdeck's and the user's)
         self.config_warnings.extend(found.warnings)
         wanted = self.config.theme or DEFAULT_THEME
         if wanted not in self.available_themes:
@@ -173,16 +177,17 @@ class LabdeckApp(App[None]):
             await self.session.close()
 
     # -- navigation -----------------------------------------------------------------------------------
-    def open_area(self, name: str, request: AreaRequest | None = None) -> None:
-        """Show an area: the open one as it was left, else a new one (see `navigation`)."""
+    def open_area(self, name: str, request: AreaRequest | None = None) -> Awaitable[Any] | None:
+        """Show an area: the open one as it was left, else a new one (see `navigation`); awaiting the
+        result waits for its screen to be mounted. None when it cannot be shown (said why)."""
         area = find_area(name)
         if area is None:
             self.notify(f"No view called :{name}", severity="warning", markup=False)
-            return
+            return None
         if area.admin_only and not self.is_admin:
             self.notify(admin_only_message(area), severity="warning", markup=False)
-            return
-        self.navigator.open(area, request)
+            return None
+        return self.navigator.open(area, request)
 
     @property
     def is_admin(self) -> bool:

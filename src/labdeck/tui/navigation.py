@@ -12,6 +12,7 @@ jump. Switching instance closes every area (their data belongs to the old instan
 
 from __future__ import annotations
 
+from collections.abc import Awaitable
 from typing import TYPE_CHECKING, Any
 
 from labdeck.tui.areas import Area, AreaRequest
@@ -48,8 +49,9 @@ class Navigator:
     def is_open(self, area_name: str) -> bool:
         return mode_name(area_name) in self.open_modes
 
-    def open(self, area: Area, request: AreaRequest | None) -> None:
-        """Show `area`: the open instance as it was, or a new one (always new for a query or scope)."""
+    def open(self, area: Area, request: AreaRequest | None) -> Awaitable[Any]:
+        """Show `area`: the open instance as it was, or a new one (always new for a query or scope).
+        Awaiting the result waits until the area's screen is mounted."""
         mode = mode_name(area.name)
         fresh = request is not None and bool(request.query or request.scope)
         if mode in self.open_modes and fresh:
@@ -59,7 +61,7 @@ class Navigator:
         if mode not in self.open_modes:
             self.app.add_mode(mode, lambda: self._build(area, request or AreaRequest()))
             self.open_modes.add(mode)
-        self._switch(mode)
+        return self._switch(mode)
 
     @staticmethod
     def _build(area: Area, request: AreaRequest) -> Any:
@@ -69,17 +71,19 @@ class Navigator:
             return UnavailableScreen(area)
         return area.open(request)
 
-    def go_home(self) -> None:
-        self._switch(HOME)
+    def area_screen(self, area_name: str) -> Any:
+        """The screen of an open area (the bottom of its stack), or None."""
+        stack = self.app._screen_stacks.get(mode_name(area_name)) or [None]
+        return stack[0]
 
-    def _switch(self, mode: str) -> None:
+    def _switch(self, mode: str) -> Awaitable[Any]:
         current = self.current
         if current == mode:
-            return
+            return self.app.switch_mode(mode)
         self.history = [m for m in self.history if m not in (mode, current)]
         self.history.append(current)
         del self.history[:-MAX_HISTORY]
-        self.app.switch_mode(mode)
+        return self.app.switch_mode(mode)
 
     def can_go_back(self) -> bool:
         return len(self.app.screen_stack) > 1 or self.current != HOME

@@ -114,6 +114,7 @@ class UsersScreen(LabdeckScreen):
     TITLE = "Users"
     CSS_PATH = "users.tcss"
     MUTATING_ACTIONS = frozenset({"moderate"})
+    PALETTE_EXTRA = (("Approve, block, ban, deactivate a user (moderate)", "moderate"),)
     BINDINGS = [
         Binding("m", "moderate", "Moderate", id="users.moderate"),
         Binding("f", "search", "Search", id="users.search"),
