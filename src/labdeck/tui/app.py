@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from rich.text import Text
-from textual import work
+from textual import events, work
 from textual.app import App
 from textual.binding import Binding
 from textual.screen import Screen
@@ -27,9 +27,12 @@ from labdeck.tui.errors import describe_error, is_expected, redact, unwrap, writ
 from labdeck.tui.jobs import Job, JobCentre, JobState
 from labdeck.tui.keymap import binding_ids, check_keymap
 from labdeck.tui.navigation import HOME, Navigator, home_screen
+from labdeck.tui.screens.form_keys import hold_key, is_typing
 from labdeck.tui.session import Session, TransportFactory, cache_dir, open_session
 from labdeck.tui.themes import DEFAULT_THEME, discover_themes, package_theme_dir, user_theme_dir
 from labdeck.tui.widgets.status_bar import StatusInfo
+
+TYPED_IN_FIELDS = frozenset({"quit", "jump", "help", "refresh"})  # their keys are letters
 
 
 class LabdeckApp(App[None]):
@@ -46,6 +49,7 @@ class LabdeckApp(App[None]):
         Binding("q", "quit", "Quit", id="quit"),
         Binding("colon", "jump", "Jump", id="jump"),
         Binding("question_mark", "help", "Help", id="help"),
+        Binding("f1", "help_anywhere", "Help", id="help.f1"),  # shown while typing, where ? is typed
         Binding("escape", "back", "Back", id="back"),
         Binding("r", "refresh", "Refresh", id="refresh"),
         Binding("ctrl+p", "command_palette", "Palette", id="palette", priority=True),
@@ -231,7 +235,13 @@ class LabdeckApp(App[None]):
                                        confirm_label="Quit"), answered)
 
     def action_back(self) -> None:
+        leave_field = getattr(self.screen, "leave_field", None)
+        if callable(leave_field) and leave_field():
+            return
         self.navigator.back()
+
+    def action_help_anywhere(self) -> None:
+        self.action_help()
 
     def action_refresh(self) -> None:
         refresh = getattr(self.screen, "refresh_data", None)
@@ -241,7 +251,17 @@ class LabdeckApp(App[None]):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "back":
             return self.navigator.can_go_back()
+        typing = is_typing(self.focused)
+        if action == "help_anywhere":
+            return typing
+        if typing and action in TYPED_IN_FIELDS:
+            return False  # its letter goes into the field: the footer shows what works (f1, ctrl+p, esc)
         return True
+
+    async def on_event(self, event: events.Event) -> None:
+        if isinstance(event, events.Key) and self.screen_stack and hold_key(self.screen, event):
+            return  # a form that is still opening takes it, in order (see `form_keys`)
+        await super().on_event(event)
 
     # -- themes ---------------------------------------------------------------------------------------
     def watch_theme(self, name: str) -> None:

@@ -29,6 +29,7 @@ from labdeck.api.models.variables import CiVariable
 from labdeck.domain.access_levels import MEMBER_LEVELS, PROJECT_MEMBER_LEVELS
 from labdeck.domain.ci_variables import VARIABLE_TYPES, variable_errors
 from labdeck.domain.colours import COLOUR_ERROR, is_colour
+from labdeck.tui.screens.form_keys import FormKeys
 
 Values = dict[str, Any]
 Validator = Callable[[Values], dict[str, str]]
@@ -50,7 +51,7 @@ class Field:
     disabled: bool = False
 
 
-class FormScreen(ModalScreen[Values | None]):
+class FormScreen(FormKeys, ModalScreen[Values | None]):
     """A form that dismisses with its values once `validate` finds nothing wrong (None on cancel)."""
 
     CSS_PATH = "forms.tcss"
