@@ -25,6 +25,7 @@ from labdeck.api.models.group_transfer import RelationState, RelationStatus
 from labdeck.api.models.labels import GroupLabel
 from labdeck.api.models.members import BillableMember, Member
 from labdeck.api.models.variables import CiVariable
+from labdeck.tui.downloads import ensure_folder, free_target
 from labdeck.tui.jobs import Job
 from labdeck.tui.screens.base import LabdeckScreen
 from labdeck.tui.screens.confirm import ConfirmScreen, TypeToConfirmScreen
@@ -293,7 +294,7 @@ class GroupActions:
         def chosen(values: Values | None) -> None:
             if values is not None:
                 self.download_dir = Path(str(values["folder"])).expanduser()
-                then(self.download_dir)
+                ensure_folder(self.app, self.download_dir, then)  # asks before creating a missing one
 
         self.app.push_screen(folder_form(what, self.download_dir), chosen)
 
@@ -313,7 +314,7 @@ class GroupActions:
             await services.transfer.start_export(ref)
             job.advance()
             archive = await services.transfer.wait_for_export(ref)
-            target = folder / f"{name}_export.tar.gz"
+            target = free_target(folder, f"{name}_export.tar.gz")  # never over an earlier export
             await save_file(target, archive)
             job.add_result(str(target), True, f"{len(archive):,} bytes", advance=False)
             job.set_summary(f"saved {target.name} ({len(archive):,} bytes)")
@@ -356,7 +357,7 @@ class GroupActions:
             self.notify(f"{status.relation} is not ready", severity="warning", markup=False)
             return
         name = _safe_name((group.full_path or str(group.id)).replace("/", "_"))
-        target = (folder or self.download_dir) / f"{name}_{_safe_name(status.relation)}.ndjson.gz"
+        target = free_target(folder or self.download_dir, f"{name}_{_safe_name(status.relation)}.ndjson.gz")
         await save_file(target, payload)
         self.notify(f"Saved {target}", markup=False)
 

@@ -306,12 +306,16 @@ def variable_form(variable: CiVariable | None = None, *, instance: bool = False)
 
 
 def folder_error(text: str) -> str | None:
-    """Why a download folder cannot be used (missing, not a folder, not writable), or None."""
+    """Why a download folder cannot be used (not a folder, not writable), or None. A missing folder is
+    fine when it can be created (the user is asked first: `tui.downloads.ensure_folder`)."""
     if not text.strip():
         return "required"
     folder = Path(text.strip()).expanduser()
     if not folder.exists():
-        return f"no such folder: {folder}"
+        parent = next((p for p in folder.parents if p.exists()), None)
+        if parent is None or not parent.is_dir() or not os.access(parent, os.W_OK | os.X_OK):
+            return f"no such folder, and it cannot be created: {folder}"
+        return None
     if not folder.is_dir():
         return f"not a folder: {folder}"
     if not os.access(folder, os.W_OK | os.X_OK):

@@ -58,10 +58,10 @@ Today = Callable[[], date]
 
 
 def default_download_dir() -> Path:
-    """The user download folder (`platformdirs.user_downloads_path()`), the first choice offered."""
-    import platformdirs
+    """The folder offered first: the last one used, else the user download folder (`tui.downloads`)."""
+    from labdeck.tui.downloads import default_download_dir as first_choice
 
-    return platformdirs.user_downloads_path()
+    return first_choice()
 
 
 class Services:
