@@ -119,3 +119,32 @@ async def test_a_non_admin_asking_for_users_is_told_it_is_for_administrators() -
         await jump_to(pilot, "users")
         assert any("for administrators" in text for text in messages(app))
         assert not any("No view called" in text for text in messages(app))
+
+
+def footer_actions(screen: Any) -> set[str]:
+    """The actions the footer shows for what has focus (enabled, shown)."""
+    return {binding.action for _key, (_node, binding, enabled, _tip) in screen.active_bindings.items()
+            if enabled and binding.show}
+
+
+async def test_the_groups_footer_shows_the_keys_of_the_tab_in_front() -> None:
+    _asgi, factory = sandbox()
+    app = make_app(transport_factory=factory)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await jump_to(pilot, "groups")
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, GroupsScreen)
+        tabs = screen.query_one("#groups-tabs", TabbedContent)
+        tabs.active = "tab-members"
+        await settle(pilot)
+        shown = footer_actions(screen)
+        assert {"toggle_inherited", "toggle_billable", "toggle_override", "next_tab"} <= shown
+        assert "reveal" not in shown and "subscribe" not in shown
+        tabs.active = "tab-variables"
+        await settle(pilot)
+        shown = footer_actions(screen)
+        assert "reveal" in shown and "toggle_inherited" not in shown
+        await pilot.press("i")  # off on this tab: nothing happens
+        assert screen.inherited_members is False
