@@ -9,6 +9,7 @@ from typing import Any
 from snapshot_apps import jump_to, make_app
 from textual import events
 from textual.app import ComposeResult
+from textual.command import CommandPalette
 from textual.containers import Vertical
 from textual.widgets import Button, Input, Static
 
@@ -103,6 +104,12 @@ async def test_while_typing_letters_are_typed_and_the_footer_offers_what_works()
         query.value = ""
         await pilot.press("q", "colon")
         assert app.screen is screen and query.value == "q:"
+        await pilot.press("ctrl+p")  # the palette opens from inside the field
+        await pilot.pause()
+        assert isinstance(app.screen, CommandPalette)
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.screen is screen and screen.focused is query
         await pilot.press("escape")  # the field hands focus back to the table; a second escape leaves
         assert app.screen is screen and screen.focused is screen.table
         await pilot.press("escape")

@@ -15,6 +15,8 @@ from collections.abc import Iterable
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
+from textual.keys import key_to_character
+
 from labdeck.tui.areas import Area, shown_areas
 from labdeck.tui.commands import Entry, _ListProvider
 from labdeck.tui.keymap import declared_bindings
@@ -22,6 +24,8 @@ from labdeck.tui.keymap import declared_bindings
 if TYPE_CHECKING:
     from labdeck.tui.app import LabdeckApp
 
+# The shared bases' keys (o, y, ctrl+s, tab) belong to whatever screen is current, not to an area.
+SHARED_BASES = ("screens.base", "screens.form_keys")
 # App-wide actions: offered once, by the current screen's provider.
 SHELL_ACTIONS = frozenset({"quit", "help", "jump", "back", "refresh", "command_palette"})
 
@@ -53,12 +57,17 @@ def area_actions(cls: type[Any]) -> list[tuple[str, str, str]]:
     found: list[tuple[str, str, str]] = []
     seen: set[str] = set()
     for owner, binding in declared_bindings(cls):
-        if owner.__module__.endswith("screens.base") or not binding.description or binding.system:
+        module = owner.__module__
+        if not module.startswith("labdeck") or module.endswith(SHARED_BASES):
+            continue
+        if not binding.description or binding.system:
             continue
         if binding.action in SHELL_ACTIONS or binding.action in seen:
             continue
         seen.add(binding.action)
-        found.append((binding.description, binding.action, binding.key_display or binding.key))
+        key = binding.key.split(",")[0].strip()
+        shown_key = binding.key_display or key_to_character(key) or key
+        found.append((binding.description, binding.action, shown_key))
     for title, action in getattr(cls, "PALETTE_EXTRA", ()):
         found.append((title, action, ""))
     return found
@@ -114,6 +123,8 @@ class _Runner:
         if self.app.screen is not screen:
             return
         if screen.check_action(self.action, ()) is False:
-            self.app.notify("Not available here (read-only mode)", severity="warning")
+            read_only = self.app.read_only and self.action in getattr(screen, "MUTATING_ACTIONS", ())
+            self.app.notify("Not available in read-only mode" if read_only
+                            else "Not available for what the area shows now", severity="warning")
             return
         await screen.run_action(self.action)

@@ -106,7 +106,7 @@ class ScreenActionCommands(_ListProvider):
         for key, (node, binding, enabled, _tooltip) in screen.active_bindings.items():
             if not enabled or not binding.description or binding.action in seen:
                 continue
-            if binding.action in {"command_palette", "jump", "back"}:
+            if binding.action in {"command_palette", "jump", "back", "move_focus(1)", "move_focus(-1)"}:
                 continue
             seen.add(binding.action)
             action = binding.action
