@@ -27,7 +27,7 @@ from labdeck.tui.errors import describe_error, is_expected, redact, unwrap, writ
 from labdeck.tui.jobs import Job, JobCentre, JobState
 from labdeck.tui.keymap import binding_ids, check_keymap
 from labdeck.tui.navigation import HOME, Navigator, home_screen
-from labdeck.tui.screens.form_keys import hold_key, is_typing
+from labdeck.tui.screens.form_keys import FormKeys, hold_key, is_typing
 from labdeck.tui.session import Session, TransportFactory, cache_dir, open_session
 from labdeck.tui.themes import DEFAULT_THEME, discover_themes, package_theme_dir, user_theme_dir
 from labdeck.tui.widgets.status_bar import StatusInfo
@@ -251,7 +251,8 @@ class LabdeckApp(App[None]):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "back":
             return self.navigator.can_go_back()
-        typing = is_typing(self.focused)
+        focused = self.focused  # a field of labdeck's own screens (not the palette's prompt)
+        typing = is_typing(focused) and isinstance(getattr(focused, "screen", None), FormKeys)
         if action == "help_anywhere":
             return typing
         if typing and action in TYPED_IN_FIELDS:

@@ -92,15 +92,21 @@ class AreaActionCommands(_ListProvider):
 
 
 async def _loaded(screen: Any, timeout: float = 5.0) -> None:  # noqa: ASYNC109
-    """Wait (a bounded time) for the screen's first loads: an action such as Export needs the selection."""
-    for _ in range(3):  # a load may start the next one (the tree, then the first group)
-        await asyncio.sleep(0.05)  # let on_mount start them
+    """Wait (a bounded time) until the screen's loads are done: an action such as Export needs the
+    selection, and one load may start the next (the tree, then the first group)."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    quiet = 0
+    while quiet < 3 and loop.time() < deadline:
+        await asyncio.sleep(0.05)  # let on_mount and message handlers start what they start
         pending = [w for w in screen.app.workers if w.node is screen and not w.is_finished]
         if not pending:
-            return
+            quiet += 1
+            continue
+        quiet = 0
+        waits = asyncio.gather(*(w.wait() for w in pending), return_exceptions=True)
         try:
-            await asyncio.wait_for(asyncio.gather(*(w.wait() for w in pending), return_exceptions=True),
-                                   timeout)
+            await asyncio.wait_for(waits, max(0.0, deadline - loop.time()))
         except TimeoutError:
             return
 
