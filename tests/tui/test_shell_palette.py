@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from snapshot_apps import jump_to, make_app
+from snapshot_apps import jump_to, make_app, palette_choose
 
 from labdeck.tui.area_commands import AreaActionCommands
 from labdeck.tui.commands import ScreenActionCommands, ThemeCommands
@@ -19,25 +19,6 @@ SIZE = (120, 36)
 async def settle(pilot: Any) -> None:
     await pilot.pause()
     await pilot.app.workers.wait_for_complete()
-    await pilot.pause()
-
-
-async def choose(pilot: Any, text: str, expected: str) -> None:
-    """Open the palette, search `text`, wait (up to 15 s: the machine may be loaded) for `expected` at the
-    top, choose it."""
-    from textual.command import CommandList
-
-    await pilot.press("ctrl+p")
-    await pilot.pause()
-    pilot.app.screen.query_one("CommandInput").value = text
-    commands = pilot.app.screen.query_one(CommandList)
-    for _ in range(300):
-        await pilot.pause(0.05)
-        if commands.option_count and expected in str(commands.get_option_at_index(0).prompt):
-            break
-    else:
-        raise AssertionError(f"the palette never offered {expected!r} for {text!r}")
-    await pilot.press("enter")
     await pilot.pause()
 
 
@@ -62,7 +43,7 @@ async def test_choosing_another_areas_action_opens_the_area_and_runs_it() -> Non
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         await jump_to(pilot, "registry")
-        await choose(pilot, "groups: export", "Groups: Export")
+        await palette_choose(pilot, "groups: export", "Groups: Export", wait=15)  # the machine may be loaded
         await settle(pilot)
         assert isinstance(app.screen, FormScreen)  # Export asks for the folder
         await pilot.press("escape")
@@ -78,4 +59,4 @@ async def test_themes_are_labdecks_and_quit_is_offered_once() -> None:
         everything = [title for provider in (ScreenActionCommands, AreaActionCommands)
                       for title in await titles(provider, app.screen)]
         assert everything.count("Quit") == 1
-        await choose(pilot, "quit", "Quit")
+        await palette_choose(pilot, "quit", "Quit", wait=15)
