@@ -220,9 +220,10 @@ class TimeTrackingScreen(ModalScreen[TimeRequest | None]):
             yield Input(placeholder="duration: 1mo 2w 3d 4h 5m, 3h30m, -30m (spent)",
                         id="issues-time-duration")
             yield Static("", id="issues-time-error", markup=False)
-            with Horizontal(classes="issues-dialog-buttons"):
+            with Horizontal(classes="issues-dialog-buttons"):  # two rows: five buttons fit 60 columns
                 yield Button("Set estimate", id="time_estimate", variant="primary")
                 yield Button("Add spent", id="add_spent_time", variant="primary")
+            with Horizontal(classes="issues-dialog-buttons"):
                 yield Button("Reset estimate", id="reset_time_estimate")
                 yield Button("Reset spent", id="reset_spent_time")
                 yield Button("Cancel", id="cancel")
