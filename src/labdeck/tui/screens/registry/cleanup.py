@@ -7,7 +7,8 @@ digest counted once) and a histogram of tag ages with the cut-off; the tag table
 tag) follows after a short pause in typing, so a 20,000-tag repository stays responsive. Invalid patterns
 (RE2) and durations are flagged while typing.
 
-`a` applies: the repository's path must be typed, the bulk delete is sent and the deletion is followed as
+`ctrl+s` applies, from a rule field too (`a` does as well from the tag table; in a field it is a
+letter): the repository's path must be typed, the bulk delete is sent and the deletion is followed as
 a job until the tags are gone. The once-an-hour lock is shown with the time until the next allowed call.
 """
 
@@ -173,11 +174,16 @@ class RegistryCleanupScreen(LabdeckScreen):
     TITLE = "Registry cleanup"
     CSS_PATH = "cleanup.tcss"
     MUTATING_ACTIONS = frozenset({"apply"})
-    BINDINGS = [Binding("a", "apply", "Apply…", id="registry_cleanup.apply")]
+    BINDINGS = [
+        # a chord with priority: it works while a rule field has focus, where `a` is a letter typed
+        Binding("ctrl+s", "apply", "Apply…", priority=True, id="registry_cleanup.apply_chord"),
+        Binding("a", "apply", "Apply…", show=False, id="registry_cleanup.apply"),
+    ]
 
     def __init__(self, repository: RegistryRepository, tags: list[RegistryTagDetail], *,
-                 now: Now = utc_now) -> None:
+                 now: Now = utc_now, on_deleted: Callable[[set[str]], None] | None = None) -> None:
         super().__init__()
+        self.on_deleted = on_deleted  # the tag list under the panel, told when a cleanup job finished
         self.repository = repository
         self.now = now
         self.tags = list(tags)
@@ -380,6 +386,8 @@ class RegistryCleanupScreen(LabdeckScreen):
             await poll_until(remaining_names, done, max_interval=5.0, timeout=POLL_TIMEOUT)
             if self.is_attached:
                 self.after_deletion(targets)
+            if self.on_deleted is not None:  # the list the job changed reloads, open panel or not
+                self.on_deleted(targets)
 
         return self.labdeck.start_job(f"Bulk delete {len(names):,} tag(s) of {self.repo_label}", run)
 

@@ -269,7 +269,13 @@ class RegistryTagsScreen(LabdeckScreen):
     def action_cleanup(self) -> None:
         from labdeck.tui.screens.registry.cleanup import RegistryCleanupScreen
 
-        self.app.push_screen(RegistryCleanupScreen(self.repository, self.details, now=self.now))
+        self.app.push_screen(RegistryCleanupScreen(self.repository, self.details, now=self.now,
+                                                   on_deleted=self.tags_deleted))
+
+    def tags_deleted(self, names: set[str]) -> None:
+        """A cleanup job removed `names`: the list reloads from the server (no `r` needed)."""
+        if self.is_attached:
+            self.load_tags()
 
     def action_delete_tags(self) -> None:
         tags = [t for t in self.table.marked_rows if isinstance(t, RegistryTagDetail)]
