@@ -1,4 +1,4 @@
-"""The project view's Tags tab: the repository's tags (newest first), a server search box (`s`; `^v1`
+"""The project view's Tags tab: the repository's tags (newest first), a server search box (`ctrl+f`, as `s` sorts the table; `^v1`
 begins with, `rc$` ends with), `n` to create a lightweight or annotated tag from a ref (a refusal shows the
 server's message in the dialog and keeps what was typed), and `delete` with confirmation.
 """
@@ -69,7 +69,7 @@ class TagsTab(Widget):
     BINDINGS = [
         Binding("n", "new_tag", "New tag", id="project_tags.new"),
         Binding("delete", "delete_tag", "Delete tag", id="project_tags.delete"),
-        Binding("s", "search", "Search", id="project_tags.search"),
+        Binding("ctrl+f", "search", "Search", id="project_tags.search"),  # `s` is the table's sort
     ]
     MUTATING = frozenset({"new_tag", "delete_tag"})
     DEFAULT_CSS = """
