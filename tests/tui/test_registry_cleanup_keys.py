@@ -9,7 +9,6 @@ from textual.widgets import Input
 
 from labdeck.tui.jobs import JobState
 from labdeck.tui.screens.registry.cleanup import RegistryCleanupScreen
-from labdeck.tui.screens.registry.registry import RegistryTagsScreen
 
 
 async def test_apply_from_inside_a_field_and_the_tag_list_follows_the_job() -> None:

@@ -2,7 +2,9 @@
 
 The reusable body of every list screen: a screen builds one with its columns, `cells`, `row_key` and a
 `detail(row)` function, fills it with `view.table.set_rows(...)`, and handles the table's messages
-(`RowSelected`, `LoadMore`). Server text reaches the screen only as `rich` objects, never as markup.
+(`RowSelected`, `LoadMore`). With `enter_opens_detail`, `enter` opens the cursor row's detail in a
+`DetailScreen` (for lists whose rows have nothing bigger to open). Server text reaches the screen only as
+`rich` objects, never as markup.
 """
 
 from __future__ import annotations
@@ -89,6 +91,7 @@ class ResourceView(Widget):
         show_detail: bool = False,
         zebra: bool = False,
         empty_text: str = "No rows",
+        enter_opens_detail: bool = False,
         name: str | None = None,
         id: str | None = None,
         classes: str | None = None,
@@ -99,6 +102,7 @@ class ResourceView(Widget):
             classes="resource-view--table",
         )
         self.detail = detail
+        self.enter_opens_detail = enter_opens_detail and detail is not None
         self.filter_input = Input(placeholder="filter…", classes="resource-view--filter")
         self.detail_pane = Static("", markup=False, classes="resource-view--detail")
         self.footer = Static("", markup=False, classes="resource-view--footer")
@@ -165,6 +169,30 @@ class ResourceView(Widget):
     def on_resource_table_row_highlighted(self, event: ResourceTable.RowHighlighted) -> None:
         self.refresh_detail()
 
+    def on_resource_table_row_selected(self, event: ResourceTable.RowSelected) -> None:
+        if self.enter_opens_detail and event.table is self.table:
+            event.stop()
+            self.open_detail()
+
+    def render_detail(self, row: Any) -> RenderableType:
+        """`row`'s detail as a renderable; a broken detail function must not take the list down."""
+        if self.detail is None:
+            return Text("")
+        try:
+            renderable = self.detail(row)
+        except Exception as error:
+            renderable = Text(f"(no detail: {type(error).__name__})")
+        return Text(renderable) if isinstance(renderable, str) else renderable
+
+    def open_detail(self, title: str = "") -> None:
+        """The cursor row's detail, full screen (`DetailScreen`)."""
+        from labdeck.tui.widgets.detail_screen import DetailScreen
+
+        row = self.table.cursor_row
+        if row is None or self.detail is None:
+            return
+        self.app.push_screen(DetailScreen(title or str(self.screen.title or ""), self.render_detail(row)))
+
     def _update_footer(self) -> None:
         if self.is_mounted:
             self.footer.update(footer_text(self.table))
@@ -173,11 +201,4 @@ class ResourceView(Widget):
         if not self.is_mounted or not self.detail_shown or self.detail is None:
             return
         row = self.table.cursor_row
-        if row is None:
-            self.detail_pane.update(Text(""))
-            return
-        try:
-            renderable = self.detail(row)
-        except Exception as error:  # a broken detail function must not take the list down
-            renderable = Text(f"(no detail: {type(error).__name__})")
-        self.detail_pane.update(Text(renderable) if isinstance(renderable, str) else renderable)
+        self.detail_pane.update(Text("") if row is None else self.render_detail(row))

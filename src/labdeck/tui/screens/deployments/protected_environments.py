@@ -61,6 +61,19 @@ def rule_cells(row: RuleRow) -> tuple[Text, ...]:
             Text(target, style="dim"))
 
 
+def rule_detail(row: RuleRow) -> Text:
+    """What `enter` opens on a rule: its environment and who may deploy (literal text)."""
+    level = row.level
+    detail = Text(row.environment, style="bold")
+    for label, value in (("kind", level.kind), ("who", level.access_level_description or ""),
+                         ("user id", level.user_id), ("group id", level.group_id),
+                         ("level", level.access_level)):
+        if value not in (None, ""):
+            detail.append(f"\n{label:>8}  ", style="dim")
+            detail.append(str(value))
+    return detail
+
+
 COLUMNS = [
     Column("environment", "Environment", min_width=16),
     Column("kind", "Kind", width=6),
@@ -153,6 +166,7 @@ class ProtectedEnvironmentsScreen(LabdeckScreen):
     def compose_body(self) -> ComposeResult:
         yield Static(Text(f"{self.project}: who may deploy", style="bold"), id="protected-title")
         yield ResourceView(COLUMNS, cells=rule_cells, row_key=lambda r: (r.environment, r.index),
+                           detail=rule_detail, enter_opens_detail=True,
                            empty_text="No protected environments", id="protected-view")
 
     @property

@@ -31,6 +31,7 @@ from labdeck.api.labels import GroupLabelsService
 from labdeck.api.members import MembersService
 from labdeck.api.models.group_transfer import RelationStatus
 from labdeck.api.models.groups import Group
+from labdeck.api.models.projects import Project
 from labdeck.api.variables import VariablesService
 from labdeck.tui.areas import AreaRequest
 from labdeck.tui.screens.base import LabdeckScreen
@@ -332,6 +333,16 @@ class GroupsScreen(GroupActions, LabdeckScreen):
         elif isinstance(row, RelationStatus):
             event.stop()
             self.ask_relation_download(row)
+        elif isinstance(row, Project):
+            event.stop()
+            from labdeck.tui.screens.projects.view import ProjectViewScreen
+
+            self.app.push_screen(ProjectViewScreen(row))
+        elif event.table is not None:  # members, labels, badges, variables, iterations: the row's detail
+            event.stop()
+            view = next((a for a in event.table.ancestors if isinstance(a, ResourceView)), None)
+            if view is not None:
+                view.open_detail()
 
     def _all_nodes(self) -> list[Any]:
         out, stack = [], list(self.tree.root.children)

@@ -101,7 +101,8 @@ class IssuesScreen(LabdeckScreen):
             yield Input(self.group or "", placeholder="group path (empty: instance)", id="issues-scope")
         yield Static("", markup=False, id="issues-query-error")
         yield ResourceView(COLUMNS, cells=issue_cells, row_key=lambda i: i.id, detail=self.detail_for,
-                           show_detail=True, empty_text="No issues", id="issues-view")
+                           show_detail=True, empty_text="No issues", enter_opens_detail=True,
+                           id="issues-view")
 
     @property
     def table(self) -> ResourceTable:

@@ -31,7 +31,7 @@ from labdeck.domain.registry_cleanup import CleanupPlan, CleanupPlanner, Cleanup
 from labdeck.tui.jobs import Job, poll_until
 from labdeck.tui.screens.base import LabdeckScreen
 from labdeck.tui.screens.confirm import TypeToConfirmScreen
-from labdeck.tui.screens.registry.registry import POLL_TIMEOUT, Now, registry_service, utc_now
+from labdeck.tui.screens.registry.registry import POLL_TIMEOUT, Now, registry_service, tag_detail, utc_now
 from labdeck.tui.widgets.resource_table import ResourceTable
 from labdeck.tui.widgets.resource_view import ResourceView
 from labdeck.tui.widgets.table_model import Column
@@ -86,6 +86,13 @@ def planned_cells(fixed: list[tuple[str, str, str]]) -> Callable[[PlannedTag], t
         name, age, size = fixed[row.index]
         return ("delete" if row.deleted else "keep", name, age, size, row.why)
     return cells
+
+
+def planned_detail(row: PlannedTag) -> Text:
+    """What `enter` opens on a preview row: the decision and why, then the tag's details."""
+    head = Text("delete" if row.deleted else "keep", style="bold red" if row.deleted else "bold green")
+    head.append(f" · {row.why}\n\n")
+    return head.append_text(tag_detail(row.tag))
 
 
 PLAN_COLUMNS = [
@@ -214,6 +221,7 @@ class RegistryCleanupScreen(LabdeckScreen):
         yield Static("", markup=False, id="cleanup-lock")
         yield Static("", markup=False, id="cleanup-histogram")
         yield ResourceView(PLAN_COLUMNS, cells=planned_cells(self._fixed), row_key=lambda r: r.name,
+                           detail=planned_detail, enter_opens_detail=True,
                            empty_text="Enter a delete pattern to see the plan", id="cleanup-view")
 
     @property

@@ -229,7 +229,8 @@ class RegistryTagsScreen(LabdeckScreen):
         yield Static(Text(self.repository.path or self.repository.display_name, style="bold"),
                      id="registry-tags-title")
         yield ResourceView(TAG_COLUMNS, cells=tag_cells(self.now()), row_key=lambda t: t.name,
-                           detail=tag_detail, empty_text="No tags", id="registry-tags-view")
+                           detail=tag_detail, empty_text="No tags", enter_opens_detail=True,
+                           id="registry-tags-view")
 
     @property
     def table(self) -> ResourceTable:
