@@ -167,6 +167,15 @@ class GroupsScreen(GroupActions, LabdeckScreen):
     def table(self, tab: str | None = None) -> ResourceTable:
         return self.query_one(f"#groups-view-{tab or self.active_tab}", ResourceView).table
 
+    def tree_has_focus(self, what: str) -> bool:
+        """Row actions act on what has focus: with the tree focused they do nothing and say why (the
+        table's cursor row is not what the operator is looking at)."""
+        if not isinstance(self.focused, GroupTree):
+            return False
+        self.notify(f"{what.capitalize()} acts on a row of the {self.active_tab} tab: press tab to move "
+                    "to the table first (the group tree has focus)", severity="warning", markup=False)
+        return True
+
     def selected_item(self) -> Any:
         focused = self.focused
         if isinstance(focused, GroupTree):
