@@ -244,7 +244,7 @@ def test_demo_error_exit_code(capsys: pytest.CaptureFixture[str]) -> None:
 
 @pytest.mark.parametrize("method", ["FOO", "get2", "P0ST"])
 def test_unknown_method_is_a_usage_error(method: str, capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, err = demo(["-X", method, "version"], capsys)
+    code, _out, err = demo(["-X", method, "version"], capsys)
     assert code == 2 and "invalid method" in err
 
 

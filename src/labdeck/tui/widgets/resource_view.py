@@ -46,6 +46,8 @@ def footer_text(table: ResourceTable) -> Text:
 class ResourceView(Widget):
     """Filter input + `ResourceTable` + detail pane + footer. `view.table` is the table."""
 
+    NARROW: ClassVar[int] = 100  # below this width a side detail pane goes under the table
+
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("slash", "open_filter", "Filter", id="view.filter"),
         Binding("escape", "close_filter", "Clear filter", show=False, id="view.clear_filter"),
@@ -69,6 +71,13 @@ class ResourceView(Widget):
             overflow-y: auto;
         }
         &.-detail-bottom .resource-view--detail {
+            width: 1fr;
+            height: 40%;
+            border-left: none;
+            border-top: hkey $foreground 20%;
+        }
+        &.-narrow > .resource-view--body { layout: vertical; }
+        &.-narrow .resource-view--detail {
             width: 1fr;
             height: 40%;
             border-left: none;
@@ -119,6 +128,10 @@ class ResourceView(Widget):
     def on_mount(self) -> None:
         self._update_footer()
         self.refresh_detail()
+
+    def on_resize(self) -> None:
+        """Under `NARROW` columns the detail pane moves below the table, which keeps every column."""
+        self.set_class(self.size.width < self.NARROW, "-narrow")
 
     @property
     def filtering(self) -> bool:

@@ -104,6 +104,7 @@ class GroupsScreen(GroupActions, LabdeckScreen):
         Binding("E", "export_to", "Export", id="groups.export"),
         Binding("X", "export_relations", "Relations export", show=False, id="groups.export_relations"),
         Binding("I", "import_group", "Import", show=False, id="groups.import"),
+        Binding("t", "toggle_tree", "Tree", id="groups.toggle_tree"),
         Binding("right_square_bracket", "next_tab", "Next tab", show=False, id="groups.next_tab"),
         Binding("left_square_bracket", "previous_tab", "Previous tab", show=False, id="groups.previous_tab"),
     ]
@@ -186,6 +187,18 @@ class GroupsScreen(GroupActions, LabdeckScreen):
     def on_mount(self) -> None:
         self.tree.focus()
         self.load_roots()
+
+    def on_resize(self) -> None:
+        """Under 100 columns the tree takes less room, so that the tab's table keeps its columns."""
+        self.set_class(self.size.width < 100, "-narrow")
+
+    def action_toggle_tree(self) -> None:
+        """`t` hides the group tree (the table gets the whole width) or shows it again."""
+        self.toggle_class("-tree-hidden")
+        if self.has_class("-tree-hidden"):
+            self.table().focus()
+        else:
+            self.tree.focus()
 
     # -- the tree -------------------------------------------------------------------------------------
     @work(exclusive=True, group="groups-roots")

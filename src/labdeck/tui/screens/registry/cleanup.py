@@ -20,10 +20,10 @@ from datetime import datetime
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal
+from textual.containers import Horizontal, Vertical
 from textual.content import Content
 from textual.timer import Timer
-from textual.widgets import Button, Input, Static
+from textual.widgets import Button, Input, Label, Static
 
 from labdeck.api.models.registry import RegistryRepository, RegistryTagDetail
 from labdeck.api.registry import BulkDeleteLocked, format_age, format_size, format_wait
@@ -41,6 +41,9 @@ BUCKETS = 26
 HEIGHT = 5
 _BLOCKS = " ▁▂▃▄▅▆▇█"
 _INPUTS = ("cleanup-delete", "cleanup-keep", "cleanup-keep-n", "cleanup-older-than")
+_FIELDS = (("cleanup-delete", "Delete (RE2)", "e.g. .*"), ("cleanup-keep", "Keep (RE2)", "e.g. v.*"),
+           ("cleanup-keep-n", "Keep N newest", "e.g. 5"), ("cleanup-older-than", "Older than", "e.g. 30d"))
+SHORT = 30  # below this many rows the histogram shrinks, so the tag table keeps room
 
 
 class PlannedTag:
@@ -210,11 +213,12 @@ class RegistryCleanupScreen(LabdeckScreen):
     def compose_body(self) -> ComposeResult:
         yield Static(Text(f"Cleanup of {self.repo_label}: {len(self.tags):,} tags", style="bold"),
                      id="cleanup-title")
-        with Horizontal(id="cleanup-rules"):
-            yield Input(placeholder="delete regex (RE2), e.g. .*", id="cleanup-delete")
-            yield Input(placeholder="keep regex", id="cleanup-keep")
-            yield Input(placeholder="keep N", id="cleanup-keep-n", restrict=r"[0-9-]*")
-            yield Input(placeholder="older than, e.g. 30d", id="cleanup-older-than")
+        with Horizontal(id="cleanup-rules"):  # every field has a label: a placeholder goes once typed in
+            for key, label, example in _FIELDS:
+                with Vertical(classes="cleanup-field", id=f"{key}-box"):
+                    yield Label(label, classes="cleanup-label")
+                    yield Input(placeholder=example, id=key,
+                                restrict=r"[0-9-]*" if key == "cleanup-keep-n" else None)
             yield Button("Apply…", id="cleanup-apply", variant="error")
         yield Static("", markup=False, id="cleanup-errors")
         yield Static("", markup=False, id="cleanup-summary")
@@ -227,6 +231,16 @@ class RegistryCleanupScreen(LabdeckScreen):
     @property
     def table(self) -> ResourceTable:
         return self.query_one("#cleanup-view", ResourceView).table
+
+    @property
+    def histogram_height(self) -> int:
+        return 2 if self.size.height and self.size.height < SHORT else HEIGHT
+
+    def on_resize(self) -> None:
+        short = bool(self.size.height and self.size.height < SHORT)
+        if short != self.has_class("-short"):
+            self.set_class(short, "-short")
+            self.recompute()
 
     def on_mount(self) -> None:
         # read-only mode hides every mutating action: the button too, not only the key
@@ -276,7 +290,7 @@ class RegistryCleanupScreen(LabdeckScreen):
             if self._times is None or len(self._times) != len(self.plan.tags):
                 self._times = timestamps(self.plan)
             self.query_one("#cleanup-histogram", Static).update(
-                age_histogram(self.plan, self.now(), times=self._times))
+                age_histogram(self.plan, self.now(), times=self._times, height=self.histogram_height))
         self.query_one("#cleanup-apply", Button).disabled = not self.can_apply()
         if self._table_timer is not None:
             self._table_timer.stop()
