@@ -278,6 +278,7 @@ class RegistryCleanupScreen(LabdeckScreen):
         rules, problems = self.read_rules()
         errors = self.query_one("#cleanup-errors", Static)
         errors.update(Text("\n".join(problems), style="bold red"))
+        errors.display = bool(problems)  # no blank line taken from the table when all is well
         self.rules = rules
         if rules is None:
             self.plan = None
