@@ -19,7 +19,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.content import Content
-from textual.widgets import Button, Input, RadioButton, RadioSet, Select, Static
+from textual.widgets import Button, Input, Label, RadioButton, RadioSet, Select, Static
 
 from labdeck.api.deployments import DeploymentsService, rule_of
 from labdeck.api.errors import NotFound
@@ -104,8 +104,9 @@ class AddRuleDialog(FormDialog[RuleRequest]):
         with Vertical(classes="dialog-box"):
             yield Static("Add a deploy rule", classes="dialog-title")
             hint = ", ".join(self.environments[:4])
-            yield Input(self.environment, placeholder=f"environment ({hint or 'production'})",
-                        id="rule-environment")
+            yield Label("Environment")
+            yield Input(self.environment, placeholder=hint or "production", id="rule-environment")
+            yield Label("Who may deploy: a role, a user or a group (exactly one)")
             with RadioSet(id="rule-kind"):
                 yield RadioButton("Role", value=True, id="kind-role")
                 yield RadioButton("User", id="kind-user")
