@@ -4,12 +4,16 @@ off the right edge."""
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from typing import Any
 
 import pytest
 from dialog_catalogue import DIALOGS
 from snapshot_apps import make_app, settle
 from textual.geometry import Region
+from textual.pilot import Pilot
+from textual.screen import Screen
 from textual.widget import Widget
 
 pytestmark = pytest.mark.slow
@@ -39,14 +43,21 @@ def _assert_visible(widget: Widget, screen_region: Region, name: str) -> None:
             f"{name}: {widget!r} at {region} is outside the viewport {viewport} of {container!r}"
 
 
-@pytest.mark.parametrize("name", sorted(DIALOGS))
-async def test_tab_reaches_every_control_at_80x24(name: str) -> None:
+@asynccontextmanager
+async def opened(name: str, size: tuple[int, int]) -> AsyncIterator[tuple[Pilot[Any], Screen[Any]]]:
+    """The app at `size` with the dialog `name` open over the home view."""
     app = make_app()
-    async with app.run_test(size=(80, 24)) as pilot:
+    async with app.run_test(size=size) as pilot:
         await settle(pilot)
         dialog = DIALOGS[name]()
         await app.push_screen(dialog)
         await settle(pilot)
+        yield pilot, dialog
+
+
+@pytest.mark.parametrize("name", sorted(DIALOGS))
+async def test_tab_reaches_every_control_at_80x24(name: str) -> None:
+    async with opened(name, (80, 24)) as (pilot, dialog):
         wanted = _focusables(dialog)
         assert wanted, f"{name} has nothing to focus"
         screen_region = dialog.region
@@ -64,12 +75,7 @@ async def test_tab_reaches_every_control_at_80x24(name: str) -> None:
 
 @pytest.mark.parametrize("name", sorted(DIALOGS))
 async def test_nothing_runs_off_the_right_edge_at_60x20(name: str) -> None:
-    app = make_app()
-    async with app.run_test(size=(60, 20)) as pilot:
-        await settle(pilot)
-        dialog = DIALOGS[name]()
-        await app.push_screen(dialog)
-        await settle(pilot)
+    async with opened(name, (60, 20)) as (_pilot, dialog):
         for widget in dialog.query("*"):
             if widget.display and widget.region.width:
                 assert widget.region.right <= 60, f"{name}: {widget!r} at {widget.region} is cut at the right"
