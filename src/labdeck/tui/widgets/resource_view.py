@@ -195,7 +195,12 @@ class ResourceView(Widget):
             renderable = self.detail(row)
         except Exception as error:
             renderable = Text(f"(no detail: {type(error).__name__})")
-        return Text(renderable) if isinstance(renderable, str) else renderable
+        renderable = Text(renderable) if isinstance(renderable, str) else renderable
+        unreadable = getattr(row, "unreadable", ())
+        if unreadable and isinstance(renderable, Text):  # tolerant reading: say what could not be read
+            renderable = renderable.copy()
+            renderable.append(f"\nunreadable: {', '.join(unreadable)} (see :log)", style="yellow")
+        return renderable
 
     def open_detail(self, title: str = "") -> None:
         """The cursor row's detail, full screen (`DetailScreen`)."""
