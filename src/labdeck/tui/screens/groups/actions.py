@@ -110,6 +110,8 @@ class GroupActions:
         return render
 
     def action_edit(self: GroupsScreen) -> None:
+        if self.tree_has_focus("edit"):
+            return
         tab, row = self.active_tab, self.table().cursor_row
         if self.group is None or tab not in EDITABLE or row is None:
             return
@@ -132,6 +134,8 @@ class GroupActions:
             self.apply_change(tab, "edit", row, values)
 
     def action_delete(self: GroupsScreen) -> None:
+        if self.tree_has_focus("delete"):
+            return
         tab, row = self.active_tab, self.table().cursor_row
         if self.group is None or row is None or tab not in EDITABLE:
             return
@@ -247,6 +251,8 @@ class GroupActions:
 
     # -- small toggles --------------------------------------------------------------------------------
     def action_reveal(self: GroupsScreen) -> None:
+        if self.tree_has_focus("reveal"):
+            return
         row = self.table("variables").cursor_row
         if self.active_tab != "variables" or not isinstance(row, CiVariable) or refuse_hidden(self.app, row):
             return
@@ -260,6 +266,8 @@ class GroupActions:
 
     @work(group="groups-change")
     async def action_subscribe(self: GroupsScreen) -> None:
+        if self.tree_has_focus("subscribe"):
+            return
         row, services, group = self.table("labels").cursor_row, self.services, self.group
         if self.active_tab != "labels" or not isinstance(row, GroupLabel):
             return
@@ -295,6 +303,8 @@ class GroupActions:
     @work(group="groups-change")
     async def action_toggle_override(self: GroupsScreen) -> None:
         """Turn the override flag of the direct member under the cursor on, or off when we turned it on."""
+        if self.tree_has_focus("override"):
+            return
         row, services, group = self.table("members").cursor_row, self.services, self.group
         if self.active_tab != "members" or not isinstance(row, Member) or services is None or group is None:
             return

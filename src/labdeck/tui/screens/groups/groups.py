@@ -32,6 +32,7 @@ from labdeck.api.labels import GroupLabelsService
 from labdeck.api.members import MembersService
 from labdeck.api.models.group_transfer import RelationStatus
 from labdeck.api.models.groups import Group
+from labdeck.api.models.projects import Project
 from labdeck.api.variables import VariablesService
 from labdeck.tui.areas import AreaRequest
 from labdeck.tui.capabilities import feature_reason, refused, unavailable
@@ -114,6 +115,7 @@ class GroupsScreen(GroupActions, LabdeckScreen):
         Binding("X", "export_relations", "Relations export", id="groups.export_relations"),
         Binding("I", "import_group", "Import", id="groups.import"),
         Binding("E", "export_to", "Export", id="groups.export"),
+        Binding("t", "toggle_tree", "Tree", id="groups.toggle_tree"),
         Binding("right_square_bracket", "next_tab", "Next tab", id="groups.next_tab"),
         Binding("left_square_bracket", "previous_tab", "Previous tab", id="groups.previous_tab"),
     ]
@@ -178,6 +180,15 @@ class GroupsScreen(GroupActions, LabdeckScreen):
     def table(self, tab: str | None = None) -> ResourceTable:
         return self.query_one(f"#groups-view-{tab or self.active_tab}", ResourceView).table
 
+    def tree_has_focus(self, what: str) -> bool:
+        """Row actions act on what has focus: with the tree focused they do nothing and say why (the
+        table's cursor row is not what the operator is looking at)."""
+        if not isinstance(self.focused, GroupTree):
+            return False
+        self.notify(f"{what.capitalize()} acts on a row of the {self.active_tab} tab: press tab to move "
+                    "to the table first (the group tree has focus)", severity="warning", markup=False)
+        return True
+
     def selected_item(self) -> Any:
         focused = self.focused
         if isinstance(focused, GroupTree):
@@ -188,6 +199,18 @@ class GroupsScreen(GroupActions, LabdeckScreen):
     def on_mount(self) -> None:
         self.tree.focus()
         self.load_roots()
+
+    def on_resize(self) -> None:
+        """Under 100 columns the tree takes less room, so that the tab's table keeps its columns."""
+        self.set_class(self.size.width < 100, "-narrow")
+
+    def action_toggle_tree(self) -> None:
+        """`t` hides the group tree (the table gets the whole width) or shows it again."""
+        self.toggle_class("-tree-hidden")
+        if self.has_class("-tree-hidden"):
+            self.table().focus()
+        else:
+            self.tree.focus()
 
     # -- the tree -------------------------------------------------------------------------------------
     @work(exclusive=True, group="groups-roots")
@@ -373,6 +396,16 @@ class GroupsScreen(GroupActions, LabdeckScreen):
         elif isinstance(row, RelationStatus):
             event.stop()
             self.ask_relation_download(row)
+        elif isinstance(row, Project):
+            event.stop()
+            from labdeck.tui.screens.projects.view import ProjectViewScreen
+
+            self.app.push_screen(ProjectViewScreen(row))
+        elif event.table is not None:  # members, labels, badges, variables, iterations: the row's detail
+            event.stop()
+            view = next((a for a in event.table.ancestors if isinstance(a, ResourceView)), None)
+            if view is not None:
+                view.open_detail()
 
     def _all_nodes(self) -> list[Any]:
         out, stack = [], list(self.tree.root.children)

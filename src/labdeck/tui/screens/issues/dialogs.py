@@ -218,12 +218,13 @@ class TimeTrackingScreen(FormKeys, ModalScreen[TimeRequest | None]):
         with Vertical(classes="issues-dialog"):
             yield Static(Content.from_markup("Time tracking of [b]$ref[/b]", ref=self.reference))
             yield Static(stats_text(self.stats), id="issues-time-stats")
-            yield Input(placeholder="duration: 1mo 2w 3d 4h 5m, 3h30m, -30m (spent)",
-                        id="issues-time-duration")
+            yield Static("Duration (1mo 2w 3d 4h 5m, 3h30m; -30m removes spent time)")
+            yield Input(placeholder="1h 30m", id="issues-time-duration")
             yield Static("", id="issues-time-error", markup=False)
-            with Horizontal(classes="issues-dialog-buttons"):
+            with Horizontal(classes="issues-dialog-buttons"):  # two rows: five buttons fit 60 columns
                 yield Button("Set estimate", id="time_estimate", variant="primary")
                 yield Button("Add spent", id="add_spent_time", variant="primary")
+            with Horizontal(classes="issues-dialog-buttons"):
                 yield Button("Reset estimate", id="reset_time_estimate")
                 yield Button("Reset spent", id="reset_spent_time")
                 yield Button("Cancel", id="cancel")

@@ -198,13 +198,15 @@ class ForkDialog(FormKeys, ModalScreen[ForkRequest | None]):
             yield Static(title, classes="dialog-title")
             yield Label("Namespace id or path (empty: your personal namespace)")
             yield Input(id="fork-namespace", placeholder="group/subgroup or 42")
-            yield Label("Name and path (empty: the same as the source)")
-            with Horizontal(classes="dialog-row"):
-                yield Input(id="fork-name", placeholder="name")
-                yield Input(id="fork-path", placeholder="path")
+            yield Label("Name (empty: the same as the source)")
+            yield Input(id="fork-name", placeholder="name")
+            yield Label("Path (empty: the same as the source)")
+            yield Input(id="fork-path", placeholder="path")
+            yield Label("Visibility")
             yield Select([("private", "private"), ("internal", "internal"), ("public", "public")],
-                         prompt="visibility (as the source)", id="fork-visibility")
-            yield Input(id="fork-branches", placeholder="branches (empty: all)")
+                         prompt="as the source", id="fork-visibility")
+            yield Label("Branches (empty: all)")
+            yield Input(id="fork-branches", placeholder="main")
             yield Checkbox("Merge requests target the fork itself", id="fork-target-self")
             with Horizontal(classes="dialog-buttons"):
                 yield Button("Cancel", id="cancel")

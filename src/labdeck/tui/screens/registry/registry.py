@@ -232,7 +232,8 @@ class RegistryTagsScreen(LabdeckScreen):
         yield Static(Text(self.repository.path or self.repository.display_name, style="bold"),
                      id="registry-tags-title")
         yield ResourceView(TAG_COLUMNS, cells=tag_cells(self.now()), row_key=lambda t: t.name,
-                           detail=tag_detail, empty_text="No tags", id="registry-tags-view")
+                           detail=tag_detail, empty_text="No tags", enter_opens_detail=True,
+                           id="registry-tags-view")
 
     @property
     def table(self) -> ResourceTable:
@@ -272,7 +273,13 @@ class RegistryTagsScreen(LabdeckScreen):
     def action_cleanup(self) -> None:
         from labdeck.tui.screens.registry.cleanup import RegistryCleanupScreen
 
-        self.app.push_screen(RegistryCleanupScreen(self.repository, self.details, now=self.now))
+        self.app.push_screen(RegistryCleanupScreen(self.repository, self.details, now=self.now,
+                                                   on_deleted=self.tags_deleted))
+
+    def tags_deleted(self, names: set[str]) -> None:
+        """A cleanup job removed `names`: the list reloads from the server (no `r` needed)."""
+        if self.is_attached:
+            self.load_tags()
 
     def action_delete_tags(self) -> None:
         tags = [t for t in self.table.marked_rows if isinstance(t, RegistryTagDetail)]

@@ -141,7 +141,7 @@ class UsersScreen(LabdeckScreen):
             yield Input(self.search, placeholder="search (server)…", id="users-search")
         yield ResourceView(COLUMNS, cells=user_cells(self.today()), row_key=lambda u: u.id,
                            detail=self.user_detail, show_detail=True, empty_text="No users",
-                           id="users-view")
+                           enter_opens_detail=True, id="users-view")
 
     @property
     def table(self) -> ResourceTable:
