@@ -64,6 +64,7 @@ class SandboxOptions:
     slow_seconds: float = 3.0
     rate_limit: int = 2000
     rate_window: float = 60.0
+    graphql: bool = True  # False: no /api/graphql (404), as an instance without GraphQL
     fault_map: dict[str, float] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:

@@ -159,7 +159,7 @@ def start_process(options: SandboxOptions | None = None, host: str = "127.0.0.1"
                "--host", host, "--seed", str(options.seed), "--scale", options.scale,
                "--latency", f"{options.latency_ms}ms", "--faults", options.faults,
                "--fault-seed", str(options.fault_seed), "--async-delay", str(options.async_delay),
-               "--until-stdin-closes", "--quiet"]
+               *(() if options.graphql else ("--no-graphql",)), "--until-stdin-closes", "--quiet"]
     try:
         process = subprocess.Popen(command, pass_fds=(sock.fileno(),), stdin=subprocess.PIPE,
                                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
@@ -198,6 +198,8 @@ def _parser() -> argparse.ArgumentParser:
     serve.add_argument("--faults", default="", help="e.g. 429=0.05,503=0.05,reset=0.02,badjson=0.01")
     serve.add_argument("--fault-seed", type=int, default=0)
     serve.add_argument("--async-delay", type=float, default=1.0, help="seconds before async operations end")
+    serve.add_argument("--no-graphql", dest="graphql", action="store_false",
+                       help="no GraphQL endpoint (/api/graphql answers 404), as an instance without it")
     serve.add_argument("--fd", type=int, help=argparse.SUPPRESS)  # serve on an inherited listening socket
     serve.add_argument("--until-stdin-closes", action="store_true", help=argparse.SUPPRESS)
     serve.add_argument("--quiet", action="store_true", help=argparse.SUPPRESS)
@@ -214,7 +216,7 @@ def run_sandbox_command(argv: list[str]) -> int:
     except ValueError as exc:
         parser.error(str(exc))
     options = SandboxOptions(seed=args.seed, scale=args.scale, latency_ms=latency, faults=args.faults,
-                             fault_seed=args.fault_seed, async_delay=args.async_delay)
+                             fault_seed=args.fault_seed, async_delay=args.async_delay, graphql=args.graphql)
     started = time.monotonic()
     try:
         sock = _inherited(args.fd) if args.fd is not None else _bind(args.host, args.port)
@@ -236,7 +238,7 @@ def run_sandbox_command(argv: list[str]) -> int:
         return 0
     print(f"labdeck sandbox ({args.scale}, seed {args.seed}) listening on {base_url} "
           f"(ready in {time.monotonic() - started:.2f} s)")
-    print(f"  API:   {base_url}/api/v4")
+    print(f"  API:   {base_url}/api/v4" + (f"   GraphQL: {base_url}/api/graphql" if args.graphql else ""))
     print(f"  root:  {ROOT_TOKEN}   (administrator, scopes api+sudo)")
     print(f"  alice: {ALICE_TOKEN}   (regular user)")
     print(f"  admin without sudo scope: {NOSUDO_TOKEN}   job token: {JOB_TOKEN}")
