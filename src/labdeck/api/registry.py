@@ -165,6 +165,8 @@ class RegistryService:
         if first is not None and not first.has_next:
             details = first.details
             self.last_source = "graphql"
+            if on_progress is not None:
+                on_progress(len(details), len(details))
         else:
             names = [tag.name for tag in await self.tags(project, repository_id)]
             known = {} if refresh or self.tag_cache is None else self.tag_cache.lookup(repository_id, names)
