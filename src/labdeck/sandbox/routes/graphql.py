@@ -23,11 +23,13 @@ from __future__ import annotations
 
 import base64
 import bisect
+import inspect
 import json
+from collections import OrderedDict
 from datetime import datetime
 from typing import Any
 
-from graphql import GraphQLError, GraphQLSchema, build_schema, graphql
+from graphql import DocumentNode, GraphQLError, GraphQLSchema, build_schema, execute, parse, validate
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
@@ -286,6 +288,35 @@ async def _body(request: Request) -> Any:
     return {"query": form.get("query", ""), "operationName": form.get("operationName")}
 
 
+def _never_awaitable(_value: Any) -> bool:
+    """Every resolver here is synchronous: spare graphql-core its check of every value."""
+    return False
+
+
+_DOCUMENTS: OrderedDict[str, tuple[DocumentNode | None, list[GraphQLError]]] = OrderedDict()
+_DOCUMENTS_KEPT = 64
+
+
+def _document(query: str) -> tuple[DocumentNode | None, list[GraphQLError]]:
+    """The parsed and validated query, remembered by its text: a client sends the same query again and
+    again with other variables (each page, each batch), and parsing and validating cost far more than
+    running it."""
+    found = _DOCUMENTS.get(query)
+    if found is not None:
+        _DOCUMENTS.move_to_end(query)
+        return found
+    try:
+        document: DocumentNode | None = parse(query)
+    except GraphQLError as error:
+        found = (None, [error])
+    else:
+        found = (document, list(validate(SCHEMA, document)))
+    _DOCUMENTS[query] = found
+    if len(_DOCUMENTS) > _DOCUMENTS_KEPT:
+        _DOCUMENTS.popitem(last=False)
+    return found
+
+
 async def _execute(ctx: Context, item: Any) -> dict[str, Any]:
     if not isinstance(item, dict):
         return {"errors": [{"message": "Unexpected end of document"}]}
@@ -295,9 +326,14 @@ async def _execute(ctx: Context, item: Any) -> dict[str, Any]:
     variables = item.get("variables")
     if isinstance(variables, str):
         variables = json.loads(variables) if variables.strip() else None
-    result = await graphql(SCHEMA, query, root_value=ROOT_VALUE, context_value=ctx,
-                           variable_values=variables if isinstance(variables, dict) else None,
-                           operation_name=item.get("operationName"))
+    document, problems = _document(query)
+    if document is None or problems:
+        return {"errors": [error.formatted for error in problems]}
+    result = execute(SCHEMA, document, root_value=ROOT_VALUE, context_value=ctx,
+                     variable_values=variables if isinstance(variables, dict) else None,
+                     operation_name=item.get("operationName"), is_awaitable=_never_awaitable)
+    if inspect.isawaitable(result):
+        result = await result
     out: dict[str, Any] = {}
     if result.errors:
         out["errors"] = [error.formatted for error in result.errors]

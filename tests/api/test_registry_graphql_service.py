@@ -112,7 +112,7 @@ async def test_a_big_repository_goes_by_concurrent_batches_not_one_request_per_t
     details = await service.tag_details(repo.project_id, repo.id)
     assert len(details) == 500
     sent = requests(service)
-    assert sum("graphql" in r for r in sent) <= 1 + 500 // 35 + 1
+    assert sum("graphql" in r for r in sent) <= 1 + 500 // 40 + 1
     assert not any("/tags/" in r for r in sent)  # no REST detail request at all
 
 
