@@ -130,25 +130,27 @@ def main() -> None:
             print(f"  sandbox ({name}) ready in {wait_ready(sandbox.base_url):.1f} s")
         with tempfile.TemporaryDirectory() as folder:
             root = Path(folder)
+            graphql_cache = root / "none"
             for name, sandbox in sandboxes.items():
                 url = sandbox.base_url
                 repo_id = nightly_id(url)
                 config = root / f"{name}.toml"
                 config.write_text(f'[instances.bench]\nurl = "{url}"\ntoken_env = "BENCH_TOKEN"\n', "utf-8")
                 cache = root / name.replace(" ", "-") / "cache"
+                cache.mkdir(parents=True, exist_ok=True)
+                path = TagDetailCache.for_instance(url, cache).path
+                assert path is not None
                 for run in ("cold", "warm"):
-                    if run == "cold":
-                        for stale in cache.glob("*"):
-                            stale.unlink()
                     if run == "cold" and skip_rest_cold and not name.startswith("graphql"):
-                        print(f"  {name:13} {run}: skipped (--skip-rest-cold)")
+                        print(f"  service  {name:13} {run}: skipped (--skip-rest-cold); warm starts from "
+                              "the GraphQL run's cache (same seed, same tags)")
+                        path.write_bytes(graphql_cache.read_bytes())
                         continue
-                    cache.mkdir(parents=True, exist_ok=True)
-                    path = TagDetailCache.for_instance(url, cache).path
-                    assert path is not None
                     count, seconds, source, deleted = asyncio.run(service_run(url, repo_id, path))
                     print(f"  service  {name:13} {run}: {count:6,} requests  {seconds:6.2f} s  "
                           f"({source}; plan deletes {deleted:,})")
+                if name == "graphql":
+                    graphql_cache = path
             for name, sandbox in sandboxes.items():
                 url = sandbox.base_url
                 repo_id = nightly_id(url)
@@ -157,14 +159,22 @@ def main() -> None:
                 cache.mkdir()
                 for run in ("cold", "warm"):
                     if run == "cold" and skip_rest_cold and not name.startswith("graphql"):
+                        target = TagDetailCache.for_instance(url, cache).path
+                        assert target is not None
+                        target.write_bytes(graphql_cache.read_bytes())
                         continue
                     print(f"  labdeck registry plan  {name:13} {run}: "
                           f"{cli_run(url, repo_id, cache, config):6.2f} s (process start-up included)")
             for name, sandbox in sandboxes.items():
-                os.environ["LABDECK_CACHE_DIR"] = str(root / f"tui-{name.replace(' ', '-')}")
+                folder_of_tui = root / f"tui-{name.replace(' ', '-')}"
+                os.environ["LABDECK_CACHE_DIR"] = str(folder_of_tui)
                 repo_id = nightly_id(sandbox.base_url)
                 for run in ("cold", "warm"):
                     if run == "cold" and skip_rest_cold and not name.startswith("graphql"):
+                        target = TagDetailCache.for_instance(sandbox.base_url, folder_of_tui).path
+                        assert target is not None
+                        target.parent.mkdir(parents=True, exist_ok=True)
+                        target.write_bytes(graphql_cache.read_bytes())
                         continue
                     count, seconds, title = asyncio.run(tui_run(sandbox.base_url, repo_id))
                     print(f"  TUI tags + cleanup panel  {name:13} {run}: {count:6,} requests  "

@@ -170,6 +170,7 @@ class RegistryService:
         else:
             names = [tag.name for tag in await self.tags(project, repository_id)]
             known = {} if refresh or self.tag_cache is None else self.tag_cache.lookup(repository_id, names)
+            cached = len(known)
             if first is not None:
                 known.update({d.name: d for d in first.details})
             missing = [n for n in names if n not in known]
@@ -182,8 +183,8 @@ class RegistryService:
             else:
                 fetched = await self._rest_details(project, repository_id, missing, progress)
                 self.last_source = "rest"
-            if base:
-                self.last_source += f" (+{base:,} cached)"
+            if cached:
+                self.last_source += f" (+{cached:,} cached)"
             known.update({n: d for n, d in fetched.items() if d is not None})
             details = [known[n] for n in names if n in known]
         if self.tag_cache is not None:
