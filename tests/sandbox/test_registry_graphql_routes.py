@@ -160,3 +160,17 @@ async def test_graphql_gets_the_rate_limit_headers_of_every_api_path(client: htt
     response = await gql(client, "query($id: ContainerRepositoryID!) { containerRepository(id: $id) { id } }",
                          {"id": gid(1)})
     assert "ratelimit-remaining" in response.headers
+
+
+async def test_pages_see_a_tag_replaced_in_place(app: Starlette, client: httpx.AsyncClient) -> None:
+    repo = add_known_repository(app)
+    before = (await gql(client, TAGS, {"id": gid(repo.id)})).json()["data"]["containerRepository"]
+    old = repo.tags["latest"]
+    repo.tags["latest"] = Tag("latest", old.created_at, "sha256:" + "9" * 64, old.revision, 1)
+    after = (await gql(client, TAGS, {"id": gid(repo.id)})).json()["data"]["containerRepository"]
+    digests = {n["name"]: n["digest"] for n in after["tags"]["nodes"]}
+    assert digests["latest"] == "sha256:" + "9" * 64 != old.digest
+    assert len(after["tags"]["nodes"]) == len(before["tags"]["nodes"])
+    rest = await client.get(f"/api/v4/projects/{repo.project_id}/registry/repositories/{repo.id}/tags",
+                            headers=ROOT)
+    assert [t["name"] for t in rest.json()] == [n["name"] for n in after["tags"]["nodes"]]

@@ -35,7 +35,7 @@ from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
 from labdeck.sandbox.http import encode
-from labdeck.sandbox.routes.registry import repository_path
+from labdeck.sandbox.routes.registry import repository_path, sorted_tags
 from labdeck.sandbox.seed.registry import Repository, Tag, registry_data
 from labdeck.sandbox.store import Store, User
 
@@ -180,11 +180,12 @@ def _uncursor(cursor: str) -> str:
 
 
 def _sorted(repo: Repository, sort: str | None) -> list[Tag]:
-    tags = sorted(repo.tags.values(), key=lambda t: t.name)
+    tags = sorted_tags(repo)
     if sort == "NAME_DESC":
-        tags.reverse()
+        tags = tags[::-1]
     elif sort in ("PUBLISHED_AT_ASC", "PUBLISHED_AT_DESC"):
-        tags.sort(key=lambda t: (t.created_at is None, t.created_at or 0), reverse=sort.endswith("DESC"))
+        tags = sorted(tags, key=lambda t: t.created_at.timestamp() if t.created_at else float("-inf"),
+                      reverse=sort.endswith("DESC"))
     return tags
 
 
