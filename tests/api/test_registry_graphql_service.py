@@ -207,12 +207,20 @@ async def test_a_moved_tag_is_read_again_after_a_delete(world: World, tmp_path: 
 
 async def test_cached_names_expire(world: World, tmp_path: Path) -> None:
     repo = world.add(60)
+    last = max(repo.tags)  # beyond the first GraphQL page, which every read gets from the server
     clock = [1000.0]
     cache = TagDetailCache(tmp_path / "tags.json", name_ttl=60, clock=lambda: clock[0])
     await world.service(cache=cache).tag_details(repo.project_id, repo.id)
-    assert cache.lookup(repo.id, ["latest"])
-    clock[0] += 61
-    assert cache.lookup(repo.id, ["latest"]) == {}
+    assert cache.lookup(repo.id, [last])
+    clock[0] += 40
+    warm = world.service(cache=cache)
+    await warm.tag_details(repo.project_id, repo.id)  # answered from the cache: makes nothing younger
+    assert "cached" in warm.last_source
+    clock[0] += 21
+    assert cache.lookup(repo.id, [last]) == {}
+    again = world.service(cache=cache)
+    await again.tag_details(repo.project_id, repo.id)
+    assert "cached" not in again.last_source and cache.lookup(repo.id, [last])
 
 
 def test_graphql_times_are_whole_seconds_as_gitlab_sends_them() -> None:

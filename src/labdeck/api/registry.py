@@ -187,6 +187,10 @@ class RegistryService:
                 self.last_source += f" (+{cached:,} cached)"
             known.update({n: d for n, d in fetched.items() if d is not None})
             details = [known[n] for n in names if n in known]
+            if self.tag_cache is not None:
+                read = set(fetched) | {d.name for d in first.details} if first is not None else set(fetched)
+                self.tag_cache.store(repository_id, details, read)
+            return details
         if self.tag_cache is not None:
             self.tag_cache.store(repository_id, details)
         return details

@@ -3,8 +3,9 @@ folder (`$LABDECK_CACHE_DIR`, else the platform's, e.g. `~/.cache/labdeck/regist
 0600 from its first byte, replaced atomically.
 
 Per repository it keeps two tables: what each digest is (`created_at`, `total_size`, `revision`: facts of a
-manifest that never change, so they never expire) and which digest each tag name pointed at when last read
-(names move, `latest` above all, so that table is trusted for `name_ttl` seconds only). A warm read lists
+manifest that never change, so they never expire) and which digest each tag name pointed at when it was
+last read from the server (names move, `latest` above all, so each is trusted for `name_ttl` seconds after
+that read; a read answered from the cache does not make it younger). A warm read lists
 the names (cheap, concurrent pages) and asks details only for names the cache cannot answer. Tag details
 are not secrets (no token, no CI variable value), so the rules of the list cache do not apply.
 """
@@ -18,13 +19,18 @@ import os
 import tempfile
 import time
 from collections.abc import Callable, Iterable
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 from labdeck.api.models.registry import RegistryTagDetail
 
 NAME_TTL = 900.0
-VERSION = 1
+VERSION = 2
+
+
+def _time(text: Any) -> datetime | None:
+    return datetime.fromisoformat(text) if isinstance(text, str) else None
 
 
 def user_cache_dir() -> Path:
@@ -69,48 +75,59 @@ class TagDetailCache:
     def _repo(self, repository_id: int) -> dict[str, Any]:
         repo = self._load().setdefault(str(int(repository_id)), {})
         if not isinstance(repo.get("digests"), dict) or not isinstance(repo.get("names"), dict):
-            repo.update(digests={}, names={}, names_at=0.0)
+            repo.update(digests={}, names={})
         return repo
 
     def lookup(self, repository_id: int, names: Iterable[str]) -> dict[str, RegistryTagDetail]:
-        """The details the cache can answer for `names` (names read within `name_ttl`, digest known)."""
+        """The details the cache can answer for `names`: the name read within `name_ttl`, its digest known.
+        Built without validation (the cache holds what was parsed and sanitised when it was read)."""
         repo = self._repo(repository_id)
-        if self.clock() - float(repo.get("names_at") or 0) > self.name_ttl:
-            return {}
+        oldest = self.clock() - self.name_ttl
+        entries, digests = repo["names"], repo["digests"]
         found: dict[str, RegistryTagDetail] = {}
         for name in names:
-            digest = repo["names"].get(name)
-            facts = repo["digests"].get(digest) if digest else None
-            if facts is None:
+            entry = entries.get(name)
+            if not isinstance(entry, list) or len(entry) != 3 or not entry[1] >= oldest:
                 continue
-            with contextlib.suppress(ValueError, TypeError):
-                found[name] = RegistryTagDetail.model_validate(
-                    {"name": name, "digest": digest, "created_at": facts.get("created_at"),
-                     "total_size": facts.get("total_size"), "revision": facts.get("revision"),
-                     "published_at": repo.get("published", {}).get(name)})
+            digest, _read_at, published = entry
+            facts = digests.get(digest)
+            if not isinstance(facts, list) or len(facts) != 3:
+                continue
+            created, size, revision = facts
+            try:
+                found[name] = RegistryTagDetail.model_construct(
+                    name=name, digest=digest, created_at=_time(created), published_at=_time(published),
+                    total_size=size if isinstance(size, int) else None,
+                    revision=revision if isinstance(revision, str) else None)
+            except (TypeError, ValueError):
+                continue
         return found
 
-    def store(self, repository_id: int, details: Iterable[RegistryTagDetail]) -> None:
-        """Record a complete read of a repository: its names now, and the facts of every digest."""
+    def store(self, repository_id: int, details: Iterable[RegistryTagDetail],
+              fetched: Iterable[str] | None = None) -> None:
+        """Record a read of a repository: `details` are all its tags now; those named in `fetched` (all of
+        them when None) came from the server now, the others from this cache (their time is kept)."""
         repo = self._repo(repository_id)
-        names: dict[str, str] = {}
-        published: dict[str, str] = {}
+        now = self.clock()
+        fresh = None if fetched is None else set(fetched)
+        old, digests = repo["names"], repo["digests"]
+        names: dict[str, list[Any]] = {}
         for detail in details:
             if not detail.digest:
                 continue
-            names[detail.name] = detail.digest
-            if detail.published_at is not None:
-                published[detail.name] = detail.published_at.isoformat()
-            repo["digests"][detail.digest] = {
-                "created_at": detail.created_at.isoformat() if detail.created_at else None,
-                "total_size": detail.total_size, "revision": detail.revision}
-        repo.update(names=names, published=published, names_at=self.clock())
+            if fresh is not None and detail.name not in fresh and isinstance(old.get(detail.name), list):
+                names[detail.name] = old[detail.name]
+                continue
+            published = detail.published_at.isoformat() if detail.published_at else None
+            names[detail.name] = [detail.digest, now, published]
+            digests[detail.digest] = [detail.created_at.isoformat() if detail.created_at else None,
+                                      detail.total_size, detail.revision]
+        repo["names"] = names
         self.save()
 
     def forget_names(self, repository_id: int) -> None:
         """After a delete: the names are no longer what they were (digest facts stay true)."""
-        repo = self._repo(repository_id)
-        repo.update(names={}, published={}, names_at=0.0)
+        self._repo(repository_id)["names"] = {}
         self.save()
 
     def save(self) -> None:
@@ -120,8 +137,9 @@ class TagDetailCache:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             fd, temp = tempfile.mkstemp(prefix=".registry-tags-", dir=self.path.parent)  # 0600 already
             try:
-                with os.fdopen(fd, "w", encoding="utf-8") as out:
-                    json.dump({"version": VERSION, "repositories": self._data}, out, separators=(",", ":"))
+                with os.fdopen(fd, "wb") as out:
+                    out.write(json.dumps({"version": VERSION, "repositories": self._data},
+                                         separators=(",", ":")).encode())
                     out.flush()
                     os.fsync(out.fileno())
                 os.replace(temp, self.path)
