@@ -114,6 +114,9 @@ async def test_a_big_repository_goes_by_concurrent_batches_not_one_request_per_t
     sent = requests(service)
     assert sum("graphql" in r for r in sent) <= 1 + 500 // 40 + 1
     assert not any("/tags/" in r for r in sent)  # no REST detail request at all
+    as_user = RegistryService(world.pool.client("glpat-sandbox-alice"))  # a user's complexity limit: 250
+    assert len(await as_user.tag_details(repo.project_id, repo.id)) == 500
+    assert as_user.last_source == "graphql"
 
 
 async def test_fallback_when_graphql_answers_404_is_remembered_for_the_session() -> None:

@@ -174,3 +174,20 @@ async def test_pages_see_a_tag_replaced_in_place(app: Starlette, client: httpx.A
     rest = await client.get(f"/api/v4/projects/{repo.project_id}/registry/repositories/{repo.id}/tags",
                             headers=ROOT)
     assert [t["name"] for t in rest.json()] == [n["name"] for n in after["tags"]["nodes"]]
+
+
+async def test_complexity_limit_as_gitlab_counts_it(app: Starlette, client: httpx.AsyncClient) -> None:
+    repo = add_known_repository(app)
+
+    def batch(size: int) -> str:
+        one = "{ name digest createdAt publishedAt totalSize }"
+        fields = " ".join(f't{i}: tagDetails(name: "latest") {one}' for i in range(size))
+        return f'{{ containerRepository(id: "{gid(repo.id)}") {{ {fields} }} }}'
+
+    fits = (await gql(client, batch(41), headers=ALICE)).json()  # 1 + 41 x 6 = 247
+    assert "errors" not in fits
+    over = (await gql(client, batch(42), headers=ALICE)).json()  # 253
+    message = "Query has complexity of 253, which exceeds max complexity of 250"
+    assert over == {"errors": [{"message": message}]}
+    admin = (await gql(client, batch(42))).json()  # root: 300
+    assert "errors" not in admin

@@ -13,7 +13,9 @@ As GitLab (`app/controllers/graphql_controller.rb`, `app/graphql/types/container
   returns what the user may not see as null); an ID of the wrong kind is a coercion error;
 - `Time` is ISO 8601 to the second (`value.iso8601`), `BigInt` a string; `tags` clamps `first` to 20
   (`max_page_size: 20` on the field) without an error, ordered by name, opaque cursors;
-- a query above 10,000 characters is 422 `Query too large`; Apollo batching (a JSON array) is accepted.
+- a query above 10,000 characters is 422 `Query too large`; above the complexity limit (200 anonymous, 250
+  a user, 300 an administrator; one point per field here) the query is refused with graphql-ruby's message;
+  Apollo batching (a JSON array) is accepted.
 
 The route lives outside `/api/v4` (`ROOT_ROUTES`, mounted by `app.py`); `SandboxOptions.graphql=False`
 (`--no-graphql`) removes it, so the endpoint answers 404 as an instance without GraphQL would.
@@ -29,7 +31,18 @@ from collections import OrderedDict
 from datetime import datetime
 from typing import Any
 
-from graphql import DocumentNode, GraphQLError, GraphQLSchema, build_schema, execute, parse, validate
+from graphql import (
+    DocumentNode,
+    FieldNode,
+    GraphQLError,
+    GraphQLSchema,
+    Visitor,
+    build_schema,
+    execute,
+    parse,
+    validate,
+    visit,
+)
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
@@ -40,6 +53,8 @@ from labdeck.sandbox.seed.registry import Repository, Tag, registry_data
 from labdeck.sandbox.store import Store, User
 
 MAX_QUERY_SIZE = 10_000
+# GitlabSchema: DEFAULT_MAX_COMPLEXITY (anonymous), AUTHENTICATED_MAX_COMPLEXITY, ADMIN_MAX_COMPLEXITY.
+MAX_COMPLEXITY = {"anonymous": 200, "user": 250, "admin": 300}
 TAGS_MAX_PAGE_SIZE = 20
 GID_PREFIX = "gid://gitlab/ContainerRepository/"
 _LOCKED_OUT = {"blocked", "ldap_blocked", "banned", "blocked_pending_approval", "deactivated"}
@@ -294,6 +309,24 @@ def _never_awaitable(_value: Any) -> bool:
     return False
 
 
+class _FieldCount(Visitor):
+    def __init__(self) -> None:
+        super().__init__()
+        self.count = 0
+
+    def enter_field(self, node: FieldNode, *_args: Any) -> None:
+        if node.name.value != "__typename":
+            self.count += 1
+
+
+def complexity(document: DocumentNode) -> int:
+    """One point per field selected, aliases each counted (graphql-ruby's default field complexity; the
+    multipliers GitLab puts on connections are not modelled)."""
+    counter = _FieldCount()
+    visit(document, counter)
+    return counter.count
+
+
 _DOCUMENTS: OrderedDict[str, tuple[DocumentNode | None, list[GraphQLError]]] = OrderedDict()
 _DOCUMENTS_KEPT = 64
 
@@ -330,6 +363,11 @@ async def _execute(ctx: Context, item: Any) -> dict[str, Any]:
     document, problems = _document(query)
     if document is None or problems:
         return {"errors": [error.formatted for error in problems]}
+    limit = MAX_COMPLEXITY["anonymous" if ctx.user is None else "admin" if ctx.user.is_admin else "user"]
+    cost = complexity(document)
+    if cost > limit:
+        return {"errors": [{"message": f"Query has complexity of {cost}, which exceeds max complexity of "
+                                       f"{limit}"}]}
     result = execute(SCHEMA, document, root_value=ROOT_VALUE, context_value=ctx,
                      variable_values=variables if isinstance(variables, dict) else None,
                      operation_name=item.get("operationName"), is_awaitable=_never_awaitable)
