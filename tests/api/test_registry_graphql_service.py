@@ -230,3 +230,12 @@ async def test_cached_names_expire(world: World, tmp_path: Path) -> None:
 def test_graphql_times_are_whole_seconds_as_gitlab_sends_them() -> None:
     now = datetime(2026, 1, 1, tzinfo=UTC)
     assert all(t.created_at is None or t.created_at.microsecond == 0 for t in whole_second_tags(now, 20))
+
+
+async def test_control_characters_in_graphql_answers_are_made_visible(world: World) -> None:
+    repo = world.add(3)
+    hostile = "evil\x1b]52;c;aGk=\x07"  # an OSC 52 clipboard write
+    repo.tags[hostile] = Tag(hostile, None, "sha256:" + "e" * 64, "e" * 40, 1)
+    details = await world.service().tag_details(repo.project_id, repo.id)
+    evil = next(d for d in details if d.name.startswith("evil"))
+    assert "\x1b" not in evil.name and "\x07" not in evil.name

@@ -26,6 +26,7 @@ from labdeck.api.client import ApiClient
 from labdeck.api.errors import ApiError, Forbidden, MalformedResponse, NotFound, Unauthorized
 from labdeck.api.models.base import parse_one
 from labdeck.api.models.registry import RegistryTagDetail
+from labdeck.domain.text import may_hold_control
 
 PAGE = 20
 BATCH = 40
@@ -74,8 +75,9 @@ def gid(repository_id: int) -> str:
     return f"gid://gitlab/ContainerRepository/{int(repository_id)}"
 
 
-def detail_of(node: dict[str, Any]) -> RegistryTagDetail:
-    """A GraphQL tag node as the REST detail model (`totalSize` is a BigInt string)."""
+def detail_of(node: dict[str, Any], *, sanitised: bool = False) -> RegistryTagDetail:
+    """A GraphQL tag node as the REST detail model (`totalSize` is a BigInt string). `sanitised`: the
+    response had no control character at all, so the per-string walk is skipped."""
     size = node.get("totalSize")
     try:
         total = int(size) if size is not None else None
@@ -85,7 +87,7 @@ def detail_of(node: dict[str, Any]) -> RegistryTagDetail:
         "name": node.get("name"), "path": node.get("path"), "location": node.get("location"),
         "digest": node.get("digest"), "revision": node.get("revision"),
         "short_revision": node.get("shortRevision"), "created_at": node.get("createdAt"),
-        "published_at": node.get("publishedAt"), "total_size": total})
+        "published_at": node.get("publishedAt"), "total_size": total}, sanitised=sanitised)
 
 
 @dataclass
@@ -107,8 +109,9 @@ class RegistryGraphQL:
         """`/api/graphql` on the instance (a full URL: the client's paths are relative to `/api/v4`)."""
         return self.client.settings.base_url.rstrip("/") + "/api/graphql"
 
-    async def query(self, query: str, variables: dict[str, Any]) -> dict[str, Any]:
-        """`data` of a query; `GraphQLRefused` when GraphQL is absent, refuses, or answers with errors."""
+    async def query(self, query: str, variables: dict[str, Any]) -> tuple[dict[str, Any], bool]:
+        """`data` of a query, and whether its bytes were free of control characters (then its strings
+        need no sanitising); `GraphQLRefused` when GraphQL is absent, refuses, or answers with errors."""
         try:
             response = await self.client.request("POST", self.url,
                                                  json={"query": query, "variables": variables})
@@ -116,6 +119,7 @@ class RegistryGraphQL:
             raise GraphQLRefused(f"GraphQL answered {error.status}", session_wide=True) from None
         except ApiError as error:
             raise GraphQLRefused(f"GraphQL answered {error.status}", session_wide=False) from None
+        clean = not may_hold_control(response.content)
         try:
             body = json.loads(response.content)
         except (ValueError, UnicodeDecodeError):
@@ -130,17 +134,18 @@ class RegistryGraphQL:
         data = body.get("data")
         if not isinstance(data, dict):
             raise GraphQLRefused("GraphQL answered without data", session_wide=False)
-        return data
+        return data, clean
 
-    async def _repository(self, query: str, variables: dict[str, Any]) -> dict[str, Any]:
-        data = await self.query(query, variables)
+    async def _repository(self, query: str, variables: dict[str, Any]) -> tuple[dict[str, Any], bool]:
+        data, clean = await self.query(query, variables)
         repo = data.get("containerRepository")
         if not isinstance(repo, dict):  # missing or not readable: GitLab answers null
             raise GraphQLRefused("GraphQL did not find the repository", session_wide=False)
-        return repo
+        return repo, clean
 
     async def tags_page(self, repository_id: int, after: str | None = None) -> TagsPage:
-        repo = await self._repository(TAGS_QUERY, {"id": gid(repository_id), "first": PAGE, "after": after})
+        variables = {"id": gid(repository_id), "first": PAGE, "after": after}
+        repo, clean = await self._repository(TAGS_QUERY, variables)
         tags = repo.get("tags")
         if not isinstance(tags, dict):
             raise GraphQLRefused("GraphQL answered without tags", session_wide=False)
@@ -148,8 +153,9 @@ class RegistryGraphQL:
             nodes = [node for node in tags.get("nodes") or [] if isinstance(node, dict)]
             info = tags.get("pageInfo") or {}
             count = repo.get("tagsCount")
-            return TagsPage([detail_of(node) for node in nodes], bool(info.get("hasNextPage")),
-                            info.get("endCursor"), count if isinstance(count, int) else None)
+            details = [detail_of(node, sanitised=clean) for node in nodes]
+            return TagsPage(details, bool(info.get("hasNextPage")), info.get("endCursor"),
+                            count if isinstance(count, int) else None)
         except MalformedResponse as error:
             raise GraphQLRefused(f"GraphQL answered unreadable tags: {error}", session_wide=False) from None
 
@@ -162,12 +168,12 @@ class RegistryGraphQL:
                  f"{{ containerRepository(id: $id) {{ {fields} }} }}")
         variables: dict[str, Any] = {"id": gid(repository_id)}
         variables.update({f"n{i}": name for i, name in enumerate(names)})
-        repo = await self._repository(query, variables)
+        repo, clean = await self._repository(query, variables)
         out: dict[str, RegistryTagDetail | None] = {}
         try:
             for i, name in enumerate(names):
                 node = repo.get(f"t{i}")
-                out[name] = detail_of(node) if isinstance(node, dict) else None
+                out[name] = detail_of(node, sanitised=clean) if isinstance(node, dict) else None
         except MalformedResponse as error:
             raise GraphQLRefused(f"GraphQL answered unreadable tags: {error}", session_wide=False) from None
         return out
