@@ -26,6 +26,7 @@ from labdeck.api.errors import BadRequest, LabdeckError, NotFound
 from labdeck.api.models.base import parse_many, parse_one
 from labdeck.api.models.registry import RegistryRepository, RegistryTag, RegistryTagDetail
 from labdeck.api.registry_graphql import BATCH, GraphQLRefused, RegistryGraphQL, TagsPage, availability
+from labdeck.api.registry_known import KNOWN
 from labdeck.api.tag_cache import TagDetailCache
 from labdeck.domain.registry_cleanup import CleanupRules
 
@@ -162,6 +163,7 @@ class RegistryService:
             found = await self._rest_details(project, repository_id, names, on_progress)
             return [found[n] for n in names if found.get(n) is not None]  # type: ignore[misc]
         first = await self._graphql_first_page(repository_id)
+        read: set[str] | None = None  # the names read from the server now (None: all of them)
         if first is not None and not first.has_next:
             details = first.details
             self.last_source = "graphql"
@@ -187,12 +189,12 @@ class RegistryService:
                 self.last_source += f" (+{cached:,} cached)"
             known.update({n: d for n, d in fetched.items() if d is not None})
             details = [known[n] for n in names if n in known]
-            if self.tag_cache is not None:
-                read = set(fetched) | {d.name for d in first.details} if first is not None else set(fetched)
-                self.tag_cache.store(repository_id, details, read)
-            return details
+            read = set(fetched) | ({d.name for d in first.details} if first is not None else set())
         if self.tag_cache is not None:
-            self.tag_cache.store(repository_id, details)
+            self.tag_cache.store(repository_id, details, read)
+        # the whole repository: the overview may name its storage
+        KNOWN.record(self._instance, repository_id, str(project), str(project),
+                     ((d.digest, d.total_size) for d in details))
         return details
 
     async def _graphql_first_page(self, repository_id: int) -> TagsPage | None:

@@ -46,6 +46,8 @@ class ConnectionSettings:
     concurrency: int = 8
     name: str = "default"
     read_only: bool = False
+    # The most pages one list walk (`fetch_all`, `pages`, `labdeck api --paginate`) follows.
+    max_pages: int = 10_000
 
     @property
     def base_url(self) -> str:
