@@ -31,6 +31,7 @@ from labdeck.api.private_files import write_private
 from labdeck.api.variables import VariableError
 from labdeck.domain.journal_rules import SECRET_VARIABLE
 from labdeck.tui.capabilities import feature_reason
+from labdeck.tui.downloads import ensure_folder, free_target
 from labdeck.tui.jobs import Job
 from labdeck.tui.screens.base import LabdeckScreen
 from labdeck.tui.screens.confirm import ConfirmScreen, TypeToConfirmScreen
@@ -319,11 +320,7 @@ class GroupActions:
         def chosen(values: Values | None) -> None:
             if values is not None:
                 self.download_dir = Path(str(values["folder"])).expanduser()
-                self.download_dir_given = True
-                remember = getattr(self.app, "remember", None)
-                if state is not None and callable(remember):
-                    remember(self.app.state.with_(download_dir=self.download_dir))  # type: ignore[attr-defined]
-                then(self.download_dir)
+                ensure_folder(self.app, self.download_dir, then)  # asks before creating a missing one
 
         self.app.push_screen(folder_form(what, self.download_dir), chosen)
 
@@ -343,10 +340,10 @@ class GroupActions:
             await services.transfer.start_export(ref)
             job.advance()
             archive = await services.transfer.wait_for_export(ref)
-            target = folder / f"{name}_export.tar.gz"
+            target = free_target(folder, f"{name}_export.tar.gz")  # never over an earlier export
             await save_file(target, archive)
-            job.advance()
-            job.add_result(str(target), True, f"{len(archive):,} bytes")
+            job.add_result(str(target), True, f"{len(archive):,} bytes", advance=False)
+            job.set_summary(f"saved {target.name} ({len(archive):,} bytes)")
             self.notify(f"Saved {target}", markup=False)
 
         return self.labdeck.start_job(f"Export group {group.full_path}", run)
@@ -364,7 +361,7 @@ class GroupActions:
             for status in statuses:
                 ok = status.state is RelationState.FINISHED
                 job.add_result(status.relation, ok, "finished" if ok else (status.error or "failed"))
-                job.advance()
+            job.summarize("relation", "exported")
             if self.is_attached and self.group is not None and self.group.id == ref:
                 self.relations = statuses
                 self.reload("transfer")
@@ -386,7 +383,7 @@ class GroupActions:
             self.notify(f"{status.relation} is not ready", severity="warning", markup=False)
             return
         name = _safe_name((group.full_path or str(group.id)).replace("/", "_"))
-        target = (folder or self.download_dir) / f"{name}_{_safe_name(status.relation)}.ndjson.gz"
+        target = free_target(folder or self.download_dir, f"{name}_{_safe_name(status.relation)}.ndjson.gz")
         await save_file(target, payload)
         self.notify(f"Saved {target}", markup=False)
 
@@ -406,8 +403,8 @@ class GroupActions:
             job.set_total(1)
             await services.transfer.import_group(values["name"], values["path"], archive, filename=path.name,
                                                  parent_id=parent)
-            job.advance()
             job.add_result(values["path"], True, "accepted; the group fills in as the import completes")
+            job.set_summary("import accepted")
             if self.is_attached:
                 self.load_roots(refresh=True)
 

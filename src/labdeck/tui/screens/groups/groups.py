@@ -36,7 +36,7 @@ from labdeck.api.variables import VariablesService
 from labdeck.tui.areas import AreaRequest
 from labdeck.tui.capabilities import feature_reason, refused, unavailable
 from labdeck.tui.screens.base import LabdeckScreen
-from labdeck.tui.screens.groups.actions import GroupActions
+from labdeck.tui.screens.groups.actions import EDITABLE, GroupActions
 from labdeck.tui.screens.groups.tabs import (
     TabSpec,
     badge_tab,
@@ -59,13 +59,19 @@ TABS: tuple[tuple[str, str], ...] = (
 # Tabs whose data not every instance has (domain/capabilities.py): their tab says why instead of a 404.
 TAB_FEATURES: dict[str, str] = {"iterations": "iterations", "transfer": "relations_export"}
 Today = Callable[[], date]
+# The tabs each tab-specific action applies to (the footer shows only those of the tab in front).
+TAB_ACTIONS: dict[str, tuple[str, ...]] = {
+    "add": EDITABLE, "edit": EDITABLE, "delete": EDITABLE, "reveal": ("variables",),
+    "subscribe": ("labels",), "toggle_inherited": ("members",), "toggle_billable": ("members",),
+    "toggle_override": ("members",), "export_relations": ("transfer",), "import_group": ("transfer",),
+}
 
 
 def default_download_dir() -> Path:
-    """The user download folder (`platformdirs.user_downloads_path()`), the first choice offered."""
-    import platformdirs
+    """The folder offered first: the last one used, else the user download folder (`tui.downloads`)."""
+    from labdeck.tui.downloads import default_download_dir as first_choice
 
-    return platformdirs.user_downloads_path()
+    return first_choice()
 
 
 class Services:
@@ -101,15 +107,15 @@ class GroupsScreen(GroupActions, LabdeckScreen):
         Binding("e", "edit", "Edit", id="groups.edit"),
         Binding("x", "delete", "Delete", id="groups.delete"),
         Binding("m", "reveal", "Reveal value", id="groups.reveal"),
-        Binding("b", "subscribe", "Subscribe", show=False, id="groups.subscribe"),
-        Binding("i", "toggle_inherited", "Inherited", show=False, id="groups.inherited"),
-        Binding("B", "toggle_billable", "Billable", show=False, id="groups.billable"),
-        Binding("O", "toggle_override", "Override", show=False, id="groups.override"),
+        Binding("b", "subscribe", "Subscribe", id="groups.subscribe"),
+        Binding("i", "toggle_inherited", "Inherited", id="groups.inherited"),
+        Binding("B", "toggle_billable", "Billable", id="groups.billable"),
+        Binding("O", "toggle_override", "Override", id="groups.override"),
+        Binding("X", "export_relations", "Relations export", id="groups.export_relations"),
+        Binding("I", "import_group", "Import", id="groups.import"),
         Binding("E", "export_to", "Export", id="groups.export"),
-        Binding("X", "export_relations", "Relations export", show=False, id="groups.export_relations"),
-        Binding("I", "import_group", "Import", show=False, id="groups.import"),
-        Binding("right_square_bracket", "next_tab", "Next tab", show=False, id="groups.next_tab"),
-        Binding("left_square_bracket", "previous_tab", "Previous tab", show=False, id="groups.previous_tab"),
+        Binding("right_square_bracket", "next_tab", "Next tab", id="groups.next_tab"),
+        Binding("left_square_bracket", "previous_tab", "Previous tab", id="groups.previous_tab"),
     ]
 
     def __init__(self, request: AreaRequest | None = None, *, today: Today | None = None,
@@ -261,8 +267,22 @@ class GroupsScreen(GroupActions, LabdeckScreen):
         self.load_tab(self.active_tab)
 
     # -- tabs -----------------------------------------------------------------------------------------
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """The footer shows the keys of the tab in front: the others are hidden (and off)."""
+        allowed = super().check_action(action, parameters)
+        tabs = TAB_ACTIONS.get(action)
+        if allowed and tabs is not None:
+            try:
+                tab = self.active_tab
+            except Exception:  # not composed yet
+                return allowed
+            if tab not in tabs:
+                return False
+        return allowed
+
     def on_tabbed_content_tab_activated(self, event: TabbedContent.TabActivated) -> None:
         event.stop()
+        self.refresh_bindings()
         tab = (event.pane.id or "").removeprefix("tab-")
         if self.group is not None and self._loaded_for.get(tab) != self.group.id:
             self.load_tab(tab)

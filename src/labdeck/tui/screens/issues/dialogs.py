@@ -21,6 +21,7 @@ from textual.widgets.option_list import Option
 from labdeck.api.issues import BulkKind
 from labdeck.api.models.issues import TimeStats
 from labdeck.domain.durations import DurationError, parse_duration
+from labdeck.tui.screens.form_keys import FormKeys
 
 # id -> label, in menu order
 BULK_CHOICES: Final[dict[BulkKind, str]] = {
@@ -93,7 +94,7 @@ class LinkMenu(ModalScreen[str | None]):
         self.dismiss(None)
 
 
-class PromptScreen(ModalScreen[str | None]):
+class PromptScreen(FormKeys, ModalScreen[str | None]):
     """One line of input; `allow_empty=False` keeps the dialog open until something is typed."""
 
     CSS_PATH = "issues.tcss"
@@ -123,7 +124,7 @@ class PromptScreen(ModalScreen[str | None]):
         self.dismiss(None)
 
 
-class EditIssueScreen(ModalScreen[dict[str, str] | None]):
+class EditIssueScreen(FormKeys, ModalScreen[dict[str, str] | None]):
     """Edit the title and the labels (comma-separated); dismisses with only the changed fields."""
 
     CSS_PATH = "issues.tcss"
@@ -200,7 +201,7 @@ def stats_text(stats: TimeStats | None) -> Text:
     return text
 
 
-class TimeTrackingScreen(ModalScreen[TimeRequest | None]):
+class TimeTrackingScreen(FormKeys, ModalScreen[TimeRequest | None]):
     """Set or reset the estimate, add or reset spent time. A duration GitLab would not read (or a negative
     estimate) is refused here with the reason, and nothing is sent."""
 

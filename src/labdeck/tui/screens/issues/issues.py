@@ -397,6 +397,7 @@ class IssuesScreen(LabdeckScreen):
                 job.add_result(result.reference, result.ok, shown)
                 if result.issue is not None and self.is_attached:
                     self.updated(result.issue)
+            job.summarize("issue", "updated")
 
         self.table.action_unmark_all()
         return self.labdeck.start_job(title, bulk, total=len(issues))

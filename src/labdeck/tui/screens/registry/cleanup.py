@@ -28,7 +28,7 @@ from labdeck.api.models.registry import RegistryRepository, RegistryTagDetail
 from labdeck.api.registry import BulkDeleteLocked, format_age, format_size, format_wait
 from labdeck.domain.journal_rules import REGISTRY_NO_INVERSE
 from labdeck.domain.registry_cleanup import CleanupPlan, CleanupPlanner, CleanupRules, Reason
-from labdeck.tui.jobs import Job, poll_until
+from labdeck.tui.jobs import Job, counted, poll_until
 from labdeck.tui.screens.base import LabdeckScreen
 from labdeck.tui.screens.confirm import TypeToConfirmScreen
 from labdeck.tui.screens.registry.registry import POLL_TIMEOUT, Now, registry_service, utc_now
@@ -380,6 +380,7 @@ class RegistryCleanupScreen(LabdeckScreen):
                 self.update_lock()
             job.set_total(len(targets))
             await poll_until(remaining_names, done, max_interval=5.0, timeout=POLL_TIMEOUT)
+            job.set_summary(f"deleted {counted(len(targets), 'tag')}")
             if self.is_attached:
                 self.after_deletion(targets)
 

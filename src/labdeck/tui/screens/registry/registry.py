@@ -177,6 +177,7 @@ class RegistryScreen(ScopedScreen):
             await poll_until(lambda: service.repository_exists(repo_id), lambda exists: not exists,
                              max_interval=5.0, timeout=POLL_TIMEOUT)
             job.advance()
+            job.set_summary("repository deleted")
             if self.is_attached:
                 self.load_repositories()
 
@@ -312,6 +313,7 @@ class RegistryTagsScreen(LabdeckScreen):
                     job.add_result(name, False, str(error))
                 else:
                     job.add_result(name, True, "deleted")
+            job.summarize("tag", "deleted")
             if self.is_attached:
                 self.load_tags()
 

@@ -115,6 +115,7 @@ class UsersScreen(LabdeckScreen):
     TITLE = "Users"
     CSS_PATH = "users.tcss"
     MUTATING_ACTIONS = frozenset({"moderate"})
+    PALETTE_EXTRA = (("Approve, block, ban, deactivate a user (moderate)", "moderate"),)
     BINDINGS = [
         Binding("m", "moderate", "Moderate", id="users.moderate"),
         Binding("f", "search", "Search", id="users.search"),
@@ -331,6 +332,7 @@ class UsersScreen(LabdeckScreen):
                 result = await service.try_moderate(user_id, op, username)
                 shown = result.message if result.ok else f"{result.status or 'error'}: {result.message}"
                 job.add_result(username or str(user_id), result.ok, shown)
+            job.summarize("user", f"({op.label})")
             if self.is_attached:
                 self.load_users(refresh=True)
 
