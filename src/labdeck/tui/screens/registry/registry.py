@@ -26,6 +26,7 @@ from textual.widgets import Input, Static
 from labdeck.api.errors import NotFound
 from labdeck.api.models.registry import RegistryRepository, RegistryTagDetail
 from labdeck.api.registry import BulkDeleteLocks, RegistryService, format_age, format_size
+from labdeck.api.tag_cache import TagDetailCache
 from labdeck.domain.journal_rules import REGISTRY_NO_INVERSE
 from labdeck.tui.areas import AreaRequest
 from labdeck.tui.jobs import Job, poll_until
@@ -50,7 +51,11 @@ def registry_service(screen: LabdeckScreen) -> RegistryService | None:
     if session is None:
         return None
     locks = session.extra.setdefault("registry_locks", BulkDeleteLocks())
-    return RegistryService(session.client, locks)
+    cache = session.extra.get("registry_tag_cache")
+    if cache is None:
+        cache = session.extra["registry_tag_cache"] = TagDetailCache.for_instance(
+            session.client.settings.base_url)
+    return RegistryService(session.client, locks, tag_cache=cache)
 
 
 def _timestamp(value: datetime | None) -> float:
@@ -244,10 +249,10 @@ class RegistryTagsScreen(LabdeckScreen):
         self.load_tags()
 
     def refresh_data(self) -> None:
-        self.load_tags()
+        self.load_tags(refresh=True)  # `r` reads every tag again; digest facts still come from the cache
 
     @work(exclusive=True, group="registry-tags")
-    async def load_tags(self) -> None:
+    async def load_tags(self, refresh: bool = False) -> None:
         service = registry_service(self)
         if service is None:
             return
@@ -259,12 +264,14 @@ class RegistryTagsScreen(LabdeckScreen):
 
         self.table.loading_more = True
         try:
-            self.details = await service.tag_details(self.project, self.repository.id, on_progress=progress)
+            self.details = await service.tag_details(self.project, self.repository.id, on_progress=progress,
+                                                     refresh=refresh)
         finally:
             self.table.loading_more = False
         self.details.sort(key=lambda t: -_timestamp(t.created_at))
         self.table.set_rows(self.details)
-        title.update(Text(f"{name}: {len(self.details):,} tags", style="bold"))
+        title.update(Text(f"{name}: {len(self.details):,} tags", style="bold")
+                     + Text(f"  read by {service.last_source}", style="dim"))
         self.mark_data_loaded()
         if self.open_cleanup:
             self.open_cleanup = False
