@@ -6,7 +6,7 @@ from __future__ import annotations
 from sandbox_clients import ClientPool
 
 from labdeck.api.registry import RegistryService
-from labdeck.api.registry_known import KNOWN, KnownRepositories
+from labdeck.api.registry_known import KnownRepositories, known_for
 from labdeck.sandbox.app import create_app
 from labdeck.sandbox.options import SandboxOptions
 
@@ -27,7 +27,8 @@ async def test_reading_a_repositorys_tag_details_records_it() -> None:
         service = RegistryService(client)
         repository = (await service.project_repositories("acme/platform/api-gateway"))[0]
         details = await service.tag_details("acme/platform/api-gateway", repository.id)
-        found = KNOWN.get(client.settings.base_url, repository.id)
+        found = known_for(client).get(client.settings.base_url, repository.id)
+        assert known_for(pool.client()).get(client.settings.base_url, repository.id) is None  # per session
         assert found is not None and found.tags == len(details) and found.bytes > 0
     finally:
         await pool.aclose()

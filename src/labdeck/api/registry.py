@@ -26,7 +26,7 @@ from labdeck.api.errors import BadRequest, LabdeckError, NotFound
 from labdeck.api.models.base import parse_many, parse_one
 from labdeck.api.models.registry import RegistryRepository, RegistryTag, RegistryTagDetail
 from labdeck.api.registry_graphql import BATCH, GraphQLRefused, RegistryGraphQL, TagsPage, availability
-from labdeck.api.registry_known import KNOWN
+from labdeck.api.registry_known import known_for
 from labdeck.api.tag_cache import TagDetailCache
 from labdeck.domain.registry_cleanup import CleanupRules
 
@@ -193,8 +193,8 @@ class RegistryService:
         if self.tag_cache is not None:
             self.tag_cache.store(repository_id, details, read)
         # the whole repository: the overview may name its storage
-        KNOWN.record(self._instance, repository_id, str(project), str(project),
-                     ((d.digest, d.total_size) for d in details))
+        known_for(self.client).record(self._instance, repository_id, str(project), str(project),
+                                      ((d.digest, d.total_size) for d in details))
         return details
 
     async def _graphql_first_page(self, repository_id: int) -> TagsPage | None:

@@ -1,11 +1,14 @@
-"""What this process already knows of registry repositories' storage (from tag details it read), so that the
-overview can name the largest repositories without a single request."""
+"""What a session already knows of registry repositories' storage (from tag details it read), so that the
+overview can name the largest repositories without a single request. One record per client (`known_for`):
+what one session read never shows in another."""
 
 from __future__ import annotations
 
 import time
+import weakref
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from typing import Any
 
 
 @dataclass(frozen=True)
@@ -45,4 +48,12 @@ class KnownRepositories:
         return self._known.get((instance, repository_id))
 
 
-KNOWN = KnownRepositories()
+_BY_CLIENT: weakref.WeakKeyDictionary[Any, KnownRepositories] = weakref.WeakKeyDictionary()
+
+
+def known_for(client: Any) -> KnownRepositories:
+    """The record of one client (one session of one instance)."""
+    known = _BY_CLIENT.get(client)
+    if known is None:
+        known = _BY_CLIENT[client] = KnownRepositories()
+    return known

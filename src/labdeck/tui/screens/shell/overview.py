@@ -34,7 +34,7 @@ from labdeck.api.overview import (
     bar,
 )
 from labdeck.api.registry import LOCKS
-from labdeck.api.registry_known import KNOWN
+from labdeck.api.registry_known import known_for
 from labdeck.tui.areas import AreaRequest
 from labdeck.tui.jobs import JobState
 from labdeck.tui.screens.base import LabdeckScreen
@@ -179,7 +179,8 @@ class OverviewPanel(Vertical):
         if session is None:
             return
         instance = session.client.settings.base_url
-        largest = KNOWN.largest(instance)
+        known_repositories = known_for(session.client)
+        largest = known_repositories.largest(instance)
         locked = [(key[1], LOCKS.remaining(*key)) for key in list(getattr(LOCKS, "_sent", {}))
                   if key[0] == instance and LOCKS.remaining(*key)]
         if not largest and not locked:
@@ -192,7 +193,7 @@ class OverviewPanel(Vertical):
                        f"{known.tags} tags  {bar(known.bytes, top)}",
                        ("registry", AreaRequest(scope=known.project)))
         for repository_id, left in locked:
-            known = KNOWN.get(instance, repository_id)
+            known = known_repositories.get(instance, repository_id)
             where = known.project if known else f"repository #{repository_id}"
             self._line(options, f"registry.lock.{repository_id}",
                        f"cleanup lock on {where}: next bulk delete in {int((left or 0) // 60)} min",
