@@ -20,6 +20,7 @@ from labdeck.tui.links import copy_text, open_link, reference_of, web_url_of
 from labdeck.tui.widgets.resource_table import ResourceTable
 from labdeck.tui.widgets.resource_view import ResourceView
 from labdeck.tui.widgets.status_bar import StatusBar
+from labdeck.tui.workers import cancel_if_gone
 
 if TYPE_CHECKING:
     from labdeck.tui.app import LabdeckApp
@@ -55,6 +56,9 @@ class LabdeckScreen(Screen[None]):
 
     def compose_body(self) -> ComposeResult:
         yield from ()
+
+    def on_screen_suspend(self) -> None:
+        cancel_if_gone(self)  # popped: its workers stop now, not when Textual unmounts it
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action in self.MUTATING_ACTIONS and getattr(self.app, "read_only", False):

@@ -41,6 +41,7 @@ from labdeck.tui.screens.groups.forms import (
 )
 from labdeck.tui.screens.groups.tabs import copy_variable_value, variable_key
 from labdeck.tui.widgets.resource_view import ResourceView
+from labdeck.tui.workers import is_live
 
 if TYPE_CHECKING:
     from labdeck.tui.screens.groups.groups import GroupsScreen
@@ -335,7 +336,7 @@ class GroupActions:
                 ok = status.state is RelationState.FINISHED
                 job.add_result(status.relation, ok, "finished" if ok else (status.error or "failed"))
                 job.advance()
-            if self.is_attached and self.group is not None and self.group.id == ref:
+            if is_live(self) and self.group is not None and self.group.id == ref:
                 self.relations = statuses
                 self.reload("transfer")
 
@@ -378,7 +379,7 @@ class GroupActions:
                                                  parent_id=parent)
             job.advance()
             job.add_result(values["path"], True, "accepted; the group fills in as the import completes")
-            if self.is_attached:
+            if is_live(self):
                 self.load_roots(refresh=True)
 
         self.labdeck.start_job(f"Import group {values['path']}", run)

@@ -50,6 +50,7 @@ from labdeck.tui.screens.issues.dialogs import (
 from labdeck.tui.screens.issues.render import COLUMNS, Extras, issue_cells, issue_detail
 from labdeck.tui.widgets.resource_table import ResourceTable
 from labdeck.tui.widgets.resource_view import ResourceView
+from labdeck.tui.workers import is_live
 
 _PROMPTS: Final[dict[str, tuple[str, str]]] = {
     "add_labels": ("Labels to add (comma-separated)", "bug, needs-review"),
@@ -394,7 +395,7 @@ class IssuesScreen(LabdeckScreen):
                 result = await service.apply(issue, action)
                 shown = result.message if result.ok else f"{result.status or 'error'}: {result.message}"
                 job.add_result(result.reference, result.ok, shown)
-                if result.issue is not None and self.is_attached:
+                if result.issue is not None and is_live(self):
                     self.updated(result.issue)
 
         self.table.action_unmark_all()

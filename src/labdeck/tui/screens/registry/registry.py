@@ -34,6 +34,7 @@ from labdeck.tui.widgets.detail_fields import append_fields
 from labdeck.tui.widgets.resource_table import ResourceTable
 from labdeck.tui.widgets.resource_view import ResourceView
 from labdeck.tui.widgets.table_model import Column
+from labdeck.tui.workers import is_live
 
 Now = Callable[[], datetime]
 POLL_TIMEOUT = 600.0
@@ -170,7 +171,7 @@ class RegistryScreen(ScopedScreen):
             await poll_until(lambda: service.repository_exists(repo_id), lambda exists: not exists,
                              max_interval=5.0, timeout=POLL_TIMEOUT)
             job.advance()
-            if self.is_attached:
+            if is_live(self):
                 self.load_repositories()
 
         return self.labdeck.start_job(f"Delete repository {repo.path or repo.display_name}", run)
@@ -302,7 +303,7 @@ class RegistryTagsScreen(LabdeckScreen):
                     job.add_result(name, False, str(error))
                 else:
                     job.add_result(name, True, "deleted")
-            if self.is_attached:
+            if is_live(self):
                 self.load_tags()
 
         self.table.action_unmark_all()

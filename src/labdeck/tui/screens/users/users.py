@@ -35,6 +35,7 @@ from labdeck.tui.widgets.detail_fields import append_fields
 from labdeck.tui.widgets.resource_table import ResourceTable
 from labdeck.tui.widgets.resource_view import ResourceView
 from labdeck.tui.widgets.table_model import Column
+from labdeck.tui.workers import is_live
 
 # Tab id -> condition (None: every user), in tab order.
 TABS: Final[dict[str, Condition | None]] = {
@@ -326,7 +327,7 @@ class UsersScreen(LabdeckScreen):
                 result = await service.try_moderate(user_id, op, username)
                 shown = result.message if result.ok else f"{result.status or 'error'}: {result.message}"
                 job.add_result(username or str(user_id), result.ok, shown)
-            if self.is_attached:
+            if is_live(self):
                 self.load_users(refresh=True)
 
         self.table.action_unmark_all()
