@@ -204,6 +204,12 @@ class LabdeckApp(App[None]):
 
         self.push_screen(JumpScreen(), chosen)
 
+    def action_command_palette(self) -> None:
+        from labdeck.tui.palette import LabdeckPalette
+
+        if self.use_command_palette and not LabdeckPalette.is_open(self):
+            self.push_screen(LabdeckPalette(id="--command-palette"))
+
     def action_help(self) -> None:
         from labdeck.tui.screens.shell.help import HelpScreen
 
@@ -219,12 +225,17 @@ class LabdeckApp(App[None]):
             return
         from labdeck.tui.screens.confirm import ConfirmScreen
 
+        if any(getattr(screen, "quit_question", False) for screen in self.screen_stack):
+            return  # already asking (a second `q` or ctrl+q)
+
         def answered(yes: bool | None) -> None:
             if yes:
                 self.exit()
 
-        self.push_screen(ConfirmScreen("Quit labdeck?", f"{running} job(s) still running will be cancelled.",
-                                       confirm_label="Quit"), answered)
+        question = ConfirmScreen("Quit labdeck?", f"{running} job(s) still running will be cancelled.",
+                                 confirm_label="Quit")
+        question.quit_question = True  # type: ignore[attr-defined]
+        self.push_screen(question, answered)
 
     def action_back(self) -> None:
         if len(self.screen_stack) > 1:
