@@ -28,7 +28,7 @@ from labdeck.tui.keymap import binding_ids, check_keymap
 from labdeck.tui.session import Session, TransportFactory, cache_dir, open_session
 from labdeck.tui.themes import DEFAULT_THEME, discover_themes, package_theme_dir, user_theme_dir
 from labdeck.tui.widgets.status_bar import StatusInfo
-from labdeck.tui.workers import error_node, is_gone
+from labdeck.tui.workers import error_node, is_gone, show_load_failure
 
 
 class LabdeckApp(App[None]):
@@ -326,6 +326,9 @@ class LabdeckApp(App[None]):
         cause = unwrap(error)
         if from_worker and is_expected(cause):
             self.notify(self._describe(cause), title="Error", severity="error", markup=False, timeout=8)
+            node = error_node()
+            if not is_gone(self, node):
+                show_load_failure(node, self._describe(cause))
             return
         if is_gone(self, error_node()):  # about a screen that has closed: nothing left to tell or break
             self.log.warning(f"dropped an error of a closed screen: {type(cause).__name__}")

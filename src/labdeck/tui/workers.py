@@ -22,7 +22,9 @@ from textual.dom import DOMNode
 from textual.screen import Screen
 from textual.worker import active_worker
 
-__all__ = ["cancel_if_gone", "error_node", "is_gone", "is_live"]
+from labdeck.tui.widgets.resource_table import ResourceTable
+
+__all__ = ["cancel_if_gone", "error_node", "is_gone", "is_live", "show_load_failure"]
 
 
 def _screen_of(node: DOMNode) -> Screen[Any] | None:
@@ -78,3 +80,22 @@ def is_live(node: DOMNode) -> bool:
     except Exception:  # no active app any more
         return False
     return node.is_attached and not is_gone(app, node)
+
+
+def show_load_failure(node: Any, message: str) -> list[ResourceTable]:
+    """A load of `node` (a screen or a tab widget) failed: say so in its tables, where the rows would be.
+
+    The tables that were waiting for rows (`loading_more` was set) get the message; when none was, the
+    shown tables that never had rows do (a list that failed on its first load). Returns those tables.
+    """
+    if not isinstance(node, DOMNode) or isinstance(node, App):
+        return []
+    tables = list(node.query(ResourceTable))
+    if isinstance(node, ResourceTable):
+        tables.append(node)
+    chosen = [t for t in tables if t.awaiting_rows]
+    if not chosen:
+        chosen = [t for t in tables if not t.ever_filled and t.display and t.region.area > 0]
+    for table in chosen:
+        table.show_load_error(message)
+    return chosen
