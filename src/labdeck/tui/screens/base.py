@@ -21,6 +21,7 @@ from labdeck.tui.widgets.resource_table import ResourceTable
 from labdeck.tui.widgets.resource_view import ResourceView
 from labdeck.tui.widgets.status_bar import StatusBar
 from labdeck.tui.workers import cancel_if_gone
+from labdeck.tui.writes import WriteForm
 
 if TYPE_CHECKING:
     from labdeck.tui.app import LabdeckApp
@@ -172,10 +173,11 @@ class StatusTableScreen(LabdeckScreen):
         self.notify(text, severity="error", markup=False)
 
 
-class FormDialog(ModalScreen[T | None]):
+class FormDialog(WriteForm, ModalScreen[T | None]):
     """A modal form: its submit button (id `SUBMIT`) closes it with `value()`, unless that is a problem (a
     string), which is shown in the `Static` whose id is `ERROR`; any other button and `action_cancel`
-    close it with None."""
+    close it with None. When the opener sets `write_with` (`WriteForm`), the form sends the write itself
+    and stays open, with what was typed, until it is done."""
 
     SUBMIT: ClassVar[str] = ""
     ERROR: ClassVar[str] = ""
@@ -193,7 +195,7 @@ class FormDialog(ModalScreen[T | None]):
         if isinstance(result, str):
             self.query_one(f"#{self.ERROR}", Static).update(result)
             return
-        self.dismiss(result)
+        self.submit_value(result)
 
     def action_cancel(self) -> None:
         self.dismiss(None)

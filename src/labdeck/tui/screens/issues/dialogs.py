@@ -21,6 +21,7 @@ from textual.widgets.option_list import Option
 from labdeck.api.issues import BulkKind
 from labdeck.api.models.issues import TimeStats
 from labdeck.domain.durations import DurationError, parse_duration
+from labdeck.tui.writes import WriteForm
 
 # id -> label, in menu order
 BULK_CHOICES: Final[dict[BulkKind, str]] = {
@@ -93,10 +94,12 @@ class LinkMenu(ModalScreen[str | None]):
         self.dismiss(None)
 
 
-class PromptScreen(ModalScreen[str | None]):
-    """One line of input; `allow_empty=False` keeps the dialog open until something is typed."""
+class PromptScreen(WriteForm, ModalScreen[str | None]):
+    """One line of input; `allow_empty=False` keeps the dialog open until something is typed. With
+    `write_with` set (`WriteForm`), enter sends it and the dialog stays open, text kept, until it is done."""
 
     CSS_PATH = "issues.tcss"
+    ERROR = "issues-prompt-error"
     AUTO_FOCUS = "#issues-prompt-input"
     BINDINGS = [Binding("escape", "cancel", "Cancel", id="issues_prompt.cancel")]
 
@@ -112,12 +115,13 @@ class PromptScreen(ModalScreen[str | None]):
         with Vertical(classes="issues-dialog"):
             yield Static(self.prompt_title, classes="issues-dialog-title")
             yield Input(self.value, placeholder=self.placeholder, id="issues-prompt-input")
+            yield Static("", markup=False, id=self.ERROR)
             yield Static("enter: OK · escape: cancel", classes="issues-dialog-hint")
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()
         if event.value.strip() or self.allow_empty:
-            self.dismiss(event.value.strip())
+            self.submit_value(event.value.strip())
 
     def action_cancel(self) -> None:
         self.dismiss(None)

@@ -283,12 +283,34 @@ class IssuesScreen(LabdeckScreen):
         if issue is None:
             return
 
-        def written(body: str | None) -> None:
-            if body:
-                self.run_single(issue, "comment", {"body": body})
+        service = self.service
+        if service is None:
+            return
+        pid, iid = issue.project_id, issue.iid
 
-        self.app.push_screen(PromptScreen(Content.from_markup("Comment on [b]$ref[/b]", ref=issue.reference),
-                                          "your comment (Markdown)"), written)
+        async def present(body: str) -> bool:  # after a lost answer: is the comment there?
+            return any(note.body == body for note in await service.notes(pid, iid, refresh=True))
+
+        def sent(note: object) -> None:
+            if note is not None:
+                self.notify("comment added", title=issue.reference, markup=False, timeout=4)
+                self.refresh_issue(issue)
+
+        prompt = PromptScreen(Content.from_markup("Comment on [b]$ref[/b]", ref=issue.reference),
+                              "your comment (Markdown)")
+        prompt.write_with = lambda body: service.add_note(pid, iid, body)
+        prompt.verify_with = present
+        prompt.after_unknown = lambda: self.refresh_issue(issue)
+        self.app.push_screen(prompt, sent)
+
+    @work(group="issues-single")
+    async def refresh_issue(self, issue: Issue) -> None:
+        """Re-read one issue (and its notes) after a write, done or not known."""
+        service = self.service
+        if service is None:
+            return
+        self.stale_extras.add(issue.id)
+        self.updated(await service.get_issue(issue.project_id, issue.iid))
 
     def action_time_tracking(self) -> None:
         issue = self.current()
