@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import html
+from http import HTTPStatus
 import json
 import re
 from typing import Any
@@ -38,12 +39,22 @@ class ApiError(LabdeckError):
     def __init__(self, status: int, message: str, method: str = "", path: str = "",
                  body: Any = None, headers: dict[str, str] | None = None) -> None:
         self.status = status
-        self.message = message or self.default_message
+        self.message = message or self._default_for(status)
         self.method = method
         self.path = path
         self.body = body
         self.headers = headers or {}
         super().__init__(f"{status} {self.message}")
+
+    def _default_for(self, status: int) -> str:
+        """The class's default message, or, for a status the class only stands in for (a 502 is a
+        `ServerError`), that status's own reason: a title-less 502 page is "502 Bad Gateway", not a 500."""
+        if status == type(self).status or not status:
+            return self.default_message
+        try:
+            return f"{status} {HTTPStatus(status).phrase}"
+        except ValueError:  # a status with no standard reason
+            return f"{status} error"
 
     def __str__(self) -> str:
         where = f" ({self.method} {self.path})" if self.method else ""
