@@ -38,7 +38,7 @@ NAVIGATION = ["up", "down", "j", "k", "pageup", "pagedown", "home", "end", "left
 SCREEN_KEYS = ["r", "enter", "slash", "d", "question_mark", "space", "c", "f", "m", "x", "a", "e", "i",
                "b", "t", "l", "p", "s", "n", "y", "left_square_bracket", "right_square_bracket", "ctrl+a",
                "ctrl+c", "backspace", "delete"]
-TYPING = list("abcdefghijklmnoprstuvwxyz0123456789") + ["space", "minus", "full_stop"]
+TYPING = [*"abcdefghijklmnoprstuvwxyz0123456789", "space", "minus", "full_stop"]
 
 
 def key_event(key: str) -> events.Key:

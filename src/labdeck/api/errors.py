@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import html
-from http import HTTPStatus
 import json
 import re
+from http import HTTPStatus
 from typing import Any
 
 from labdeck.domain.text import sanitize
