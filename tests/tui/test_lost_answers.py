@@ -20,7 +20,7 @@ from labdeck.api.errors import Conflict, MalformedResponse
 from labdeck.sandbox.clock import ManualClock
 from labdeck.sandbox.seed.issues import issues_data
 from labdeck.tui.screens.base import FormDialog
-from labdeck.tui.screens.issues.dialogs import PromptScreen
+from labdeck.tui.screens.issues.dialogs import EditIssueScreen, PromptScreen
 from labdeck.tui.writes import MAY_HAVE_APPLIED
 
 REF, PROJECT, IID = "acme/platform/api-gateway#2", "acme/platform/api-gateway", 2
@@ -157,3 +157,45 @@ async def test_every_form_dialog_keeps_its_input_when_the_write_fails(error: Exc
         await pilot.click("#ok")
         await settle(pilot)
         assert app.results == ["WEB"] and calls == ["web", "web"]
+
+
+class TruncatePut(httpx.AsyncBaseTransport):
+    """The sandbox; the first PUT to an issue is applied and its answer cut short."""
+
+    def __init__(self, asgi: Any) -> None:
+        self.inner = httpx.ASGITransport(asgi)
+        self.lose = 1
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        response = await self.inner.handle_async_request(request)
+        if request.method != "PUT" or self.lose <= 0:
+            return response
+        self.lose -= 1
+        await response.aread()
+        return httpx.Response(200, headers={"content-type": "application/json"},
+                              content=response.content[:10], request=request)
+
+
+async def test_edit_whose_answer_was_lost_is_checked_by_reading_the_issue() -> None:
+    asgi, _ = sandbox(ManualClock())
+    transport = TruncatePut(asgi)
+    app = make_app(settings=sandbox_settings(ALICE), transport_factory=lambda settings: transport)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_issues(pilot, "label:feature label:backend")
+        await select(pilot, screen, REF)
+        screen.table.focus()
+        await pilot.press("e")
+        await pilot.pause()
+        dialog = app.screen
+        assert isinstance(dialog, EditIssueScreen)
+        dialog.query_one("#issues-edit-title", Input).value = "Renamed while the proxy hiccups"
+        await pilot.click("#save")
+        await settle(pilot)
+        assert app.screen is dialog
+        assert dialog.query_one("#issues-edit-title", Input).value == "Renamed while the proxy hiccups"
+        message = str(dialog.query_one("#issues-edit-error", Static).render())
+        assert MAY_HAVE_APPLIED in message and "it was applied" in message, message
+        assert sandbox_issue(asgi, PROJECT, IID).title == "Renamed while the proxy hiccups"
+        await pilot.press("escape")
+        await settle(pilot)
+        assert screen.current().title == "Renamed while the proxy hiccups"  # type: ignore[union-attr]

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Final, Literal
+from typing import Any, Final, Literal
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -127,10 +127,13 @@ class PromptScreen(WriteForm, ModalScreen[str | None]):
         self.dismiss(None)
 
 
-class EditIssueScreen(ModalScreen[dict[str, str] | None]):
-    """Edit the title and the labels (comma-separated); dismisses with only the changed fields."""
+class EditIssueScreen(WriteForm, ModalScreen[Any]):
+    """Edit the title and the labels (comma-separated); dismisses with only the changed fields, or, with
+    `write_with` set (`WriteForm`), saves them itself and stays open, text kept, until they are saved."""
 
     CSS_PATH = "issues.tcss"
+    SUBMIT = "save"
+    ERROR = "issues-edit-error"
     AUTO_FOCUS = "#issues-edit-title"
     BINDINGS = [Binding("escape", "cancel", "Cancel", id="issues_edit.cancel")]
 
@@ -172,15 +175,20 @@ class EditIssueScreen(ModalScreen[dict[str, str] | None]):
         if event.button.id == "cancel":
             self.dismiss(None)
             return
-        changes = self.changes()
-        if changes is not None:
-            self.dismiss(changes)
+        self.save()
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()
+        self.save()
+
+    def save(self) -> None:
         changes = self.changes()
-        if changes is not None:
-            self.dismiss(changes)
+        if changes is None:
+            return
+        if changes:
+            self.submit_value(changes)
+        else:
+            self.dismiss(changes)  # nothing changed: nothing to send
 
     def action_cancel(self) -> None:
         self.dismiss(None)

@@ -272,11 +272,26 @@ class IssuesScreen(LabdeckScreen):
         if issue is None:
             return
 
-        def edited(changes: dict[str, str] | None) -> None:
-            if changes:
-                self.run_single(issue, "update", changes)
+        service = self.service
+        if service is None:
+            return
+        pid, iid = issue.project_id, issue.iid
 
-        self.app.push_screen(EditIssueScreen(issue.reference, issue.title, issue.label_names), edited)
+        async def saved_already(changes: dict[str, str]) -> bool:  # after a lost answer: GET and compare
+            fresh = await service.get_issue(pid, iid)
+            labels = ",".join(fresh.label_names)
+            return all((fresh.title if key == "title" else labels) == value for key, value in changes.items())
+
+        def edited(result: Issue | dict[str, str] | None) -> None:
+            if isinstance(result, Issue):
+                self.notify("saved", title=issue.reference, markup=False, timeout=4)
+                self.updated(result)
+
+        dialog = EditIssueScreen(issue.reference, issue.title, issue.label_names)
+        dialog.write_with = lambda changes: service.update_issue(pid, iid, **changes)
+        dialog.verify_with = saved_already
+        dialog.after_unknown = lambda: self.refresh_issue(issue)
+        self.app.push_screen(dialog, edited)
 
     def action_comment(self) -> None:
         issue = self.current()
