@@ -53,13 +53,18 @@ def key_event(key: str) -> events.Key:
 
 def burst(rng: random.Random, areas: list[str]) -> list[str]:
     """One burst of keys, as a hand would send them."""
-    kind = rng.choices(["nav", "jump", "escape", "palette", "type", "screen", "page"],
-                       weights=[30, 12, 12, 6, 12, 22, 6])[0]
+    kind = rng.choices(["nav", "jump", "hasty", "escape", "palette", "type", "screen", "page"],
+                       weights=[28, 10, 8, 10, 6, 12, 20, 6])[0]
     if kind == "nav":
         return [rng.choice(NAVIGATION) for _ in range(rng.randint(1, 6))]
-    if kind == "jump":
+    if kind in ("jump", "hasty"):
         name = [c if c.isalnum() else _character_to_key(c) for c in rng.choice(areas)]
-        return ["colon", PAUSE, *name, "enter"]  # the prompt must be open to take the name
+        jump = ["colon", PAUSE, *name, "enter"]  # the prompt must be open to take the name
+        if kind == "jump":
+            return jump
+        # open an area and leave it at once, while it loads (`:users` then escape); or search and leave
+        extra = [rng.choice(["f", "slash", "r"]), *rng.sample(TYPING[:26], 3), "enter"]
+        return [*jump, PAUSE, *(extra if rng.random() < 0.5 else []), *["escape"] * rng.randint(1, 2)]
     if kind == "escape":
         return ["escape"] * rng.randint(1, 3)
     if kind == "palette":
@@ -97,7 +102,7 @@ def crash_reports(tmp_path: Path) -> list[Path]:
     return sorted(folder.iterdir()) if folder.exists() else []
 
 
-async def run_storm(tmp_path: Path, *, seed: int, keys: int, latency_ms: float = 15.0,
+async def run_storm(tmp_path: Path, *, seed: int, keys: int, latency_ms: float = 150.0,
                     size: tuple[int, int] = (120, 36)) -> StormResult:
     """Send about `keys` keys; raise AssertionError at the first sign of an error (the app's exception,
     a crash report, or the app no longer running)."""

@@ -20,7 +20,7 @@ from textual.screen import Screen
 from labdeck.api.request_log import RequestLog
 from labdeck.api.settings import ConnectionSettings
 from labdeck.config.files import Config, ConfigError, save_config
-from labdeck.tui import commands
+from labdeck.tui import commands, dismiss_guard
 from labdeck.tui.areas import AreaRequest, find_area
 from labdeck.tui.errors import describe_error, is_expected, redact, unwrap, write_crash_log
 from labdeck.tui.jobs import Job, JobCentre, JobState
@@ -29,6 +29,8 @@ from labdeck.tui.session import Session, TransportFactory, cache_dir, open_sessi
 from labdeck.tui.themes import DEFAULT_THEME, discover_themes, package_theme_dir, user_theme_dir
 from labdeck.tui.widgets.status_bar import StatusInfo
 from labdeck.tui.workers import error_node, is_gone, show_load_failure
+
+dismiss_guard.install()  # a screen dismisses only itself, once (fast keys reach a closing dialog)
 
 
 class LabdeckApp(App[None]):
