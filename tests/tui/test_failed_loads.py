@@ -3,6 +3,8 @@ roots, a subgroup node, and the lists (`ResourceView`) of every screen."""
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from typing import Any
 
 import httpx
@@ -29,14 +31,28 @@ def table_message(table: Any) -> str:
     return table._message() or ""
 
 
-async def test_group_roots_failure_is_shown_and_r_retries() -> None:
-    transport = FailingSandbox(path_is("/api/v4/groups"))
+@asynccontextmanager
+async def showing(transport: FailingSandbox, screen: Any) -> AsyncIterator[Any]:
+    """An app against `transport` with `screen` pushed and loaded; yields the pilot."""
     app = make_app(transport_factory=lambda settings: transport)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
-        screen = GroupsScreen()
         await app.push_screen(screen)
         await settle(pilot)
+        yield pilot
+
+
+async def r_fills(pilot: Any, table: Any) -> None:
+    """`r` retries the failed load: the rows come and the failure line goes."""
+    await pilot.press("r")
+    await settle(pilot)
+    assert table.rows and table.load_error is None
+
+
+async def test_group_roots_failure_is_shown_and_r_retries() -> None:
+    transport = FailingSandbox(path_is("/api/v4/groups"))
+    screen = GroupsScreen()
+    async with showing(transport, screen) as pilot:
         assert transport.failed == 1
         shown = labels(screen.tree.root)
         assert len(shown) == 1 and shown[0].startswith("Could not load: 500") and "r to retry" in shown[0]
@@ -49,12 +65,8 @@ async def test_group_roots_failure_is_shown_and_r_retries() -> None:
 
 async def test_subgroup_failure_is_not_marked_loaded_and_r_retries() -> None:
     transport = FailingSandbox(lambda request: request.url.path.endswith("/subgroups"), failures=0)
-    app = make_app(transport_factory=lambda settings: transport)
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
-        screen = GroupsScreen()
-        await app.push_screen(screen)
-        await settle(pilot)
+    screen = GroupsScreen()
+    async with showing(transport, screen) as pilot:
         acme = screen.tree.root.children[0]
         transport.failures = 1
         screen.tree.focus()
@@ -71,32 +83,20 @@ async def test_subgroup_failure_is_not_marked_loaded_and_r_retries() -> None:
 
 async def test_a_list_failure_is_shown_in_the_table_and_r_retries() -> None:
     transport = FailingSandbox(path_is("/api/v4/users"))
-    app = make_app(transport_factory=lambda settings: transport)
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
-        screen = UsersScreen()
-        await app.push_screen(screen)
-        await settle(pilot)
+    screen = UsersScreen()
+    async with showing(transport, screen) as pilot:
         assert transport.failed == 1 and screen.table.rows == []
         assert table_message(screen.table) == "Could not load: 500: boom — r to retry"
-        await pilot.press("r")
-        await settle(pilot)
-        assert screen.table.rows and screen.table.load_error is None
+        await r_fills(pilot, screen.table)
 
 
 async def test_registry_list_failure_says_so() -> None:
     transport = FailingSandbox(lambda request: request.url.path.endswith("/registry/repositories"))
-    app = make_app(transport_factory=lambda settings: transport)
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
-        screen = RegistryScreen(AreaRequest(scope="acme/platform/api-gateway"))
-        await app.push_screen(screen)
-        await settle(pilot)
+    screen = RegistryScreen(AreaRequest(scope="acme/platform/api-gateway"))
+    async with showing(transport, screen) as pilot:
         assert transport.failed == 1
         assert "Could not load: 500: boom" in table_message(screen.table)
-        await pilot.press("r")
-        await settle(pilot)
-        assert screen.table.rows and screen.table.load_error is None
+        await r_fills(pilot, screen.table)
 
 
 def test_transport_is_an_httpx_transport() -> None:

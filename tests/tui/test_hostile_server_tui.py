@@ -11,17 +11,16 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 import httpx
 import pytest
 from failing import settle
 from snapshot_apps import make_app
+from test_hostile_faults import record_errors
 
 from labdeck.sandbox.app import create_app
 from labdeck.sandbox.clock import ManualClock
 from labdeck.sandbox.options import SandboxOptions
-from labdeck.tui.app import LabdeckApp
 from labdeck.tui.areas import AreaRequest
 from labdeck.tui.screens.registry.registry import RegistryScreen
 from labdeck.tui.screens.users.users import UsersScreen
@@ -54,19 +53,6 @@ class HostileServer(httpx.AsyncBaseTransport):
 
 def users_path(request: httpx.Request) -> bool:
     return request.url.path == "/api/v4/users"
-
-
-def record_errors(app: LabdeckApp) -> list[str]:
-    seen: list[str] = []
-    original = app.notify
-
-    def notify(message: Any, **options: Any) -> None:
-        if options.get("severity") == "error":
-            seen.append(str(message))
-        original(message, **options)
-
-    app.notify = notify  # type: ignore[method-assign]
-    return seen
 
 
 @dataclass
