@@ -65,6 +65,17 @@ FetchMode = page_fetch.FetchMode
 RETRYABLE_ERRORS = (httpx.ConnectError, httpx.ConnectTimeout, httpx.ReadError, httpx.ReadTimeout,
                     httpx.WriteError, httpx.PoolTimeout, httpx.RemoteProtocolError)
 
+# Failures before any byte of the request left: the server cannot have applied it.
+NOT_SENT_ERRORS = (httpx.ConnectError, httpx.ConnectTimeout, httpx.PoolTimeout)
+# Answers after which a write may still have been applied (the proxy lost the backend's answer).
+MAYBE_APPLIED_STATUSES = frozenset({502, 504})
+
+
+def _network_error(exc: httpx.HTTPError) -> NetworkError:
+    error = NetworkError(_describe(exc))
+    error.may_have_sent = not isinstance(exc, NOT_SENT_ERRORS)
+    return error
+
 
 class _Retry(Exception):
     """Internal: an attempt failed in a way that may be retried."""
@@ -278,14 +289,23 @@ class ApiClient:
         may_retry = backoff.is_idempotent(method) and files is None
         waited = 0.0
         attempt = 0
+        maybe_applied = False  # an earlier attempt may have reached the server and done the work
         while True:
             attempt += 1
             pace = self.rate_limit.pace_delay(self._clock(), policy.max_delay)
             if pace > 0:
                 await self._sleep(pace)
             try:
-                return await self._follow_redirects(method, url, json, data, files, headers, state)
+                response = await self._follow_redirects(method, url, json, data, files, headers, state)
+                if maybe_applied and method == "DELETE" and response.status_code == 404:
+                    # the first attempt deleted it and its answer was lost: the retry finds it gone
+                    state["status"] = 204
+                    return httpx.Response(204, request=response.request)
+                return response
             except _Retry as retry:
+                final = retry.final
+                maybe_applied = maybe_applied or retry.status in MAYBE_APPLIED_STATUSES or (
+                    isinstance(final, NetworkError) and final.may_have_sent)
                 if not may_retry or attempt >= policy.max_attempts:
                     raise retry.final from None
                 delay = backoff.retry_delay(retry.status, retry.headers, attempt, policy,
@@ -329,10 +349,10 @@ class ApiClient:
             response = await asyncio.shield(task)
         except RETRYABLE_ERRORS as exc:
             state["status"] = None  # no answer this time (not the status of an earlier attempt)
-            raise _Retry(None, {}, NetworkError(_describe(exc))) from None
+            raise _Retry(None, {}, _network_error(exc)) from None
         except httpx.HTTPError as exc:
             state["status"] = None
-            raise NetworkError(_describe(exc)) from None
+            raise _network_error(exc) from None
         except asyncio.CancelledError:
             if not task.done():
                 task.add_done_callback(_swallow)

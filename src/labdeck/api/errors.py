@@ -17,7 +17,10 @@ class LabdeckError(Exception):
 
 
 class NetworkError(LabdeckError):
-    """The instance could not be reached, or the connection broke (after retries)."""
+    """The instance could not be reached, or the connection broke (after retries). `may_have_sent` is False
+    only when the request certainly never reached the server (no connection was made)."""
+
+    may_have_sent: bool = True
 
 
 class DeadlineExceeded(NetworkError):

@@ -213,9 +213,22 @@ _NO_OP_REASON: Final = {
 }
 
 
+# What labdeck refuses on the signed-in account although GitLab allows some of it (ban, deactivate): each
+# ends the session with a bare 401 and nobody but another administrator can undo it.
+SELF_LOCKOUT: Final = frozenset({Operation.BAN, Operation.BLOCK, Operation.DEACTIVATE, Operation.REJECT})
+SELF_LOCKOUT_REASON: Final = "this is your own account; you would be locked out"
+
+
+def self_lockout(op: Operation | str, *, caller_is_target: bool) -> str | None:
+    """Why labdeck refuses `op` on the caller's own account (None when it does not): a client rule, on top
+    of what the server decides in `check`."""
+    return SELF_LOCKOUT_REASON if caller_is_target and Operation(op) in SELF_LOCKOUT else None
+
+
 def allowed_operations(account: Account, *, caller_is_admin: bool = True, caller_is_target: bool = False,
                        dormant_days: int = DEFAULT_DORMANT_DAYS) -> list[Availability]:
-    """Every operation for `account`, enabled only when it would succeed and change something.
+    """Every operation for `account`, enabled only when it would succeed and change something, and would
+    not lock the caller out of their own account (`self_lockout`).
 
     A refused operation carries the server's message as its reason; a no-op carries a short reason such as
     `already blocked`.
@@ -224,7 +237,10 @@ def allowed_operations(account: Account, *, caller_is_admin: bool = True, caller
     for op in Operation:
         outcome = check(op, account, caller_is_admin=caller_is_admin, caller_is_target=caller_is_target,
                         dormant_days=dormant_days)
-        if isinstance(outcome, Refused):
+        lockout = self_lockout(op, caller_is_target=caller_is_target)
+        if lockout is not None:
+            rows.append(Availability(op, False, lockout, outcome))
+        elif isinstance(outcome, Refused):
             rows.append(Availability(op, False, outcome.message, outcome))
         elif not outcome.changed:
             rows.append(Availability(op, False, _NO_OP_REASON.get(op, "nothing to change"), outcome))

@@ -23,7 +23,7 @@ from labdeck.api.settings import ConnectionSettings
 from labdeck.config.files import Config, ConfigError
 from labdeck.config.state import State, load_state, save_state
 from labdeck.domain.job_tokens import PROJECT_SCOPED_AREAS
-from labdeck.tui import capabilities, commands
+from labdeck.tui import capabilities, commands, dismiss_guard
 from labdeck.tui.area_commands import AreaActionCommands
 from labdeck.tui.areas import Area, AreaRequest, admin_only_message, find_area
 from labdeck.tui.errors import REDACTED, describe_error, is_expected, redact, unwrap, write_crash_log
@@ -34,6 +34,9 @@ from labdeck.tui.screens.form_keys import FormKeys, hold_key, is_typing
 from labdeck.tui.session import Session, TransportFactory, cache_dir, open_session, state_dir
 from labdeck.tui.themes import DEFAULT_THEME, discover_themes, package_theme_dir, user_theme_dir
 from labdeck.tui.widgets.status_bar import StatusInfo
+from labdeck.tui.workers import error_node, is_gone, show_load_failure
+
+dismiss_guard.install()  # a screen dismisses only itself, once (fast keys reach a closing dialog)
 
 TYPED_IN_FIELDS = frozenset({"quit", "jump", "help", "refresh"})  # their keys are letters
 
@@ -254,6 +257,12 @@ class LabdeckApp(App[None]):
 
         self.push_screen(JumpScreen(), chosen)
 
+    def action_command_palette(self) -> None:
+        from labdeck.tui.palette import LabdeckPalette
+
+        if self.use_command_palette and not LabdeckPalette.is_open(self):
+            self.push_screen(LabdeckPalette(id="--command-palette"))
+
     def action_help(self) -> None:
         from labdeck.tui.screens.shell.help import HelpScreen
 
@@ -269,12 +278,17 @@ class LabdeckApp(App[None]):
             return
         from labdeck.tui.screens.confirm import ConfirmScreen
 
+        if any(getattr(screen, "quit_question", False) for screen in self.screen_stack):
+            return  # already asking (a second `q` or ctrl+q)
+
         def answered(yes: bool | None) -> None:
             if yes:
                 self.exit()
 
-        self.push_screen(ConfirmScreen("Quit labdeck?", f"{running} job(s) still running will be cancelled.",
-                                       confirm_label="Quit"), answered)
+        question = ConfirmScreen("Quit labdeck?", f"{running} job(s) still running will be cancelled.",
+                                 confirm_label="Quit")
+        question.quit_question = True  # type: ignore[attr-defined]
+        self.push_screen(question, answered)
 
     def action_back(self) -> None:
         leave_field = getattr(self.screen, "leave_field", None)
@@ -425,6 +439,12 @@ class LabdeckApp(App[None]):
         cause = unwrap(error)
         if from_worker and is_expected(cause):
             self.notify(self._describe(cause), title="Error", severity="error", markup=False, timeout=8)
+            node = error_node()
+            if not is_gone(self, node):
+                show_load_failure(node, self._describe(cause))
+            return
+        if is_gone(self, error_node()):  # about a screen that has closed: nothing left to tell or break
+            self.log.warning(f"dropped an error of a closed screen: {type(cause).__name__}")
             return
         self._return_code = 1
         if self._exception is None:  # run_test re-raises it; a plain run never prints it

@@ -24,6 +24,8 @@ from labdeck.tui.screens.form_keys import FormKeys, is_typing
 from labdeck.tui.widgets.resource_table import ResourceTable
 from labdeck.tui.widgets.resource_view import ResourceView
 from labdeck.tui.widgets.status_bar import StatusBar
+from labdeck.tui.workers import cancel_if_gone
+from labdeck.tui.writes import WriteForm
 
 if TYPE_CHECKING:
     from labdeck.tui.app import LabdeckApp
@@ -83,6 +85,9 @@ class LabdeckScreen(FormKeys, Screen[None]):
 
     def compose_body(self) -> ComposeResult:
         yield from ()
+
+    def on_screen_suspend(self) -> None:
+        cancel_if_gone(self)  # popped: its workers stop now, not when Textual unmounts it
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action in self.MUTATING_ACTIONS and getattr(self.app, "read_only", False):
@@ -247,10 +252,11 @@ class StatusTableScreen(LabdeckScreen):
         self.notify(text, severity="error", markup=False)
 
 
-class FormDialog(FormKeys, ModalScreen[T | None]):
+class FormDialog(WriteForm, FormKeys, ModalScreen[T | None]):
     """A modal form: its submit button (id `SUBMIT`) closes it with `value()`, unless that is a problem (a
     string), which is shown in the `Static` whose id is `ERROR`; any other button and `action_cancel`
-    close it with None."""
+    close it with None. When the opener sets `write_with` (`WriteForm`), the form sends the write itself
+    and stays open, with what was typed, until it is done."""
 
     SUBMIT: ClassVar[str] = ""
     ERROR: ClassVar[str] = ""
@@ -268,7 +274,7 @@ class FormDialog(FormKeys, ModalScreen[T | None]):
         if isinstance(result, str):
             self.query_one(f"#{self.ERROR}", Static).update(result)
             return
-        self.dismiss(result)
+        self.submit_value(result)
 
     def action_cancel(self) -> None:
         self.dismiss(None)

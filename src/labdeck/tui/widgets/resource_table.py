@@ -21,6 +21,7 @@ from textual.geometry import Size
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
+from labdeck.domain.text import sanitize
 from labdeck.tui.widgets import table_messages
 from labdeck.tui.widgets.table_actions import TABLE_BINDINGS, TableActions
 from labdeck.tui.widgets.table_model import LOAD_MORE_THRESHOLD, CellsFn, Column, RowKeyFn, TableModel
@@ -106,6 +107,13 @@ class ResourceTable(TableActions, ScrollView, can_focus=True):
         self.load_more_threshold = load_more_threshold
         self.max_auto_width = max_auto_width
         self._loading_more = False
+        # Load failures: `load_error` is said where the rows would be. A screen that sets `loading_more`
+        # around its loads makes the table track them: the error then lasts until the next load starts
+        # (re-filtering the old rows keeps it); otherwise new rows clear it.
+        self.load_error: str | None = None
+        self.awaiting_rows = False  # a tracked load started and its rows have not come
+        self.tracks_loading = False
+        self.ever_filled = False
         self._natural: list[int] = []
         self._measured_rows = 0
         self._widths_cache: tuple[int, list[int]] | None = None
@@ -190,9 +198,27 @@ class ResourceTable(TableActions, ScrollView, can_focus=True):
     @loading_more.setter
     def loading_more(self, value: bool) -> None:
         self._loading_more = value
+        if value:
+            self.tracks_loading = self.awaiting_rows = True
+            self.load_error = None
         self._changed()
 
+    def show_load_error(self, message: str) -> None:
+        """Say, after the last row (or instead of "No rows"), that the load failed and `r` retries it."""
+        self.load_error = " ".join(sanitize(message).split())
+        self.awaiting_rows = False
+        self._changed()
+
+    def _rows_arrived(self) -> None:
+        if self._loading_more:  # rows shown while a load is in flight (a re-filter): not its answer
+            return
+        if not self.tracks_loading:
+            self.load_error = None
+        self.awaiting_rows = False
+        self.ever_filled = True
+
     def set_rows(self, rows: Iterable[Any]) -> None:
+        self._rows_arrived()
         self.model.set_rows(rows)
         self._measured_rows = 0
         self._measure()
@@ -209,6 +235,7 @@ class ResourceTable(TableActions, ScrollView, can_focus=True):
             self.set_timer(seconds, lambda: self.flash(()))
 
     def append_rows(self, rows: Iterable[Any]) -> None:
+        self._rows_arrived()
         self.model.append_rows(rows)
         if self._measured_rows < SAMPLE_SIZE:
             self._measure()
@@ -277,6 +304,8 @@ class ResourceTable(TableActions, ScrollView, can_focus=True):
     def _message(self) -> str | None:
         if self._loading_more:
             return "Loading more…"
+        if self.load_error is not None:
+            return f"Could not load: {self.load_error} — r to retry"
         if self.model.visible_count == 0:
             if self.model.filter_text and self.model.row_count:
                 return f"No rows match “{self.model.filter_text}”"

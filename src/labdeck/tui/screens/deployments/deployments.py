@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import UTC, date, datetime
+from typing import Any
 
 from rich.text import Text
 from textual import work
@@ -275,21 +276,24 @@ class DeploymentsScreen(ScopedScreen):
         if not self.scope:
             return
 
-        def created(value: NewDeployment | None) -> None:
-            if value is not None:
-                self.create_deployment(value)
-
-        self.app.push_screen(CreateDeploymentDialog(self._select("environment") or ""), created)
-
-    @work(group="deployments-mutation")
-    async def create_deployment(self, value: NewDeployment) -> None:
-        service = deployments_service(self)
+        service, scope = deployments_service(self), self.scope
         if service is None:
             return
-        made = await service.create_deployment(self.scope, environment=value.environment, sha=value.sha,
-                                               ref=value.ref, tag=value.tag, status=value.status)
-        self.notify(f"Deployment #{made.iid or made.id} recorded ({made.status})", markup=False)
-        self.load_all(refresh=True)
+
+        async def create(value: NewDeployment) -> Any:
+            return await service.create_deployment(scope, environment=value.environment, sha=value.sha,
+                                                   ref=value.ref, tag=value.tag, status=value.status)
+
+        def created(made: Any) -> None:
+            if made is not None:
+                self.notify(f"Deployment #{made.iid or made.id} recorded ({made.status})", markup=False)
+                self.load_all(refresh=True)
+
+        # the dialog sends it and stays open (input kept) until it is recorded (`WriteForm`)
+        dialog = CreateDeploymentDialog(self._select("environment") or "")
+        dialog.write_with = create
+        dialog.after_unknown = lambda: self.load_all(refresh=True)
+        self.app.push_screen(dialog, created)
 
     def action_protected(self) -> None:
         if not self.scope:

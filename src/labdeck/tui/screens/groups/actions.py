@@ -49,6 +49,7 @@ from labdeck.tui.screens.groups.forms import (
 )
 from labdeck.tui.screens.groups.tabs import copy_variable_value, refuse_hidden, variable_key
 from labdeck.tui.widgets.resource_view import ResourceView
+from labdeck.tui.workers import is_live
 
 if TYPE_CHECKING:
     from labdeck.tui.screens.groups.groups import GroupsScreen
@@ -372,7 +373,7 @@ class GroupActions:
                 ok = status.state is RelationState.FINISHED
                 job.add_result(status.relation, ok, "finished" if ok else (status.error or "failed"))
             job.summarize("relation", "exported")
-            if self.is_attached and self.group is not None and self.group.id == ref:
+            if is_live(self) and self.group is not None and self.group.id == ref:
                 self.relations = statuses
                 self.reload("transfer")
 
@@ -415,7 +416,7 @@ class GroupActions:
                                                  parent_id=parent)
             job.add_result(values["path"], True, "accepted; the group fills in as the import completes")
             job.set_summary("import accepted")
-            if self.is_attached:
+            if is_live(self):
                 self.load_roots(refresh=True)
 
         self.labdeck.start_job(f"Import group {values['path']}", run)

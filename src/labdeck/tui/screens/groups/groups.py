@@ -24,7 +24,7 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import Static, TabbedContent, TabPane, Tree
 
 from labdeck.api.badges import BadgesService
-from labdeck.api.errors import ApiError
+from labdeck.api.errors import ApiError, LabdeckError
 from labdeck.api.group_transfer import GroupTransferService
 from labdeck.api.groups import GroupsService, ProjectQuery
 from labdeck.api.iterations import IterationsService
@@ -34,6 +34,7 @@ from labdeck.api.models.group_transfer import RelationStatus
 from labdeck.api.models.groups import Group
 from labdeck.api.models.projects import Project
 from labdeck.api.variables import VariablesService
+from labdeck.domain.text import sanitize
 from labdeck.tui.areas import AreaRequest
 from labdeck.tui.capabilities import feature_reason, refused, unavailable
 from labdeck.tui.screens.base import LabdeckScreen
@@ -88,6 +89,11 @@ class Services:
         self.transfer = GroupTransferService(client)
 
 
+def failure_label(message: str) -> Text:
+    """The tree line that stands where groups would be when their load failed (literal text)."""
+    return Text(f"Could not load: {' '.join(sanitize(message).split())} — r to retry", style="red")
+
+
 class GroupTree(Tree[Group | None]):
     """The group tree; nodes carry their `Group`, children load on first expansion."""
 
@@ -134,6 +140,7 @@ class GroupsScreen(GroupActions, LabdeckScreen):
         self.revealed: set[tuple[str, str]] = set()
         self.relations: list[RelationStatus] = []
         self._loaded_for: dict[str, int] = {}
+        self.roots_failed = False
         self._services: Services | None = None
         self.specs: dict[str, TabSpec] = {
             "projects": project_tab(lambda: self.group), "subgroups": subgroup_tab(),
@@ -218,8 +225,16 @@ class GroupsScreen(GroupActions, LabdeckScreen):
         services = self.services
         if services is None:
             return
-        roots = await services.groups.top_level_groups(all_available=True, refresh=refresh)
         tree = self.tree
+        try:
+            roots = await services.groups.top_level_groups(all_available=True, refresh=refresh)
+        except LabdeckError as error:
+            self.roots_failed = True
+            tree.clear()
+            tree.loaded.clear()
+            tree.root.add_leaf(failure_label(self.labdeck._describe(error)), data=None)
+            raise
+        self.roots_failed = False
         tree.clear()
         tree.loaded.clear()
         for group in roots:
@@ -255,7 +270,14 @@ class GroupsScreen(GroupActions, LabdeckScreen):
         if group is None or services is None or group.id in self.tree.loaded:
             return
         self.tree.loaded.add(group.id)
-        children = await services.groups.subgroups(group.id)
+        try:
+            children = await services.groups.subgroups(group.id)
+        except LabdeckError as error:  # not loaded: `r` (or expanding it again) retries
+            self.tree.loaded.discard(group.id)
+            node.remove_children()
+            node.add_leaf(failure_label(self.labdeck._describe(error)), data=None)
+            raise
+        node.remove_children()
         for child in children:
             node.add(Text(child.name or child.full_path or str(child.id)), data=child, allow_expand=True)
         if not children:
@@ -319,6 +341,18 @@ class GroupsScreen(GroupActions, LabdeckScreen):
         self.action_next_tab(-1)
 
     def refresh_data(self) -> None:
+        """`r`: the group list when it failed (or is empty); a subgroup node whose children failed to load
+        (the cursor on it or on its failure line); else the active tab."""
+        if self.roots_failed or not self.tree.root.children:
+            self.load_roots(refresh=True)
+            return
+        node = self.tree.cursor_node
+        if node is not None and node.data is None and node.parent is not None:
+            node = node.parent  # the failure line: retry its group
+        if node is not None and node.data is not None and node.data.id not in self.tree.loaded \
+                and node.children and node.children[0].data is None:
+            self.expand_node(node)
+            return
         self.load_tab(self.active_tab, refresh=True)
 
     @work(exclusive=True, group="groups-tab")

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Final, Literal
+from typing import Any, Final, Literal
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -22,6 +22,7 @@ from labdeck.api.issues import BulkKind
 from labdeck.api.models.issues import TimeStats
 from labdeck.domain.durations import DurationError, parse_duration
 from labdeck.tui.screens.form_keys import FormKeys
+from labdeck.tui.writes import WriteForm
 
 # id -> label, in menu order
 BULK_CHOICES: Final[dict[BulkKind, str]] = {
@@ -94,10 +95,12 @@ class LinkMenu(ModalScreen[str | None]):
         self.dismiss(None)
 
 
-class PromptScreen(FormKeys, ModalScreen[str | None]):
-    """One line of input; `allow_empty=False` keeps the dialog open until something is typed."""
+class PromptScreen(WriteForm, FormKeys, ModalScreen[str | None]):
+    """One line of input; `allow_empty=False` keeps the dialog open until something is typed. With
+    `write_with` set (`WriteForm`), enter sends it and the dialog stays open, text kept, until it is done."""
 
     CSS_PATH = "issues.tcss"
+    ERROR = "issues-prompt-error"
     AUTO_FOCUS = "#issues-prompt-input"
     BINDINGS = [Binding("escape", "cancel", "Cancel", id="issues_prompt.cancel")]
 
@@ -113,21 +116,25 @@ class PromptScreen(FormKeys, ModalScreen[str | None]):
         with Vertical(classes="issues-dialog"):
             yield Static(self.prompt_title, classes="issues-dialog-title")
             yield Input(self.value, placeholder=self.placeholder, id="issues-prompt-input")
+            yield Static("", markup=False, id=self.ERROR)
             yield Static("enter: OK · escape: cancel", classes="issues-dialog-hint")
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()
         if event.value.strip() or self.allow_empty:
-            self.dismiss(event.value.strip())
+            self.submit_value(event.value.strip())
 
     def action_cancel(self) -> None:
         self.dismiss(None)
 
 
-class EditIssueScreen(FormKeys, ModalScreen[dict[str, str] | None]):
-    """Edit the title and the labels (comma-separated); dismisses with only the changed fields."""
+class EditIssueScreen(WriteForm, FormKeys, ModalScreen[Any]):
+    """Edit the title and the labels (comma-separated); dismisses with only the changed fields, or, with
+    `write_with` set (`WriteForm`), saves them itself and stays open, text kept, until they are saved."""
 
     CSS_PATH = "issues.tcss"
+    SUBMIT = "save"
+    ERROR = "issues-edit-error"
     AUTO_FOCUS = "#issues-edit-title"
     BINDINGS = [Binding("escape", "cancel", "Cancel", id="issues_edit.cancel")]
 
@@ -169,15 +176,20 @@ class EditIssueScreen(FormKeys, ModalScreen[dict[str, str] | None]):
         if event.button.id == "cancel":
             self.dismiss(None)
             return
-        changes = self.changes()
-        if changes is not None:
-            self.dismiss(changes)
+        self.save()
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()
+        self.save()
+
+    def save(self) -> None:
         changes = self.changes()
-        if changes is not None:
-            self.dismiss(changes)
+        if changes is None:
+            return
+        if changes:
+            self.submit_value(changes)
+        else:
+            self.dismiss(changes)  # nothing changed: nothing to send
 
     def action_cancel(self) -> None:
         self.dismiss(None)

@@ -50,6 +50,7 @@ from labdeck.tui.screens.issues.dialogs import (
 from labdeck.tui.screens.issues.render import COLUMNS, Extras, issue_cells, issue_detail
 from labdeck.tui.widgets.resource_table import ResourceTable
 from labdeck.tui.widgets.resource_view import ResourceView
+from labdeck.tui.workers import is_live
 
 _PROMPTS: Final[dict[str, tuple[str, str]]] = {
     "add_labels": ("Labels to add (comma-separated)", "bug, needs-review"),
@@ -288,23 +289,60 @@ class IssuesScreen(LabdeckScreen):
         if issue is None:
             return
 
-        def edited(changes: dict[str, str] | None) -> None:
-            if changes:
-                self.run_single(issue, "update", changes)
+        service = self.service
+        if service is None:
+            return
+        pid, iid = issue.project_id, issue.iid
 
-        self.app.push_screen(EditIssueScreen(issue.reference, issue.title, issue.label_names), edited)
+        async def saved_already(changes: dict[str, str]) -> bool:  # after a lost answer: GET and compare
+            fresh = await service.get_issue(pid, iid)
+            labels = ",".join(fresh.label_names)
+            return all((fresh.title if key == "title" else labels) == value for key, value in changes.items())
+
+        def edited(result: Issue | dict[str, str] | None) -> None:
+            if isinstance(result, Issue):
+                self.notify("saved", title=issue.reference, markup=False, timeout=4)
+                self.updated(result)
+
+        dialog = EditIssueScreen(issue.reference, issue.title, issue.label_names)
+        dialog.write_with = lambda changes: service.update_issue(pid, iid, **changes)
+        dialog.verify_with = saved_already
+        dialog.after_unknown = lambda: self.refresh_issue(issue)
+        self.app.push_screen(dialog, edited)
 
     def action_comment(self) -> None:
         issue = self.current()
         if issue is None:
             return
 
-        def written(body: str | None) -> None:
-            if body:
-                self.run_single(issue, "comment", {"body": body})
+        service = self.service
+        if service is None:
+            return
+        pid, iid = issue.project_id, issue.iid
 
-        self.app.push_screen(PromptScreen(Content.from_markup("Comment on [b]$ref[/b]", ref=issue.reference),
-                                          "your comment (Markdown)"), written)
+        async def present(body: str) -> bool:  # after a lost answer: is the comment there?
+            return any(note.body == body for note in await service.notes(pid, iid, refresh=True))
+
+        def sent(note: object) -> None:
+            if note is not None:
+                self.notify("comment added", title=issue.reference, markup=False, timeout=4)
+                self.refresh_issue(issue)
+
+        prompt = PromptScreen(Content.from_markup("Comment on [b]$ref[/b]", ref=issue.reference),
+                              "your comment (Markdown)")
+        prompt.write_with = lambda body: service.add_note(pid, iid, body)
+        prompt.verify_with = present
+        prompt.after_unknown = lambda: self.refresh_issue(issue)
+        self.app.push_screen(prompt, sent)
+
+    @work(group="issues-single")
+    async def refresh_issue(self, issue: Issue) -> None:
+        """Re-read one issue (and its notes) after a write, done or not known."""
+        service = self.service
+        if service is None:
+            return
+        self.stale_extras.add(issue.id)
+        self.updated(await service.get_issue(issue.project_id, issue.iid))
 
     def action_time_tracking(self) -> None:
         issue = self.current()
@@ -411,7 +449,7 @@ class IssuesScreen(LabdeckScreen):
                 result = await service.apply(issue, action)
                 shown = result.message if result.ok else f"{result.status or 'error'}: {result.message}"
                 job.add_result(result.reference, result.ok, shown)
-                if result.issue is not None and self.is_attached:
+                if result.issue is not None and is_live(self):
                     self.updated(result.issue)
             job.summarize("issue", "updated")
 

@@ -25,6 +25,7 @@ from labdeck.tui.screens.confirm import ConfirmScreen
 from labdeck.tui.screens.projects.dialogs import ForkDialog, ForkRequest, PathPrompt
 from labdeck.tui.widgets.resource_view import ResourceView
 from labdeck.tui.widgets.table_model import Column
+from labdeck.tui.workers import is_live
 
 IMPORT_STEPS = {"scheduled": 1, "started": 2, "finished": 3}
 POLL_TIMEOUT = 30 * 60.0
@@ -153,7 +154,7 @@ class ForksTab(Widget):
         async def run(job: Job) -> None:
             done = await run_fork(job, service, source, request, poll_initial=initial)
             self.app.notify(f"Fork ready: {done.path_with_namespace}", markup=False)
-            if self.is_attached:
+            if is_live(self):
                 self.load(refresh=True)
 
         self.last_job = self.app.start_job(  # type: ignore[attr-defined]

@@ -36,6 +36,7 @@ from labdeck.tui.screens.registry.registry import POLL_TIMEOUT, Now, registry_se
 from labdeck.tui.widgets.resource_table import ResourceTable
 from labdeck.tui.widgets.resource_view import ResourceView
 from labdeck.tui.widgets.table_model import Column
+from labdeck.tui.workers import is_live
 
 TABLE_DELAY = 0.15  # seconds of quiet typing before the tag table is rebuilt
 BUCKETS = 26
@@ -402,15 +403,15 @@ class RegistryCleanupScreen(LabdeckScreen):
                 await service.bulk_delete(project, repo_id, rules)
             except BulkDeleteLocked:
                 self._lock_unknown = self.lock_remaining() is None
-                if self.is_attached:
+                if is_live(self):
                     self.update_lock()
                 raise
-            if self.is_attached:
+            if is_live(self):
                 self.update_lock()
             job.set_total(len(targets))
             await poll_until(remaining_names, done, max_interval=5.0, timeout=POLL_TIMEOUT)
             job.set_summary(f"deleted {counted(len(targets), 'tag')}")
-            if self.is_attached:
+            if is_live(self):
                 self.after_deletion(targets)
             if self.on_deleted is not None:  # the list the job changed reloads, open panel or not
                 self.on_deleted(targets)

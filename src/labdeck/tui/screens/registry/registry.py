@@ -36,6 +36,7 @@ from labdeck.tui.widgets.detail_fields import append_fields
 from labdeck.tui.widgets.resource_table import ResourceTable
 from labdeck.tui.widgets.resource_view import ResourceView
 from labdeck.tui.widgets.table_model import Column
+from labdeck.tui.workers import is_live
 
 Now = Callable[[], datetime]
 POLL_TIMEOUT = 600.0
@@ -178,7 +179,7 @@ class RegistryScreen(ScopedScreen):
                              max_interval=5.0, timeout=POLL_TIMEOUT)
             job.advance()
             job.set_summary("repository deleted")
-            if self.is_attached:
+            if is_live(self):
                 self.load_repositories()
 
         return self.labdeck.start_job(f"Delete repository {repo.path or repo.display_name}", run)
@@ -321,7 +322,7 @@ class RegistryTagsScreen(LabdeckScreen):
                 else:
                     job.add_result(name, True, "deleted")
             job.summarize("tag", "deleted")
-            if self.is_attached:
+            if is_live(self):
                 self.load_tags()
 
         self.table.action_unmark_all()

@@ -27,7 +27,7 @@ from textual.widgets.option_list import Option
 from labdeck.api.models.moderation import Condition, ModeratedUser
 from labdeck.api.users import UsersService
 from labdeck.domain.journal_rules import NO_INVERSE_USER_OPS
-from labdeck.domain.moderation import Operation
+from labdeck.domain.moderation import Operation, self_lockout
 from labdeck.tui.areas import AreaRequest
 from labdeck.tui.jobs import Job
 from labdeck.tui.screens.base import LabdeckScreen
@@ -36,6 +36,7 @@ from labdeck.tui.widgets.detail_fields import append_fields
 from labdeck.tui.widgets.resource_table import ResourceTable
 from labdeck.tui.widgets.resource_view import ResourceView
 from labdeck.tui.widgets.table_model import Column
+from labdeck.tui.workers import is_live
 
 # Tab id -> condition (None: every user), in tab order.
 TABS: Final[dict[str, Condition | None]] = {
@@ -311,10 +312,19 @@ class UsersScreen(LabdeckScreen):
                                    irreversible=irreversible)
         self.app.push_screen(screen, answered)
 
+    def refuse_self(self, user: ModeratedUser, op: Operation) -> str | None:
+        """Why `op` must not run on `user` (the signed-in account, which it would lock out), or None."""
+        return self_lockout(op, caller_is_target=self.caller_id(user) is not None)
+
     @work(group="users-moderate")
     async def run_single(self, user: ModeratedUser, op: Operation) -> None:
         service = self.service()
         if service is None:
+            return
+        reason = self.refuse_self(user, op)
+        if reason is not None:
+            self.notify(f"{op.label} {user.username}: refused, {reason}", title="Moderation",
+                        severity="error", markup=False, timeout=8)
             return
         result = await service.try_moderate(user.id, op, user.username)
         self.notify(result.summary, title="Moderation", severity="information" if result.ok else "error",
@@ -326,14 +336,18 @@ class UsersScreen(LabdeckScreen):
         if service is None:
             return None
         pairs = [(u.id, u.username) for u in users]
+        own = {u.id: reason for u in users if (reason := self.refuse_self(u, op)) is not None}
 
         async def bulk(job: Job) -> None:
             for user_id, username in pairs:
+                if user_id in own:  # the signed-in account: skipped, with the reason
+                    job.add_result(username or str(user_id), False, f"skipped: {own[user_id]}")
+                    continue
                 result = await service.try_moderate(user_id, op, username)
                 shown = result.message if result.ok else f"{result.status or 'error'}: {result.message}"
                 job.add_result(username or str(user_id), result.ok, shown)
             job.summarize("user", f"({op.label})")
-            if self.is_attached:
+            if is_live(self):
                 self.load_users(refresh=True)
 
         self.table.action_unmark_all()

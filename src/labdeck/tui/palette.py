@@ -1,0 +1,35 @@
+"""labdeck's command palette: Textual's, with the page keys made safe while its list is being rebuilt.
+
+Textual 8.2.8 (the newest release) raises `KeyError` in `OptionList._move_page` when `pagedown`/`pageup`
+arrive before the option list has been laid out (`ctrl+p` then `pagedown` at once: the list has options
+but no lines yet, so the highlighted option has no line). Until a release fixes it, a page key that finds
+the list in that state does nothing, as it would on an empty list.
+"""
+
+from __future__ import annotations
+
+from textual.command import CommandList, CommandPalette
+
+PAGE_ACTIONS = frozenset({"page_down", "page_up"})
+
+
+def list_ready(command_list: CommandList) -> bool:
+    """Whether every option of the list has its lines (so paging can find the highlighted one)."""
+    count = command_list.option_count
+    if not count:
+        return False
+    command_list._update_lines()  # what Textual does before it reads the lines (a no-op when laid out)
+    lines = command_list._line_cache.index_to_line
+    highlighted = command_list.highlighted
+    return bool(command_list._line_cache.lines) and (highlighted is None or highlighted in lines)
+
+
+class LabdeckPalette(CommandPalette):
+    """The palette that `ctrl+p` opens."""
+
+    def _action_command_list(self, action: str) -> None:
+        if action in PAGE_ACTIONS:
+            found = self.query(CommandList)
+            if not found or not list_ready(found.first()):
+                return  # the list is still being built: nothing to page through yet
+        super()._action_command_list(action)

@@ -1,0 +1,101 @@
+"""Workers and closed screens: no worker of any screen may touch a screen that is gone.
+
+Textual binds a worker started with `@work` / `run_worker` on a screen (or a widget) to that node and
+cancels it when the node unmounts; but a screen leaves the stack before it unmounts, and its children are
+removed before it, so a worker that resumes in between (a list that answers just after `escape`) finds
+`query_one` failing on a half-removed screen. Two rules close the gap for every screen at once:
+
+- a screen that leaves every stack cancels its own workers at once (`cancel_if_gone`, from the screen's
+  `ScreenSuspend` handler in the base classes), instead of when Textual gets round to unmounting it;
+- an error raised by a worker or a message handler whose node is gone (`error_of_gone_node`) is dropped
+  (logged): it can only be about widgets that no longer exist. An API error of such a worker is still a
+  notification, since notifications belong to the app, not to the screen.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from textual._context import active_message_pump
+from textual.app import App
+from textual.dom import DOMNode
+from textual.screen import Screen
+from textual.worker import active_worker
+
+from labdeck.tui.widgets.resource_table import ResourceTable
+
+__all__ = ["cancel_if_gone", "error_node", "is_gone", "is_live", "show_load_failure"]
+
+
+def _screen_of(node: DOMNode) -> Screen[Any] | None:
+    if isinstance(node, Screen):
+        return node
+    try:
+        screen = node.screen
+    except Exception:  # NoScreen: detached
+        return None
+    return screen if isinstance(screen, Screen) else None
+
+
+def is_gone(app: App[Any], node: DOMNode | Any) -> bool:
+    """Whether `node` belongs to no screen the app still shows or keeps (removed, being removed, or its
+    screen popped off every stack). The app itself is never gone."""
+    if node is None or node is app or not isinstance(node, DOMNode):
+        return False
+    if any(getattr(node, flag, False) for flag in ("_pruning", "_closing", "_closed")):
+        return True
+    screen = _screen_of(node)
+    if screen is None or getattr(screen, "_pruning", False) or getattr(screen, "_closed", False):
+        return True
+    if app.is_screen_installed(screen):
+        return False
+    stacks = getattr(app, "_screen_stacks", None) or {"_": app.screen_stack}
+    return all(screen not in stack for stack in stacks.values())
+
+
+def error_node() -> Any:
+    """The node whose code is running: the active worker's node, else the message pump handling a message."""
+    worker = active_worker.get(None)
+    if worker is not None:
+        return worker.node
+    return active_message_pump.get(None)
+
+
+def cancel_if_gone(screen: Screen[Any]) -> None:
+    """Cancel `screen`'s workers (and those of its widgets) when it has left every stack."""
+    app = screen.app
+    if not is_gone(app, screen):
+        return
+    for worker in list(app.workers):
+        node = worker.node
+        if node is screen or (isinstance(node, DOMNode) and _screen_of(node) is screen):
+            worker.cancel()
+
+
+def is_live(node: DOMNode) -> bool:
+    """Whether `node` is on a screen the app still shows or keeps: what a job (an asyncio task of the app,
+    not a worker of the screen) checks before it updates the screen that started it."""
+    try:
+        app = node.app
+    except Exception:  # no active app any more
+        return False
+    return node.is_attached and not is_gone(app, node)
+
+
+def show_load_failure(node: Any, message: str) -> list[ResourceTable]:
+    """A load of `node` (a screen or a tab widget) failed: say so in its tables, where the rows would be.
+
+    The tables that were waiting for rows (`loading_more` was set) get the message; when none was, the
+    shown tables that never had rows do (a list that failed on its first load). Returns those tables.
+    """
+    if not isinstance(node, DOMNode) or isinstance(node, App):
+        return []
+    tables = list(node.query(ResourceTable))
+    if isinstance(node, ResourceTable):
+        tables.append(node)
+    chosen = [t for t in tables if t.awaiting_rows]
+    if not chosen:
+        chosen = [t for t in tables if not t.ever_filled and t.display and t.region.area > 0]
+    for table in chosen:
+        table.show_load_error(message)
+    return chosen

@@ -1,0 +1,42 @@
+"""A transport for the TUI tests: the tiny sandbox in-process, where chosen requests fail (a 500 with a
+message) a number of times before they succeed, and a `settle` that tolerates the failed workers."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import httpx
+from textual.worker import WorkerFailed
+
+from labdeck.sandbox.app import create_app
+from labdeck.sandbox.clock import ManualClock
+from labdeck.sandbox.options import SandboxOptions
+
+
+class FailingSandbox(httpx.AsyncBaseTransport):
+    """Requests for which `match(request)` is true answer 500 `{"message": "boom"}` while `failures` > 0."""
+
+    def __init__(self, match: Callable[[httpx.Request], bool], failures: int = 1) -> None:
+        self.inner = httpx.ASGITransport(create_app(SandboxOptions(scale="tiny"), clock=ManualClock()))
+        self.match = match
+        self.failures = failures
+        self.failed = 0
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        if self.failures > 0 and self.match(request):
+            self.failures -= 1
+            self.failed += 1
+            return httpx.Response(500, json={"message": "boom"}, request=request)
+        return await self.inner.handle_async_request(request)
+
+
+async def settle(pilot: Any) -> None:
+    """Wait for the workers (a failed one was already handled by the app) and the screen."""
+    await pilot.pause()
+    for _ in range(2):
+        try:
+            await pilot.app.workers.wait_for_complete()
+        except WorkerFailed:
+            pass
+        await pilot.pause()

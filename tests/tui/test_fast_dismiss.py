@@ -1,0 +1,59 @@
+"""A dialog dismisses only itself, once (`labdeck.tui.dismiss_guard`; the key storm found "Can't pop screen"
+from a dialog dismissed after it had closed): a late dismissal runs no callback and pops nothing; quick
+escapes after a jump stop at the home screen."""
+
+from __future__ import annotations
+
+from snapshot_apps import make_app
+from textual import events
+
+from labdeck.tui.screens.confirm import ConfirmScreen
+from labdeck.tui.screens.shell.home import HomeScreen
+from labdeck.tui.screens.shell.request_log import RequestLogScreen
+
+SIZE = (100, 30)
+
+
+def send(app: object, *keys: str) -> None:
+    """Queue keys as a terminal does, without waiting for the app between them."""
+    chars = {"enter": "\r", "escape": "\x1b", "colon": ":"}
+    for key in keys:
+        event = events.Key(key, chars.get(key, key if len(key) == 1 else None))
+        app._driver.send_message(event)  # type: ignore[attr-defined]
+
+
+async def test_jump_then_escape_at_once_and_escapes_past_home() -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await app.workers.wait_for_complete()
+        send(app, "colon")
+        await pilot.pause()
+        send(app, *"log", "enter", "escape", "escape", "escape", "escape")
+        await pilot.pause()
+        await pilot.pause()
+        assert isinstance(app.screen, HomeScreen)
+        assert app.is_running and app.return_code is None
+
+
+async def test_a_closed_dialog_dismissing_again_pops_nothing() -> None:
+    """What a dialog's late worker (or a queued key) does after the dialog closed: no callback, no pop."""
+    app = make_app()
+    answers: list[bool | None] = []
+    async with app.run_test(size=SIZE) as pilot:
+        await app.workers.wait_for_complete()
+        log = RequestLogScreen()
+        await app.push_screen(log)
+        confirm = ConfirmScreen("Delete", "Delete it?", confirm_label="Delete")
+        app.push_screen(confirm, answers.append)
+        await pilot.pause()
+        await pilot.press("escape")
+        await pilot.pause()
+        assert answers == [False] and app.screen is log
+        confirm.dismiss(True)  # late: the dialog is gone
+        await pilot.pause()
+        assert answers == [False] and app.screen is log
+        app.pop_screen()
+        await pilot.pause()
+        confirm.dismiss(True)  # with only the home screen left: no "Can't pop screen"
+        await pilot.pause()
+        assert isinstance(app.screen, HomeScreen) and app.is_running and app.return_code is None

@@ -1,0 +1,101 @@
+"""The command palette's page keys right after `ctrl+p` (issue 13 item 4: `KeyError` in Textual's
+OptionList) and every way out asking first while jobs run (item 12)."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import pytest
+from snapshot_apps import make_app
+from textual import events
+from textual.command import CommandList
+
+from labdeck.tui.palette import LabdeckPalette
+from labdeck.tui.screens.confirm import ConfirmScreen
+
+SIZE = (100, 30)
+
+
+@pytest.mark.parametrize("keys", [("ctrl+p", "pagedown"), ("ctrl+p", "pageup"),
+                                  ("ctrl+p", "g", "pagedown", "pageup", "pagedown")])
+async def test_page_keys_at_once_after_ctrl_p(keys: tuple[str, ...]) -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await app.workers.wait_for_complete()
+        for key in keys:  # all queued before the palette has laid out its list, as fast typing does
+            app.post_message(events.Key(key, None))
+        await pilot.pause()
+        await pilot.pause()
+        assert app.is_running and app.return_code is None
+        assert isinstance(app.screen, LabdeckPalette)
+
+
+async def test_page_keys_still_page_once_the_list_is_shown() -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await app.workers.wait_for_complete()
+        await pilot.press("ctrl+p")
+        command_list = app.screen.query_one(CommandList)
+        while command_list.option_count < 10:
+            await pilot.pause()
+        await pilot.pause()
+        start = command_list.highlighted
+        await pilot.press("pagedown")
+        assert command_list.highlighted is not None and command_list.highlighted > (start or 0)
+
+
+async def start_blocked_job(app: Any) -> asyncio.Event:
+    gate = asyncio.Event()
+
+    async def work(job: Any) -> None:
+        await gate.wait()
+
+    app.start_job("slow", work)
+    return gate
+
+
+def quit_via_palette_system_command(app: Any) -> None:
+    command = next(c for c in app.get_system_commands(app.screen) if c.title == "Quit")
+    app.call_later(command.callback)
+
+
+@pytest.mark.parametrize("way", ["q", "ctrl+q", "palette", "palette-system"])
+async def test_every_way_out_asks_while_jobs_run(way: str) -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await app.workers.wait_for_complete()
+        gate = await start_blocked_job(app)
+        await pilot.pause()
+        if way == "palette":
+            await pilot.press("ctrl+p", *"quit")
+            await pilot.pause(0.2)
+            await pilot.press("enter")
+        elif way == "palette-system":
+            quit_via_palette_system_command(app)
+        else:
+            await pilot.press(way)
+        await pilot.pause()
+        await pilot.pause()
+        assert app.is_running and isinstance(app.screen, ConfirmScreen)
+        await pilot.press("q", "ctrl+q")  # a second `q` or ctrl+q does not stack a second question
+        await pilot.pause()
+        assert sum(isinstance(s, ConfirmScreen) for s in app.screen_stack) == 1
+        await pilot.press("escape")  # Cancel: stays
+        await pilot.pause()
+        assert app.is_running and not isinstance(app.screen, ConfirmScreen)
+        await pilot.press(way if way in ("q", "ctrl+q") else "q")
+        await pilot.pause()
+        await pilot.click("#confirm")
+        await pilot.pause()
+        assert not app.is_running
+        gate.set()
+
+
+async def test_without_jobs_quit_is_immediate() -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await app.workers.wait_for_complete()
+        quit_via_palette_system_command(app)
+        await pilot.pause()
+        assert not app.is_running
