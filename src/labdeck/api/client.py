@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import importlib.util
-import json as jsonlib
 import random
 import re
 import ssl
@@ -16,7 +15,7 @@ from typing import Any, Self
 
 import httpx
 
-from labdeck.api import backoff, page_fetch
+from labdeck.api import backoff, body, page_fetch
 from labdeck.api.cache import ListCache, identity_of, make_key
 from labdeck.api.errors import (
     ApiError,
@@ -31,7 +30,6 @@ from labdeck.api.params import encode_params
 from labdeck.api.rate_limit import RateLimitState
 from labdeck.api.request_log import RequestLog, needs_redaction, redact_url
 from labdeck.api.settings import ConnectionSettings
-from labdeck.domain.text import may_hold_control, sanitize_deep
 
 
 def _remember_missing(name: str) -> None:
@@ -291,6 +289,9 @@ class ApiClient:
         task.add_done_callback(self._inflight.discard)
         try:
             response = await asyncio.shield(task)
+        except body.BodyTooLarge as exc:
+            state["status"] = None
+            raise MalformedResponse(f"{method} {self._log_path(url)}: {body.too_large_message(exc.cap)}") from None
         except RETRYABLE_ERRORS as exc:
             state["status"] = None  # no answer this time (not the status of an earlier attempt)
             raise _Retry(None, {}, NetworkError(_describe(exc))) from None
@@ -316,36 +317,37 @@ class ApiClient:
     async def _exchange(self, request: httpx.Request, slot: _Slot) -> httpx.Response:
         try:
             self.rate_limit.consume()
-            return await self._http.send(request)
+            response = await self._http.send(request, stream=True)
+            await body.read_capped(response, self.settings.max_body)  # decompressed bytes, counted
+            return response
         finally:
             slot.release()
 
     # -- JSON helpers ---------------------------------------------------------------------------------
     @staticmethod
     def decode(response: httpx.Response) -> Any:
-        """Parsed JSON of a response, `None` for an empty body; `MalformedResponse` for bad JSON."""
-        if not response.content.strip():
-            return None
-        try:
-            return jsonlib.loads(response.content)
-        except (ValueError, UnicodeDecodeError):
-            raise MalformedResponse(
-                f"the server sent a body that is not JSON ({response.request.method} "
-                f"{response.request.url.path})") from None
+        """Parsed JSON of a response, `None` for an empty body; `MalformedResponse` for bad JSON (or JSON
+        nested too deeply: never a `RecursionError`)."""
+        return body.decode_json(response.content, _what(response))
+
+    async def decode_async(self, response: httpx.Response) -> Any:
+        """`decode`, off the event loop for a large body (`body.OFF_LOOP`)."""
+        return await body.off_loop(len(response.content), body.decode_json, response.content,
+                                   _what(response))
 
     async def get_json(self, path: str, params: Mapping[str, Any] | None = None) -> Any:
-        return self.decode(await self.request("GET", path, params=params))
+        return await self.decode_async(await self.request("GET", path, params=params))
 
     async def post_json(self, path: str, json: Any = None, *, params: Mapping[str, Any] | None = None,
                         data: Mapping[str, Any] | None = None, files: Any = None) -> Any:
-        return self.decode(await self.request("POST", path, params=params, json=json, data=data,
+        return await self.decode_async(await self.request("POST", path, params=params, json=json, data=data,
                                               files=files))
 
     async def put_json(self, path: str, json: Any = None, *, params: Mapping[str, Any] | None = None) -> Any:
-        return self.decode(await self.request("PUT", path, params=params, json=json))
+        return await self.decode_async(await self.request("PUT", path, params=params, json=json))
 
     async def delete(self, path: str, *, params: Mapping[str, Any] | None = None, json: Any = None) -> Any:
-        return self.decode(await self.request("DELETE", path, params=params, json=json))
+        return await self.decode_async(await self.request("DELETE", path, params=params, json=json))
 
     # -- lists ----------------------------------------------------------------------------------------
     async def get_page(self, path: str, params: Mapping[str, Any] | None = None) -> Page:
@@ -353,10 +355,9 @@ class ApiClient:
         keys too), once for the whole page and only when the body can hold a control character at all, so
         `pages`, `fetch_all` and `get_list` give clean items (parse them with `sanitised=True`)."""
         response = await self.request("GET", path, params=params)
-        page = page_from_response(self.decode(response), response.headers)
-        if may_hold_control(response.content):
-            page.items = sanitize_deep(page.items)  # type: ignore[assignment]
-        return page
+        items = await body.off_loop(len(response.content), body.clean_items, response.content,
+                                    _what(response))
+        return page_from_response(items, response.headers)
 
     def pages(self, path: str, params: Mapping[str, Any] | None = None, *, per_page: int = 100,
               keyset: bool = False) -> AsyncIterator[Page]:
@@ -392,6 +393,11 @@ class ApiClient:
         items = await self.fetch_all(path, params, on_progress=on_progress)
         self.cache.set(key, items)
         return items
+
+
+def _what(response: httpx.Response) -> str:
+    """`GET /path` of the response's request, for error messages (no query: it may hold secrets)."""
+    return f"{response.request.method} {response.request.url.path}"
 
 
 def _swallow(task: asyncio.Task[Any]) -> None:
