@@ -32,7 +32,6 @@ import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parents[1] / "src"))
@@ -251,7 +250,8 @@ def child(part: str, *extra: str) -> None:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--latency-ms", type=float, default=50)
     parser.add_argument("--projects", type=int, default=20_000)
     parser.add_argument("--issues", type=int, default=50_015)
@@ -259,6 +259,8 @@ def main() -> None:
     parser.add_argument("--rows", type=int, default=100_000)
     parser.add_argument("--no-gitlab", action="store_true", help="skip python-gitlab")
     parser.add_argument("--trace", action="store_true", help="also tracemalloc's top entries of the view")
+    parser.add_argument("--only", default="fetch,cpu,view,table",
+                        help="comma-separated parts to run (fetch, cpu, view, table)")
     parser.add_argument("--part", choices=("view", "trace", "table"), help=argparse.SUPPRESS)
     parser.add_argument("--url", help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -270,15 +272,20 @@ def main() -> None:
         return
     print(f"bench_floor: python {sys.version.split()[0]}, {os.cpu_count()} cpus, "
           f"load average {os.getloadavg()[0]:.1f}")
+    only = set(args.only.split(","))
     with zero_server(args.latency_ms, args.issues, args.projects, args.users) as base_url:
-        part_fetch_all(base_url, args)
-        part_cpu(base_url)
-        print(f"\n3. issues view, {args.issues:,} issues, latency {args.latency_ms:g} ms, no totals")
-        child("view", "--url", base_url, "--latency-ms", f"{args.latency_ms:g}")
-        if args.trace:
-            child("trace", "--url", base_url, "--latency-ms", f"{args.latency_ms:g}")
-    print(f"\n4. ResourceTable, {args.rows:,} rows")
-    child("table", "--rows", str(args.rows))
+        if "fetch" in only:
+            part_fetch_all(base_url, args)
+        if "cpu" in only:
+            part_cpu(base_url)
+        if "view" in only:
+            print(f"\n3. issues view, {args.issues:,} issues, latency {args.latency_ms:g} ms, no totals")
+            child("view", "--url", base_url, "--latency-ms", f"{args.latency_ms:g}")
+            if args.trace:
+                child("trace", "--url", base_url, "--latency-ms", f"{args.latency_ms:g}")
+    if "table" in only:
+        print(f"\n4. ResourceTable, {args.rows:,} rows")
+        child("table", "--rows", str(args.rows))
 
 
 if __name__ == "__main__":

@@ -30,6 +30,7 @@ from urllib.parse import parse_qsl, urlencode
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "src"))
 
 PER_PAGES = (20, 100)
+SINGLES = ("user", "version", "metadata")  # answered as the demo sandbox does (the app asks at start)
 
 
 def templates() -> dict[str, dict[str, Any]]:
@@ -49,6 +50,8 @@ def templates() -> dict[str, dict[str, Any]]:
                 response = await client.get(f"/{name}", params={**params, "per_page": 20})
                 items = response.json()
                 out[name] = max(items, key=lambda item: len(json.dumps(item)))  # the fullest one
+            for name in SINGLES:
+                out[name] = (await client.get(f"/{name}")).json()
         return out
     return asyncio.run(fetch())
 
@@ -90,16 +93,21 @@ class Pages:
         return self.bodies[key]
 
 
-def respond(collections: dict[str, Pages], host: str, path: str, query: str) -> tuple[int, list[tuple[str, str]],
-                                                                                    bytes]:
+Answer = tuple[int, list[tuple[str, str]], bytes]
+
+
+def respond(collections: dict[str, Any], host: str, path: str, query: str) -> Answer:
     totals = True
     prefix = ""
     if path.startswith("/nototals/"):
         totals, prefix, path = False, "/nototals", path[len("/nototals"):]
     name = path.removeprefix("/api/v4/").strip("/")
     pages = collections.get(name)
+    if isinstance(pages, bytes):
+        return 200, [("Content-Type", "application/json")], pages
     if pages is None:
-        return 404, [], b'{"message":"404 Not Found"}'
+        print(f"zero_server: 404 for {path}", file=sys.stderr, flush=True)
+        return 404, [("Content-Type", "application/json")], b'{"message":"404 Not Found"}'
     params = parse_qsl(query, keep_blank_values=True)
     values = dict(params)
     per_page = min(100, max(1, int(values.get("per_page", "20") or 20)))
@@ -130,7 +138,7 @@ def respond(collections: dict[str, Pages], host: str, path: str, query: str) -> 
     return 200, headers, pages.body(per_page, page) if page <= total_pages else b"[]"
 
 
-async def serve(collections: dict[str, Pages], port: int, latency_ms: float) -> None:
+async def serve(collections: dict[str, Any], port: int, latency_ms: float) -> None:
     async def handle(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         try:
             while True:
@@ -166,7 +174,8 @@ async def serve(collections: dict[str, Pages], port: int, latency_ms: float) -> 
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--latency-ms", type=float, default=50)
     parser.add_argument("--port", type=int, default=0)
     parser.add_argument("--issues", type=int, default=50_015)
@@ -175,7 +184,9 @@ def main() -> None:
     args = parser.parse_args()
     found = templates()
     counts = {"issues": args.issues, "projects": args.projects, "users": args.users}
-    collections = {kind: Pages(make_items(kind, found[kind], counts[kind])) for kind in counts}
+    collections: dict[str, Any] = {kind: Pages(make_items(kind, found[kind], counts[kind]))
+                                   for kind in counts}
+    collections.update({name: json.dumps(found[name]).encode() for name in SINGLES})
     asyncio.run(serve(collections, args.port, args.latency_ms))
 
 

@@ -291,7 +291,8 @@ class ApiClient:
             response = await asyncio.shield(task)
         except body.BodyTooLarge as exc:
             state["status"] = None
-            raise MalformedResponse(f"{method} {self._log_path(url)}: {body.too_large_message(exc.cap)}") from None
+            too_large = body.too_large_message(exc.cap)
+            raise MalformedResponse(f"{method} {self._log_path(url)}: {too_large}") from None
         except RETRYABLE_ERRORS as exc:
             state["status"] = None  # no answer this time (not the status of an earlier attempt)
             raise _Retry(None, {}, NetworkError(_describe(exc))) from None
@@ -367,11 +368,12 @@ class ApiClient:
     async def fetch_all(self, path: str, params: Mapping[str, Any] | None = None, *,
                         on_progress: Progress | None = None, per_page: int = 100,
                         mode: FetchMode = "auto", keyset: bool = False,
-                        first: Page | None = None) -> list[Any]:
+                        first: Page | None = None, on_items: page_fetch.OnItems | None = None) -> list[Any]:
         """Every item of a list: concurrent by page number when possible, else following `next`
-        (`first`: page 1 when the caller already fetched it, with the same `params` and `per_page`)."""
+        (`first`: page 1 when the caller already fetched it, with the same `params` and `per_page`;
+        `on_items`: each page's items handed on in order as they arrive, nothing kept)."""
         return await page_fetch.fetch_all(self, path, params, on_progress=on_progress, per_page=per_page,
-                                          mode=mode, keyset=keyset, first=first)
+                                          mode=mode, keyset=keyset, first=first, on_items=on_items)
 
     # -- cached lists ---------------------------------------------------------------------------------
     def cache_key(self, path: str, params: Mapping[str, Any] | None = None) -> Any:
