@@ -311,10 +311,10 @@ def test_array_writer_equals_encoding_the_whole_list(pretty: bool, pages: list[l
     assert sink.getvalue() == encode(whole, pretty=pretty) + b"\n"
     if pretty:
         assert json.loads(sink.getvalue()) == whole
-        assert sink.getvalue().decode() == _UNSAFE_ESCAPED(_old_rendering(whole))
+        assert sink.getvalue().decode() == _escaped_like_before(_old_rendering(whole))
 
 
-def _UNSAFE_ESCAPED(text: str) -> str:  # noqa: N802 - the old renderer escaped DEL and C1 the same way
+def _escaped_like_before(text: str) -> str:  # the old renderer escaped DEL and C1 like this
     import re
 
     return re.sub("[\x7f\x80-\x9f]", lambda m: f"\\u{ord(m.group()):04x}", text)
