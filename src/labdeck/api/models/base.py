@@ -15,9 +15,9 @@ from collections.abc import Iterator
 from contextlib import contextmanager, nullcontext
 from datetime import UTC, datetime
 from functools import cache
-from typing import Any, Final, TypeVar, get_args
+from typing import Any, Final, Self, TypeVar, get_args
 
-from pydantic import BaseModel, ConfigDict, TypeAdapter, ValidationError, ValidationInfo, model_validator
+from pydantic import BaseModel, ConfigDict, TypeAdapter, ValidationError, model_validator
 
 from labdeck.api.errors import MalformedResponse
 from labdeck.domain.text import sanitize_deep, sanitize_json
@@ -63,13 +63,14 @@ class ApiModel(BaseModel):
 
     model_config = ConfigDict(extra="allow", populate_by_name=True)
 
-    @model_validator(mode="before")
     @classmethod
-    def _sanitise(cls, data: Any, info: ValidationInfo) -> Any:
-        context = info.context
-        if isinstance(context, dict) and context.get(SANITISED) is True:
-            return data
-        return sanitize_deep(data)
+    def model_validate(cls, obj: Any, **kwargs: Any) -> Self:  # type: ignore[override]
+        """Validate `obj`, walked once for control characters first unless the validation context says it
+        is clean already (`SANITISED`): nested models never walk again, they are validated inside."""
+        context = kwargs.get("context")
+        if not (isinstance(context, dict) and context.get(SANITISED) is True):
+            obj = sanitize_deep(obj)
+        return super().model_validate(obj, **kwargs)
 
     @model_validator(mode="after")
     def _aware(self) -> Any:
