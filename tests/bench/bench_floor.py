@@ -179,7 +179,7 @@ async def view(base_url: str, latency_ms: float, trace: bool) -> None:
 
     if trace:
         import tracemalloc
-        tracemalloc.start(3)
+        tracemalloc.start(1)
     settings = ConnectionSettings(base_url + "/nototals", token=SecretStr(TOKEN),
                                   timeouts=Timeouts(read=60, deadline=300))
     app = LabdeckApp(Config(path=Path("/nonexistent/labdeck-bench/config.toml")), settings)

@@ -157,7 +157,7 @@ async def serve(collections: dict[str, Any], port: int, latency_ms: float) -> No
                        *(f"{k}: {v}" for k, v in headers), f"Content-Length: {len(body)}", "", ""]
                 writer.write("\r\n".join(out).encode("latin-1") + body)
                 await writer.drain()
-        except (asyncio.IncompleteReadError, ConnectionError, ValueError):
+        except (asyncio.IncompleteReadError, ConnectionError, ValueError, asyncio.CancelledError):
             pass
         finally:
             writer.close()

@@ -10,6 +10,7 @@ segments in `table_render.py`; keys and clicks are in `table_actions.py`; messag
 
 from __future__ import annotations
 
+import gc
 from collections.abc import Hashable, Iterable, Sequence
 from typing import Any, ClassVar
 
@@ -38,6 +39,9 @@ from labdeck.tui.widgets.table_render import (
 __all__ = ["Column", "ResourceTable"]
 
 _CACHE_LIMIT = 512
+# Loading at least this many rows moves every object alive to the permanent generation (`gc.freeze`):
+# full collections then never walk the loaded rows again (at 100,000 rows, a 95 ms pause on a keypress).
+FREEZE_ROWS = 10_000
 
 
 class ResourceTable(TableActions, ScrollView, can_focus=True):
@@ -193,12 +197,20 @@ class ResourceTable(TableActions, ScrollView, can_focus=True):
         self._measured_rows = 0
         self._measure()
         self._changed()
+        self._settle()
 
     def append_rows(self, rows: Iterable[Any]) -> None:
         self.model.append_rows(rows)
         if self._measured_rows < SAMPLE_SIZE:
             self._measure()
         self._changed()
+        self._settle()
+
+    def _settle(self) -> None:
+        """After a large load: freeze what is alive (rows dropped later are still freed by reference
+        counting; only cycles created before this and dropped later wait for the process to end)."""
+        if self.model.loaded_count >= FREEZE_ROWS:
+            gc.freeze()
 
     def replace_row(self, row: Any) -> bool:
         found = self.model.replace_row(row)
