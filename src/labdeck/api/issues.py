@@ -62,7 +62,7 @@ def parse_issue_list(items: Any, *, sanitised: bool = False,
         return parse_many(Issue, items)  # raises: not a list
     clean = items if sanitised else sanitize_json(items)
     assert isinstance(clean, list)
-    (shared or issue_parts()).share(clean)
+    (shared if shared is not None else issue_parts()).share(clean)
     return parse_many(Issue, clean, sanitised=True)
 
 

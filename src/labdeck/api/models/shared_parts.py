@@ -25,7 +25,7 @@ class SharedParts:
     def __init__(self, models: dict[str, type[BaseModel]], raw: tuple[str, ...] = ()) -> None:
         self._models = models
         self._raw = raw
-        self._seen: dict[tuple[str, Any], Any] = {}
+        self._seen: dict[tuple[Any, Any], Any] = {}
         self._context = sanitised_context()
 
     def __len__(self) -> int:
@@ -34,12 +34,13 @@ class SharedParts:
     def _one(self, name: str, model: type[BaseModel] | None, value: Any) -> Any:
         if not isinstance(value, dict):
             return value  # None, or a wrong shape that the item's own validation reports
+        kind = model or name  # parts of one model are shared across fields (author, assignees)
         try:  # a flat part (a user, a label): its items, with the type of each value (1 is not True)
-            key: Any = (name, tuple(value.items()), tuple(map(type, value.values())))
+            key: Any = (kind, tuple(value.items()), tuple(map(type, value.values())))
             found = self._seen.get(key)
         except TypeError:  # a value is a list or an object: the part's JSON text
             try:
-                key = (name, orjson.dumps(value))
+                key = (kind, orjson.dumps(value))
             except TypeError:  # not plain JSON data (cannot come from a decoded body)
                 return value
             found = self._seen.get(key)
