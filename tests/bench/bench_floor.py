@@ -169,35 +169,20 @@ def part_cpu(base_url: str) -> None:
 # -- 3. issues view --------------------------------------------------------------------------------------
 
 async def view(base_url: str, latency_ms: float, trace: bool) -> None:
+    from bench_issues_load import open_issues_view
     from pydantic import SecretStr
 
     from labdeck.api.settings import ConnectionSettings, Timeouts
-    from labdeck.config.files import Config
-    from labdeck.tui.app import LabdeckApp
-    from labdeck.tui.areas import AreaRequest
-    from labdeck.tui.screens.issues.issues import IssuesScreen
 
     if trace:
         import tracemalloc
         tracemalloc.start(1)
     settings = ConnectionSettings(base_url + "/nototals", token=SecretStr(TOKEN),
                                   timeouts=Timeouts(read=60, deadline=300))
-    app = LabdeckApp(Config(path=Path("/nonexistent/labdeck-bench/config.toml")), settings)
-    async with app.run_test(size=(160, 45)) as pilot:
-        await pilot.app.workers.wait_for_complete()
-        screen = IssuesScreen(AreaRequest())
-        started, cpu = time.perf_counter(), time.process_time()
-        await app.push_screen(screen)
-        first = None
-        while True:
-            await asyncio.sleep(0.005)
-            rows = len(screen.table.rows)
-            if rows and first is None:
-                first = time.perf_counter() - started
-            if rows > 100 and not screen.table.loading_more:
-                break
-        total = time.perf_counter() - started
-        floor = floor_s(math.ceil(rows / 100), latency_ms)
+    resident: list[float] = []
+
+    async def measure() -> None:
+        resident.append(rss_mb())
         if trace:
             import tracemalloc
             snapshot = tracemalloc.take_snapshot()
@@ -206,11 +191,13 @@ async def view(base_url: str, latency_ms: float, trace: bool) -> None:
                 frame = stat.traceback[0]
                 print(f"    {stat.size / 2**20:7.1f} MiB {stat.count:>9,} blocks  "
                       f"{frame.filename.split('site-packages/')[-1].split('src/')[-1]}:{frame.lineno}")
-            return
-        print(f"  issues view: first rows {first or 0:5.3f} s, all rows {total:6.2f} s ({rows:,} issues), "
-              f"floor {floor:5.2f} s, ratio {total / floor:4.2f}x, cpu {time.process_time() - cpu:5.2f} s")
-        await pilot.pause()
-        print(f"  issues view: resident {rss_mb():6.0f} MB (whole process, all rows loaded)")
+
+    first, total, rows, cpu = await open_issues_view(settings, measure)
+    if not trace:
+        floor = floor_s(math.ceil(rows / 100), latency_ms)
+        print(f"  issues view: first rows {first:5.3f} s, all rows {total:6.2f} s ({rows:,} issues), "
+              f"floor {floor:5.2f} s, ratio {total / floor:4.2f}x, cpu {cpu:5.2f} s")
+        print(f"  issues view: resident {resident[0]:6.0f} MB (whole process, all rows loaded)")
 
 
 # -- 4. table --------------------------------------------------------------------------------------------
