@@ -126,3 +126,28 @@ async def test_a_large_page_with_control_characters_is_still_sanitised(make_clie
     client = make_client(lambda r: httpx.Response(200, content=json.dumps(data).encode()))
     page = await client.get_page("/projects")
     assert page.items[0]["title"] == "t0\u241b[31m" and len(page.items) == 20_000
+
+
+async def test_a_read_response_is_freed_without_the_cycle_collector(make_client: Any) -> None:
+    """Nothing keeps a page's response (and its body) alive once the page is decoded, even with the
+    garbage collector paused, as it is while a listing loads."""
+    import gc
+    import weakref
+
+    sent: list[weakref.ref[httpx.Response]] = []
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        response = httpx.Response(200, json=[{"id": 1}])
+        sent.append(weakref.ref(response))
+        return response
+
+    client = make_client(handler)
+    gc.disable()
+    try:
+        page = await client.get_page("/projects")
+        assert page.items == [{"id": 1}]
+        for _ in range(3):
+            await asyncio.sleep(0)  # asyncio's own callbacks of the finished exchange run
+        assert sent and sent[0]() is None
+    finally:
+        gc.enable()
