@@ -55,3 +55,15 @@ def test_hostile_text_is_visible_in_shared_parts() -> None:
 def test_a_bad_part_still_names_its_place() -> None:
     with pytest.raises(MalformedResponse, match="author"):
         parse_issue_list([issue(1), issue(2, author={"id": "not a number"})])
+
+
+def test_equal_field_sets_are_shared_and_a_copy_does_not_touch_them() -> None:
+    parsed = parse_issue_list([issue(n, references={"full": f"g/p#{n}"}) for n in range(1, 4)])
+    first, second = parsed[0], parsed[1]
+    assert first.__pydantic_fields_set__ is second.__pydantic_fields_set__
+    assert first.references.__pydantic_fields_set__ is second.references.__pydantic_fields_set__  # type: ignore[union-attr]
+    before = set(first.__pydantic_fields_set__)
+    changed = first.model_copy(update={"weight": 3})
+    assert changed.weight == 3 and first.weight is None
+    assert second.__pydantic_fields_set__ == before  # the copy has its own set
+    assert [i.reference for i in parsed] == ["g/p#1", "g/p#2", "g/p#3"]

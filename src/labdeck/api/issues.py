@@ -62,8 +62,11 @@ def parse_issue_list(items: Any, *, sanitised: bool = False,
         return parse_many(Issue, items)  # raises: not a list
     clean = items if sanitised else sanitize_json(items)
     assert isinstance(clean, list)
-    (shared if shared is not None else issue_parts()).share(clean)
-    return parse_many(Issue, clean, sanitised=True)
+    parts = shared if shared is not None else issue_parts()
+    parts.share(clean)
+    issues = parse_many(Issue, clean, sanitised=True)
+    parts.share_field_sets(issues, "references", "time_stats")
+    return issues
 
 
 async def parse_issues(items: Any, *, sanitised: bool = False) -> list[Issue]:
