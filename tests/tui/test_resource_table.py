@@ -400,5 +400,8 @@ async def test_a_large_load_freezes_the_heap_so_full_collections_skip_the_rows()
             assert gc.get_freeze_count() > 0
             await pilot.press("pagedown")
             assert app.table.cursor_index > 0
+        gc.unfreeze()
+        ResourceTable(COLUMNS, projects(FREEZE_ROWS), cells=cells)  # rows given at construction too
+        assert gc.get_freeze_count() > 0
     finally:
         gc.unfreeze()

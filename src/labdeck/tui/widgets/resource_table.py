@@ -116,6 +116,7 @@ class ResourceTable(TableActions, ScrollView, can_focus=True):
         self._highlighted_row: Any = None
         self.model.set_rows(rows)
         self._measure()
+        self._settle()
 
     # ---- public data API ------------------------------------------------------------------------------
 
