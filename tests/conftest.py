@@ -1,2 +1,29 @@
 """Root of the test folders. Its presence puts `tests/` on `sys.path` (pytest's default `prepend` import
-mode), so every folder can import the helper modules kept here (`faulty_sandbox`)."""
+mode), so every folder can import the helper modules kept here (`faulty_sandbox`).
+
+The secrets registry (`labdeck.domain.redaction`) is process-wide: every test starts with it empty, so a
+token one test registered never changes what another test sees. labdeck's state file (`$LABDECK_STATE`) is a
+fresh file of each test's own, never the user's."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from labdeck.domain.redaction import forget_secrets
+
+
+@pytest.fixture(autouse=True)
+def _fresh_secrets_registry() -> Iterator[None]:
+    forget_secrets()
+    yield
+    forget_secrets()
+
+
+@pytest.fixture(autouse=True)
+def _private_state_file(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Path:
+    path = tmp_path_factory.mktemp("state") / "state.json"
+    monkeypatch.setenv("LABDECK_STATE", str(path))
+    return path

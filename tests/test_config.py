@@ -34,7 +34,7 @@ auth = "private"
 token_command = "pass show gitlab/work"
 sudo = "alice"
 verify_tls = true
-ca_file = "/etc/ssl/corp.pem"
+ca_file = "CA_FILE"
 timeout = 30
 read_only = false
 concurrency = 8
@@ -62,6 +62,7 @@ query = "state:opened"
 scope = "group:acme/platform"
 """
 
+FULL = FULL.replace("CA_FILE", str(Path(__file__).parent / "data" / "test-ca.pem"))
 SECRET = "glpat-DoNotLeakThis123"
 BASE = '[instances.work]\nurl = "https://h"\ntoken_env = "T"\n'
 

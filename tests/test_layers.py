@@ -1,9 +1,11 @@
 """The layer rules of the design: domain imports nothing of ours, api/domain/sandbox never import Textual,
-domain never imports httpx, sandbox never imports the client."""
+domain never imports httpx, sandbox never imports the client, config sits below the TUI, nothing but the entry
+point imports the headless commands, and no import cycle joins modules of different folders."""
 
 from __future__ import annotations
 
 import ast
+import sys
 from pathlib import Path
 
 import pytest
@@ -11,15 +13,31 @@ import pytest
 SRC = Path(__file__).resolve().parents[1] / "src" / "labdeck"
 
 
-def _imports(path: Path) -> set[str]:
+def _tree(path: Path) -> ast.Module:
+    """The module's syntax tree without its `if TYPE_CHECKING:` blocks (they never run)."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
-    names: set[str] = set()
     for node in ast.walk(tree):
+        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+            node.body = []
+    return tree
+
+
+def _imports(path: Path) -> set[str]:
+    """Every absolute import of the module, at its top or inside a function (`from a import b` gives `a`
+    and `a.b`, since `b` may be a module)."""
+    names: set[str] = set()
+    for node in ast.walk(_tree(path)):
         if isinstance(node, ast.Import):
             names.update(alias.name for alias in node.names)
         elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
             names.add(node.module)
+            names.update(f"{node.module}.{alias.name}" for alias in node.names)
     return names
+
+
+def _module_name(path: Path) -> str:
+    parts = list(path.relative_to(SRC.parent).with_suffix("").parts)
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
 
 def _layer_imports(layer: str) -> dict[str, set[str]]:
@@ -32,29 +50,102 @@ def _offenders(layer: str, forbidden: tuple[str, ...]) -> list[str]:
         for name in names:
             if any(name == f or name.startswith(f + ".") for f in forbidden):
                 bad.append(f"{module} imports {name}")
-    return bad
+    return sorted(set(bad))
 
 
-@pytest.mark.parametrize("layer", ["domain", "api", "sandbox"])
+@pytest.mark.parametrize("layer", ["domain", "api", "sandbox", "config"])
 def test_no_textual_outside_tui(layer: str) -> None:
     assert _offenders(layer, ("textual", "rich")) == []
 
 
 def test_domain_is_pure() -> None:
-    forbidden = ("httpx", "labdeck.api", "labdeck.tui", "labdeck.sandbox", "labdeck.config",
+    forbidden = ("httpx", "labdeck.api", "labdeck.tui", "labdeck.sandbox", "labdeck.config", "labdeck.cli",
                  "starlette", "uvicorn", "sqlite3", "socket")
     assert _offenders("domain", forbidden) == []
 
 
-def test_api_does_not_import_tui_or_sandbox() -> None:
-    assert _offenders("api", ("labdeck.tui", "labdeck.sandbox")) == []
+def test_api_does_not_import_tui_sandbox_config_or_cli() -> None:
+    assert _offenders("api", ("labdeck.tui", "labdeck.sandbox", "labdeck.config", "labdeck.cli")) == []
 
 
 def test_sandbox_imports_only_domain() -> None:
-    assert _offenders("sandbox", ("labdeck.api", "labdeck.tui", "labdeck.config", "httpx")) == []
+    forbidden = ("labdeck.api", "labdeck.tui", "labdeck.config", "labdeck.cli", "httpx")
+    assert _offenders("sandbox", forbidden) == []
+
+
+def test_config_sits_below_the_tui() -> None:
+    assert _offenders("config", ("labdeck.tui", "labdeck.sandbox", "labdeck.cli")) == []
+
+
+@pytest.mark.parametrize("layer", ["domain", "api", "sandbox", "config", "tui"])
+def test_only_the_entry_point_imports_the_commands(layer: str) -> None:
+    assert _offenders(layer, ("labdeck.cli",)) == []
+
+
+def _graph() -> dict[str, set[str]]:
+    paths = {_module_name(p): p for p in SRC.rglob("*.py")}
+    return {name: (_imports(path) & paths.keys()) - {name} for name, path in paths.items()}
+
+
+def _cycles(graph: dict[str, set[str]]) -> list[set[str]]:
+    """Strongly connected components of more than one module (Tarjan)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[set[str]] = []
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        on_stack.add(node)
+        for nxt in graph[node]:
+            if nxt not in index:
+                visit(nxt)
+                low[node] = min(low[node], low[nxt])
+            elif nxt in on_stack:
+                low[node] = min(low[node], index[nxt])
+        if low[node] == index[node]:
+            component = set()
+            while True:
+                member = stack.pop()
+                on_stack.discard(member)
+                component.add(member)
+                if member == node:
+                    break
+            if len(component) > 1:
+                found.append(component)
+
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(limit, 10_000))
+    try:
+        for node in graph:
+            if node not in index:
+                visit(node)
+    finally:
+        sys.setrecursionlimit(limit)
+    return found
+
+
+def _folders(component: set[str]) -> set[str]:
+    return {name.rsplit(".", 1)[0] for name in component}
+
+
+def test_no_import_cycle_between_folders() -> None:
+    crossing = [sorted(c) for c in _cycles(_graph()) if len(_folders(c)) > 1]
+    assert crossing == []
+
+
+def test_cycle_finder_sees_a_cycle_across_folders() -> None:
+    graph = {"pkg.a.x": {"pkg.b.y"}, "pkg.b.y": {"pkg.a.x"}, "pkg.a.z": {"pkg.a.x"}}
+    assert _cycles(graph) == [{"pkg.a.x", "pkg.b.y"}]
+    assert _folders({"pkg.a.x", "pkg.b.y"}) == {"pkg.a", "pkg.b"}
 
 
 def test_checker_catches_a_violation(tmp_path: Path) -> None:
     bad = tmp_path / "x.py"
-    bad.write_text("from textual.app import App\nimport httpx\n")
-    assert {"textual.app", "httpx"} <= _imports(bad)
+    bad.write_text("from typing import TYPE_CHECKING\nfrom textual.app import App\nimport httpx\n"
+                   "if TYPE_CHECKING:\n    import labdeck.tui.app\n")
+    found = _imports(bad)
+    assert {"textual.app", "httpx"} <= found
+    assert "labdeck.tui.app" not in found

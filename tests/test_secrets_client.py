@@ -17,7 +17,7 @@ sys.path.insert(0, str(Path(__file__).parent / "tui"))
 
 import labdeck.cli.api as api_cli
 from labdeck.api.client import ApiClient
-from labdeck.api.errors import DeadlineExceeded, LabdeckError
+from labdeck.api.errors import DeadlineExceeded, LabdeckError, OffOriginRedirect
 from labdeck.api.settings import ConnectionSettings, RetryPolicy, Timeouts
 from labdeck.cli.api import run_api_command
 
@@ -152,8 +152,9 @@ async def test_caller_credentials_never_follow_a_redirect_to_another_host() -> N
         return httpx.Response(200, json={})
 
     async with ApiClient(settings(OAUTH, auth="oauth"), transport=httpx.MockTransport(handler)) as api:
-        await api.request("GET", "/x", headers={"Authorization": "Bearer mine-0123456789",
-                                                "Cookie": "_gitlab_session=abc", "X-Trace": "1"})
-    here, there = seen["gitlab.example.com"], seen["elsewhere.example"]
+        with pytest.raises(OffOriginRedirect, match=r"elsewhere\.example"):
+            await api.request("GET", "/x", headers={"Authorization": "Bearer mine-0123456789",
+                                                    "Cookie": "_gitlab_session=abc", "X-Trace": "1"})
+    here = seen["gitlab.example.com"]
     assert here["authorization"] == f"Bearer {OAUTH}" and here["cookie"] == "_gitlab_session=abc"
-    assert "authorization" not in there and "cookie" not in there and there["x-trace"] == "1"
+    assert "elsewhere.example" not in seen  # nothing, not even a header-less request, went there

@@ -8,6 +8,7 @@ import httpx
 import pytest
 from api_fakes import BASE, TOKEN
 
+from labdeck.api.errors import OffOriginRedirect
 from labdeck.api.request_log import redact_url
 
 AUTH_NAMES = ("private-token", "authorization", "job-token", "sudo")
@@ -69,7 +70,7 @@ async def test_link_to_another_host_gets_no_auth(make_client: Any) -> None:
 
 @pytest.mark.parametrize("target", ["https://evil.example.net/steal", "http://gitlab.example.com/x",
                                     "https://gitlab.example.com:8443/x"])
-async def test_redirect_elsewhere_gets_no_auth(make_client: Any, target: str) -> None:
+async def test_redirect_elsewhere_is_not_followed(make_client: Any, target: str) -> None:
     seen: list[httpx.Request] = []
 
     def handler(request: httpx.Request) -> httpx.Response:
@@ -78,10 +79,11 @@ async def test_redirect_elsewhere_gets_no_auth(make_client: Any, target: str) ->
             return httpx.Response(302, headers={"location": target})
         return httpx.Response(200, json={"ok": 1})
 
-    assert await make_client(handler, auth="oauth").get_json("/projects/1") == {"ok": 1}
-    assert str(seen[1].url) == target
-    assert "Authorization" in seen[0].headers
-    assert not any(name in seen[1].headers for name in AUTH_NAMES)
+    with pytest.raises(OffOriginRedirect) as caught:
+        await make_client(handler, auth="oauth").get_json("/projects/1")
+    assert len(seen) == 1 and "Authorization" in seen[0].headers
+    assert caught.value.target_host == httpx.URL(target).netloc.decode()
+    assert caught.value.target_host in str(caught.value) and "not followed" in str(caught.value)
 
 
 async def test_redirect_on_same_host_keeps_auth(make_client: Any) -> None:

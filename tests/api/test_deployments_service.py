@@ -74,12 +74,11 @@ async def test_create_and_change_status(services: dict[str, DeploymentsService])
     before = await service.deployments(GATEWAY, environment="canary")
     created = await service.create_deployment(GATEWAY, environment="canary", sha="c" * 40, ref="v2.0.0",
                                               tag=True)
-    assert created.status == "created" and created.deployable is None
-    assert created.next_statuses == ("running", "success", "failed", "canceled")
+    # GitLab requires a status on create: the service always sends one (running by default)
+    assert created.status == "running" and created.deployable is None
+    assert created.next_statuses == ("success", "failed", "canceled")
     after = await service.deployments(GATEWAY, environment="canary")
     assert len(after) == len(before) + 1  # the mutation invalidated the cached list
-    running = await service.set_status(GATEWAY, created.id, "running")
-    assert running.status == "running"
     with pytest.raises(BadRequest) as refused:
         await service.set_status(GATEWAY, created.id, "running")
     assert "cannot transition" in str(refused.value.message)
@@ -87,6 +86,10 @@ async def test_create_and_change_status(services: dict[str, DeploymentsService])
     with pytest.raises(ValueError):
         await service.create_deployment(GATEWAY, environment="x", sha="1", ref="m", tag=False,
                                         status="created")
+    with pytest.raises(ValueError):
+        await service.set_status(GATEWAY, created.id, "created")
+    blocked = await service.deployments(GATEWAY, status="blocked")  # a filter GitLab knows
+    assert [d.status for d in blocked] == ["blocked"]
     seeded = (await service.deployments(GATEWAY))[0]
     with pytest.raises(Forbidden):
         await service.set_status(GATEWAY, seeded.id, "canceled")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from groups_sandbox import ALICE_TOKEN, Sandbox, sandbox_fixture  # noqa: F401
 
-from labdeck.api.badges import BadgesService
+from labdeck.api.badges import BadgesService, BadgeUrlError
 from labdeck.api.errors import Conflict, NotFound
 from labdeck.api.iterations import IterationsService
 from labdeck.api.labels import GroupLabelsService
@@ -27,12 +27,12 @@ async def test_label_lifecycle(sandbox: Sandbox) -> None:
     client = sandbox.client(ALICE_TOKEN)
     service = GroupLabelsService(client)
     made = await service.create_label("opensource", "triaged", "SeaGreen", "Looked at")
-    assert (made.color, made.description) == ("#2e8b57", "Looked at")
+    assert (made.color, made.description) == ("#2E8B57", "Looked at")
     assert "triaged" in {lb.name for lb in await service.list_labels("opensource")}
     with pytest.raises(Conflict):
         await service.create_label("opensource", "triaged", "red")
     renamed = await service.update_label("opensource", "triaged", new_name="triage done", color="#000")
-    assert (renamed.name, renamed.color) == ("triage done", "#000000")
+    assert (renamed.name, renamed.color) == ("triage done", "#000")  # kept as sent
     assert (await service.get_label("opensource", renamed.id)).name == "triage done"
     assert (await service.get_label("opensource", "triage done")).id == renamed.id
     await service.delete_label("opensource", renamed.id)
@@ -79,8 +79,16 @@ async def test_badges(sandbox: Sandbox) -> None:
     await service.delete_badge("acme", made.id)
     with pytest.raises(NotFound):
         await service.get_badge("acme", made.id)
-    preview = await service.render("acme", "%{project_path}", "%{commit_sha}")
-    assert preview.rendered_link_url == "acme/handbook" and len(preview.rendered_image_url or "") == 40
+    preview = await service.render("acme", "https://x/%{project_path}", "https://x/%{commit_sha}")
+    assert preview.rendered_link_url == "https://x/acme/handbook"
+    assert len((preview.rendered_image_url or "").removeprefix("https://x/")) == 40
+    with pytest.raises(BadgeUrlError) as refused:  # never sent: GitLab allows http(s) only
+        await service.render("acme", "%{project_path}", "https://x/b.svg")
+    assert refused.value.errors == {"link_url": ["is blocked: Only allowed schemes are http, https"]}
+    with pytest.raises(BadgeUrlError):
+        await service.create_badge("acme", "https://ok", "javascript:alert(1)")
+    with pytest.raises(BadgeUrlError):
+        await service.update_badge("acme", 1, image_url="ftp://x/y")
 
 
 async def test_iterations(sandbox: Sandbox) -> None:

@@ -73,3 +73,24 @@ async def test_masked_values_stay_hidden(sandbox: Sandbox) -> None:
     assert "s3cr3t" not in repr(token) and "s3cr3t" not in str(token)
     plain = await service.get_group_variable("acme", "REGISTRY_MIRROR")
     assert plain.shown_value() == "https://mirror.acme.example"
+
+
+async def test_raw_description_and_masked_and_hidden(sandbox: Sandbox) -> None:
+    client = sandbox.client()
+    service = VariablesService(client)
+    with pytest.raises(VariableError) as long:
+        await service.create_group_variable("acme", "D", "x", description="d" * 256)
+    assert long.value.errors == {"description": ["is too long (maximum is 255 characters)"]}
+    with pytest.raises(VariableError):  # a hidden value must be maskable (`$` only when raw)
+        await service.create_group_variable("acme", "H", "abc$defgh", masked_and_hidden=True)
+    made = await service.create_group_variable("acme", "H", "abc$defgh", masked_and_hidden=True, raw=True,
+                                               description="never again")
+    assert (made.hidden, made.masked, made.raw, made.value, made.description) == (
+        True, True, True, None, "never again")
+    assert made.shown_value(revealed=True) != "abc$defgh"
+    with pytest.raises(BadRequest) as locked:
+        await service.update_group_variable("acme", "H", "abc$defgh", masked=False, raw=True)
+    assert "cannot be changed for masked and hidden" in str(locked.value.message)
+    plain = await service.update_group_variable("acme", "REGISTRY_MIRROR", "https://m.example", raw=True,
+                                                description="mirror")
+    assert (plain.raw, plain.description, plain.hidden) == (True, "mirror", False)

@@ -42,11 +42,17 @@ def test_group_fields_and_statistics() -> None:
     assert group.full_path == "a/ops" and group.created_at is not None and group.created_at.year == 2020
 
 
-@pytest.mark.parametrize("data", [[1, 2], "text", None, {"id": "not-a-number"}, {"name": "no id"},
-                                  {"id": 1, "created_at": "yesterday-ish"}])
+@pytest.mark.parametrize("data", [[1, 2], "text", None, {"id": "not-a-number"}, {"name": "no id"}])
 def test_wrong_shapes_raise_malformed_response(data: Any) -> None:
     with pytest.raises(MalformedResponse):
         parse_one(User, data)
+
+
+def test_an_unreadable_optional_field_is_named_not_fatal() -> None:
+    """Tolerant reading: what can be read is kept, the rest named in `unreadable` (issue 15, item 4)."""
+    user = parse_one(User, {"id": 1, "username": "x", "created_at": "yesterday-ish"})
+    assert (user.id, user.username, user.created_at, user.unreadable) == (1, "x", None, ("created_at",))
+    assert parse_one(User, {"id": 1}).unreadable == ()
 
 
 def test_parse_many() -> None:
@@ -56,8 +62,8 @@ def test_parse_many() -> None:
     assert users[1].last_activity_on is not None and users[1].last_activity_on.day == 1
     with pytest.raises(MalformedResponse):
         parse_many(User, {"id": 1})
-    with pytest.raises(MalformedResponse):
-        parse_many(User, [{"id": 1}, "oops"])
+    # one item that cannot stand (not an object) is left out; the list is not failed for it
+    assert [u.id for u in parse_many(User, [{"id": 1}, "oops", {"id": "x"}, {"id": 3}])] == [1, 3]
 
 
 def test_version_major_minor() -> None:

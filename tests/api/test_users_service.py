@@ -4,7 +4,7 @@ that what the TUI offers (`ModeratedUser.operations`) is exactly what the server
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Callable
-from datetime import UTC, date, datetime
+from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
 import pytest
@@ -48,7 +48,7 @@ async def by_name(service: UsersService, **filters: Any) -> dict[str, ModeratedU
 
 async def test_listing_gives_every_condition(connect: Connect) -> None:
     users = await by_name(connect(new_app()))
-    assert len(users) == 25
+    assert len(users) == 34  # the tiny scale: 25 users, then the sign-up queue and the long-idle ones
     expected = {
         "alice": {Condition.ACTIVE}, "dormant.user": {Condition.ACTIVE, Condition.DORMANT},
         "pending.user": {Condition.PENDING}, "blocked.user": {Condition.BLOCKED},
@@ -61,6 +61,26 @@ async def test_listing_gives_every_condition(connect: Connect) -> None:
     assert users["dormant.user"].state_label(TODAY) == "active, dormant"
     assert users["ghost"].internal and not users["project_1_bot_3f2a"].internal
     assert not users["alice"].internal
+
+
+async def test_the_demo_data_has_a_sign_up_queue_and_long_idle_users(connect: Connect) -> None:
+    """Issue 15, item 10: bulk approval and rejection have a queue to work on, and inactivity shows in
+    every state where it matters."""
+    users = await by_name(connect(new_app()))
+    queue = {name: u for name, u in users.items() if u.conditions(TODAY) == {Condition.PENDING}}
+    assert len(queue) >= 6
+    assert all(u.last_activity_on is None and u.last_sign_in_at is None for u in queue.values())
+    ages = [(TODAY - u.created_at.date()).days for u in queue.values() if u.created_at]
+    assert min(ages) <= 1 and max(ages) >= 60  # some signed up today, one was forgotten for weeks
+    long_ago = TODAY - timedelta(days=365)
+    for name, condition in (("stale.blocked", Condition.BLOCKED), ("stale.banned", Condition.BANNED),
+                            ("deactivated.user", Condition.DEACTIVATED)):
+        user = users[name]
+        assert user.conditions(TODAY) == {condition}, name
+        assert user.last_activity_on is not None and user.last_activity_on <= long_ago, name
+    never = users["never.signed.in"]
+    assert never.conditions(TODAY) == {Condition.ACTIVE, Condition.DORMANT}
+    assert never.last_activity_on is None and never.current_sign_in_at is None
 
 
 async def test_search_and_server_filters(connect: Connect) -> None:

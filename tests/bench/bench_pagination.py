@@ -21,7 +21,6 @@ import os
 import signal
 import subprocess
 import sys
-import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -72,20 +71,10 @@ def standalone_app(items: int, latency_ms: float) -> object:
 
 @contextmanager
 def serve_standalone(items: int, latency_ms: float) -> Iterator[str]:
-    import uvicorn
+    from loopback import serve
 
-    server = uvicorn.Server(uvicorn.Config(standalone_app(items, latency_ms), host="127.0.0.1", port=0,  # type: ignore[arg-type]
-                                           log_level="error", lifespan="off"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    while not server.started:
-        time.sleep(0.01)
-    port = server.servers[0].sockets[0].getsockname()[1]
-    try:
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        server.should_exit = True
-        thread.join(timeout=5)
+    with serve(standalone_app(items, latency_ms)) as base:
+        yield base
 
 
 @contextmanager

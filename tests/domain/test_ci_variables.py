@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from labdeck.domain.ci_variables import (
     KEY_ALPHABET_ERROR,
@@ -11,7 +13,7 @@ from labdeck.domain.ci_variables import (
     key_errors,
     variable_errors,
 )
-from labdeck.domain.colours import ColourError, is_colour, normalise_colour, text_colour
+from labdeck.domain.colours import ColourError, is_colour, normalise_colour, stored_colour, text_colour
 
 
 @pytest.mark.parametrize("key", ["A", "deploy_TOKEN_2", "_", "x" * 255])
@@ -63,3 +65,37 @@ def test_invalid_colours(text: str) -> None:
 
 def test_text_colour_contrasts() -> None:
     assert text_colour("white") == "#1F1E24" and text_colour("#000080") == "#FFFFFF"
+    # GitLab's rule (Gitlab::Color#light?): r + g + b > 500, not a luminance
+    assert text_colour("#FFFF00") == "#1F1E24"  # 510
+    assert text_colour("#F5F500") == "#FFFFFF"  # 490
+    assert text_colour("#00FFF6") == "#1F1E24"  # 501
+    assert text_colour("#00FFF5") == "#FFFFFF"  # 500
+
+
+@given(st.integers(0, 255), st.integers(0, 255), st.integers(0, 255))
+def test_text_colour_is_the_component_sum_rule(red: int, green: int, blue: int) -> None:
+    colour = f"#{red:02x}{green:02x}{blue:02X}"
+    assert stored_colour(colour) == colour
+    assert text_colour(colour) == ("#1F1E24" if red + green + blue > 500 else "#FFFFFF")
+
+
+def test_stored_colour_keeps_hex_and_maps_names_to_upper_case() -> None:
+    assert stored_colour("tomato") == "#FF6347" and stored_colour("RebeccaPurple") == "#663399"
+    assert stored_colour(" #abc ") == "#abc" and stored_colour("#AbCdEf") == "#AbCdEf"
+    assert stored_colour("#11223344") == "#11223344"
+    with pytest.raises(ColourError):
+        stored_colour("#12345")
+
+
+def test_raw_masking_description_and_hidden_rules() -> None:
+    from labdeck.domain.ci_variables import HIDDEN_VISIBILITY, hidden_update_error
+
+    assert not can_mask("pa$$word!") and can_mask("pa$$word!", raw=True)
+    assert not can_mask("has space", raw=True) and not can_mask("short", raw=True)
+    assert variable_errors("K", "v", description="d" * 255) == {}
+    assert variable_errors("K", "v", description="d" * 256) == {
+        "description": ["is too long (maximum is 255 characters)"]}
+    assert variable_errors("K", "abcdefgh12", hidden=True) == {
+        "masked": ["should be true when variable is hidden"]}
+    assert hidden_update_error(True, True, False) == HIDDEN_VISIBILITY
+    assert hidden_update_error(True, True, True) is None and hidden_update_error(False, True, False) is None

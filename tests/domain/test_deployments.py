@@ -91,3 +91,12 @@ def test_summarise_rates_and_last_success() -> None:
     assert (production.last_success, production.last_success_ref) == (_at(3), "v2")
     assert staging.success_rate == 0.0 and staging.last_success is None
     assert summarise([DeploymentFact("x", "running", _at(1))], date(2026, 3, 1))[0].success_rate is None
+
+
+def test_blocked_and_skipped_can_finish_but_not_run() -> None:
+    from labdeck.domain.deployments import allowed_transitions
+
+    for status in ("blocked", "skipped"):
+        assert allowed_transitions(status) == ("success", "failed", "canceled")
+    assert allowed_transitions("created") == ("running", "success", "failed", "canceled")
+    assert allowed_transitions("waiting_for_resource") == ()

@@ -77,7 +77,7 @@ async def test_status_and_updated_bounds(app: Starlette, client: httpx.AsyncClie
 @pytest.mark.parametrize(("params", "error"), [
     ({"order_by": "name"}, "order_by does not have a valid value"),
     ({"sort": "up"}, "sort does not have a valid value"),
-    ({"status": "blocked"}, "status does not have a valid value"),
+    ({"status": "waiting"}, "status does not have a valid value"),
     ({"updated_after": "yesterday"}, "updated_after is invalid"),
     ({"updated_before": "2026-13-01"}, "updated_before is invalid"),
     ({"sort": "up", "status": "x"}, "sort does not have a valid value, status does not have a valid value"),
@@ -114,7 +114,7 @@ async def test_seeded_history_spans_ninety_days_with_mixed_statuses(app: Starlet
     days = {d.created_at.date() for d in rows}
     assert len(days) > 60
     assert (store.anchor.date() - min(days)).days >= 89
-    assert {d.status for d in rows} == {"success", "failed", "canceled", "running"}
+    assert {d.status for d in rows} == {"success", "failed", "canceled", "running", "blocked"}
     assert len(rows) / 90 > 3
 
 
@@ -125,12 +125,14 @@ async def test_unknown_deployment_and_foreign_project(client: httpx.AsyncClient)
     assert (hidden.status_code, hidden.json()) == (404, {"message": "404 Project Not Found"})
 
 
-async def test_create_deployment_without_status_is_created(client: httpx.AsyncClient) -> None:
+async def test_create_deployment_with_its_status(client: httpx.AsyncClient) -> None:
     body = {"environment": "canary", "sha": "a" * 40, "ref": "main", "tag": False}
-    response = await client.post(DEPLOYMENTS, json=body, headers=ALICE)
+    refused = await client.post(DEPLOYMENTS, json=body, headers=ALICE)
+    assert (refused.status_code, refused.json()) == (400, {"error": "status is missing"})
+    response = await client.post(DEPLOYMENTS, json={**body, "status": "running"}, headers=ALICE)
     assert response.status_code == 201
     created = response.json()
-    assert created["status"] == "created" and created["deployable"] is None
+    assert created["status"] == "running" and created["deployable"] is None
     assert created["environment"]["name"] == "canary" and created["user"]["username"] == "alice"
     envs = await client.get(f"{API}/projects/{GATEWAY}/environments", params={"name": "canary"},
                             headers=ROOT)
@@ -144,30 +146,58 @@ async def test_create_deployment_without_status_is_created(client: httpx.AsyncCl
 async def test_create_validation(client: httpx.AsyncClient) -> None:
     response = await client.post(DEPLOYMENTS, data={"ref": "main"}, headers=ALICE)
     assert response.status_code == 400
-    assert response.json() == {"error": "environment is missing, sha is missing, tag is missing"}
+    assert response.json() == {
+        "error": "environment is missing, sha is missing, tag is missing, status is missing"}
     bad = await client.post(DEPLOYMENTS, data={"environment": "x", "sha": "1", "ref": "m", "tag": "false",
                                                "status": "created"}, headers=ALICE)
     assert (bad.status_code, bad.json()) == (400, {"error": "status does not have a valid value"})
     reporter = await client.post(DEPLOYMENTS, data={"environment": "x", "sha": "1", "ref": "m",
-                                                    "tag": "false"}, headers=BOB)
+                                                    "tag": "false", "status": "success"}, headers=BOB)
     assert (reporter.status_code, reporter.json()) == (403, {"message": "403 Forbidden"})
-    anonymous = await client.post(DEPLOYMENTS, data={"environment": "x", "sha": "1", "ref": "m",
-                                                     "tag": "false"})
-    assert anonymous.status_code == 401
+    anonymous = await client.post(DEPLOYMENTS, data={"ref": "m"})  # authentication comes first
+    assert (anonymous.status_code, anonymous.json()) == (401, {"message": "401 Unauthorized"})
 
 
-async def _created(client: httpx.AsyncClient, status: str | None = None) -> int:
-    body = {"environment": "production", "sha": "b" * 40, "ref": "v9.9.9", "tag": True}
-    if status:
-        body["status"] = status
+async def test_every_deployment_endpoint_needs_a_user(client: httpx.AsyncClient) -> None:
+    """GitLab's deployments API has `before { authenticate! }`: 401 even on a public project."""
+    public = f"{API}/projects/opensource%2Flabdeck/deployments"
+    for response in (await client.get(public), await client.get(DEPLOYMENTS), await client.get(f"{public}/1"),
+                     await client.put(f"{public}/1", data={"status": "success"}),
+                     await client.get(f"{public}/1/merge_requests")):
+        assert (response.status_code, response.json()) == (401, {"message": "401 Unauthorized"})
+
+
+async def test_blocked_is_a_listing_filter(client: httpx.AsyncClient) -> None:
+    response = await client.get(DEPLOYMENTS, params={"status": "blocked"}, headers=ROOT)
+    assert response.status_code == 200
+    blocked = response.json()
+    assert len(blocked) == 1 and blocked[0]["status"] == "blocked"  # the seeded one awaiting approval
+    assert blocked[0]["environment"]["name"] == "production"
+    assert blocked[0]["deployable"]["status"] == "manual"
+    skipped = await client.get(DEPLOYMENTS, params={"status": "skipped"}, headers=ROOT)
+    assert skipped.status_code == 200
+
+
+async def test_update_requires_a_status(client: httpx.AsyncClient) -> None:
+    deployment = await _created(client, "running")
+    missing = await client.put(f"{DEPLOYMENTS}/{deployment}", data={}, headers=ALICE)
+    assert (missing.status_code, missing.json()) == (400, {"error": "status is missing"})
+    invalid = await client.put(f"{DEPLOYMENTS}/{deployment}", data={"status": "created"}, headers=ALICE)
+    assert (invalid.status_code, invalid.json()) == (400, {"error": "status does not have a valid value"})
+
+
+async def _created(client: httpx.AsyncClient, status: str = "running") -> int:
+    body = {"environment": "production", "sha": "b" * 40, "ref": "v9.9.9", "tag": True, "status": status}
     response = await client.post(DEPLOYMENTS, json=body, headers=ALICE)
     return int(response.json()["id"])
 
 
-async def test_status_transitions(client: httpx.AsyncClient) -> None:
-    deployment = await _created(client)
-    running = await client.put(f"{DEPLOYMENTS}/{deployment}", data={"status": "running"}, headers=ALICE)
+async def test_status_transitions(app: Starlette, client: httpx.AsyncClient) -> None:
+    pid, ids = _known(app)  # ids[2] is `created` (only a CI job makes one on GitLab)
+    running = await client.put(f"{API}/projects/{pid}/deployments/{ids[2]}", data={"status": "running"},
+                               headers=ROOT)
     assert (running.status_code, running.json()["status"]) == (200, "running")
+    deployment = await _created(client)
     again = await client.put(f"{DEPLOYMENTS}/{deployment}", data={"status": "running"}, headers=ALICE)
     assert (again.status_code, again.json()) == (
         400, {"message": {"status": ['cannot transition via "run"']}})

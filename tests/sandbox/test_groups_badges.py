@@ -1,13 +1,14 @@
-"""Group badges: list with the case-sensitive name filter, CRUD, and rendering of the four placeholders from
-the group's first project by creation date (contract document 2)."""
+"""Group badges: list with the case-sensitive name filter, CRUD, rendering of every placeholder GitLab
+documents from the group's first project by creation date, and http(s)-only URLs (contract document 2,
+`doc/api/group_badges.md`, GitLab's `Badge` URL validation)."""
 
 from __future__ import annotations
-
-import hashlib
 
 import httpx
 from groups_fixtures import ALICE, ROOT, call
 from starlette.applications import Starlette
+
+from labdeck.sandbox.seed.git_history import project_repository
 
 TEMPLATE = "https://x.example/%{project_path}/%{project_id}/%{default_branch}/%{commit_sha}"
 
@@ -40,7 +41,7 @@ async def test_placeholders_come_from_the_first_project_by_creation_date(
         ROOT,
         params={"link_url": TEMPLATE, "image_url": "https://i.example/%{project_id}.svg"},
     )
-    sha = hashlib.sha1(f"{legacy.id}:main".encode()).hexdigest()
+    sha = project_repository(store, legacy).branches["main"]  # the default branch's last commit
     assert rendered.json() == {
         "link_url": TEMPLATE,
         "image_url": "https://i.example/%{project_id}.svg",
@@ -101,3 +102,44 @@ async def test_badge_rules(client: httpx.AsyncClient) -> None:
     acme_badge = (await call(client, "GET", "/groups/acme/badges", ROOT)).json()[0]["id"]
     elsewhere = await call(client, "GET", f"/groups/opensource/badges/{acme_badge}", ROOT)
     assert elsewhere.status_code == 404
+
+
+ALL = ("https://x.example/%{project_path}|%{project_title}|%{project_name}|%{project_id}|%{project_namespace}"
+       "|%{group_name}|%{gitlab_server}|%{gitlab_pages_domain}|%{default_branch}|%{commit_sha}|%{latest_tag}")
+
+
+async def test_every_documented_placeholder_is_rendered(app: Starlette, client: httpx.AsyncClient) -> None:
+    store = app.state.store
+    gateway = store.project_by_path("acme/platform/api-gateway")
+    rendered = (await call(client, "GET", "/groups/acme%2Fplatform/badges/render", ROOT,
+                           params={"link_url": ALL, "image_url": "https://i.example/%{latest_tag}.svg"})).json()
+    repo = project_repository(store, gateway)
+    latest = max(repo.tags.values(), key=lambda t: (repo.commits[t.commit_id].created_at, t.name)).name
+    assert rendered["rendered_link_url"] == "https://x.example/" + "|".join((
+        "acme/platform/api-gateway", gateway.name, "api-gateway", str(gateway.id), "acme/platform",
+        store.group_by_path("acme").name, "sandbox.test", "pages.sandbox.test", "main",
+        repo.branches["main"], latest))
+    assert rendered["rendered_image_url"] == f"https://i.example/{latest}.svg"
+    assert "%{" not in rendered["rendered_link_url"]
+
+
+BLOCKED = {"message": {"link_url": ["is blocked: Only allowed schemes are http, https"]}}
+
+
+async def test_link_and_image_urls_must_be_http_or_https(client: httpx.AsyncClient) -> None:
+    created = await call(client, "POST", "/groups/acme/badges", ROOT,
+                         json={"link_url": "javascript:alert(1)", "image_url": "https://i.example/b.svg"})
+    assert (created.status_code, created.json()) == (400, BLOCKED)
+    both = await call(client, "POST", "/groups/acme/badges", ROOT,
+                      json={"link_url": "ftp://x.example/a", "image_url": "file:///etc/passwd"})
+    assert both.status_code == 400 and set(both.json()["message"]) == {"link_url", "image_url"}
+    badge = (await call(client, "GET", "/groups/acme/badges", ROOT)).json()[0]
+    updated = await call(client, "PUT", f"/groups/acme/badges/{badge['id']}", ROOT,
+                         json={"link_url": "data:text/html,hi"})
+    assert (updated.status_code, updated.json()) == (400, BLOCKED)
+    rendered = await call(client, "GET", "/groups/acme/badges/render", ROOT,
+                          params={"link_url": "%{project_path}", "image_url": "https://i.example/x.svg"})
+    assert (rendered.status_code, rendered.json()) == (400, BLOCKED)
+    fine = await call(client, "POST", "/groups/acme/badges", ROOT,
+                      json={"link_url": "HTTP://x.example/%{project_id}", "image_url": "https://i.example/b"})
+    assert fine.status_code == 201

@@ -39,7 +39,7 @@ async def test_listing_with_ancestors_descendants_and_counts(client: httpx.Async
 
 async def test_get_by_id_or_title(client: httpx.AsyncClient) -> None:
     bug = (await call(client, "GET", "/groups/acme/labels/bug", ROOT)).json()
-    assert bug["color"] == "#ff0000" and bug["text_color"] == "#FFFFFF"
+    assert bug["color"] == "#FF0000" and bug["text_color"] == "#FFFFFF"  # seeded as `red`
     by_id = await call(client, "GET", f"/groups/acme/labels/{bug['id']}", ROOT)
     assert by_id.json()["name"] == "bug"
     spaced = await call(client, "GET", "/groups/opensource/labels/good%20first%20issue", ROOT)
@@ -63,11 +63,14 @@ async def test_create_with_css_colour_names_and_hex(client: httpx.AsyncClient) -
     assert made.status_code == 201
     assert (made.json()["name"], made.json()["color"], made.json()["description"]) == (
         "urgent",
-        "#ff8c00",
+        "#FF8C00",  # a CSS name is stored as its upper-case hex (Gitlab::Color)
         "Now",
     )
     short = await call(client, "POST", "/groups/acme/labels", ROOT, data={"name": "x", "color": "#ABC"})
-    assert short.json()["color"] == "#aabbcc"
+    assert short.json()["color"] == "#ABC"  # a hex colour is kept as sent
+    assert short.json()["text_color"] == "#1F1E24"  # aa+bb+cc = 561 > 500: dark text
+    lower = await call(client, "POST", "/groups/acme/labels", ROOT, data={"name": "w", "color": " #d9534f "})
+    assert (lower.json()["color"], lower.json()["text_color"]) == ("#d9534f", "#FFFFFF")
     bad = await call(client, "POST", "/groups/acme/labels", ROOT, json={"name": "y", "color": "blurple"})
     assert (bad.status_code, bad.json()) == (400, {"message": {"color": ["must be a valid color code"]}})
     missing = await call(client, "POST", "/groups/acme/labels", ROOT, json={"name": "z"})
@@ -84,7 +87,7 @@ async def test_update_with_new_name_and_delete(client: httpx.AsyncClient) -> Non
     )
     assert renamed.status_code == 200 and (renamed.json()["name"], renamed.json()["color"]) == (
         "defect",
-        "#000080",
+        "#000080",  # navy
     )
     nothing = await call(client, "PUT", "/groups/acme/labels/defect", ROOT, json={})
     assert (nothing.status_code, nothing.json()) == (

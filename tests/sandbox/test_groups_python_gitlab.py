@@ -25,7 +25,7 @@ def test_subgroups_members_and_labels(gl: gitlab.Gitlab) -> None:
         "acme/infra", "acme/platform", "acme/security"]
     assert {m.username for m in acme.members_all.list(get_all=True)} >= {"carol", "alice"}
     label = acme.labels.create({"name": "from-python-gitlab", "color": "gold"})
-    assert label.color == "#ffd700"
+    assert label.color == "#FFD700"
     label.description = "changed"
     label.save()
     assert acme.labels.get(label.id).description == "changed"

@@ -121,7 +121,9 @@ async def test_relations_export_status_and_download(
     assert (started.status_code, started.json()) == (202, {"message": "202 Accepted"})
     pending = (await call(client, "GET", "/groups/acme/export_relations/status", ROOT)).json()
     assert {e["status"] for e in pending} == {0}
-    assert set(pending[0]) == {"relation", "status", "error", "updated_at"}
+    assert set(pending[0]) == {"relation", "status", "error", "updated_at", "batched", "batches_count",
+                               "total_objects_count"}
+    assert pending[0]["batched"] is False and pending[0]["batches_count"] == 0
     early = await call(
         client, "GET", "/groups/acme/export_relations/download", ROOT, params={"relation": "labels"}
     )
@@ -147,4 +149,20 @@ async def test_relations_export_status_and_download(
     wrong = await call(
         client, "GET", "/groups/acme/export_relations/download", ROOT, params={"relation": "x"}
     )
-    assert wrong.json() == {"error": "relation does not have a valid value"}
+    assert (wrong.status_code, wrong.json()) == (404, {"message": "404 Not found"})
+
+
+async def test_relations_status_filter_and_batches(clock: ManualClock, client: httpx.AsyncClient) -> None:
+    status = "/groups/acme/export_relations/status"
+    none = await call(client, "GET", status, ROOT, params={"relation": "labels"})
+    assert (none.status_code, none.json()) == (404, {"message": "Export not found"})
+    started = await call(client, "POST", "/groups/acme/export_relations", ROOT, json={"batched": True})
+    assert started.status_code == 202
+    clock.advance(0.1)
+    labels = (await call(client, "GET", status, ROOT, params={"relation": "labels"})).json()
+    assert isinstance(labels, dict) and labels["relation"] == "labels" and labels["status"] == 1
+    assert (labels["batched"], labels["batches_count"], labels["total_objects_count"]) == (True, 1, 3)
+    assert labels["batches"] == [{"status": 1, "batch_number": 1, "objects_count": 3, "error": None,
+                                  "updated_at": labels["updated_at"]}]
+    unknown = await call(client, "GET", status, ROOT, params={"relation": "nope"})
+    assert (unknown.status_code, unknown.json()) == (404, {"message": "Export not found"})

@@ -132,3 +132,63 @@ async def test_instance_variable_limit_is_configurable(client: httpx.AsyncClient
             client, "PUT", "/application/plan_limits", ALICE, data={"ci_instance_level_variables": "30"}
         )
     ).status_code == 403
+
+
+# --- raw, description, hidden (GitLab 16.2 / 17.4; `Ci::HidableVariable`, `Entities::Ci::Variable`) -------
+
+PLATFORM = "/groups/acme%2Fplatform/variables"
+
+
+async def test_hidden_variable_value_is_never_sent(client: httpx.AsyncClient) -> None:
+    listed = {v["key"]: v for v in (await call(client, "GET", PLATFORM, ROOT)).json()}
+    hidden = listed["SIGNING_KEY"]
+    assert (hidden["hidden"], hidden["masked"], hidden["value"]) == (True, True, None)
+    one = (await call(client, "GET", f"{PLATFORM}/SIGNING_KEY", ROOT)).json()
+    assert one["value"] is None and one["hidden"] is True
+    raw = listed["DOLLAR_TEMPLATE"]
+    assert (raw["raw"], raw["hidden"], raw["value"]) == (True, False, "echo $CI_COMMIT_SHA verbatim")
+
+
+async def test_masked_and_hidden_on_create_only(client: httpx.AsyncClient) -> None:
+    made = await call(client, "POST", GROUP, ROOT, json={"key": "SECRET_NEW", "value": "abcdefgh12",
+                                                        "masked_and_hidden": True})
+    assert made.status_code == 201
+    assert (made.json()["masked"], made.json()["hidden"], made.json()["value"]) == (True, True, None)
+    # on update the parameter is not declared: ignored, the variable stays visible
+    plain = await call(client, "POST", GROUP, ROOT, json={"key": "PLAIN_NEW", "value": "abcdefgh12"})
+    updated = await call(client, "PUT", f"{GROUP}/PLAIN_NEW", ROOT,
+                         json={"value": "abcdefgh12", "masked_and_hidden": True})
+    assert plain.status_code == 201 and updated.status_code == 200
+    assert (updated.json()["hidden"], updated.json()["value"]) == (False, "abcdefgh12")
+    # a hidden variable's masking cannot change
+    unmask = await call(client, "PUT", f"{GROUP}/SECRET_NEW", ROOT, json={"value": "abcdefgh12",
+                                                                         "masked": False})
+    assert (unmask.status_code, unmask.json()) == (400, {"message": {"base": [
+        "The visibility setting cannot be changed for masked and hidden variables."]}})
+    # a hidden value must meet the masking rules
+    short = await call(client, "POST", GROUP, ROOT, json={"key": "SHORT", "value": "abc",
+                                                         "masked_and_hidden": True})
+    assert (short.status_code, short.json()) == (400, {"message": {"value": ["is invalid"]}})
+
+
+async def test_raw_loosens_masking_and_description_limit(client: httpx.AsyncClient) -> None:
+    refused = await call(client, "POST", GROUP, ROOT, json={"key": "DOLLAR", "value": "pa$$word!",
+                                                           "masked": True})
+    assert (refused.status_code, refused.json()) == (400, {"message": {"value": ["is invalid"]}})
+    raw = await call(client, "POST", GROUP, ROOT, json={"key": "DOLLAR", "value": "pa$$word!", "masked": True,
+                                                       "raw": True, "description": "d" * 255})
+    assert raw.status_code == 201 and raw.json()["raw"] is True and raw.json()["description"] == "d" * 255
+    long = await call(client, "PUT", f"{GROUP}/DOLLAR", ROOT, json={"value": "pa$$word!",
+                                                                   "description": "d" * 256})
+    assert (long.status_code, long.json()) == (400, {"message": {"description": [
+        "is too long (maximum is 255 characters)"]}})
+    expanded = await call(client, "PUT", f"{GROUP}/DOLLAR", ROOT, json={"value": "pa$$word!", "raw": False})
+    assert expanded.status_code == 400  # masked and no longer raw: `$` is not allowed any more
+
+
+async def test_instance_variables_have_raw_and_no_hidden(client: httpx.AsyncClient) -> None:
+    listed = (await call(client, "GET", INSTANCE, ROOT)).json()
+    assert all("hidden" not in v and "raw" in v and "environment_scope" not in v for v in listed)
+    made = await call(client, "POST", INSTANCE, ROOT, json={"key": "RAW_ONE", "value": "$HOME", "raw": True,
+                                                           "masked_and_hidden": True})
+    assert made.status_code == 201 and made.json()["raw"] is True and made.json()["value"] == "$HOME"

@@ -347,3 +347,14 @@ def test_large_scale_has_fifty_thousand_issues() -> None:
     data = issues_data(build_store(SandboxOptions(scale="large")))
     assert len(data.issues) >= LARGE_ISSUES >= 50_000
     assert len({(i.project_id, i.iid) for i in data.issues.values()}) == len(data.issues)
+
+
+async def test_global_listing_gives_the_full_path_as_relative_reference(client: httpx.AsyncClient) -> None:
+    """GitLab's global `/issues` has no project or group context: `relative` is the full reference."""
+    rows = await fetch(client, {**ALL, "per_page": "100"})
+    gateway = next(i for i in rows if i["references"]["full"] == "acme/platform/api-gateway#1")
+    assert gateway["references"] == {"short": "#1", "relative": "acme/platform/api-gateway#1",
+                                     "full": "acme/platform/api-gateway#1"}
+    assert all(i["references"]["relative"] == i["references"]["full"] for i in rows)
+    project = await client.get("/api/v4/projects/acme%2Fplatform%2Fapi-gateway/issues", headers=ROOT)
+    assert {i["references"]["relative"] for i in project.json()} <= {f"#{i['iid']}" for i in project.json()}

@@ -132,7 +132,7 @@ async def test_todo_is_created_once(client: httpx.AsyncClient) -> None:
 
 async def test_time_tracking(client: httpx.AsyncClient) -> None:
     base = f"{GATEWAY}/5"
-    stats = await call(client, "POST", f"{base}/time_estimate", 201, ALICE,
+    stats = await call(client, "POST", f"{base}/time_estimate", 200, ALICE,
                        json={"duration": "1mo 2w 3d 4h 5m"})
     assert stats == {"time_estimate": (4 * 5 * 8 + 2 * 5 * 8 + 3 * 8 + 4) * 3600 + 300, "total_time_spent": 0,
                      "human_time_estimate": "1mo 2w 3d 4h 5m", "human_total_time_spent": None}
@@ -141,14 +141,22 @@ async def test_time_tracking(client: httpx.AsyncClient) -> None:
     stats = await call(client, "POST", f"{base}/add_spent_time", 201, ALICE, json={"duration": "-30m"})
     assert stats["human_total_time_spent"] == "3h"
     assert (await call(client, "GET", f"{base}/time_stats", 200, ALICE))["total_time_spent"] == 10800
-    stats = await call(client, "POST", f"{base}/reset_time_estimate", 201, ALICE)
+    stats = await call(client, "POST", f"{base}/reset_time_estimate", 200, ALICE)
     assert stats["time_estimate"] == 0 and stats["human_time_estimate"] is None
-    stats = await call(client, "POST", f"{base}/reset_spent_time", 201, ALICE)
+    stats = await call(client, "POST", f"{base}/reset_spent_time", 200, ALICE)
     assert stats["total_time_spent"] == 0 and stats["human_total_time_spent"] is None
     assert await call(client, "POST", f"{base}/time_estimate", 400, ALICE, json={}) == {
         "error": "duration is missing"}
-    bad = await call(client, "POST", f"{base}/time_estimate", 400, ALICE, json={"duration": "3 parsecs"})
-    assert "time_estimate" in bad["message"]
+    refused = {"message": "400 Bad request - Time estimate must have a valid format and be greater than or "
+                          "equal to zero."}
+    await call(client, "POST", f"{base}/time_estimate", 200, ALICE, json={"duration": "2h"})
+    for duration in ("3 parsecs", "-1h"):
+        bad = await call(client, "POST", f"{base}/time_estimate", 400, ALICE, json={"duration": duration})
+        assert bad == refused
+    kept = await call(client, "GET", f"{base}/time_stats", 200, ALICE)
+    assert kept["time_estimate"] == 7200  # a refused estimate leaves the issue as it was
+    zero = await call(client, "POST", f"{base}/time_estimate", 200, ALICE, json={"duration": "0"})
+    assert zero["time_estimate"] == 0
     await call(client, "POST", f"{base}/add_spent_time", 400, ALICE, json={"duration": "-1h"})
 
 
@@ -157,7 +165,10 @@ async def test_related_and_closing_merge_requests(client: httpx.AsyncClient) -> 
     assert [m["title"] for m in related] == ["Fix 502 under load", "Add a load test"]
     assert related[1]["state"] == "merged"
     assert related[0]["references"]["full"] == "acme/platform/api-gateway!1"
+    for field in ("latest_build_started_at", "latest_build_finished_at", "first_deployed_to_production_at"):
+        assert all(field in m for m in related)  # GitLab's full merge request entity
     closing = await call(client, "GET", f"{GATEWAY}/1/closed_by", 200, ALICE)
+    assert all("latest_build_started_at" not in m for m in closing)  # MergeRequestBasic
     assert [m["iid"] for m in closing] == [1]
     assert await call(client, "GET", f"{GATEWAY}/2/closed_by", 200, ALICE) == []
     secret = "/api/v4/projects/hidden-lab%2Fsecrets/issues/1/closed_by"

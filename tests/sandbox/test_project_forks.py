@@ -163,3 +163,30 @@ async def test_fork_relationship_needs_owner_or_admin(client: httpx.AsyncClient)
     assert (await client.delete(f"{handbook}/fork", headers=ALICE)).status_code == 403
     assert (await client.post(f"{handbook}/fork/99999", headers=ROOT)).status_code == 404
     assert (await client.post(f"{handbook}/fork/{labdeck['id']}", headers=ROOT)).status_code == 201
+
+
+CONTRACT_FIELDS = (  # contract document 3, "Project (fork listing)"
+    "id, description, description_html, default_branch, visibility, ssh_url_to_repo, http_url_to_repo, "
+    "web_url, readme_url, tag_list, topics, name, name_with_namespace, path, path_with_namespace, "
+    "repository_object_format, issues_enabled, open_issues_count, merge_requests_enabled, jobs_enabled, "
+    "wiki_enabled, snippets_enabled, "
+    "can_create_merge_request_in, resolve_outdated_diff_discussions, container_registry_enabled, "
+    "container_registry_access_level, security_and_compliance_access_level, created_at, updated_at, "
+    "last_activity_at, creator_id, namespace, import_status, archived, avatar_url, shared_runners_enabled, "
+    "group_runners_enabled, forks_count, star_count, public_jobs, shared_with_groups, "
+    "only_allow_merge_if_pipeline_succeeds, allow_merge_on_skipped_pipeline, "
+    "restrict_user_defined_variables, "
+    "only_allow_merge_if_all_discussions_are_resolved, remove_source_branch_after_merge, "
+    "request_access_enabled, "
+    "merge_method, squash_option, autoclose_referenced_issues, enforce_auth_checks_on_uploads, "
+    "suggestion_commit_message, merge_commit_template, container_registry_image_prefix, _links")
+
+
+async def test_the_fork_listing_carries_every_contract_field(client: httpx.AsyncClient) -> None:
+    made = await client.post(f"{GATEWAY}/fork", headers=ROOT)
+    assert made.status_code == 201
+    [fork] = (await client.get(f"{GATEWAY}/forks", headers=ROOT)).json()
+    assert {f.strip() for f in CONTRACT_FIELDS.split(",")} <= set(fork)
+    assert set(fork["namespace"]) >= {"id", "name", "path", "kind", "full_path"}
+    assert set(fork["_links"]) == {"self", "issues", "merge_requests", "repo_branches", "labels", "events",
+                                   "members", "cluster_agents"}

@@ -16,6 +16,7 @@ from labdeck.sandbox.seed.certificates import (
     make_private_key,
     parse_certificate,
 )
+from labdeck.sandbox.seed.project_resources import verification_code
 
 ROOT = {"PRIVATE-TOKEN": "glpat-sandbox-root"}
 ALICE = {"PRIVATE-TOKEN": "glpat-sandbox-alice"}  # Developer (30) in acme: not enough
@@ -69,15 +70,22 @@ async def test_all_domains_for_administrators_only(client: httpx.AsyncClient, cl
     assert set(by_name) >= {"portal.acme.test", "old.acme.test", "soon.acme.test", "plain.acme.test",
                             "labdeck.opensource.test"}
     old = by_name["old.acme.test"]
-    assert set(old) == {"domain", "url", "project_id", "auto_ssl_enabled", "certificate"}
+    assert set(old) == {"domain", "url", "project_id", "verified", "verification_code", "enabled_until",
+                        "auto_ssl_enabled", "certificate"}
     assert old["certificate"]["expired"] is True and set(old["certificate"]) == {"expired", "expiration"}
     soon = by_name["soon.acme.test"]["certificate"]
     expiration = datetime.fromisoformat(soon["expiration"].replace("Z", "+00:00"))
     now = datetime.fromtimestamp(clock.time(), UTC)
     assert soon["expired"] is False and timedelta(days=9) < expiration - now <= timedelta(days=10)
+    portal_id = by_name["portal.acme.test"]["project_id"]
+    code = verification_code("plain.acme.test", portal_id)
     assert by_name["plain.acme.test"] == {"domain": "plain.acme.test", "url": "http://plain.acme.test",
-                                          "project_id": by_name["portal.acme.test"]["project_id"],
+                                          "project_id": portal_id, "verified": False,
+                                          "verification_code": code, "enabled_until": None,
                                           "auto_ssl_enabled": False}
+    verified = by_name["portal.acme.test"]
+    until = datetime.fromisoformat(verified["enabled_until"].replace("Z", "+00:00"))
+    assert verified["verified"] is True and until > now and len(verified["verification_code"]) == 32
     assert (await client.get("/api/v4/pages/domains", headers=ALICE)).status_code == 403
     assert (await client.get("/api/v4/pages/domains")).status_code == 401
 
@@ -94,7 +102,10 @@ async def test_project_listing_and_detail(client: httpx.AsyncClient) -> None:
     assert cert["certificate"].startswith("-----BEGIN CERTIFICATE-----")
     assert "Not After :" in cert["certificate_text"]
     plain = (await client.get(f"{PORTAL}/plain.acme.test", headers=CAROL)).json()
-    assert plain == {"domain": "plain.acme.test", "url": "http://plain.acme.test", "auto_ssl_enabled": False}
+    code = plain.pop("verification_code")
+    assert plain == {"domain": "plain.acme.test", "url": "http://plain.acme.test", "verified": False,
+                     "enabled_until": None, "auto_ssl_enabled": False}
+    assert code and listing[1]["verification_code"] == code
     missing = await client.get(f"{PORTAL}/nope.acme.test", headers=CAROL)
     assert (missing.status_code, missing.json()) == (404, {"message": "404 PagesDomain Not Found"})
 
@@ -118,8 +129,10 @@ async def test_create_with_pem_text_and_with_files(client: httpx.AsyncClient) ->
     assert files.status_code == 201
     assert files.json()["auto_ssl_enabled"] is True and files.json()["certificate"]["expired"] is False
     bare = await client.post(PORTAL, headers=CAROL, json={"domain": "Bare.Acme.Test"})
-    assert bare.json() == {"domain": "bare.acme.test", "url": "http://bare.acme.test",
-                           "auto_ssl_enabled": False}
+    assert bare.json().pop("verification_code")  # a new domain waits for its TXT record
+    assert {k: v for k, v in bare.json().items() if k != "verification_code"} == {
+        "domain": "bare.acme.test", "url": "http://bare.acme.test", "verified": False, "enabled_until": None,
+        "auto_ssl_enabled": False}
 
 
 async def test_create_validation(client: httpx.AsyncClient) -> None:
@@ -144,8 +157,9 @@ async def test_update_and_remove_the_certificate(client: httpx.AsyncClient) -> N
     assert added.json()["url"] == "https://plain.acme.test" and added.json()["auto_ssl_enabled"] is True
     removed = await client.put(f"{PORTAL}/plain.acme.test", headers=CAROL,
                                data={"certificate": "", "key": ""})
-    assert removed.json() == {"domain": "plain.acme.test", "url": "http://plain.acme.test",
-                              "auto_ssl_enabled": False}
+    assert {k: removed.json()[k] for k in ("domain", "url", "auto_ssl_enabled")} == {
+        "domain": "plain.acme.test", "url": "http://plain.acme.test", "auto_ssl_enabled": False}
+    assert "certificate" not in removed.json()
     toggled = await client.put(f"{PORTAL}/portal.acme.test", headers=CAROL, json={"auto_ssl_enabled": True})
     assert toggled.json()["auto_ssl_enabled"] is True and "certificate" in toggled.json()
     bad = await client.put(f"{PORTAL}/portal.acme.test", headers=CAROL, json={"certificate": "x"})
@@ -174,3 +188,16 @@ async def test_pages_must_be_enabled(client: httpx.AsyncClient, app: Any) -> Non
     store.areas["pages_domains"].disabled.add(store.project_by_path("acme/platform/web-portal").id)
     response = await client.get(PORTAL, headers=CAROL)
     assert (response.status_code, response.json()) == (404, {"message": "404 Not Found"})
+
+
+async def test_domain_listings_are_paginated(client: httpx.AsyncClient) -> None:
+    """Like every GitLab list (`present paginate(...)`): per_page, page, the x-total headers and `Link`."""
+    first = await client.get("/api/v4/pages/domains", headers=ROOT, params={"per_page": 2})
+    assert first.status_code == 200 and len(first.json()) == 2
+    assert first.headers["x-per-page"] == "2" and int(first.headers["x-total"]) >= 5
+    assert 'rel="next"' in first.headers["link"]
+    second = await client.get("/api/v4/pages/domains", headers=ROOT, params={"per_page": 2, "page": 2})
+    assert {d["domain"] for d in first.json()}.isdisjoint(d["domain"] for d in second.json())
+    project = await client.get(PORTAL, headers=CAROL, params={"per_page": 3})
+    assert [d["domain"] for d in project.json()] == ["old.acme.test", "plain.acme.test", "portal.acme.test"]
+    assert project.headers["x-total"] == "4" and project.headers["x-total-pages"] == "2"

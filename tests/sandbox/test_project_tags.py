@@ -23,7 +23,7 @@ async def test_anonymous_listing_of_a_public_project_by_update_desc(client: http
     assert [t["name"] for t in tags] == ["v1.0.0-rc1", "v0.2.0", "v0.1.0"]
     dates = [t["commit"]["committed_date"] for t in tags]
     assert dates == sorted(dates, reverse=True)
-    assert set(tags[0]) == {"commit", "release", "name", "target", "message", "protected"}
+    assert set(tags[0]) == {"commit", "release", "name", "target", "message", "protected", "created_at"}
     assert set(tags[0]["commit"]) == {"id", "short_id", "title", "created_at", "parent_ids", "message",
                                       "author_name", "author_email", "authored_date", "committer_name",
                                       "committer_email", "committed_date"}
@@ -107,3 +107,14 @@ async def test_slash_in_a_tag_name(client: httpx.AsyncClient) -> None:
     fetched = await client.get(f"{TAGS}/release%2F1.0")
     assert fetched.json()["name"] == "release/1.0"
     assert (await client.delete(f"{TAGS}/release%2F1.0", headers=ALICE)).status_code == 204
+
+
+async def test_tags_carry_created_at(client: httpx.AsyncClient) -> None:
+    """GitLab's tag entity has `created_at`: the annotated tag's date; null for a lightweight tag."""
+    base = "/api/v4/projects/acme%2Fplatform%2Fapi-gateway/repository/tags"
+    tags = {t["name"]: t for t in (await client.get(base, headers=ROOT)).json()}
+    assert all("created_at" in t for t in tags.values())
+    assert tags["v0.2.0"]["created_at"] is not None and tags["v0.1.0"]["created_at"] is None
+    made = await client.post(base, headers=ROOT,
+                             json={"tag_name": "v9.0.0", "ref": "main", "message": "Nine"})
+    assert made.status_code == 201 and made.json()["created_at"] is not None

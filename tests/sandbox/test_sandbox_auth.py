@@ -29,11 +29,11 @@ async def test_each_token_method_identifies_alice(client: httpx.AsyncClient, hea
 
 
 async def test_job_token_header_acts_as_the_user_who_triggered_the_job(client: httpx.AsyncClient) -> None:
-    response = await client.get("/api/v4/user", headers=JOB)
+    response = await client.get("/api/v4/job", headers=JOB)
     assert response.status_code == 200
-    assert response.json()["username"] == "alice"
-    by_param = await client.get("/api/v4/user", params={"job_token": "glcbt-sandbox-job"})
-    assert by_param.json()["username"] == "alice"
+    assert response.json()["user"]["username"] == "alice"
+    by_param = await client.get("/api/v4/job", params={"job_token": "glcbt-sandbox-job"})
+    assert by_param.json()["user"]["username"] == "alice"
 
 
 async def test_job_token_is_not_a_private_token(client: httpx.AsyncClient) -> None:
@@ -128,12 +128,14 @@ async def test_sudo_with_a_job_token_is_403(client: httpx.AsyncClient, app: Star
     from labdeck.sandbox.store import Token
 
     app.state.store.tokens["glcbt-root-job"] = Token("glcbt-root-job", 1, kind="job")
-    response = await client.get("/api/v4/user", headers={"JOB-TOKEN": "glcbt-root-job", "Sudo": "bob"})
+    response = await client.get("/api/v4/job", headers={"JOB-TOKEN": "glcbt-root-job", "Sudo": "bob"})
     assert response.status_code == 403
     assert response.json() == {"message": "403 Forbidden - Must be authenticated using an OAuth or Personal "
                                           "Access Token to use sudo"}
-    as_alice = await client.get("/api/v4/user", headers={**JOB, "Sudo": "bob"})
+    as_alice = await client.get("/api/v4/job", headers={**JOB, "Sudo": "bob"})
     assert as_alice.json() == {"message": "403 Forbidden - Must be admin to use sudo"}
+    where_ignored = await client.get("/api/v4/user", headers={**JOB, "Sudo": "bob"})
+    assert (where_ignored.status_code, where_ignored.json()) == (401, UNAUTHORIZED)
 
 
 async def test_blocked_users_token_is_refused(client: httpx.AsyncClient, app: Starlette) -> None:

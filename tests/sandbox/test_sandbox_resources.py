@@ -209,3 +209,19 @@ def test_large_scale_sizes() -> None:
     assert len(store.users) >= 5_000 and len(store.projects) >= 20_000
     assert {u.state for u in store.users.values()} >= {"active", "blocked", "ldap_blocked", "banned",
                                                        "deactivated", "blocked_pending_approval"}
+
+
+async def test_application_settings_are_for_administrators_only() -> None:
+    import httpx
+
+    from labdeck.sandbox.app import create_app
+    from labdeck.sandbox.options import SandboxOptions
+
+    app = create_app(SandboxOptions(scale="tiny"))
+    async with httpx.AsyncClient(transport=httpx.ASGITransport(app), base_url="http://s/api/v4") as http:
+        root = await http.get("/application/settings", headers={"PRIVATE-TOKEN": "glpat-sandbox-root"})
+        assert root.status_code == 200 and root.json()["deactivate_dormant_users_period"] == 90
+        alice = await http.get("/application/settings", headers={"PRIVATE-TOKEN": "glpat-sandbox-alice"})
+        assert (alice.status_code, alice.json()) == (403, {"message": "403 Forbidden"})
+        anonymous = await http.get("/application/settings")
+        assert (anonymous.status_code, anonymous.json()) == (401, {"message": "401 Unauthorized"})

@@ -41,7 +41,8 @@ def test_reset_fault_is_a_connection_error_on_a_real_socket() -> None:
 
 def test_bad_options_are_refused(capsys: pytest.CaptureFixture[str]) -> None:
     for argv in (["serve", "--faults", "teapot=1"], ["serve", "--latency", "soon"],
-                 ["serve", "--scale", "xl"], []):
+                 ["serve", "--scale", "xl"], ["serve", "--edition", "ultimate"],
+                 ["serve", "--gitlab-version", "latest"], []):
         with pytest.raises(SystemExit) as caught:
             run_sandbox_command(argv)
         assert caught.value.code == 2

@@ -32,6 +32,10 @@ def _write(path: Path, text: str) -> None:
     path.chmod(0o600)
 
 
+def _bytes(path: Path) -> bytes:
+    return path.read_bytes()
+
+
 def _mode(path: Path) -> int:
     return stat.S_IMODE(path.stat().st_mode)
 
@@ -43,6 +47,10 @@ async def _settle(pilot) -> None:
 
 
 async def test_theme_from_palette_is_saved_and_restored(config_file: Path) -> None:
+    from labdeck.config.state import load_state, state_path
+
+    _write(config_file, '# my own notes\ntheme = "labdeck-dark"  # dark by default\n')
+    before = _bytes(config_file)
     app = make_app(load_config())
     async with app.run_test(size=SIZE) as pilot:
         await _settle(pilot)
@@ -50,8 +58,9 @@ async def test_theme_from_palette_is_saved_and_restored(config_file: Path) -> No
         await palette_choose(pilot, "theme: labdeck-light", "Theme: labdeck-light")
         await _settle(pilot)
         assert app.theme == "labdeck-light"
-    assert load_config(config_file).theme == "labdeck-light"
-    assert _mode(config_file) == 0o600
+    assert _bytes(config_file) == before  # the user's config is never rewritten: comments, layout stay
+    assert load_state().theme == "labdeck-light"  # labdeck's own state file holds the choice
+    assert _mode(state_path()) == 0o600
     again = make_app(load_config())
     async with again.run_test(size=SIZE) as pilot:
         await _settle(pilot)

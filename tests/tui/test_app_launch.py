@@ -71,3 +71,34 @@ def test_bad_config_prints_one_line_and_exits_2(config_file: Path,
     assert launch(_options()) == 2
     err = capsys.readouterr().err
     assert err.startswith("labdeck: ") and "instances.x.url" in err and "Traceback" not in err
+
+
+async def test_demo_plays_the_edition_and_version_asked_for(config_file: Path) -> None:
+    app, sandbox = build_app(_options(demo=True, edition="ce", gitlab_version="15.0", demo_auth="job"))
+    try:
+        async with app.run_test(size=(100, 30)) as pilot:
+            await app.workers.wait_for_complete()
+            await pilot.pause()
+            assert app.session.settings.auth == "job"
+            assert app.session.job is not None and app.session.job.project_path == "acme/platform/api-gateway"
+    finally:
+        sandbox.stop()
+    app, sandbox = build_app(_options(demo=True, edition="ce", gitlab_version="15.0"))
+    try:
+        async with app.run_test(size=(100, 30)) as pilot:
+            await app.workers.wait_for_complete()
+            await pilot.pause()
+            assert app.session.capabilities.label() == "GitLab 15.0.0 CE"
+    finally:
+        sandbox.stop()
+
+
+@pytest.mark.parametrize("argv", [["--edition", "ce"], ["--gitlab-version", "15.0"], ["--demo-auth", "job"],
+                                  ["--demo", "--gitlab-version", "fifteen"], ["--demo", "--edition", "xe"]])
+def test_demo_options_are_checked(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    from labdeck.cli.main import main
+
+    with pytest.raises(SystemExit) as caught:
+        main(argv)
+    assert caught.value.code == 2
+    assert "labdeck: error:" in capsys.readouterr().err

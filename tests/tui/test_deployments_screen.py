@@ -11,6 +11,7 @@ import httpx
 from snapshot_apps import jump_to, make_app, messages, settle
 from textual.widgets import Button, Checkbox, Input, OptionList, RadioButton, Select, Sparkline, Static
 
+from labdeck.domain.deployments import FINISHED
 from labdeck.sandbox.app import create_app
 from labdeck.sandbox.clock import ManualClock
 from labdeck.sandbox.options import SandboxOptions
@@ -102,7 +103,7 @@ async def test_typed_project_loads_table_and_timeline() -> None:
         assert production.last_success == max(d.created_at for d in successes)
         start = sandbox.today() - timedelta(days=89)
         window = [d for d in expected if d.environment_id == env_id and d.created_at.date() >= start]
-        finished = [d for d in window if d.status != "running"]
+        finished = [d for d in window if d.status in FINISHED]
         assert production.success_rate == sum(d.status == "success" for d in window) / len(finished)
         assert production.total == len(window) == sum(production.per_day)
         summary = str(screen.query_one("#timeline-0 .timeline-summary", Static).render())
@@ -192,6 +193,8 @@ async def test_new_deployment_record_and_detail() -> None:
         dialog.query_one("#new-create", Button).press()
         await pilot.pause()
         assert "ref, sha required" in str(dialog.query_one("#new-error", Static).render())
+        # GitLab requires a status: the dialog offers only the four it accepts, running first
+        assert dialog.query_one("#new-status", Select).value == "running"
         dialog.query_one("#new-ref", Input).value = "v3.0.0"
         dialog.query_one("#new-sha", Input).value = "e" * 40
         dialog.query_one("#new-tag", Checkbox).value = True

@@ -11,6 +11,7 @@ from snapshot_apps import make_app, messages, press_for, sandbox, settle
 from test_groups_screen import SIZE, add_form, cells, open_groups, show_tab
 from textual.widgets import Input
 
+from labdeck.config.state import load_state
 from labdeck.tui.jobs import JobState
 from labdeck.tui.screens.groups.forms import BadgeFormScreen, FormScreen
 
@@ -80,6 +81,9 @@ async def test_export_saved_in_the_folder_picked(tmp_path: Path) -> None:
         await settle(pilot)
         assert (picked / "acme_export.tar.gz").is_file() and screen.download_dir == picked
         assert any(f"Saved {picked / 'acme_export.tar.gz'}" in m for m in messages(app))
+        await app.workers.wait_for_complete()
+        assert app.state.download_dir == str(picked)  # remembered in labdeck's state, for the next run
+        assert load_state().download_dir == str(picked)
 
 
 async def test_export_to_an_unwritable_place_fails_with_the_path(tmp_path: Path) -> None:

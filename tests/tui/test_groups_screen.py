@@ -145,7 +145,7 @@ async def test_label_created_with_a_colour_name() -> None:
         await pilot.click("#form-submit")
         await settle(pilot)
         label = next(lb for lb in screen.table("labels").rows if lb.name == "urgent")
-        assert label.color == "#ff6347"
+        assert label.color == "#FF6347"
         screen.table("labels").move_cursor(screen.table("labels").visible_rows.index(label))
         await pilot.press("x")
         await pilot.pause()

@@ -64,20 +64,21 @@ async def test_jump_opens_the_users_view() -> None:
         await jump_to(pilot, "users")
         screen = app.screen
         assert isinstance(screen, UsersScreen)
-        assert len(screen.table.rows) == 25 and all(isinstance(u, ModeratedUser) for u in screen.table.rows)
+        assert len(screen.table.rows) == 34 and all(isinstance(u, ModeratedUser) for u in screen.table.rows)
 
 
 async def test_condition_tabs_search_and_detail() -> None:
     app = make_app(transport_factory=sandbox(ManualClock(CLOCK.time()))[1])
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_users(pilot)
-        assert len(names(screen)) == 25
+        assert len(names(screen)) == 34
         await pilot.press("c", "c")  # all -> active -> pending approval
         await pilot.pause()
-        assert names(screen) == ["pending.user"]
+        assert names(screen) == ["pending.user", "nadia.new", "omar.applicant", "priya.signup",
+                                 "quentin.waiting", "spam.bot.4711", "rosa.forgotten"]  # the sign-up queue
         await pilot.press("c")
         await pilot.pause()
-        assert set(names(screen)) == {"blocked.user", "ldap.user"}
+        assert set(names(screen)) == {"blocked.user", "ldap.user", "stale.blocked"}
         await pilot.press("c", "c", "c")  # banned, deactivated, dormant
         await pilot.pause()
         assert "dormant.user" in names(screen) and "alice" not in names(screen)
@@ -92,14 +93,14 @@ async def test_condition_tabs_search_and_detail() -> None:
         assert {u.state for u in screen.table.visible_rows} == {"deactivated"}
         screen.query_one("#users-conditions", Tabs).active = "users-tab-all"
         await pilot.pause()
-        assert len(names(screen)) == 25
+        assert len(names(screen)) == 34
         await pilot.press("f")
         search = screen.query_one("#users-search", Input)
         assert search.has_focus
         search.value = "blocked"
         await pilot.press("enter")
         await settle(pilot)
-        assert names(screen) == ["blocked.user"]
+        assert names(screen) == ["blocked.user", "stale.blocked"]
 
 
 async def test_single_operation_with_confirmation() -> None:
@@ -280,7 +281,7 @@ async def test_revisiting_within_the_ttl_costs_no_request() -> None:
         listed = sum(e.path.startswith("/users") for e in app.request_log.entries)
         await pilot.press("escape")
         screen = await open_users(pilot)
-        assert len(screen.table.rows) == 25
+        assert len(screen.table.rows) == 34
         assert sum(e.path.startswith("/users") for e in app.request_log.entries) == listed
         await pilot.press("r")
         await settle(pilot)

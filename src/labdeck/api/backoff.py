@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import email.utils
+import math
 from collections.abc import Callable, Mapping
 
 from labdeck.api.settings import RetryPolicy
@@ -18,35 +19,36 @@ def is_idempotent(method: str) -> bool:
 
 def parse_retry_after(value: str | None, now: float) -> float | None:
     """Seconds to wait from a `Retry-After` value (delta seconds or an HTTP date); None if absent or bad."""
-    if value is None:
+    if not isinstance(value, str):
         return None
     value = value.strip()
     if not value:
         return None
     try:
         seconds = float(value)
-    except ValueError:
+    except (ValueError, OverflowError):
         pass
     else:
-        return max(0.0, seconds) if seconds == seconds else None  # reject NaN
+        return max(0.0, seconds) if math.isfinite(seconds) else None  # reject NaN and infinities
     try:
         when = email.utils.parsedate_to_datetime(value)
-    except (TypeError, ValueError, IndexError):
+        if when is None:
+            return None
+        delay = when.timestamp() - now
+    except (TypeError, ValueError, IndexError, OverflowError, OSError):
         return None
-    if when is None:
-        return None
-    return max(0.0, when.timestamp() - now)
+    return max(0.0, delay) if math.isfinite(delay) else None
 
 
 def parse_ratelimit_reset(value: str | None, now: float) -> float | None:
     """Seconds until a `RateLimit-Reset` epoch timestamp; None if absent or unreadable."""
-    if value is None:
+    if not isinstance(value, str):
         return None
     try:
         reset = float(value.strip())
-    except ValueError:
+    except (ValueError, OverflowError):
         return None
-    if reset != reset:
+    if not math.isfinite(reset):
         return None
     return max(0.0, reset - now)
 
@@ -67,7 +69,8 @@ def server_delay(headers: Mapping[str, str], now: float) -> float | None:
 
 def retry_delay(status: int | None, headers: Mapping[str, str], attempt: int, policy: RetryPolicy,
                 now: float, rng: Callable[[], float]) -> float:
-    """How long to wait before retry `attempt` after `status` (None for a connection error)."""
+    """How long to wait before retry `attempt` after `status` (None for a connection error); always a
+    finite, non-negative number (a wait past the policy's total budget ends the retries instead)."""
     if status == 429:
         delay = server_delay(headers, now)
         if delay:  # a reset already past (clock skew) falls back to backoff rather than hammering

@@ -1,5 +1,7 @@
 """The group badges service: list (case-sensitive `name` filter), get, create, update, delete, and render
-a pair of URLs with the group's placeholders. This is the only module that knows these paths."""
+a pair of URLs with the group's placeholders (`domain.badges.PLACEHOLDERS`, all eleven GitLab knows). Link
+and image URLs that are not http or https are refused before anything is sent (`BadgeUrlError`, shaped
+like GitLab's field errors). This is the only module that knows these paths."""
 
 from __future__ import annotations
 
@@ -7,8 +9,22 @@ from labdeck.api.client import ApiClient
 from labdeck.api.groups import GroupRef, group_ref
 from labdeck.api.models.badges import Badge, RenderedBadge
 from labdeck.api.models.base import parse_many, parse_one
+from labdeck.domain.badges import badge_errors
 
-PLACEHOLDERS = ("%{project_path}", "%{project_id}", "%{default_branch}", "%{commit_sha}")
+
+class BadgeUrlError(ValueError):
+    """A link or image URL GitLab would refuse (not http or https); `errors` maps a field to messages."""
+
+    def __init__(self, errors: dict[str, list[str]]) -> None:
+        self.errors = errors
+        super().__init__("; ".join(f"{field} {', '.join(msgs)}" for field, msgs in errors.items()))
+
+
+def check_urls(link_url: str | None, image_url: str | None) -> None:
+    """`BadgeUrlError` when a given URL is not http(s)."""
+    errors = badge_errors(link_url, image_url)
+    if errors:
+        raise BadgeUrlError(errors)
 
 
 class BadgesService:
@@ -32,6 +48,7 @@ class BadgesService:
                            name: str | None = None) -> Badge:
         if not link_url or not image_url:
             raise ValueError("a badge needs a link URL and an image URL")
+        check_urls(link_url, image_url)
         body = {"link_url": link_url, "image_url": image_url, **({"name": name} if name else {})}
         try:
             return parse_one(Badge, await self.client.post_json(self._base(group), body))
@@ -40,6 +57,7 @@ class BadgesService:
 
     async def update_badge(self, group: GroupRef, badge_id: int, *, link_url: str | None = None,
                            image_url: str | None = None, name: str | None = None) -> Badge:
+        check_urls(link_url or None, image_url or None)
         body = {k: v for k, v in (("link_url", link_url), ("image_url", image_url), ("name", name)) if v}
         try:
             return parse_one(Badge, await self.client.put_json(f"{self._base(group)}/{int(badge_id)}", body))
@@ -54,5 +72,6 @@ class BadgesService:
 
     async def render(self, group: GroupRef, link_url: str, image_url: str) -> RenderedBadge:
         """Preview URLs with the placeholders resolved as the server would."""
+        check_urls(link_url, image_url)
         params = {"link_url": link_url, "image_url": image_url}
         return parse_one(RenderedBadge, await self.client.get_json(f"{self._base(group)}/render", params))

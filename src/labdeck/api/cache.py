@@ -1,5 +1,11 @@
 """The list cache: results keyed by instance, identity, path and params; TTL, stale-while-revalidate,
-invalidation by resource family, and optional SQLite persistence so a relaunch paints the last data."""
+invalidation by resource family, and optional SQLite persistence so a relaunch paints the last data.
+
+What is persisted is never a secret: a list under a `variables` path segment (project, group, instance and
+pipeline CI variables) or any list holding an item shaped like a CI variable stays in memory only, masked,
+hidden or not, and such rows found in an older cache file are dropped. The cache file is 0600 from its first
+byte (created with that mode before SQLite opens it; SQLite gives its journal the same mode), its folder 0700.
+"""
 
 from __future__ import annotations
 
@@ -19,6 +25,7 @@ from typing import Any
 from urllib.parse import unquote
 
 from labdeck.api.params import normalise_params
+from labdeck.api.private_files import PRIVATE_FILE, private_folder
 
 log = logging.getLogger(__name__)
 
@@ -48,6 +55,32 @@ def _in_family(path: str, family: str) -> bool:
     """True when `path` is `family`, below it, or a list it belongs to (an ancestor of it)."""
     family = normalise_path(family)
     return (path == family or path.startswith(family + "/") or family.startswith(path + "/"))
+
+
+_VARIABLE_MARKERS = ("variable_type", "masked", "hidden", "masked_and_hidden", "protected", "raw")
+
+
+def _looks_like_variable(item: dict[Any, Any]) -> bool:
+    """A CI variable as GitLab shows one: `key` and `value` with any of its flags."""
+    return "value" in item and "key" in item and any(marker in item for marker in _VARIABLE_MARKERS)
+
+
+def persistable(path: str, value: Any) -> bool:
+    """False for what must never reach the disk: any `variables` path (CI variables of a project, group,
+    instance or pipeline) and any value holding something shaped like a CI variable, however deep."""
+    if "variables" in normalise_path(path).split("/"):
+        return False
+    stack, seen = [value], 0
+    while stack and seen < 1_000_000:  # bounded: a deeper or larger value is kept in memory only
+        current = stack.pop()
+        seen += 1
+        if isinstance(current, dict):
+            if _looks_like_variable(current):
+                return False
+            stack.extend(v for v in current.values() if isinstance(v, (dict, list)))
+        elif isinstance(current, list):
+            stack.extend(v for v in current if isinstance(v, (dict, list)))
+    return not stack
 
 
 @dataclass
@@ -148,15 +181,23 @@ class ListCache:
 
     def _connect(self) -> sqlite3.Connection:
         assert self.persist_path is not None
-        self.persist_path.parent.mkdir(parents=True, exist_ok=True)
-        new = not self.persist_path.exists()
+        private_folder(self.persist_path.parent)
+        # Created 0600 before SQLite opens it (SQLite would create it 0644 under a usual umask, and gives the
+        # -journal and -wal files the database's mode); an older, looser file is tightened.
+        fd = os.open(self.persist_path, os.O_RDWR | os.O_CREAT, PRIVATE_FILE)
+        try:
+            if os.fstat(fd).st_mode & 0o077:
+                os.fchmod(fd, PRIVATE_FILE)
+        finally:
+            os.close(fd)
         conn = sqlite3.connect(self.persist_path)
-        if new:
-            os.chmod(self.persist_path, 0o600)
         conn.execute("CREATE TABLE IF NOT EXISTS entries (key TEXT PRIMARY KEY, stored_at REAL, value TEXT)")
         return conn
 
     def _write_rows(self, rows: list[tuple[CacheKey, _Entry]]) -> None:
+        rows = [(k, e) for k, e in rows if persistable(k[2], e.value)]
+        if not rows:
+            return
         conn = self._connect()
         try:
             with conn:
@@ -178,7 +219,11 @@ class ListCache:
         if self.persist_path is None or not self.persist_path.exists():
             return []
         with self._lock:
-            conn = self._connect()
+            try:
+                conn = self._connect()
+            except (sqlite3.Error, OSError):
+                log.warning("list cache: cannot open the cache file", exc_info=True)
+                return []
             try:
                 rows = conn.execute("SELECT key, stored_at, value FROM entries ORDER BY stored_at").fetchall()
             except sqlite3.Error:
@@ -187,13 +232,20 @@ class ListCache:
             finally:
                 conn.close()
         out: list[tuple[CacheKey, _Entry]] = []
+        secret: list[CacheKey] = []
         for raw_key, stored_at, raw_value in rows:
             try:
                 inst, ident, path, params = json.loads(raw_key)
                 key: CacheKey = (inst, ident, path, tuple((str(a), str(b)) for a, b in params))
-                out.append((key, _Entry(json.loads(raw_value), float(stored_at))))
+                entry = _Entry(json.loads(raw_value), float(stored_at))
             except (ValueError, TypeError):
                 continue
+            if persistable(path, entry.value):
+                out.append((key, entry))
+            else:  # written by an older labdeck: never load it, and remove it from the disk
+                secret.append(key)
+        if secret:
+            self._guarded(lambda: self._delete_rows(secret))
         return out
 
     def _merge(self, rows: list[tuple[CacheKey, _Entry]]) -> int:

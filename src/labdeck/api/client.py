@@ -11,7 +11,7 @@ import ssl
 import sys
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
-from typing import Any, Self
+from typing import TYPE_CHECKING, Any, Self
 
 import httpx
 
@@ -25,11 +25,25 @@ from labdeck.api.errors import (
     NetworkError,
     error_for,
 )
+from labdeck.api.models import tolerant as decode_warnings
 from labdeck.api.pagination import Page, page_from_response
 from labdeck.api.params import encode_params
 from labdeck.api.rate_limit import RateLimitState
+from labdeck.api.redirects import (
+    MAX_REDIRECTS,
+    REDIRECT_STATUSES,
+    SENSITIVE_HEADERS,
+    method_after,
+    origin_of,
+    redirect_target,
+)
 from labdeck.api.request_log import RequestLog, needs_redaction, redact_url
 from labdeck.api.settings import ConnectionSettings
+from labdeck.domain.redaction import register_secret
+from labdeck.domain.text import sanitize
+
+if TYPE_CHECKING:
+    from labdeck.api.journal import Journal
 
 
 def _remember_missing(name: str) -> None:
@@ -46,10 +60,6 @@ Sleep = Callable[[float], Awaitable[None]]
 Progress = page_fetch.Progress
 FetchMode = page_fetch.FetchMode
 
-REDIRECT_STATUSES = frozenset({301, 302, 303, 307, 308})
-# Headers that carry credentials: never sent to another origin, even when a caller passed them itself.
-SENSITIVE_HEADERS = frozenset({"authorization", "private-token", "job-token", "sudo", "cookie"})
-MAX_REDIRECTS = 5
 # Transport failures worth another try for an idempotent request.
 RETRYABLE_ERRORS = (httpx.ConnectError, httpx.ConnectTimeout, httpx.ReadError, httpx.ReadTimeout,
                     httpx.WriteError, httpx.PoolTimeout, httpx.RemoteProtocolError)
@@ -104,6 +114,7 @@ class ApiClient:
         self.request_log = request_log if request_log is not None else RequestLog()
         self.cache = cache if cache is not None else ListCache()
         self.rate_limit = RateLimitState()
+        self.journal: Journal | None = None  # the undo journal; the TUI sets one per instance
         self._sleep: Sleep = sleep or asyncio.sleep
         self._clock = clock
         self._rng = rng
@@ -113,7 +124,11 @@ class ApiClient:
         t = settings.timeouts
         verify: bool | ssl.SSLContext = settings.verify_tls
         if settings.verify_tls and settings.ca_file:
-            verify = ssl.create_default_context(cafile=settings.ca_file)
+            try:
+                verify = ssl.create_default_context(cafile=settings.ca_file)
+            except (OSError, ssl.SSLError, ValueError) as exc:  # checked with the config; gone since?
+                raise LabdeckError(f"instance {settings.name}: ca_file {settings.ca_file} cannot be loaded "
+                                   f"({type(exc).__name__})") from None
         limits = httpx.Limits(max_connections=max(settings.concurrency, 1) * 2,
                               max_keepalive_connections=max(settings.concurrency, 1) * 2)
         self._http = httpx.AsyncClient(
@@ -122,11 +137,13 @@ class ApiClient:
             headers={"User-Agent": "labdeck", "Accept": "application/json"},
         )
         api = httpx.URL(settings.api_url)
-        self._origin = (api.scheme.lower(), api.netloc.decode("ascii").lower())
+        self._origin = origin_of(api)
         self._api_prefix = str(api).rstrip("/")
         token = settings.token.get_secret_value() if settings.token is not None else None
+        register_secret(token)  # from now on every redaction removes it, whatever its shape
         self.identity = identity_of(token, settings.sudo, settings.auth)
         del token
+        decode_warnings.set_default_sink(self.request_log.note)  # tolerant reading reports to `:log`
 
     # -- lifecycle ------------------------------------------------------------------------------------
     async def __aenter__(self) -> Self:
@@ -155,7 +172,7 @@ class ApiClient:
 
     def same_origin(self, url: httpx.URL) -> bool:
         """True when `url` has the instance's scheme and host (and port): only then is auth attached."""
-        return (url.scheme.lower(), url.netloc.decode("ascii").lower()) == self._origin
+        return origin_of(url) == self._origin
 
     def _auth_headers(self, url: httpx.URL) -> dict[str, str]:
         """Auth headers for `url`: none unless it is on the instance's own scheme and host."""
@@ -185,12 +202,31 @@ class ApiClient:
             text = text[len(self._api_prefix):] or "/"
         return redact_url(text) if needs_redaction(text) else text
 
+    def relative_path(self, path: str) -> str:
+        """`path` as the request log shows it (relative to `/api/v4` on the instance, without the query)."""
+        return self._log_path(self.url_for(path).copy_with(query=None))
+
+    def where(self, path: str) -> str:
+        """`path` (relative or a `Link` URL) as error messages show it (see `_log_path`)."""
+        try:
+            return self._log_path(self.url_for(path))
+        except httpx.InvalidURL:
+            return sanitize(path)[:200]
+
     # -- requests -------------------------------------------------------------------------------------
-    async def request(self, method: str, path: str, *, params: Mapping[str, Any] | None = None,
-                      json: Any = None, data: Mapping[str, Any] | None = None, files: Any = None,
-                      headers: Mapping[str, str] | None = None, allow_304: bool = False) -> httpx.Response:
-        """Send a request with retries, pacing and the overall deadline; raise typed errors for >= 400."""
+    async def request(self, method: str, path: str, **kwargs: Any) -> httpx.Response:
+        """Send a request with retries, pacing and the overall deadline; raise typed errors for >= 400.
+        Keywords: `params`, `json`, `data`, `files`, `headers`, `allow_304`. A change goes through the undo
+        journal when the client has one (`labdeck.api.journal`)."""
+        if self.journal is None or method.upper() in ("GET", "HEAD", "OPTIONS"):
+            return await self._request(method, path, **kwargs)
+        return await self.journal.around(self, method, path, kwargs, self._request)
+
+    async def _request(self, method: str, path: str, *, params: Mapping[str, Any] | None = None,
+                       json: Any = None, data: Mapping[str, Any] | None = None, files: Any = None,
+                       headers: Mapping[str, str] | None = None, allow_304: bool = False) -> httpx.Response:
         method = method.upper()
+        decode_warnings.use_sink(self.request_log.note)
         try:
             url = self.url_for(path)
             pairs = encode_params(params)
@@ -224,9 +260,10 @@ class ApiClient:
         error = None
         if status >= 400 or (status == 304 and not allow_304):
             error = error_for(status, response.content, method, self._log_path(url), dict(response.headers))
-        self.request_log.record(method, self._log_path(state["url"]), status,
-                                (time.monotonic() - started) * 1000, state["retries"],
-                                error.message if error else None)
+        entry = self.request_log.record(method, self._log_path(state["url"]), status,
+                                        (time.monotonic() - started) * 1000, state["retries"],
+                                        error.message if error else None)
+        response.extensions["labdeck.log_seq"] = entry.seq  # so an unreadable body can amend the entry
         if error is not None:
             raise error
         if method not in ("GET", "HEAD", "OPTIONS") and status < 300:
@@ -265,8 +302,8 @@ class ApiClient:
             response = await self._attempt(method, url, json, data, files, headers, state)
             if response.status_code not in REDIRECT_STATUSES or "location" not in response.headers:
                 return response
-            url = url.join(response.headers["location"])
-            if response.status_code == 303 or (response.status_code in (301, 302) and method == "POST"):
+            url = redirect_target(method, url, response, self._origin, self._log_path)
+            if method_after(response.status_code, method) != method:
                 method, json, data, files = "GET", None, None, None
         raise NetworkError(f"too many redirects ({self._log_path(url)})")
 
@@ -336,19 +373,41 @@ class ApiClient:
         return await body.off_loop(len(response.content), body.decode_json, response.content,
                                    _what(response))
 
+    def unreadable(self, response: httpx.Response, error: LabdeckError) -> None:
+        """Mark the log entry of `response` (a 2xx) as failed: its body was truncated or unreadable."""
+        seq = response.extensions.get("labdeck.log_seq")
+        if isinstance(seq, int):
+            self.request_log.amend(seq, str(error))
+
+    def read(self, response: httpx.Response) -> Any:
+        """`decode`, and a body that cannot be read marks the request's log entry (`:log` shows it red)."""
+        try:
+            return self.decode(response)
+        except MalformedResponse as exc:
+            self.unreadable(response, exc)
+            raise
+
+    async def read_async(self, response: httpx.Response) -> Any:
+        """`read`, off the event loop for a large body (`decode_async`)."""
+        try:
+            return await self.decode_async(response)
+        except MalformedResponse as exc:
+            self.unreadable(response, exc)
+            raise
+
     async def get_json(self, path: str, params: Mapping[str, Any] | None = None) -> Any:
-        return await self.decode_async(await self.request("GET", path, params=params))
+        return await self.read_async(await self.request("GET", path, params=params))
 
     async def post_json(self, path: str, json: Any = None, *, params: Mapping[str, Any] | None = None,
                         data: Mapping[str, Any] | None = None, files: Any = None) -> Any:
-        return await self.decode_async(await self.request("POST", path, params=params, json=json, data=data,
-                                              files=files))
+        return await self.read_async(await self.request("POST", path, params=params, json=json, data=data,
+                                                        files=files))
 
     async def put_json(self, path: str, json: Any = None, *, params: Mapping[str, Any] | None = None) -> Any:
-        return await self.decode_async(await self.request("PUT", path, params=params, json=json))
+        return await self.read_async(await self.request("PUT", path, params=params, json=json))
 
     async def delete(self, path: str, *, params: Mapping[str, Any] | None = None, json: Any = None) -> Any:
-        return await self.decode_async(await self.request("DELETE", path, params=params, json=json))
+        return await self.read_async(await self.request("DELETE", path, params=params, json=json))
 
     # -- lists ----------------------------------------------------------------------------------------
     async def get_page(self, path: str, params: Mapping[str, Any] | None = None) -> Page:
@@ -356,9 +415,15 @@ class ApiClient:
         keys too), once for the whole page and only when the body can hold a control character at all, so
         `pages`, `fetch_all` and `get_list` give clean items (parse them with `sanitised=True`)."""
         response = await self.request("GET", path, params=params)
-        items = await body.off_loop(len(response.content), body.clean_items, response.content,
-                                    _what(response))
-        return page_from_response(items, response.headers)
+        try:
+            items = await body.off_loop(len(response.content), body.clean_items, response.content,
+                                        _what(response))
+            page = page_from_response(items, response.headers)
+        except MalformedResponse as exc:
+            self.unreadable(response, exc)
+            raise
+        page.fingerprint = page_fetch.fingerprint(response.content)
+        return page
 
     def pages(self, path: str, params: Mapping[str, Any] | None = None, *, per_page: int = 100,
               keyset: bool = False) -> AsyncIterator[Page]:

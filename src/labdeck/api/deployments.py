@@ -37,6 +37,12 @@ def _when(value: datetime | None) -> str | None:
     return value.isoformat().replace("+00:00", "Z") if value is not None else None
 
 
+def _check_status(status: str) -> None:
+    """`ValueError` before anything is sent when GitLab would refuse `status` on create or update."""
+    if status not in SETTABLE_STATUSES:
+        raise ValueError(f"status must be one of {', '.join(SETTABLE_STATUSES)}")
+
+
 def rule_of(level: DeployAccessLevel) -> DeployRule:
     """The rule a listed deploy access level stands for (a user or group rule carries no level)."""
     return DeployRule(access_level=None if level.user_id or level.group_id else level.access_level,
@@ -79,19 +85,18 @@ class DeploymentsService:
         return parse_many(ShippedMergeRequest, items)
 
     async def create_deployment(self, project: Ref, *, environment: str, sha: str, ref: str, tag: bool,
-                                status: str | None = None) -> Deployment:
-        """A deployment record (no CI job); `status` is the initial one (`running`, `success`, ...)."""
-        if status is not None and status not in SETTABLE_STATUSES:
-            raise ValueError(f"status must be one of {', '.join(SETTABLE_STATUSES)}")
-        body = {"environment": environment, "sha": sha, "ref": ref, "tag": tag}
-        if status is not None:
-            body["status"] = status
+                                status: str = "running") -> Deployment:
+        """A deployment record (no CI job) with its status, always sent: GitLab requires one of `running`,
+        `success`, `failed`, `canceled` (400 `status is missing` otherwise; `created` is refused)."""
+        _check_status(status)
+        body = {"environment": environment, "sha": sha, "ref": ref, "tag": tag, "status": status}
         data = await self.client.post_json(self._project(project) + "/deployments", json=body)
         # A new environment may have been created: that list is another family.
         self._invalidate(self._project(project) + "/environments")
         return parse_one(Deployment, data)
 
     async def set_status(self, project: Ref, deployment_id: int, status: str) -> Deployment:
+        _check_status(status)
         data = await self.client.put_json(f"{self._project(project)}/deployments/{int(deployment_id)}",
                                           json={"status": status})
         return parse_one(Deployment, data)

@@ -5,8 +5,10 @@ from __future__ import annotations
 import html
 import json
 import re
+from http import HTTPStatus
 from typing import Any
 
+from labdeck.domain.redaction import redact
 from labdeck.domain.text import sanitize
 
 
@@ -26,6 +28,18 @@ class MalformedResponse(LabdeckError):
     """The server answered with a body labdeck cannot read (bad JSON, unexpected shape)."""
 
 
+class PaginationLoop(MalformedResponse):
+    """A list walk met a page it had already seen (a loop), or ran past its page limit; it stopped."""
+
+
+class OffOriginRedirect(LabdeckError):
+    """The server redirected a request off the instance's origin; labdeck does not follow it."""
+
+    def __init__(self, message: str, target_host: str = "") -> None:
+        super().__init__(message)
+        self.target_host = target_host
+
+
 class ApiError(LabdeckError):
     """An HTTP error status from the API, with the server's message."""
 
@@ -35,12 +49,23 @@ class ApiError(LabdeckError):
     def __init__(self, status: int, message: str, method: str = "", path: str = "",
                  body: Any = None, headers: dict[str, str] | None = None) -> None:
         self.status = status
-        self.message = message or self.default_message
+        self.message = message or self.default_message_for(status)
         self.method = method
         self.path = path
         self.body = body
         self.headers = headers or {}
         super().__init__(f"{status} {self.message}")
+
+    @classmethod
+    def default_message_for(cls, status: int) -> str:
+        """The class's default for its own status, else the status's standard phrase ("502 Bad Gateway"):
+        a class that stands for several statuses (ServerError for every 5xx) never reports another one."""
+        if status == cls.status:
+            return cls.default_message
+        try:
+            return f"{status} {HTTPStatus(status).phrase}"
+        except ValueError:
+            return f"{status} {cls.default_message}" if cls is ApiError else f"{status} error"
 
     def __str__(self) -> str:
         where = f" ({self.method} {self.path})" if self.method else ""
@@ -173,4 +198,4 @@ def error_for(status: int, raw: bytes, method: str = "", path: str = "",
         cls = ServerError if status >= 500 else ApiError
     page_title = _html_message(text) if body is None else None
     message = page_title if page_title is not None else message_from_body(body, text)
-    return cls(status, message, method, path, body, headers)
+    return cls(status, redact(message), method, path, body, headers)  # a server may echo the token

@@ -1,15 +1,22 @@
-"""Instance-wide facts: the version and the current user."""
+"""Instance-wide facts: the version, the edition and version as `Capabilities`, the current user, and the job
+behind a CI job token."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from labdeck.api.client import ApiClient
+from labdeck.api.errors import MalformedResponse, NotFound
 from labdeck.api.models.base import parse_one
 from labdeck.api.models.users import CurrentUser
 from labdeck.api.models.version import Version
+from labdeck.domain.capabilities import Capabilities, capabilities_from_version
+from labdeck.domain.job_tokens import JobScope, project_path_from_job_url
+from labdeck.domain.text import sanitize
 
 
 class InstanceService:
-    """`GET /version` and `GET /user`."""
+    """`GET /version`, `GET /metadata`, `GET /user` and `GET /job`."""
 
     def __init__(self, client: ApiClient) -> None:
         self.client = client
@@ -17,5 +24,30 @@ class InstanceService:
     async def version(self) -> Version:
         return parse_one(Version, await self.client.get_json("/version"))
 
+    async def capabilities(self) -> Capabilities:
+        """The edition and version: `GET /metadata` (GitLab 15.2 and later), else `GET /version` when the
+        instance is older (404). Other errors (401 with a job token, say) propagate."""
+        try:
+            body = await self.client.get_json("/metadata")
+        except NotFound:
+            body = await self.client.get_json("/version")
+        return capabilities_from_version(body)
+
     async def current_user(self) -> CurrentUser:
         return parse_one(CurrentUser, await self.client.get_json("/user"))
+
+    async def current_job(self) -> JobScope:
+        """`GET /job` (the one user-level endpoint a job token reaches): the job, its project and who ran
+        it. `MalformedResponse` when the answer lacks them."""
+        body: Any = await self.client.get_json("/job")
+        try:
+            job_id = int(body["id"])
+            project_id = int(body["pipeline"]["project_id"])
+        except (KeyError, TypeError, ValueError):
+            raise MalformedResponse("GET /job: the answer names no job and project") from None
+        web_url = body.get("web_url") if isinstance(body.get("web_url"), str) else ""
+        user = body.get("user") if isinstance(body.get("user"), dict) else {}
+        username = user.get("username") if isinstance(user.get("username"), str) else "?"
+        path = project_path_from_job_url(web_url, self.client.settings.base_url) or str(project_id)
+        return JobScope(job_id=job_id, project_id=project_id, project_path=sanitize(path),
+                        username=sanitize(username), web_url=sanitize(web_url))

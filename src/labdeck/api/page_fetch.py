@@ -1,12 +1,19 @@
 """Walking list endpoints: pages on demand, and `fetch_all` (concurrent by page number when the total is
-known, speculative windows of page numbers when GitLab omits it, or following `rel="next"`)."""
+known, speculative windows of page numbers when GitLab omits it, or following `rel="next"`).
+
+Every walk is guarded by a `PageWalk`: a page number, a `next` link or a page body met twice means the server
+loops (it answers every page as page 1, or links a page to itself), and the walk stops with `PaginationLoop`;
+so it does past `max_pages` (the connection's limit, 10,000 by default). A walk never runs forever.
+"""
 
 from __future__ import annotations
 
 import asyncio
+import hashlib
 from collections.abc import AsyncIterator, Callable, Mapping
 from typing import TYPE_CHECKING, Any, Literal
 
+from labdeck.api.errors import PaginationLoop
 from labdeck.api.models.base import paused_gc
 from labdeck.api.pagination import Page
 
@@ -23,6 +30,60 @@ _PAGE_KEYS = ("page", "per_page", "pagination")
 MAX_KNOWN_PAGES = 1000
 
 
+def fingerprint(body: bytes) -> bytes:
+    """A short digest of a page's raw body: two pages with the same one are the same page."""
+    return hashlib.blake2b(body, digest_size=16).digest()
+
+
+class PageWalk:
+    """The guard of one walk over a list: refuses a page number, `next` link or page body it has already
+    seen, and a page past `max_pages`, with a `PaginationLoop` that says what happened."""
+
+    def __init__(self, where: str, max_pages: int) -> None:
+        self.where = where
+        self.max_pages = max(1, max_pages)
+        self.count = 0
+        self._links: set[str] = set()
+        self._numbers: set[int] = set()
+        self._prints: set[bytes] = set()
+
+    def _stop(self, why: str) -> PaginationLoop:
+        return PaginationLoop(f"GET {self.where}: {why} after {self.count:,} page(s); stopped following "
+                              "pages (the list would never end or would be wrong)")
+
+    def before(self, number: int | None = None) -> None:
+        """Call before requesting another page (`number`: the page number asked for, if any)."""
+        if self.count >= self.max_pages or (number is not None and number > self.max_pages):
+            raise PaginationLoop(f"GET {self.where}: stopped at the limit of {self.max_pages:,} pages "
+                                 "(max_pages); narrow the request or raise max_pages for this instance")
+
+    def follow(self, url: str) -> None:
+        """Call before following a `next` link."""
+        if url in self._links:
+            raise self._stop("the server's next link points to a page already fetched")
+        self._links.add(url)
+        self.before()
+
+    def add(self, page: Page, number: int | None = None) -> None:
+        """Record a page received (`number`: the page number it was asked for, if any)."""
+        self.count += 1
+        if number is not None and page.page is not None and page.page != number:
+            raise self._stop(f"asked for page {number}, the server sent page {page.page}")
+        if page.page is not None:
+            if page.page in self._numbers:
+                raise self._stop(f"the server sent page {page.page} again")
+            self._numbers.add(page.page)
+        if page.fingerprint is not None and page.items:
+            if page.fingerprint in self._prints:
+                raise self._stop("the server sent a page identical to an earlier one")
+            self._prints.add(page.fingerprint)
+
+
+def new_walk(client: ApiClient, path: str) -> PageWalk:
+    """The guard for a walk over `path` with the client's `max_pages`."""
+    return PageWalk(client.where(path), client.settings.max_pages)
+
+
 def _base_params(params: Mapping[str, Any] | None) -> dict[str, Any]:
     return {k: v for k, v in (params or {}).items() if k not in _PAGE_KEYS}
 
@@ -36,22 +97,25 @@ async def iter_pages(client: ApiClient, path: str, params: Mapping[str, Any] | N
         keyset = True
         query["pagination"] = "keyset"
         query.setdefault("order_by", "id")  # the ordering GitLab supports keyset pagination with
+    walk = new_walk(client, path)
+    walk.before()
     page = await client.get_page(path, query)
-    seen: set[str] = set()
+    walk.add(page, query.get("page"))
     while True:
         yield page
         if not page.items:
             return
         if page.next_url:
-            if page.next_url in seen:  # a server that links to itself must not loop us forever
-                return
-            seen.add(page.next_url)
+            walk.follow(page.next_url)  # a server that links to itself must not loop us forever
             page = await client.get_page(page.next_url)
+            walk.add(page)
         elif page.next_page and not keyset:
             if page.next_page <= query.get("page", 1):  # `x-next-page` must move forward, or we loop
-                return
+                raise walk._stop(f"the server's next page ({page.next_page}) does not move forward")
             query["page"] = page.next_page
+            walk.before(page.next_page)
             page = await client.get_page(path, query)
+            walk.add(page, query["page"])
         else:
             return
 
@@ -109,10 +173,14 @@ async def _known_total(client: ApiClient, path: str, query: dict[str, Any], firs
     """All pages 2..total_pages at once; the client's semaphore bounds how many are in flight."""
     total_pages = first.total_pages or 1
     done = len(first.items)
+    walk = new_walk(client, path)
+    walk.add(first, 1)
+    walk.before(total_pages)
 
     async def one(number: int) -> Page:
         nonlocal done
         page = await client.get_page(path, {**query, "page": number})
+        walk.add(page, number)
         done += len(page.items)
         sink.put(number, page.items)
         _report(on_progress, done, first.total)
@@ -136,18 +204,24 @@ async def _speculative(client: ApiClient, path: str, query: dict[str, Any], firs
     end: int | None = None
     next_number = 2
     done = len(first.items)
+    walk = new_walk(client, path)
+    walk.add(first, 1)
     try:
         while True:
-            while end is None and len(pending) < window:
+            while end is None and len(pending) < window and next_number <= walk.max_pages:
                 task = asyncio.create_task(client.get_page(path, {**query, "page": next_number}))
                 pending[task] = next_number
                 next_number += 1
             if not pending:
+                if end is None:
+                    walk.before(next_number)  # past max_pages and the list has not ended: stop, say so
                 break
             finished, _ = await asyncio.wait(pending, return_when=asyncio.FIRST_COMPLETED)
             for task in finished:
                 number = pending.pop(task)
                 page = task.result()
+                if end is None or number <= end:
+                    walk.add(page, number)
                 if len(page.items) < size or not page.has_next:
                     end = number if end is None else min(end, number)
                     sink.drop_beyond(end)
@@ -201,7 +275,15 @@ async def _fetch_all(client: ApiClient, path: str, params: Mapping[str, Any] | N
         # No offset headers at all: page numbers may mean nothing here, so follow the links.
         sink.put(1, list(first.items))
         assert first.next_url is not None
-        await _sequential(client, first.next_url, None, per_page, False, on_progress, sink, number=2)
+        walk, page, total, number = new_walk(client, path), first, first.total, 1
+        walk.add(first)
+        while page.next_url and page.items:
+            walk.follow(page.next_url)
+            page = await client.get_page(page.next_url)
+            walk.add(page)
+            number += 1
+            sink.put(number, page.items)
+            _report(on_progress, sink.count, total)
         return
     if first.total_pages is not None and 2 <= first.total_pages <= MAX_KNOWN_PAGES:
         await _known_total(client, path, query, first, on_progress, sink)

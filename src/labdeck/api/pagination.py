@@ -73,6 +73,8 @@ class Page:
     next_page: int | None = None
     prev_page: int | None = None
     links: dict[str, str] = field(default_factory=dict)
+    # A digest of the raw body (set by the client), so a walk can tell a page it has already seen.
+    fingerprint: bytes | None = field(default=None, repr=False, compare=False)
 
     @property
     def has_next(self) -> bool:

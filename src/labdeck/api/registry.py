@@ -21,6 +21,7 @@ from labdeck.api.client import ApiClient
 from labdeck.api.errors import BadRequest, LabdeckError, NotFound
 from labdeck.api.models.base import parse_many, parse_one
 from labdeck.api.models.registry import RegistryRepository, RegistryTag, RegistryTagDetail
+from labdeck.api.registry_known import KNOWN
 from labdeck.domain.registry_cleanup import CleanupRules
 
 LOCK_SECONDS = 3600
@@ -164,7 +165,11 @@ class RegistryService:
                         on_progress(done, total)
 
         results = await asyncio.gather(*(one(name) for name in names))
-        return [detail for detail in results if detail is not None]
+        details = [detail for detail in results if detail is not None]
+        if len(details) == total:  # the whole repository: the overview may name its storage
+            KNOWN.record(self._instance, repository_id, str(project), str(project),
+                         ((d.digest, d.total_size) for d in details))
+        return details
 
     # -- deleting ---------------------------------------------------------------------------------------
     async def delete_tag(self, project: Ref, repository_id: int, name: str) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import re
 from collections import deque
@@ -9,6 +10,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
+
+from labdeck.domain.redaction import redact, redact_known
 
 log = logging.getLogger(__name__)
 
@@ -36,6 +39,11 @@ def redact_url(url: str) -> str:
     return urlunsplit(parts._replace(query=urlencode(cleaned, safe="[]/:,;@")))
 
 
+def _clean(text: str) -> str:
+    """An error for the log (the server may echo a token): registered secrets and token shapes removed."""
+    return redact(text)
+
+
 @dataclass(frozen=True)
 class RequestLogEntry:
     """One request as it finally went: status (None for a network failure), duration and retries."""
@@ -47,6 +55,8 @@ class RequestLogEntry:
     duration_ms: float
     retries: int
     error: str | None = None
+    seq: int = 0  # the entry's number in its log (an amended entry keeps it)
+    kind: str = "request"  # or "decode": a note of tolerant reading (method READ, no status)
 
 
 Subscriber = Callable[[RequestLogEntry], None]
@@ -58,27 +68,62 @@ class RequestLog:
     def __init__(self, maxlen: int = 2000) -> None:
         self._entries: deque[RequestLogEntry] = deque(maxlen=maxlen)
         self._subscribers: list[Subscriber] = []
+        self._amend_subscribers: list[Subscriber] = []
+        self._seq = 0
 
     def record(self, method: str, url: str, status: int | None, duration_ms: float, retries: int,
                error: str | None = None) -> RequestLogEntry:
-        """Add an entry; the URL is redacted here so no caller can forget."""
-        entry = RequestLogEntry(datetime.now(UTC), method.upper(), redact_url(url), status,
-                                round(duration_ms, 1), retries, error)
+        """Add an entry; the URL and the error are redacted here (known secret values, token shapes) so no
+        caller can forget."""
+        self._seq += 1
+        entry = RequestLogEntry(datetime.now(UTC), method.upper(), redact_known(redact_url(url)), status,
+                                round(duration_ms, 1), retries, None if error is None else _clean(error),
+                                self._seq)
         self._entries.append(entry)
-        for callback in list(self._subscribers):
+        self._notify(self._subscribers, entry)
+        return entry
+
+    def note(self, what: str, detail: str) -> RequestLogEntry:
+        """A decode warning of tolerant reading (`what`: "Member #12"; `detail`: the unreadable fields
+        and why): shown in `:log` among the requests, method `READ`, no status."""
+        self._seq += 1
+        entry = RequestLogEntry(datetime.now(UTC), "READ", redact_known(what), None, 0.0, 0,
+                                _clean(detail), self._seq, kind="decode")
+        self._entries.append(entry)
+        self._notify(self._subscribers, entry)
+        return entry
+
+    def amend(self, seq: int, error: str) -> RequestLogEntry | None:
+        """Mark entry `seq` as failed after all: a 2xx whose body was truncated or unreadable. Subscribers
+        of `subscribe(..., on_amend=...)` get the new entry (same `seq`); None when it has left the log."""
+        for index, entry in enumerate(self._entries):
+            if entry.seq == seq:
+                amended = dataclasses.replace(entry, error=_clean(error))
+                self._entries[index] = amended
+                self._notify(self._amend_subscribers, amended)
+                return amended
+        return None
+
+    @staticmethod
+    def _notify(subscribers: list[Subscriber], entry: RequestLogEntry) -> None:
+        for callback in list(subscribers):
             try:
                 callback(entry)
             except Exception:  # a broken subscriber must not break requests
                 log.exception("request log subscriber failed")
-        return entry
 
-    def subscribe(self, callback: Subscriber) -> Callable[[], None]:
-        """Call `callback` with every new entry; returns a function that unsubscribes."""
+    def subscribe(self, callback: Subscriber, *, on_amend: Subscriber | None = None) -> Callable[[], None]:
+        """Call `callback` with every new entry (and `on_amend` with every amended one); returns a function
+        that unsubscribes."""
         self._subscribers.append(callback)
+        if on_amend is not None:
+            self._amend_subscribers.append(on_amend)
 
         def unsubscribe() -> None:
             if callback in self._subscribers:
                 self._subscribers.remove(callback)
+            if on_amend is not None and on_amend in self._amend_subscribers:
+                self._amend_subscribers.remove(on_amend)
 
         return unsubscribe
 

@@ -1,7 +1,9 @@
 """The CI/CD variables service: group variables (`/groups/:id/variables`, with environment scopes) and
-instance variables (`/admin/ci/variables`, administrators). Keys, instance value lengths and masked values
-are checked with the domain rules before anything is sent (`VariableError`, shaped like the server's field
-errors). This is the only module that knows these paths."""
+instance variables (`/admin/ci/variables`, administrators). Keys, instance value lengths, masked values,
+descriptions (255 characters) and hidden variables are checked with the domain rules before anything is
+sent (`VariableError`, shaped like the server's field errors). `raw` and `description` can be set on
+create and update; `masked_and_hidden` only on create (GitLab refuses to hide an existing variable).
+This is the only module that knows these paths."""
 
 from __future__ import annotations
 
@@ -26,9 +28,10 @@ class VariableError(ValueError):
         super().__init__("; ".join(f"{field} {', '.join(msgs)}" for field, msgs in errors.items()))
 
 
-def _check(key: str, value: str, *, masked: bool | None, instance: bool,
-           variable_type: str | None) -> None:
-    errors = variable_errors(key, value, masked=bool(masked), instance=instance)
+def _check(key: str, value: str, *, masked: bool | None, instance: bool, variable_type: str | None,
+           raw: bool | None = None, description: str | None = None, hidden: bool = False) -> None:
+    errors = variable_errors(key, value, masked=bool(masked) or hidden, instance=instance, raw=bool(raw),
+                             description=description)
     if variable_type is not None and variable_type not in VARIABLE_TYPES:
         errors["variable_type"] = ["does not have a valid value"]
     if errors:
@@ -39,6 +42,14 @@ def _body(value: str, variable_type: str | None, protected: bool | None, masked:
           **extra: Any) -> dict[str, Any]:
     body = {"value": value, "variable_type": variable_type, "protected": protected, "masked": masked, **extra}
     return {k: v for k, v in body.items() if v is not None}
+
+
+def _hidden_body(body: dict[str, Any], masked_and_hidden: bool) -> dict[str, Any]:
+    """`masked_and_hidden` replaces `masked` on create (GitLab's parameter for a hidden variable)."""
+    if masked_and_hidden:
+        body.pop("masked", None)
+        body["masked_and_hidden"] = True
+    return body
 
 
 class VariablesService:
@@ -66,10 +77,16 @@ class VariablesService:
 
     async def create_group_variable(self, group: GroupRef, key: str, value: str, *,
                                     variable_type: VariableType | None = None, protected: bool | None = None,
-                                    masked: bool | None = None,
-                                    environment_scope: str | None = None) -> CiVariable:
-        _check(key, value, masked=masked, instance=False, variable_type=variable_type)
-        body = _body(value, variable_type, protected, masked, key=key, environment_scope=environment_scope)
+                                    masked: bool | None = None, environment_scope: str | None = None,
+                                    raw: bool | None = None, description: str | None = None,
+                                    masked_and_hidden: bool = False) -> CiVariable:
+        """A new variable; `masked_and_hidden` makes it masked and hidden for good (its value is never
+        shown again, by GitLab or by labdeck)."""
+        _check(key, value, masked=masked, instance=False, variable_type=variable_type, raw=raw,
+               description=description, hidden=masked_and_hidden)
+        body = _hidden_body(_body(value, variable_type, protected, masked, key=key,
+                                  environment_scope=environment_scope, raw=raw, description=description),
+                            masked_and_hidden)
         try:
             return parse_one(CiVariable, await self.client.post_json(self._group_base(group), body))
         finally:
@@ -78,10 +95,13 @@ class VariablesService:
     async def update_group_variable(self, group: GroupRef, key: str, value: str, *,
                                     variable_type: VariableType | None = None, protected: bool | None = None,
                                     masked: bool | None = None, environment_scope: str | None = None,
-                                    new_environment_scope: str | None = None) -> CiVariable:
+                                    new_environment_scope: str | None = None, raw: bool | None = None,
+                                    description: str | None = None) -> CiVariable:
         """Update the variable `key` (of `environment_scope` when several scopes share the key)."""
-        _check(key, value, masked=masked, instance=False, variable_type=variable_type)
-        body = _body(value, variable_type, protected, masked, environment_scope=new_environment_scope)
+        _check(key, value, masked=masked, instance=False, variable_type=variable_type, raw=raw,
+               description=description)
+        body = _body(value, variable_type, protected, masked, environment_scope=new_environment_scope,
+                     raw=raw, description=description)
         path = f"{self._group_base(group)}/{quote(key, safe='')}"
         try:
             updated = await self.client.put_json(path, body, params=self._scope(environment_scope))
@@ -107,9 +127,11 @@ class VariablesService:
     async def create_instance_variable(self, key: str, value: str, *,
                                        variable_type: VariableType | None = None,
                                        protected: bool | None = None,
-                                       masked: bool | None = None) -> CiVariable:
-        _check(key, value, masked=masked, instance=True, variable_type=variable_type)
-        body = _body(value, variable_type, protected, masked, key=key)
+                                       masked: bool | None = None, raw: bool | None = None,
+                                       description: str | None = None) -> CiVariable:
+        _check(key, value, masked=masked, instance=True, variable_type=variable_type, raw=raw,
+               description=description)
+        body = _body(value, variable_type, protected, masked, key=key, raw=raw, description=description)
         try:
             return parse_one(CiVariable, await self.client.post_json(INSTANCE_PATH, body))
         finally:
@@ -118,9 +140,11 @@ class VariablesService:
     async def update_instance_variable(self, key: str, value: str, *,
                                        variable_type: VariableType | None = None,
                                        protected: bool | None = None,
-                                       masked: bool | None = None) -> CiVariable:
-        _check(key, value, masked=masked, instance=True, variable_type=variable_type)
-        body = _body(value, variable_type, protected, masked)
+                                       masked: bool | None = None, raw: bool | None = None,
+                                       description: str | None = None) -> CiVariable:
+        _check(key, value, masked=masked, instance=True, variable_type=variable_type, raw=raw,
+               description=description)
+        body = _body(value, variable_type, protected, masked, raw=raw, description=description)
         try:
             updated = await self.client.put_json(f"{INSTANCE_PATH}/{quote(key, safe='')}", body)
         finally:

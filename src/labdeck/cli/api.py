@@ -14,7 +14,9 @@ it. GET sends fields as
 query parameters, any other method as a JSON body. `--paginate` (GET only) fetches every page and prints one
 JSON array, written page by page as the pages arrive. JSON is printed indented on a terminal and compact
 otherwise (as `gh api` does); an error is one line on stderr, such as
-`labdeck api: 404: 404 Project Not Found`, with exit status 1 (2 for usage and config errors).
+`labdeck api: 404: 404 Project Not Found`, with exit status 1 (2 for usage and config errors); so is a 2xx
+answered with an HTML page or with `NaN`/`Infinity` (not JSON). The configured token never appears in the
+output or the errors.
 `--demo` talks to the embedded sandbox in-process, as root.
 """
 
@@ -208,12 +210,29 @@ async def _call(args: argparse.Namespace, settings: ConnectionSettings, method: 
         body = response.content
         if not body.strip():
             return "empty", None
-        if "json" in response.headers.get("content-type", ""):
-            return "json", await client.decode_async(response)
+        content_type = response.headers.get("content-type", "").lower()
+        if "json" in content_type:
+            return "json", await client.read_async(response)
+        if "html" in content_type or _HTML_START.match(body):
+            raise _html_page(method, client.where(path), response)
         try:
             return "text", body.decode("utf-8")
         except UnicodeDecodeError:
             return "bytes", body
+
+
+_HTML_START = re.compile(rb"\s*(<!doctype\s+html|<html[\s>])", re.IGNORECASE)
+
+
+def _html_page(method: str, where: str, response: httpx.Response) -> Exception:
+    """The error for a 2xx answered with an HTML page (a proxy's, a login or maintenance page): the API
+    always answers JSON, so it is a failure, named by the page's title when it has one."""
+    from labdeck.api.errors import MalformedResponse, error_for
+
+    title = error_for(response.status_code, response.content[:65536]).message
+    what = f" ({title})" if title and not title.startswith(str(response.status_code)) else ""
+    return MalformedResponse(f"{method} {where}: the server answered {response.status_code} with an HTML "
+                             f"page{what}, not JSON (a proxy, login or maintenance page?)")
 
 
 def _print_body(kind: str, body: Any) -> None:
@@ -232,6 +251,9 @@ def _print_body(kind: str, body: Any) -> None:
         sys.stdout.buffer.write(body)
         sys.stdout.buffer.flush()
     elif kind == "text":
+        from labdeck.domain.redaction import redact_known
+
+        body = redact_known(body)
         if sys.stdout.isatty():
             from labdeck.domain.text import sanitize
 

@@ -1,6 +1,7 @@
 """JSON output of `labdeck api`, as `gh api` writes it: indented on a terminal, compact otherwise, encoded
 by orjson, and for `--paginate` one array written page by page as the pages arrive (no copy of the whole
-result is ever held). DEL and C1 controls are escaped, so server text cannot drive the terminal."""
+result is ever held). DEL and C1 controls are escaped, so server text cannot drive the terminal, and the
+configured token(s) are removed by value."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from typing import Any, BinaryIO
 import orjson
 
 from labdeck.api.errors import MalformedResponse
+from labdeck.domain.redaction import redact_known
 
 # DEL and C1 controls in UTF-8 (orjson escapes C0 itself, and writes these raw).
 _UNSAFE = re.compile(rb"\x7f|\xc2[\x80-\x9f]")
@@ -35,7 +37,9 @@ def encode(value: Any, *, pretty: bool) -> bytes:
         out = text.encode("utf-8", "surrogatepass")
     if b"\x7f" in out or b"\xc2" in out:
         out = _UNSAFE.sub(_escape, out)
-    return out
+    text = out.decode("utf-8", "surrogatepass")
+    redacted = redact_known(text)  # the configured token(s), by value
+    return out if redacted is text else redacted.encode("utf-8", "surrogatepass")
 
 
 class ArrayWriter:

@@ -20,6 +20,13 @@ def _tui_parser() -> argparse.ArgumentParser:
                         help="instance from the config to open (or env: GITLAB_URL, ci: CI_SERVER_URL)")
     parser.add_argument("--read-only", action="store_true", help="hide every mutating action")
     parser.add_argument("--config", metavar="FILE", help="config file (default: $LABDECK_CONFIG or XDG)")
+    demo = parser.add_argument_group("demo sandbox (with --demo)")
+    demo.add_argument("--edition", choices=("ce", "ee"),
+                      help="GitLab edition the sandbox plays (default: ee)")
+    demo.add_argument("--gitlab-version", metavar="X.Y",
+                      help="GitLab version the sandbox plays (default: 17.6)")
+    demo.add_argument("--demo-auth", choices=("private", "job"),
+                      help="sign in to the sandbox as root (private, the default) or with its CI job token")
     return parser
 
 
@@ -38,7 +45,17 @@ def main(argv: list[str] | None = None) -> int:
         from labdeck.cli.registry import run_registry_command
 
         return run_registry_command(args[1:])
-    options = _tui_parser().parse_args(args)
+    parser = _tui_parser()
+    options = parser.parse_args(args)
+    if not options.demo and (options.edition or options.gitlab_version or options.demo_auth):
+        parser.error("--edition, --gitlab-version and --demo-auth go with --demo")
+    if options.gitlab_version:
+        from labdeck.sandbox.options import parse_gitlab_version
+
+        try:
+            parse_gitlab_version(options.gitlab_version)
+        except ValueError as exc:
+            parser.error(str(exc))
     from labdeck.config.files import ConfigError, load_config, select_instance
 
     try:
@@ -50,7 +67,9 @@ def main(argv: list[str] | None = None) -> int:
 
         return launch(options)
     except ConfigError as exc:
-        print(f"labdeck: {exc}", file=sys.stderr)
+        from labdeck.domain.redaction import redact
+
+        print(f"labdeck: {redact(str(exc))}", file=sys.stderr)
         return 2
 
 

@@ -32,9 +32,16 @@ class UsageParser(argparse.ArgumentParser):
 
 
 def render_json(value: Any) -> str:
-    """Pretty JSON, with DEL and C1 controls escaped too, so server text cannot drive the terminal."""
-    text = json.dumps(value, indent=2, ensure_ascii=False)
-    return _UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+    """Pretty JSON, with DEL and C1 controls escaped too, so server text cannot drive the terminal, and the
+    configured token(s) removed by value. `NaN` and infinities are not JSON: `MalformedResponse`."""
+    from labdeck.api.errors import MalformedResponse
+    from labdeck.domain.redaction import redact_known
+
+    try:
+        text = json.dumps(value, indent=2, ensure_ascii=False, allow_nan=False)
+    except ValueError:
+        raise MalformedResponse("the server sent NaN or Infinity, not JSON; nothing printed") from None
+    return redact_known(_UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", text))
 
 
 def connection_settings(args: argparse.Namespace) -> ConnectionSettings:
@@ -73,7 +80,10 @@ def describe_error(exc: Exception) -> str:
 
 
 def fail(prog: str, message: str, status: int) -> int:
-    print(f"{prog}: {' '.join(message.split())}", file=sys.stderr)
+    """Print one error line (secrets removed: every exit of text is redacted) and return `status`."""
+    from labdeck.domain.redaction import redact
+
+    print(f"{prog}: {' '.join(redact(message).split())}", file=sys.stderr)
     return status
 
 

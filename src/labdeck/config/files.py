@@ -8,14 +8,13 @@ token resolution (`InstanceConfig.connection()`) in `labdeck.config.tokens`.
 
 from __future__ import annotations
 
-import contextlib
 import os
-import secrets
 import stat
 import tomllib
 from collections.abc import Mapping
 from pathlib import Path
 
+from labdeck.api.private_files import write_private
 from labdeck.config.errors import ConfigError
 from labdeck.config.schema import Config, InstanceConfig, SavedView, config_to_toml, parse_config
 
@@ -66,56 +65,23 @@ def _with_warnings(config: Config, warnings: tuple[str, ...]) -> Config:
     return dataclasses.replace(config, warnings=warnings)
 
 
-def _fsync_dir(folder: Path) -> None:
-    try:
-        fd = os.open(folder, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass  # some filesystems cannot fsync a directory; the replace itself is still atomic
-    finally:
-        os.close(fd)
-
-
 def save_config(config: Config) -> None:
     """Write `config` to `config.path` atomically, mode 0600 from creation (a new folder gets 0700).
 
-    A temp file in the same folder is written, flushed and fsynced, then `os.replace`d over the old file and
-    the folder fsynced: a crash or a failing write leaves the old file intact. A symlinked config (dotfiles)
-    is written through the link, which stays in place.
+    Only the first-run screen calls this: labdeck never rewrites a config the user edits (what it remembers
+    itself, the theme and the last download folder, goes to its state file, `labdeck.config.state`). A crash
+    or a failing write leaves the old file intact; a symlinked config (dotfiles) is written through the link.
     """
     import tomli_w
 
-    target = config.path.resolve() if config.path.is_symlink() else config.path
-    folder = target.parent
     try:
-        if not folder.exists():
-            folder.mkdir(parents=True, mode=0o700)
-            folder.chmod(0o700)
         text = tomli_w.dumps(config_to_toml(config))
-    except OSError as exc:
-        raise ConfigError(f"{target}: cannot create the folder: {exc.strerror}") from None
     except (TypeError, ValueError) as exc:
-        raise ConfigError(f"{target}: cannot write the config: {exc}") from None
-    temp = folder / f".{target.name}.{secrets.token_hex(6)}.tmp"
+        raise ConfigError(f"{config.path}: cannot write the config: {exc}") from None
     try:
-        fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-        try:
-            os.fchmod(fd, 0o600)
-            with os.fdopen(fd, "wb", closefd=False) as handle:
-                handle.write(text.encode("utf-8"))
-                handle.flush()
-                os.fsync(handle.fileno())
-        finally:
-            os.close(fd)
-        os.replace(temp, target)
+        write_private(config.path, text.encode("utf-8"))
     except OSError as exc:
-        with contextlib.suppress(OSError):
-            temp.unlink()
-        raise ConfigError(f"{target}: cannot write the config: {exc.strerror or exc}") from None
-    _fsync_dir(folder)
+        raise ConfigError(f"{config.path}: cannot write the config: {exc.strerror or exc}") from None
 
 
 def env_instances(environ: Mapping[str, str] | None = None) -> dict[str, InstanceConfig]:

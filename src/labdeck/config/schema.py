@@ -9,6 +9,9 @@ kept (in `extra`) so that saving the config does not drop them. `config_to_toml`
 from __future__ import annotations
 
 import dataclasses
+import math
+import re
+import ssl
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -23,6 +26,12 @@ from labdeck.config.tokens import resolve_token
 
 AUTH_KINDS: tuple[str, ...] = get_args(AuthKind)
 TIMEOUT_KEYS = ("connect", "read", "pool", "deadline")
+MAX_TIMEOUT = 86_400.0  # a day: beyond that a timeout is a typo (and huge values overflow socket timeouts)
+MAX_CONCURRENCY = 1000
+MAX_PAGES = 10_000_000
+_HEADER_VALUE = re.compile(r"[\x21-\x7e]+")
+# Keys of the top level that are silently meaningless inside an instance table.
+_TOP_LEVEL_ONLY = ("persist_cache", "theme", "default_instance")
 
 
 @dataclass(frozen=True)
@@ -46,6 +55,7 @@ class InstanceConfig:
     timeouts: Timeouts = field(default_factory=Timeouts)
     read_only: bool = False
     concurrency: int = 8
+    max_pages: int = 10_000
     source: str = "config"
     extra: Mapping[str, Any] = field(default_factory=dict, compare=False)
     config_path: Path | None = field(default=None, compare=False)
@@ -61,7 +71,7 @@ class InstanceConfig:
         return ConnectionSettings(
             url=self.url, token=resolve_token(self), auth=self.auth, sudo=self.sudo,
             verify_tls=self.verify_tls, ca_file=self.ca_file, timeouts=self.timeouts,
-            concurrency=self.concurrency, name=self.name, read_only=self.read_only,
+            concurrency=self.concurrency, name=self.name, read_only=self.read_only, max_pages=self.max_pages,
         )
 
 
@@ -86,6 +96,7 @@ class Config:
     keymap: Mapping[str, str] = field(default_factory=dict)
     views: Mapping[str, SavedView] = field(default_factory=dict)
     persist_cache: bool = False
+    watch: Mapping[str, float] = field(default_factory=dict)  # `[watch]`: seconds per view, `default` for all
     warnings: tuple[str, ...] = field(default=(), compare=False)
     extra: Mapping[str, Any] = field(default_factory=dict, compare=False)
 
@@ -139,10 +150,14 @@ class _Reader:
     def fail(self, key: str, problem: str) -> ConfigError:
         return ConfigError(f"{self.path}: {key}: {problem}")
 
-    def unknown(self, table: Mapping[str, Any], known: tuple[str, ...], prefix: str) -> dict[str, Any]:
+    def unknown(self, table: Mapping[str, Any], known: tuple[str, ...], prefix: str,
+                quiet: tuple[str, ...] = ()) -> dict[str, Any]:
+        """Keys not in `known`, kept so a save does not drop them; each warned about (but `quiet` ones,
+        which have a warning of their own)."""
         extra = {k: v for k, v in table.items() if k not in known}
         for key in extra:
-            self.warnings.append(f"{self.path}: unknown key {prefix}{key} (ignored)")
+            if key not in quiet:
+                self.warnings.append(f"{self.path}: unknown key {prefix}{key} (ignored)")
         return extra
 
     def table(self, data: Mapping[str, Any], key: str, dotted: str) -> Mapping[str, Any]:
@@ -169,14 +184,46 @@ class _Reader:
             raise self.fail(dotted, f"must be true or false, not {_kind(value)}")
         return value
 
-    def positive(self, value: Any, dotted: str, *, integer: bool = False) -> float:
+    def positive(self, value: Any, dotted: str, *, integer: bool = False,
+                 maximum: float | None = None) -> float:
         allowed = (int,) if integer else (int, float)
         if isinstance(value, bool) or not isinstance(value, allowed):
             wanted = "integer" if integer else "number"
             raise self.fail(dotted, f"must be a positive {wanted}, not {_kind(value)}")
+        if not math.isfinite(value):  # TOML has nan and inf; `nan <= 0` is False
+            raise self.fail(dotted, f"must be a finite number, not {value}")
         if value <= 0:
             raise self.fail(dotted, f"must be greater than 0, not {value}")
+        if maximum is not None and value > maximum:
+            raise self.fail(dotted, f"must be at most {maximum:g}, not {value:g}")
         return value
+
+    def header_safe(self, value: str | None, dotted: str) -> str | None:
+        """A value sent in an HTTP header (a token, a sudo user): visible ASCII without spaces. The value
+        itself is never quoted (it may be a secret)."""
+        if value is not None and value and not _HEADER_VALUE.fullmatch(value):
+            raise self.fail(dotted, "holds characters that cannot be sent in an HTTP header (a line break, a "
+                                    "space, a control character or non-ASCII text)")
+        return value
+
+    def ca_file(self, value: str | None, dotted: str) -> str | None:
+        """A readable file of PEM certificates: loaded with `ssl` now, so a bad one is a config error and
+        not a crash when the first connection is made."""
+        if not value:
+            return None
+        path = Path(value).expanduser()
+        if not path.is_file():
+            problem = "is not a file" if path.exists() else "does not exist"
+            raise self.fail(dotted, f"{path} {problem}")
+        try:
+            ssl.create_default_context().load_verify_locations(cafile=str(path))
+        except ssl.SSLError:
+            raise self.fail(dotted, f"{path} holds no PEM certificate that ssl can load") from None
+        except OSError as exc:
+            raise self.fail(dotted, f"cannot read {path}: {exc.strerror or exc}") from None
+        except (ValueError, UnicodeError):
+            raise self.fail(dotted, f"{path} holds no PEM certificate that ssl can load") from None
+        return str(path)
 
 
 def _kind(value: Any) -> str:
@@ -186,7 +233,7 @@ def _kind(value: Any) -> str:
 
 
 _INSTANCE_KEYS = ("url", "auth", "token_command", "token_env", "token", "sudo", "verify_tls", "ca_file",
-                  "timeout", "read_only", "concurrency")
+                  "timeout", "read_only", "concurrency", "max_pages")
 
 
 def _timeouts(reader: _Reader, table: Mapping[str, Any], dotted: str) -> Timeouts:
@@ -195,9 +242,10 @@ def _timeouts(reader: _Reader, table: Mapping[str, Any], dotted: str) -> Timeout
     value = table["timeout"]
     if isinstance(value, dict):
         reader.unknown(value, TIMEOUT_KEYS, f"{dotted}.timeout.")
-        given = {k: reader.positive(value[k], f"{dotted}.timeout.{k}") for k in TIMEOUT_KEYS if k in value}
+        given = {k: reader.positive(value[k], f"{dotted}.timeout.{k}", maximum=MAX_TIMEOUT)
+                 for k in TIMEOUT_KEYS if k in value}
         return Timeouts(**given)
-    seconds = reader.positive(value, f"{dotted}.timeout")
+    seconds = reader.positive(value, f"{dotted}.timeout", maximum=MAX_TIMEOUT)
     return Timeouts(connect=seconds, read=seconds, pool=seconds)
 
 
@@ -209,6 +257,13 @@ def _instance(reader: _Reader, name: str, table: Any) -> InstanceConfig:
     parts = urlsplit(url)
     if parts.scheme not in ("http", "https") or not parts.netloc:
         raise reader.fail(f"{dotted}.url", "must be an http:// or https:// URL with a host")
+    try:
+        parts.port  # noqa: B018 (raises for a port out of range or not a number)
+    except ValueError:
+        raise reader.fail(f"{dotted}.url", "has an invalid port") from None
+    if not _HEADER_VALUE.fullmatch(url):
+        raise reader.fail(f"{dotted}.url", "must not hold spaces, control characters or non-ASCII text "
+                                           "(percent-encode them)")
     if parts.query or parts.fragment or "@" in parts.netloc:
         raise reader.fail(f"{dotted}.url", "must not hold a query, a fragment or credentials")
     auth = reader.string(table, "auth", f"{dotted}.auth") or "private"
@@ -223,18 +278,27 @@ def _instance(reader: _Reader, name: str, table: Any) -> InstanceConfig:
     if sources["token"] is not None:
         reader.warnings.append(f"{reader.path}: {dotted}.token keeps a token in the config file; "
                                "prefer token_command or token_env")
-    ca_file = reader.string(table, "ca_file", f"{dotted}.ca_file")
+    reader.header_safe(sources["token"], f"{dotted}.token")
+    ca_file = reader.ca_file(reader.string(table, "ca_file", f"{dotted}.ca_file"), f"{dotted}.ca_file")
+    for key in _TOP_LEVEL_ONLY:
+        if key in table:
+            reader.warnings.append(f"{reader.path}: {dotted}.{key} is ignored here: {key} belongs at the "
+                                   "top level of the config, before any [instances.*] table")
     return InstanceConfig(
         url=url.rstrip("/"), name=name, auth=auth,  # type: ignore[arg-type]
         token_command=sources["token_command"], token_env=sources["token_env"],
         token=SecretStr(sources["token"]) if sources["token"] is not None else None,
-        sudo=reader.string(table, "sudo", f"{dotted}.sudo") or None,
+        sudo=reader.header_safe(reader.string(table, "sudo", f"{dotted}.sudo"), f"{dotted}.sudo") or None,
         verify_tls=reader.boolean(table, "verify_tls", f"{dotted}.verify_tls", True),
-        ca_file=str(Path(ca_file).expanduser()) if ca_file else None,
+        ca_file=ca_file,
         timeouts=_timeouts(reader, table, dotted),
         read_only=reader.boolean(table, "read_only", f"{dotted}.read_only", False),
-        concurrency=int(reader.positive(table.get("concurrency", 8), f"{dotted}.concurrency", integer=True)),
-        extra=reader.unknown(table, _INSTANCE_KEYS, f"{dotted}."), config_path=reader.path,
+        concurrency=int(reader.positive(table.get("concurrency", 8), f"{dotted}.concurrency", integer=True,
+                                        maximum=MAX_CONCURRENCY)),
+        max_pages=int(reader.positive(table.get("max_pages", 10_000), f"{dotted}.max_pages", integer=True,
+                                      maximum=MAX_PAGES)),
+        extra=reader.unknown(table, _INSTANCE_KEYS, f"{dotted}.", quiet=_TOP_LEVEL_ONLY),
+        config_path=reader.path,
     )
 
 
@@ -267,10 +331,29 @@ def parse_config(data: Mapping[str, Any], path: Path) -> Config:
         raise reader.fail("default_instance", f"no instance named {default!r} (instances: {known})")
     theme = reader.string(data, "theme", "theme")
     persist_cache = reader.boolean(data, "persist_cache", "persist_cache", False)
-    known = ("default_instance", "theme", "persist_cache", "instances", "keymap", "views")
+    watch = _watch(reader, reader.table(data, "watch", "watch"))
+    known = ("default_instance", "theme", "persist_cache", "instances", "keymap", "views", "watch")
     extra = reader.unknown(data, known, "")
     return Config(path=path, instances=instances, default_instance=default, theme=theme, keymap=keymap,
-                  views=views, persist_cache=persist_cache, warnings=tuple(reader.warnings), extra=extra)
+                  views=views, persist_cache=persist_cache, watch=watch, warnings=tuple(reader.warnings),
+                  extra=extra)
+
+
+MIN_WATCH_SECONDS = 5.0
+MAX_WATCH_SECONDS = 86_400.0
+
+
+def _watch(reader: _Reader, table: Mapping[str, Any]) -> dict[str, float]:
+    """`[watch]`: view name (or `default`) = seconds between refreshes in watch mode, 5 s to a day."""
+    out: dict[str, float] = {}
+    for view, seconds in table.items():
+        if isinstance(seconds, bool) or not isinstance(seconds, int | float) or seconds != seconds:
+            raise reader.fail(f"watch.{view}", f"must be a number of seconds, not {_kind(seconds)}")
+        if not MIN_WATCH_SECONDS <= seconds <= MAX_WATCH_SECONDS:
+            raise reader.fail(f"watch.{view}", f"must be between {MIN_WATCH_SECONDS:g} and "
+                              f"{MAX_WATCH_SECONDS:g} seconds, not {seconds}")
+        out[view] = float(seconds)
+    return out
 
 
 def _instance_to_toml(instance: InstanceConfig) -> dict[str, Any]:
@@ -290,6 +373,8 @@ def _instance_to_toml(instance: InstanceConfig) -> dict[str, Any]:
         out["timeout"] = {k: getattr(instance.timeouts, k) for k in TIMEOUT_KEYS}
     out["read_only"] = instance.read_only
     out["concurrency"] = instance.concurrency
+    if instance.max_pages != 10_000:
+        out["max_pages"] = instance.max_pages
     out.update({k: v for k, v in instance.extra.items() if k not in out})
     return out
 
@@ -303,6 +388,8 @@ def config_to_toml(config: Config) -> dict[str, Any]:
         out["theme"] = config.theme
     if config.persist_cache:
         out["persist_cache"] = True
+    if config.watch:
+        out["watch"] = dict(config.watch)
     out.update({k: v for k, v in config.extra.items() if not isinstance(v, dict)})
     if config.instances:
         out["instances"] = {name: _instance_to_toml(i) for name, i in config.instances.items()

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 from pydantic import SecretStr
 
 from labdeck.config.errors import ConfigError
+from labdeck.domain.redaction import redact, register_secret
 from labdeck.domain.text import sanitize
 
 if TYPE_CHECKING:
@@ -38,8 +39,12 @@ def _from_env(instance: InstanceConfig, name: str, environ: Mapping[str, str]) -
     return SecretStr(value)
 
 
-def _stderr_line(stderr: bytes) -> str:
-    text = " ".join(stderr.decode("utf-8", errors="replace").split())
+def _stderr_line(stderr: bytes, stdout: bytes = b"") -> str:
+    """The command's stderr as one line, with secrets removed: registered tokens, token shapes, and anything
+    the command printed on stdout (a failing command may have printed the token before it failed)."""
+    printed = [line.strip() for line in stdout.decode("utf-8", errors="replace").splitlines()]
+    text = redact(stderr.decode("utf-8", errors="replace"), [p for p in printed if len(p) >= 8])
+    text = " ".join(text.split())
     if len(text) > _STDERR_LIMIT:
         text = text[:_STDERR_LIMIT] + "..."
     return sanitize(text) or "no error output"
@@ -66,7 +71,7 @@ def _from_command(instance: InstanceConfig, command: str, timeout: float) -> Sec
         raise ConfigError(f"{where}: cannot run the command: {exc.strerror}") from None
     if done.returncode != 0:
         raise ConfigError(f"{where}: the command failed with exit status {done.returncode}: "
-                          f"{_stderr_line(done.stderr)}")
+                          f"{_stderr_line(done.stderr, done.stdout)}")
     lines = done.stdout.decode("utf-8", errors="replace").strip().splitlines()
     token = lines[0].strip() if lines else ""
     if not token:
@@ -78,9 +83,14 @@ def resolve_token(instance: InstanceConfig, environ: Mapping[str, str] | None = 
                   timeout: float = COMMAND_TIMEOUT) -> SecretStr:
     """The instance's token from `token_env`, `token_command` or `token` (raises `ConfigError`)."""
     if instance.token_env is not None:
-        return _from_env(instance, instance.token_env, os.environ if environ is None else environ)
-    if instance.token_command is not None:
-        return _from_command(instance, instance.token_command, timeout)
-    if instance.token is not None:
-        return instance.token
-    raise ConfigError(f"{_where(instance, 'token')}: no token source: set token_command, token_env or token")
+        token = _from_env(instance, instance.token_env, os.environ if environ is None else environ)
+    elif instance.token_command is not None:
+        token = _from_command(instance, instance.token_command, timeout)
+    elif instance.token is not None:
+        token = instance.token
+    else:
+        raise ConfigError(f"{_where(instance, 'token')}: no token source: set token_command, token_env or "
+                          "token")
+    register_secret(token.get_secret_value())  # every later redaction removes it, whatever its shape
+    return token
+

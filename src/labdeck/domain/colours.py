@@ -1,6 +1,8 @@
-"""Label colours as GitLab accepts them: `#RGB` or `#RRGGBB` hex, or one of the 148 CSS colour names
-(case-insensitive), normalised to `#rrggbb`; and the text colour that reads on a given background. Shared by
-the sandbox (validation) and the TUI forms (checking before sending)."""
+"""Label colours as GitLab accepts them: `#RGB`, `#RRGGBB` (or `#RRGGBBAA`) hex, or one of the 148 CSS
+colour names (case-insensitive). GitLab keeps a hex colour as sent and stores a name as its upper-case hex
+(`Gitlab::Color.of`: `stored_colour`); `normalise_colour` gives `#rrggbb` for drawing a swatch. The text
+colour follows `Gitlab::Color#contrast`: dark text only when r + g + b > 500. Shared by the sandbox
+(validation, what it stores and answers) and the TUI forms (checking before sending)."""
 
 from __future__ import annotations
 
@@ -8,7 +10,7 @@ import re
 from typing import Final
 
 COLOUR_ERROR: Final = "must be a valid color code"
-_HEX = re.compile(r"^#(?:[0-9a-fA-F]{3}){1,2}$")
+_HEX = re.compile(r"^#(?:[0-9a-fA-F]{8}|[0-9a-fA-F]{6}|[0-9a-fA-F]{3})$")
 DARK_TEXT: Final = "#1F1E24"
 LIGHT_TEXT: Final = "#FFFFFF"
 
@@ -75,12 +77,23 @@ def normalise_colour(text: str) -> str:
     digits = value[1:].lower()
     if len(digits) == 3:
         digits = "".join(ch * 2 for ch in digits)
-    return "#" + digits
+    return "#" + digits[:6]
+
+
+def stored_colour(text: str) -> str:
+    """The colour as GitLab keeps it: a hex colour as sent (surrounding spaces dropped), a CSS name as its
+    upper-case `#RRGGBB`; `ColourError` otherwise."""
+    value = text.strip()
+    if value.lower() in CSS_COLOURS:
+        return CSS_COLOURS[value.lower()].upper()
+    if not _HEX.match(value):
+        raise ColourError(f"{text!r} {COLOUR_ERROR}")
+    return value
 
 
 def text_colour(background: str) -> str:
-    """The label text colour GitLab picks for a background: dark on light colours, white on dark ones."""
+    """The label text colour GitLab picks for a background (`Gitlab::Color#contrast`): dark text when the
+    red, green and blue components add up to more than 500, white otherwise."""
     hex_value = normalise_colour(background)
     red, green, blue = (int(hex_value[i:i + 2], 16) for i in (1, 3, 5))
-    luminance = 0.299 * red + 0.587 * green + 0.114 * blue
-    return DARK_TEXT if luminance > 160 else LIGHT_TEXT
+    return DARK_TEXT if red + green + blue > 500 else LIGHT_TEXT

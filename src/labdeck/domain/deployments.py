@@ -2,8 +2,9 @@
 
 - Deployment statuses and the transitions GitLab's deployment state machine allows through the API
   (`PUT /projects/:id/deployments/:deployment_id` with `status`): `running` only from `created`;
-  `success`, `failed` and `canceled` from any other status. Creating accepts an initial status
-  (`running`, `success`, `failed`, `canceled`; none means `created`).
+  `success`, `failed` and `canceled` from any other status. Creating requires an initial status
+  (`running`, `success`, `failed` or `canceled`: `created` cannot be sent, only a CI job makes one), and
+  so does updating; the listing filters on any status, `skipped` and `blocked` included.
 - Protected environment deploy rules: each element of `deploy_access_levels` is exactly one of
   `user_id`, `group_id`, `access_level`; access levels are 30 (Developer), 40 (Maintainer), 60 (Admin).
 - Summaries for the timeline: deployments per day, success rate, the last successful deployment.
@@ -21,6 +22,9 @@ STATUSES: tuple[str, ...] = ("created", "running", "success", "failed", "cancele
 FINISHED: frozenset[str] = frozenset({"success", "failed", "canceled"})
 # What the API accepts as `status` on create and update (GitLab's Grape `values`).
 SETTABLE_STATUSES: tuple[str, ...] = ("running", "success", "failed", "canceled")
+# What the listing accepts as a `status` filter (GitLab's `Deployment.statuses.keys`): every status a
+# deployment can have, `skipped` and `blocked` (waiting for an approval) included.
+LISTABLE_STATUSES: tuple[str, ...] = (*STATUSES, "skipped", "blocked")
 INITIAL_STATUS = "created"
 # The state machine event behind each settable status (GitLab's `update_status!`).
 EVENTS: dict[str, str] = {"running": "run", "success": "succeed", "failed": "drop", "canceled": "cancel"}
@@ -30,8 +34,10 @@ RULE_KEYS: tuple[str, ...] = ("access_level", "user_id", "group_id")
 
 
 def allowed_transitions(current: str) -> tuple[str, ...]:
-    """The statuses a deployment in `current` may be moved to, in display order."""
-    if current not in STATUSES:
+    """The statuses a deployment in `current` may be moved to, in display order (GitLab's state machine:
+    `succeed`, `drop` and `cancel` from any other status, `blocked` and `skipped` included; `run` only from
+    `created`); nothing from a status labdeck does not know."""
+    if current not in LISTABLE_STATUSES:
         return ()
     out = []
     for status in SETTABLE_STATUSES:

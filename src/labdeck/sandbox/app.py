@@ -11,11 +11,12 @@ from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import Response
-from starlette.routing import Mount, Route
+from starlette.routing import BaseRoute, Mount, Route
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from labdeck.sandbox.areas import load_areas
 from labdeck.sandbox.clock import Clock, SystemClock
+from labdeck.sandbox.editions import route_available
 from labdeck.sandbox.faults import FaultLayer
 from labdeck.sandbox.http import json_response, read_params
 from labdeck.sandbox.options import SandboxOptions
@@ -56,6 +57,26 @@ async def _echo(request: Request) -> Response:
     return json_response(plain(params.data))
 
 
+def _tagged(route: BaseRoute) -> BaseRoute:
+    """The route, its endpoint noting its template in the scope (`labdeck.route`): where job tokens count
+    depends on the route, not on the concrete path."""
+    if not isinstance(route, Route) or route.endpoint is None:
+        return route
+    inner, template = route.endpoint, route.path
+
+    async def tagged(request: Request) -> Response:
+        request.scope["labdeck.route"] = template
+        return await inner(request)  # type: ignore[no-any-return]
+
+    return Route(template, tagged, methods=list(route.methods or ()), name=route.name)
+
+
+def api_routes(options: SandboxOptions) -> list[BaseRoute]:
+    """Every area's routes that the edition and version played mount (`editions.route_available`)."""
+    return [_tagged(route) for area in load_areas() for route in area.routes
+            if not isinstance(route, Route) or route_available(route.path, options)]
+
+
 async def _not_found(request: Request, exc: Exception) -> Response:
     status = getattr(exc, "status_code", 404)
     if status == 405:
@@ -70,9 +91,8 @@ def create_app(options: SandboxOptions | None = None, *, clock: Clock | None = N
     options = options or SandboxOptions()
     clock = clock or (store.clock if store is not None else SystemClock())
     store = store or build_store(options, clock)
-    api_routes = [route for area in load_areas() for route in area.routes]
     app = Starlette(
-        routes=[Mount("/api/v4", routes=api_routes),
+        routes=[Mount("/api/v4", routes=api_routes(options)),
                 Route("/-/sandbox/echo", _echo, methods=["GET", "POST", "PUT", "DELETE"])],
         exception_handlers={HTTPException: _not_found},
     )

@@ -15,6 +15,7 @@ from starlette.routing import BaseRoute
 
 AREA_MODULES: dict[str, str] = {  # area name (it also names the area's seed stream) -> module in routes/
     "instance": "instance",
+    "application_settings": "application_settings",
     "projects": "projects.projects",
     "groups": "groups.groups",
     "group_projects": "groups.projects",

@@ -1,7 +1,8 @@
 """Who is calling: token lookup for every auth method of contract document 1, and sudo.
 
 Private and OAuth tokens are accepted as `PRIVATE-TOKEN`, `Authorization: Bearer`, `private_token` or
-`access_token`; job tokens only as `JOB-TOKEN` or `job_token`. A token that is sent but unknown is a 401, even
+`access_token`; job tokens only as `JOB-TOKEN` or `job_token`, and only on the routes `job_tokens.py` lists
+(elsewhere GitLab ignores them: the request is anonymous). A token that is sent but unknown is a 401, even
 on endpoints that serve public data.
 """
 
@@ -60,9 +61,13 @@ def find_user(store: Store, identifier: str) -> User | None:
     return store.user_by_username(identifier)
 
 
-def identify(store: Store, headers: dict[str, str], params: Params) -> Identity:
-    """Resolve the caller, applying sudo; raise the 401/403/404 responses GitLab gives."""
+def identify(store: Store, headers: dict[str, str], params: Params, *,
+             job_token_allowed: bool = True) -> Identity:
+    """Resolve the caller, applying sudo; raise the 401/403/404 responses GitLab gives. Where the route does
+    not take job tokens (`job_token_allowed=False`), a job token is not looked at: the caller is anonymous."""
     presented = _presented(headers, params)
+    if presented is not None and presented[0] == "job" and not job_token_allowed:
+        presented = None
     token: Token | None = None
     user: User | None = None
     if presented is not None:

@@ -19,6 +19,7 @@ from starlette.responses import Response
 
 from labdeck.sandbox.auth import Identity, identify
 from labdeck.sandbox.errors import SandboxError
+from labdeck.sandbox.job_tokens import job_token_allowed
 from labdeck.sandbox.options import SandboxOptions
 from labdeck.sandbox.params import Params, decode_pairs
 from labdeck.sandbox.store import Store, User
@@ -157,7 +158,9 @@ def endpoint(handler: Handler) -> Callable[[Request], Awaitable[Response]]:
         try:
             params = await read_params(request)
             store: Store = request.app.state.store
-            identity = identify(store, {k.lower(): v for k, v in request.headers.items()}, params)
+            template = request.scope.get("labdeck.route")  # set by app.tag_routes
+            identity = identify(store, {k.lower(): v for k, v in request.headers.items()}, params,
+                                job_token_allowed=job_token_allowed(request.method, template))
             store.scheduler.run_due()
             result = await handler(Ctx(request, params, identity))
         except SandboxError as exc:

@@ -12,6 +12,10 @@ from typing import Literal
 
 Scale = Literal["demo", "large", "tiny"]
 SCALES: tuple[str, ...] = ("demo", "large", "tiny")
+Edition = Literal["ce", "ee"]
+EDITIONS: tuple[str, ...] = ("ce", "ee")
+DEFAULT_GITLAB_VERSION = "17.6.0"
+_VERSION = re.compile(r"^\s*(\d{1,3})\.(\d{1,3})(?:\.(\d{1,3}))?\s*$")
 
 # Fault kinds: 429 carries Retry-After, 429r carries no rate-limit hint, reset aborts the connection,
 # slow adds `slow_seconds`, badjson returns a truncated JSON body.
@@ -50,6 +54,14 @@ def parse_faults(spec: str) -> dict[str, float]:
     return faults
 
 
+def parse_gitlab_version(text: str) -> tuple[int, int, int]:
+    """Read `15.0` or `16.11.2` into `(major, minor, patch)`; raise ValueError otherwise."""
+    match = _VERSION.match(text)
+    if not match:
+        raise ValueError(f"invalid GitLab version {text!r}: use e.g. 16.11 or 15.0.3")
+    return int(match.group(1)), int(match.group(2)), int(match.group(3) or 0)
+
+
 @dataclass(frozen=True)
 class SandboxOptions:
     """Everything that shapes one sandbox instance. Defaults give a quiet, fault-free demo instance."""
@@ -64,9 +76,18 @@ class SandboxOptions:
     slow_seconds: float = 3.0
     rate_limit: int = 2000
     rate_window: float = 60.0
+    edition: Edition = "ee"  # ce answers the premium endpoints as GitLab Community Edition does
+    gitlab_version: str = DEFAULT_GITLAB_VERSION  # endpoints introduced later answer 404
     fault_map: dict[str, float] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if self.scale not in SCALES:
             raise ValueError(f"unknown scale {self.scale!r}: use one of {', '.join(SCALES)}")
+        if self.edition not in EDITIONS:
+            raise ValueError(f"unknown edition {self.edition!r}: use ce or ee")
+        parse_gitlab_version(self.gitlab_version)
         object.__setattr__(self, "fault_map", parse_faults(self.faults))
+
+    @property
+    def version_tuple(self) -> tuple[int, int, int]:
+        return parse_gitlab_version(self.gitlab_version)

@@ -20,7 +20,15 @@ import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from labdeck.sandbox.options import SCALES, SandboxOptions, parse_faults, parse_latency_ms
+from labdeck.sandbox.options import (
+    DEFAULT_GITLAB_VERSION,
+    EDITIONS,
+    SCALES,
+    SandboxOptions,
+    parse_faults,
+    parse_gitlab_version,
+    parse_latency_ms,
+)
 from labdeck.sandbox.seed.people import ALICE_TOKEN, JOB_TOKEN, NOSUDO_TOKEN, ROOT_TOKEN
 
 if TYPE_CHECKING:
@@ -159,6 +167,7 @@ def start_process(options: SandboxOptions | None = None, host: str = "127.0.0.1"
                "--host", host, "--seed", str(options.seed), "--scale", options.scale,
                "--latency", f"{options.latency_ms}ms", "--faults", options.faults,
                "--fault-seed", str(options.fault_seed), "--async-delay", str(options.async_delay),
+               "--edition", options.edition, "--gitlab-version", options.gitlab_version,
                "--until-stdin-closes", "--quiet"]
     try:
         process = subprocess.Popen(command, pass_fds=(sock.fileno(),), stdin=subprocess.PIPE,
@@ -198,6 +207,11 @@ def _parser() -> argparse.ArgumentParser:
     serve.add_argument("--faults", default="", help="e.g. 429=0.05,503=0.05,reset=0.02,badjson=0.01")
     serve.add_argument("--fault-seed", type=int, default=0)
     serve.add_argument("--async-delay", type=float, default=1.0, help="seconds before async operations end")
+    serve.add_argument("--edition", choices=EDITIONS, default="ee",
+                       help="ce answers premium endpoints as Community Edition does (default: ee)")
+    serve.add_argument("--gitlab-version", default=DEFAULT_GITLAB_VERSION, metavar="X.Y",
+                       help="GitLab version played: later endpoints answer 404 "
+                            f"(default: {DEFAULT_GITLAB_VERSION})")
     serve.add_argument("--fd", type=int, help=argparse.SUPPRESS)  # serve on an inherited listening socket
     serve.add_argument("--until-stdin-closes", action="store_true", help=argparse.SUPPRESS)
     serve.add_argument("--quiet", action="store_true", help=argparse.SUPPRESS)
@@ -211,10 +225,12 @@ def run_sandbox_command(argv: list[str]) -> int:
     try:
         latency = parse_latency_ms(args.latency)
         parse_faults(args.faults)
+        parse_gitlab_version(args.gitlab_version)
     except ValueError as exc:
         parser.error(str(exc))
     options = SandboxOptions(seed=args.seed, scale=args.scale, latency_ms=latency, faults=args.faults,
-                             fault_seed=args.fault_seed, async_delay=args.async_delay)
+                             fault_seed=args.fault_seed, async_delay=args.async_delay, edition=args.edition,
+                             gitlab_version=args.gitlab_version)
     started = time.monotonic()
     try:
         sock = _inherited(args.fd) if args.fd is not None else _bind(args.host, args.port)
@@ -234,7 +250,8 @@ def run_sandbox_command(argv: list[str]) -> int:
     if args.quiet:
         thread.join()
         return 0
-    print(f"labdeck sandbox ({args.scale}, seed {args.seed}) listening on {base_url} "
+    print(f"labdeck sandbox ({args.scale}, seed {args.seed}, GitLab {options.gitlab_version} "
+          f"{args.edition.upper()}) listening on {base_url} "
           f"(ready in {time.monotonic() - started:.2f} s)")
     print(f"  API:   {base_url}/api/v4")
     print(f"  root:  {ROOT_TOKEN}   (administrator, scopes api+sudo)")

@@ -3,10 +3,12 @@ them (`doc/api/users.md`, `groups.md`, `projects.md`). `base` is the instance's 
 
 from __future__ import annotations
 
+import html
 from typing import Any
 from urllib.parse import urlsplit
 
 from labdeck.sandbox.http import iso
+from labdeck.sandbox.seed.sharing import shared_with_groups_json
 from labdeck.sandbox.store import Group, Project, Store, User
 
 _LEVEL_FIELDS = ("issues_access_level", "repository_access_level", "merge_requests_access_level",
@@ -123,10 +125,18 @@ def project_json(store: Store, project: Project, base: str, *, admin: bool = Fal
         "import_status": project.import_status, "open_issues_count": project.open_issues_count,
         "updated_at": iso(project.updated_at), "ci_default_git_depth": 20,
         "ci_forward_deployment_enabled": True, "public_jobs": True, "build_timeout": 3600,
-        "auto_cancel_pending_pipelines": "enabled", "ci_config_path": None, "shared_with_groups": [],
+        "auto_cancel_pending_pipelines": "enabled", "ci_config_path": None,
+        "shared_with_groups": shared_with_groups_json(store, project.id),
         "only_allow_merge_if_pipeline_succeeds": False, "request_access_enabled": True,
         "remove_source_branch_after_merge": True, "printing_merge_request_link_enabled": True,
         "merge_method": "merge", "squash_option": "default_off", "auto_devops_enabled": False,
+        # the rest of the contract's project fields (GitLab's defaults for a new project)
+        "description_html": f"<p>{html.escape(project.description)}</p>" if project.description else "",
+        "repository_object_format": "sha1", "group_runners_enabled": True,
+        "allow_merge_on_skipped_pipeline": False, "restrict_user_defined_variables": False,
+        "only_allow_merge_if_all_discussions_are_resolved": False, "autoclose_referenced_issues": True,
+        "enforce_auth_checks_on_uploads": True, "suggestion_commit_message": None,
+        "merge_commit_template": None,
         "marked_for_deletion_on": None,
     }
     if project.forked_from_id is not None and project.forked_from_id in store.projects:

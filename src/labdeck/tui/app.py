@@ -5,9 +5,9 @@ anything unexpected goes to a redacted crash log instead of Textual's crash scre
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Callable
-from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -17,15 +17,18 @@ from textual.app import App
 from textual.binding import Binding
 from textual.screen import Screen
 
+from labdeck.api.errors import LabdeckError
 from labdeck.api.request_log import RequestLog
 from labdeck.api.settings import ConnectionSettings
-from labdeck.config.files import Config, ConfigError, save_config
-from labdeck.tui import commands
-from labdeck.tui.areas import AreaRequest, find_area
-from labdeck.tui.errors import describe_error, is_expected, redact, unwrap, write_crash_log
+from labdeck.config.files import Config, ConfigError
+from labdeck.config.state import State, load_state, save_state
+from labdeck.domain.job_tokens import PROJECT_SCOPED_AREAS
+from labdeck.tui import capabilities, commands
+from labdeck.tui.areas import Area, AreaRequest, find_area
+from labdeck.tui.errors import REDACTED, describe_error, is_expected, redact, unwrap, write_crash_log
 from labdeck.tui.jobs import Job, JobCentre, JobState
 from labdeck.tui.keymap import binding_ids, check_keymap
-from labdeck.tui.session import Session, TransportFactory, cache_dir, open_session
+from labdeck.tui.session import Session, TransportFactory, cache_dir, open_session, state_dir
 from labdeck.tui.themes import DEFAULT_THEME, discover_themes, package_theme_dir, user_theme_dir
 from labdeck.tui.widgets.status_bar import StatusInfo
 
@@ -48,9 +51,12 @@ class LabdeckApp(App[None]):
 
     def __init__(self, config: Config, settings: ConnectionSettings | None, *, read_only: bool = False,
                  transport_factory: TransportFactory | None = None,
-                 clock: Callable[[], float] = time.monotonic, crash_dir: Path | None = None) -> None:
+                 clock: Callable[[], float] = time.monotonic, crash_dir: Path | None = None,
+                 state: State | None = None) -> None:
         super().__init__()
         self.config = config
+        self.state = state if state is not None else load_state()
+        self._state_lock = threading.Lock()
         self.cli_read_only = read_only
         self.read_only = read_only or bool(settings and settings.read_only)
         self.clock = clock
@@ -61,6 +67,7 @@ class LabdeckApp(App[None]):
         self.session: Session | None = None
         self._initial_settings = settings
         self.jobs = JobCentre(clock=clock, describe_error=self._describe_job_error)
+        self.recent_projects: list[tuple[int | str, str]] = []  # (id, path), newest first: the overview
         self.jobs.on_change(lambda job: self._refresh_status())
         self.jobs.on_done(self._job_done)
         self.config_warnings: list[str] = list(config.warnings)
@@ -89,7 +96,7 @@ class LabdeckApp(App[None]):
         for theme in found.themes:
             self.register_theme(theme)
         self.config_warnings.extend(found.warnings)
-        wanted = self.config.theme or DEFAULT_THEME
+        wanted = self.state.theme or self.config.theme or DEFAULT_THEME  # picked in the app, else config
         if wanted not in self.available_themes:
             self.config_warnings.append(f"theme {wanted!r} is not installed; using {DEFAULT_THEME}")
             wanted = DEFAULT_THEME
@@ -113,7 +120,8 @@ class LabdeckApp(App[None]):
         old = self.session
         persist_dir = cache_dir() if self.config.persist_cache else None
         self.session = open_session(settings, request_log=self.request_log,
-                                    transport_factory=self.transport_factory, persist_dir=persist_dir)
+                                    transport_factory=self.transport_factory, persist_dir=persist_dir,
+                                    journal_dir=state_dir())
         self.read_only = self.cli_read_only or settings.read_only
         self.sub_title = settings.name
         if old is not None:
@@ -127,8 +135,16 @@ class LabdeckApp(App[None]):
         session = self.session
         if session is None:
             return
-        await session.load_user()
+        try:
+            await session.load_user()
+        except LabdeckError as error:
+            if session.settings.auth != "job":
+                raise
+            self.notify(f"The CI job token was not accepted by GET /job: {self._describe(error)}. "
+                        "A job token works only while its job runs.", title="Job token", severity="error",
+                        markup=False, timeout=10)
         self._refresh_status()
+        self.refresh_bindings()  # actions the instance cannot do disappear once its edition is known
         for screen in self.screen_stack:  # admin-only areas appear once the user is known
             refresh_areas = getattr(screen, "refresh_areas", None)
             if callable(refresh_areas):
@@ -174,6 +190,13 @@ class LabdeckApp(App[None]):
         if area is None:
             self.notify(f"No view called :{name}", severity="warning", markup=False)
             return
+        reason = capabilities.area_reason(self, area.name)
+        if reason is not None:
+            self.notify(f"{area.title}: {reason}", severity="warning", markup=False)
+            return
+        job = self.session.job if self.session else None
+        if request is None and job is not None and area.name in PROJECT_SCOPED_AREAS:
+            request = AreaRequest(scope=job.project_path)  # a job token reaches its own project only
         if area.admin_only and not self.is_admin:
             self.notify(f"{area.title} is for administrators only", severity="warning", markup=False)
             return
@@ -183,6 +206,24 @@ class LabdeckApp(App[None]):
             self.push_screen(UnavailableScreen(area))
             return
         self.push_screen(area.open(request or AreaRequest()))
+
+    def note_project(self, project_id: int | str, path: str) -> None:
+        """Remember a project the user opened (the overview follows its deployments)."""
+        self.recent_projects = [(project_id, path), *[p for p in self.recent_projects if p[1] != path][:9]]
+
+    def area_allowed(self, area: Area) -> bool:
+        """Whether the instance and the token can work in `area` (home, `:` and the palette ask)."""
+        return capabilities.area_reason(self, area.name) is None
+
+    def reach_note(self) -> str:
+        """What the home says about the token's reach (empty for an ordinary token)."""
+        session = self.session
+        if session is None or session.settings.auth != "job":
+            return ""
+        if session.job is None:
+            return ("Signed in with a CI job token: it reaches only its project's container registry, "
+                    "deployments and environments.")
+        return session.job.explanation()
 
     @property
     def is_admin(self) -> bool:
@@ -241,10 +282,24 @@ class LabdeckApp(App[None]):
 
     # -- themes ---------------------------------------------------------------------------------------
     def watch_theme(self, name: str) -> None:
-        if not self._theme_ready or self.config.theme == name:
+        """Remember a theme picked in the app in labdeck's state (the config is never rewritten)."""
+        if not self._theme_ready or (self.state.theme or self.config.theme or DEFAULT_THEME) == name:
             return
-        self.config = self.config.with_theme(name)
-        self.run_worker(partial(save_config, self.config), thread=True, group="config", exit_on_error=True)
+        self.remember(self.state.with_(theme=name))
+
+    def remember(self, state: State) -> None:
+        """Keep `state` (theme, last download folder) and save it off the event loop; a failure to save is a
+        warning, never the end of the session."""
+        self.state = state
+        self._save_state(state)
+
+    @work(thread=True, group="state", exit_on_error=False)
+    def _save_state(self, state: State) -> None:
+        try:
+            with self._state_lock:  # the latest state, whichever save runs last
+                save_state(self.state)
+        except ConfigError as error:
+            self.call_from_thread(self.notify, str(error), title="State", severity="warning", markup=False)
 
     # -- status ---------------------------------------------------------------------------------------
     def status_info(self, screen: Screen[Any]) -> StatusInfo:
@@ -254,6 +309,8 @@ class LabdeckApp(App[None]):
         rate = session.client.rate_limit if session else None
         return StatusInfo(
             instance=session.name if session else "",
+            instance_label=session.capabilities.label() if session else "",
+            job_token=bool(session and session.settings.auth == "job"),
             read_only=self.read_only,
             username=user.username if user else None,
             is_admin=bool(user and user.is_admin),
@@ -289,6 +346,25 @@ class LabdeckApp(App[None]):
             self.notify(f"{job.title}: cancelled", title="Job cancelled", markup=False)
 
     # -- errors ---------------------------------------------------------------------------------------
+    def notify(self, message: Any, *, title: str = "", severity: Any = "information",
+               timeout: float | None = None, markup: bool = True) -> None:
+        """Every notification (the app's, a screen's, a widget's) leaves without a secret: registered
+        tokens and token shapes are redacted here, the one place they all pass."""
+        secrets = self._secrets()
+        if not isinstance(message, str):  # a Content or Text: redact its plain text, if need be
+            plain = str(getattr(message, "plain", ""))
+            if plain and redact(plain, secrets) != plain:
+                message, markup = redact(plain, secrets), False
+        else:
+            clean = redact(message, secrets)
+            if markup and clean != message:  # the marker must not read as a markup tag
+                clean = clean.replace(REDACTED, "\\" + REDACTED)
+            message = clean
+        clean_title = redact(title, secrets)
+        if clean_title != title:
+            clean_title = clean_title.replace(REDACTED, "\\" + REDACTED) if markup else clean_title
+        super().notify(message, title=clean_title, severity=severity, timeout=timeout, markup=markup)
+
     def _secrets(self) -> list[str]:
         token = self.session.settings.token if self.session else None
         return [token.get_secret_value()] if token is not None else []

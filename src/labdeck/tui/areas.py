@@ -78,6 +78,8 @@ def register_area(area: Area) -> None:
 
 
 for _area in (
+    Area("overview", "Overview", "What needs attention on this instance right now",
+         "labdeck.tui.screens.shell.overview:open_overview"),
     Area("groups", "Groups", "Groups and subgroups: members, labels, badges, variables, export",
          "labdeck.tui.screens.groups.groups:open_groups"),
     Area("issues", "Issues", "Triage issues across the instance with the filter language",
@@ -95,6 +97,8 @@ for _area in (
     Area("projects", "Projects", "Projects you can see, most recently active first", _projects),
     Area("jobs", "Jobs", "The job centre: long operations, their progress and results", _jobs),
     Area("log", "Request log", "Every request of this session: method, path, status, duration", _log),
+    Area("journal", "Journal", "Every change labdeck made on this instance, and its undo (u)",
+         "labdeck.tui.screens.shell.journal:open_journal"),
 ):
     register_area(_area)
 
@@ -104,12 +108,14 @@ def find_area(name: str) -> Area | None:
     return AREAS.get(name.strip().lstrip(":").lower())
 
 
-def shown_areas(is_admin: bool) -> list[Area]:
-    """The areas this user sees, in registry order (administrators also see the admin-only ones)."""
-    return [area for area in AREAS.values() if is_admin or not area.admin_only]
+def shown_areas(is_admin: bool, allowed: Callable[[Area], bool] | None = None) -> list[Area]:
+    """The areas this user sees, in registry order (administrators also see the admin-only ones); `allowed`
+    (see `tui/capabilities.py`) leaves out what the instance or the token cannot reach."""
+    return [area for area in AREAS.values()
+            if (is_admin or not area.admin_only) and (allowed is None or allowed(area))]
 
 
-def complete(prefix: str, is_admin: bool = True) -> list[str]:
+def complete(prefix: str, is_admin: bool = True, allowed: Callable[[Area], bool] | None = None) -> list[str]:
     """Names of the shown areas starting with `prefix`, in registry order."""
     wanted = prefix.strip().lstrip(":").lower()
-    return [area.name for area in shown_areas(is_admin) if area.name.startswith(wanted)]
+    return [area.name for area in shown_areas(is_admin, allowed) if area.name.startswith(wanted)]

@@ -60,7 +60,7 @@ class JumpCommands(_ListProvider):
     """Every area, as `Go to <title>`."""
 
     def entries(self) -> Iterable[Entry]:
-        for area in shown_areas(self.labdeck.is_admin):
+        for area in shown_areas(self.labdeck.is_admin, self.labdeck.area_allowed):
             note = "" if area.available else " (not available in this build)"
             yield (f"Go to {area.title}", f":{area.name} · {area.description}{note}",
                    partial(self.labdeck.open_area, area.name))

@@ -11,6 +11,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from labdeck.api.errors import ApiError, LabdeckError, NetworkError
+from labdeck.api.private_files import PRIVATE_FILE, private_folder
 from labdeck.domain.redaction import REDACTED, redact
 
 __all__ = ["REDACTED", "describe_error", "format_crash", "is_expected", "redact", "unwrap", "write_crash_log"]
@@ -60,11 +61,12 @@ def write_crash_log(error: BaseException, *, directory: Path | None = None,
                     secrets: Iterable[str] = ()) -> Path:
     """Write the crash report to a new 0600 file and return its path."""
     folder = directory or crash_log_dir()
-    folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+    private_folder(folder)
     stamp = time.strftime("%Y%m%d-%H%M%S")
     path = folder / f"crash-{stamp}-{os.getpid()}.log"
     body = f"labdeck crash report {time.strftime('%Y-%m-%dT%H:%M:%S%z')}\n\n{format_crash(error, secrets)}"
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, PRIVATE_FILE)
+    os.fchmod(fd, PRIVATE_FILE)  # 0600 whatever the umask, and for a file that was already there
     with os.fdopen(fd, "w", encoding="utf-8") as handle:
         handle.write(body)
     return path

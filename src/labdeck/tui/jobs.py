@@ -10,14 +10,17 @@ from __future__ import annotations
 import asyncio
 import itertools
 import time
+import uuid
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, TypeVar
 
 from labdeck.api.errors import LabdeckError, MalformedResponse, NetworkError, RateLimited, ServerError
+from labdeck.api.journal import current_job
 
 T = TypeVar("T")
+RUN = uuid.uuid4().hex[:6]  # job keys in the undo journal are unique across runs: "<run>-<job id>"
 # Failures of one poll that say nothing about the operation itself: ask again (a few times in a row).
 TRANSIENT_ERRORS: tuple[type[BaseException], ...] = (
     NetworkError, MalformedResponse, ServerError, RateLimited)
@@ -61,6 +64,11 @@ class Job:
     clock: Callable[[], float] = time.monotonic
     _task: asyncio.Task[Any] | None = field(default=None, repr=False)
     _on_change: Callable[[Job], None] | None = field(default=None, repr=False)
+
+    @property
+    def key(self) -> str:
+        """The job's key in the undo journal."""
+        return f"{RUN}-{self.id}"
 
     @property
     def elapsed(self) -> float:
@@ -188,6 +196,7 @@ class JobCentre:
                 job.state = JobState.RUNNING
                 job.started_at = self._clock()
                 self._notify_change(job)
+                current_job.set((job.key, job.title))  # this task's changes belong to the job
                 await function(job)
             job.state = JobState.SUCCEEDED
         except asyncio.CancelledError:

@@ -10,6 +10,7 @@ import sys
 from typing import Any, Protocol
 
 DEMO_TOKEN = "glpat-sandbox-root"  # the sandbox's seeded administrator; not a secret
+DEMO_JOB_TOKEN = "glcbt-sandbox-job"  # the sandbox's seeded CI job token (project acme/platform/api-gateway)
 
 
 class LaunchOptions(Protocol):
@@ -19,12 +20,14 @@ class LaunchOptions(Protocol):
     config: str | None
 
 
-def demo_settings(base_url: str) -> Any:
-    """Connection settings for the embedded sandbox, signed in as root."""
+def demo_settings(base_url: str, auth: str = "private") -> Any:
+    """Connection settings for the embedded sandbox: root, or (`auth="job"`) its CI job token."""
     from pydantic import SecretStr
 
     from labdeck.api.settings import ConnectionSettings
 
+    if auth == "job":
+        return ConnectionSettings(url=base_url, token=SecretStr(DEMO_JOB_TOKEN), auth="job", name="demo")
     return ConnectionSettings(url=base_url, token=SecretStr(DEMO_TOKEN), name="demo")
 
 
@@ -36,13 +39,15 @@ def build_app(options: LaunchOptions) -> tuple[Any, Any]:
     config = load_config(options.config)
     sandbox = None
     if options.demo:
-        from labdeck.sandbox.options import SandboxOptions
+        from labdeck.sandbox.options import DEFAULT_GITLAB_VERSION, SandboxOptions
         from labdeck.sandbox.serve import start_process
 
         # A child process seeds and serves the sandbox on the other core while the TUI starts; its socket
         # already listens, so the first requests just wait for it.
-        sandbox = start_process(SandboxOptions(scale="demo"))
-        settings = demo_settings(sandbox.base_url)
+        sandbox = start_process(SandboxOptions(
+            scale="demo", edition=getattr(options, "edition", None) or "ee",
+            gitlab_version=getattr(options, "gitlab_version", None) or DEFAULT_GITLAB_VERSION))
+        settings = demo_settings(sandbox.base_url, getattr(options, "demo_auth", None) or "private")
     elif not config.instances and options.instance is None and not _env_instance_available():
         settings = None  # first run
     else:

@@ -1,4 +1,6 @@
-"""The connection to one instance as the TUI holds it: settings, client, the signed-in user.
+"""The connection to one instance as the TUI holds it: settings, client, the signed-in user, and what the
+instance can do (`capabilities`: edition and version, read once per session; `job`: the job behind a CI job
+token, read from `GET /job` since a job token cannot read `GET /user`).
 
 Switching instance builds a new `Session` (a new client); the request log is shared by every session of a
 run so `:log` shows all of them.
@@ -17,8 +19,11 @@ import httpx
 
 from labdeck.api.cache import ListCache
 from labdeck.api.client import ApiClient
+from labdeck.api.journal import Journal
 from labdeck.api.request_log import RequestLog
 from labdeck.api.settings import ConnectionSettings
+from labdeck.domain.capabilities import Capabilities
+from labdeck.domain.job_tokens import JobScope
 
 TransportFactory = Callable[[ConnectionSettings], httpx.AsyncBaseTransport | None]
 
@@ -38,6 +43,8 @@ class Session:
     client: ApiClient
     user: SignedInUser | None = None
     extra: dict[str, Any] = field(default_factory=dict)
+    capabilities: Capabilities = field(default_factory=Capabilities)
+    job: JobScope | None = None
 
     @property
     def name(self) -> str:
@@ -48,8 +55,27 @@ class Session:
         if self.client.cache.persist_path is not None and not self.extra.get("cache_loaded"):
             self.extra["cache_loaded"] = True
             await self.client.cache.load()
+        if self.settings.auth == "job":
+            from labdeck.api.instance import InstanceService
+
+            self.job = await InstanceService(self.client).current_job()
+            self.user = SignedInUser(username=self.job.username)
+            return self.user
         self.user = await fetch_user(self.client)
+        await self.load_capabilities()
         return self.user
+
+    async def load_capabilities(self) -> Capabilities:
+        """The edition and version (`GET /metadata`, else `GET /version`); unknown when they cannot be read
+        (nothing is hidden then)."""
+        from labdeck.api.errors import LabdeckError
+        from labdeck.api.instance import InstanceService
+
+        try:
+            self.capabilities = await InstanceService(self.client).capabilities()
+        except LabdeckError:
+            self.capabilities = Capabilities()
+        return self.capabilities
 
     async def close(self) -> None:
         await self.client.aclose()
@@ -82,13 +108,31 @@ def cache_file(settings: ConnectionSettings, folder: Path) -> Path:
     return folder / f"lists-{digest}.sqlite"
 
 
+def state_dir() -> Path:
+    """labdeck's own state folder (the state file and the undo journals): the folder of `$LABDECK_STATE`,
+    else XDG_STATE_HOME/labdeck."""
+    from labdeck.config.state import state_path
+
+    return state_path().parent
+
+
+def journal_file(settings: ConnectionSettings, folder: Path) -> Path:
+    """One undo journal per instance URL, named so that a person can tell which is which."""
+    digest = hashlib.sha256(settings.base_url.encode()).hexdigest()[:12]
+    name = "".join(c if c.isalnum() or c in "-_" else "_" for c in settings.name)[:40] or "instance"
+    return folder / "journal" / f"{name}-{digest}.jsonl"
+
+
 def open_session(settings: ConnectionSettings, *, request_log: RequestLog,
                  transport_factory: TransportFactory | None = None,
-                 persist_dir: Path | None = None) -> Session:
-    """A session with a new client; with `persist_dir`, its list cache is kept on disk between runs."""
+                 persist_dir: Path | None = None, journal_dir: Path | None = None) -> Session:
+    """A session with a new client; with `persist_dir`, its list cache is kept on disk between runs; with
+    `journal_dir`, its changes are journalled there (else in memory only)."""
     transport = transport_factory(settings) if transport_factory is not None else None
     cache = None
     if persist_dir is not None:
         persist_dir.mkdir(parents=True, exist_ok=True, mode=0o700)
         cache = ListCache(persist_path=cache_file(settings, persist_dir))
-    return Session(settings, ApiClient(settings, transport=transport, request_log=request_log, cache=cache))
+    client = ApiClient(settings, transport=transport, request_log=request_log, cache=cache)
+    client.journal = Journal(journal_file(settings, journal_dir) if journal_dir is not None else None)
+    return Session(settings, client)

@@ -1,6 +1,8 @@
 """`ApiModel`, the base of every resource model: extra fields kept, every string sanitised, timestamps
 parsed (always timezone-aware); `parse_one`/`parse_many` turn a wrong shape into `MalformedResponse`,
-never a bare pydantic error.
+never a bare pydantic error. An item that does not fit its model is read tolerantly (`tolerant.py`): the
+fields that could not be read are named in its `unreadable`, the rest is kept, and a list never fails
+because of one item.
 
 Sanitising happens once per parse: `parse_one`/`parse_many` walk the decoded JSON once (or not at all when
 the caller says it is already clean, `sanitised=True`, as the client's list pages are) and validate with
@@ -13,13 +15,21 @@ from __future__ import annotations
 import gc
 from collections.abc import Iterator
 from contextlib import contextmanager, nullcontext
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 from functools import cache
-from typing import Any, Final, Self, TypeVar, get_args
+from typing import Annotated, Any, ClassVar, Final, Self, TypeVar, get_args
 
-from pydantic import BaseModel, ConfigDict, TypeAdapter, ValidationError, model_validator
+from pydantic import (
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    TypeAdapter,
+    ValidationError,
+    model_validator,
+)
 
 from labdeck.api.errors import MalformedResponse
+from labdeck.api.models.tolerant import read_leniently
 from labdeck.domain.text import sanitize_deep, sanitize_json
 
 M = TypeVar("M", bound="ApiModel")
@@ -62,6 +72,8 @@ class ApiModel(BaseModel):
     """A resource as the server sent it: unknown fields are kept (sanitised too), known ones typed."""
 
     model_config = ConfigDict(extra="allow", populate_by_name=True)
+    # The fields that could not be read (tolerant reading); set on the instance only when there are some.
+    unreadable: ClassVar[tuple[str, ...]] = ()
 
     @classmethod
     def model_validate(cls, obj: Any, **kwargs: Any) -> Self:  # type: ignore[override]
@@ -93,6 +105,19 @@ def _datetime_fields(model: type[BaseModel]) -> tuple[str, ...]:
                  if info.annotation is datetime or datetime in get_args(info.annotation))
 
 
+def _date_or_datetime(value: Any) -> Any:
+    """`2026-05-01` as is; `2026-05-01T00:00:00Z` (GitLab documents some dates that way) as its date."""
+    if isinstance(value, str) and len(value) > 10 and value[10:11] in ("T", " "):
+        return value[:10]
+    if isinstance(value, datetime):
+        return value.date()
+    return value
+
+
+# A calendar date that GitLab may send as a date or as a timestamp (a member's `expires_at`).
+LenientDate = Annotated[date, BeforeValidator(_date_or_datetime)]
+
+
 @cache
 def list_adapter(model: type[M]) -> TypeAdapter[list[M]]:
     """`TypeAdapter(list[model])`, built once per model (validating a whole page in one call)."""
@@ -110,16 +135,22 @@ def parse_one(model: type[M], data: Any, *, sanitised: bool = False) -> M:
     `MalformedResponse` when the shape is wrong."""
     if not isinstance(data, dict):
         raise MalformedResponse(f"expected a {model.__name__} object, got {type(data).__name__}")
+    clean = data if sanitised else sanitize_deep(data)
     try:
-        return model.model_validate(data if sanitised else sanitize_deep(data), context=sanitised_context())
+        return model.model_validate(clean, context=sanitised_context())
     except ValidationError as exc:
-        raise MalformedResponse(f"unexpected {model.__name__} shape ({_where(exc)})") from None
+        item, _ = read_leniently(model, clean, sanitised_context())
+        if item is None:
+            raise MalformedResponse(f"unexpected {model.__name__} shape ({_where(exc)})") from None
+        return item
 
 
 def parse_many(model: type[M], data: Any, *, sanitised: bool = False) -> list[M]:
-    """A list of `model` from decoded JSON (walked once unless `sanitised`); `MalformedResponse` when the
-    shape is wrong (naming the place inside the first bad item). A long list is parsed with the garbage
-    collector paused (`paused_gc`)."""
+    """A list of `model` from decoded JSON (walked once unless `sanitised`); `MalformedResponse` when it
+    is not a list. The whole list is validated in one call; only when that fails is each item read on its
+    own, tolerantly (`tolerant.read_leniently`: unreadable fields named, an item that cannot stand left
+    out, both reported to `:log`); `MalformedResponse` when not one item could stand. A long list is
+    parsed with the garbage collector paused (`paused_gc`)."""
     if not isinstance(data, list):
         raise MalformedResponse(f"expected a list of {model.__name__}, got {type(data).__name__}")
     with paused_gc() if len(data) >= LONG_LIST else nullcontext():
@@ -127,4 +158,21 @@ def parse_many(model: type[M], data: Any, *, sanitised: bool = False) -> list[M]
         try:
             return list_adapter(model).validate_python(clean, context=sanitised_context())
         except ValidationError:
-            return [parse_one(model, item, sanitised=True) for item in clean]  # raises at the bad item
+            return read_each(model, clean)
+
+
+def read_each(model: type[M], items: list[Any]) -> list[M]:
+    """Each item of an already sanitised list read on its own, tolerantly (the slow path of a list
+    whose strict validation failed)."""
+    context = sanitised_context()
+    out: list[M] = []
+    for item in items:
+        try:
+            out.append(model.model_validate(item, context=context))
+        except ValidationError:
+            read, _ = read_leniently(model, item, context)
+            if read is not None:
+                out.append(read)
+    if items and not out:  # not one item could stand: the answer is not a list of these at all
+        raise MalformedResponse(f"unexpected {model.__name__} shape: no item could be read")
+    return out

@@ -19,6 +19,9 @@ class RelationStatus(ApiModel):
     status: int
     error: str | None = None
     updated_at: datetime | None = None
+    batched: bool | None = None
+    batches_count: int | None = None
+    total_objects_count: int | None = None
 
     @property
     def state(self) -> RelationState:

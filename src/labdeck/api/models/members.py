@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import date, datetime
 
-from labdeck.api.models.base import ApiModel
+from labdeck.api.models.base import ApiModel, LenientDate
 from labdeck.api.models.users import UserRef
 from labdeck.domain.access_levels import AccessLevel
 
@@ -29,7 +29,7 @@ class Member(UserRef):
     """A direct or inherited member of a group or project: the user and its access."""
 
     access_level: int | None = None
-    expires_at: date | None = None
+    expires_at: LenientDate | None = None
     created_at: datetime | None = None
     email: str | None = None
     group_saml_identity: SamlIdentity | None = None
@@ -60,5 +60,5 @@ class Membership(ApiModel):
     source_full_name: str | None = None
     source_members_url: str | None = None
     created_at: datetime | None = None
-    expires_at: date | None = None
+    expires_at: LenientDate | None = None
     access_level: MembershipLevel | None = None

@@ -61,6 +61,7 @@ class TagRelease(ApiModel):
 class RepositoryTag(ApiModel):
     name: str
     target: str | None = None
+    created_at: datetime | None = None
     message: str | None = None
     protected: bool = False
     release: TagRelease | None = None
@@ -101,6 +102,9 @@ class PagesDomain(ApiModel):
     domain: str
     url: str | None = None
     project_id: int | None = None
+    verified: bool | None = None
+    verification_code: str | None = None
+    enabled_until: datetime | None = None
     auto_ssl_enabled: bool = False
     certificate: PagesCertificate | None = None
 

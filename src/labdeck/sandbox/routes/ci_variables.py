@@ -1,6 +1,9 @@
 """Group and instance CI/CD variables (contract document 2): full CRUD, the key rules, the instance value
-limit, masking requirements, `variable_type`, `protected`, `masked`, `environment_scope` (`*` by default),
-and the configurable maximum number of instance variables (`GET/PUT /application/plan_limits`, field
+limit, masking requirements (looser when `raw`), `variable_type`, `protected`, `masked`, `raw`,
+`description` (at most 255 characters), `environment_scope` (`*` by default, groups only), hidden group
+variables as GitLab 17.4+ has them (`masked_and_hidden` on create only; `hidden: true` and `value: null` on
+every read; their masking can never change: 400 `{"message": {"base": [...]}}`), and the configurable
+maximum number of instance variables (`GET/PUT /application/plan_limits`, field
 `ci_instance_level_variables`, as GitLab's plan limits API). The rules come from `domain/ci_variables.py`.
 
 Records: `store.areas["ci_variables"]` is a `VariablesState`.
@@ -18,9 +21,11 @@ from labdeck.domain.ci_variables import (
     DEFAULT_INSTANCE_LIMIT,
     DEFAULT_SCOPE,
     VARIABLE_TYPES,
+    hidden_update_error,
     limit_error,
     variable_errors,
 )
+from labdeck.sandbox.editions import has_feature
 from labdeck.sandbox.errors import SandboxError
 from labdeck.sandbox.http import Ctx, endpoint, error, json_response, paginate
 from labdeck.sandbox.routes.groups.groups import find_group, require_level
@@ -40,6 +45,8 @@ class Variable:
     masked: bool = False
     environment_scope: str = DEFAULT_SCOPE
     description: str | None = None
+    raw: bool = False
+    hidden: bool = False
 
 
 @dataclass
@@ -65,7 +72,12 @@ def seed(store: Store, ctx: Any) -> None:
                      environment_scope="production"),
         ]
     if platform is not None:
-        data.groups[platform.id] = [Variable("GATEWAY_REPLICAS", "3", environment_scope="staging")]
+        data.groups[platform.id] = [
+            Variable("GATEWAY_REPLICAS", "3", environment_scope="staging"),
+            Variable("SIGNING_KEY", "k3y-that-nobody-sees-again", protected=True, masked=True, hidden=True,
+                     description="Release signing key (masked and hidden: never shown again)"),
+            Variable("DOLLAR_TEMPLATE", "echo $CI_COMMIT_SHA verbatim", raw=True,
+                     description="Raw: $CI_COMMIT_SHA is passed as typed, not expanded")]
     for group in store.groups.values():
         if group.parent_id is None and group.id not in data.groups and group.full_path != "opensource":
             data.groups[group.id] = [
@@ -76,29 +88,43 @@ def seed(store: Store, ctx: Any) -> None:
 
 
 def variable_json(variable: Variable, *, group: bool) -> dict[str, Any]:
+    """GitLab's `Entities::Ci::Variable`: `hidden` only where the kind has it (not instance variables),
+    and a hidden variable's value is null (`Ci::VariableValue`)."""
     body: dict[str, Any] = {
-        "variable_type": variable.variable_type, "key": variable.key, "value": variable.value,
-        "protected": variable.protected, "masked": variable.masked, "hidden": False, "raw": False,
+        "variable_type": variable.variable_type, "key": variable.key,
+        "value": None if variable.hidden else variable.value,
+        "protected": variable.protected, "masked": variable.masked, "raw": variable.raw,
         "description": variable.description,
     }
     if group:
+        body["hidden"] = variable.hidden
         body["environment_scope"] = variable.environment_scope
     return body
 
 
-def _apply(ctx: Ctx, variable: Variable, *, group: bool) -> None:
-    """Fields of the request onto `variable`, then validate the result (400 with GitLab's shapes)."""
+def _apply(ctx: Ctx, variable: Variable, *, group: bool, creating: bool) -> None:
+    """Fields of the request onto `variable`, then validate the result (400 with GitLab's shapes).
+    `masked_and_hidden` is read on create only (GitLab's update does not declare it: ignored there)."""
     p = ctx.params
+    masked_before = variable.masked
     if "value" in p:
         variable.value = p.str("value") or ""
     variable.variable_type = p.choice("variable_type", VARIABLE_TYPES, variable.variable_type) or "env_var"
     variable.protected = bool(p.bool("protected", variable.protected))
     variable.masked = bool(p.bool("masked", variable.masked))
+    variable.raw = bool(p.bool("raw", variable.raw))
+    if creating and group and p.bool("masked_and_hidden", False):
+        variable.masked = variable.hidden = True
     if "description" in p:
         variable.description = p.str("description")
-    if group and p.str("environment_scope"):
+    if group and p.str("environment_scope") and has_feature(ctx.options, "group_variable_environment_scope"):
         variable.environment_scope = p.str("environment_scope") or DEFAULT_SCOPE
-    errors = variable_errors(variable.key, variable.value, masked=variable.masked, instance=not group)
+    if not creating:
+        problem = hidden_update_error(variable.hidden, masked_before, variable.masked)
+        if problem is not None:
+            raise SandboxError.validation({"base": [problem]})
+    errors = variable_errors(variable.key, variable.value, masked=variable.masked, instance=not group,
+                             raw=variable.raw, description=variable.description, hidden=variable.hidden)
     if errors:
         raise SandboxError.validation(errors)
 
@@ -139,7 +165,7 @@ async def create_group_variable(ctx: Ctx) -> Any:
     variables = _group_vars(ctx)
     ctx.params.require("key", "value")
     variable = Variable(ctx.params.str("key") or "", "")
-    _apply(ctx, variable, group=True)
+    _apply(ctx, variable, group=True, creating=True)
     if any(v.key == variable.key and v.environment_scope == variable.environment_scope for v in variables):
         raise _taken(variable.key)
     variables.append(variable)
@@ -152,7 +178,7 @@ async def update_group_variable(ctx: Ctx) -> Any:
     variable = _find_group_var(ctx, variables)
     ctx.params.require("value")
     updated = Variable(**vars(variable))
-    _apply(ctx, updated, group=True)
+    _apply(ctx, updated, group=True, creating=False)
     if updated.environment_scope != variable.environment_scope and any(
             v.key == updated.key and v.environment_scope == updated.environment_scope for v in variables):
         raise _taken(updated.key)
@@ -193,7 +219,7 @@ async def create_instance_variable(ctx: Ctx) -> Any:
     data = state(ctx.store)
     ctx.params.require("key", "value")
     variable = Variable(ctx.params.str("key") or "", "")
-    _apply(ctx, variable, group=False)
+    _apply(ctx, variable, group=False, creating=True)
     if any(v.key == variable.key for v in data.instance):
         raise _taken(variable.key)
     if len(data.instance) >= data.instance_limit:
@@ -207,7 +233,7 @@ async def update_instance_variable(ctx: Ctx) -> Any:
     variable = _find_instance_var(ctx)
     ctx.params.require("value")
     updated = Variable(**vars(variable))
-    _apply(ctx, updated, group=False)
+    _apply(ctx, updated, group=False, creating=False)
     instance = state(ctx.store).instance
     instance[instance.index(variable)] = updated
     ctx.store.touch()

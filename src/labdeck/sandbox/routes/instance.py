@@ -1,4 +1,6 @@
-"""Instance-wide routes of the core: `GET /version`, `GET /user`, `GET /users`, `GET /users/:id`."""
+"""Instance-wide routes of the core: `GET /version`, `GET /metadata` (both as the edition and version played
+answer them, see `editions.py`), `GET /job` (the job of a job token), `GET /user`, `GET /users`,
+`GET /users/:id`."""
 
 from __future__ import annotations
 
@@ -7,13 +9,11 @@ from typing import Any
 
 from starlette.routing import Route
 
+from labdeck.sandbox.editions import version_body
 from labdeck.sandbox.errors import SandboxError
-from labdeck.sandbox.http import Ctx, datetime_param, endpoint, paginate
+from labdeck.sandbox.http import Ctx, datetime_param, endpoint, iso, paginate
 from labdeck.sandbox.shapes import user_basic, user_full, user_public
 from labdeck.sandbox.store import Store, User
-
-VERSION = {"version": "17.6.0-ee", "revision": "5ab3f1e2c4d", "kas": {"enabled": False, "externalUrl": None,
-           "externalK8sProxyUrl": None, "version": None}, "enterprise": True}
 
 _ADMIN_ONLY_FILTERS = ("external", "admins", "two_factor", "without_projects", "custom_attributes",
                        "extern_uid", "provider", "auditors", "skip_ldap")
@@ -28,7 +28,39 @@ _ORDER = {
 
 async def version(ctx: Ctx) -> Any:
     ctx.require_user()
-    return VERSION
+    return version_body(ctx.options, metadata=False)
+
+
+async def metadata(ctx: Ctx) -> Any:
+    ctx.require_user()
+    return version_body(ctx.options, metadata=True)
+
+
+async def current_job(ctx: Ctx) -> Any:
+    """`GET /job`: the running job whose token authenticated the request; another kind of token finds no job
+    (404 `Job Not Found`), no token is a 401."""
+    user = ctx.require_user()
+    token = ctx.identity.token
+    if token is None or token.kind != "job" or token.project_id is None:
+        raise SandboxError.not_found("Job")
+    project = ctx.store.projects.get(token.project_id)
+    if project is None:
+        raise SandboxError.not_found("Job")
+    job_id = 90_000 + project.id  # one running job per seeded job token
+    web = f"{ctx.base}/{project.path_with_namespace}"
+    started = ctx.store.now()
+    return {
+        "id": job_id, "status": "running", "stage": "deploy", "name": "deploy", "ref": project.default_branch,
+        "tag": False, "coverage": None, "allow_failure": False, "created_at": iso(started),
+        "started_at": iso(started), "finished_at": None, "erased_at": None, "duration": None,
+        "queued_duration": 0.5, "user": user_public(user, ctx.base), "commit": None,
+        "pipeline": {"id": job_id - 1, "iid": 1, "project_id": project.id, "sha": "0" * 40,
+                     "ref": project.default_branch, "status": "running", "source": "push",
+                     "created_at": iso(started), "updated_at": iso(started),
+                     "web_url": f"{web}/-/pipelines/{job_id - 1}"},
+        "web_url": f"{web}/-/jobs/{job_id}", "project": {"ci_job_token_scope_enabled": True},
+        "artifacts": [], "artifacts_expire_at": None, "tag_list": [], "runner": None, "archived": False,
+    }
 
 
 async def current_user(ctx: Ctx) -> Any:
@@ -103,6 +135,8 @@ async def get_user(ctx: Ctx) -> Any:
 
 routes: list[Route] = [
     Route("/version", endpoint(version), methods=["GET"]),
+    Route("/metadata", endpoint(metadata), methods=["GET"]),
+    Route("/job", endpoint(current_job), methods=["GET"]),
     Route("/user", endpoint(current_user), methods=["GET"]),
     Route("/users", endpoint(list_users), methods=["GET"]),
     Route("/users/{id}", endpoint(get_user), methods=["GET"]),

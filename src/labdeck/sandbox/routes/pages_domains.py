@@ -1,7 +1,9 @@
 """Pages domains (contract document 3, "Pages domains"), as GitLab's `lib/api/pages_domains.rb` behaves:
 
 - `GET /pages/domains` (administrators): every domain with `project_id` and a short `certificate`
-  (`expired`, `expiration`);
+  (`expired`, `expiration`); paginated like every list, as are a project's domains;
+- every domain carries `verified`, `verification_code` (the TXT record proving ownership) and
+  `enabled_until` (a verified domain stays enabled until its next verification; null until verified);
 - a project's domains: list, read (`404 PagesDomain Not Found`), create (`domain` required; 400
   `{"message":{"domain":["has already been taken"]}}`), update, delete (204);
 - `certificate` and `key` come as PEM text or as uploaded files; a certificate needs a key, and must be a
@@ -23,7 +25,7 @@ from starlette.responses import Response
 from starlette.routing import Route
 
 from labdeck.sandbox.errors import SandboxError
-from labdeck.sandbox.http import Ctx, endpoint, iso, json_response
+from labdeck.sandbox.http import Ctx, endpoint, iso, json_response, paginate
 from labdeck.sandbox.routes.projects.projects import find_project, require_level
 from labdeck.sandbox.routes.projects.repository_tags import MAINTAINER
 from labdeck.sandbox.seed.certificates import (
@@ -32,7 +34,7 @@ from labdeck.sandbox.seed.certificates import (
     is_private_key,
     parse_certificate,
 )
-from labdeck.sandbox.seed.project_resources import PagesDomain, pages_data, seed_pages
+from labdeck.sandbox.seed.project_resources import PagesDomain, pages_data, seed_pages, verification_code
 from labdeck.sandbox.store import Project
 
 _DOMAIN = re.compile(r"^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$")
@@ -43,6 +45,9 @@ def domain_json(ctx: Ctx, record: PagesDomain, *, listing: bool = False) -> dict
     out: dict[str, Any] = {"domain": record.domain, "url": f"{scheme}://{record.domain}"}
     if listing:
         out["project_id"] = record.project_id
+    out["verified"] = record.verified
+    out["verification_code"] = record.verification_code
+    out["enabled_until"] = iso(record.enabled_until) if record.enabled_until is not None else None
     out["auto_ssl_enabled"] = record.auto_ssl_enabled
     if record.certificate:
         info = parse_certificate(record.certificate)
@@ -101,13 +106,13 @@ def _check(certificate: str | None, key: str | None) -> None:
 async def all_domains(ctx: Ctx) -> Any:
     ctx.require_admin()
     records = sorted(pages_data(ctx.store).domains.values(), key=lambda r: (r.project_id, r.domain))
-    return [domain_json(ctx, record, listing=True) for record in records]
+    return paginate(ctx, records, lambda record: domain_json(ctx, record, listing=True))
 
 
 async def project_domains(ctx: Ctx) -> Any:
     project = _project(ctx)
     records = [r for r in pages_data(ctx.store).domains.values() if r.project_id == project.id]
-    return [domain_json(ctx, record) for record in sorted(records, key=lambda r: r.domain)]
+    return paginate(ctx, sorted(records, key=lambda r: r.domain), lambda record: domain_json(ctx, record))
 
 
 async def get_domain(ctx: Ctx) -> Any:
@@ -127,7 +132,8 @@ async def create_domain(ctx: Ctx) -> Any:
     if name in data.domains:
         raise SandboxError.validation({"domain": ["has already been taken"]})
     _check(certificate, key)
-    record = data.domains[name] = PagesDomain(name, project.id, auto_ssl, certificate or None, key or None)
+    record = data.domains[name] = PagesDomain(name, project.id, auto_ssl, certificate or None, key or None,
+                                              verification_code=verification_code(name, project.id))
     return json_response(domain_json(ctx, record), 201)
 
 

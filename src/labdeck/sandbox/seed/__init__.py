@@ -10,7 +10,8 @@ from datetime import UTC, datetime
 from labdeck.sandbox.clock import Clock, SystemClock
 from labdeck.sandbox.options import SandboxOptions
 from labdeck.sandbox.seed.namespaces import seed_core, seed_generated
-from labdeck.sandbox.seed.people import add_job_token, seed_people
+from labdeck.sandbox.seed.people import add_job_token, seed_late_people, seed_people
+from labdeck.sandbox.seed.sharing import seed_shares
 from labdeck.sandbox.store import Store
 
 
@@ -55,6 +56,8 @@ def build_store(options: SandboxOptions, clock: Clock | None = None) -> Store:
     seed_people(store, area_rng(options.seed, "people"), sizes.users)
     seed_core(store)
     seed_generated(store, area_rng(options.seed, "namespaces"), sizes.orgs, sizes.subgroups, sizes.projects)
+    seed_late_people(store)
+    seed_shares(store)
     gateway = store.project_by_path("acme/platform/api-gateway")
     assert gateway is not None
     add_job_token(store, gateway.id)

@@ -115,7 +115,6 @@ class DeploymentsData:
     deployments: dict[int, Deployment] = field(default_factory=dict)
     merge_requests: dict[int, MergeRequest] = field(default_factory=dict)
     protected: dict[tuple[int, str], ProtectedEnvironment] = field(default_factory=dict)
-    shared_groups: dict[int, dict[int, int]] = field(default_factory=dict)  # project -> group -> level
     _iids: dict[tuple[str, int], int] = field(default_factory=dict)
 
     def next_iid(self, kind: str, project_id: int) -> int:
@@ -287,9 +286,26 @@ class _History:
                     job="deploy:staging")
 
 
+def _waiting_for_approval(store: Store, project: Project) -> None:
+    """The newest production deployment of `project` is `blocked` (waiting for an approval, its job a
+    manual one): the listing's `status=blocked` filter then has something to show. Its own generator, so
+    the other histories stay as they were."""
+    production = deployments_data(store).environment_named(project.id, "production")
+    if production is None:
+        return
+    host = _CORE.get(project.path_with_namespace, "example.com")
+    history = _History(store, random.Random(15), project, host)
+    blocked = history.deploy(production, store.anchor - timedelta(minutes=10), "blocked",
+                             job="deploy:production")
+    if blocked.deployable is not None:
+        blocked.deployable.status, blocked.deployable.started_at = "manual", None
+        blocked.deployable.finished_at = None
+    blocked.updated_at = blocked.created_at
+
+
 def seed(store: Store, ctx: SeedContext) -> None:
     """Environments and history for the core demo projects (every scale) and, in demo and large, some
-    generated projects; protected environments and project shares for the rules."""
+    generated projects; protected environments (the group rule reads the shares of `seed/sharing.py`)."""
     rng = ctx.rng
     data = deployments_data(store)
     for path, host in _CORE.items():
@@ -302,10 +318,8 @@ def seed(store: Store, ctx: SeedContext) -> None:
         for project in generated[: 12 if ctx.scale == "demo" else 40]:
             _History(store, rng, project, f"{project.path}.example.com").build(HISTORY_DAYS, 0.4)
     gateway = store.project_by_path("acme/platform/api-gateway")
-    opensource = store.group_by_path("opensource")
     if gateway is not None:
-        if opensource is not None:
-            data.shared_groups.setdefault(gateway.id, {})[opensource.id] = 30
+        _waiting_for_approval(store, gateway)
         data.protected[(gateway.id, "production")] = ProtectedEnvironment(
             gateway.id, "production", [DeployRule(access_level=40)])
         carol = store.user_by_username("carol")

@@ -47,6 +47,7 @@ class RepoTag:
     message: str | None = None  # None for a lightweight tag
     protected: bool = False
     release_description: str | None = None
+    created_at: datetime | None = None  # annotated tags: when the tag object was made; lightweight: None
 
     @property
     def target(self) -> str:
@@ -77,7 +78,8 @@ class ProjectRepository:
     def copy(self, branches: str | None = None) -> ProjectRepository:
         """A fork's repository: every commit, the named branch only (all when empty), every tag."""
         kept = {name: cid for name, cid in self.branches.items() if not branches or name == branches}
-        return ProjectRepository(dict(self.commits), kept, {n: RepoTag(t.name, t.commit_id, t.message)
+        return ProjectRepository(dict(self.commits), kept, {n: RepoTag(t.name, t.commit_id, t.message,
+                                                                       created_at=t.created_at)
                                                             for n, t in self.tags.items()})
 
 
@@ -111,7 +113,8 @@ def build_history(project: Project) -> ProjectRepository:
     repo.branches["develop"] = ids[-1]
     repo.tags["v0.1.0"] = RepoTag("v0.1.0", ids[1])
     repo.tags["v0.2.0"] = RepoTag("v0.2.0", ids[2], message="Release v0.2.0", protected=True,
-                                  release_description="First public release")
+                                  release_description="First public release",
+                                  created_at=repo.commits[ids[2]].created_at + timedelta(hours=2))
     repo.tags["v1.0.0-rc1"] = RepoTag("v1.0.0-rc1", ids[-2])
     return repo
 

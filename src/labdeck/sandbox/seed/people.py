@@ -1,5 +1,8 @@
 """Seed users and tokens: the stable identities, one user in every moderation condition of contract
-document 2, internal and bot users, then as many ordinary people as the scale asks for."""
+document 2, internal and bot users, a sign-up queue (several people waiting for approval, who have never
+signed in), long-idle users in the states where inactivity matters (active past the dormant threshold,
+blocked, banned, deactivated, one who never signed in at all), then as many ordinary people as the scale
+asks for."""
 
 from __future__ import annotations
 
@@ -23,7 +26,7 @@ SPECIAL_USERS: tuple[tuple[str, str, str, dict[str, object]], ...] = (
     ("dave", "Dave Lister", "active", {}),
     ("erin", "Erin Brockovich", "active", {}),
     ("frank", "Frank Poole", "active", {}),
-    ("pending.user", "Penny Pending", "blocked_pending_approval", {}),
+    ("pending.user", "Penny Pending", "blocked_pending_approval", {"signed_up_days": 2}),
     ("blocked.user", "Blake Blocked", "blocked", {}),
     ("ldap.user", "Linus Directory", "ldap_blocked", {}),
     ("banned.user", "Bart Banned", "banned", {}),
@@ -34,6 +37,20 @@ SPECIAL_USERS: tuple[tuple[str, str, str, dict[str, object]], ...] = (
     ("support-bot", "GitLab Support Bot", "active", {"bot": True, "user_type": "support_bot"}),
     ("alert-bot", "GitLab Alert Bot", "active", {"bot": True, "user_type": "alert_bot"}),
     ("project_1_bot_3f2a", "Deploy bot", "active", {"bot": True, "user_type": "project_bot"}),
+)
+# Added once every group and project exists (`seed_late_people`), so that no id seeded before them moves:
+# the sign-up queue, then long-idle users.
+LATE_USERS: tuple[tuple[str, str, str, dict[str, object]], ...] = (
+    ("nadia.new", "Nadia Newcomer", "blocked_pending_approval", {"signed_up_days": 0}),
+    ("omar.applicant", "Omar Applicant", "blocked_pending_approval", {"signed_up_days": 1}),
+    ("priya.signup", "Priya Signup", "blocked_pending_approval", {"signed_up_days": 3}),
+    ("quentin.waiting", "Quentin Waiting", "blocked_pending_approval", {"signed_up_days": 9}),
+    ("spam.bot.4711", "Cheap Watches 4711", "blocked_pending_approval", {"signed_up_days": 1}),
+    ("rosa.forgotten", "Rosa Forgotten", "blocked_pending_approval", {"signed_up_days": 75}),
+    # long idle, in every state where that matters
+    ("stale.blocked", "Stan Stale", "blocked", {"idle_days": 520}),
+    ("stale.banned", "Bea Longgone", "banned", {"idle_days": 410}),
+    ("never.signed.in", "Nev Ernever", "active", {"never_signed_in": True}),
 )
 
 
@@ -47,14 +64,34 @@ def _add_user(store: Store, username: str, name: str, state: str, created: datet
     return user
 
 
-def seed_people(store: Store, rng: random.Random, count: int) -> None:
-    """Create the special users, then ordinary users up to `count` users in all, and the seeded tokens."""
+def _add_special(store: Store, specials: tuple[tuple[str, str, str, dict[str, object]], ...]) -> None:
+    """Add fixed accounts in order: `idle_days` since their last activity, `signed_up_days` for people
+    waiting for approval (signed up lately, never signed in), `never_signed_in` for no activity at all."""
     anchor = store.anchor
-    for index, (username, name, state, flags) in enumerate(SPECIAL_USERS):
+    offset = len(store.users)
+    for index, (username, name, state, flags) in enumerate(specials, start=offset):
         extra = dict(flags)
         idle = int(extra.pop("idle_days", index % 5))  # type: ignore[call-overload]
-        _add_user(store, username, name, state, anchor - timedelta(days=900 - index),
-                  anchor - timedelta(days=idle, hours=index), **extra)
+        signed_up = extra.pop("signed_up_days", None)
+        never = bool(extra.pop("never_signed_in", False))
+        if signed_up is not None:
+            created = anchor - timedelta(days=int(signed_up), hours=3 + index % 12)  # type: ignore[call-overload]
+            _add_user(store, username, name, state, created, None, **extra)
+        else:
+            _add_user(store, username, name, state, anchor - timedelta(days=900 - index % 100),
+                      None if never else anchor - timedelta(days=idle, hours=index % 24), **extra)
+
+
+def seed_late_people(store: Store) -> None:
+    """The sign-up queue and the long-idle users (`LATE_USERS`), after the groups and projects."""
+    _add_special(store, LATE_USERS)
+
+
+def seed_people(store: Store, rng: random.Random, count: int) -> None:
+    """Create the special users, then ordinary users up to `count` users in all, and the seeded tokens
+    (`seed_late_people` adds its users on top, later)."""
+    anchor = store.anchor
+    _add_special(store, SPECIAL_USERS)
     used = {u.username for u in store.users.values()}
     while len(store.users) < count:
         first, last = rng.choice(FIRST_NAMES), rng.choice(LAST_NAMES)

@@ -13,6 +13,7 @@ scale seeds the same few records on the core projects (tests rely on them):
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
@@ -43,6 +44,14 @@ class PagesDomain:
     auto_ssl_enabled: bool = False
     certificate: str | None = None
     key: str | None = None
+    verified: bool = False
+    verification_code: str = ""
+    enabled_until: datetime | None = None
+
+
+def verification_code(domain: str, project_id: int) -> str:
+    """The (deterministic) code GitLab asks to publish in a TXT record to prove the domain is owned."""
+    return hashlib.sha256(f"{project_id}:{domain}".encode()).hexdigest()[:32]
 
 
 @dataclass
@@ -111,11 +120,16 @@ def seed_pages(store: Store, ctx: object) -> None:
         for name, validity in (("portal.acme.test", (30, 365)), ("old.acme.test", (400, -35)),
                                ("soon.acme.test", (355, 10)), ("plain.acme.test", None)):
             pem, key = cert(name, *validity) if validity else (None, None)
-            data.domains[name] = PagesDomain(name, portal.id, certificate=pem, key=key)
+            verified = name != "plain.acme.test"  # one waits for its TXT record
+            data.domains[name] = PagesDomain(name, portal.id, certificate=pem, key=key, verified=verified,
+                                             verification_code=verification_code(name, portal.id),
+                                             enabled_until=now + timedelta(days=7) if verified else None)
     if labdeck is not None:
         pem, key = cert("labdeck.opensource.test", 20, 70)
-        data.domains["labdeck.opensource.test"] = PagesDomain("labdeck.opensource.test", labdeck.id, True,
-                                                              pem, key)
+        data.domains["labdeck.opensource.test"] = PagesDomain(
+            "labdeck.opensource.test", labdeck.id, True, pem, key, verified=True,
+            verification_code=verification_code("labdeck.opensource.test", labdeck.id),
+            enabled_until=now + timedelta(days=7))
 
 
 def seed_error_tracking(store: Store, ctx: object) -> None:

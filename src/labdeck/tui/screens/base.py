@@ -16,6 +16,7 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Footer, Header, Input, Static
 
+from labdeck.tui.capabilities import feature_reason
 from labdeck.tui.links import copy_text, open_link, reference_of, web_url_of
 from labdeck.tui.widgets.resource_table import ResourceTable
 from labdeck.tui.widgets.resource_view import ResourceView
@@ -24,6 +25,7 @@ from labdeck.tui.widgets.status_bar import StatusBar
 if TYPE_CHECKING:
     from labdeck.tui.app import LabdeckApp
     from labdeck.tui.areas import AreaRequest
+    from labdeck.tui.watch import Watcher
 
 T = TypeVar("T")
 
@@ -33,14 +35,19 @@ class LabdeckScreen(Screen[None]):
 
     AREA: ClassVar[str | None] = None
     MUTATING_ACTIONS: ClassVar[frozenset[str]] = frozenset()
+    # action -> feature (domain/capabilities.py): hidden (footer, palette) where the instance lacks it
+    FEATURE_ACTIONS: ClassVar[dict[str, str]] = {}
     BINDINGS = [
         Binding("o", "open_in_browser", "Open in browser", show=False, id="open_in_browser"),
         Binding("y", "copy_reference", "Copy URL", show=False, id="copy_reference"),
+        Binding("W", "watch", "Watch", show=False, id="watch"),
+        Binding("ctrl+e", "export_list", "Export list", show=False, id="export_list"),
     ]
 
     def __init__(self, *, name: str | None = None, id: str | None = None, classes: str | None = None) -> None:
         super().__init__(name=name, id=id, classes=classes)
         self.data_loaded_at: float | None = None
+        self.watcher: Watcher | None = None
 
     @property
     def labdeck(self) -> LabdeckApp:
@@ -59,7 +66,8 @@ class LabdeckScreen(Screen[None]):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action in self.MUTATING_ACTIONS and getattr(self.app, "read_only", False):
             return False
-        return True
+        feature = self.FEATURE_ACTIONS.get(action)
+        return feature is None or feature_reason(self.app, feature) is None
 
     def selected_item(self) -> Any:
         """The row `o` and `y` act on: by default the cursor row of the screen's focused or first table."""
@@ -86,6 +94,42 @@ class LabdeckScreen(Screen[None]):
 
     def refresh_data(self) -> None:
         """Reload what the screen shows (`r`); screens without server data ignore it."""
+
+    def list_table(self) -> ResourceTable | None:
+        """The list that watch mode and export act on: the focused table, else the screen's first."""
+        focused = self.focused
+        if isinstance(focused, ResourceTable):
+            return focused
+        return next(iter(self.query(ResourceTable)), None)
+
+    def action_watch(self) -> None:
+        """`W`: start or stop watch mode on this screen's list."""
+        from labdeck.tui.watch import Watcher, seconds_for
+
+        if self.watcher is not None:
+            self.watcher.stop()
+            self.watcher = None
+            self.sub_title = ""
+            self.notify("Watch mode off", markup=False)
+            return
+        table = self.list_table()
+        if table is None or type(self).refresh_data is LabdeckScreen.refresh_data:
+            self.notify("Nothing to watch here", severity="warning", markup=False)
+            return
+        seconds = seconds_for(getattr(self.labdeck.config, "watch", {}), self.AREA)
+        self.watcher = Watcher(self, table, seconds)
+        self.sub_title = self.watcher.state
+        self.notify(f"Watch mode on: refreshing every {seconds:g}s (W stops)", markup=False)
+
+    def action_export_list(self) -> None:
+        """`ctrl+e`: write the list's filtered (or marked) rows to CSV or JSON."""
+        from labdeck.tui.screens.shell.export import start_export
+
+        table = self.list_table()
+        if table is None:
+            self.notify("No list to export here", severity="warning", markup=False)
+            return
+        start_export(self, table)
 
     def mark_data_loaded(self) -> None:
         self.data_loaded_at = self.labdeck.clock()

@@ -24,17 +24,21 @@ class ConfirmScreen(ModalScreen[bool]):
     BINDINGS = [Binding("escape", "cancel", "Cancel", id="confirm.cancel")]
 
     def __init__(self, title: str | Content, message: str | Content, *, confirm_label: str = "Confirm",
-                 danger: bool = True) -> None:
+                 danger: bool = True, irreversible: str | None = None) -> None:
         super().__init__()
         self.confirm_title = _content(title)
         self.message = _content(message)
         self.confirm_label = confirm_label
         self.danger = danger
+        self.irreversible = irreversible  # why labdeck's journal cannot undo it (said before it runs)
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="confirm-box"):
             yield Static(self.confirm_title, classes="confirm-title")
             yield Static(self.message, classes="confirm-message")
+            if self.irreversible:
+                yield Static(Content(f"This cannot be undone: {self.irreversible}."),
+                             classes="confirm-irreversible")
             yield from self.compose_extra()
             with Horizontal(classes="confirm-buttons"):
                 yield Button("Cancel", id="cancel", variant="default")
@@ -60,8 +64,8 @@ class TypeToConfirmScreen(ConfirmScreen):
     AUTO_FOCUS = "#confirm-name"
 
     def __init__(self, title: str | Content, message: str | Content, expected: str, *,
-                 confirm_label: str = "Delete") -> None:
-        super().__init__(title, message, confirm_label=confirm_label, danger=True)
+                 confirm_label: str = "Delete", irreversible: str | None = None) -> None:
+        super().__init__(title, message, confirm_label=confirm_label, danger=True, irreversible=irreversible)
         self.expected = expected
 
     def compose_extra(self) -> ComposeResult:

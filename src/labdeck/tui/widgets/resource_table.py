@@ -11,7 +11,7 @@ segments in `table_render.py`; keys and clicks are in `table_actions.py`; messag
 from __future__ import annotations
 
 import gc
-from collections.abc import Hashable, Iterable, Sequence
+from collections.abc import Callable, Hashable, Iterable, Sequence
 from typing import Any, ClassVar
 
 from rich.segment import Segment
@@ -56,6 +56,7 @@ class ResourceTable(TableActions, ScrollView, can_focus=True):
         "resource-table--marker",
         "resource-table--even-row",
         "resource-table--message",
+        "resource-table--flash",
     }
 
     DEFAULT_CSS = """
@@ -77,6 +78,7 @@ class ResourceTable(TableActions, ScrollView, can_focus=True):
         & > .resource-table--marker { color: $accent; text-style: bold; }
         & > .resource-table--even-row { background: $surface-lighten-1 50%; }
         & > .resource-table--message { color: $text-muted; text-style: italic; }
+        & > .resource-table--flash { background: $warning 30%; }
     }
     """
 
@@ -114,6 +116,8 @@ class ResourceTable(TableActions, ScrollView, can_focus=True):
         self._line_cache: dict[tuple[Any, ...], Strip] = {}
         self._highlighted_key: Hashable | None = None
         self._highlighted_row: Any = None
+        self.flashed: frozenset[Hashable] = frozenset()  # rows watch mode highlights for a moment
+        self.on_rows_set: Callable[[], None] | None = None  # called after every set_rows (watch mode)
         self.model.set_rows(rows)
         self._measure()
         self._settle()
@@ -199,6 +203,16 @@ class ResourceTable(TableActions, ScrollView, can_focus=True):
         self._measure()
         self._changed()
         self._settle()
+        if self.on_rows_set is not None:
+            self.on_rows_set()
+
+    def flash(self, keys: Iterable[Hashable], seconds: float = 3.0) -> None:
+        """Highlight the rows with these keys for `seconds` (rows that changed since the last refresh)."""
+        self.flashed = frozenset(keys)
+        self._line_cache.clear()
+        self.refresh()
+        if self.flashed:
+            self.set_timer(seconds, lambda: self.flash(()))
 
     def append_rows(self, rows: Iterable[Any]) -> None:
         self.model.append_rows(rows)
@@ -375,13 +389,16 @@ class ResourceTable(TableActions, ScrollView, can_focus=True):
         model = self.model
         is_cursor = index == model.cursor
         marked = model.is_marked_at(index)
-        key = (index, model.version, is_cursor, marked)
+        flashed = bool(self.flashed) and model.visible_key(index) in self.flashed
+        key = (index, model.version, is_cursor, marked, flashed)
         strip = self._line_cache.get(key)
         if strip is not None:
             return strip
         style = base
         if self._zebra and index % 2:
             style += self._style("resource-table--even-row")
+        if flashed:
+            style += self._style("resource-table--flash")
         if marked:
             style += self._style("resource-table--marked")
         if is_cursor:

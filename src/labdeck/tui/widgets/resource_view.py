@@ -180,4 +180,9 @@ class ResourceView(Widget):
             renderable = self.detail(row)
         except Exception as error:  # a broken detail function must not take the list down
             renderable = Text(f"(no detail: {type(error).__name__})")
-        self.detail_pane.update(Text(renderable) if isinstance(renderable, str) else renderable)
+        renderable = Text(renderable) if isinstance(renderable, str) else renderable
+        unreadable = getattr(row, "unreadable", ())
+        if unreadable and isinstance(renderable, Text):  # tolerant reading: say what could not be read
+            renderable = renderable.copy()
+            renderable.append(f"\nunreadable: {', '.join(unreadable)} (see :log)", style="yellow")
+        self.detail_pane.update(renderable)

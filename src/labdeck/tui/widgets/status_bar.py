@@ -1,6 +1,6 @@
-"""The status bar at the bottom of every screen: instance, user (admin badge), rate-limit remaining,
-running jobs and the age of the data shown. Server text (the username) goes in as template variables,
-never as markup.
+"""The status bar at the bottom of every screen: instance (with its GitLab edition and version), user (admin
+badge, or a job-token badge), rate-limit remaining, running jobs and the age of the data shown. Server text
+(the username) goes in as template variables, never as markup.
 """
 
 from __future__ import annotations
@@ -14,6 +14,8 @@ from textual.widgets import Static
 @dataclass(frozen=True)
 class StatusInfo:
     instance: str = ""
+    instance_label: str = ""  # "GitLab 16.11.0 CE", empty while unknown
+    job_token: bool = False
     read_only: bool = False
     username: str | None = None
     is_admin: bool = False
@@ -34,12 +36,16 @@ def format_age(seconds: float) -> str:
 def render_status(info: StatusInfo) -> Content:
     """One line of status as Content (safe for any username)."""
     parts: list[Content] = [Content.from_markup("[b]$instance[/b]", instance=info.instance or "no instance")]
+    if info.instance_label:
+        parts.append(Content(info.instance_label))
     if info.read_only:
         parts.append(Content.from_markup("[$warning]read-only[/]"))
     if info.username is not None:
         user = Content.from_markup("$user", user=info.username)
         if info.is_admin:
             user = user + Content.from_markup(" [reverse $accent] admin [/]")
+        if info.job_token:
+            user = user + Content.from_markup(" [reverse $warning] job token [/]")
         parts.append(user)
     if info.rate_remaining is not None:
         limit = f"/{info.rate_limit}" if info.rate_limit else ""

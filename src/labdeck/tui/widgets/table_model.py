@@ -154,6 +154,15 @@ class TableModel:
     def visible_key(self, index: int) -> Hashable:
         return self._keys[self._visible[index]]
 
+    def cells_of(self, row: Any) -> tuple[Cell, ...]:
+        """The cells of any row, built now (export, comparisons)."""
+        return tuple(self._cells_fn(row))
+
+    def fingerprints(self) -> dict[Hashable, str]:
+        """Each loaded row's key and the plain text of its cells (what watch mode compares)."""
+        return {key: "\x1f".join(plain(cell) for cell in self._cells_fn(row))
+                for key, row in zip(self._keys, self._rows, strict=True)}
+
     def key_of(self, row: Any) -> Hashable:
         return self._key_fn(row)
 

@@ -1,13 +1,16 @@
 """Deployment routes (contract document 3, "Deployments"), as GitLab's `lib/api/deployments.rb` behaves:
 
+- every endpoint needs a signed-in user (GitLab's `before { authenticate! }`: 401 before any parameter
+  is looked at, even on a public project);
 - list a project's deployments: `order_by` (`id` default, `iid`, `created_at`, `updated_at`, `ref`; ties
   broken by id), `sort` (`asc` default), `updated_after`/`updated_before` (ISO 8601, strict bounds),
-  `environment` (name), `status`; invalid values answer Grape's 400s;
+  `environment` (name), `status` (any of `Deployment.statuses`, `blocked` included); invalid values
+  answer Grape's 400s;
 - read one (`404 Deployment Not Found`); the merge requests it shipped (`state` filter, paginated);
-- create (Developer or more): `environment`, `sha`, `ref`, `tag` required; optional initial `status`
-  (`running`, `success`, `failed`, `canceled`; none means `created`); the environment is found or created
-  by name; 201 with `deployable: null`;
-- update the status: transitions checked with `domain.deployments` (400
+- create (Developer or more): `environment`, `sha`, `ref`, `tag` and `status` required (`running`,
+  `success`, `failed`, `canceled`; 400 `{"error": "status is missing"}` without it); the environment is
+  found or created by name; 201 with `deployable: null`;
+- update the status (`status` required, as on create): transitions checked with `domain.deployments` (400
   `{"message": {"status": ["cannot transition via \"run\""]}}`); a deployment made by a CI job is refused
   (403, as GitLab refuses to update those through the API).
 """
@@ -19,7 +22,7 @@ from typing import Any
 
 from starlette.routing import Route
 
-from labdeck.domain.deployments import SETTABLE_STATUSES, STATUSES, transition_error
+from labdeck.domain.deployments import LISTABLE_STATUSES, SETTABLE_STATUSES, transition_error
 from labdeck.sandbox.errors import SandboxError
 from labdeck.sandbox.http import Ctx, datetime_param, endpoint, iso, json_response, paginate
 from labdeck.sandbox.routes.projects.projects import find_project, require_level
@@ -135,7 +138,7 @@ def _list_filters(ctx: Ctx) -> tuple[str, str, datetime | None, datetime | None,
                        ("updated_after", lambda: datetime_param(ctx, "updated_after", space_is_plus=True)),
                        ("updated_before", lambda: datetime_param(ctx, "updated_before", space_is_plus=True)),
                        ("environment", lambda: p.str("environment")),
-                       ("status", lambda: p.choice("status", STATUSES))):
+                       ("status", lambda: p.choice("status", LISTABLE_STATUSES))):
         try:
             values[name] = call()
         except SandboxError as exc:
@@ -147,6 +150,7 @@ def _list_filters(ctx: Ctx) -> tuple[str, str, datetime | None, datetime | None,
 
 
 async def list_deployments(ctx: Ctx) -> Any:
+    ctx.require_user()
     project = find_project(ctx)
     data = deployments_data(ctx.store)
     order_by, sort, after, before, environment, status = _list_filters(ctx)
@@ -169,11 +173,13 @@ async def list_deployments(ctx: Ctx) -> Any:
 
 
 async def get_deployment(ctx: Ctx) -> Any:
+    ctx.require_user()
     project = find_project(ctx)
     return deployment_json(ctx, _deployment(ctx, deployments_data(ctx.store), project))
 
 
 async def deployment_merge_requests(ctx: Ctx) -> Any:
+    ctx.require_user()
     project = find_project(ctx)
     data = deployments_data(ctx.store)
     deployment = _deployment(ctx, data, project)
@@ -188,11 +194,11 @@ async def deployment_merge_requests(ctx: Ctx) -> Any:
 # --- creating and updating ------------------------------------------------------------------------------
 
 async def create_deployment(ctx: Ctx) -> Any:
+    ctx.require_user()
     project = find_project(ctx)
     p = ctx.params
-    missing = [n for n in ("environment", "sha", "ref") if p.data.get(n) in (None, "")]
-    if p.data.get("tag") is None:
-        missing.append("tag")
+    missing = [n for n in ("environment", "sha", "ref", "tag", "status")
+               if p.data.get(n) is None or (n != "tag" and p.data.get(n) == "")]
     if missing:
         raise SandboxError.missing(*missing)
     tag = p.bool("tag")
@@ -203,29 +209,28 @@ async def create_deployment(ctx: Ctx) -> Any:
     name = p.str("environment") or ""
     env = data.environment_named(project.id, name) or add_environment(ctx.store, project, name)
     deployment = add_deployment(ctx.store, project, env, ref=p.str("ref") or "", sha=p.str("sha") or "",
-                                tag=bool(tag), status="created", user_id=user.id)
-    if status is not None:
-        deployment.status = status
+                                tag=bool(tag), status=status or "running", user_id=user.id)
     env.updated_at = deployment.updated_at
     ctx.store.touch()
     return json_response(deployment_json(ctx, deployment), 201)
 
 
 async def update_deployment(ctx: Ctx) -> Any:
+    ctx.require_user()
+    ctx.params.require("status")
+    status = ctx.params.choice("status", SETTABLE_STATUSES)
     project = find_project(ctx)
     data = deployments_data(ctx.store)
     deployment = _deployment(ctx, data, project)
-    status = ctx.params.choice("status", SETTABLE_STATUSES)
     require_level(ctx, project, DEVELOPER)
     if deployment.deployable is not None:
         raise SandboxError.forbidden(CI_UPDATE_REFUSED)
-    if status is not None:
-        problem = transition_error(deployment.status, status)
-        if problem is not None:
-            raise SandboxError.validation({"status": [problem]})
-        deployment.status = status
-        deployment.updated_at = ctx.store.now()
-        ctx.store.touch()
+    problem = transition_error(deployment.status, status or "")
+    if problem is not None:
+        raise SandboxError.validation({"status": [problem]})
+    deployment.status = status or deployment.status
+    deployment.updated_at = ctx.store.now()
+    ctx.store.touch()
     return deployment_json(ctx, deployment)
 
 

@@ -28,6 +28,7 @@ from labdeck.sandbox.seed.deployments import (
     ProtectedEnvironment,
     deployments_data,
 )
+from labdeck.sandbox.seed.sharing import groups_of
 from labdeck.sandbox.shapes import project_simple
 from labdeck.sandbox.store import Project
 
@@ -149,7 +150,7 @@ def _parse_rules(ctx: Ctx) -> list[DeployRule]:
 def _check_members(ctx: Ctx, project: Project, rules: list[DeployRule]) -> None:
     store = ctx.store
     errors: dict[str, list[str]] = {}
-    shared = deployments_data(store).shared_groups.get(project.id, {})
+    shared = groups_of(store, project.id)  # the one record of project shares
     for rule in rules:
         if rule.user_id is not None:
             user = store.users.get(rule.user_id)

@@ -1,27 +1,29 @@
 """Group badges (contract document 2, "Group badges"): list (case-sensitive `name` filter), get, create,
-update, delete, and render. The four placeholders are resolved from the group's first project by creation
-date, and left as they are when the group has no project.
+update, delete, and render. Every placeholder GitLab documents (`domain.badges.PLACEHOLDERS`) is resolved
+from the group's first project by creation date, and left as it is when the group has no project. Link
+and image URLs must be http or https (400 `{"message": {"link_url": ["is blocked: Only allowed schemes are
+http, https"]}}` on create, update and render, as GitLab's URL validation answers).
 
 Records: `store.areas["group_badges"]` is a `BadgesState`.
 """
 
 from __future__ import annotations
 
-import hashlib
 from dataclasses import dataclass, field
 from typing import Any
 
 from starlette.responses import Response
 from starlette.routing import Route
 
+from labdeck.domain.badges import badge_errors, render_url
 from labdeck.sandbox.errors import SandboxError
 from labdeck.sandbox.http import Ctx, endpoint, json_response, paginate
 from labdeck.sandbox.routes.groups.groups import authed_group, require_level
+from labdeck.sandbox.seed.git_history import project_repository
 from labdeck.sandbox.store import Group, Project, Store
 
 AREA = "group_badges"
 MANAGE_LEVEL = 50
-PLACEHOLDERS = ("%{project_path}", "%{project_id}", "%{default_branch}", "%{commit_sha}")
 
 
 @dataclass
@@ -60,9 +62,30 @@ def seed(store: Store, ctx: Any) -> None:
         add_badge(store, hidden.id, "license", "https://example.com/license", "https://img.example.com/mit.svg")
 
 
-def commit_sha(project: Project) -> str:
-    """The (sandbox) last commit SHA of a project's default branch."""
-    return hashlib.sha1(f"{project.id}:{project.default_branch}".encode()).hexdigest()
+def placeholder_values(store: Store, project: Project, server: str) -> dict[str, str | None]:
+    """What each placeholder stands for in `project` (GitLab's `Badge::PLACEHOLDERS`): `server` is the
+    instance's host; the Pages domain is `pages.<host>` in the sandbox."""
+    repo = project_repository(store, project)
+    head = repo.branches.get(project.default_branch)
+    latest = max(repo.tags.values(), key=lambda t: (repo.commits[t.commit_id].created_at, t.name),
+                 default=None)
+    namespace = project.path_with_namespace.rpartition("/")[0]
+    root = store.group_by_path(namespace.split("/")[0]) if project.namespace_kind == "group" else None
+    return {"project_path": project.path_with_namespace, "project_title": project.name,
+            "project_name": project.path, "project_id": str(project.id), "project_namespace": namespace,
+            "group_name": root.name if root is not None else None, "gitlab_server": server,
+            "gitlab_pages_domain": f"pages.{server}", "default_branch": project.default_branch,
+            "commit_sha": head, "latest_tag": latest.name if latest is not None else None}
+
+
+def _server(ctx: Ctx) -> str:
+    return ctx.base.split("://", 1)[-1].split("/", 1)[0].split(":", 1)[0]
+
+
+def _check(link_url: str | None, image_url: str | None) -> None:
+    errors = badge_errors(link_url, image_url)
+    if errors:
+        raise SandboxError.validation(errors)
 
 
 def first_project(store: Store, group: Group) -> Project | None:
@@ -72,20 +95,17 @@ def first_project(store: Store, group: Group) -> Project | None:
     return min(projects, key=lambda p: (p.created_at, p.id)) if projects else None
 
 
-def render(url: str, project: Project | None) -> str:
+def render(ctx: Ctx, url: str, project: Project | None) -> str:
     if project is None:
         return url
-    values = (project.path_with_namespace, str(project.id), project.default_branch, commit_sha(project))
-    for placeholder, value in zip(PLACEHOLDERS, values, strict=True):
-        url = url.replace(placeholder, value)
-    return url
+    return render_url(url, placeholder_values(ctx.store, project, _server(ctx)))
 
 
-def badge_json(store: Store, badge: Badge) -> dict[str, Any]:
-    project = first_project(store, store.groups[badge.group_id])
+def badge_json(ctx: Ctx, badge: Badge) -> dict[str, Any]:
+    project = first_project(ctx.store, ctx.store.groups[badge.group_id])
     return {"name": badge.name, "id": badge.id, "link_url": badge.link_url, "image_url": badge.image_url,
-            "rendered_link_url": render(badge.link_url, project),
-            "rendered_image_url": render(badge.image_url, project), "kind": "group"}
+            "rendered_link_url": render(ctx, badge.link_url, project),
+            "rendered_image_url": render(ctx, badge.image_url, project), "kind": "group"}
 
 
 def _find(ctx: Ctx, group: Group) -> Badge:
@@ -103,12 +123,12 @@ async def list_badges(ctx: Ctx) -> Any:
     name = ctx.params.str("name")
     badges = [b for b in state(ctx.store).badges.values()
               if b.group_id == group.id and (name is None or b.name == name)]
-    return paginate(ctx, sorted(badges, key=lambda b: b.id), lambda b: badge_json(ctx.store, b))
+    return paginate(ctx, sorted(badges, key=lambda b: b.id), lambda b: badge_json(ctx, b))
 
 
 async def get_badge(ctx: Ctx) -> Any:
     group = authed_group(ctx)
-    return badge_json(ctx.store, _find(ctx, group))
+    return badge_json(ctx, _find(ctx, group))
 
 
 async def create_badge(ctx: Ctx) -> Any:
@@ -116,10 +136,11 @@ async def create_badge(ctx: Ctx) -> Any:
     require_level(ctx, group, MANAGE_LEVEL)
     p = ctx.params
     p.require("link_url", "image_url")
+    _check(p.str("link_url"), p.str("image_url"))
     badge = add_badge(ctx.store, group.id, p.str("name") or "", p.str("link_url") or "",
                       p.str("image_url") or "")
     ctx.store.touch()
-    return json_response(badge_json(ctx.store, badge), 201)
+    return json_response(badge_json(ctx, badge), 201)
 
 
 async def update_badge(ctx: Ctx) -> Any:
@@ -127,12 +148,13 @@ async def update_badge(ctx: Ctx) -> Any:
     require_level(ctx, group, MANAGE_LEVEL)
     badge = _find(ctx, group)
     p = ctx.params
+    _check(p.str("link_url") or None, p.str("image_url") or None)
     for name in ("link_url", "image_url", "name"):
         value = p.str(name)
         if value:
             setattr(badge, name, value)
     ctx.store.touch()
-    return badge_json(ctx.store, badge)
+    return badge_json(ctx, badge)
 
 
 async def delete_badge(ctx: Ctx) -> Any:
@@ -150,8 +172,9 @@ async def render_badge(ctx: Ctx) -> Any:
     p.require("link_url", "image_url")
     project = first_project(ctx.store, group)
     link, image = p.str("link_url") or "", p.str("image_url") or ""
-    return {"link_url": link, "image_url": image, "rendered_link_url": render(link, project),
-            "rendered_image_url": render(image, project)}
+    _check(link, image)
+    return {"link_url": link, "image_url": image, "rendered_link_url": render(ctx, link, project),
+            "rendered_image_url": render(ctx, image, project)}
 
 
 routes: list[Route] = [

@@ -1,6 +1,7 @@
 """Group labels (contract document 2, "Group labels"): list with counts and ancestor/descendant options, get
-by id or title, create (CSS colour names accepted), update with `new_name`, delete, subscribe and
-unsubscribe (304 when nothing changes), and the deprecated forms with `name` in the parameters.
+by id or title, create (the colour kept as sent, a CSS colour name stored as its upper-case hex, and
+`text_color` by GitLab's rule: dark text only when r + g + b > 500), update with `new_name`, delete,
+subscribe and unsubscribe (304 when nothing changes), and the deprecated forms with `name` in the parameters.
 
 Records: `store.areas["group_labels"]` is a `LabelsState`.
 """
@@ -16,7 +17,7 @@ from typing import Any
 from starlette.responses import Response
 from starlette.routing import Route
 
-from labdeck.domain.colours import COLOUR_ERROR, ColourError, normalise_colour, text_colour
+from labdeck.domain.colours import COLOUR_ERROR, ColourError, stored_colour, text_colour
 from labdeck.sandbox.errors import SandboxError
 from labdeck.sandbox.http import Ctx, endpoint, error, json_response, paginate
 from labdeck.sandbox.routes.groups.groups import authed_group, require_level
@@ -48,7 +49,7 @@ def state(store: Store) -> LabelsState:
 
 
 def add_label(store: Store, group: Group, title: str, color: str, description: str | None = None) -> Label:
-    label = Label(store.next_id("label"), group.id, title, normalise_colour(color), description, store.now())
+    label = Label(store.next_id("label"), group.id, title, stored_colour(color), description, store.now())
     state(store).labels[label.id] = label
     return label
 
@@ -121,7 +122,7 @@ def _uid(ctx: Ctx) -> int | None:
 
 def _colour(raw: str) -> str:
     try:
-        return normalise_colour(raw)
+        return stored_colour(raw)
     except ColourError:
         raise SandboxError.validation({"color": [COLOUR_ERROR]}) from None
 

@@ -2,7 +2,8 @@
 contract document 2, and the feature flags that gate `order_by=similarity` (`GET /features`,
 `POST /features/:name`, administrators only, as GitLab's features API).
 
-Records: `store.areas["group_projects"]` is a `SharingState` (projects shared into groups, enabled flags).
+Records: `store.areas["group_projects"]` is a `SharingState` (enabled flags); the shares themselves live in
+`seed/sharing.py`, read by every endpoint that shows them.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from starlette.routing import Route
 from labdeck.sandbox.http import Ctx, endpoint, json_response, paginate
 from labdeck.sandbox.routes.groups.groups import find_group
 from labdeck.sandbox.routes.projects.projects import owned_projects
+from labdeck.sandbox.seed.sharing import projects_shared_with
 from labdeck.sandbox.shapes import project_json, project_simple
 from labdeck.sandbox.store import Project, Store
 
@@ -30,22 +32,11 @@ _ORDER: dict[str, Callable[[Project], Any]] = {
 
 @dataclass
 class SharingState:
-    shares: dict[int, dict[int, int]] = field(default_factory=dict)  # group id -> project id -> level
     features: set[str] = field(default_factory=set)
 
 
 def state(store: Store) -> SharingState:
     return store.area(AREA, SharingState)
-
-
-def seed(store: Store, ctx: Any) -> None:
-    """Share `opensource/labdeck` (public) and `hidden-lab/secrets` (private) into `acme`."""
-    sharing = state(store)
-    acme = store.group_by_path("acme")
-    for path in ("opensource/labdeck", "hidden-lab/secrets"):
-        project = store.project_by_path(path)
-        if acme is not None and project is not None:
-            sharing.shares.setdefault(acme.id, {})[project.id] = 30
 
 
 def similarity(project: Project, search: str) -> int:
@@ -132,7 +123,7 @@ async def group_projects(ctx: Ctx) -> Any:
         groups = [group.id, *(store.descendants(group.id) if p.bool("include_subgroups") else [])]
         ids = [pid for gid in groups for pid in by_namespace.get(("group", gid), [])]
         if p.bool("with_shared", True):
-            ids += [pid for pid in state(store).shares.get(group.id, {}) if pid not in ids]
+            ids += [pid for pid in projects_shared_with(store, group.id) if pid not in ids]
         rows = _filter(ctx, [store.projects[i] for i in ids if i in store.projects], own_listing=True)
         return _order(ctx, rows, allow_similarity=True)
 
@@ -144,7 +135,7 @@ async def shared_projects(ctx: Ctx) -> Any:
     store = ctx.store
 
     def build() -> list[Project]:
-        ids = [pid for pid in state(store).shares.get(group.id, {}) if pid in store.projects]
+        ids = [pid for pid in projects_shared_with(store, group.id) if pid in store.projects]
         rows = _filter(ctx, [store.projects[i] for i in ids], own_listing=False)
         return _order(ctx, rows, allow_similarity=False)
 

@@ -48,6 +48,8 @@ class RelationExport:
     error: str | None
     updated_at: datetime
     payload: bytes = b""
+    batched: bool = False
+    objects_count: int = 0
 
 
 @dataclass
@@ -196,10 +198,13 @@ async def start_relations_export(ctx: Ctx) -> Any:
     require_level(ctx, group, 50)
     data = state(ctx.store)
     now = ctx.store.now()
-    entries = {r: RelationExport(r, STARTED, None, now) for r in RELATIONS}
+    batched = bool(ctx.params.bool("batched", False))
+    records = {r: _relation_records(ctx, group, r) for r in RELATIONS}
+    entries = {r: RelationExport(r, STARTED, None, now, batched=batched, objects_count=len(records[r]))
+               for r in RELATIONS}
     data.relations[group.id] = entries
-    payloads = {r: gzip.compress(b"".join(json.dumps(rec).encode() + b"\n"
-                                          for rec in _relation_records(ctx, group, r))) for r in RELATIONS}
+    payloads = {r: gzip.compress(b"".join(json.dumps(rec).encode() + b"\n" for rec in records[r]))
+                for r in RELATIONS}
 
     def finish() -> None:
         done = ctx.store.now()
@@ -213,20 +218,40 @@ async def start_relations_export(ctx: Ctx) -> Any:
     return json_response(ACCEPTED, 202)
 
 
+def status_json(entry: RelationExport) -> dict[str, Any]:
+    """GitLab's `Entities::BulkImports::ExportStatus`: `batches` only for a batched export (one batch
+    per relation in the sandbox)."""
+    out: dict[str, Any] = {"relation": entry.relation, "status": entry.status, "error": entry.error,
+                           "updated_at": iso(entry.updated_at), "batched": entry.batched,
+                           "batches_count": 1 if entry.batched else 0,
+                           "total_objects_count": entry.objects_count}
+    if entry.batched:
+        out["batches"] = [{"status": entry.status, "batch_number": 1, "objects_count": entry.objects_count,
+                           "error": entry.error, "updated_at": iso(entry.updated_at)}]
+    return out
+
+
 async def relations_status(ctx: Ctx) -> Any:
+    """Every relation's status, or with `relation` that one's (404 `Export not found` when there is no
+    such export)."""
     group = find_group(ctx)
     require_level(ctx, group, 50)
     entries = state(ctx.store).relations.get(group.id, {})
-    return [{"relation": e.relation, "status": e.status, "error": e.error, "updated_at": iso(e.updated_at)}
-            for e in entries.values()]
+    relation = ctx.params.str("relation")
+    if relation:
+        entry = entries.get(relation)
+        if entry is None:
+            raise SandboxError(404, {"message": "Export not found"})
+        return status_json(entry)
+    return [status_json(e) for e in entries.values()]
 
 
 async def download_relation(ctx: Ctx) -> Any:
     group = find_group(ctx)
     require_level(ctx, group, 50)
     ctx.params.require("relation")
-    relation = ctx.params.choice("relation", RELATIONS)
-    entry = state(ctx.store).relations.get(group.id, {}).get(relation or "")
+    relation = ctx.params.str("relation") or ""  # an unknown relation has no export: 404 as GitLab answers
+    entry = state(ctx.store).relations.get(group.id, {}).get(relation)
     if entry is None or entry.status != FINISHED:
         raise SandboxError(404, NOT_FOUND)
     return Response(entry.payload, media_type="application/gzip",

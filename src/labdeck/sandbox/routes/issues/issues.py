@@ -18,6 +18,7 @@ from starlette.responses import Response
 from starlette.routing import Route
 
 from labdeck.domain.durations import DurationError, parse_duration
+from labdeck.sandbox.editions import has_feature
 from labdeck.sandbox.errors import SandboxError
 from labdeck.sandbox.http import Ctx, endpoint, iso, json_response, paginate
 from labdeck.sandbox.routes.groups.groups import find_group
@@ -52,7 +53,9 @@ def _listing(ctx: Ctx, listing: str, project_ids: set[int] | None, group_path: s
 
 
 async def list_issues(ctx: Ctx) -> Any:
-    return _listing(ctx, "global", None)
+    """The global listing: no project or group context, so `references.relative` is the full path
+    (GitLab's `to_reference` without a `from`)."""
+    return _listing(ctx, "global", None, "")
 
 
 async def list_group_issues(ctx: Ctx) -> Any:
@@ -166,7 +169,7 @@ def _apply_fields(ctx: Ctx, project: Project, issue: Issue) -> None:
     issue_type = p.choice("issue_type", ("issue", "incident", "test_case"))
     if issue_type:
         issue.issue_type = issue_type
-    if "weight" in p.data:
+    if "weight" in p.data and has_feature(ctx.options, "issue_weight"):  # CE ignores it
         issue.weight = p.int("weight")
 
 
@@ -267,7 +270,7 @@ async def create_note(ctx: Ctx) -> Any:
     ctx.params.require("body")
     text = ctx.params.str("body") or ""
     changes: dict[str, Any] = {}
-    if _PROMOTE.search(text):
+    if _PROMOTE.search(text) and has_feature(ctx.options, "promote_to_epic"):  # CE: plain text
         changes["promote_to_epic"] = _promote(ctx, project, issue)
         text = _PROMOTE.sub("", text).strip()
     note = add_note(ctx.store, issue, user.id, text, confidential=bool(ctx.params.bool("internal")))
@@ -297,6 +300,9 @@ async def create_todo(ctx: Ctx) -> Any:
     return json_response(body, 201)
 
 
+ESTIMATE_REFUSED = "Time estimate must have a valid format and be greater than or equal to zero."
+
+
 def _duration(ctx: Ctx) -> int:
     ctx.params.require("duration")
     try:
@@ -306,15 +312,20 @@ def _duration(ctx: Ctx) -> int:
 
 
 async def set_estimate(ctx: Ctx) -> Any:
+    """GitLab's time tracking endpoints: 200 (`status :ok`); an unreadable or negative duration answers
+    `bad_request!(reason: ...)`, the issue unchanged."""
     project, issue = _issue(ctx)
     _require_editor(ctx, project, issue)
-    seconds = _duration(ctx)
+    ctx.params.require("duration")
+    try:
+        seconds = parse_duration(ctx.params.str("duration") or "")
+    except DurationError:
+        seconds = -1
     if seconds < 0:
-        raise SandboxError.validation({"time_estimate": ["must have a valid format and be greater than or "
-                                                         "equal to zero"]})
+        raise SandboxError.message(400, f"400 Bad request - {ESTIMATE_REFUSED}")
     issue.time_estimate = seconds
     ctx.store.touch()
-    return json_response(time_stats(issue), 201)
+    return time_stats(issue)
 
 
 async def reset_estimate(ctx: Ctx) -> Any:
@@ -322,7 +333,7 @@ async def reset_estimate(ctx: Ctx) -> Any:
     _require_editor(ctx, project, issue)
     issue.time_estimate = 0
     ctx.store.touch()
-    return json_response(time_stats(issue), 201)
+    return time_stats(issue)
 
 
 async def add_spent(ctx: Ctx) -> Any:
@@ -341,7 +352,7 @@ async def reset_spent(ctx: Ctx) -> Any:
     _require_editor(ctx, project, issue)
     issue.total_time_spent = 0
     ctx.store.touch()
-    return json_response(time_stats(issue), 201)
+    return time_stats(issue)  # 200: only add_spent_time answers 201
 
 
 async def get_time_stats(ctx: Ctx) -> Any:
@@ -351,7 +362,7 @@ async def get_time_stats(ctx: Ctx) -> Any:
 async def related_merge_requests(ctx: Ctx) -> Any:
     _, issue = _issue(ctx)
     mrs = [mr for mr in issues_data(ctx.store).merge_requests.values() if issue.id in mr.related]
-    return paginate(ctx, mrs, lambda mr: merge_request_json(ctx, mr))
+    return paginate(ctx, mrs, lambda mr: merge_request_json(ctx, mr, full=True))
 
 
 async def closed_by(ctx: Ctx) -> Any:

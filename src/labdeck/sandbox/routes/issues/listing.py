@@ -15,6 +15,7 @@ from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
 from labdeck.domain.issue_query import NOT_KEYS
+from labdeck.sandbox.editions import has_feature
 from labdeck.sandbox.errors import SandboxError
 from labdeck.sandbox.http import Ctx
 from labdeck.sandbox.seed.issues import Issue, IssuesData, issues_data
@@ -218,7 +219,7 @@ def _positive(ctx: Ctx, listing: str) -> list[Predicate]:
             preds.append(lambda i: bool(mine(i)))
         else:
             preds.append(lambda i: emoji in mine(i))
-    if "weight" in p:
+    if "weight" in p and has_feature(ctx.options, "issue_weight"):  # CE ignores the filter
         kind = special(p.get("weight"))
         if kind == "none":
             preds.append(lambda i: i.weight is None)

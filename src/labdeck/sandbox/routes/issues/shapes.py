@@ -10,6 +10,7 @@ from typing import Any
 from pydantic_core import to_json
 
 from labdeck.domain.durations import human_time
+from labdeck.sandbox.editions import EE_ISSUE_FIELDS, has_feature
 from labdeck.sandbox.http import Ctx, iso
 from labdeck.sandbox.seed.issues import Issue, IssuesData, MergeRequest, Milestone, issues_data
 from labdeck.sandbox.shapes import user_basic
@@ -81,6 +82,7 @@ def _milestone(ctx: Ctx, parts: dict[tuple[str, Any], Any], ms: Milestone) -> di
 
 
 def _relative(ctx: Ctx, project: Project, iid: int, group_path: str | None) -> str:
+    """`#1` in a project's context (None), `sub/project#1` in a group's, the full path in none ("")."""
     if group_path is None:
         return f"#{iid}"
     path = project.path_with_namespace
@@ -136,6 +138,9 @@ def issue_json(ctx: Ctx, issue: Issue, *, details: bool = False, group_path: str
         "service_desk_reply_to": None, "health_status": None, "iteration": None,
         "epic_iid": epic["iid"] if epic else None, "epic": epic,
     }
+    if not has_feature(ctx.options, "issue_weight"):  # Community Edition's entity has no EE fields
+        for name in EE_ISSUE_FIELDS:
+            del body[name]
     if subscribed:
         body["subscribed"] = user is not None and (user.id == issue.author_id
                                                    or user.id in issue.assignee_ids)
@@ -149,8 +154,10 @@ def issue_listing_json(ctx: Ctx, issue: Issue, *, details: bool = False,
     return to_json(issue_json(ctx, issue, details=details, group_path=group_path, subscribed=False))
 
 
-def merge_request_json(ctx: Ctx, mr: MergeRequest) -> dict[str, Any]:
-    """A merge request as the issue endpoints list it (the fields of contract document 3)."""
+def merge_request_json(ctx: Ctx, mr: MergeRequest, *, full: bool = False) -> dict[str, Any]:
+    """A merge request as the issue endpoints list it (the fields of contract document 3). `full`: GitLab's
+    `Entities::MergeRequest` (related merge requests), which adds the metrics times: null here, as the
+    sandbox's issue merge requests have no pipeline and no deployment."""
     project = ctx.store.projects[mr.project_id]
     author = _user_ref(ctx, _parts(ctx, ctx.base), ctx.base, mr.author_id)
     web = f"{ctx.base}/{project.path_with_namespace}/-/merge_requests/{mr.iid}"
@@ -175,4 +182,5 @@ def merge_request_json(ctx: Ctx, mr: MergeRequest) -> dict[str, Any]:
         "changes_count": "1", "pipeline": None, "head_pipeline": None,
         "diff_refs": {"base_sha": sha, "head_sha": sha, "start_sha": sha}, "merge_error": None,
         "user": {"can_merge": False},
-    }
+    } | ({"latest_build_started_at": None, "latest_build_finished_at": None,
+          "first_deployed_to_production_at": None} if full else {})

@@ -3,7 +3,8 @@
 - `GET /projects/:id/repository/tags`: `order_by` `name` or `updated` (the commit's date; default),
   `sort` (default `desc`), `search` (`^term` begins with, `term$` ends with, else contains); paginated.
   Reading needs no authentication when the project is public.
-- `GET .../tags/:tag_name` (`404 Tag Not Found`).
+- `GET .../tags/:tag_name` (`404 Tag Not Found`). Every tag carries `created_at`: the tag object's date
+  for an annotated tag, null for a lightweight one (it has no date of its own).
 - `POST .../tags`: `tag_name` and `ref` (commit id, branch or tag) required; `message` makes an annotated
   tag. Failures answer 405 with a message (`Tag v1 already exists`, `Target nope is invalid`,
   `Tag name invalid`). Developer (30) or more.
@@ -42,7 +43,8 @@ def tag_json(repo: ProjectRepository, tag: RepoTag) -> dict[str, Any]:
     release = (None if tag.release_description is None
                else {"tag_name": tag.name, "description": tag.release_description})
     return {"commit": commit_json(repo.commits[tag.commit_id]), "release": release, "name": tag.name,
-            "target": tag.target, "message": tag.message, "protected": tag.protected}
+            "target": tag.target, "message": tag.message, "protected": tag.protected,
+            "created_at": iso(tag.created_at) if tag.created_at is not None else None}
 
 
 def _matches(name: str, search: str) -> bool:
@@ -96,7 +98,8 @@ async def create_tag(ctx: Ctx) -> Any:
     commit = repo.resolve(ref)
     if commit is None:
         raise SandboxError.message(405, f"Target {ref} is invalid")
-    tag = repo.tags[name] = RepoTag(name, commit.id, message)
+    tag = repo.tags[name] = RepoTag(name, commit.id, message,
+                                    created_at=ctx.store.now() if message is not None else None)
     return json_response(tag_json(repo, tag), 201)
 
 

@@ -20,12 +20,13 @@ from textual.widgets import Static
 from labdeck.api.errors import ApiError, LabdeckError
 from labdeck.api.models.variables import CiVariable
 from labdeck.api.variables import VariableError, VariablesService
+from labdeck.domain.journal_rules import SECRET_VARIABLE
 from labdeck.tui.areas import AreaRequest
 from labdeck.tui.errors import describe_error
 from labdeck.tui.screens.base import StatusTableScreen
 from labdeck.tui.screens.confirm import TypeToConfirmScreen
-from labdeck.tui.screens.groups.forms import Values, variable_form
-from labdeck.tui.screens.groups.tabs import copy_variable_value, variable_key, variable_tab
+from labdeck.tui.screens.groups.forms import Values, variable_form, variable_options
+from labdeck.tui.screens.groups.tabs import copy_variable_value, refuse_hidden, variable_key, variable_tab
 from labdeck.tui.widgets.resource_view import ResourceView
 
 DONE = {"add": "added", "edit": "updated", "delete": "deleted"}
@@ -108,7 +109,8 @@ class InstanceVariablesScreen(StatusTableScreen):
             return
         message = Content.from_markup("Delete the instance variable [b]$key[/b]? Every pipeline of the "
                                       "instance loses it.", key=row.key)
-        screen = TypeToConfirmScreen("Delete instance variable", message, row.key, confirm_label="Delete")
+        screen = TypeToConfirmScreen("Delete instance variable", message, row.key, confirm_label="Delete",
+                                     irreversible=SECRET_VARIABLE if row.masked else None)
         self.app.push_screen(screen, lambda yes: self._apply("delete", row, {}) if yes else None)
 
     def _apply(self, what: str, row: CiVariable | None, values: Values | None) -> None:
@@ -122,8 +124,7 @@ class InstanceVariablesScreen(StatusTableScreen):
             return
         options: dict[str, Any] = {}
         if what != "delete":
-            options = {"variable_type": values["variable_type"], "protected": bool(values["protected"]),
-                       "masked": bool(values["masked"])}
+            options = variable_options(values, row)
         try:
             if what == "add":
                 await service.create_instance_variable(values["key"], values["value"], **options)
@@ -140,7 +141,7 @@ class InstanceVariablesScreen(StatusTableScreen):
 
     def action_reveal(self) -> None:
         row = self.current()
-        if row is None:
+        if row is None or refuse_hidden(self.app, row):
             return
         self.revealed.symmetric_difference_update({variable_key(row)})
         self.table.set_rows(list(self.table.rows))

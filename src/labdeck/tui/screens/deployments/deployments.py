@@ -27,7 +27,7 @@ from textual.widgets import Input, Select, Sparkline, Static
 from labdeck.api.deployments import DeploymentsService
 from labdeck.api.errors import ApiError
 from labdeck.api.models.deployments import Deployment, Environment
-from labdeck.domain.deployments import STATUSES, EnvironmentSummary, summarise
+from labdeck.domain.deployments import LISTABLE_STATUSES, EnvironmentSummary, summarise
 from labdeck.tui.areas import AreaRequest
 from labdeck.tui.screens.base import LabdeckScreen, ScopedScreen
 from labdeck.tui.screens.deployments.dialogs import (
@@ -106,6 +106,7 @@ class DeploymentsScreen(ScopedScreen):
     CSS_PATH = "deployments.tcss"
     SCOPE_INPUT = "deployments-scope"
     MUTATING_ACTIONS = frozenset({"new_deployment", "set_status"})
+    FEATURE_ACTIONS = {"protected": "protected_environments"}
     BINDINGS = [
         Binding("f", "scope", "Project", id="deployments.scope"),
         Binding("t", "toggle_timeline", "Timeline", id="deployments.timeline"),
@@ -126,7 +127,8 @@ class DeploymentsScreen(ScopedScreen):
                     id="deployments-scope")
         with Horizontal(id="deployments-filters"):
             yield Select[str]([], prompt="all environments", id="deployments-environment")
-            yield Select[str]([(s, s) for s in STATUSES], prompt="any status", id="deployments-status")
+            yield Select[str]([(s, s) for s in LISTABLE_STATUSES], prompt="any status",
+                              id="deployments-status")
             yield Select[str](SORTS, value="id:asc", allow_blank=False, id="deployments-sort")
         yield Vertical(id="deployments-timeline")
         yield ResourceView(COLUMNS, cells=deployment_cells, row_key=lambda d: d.id, detail=deployment_detail,
@@ -173,6 +175,7 @@ class DeploymentsScreen(ScopedScreen):
             self.history = await service.deployments(self.scope, refresh=refresh)
         finally:
             self.table.loading_more = False
+        self.labdeck.note_project(self.scope, self.scope)  # the overview follows its failed deployments
         try:
             self.environments = await service.environments(self.scope, refresh=refresh)
         except ApiError:  # environments hidden from this user: the history still names them

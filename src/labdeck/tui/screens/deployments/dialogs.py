@@ -24,7 +24,8 @@ from labdeck.domain.deployments import SETTABLE_STATUSES, allowed_transitions
 from labdeck.tui.screens.base import FormDialog
 
 STATUS_STYLES: dict[str, str] = {"success": "green", "failed": "red", "canceled": "bright_black",
-                                 "running": "cyan", "created": "yellow"}
+                                 "running": "cyan", "created": "yellow", "blocked": "magenta",
+                                 "skipped": "bright_black"}
 
 
 def status_text(status: str) -> Text:
@@ -109,11 +110,12 @@ class NewDeployment:
     ref: str
     sha: str
     tag: bool
-    status: str | None
+    status: str
 
 
 class CreateDeploymentDialog(FormDialog[NewDeployment]):
-    """A deployment record: environment, ref, sha, tag, and an optional initial status."""
+    """A deployment record: environment, ref, sha, tag, and its status (GitLab requires one of
+    `running`, `success`, `failed`, `canceled`: a record made through the API is never `created`)."""
 
     CSS_PATH = "deployments.tcss"
     AUTO_FOCUS = "#new-environment"
@@ -131,7 +133,7 @@ class CreateDeploymentDialog(FormDialog[NewDeployment]):
             yield Input(placeholder="ref (main, v1.2.3)", id="new-ref")
             yield Input(placeholder="commit sha", id="new-sha")
             yield Checkbox("ref is a tag", id="new-tag")
-            yield Select([(s, s) for s in SETTABLE_STATUSES], prompt="initial status: created",
+            yield Select([(s, s) for s in SETTABLE_STATUSES], value="running", allow_blank=False,
                          id="new-status")
             yield Static("", markup=False, id="new-error", classes="dialog-error")
             with Horizontal(classes="dialog-buttons"):
@@ -146,9 +148,10 @@ class CreateDeploymentDialog(FormDialog[NewDeployment]):
         if missing:
             return f"{', '.join(missing)} required"
         status = self.query_one("#new-status", Select).value
+        if not isinstance(status, str) or status not in SETTABLE_STATUSES:
+            return "status required"
         return NewDeployment(fields["environment"], fields["ref"], fields["sha"],
-                             self.query_one("#new-tag", Checkbox).value,
-                             status if isinstance(status, str) else None)
+                             self.query_one("#new-tag", Checkbox).value, status)
 
 
 MergeRequestsFn = Callable[[], Awaitable[list[ShippedMergeRequest]]]

@@ -22,9 +22,10 @@ from textual.content import Content
 from textual.widgets import Button, Input, RadioButton, RadioSet, Select, Static
 
 from labdeck.api.deployments import DeploymentsService, rule_of
-from labdeck.api.errors import NotFound
+from labdeck.api.errors import ApiError, NotFound
 from labdeck.api.models.deployments import DeployAccessLevel, ProtectedEnvironment
 from labdeck.domain.deployments import ACCESS_LEVELS, DeployRule, rule_problems
+from labdeck.tui.capabilities import refused
 from labdeck.tui.screens.base import FormDialog, LabdeckScreen
 from labdeck.tui.screens.confirm import ConfirmScreen
 from labdeck.tui.widgets.resource_table import ResourceTable
@@ -176,7 +177,15 @@ class ProtectedEnvironmentsScreen(LabdeckScreen):
         service = self.service
         if service is None:
             return
-        protected = await service.protected_environments(self.project, refresh=refresh)
+        try:
+            protected = await service.protected_environments(self.project, refresh=refresh)
+        except ApiError as error:  # an EE instance without Premium refuses with 403 or 404
+            explained = refused(self.app, "protected_environments", error)
+            if explained is None:
+                raise
+            self.table.empty_text = explained
+            self.table.set_rows([])
+            return
         self.table.set_rows(rows_of(protected))
         self.query_one("#protected-title", Static).update(
             Text(f"{self.project}: {len(protected)} protected environment(s)", style="bold"))

@@ -13,18 +13,24 @@ from __future__ import annotations
 
 import asyncio
 from datetime import date
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from textual import work
 from textual.content import Content
 
+from labdeck.api.badges import BadgeUrlError
 from labdeck.api.errors import LabdeckError
 from labdeck.api.models.badges import Badge
 from labdeck.api.models.group_transfer import RelationState, RelationStatus
 from labdeck.api.models.labels import GroupLabel
 from labdeck.api.models.members import BillableMember, Member
 from labdeck.api.models.variables import CiVariable
+from labdeck.api.private_files import write_private
+from labdeck.api.variables import VariableError
+from labdeck.domain.journal_rules import SECRET_VARIABLE
+from labdeck.tui.capabilities import feature_reason
 from labdeck.tui.jobs import Job
 from labdeck.tui.screens.base import LabdeckScreen
 from labdeck.tui.screens.confirm import ConfirmScreen, TypeToConfirmScreen
@@ -38,8 +44,9 @@ from labdeck.tui.screens.groups.forms import (
     member_form,
     parse_user_refs,
     variable_form,
+    variable_options,
 )
-from labdeck.tui.screens.groups.tabs import copy_variable_value, variable_key
+from labdeck.tui.screens.groups.tabs import copy_variable_value, refuse_hidden, variable_key
 from labdeck.tui.widgets.resource_view import ResourceView
 
 if TYPE_CHECKING:
@@ -54,9 +61,10 @@ class SaveError(LabdeckError):
 
 
 async def save_file(target: Path, payload: bytes) -> None:
-    """Write a download; `SaveError` with the path and the reason when the folder cannot be written."""
+    """Write a download (atomically, 0600: an export holds the group's data); `SaveError` with the path and
+    the reason when the folder cannot be written."""
     try:
-        await asyncio.to_thread(target.write_bytes, payload)
+        await asyncio.to_thread(partial(write_private, target, payload, make_folder=False))
     except OSError as exc:
         raise SaveError(f"Cannot write {target}: {exc.strerror or exc}") from None
 
@@ -79,7 +87,8 @@ class GroupActions:
                         severity="warning")
             return
         forms = {"members": lambda: member_form("groups", self.today()), "labels": label_form,
-                 "badges": lambda: badge_form(render=self.badge_renderer()), "variables": variable_form}
+                 "badges": lambda: badge_form(render=self.badge_renderer()),
+                 "variables": lambda: variable_form(scoped=self.variables_scoped())}
         self.app.push_screen(forms[tab](), lambda values: self._created(tab, values))
 
     def _created(self: GroupsScreen, tab: str, values: Values | None) -> None:
@@ -112,7 +121,7 @@ class GroupActions:
             form = badge_form(row.name or "", row.link_url or "", row.image_url or "", editing=True,
                               render=self.badge_renderer())
         elif isinstance(row, CiVariable):
-            form = variable_form(row)
+            form = variable_form(row, scoped=self.variables_scoped())
         else:
             return
         self.app.push_screen(form, lambda values: self._edited(tab, row, values))
@@ -139,7 +148,8 @@ class GroupActions:
         elif isinstance(row, CiVariable):
             screen = TypeToConfirmScreen("Delete variable", Content.from_markup(
                 "Delete variable [b]$key[/b] (scope $scope) of [b]$group[/b]?", key=row.key,
-                scope=row.environment_scope or "*", group=where), row.key)
+                scope=row.environment_scope or "*", group=where), row.key,
+                irreversible=SECRET_VARIABLE if row.masked else None)
         else:
             name = row.name if isinstance(row, GroupLabel) else (row.name or f"badge {row.id}")
             screen = ConfirmScreen(f"Delete {tab[:-1]}", Content.from_markup(
@@ -151,7 +161,15 @@ class GroupActions:
         services, group = self.services, self.group
         if services is None or group is None:
             return
-        ref = group.id
+        try:
+            await self._change(services, group.id, tab, what, row, values)
+        except (BadgeUrlError, VariableError) as error:  # the forms check first; a last line of defence
+            self.notify(str(error), severity="error", markup=False)
+            return
+        self.notify(f"{tab[:-1].capitalize()} {DONE[what]}")
+        self.reload(tab)
+
+    async def _change(self, services: Any, ref: int, tab: str, what: str, row: Any, values: Values) -> None:
         if tab == "members":
             await self._member_change(services, ref, what, row, values)
         elif tab == "labels":
@@ -168,8 +186,6 @@ class GroupActions:
                                                    name=values.get("name") or None)
         elif tab == "variables":
             await self._variable_change(services, ref, what, row, values)
-        self.notify(f"{tab[:-1].capitalize()} {DONE[what]}")
-        self.reload(tab)
 
     async def _member_change(self, services: Any, ref: int, what: str, row: Any, values: Values) -> None:
         source = ("groups", ref)
@@ -204,16 +220,21 @@ class GroupActions:
         if what == "delete":
             await variables.delete_group_variable(ref, row.key, environment_scope=row.environment_scope)
             return
-        options = {"variable_type": values["variable_type"], "protected": bool(values["protected"]),
-                   "masked": bool(values["masked"])}
+        options = variable_options(values, row if isinstance(row, CiVariable) else None)
         scope = values.get("environment_scope") or "*"
         if what == "add":
             await variables.create_group_variable(ref, values["key"], values["value"],
-                                                  environment_scope=scope, **options)
+                                                  environment_scope=scope,
+                                                  masked_and_hidden=bool(values.get("masked_and_hidden")),
+                                                  **options)
         else:
             await variables.update_group_variable(ref, row.key, values["value"],
                                                   environment_scope=row.environment_scope,
                                                   new_environment_scope=scope, **options)
+
+    def variables_scoped(self: GroupsScreen) -> bool:
+        """Whether group variables have an environment scope here (Premium; not on Community Edition)."""
+        return feature_reason(self.app, "group_variable_environment_scope") is None
 
     def action_copy_reference(self: GroupsScreen) -> None:
         """`y`: on the variables tab, copy the selected variable's value (never shown); else the URL."""
@@ -226,7 +247,7 @@ class GroupActions:
     # -- small toggles --------------------------------------------------------------------------------
     def action_reveal(self: GroupsScreen) -> None:
         row = self.table("variables").cursor_row
-        if self.active_tab != "variables" or not isinstance(row, CiVariable):
+        if self.active_tab != "variables" or not isinstance(row, CiVariable) or refuse_hidden(self.app, row):
             return
         key = variable_key(row)
         if key in self.revealed:
@@ -290,9 +311,18 @@ class GroupActions:
     # -- jobs -----------------------------------------------------------------------------------------
     def ask_folder(self: GroupsScreen, what: str, then: Any) -> None:
         """Ask where to save (prefilled with the last folder used), then call `then(folder)`."""
+        state = getattr(self.app, "state", None)  # labdeck's state: the last folder of any run
+        remembered = getattr(state, "download_dir", None)
+        if remembered and not self.download_dir_given:
+            self.download_dir = Path(remembered)
+
         def chosen(values: Values | None) -> None:
             if values is not None:
                 self.download_dir = Path(str(values["folder"])).expanduser()
+                self.download_dir_given = True
+                remember = getattr(self.app, "remember", None)
+                if state is not None and callable(remember):
+                    remember(self.app.state.with_(download_dir=self.download_dir))  # type: ignore[attr-defined]
                 then(self.download_dir)
 
         self.app.push_screen(folder_form(what, self.download_dir), chosen)

@@ -23,11 +23,13 @@ from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import Button, Checkbox, Input, Select, Static
 
+from labdeck.api.badges import BadgeUrlError
 from labdeck.api.errors import LabdeckError
 from labdeck.api.models.labels import GroupLabel
 from labdeck.api.models.variables import CiVariable
 from labdeck.domain.access_levels import MEMBER_LEVELS, PROJECT_MEMBER_LEVELS
-from labdeck.domain.ci_variables import VARIABLE_TYPES, variable_errors
+from labdeck.domain.badges import badge_errors, placeholder_list
+from labdeck.domain.ci_variables import DESCRIPTION_MAX, VARIABLE_TYPES, variable_errors
 from labdeck.domain.colours import COLOUR_ERROR, is_colour
 
 Values = dict[str, Any]
@@ -258,9 +260,12 @@ class BadgeFormScreen(FormScreen):
         if render is None or not (link or image):
             return
         shown = Text()
+        problems = badge_errors(link or None, image or None)
         try:
+            if problems:  # not worth a request: GitLab refuses anything but http(s)
+                raise BadgeUrlError(problems)
             rendered_link, rendered_image = await render(link or image, image or link)
-        except LabdeckError as error:
+        except (LabdeckError, BadgeUrlError) as error:
             shown.append(f"No preview: {error}", style="yellow")
         else:
             for label, typed, rendered in (("link", link, rendered_link), ("image", image, rendered_image)):
@@ -275,33 +280,66 @@ def badge_form(name: str = "", link_url: str = "", image_url: str = "", *, editi
                render: Renderer | None = None) -> FormScreen:
     """The badge form; with `render`, it previews the rendered URLs as they are typed."""
     fields = [Field("name", "Name (optional)", name),
-              Field("link_url", "Link URL (%{project_path}, %{project_id}, %{default_branch}, %{commit_sha})",
-                    link_url, "https://…"),
-              Field("image_url", "Image URL", image_url, "https://…/badge.svg")]
-    return BadgeFormScreen("Edit badge" if editing else "New badge", fields,
-                           lambda values: _required(values, "link_url", "image_url"), render=render)
+              Field("link_url", f"Link URL, http(s); placeholders: {placeholder_list()}", link_url,
+                    "https://…"),
+              Field("image_url", "Image URL, http(s)", image_url, "https://…/badge.svg")]
+
+    def validate(values: Values) -> dict[str, str]:
+        errors = _required(values, "link_url", "image_url")
+        for key, messages in badge_errors(str(values.get("link_url") or "") or None,
+                                          str(values.get("image_url") or "") or None).items():
+            errors.setdefault(key, "must be http or https (" + "; ".join(messages) + ")")
+        return errors
+
+    return BadgeFormScreen("Edit badge" if editing else "New badge", fields, validate, render=render)
 
 
-def variable_form(variable: CiVariable | None = None, *, instance: bool = False) -> FormScreen:
-    """Create (no `variable`) or edit a variable; the value field hides what is typed when masked."""
+def variable_form(variable: CiVariable | None = None, *, instance: bool = False,
+                  scoped: bool = True) -> FormScreen:
+    """Create (no `variable`) or edit a variable; the value field hides what is typed when masked. `raw`
+    and the description (255 characters) can always be set; "masked and hidden" only when creating a
+    group variable (GitLab cannot hide an existing one, and instance variables have no hiding). A hidden
+    variable's value was never sent: editing it means typing a new one. A group variable has an
+    environment scope unless `scoped` is False (Community Edition has none)."""
+    hidden = bool(variable and variable.hidden)
     fields = [Field("key", "Key (letters, digits and _)", variable.key if variable else "", "DEPLOY_TOKEN",
                     disabled=variable is not None),
-              Field("value", "Value", (variable.value or "") if variable else "",
+              Field("value", "Value (hidden: type a new one)" if hidden else "Value",
+                    "" if hidden or variable is None else (variable.value or ""),
                     password=bool(variable and variable.masked)),
               Field("variable_type", "Type", (variable.variable_type if variable else None) or "env_var",
                     choices=tuple((t, t) for t in VARIABLE_TYPES)),
               Field("protected", "Protected", bool(variable and variable.protected), switch=True),
-              Field("masked", "Masked", bool(variable and variable.masked), switch=True)]
-    if not instance:
+              Field("masked", "Masked", bool(variable and variable.masked), switch=True, disabled=hidden),
+              Field("raw", "Raw (not expanded: $VAR stays as typed)", bool(variable and variable.raw),
+                    switch=True),
+              Field("description", f"Description (optional, at most {DESCRIPTION_MAX} characters)",
+                    (variable.description or "") if variable else "")]
+    if variable is None and not instance:
+        fields.append(Field("masked_and_hidden", "Masked and hidden (the value is never shown again)", False,
+                            switch=True))
+    if not instance and scoped:
         fields.append(Field("environment_scope", "Environment scope",
                             (variable.environment_scope if variable else None) or "*", "*"))
 
     def validate(values: Values) -> dict[str, str]:
-        found = variable_errors(str(values.get("key", "")), str(values.get("value", "")),
-                                masked=bool(values.get("masked")), instance=instance)
+        masked = bool(values.get("masked")) or bool(values.get("masked_and_hidden")) or hidden
+        found = variable_errors(str(values.get("key", "")), str(values.get("value", "")), masked=masked,
+                                instance=instance, raw=bool(values.get("raw")),
+                                description=str(values.get("description") or ""))
         return {name: "; ".join(messages) for name, messages in found.items()}
 
     return FormScreen("Edit variable" if variable else "New variable", fields, validate)
+
+
+def variable_options(values: Values, before: CiVariable | None = None) -> dict[str, Any]:
+    """The service options of a submitted variable form (group and instance alike). An empty description
+    is not sent, unless it clears the one `before` had."""
+    description = str(values.get("description") or "")
+    cleared = bool(before is not None and before.description)
+    return {"variable_type": values["variable_type"], "protected": bool(values["protected"]),
+            "masked": bool(values["masked"]), "raw": bool(values.get("raw")),
+            "description": description if description or cleared else None}
 
 
 def folder_error(text: str) -> str | None:

@@ -24,6 +24,7 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import Static, TabbedContent, TabPane, Tree
 
 from labdeck.api.badges import BadgesService
+from labdeck.api.errors import ApiError
 from labdeck.api.group_transfer import GroupTransferService
 from labdeck.api.groups import GroupsService, ProjectQuery
 from labdeck.api.iterations import IterationsService
@@ -33,6 +34,7 @@ from labdeck.api.models.group_transfer import RelationStatus
 from labdeck.api.models.groups import Group
 from labdeck.api.variables import VariablesService
 from labdeck.tui.areas import AreaRequest
+from labdeck.tui.capabilities import feature_reason, refused, unavailable
 from labdeck.tui.screens.base import LabdeckScreen
 from labdeck.tui.screens.groups.actions import GroupActions
 from labdeck.tui.screens.groups.tabs import (
@@ -54,6 +56,8 @@ TABS: tuple[tuple[str, str], ...] = (
     ("badges", "Badges"), ("variables", "Variables"), ("iterations", "Iterations"),
     ("transfer", "Export and import"),
 )
+# Tabs whose data not every instance has (domain/capabilities.py): their tab says why instead of a 404.
+TAB_FEATURES: dict[str, str] = {"iterations": "iterations", "transfer": "relations_export"}
 Today = Callable[[], date]
 
 
@@ -91,6 +95,7 @@ class GroupsScreen(GroupActions, LabdeckScreen):
     TITLE = "Groups"
     CSS_PATH = "groups.tcss"
     MUTATING_ACTIONS = frozenset({"add", "edit", "delete", "subscribe", "import_group", "toggle_override"})
+    FEATURE_ACTIONS = {"toggle_billable": "billable_members", "toggle_override": "member_override"}
     BINDINGS = [
         Binding("a", "add", "Add", id="groups.add"),
         Binding("e", "edit", "Edit", id="groups.edit"),
@@ -113,6 +118,7 @@ class GroupsScreen(GroupActions, LabdeckScreen):
         self.start_path = ((request.scope or request.query or "") if request else "").strip()
         self.today: Today = today or (lambda: datetime.now(UTC).date())
         self.download_dir = download_dir or default_download_dir()
+        self.download_dir_given = download_dir is not None  # else the app's remembered folder, if any
         self.group: Group | None = None
         self.inherited_members = False
         self.billable_members = False
@@ -278,9 +284,23 @@ class GroupsScreen(GroupActions, LabdeckScreen):
         if group is None or services is None:
             return
         table = self.table(tab)
+        table.empty_text = self.specs[tab].empty  # undo a former reason
+        feature = TAB_FEATURES.get(tab) or ("billable_members" if tab == "members" and self.billable_members
+                                            else None)
+        missing = feature_reason(self.app, feature) if feature else None
+        if feature and missing:  # say why in place of the list, and send nothing
+            table.empty_text = unavailable(self.app, feature, missing)
+            table.set_rows([])
+            return
         table.loading_more = True
         try:
             rows = await self.fetch(services, tab, group, refresh)
+        except ApiError as error:
+            explained = refused(self.app, feature, error) if feature else None
+            if explained is None:
+                raise
+            table.empty_text = explained
+            rows = []
         finally:
             table.loading_more = False
         if self.group is None or self.group.id != group.id:
@@ -290,6 +310,7 @@ class GroupsScreen(GroupActions, LabdeckScreen):
         self.mark_data_loaded()
 
     async def fetch(self, services: Services, tab: str, group: Group, refresh: bool) -> list[Any]:
+        """The rows of `tab` for `group`."""
         ref = group.id
         if tab == "projects":
             query = ProjectQuery(order_by="path", sort="asc")

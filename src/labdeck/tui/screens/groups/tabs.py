@@ -166,11 +166,31 @@ def variable_key(variable: CiVariable) -> tuple[str, str]:
     return variable.key, variable.environment_scope or "*"
 
 
+HIDDEN_REFUSAL = "is masked and hidden: GitLab never sends its value, so it cannot be revealed or copied"
+
+
+def refuse_hidden(app: App[Any], variable: CiVariable) -> bool:
+    """True (after saying why) when `variable` is hidden: `m` and `y` have nothing to show or copy."""
+    if not variable.hidden:
+        return False
+    app.notify(Content.assemble(variable.key, " ", HIDDEN_REFUSAL), severity="warning", timeout=4)
+    return True
+
+
 def copy_variable_value(app: App[Any], variable: CiVariable) -> None:
-    """Copy a variable's value (masked ones too) to the clipboard; the notification never shows it."""
+    """Copy a variable's value (masked ones too) to the clipboard; the notification never shows it.
+    A hidden variable has no value to copy: that is said instead."""
+    if refuse_hidden(app, variable):
+        return
     app.copy_to_clipboard(variable.value or "")
     hidden = " (masked: not shown)" if variable.masked else ""
     app.notify(Content.assemble("Copied the value of ", variable.key, hidden), timeout=3)
+
+
+def _masking(variable: CiVariable) -> str:
+    if variable.hidden:
+        return "masked and hidden (never revealed)"
+    return "yes (m reveals)" if variable.masked else "no"
 
 
 def variable_tab(revealed: Collection[tuple[str, str]]) -> TabSpec:
@@ -178,7 +198,7 @@ def variable_tab(revealed: Collection[tuple[str, str]]) -> TabSpec:
         shown = variable.shown_value(variable_key(variable) in revealed)
         return (Text(variable.key), Text(shown.replace("\n", "⏎"), no_wrap=True, overflow="ellipsis"),
                 Text(variable.variable_type or ""), Text(variable.environment_scope or ""),
-                _yes(variable.protected), _yes(variable.masked))
+                _yes(variable.protected), Text("hidden") if variable.hidden else _yes(variable.masked))
 
     columns = [Column("key", "Key", min_width=16), Column("value", "Value", min_width=20),
                Column("type", "Type", width=8), Column("scope", "Scope", width=12),
@@ -188,7 +208,9 @@ def variable_tab(revealed: Collection[tuple[str, str]]) -> TabSpec:
         return _detail(variable.key, [("value", variable.shown_value(variable_key(variable) in revealed)),
                                       ("type", variable.variable_type), ("scope", variable.environment_scope),
                                       ("protected", "yes" if variable.protected else "no"),
-                                      ("masked", "yes (m reveals)" if variable.masked else "no")])
+                                      ("masked", _masking(variable)),
+                                      ("raw", "yes (not expanded)" if variable.raw else "no"),
+                                      ("description", variable.description)])
 
     return TabSpec(columns, cells, variable_key, detail, "No variables")
 

@@ -71,6 +71,7 @@ class IssuesScreen(LabdeckScreen):
     TITLE = "Issues"
     CSS_PATH = "issues.tcss"
     MUTATING_ACTIONS = frozenset({"bulk", "edit", "comment", "time_tracking", "promote"})
+    FEATURE_ACTIONS = {"promote": "promote_to_epic"}
     BINDINGS = [
         Binding("f", "focus_query", "Query", id="issues.query"),
         Binding("b", "bulk", "Bulk", id="issues.bulk"),

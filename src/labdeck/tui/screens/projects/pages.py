@@ -62,6 +62,15 @@ def domain_cells(now: Now) -> Callable[[PagesDomain], tuple[Text, ...]]:
 
 def domain_detail(domain: PagesDomain) -> Text:
     detail = Text(domain.domain, style="bold")
+    if domain.verified is not None:  # GitLab sends these; an old or odd server may not
+        detail.append("\nverified: ", style="dim")
+        detail.append("yes" if domain.verified else "no, publish the TXT record below",
+                      style="" if domain.verified else "yellow")
+        if domain.enabled_until is not None:
+            detail.append(f"\nenabled until: {domain.enabled_until:%Y-%m-%d %H:%M}", style="dim")
+        if domain.verification_code:
+            detail.append("\nverification code: ", style="dim")
+            detail.append(domain.verification_code)
     if domain.certificate and domain.certificate.certificate_text:
         detail.append("\n\n")
         detail.append(domain.certificate.certificate_text)

@@ -26,6 +26,7 @@ from textual.widgets import Button, Input, Static
 
 from labdeck.api.models.registry import RegistryRepository, RegistryTagDetail
 from labdeck.api.registry import BulkDeleteLocked, format_age, format_size, format_wait
+from labdeck.domain.journal_rules import REGISTRY_NO_INVERSE
 from labdeck.domain.registry_cleanup import CleanupPlan, CleanupPlanner, CleanupRules, Reason
 from labdeck.tui.jobs import Job, poll_until
 from labdeck.tui.screens.base import LabdeckScreen
@@ -351,7 +352,8 @@ class RegistryCleanupScreen(LabdeckScreen):
             if yes:
                 self.start_bulk_delete(rules, names)
 
-        self.app.push_screen(TypeToConfirmScreen("Bulk delete tags", message, self.repo_label), answered)
+        self.app.push_screen(TypeToConfirmScreen("Bulk delete tags", message, self.repo_label,
+                                                 irreversible=REGISTRY_NO_INVERSE), answered)
 
     def start_bulk_delete(self, rules: CleanupRules, names: list[str]) -> Job | None:
         service = registry_service(self)

@@ -26,6 +26,7 @@ from textual.widgets import Input, Static
 from labdeck.api.errors import NotFound
 from labdeck.api.models.registry import RegistryRepository, RegistryTagDetail
 from labdeck.api.registry import BulkDeleteLocks, RegistryService, format_age, format_size
+from labdeck.domain.journal_rules import REGISTRY_NO_INVERSE
 from labdeck.tui.areas import AreaRequest
 from labdeck.tui.jobs import Job, poll_until
 from labdeck.tui.screens.base import LabdeckScreen, ScopedScreen
@@ -156,7 +157,8 @@ class RegistryScreen(ScopedScreen):
             if yes:
                 self.delete_repository(repo)
 
-        self.app.push_screen(TypeToConfirmScreen("Delete repository", message, expected), answered)
+        self.app.push_screen(TypeToConfirmScreen("Delete repository", message, expected,
+                                                 irreversible=REGISTRY_NO_INVERSE), answered)
 
     def delete_repository(self, repo: RegistryRepository) -> Job | None:
         service = registry_service(self)
@@ -286,7 +288,8 @@ class RegistryTagsScreen(LabdeckScreen):
             if yes:
                 self.delete_tags(names)
 
-        self.app.push_screen(ConfirmScreen("Delete tags", message, confirm_label="Delete"), answered)
+        self.app.push_screen(ConfirmScreen("Delete tags", message, confirm_label="Delete",
+                                           irreversible=REGISTRY_NO_INVERSE), answered)
 
     def delete_tags(self, names: list[str]) -> Job | None:
         service = registry_service(self)

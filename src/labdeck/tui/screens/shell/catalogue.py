@@ -8,16 +8,20 @@ from typing import Any
 def screen_classes() -> list[type[Any]]:
     from labdeck.tui.screens.confirm import ConfirmScreen, TypeToConfirmScreen
     from labdeck.tui.screens.projects.projects import ProjectsScreen
+    from labdeck.tui.screens.shell.export import ExportDialog
     from labdeck.tui.screens.shell.first_run import FirstRunScreen
     from labdeck.tui.screens.shell.help import HelpScreen
     from labdeck.tui.screens.shell.home import HomeScreen
     from labdeck.tui.screens.shell.jobs import JobResultsScreen, JobsScreen
+    from labdeck.tui.screens.shell.journal import JournalScreen
     from labdeck.tui.screens.shell.jump import JumpScreen
+    from labdeck.tui.screens.shell.overview import OverviewScreen
     from labdeck.tui.screens.shell.request_log import RequestLogScreen
     from labdeck.tui.screens.users.users import OperationMenu, UsersScreen
     from labdeck.tui.widgets.resource_table import ResourceTable
 
-    return [HomeScreen, JumpScreen, HelpScreen, JobsScreen, JobResultsScreen, RequestLogScreen,
+    return [HomeScreen, JumpScreen, HelpScreen, JobsScreen, JobResultsScreen, RequestLogScreen, JournalScreen,
+            OverviewScreen, ExportDialog,
             ProjectsScreen, ConfirmScreen, TypeToConfirmScreen, FirstRunScreen, ResourceTable,
             UsersScreen, OperationMenu, *_deployment_classes(), *_project_view_classes(),
             *_admin_classes()]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
@@ -9,7 +11,7 @@ from textual.screen import ModalScreen
 from textual.suggester import SuggestFromList
 from textual.widgets import Input, Label, Static
 
-from labdeck.tui.areas import complete
+from labdeck.tui.areas import complete, find_area
 
 
 class JumpScreen(ModalScreen[str | None]):
@@ -26,14 +28,18 @@ class JumpScreen(ModalScreen[str | None]):
             with Vertical(id="jump-line"):
                 yield Label(":", id="jump-colon")
                 yield Input(placeholder="view name", id="jump-input",
-                            suggester=SuggestFromList(complete("", self._admin()), case_sensitive=False))
+                            suggester=SuggestFromList(complete("", self._admin(), self._allowed()),
+                                                      case_sensitive=False))
             yield Static(self._choices(""), id="jump-choices")
 
     def _admin(self) -> bool:
         return bool(getattr(self.app, "is_admin", False))
 
+    def _allowed(self) -> Any:
+        return getattr(self.app, "area_allowed", None)
+
     def _choices(self, text: str) -> str:
-        names = complete(text, self._admin())
+        names = complete(text, self._admin(), self._allowed())
         return "  ".join(f":{name}" for name in names) if names else "no view matches"
 
     def on_input_changed(self, event: Input.Changed) -> None:
@@ -41,16 +47,16 @@ class JumpScreen(ModalScreen[str | None]):
 
     def action_complete(self) -> None:
         field = self.query_one("#jump-input", Input)
-        names = complete(field.value, self._admin())
+        names = complete(field.value, self._admin(), self._allowed())
         if names:
             field.value = names[0]
             field.cursor_position = len(field.value)
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
-        names = complete(event.value, self._admin())
+        names = complete(event.value, self._admin(), self._allowed())
         exact = event.value.strip().lstrip(":").lower()
-        if exact in names:
-            self.dismiss(exact)
+        if exact in names or (exact and find_area(exact) is not None):
+            self.dismiss(exact)  # an area this instance or token cannot reach: opening it says why
         elif len(names) >= 1 and exact:
             self.dismiss(names[0])
         else:

@@ -1,4 +1,5 @@
-"""`:log`: every request of this session (time, method, path, status, duration, retries, error), live.
+"""`:log`: every request of this session (time, method, path, status, duration, retries, error), live,
+and the notes of tolerant reading (method READ, status `warn`: which item, which fields were unreadable).
 
 Entries come from the client's `RequestLog`, which has already removed secrets from paths; headers are
 never shown.
@@ -31,9 +32,14 @@ def _status_style(status: int | None) -> str:
 def log_cells(row: Row) -> tuple[Text, ...]:
     _, entry = row
     status = "—" if entry.status is None else str(entry.status)
+    # A 2xx whose body was truncated or unreadable carries an error: red, not a green success.
+    style = "bold red" if entry.error else _status_style(entry.status)
+    if entry.kind == "decode":  # tolerant reading: an item kept with fields it could not read
+        status, style = "warn", "yellow"
     return (Text(entry.at.astimezone().strftime("%H:%M:%S")), Text(entry.method),
-            Text(status, style=_status_style(entry.status)), Text(f"{entry.duration_ms:.0f} ms"),
-            Text(str(entry.retries) if entry.retries else ""), Text(entry.path), Text(entry.error or ""))
+            Text(status, style=style), Text(f"{entry.duration_ms:.0f} ms"),
+            Text(str(entry.retries) if entry.retries else ""), Text(entry.path),
+            Text(entry.error or "", style="yellow" if entry.kind == "decode" else "red"))
 
 
 LOG_COLUMNS = [
@@ -65,7 +71,9 @@ class RequestLogScreen(LabdeckScreen):
 
     def on_mount(self) -> None:
         self._pending: list[RequestLogEntry] = []
-        self._unsubscribe = self.labdeck.request_log.subscribe(self._pending.append)
+        self._amended: list[RequestLogEntry] = []
+        self._unsubscribe = self.labdeck.request_log.subscribe(self._pending.append,
+                                                               on_amend=self._amended.append)
         self.set_interval(0.25, self._flush)
         table = self.table
         table.move_cursor(len(table.visible_rows) - 1)
@@ -76,6 +84,8 @@ class RequestLogScreen(LabdeckScreen):
         self._unsubscribe()
 
     def _flush(self) -> None:
+        if self._amended:
+            self._apply_amended()
         if not self._pending:
             return
         fresh, self._pending[:] = list(self._pending), []
@@ -87,6 +97,16 @@ class RequestLogScreen(LabdeckScreen):
         if following:
             table.move_cursor(len(table.visible_rows) - 1)
         self.mark_data_loaded()
+
+    def _apply_amended(self) -> None:
+        """Entries marked failed after they were shown (an unreadable 2xx body): redraw their rows."""
+        amended = {entry.seq: entry for entry in self._amended}
+        self._amended.clear()
+        table = self.table
+        for index, entry in list(table.rows):
+            if entry.seq in amended:
+                table.replace_row((index, amended[entry.seq]))
+        self._pending[:] = [amended.get(entry.seq, entry) for entry in self._pending]
 
     def refresh_data(self) -> None:
         self._pending.clear()

@@ -26,6 +26,7 @@ from textual.widgets.option_list import Option
 
 from labdeck.api.models.moderation import Condition, ModeratedUser
 from labdeck.api.users import UsersService
+from labdeck.domain.journal_rules import NO_INVERSE_USER_OPS
 from labdeck.domain.moderation import Operation
 from labdeck.tui.areas import AreaRequest
 from labdeck.tui.jobs import Job
@@ -125,7 +126,8 @@ class UsersScreen(LabdeckScreen):
         super().__init__()
         self.today = today
         self.search = (request.query or "").strip() if request else ""
-        self.condition: Condition | None = None
+        self.first_tab = (request.scope or "all") if request and request.scope in TABS else "all"
+        self.condition: Condition | None = TABS[self.first_tab]  # the overview opens a condition
         self.all_users: list[ModeratedUser] = []
         self.denied = False
 
@@ -134,7 +136,7 @@ class UsersScreen(LabdeckScreen):
         with Horizontal(id="users-bar"):
             tabs = [Tab(key.capitalize() if c is None else str(c).capitalize(), id=f"users-tab-{key}")
                     for key, c in TABS.items()]
-            yield Tabs(*tabs, id="users-conditions")
+            yield Tabs(*tabs, active=f"users-tab-{self.first_tab}", id="users-conditions")
             yield Input(self.search, placeholder="search (server)…", id="users-search")
         yield ResourceView(COLUMNS, cells=user_cells(self.today()), row_key=lambda u: u.id,
                            detail=self.user_detail, show_detail=True, empty_text="No users",
@@ -299,10 +301,13 @@ class UsersScreen(LabdeckScreen):
                 then()
 
         label = op.label.capitalize()
+        irreversible = NO_INVERSE_USER_OPS.get(op.value)
         if op in TYPED:
-            screen: ConfirmScreen = TypeToConfirmScreen(title, message, expected, confirm_label=label)
+            screen: ConfirmScreen = TypeToConfirmScreen(title, message, expected, confirm_label=label,
+                                                        irreversible=irreversible)
         else:
-            screen = ConfirmScreen(title, message, confirm_label=label, danger=op not in GENTLE)
+            screen = ConfirmScreen(title, message, confirm_label=label, danger=op not in GENTLE,
+                                   irreversible=irreversible)
         self.app.push_screen(screen, answered)
 
     @work(group="users-moderate")

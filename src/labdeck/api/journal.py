@@ -1,0 +1,266 @@
+"""The undo journal: every change labdeck makes on an instance, with what was there before, in a file of its
+own (JSON lines, mode 0600 from the first byte, one file per instance), and the undo of an entry.
+
+`ApiClient.request` hands every mutating request to `Journal.around`, which reads the target first (the
+rules in `labdeck.domain.journal_rules` say what to read and how GitLab undoes the operation), sends the
+request and appends an entry with the result. The file never holds a token (paths are the request log's,
+already redacted) nor a CI variable's value: the value of a deleted, unmasked variable is kept in memory for
+this run only, so its deletion can be undone until labdeck closes. `UndoService.undo` refuses, with the
+reason, when there is no inverse or when the target changed since.
+"""
+
+from __future__ import annotations
+
+import contextvars
+import json
+import os
+import time
+import uuid
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+from labdeck.api.errors import ApiError, LabdeckError, NotFound
+from labdeck.domain.journal_rules import (
+    VALUE_KEPT_IN_MEMORY,
+    Inverse,
+    Operation,
+    changed_since,
+    classify,
+    describe_target,
+    inverse_of,
+    why_no_inverse,
+)
+
+SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+# The job a request belongs to, as (key, title): set by the TUI's job centre around each job.
+current_job: contextvars.ContextVar[tuple[str, str] | None] = contextvars.ContextVar("labdeck_job",
+                                                                                     default=None)
+_undoing: contextvars.ContextVar[str | None] = contextvars.ContextVar("labdeck_undoing", default=None)
+Send = Callable[..., Awaitable[httpx.Response]]
+
+
+class UndoRefused(LabdeckError):
+    """An undo that must not run; the message says why."""
+
+
+@dataclass
+class JournalEntry:
+    id: str
+    at: float
+    operation: str
+    kind: str
+    target: str
+    method: str
+    path: str
+    result: str = "pending"
+    ok: bool = False
+    job: str | None = None
+    job_title: str | None = None
+    undoes: str | None = None
+    no_undo: str | None = None
+    before: dict[str, Any] | None = None
+    inverse: dict[str, Any] | None = None
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> JournalEntry:
+        known = {f for f in cls.__dataclass_fields__}
+        return cls(**{k: v for k, v in data.items() if k in known})
+
+
+# Fields of a snapshot worth keeping (never a variable's value, never anything secret).
+_KEEP = ("id", "username", "name", "state", "access_level", "expires_at", "color", "description", "priority",
+         "link_url", "image_url", "message", "target", "commit", "key", "variable_type", "protected",
+         "masked", "hidden", "masked_and_hidden", "raw", "environment_scope", "labels", "assignees",
+         "milestone", "iid", "title")
+
+
+def _summary(before: Mapping[str, Any] | None) -> dict[str, Any] | None:
+    if before is None:
+        return None
+    kept = {k: before[k] for k in _KEEP if k in before}
+    if isinstance(kept.get("commit"), Mapping):
+        kept["commit"] = {"id": kept["commit"].get("id")}
+    if isinstance(kept.get("assignees"), list):
+        kept["assignees"] = [{"id": a.get("id"), "username": a.get("username")}
+                             for a in kept["assignees"] if isinstance(a, Mapping)]
+    if isinstance(kept.get("milestone"), Mapping):
+        kept["milestone"] = {"id": kept["milestone"].get("id"), "title": kept["milestone"].get("title")}
+    return kept
+
+
+def open_private(path: Path) -> int:
+    """Open `path` for appending, created 0600 (its folder 0700) from the first byte."""
+    path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+    return os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+
+
+@dataclass
+class Journal:
+    """The journal of one instance. `path=None` keeps entries in memory only (tests, no state folder)."""
+
+    path: Path | None = None
+    clock: Callable[[], float] = time.time
+    _entries: list[JournalEntry] = field(default_factory=list)
+    _values: dict[str, str] = field(default_factory=dict, repr=False)  # entry id -> variable value
+    _loaded: bool = False
+    _listeners: list[Callable[[JournalEntry], None]] = field(default_factory=list)
+
+    def entries(self) -> list[JournalEntry]:
+        """Every entry, oldest first (the file is read once; later entries are kept as they are added)."""
+        if not self._loaded:
+            self._loaded = True
+            self._entries = self._read() + self._entries
+        return list(self._entries)
+
+    def _read(self) -> list[JournalEntry]:
+        if self.path is None or not self.path.exists():
+            return []
+        found = []
+        for line in self.path.read_text(encoding="utf-8", errors="replace").splitlines():
+            try:
+                found.append(JournalEntry.from_json(json.loads(line)))
+            except (ValueError, TypeError):
+                continue  # a torn or foreign line never hides the rest
+        return found
+
+    def get(self, entry_id: str) -> JournalEntry | None:
+        return next((e for e in self.entries() if e.id == entry_id), None)
+
+    def undone(self) -> dict[str, JournalEntry]:
+        """Entries that were undone, by id, with the entry of their undo (only a successful one counts)."""
+        return {e.undoes: e for e in self.entries() if e.undoes and e.ok}
+
+    def subscribe(self, listener: Callable[[JournalEntry], None]) -> None:
+        self._listeners.append(listener)
+
+    def append(self, entry: JournalEntry) -> None:
+        self.entries()
+        self._entries.append(entry)
+        if self.path is not None:
+            line = json.dumps(asdict(entry), ensure_ascii=False, default=str) + "\n"
+            descriptor = open_private(self.path)
+            try:
+                os.write(descriptor, line.encode("utf-8"))
+            finally:
+                os.close(descriptor)
+        for listener in list(self._listeners):
+            listener(entry)
+
+    def value_for(self, entry: JournalEntry) -> str | None:
+        """The in-memory value of a deleted variable (None after a restart, or for a secret one)."""
+        return self._values.get(entry.id)
+
+    # -- recording ------------------------------------------------------------------------------------
+    async def around(self, client: Any, method: str, path: str, kwargs: dict[str, Any],
+                     send: Send) -> httpx.Response:
+        """Send a mutating request through `send`, journalled with what was there before."""
+        relative = client.relative_path(path)
+        op = classify(method, relative)
+        before = await self._snapshot(client, op, kwargs.get("params"))
+        job = current_job.get()
+        entry = JournalEntry(
+            id=uuid.uuid4().hex[:12], at=self.clock(), operation=op.label, kind=op.kind,
+            target=describe_target(op, before), method=method.upper(), path=relative,
+            job=job[0] if job else None, job_title=job[1] if job else None, undoes=_undoing.get(),
+            before=_summary(before))
+        try:
+            response = await send(method, path, **kwargs)
+        except ApiError as error:
+            self._finish(entry, op, before, None, kwargs, f"refused: {error.status} {error.message}", False)
+            raise
+        except BaseException as error:  # the answer was lost: the server may have applied it
+            reason = "cancelled" if not isinstance(error, Exception) else str(error)
+            self._finish(entry, op, before, None, kwargs,
+                         f"unknown (the server may have applied it): {reason}", False)
+            raise
+        after = _body(response) if op.kind in ("issue.update", "member.level") else None
+        self._finish(entry, op, before, after, kwargs, "done", True)
+        return response
+
+    async def _snapshot(self, client: Any, op: Operation, params: Any) -> dict[str, Any] | None:
+        if op.snapshot is None or (op.no_inverse is not None and not op.kind.startswith("user.")):
+            return None
+        scoped = params if op.kind == "variable.delete" else None  # a variable's environment_scope filter
+        try:
+            found = await client.get_json(op.snapshot, params=scoped)
+        except (LabdeckError, ValueError):
+            return None
+        return found if isinstance(found, dict) else None
+
+    def _finish(self, entry: JournalEntry, op: Operation, before: dict[str, Any] | None,
+                after: Any, kwargs: Mapping[str, Any], result: str, ok: bool) -> None:
+        entry.result, entry.ok = result, ok
+        if ok:
+            sent = kwargs.get("json") or kwargs.get("data") or kwargs.get("params") or {}
+            inverse = inverse_of(op, entry.path, before, after if isinstance(after, dict) else None,
+                                 sent if isinstance(sent, Mapping) else {})
+            entry.no_undo = None if inverse is not None else (why_no_inverse(op, before) or "nothing to undo")
+            if inverse is not None:
+                entry.inverse = inverse.to_json()
+                if inverse.body.get("value") == VALUE_KEPT_IN_MEMORY and before is not None:
+                    self._values[entry.id] = str(before.get("value", ""))
+        else:
+            entry.no_undo = "it did not complete"
+        self.append(entry)
+
+
+def _body(response: httpx.Response) -> Any:
+    try:
+        return response.json() if response.content.strip() else None
+    except ValueError:
+        return None
+
+
+class UndoService:
+    """Undoes journal entries, one at a time; each undo is itself journalled (`undoes` names the entry)."""
+
+    def __init__(self, client: Any, journal: Journal) -> None:
+        self.client = client
+        self.journal = journal
+
+    def refusal(self, entry: JournalEntry) -> str | None:
+        """Why `entry` cannot be undone, known without a request (None when it may be)."""
+        if entry.undoes:
+            return "it is itself an undo"
+        if not entry.ok:
+            return entry.no_undo or "it did not complete"
+        if entry.id in self.journal.undone():
+            return "it was undone already"
+        if entry.inverse is None:
+            return entry.no_undo or "labdeck knows no inverse for it"
+        inverse = Inverse.from_json(entry.inverse)
+        if inverse.body.get("value") == VALUE_KEPT_IN_MEMORY and self.journal.value_for(entry) is None:
+            return "the variable's value was not kept after labdeck closed"
+        return None
+
+    async def undo(self, entry: JournalEntry) -> str:
+        """Send the inverse of `entry` after checking that its target did not change since."""
+        reason = self.refusal(entry)
+        if reason is not None:
+            raise UndoRefused(f"cannot undo {entry.operation} of {entry.target}: {reason}")
+        inverse = Inverse.from_json(entry.inverse or {})
+        if inverse.check_path is not None:
+            try:
+                current = await self.client.get_json(inverse.check_path)
+            except NotFound:
+                current = None
+            changed = changed_since(inverse, current if isinstance(current, dict) else None)
+            if changed is not None:
+                raise UndoRefused(f"not undone: {entry.target} changed since ({changed})")
+        body = dict(inverse.body)
+        if body.get("value") == VALUE_KEPT_IN_MEMORY:
+            body["value"] = self.journal.value_for(entry)
+        token = _undoing.set(entry.id)
+        try:
+            await self.client.request(inverse.method, inverse.path, json=body or None)
+        finally:
+            _undoing.reset(token)
+        return f"undone: {entry.operation} of {entry.target}"
+
+    def job_entries(self, job: str) -> list[JournalEntry]:
+        """The entries of one bulk job, newest first (undo runs in reverse order)."""
+        return [e for e in reversed(self.journal.entries()) if e.job == job and not e.undoes]

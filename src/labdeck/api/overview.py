@@ -1,0 +1,175 @@
+"""The figures of the operator's overview ("what needs me on this instance right now?"), read within a
+request budget so that opening labdeck never walks a whole large instance.
+
+Each reader spends at most what is left of the budget (one request is one page) and says whether what it
+counted is complete (`UsersFigures.complete`): on an instance with 50,000 users the overview counts the
+first pages and says so, and the Users area has the rest. Paths are known here only.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from datetime import UTC, date, datetime, timedelta
+from urllib.parse import quote
+
+from labdeck.api.client import ApiClient
+from labdeck.api.errors import LabdeckError
+from labdeck.api.models.base import parse_many
+from labdeck.api.models.deployments import Deployment
+from labdeck.api.models.moderation import DEFAULT_DORMANT_DAYS, Condition, ModeratedUser
+from labdeck.api.models.project_resources import PagesDomain
+from labdeck.api.pagination import Page
+from labdeck.api.users import USERS_PATH, UsersService
+
+BUDGET = 12  # requests the overview may send in all
+USERS_PAGES = 5  # at most 500 users counted on start
+DOMAIN_PAGES = 3
+RECENT_PROJECTS = 5
+SOON_DAYS = 30
+
+
+class BudgetSpent(LabdeckError):
+    """The overview's request budget ran out before this figure could be read."""
+
+
+@dataclass
+class Budget:
+    left: int
+
+    def take(self) -> None:
+        if self.left <= 0:
+            raise BudgetSpent("request budget spent: open the area for the full figure")
+        self.left -= 1
+
+
+@dataclass
+class UsersFigures:
+    counts: dict[Condition, int] = field(default_factory=dict)
+    scanned: int = 0
+    total: int | None = None  # every user of the instance, when the server says
+    complete: bool = True
+    dormant_days: int = DEFAULT_DORMANT_DAYS
+
+
+@dataclass
+class CertificateFigures:
+    expired: list[PagesDomain] = field(default_factory=list)
+    soon: list[PagesDomain] = field(default_factory=list)
+    scanned: int = 0
+    complete: bool = True
+
+
+@dataclass
+class FailedDeployment:
+    project: str
+    deployment: Deployment
+
+
+class OverviewService:
+    """Reads the overview's figures within `budget` requests in all."""
+
+    def __init__(self, client: ApiClient, *, budget: int = BUDGET,
+                 now: Callable[[], datetime] = lambda: datetime.now(UTC)) -> None:
+        self.client = client
+        self.budget = Budget(budget)
+        self.now = now
+
+    async def dormant_days(self) -> int:
+        """The instance's dormant period (`deactivate_dormant_users_period`), 90 days when unknown."""
+        try:
+            self.budget.take()
+            settings = await self.client.get_json("/application/settings")
+        except LabdeckError:
+            return DEFAULT_DORMANT_DAYS
+        value = settings.get("deactivate_dormant_users_period") if isinstance(settings, dict) else None
+        return int(value) if isinstance(value, int) and not isinstance(value, bool) and value > 0 \
+            else DEFAULT_DORMANT_DAYS
+
+    async def users(self, today: date, dormant_days: int = DEFAULT_DORMANT_DAYS) -> UsersFigures:
+        """Users per condition (pending approval, dormant, blocked, banned, ...) in the first pages."""
+        figures = UsersFigures(dormant_days=dormant_days)
+        users = UsersService(self.client)
+        cached = users.cached_users()  # the users view's own list: no request while it is fresh
+        if cached is not None and cached[1]:
+            found = cached[0]
+            figures.total = len(found)
+        else:
+            pages, figures.complete = await self._pages(USERS_PATH, users.list_params(), USERS_PAGES)
+            items = [item for page in pages for item in page.items]
+            figures.total = next((p.total for p in pages if p.total is not None), None)
+            if figures.complete:  # the whole list: the users view will not ask again
+                self.client.cache.set(self.client.cache_key(USERS_PATH, users.list_params()), items)
+            found = parse_many(ModeratedUser, items, sanitised=True)
+        for user in found:
+            figures.scanned += 1
+            for condition in user.conditions(today, dormant_days):
+                figures.counts[condition] = figures.counts.get(condition, 0) + 1
+        return figures
+
+    async def _pages(self, path: str, params: dict[str, str] | None, limit: int) -> tuple[list[Page], bool]:
+        """The first pages of a list within the budget (at most `limit`), and whether that was all of it."""
+        self.budget.take()
+        found: list[Page] = []
+        async for page in self.client.pages(path, params):
+            found.append(page)
+            if page.next_url is None:
+                return found, True
+            if len(found) >= limit or self.budget.left <= 1:
+                return found, False
+            self.budget.take()
+        return found, True
+
+    async def certificates(self) -> CertificateFigures:
+        """Pages domains whose certificate expired or expires within 30 days (administrators)."""
+        figures = CertificateFigures()
+        now = self.now()
+        pages, figures.complete = await self._pages("/pages/domains", None, DOMAIN_PAGES)
+        for page in pages:
+            for domain in parse_many(PagesDomain, page.items, sanitised=True):
+                figures.scanned += 1
+                state = domain.expiry_state(now)
+                if state == "expired":
+                    figures.expired.append(domain)
+                elif state == "soon":
+                    figures.soon.append(domain)
+        return figures
+
+    async def failed_deployments(self, projects: Iterable[tuple[int | str, str]],
+                                 hours: int = 24) -> list[FailedDeployment]:
+        """Deployments that failed in the last `hours` in these (recently opened) projects, newest first."""
+        since = (self.now() - timedelta(hours=hours)).strftime("%Y-%m-%dT%H:%M:%SZ")
+        found: list[FailedDeployment] = []
+        for project_id, path in list(projects)[:RECENT_PROJECTS]:
+            self.budget.take()
+            page = await self.client.get_page(f"/projects/{quote(str(project_id), safe='')}/deployments", {
+                "status": "failed", "updated_after": since, "order_by": "updated_at", "sort": "desc",
+                "per_page": 20})
+            found += [FailedDeployment(path, d) for d in parse_many(Deployment, page.items, sanitised=True)]
+        return sorted(found, key=lambda f: _when(f.deployment), reverse=True)
+
+
+def _when(deployment: Deployment) -> float:
+    moment = getattr(deployment, "updated_at", None) or getattr(deployment, "created_at", None)
+    return moment.timestamp() if isinstance(moment, datetime) else 0.0
+
+
+def age_text(loaded_at: float | None, now: float | None = None) -> str:
+    """`just now`, `3 min ago`, `2 h ago`: how old a figure is."""
+    if loaded_at is None:
+        return "not loaded"
+    seconds = max((now if now is not None else time.time()) - loaded_at, 0)
+    if seconds < 60:
+        return "just now"
+    if seconds < 3600:
+        return f"{int(seconds // 60)} min ago"
+    return f"{int(seconds // 3600)} h ago"
+
+
+def bar(value: int, largest: int, width: int = 12) -> str:
+    """A bar of block characters, `value` against `largest`."""
+    if largest <= 0 or value <= 0:
+        return ""
+    cells = max(1, round(width * value / largest))
+    return "█" * min(cells, width)

@@ -1,0 +1,272 @@
+"""What the undo journal knows about a change: which operation a request is, what to read before it, how
+GitLab undoes it, and whether an undo is still safe.
+
+Pure rules over paths (relative to `/api/v4`, as the request log shows them) and plain dicts (the JSON GitLab
+answers); the I/O lives in `labdeck.api.journal`. An operation GitLab cannot undo says why (`no_inverse`), so
+that a confirmation can say so before it runs. Nothing here holds a CI variable's value: the inverse of a
+variable's deletion names the value as `VALUE_KEPT_IN_MEMORY`, and the journal fills it from memory.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import quote, unquote
+
+VALUE_KEPT_IN_MEMORY = "<kept in memory>"
+ABSENT = "absent"  # an undo's check: the target must not exist (it is recreated)
+
+# User states after each moderation operation, and the operation that undoes it.
+USER_OPS: dict[str, tuple[str, str]] = {  # op -> (state after it, inverse op)
+    "ban": ("banned", "unban"), "unban": ("active", "ban"),
+    "block": ("blocked", "unblock"), "unblock": ("active", "block"),
+    "deactivate": ("deactivated", "activate"), "activate": ("active", "deactivate"),
+}
+NO_INVERSE_USER_OPS = {
+    "reject": "a rejected sign-up is deleted by GitLab",
+    "approve": "GitLab cannot return a user to pending approval",
+}
+REGISTRY_NO_INVERSE = "registry tags cannot be recreated through the API (the image is pushed again)"
+SECRET_VARIABLE = "the value of a masked or hidden variable is never kept"
+ISSUE_FIELDS = ("state_event", "labels", "add_labels", "remove_labels", "assignee_ids", "assignee_id",
+                "milestone_id")
+
+
+@dataclass(frozen=True)
+class Operation:
+    """One change as the journal names it. `snapshot` is the path to read before it (None: nothing)."""
+
+    kind: str
+    label: str
+    target: str
+    snapshot: str | None = None
+    no_inverse: str | None = None
+    groups: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Inverse:
+    """The request that undoes an entry, and what must hold first: `check_path` read now must be absent
+    (`expect == ABSENT`) or match every field of `expect`."""
+
+    method: str
+    path: str
+    body: dict[str, Any] = field(default_factory=dict)
+    check_path: str | None = None
+    expect: Mapping[str, Any] | str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"method": self.method, "path": self.path, "body": self.body, "check_path": self.check_path,
+                "expect": self.expect}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Inverse:
+        return cls(str(data["method"]), str(data["path"]), dict(data.get("body") or {}),
+                   data.get("check_path"), data.get("expect"))
+
+
+_RULES: list[tuple[str, re.Pattern[str]]] = [(kind, re.compile(pattern)) for kind, pattern in (
+    ("user", r"users/(?P<id>\d+)/(?P<op>[a-z_]+)"),
+    ("member", r"(?P<scope>groups|projects)/(?P<id>[^/]+)/members/(?P<user>\d+)"),
+    ("label", r"(?P<scope>groups|projects)/(?P<id>[^/]+)/labels/(?P<label>[^/]+)"),
+    ("badge", r"(?P<scope>groups|projects)/(?P<id>[^/]+)/badges/(?P<badge>\d+)"),
+    ("issue", r"projects/(?P<id>[^/]+)/issues/(?P<iid>\d+)"),
+    ("tag", r"projects/(?P<id>[^/]+)/repository/tags/(?P<tag>.+)"),
+    ("variable", r"(?P<scope>groups|projects)/(?P<id>[^/]+)/variables/(?P<key>[^/]+)"),
+    ("instance_variable", r"admin/ci/variables/(?P<key>[^/]+)"),
+    ("registry", r"projects/(?P<id>[^/]+)/registry/repositories/(?P<repo>\d+)(?P<rest>/.*)?"),
+)]
+
+
+def _clean(path: str) -> str:
+    return path.split("?", 1)[0].strip("/")
+
+
+def classify(method: str, path: str) -> Operation:
+    """The operation a mutating request is; an unknown one is journalled with no inverse."""
+    method = method.upper()
+    clean = _clean(path)
+    for kind, pattern in _RULES:
+        match = pattern.fullmatch(clean)
+        if match is None:
+            continue
+        op = _operation(kind, method, match.groupdict(), clean)
+        if op is not None:
+            return op
+    return Operation("other", f"{method} request", clean, no_inverse="labdeck knows no inverse for it")
+
+
+def _scope_name(scope: str | None, ident: str) -> str:
+    return f"{'group' if scope == 'groups' else 'project'} {unquote(ident)}"
+
+
+def _operation(kind: str, method: str, g: dict[str, str], path: str) -> Operation | None:
+    if kind == "user" and method == "POST":
+        op = g["op"]
+        snapshot = f"users/{g['id']}"
+        if op in USER_OPS:
+            return Operation(f"user.{op}", f"{op} user", f"user {g['id']}", snapshot)
+        if op in NO_INVERSE_USER_OPS:
+            return Operation(f"user.{op}", f"{op} user", f"user {g['id']}", snapshot, NO_INVERSE_USER_OPS[op])
+        return None
+    where = _scope_name(g.get("scope"), g.get("id", ""))
+    if kind == "member" and method in ("DELETE", "PUT"):
+        verb = "remove member" if method == "DELETE" else "change member level"
+        return Operation("member.remove" if method == "DELETE" else "member.level", verb,
+                         f"user {g['user']} of {where}", path, groups=("members",))
+    if kind == "label" and method == "DELETE":
+        return Operation("label.delete", "delete label", f"label {unquote(g['label'])} of {where}", path)
+    if kind == "badge" and method == "DELETE":
+        return Operation("badge.delete", "delete badge", f"badge {g['badge']} of {where}", path)
+    if kind == "issue" and method == "PUT":
+        return Operation("issue.update", "update issue", f"issue {unquote(g['id'])}#{g['iid']}", path)
+    if kind == "tag" and method == "DELETE":
+        return Operation("tag.delete", "delete repository tag",
+                         f"tag {unquote(g['tag'])} of project {unquote(g['id'])}", path)
+    if kind in ("variable", "instance_variable") and method == "DELETE":
+        owner = where if kind == "variable" else "the instance"
+        return Operation("variable.delete", "delete CI variable", f"variable {unquote(g['key'])} of {owner}",
+                         path)
+    if kind == "registry" and method == "DELETE":
+        what = "delete registry repository" if not g.get("rest") else "delete registry tags"
+        return Operation("registry.delete", what, f"repository {g['repo']} of project {unquote(g['id'])}",
+                         no_inverse=REGISTRY_NO_INVERSE)
+    return None
+
+
+def describe_target(op: Operation, before: Mapping[str, Any] | None) -> str:
+    """A friendlier target once the snapshot is known (`@alice` rather than `user 17`)."""
+    if before and op.kind.startswith("user.") and before.get("username"):
+        return f"@{before['username']}"
+    if before and op.kind.startswith("member.") and before.get("username"):
+        return f"@{before['username']} in {op.target.split(' of ', 1)[-1]}"
+    return op.target
+
+
+def _collection(path: str) -> str:
+    return path.rsplit("/", 1)[0]
+
+
+def _ids(people: Any) -> list[int]:
+    return sorted(int(p["id"]) for p in people or [] if isinstance(p, Mapping) and "id" in p)
+
+
+def _milestone(issue: Mapping[str, Any]) -> int:
+    milestone = issue.get("milestone")
+    return int(milestone["id"]) if isinstance(milestone, Mapping) and "id" in milestone else 0
+
+
+def issue_state(issue: Mapping[str, Any]) -> dict[str, Any]:
+    """The undoable fields of an issue, comparable across reads."""
+    raw = issue.get("labels") or []
+    labels = sorted(str(x.get("name")) if isinstance(x, Mapping) else str(x) for x in raw)
+    return {"state": issue.get("state"), "labels": labels,
+            "assignee_ids": _ids(issue.get("assignees")), "milestone_id": _milestone(issue)}
+
+
+def inverse_of(op: Operation, path: str, before: Mapping[str, Any] | None,
+               after: Mapping[str, Any] | None, sent: Mapping[str, Any] | None) -> Inverse | None:
+    """The request that undoes `op` given what was read before it (and answered after it), or None."""
+    if op.no_inverse is not None or before is None:
+        return None
+    clean = _clean(path)
+    if op.kind.startswith("user."):
+        state, inverse = USER_OPS[op.kind.split(".", 1)[1]]
+        user = f"users/{before.get('id', clean.split('/')[1])}"
+        return Inverse("POST", f"{user}/{inverse}", check_path=user, expect={"state": state})
+    if op.kind == "member.remove":
+        body = {"user_id": before.get("id"), "access_level": before.get("access_level"),
+                "expires_at": before.get("expires_at")}
+        return Inverse("POST", _collection(clean), {k: v for k, v in body.items() if v is not None},
+                       check_path=clean, expect=ABSENT)
+    if op.kind == "member.level":
+        now = after or {}
+        return Inverse("PUT", clean, {"access_level": before.get("access_level"),
+                                      "expires_at": before.get("expires_at") or ""},
+                       check_path=clean, expect={"access_level": now.get("access_level")})
+    if op.kind == "label.delete":
+        body = {k: before.get(k) for k in ("name", "color", "description", "priority")}
+        name = quote(str(before.get("name", "")), safe="")
+        return Inverse("POST", _collection(clean), {k: v for k, v in body.items() if v is not None},
+                       check_path=f"{_collection(clean)}/{name}", expect=ABSENT)
+    if op.kind == "badge.delete":
+        body = {k: before.get(k) for k in ("link_url", "image_url", "name")}
+        return Inverse("POST", _collection(clean), {k: v for k, v in body.items() if v is not None})
+    if op.kind == "tag.delete":
+        commit = before.get("commit") if isinstance(before.get("commit"), Mapping) else {}
+        body = {"tag_name": before.get("name"), "ref": commit.get("id") or before.get("target"),
+                "message": before.get("message") or None}
+        return Inverse("POST", _collection(clean), {k: v for k, v in body.items() if v},
+                       check_path=clean, expect=ABSENT)
+    if op.kind == "variable.delete":
+        if before.get("masked") or before.get("hidden") or before.get("masked_and_hidden"):
+            return None
+        keys = ("key", "variable_type", "protected", "masked", "raw", "environment_scope", "description")
+        body = {k: before.get(k) for k in keys if before.get(k) is not None}
+        body["value"] = VALUE_KEPT_IN_MEMORY
+        return Inverse("POST", _collection(clean), body, check_path=clean, expect=ABSENT)
+    if op.kind == "issue.update":
+        return _issue_inverse(clean, before, after, sent or {})
+    return None
+
+
+def why_no_inverse(op: Operation, before: Mapping[str, Any] | None) -> str | None:
+    """Why an operation that ran cannot be undone (None when it can)."""
+    if op.no_inverse is not None:
+        return op.no_inverse
+    if before is None:
+        return "what was there before could not be read"
+    if op.kind == "variable.delete" and (before.get("masked") or before.get("hidden")
+                                         or before.get("masked_and_hidden")):
+        return SECRET_VARIABLE
+    return None
+
+
+def _issue_inverse(path: str, before: Mapping[str, Any], after: Mapping[str, Any] | None,
+                   sent: Mapping[str, Any]) -> Inverse | None:
+    old, new = issue_state(before), issue_state(after or before)
+    body: dict[str, Any] = {}
+    expect: dict[str, Any] = {}
+    if "state_event" in sent and old["state"] != new["state"]:
+        body["state_event"] = "reopen" if old["state"] == "opened" else "close"
+        expect["state"] = new["state"]
+    if {"labels", "add_labels", "remove_labels"} & sent.keys() and old["labels"] != new["labels"]:
+        body["labels"] = ",".join(old["labels"])
+        expect["labels"] = new["labels"]
+    if {"assignee_ids", "assignee_id"} & sent.keys() and old["assignee_ids"] != new["assignee_ids"]:
+        body["assignee_ids"] = old["assignee_ids"] or [0]
+        expect["assignee_ids"] = new["assignee_ids"]
+    if "milestone_id" in sent and old["milestone_id"] != new["milestone_id"]:
+        body["milestone_id"] = old["milestone_id"]
+        expect["milestone_id"] = new["milestone_id"]
+    if not body:
+        return None
+    return Inverse("PUT", path, body, check_path=path, expect=expect)
+
+
+def changed_since(inverse: Inverse, current: Mapping[str, Any] | None) -> str | None:
+    """Why an undo must not run now (the target changed since), or None when it is safe."""
+    if inverse.check_path is None:
+        return None
+    if inverse.expect == ABSENT:
+        return None if current is None else "it exists again (recreated since)"
+    if current is None:
+        return "it no longer exists"
+    expected = inverse.expect if isinstance(inverse.expect, Mapping) else {}
+    now = issue_state(current) if "labels" in expected or "assignee_ids" in expected else dict(current)
+    if "state" in expected and "state" not in now:
+        now["state"] = current.get("state")
+    if "milestone_id" in expected:
+        now["milestone_id"] = _milestone(current)
+    for key, value in expected.items():
+        if now.get(key) != value:
+            return f"its {key.replace('_', ' ')} is now {_show(now.get(key))}, not {_show(value)}"
+    return None
+
+
+def _show(value: Any) -> str:
+    if isinstance(value, list):
+        return "[" + ", ".join(str(v) for v in value) + "]"
+    return str(value)

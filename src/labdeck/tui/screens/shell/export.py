@@ -1,0 +1,86 @@
+"""List export from any screen (`ctrl+e`): the dialog (one labelled field for the file, whose extension,
+.csv or .json, chooses the format, checked before it closes; enter exports, escape cancels) and the job that
+writes the rows (`labdeck.tui.list_export`)."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.content import Content
+from textual.screen import ModalScreen
+from textual.widgets import Input, Label, Static
+
+from labdeck.tui.list_export import check_target, rows_to_export, write_rows
+
+if TYPE_CHECKING:
+    from labdeck.tui.jobs import Job
+    from labdeck.tui.screens.base import LabdeckScreen
+    from labdeck.tui.widgets.resource_table import ResourceTable
+
+
+class ExportDialog(ModalScreen[Path | None]):
+    CSS_PATH = "export.tcss"
+    AUTO_FOCUS = "#export-path"
+    BINDINGS = [Binding("escape", "cancel", "Cancel", id="export.cancel")]
+
+    def __init__(self, count: int, which: str, target: Path) -> None:
+        super().__init__()
+        self.count = count
+        self.which = which
+        self.target = target
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="export-box"):
+            yield Static(Content(f"Export the {self.count} {self.which} row(s)"), classes="export-title")
+            yield Label("File (.csv or .json; an existing file is never overwritten)")
+            yield Input(str(self.target), id="export-path")
+            yield Static("", id="export-error")
+            yield Static("enter: export · escape: cancel", classes="export-hint")
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        checked = check_target(event.value)
+        if isinstance(checked, str):
+            self.query_one("#export-error", Static).update(Content(checked))
+            return
+        self.dismiss(checked)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+def default_target(screen: LabdeckScreen) -> Path:
+    state = getattr(screen.app, "state", None)  # the last folder used (labdeck's state file)
+    folder = getattr(state, "download_dir", None)
+    if folder is None or not Path(folder).expanduser().is_dir():
+        downloads = Path.home() / "Downloads"
+        folder = downloads if downloads.is_dir() else Path.cwd()
+    return Path(folder) / f"{screen.AREA or 'list'}-{time.strftime('%Y%m%d-%H%M%S')}.csv"
+
+
+def start_export(screen: LabdeckScreen, table: ResourceTable) -> None:
+    """Ask where, then write the rows as a job."""
+    rows, which = rows_to_export(table)
+    if not rows:
+        screen.notify("The list is empty: nothing to export", severity="warning", markup=False)
+        return
+
+    def chosen(target: Path | None) -> None:
+        if target is None:
+            return
+        app: Any = screen.app
+        if getattr(app, "state", None) is not None:
+            app.remember(app.state.with_(download_dir=target.parent))
+
+        async def run(job: Job) -> None:
+            used = await write_rows(target, table, rows, job.advance)
+            job.add_result(str(used), True, f"{len(rows)} rows written", advance=False)
+
+        screen.labdeck.start_job(f"Export {len(rows)} rows to {target.name}", run, total=len(rows))
+
+    screen.app.push_screen(ExportDialog(len(rows), which, default_target(screen)), chosen)

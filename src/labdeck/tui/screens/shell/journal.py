@@ -1,0 +1,153 @@
+"""`:journal`: every change labdeck made on this instance, newest first (time, operation, target, result,
+job), and its undo: `u` undoes the entry under the cursor, `U` the whole bulk job it belongs to. An undo asks
+first, runs as a job with a result per item, is itself journalled, and is refused with the reason when
+GitLab has no inverse or the target changed since.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.content import Content
+from textual.widgets import Static
+
+from labdeck.api.errors import LabdeckError
+from labdeck.api.journal import JournalEntry, UndoService
+from labdeck.tui.areas import AreaRequest
+from labdeck.tui.screens.base import StatusTableScreen
+from labdeck.tui.screens.confirm import ConfirmScreen
+from labdeck.tui.widgets.detail_fields import append_fields
+from labdeck.tui.widgets.resource_view import ResourceView
+from labdeck.tui.widgets.table_model import Column
+
+COLUMNS = [
+    Column("at", "Time", width=19, sort_key=lambda e: e.at),
+    Column("operation", "Operation", width=24, sort_key=lambda e: e.operation),
+    Column("target", "Target", width=34, sort_key=lambda e: e.target),
+    Column("result", "Result", width=28, sort_key=lambda e: e.result),
+    Column("job", "Job", width=22, sort_key=lambda e: e.job_title or ""),
+    Column("undo", "Undo", width=30),
+]
+
+
+def _when(entry: JournalEntry) -> str:
+    return datetime.fromtimestamp(entry.at).strftime("%Y-%m-%d %H:%M:%S")
+
+
+class JournalScreen(StatusTableScreen):
+    AREA = "journal"
+    TITLE = "Journal"
+    VIEW_ID = "journal-view"
+    STATUS_ID = "journal-status"
+    MUTATING_ACTIONS = frozenset({"undo", "undo_job"})
+    BINDINGS = [
+        # priority: the table's own `u` (unmark all) means nothing here, where rows are never marked
+        Binding("u", "undo", "Undo", id="journal.undo", priority=True),
+        Binding("U", "undo_job", "Undo job", id="journal.undo_job", priority=True),
+    ]
+
+    def compose_body(self) -> ComposeResult:
+        yield Static(Text("Changes labdeck made on this instance, newest first", style="dim"),
+                     id=self.STATUS_ID)
+        yield ResourceView(COLUMNS, cells=self._cells, row_key=lambda e: e.id, detail=self._detail,
+                           empty_text="No changes yet", id=self.VIEW_ID)
+
+    # -- data -----------------------------------------------------------------------------------------
+    def _service(self) -> UndoService | None:
+        session = getattr(self.app, "session", None)
+        journal = session.client.journal if session is not None else None
+        return UndoService(session.client, journal) if session is not None and journal is not None else None
+
+    def _cells(self, entry: JournalEntry) -> tuple[Text, ...]:
+        service = self._service()
+        refusal = service.refusal(entry) if service is not None else "no session"
+        undo = Text("u undoes it", style="green") if refusal is None else Text(refusal, style="dim")
+        result = Text(entry.result, style="green" if entry.ok else "red")
+        if entry.undoes:
+            result.append(" (an undo)", style="dim")
+        return (Text(_when(entry)), Text(entry.operation), Text(entry.target), result,
+                Text(entry.job_title or ""), undo)
+
+    def _detail(self, entry: JournalEntry) -> Text:
+        before = ", ".join(f"{k}={v}" for k, v in (entry.before or {}).items())
+        fields = [("Operation", entry.operation), ("Target", entry.target),
+                  ("Request", f"{entry.method} {entry.path}"), ("Result", entry.result),
+                  ("Job", entry.job_title or ""), ("Before", before),
+                  ("No undo", entry.no_undo or "")]
+        return append_fields(Text(entry.operation, style="bold"), fields, width=9)
+
+    def load(self, refresh: bool = False) -> None:
+        service = self._service()
+        entries = list(reversed(service.journal.entries())) if service is not None else []
+        self.table.set_rows(entries)
+        undoable = sum(1 for e in entries if service is not None and service.refusal(e) is None)
+        self.show_status(f"{len(entries)} change(s); {undoable} can be undone")
+        self.mark_data_loaded()
+
+    def on_mount(self) -> None:
+        super().on_mount()
+        service = self._service()
+        if service is not None:
+            service.journal.subscribe(lambda _entry: self.app.call_later(self._reload_if_shown))
+
+    def _reload_if_shown(self) -> None:
+        if self.is_attached:
+            self.load()
+
+    # -- undo -----------------------------------------------------------------------------------------
+    def action_undo(self) -> None:
+        entry = self.table.cursor_row
+        service = self._service()
+        if not isinstance(entry, JournalEntry) or service is None:
+            return
+        refusal = service.refusal(entry)
+        if refusal is not None:
+            self.notify(Content(f"Cannot undo {entry.operation} of {entry.target}: {refusal}"),
+                        severity="warning")
+            return
+        self._confirm_and_run([entry], Content(f"Undo {entry.operation} of {entry.target}?"))
+
+    def action_undo_job(self) -> None:
+        entry = self.table.cursor_row
+        service = self._service()
+        if not isinstance(entry, JournalEntry) or service is None:
+            return
+        if not entry.job:
+            self.notify("This change was not part of a job: u undoes it", severity="warning")
+            return
+        items = service.job_entries(entry.job)
+        self._confirm_and_run(items, Content(f"Undo {len(items)} change(s) of the job {entry.job_title}?"))
+
+    def _confirm_and_run(self, entries: list[JournalEntry], question: Content) -> None:
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self._start_undo(entries)
+
+        self.app.push_screen(ConfirmScreen(Content("Undo"), question, confirm_label="Undo", danger=False),
+                             answered)
+
+    def _start_undo(self, entries: list[JournalEntry]) -> None:
+        service = self._service()
+        if service is None:
+            return
+
+        async def run(job: Any) -> None:
+            job.set_total(len(entries))
+            for entry in entries:
+                try:
+                    job.add_result(entry.target, True, await service.undo(entry))
+                except LabdeckError as error:
+                    job.add_result(entry.target, False, str(error))
+            self.app.call_later(self._reload_if_shown)
+
+        title = f"Undo {entries[0].operation}" if len(entries) == 1 else f"Undo {len(entries)} changes"
+        self.labdeck.start_job(title, run, total=len(entries))
+
+
+def open_journal(request: AreaRequest) -> JournalScreen:
+    """The area factory (`:journal`)."""
+    return JournalScreen()

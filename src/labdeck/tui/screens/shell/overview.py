@@ -1,0 +1,269 @@
+"""The operator's overview (`:overview`, and beside the areas on the home view): what needs attention on this
+instance right now, each line opening the place to act.
+
+Users pending approval, dormant, blocked and banned (administrators; bars show the proportions);
+registry repositories with the most tag storage among those this run already read, and repositories whose
+bulk-delete lock is active; Pages certificates expired or expiring within 30 days (administrators);
+deployments that failed in the last 24 hours in the projects recently opened; the running and failed jobs of
+this session. It loads in the background within a request budget (`OverviewService`), shows the age of each
+figure, and `r` reloads it.
+"""
+
+from __future__ import annotations
+
+import time
+from datetime import date
+from typing import Any
+
+from textual import work
+from textual.app import ComposeResult
+from textual.containers import Vertical
+from textual.content import Content
+from textual.widgets import OptionList, Static
+from textual.widgets.option_list import Option
+
+from labdeck.api.errors import LabdeckError
+from labdeck.api.models.moderation import Condition
+from labdeck.api.overview import (
+    BUDGET,
+    CertificateFigures,
+    FailedDeployment,
+    OverviewService,
+    UsersFigures,
+    age_text,
+    bar,
+)
+from labdeck.api.registry import LOCKS
+from labdeck.api.registry_known import KNOWN
+from labdeck.tui.areas import AreaRequest
+from labdeck.tui.jobs import JobState
+from labdeck.tui.screens.base import LabdeckScreen
+
+Target = tuple[str, AreaRequest]
+USER_LINES = ((Condition.PENDING, "pending", "pending approval"), (Condition.DORMANT, "dormant", "dormant"),
+              (Condition.BLOCKED, "blocked", "blocked"), (Condition.BANNED, "banned", "banned"),
+              (Condition.DEACTIVATED, "deactivated", "deactivated"))
+
+
+def _size(count: int) -> str:
+    value = float(count)
+    for unit in ("B", "KiB", "MiB", "GiB"):
+        if value < 1024:
+            return f"{value:.0f} {unit}" if unit == "B" else f"{value:.1f} {unit}"
+        value /= 1024
+    return f"{value:.1f} TiB"
+
+
+class OverviewPanel(Vertical):
+    """The overview's lines in an option list; enter opens the line's area."""
+
+    DEFAULT_CSS = """
+    OverviewPanel { height: 1fr; }
+    OverviewPanel > #overview-lines { height: 1fr; border: round $accent 40%; padding: 0 1; }
+    OverviewPanel > #overview-status { color: $text-muted; padding: 0 1; }
+    """
+
+    def __init__(self, *, today: Any = date.today, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.today = today
+        self.targets: dict[str, Target] = {}
+        self.users: UsersFigures | None = None
+        self.certificates: CertificateFigures | None = None
+        self.failed: list[FailedDeployment] | None = None
+        self.loaded_at: dict[str, float] = {}
+        self.errors: dict[str, str] = {}
+        self._loaded_for: tuple[int, str] | None = None
+
+    def compose(self) -> ComposeResult:
+        yield Static("Needs attention · loading…", id="overview-status", markup=False)
+        yield OptionList(id="overview-lines")
+
+    def on_mount(self) -> None:
+        self.show_lines()
+        self.load_once()  # the home also asks once the user is known (`refresh_areas`)
+
+    def load_once(self) -> None:
+        """Load for the signed-in user unless that is done or under way (`r` reloads with `load`)."""
+        session = getattr(self.app, "session", None)
+        if session is None or session.user is None:
+            return
+        who = (id(session), session.user.username)
+        if who != self._loaded_for:
+            self._loaded_for = who
+            self.load()
+
+    # -- loading --------------------------------------------------------------------------------------
+    @work(exclusive=True, group="overview")
+    async def load(self) -> None:
+        app: Any = self.app
+        session = getattr(app, "session", None)
+        if session is None:
+            return
+        user = session.user or await session.load_user()
+        service = OverviewService(session.client)
+        if user.is_admin:
+            await self._read("users", lambda: self._users(service))
+            await self._read("certificates", service.certificates)
+        recent = list(getattr(app, "recent_projects", []))
+        if recent:
+            await self._read("failed", lambda: service.failed_deployments(recent))
+        if self.is_attached:
+            self.query_one("#overview-status", Static).update(
+                Content(f"Needs attention · {BUDGET - service.budget.left} request(s) · r reloads"))
+            self.show_lines()
+
+    async def _users(self, service: OverviewService) -> UsersFigures:
+        days = await service.dormant_days()
+        return await service.users(self.today(), days)
+
+    async def _read(self, name: str, read: Any) -> None:
+        try:
+            setattr(self, name, await read())
+            self.errors.pop(name, None)
+        except LabdeckError as error:
+            self.errors[name] = str(error)
+        self.loaded_at[name] = self._now()
+        if self.is_attached:
+            self.show_lines()
+
+    def _now(self) -> float:
+        clock = getattr(self.app, "clock", None)  # the app's clock (frozen in tests and snapshots)
+        return clock() if callable(clock) else time.time()
+
+    # -- lines ----------------------------------------------------------------------------------------
+    def show_lines(self) -> None:
+        options: list[Option | None] = []
+        self.targets = {}
+        self._user_lines(options)
+        self._registry_lines(options)
+        self._certificate_lines(options)
+        self._deployment_lines(options)
+        self._job_lines(options)
+        lines = self.query_one("#overview-lines", OptionList)
+        highlighted = lines.highlighted
+        lines.clear_options()
+        lines.add_options([o for o in options if o is not None])
+        if highlighted is not None and lines.option_count:
+            lines.highlighted = min(highlighted, lines.option_count - 1)
+
+    def _heading(self, options: list[Option | None], title: str, key: str | None = None) -> None:
+        age = f" · {age_text(self.loaded_at.get(key), self._now())}" if key else ""
+        error = f" · {self.errors[key]}" if key and key in self.errors else ""
+        options.append(Option(Content.from_markup("[b]$title[/b][dim]$age$error[/dim]", title=title, age=age,
+                                                  error=error), disabled=True))
+
+    def _line(self, options: list[Option | None], key: str, text: str, target: Target,
+              style: str = "") -> None:
+        self.targets[key] = target
+        options.append(Option(Content.styled(text, style) if style else Content(text), id=key))
+
+    def _user_lines(self, options: list[Option | None]) -> None:
+        figures = self.users
+        if figures is None and "users" not in self.errors:
+            return
+        self._heading(options, "Users", "users")
+        if figures is None:
+            return
+        scope = "" if figures.complete else f" (in the first {figures.scanned} of {figures.total or 'more'})"
+        largest = max((figures.counts.get(c, 0) for c, _, _ in USER_LINES), default=0)
+        for condition, tab, label in USER_LINES:
+            count = figures.counts.get(condition, 0)
+            if condition == Condition.DORMANT:
+                label = f"active but dormant for over {figures.dormant_days} days"
+            style = "bold $warning" if condition == Condition.PENDING and count else ""
+            self._line(options, f"users.{tab}", f"{count:>5} {bar(count, largest):<12} {label}{scope}",
+                       ("users", AreaRequest(scope=tab)), style)
+
+    def _registry_lines(self, options: list[Option | None]) -> None:
+        session = getattr(self.app, "session", None)
+        if session is None:
+            return
+        instance = session.client.settings.base_url
+        largest = KNOWN.largest(instance)
+        locked = [(key[1], LOCKS.remaining(*key)) for key in list(getattr(LOCKS, "_sent", {}))
+                  if key[0] == instance and LOCKS.remaining(*key)]
+        if not largest and not locked:
+            return
+        self._heading(options, "Registry (repositories read in this run)")
+        top = largest[0].bytes if largest else 0
+        for known in largest:
+            self._line(options, f"registry.size.{known.repository_id}",
+                       f"{_size(known.bytes):>10}  {known.project} #{known.repository_id}, "
+                       f"{known.tags} tags  {bar(known.bytes, top)}",
+                       ("registry", AreaRequest(scope=known.project)))
+        for repository_id, left in locked:
+            known = KNOWN.get(instance, repository_id)
+            where = known.project if known else f"repository #{repository_id}"
+            self._line(options, f"registry.lock.{repository_id}",
+                       f"cleanup lock on {where}: next bulk delete in {int((left or 0) // 60)} min",
+                       ("registry", AreaRequest(scope=known.project if known else None)), "$warning")
+
+    def _certificate_lines(self, options: list[Option | None]) -> None:
+        figures = self.certificates
+        if figures is None and "certificates" not in self.errors:
+            return
+        self._heading(options, "Pages certificates", "certificates")
+        if figures is None:
+            return
+        if not figures.expired and not figures.soon:
+            self._line(options, "pages.ok", f"none expired or expiring within 30 days ({figures.scanned} "
+                       "domains)", ("pages", AreaRequest()), "$success")
+        for i, domain in enumerate(figures.expired):
+            self._line(options, f"pages.expired.{i}", f"expired: {domain.domain}", ("pages", AreaRequest()),
+                       "bold $error")
+        for i, domain in enumerate(figures.soon):
+            self._line(options, f"pages.soon.{i}", f"expires within 30 days: {domain.domain}",
+                       ("pages", AreaRequest()), "$warning")
+
+    def _deployment_lines(self, options: list[Option | None]) -> None:
+        if self.failed is None and "failed" not in self.errors:
+            return
+        self._heading(options, "Failed deployments, last 24 hours (projects you opened)", "failed")
+        if self.failed is not None and not self.failed:
+            self._line(options, "deploy.none", "none", ("deployments", AreaRequest()), "$success")
+        for i, failed in enumerate(self.failed or []):
+            d = failed.deployment
+            env = getattr(getattr(d, "environment", None), "name", "") or ""
+            self._line(options, f"deploy.{i}", f"{failed.project} → {env}: {d.ref or ''} #{d.iid or d.id}",
+                       ("deployments", AreaRequest(scope=failed.project)), "$error")
+
+    def _job_lines(self, options: list[Option | None]) -> None:
+        jobs = getattr(self.app, "jobs", None)
+        if jobs is None:
+            return
+        running = [j for j in jobs.jobs if j.state in (JobState.RUNNING, JobState.QUEUED)]
+        failed = [j for j in jobs.jobs if j.state == JobState.FAILED or (j.finished and j.failed_items)]
+        if not running and not failed:
+            return
+        self._heading(options, "Jobs of this session")
+        if running:
+            self._line(options, "jobs.running", f"{len(running)} running: "
+                       + ", ".join(j.title for j in running[:3]), ("jobs", AreaRequest()))
+        if failed:
+            self._line(options, "jobs.failed", f"{len(failed)} failed or with failed items: "
+                       + ", ".join(j.title for j in failed[:3]), ("jobs", AreaRequest()), "$error")
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        event.stop()
+        target = self.targets.get(event.option.id or "")
+        if target is not None:
+            self.app.open_area(target[0], target[1])  # type: ignore[attr-defined]
+
+
+class OverviewScreen(LabdeckScreen):
+    AREA = "overview"
+    TITLE = "Overview"
+
+    def compose_body(self) -> ComposeResult:
+        yield OverviewPanel(id="overview")
+
+    def on_mount(self) -> None:
+        self.query_one("#overview-lines", OptionList).focus()
+
+    def refresh_data(self) -> None:
+        self.query_one(OverviewPanel).load()
+
+
+def open_overview(request: AreaRequest) -> OverviewScreen:
+    """The area factory (`:overview`)."""
+    return OverviewScreen()

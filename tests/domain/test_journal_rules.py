@@ -1,0 +1,88 @@
+"""The undo journal's rules: which operation a request is, its inverse, and the check before an undo."""
+
+from __future__ import annotations
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from labdeck.domain.journal_rules import (
+    ABSENT,
+    REGISTRY_NO_INVERSE,
+    SECRET_VARIABLE,
+    VALUE_KEPT_IN_MEMORY,
+    Inverse,
+    changed_since,
+    classify,
+    inverse_of,
+    why_no_inverse,
+)
+
+
+def test_moderation_operations_and_their_inverses() -> None:
+    for op, state, inverse in (("ban", "banned", "unban"), ("block", "blocked", "unblock"),
+                               ("deactivate", "deactivated", "activate"), ("unban", "active", "ban")):
+        found = classify("POST", f"/users/17/{op}")
+        assert (found.kind, found.snapshot) == (f"user.{op}", "users/17")
+        undo = inverse_of(found, f"users/17/{op}", {"id": 17, "state": "active"}, None, {})
+        assert undo == Inverse("POST", f"users/17/{inverse}", check_path="users/17", expect={"state": state})
+
+
+def test_what_gitlab_cannot_undo_says_why() -> None:
+    reject = classify("POST", "users/3/reject")
+    assert reject.no_inverse and "deleted" in reject.no_inverse
+    registry = classify("DELETE", "projects/1/registry/repositories/4/tags")
+    assert registry.no_inverse == REGISTRY_NO_INVERSE
+    assert inverse_of(registry, "projects/1/registry/repositories/4/tags", {}, None, {}) is None
+    other = classify("POST", "projects/1/fork")
+    assert other.kind == "other" and other.no_inverse
+
+
+def test_member_removal_is_undone_with_level_and_expiry() -> None:
+    op = classify("DELETE", "groups/acme/members/2")
+    before = {"id": 2, "username": "alice", "access_level": 30, "expires_at": "2027-01-01"}
+    undo = inverse_of(op, "groups/acme/members/2", before, None, {})
+    assert undo == Inverse("POST", "groups/acme/members",
+                           {"user_id": 2, "access_level": 30, "expires_at": "2027-01-01"},
+                           check_path="groups/acme/members/2", expect=ABSENT)
+
+
+def test_a_masked_variable_has_no_inverse_and_no_value_is_ever_in_an_inverse() -> None:
+    op = classify("DELETE", "groups/acme/variables/TOKEN")
+    masked = {"key": "TOKEN", "value": "s3cr3t", "masked": True}
+    assert inverse_of(op, "groups/acme/variables/TOKEN", masked, None, {}) is None
+    assert why_no_inverse(op, masked) == SECRET_VARIABLE
+    plain = {"key": "MIRROR", "value": "https://m", "masked": False, "protected": False}
+    undo = inverse_of(op, "groups/acme/variables/MIRROR", plain, None, {})
+    assert undo is not None and undo.body["value"] == VALUE_KEPT_IN_MEMORY
+    assert "https://m" not in str(undo.to_json())
+
+
+def test_issue_update_inverse_restores_only_what_changed() -> None:
+    op = classify("PUT", "projects/1/issues/5")
+    before = {"state": "opened", "labels": ["bug"], "assignees": [{"id": 2}], "milestone": None}
+    after = {"state": "closed", "labels": ["bug", "urgent"], "assignees": [{"id": 2}], "milestone": None}
+    sent = {"state_event": "close", "add_labels": "urgent"}
+    undo = inverse_of(op, "projects/1/issues/5", before, after, sent)
+    assert undo is not None
+    assert undo.body == {"state_event": "reopen", "labels": "bug"}
+    assert changed_since(undo, after) is None
+    moved_on = {**after, "labels": ["bug"]}
+    assert "labels" in (changed_since(undo, moved_on) or "")
+
+
+def test_changed_since_for_a_user() -> None:
+    undo = Inverse("POST", "users/2/unban", check_path="users/2", expect={"state": "banned"})
+    assert changed_since(undo, {"state": "banned"}) is None
+    assert changed_since(undo, {"state": "active"}) == "its state is now active, not banned"
+    assert changed_since(undo, None) == "it no longer exists"
+    recreate = Inverse("POST", "groups/1/labels", check_path="groups/1/labels/bug", expect=ABSENT)
+    assert changed_since(recreate, None) is None
+    assert changed_since(recreate, {"name": "bug"})
+
+
+@given(st.sampled_from(["GET", "POST", "PUT", "DELETE", "PATCH"]),
+       st.text(alphabet="abcdefghijklmnopqrstuvwxyz0123456789/%-_.", max_size=60))
+def test_classify_never_fails(method: str, path: str) -> None:
+    op = classify(method, path)
+    assert op.label and op.kind
+    assert op.no_inverse is None or isinstance(op.no_inverse, str)

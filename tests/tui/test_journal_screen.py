@@ -1,0 +1,143 @@
+"""Pilot tests of `:journal`: a ban made in `:users` is listed with its target and undone with `u` (the user
+is active again, and the undo is itself journalled); an undo whose target changed since is refused with the
+reason; a change GitLab cannot undo says so."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from snapshot_apps import jump_to, make_app, messages, sandbox, settle, type_to_confirm
+from test_users_screen import CLOCK, choose, open_users, state
+
+from labdeck.sandbox.clock import ManualClock
+from labdeck.tui.screens.confirm import ConfirmScreen, TypeToConfirmScreen
+from labdeck.tui.screens.shell.journal import JournalScreen
+
+SIZE = (160, 40)
+
+
+async def ban_alice(pilot: Any) -> None:
+    await open_users(pilot, search="alice")
+    await pilot.press("m")
+    await choose(pilot, "ban")
+    confirm = pilot.app.screen
+    assert isinstance(confirm, TypeToConfirmScreen)
+    await type_to_confirm(pilot, confirm, "alice")
+    await settle(pilot)
+
+
+async def open_journal(pilot: Any) -> JournalScreen:
+    await jump_to(pilot, "journal")
+    await settle(pilot)
+    screen = pilot.app.screen
+    assert isinstance(screen, JournalScreen)
+    return screen
+
+
+async def undo_under_cursor(pilot: Any, key: str = "u") -> None:
+    await pilot.press(key)
+    await pilot.pause()
+    if isinstance(pilot.app.screen, ConfirmScreen):
+        await pilot.click("#confirm")
+        await pilot.pause()
+    for job in list(pilot.app.jobs.jobs):
+        await pilot.app.jobs.wait(job)
+    await settle(pilot, rounds=2)
+
+
+async def test_ban_then_undo_returns_the_user_to_active() -> None:
+    asgi, factory = sandbox(ManualClock(CLOCK.time()))
+    app = make_app(transport_factory=factory)
+    async with app.run_test(size=SIZE) as pilot:
+        await ban_alice(pilot)
+        assert state(asgi, "alice") == "banned"
+        journal = await open_journal(pilot)
+        newest = journal.table.rows[0]
+        assert (newest.operation, newest.target, newest.ok) == ("ban user", "@alice", True)
+        await undo_under_cursor(pilot)
+        assert state(asgi, "alice") == "active"
+        job = app.jobs.jobs[-1]
+        assert [(r.item, r.ok) for r in job.results] == [("@alice", True)]
+        rows = journal.table.rows
+        assert rows[0].operation == "unban user" and rows[0].undoes == newest.id
+        assert journal._service() is not None
+        assert journal._service().refusal(rows[1]) == "it was undone already"  # type: ignore[union-attr]
+
+
+async def test_an_undo_is_refused_when_the_user_changed_since() -> None:
+    asgi, factory = sandbox(ManualClock(CLOCK.time()))
+    app = make_app(transport_factory=factory)
+    async with app.run_test(size=SIZE) as pilot:
+        await ban_alice(pilot)
+        asgi.state.store.user_by_username("alice").state = "active"  # someone else unbanned her
+        asgi.state.store.touch()
+        await open_journal(pilot)
+        await undo_under_cursor(pilot)
+        job = app.jobs.jobs[-1]
+        assert not job.results[0].ok
+        assert "changed since (its state is now active, not banned)" in job.results[0].message
+        assert state(asgi, "alice") == "active"
+
+
+async def test_a_rejected_sign_up_cannot_be_undone_and_says_why() -> None:
+    asgi, factory = sandbox(ManualClock(CLOCK.time()))
+    app = make_app(transport_factory=factory)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        pending = asgi.state.store.user_by_username("pending.user")
+        await app.session.client.post_json(f"/users/{pending.id}/reject")
+        await open_journal(pilot)
+        await pilot.press("u")
+        await pilot.pause()
+        assert not isinstance(app.screen, ConfirmScreen)
+        assert any("a rejected sign-up is deleted by GitLab" in m for m in messages(app))
+
+
+async def test_a_bulk_label_job_undone_restores_every_issues_labels() -> None:
+    from labdeck.tui.screens.issues.issues import IssuesScreen
+
+    _asgi, factory = sandbox(ManualClock(CLOCK.time()))
+    app = make_app(transport_factory=factory)
+    async with app.run_test(size=SIZE) as pilot:
+        await jump_to(pilot, "issues")
+        await settle(pilot, rounds=2)
+        issues_screen = app.screen
+        assert isinstance(issues_screen, IssuesScreen)
+        issues = list(issues_screen.table.rows[:4])
+        client = app.session.client
+
+        async def labels() -> dict[str, list[str]]:
+            found = {}
+            for issue in issues:
+                data = await client.get_json(f"/projects/{issue.project_id}/issues/{issue.iid}")
+                found[f"{issue.project_id}#{issue.iid}"] = sorted(data["labels"])
+            return found
+
+        before = await labels()
+        job = issues_screen.run_bulk(issues, "add_labels", ("urgent",), "urgent", "Add labels: 4 issues")
+        assert job is not None
+        await app.jobs.wait(job)
+        assert all("urgent" in names for names in (await labels()).values())
+        journal = await open_journal(pilot)
+        assert {e.job_title for e in journal.table.rows[:4]} == {"Add labels: 4 issues"}
+        await undo_under_cursor(pilot, "U")
+        undo_job = app.jobs.jobs[-1]
+        assert [r.ok for r in undo_job.results] == [True] * 4
+        assert await labels() == before
+
+
+async def test_the_confirmation_of_a_rejection_says_it_cannot_be_undone() -> None:
+    from test_users_screen import select_row
+    from textual.widgets import Static
+
+    _asgi, factory = sandbox(ManualClock(CLOCK.time()))
+    app = make_app(transport_factory=factory)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_users(pilot, search="pending.user")
+        select_row(screen, "pending.user")
+        await pilot.press("m")
+        await choose(pilot, "reject")
+        confirm = app.screen
+        assert isinstance(confirm, ConfirmScreen)
+        note = confirm.query_one(".confirm-irreversible", Static)
+        assert "This cannot be undone: a rejected sign-up is deleted by GitLab" in str(note.render())

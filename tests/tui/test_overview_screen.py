@@ -1,0 +1,81 @@
+"""Pilot tests of the overview against the sandbox: the seeded pending and dormant users and an expired
+certificate are shown (beside the areas on the home view, and in `:overview`), each line opens the place to
+act (the users view on the right condition, the Pages domains), and a failed deployment of a project the user
+opened is listed."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from snapshot_apps import jump_to, make_app, sandbox, settle
+from textual.widgets import OptionList, Tabs
+
+from labdeck.sandbox.clock import ManualClock
+from labdeck.tui.screens.admin.pages_domains import PagesAdminScreen
+from labdeck.tui.screens.shell.home import HomeScreen
+from labdeck.tui.screens.shell.overview import OverviewPanel, OverviewScreen
+from labdeck.tui.screens.users.users import UsersScreen
+
+SIZE = (160, 45)
+
+
+def lines(panel: OverviewPanel) -> dict[str, str]:
+    options = panel.query_one("#overview-lines", OptionList)
+    found = {}
+    for index in range(options.option_count):
+        option = options.get_option_at_index(index)
+        if option.id:
+            found[option.id] = str(option.prompt)
+    return found
+
+
+async def choose(pilot: Any, panel: OverviewPanel, key: str) -> None:
+    options = panel.query_one("#overview-lines", OptionList)
+    options.focus()
+    options.highlighted = options.get_option_index(key)
+    await pilot.press("enter")
+    await settle(pilot, rounds=2)
+
+
+async def test_the_home_view_shows_what_needs_attention_and_each_line_opens_its_area() -> None:
+    _asgi, factory = sandbox(ManualClock())
+    app = make_app(transport_factory=factory)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, rounds=3)
+        home = app.screen
+        assert isinstance(home, HomeScreen)
+        panel = home.query_one(OverviewPanel)
+        shown = lines(panel)
+        pending = shown["users.pending"]
+        assert "pending approval" in pending and not pending.strip().startswith("0")
+        assert "dormant for over 90 days" in shown["users.dormant"]
+        assert any(key.startswith("pages.expired.") for key in shown)
+        await choose(pilot, panel, "users.pending")
+        users = app.screen
+        assert isinstance(users, UsersScreen)
+        assert users.query_one("#users-conditions", Tabs).active == "users-tab-pending"
+        assert users.table.rows and all(u.state == "blocked_pending_approval" for u in users.table.rows)
+        await pilot.press("escape")
+        await settle(pilot)
+        await choose(pilot, panel, next(k for k in shown if k.startswith("pages.expired.")))
+        assert isinstance(app.screen, PagesAdminScreen)
+
+
+async def test_failed_deployments_of_opened_projects_and_the_overview_area() -> None:
+    asgi, factory = sandbox()  # the real clock: "the last 24 hours" are the overview's real ones
+    app = make_app(transport_factory=factory)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        store = asgi.state.store
+        project = store.project_by_path("acme/platform/api-gateway")
+        client = app.session.client
+        await client.post_json(f"/projects/{project.id}/deployments", {
+            "environment": "production", "sha": "a" * 40, "ref": "main", "tag": "false", "status": "failed"})
+        app.note_project(project.id, "acme/platform/api-gateway")
+        await jump_to(pilot, "overview")
+        await settle(pilot, rounds=3)
+        screen = app.screen
+        assert isinstance(screen, OverviewScreen)
+        shown = lines(screen.query_one(OverviewPanel))
+        failed = [text for key, text in shown.items() if key.startswith("deploy.")]
+        assert failed and "acme/platform/api-gateway → production" in failed[0]
