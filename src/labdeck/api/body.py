@@ -5,6 +5,7 @@ control character, and decoded off the event loop when large, so the UI never fr
 from __future__ import annotations
 
 import asyncio
+import re
 from collections.abc import Callable
 from typing import Any, Final, TypeVar
 
@@ -19,6 +20,8 @@ DEFAULT_MAX_BODY: Final = 64 * MIB
 # Bodies at least this large are decoded (and parsed) in a worker thread (`asyncio.to_thread`).
 OFF_LOOP: Final = 256 * 1024
 T = TypeVar("T")
+# What makes a body that orjson refuses "NaN or Infinity" rather than just "not JSON" (in the message).
+_NON_FINITE = re.compile(rb"(?<![\w\"])-?(?:NaN|Infinity)(?![\w\"])")
 
 
 class BodyTooLarge(Exception):
@@ -66,6 +69,8 @@ def decode_json(body: bytes, what: str) -> Any:
     except orjson.JSONDecodeError as exc:
         if "depth" in str(exc) or "recursion" in str(exc).lower():
             raise MalformedResponse(f"the server sent JSON nested too deeply ({what})") from None
+        if _NON_FINITE.search(body):
+            raise MalformedResponse(f"the server sent NaN or Infinity, not JSON ({what})") from None
         raise MalformedResponse(f"the server sent a body that is not JSON ({what})") from None
 
 
