@@ -3,7 +3,7 @@ mode), so every folder can import the helper modules kept here (`faulty_sandbox`
 
 The secrets registry (`labdeck.domain.redaction`) is process-wide: every test starts with it empty, so a
 token one test registered never changes what another test sees. labdeck's state file (`$LABDECK_STATE`) is a
-fresh file of each test's own, never the user's."""
+fresh file of each test's own, never the user's; so is the cache folder (`$LABDECK_CACHE_DIR`)."""
 
 from __future__ import annotations
 
@@ -27,3 +27,9 @@ def _private_state_file(tmp_path_factory: pytest.TempPathFactory, monkeypatch: p
     path = tmp_path_factory.mktemp("state") / "state.json"
     monkeypatch.setenv("LABDECK_STATE", str(path))
     return path
+
+
+@pytest.fixture(autouse=True)
+def _private_cache_dir(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+    """What labdeck caches (the registry tag-detail cache) goes to a folder of each test's own."""
+    monkeypatch.setenv("LABDECK_CACHE_DIR", str(tmp_path_factory.mktemp("labdeck-cache")))

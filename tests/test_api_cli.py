@@ -140,7 +140,7 @@ def test_paginate_prints_one_array_of_every_page(env: Path, capsys: pytest.Captu
 
 
 def test_api_error_is_one_line_on_stderr_with_exit_1(env: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    assert run(["projects/404"], FakeGitLab(), capsys) == (1, "", "labdeck api: 404: 404 Project Not Found\n")
+    assert run(["projects/404"], FakeGitLab(), capsys) == (1, "", "labdeck api: 404 Project Not Found\n")
 
 
 def test_network_error_is_one_line(env: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -242,7 +242,20 @@ def test_demo_post_with_fields(capsys: pytest.CaptureFixture[str]) -> None:
 def test_demo_error_exit_code(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, err = demo(["projects/999999"], capsys)
     assert (code, out) == (1, None)
-    assert err.startswith("labdeck api: 404: ") and err.count("\n") == 1
+    assert err == "labdeck api: 404 Project Not Found\n"  # the status once
+
+
+@pytest.mark.parametrize("method", ["FOO", "get2", "P0ST"])
+def test_unknown_method_is_a_usage_error(method: str, capsys: pytest.CaptureFixture[str]) -> None:
+    code, _out, err = demo(["-X", method, "version"], capsys)
+    assert code == 2 and "invalid method" in err
+
+
+def test_fields_without_x_switch_to_post_as_gh_does(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = demo(["-X", "GET", "groups/acme%2Fplatform/projects", "-f", "simple=true"], capsys)
+    assert code == 0 and out  # -X GET: fields are query parameters
+    code, _, err = demo(["groups/acme%2Fplatform/projects", "-f", "simple=true"], capsys)
+    assert code == 1 and err.startswith("labdeck api: 405")  # no -X: POST, which this path refuses
 
 
 def _old_rendering(value: Any) -> str:

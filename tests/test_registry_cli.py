@@ -73,7 +73,7 @@ def test_api_errors_are_one_line(sandbox: Sandbox, capsys: pytest.CaptureFixture
     status = run_registry_command(["plan", "acme/platform/api-gateway", "99999", "--delete", ".*", "--demo"],
                                   transport=transport)
     assert status == 1
-    assert capsys.readouterr().err.strip() == "labdeck registry: 404: 404 Not found"
+    assert capsys.readouterr().err.strip() == "labdeck registry: 404 Not found"
 
 
 def test_usage_errors() -> None:

@@ -229,3 +229,19 @@ def test_compile_only_uses_the_listings_not_keys(query: IssueQuery, listing: str
     assert set(params.get("not", {})) <= NOT_KEYS[listing]  # type: ignore[index]
     if listing == GROUP:
         assert "in" not in params
+
+
+@pytest.mark.parametrize("text", ["label:bug OR label:feature", "crash OR hang", "label:bug || label:p1",
+                                  "author:alice | author:bob"])
+def test_or_is_explained_not_read_as_free_text(text: str) -> None:
+    from labdeck.domain.issue_query import parse
+
+    with pytest.raises(QueryError, match="cannot express OR") as caught:
+        parse(text)
+    assert "[views]" in str(caught.value)  # says what can be done instead
+
+
+def test_a_quoted_or_is_free_text() -> None:
+    from labdeck.domain.issue_query import parse
+
+    assert [t.value for t in parse('crash "OR" hang').terms] == ["crash", "OR", "hang"]

@@ -46,6 +46,8 @@ def test_cleanup_preview_counts_matches_and_leaves_without_deleting(demo: Termin
     assert all(name.startswith("main-") for name in deleted_rows), deleted_rows
     assert "frees" in screen
 
+    demo.keys("Escape")  # the field hands focus back to the plan table (the rules stay)
+    demo.wait_for("Cleanup of")
     demo.keys("Escape")  # back to the tags, nothing applied
     demo.wait_gone("Cleanup of")
     demo.wait_for(f"{repo}: {tags:,} tags")

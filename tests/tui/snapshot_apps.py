@@ -125,15 +125,15 @@ async def jump_to(pilot, name: str) -> None:  # type: ignore[no-untyped-def]
     await pilot.pause()
 
 
-async def palette_choose(pilot, text: str, expected: str) -> None:  # type: ignore[no-untyped-def]
-    """Open the palette, search `text`, wait (up to 3 s) until the top hit is `expected`, choose it."""
+async def palette_choose(pilot, text: str, expected: str, wait: float = 3.0) -> None:  # type: ignore[no-untyped-def]
+    """Open the palette, search `text`, wait (up to `wait` s) until the top hit is `expected`, choose it."""
     from textual.command import CommandList
 
     await pilot.press("ctrl+p")
     await pilot.pause()
     pilot.app.screen.query_one("CommandInput").value = text
     commands = pilot.app.screen.query_one(CommandList)
-    for _ in range(60):
+    for _ in range(round(wait / 0.05)):
         await pilot.pause(0.05)
         if commands.option_count and expected in str(commands.get_option_at_index(0).prompt):
             break

@@ -5,9 +5,11 @@ from __future__ import annotations
 import asyncio
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from labdeck.api.errors import NotFound
-from labdeck.tui.jobs import Job, JobCentre, JobState, PollTimeout, poll_until
+from labdeck.tui.jobs import Job, JobCentre, JobState, PollTimeout, outcome_text, poll_until
 
 
 async def test_job_runs_to_success_with_progress_and_results() -> None:
@@ -150,3 +152,30 @@ async def test_poll_until_times_out() -> None:
         await poll_until(fetch, lambda v: v == "done", initial=1.0, factor=1.5, timeout=10.0,
                          sleep=fake_sleep, clock=lambda: now[0])
     assert now[0] == pytest.approx(10.0)
+
+
+@given(st.integers(min_value=0, max_value=20), st.lists(st.sampled_from(["advance", "result", "both"]),
+                                                        max_size=40))
+def test_progress_never_exceeds_the_total(total: int, steps: list[str]) -> None:
+    job = Job(id=1, title="t", total=total)
+    for step in steps:
+        if step in ("advance", "both"):
+            job.advance()
+        if step in ("result", "both"):
+            job.add_result("x", True)
+        assert 0 <= job.done <= total
+    job.set_total(max(0, total - 3))
+    assert job.done <= job.total
+
+
+def test_outcome_says_what_the_job_did() -> None:
+    job = Job(id=1, title="Bulk", total=4, state=JobState.SUCCEEDED)
+    for ok in (True, True, True, False):
+        job.add_result("i", ok)
+    assert outcome_text(job) == "3 ok, 1 failed"
+    job.summarize("issue", "updated")
+    assert outcome_text(job) == "3 issues updated, 1 failed"
+    job.set_summary("deleted 12 tags")
+    assert outcome_text(job) == "deleted 12 tags, 1 failed"
+    assert outcome_text(Job(id=2, title="Quiet", state=JobState.SUCCEEDED)) == "done"
+    assert outcome_text(Job(id=3, title="Broken", state=JobState.FAILED, error="404: gone")) == "404: gone"

@@ -212,3 +212,29 @@ async def test_palette_offers_saved_views_from_the_config(tmp_path, monkeypatch)
         await pilot.pause()
         assert isinstance(app.screen, UnavailableScreen) and app.screen.area.name == "issues"
         assert requests == [areas.AreaRequest(query="label:bug state:opened", scope="instance")]
+
+
+async def test_request_log_enter_shows_the_whole_request_and_y_copies_it() -> None:
+    from labdeck.tui.widgets.resource_view import ResourceView
+
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _settle(pilot)
+        long_path = "/projects/" + "a-very-long-group-name%2F" * 4 + "project/issues?state=opened"
+        try:
+            await app.session.client.get_json(long_path)
+        except Exception:  # a 404 is logged all the same
+            pass
+        await jump_to(pilot, "log")
+        screen = app.screen
+        assert isinstance(screen, RequestLogScreen)
+        table = screen.table
+        table.move_cursor(len(table.visible_rows) - 1)
+        entry = table.cursor_row[1]
+        assert "a-very-long-group-name" in entry.path
+        await pilot.press("enter")
+        view = screen.query_one("#log-view", ResourceView)
+        assert view.detail_shown
+        assert entry.path in str(view.detail_pane.render())
+        await pilot.press("y")
+        assert app.clipboard.startswith(f"GET {entry.path} → ")

@@ -62,3 +62,30 @@ def test_every_labdeck_binding_has_an_id() -> None:
     ids = binding_ids(classes)
     expected = {"quit", "jump", "help", "back", "refresh", "palette", "jobs.cancel", "projects.archive"}
     assert expected <= set(ids)
+
+
+def test_keymap_ids_of_every_area_are_known() -> None:
+    """`"issues.bulk" = "B"` used to work but warn: every screen's bindings are in the catalogue."""
+    from labdeck.tui.app import LabdeckApp
+    from labdeck.tui.screens.shell.catalogue import screen_classes
+
+    known = binding_ids([LabdeckApp, *screen_classes()])
+    wanted = {"issues.bulk": "B", "registry.cleanup": "C", "groups.export": "E", "users.moderate": "M"}
+    present = {key: keys for key, keys in wanted.items() if key in known}
+    assert "issues.bulk" in present
+    usable, warnings = check_keymap(present, known)
+    assert usable == present and warnings == []
+
+
+async def test_an_area_keymap_entry_starts_without_a_warning() -> None:
+    from pathlib import Path
+
+    from snapshot_apps import make_app
+
+    from labdeck.config.files import Config
+
+    config = Config(path=Path("/nonexistent/labdeck-test/config.toml"), keymap={"issues.bulk": "B"})
+    app = make_app(config)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        assert not [w for w in app.config_warnings if "keymap" in w]

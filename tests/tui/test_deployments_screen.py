@@ -120,6 +120,8 @@ async def test_filter_by_environment_status_and_sort() -> None:
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_screen(pilot, sandbox)
         everything = len(screen.table.rows)
+        ids = [d.id for d in screen.table.rows]
+        assert ids == sorted(ids, reverse=True)  # newest first by default: a new deployment is on top
         await choose(pilot, screen, "#deployments-environment", "production")
         rows = screen.table.rows
         assert 0 < len(rows) < everything and {d.environment_name for d in rows} == {"production"}
@@ -129,9 +131,9 @@ async def test_filter_by_environment_status_and_sort() -> None:
         env_id = sandbox.data.environment_named(sandbox.project.id, "production").id
         assert len(rows) == sum(d.environment_id == env_id and d.status == "failed"
                                 for d in sandbox.gateway_deployments())
-        await choose(pilot, screen, "#deployments-sort", "id:desc")
+        await choose(pilot, screen, "#deployments-sort", "id:asc")
         ids = [d.id for d in screen.table.rows]
-        assert ids == sorted(ids, reverse=True)
+        assert ids == sorted(ids)
         assert any("status=failed" in e.path or e.path.endswith("/deployments")
                    for e in app.request_log.entries)
         await choose(pilot, screen, "#deployments-environment", "dr-site")  # listed though never deployed

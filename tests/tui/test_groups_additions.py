@@ -64,10 +64,10 @@ async def test_export_saved_in_the_folder_picked(tmp_path: Path) -> None:
         screen = await open_groups(pilot, download_dir=tmp_path)
         form = await press_for(pilot, "E", FormScreen)
         assert form.query_one("#field-folder", Input).value == str(tmp_path)
-        form.query_one("#field-folder", Input).value = str(tmp_path / "missing")
-        assert form.submit() is False
-        assert "no such folder" in str(form.query_one("#error-folder").render())
         (tmp_path / "a-file").write_text("x")
+        form.query_one("#field-folder", Input).value = str(tmp_path / "a-file" / "missing")
+        assert form.submit() is False  # missing, and cannot be created (a missing folder is offered)
+        assert "no such folder" in str(form.query_one("#error-folder").render())
         form.query_one("#field-folder", Input).value = str(tmp_path / "a-file")
         assert form.submit() is False
         assert "not a folder" in str(form.query_one("#error-folder").render())

@@ -264,3 +264,29 @@ async def test_relations_export_and_import_jobs(tmp_path: Path) -> None:
         await settle(pilot)
         assert asgi.state.store.group_by_path("restored") is not None
         assert "restored" in [n.data.full_path for n in screen.tree.root.children]
+
+
+async def test_job_progress_never_exceeds_its_total_in_the_job_centre(tmp_path: Path) -> None:
+    from labdeck.tui.screens.shell.jobs import JobsScreen, job_cells
+
+    _asgi, factory = sandbox(async_delay=0.05)
+    app = make_app(transport_factory=factory)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_groups(pilot, download_dir=tmp_path)
+        jobs = [screen.action_export(), screen.action_export_relations()]
+        seen: list[tuple[int, int | None]] = []
+        app.jobs.on_change(lambda job: seen.append((job.done, job.total)))
+        for job in jobs:
+            assert job is not None
+            await app.jobs.wait(job)
+        await settle(pilot)
+        assert seen and all(total is None or done <= total for done, total in seen)
+        await jump_to(pilot, "jobs")
+        assert isinstance(app.screen, JobsScreen)
+        for job in jobs:
+            assert job is not None
+            _id, _title, _state, progress, _elapsed, result = (cell.plain for cell in job_cells(job))
+            done, total = progress.split()[-1].split("/")
+            assert int(done) <= int(total)
+            assert result  # says what it did
+        assert "relations exported" in job_cells(jobs[1])[-1].plain

@@ -17,6 +17,7 @@ from labdeck.api.models.issues import Issue
 from labdeck.config.files import Config, SavedView
 from labdeck.sandbox.clock import ManualClock
 from labdeck.sandbox.seed.issues import issues_data
+from labdeck.tui import links
 from labdeck.tui.areas import AreaRequest
 from labdeck.tui.jobs import Job
 from labdeck.tui.screens.confirm import ConfirmScreen
@@ -132,7 +133,7 @@ async def test_saved_view_from_the_palette(tmp_path: Path) -> None:
                                 "acme/platform/web-portal#2"}
 
 
-async def test_detail_pane_shows_labels_time_merge_requests_and_notes() -> None:
+async def test_detail_pane_shows_labels_time_merge_requests_and_notes(monkeypatch) -> None:  # type: ignore[no-untyped-def]
     app = make_app(transport_factory=sandbox(ManualClock())[1])
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_issues(pilot, "label:backend")
@@ -148,7 +149,7 @@ async def test_detail_pane_shows_labels_time_merge_requests_and_notes() -> None:
         assert "Closed by" in plain and "bob: Looking into it" in plain
         assert "Runbook: https://example.com/runbook" in plain  # shown, never opened by itself
         opened: list[str] = []
-        app.open_url = lambda url, **_: opened.append(url)  # type: ignore[method-assign]
+        monkeypatch.setattr(links, "open_in_browser", lambda url: opened.append(url) or True)
         screen.table.focus()
         menu = await press_for(pilot, "l", LinkMenu)
         assert menu.urls == ["https://example.com/runbook", "https://example.com/graphs"]
@@ -278,7 +279,7 @@ async def test_time_tracking_checks_durations_before_sending() -> None:
         assert row.time_stats.human_total_time_spent == "1d"
 
 
-async def test_edit_comment_promote_and_copy() -> None:
+async def test_edit_comment_promote_and_copy(monkeypatch) -> None:  # type: ignore[no-untyped-def]
     asgi, factory = sandbox(ManualClock())
     app = make_app(settings=sandbox_settings(ALICE), transport_factory=factory)
     async with app.run_test(size=SIZE) as pilot:
@@ -310,7 +311,7 @@ async def test_edit_comment_promote_and_copy() -> None:
         await pilot.pause()
         assert any("acme/platform/api-gateway#2" in str(n.message) for n in app._notifications)
         opened: list[str] = []
-        app.open_url = lambda url, **_: opened.append(url)  # type: ignore[method-assign]
+        monkeypatch.setattr(links, "open_in_browser", lambda url: opened.append(url) or True)
         await pilot.press("o")
         await pilot.pause()
         assert opened == ["http://sandbox.test/acme/platform/api-gateway/-/issues/2"]

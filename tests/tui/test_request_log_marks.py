@@ -53,7 +53,8 @@ def test_an_amended_200_is_drawn_red() -> None:
     bad = log.amend(entry.seq, "not JSON")
     assert bad is not None
     cells = log_cells((0, bad))
-    assert cells[2].style == "bold red" and cells[-1].plain == "not JSON" and cells[-1].style == "red"
+    assert cells[2].style == "bold red" and cells[-2].plain == "not JSON" and cells[-2].style == "red"
+    assert cells[-1].plain == "/projects"  # the path is the last column
 
 
 async def test_the_log_screen_turns_a_row_red_when_its_body_proves_unreadable() -> None:

@@ -13,6 +13,7 @@ from snapshot_apps import jump_to, make_app, messages, sandbox, settle
 from textual.widgets import Input
 
 from labdeck.sandbox.clock import ManualClock
+from labdeck.tui.screens.confirm import ConfirmScreen
 from labdeck.tui.screens.projects.projects import ProjectsScreen
 from labdeck.tui.screens.shell.export import ExportDialog
 from labdeck.tui.watch import compare, seconds_for
@@ -84,6 +85,10 @@ async def export(pilot: Any, path: Path) -> None:
     dialog.query_one("#export-path", Input).value = str(path)
     await pilot.press("enter")
     await pilot.pause()
+    if isinstance(pilot.app.screen, ConfirmScreen):  # a folder that does not exist: created after asking
+        assert not path.parent.exists()
+        await pilot.click("#confirm")
+        await pilot.pause()
     for job in list(pilot.app.jobs.jobs):
         await pilot.app.jobs.wait(job)
     await settle(pilot)
@@ -105,7 +110,7 @@ async def test_an_export_of_a_filtered_list_writes_exactly_the_rows_shown(tmp_pa
         await export(pilot, tmp_path / "projects.csv")  # the same name again: never overwritten
         assert (tmp_path / "projects (1).csv").exists()
         assert any("rows written" in r.message for r in app.jobs.jobs[-1].results)
-        await export(pilot, tmp_path / "sub" / "projects.json")  # a new folder is created
+        await export(pilot, tmp_path / "sub" / "projects.json")  # a new folder is created (after asking)
         data = json.loads((tmp_path / "sub" / "projects.json").read_text(encoding="utf-8"))
         assert [(d["Project"], d["id"], d["web_url"]) for d in data] == shown
         await pilot.press("ctrl+e")

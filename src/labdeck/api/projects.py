@@ -4,9 +4,12 @@ domains, error tracking, forks) have their own services beside it and share `pro
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import Iterable
 from urllib.parse import quote
 
 from labdeck.api.client import ApiClient
+from labdeck.api.errors import LabdeckError
 from labdeck.api.models.base import parse_many, parse_one
 from labdeck.api.models.projects import Project
 
@@ -51,6 +54,20 @@ class ProjectsService:
 
     async def project(self, project: ProjectRef) -> Project:
         return parse_one(Project, await self.client.get_json(f"{PROJECTS_PATH}/{project_ref(project)}"))
+
+    async def projects_by_id(self, ids: Iterable[int]) -> dict[int, Project]:
+        """The projects of `ids` (each read once, concurrently within the client's limit); one that cannot
+        be read (gone, hidden) is left out rather than failing the others."""
+        wanted = sorted(set(ids))
+
+        async def one(project_id: int) -> Project | None:
+            try:
+                return await self.project(project_id)
+            except LabdeckError:
+                return None
+
+        found = await asyncio.gather(*(one(i) for i in wanted))
+        return {i: p for i, p in zip(wanted, found, strict=True) if p is not None}
 
     async def set_archived(self, project: ProjectRef, archived: bool) -> Project:
         action = "archive" if archived else "unarchive"

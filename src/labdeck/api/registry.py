@@ -1,8 +1,12 @@
 """The container registry service: repositories of a project or group, tags, tag details, deletes.
 
-The tag list gives names only; the cleanup preview needs each tag's creation time, digest and size, so
-`tag_details()` fetches every tag's detail concurrently (within the client's concurrency limit), skipping
-tags deleted meanwhile.
+The tag list gives names only; the cleanup preview needs each tag's creation time, digest and size.
+`tag_details()` reads them through GraphQL where the instance has it (`registry_graphql`): one request for
+a repository of up to 20 tags, else the names from the REST list (concurrent pages) and their details in
+batches of `tagDetails` (concurrent too). Where GraphQL is absent or refuses (404, 401/403: remembered for
+the session; errors in its answer: for that repository), it falls back to one REST detail request per tag,
+concurrently, skipping tags deleted meanwhile. With a `TagDetailCache`, a warm read asks details only for
+names the cache cannot answer. `last_source` says which way the last read went.
 
 Bulk delete can run at most once an hour per repository. The server refuses a second call with a 400 and
 says no more, so `BulkDeleteLocks` remembers when this process sent one and says how long until the next
@@ -21,7 +25,9 @@ from labdeck.api.client import ApiClient
 from labdeck.api.errors import BadRequest, LabdeckError, NotFound
 from labdeck.api.models.base import parse_many, parse_one
 from labdeck.api.models.registry import RegistryRepository, RegistryTag, RegistryTagDetail
+from labdeck.api.registry_graphql import BATCH, GraphQLRefused, RegistryGraphQL, TagsPage, availability
 from labdeck.api.registry_known import KNOWN
+from labdeck.api.tag_cache import TagDetailCache
 from labdeck.domain.registry_cleanup import CleanupRules
 
 LOCK_SECONDS = 3600
@@ -99,9 +105,13 @@ def _ref(value: Ref) -> str:
 class RegistryService:
     """Every registry endpoint labdeck uses. `project` is an id or a full path."""
 
-    def __init__(self, client: ApiClient, locks: BulkDeleteLocks | None = None) -> None:
+    def __init__(self, client: ApiClient, locks: BulkDeleteLocks | None = None, *,
+                 tag_cache: TagDetailCache | None = None, graphql: bool = True) -> None:
         self.client = client
         self.locks = locks if locks is not None else LOCKS
+        self.tag_cache = tag_cache
+        self.graphql = RegistryGraphQL(client) if graphql else None
+        self.last_source = ""
 
     @property
     def _instance(self) -> str:
@@ -144,10 +154,115 @@ class RegistryService:
         return parse_one(RegistryTagDetail, data)
 
     async def tag_details(self, project: Ref, repository_id: int, names: list[str] | None = None, *,
-                          on_progress: Progress | None = None) -> list[RegistryTagDetail]:
-        """The detail of every tag (or of `names`), in list order; tags that vanished are left out."""
-        if names is None:
+                          on_progress: Progress | None = None,
+                          refresh: bool = False) -> list[RegistryTagDetail]:
+        """The detail of every tag (or of `names`, by REST), in name order; tags that vanished are left
+        out. `refresh=True` ignores the cache's names (digest facts are always good)."""
+        if names is not None:
+            self.last_source = "rest"
+            found = await self._rest_details(project, repository_id, names, on_progress)
+            return [found[n] for n in names if found.get(n) is not None]  # type: ignore[misc]
+        first = await self._graphql_first_page(repository_id)
+        read: set[str] | None = None  # the names read from the server now (None: all of them)
+        if first is not None and not first.has_next:
+            details = first.details
+            self.last_source = "graphql"
+            if on_progress is not None:
+                on_progress(len(details), len(details))
+        else:
             names = [tag.name for tag in await self.tags(project, repository_id)]
+            known = {} if refresh or self.tag_cache is None else self.tag_cache.lookup(repository_id, names)
+            cached = len(known)
+            if first is not None:
+                known.update({d.name: d for d in first.details})
+            missing = [n for n in names if n not in known]
+            total, base = len(names), len(names) - len(missing)
+            if on_progress is not None:
+                on_progress(base, total)
+            progress = (lambda done, _t: on_progress(base + done, total)) if on_progress else None
+            if first is not None:
+                fetched = await self._graphql_details(project, repository_id, missing, first, progress)
+            else:
+                fetched = await self._rest_details(project, repository_id, missing, progress)
+                self.last_source = "rest"
+            if cached:
+                self.last_source += f" (+{cached:,} cached)"
+            known.update({n: d for n, d in fetched.items() if d is not None})
+            details = [known[n] for n in names if n in known]
+            read = set(fetched) | ({d.name for d in first.details} if first is not None else set())
+        if self.tag_cache is not None:
+            self.tag_cache.store(repository_id, details, read)
+        # the whole repository: the overview may name its storage
+        KNOWN.record(self._instance, repository_id, str(project), str(project),
+                     ((d.digest, d.total_size) for d in details))
+        return details
+
+    async def _graphql_first_page(self, repository_id: int) -> TagsPage | None:
+        state = availability(self.client)
+        if self.graphql is None or state.usable is False:
+            return None
+        try:
+            page = await self.graphql.tags_page(repository_id)
+        except GraphQLRefused as refused:
+            if refused.session_wide:
+                state.usable, state.reason = False, refused.reason
+            return None
+        state.usable = True
+        return page
+
+    async def _graphql_details(self, project: Ref, repository_id: int, names: list[str], first: TagsPage,
+                               on_progress: Progress | None) -> dict[str, RegistryTagDetail | None]:
+        """`tagDetails` in concurrent batches; where GitLab has no such field (before it was added) the
+        `tags` connection is followed from `first` instead; a batch refused otherwise goes by REST."""
+        assert self.graphql is not None
+        graphql = self.graphql
+        gate = asyncio.Semaphore(max(self.client.settings.concurrency, 1))
+        done = 0
+        chunks = [names[i:i + BATCH] for i in range(0, len(names), BATCH)]
+
+        async def batch(chunk: list[str]) -> dict[str, RegistryTagDetail | None]:
+            nonlocal done
+            async with gate:
+                found = await graphql.tag_details_batch(repository_id, chunk)
+            done += len(chunk)
+            if on_progress is not None:
+                on_progress(done, len(names))
+            return found
+
+        results = await asyncio.gather(*(batch(c) for c in chunks), return_exceptions=True)
+        out: dict[str, RegistryTagDetail | None] = {}
+        refused: list[str] = []
+        for chunk, result in zip(chunks, results, strict=True):
+            if isinstance(result, GraphQLRefused):
+                refused.extend(chunk)
+            elif isinstance(result, BaseException):
+                raise result
+            else:
+                out.update(result)
+        self.last_source = "graphql"
+        if refused and len(refused) == len(names):
+            try:  # an older GitLab without tagDetails: the connection, page after page
+                out.update({d.name: d for d in await self._connection_rest(repository_id, first)})
+                self.last_source = "graphql (tags connection)"
+                return out
+            except GraphQLRefused:
+                pass
+        if refused:
+            out.update(await self._rest_details(project, repository_id, refused, None))
+            self.last_source = "graphql + rest"
+        return out
+
+    async def _connection_rest(self, repository_id: int, page: TagsPage) -> list[RegistryTagDetail]:
+        assert self.graphql is not None
+        details: list[RegistryTagDetail] = []
+        while page.has_next and page.end_cursor:
+            page = await self.graphql.tags_page(repository_id, page.end_cursor)
+            details.extend(page.details)
+        return details
+
+    async def _rest_details(self, project: Ref, repository_id: int, names: list[str],
+                            on_progress: Progress | None) -> dict[str, RegistryTagDetail | None]:
+        """One REST detail request per tag, concurrently (None for a tag gone meanwhile)."""
         total = len(names)
         done = 0
         gate = asyncio.Semaphore(max(self.client.settings.concurrency, 1) * 2)
@@ -165,19 +280,21 @@ class RegistryService:
                         on_progress(done, total)
 
         results = await asyncio.gather(*(one(name) for name in names))
-        details = [detail for detail in results if detail is not None]
-        if len(details) == total:  # the whole repository: the overview may name its storage
-            KNOWN.record(self._instance, repository_id, str(project), str(project),
-                         ((d.digest, d.total_size) for d in details))
-        return details
+        return dict(zip(names, results, strict=True))
 
     # -- deleting ---------------------------------------------------------------------------------------
+    def _names_changed(self, repository_id: int) -> None:
+        if self.tag_cache is not None:
+            self.tag_cache.forget_names(repository_id)
+
     async def delete_tag(self, project: Ref, repository_id: int, name: str) -> None:
         await self.client.request("DELETE", f"{self._repo_path(project, repository_id)}/tags/{_ref(name)}")
+        self._names_changed(repository_id)
 
     async def delete_repository(self, project: Ref, repository_id: int) -> None:
         """Accepted (202): the repository disappears later; see `repository_exists`."""
         await self.client.request("DELETE", self._repo_path(project, repository_id))
+        self._names_changed(repository_id)
 
     def lock_remaining(self, repository_id: int) -> float | None:
         """Seconds until a bulk delete of this repository is allowed again (as far as this process knows)."""
@@ -196,3 +313,4 @@ class RegistryService:
                 raise BulkDeleteLocked(str(error.message), self.lock_remaining(repository_id)) from None
             raise
         self.locks.record(self._instance, repository_id)
+        self._names_changed(repository_id)

@@ -9,14 +9,13 @@ the instance (say, from a `Link` header) works too. Fields:
 - `-F key=value` sends a typed value: `true`, `false`, `null` and integers become JSON booleans, null and
   numbers; `@FILE` sends the file's contents as a string (`@-` reads stdin);
 - `key[]=v` (repeatable) sends an array, `key[sub]=v` an object.
-The method is GET, or POST when fields are given without `--paginate` (as in gh and glab); `-X` overrides
-it. GET sends fields as
-query parameters, any other method as a JSON body. `--paginate` (GET only) fetches every page and prints one
-JSON array, written page by page as the pages arrive. JSON is printed indented on a terminal and compact
-otherwise (as `gh api` does); an error is one line on stderr, such as
-`labdeck api: 404: 404 Project Not Found`, with exit status 1 (2 for usage and config errors); so is a 2xx
-answered with an HTML page or with `NaN`/`Infinity` (not JSON). The configured token never appears in the
-output or the errors.
+The method is GET, or POST when fields are given without `--paginate` (gh's rule); `-X` overrides it (an
+unknown method is a usage error). With `-X GET` fields go as query parameters, with any other method as a
+JSON body. `--paginate` (GET only) fetches every page and prints one JSON array, written page by page as the
+pages arrive. JSON is printed indented on a terminal and compact otherwise (as `gh api` does); an error is
+one line on stderr, such as `labdeck api: 404 Project Not Found` (the status once), with exit status 1 (2
+for usage and config errors); so is a 2xx answered with an HTML page or with `NaN`/`Infinity` (not JSON).
+The configured token never appears in the output or the errors.
 `--demo` talks to the embedded sandbox in-process, as root.
 """
 
@@ -45,6 +44,7 @@ if TYPE_CHECKING:
 
 _INTEGER = re.compile(r"^-?(0|[1-9][0-9]*)$")
 _READS = ("GET", "HEAD", "OPTIONS")
+_METHODS = frozenset({"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"})
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -271,8 +271,8 @@ def run_api_command(argv: list[str], *, transport: httpx.AsyncBaseTransport | No
             raise UsageError("--demo and --instance cannot be used together")
         fields = parse_fields(args.raw_field, args.field)
         method = (args.method or ("POST" if fields and not args.paginate else "GET")).upper()
-        if not re.fullmatch(r"[A-Z]+", method):
-            raise UsageError(f"invalid method {args.method!r}")
+        if method not in _METHODS:
+            raise UsageError(f"invalid method {args.method!r}: use one of {', '.join(sorted(_METHODS))}")
         if args.paginate and (method != "GET" or args.header):
             raise UsageError("--paginate works with GET only, and without -H")
         settings = connection_settings(args)

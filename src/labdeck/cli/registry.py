@@ -1,12 +1,15 @@
 """`labdeck registry plan`: the bulk tag delete preview, headless.
 
     labdeck registry plan PROJECT REPOSITORY_ID --delete REGEX [--keep REGEX] [--keep-n N]
-                          [--older-than 1d] [--json] [--instance NAME] [--config FILE] [--demo]
+                          [--older-than 1d] [--json] [--no-cache] [--no-graphql]
+                          [--instance NAME] [--config FILE] [--demo]
 
-It fetches the detail of every tag of the repository and applies the same planner the sandbox and the TUI
-use (`domain.registry_cleanup`), then prints which tags a bulk delete with these rules would delete and
-which it would keep, and why; the space freed counts a shared digest once. Nothing is deleted. Invalid
-rules (an RE2 error, a negative N, an unreadable duration) are reported before any request, exit status 2;
+It fetches the detail of every tag of the repository (through GraphQL where the instance has it, else one
+REST request per tag; names read in the last 15 minutes come from the tag-detail cache) and applies the
+same planner the sandbox and the TUI use (`domain.registry_cleanup`), then prints which tags a bulk
+delete with these rules would delete and which it would keep, and why; the space freed counts a shared
+digest once. Nothing is deleted. Invalid rules (an RE2 error, a negative N, an unreadable duration) are
+reported before any request, exit status 2;
 an API error is one line on stderr, exit status 1. `--demo` reads the embedded sandbox as root.
 """
 
@@ -45,6 +48,10 @@ def build_parser() -> argparse.ArgumentParser:
     plan.add_argument("--keep-n", type=int, metavar="N", help="keep the N newest matching tags")
     plan.add_argument("--older-than", metavar="DURATION", help="delete only tags older than this (1d)")
     plan.add_argument("--json", action="store_true", help="print the plan as JSON")
+    plan.add_argument("--no-cache", action="store_true",
+                      help="read every tag detail again (ignore and do not write the tag-detail cache)")
+    plan.add_argument("--no-graphql", action="store_true",
+                      help="read tag details by REST only (one request per tag), not through GraphQL")
     plan.add_argument("--instance", metavar="NAME", help="instance from the config")
     plan.add_argument("--config", metavar="FILE", help="config file (default: $LABDECK_CONFIG or XDG)")
     plan.add_argument("--demo", action="store_true", help="use the embedded sandbox as root")
@@ -111,12 +118,15 @@ async def _run(args: argparse.Namespace, rules: CleanupRules,
                transport: httpx.AsyncBaseTransport | None) -> str:
     from labdeck.api.client import ApiClient
     from labdeck.api.registry import RegistryService
+    from labdeck.api.tag_cache import TagDetailCache
     settings = connection_settings(args)
+    cache = None if args.no_cache else TagDetailCache.for_instance(settings.base_url)
     if args.demo and transport is None:
         transport = demo_transport()
     now = datetime.now(UTC)
     async with ApiClient(settings, transport=transport) as client:
-        plan = await compute_plan(RegistryService(client), args.project, args.repository_id, rules, now)
+        service = RegistryService(client, tag_cache=cache, graphql=not args.no_graphql)
+        plan = await compute_plan(service, args.project, args.repository_id, rules, now)
     if args.json:
         return render_json(plan_json(plan, rules, args.project, args.repository_id, now))
     return plan_text(plan, now)

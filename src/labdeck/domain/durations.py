@@ -10,9 +10,13 @@ Two flavours exist in GitLab and they must not be mixed up:
   `1y = 365.25d`; a bare number is seconds, as GitLab's ChronicDuration defaults.
 
 Both parsers accept the unit spellings GitLab's ChronicDuration knows (`h`, `hr`, `hrs`, `hour`, `hours`,
-...), numbers written with or without a space before the unit, and a unitless number after an explicit
-unit meaning the next smaller unit (`3h30` is `3h 30m`), like GitLab. Anything else raises
-`DurationError` with a message that says what was wrong. Fractions are rounded to whole seconds.
+...), numbers written with or without a space before the unit, and a unitless number written right after
+an explicit unit meaning the next smaller unit (`3h30` is `3h 30m`). Where GitLab refuses (an unknown
+word) they refuse too; where ChronicDuration would silently guess, they refuse rather than send a value
+the operator did not mean: a malformed number (`1.5.5h`: GitLab reads `.5h` and drops `1.5`), a unit given
+twice (`1h1h`), a bare number after the units (`1w 2d 3h 30m 5`: GitLab adds 5 hours), and a value above
+`MAX_SECONDS` (GitLab keeps time in a 32-bit integer column). Anything refused raises `DurationError` with
+a message that says what was wrong. Fractions are rounded to whole seconds.
 """
 
 from __future__ import annotations
@@ -21,6 +25,7 @@ import re
 from typing import Final
 
 MINUTE: Final = 60
+MAX_SECONDS: Final = 2**31 - 1  # GitLab's integer columns (time_estimate, time_spent); about 68 years
 HOUR: Final = 60 * MINUTE
 
 # Time tracking ("working") units.
@@ -67,7 +72,8 @@ _CALENDAR_SECONDS: Final[dict[str, int]] = {
 }
 
 # One component: a number, optional spaces, an optional unit word; separated by spaces or commas.
-_COMPONENT = re.compile(r"\s*(?P<num>\d+(?:\.\d+)?|\.\d+)\s*(?P<unit>[a-z]+)?\s*(?:,|\band\b)?", re.ASCII)
+_COMPONENT = re.compile(r"\s*(?P<num>[0-9.]+)\s*(?P<unit>[a-z]+)?\s*(?:,|\band\b)?", re.ASCII)
+_NUMBER = re.compile(r"\d+(?:\.\d+)?|\.\d+", re.ASCII)
 
 # Short output form, largest first.
 _WORK_OUTPUT: Final = (("mo", WORK_MONTH), ("w", WORK_WEEK), ("d", WORK_DAY), ("h", HOUR), ("m", MINUTE),
@@ -84,13 +90,19 @@ def _parse(text: str, table: dict[str, int], default_unit: str, what: str) -> fl
         raise DurationError(f"empty {what}")
     total = 0.0
     last_unit: str | None = None
+    last_unit_end = -1  # where the previous unit word ended (a bare number must follow it directly)
+    seen: set[str] = set()
     pos = 0
+    quoted = repr(text.strip())
     while pos < len(source):
         match = _COMPONENT.match(source, pos)
         if match is None or match.end() == pos:
             rest = source[pos:].strip()
             raise DurationError(f"cannot read {rest!r} in {what} {text.strip()!r}: expected a number "
                                 f"and a unit such as {_examples(table)}")
+        number = match.group("num")
+        if not _NUMBER.fullmatch(number):
+            raise DurationError(f"malformed number {number!r} in {what} {quoted}")
         word = match.group("unit")
         if word is not None:
             unit = _SPELLINGS.get(word)
@@ -99,14 +111,27 @@ def _parse(text: str, table: dict[str, int], default_unit: str, what: str) -> fl
                                     f"use {_examples(table)}")
             last_unit = unit
         elif last_unit is None:
+            if match.end() < len(source):
+                raise DurationError(f"{number!r} has no unit in {what} {quoted}: give it one "
+                                    f"({_examples(table)})")
             unit = default_unit
         else:
             index = _UNIT_ORDER.index(last_unit)
             unit = _UNIT_ORDER[index - 1] if index > 0 else last_unit
+            if match.start("num") != last_unit_end or index == 0:
+                raise DurationError(f"{number!r} has no unit in {what} {quoted}: write its unit "
+                                    f"(a number right after a unit, as in 3h30, means the next smaller one)")
             last_unit = unit
-        total += float(match.group("num")) * table[unit]
+        if unit in seen:
+            raise DurationError(f"{unit} given twice in {what} {quoted}")
+        seen.add(unit)
+        last_unit_end = match.end("unit") if word is not None else -1
+        total += float(number) * table[unit]
+        if total > MAX_SECONDS:
+            raise DurationError(f"{what} {quoted} is too long (at most {MAX_SECONDS:,} seconds)")
         pos = match.end()
     return total
+
 
 
 def _examples(table: dict[str, int]) -> str:

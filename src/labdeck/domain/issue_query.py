@@ -123,6 +123,14 @@ def _read_bare(text: str, start: int) -> tuple[str, int]:
     return text[start:pos], pos
 
 
+_OR_WORDS: Final = frozenset({"OR", "||", "|"})
+OR_EXPLANATION: Final = (
+    "a listing cannot express OR: GitLab's issue listings match every filter at once (label:bug "
+    "label:feature means both labels). Instead, save one view per alternative in [views] and open each "
+    "from the palette, or list a wider set (label:any, or the shared label) and narrow it with / . "
+    'To search for the word itself, quote it: "OR"')
+
+
 def parse(text: str) -> IssueQuery:
     """Read a filter text. Raises `QueryError` with the reason for text that cannot be read."""
     terms: list[Term] = []
@@ -143,6 +151,8 @@ def parse(text: str) -> IssueQuery:
         prefix = _KEY_PREFIX.match(text, pos)
         if prefix is None:
             value, pos = _read_bare(text, pos)
+            if value in _OR_WORDS and not negated:
+                raise QueryError(OR_EXPLANATION)
             terms.append(_checked(Term(TEXT, value, negated)))
             continue
         key, op = prefix.group(1).lower(), prefix.group(2)

@@ -1,6 +1,6 @@
-"""The sandbox's ASGI app: `create_app(options)` seeds a store and serves the API under `/api/v4`, behind
-the fault/latency/rate-limit layer and a path fix that keeps URL-encoded slashes (`group%2Fproject`) inside
-one path segment, as GitLab's `:id` needs."""
+"""The sandbox's ASGI app: `create_app(options)` seeds a store and serves the API under `/api/v4` (and
+GraphQL at `/api/graphql` unless `options.graphql` is off), behind the fault/latency/rate-limit layer and a
+path fix that keeps URL-encoded slashes (`group%2Fproject`) in one path segment, as GitLab's `:id` needs."""
 
 from __future__ import annotations
 
@@ -91,8 +91,11 @@ def create_app(options: SandboxOptions | None = None, *, clock: Clock | None = N
     options = options or SandboxOptions()
     clock = clock or (store.clock if store is not None else SystemClock())
     store = store or build_store(options, clock)
+    # Routes outside /api/v4 (GraphQL at /api/graphql), left out when the options turn GraphQL off.
+    root_routes = [route for area in load_areas() for route in area.root_routes
+                   if options.graphql or area.name != "graphql"]
     app = Starlette(
-        routes=[Mount("/api/v4", routes=api_routes(options)),
+        routes=[Mount("/api/v4", routes=api_routes(options)), *root_routes,
                 Route("/-/sandbox/echo", _echo, methods=["GET", "POST", "PUT", "DELETE"])],
         exception_handlers={HTTPException: _not_found},
     )

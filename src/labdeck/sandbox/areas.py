@@ -1,6 +1,7 @@
 """The one list of sandbox areas. An area is a module in `routes/` with `routes: list[Route]` (paths
-relative to `/api/v4`) and, optionally, `seed(store, ctx: SeedContext) -> None` that adds its data (keep
-its records in `store.areas["<name>"]`, draw randomness only from `ctx.rng`). Add an area by adding its
+relative to `/api/v4`) and, optionally, `ROOT_ROUTES` (paths from the server's root, such as `/api/graphql`)
+and `seed(store, ctx: SeedContext) -> None` that adds its data (keep its records in `store.areas["<name>"]`,
+draw randomness only from `ctx.rng`). Add an area by adding its
 name and module to `AREA_MODULES`.
 """
 
@@ -36,6 +37,7 @@ AREA_MODULES: dict[str, str] = {  # area name (it also names the area's seed str
     "forks": "projects.forks",
     "deployments": "deployments.deployments",
     "environments": "deployments.environments",
+    "graphql": "graphql",
 }
 
 
@@ -44,6 +46,7 @@ class Area:
     name: str
     routes: list[BaseRoute]
     seed: Callable[[Any, Any], None] | None
+    root_routes: tuple[BaseRoute, ...] = ()
 
 
 def load_areas() -> list[Area]:
@@ -51,5 +54,6 @@ def load_areas() -> list[Area]:
     areas = []
     for name, module_name in AREA_MODULES.items():
         module = importlib.import_module(f"labdeck.sandbox.routes.{module_name}")
-        areas.append(Area(name, list(module.routes), getattr(module, "seed", None)))
+        areas.append(Area(name, list(module.routes), getattr(module, "seed", None),
+                          tuple(getattr(module, "ROOT_ROUTES", ()))))
     return areas

@@ -23,6 +23,7 @@ from labdeck.sandbox.clock import Clock
 from labdeck.sandbox.options import FAULT_KINDS, SandboxOptions
 
 API_PREFIX = "/api/v4"
+GRAPHQL_PATH = "/api/graphql"
 
 
 class SandboxConnectionReset(ConnectionResetError):
@@ -50,7 +51,7 @@ def _credential(scope: Scope) -> str:
 
 
 class FaultLayer:
-    """ASGI middleware: latency, rate limits and faults, for paths under `/api/v4`."""
+    """ASGI middleware: latency, rate limits and faults, for paths under `/api/v4` and `/api/graphql`."""
 
     def __init__(self, app: ASGIApp, options: SandboxOptions, clock: Clock) -> None:
         self.app = app
@@ -84,7 +85,8 @@ class FaultLayer:
         return self.options.rate_limit - used, math.ceil(start + window)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http" or not scope.get("path", "").startswith(API_PREFIX):
+        path = scope.get("path", "") if scope["type"] == "http" else ""
+        if not (path.startswith(API_PREFIX) or path == GRAPHQL_PATH):
             await self.app(scope, receive, send)
             return
         if self.options.latency_ms:

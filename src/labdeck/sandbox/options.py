@@ -78,6 +78,7 @@ class SandboxOptions:
     rate_window: float = 60.0
     edition: Edition = "ee"  # ce answers the premium endpoints as GitLab Community Edition does
     gitlab_version: str = DEFAULT_GITLAB_VERSION  # endpoints introduced later answer 404
+    graphql: bool = True  # False: no /api/graphql (404), as an instance without GraphQL
     fault_map: dict[str, float] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:

@@ -168,7 +168,7 @@ def start_process(options: SandboxOptions | None = None, host: str = "127.0.0.1"
                "--latency", f"{options.latency_ms}ms", "--faults", options.faults,
                "--fault-seed", str(options.fault_seed), "--async-delay", str(options.async_delay),
                "--edition", options.edition, "--gitlab-version", options.gitlab_version,
-               "--until-stdin-closes", "--quiet"]
+               *(() if options.graphql else ("--no-graphql",)), "--until-stdin-closes", "--quiet"]
     try:
         process = subprocess.Popen(command, pass_fds=(sock.fileno(),), stdin=subprocess.PIPE,
                                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
@@ -212,6 +212,8 @@ def _parser() -> argparse.ArgumentParser:
     serve.add_argument("--gitlab-version", default=DEFAULT_GITLAB_VERSION, metavar="X.Y",
                        help="GitLab version played: later endpoints answer 404 "
                             f"(default: {DEFAULT_GITLAB_VERSION})")
+    serve.add_argument("--no-graphql", dest="graphql", action="store_false",
+                       help="no GraphQL endpoint (/api/graphql answers 404), as an instance without it")
     serve.add_argument("--fd", type=int, help=argparse.SUPPRESS)  # serve on an inherited listening socket
     serve.add_argument("--until-stdin-closes", action="store_true", help=argparse.SUPPRESS)
     serve.add_argument("--quiet", action="store_true", help=argparse.SUPPRESS)
@@ -230,7 +232,7 @@ def run_sandbox_command(argv: list[str]) -> int:
         parser.error(str(exc))
     options = SandboxOptions(seed=args.seed, scale=args.scale, latency_ms=latency, faults=args.faults,
                              fault_seed=args.fault_seed, async_delay=args.async_delay, edition=args.edition,
-                             gitlab_version=args.gitlab_version)
+                             gitlab_version=args.gitlab_version, graphql=args.graphql)
     started = time.monotonic()
     try:
         sock = _inherited(args.fd) if args.fd is not None else _bind(args.host, args.port)
@@ -253,7 +255,7 @@ def run_sandbox_command(argv: list[str]) -> int:
     print(f"labdeck sandbox ({args.scale}, seed {args.seed}, GitLab {options.gitlab_version} "
           f"{args.edition.upper()}) listening on {base_url} "
           f"(ready in {time.monotonic() - started:.2f} s)")
-    print(f"  API:   {base_url}/api/v4")
+    print(f"  API:   {base_url}/api/v4" + (f"   GraphQL: {base_url}/api/graphql" if args.graphql else ""))
     print(f"  root:  {ROOT_TOKEN}   (administrator, scopes api+sudo)")
     print(f"  alice: {ALICE_TOKEN}   (regular user)")
     print(f"  admin without sudo scope: {NOSUDO_TOKEN}   job token: {JOB_TOKEN}")

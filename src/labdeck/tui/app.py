@@ -7,12 +7,12 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
 from rich.text import Text
-from textual import work
+from textual import events, work
 from textual.app import App
 from textual.binding import Binding
 from textual.screen import Screen
@@ -24,13 +24,18 @@ from labdeck.config.files import Config, ConfigError
 from labdeck.config.state import State, load_state, save_state
 from labdeck.domain.job_tokens import PROJECT_SCOPED_AREAS
 from labdeck.tui import capabilities, commands
-from labdeck.tui.areas import Area, AreaRequest, find_area
+from labdeck.tui.area_commands import AreaActionCommands
+from labdeck.tui.areas import Area, AreaRequest, admin_only_message, find_area
 from labdeck.tui.errors import REDACTED, describe_error, is_expected, redact, unwrap, write_crash_log
 from labdeck.tui.jobs import Job, JobCentre, JobState
 from labdeck.tui.keymap import binding_ids, check_keymap
+from labdeck.tui.navigation import HOME, Navigator, home_screen
+from labdeck.tui.screens.form_keys import FormKeys, hold_key, is_typing
 from labdeck.tui.session import Session, TransportFactory, cache_dir, open_session, state_dir
 from labdeck.tui.themes import DEFAULT_THEME, discover_themes, package_theme_dir, user_theme_dir
 from labdeck.tui.widgets.status_bar import StatusInfo
+
+TYPED_IN_FIELDS = frozenset({"quit", "jump", "help", "refresh"})  # their keys are letters
 
 
 class LabdeckApp(App[None]):
@@ -38,12 +43,16 @@ class LabdeckApp(App[None]):
 
     CSS_PATH = "app.tcss"
     TITLE = "labdeck"
-    COMMANDS = App.COMMANDS | {commands.JumpCommands, commands.ThemeCommands, commands.InstanceCommands,
-                               commands.SavedViewCommands, commands.ScreenActionCommands}
+    DEFAULT_MODE = HOME
+    MODES = {HOME: home_screen}  # each open area adds its own mode (see `navigation`)
+    # No stock system commands: one Quit (from the bindings), labdeck's themes only (ThemeCommands)
+    COMMANDS = {commands.JumpCommands, commands.ThemeCommands, commands.InstanceCommands,
+                commands.SavedViewCommands, commands.ScreenActionCommands, AreaActionCommands}
     BINDINGS = [
         Binding("q", "quit", "Quit", id="quit"),
         Binding("colon", "jump", "Jump", id="jump"),
         Binding("question_mark", "help", "Help", id="help"),
+        Binding("f1", "help_anywhere", "Help", id="help.f1"),  # shown while typing, where ? is typed
         Binding("escape", "back", "Back", id="back"),
         Binding("r", "refresh", "Refresh", id="refresh"),
         Binding("ctrl+p", "command_palette", "Palette", id="palette", priority=True),
@@ -56,6 +65,7 @@ class LabdeckApp(App[None]):
         super().__init__()
         self.config = config
         self.state = state if state is not None else load_state()
+        self._wire_download_folder()
         self._state_lock = threading.Lock()
         self.cli_read_only = read_only
         self.read_only = read_only or bool(settings and settings.read_only)
@@ -72,12 +82,12 @@ class LabdeckApp(App[None]):
         self.jobs.on_done(self._job_done)
         self.config_warnings: list[str] = list(config.warnings)
         self._theme_ready = False
+        self.labdeck_themes: list[str] = []
+        self.navigator = Navigator(self)
 
     # -- start ----------------------------------------------------------------------------------------
     def get_default_screen(self) -> Screen[Any]:
-        from labdeck.tui.screens.shell.home import HomeScreen
-
-        return HomeScreen()
+        return home_screen()  # type: ignore[no-any-return]
 
     def on_mount(self) -> None:
         self._load_themes()
@@ -95,6 +105,7 @@ class LabdeckApp(App[None]):
         found = discover_themes(package_theme_dir(), user_theme_dir(self.config.path))
         for theme in found.themes:
             self.register_theme(theme)
+        self.labdeck_themes = found.names  # the palette offers these (labdeck's and the user's)
         self.config_warnings.extend(found.warnings)
         wanted = self.state.theme or self.config.theme or DEFAULT_THEME  # picked in the app, else config
         if wanted not in self.available_themes:
@@ -109,6 +120,8 @@ class LabdeckApp(App[None]):
         return [type(self), *catalogue.screen_classes()]
 
     def _apply_keymap(self) -> None:
+        if not self.config.keymap:
+            return  # nothing to check: the catalogue imports every screen
         usable, warnings = check_keymap(dict(self.config.keymap), binding_ids(self.known_screen_classes()))
         self.config_warnings.extend(warnings)
         if usable:
@@ -185,27 +198,24 @@ class LabdeckApp(App[None]):
             await self.session.close()
 
     # -- navigation -----------------------------------------------------------------------------------
-    def open_area(self, name: str, request: AreaRequest | None = None) -> None:
+    def open_area(self, name: str, request: AreaRequest | None = None) -> Awaitable[Any] | None:
+        """Show an area: the open one as it was left, else a new one (see `navigation`); awaiting the
+        result waits for its screen to be mounted. None when it cannot be shown (said why)."""
         area = find_area(name)
         if area is None:
             self.notify(f"No view called :{name}", severity="warning", markup=False)
-            return
+            return None
+        if area.admin_only and not self.is_admin:
+            self.notify(admin_only_message(area), severity="warning", markup=False)
+            return None
         reason = capabilities.area_reason(self, area.name)
         if reason is not None:
             self.notify(f"{area.title}: {reason}", severity="warning", markup=False)
-            return
+            return None
         job = self.session.job if self.session else None
         if request is None and job is not None and area.name in PROJECT_SCOPED_AREAS:
             request = AreaRequest(scope=job.project_path)  # a job token reaches its own project only
-        if area.admin_only and not self.is_admin:
-            self.notify(f"{area.title} is for administrators only", severity="warning", markup=False)
-            return
-        if area.factory is None:
-            from labdeck.tui.screens.shell.unavailable import UnavailableScreen
-
-            self.push_screen(UnavailableScreen(area))
-            return
-        self.push_screen(area.open(request or AreaRequest()))
+        return self.navigator.open(area, request)
 
     def note_project(self, project_id: int | str, path: str) -> None:
         """Remember a project the user opened (the overview follows its deployments)."""
@@ -232,8 +242,8 @@ class LabdeckApp(App[None]):
         return bool(user and user.is_admin)
 
     def pop_to_home(self) -> None:
-        while len(self.screen_stack) > 1:
-            self.pop_screen()
+        """Home, with every area closed."""
+        self.navigator.close_all()
 
     def action_jump(self) -> None:
         from labdeck.tui.screens.shell.jump import JumpScreen
@@ -267,8 +277,13 @@ class LabdeckApp(App[None]):
                                        confirm_label="Quit"), answered)
 
     def action_back(self) -> None:
-        if len(self.screen_stack) > 1:
-            self.pop_screen()
+        leave_field = getattr(self.screen, "leave_field", None)
+        if callable(leave_field) and leave_field():
+            return
+        self.navigator.back()
+
+    def action_help_anywhere(self) -> None:
+        self.action_help()
 
     def action_refresh(self) -> None:
         refresh = getattr(self.screen, "refresh_data", None)
@@ -277,8 +292,19 @@ class LabdeckApp(App[None]):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "back":
-            return len(self.screen_stack) > 1
+            return self.navigator.can_go_back()
+        focused = self.focused  # a field of labdeck's own screens (not the palette's prompt)
+        typing = is_typing(focused) and isinstance(getattr(focused, "screen", None), FormKeys)
+        if action == "help_anywhere":
+            return typing
+        if typing and action in TYPED_IN_FIELDS:
+            return False  # its letter goes into the field: the footer shows what works (f1, ctrl+p, esc)
         return True
+
+    async def on_event(self, event: events.Event) -> None:
+        if isinstance(event, events.Key) and self.screen_stack and hold_key(self.screen, event):
+            return  # a form that is still opening takes it, in order (see `form_keys`)
+        await super().on_event(event)
 
     # -- themes ---------------------------------------------------------------------------------------
     def watch_theme(self, name: str) -> None:
@@ -286,6 +312,15 @@ class LabdeckApp(App[None]):
         if not self._theme_ready or (self.state.theme or self.config.theme or DEFAULT_THEME) == name:
             return
         self.remember(self.state.with_(theme=name))
+
+    def _wire_download_folder(self) -> None:
+        """Downloads and exports offer the last folder used, kept in labdeck's state file."""
+        from labdeck.tui import downloads
+
+        store = downloads.LAST_FOLDER_STORE
+        store.folder = None  # this app's state decides, not an earlier app's memory
+        store.load = lambda: self.state.download_dir
+        store.save = lambda folder: self.remember(self.state.with_(download_dir=folder))
 
     def remember(self, state: State) -> None:
         """Keep `state` (theme, last download folder) and save it off the event loop; a failure to save is a

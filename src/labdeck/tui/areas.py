@@ -108,6 +108,11 @@ def find_area(name: str) -> Area | None:
     return AREAS.get(name.strip().lstrip(":").lower())
 
 
+def admin_only_message(area: Area) -> str:
+    """What a user who is not an administrator reads when asking for an administrators' area."""
+    return f"{area.title} (:{area.name}) is for administrators only"
+
+
 def shown_areas(is_admin: bool, allowed: Callable[[Area], bool] | None = None) -> list[Area]:
     """The areas this user sees, in registry order (administrators also see the admin-only ones); `allowed`
     (see `tui/capabilities.py`) leaves out what the instance or the token cannot reach."""

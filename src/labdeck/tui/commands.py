@@ -71,9 +71,7 @@ class ThemeCommands(_ListProvider):
 
     def entries(self) -> Iterable[Entry]:
         app = self.labdeck
-        for name in sorted(app.available_themes):
-            if name.startswith("textual-ansi"):
-                continue
+        for name in sorted(set(app.labdeck_themes)):  # labdeck's and the user's, not Textual's stock
             current = " (current)" if name == app.theme else ""
             yield (f"Theme: {name}", f"Switch to the {name} theme{current}",
                    partial(setattr, app, "theme", name))
@@ -108,7 +106,7 @@ class ScreenActionCommands(_ListProvider):
         for key, (node, binding, enabled, _tooltip) in screen.active_bindings.items():
             if not enabled or not binding.description or binding.action in seen:
                 continue
-            if binding.action in {"command_palette", "jump"}:
+            if binding.action in {"command_palette", "jump", "back", "move_focus(1)", "move_focus(-1)"}:
                 continue
             seen.add(binding.action)
             action = binding.action

@@ -58,6 +58,7 @@ class Job:
     total: int | None = None
     results: list[ItemResult] = field(default_factory=list)
     error: str | None = None
+    summary: str | None = None  # what the job did, in words ("deleted 12 tags"), set by its function
     created_at: float = 0.0
     started_at: float | None = None
     finished_at: float | None = None
@@ -93,18 +94,35 @@ class Job:
 
     def set_total(self, total: int | None) -> None:
         self.total = total
+        self.done = self._bounded(self.done)
         self._changed()
 
     def advance(self, count: int = 1) -> None:
-        self.done += count
+        self.done = self._bounded(self.done + count)
         self._changed()
 
     def add_result(self, item: str, ok: bool, message: str = "", *, advance: bool = True) -> None:
         """Record one item's outcome (and count it as done unless `advance=False`)."""
         self.results.append(ItemResult(item, ok, message))
         if advance:
-            self.done += 1
+            self.done = self._bounded(self.done + 1)
         self._changed()
+
+    def set_summary(self, text: str) -> None:
+        """Say what the job did ("deleted 12 tags"): the job centre's Result column."""
+        self.summary = text
+        self._changed()
+
+    def summarize(self, noun: str, verb: str) -> None:
+        """`12 tags deleted, 1 failed` from the per-item results (`noun` singular)."""
+        failed = len(self.failed_items)
+        text = f"{counted(len(self.results) - failed, noun)} {verb}"
+        self.set_summary(f"{text}, {failed:,} failed" if failed else text)
+
+    def _bounded(self, done: int) -> int:
+        """Progress never goes past the total (nor below 0)."""
+        done = max(0, done)
+        return min(done, self.total) if self.total is not None else done
 
     def cancel(self) -> bool:
         """Ask the job to stop; returns False when it has already finished."""
@@ -116,6 +134,32 @@ class Job:
     def _changed(self) -> None:
         if self._on_change is not None:
             self._on_change(self)
+
+
+def counted(count: int, noun: str) -> str:
+    """`1 tag`, `12 tags`."""
+    return f"{count:,} {noun}" if count == 1 else f"{count:,} {noun}s"
+
+
+def outcome_text(job: Job) -> str:
+    """What a job did, for the Result column: its error, its summary, else a count of its results."""
+    if job.error:
+        return job.error
+    failed = len(job.failed_items)
+    if job.summary:
+        text = job.summary
+        if failed and "failed" not in text:
+            text = f"{text}, {failed:,} failed"
+    elif job.results:
+        ok = len(job.results) - failed
+        text = f"{ok:,} ok, {failed:,} failed" if failed else f"{ok:,} ok"
+    elif job.state is JobState.SUCCEEDED:
+        text = f"done ({job.done:,} of {job.total:,})" if job.total else "done"
+    else:
+        text = ""
+    if job.state is JobState.CANCELLED:
+        text = f"cancelled · {text}" if text else "cancelled"
+    return text
 
 
 JobFunction = Callable[[Job], Awaitable[Any]]

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import os
+import sys
+import webbrowser
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from textual.content import Content
@@ -42,16 +46,52 @@ def open_link(app: LabdeckApp, url: str) -> None:
     session = app.session
     instance_url = session.settings.base_url if session else ""
     if opens_without_asking(url, instance_url):
-        app.open_url(url)
+        browse(app, url)
         return
     from labdeck.tui.screens.confirm import ConfirmScreen
 
     def answered(confirmed: bool | None) -> None:
         if confirmed:
-            app.open_url(url)
+            browse(app, url)
 
     app.push_screen(ConfirmScreen("Open an outside link?", Content.assemble(
         "This link leaves the instance:\n", (url, "bold")), confirm_label="Open", danger=False), answered)
+
+
+def has_display() -> bool:
+    """Whether a graphical browser can open here: not on a Linux/BSD host without a display (SSH, a
+    container), where `webbrowser` would start a console browser inside labdeck's own terminal."""
+    if sys.platform in ("darwin", "win32"):
+        return True
+    return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
+
+
+def open_in_browser(url: str) -> bool:
+    """Ask the system browser to open `url`; False when there is none (headless, SSH) or it refused."""
+    if not has_display():
+        return False
+    try:
+        return bool(webbrowser.open(url, new=2))
+    except Exception:  # webbrowser.Error, a missing or broken browser command
+        return False
+
+
+def browse(app: LabdeckApp, url: str, opener: Callable[[str], bool] | None = None) -> None:
+    """Open `url` in a browser; with none available, show the URL and offer to copy it."""
+    if app.is_web:
+        app.open_url(url)
+        return
+    if (opener or open_in_browser)(url):
+        return
+    from labdeck.tui.screens.confirm import ConfirmScreen
+
+    def answered(copy: bool | None) -> None:
+        if copy:
+            copy_text(app, url, "URL")
+
+    app.push_screen(ConfirmScreen("No browser available", Content.assemble(
+        "No browser can be opened here (SSH or no display). The link:\n", (url, "bold")),
+        confirm_label="Copy URL", danger=False), answered)
 
 
 def copy_text(app: LabdeckApp, text: str, what: str) -> None:

@@ -17,6 +17,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from labdeck.tui.downloads import free_target
 from labdeck.tui.links import web_url_of
 from labdeck.tui.widgets.table_model import plain
 
@@ -46,21 +47,10 @@ def record(table: ResourceTable, row: Any) -> list[str]:
     return [*cells, "" if ident is None else str(ident), web_url_of(row) or ""]
 
 
-def free_path(wanted: Path) -> Path:
-    """`wanted`, or the first `name (n).ext` beside it that does not exist yet."""
-    if not wanted.exists():
-        return wanted
-    for n in range(1, 10_000):
-        candidate = wanted.with_name(f"{wanted.stem} ({n}){wanted.suffix}")
-        if not candidate.exists():
-            return candidate
-    raise FileExistsError(f"too many exports named {wanted.name} in {wanted.parent}")
-
-
 def create_exclusive(wanted: Path) -> tuple[Path, Any]:
     """Create the first free name for `wanted` (never an existing file); returns the path and the file."""
     while True:
-        path = free_path(wanted)
+        path = free_target(wanted.parent, wanted.name)
         try:
             return path, path.open("x", encoding="utf-8", newline="")
         except FileExistsError:
@@ -84,7 +74,6 @@ async def write_rows(path: Path, table: ResourceTable, rows: Sequence[Any],
     """Write `rows` to `path` (CSV or JSON by its extension); returns the path actually used."""
     names = header(table)
     as_json = path.suffix.lower() == ".json"
-    await asyncio.to_thread(path.parent.mkdir, parents=True, exist_ok=True)
     used, handle = await asyncio.to_thread(create_exclusive, path)
     try:
         for start in range(0, len(rows), CHUNK):

@@ -23,6 +23,7 @@ class RegistryTagDetail(RegistryTag):
     short_revision: str | None = None
     digest: str | None = None
     created_at: datetime | None = None
+    published_at: datetime | None = None  # GraphQL only (REST has no such field)
     total_size: int | None = None
 
     def to_tag_info(self) -> TagInfo:

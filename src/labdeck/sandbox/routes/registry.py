@@ -114,8 +114,20 @@ def tag_detail_json(ctx: Ctx, repo: Repository, tag: Tag) -> dict[str, Any]:
             "digest": tag.digest, "created_at": _tag_time(tag), "total_size": tag.total_size}
 
 
-def _sorted_tags(repo: Repository) -> list[Tag]:
-    return sorted(repo.tags.values(), key=lambda t: t.name)
+_SORTED: dict[int, tuple[tuple[int, ...], list[Tag]]] = {}
+
+
+def sorted_tags(repo: Repository) -> list[Tag]:
+    """The repository's tags by name, sorted once per state of its tags (a page of 100 of 15,000 tags must
+    not sort them all again). Adding, removing or replacing a tag, however done, changes the objects held;
+    the cached list keeps them alive, so an id seen here is never reused by a newer tag."""
+    objects = tuple(map(id, repo.tags.values()))
+    found = _SORTED.get(repo.id)
+    if found is not None and found[0] == objects:
+        return found[1]
+    ordered = sorted(repo.tags.values(), key=lambda t: t.name)
+    _SORTED[repo.id] = (objects, ordered)
+    return ordered
 
 
 def repository_json(ctx: Ctx, repo: Repository) -> dict[str, Any]:
@@ -128,7 +140,7 @@ def repository_json(ctx: Ctx, repo: Repository) -> dict[str, Any]:
     if ctx.params.bool("tags_count", False):
         out["tags_count"] = len(repo.tags)
     if ctx.params.bool("tags", False):
-        out["tags"] = [tag_json(ctx, repo, tag) for tag in _sorted_tags(repo)]
+        out["tags"] = [tag_json(ctx, repo, tag) for tag in sorted_tags(repo)]
     return out
 
 
@@ -172,7 +184,7 @@ async def get_repository(ctx: Ctx) -> Any:
 async def list_tags(ctx: Ctx) -> Any:
     project = _project(ctx)
     repo = _repository(ctx, project)
-    return paginate(ctx, _sorted_tags(repo), lambda t: tag_json(ctx, repo, t))
+    return paginate(ctx, sorted_tags(repo), lambda t: tag_json(ctx, repo, t))
 
 
 async def get_tag(ctx: Ctx) -> Any:

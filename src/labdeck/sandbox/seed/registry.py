@@ -131,7 +131,8 @@ def make_tags(rng: random.Random, anchor: datetime, count: int) -> list[Tag]:
 
 
 def bulk_tags(rng: random.Random, anchor: datetime, count: int, prefix: str) -> list[Tag]:
-    """`count` nightly-style tags built fast (the large scale): one digest per tag, every tenth shared."""
+    """`count` nightly-style tags built fast (the large scale): one digest per tag, every tenth a second name
+    for the manifest before it (same digest, so the same creation time and size, as in a real registry)."""
     anchor_ms = int(anchor.timestamp() * 1000)
     randrange, getrandbits = rng.randrange, rng.getrandbits
     tags: list[Tag] = []
@@ -139,9 +140,11 @@ def bulk_tags(rng: random.Random, anchor: datetime, count: int, prefix: str) -> 
     for index in range(count):
         if index % 10 != 9:
             digest, revision = f"sha256:{getrandbits(256):064x}", f"{getrandbits(256):064x}"
-        tags.append(Tag(f"{prefix}{index:05d}", datetime.fromtimestamp(
-            (anchor_ms - randrange(60_000, YEAR_MS)) / 1000, UTC), digest, revision,
-            50_000_000 + randrange(0, 200_000_000)))
+        created = datetime.fromtimestamp((anchor_ms - randrange(60_000, YEAR_MS)) / 1000, UTC)
+        size = 50_000_000 + randrange(0, 200_000_000)  # drawn either way: the stream stays as it was
+        if index % 10 == 9:
+            created, size = tags[-1].created_at, tags[-1].total_size
+        tags.append(Tag(f"{prefix}{index:05d}", created, digest, revision, size))
     return tags
 
 

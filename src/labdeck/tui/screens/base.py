@@ -7,6 +7,7 @@ fields before it closes.
 
 from __future__ import annotations
 
+from functools import cache
 from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 from rich.text import Text
@@ -17,7 +18,9 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Footer, Header, Input, Static
 
 from labdeck.tui.capabilities import feature_reason
+from labdeck.tui.keymap import bindings_of
 from labdeck.tui.links import copy_text, open_link, reference_of, web_url_of
+from labdeck.tui.screens.form_keys import FormKeys, is_typing
 from labdeck.tui.widgets.resource_table import ResourceTable
 from labdeck.tui.widgets.resource_view import ResourceView
 from labdeck.tui.widgets.status_bar import StatusBar
@@ -30,9 +33,27 @@ if TYPE_CHECKING:
 T = TypeVar("T")
 
 
-class LabdeckScreen(Screen[None]):
-    """Subclasses implement `compose_body()` and, when they show server data, `refresh_data()`."""
+@cache
+def letter_actions(screen_class: type[Any]) -> frozenset[str]:
+    """The actions a screen class binds to printable keys only (typed, not run, while a field has focus)."""
+    keys: dict[str, list[str]] = {}
+    for binding in bindings_of(screen_class):
+        for key in binding.key.split(","):
+            keys.setdefault(binding.action, []).append(key.strip())
+    return frozenset(action for action, found in keys.items()
+                     if all(len(key) == 1 or key in PRINTABLE_KEY_NAMES for key in found))
 
+
+PRINTABLE_KEY_NAMES = frozenset({"colon", "question_mark", "left_square_bracket", "right_square_bracket",
+                                 "slash", "plus", "minus", "space", "full_stop", "comma"})
+
+
+class LabdeckScreen(FormKeys, Screen[None]):
+    """Subclasses implement `compose_body()` and, when they show server data, `refresh_data()`. Fields keep
+    their letters (`FormKeys`): while one has focus the screen's letter actions leave the footer, `ctrl+s`
+    submits where the screen has a form, and escape hands focus back to the table."""
+
+    IS_DIALOG = False
     AREA: ClassVar[str | None] = None
     MUTATING_ACTIONS: ClassVar[frozenset[str]] = frozenset()
     # action -> feature (domain/capabilities.py): hidden (footer, palette) where the instance lacks it
@@ -66,8 +87,22 @@ class LabdeckScreen(Screen[None]):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action in self.MUTATING_ACTIONS and getattr(self.app, "read_only", False):
             return False
+        if action == "submit_form":
+            return self.can_submit_form()
+        if action in letter_actions(type(self)) and is_typing(self.focused):
+            return False  # the letter is typed into the field: not offered
         feature = self.FEATURE_ACTIONS.get(action)
         return feature is None or feature_reason(self.app, feature) is None
+
+    def leave_field(self) -> bool:
+        """Escape in a text field hands focus back to the screen's table (True), before escape means back."""
+        if not is_typing(self.focused):
+            return False
+        tables = [table for table in self.query(ResourceTable) if table.display and table.focusable]
+        if not tables:
+            return False
+        tables[0].focus()
+        return True
 
     def selected_item(self) -> Any:
         """The row `o` and `y` act on: by default the cursor row of the screen's focused or first table."""
@@ -212,7 +247,7 @@ class StatusTableScreen(LabdeckScreen):
         self.notify(text, severity="error", markup=False)
 
 
-class FormDialog(ModalScreen[T | None]):
+class FormDialog(FormKeys, ModalScreen[T | None]):
     """A modal form: its submit button (id `SUBMIT`) closes it with `value()`, unless that is a problem (a
     string), which is shown in the `Static` whose id is `ERROR`; any other button and `action_cancel`
     close it with None."""

@@ -2,7 +2,9 @@
 
 The reusable body of every list screen: a screen builds one with its columns, `cells`, `row_key` and a
 `detail(row)` function, fills it with `view.table.set_rows(...)`, and handles the table's messages
-(`RowSelected`, `LoadMore`). Server text reaches the screen only as `rich` objects, never as markup.
+(`RowSelected`, `LoadMore`). With `enter_opens_detail`, `enter` opens the cursor row's detail in a
+`DetailScreen` (for lists whose rows have nothing bigger to open). Server text reaches the screen only as
+`rich` objects, never as markup.
 """
 
 from __future__ import annotations
@@ -44,6 +46,8 @@ def footer_text(table: ResourceTable) -> Text:
 class ResourceView(Widget):
     """Filter input + `ResourceTable` + detail pane + footer. `view.table` is the table."""
 
+    NARROW: ClassVar[int] = 100  # below this width a side detail pane goes under the table
+
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("slash", "open_filter", "Filter", id="view.filter"),
         Binding("escape", "close_filter", "Clear filter", show=False, id="view.clear_filter"),
@@ -72,6 +76,13 @@ class ResourceView(Widget):
             border-left: none;
             border-top: hkey $foreground 20%;
         }
+        &.-narrow > .resource-view--body { layout: vertical; }
+        &.-narrow .resource-view--detail {
+            width: 1fr;
+            height: 40%;
+            border-left: none;
+            border-top: hkey $foreground 20%;
+        }
         &.-show-detail .resource-view--detail { display: block; }
         & > .resource-view--footer { height: 1; color: $text-muted; padding: 0 1; }
     }
@@ -89,6 +100,7 @@ class ResourceView(Widget):
         show_detail: bool = False,
         zebra: bool = False,
         empty_text: str = "No rows",
+        enter_opens_detail: bool = False,
         name: str | None = None,
         id: str | None = None,
         classes: str | None = None,
@@ -99,6 +111,7 @@ class ResourceView(Widget):
             classes="resource-view--table",
         )
         self.detail = detail
+        self.enter_opens_detail = enter_opens_detail and detail is not None
         self.filter_input = Input(placeholder="filter…", classes="resource-view--filter")
         self.detail_pane = Static("", markup=False, classes="resource-view--detail")
         self.footer = Static("", markup=False, classes="resource-view--footer")
@@ -115,6 +128,10 @@ class ResourceView(Widget):
     def on_mount(self) -> None:
         self._update_footer()
         self.refresh_detail()
+
+    def on_resize(self) -> None:
+        """Under `NARROW` columns the detail pane moves below the table, which keeps every column."""
+        self.set_class(self.size.width < self.NARROW, "-narrow")
 
     @property
     def filtering(self) -> bool:
@@ -165,6 +182,35 @@ class ResourceView(Widget):
     def on_resource_table_row_highlighted(self, event: ResourceTable.RowHighlighted) -> None:
         self.refresh_detail()
 
+    def on_resource_table_row_selected(self, event: ResourceTable.RowSelected) -> None:
+        if self.enter_opens_detail and event.table is self.table:
+            event.stop()
+            self.open_detail()
+
+    def render_detail(self, row: Any) -> RenderableType:
+        """`row`'s detail as a renderable; a broken detail function must not take the list down."""
+        if self.detail is None:
+            return Text("")
+        try:
+            renderable = self.detail(row)
+        except Exception as error:
+            renderable = Text(f"(no detail: {type(error).__name__})")
+        renderable = Text(renderable) if isinstance(renderable, str) else renderable
+        unreadable = getattr(row, "unreadable", ())
+        if unreadable and isinstance(renderable, Text):  # tolerant reading: say what could not be read
+            renderable = renderable.copy()
+            renderable.append(f"\nunreadable: {', '.join(unreadable)} (see :log)", style="yellow")
+        return renderable
+
+    def open_detail(self, title: str = "") -> None:
+        """The cursor row's detail, full screen (`DetailScreen`)."""
+        from labdeck.tui.widgets.detail_screen import DetailScreen
+
+        row = self.table.cursor_row
+        if row is None or self.detail is None:
+            return
+        self.app.push_screen(DetailScreen(title or str(self.screen.title or ""), self.render_detail(row)))
+
     def _update_footer(self) -> None:
         if self.is_mounted:
             self.footer.update(footer_text(self.table))
@@ -173,16 +219,4 @@ class ResourceView(Widget):
         if not self.is_mounted or not self.detail_shown or self.detail is None:
             return
         row = self.table.cursor_row
-        if row is None:
-            self.detail_pane.update(Text(""))
-            return
-        try:
-            renderable = self.detail(row)
-        except Exception as error:  # a broken detail function must not take the list down
-            renderable = Text(f"(no detail: {type(error).__name__})")
-        renderable = Text(renderable) if isinstance(renderable, str) else renderable
-        unreadable = getattr(row, "unreadable", ())
-        if unreadable and isinstance(renderable, Text):  # tolerant reading: say what could not be read
-            renderable = renderable.copy()
-            renderable.append(f"\nunreadable: {', '.join(unreadable)} (see :log)", style="yellow")
-        self.detail_pane.update(renderable)
+        self.detail_pane.update(Text("") if row is None else self.render_detail(row))

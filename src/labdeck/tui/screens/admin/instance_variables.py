@@ -57,6 +57,7 @@ class InstanceVariablesScreen(StatusTableScreen):
                      id="instance-vars-status")
         yield ResourceView(self.spec.columns, cells=self.spec.cells, row_key=self.spec.row_key,
                            detail=self.spec.detail, empty_text="No instance variables",
+                           enter_opens_detail=True,
                            id="instance-vars-view")
 
     @property

@@ -1,6 +1,9 @@
 """`:pages` (administrators): every Pages domain of the instance (`PagesDomainsService.all_domains()`) with
-its project id and certificate expiry (expired in red, expiring within 30 days in yellow), soonest expiry
-first. A refusal (403 for a non-administrator) is shown with its status and message, never a crash.
+its project's path (GitLab's listing gives only `project_id`: each project is read once with
+`ProjectsService.projects_by_id`; one that cannot be read shows its id) and certificate expiry (expired
+in red, expiring within 30 days in yellow), soonest expiry first. `enter` opens the domain's project
+view on its Pages domains tab. A refusal (403 for a non-administrator) is shown with its status and
+message, never a crash.
 """
 
 from __future__ import annotations
@@ -15,16 +18,18 @@ from textual.widgets import Static
 
 from labdeck.api.errors import LabdeckError
 from labdeck.api.models.project_resources import PagesDomain
+from labdeck.api.models.projects import Project
+from labdeck.api.projects import ProjectsService
 from labdeck.tui.areas import AreaRequest
 from labdeck.tui.errors import describe_error
 from labdeck.tui.screens.base import StatusTableScreen
 from labdeck.tui.screens.projects.pages import DOMAIN_COLUMNS, domain_cells, domain_detail, pages_service
+from labdeck.tui.widgets.resource_table import ResourceTable
 from labdeck.tui.widgets.resource_view import ResourceView
 from labdeck.tui.widgets.table_model import Column
 
 Now = Callable[[], datetime]
-COLUMNS = [Column("project", "Project id", width=10, align="right", sort_key=lambda d: d.project_id or 0),
-           *DOMAIN_COLUMNS]
+
 
 
 class PagesAdminScreen(StatusTableScreen):
@@ -37,13 +42,22 @@ class PagesAdminScreen(StatusTableScreen):
         super().__init__()
         self.now: Now = now or (lambda: datetime.now(UTC))
         domain_row = domain_cells(lambda: self.now())
+        self.projects: dict[int, Project] = {}
         self.cells: Callable[[PagesDomain], tuple[Text, ...]] = \
-            lambda d: (Text(str(d.project_id or "")), *domain_row(d))
+            lambda d: (Text(self.project_path(d)), *domain_row(d))
+        self.columns = [Column("project", "Project", min_width=16, sort_key=self.project_path),
+                        *DOMAIN_COLUMNS]
+
+    def project_path(self, domain: PagesDomain) -> str:
+        if domain.project_id is None:
+            return ""
+        project = self.projects.get(domain.project_id)
+        return (project.path_with_namespace or str(project.id)) if project else f"#{domain.project_id}"
 
     def compose_body(self) -> ComposeResult:
         yield Static(Text("Every Pages domain of the instance (administrators)", style="dim"),
                      id="pages-admin-status")
-        yield ResourceView(COLUMNS, cells=self.cells, row_key=lambda d: (d.project_id, d.domain),
+        yield ResourceView(self.columns, cells=self.cells, row_key=lambda d: (d.project_id, d.domain),
                            detail=domain_detail, empty_text="No Pages domains", id="pages-admin-view")
 
     @work(exclusive=True, group="pages-admin")
@@ -53,6 +67,9 @@ class PagesAdminScreen(StatusTableScreen):
             return
         try:
             domains = await service.all_domains(refresh=refresh)
+            ids = {d.project_id for d in domains if d.project_id is not None} - set(self.projects)
+            if ids and self.labdeck.session is not None:
+                self.projects.update(await ProjectsService(self.labdeck.session.client).projects_by_id(ids))
         except LabdeckError as error:
             self.show_refusal(describe_error(error))
             return
@@ -62,6 +79,20 @@ class PagesAdminScreen(StatusTableScreen):
         self.table.set_rows(sorted(domains, key=_soonest))
         self.show_status(f"{len(domains)} domain(s): {expired} expired, {soon} expiring within 30 days")
         self.mark_data_loaded()
+
+
+    def on_resource_table_row_selected(self, event: ResourceTable.RowSelected) -> None:
+        domain = event.row
+        if not isinstance(domain, PagesDomain):
+            return
+        event.stop()
+        project = self.projects.get(domain.project_id or -1)
+        if project is None:
+            self.notify(f"The project of {domain.domain} cannot be read", severity="warning", markup=False)
+            return
+        from labdeck.tui.screens.projects.view import ProjectViewScreen
+
+        self.app.push_screen(ProjectViewScreen(project, tab="pages", now=self.now))
 
 
 def _soonest(domain: PagesDomain) -> tuple[float, str]:

@@ -44,7 +44,7 @@ from labdeck.tui.widgets.table_model import Column
 
 Today = Callable[[], date]
 TIMELINE_DAYS = 90
-SORTS: list[tuple[str, str]] = [("Oldest first", "id:asc"), ("Newest first", "id:desc"),
+SORTS: list[tuple[str, str]] = [("Newest first", "id:desc"), ("Oldest first", "id:asc"),
                                 ("Recently updated", "updated_at:desc"), ("Ref", "ref:asc")]
 
 
@@ -129,7 +129,7 @@ class DeploymentsScreen(ScopedScreen):
             yield Select[str]([], prompt="all environments", id="deployments-environment")
             yield Select[str]([(s, s) for s in LISTABLE_STATUSES], prompt="any status",
                               id="deployments-status")
-            yield Select[str](SORTS, value="id:asc", allow_blank=False, id="deployments-sort")
+            yield Select[str](SORTS, value="id:desc", allow_blank=False, id="deployments-sort")
         yield Vertical(id="deployments-timeline")
         yield ResourceView(COLUMNS, cells=deployment_cells, row_key=lambda d: d.id, detail=deployment_detail,
                            empty_text="No deployments", id="deployments-view")
@@ -159,7 +159,7 @@ class DeploymentsScreen(ScopedScreen):
         return value if isinstance(value, str) else None
 
     def filters(self) -> dict[str, str | None]:
-        order_by, _, sort = (self._select("sort") or "id:asc").partition(":")
+        order_by, _, sort = (self._select("sort") or "id:desc").partition(":")
         return {"environment": self._select("environment"), "status": self._select("status"),
                 "order_by": order_by, "sort": sort}
 

@@ -16,7 +16,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
-from textual.widgets import Button, Checkbox, Input, OptionList, Select, Static
+from textual.widgets import Button, Checkbox, Input, Label, OptionList, Select, Static
 from textual.widgets.option_list import Option
 
 from labdeck.api.models.deployments import Deployment, ShippedMergeRequest
@@ -129,10 +129,14 @@ class CreateDeploymentDialog(FormDialog[NewDeployment]):
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog-box"):
             yield Static("New deployment record", classes="dialog-title")
-            yield Input(self.environment, placeholder="environment (production)", id="new-environment")
-            yield Input(placeholder="ref (main, v1.2.3)", id="new-ref")
-            yield Input(placeholder="commit sha", id="new-sha")
+            yield Label("Environment")  # every field has a label: a placeholder is gone once typed in
+            yield Input(self.environment, placeholder="production", id="new-environment")
+            yield Label("Ref (branch or tag)")
+            yield Input(placeholder="main, v1.2.3", id="new-ref")
+            yield Label("Commit SHA")
+            yield Input(placeholder="0123abcd…", id="new-sha")
             yield Checkbox("ref is a tag", id="new-tag")
+            yield Label("Initial status")
             yield Select([(s, s) for s in SETTABLE_STATUSES], value="running", allow_blank=False,
                          id="new-status")
             yield Static("", markup=False, id="new-error", classes="dialog-error")

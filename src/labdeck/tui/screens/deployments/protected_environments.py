@@ -19,7 +19,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.content import Content
-from textual.widgets import Button, Input, RadioButton, RadioSet, Select, Static
+from textual.widgets import Button, Input, Label, RadioButton, RadioSet, Select, Static
 
 from labdeck.api.deployments import DeploymentsService, rule_of
 from labdeck.api.errors import ApiError, NotFound
@@ -62,6 +62,19 @@ def rule_cells(row: RuleRow) -> tuple[Text, ...]:
             Text(target, style="dim"))
 
 
+def rule_detail(row: RuleRow) -> Text:
+    """What `enter` opens on a rule: its environment and who may deploy (literal text)."""
+    level = row.level
+    detail = Text(row.environment, style="bold")
+    for label, value in (("kind", level.kind), ("who", level.access_level_description or ""),
+                         ("user id", level.user_id), ("group id", level.group_id),
+                         ("level", level.access_level)):
+        if value not in (None, ""):
+            detail.append(f"\n{label:>8}  ", style="dim")
+            detail.append(str(value))
+    return detail
+
+
 COLUMNS = [
     Column("environment", "Environment", min_width=16),
     Column("kind", "Kind", width=6),
@@ -92,8 +105,9 @@ class AddRuleDialog(FormDialog[RuleRequest]):
         with Vertical(classes="dialog-box"):
             yield Static("Add a deploy rule", classes="dialog-title")
             hint = ", ".join(self.environments[:4])
-            yield Input(self.environment, placeholder=f"environment ({hint or 'production'})",
-                        id="rule-environment")
+            yield Label("Environment")
+            yield Input(self.environment, placeholder=hint or "production", id="rule-environment")
+            yield Label("Who may deploy: a role, a user or a group (exactly one)")
             with RadioSet(id="rule-kind"):
                 yield RadioButton("Role", value=True, id="kind-role")
                 yield RadioButton("User", id="kind-user")
@@ -154,6 +168,7 @@ class ProtectedEnvironmentsScreen(LabdeckScreen):
     def compose_body(self) -> ComposeResult:
         yield Static(Text(f"{self.project}: who may deploy", style="bold"), id="protected-title")
         yield ResourceView(COLUMNS, cells=rule_cells, row_key=lambda r: (r.environment, r.index),
+                           detail=rule_detail, enter_opens_detail=True,
                            empty_text="No protected environments", id="protected-view")
 
     @property

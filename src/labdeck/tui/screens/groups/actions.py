@@ -31,6 +31,7 @@ from labdeck.api.private_files import write_private
 from labdeck.api.variables import VariableError
 from labdeck.domain.journal_rules import SECRET_VARIABLE
 from labdeck.tui.capabilities import feature_reason
+from labdeck.tui.downloads import ensure_folder, free_target
 from labdeck.tui.jobs import Job
 from labdeck.tui.screens.base import LabdeckScreen
 from labdeck.tui.screens.confirm import ConfirmScreen, TypeToConfirmScreen
@@ -109,6 +110,8 @@ class GroupActions:
         return render
 
     def action_edit(self: GroupsScreen) -> None:
+        if self.tree_has_focus("edit"):
+            return
         tab, row = self.active_tab, self.table().cursor_row
         if self.group is None or tab not in EDITABLE or row is None:
             return
@@ -131,6 +134,8 @@ class GroupActions:
             self.apply_change(tab, "edit", row, values)
 
     def action_delete(self: GroupsScreen) -> None:
+        if self.tree_has_focus("delete"):
+            return
         tab, row = self.active_tab, self.table().cursor_row
         if self.group is None or row is None or tab not in EDITABLE:
             return
@@ -246,6 +251,8 @@ class GroupActions:
 
     # -- small toggles --------------------------------------------------------------------------------
     def action_reveal(self: GroupsScreen) -> None:
+        if self.tree_has_focus("reveal"):
+            return
         row = self.table("variables").cursor_row
         if self.active_tab != "variables" or not isinstance(row, CiVariable) or refuse_hidden(self.app, row):
             return
@@ -259,6 +266,8 @@ class GroupActions:
 
     @work(group="groups-change")
     async def action_subscribe(self: GroupsScreen) -> None:
+        if self.tree_has_focus("subscribe"):
+            return
         row, services, group = self.table("labels").cursor_row, self.services, self.group
         if self.active_tab != "labels" or not isinstance(row, GroupLabel):
             return
@@ -294,6 +303,8 @@ class GroupActions:
     @work(group="groups-change")
     async def action_toggle_override(self: GroupsScreen) -> None:
         """Turn the override flag of the direct member under the cursor on, or off when we turned it on."""
+        if self.tree_has_focus("override"):
+            return
         row, services, group = self.table("members").cursor_row, self.services, self.group
         if self.active_tab != "members" or not isinstance(row, Member) or services is None or group is None:
             return
@@ -319,11 +330,7 @@ class GroupActions:
         def chosen(values: Values | None) -> None:
             if values is not None:
                 self.download_dir = Path(str(values["folder"])).expanduser()
-                self.download_dir_given = True
-                remember = getattr(self.app, "remember", None)
-                if state is not None and callable(remember):
-                    remember(self.app.state.with_(download_dir=self.download_dir))  # type: ignore[attr-defined]
-                then(self.download_dir)
+                ensure_folder(self.app, self.download_dir, then)  # asks before creating a missing one
 
         self.app.push_screen(folder_form(what, self.download_dir), chosen)
 
@@ -343,10 +350,10 @@ class GroupActions:
             await services.transfer.start_export(ref)
             job.advance()
             archive = await services.transfer.wait_for_export(ref)
-            target = folder / f"{name}_export.tar.gz"
+            target = free_target(folder, f"{name}_export.tar.gz")  # never over an earlier export
             await save_file(target, archive)
-            job.advance()
-            job.add_result(str(target), True, f"{len(archive):,} bytes")
+            job.add_result(str(target), True, f"{len(archive):,} bytes", advance=False)
+            job.set_summary(f"saved {target.name} ({len(archive):,} bytes)")
             self.notify(f"Saved {target}", markup=False)
 
         return self.labdeck.start_job(f"Export group {group.full_path}", run)
@@ -364,7 +371,7 @@ class GroupActions:
             for status in statuses:
                 ok = status.state is RelationState.FINISHED
                 job.add_result(status.relation, ok, "finished" if ok else (status.error or "failed"))
-                job.advance()
+            job.summarize("relation", "exported")
             if self.is_attached and self.group is not None and self.group.id == ref:
                 self.relations = statuses
                 self.reload("transfer")
@@ -386,7 +393,7 @@ class GroupActions:
             self.notify(f"{status.relation} is not ready", severity="warning", markup=False)
             return
         name = _safe_name((group.full_path or str(group.id)).replace("/", "_"))
-        target = (folder or self.download_dir) / f"{name}_{_safe_name(status.relation)}.ndjson.gz"
+        target = free_target(folder or self.download_dir, f"{name}_{_safe_name(status.relation)}.ndjson.gz")
         await save_file(target, payload)
         self.notify(f"Saved {target}", markup=False)
 
@@ -406,8 +413,8 @@ class GroupActions:
             job.set_total(1)
             await services.transfer.import_group(values["name"], values["path"], archive, filename=path.name,
                                                  parent_id=parent)
-            job.advance()
             job.add_result(values["path"], True, "accepted; the group fills in as the import completes")
+            job.set_summary("import accepted")
             if self.is_attached:
                 self.load_roots(refresh=True)
 

@@ -31,6 +31,7 @@ from labdeck.domain.access_levels import MEMBER_LEVELS, PROJECT_MEMBER_LEVELS
 from labdeck.domain.badges import badge_errors, placeholder_list
 from labdeck.domain.ci_variables import DESCRIPTION_MAX, VARIABLE_TYPES, variable_errors
 from labdeck.domain.colours import COLOUR_ERROR, is_colour
+from labdeck.tui.screens.form_keys import FormKeys
 
 Values = dict[str, Any]
 Validator = Callable[[Values], dict[str, str]]
@@ -52,7 +53,7 @@ class Field:
     disabled: bool = False
 
 
-class FormScreen(ModalScreen[Values | None]):
+class FormScreen(FormKeys, ModalScreen[Values | None]):
     """A form that dismisses with its values once `validate` finds nothing wrong (None on cancel)."""
 
     CSS_PATH = "forms.tcss"
@@ -343,12 +344,16 @@ def variable_options(values: Values, before: CiVariable | None = None) -> dict[s
 
 
 def folder_error(text: str) -> str | None:
-    """Why a download folder cannot be used (missing, not a folder, not writable), or None."""
+    """Why a download folder cannot be used (not a folder, not writable), or None. A missing folder is
+    fine when it can be created (the user is asked first: `tui.downloads.ensure_folder`)."""
     if not text.strip():
         return "required"
     folder = Path(text.strip()).expanduser()
     if not folder.exists():
-        return f"no such folder: {folder}"
+        parent = next((p for p in folder.parents if p.exists()), None)
+        if parent is None or not parent.is_dir() or not os.access(parent, os.W_OK | os.X_OK):
+            return f"no such folder, and it cannot be created: {folder}"
+        return None
     if not folder.is_dir():
         return f"not a folder: {folder}"
     if not os.access(folder, os.W_OK | os.X_OK):

@@ -32,11 +32,12 @@ from labdeck.api.labels import GroupLabelsService
 from labdeck.api.members import MembersService
 from labdeck.api.models.group_transfer import RelationStatus
 from labdeck.api.models.groups import Group
+from labdeck.api.models.projects import Project
 from labdeck.api.variables import VariablesService
 from labdeck.tui.areas import AreaRequest
 from labdeck.tui.capabilities import feature_reason, refused, unavailable
 from labdeck.tui.screens.base import LabdeckScreen
-from labdeck.tui.screens.groups.actions import GroupActions
+from labdeck.tui.screens.groups.actions import EDITABLE, GroupActions
 from labdeck.tui.screens.groups.tabs import (
     TabSpec,
     badge_tab,
@@ -59,13 +60,19 @@ TABS: tuple[tuple[str, str], ...] = (
 # Tabs whose data not every instance has (domain/capabilities.py): their tab says why instead of a 404.
 TAB_FEATURES: dict[str, str] = {"iterations": "iterations", "transfer": "relations_export"}
 Today = Callable[[], date]
+# The tabs each tab-specific action applies to (the footer shows only those of the tab in front).
+TAB_ACTIONS: dict[str, tuple[str, ...]] = {
+    "add": EDITABLE, "edit": EDITABLE, "delete": EDITABLE, "reveal": ("variables",),
+    "subscribe": ("labels",), "toggle_inherited": ("members",), "toggle_billable": ("members",),
+    "toggle_override": ("members",), "export_relations": ("transfer",), "import_group": ("transfer",),
+}
 
 
 def default_download_dir() -> Path:
-    """The user download folder (`platformdirs.user_downloads_path()`), the first choice offered."""
-    import platformdirs
+    """The folder offered first: the last one used, else the user download folder (`tui.downloads`)."""
+    from labdeck.tui.downloads import default_download_dir as first_choice
 
-    return platformdirs.user_downloads_path()
+    return first_choice()
 
 
 class Services:
@@ -101,15 +108,16 @@ class GroupsScreen(GroupActions, LabdeckScreen):
         Binding("e", "edit", "Edit", id="groups.edit"),
         Binding("x", "delete", "Delete", id="groups.delete"),
         Binding("m", "reveal", "Reveal value", id="groups.reveal"),
-        Binding("b", "subscribe", "Subscribe", show=False, id="groups.subscribe"),
-        Binding("i", "toggle_inherited", "Inherited", show=False, id="groups.inherited"),
-        Binding("B", "toggle_billable", "Billable", show=False, id="groups.billable"),
-        Binding("O", "toggle_override", "Override", show=False, id="groups.override"),
+        Binding("b", "subscribe", "Subscribe", id="groups.subscribe"),
+        Binding("i", "toggle_inherited", "Inherited", id="groups.inherited"),
+        Binding("B", "toggle_billable", "Billable", id="groups.billable"),
+        Binding("O", "toggle_override", "Override", id="groups.override"),
+        Binding("X", "export_relations", "Relations export", id="groups.export_relations"),
+        Binding("I", "import_group", "Import", id="groups.import"),
         Binding("E", "export_to", "Export", id="groups.export"),
-        Binding("X", "export_relations", "Relations export", show=False, id="groups.export_relations"),
-        Binding("I", "import_group", "Import", show=False, id="groups.import"),
-        Binding("right_square_bracket", "next_tab", "Next tab", show=False, id="groups.next_tab"),
-        Binding("left_square_bracket", "previous_tab", "Previous tab", show=False, id="groups.previous_tab"),
+        Binding("t", "toggle_tree", "Tree", id="groups.toggle_tree"),
+        Binding("right_square_bracket", "next_tab", "Next tab", id="groups.next_tab"),
+        Binding("left_square_bracket", "previous_tab", "Previous tab", id="groups.previous_tab"),
     ]
 
     def __init__(self, request: AreaRequest | None = None, *, today: Today | None = None,
@@ -172,6 +180,15 @@ class GroupsScreen(GroupActions, LabdeckScreen):
     def table(self, tab: str | None = None) -> ResourceTable:
         return self.query_one(f"#groups-view-{tab or self.active_tab}", ResourceView).table
 
+    def tree_has_focus(self, what: str) -> bool:
+        """Row actions act on what has focus: with the tree focused they do nothing and say why (the
+        table's cursor row is not what the operator is looking at)."""
+        if not isinstance(self.focused, GroupTree):
+            return False
+        self.notify(f"{what.capitalize()} acts on a row of the {self.active_tab} tab: press tab to move "
+                    "to the table first (the group tree has focus)", severity="warning", markup=False)
+        return True
+
     def selected_item(self) -> Any:
         focused = self.focused
         if isinstance(focused, GroupTree):
@@ -182,6 +199,18 @@ class GroupsScreen(GroupActions, LabdeckScreen):
     def on_mount(self) -> None:
         self.tree.focus()
         self.load_roots()
+
+    def on_resize(self) -> None:
+        """Under 100 columns the tree takes less room, so that the tab's table keeps its columns."""
+        self.set_class(self.size.width < 100, "-narrow")
+
+    def action_toggle_tree(self) -> None:
+        """`t` hides the group tree (the table gets the whole width) or shows it again."""
+        self.toggle_class("-tree-hidden")
+        if self.has_class("-tree-hidden"):
+            self.table().focus()
+        else:
+            self.tree.focus()
 
     # -- the tree -------------------------------------------------------------------------------------
     @work(exclusive=True, group="groups-roots")
@@ -261,8 +290,22 @@ class GroupsScreen(GroupActions, LabdeckScreen):
         self.load_tab(self.active_tab)
 
     # -- tabs -----------------------------------------------------------------------------------------
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """The footer shows the keys of the tab in front: the others are hidden (and off)."""
+        allowed = super().check_action(action, parameters)
+        tabs = TAB_ACTIONS.get(action)
+        if allowed and tabs is not None:
+            try:
+                tab = self.active_tab
+            except Exception:  # not composed yet
+                return allowed
+            if tab not in tabs:
+                return False
+        return allowed
+
     def on_tabbed_content_tab_activated(self, event: TabbedContent.TabActivated) -> None:
         event.stop()
+        self.refresh_bindings()
         tab = (event.pane.id or "").removeprefix("tab-")
         if self.group is not None and self._loaded_for.get(tab) != self.group.id:
             self.load_tab(tab)
@@ -353,6 +396,16 @@ class GroupsScreen(GroupActions, LabdeckScreen):
         elif isinstance(row, RelationStatus):
             event.stop()
             self.ask_relation_download(row)
+        elif isinstance(row, Project):
+            event.stop()
+            from labdeck.tui.screens.projects.view import ProjectViewScreen
+
+            self.app.push_screen(ProjectViewScreen(row))
+        elif event.table is not None:  # members, labels, badges, variables, iterations: the row's detail
+            event.stop()
+            view = next((a for a in event.table.ancestors if isinstance(a, ResourceView)), None)
+            if view is not None:
+                view.open_detail()
 
     def _all_nodes(self) -> list[Any]:
         out, stack = [], list(self.tree.root.children)

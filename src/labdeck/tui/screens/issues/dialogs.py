@@ -21,6 +21,7 @@ from textual.widgets.option_list import Option
 from labdeck.api.issues import BulkKind
 from labdeck.api.models.issues import TimeStats
 from labdeck.domain.durations import DurationError, parse_duration
+from labdeck.tui.screens.form_keys import FormKeys
 
 # id -> label, in menu order
 BULK_CHOICES: Final[dict[BulkKind, str]] = {
@@ -93,7 +94,7 @@ class LinkMenu(ModalScreen[str | None]):
         self.dismiss(None)
 
 
-class PromptScreen(ModalScreen[str | None]):
+class PromptScreen(FormKeys, ModalScreen[str | None]):
     """One line of input; `allow_empty=False` keeps the dialog open until something is typed."""
 
     CSS_PATH = "issues.tcss"
@@ -123,7 +124,7 @@ class PromptScreen(ModalScreen[str | None]):
         self.dismiss(None)
 
 
-class EditIssueScreen(ModalScreen[dict[str, str] | None]):
+class EditIssueScreen(FormKeys, ModalScreen[dict[str, str] | None]):
     """Edit the title and the labels (comma-separated); dismisses with only the changed fields."""
 
     CSS_PATH = "issues.tcss"
@@ -200,7 +201,7 @@ def stats_text(stats: TimeStats | None) -> Text:
     return text
 
 
-class TimeTrackingScreen(ModalScreen[TimeRequest | None]):
+class TimeTrackingScreen(FormKeys, ModalScreen[TimeRequest | None]):
     """Set or reset the estimate, add or reset spent time. A duration GitLab would not read (or a negative
     estimate) is refused here with the reason, and nothing is sent."""
 
@@ -217,12 +218,13 @@ class TimeTrackingScreen(ModalScreen[TimeRequest | None]):
         with Vertical(classes="issues-dialog"):
             yield Static(Content.from_markup("Time tracking of [b]$ref[/b]", ref=self.reference))
             yield Static(stats_text(self.stats), id="issues-time-stats")
-            yield Input(placeholder="duration: 1mo 2w 3d 4h 5m, 3h30m, -30m (spent)",
-                        id="issues-time-duration")
+            yield Static("Duration (1mo 2w 3d 4h 5m, 3h30m; -30m removes spent time)")
+            yield Input(placeholder="1h 30m", id="issues-time-duration")
             yield Static("", id="issues-time-error", markup=False)
-            with Horizontal(classes="issues-dialog-buttons"):
+            with Horizontal(classes="issues-dialog-buttons"):  # two rows: five buttons fit 60 columns
                 yield Button("Set estimate", id="time_estimate", variant="primary")
                 yield Button("Add spent", id="add_spent_time", variant="primary")
+            with Horizontal(classes="issues-dialog-buttons"):
                 yield Button("Reset estimate", id="reset_time_estimate")
                 yield Button("Reset spent", id="reset_spent_time")
                 yield Button("Cancel", id="cancel")

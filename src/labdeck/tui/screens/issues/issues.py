@@ -92,6 +92,7 @@ class IssuesScreen(LabdeckScreen):
         self.stale_extras: set[int] = set()  # issues whose detail `r` asked to fetch again
         self.label_colours: dict[str, LabelDetail] = {}  # from listings, for issues a PUT sends back bare
         self._service: IssuesService | None = None
+        self.shown_group: str | None = self.group  # the scope the rows on screen belong to
 
     def compose_body(self) -> ComposeResult:
         with Horizontal(id="issues-bar"):
@@ -102,7 +103,8 @@ class IssuesScreen(LabdeckScreen):
             yield Input(self.group or "", placeholder="group path (empty: instance)", id="issues-scope")
         yield Static("", markup=False, id="issues-query-error")
         yield ResourceView(COLUMNS, cells=issue_cells, row_key=lambda i: i.id, detail=self.detail_for,
-                           show_detail=True, empty_text="No issues", id="issues-view")
+                           show_detail=True, empty_text="No issues", enter_opens_detail=True,
+                           id="issues-view")
 
     @property
     def table(self) -> ResourceTable:
@@ -179,6 +181,9 @@ class IssuesScreen(LabdeckScreen):
             return
         table, params, group = self.table, dict(self.params), self.group
         hit = None if refresh else await service.cached(params, group=group)
+        if hit is None and group != self.shown_group:  # another scope: the old rows never linger under it
+            table.set_rows([])
+        self.shown_group = group
         if hit is not None:
             with paused_gc():
                 table.set_rows(self.remember_labels(hit[0]))
@@ -196,11 +201,22 @@ class IssuesScreen(LabdeckScreen):
             with paused_gc():  # building 50,000 rows of cells allocates millions of small objects
                 table.set_rows(self.remember_labels(issues))  # the cursor and marks stay on their issues
         except LabdeckError as exc:
-            self.notify(str(exc), title="Issues", severity="error", markup=False, timeout=8)
+            self.show_load_error(group, exc)
             return
         finally:
             table.loading_more = False
+        table.empty_text = "No issues"
         self.mark_data_loaded()
+
+    def show_load_error(self, group: str | None, error: LabdeckError) -> None:
+        """A listing that failed (a group path that does not exist): the rows and detail of the previous
+        listing go, and the error takes their place, so nothing looks as if it belonged to this one."""
+        where = f"group {group}" if group else "the instance"
+        self.table.empty_text = f"Could not list the issues of {where}: {error}"
+        self.table.set_rows([])
+        self.extras.clear()
+        self.query_one("#issues-view", ResourceView).refresh_detail()
+        self.notify(str(error), title="Issues", severity="error", markup=False, timeout=8)
 
     # -- detail ---------------------------------------------------------------------------------------
     def detail_for(self, issue: Issue) -> RenderableType:
@@ -397,6 +413,7 @@ class IssuesScreen(LabdeckScreen):
                 job.add_result(result.reference, result.ok, shown)
                 if result.issue is not None and self.is_attached:
                     self.updated(result.issue)
+            job.summarize("issue", "updated")
 
         self.table.action_unmark_all()
         return self.labdeck.start_job(title, bulk, total=len(issues))

@@ -21,6 +21,7 @@ from textual.widgets import Button, Checkbox, Input, Label, Select, Static
 
 from labdeck.api.errors import ApiError, LabdeckError
 from labdeck.tui.errors import describe_error
+from labdeck.tui.screens.form_keys import FormKeys
 
 T = TypeVar("T")
 
@@ -41,7 +42,7 @@ def read_pem(path_text: str) -> str | None:
     return text
 
 
-class SubmitDialog(ModalScreen[T | None], Generic[T]):
+class SubmitDialog(FormKeys, ModalScreen[T | None], Generic[T]):
     """A form whose `submit()` sends the request; failures are shown inside the dialog."""
 
     CSS_PATH = "dialogs.tcss"
@@ -180,7 +181,7 @@ def fork_target(text: str | None) -> tuple[int | None, str | None]:
     return (int(text), None) if text.isdigit() else (None, text)
 
 
-class ForkDialog(ModalScreen[ForkRequest | None]):
+class ForkDialog(FormKeys, ModalScreen[ForkRequest | None]):
     """The fork's options; empty fields take GitLab's defaults (personal namespace, same name and path)."""
 
     CSS_PATH = "dialogs.tcss"
@@ -197,13 +198,15 @@ class ForkDialog(ModalScreen[ForkRequest | None]):
             yield Static(title, classes="dialog-title")
             yield Label("Namespace id or path (empty: your personal namespace)")
             yield Input(id="fork-namespace", placeholder="group/subgroup or 42")
-            yield Label("Name and path (empty: the same as the source)")
-            with Horizontal(classes="dialog-row"):
-                yield Input(id="fork-name", placeholder="name")
-                yield Input(id="fork-path", placeholder="path")
+            yield Label("Name (empty: the same as the source)")
+            yield Input(id="fork-name", placeholder="name")
+            yield Label("Path (empty: the same as the source)")
+            yield Input(id="fork-path", placeholder="path")
+            yield Label("Visibility")
             yield Select([("private", "private"), ("internal", "internal"), ("public", "public")],
-                         prompt="visibility (as the source)", id="fork-visibility")
-            yield Input(id="fork-branches", placeholder="branches (empty: all)")
+                         prompt="as the source", id="fork-visibility")
+            yield Label("Branches (empty: all)")
+            yield Input(id="fork-branches", placeholder="main")
             yield Checkbox("Merge requests target the fork itself", id="fork-target-self")
             with Horizontal(classes="dialog-buttons"):
                 yield Button("Cancel", id="cancel")
@@ -231,7 +234,7 @@ class ForkDialog(ModalScreen[ForkRequest | None]):
         self.dismiss(None)
 
 
-class PathPrompt(ModalScreen[str | None]):
+class PathPrompt(FormKeys, ModalScreen[str | None]):
     """One line of input (a file path); enter gives it, escape gives None."""
 
     CSS_PATH = "dialogs.tcss"

@@ -60,7 +60,8 @@ class MembersTab(Widget):
     def compose(self) -> ComposeResult:
         yield Static("", markup=False, id="members-scope")
         yield ResourceView(self.spec.columns, cells=self.spec.cells, row_key=self.spec.row_key,
-                           detail=self.spec.detail, empty_text=self.spec.empty, id="members-view")
+                           detail=self.spec.detail, empty_text=self.spec.empty, enter_opens_detail=True,
+                           id="members-view")
 
     @property
     def view(self) -> ResourceView:

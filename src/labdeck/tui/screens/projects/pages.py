@@ -107,7 +107,8 @@ class PagesTab(Widget):
 
     def compose(self) -> ComposeResult:
         yield ResourceView(DOMAIN_COLUMNS, cells=domain_cells(self.now), row_key=lambda d: d.domain,
-                           detail=domain_detail, empty_text="No Pages domains", id="pages-view")
+                           detail=domain_detail, empty_text="No Pages domains", enter_opens_detail=True,
+                           id="pages-view")
 
     @property
     def view(self) -> ResourceView:

@@ -1,6 +1,7 @@
-"""The project view's Tags tab: the repository's tags (newest first), a server search box (`s`; `^v1`
-begins with, `rc$` ends with), `n` to create a lightweight or annotated tag from a ref (a refusal shows the
-server's message in the dialog and keeps what was typed), and `delete` with confirmation.
+"""The project view's Tags tab: the repository's tags (newest first), a server search box (`ctrl+f`, as
+`s` sorts the table; `^v1` begins with, `rc$` ends with), `n` to create a lightweight or annotated tag
+from a ref (a refusal shows the server's message in the dialog and keeps what was typed), `delete` with
+confirmation, and `enter` for a tag's detail.
 """
 
 from __future__ import annotations
@@ -69,7 +70,7 @@ class TagsTab(Widget):
     BINDINGS = [
         Binding("n", "new_tag", "New tag", id="project_tags.new"),
         Binding("delete", "delete_tag", "Delete tag", id="project_tags.delete"),
-        Binding("s", "search", "Search", id="project_tags.search"),
+        Binding("ctrl+f", "search", "Search", id="project_tags.search"),  # `s` is the table's sort
     ]
     MUTATING = frozenset({"new_tag", "delete_tag"})
     DEFAULT_CSS = """
@@ -85,7 +86,7 @@ class TagsTab(Widget):
     def compose(self) -> ComposeResult:
         yield Input(placeholder="search tags: ^begins, ends$, or contains (enter)", id="tags-search")
         yield ResourceView(TAG_COLUMNS, cells=tag_cells, row_key=lambda t: t.name, detail=tag_detail,
-                           empty_text="No tags", id="tags-view")
+                           empty_text="No tags", enter_opens_detail=True, id="tags-view")
 
     @property
     def view(self) -> ResourceView:

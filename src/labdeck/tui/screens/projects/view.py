@@ -1,8 +1,8 @@
 """One project's resources, opened with enter from `:projects`: tabs (Textual `TabbedContent`) for the
 wiki, repository tags, Pages domains, error tracking, forks and members, each a widget from its own module
 (`project_wiki`, `project_tags`, `project_pages`, `project_error_tracking`, `project_forks`,
-`project_members`). `f` forks the
-project from any tab (the fork runs as a job); `r` reloads the tab in view.
+`project_members`). `]` and `[` switch to the next and previous tab and put the focus in it; `f`
+forks the project from any tab (the fork runs as a job); `r` reloads the tab in view.
 """
 
 from __future__ import annotations
@@ -47,7 +47,11 @@ class ProjectViewScreen(LabdeckScreen):
     TITLE = "Project"
     CSS_PATH = "view.tcss"
     MUTATING_ACTIONS = frozenset({"fork"})
-    BINDINGS = [Binding("f", "fork", "Fork", id="project_view.fork")]
+    BINDINGS = [
+        Binding("right_square_bracket", "next_tab", "Next tab", id="project_view.next_tab"),
+        Binding("left_square_bracket", "previous_tab", "Previous tab", id="project_view.previous_tab"),
+        Binding("f", "fork", "Fork", id="project_view.fork"),
+    ]
 
     def __init__(self, project: Project, *, tab: str = "wiki",
                  now: Callable[[], datetime] | None = None) -> None:
@@ -96,6 +100,19 @@ class ProjectViewScreen(LabdeckScreen):
 
     def show_tab(self, name: str) -> None:
         self.tabs.active = f"tab-{name}"
+
+    def step_tab(self, step: int) -> None:
+        """The tab `step` places to the right (wrapping), with the focus in it."""
+        names = list(TABS)
+        current = names.index(self.tabs.active.removeprefix("tab-"))
+        self.show_tab(names[(current + step) % len(names)])
+        self.call_after_refresh(self.focus_tab)
+
+    def action_next_tab(self) -> None:
+        self.step_tab(1)
+
+    def action_previous_tab(self) -> None:
+        self.step_tab(-1)
 
     @property
     def forks_tab(self) -> ForksTab:

@@ -7,7 +7,8 @@ digest counted once) and a histogram of tag ages with the cut-off; the tag table
 tag) follows after a short pause in typing, so a 20,000-tag repository stays responsive. Invalid patterns
 (RE2) and durations are flagged while typing.
 
-`a` applies: the repository's path must be typed, the bulk delete is sent and the deletion is followed as
+`ctrl+s` applies, from a rule field too (`a` does as well from the tag table; in a field it is a
+letter): the repository's path must be typed, the bulk delete is sent and the deletion is followed as
 a job until the tags are gone. The once-an-hour lock is shown with the time until the next allowed call.
 """
 
@@ -19,19 +20,19 @@ from datetime import datetime
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal
+from textual.containers import Horizontal, Vertical
 from textual.content import Content
 from textual.timer import Timer
-from textual.widgets import Button, Input, Static
+from textual.widgets import Button, Input, Label, Static
 
 from labdeck.api.models.registry import RegistryRepository, RegistryTagDetail
 from labdeck.api.registry import BulkDeleteLocked, format_age, format_size, format_wait
 from labdeck.domain.journal_rules import REGISTRY_NO_INVERSE
 from labdeck.domain.registry_cleanup import CleanupPlan, CleanupPlanner, CleanupRules, Reason
-from labdeck.tui.jobs import Job, poll_until
+from labdeck.tui.jobs import Job, counted, poll_until
 from labdeck.tui.screens.base import LabdeckScreen
 from labdeck.tui.screens.confirm import TypeToConfirmScreen
-from labdeck.tui.screens.registry.registry import POLL_TIMEOUT, Now, registry_service, utc_now
+from labdeck.tui.screens.registry.registry import POLL_TIMEOUT, Now, registry_service, tag_detail, utc_now
 from labdeck.tui.widgets.resource_table import ResourceTable
 from labdeck.tui.widgets.resource_view import ResourceView
 from labdeck.tui.widgets.table_model import Column
@@ -41,6 +42,9 @@ BUCKETS = 26
 HEIGHT = 5
 _BLOCKS = " ▁▂▃▄▅▆▇█"
 _INPUTS = ("cleanup-delete", "cleanup-keep", "cleanup-keep-n", "cleanup-older-than")
+_FIELDS = (("cleanup-delete", "Delete (RE2)", "e.g. .*"), ("cleanup-keep", "Keep (RE2)", "e.g. v.*"),
+           ("cleanup-keep-n", "Keep N newest", "e.g. 5"), ("cleanup-older-than", "Older than", "e.g. 30d"))
+SHORT = 30  # below this many rows the histogram shrinks, so the tag table keeps room
 
 
 class PlannedTag:
@@ -86,6 +90,13 @@ def planned_cells(fixed: list[tuple[str, str, str]]) -> Callable[[PlannedTag], t
         name, age, size = fixed[row.index]
         return ("delete" if row.deleted else "keep", name, age, size, row.why)
     return cells
+
+
+def planned_detail(row: PlannedTag) -> Text:
+    """What `enter` opens on a preview row: the decision and why, then the tag's details."""
+    head = Text("delete" if row.deleted else "keep", style="bold red" if row.deleted else "bold green")
+    head.append(f" · {row.why}\n\n")
+    return head.append_text(tag_detail(row.tag))
 
 
 PLAN_COLUMNS = [
@@ -174,11 +185,16 @@ class RegistryCleanupScreen(LabdeckScreen):
     TITLE = "Registry cleanup"
     CSS_PATH = "cleanup.tcss"
     MUTATING_ACTIONS = frozenset({"apply"})
-    BINDINGS = [Binding("a", "apply", "Apply…", id="registry_cleanup.apply")]
+    BINDINGS = [
+        # a chord with priority: it works while a rule field has focus, where `a` is a letter typed
+        Binding("ctrl+s", "apply", "Apply…", priority=True, id="registry_cleanup.apply_chord"),
+        Binding("a", "apply", "Apply…", show=False, id="registry_cleanup.apply"),
+    ]
 
     def __init__(self, repository: RegistryRepository, tags: list[RegistryTagDetail], *,
-                 now: Now = utc_now) -> None:
+                 now: Now = utc_now, on_deleted: Callable[[set[str]], None] | None = None) -> None:
         super().__init__()
+        self.on_deleted = on_deleted  # the tag list under the panel, told when a cleanup job finished
         self.repository = repository
         self.now = now
         self.tags = list(tags)
@@ -198,22 +214,34 @@ class RegistryCleanupScreen(LabdeckScreen):
     def compose_body(self) -> ComposeResult:
         yield Static(Text(f"Cleanup of {self.repo_label}: {len(self.tags):,} tags", style="bold"),
                      id="cleanup-title")
-        with Horizontal(id="cleanup-rules"):
-            yield Input(placeholder="delete regex (RE2), e.g. .*", id="cleanup-delete")
-            yield Input(placeholder="keep regex", id="cleanup-keep")
-            yield Input(placeholder="keep N", id="cleanup-keep-n", restrict=r"[0-9-]*")
-            yield Input(placeholder="older than, e.g. 30d", id="cleanup-older-than")
+        with Horizontal(id="cleanup-rules"):  # every field has a label: a placeholder goes once typed in
+            for key, label, example in _FIELDS:
+                with Vertical(classes="cleanup-field", id=f"{key}-box"):
+                    yield Label(label, classes="cleanup-label")
+                    yield Input(placeholder=example, id=key,
+                                restrict=r"[0-9-]*" if key == "cleanup-keep-n" else None)
             yield Button("Apply…", id="cleanup-apply", variant="error")
         yield Static("", markup=False, id="cleanup-errors")
         yield Static("", markup=False, id="cleanup-summary")
         yield Static("", markup=False, id="cleanup-lock")
         yield Static("", markup=False, id="cleanup-histogram")
         yield ResourceView(PLAN_COLUMNS, cells=planned_cells(self._fixed), row_key=lambda r: r.name,
+                           detail=planned_detail, enter_opens_detail=True,
                            empty_text="Enter a delete pattern to see the plan", id="cleanup-view")
 
     @property
     def table(self) -> ResourceTable:
         return self.query_one("#cleanup-view", ResourceView).table
+
+    @property
+    def histogram_height(self) -> int:
+        return 2 if self.size.height and self.size.height < SHORT else HEIGHT
+
+    def on_resize(self) -> None:
+        short = bool(self.size.height and self.size.height < SHORT)
+        if short != self.has_class("-short"):
+            self.set_class(short, "-short")
+            self.recompute()
 
     def on_mount(self) -> None:
         # read-only mode hides every mutating action: the button too, not only the key
@@ -251,6 +279,7 @@ class RegistryCleanupScreen(LabdeckScreen):
         rules, problems = self.read_rules()
         errors = self.query_one("#cleanup-errors", Static)
         errors.update(Text("\n".join(problems), style="bold red"))
+        errors.display = bool(problems)  # no blank line taken from the table when all is well
         self.rules = rules
         if rules is None:
             self.plan = None
@@ -263,7 +292,7 @@ class RegistryCleanupScreen(LabdeckScreen):
             if self._times is None or len(self._times) != len(self.plan.tags):
                 self._times = timestamps(self.plan)
             self.query_one("#cleanup-histogram", Static).update(
-                age_histogram(self.plan, self.now(), times=self._times))
+                age_histogram(self.plan, self.now(), times=self._times, height=self.histogram_height))
         self.query_one("#cleanup-apply", Button).disabled = not self.can_apply()
         if self._table_timer is not None:
             self._table_timer.stop()
@@ -380,8 +409,11 @@ class RegistryCleanupScreen(LabdeckScreen):
                 self.update_lock()
             job.set_total(len(targets))
             await poll_until(remaining_names, done, max_interval=5.0, timeout=POLL_TIMEOUT)
+            job.set_summary(f"deleted {counted(len(targets), 'tag')}")
             if self.is_attached:
                 self.after_deletion(targets)
+            if self.on_deleted is not None:  # the list the job changed reloads, open panel or not
+                self.on_deleted(targets)
 
         return self.labdeck.start_job(f"Bulk delete {len(names):,} tag(s) of {self.repo_label}", run)
 

@@ -26,6 +26,7 @@ from textual.widgets import Input, Static
 from labdeck.api.errors import NotFound
 from labdeck.api.models.registry import RegistryRepository, RegistryTagDetail
 from labdeck.api.registry import BulkDeleteLocks, RegistryService, format_age, format_size
+from labdeck.api.tag_cache import TagDetailCache
 from labdeck.domain.journal_rules import REGISTRY_NO_INVERSE
 from labdeck.tui.areas import AreaRequest
 from labdeck.tui.jobs import Job, poll_until
@@ -50,7 +51,11 @@ def registry_service(screen: LabdeckScreen) -> RegistryService | None:
     if session is None:
         return None
     locks = session.extra.setdefault("registry_locks", BulkDeleteLocks())
-    return RegistryService(session.client, locks)
+    cache = session.extra.get("registry_tag_cache")
+    if cache is None:
+        cache = session.extra["registry_tag_cache"] = TagDetailCache.for_instance(
+            session.client.settings.base_url)
+    return RegistryService(session.client, locks, tag_cache=cache)
 
 
 def _timestamp(value: datetime | None) -> float:
@@ -172,6 +177,7 @@ class RegistryScreen(ScopedScreen):
             await poll_until(lambda: service.repository_exists(repo_id), lambda exists: not exists,
                              max_interval=5.0, timeout=POLL_TIMEOUT)
             job.advance()
+            job.set_summary("repository deleted")
             if self.is_attached:
                 self.load_repositories()
 
@@ -231,7 +237,8 @@ class RegistryTagsScreen(LabdeckScreen):
         yield Static(Text(self.repository.path or self.repository.display_name, style="bold"),
                      id="registry-tags-title")
         yield ResourceView(TAG_COLUMNS, cells=tag_cells(self.now()), row_key=lambda t: t.name,
-                           detail=tag_detail, empty_text="No tags", id="registry-tags-view")
+                           detail=tag_detail, empty_text="No tags", enter_opens_detail=True,
+                           id="registry-tags-view")
 
     @property
     def table(self) -> ResourceTable:
@@ -242,10 +249,10 @@ class RegistryTagsScreen(LabdeckScreen):
         self.load_tags()
 
     def refresh_data(self) -> None:
-        self.load_tags()
+        self.load_tags(refresh=True)  # `r` reads every tag again; digest facts still come from the cache
 
     @work(exclusive=True, group="registry-tags")
-    async def load_tags(self) -> None:
+    async def load_tags(self, refresh: bool = False) -> None:
         service = registry_service(self)
         if service is None:
             return
@@ -257,12 +264,14 @@ class RegistryTagsScreen(LabdeckScreen):
 
         self.table.loading_more = True
         try:
-            self.details = await service.tag_details(self.project, self.repository.id, on_progress=progress)
+            self.details = await service.tag_details(self.project, self.repository.id, on_progress=progress,
+                                                     refresh=refresh)
         finally:
             self.table.loading_more = False
         self.details.sort(key=lambda t: -_timestamp(t.created_at))
         self.table.set_rows(self.details)
-        title.update(Text(f"{name}: {len(self.details):,} tags", style="bold"))
+        title.update(Text(f"{name}: {len(self.details):,} tags", style="bold")
+                     + Text(f"  read by {service.last_source}", style="dim"))
         self.mark_data_loaded()
         if self.open_cleanup:
             self.open_cleanup = False
@@ -271,7 +280,13 @@ class RegistryTagsScreen(LabdeckScreen):
     def action_cleanup(self) -> None:
         from labdeck.tui.screens.registry.cleanup import RegistryCleanupScreen
 
-        self.app.push_screen(RegistryCleanupScreen(self.repository, self.details, now=self.now))
+        self.app.push_screen(RegistryCleanupScreen(self.repository, self.details, now=self.now,
+                                                   on_deleted=self.tags_deleted))
+
+    def tags_deleted(self, names: set[str]) -> None:
+        """A cleanup job removed `names`: the list reloads from the server (no `r` needed)."""
+        if self.is_attached:
+            self.load_tags()
 
     def action_delete_tags(self) -> None:
         tags = [t for t in self.table.marked_rows if isinstance(t, RegistryTagDetail)]
@@ -305,6 +320,7 @@ class RegistryTagsScreen(LabdeckScreen):
                     job.add_result(name, False, str(error))
                 else:
                     job.add_result(name, True, "deleted")
+            job.summarize("tag", "deleted")
             if self.is_attached:
                 self.load_tags()
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -15,6 +15,7 @@ from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import Input, Label, Static
 
+from labdeck.tui.downloads import default_download_dir, ensure_folder
 from labdeck.tui.list_export import check_target, rows_to_export, write_rows
 
 if TYPE_CHECKING:
@@ -55,12 +56,8 @@ class ExportDialog(ModalScreen[Path | None]):
 
 
 def default_target(screen: LabdeckScreen) -> Path:
-    state = getattr(screen.app, "state", None)  # the last folder used (labdeck's state file)
-    folder = getattr(state, "download_dir", None)
-    if folder is None or not Path(folder).expanduser().is_dir():
-        downloads = Path.home() / "Downloads"
-        folder = downloads if downloads.is_dir() else Path.cwd()
-    return Path(folder) / f"{screen.AREA or 'list'}-{time.strftime('%Y%m%d-%H%M%S')}.csv"
+    """The last folder used for a download or an export (else the user's downloads folder)."""
+    return default_download_dir() / f"{screen.AREA or 'list'}-{time.strftime('%Y%m%d-%H%M%S')}.csv"
 
 
 def start_export(screen: LabdeckScreen, table: ResourceTable) -> None:
@@ -73,14 +70,13 @@ def start_export(screen: LabdeckScreen, table: ResourceTable) -> None:
     def chosen(target: Path | None) -> None:
         if target is None:
             return
-        app: Any = screen.app
-        if getattr(app, "state", None) is not None:
-            app.remember(app.state.with_(download_dir=target.parent))
 
         async def run(job: Job) -> None:
             used = await write_rows(target, table, rows, job.advance)
             job.add_result(str(used), True, f"{len(rows)} rows written", advance=False)
 
-        screen.labdeck.start_job(f"Export {len(rows)} rows to {target.name}", run, total=len(rows))
+        # a missing folder is created after asking; the folder is remembered for the next time
+        ensure_folder(screen.app, target.parent, lambda _folder: screen.labdeck.start_job(
+            f"Export {len(rows)} rows to {target.name}", run, total=len(rows)))
 
     screen.app.push_screen(ExportDialog(len(rows), which, default_target(screen)), chosen)

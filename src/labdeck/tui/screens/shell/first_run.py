@@ -19,13 +19,14 @@ from labdeck.api.errors import LabdeckError
 from labdeck.api.settings import ConnectionSettings
 from labdeck.config.files import Config, InstanceConfig, save_config
 from labdeck.tui.errors import describe_error
+from labdeck.tui.screens.form_keys import FormKeys
 from labdeck.tui.session import open_session
 
 AUTH_CHOICES = [("Personal/project/group access token (PRIVATE-TOKEN)", "private"),
                 ("OAuth token (Authorization: Bearer)", "oauth"), ("CI job token (JOB-TOKEN)", "job")]
 
 
-class FirstRunScreen(Screen[tuple[Config, ConnectionSettings] | None]):
+class FirstRunScreen(FormKeys, Screen[tuple[Config, ConnectionSettings] | None]):
     CSS_PATH = "first_run.tcss"
     TITLE = "Add an instance"
     BINDINGS = [Binding("escape", "quit_setup", "Quit", id="first_run.quit")]

@@ -33,8 +33,7 @@ class HomeScreen(LabdeckScreen):
         yield Static("", id="home-reach")
         with Horizontal(id="home-body"):
             yield OptionList(*self._options(), id="areas")
-            if self.labdeck.session is not None:
-                yield OverviewPanel(id="home-overview")
+            yield OverviewPanel(id="home-overview")  # shown once an instance is connected
 
     def refresh_data(self) -> None:
         for panel in self.query(OverviewPanel):
@@ -50,6 +49,7 @@ class HomeScreen(LabdeckScreen):
 
     def on_mount(self) -> None:
         self._show_reach()
+        self.query_one(OverviewPanel).display = self.labdeck.session is not None
 
     def _options(self) -> list[Option]:
         return [Option(_prompt(area), id=area.name)
@@ -72,6 +72,7 @@ class HomeScreen(LabdeckScreen):
         if highlighted is not None and areas.option_count:
             areas.highlighted = min(highlighted, areas.option_count - 1)
         for panel in self.query(OverviewPanel):
+            panel.display = self.labdeck.session is not None
             panel.load_once()  # the overview depends on who signed in
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:

@@ -13,7 +13,7 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
-from labdeck.tui.jobs import Job, JobState
+from labdeck.tui.jobs import Job, JobState, outcome_text
 from labdeck.tui.screens.base import LabdeckScreen
 from labdeck.tui.widgets.resource_table import ResourceTable
 from labdeck.tui.widgets.resource_view import ResourceView
@@ -32,7 +32,7 @@ def progress_text(job: Job, width: int = BAR_WIDTH) -> str:
             return f"{job.done} done" if job.done else "–"
         return f"working… {job.done}" if job.done else "working…"
     filled = round(fraction * width)
-    count = f" {job.done}/{job.total}" if job.total else ""
+    count = f" {min(job.done, job.total)}/{job.total}" if job.total else ""
     return "█" * filled + "░" * (width - filled) + count
 
 
@@ -42,8 +42,7 @@ def elapsed_text(seconds: float) -> str:
 
 
 def job_cells(job: Job) -> tuple[Text, ...]:
-    failed = len(job.failed_items)
-    outcome = job.error or (f"{failed} failed" if failed else "")
+    outcome = outcome_text(job)
     return (Text(str(job.id)), Text(job.title), Text(job.state.value, style=_STATE_STYLE[job.state]),
             Text(progress_text(job)), Text(elapsed_text(job.elapsed)), Text(outcome))
 
@@ -51,6 +50,8 @@ def job_cells(job: Job) -> tuple[Text, ...]:
 def job_detail(job: Job) -> Text:
     detail = Text(job.title, style="bold")
     detail.append(f"\n{job.state.value} · {progress_text(job)} · {elapsed_text(job.elapsed)}")
+    if job.summary:
+        detail.append(f"\n\n{job.summary}")
     if job.error:
         detail.append(f"\n\n{job.error}", style="red")
     failed = job.failed_items

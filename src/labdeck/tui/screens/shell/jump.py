@@ -11,7 +11,7 @@ from textual.screen import ModalScreen
 from textual.suggester import SuggestFromList
 from textual.widgets import Input, Label, Static
 
-from labdeck.tui.areas import complete, find_area
+from labdeck.tui.areas import admin_only_message, complete, find_area
 
 
 class JumpScreen(ModalScreen[str | None]):
@@ -60,7 +60,11 @@ class JumpScreen(ModalScreen[str | None]):
         elif len(names) >= 1 and exact:
             self.dismiss(names[0])
         else:
-            self.notify(f"No view called :{exact}", severity="warning", markup=False)
+            area = find_area(exact) if exact else None
+            if area is not None and area.admin_only:
+                self.notify(admin_only_message(area), severity="warning", markup=False)
+            else:
+                self.notify(f"No view called :{exact}", severity="warning", markup=False)
 
     def action_cancel(self) -> None:
         self.dismiss(None)

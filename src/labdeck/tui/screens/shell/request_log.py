@@ -1,5 +1,8 @@
-"""`:log`: every request of this session (time, method, path, status, duration, retries, error), live,
-and the notes of tolerant reading (method READ, status `warn`: which item, which fields were unreadable).
+"""`:log`: every request of this session (time, method, status, duration, retries, error, path), live, and
+the notes of tolerant reading (method READ, status `warn`: which item, which fields were unreadable).
+
+The path is the last column, so it takes the width left over; enter (or `d`) shows the whole request in the
+detail pane under the table, and `y` copies the request line (`GET /api/v4/... → 200 · 35 ms`).
 
 Entries come from the client's `RequestLog`, which has already removed secrets from paths; headers are
 never shown.
@@ -9,8 +12,10 @@ from __future__ import annotations
 
 from rich.text import Text
 from textual.app import ComposeResult
+from textual.binding import Binding
 
 from labdeck.api.request_log import RequestLogEntry
+from labdeck.tui.links import copy_text
 from labdeck.tui.screens.base import LabdeckScreen
 from labdeck.tui.widgets.resource_table import ResourceTable
 from labdeck.tui.widgets.resource_view import ResourceView
@@ -38,8 +43,34 @@ def log_cells(row: Row) -> tuple[Text, ...]:
         status, style = "warn", "yellow"
     return (Text(entry.at.astimezone().strftime("%H:%M:%S")), Text(entry.method),
             Text(status, style=style), Text(f"{entry.duration_ms:.0f} ms"),
-            Text(str(entry.retries) if entry.retries else ""), Text(entry.path),
-            Text(entry.error or "", style="yellow" if entry.kind == "decode" else "red"))
+            Text(str(entry.retries) if entry.retries else ""),
+            Text(entry.error or "", style="yellow" if entry.kind == "decode" else "red"), Text(entry.path))
+
+
+def request_line(entry: RequestLogEntry) -> str:
+    """The whole request on one line, as `y` copies it."""
+    status = "no answer" if entry.status is None else str(entry.status)
+    line = f"{entry.method} {entry.path} → {status} · {entry.duration_ms:.0f} ms"
+    if entry.retries:
+        line += f" · {entry.retries} retr{'y' if entry.retries == 1 else 'ies'}"
+    if entry.error:
+        line += f" · {entry.error}"
+    return line
+
+
+def log_detail(row: Row) -> Text:
+    """The detail pane: every field of the request, the path in full (literal text)."""
+    _, entry = row
+    text = Text()
+    for label, value in (("Method", entry.method), ("Path", entry.path),
+                         ("Status", "no answer" if entry.status is None else str(entry.status)),
+                         ("Duration", f"{entry.duration_ms:.0f} ms"), ("Retries", str(entry.retries)),
+                         ("At", entry.at.astimezone().strftime("%Y-%m-%d %H:%M:%S")),
+                         ("Error", entry.error or "—")):
+        text.append(f"{label:<9}", style="bold")
+        text.append(f"{value}\n", style=_status_style(entry.status) if label == "Status" else "")
+    text.append("y copies the request line", style="dim")
+    return text
 
 
 LOG_COLUMNS = [
@@ -48,18 +79,20 @@ LOG_COLUMNS = [
     Column("status", "Status", width=6, align="right", sort_key=lambda row: row[1].status or 0),
     Column("duration", "Duration", width=9, align="right", sort_key=lambda row: row[1].duration_ms),
     Column("retries", "Retries", width=7, align="right", sort_key=lambda row: row[1].retries),
-    Column("path", "Path", min_width=20),
-    Column("error", "Error"),
+    Column("error", "Error", min_width=5),
+    Column("path", "Path", min_width=20),  # last: it takes the room left
 ]
 
 
 class RequestLogScreen(LabdeckScreen):
     AREA = "log"
     TITLE = "Request log"
+    BINDINGS = [Binding("y", "copy_reference", "Copy request", id="log.copy")]
 
     def compose_body(self) -> ComposeResult:
         yield ResourceView(LOG_COLUMNS, self._rows(), cells=log_cells, row_key=lambda row: row[0],
-                           empty_text="No requests yet", id="log-view")
+                           detail=log_detail, detail_position="bottom", empty_text="No requests yet",
+                           id="log-view")
 
     @property
     def table(self) -> ResourceTable:
@@ -107,6 +140,20 @@ class RequestLogScreen(LabdeckScreen):
             if entry.seq in amended:
                 table.replace_row((index, amended[entry.seq]))
         self._pending[:] = [amended.get(entry.seq, entry) for entry in self._pending]
+
+    def on_resource_table_row_selected(self, event: ResourceTable.RowSelected) -> None:
+        """Enter opens the request's detail (the pane under the table)."""
+        event.stop()
+        view = self.query_one("#log-view", ResourceView)
+        if not view.detail_shown:
+            view.action_toggle_detail()
+
+    def action_copy_reference(self) -> None:
+        row = self.table.cursor_row
+        if row is None:
+            self.notify("Nothing to copy here", severity="warning")
+            return
+        copy_text(self.labdeck, request_line(row[1]), "request")
 
     def refresh_data(self) -> None:
         self._pending.clear()

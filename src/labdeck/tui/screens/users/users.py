@@ -115,6 +115,7 @@ class UsersScreen(LabdeckScreen):
     TITLE = "Users"
     CSS_PATH = "users.tcss"
     MUTATING_ACTIONS = frozenset({"moderate"})
+    PALETTE_EXTRA = (("Approve, block, ban, deactivate a user (moderate)", "moderate"),)
     BINDINGS = [
         Binding("m", "moderate", "Moderate", id="users.moderate"),
         Binding("f", "search", "Search", id="users.search"),
@@ -140,7 +141,7 @@ class UsersScreen(LabdeckScreen):
             yield Input(self.search, placeholder="search (server)…", id="users-search")
         yield ResourceView(COLUMNS, cells=user_cells(self.today()), row_key=lambda u: u.id,
                            detail=self.user_detail, show_detail=True, empty_text="No users",
-                           id="users-view")
+                           enter_opens_detail=True, id="users-view")
 
     @property
     def table(self) -> ResourceTable:
@@ -331,6 +332,7 @@ class UsersScreen(LabdeckScreen):
                 result = await service.try_moderate(user_id, op, username)
                 shown = result.message if result.ok else f"{result.status or 'error'}: {result.message}"
                 job.add_result(username or str(user_id), result.ok, shown)
+            job.summarize("user", f"({op.label})")
             if self.is_attached:
                 self.load_users(refresh=True)
 

@@ -1,0 +1,149 @@
+"""Container registry tag details cached across runs: one small JSON file per instance in the user cache
+folder (`$LABDECK_CACHE_DIR`, else the platform's, e.g. `~/.cache/labdeck/registry-tags-<hash>.json`),
+0600 from its first byte, replaced atomically.
+
+Per repository it keeps two tables: what each digest is (`created_at`, `total_size`, `revision`: facts of a
+manifest that never change, so they never expire) and which digest each tag name pointed at when it was
+last read from the server (names move, `latest` above all, so each is trusted for `name_ttl` seconds after
+that read; a read answered from the cache does not make it younger). A warm read lists
+the names (cheap, concurrent pages) and asks details only for names the cache cannot answer. Tag details
+are not secrets (no token, no CI variable value), so the rules of the list cache do not apply.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+import tempfile
+import time
+from collections.abc import Callable, Iterable
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from labdeck.api.models.registry import RegistryTagDetail
+
+NAME_TTL = 900.0
+VERSION = 2
+
+
+def _time(text: Any) -> datetime | None:
+    return datetime.fromisoformat(text) if isinstance(text, str) else None
+
+
+def user_cache_dir() -> Path:
+    """`$LABDECK_CACHE_DIR`, else the platform's user cache folder for labdeck."""
+    override = os.environ.get("LABDECK_CACHE_DIR")
+    if override:
+        return Path(override)
+    from platformdirs import user_cache_path
+
+    return user_cache_path("labdeck", appauthor=False)
+
+
+def cache_path(instance: str, folder: Path | None = None) -> Path:
+    digest = hashlib.sha256(instance.rstrip("/").encode()).hexdigest()[:16]
+    return (folder or user_cache_dir()) / f"registry-tags-{digest}.json"
+
+
+class TagDetailCache:
+    """Tag details of one instance's repositories (`path=None`: in memory only)."""
+
+    def __init__(self, path: Path | None, *, name_ttl: float = NAME_TTL,
+                 clock: Callable[[], float] = time.time) -> None:
+        self.path = path
+        self.name_ttl = name_ttl
+        self.clock = clock
+        self._data: dict[str, Any] | None = None
+
+    @classmethod
+    def for_instance(cls, instance: str, folder: Path | None = None) -> TagDetailCache:
+        return cls(cache_path(instance, folder))
+
+    def _load(self) -> dict[str, Any]:
+        if self._data is None:
+            self._data = {}
+            if self.path is not None:
+                with contextlib.suppress(OSError, ValueError):
+                    data = json.loads(self.path.read_text("utf-8"))
+                    if isinstance(data, dict) and data.get("version") == VERSION:
+                        self._data = data.get("repositories") or {}
+        return self._data
+
+    def _repo(self, repository_id: int) -> dict[str, Any]:
+        repo = self._load().setdefault(str(int(repository_id)), {})
+        if not isinstance(repo.get("digests"), dict) or not isinstance(repo.get("names"), dict):
+            repo.update(digests={}, names={})
+        return repo
+
+    def lookup(self, repository_id: int, names: Iterable[str]) -> dict[str, RegistryTagDetail]:
+        """The details the cache can answer for `names`: the name read within `name_ttl`, its digest known.
+        Built without validation (the cache holds what was parsed and sanitised when it was read)."""
+        repo = self._repo(repository_id)
+        oldest = self.clock() - self.name_ttl
+        entries, digests = repo["names"], repo["digests"]
+        found: dict[str, RegistryTagDetail] = {}
+        for name in names:
+            entry = entries.get(name)
+            if not isinstance(entry, list) or len(entry) != 3 or not entry[1] >= oldest:
+                continue
+            digest, _read_at, published = entry
+            facts = digests.get(digest)
+            if not isinstance(facts, list) or len(facts) != 3:
+                continue
+            created, size, revision = facts
+            try:
+                found[name] = RegistryTagDetail.model_construct(
+                    name=name, digest=digest, created_at=_time(created), published_at=_time(published),
+                    total_size=size if isinstance(size, int) else None,
+                    revision=revision if isinstance(revision, str) else None)
+            except (TypeError, ValueError):
+                continue
+        return found
+
+    def store(self, repository_id: int, details: Iterable[RegistryTagDetail],
+              fetched: Iterable[str] | None = None) -> None:
+        """Record a read of a repository: `details` are all its tags now; those named in `fetched` (all of
+        them when None) came from the server now, the others from this cache (their time is kept)."""
+        repo = self._repo(repository_id)
+        now = self.clock()
+        fresh = None if fetched is None else set(fetched)
+        old, digests = repo["names"], repo["digests"]
+        names: dict[str, list[Any]] = {}
+        for detail in details:
+            if not detail.digest:
+                continue
+            if fresh is not None and detail.name not in fresh and isinstance(old.get(detail.name), list):
+                names[detail.name] = old[detail.name]
+                continue
+            published = detail.published_at.isoformat() if detail.published_at else None
+            names[detail.name] = [detail.digest, now, published]
+            digests[detail.digest] = [detail.created_at.isoformat() if detail.created_at else None,
+                                      detail.total_size, detail.revision]
+        repo["names"] = names
+        self.save()
+
+    def forget_names(self, repository_id: int) -> None:
+        """After a delete: the names are no longer what they were (digest facts stay true)."""
+        self._repo(repository_id)["names"] = {}
+        self.save()
+
+    def save(self) -> None:
+        if self.path is None or self._data is None:
+            return
+        with contextlib.suppress(OSError):
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            fd, temp = tempfile.mkstemp(prefix=".registry-tags-", dir=self.path.parent)  # 0600 already
+            try:
+                with os.fdopen(fd, "wb") as out:
+                    out.write(json.dumps({"version": VERSION, "repositories": self._data},
+                                         separators=(",", ":")).encode())
+                    out.flush()
+                    os.fsync(out.fileno())
+                os.replace(temp, self.path)
+            except BaseException:
+                with contextlib.suppress(OSError):
+                    os.unlink(temp)
+                raise

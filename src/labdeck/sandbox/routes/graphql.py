@@ -1,0 +1,406 @@
+"""`POST /api/graphql` (and `GET`): the slice of GitLab's GraphQL API that labdeck reads, executed by a real
+GraphQL library (graphql-core) over a schema written in GitLab's own names and types:
+
+    containerRepository(id: ContainerRepositoryID!): ContainerRepositoryDetails
+      tags(first, after, last, before, name, sort): ContainerRepositoryTagConnection  (max page size 20)
+      tagDetails(name: String!): ContainerRepositoryTagDetails
+
+As GitLab (`app/controllers/graphql_controller.rb`, `app/graphql/types/container_registry/*`) behaves:
+- auth as REST (`PRIVATE-TOKEN`, `Authorization: Bearer`); an unknown token is 401
+  `{"errors":[{"message":"Invalid token"}]}`, a blocked user's 403 `API not accessible for user`; job tokens
+  are not GraphQL credentials (the request is anonymous), and there is no sudo;
+- a repository that is missing or that the caller cannot read resolves to `null` without an error (GitLab
+  returns what the user may not see as null); an ID of the wrong kind is a coercion error;
+- `Time` is ISO 8601 to the second (`value.iso8601`), `BigInt` a string; `tags` clamps `first` to 20
+  (`max_page_size: 20` on the field) without an error, ordered by name, opaque cursors;
+- a query above 10,000 characters is 422 `Query too large`; above the complexity limit (200 anonymous, 250
+  a user, 300 an administrator; one point per field here) the query is refused with graphql-ruby's message;
+  Apollo batching (a JSON array) is accepted.
+
+The route lives outside `/api/v4` (`ROOT_ROUTES`, mounted by `app.py`); `SandboxOptions.graphql=False`
+(`--no-graphql`) removes it, so the endpoint answers 404 as an instance without GraphQL would.
+"""
+
+from __future__ import annotations
+
+import base64
+import bisect
+import inspect
+import json
+from collections import OrderedDict
+from datetime import datetime
+from typing import Any
+
+from graphql import (
+    DocumentNode,
+    FieldNode,
+    GraphQLError,
+    GraphQLSchema,
+    Visitor,
+    build_schema,
+    execute,
+    parse,
+    validate,
+    visit,
+)
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import BaseRoute, Route
+
+from labdeck.sandbox.http import encode
+from labdeck.sandbox.routes.registry import repository_path, sorted_tags
+from labdeck.sandbox.seed.registry import Repository, Tag, registry_data
+from labdeck.sandbox.store import Store, User
+
+MAX_QUERY_SIZE = 10_000
+# GitlabSchema: DEFAULT_MAX_COMPLEXITY (anonymous), AUTHENTICATED_MAX_COMPLEXITY, ADMIN_MAX_COMPLEXITY.
+MAX_COMPLEXITY = {"anonymous": 200, "user": 250, "admin": 300}
+TAGS_MAX_PAGE_SIZE = 20
+GID_PREFIX = "gid://gitlab/ContainerRepository/"
+_LOCKED_OUT = {"blocked", "ldap_blocked", "banned", "blocked_pending_approval", "deactivated"}
+
+SDL = """
+scalar Time
+scalar BigInt
+scalar ContainerRepositoryID
+
+enum ContainerRepositoryTagSort { NAME_ASC NAME_DESC PUBLISHED_AT_ASC PUBLISHED_AT_DESC }
+
+type PageInfo {
+  hasNextPage: Boolean!
+  hasPreviousPage: Boolean!
+  startCursor: String
+  endCursor: String
+}
+
+type ContainerRepositoryTag {
+  name: String!
+  path: String!
+  location: String!
+  digest: String
+  revision: String
+  shortRevision: String
+  mediaType: String
+  createdAt: Time
+  publishedAt: Time
+  totalSize: BigInt
+}
+
+type ContainerRepositoryTagDetails {
+  name: String!
+  path: String!
+  location: String!
+  digest: String
+  mediaType: String
+  createdAt: Time
+  publishedAt: Time
+  totalSize: BigInt
+}
+
+type ContainerRepositoryTagEdge { cursor: String! node: ContainerRepositoryTag }
+
+type ContainerRepositoryTagConnection {
+  nodes: [ContainerRepositoryTag]
+  edges: [ContainerRepositoryTagEdge]
+  pageInfo: PageInfo!
+}
+
+type ContainerRepositoryDetails {
+  id: ContainerRepositoryID!
+  name: String!
+  path: String!
+  location: String!
+  createdAt: Time
+  status: String
+  tagsCount: Int!
+  tags(after: String, before: String, first: Int, last: Int, name: String,
+       sort: ContainerRepositoryTagSort): ContainerRepositoryTagConnection
+  tagDetails(name: String!): ContainerRepositoryTagDetails
+}
+
+type Query {
+  containerRepository(id: ContainerRepositoryID!): ContainerRepositoryDetails
+}
+"""
+
+
+# --- scalars ----------------------------------------------------------------------------------------------
+
+def _time(value: datetime) -> str:
+    """GitLab's `Time`: `value.iso8601`, whole seconds, `Z` for UTC."""
+    return value.strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def _parse_gid(value: Any) -> int:
+    if not isinstance(value, str) or not value.startswith("gid://gitlab/"):
+        raise GraphQLError(f"{json.dumps(value)} is not a valid Global ID")
+    if not value.startswith(GID_PREFIX) or not value[len(GID_PREFIX):].isdigit():
+        raise GraphQLError(f"{json.dumps(value)} does not represent an instance of ContainerRepository")
+    return int(value[len(GID_PREFIX):])
+
+
+def _parse_gid_literal(node: Any, _variables: Any = None) -> int:
+    return _parse_gid(getattr(node, "value", None))
+
+
+def _set_scalar(schema: GraphQLSchema, name: str, output: Any, parse: Any = None) -> None:
+    """Give a scalar of the SDL its coercion (graphql-core 3.3 names; the 3.2 ones too)."""
+    scalar = schema.type_map[name]
+    scalar.serialize = scalar.coerce_output_value = output  # type: ignore[attr-defined]
+    if parse is not None:
+        scalar.parse_value = scalar.coerce_input_value = parse  # type: ignore[attr-defined]
+        scalar.parse_literal = _parse_gid_literal  # type: ignore[attr-defined]
+
+
+def build() -> GraphQLSchema:
+    schema = build_schema(SDL)
+    _set_scalar(schema, "Time", _time)
+    _set_scalar(schema, "BigInt", lambda value: str(int(value)))
+    _set_scalar(schema, "ContainerRepositoryID", lambda value: f"{GID_PREFIX}{value}", _parse_gid)
+    return schema
+
+
+SCHEMA = build()
+
+
+# --- resolvers --------------------------------------------------------------------------------------------
+
+class Context:
+    """What resolvers see: the store, the caller and the instance's base URL."""
+
+    def __init__(self, store: Store, user: User | None, base: str) -> None:
+        self.store = store
+        self.user = user
+        self.base = base
+
+
+def _tag_node(ctx: Context, repo: Repository, tag: Tag) -> dict[str, Any]:
+    path = repository_path(ctx, repo)  # type: ignore[arg-type]
+    host = "registry." + ctx.base.split("://", 1)[-1]
+    return {"name": tag.name, "path": f"{path}:{tag.name}", "location": f"{host}/{path}:{tag.name}",
+            "digest": tag.digest, "revision": tag.revision, "shortRevision": tag.revision[:9],
+            "mediaType": "application/vnd.docker.distribution.manifest.v2+json",
+            "createdAt": tag.created_at, "publishedAt": tag.created_at, "totalSize": tag.total_size}
+
+
+def _cursor(name: str) -> str:
+    return base64.urlsafe_b64encode(name.encode()).decode().rstrip("=")
+
+
+def _uncursor(cursor: str) -> str:
+    try:
+        return base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)).decode()
+    except (ValueError, UnicodeDecodeError):
+        raise GraphQLError("Invalid cursor provided") from None
+
+
+def _sorted(repo: Repository, sort: str | None) -> list[Tag]:
+    tags = sorted_tags(repo)
+    if sort == "NAME_DESC":
+        tags = tags[::-1]
+    elif sort in ("PUBLISHED_AT_ASC", "PUBLISHED_AT_DESC"):
+        tags = sorted(tags, key=lambda t: t.created_at.timestamp() if t.created_at else float("-inf"),
+                      reverse=sort.endswith("DESC"))
+    return tags
+
+
+def resolve_tags(repo: Repository, info: Any, after: str | None = None, before: str | None = None,
+                 first: int | None = None, last: int | None = None, name: str | None = None,
+                 sort: str | None = None) -> dict[str, Any]:
+    ctx: Context = info.context
+    for value, arg in ((first, "first"), (last, "last")):
+        if value is not None and value < 0:
+            raise GraphQLError(f"Argument '{arg}' on Field 'tags' has an invalid value ({value}). "
+                               "Expected type 'Int'.")
+    tags = _sorted(repo, sort)
+    if name:
+        tags = [t for t in tags if name in t.name]
+    keys = [t.name for t in tags]
+    start, end = 0, len(tags)
+    if after is not None and sort in (None, "NAME_ASC"):
+        start = bisect.bisect_right(keys, _uncursor(after))
+    elif after is not None:
+        start = keys.index(_uncursor(after)) + 1 if _uncursor(after) in keys else len(keys)
+    if before is not None:
+        target = _uncursor(before)
+        end = keys.index(target) if target in keys else end
+    window = tags[start:end]
+    if last is not None and first is None:  # the end of the window, backwards
+        page = window[len(window) - min(last, TAGS_MAX_PAGE_SIZE):] if last else []
+        has_next, has_previous = end < len(tags), len(page) < len(window)
+    else:  # graphql-ruby clamps `first` to the field's max_page_size, silently
+        page = window[:min(first if first is not None else TAGS_MAX_PAGE_SIZE, TAGS_MAX_PAGE_SIZE)]
+        has_next, has_previous = len(page) < len(window), start > 0
+    nodes = [_tag_node(ctx, repo, t) for t in page]
+    cursors = [_cursor(t.name) for t in page]
+    return {
+        "nodes": nodes,
+        "edges": [{"cursor": c, "node": n} for c, n in zip(cursors, nodes, strict=True)],
+        "pageInfo": {"hasNextPage": has_next, "hasPreviousPage": has_previous,
+                     "startCursor": cursors[0] if cursors else None,
+                     "endCursor": cursors[-1] if cursors else None},
+    }
+
+
+def resolve_tag_details(repo: Repository, info: Any, name: str) -> dict[str, Any] | None:
+    tag = repo.tags.get(name)
+    return None if tag is None else _tag_node(info.context, repo, tag)
+
+
+def resolve_container_repository(_root: Any, info: Any, id: int) -> dict[str, Any] | None:
+    ctx: Context = info.context
+    repo = registry_data(ctx.store).repositories.get(id if isinstance(id, int) else _parse_gid(id))
+    if repo is None:
+        return None
+    project = ctx.store.projects.get(repo.project_id)
+    if project is None or not ctx.store.can_read_project(ctx.user, project):
+        return None  # GitLab shows what the user may not see as null, without an error
+    path = repository_path(ctx, repo)  # type: ignore[arg-type]
+    return {"id": repo.id, "name": repo.name, "path": path,
+            "location": "registry." + ctx.base.split("://", 1)[-1] + "/" + path,
+            "createdAt": repo.created_at, "status": repo.status, "tagsCount": len(repo.tags),
+            "tags": lambda info, **args: resolve_tags(repo, info, **args),
+            "tagDetails": lambda info, **args: resolve_tag_details(repo, info, **args)}
+
+
+ROOT_VALUE = {"containerRepository": lambda info, **args: resolve_container_repository(None, info, **args)}
+
+
+# --- HTTP -------------------------------------------------------------------------------------------------
+
+def _errors(message: str, status: int) -> Response:
+    return Response(encode({"errors": [{"message": message}]}), status_code=status,
+                    media_type="application/json")
+
+
+def _caller(store: Store, request: Request) -> User | Response | None:
+    """The user of a `PRIVATE-TOKEN` or `Bearer` token; None when anonymous (job tokens do not count);
+    a 401/403 response as GitLab's `authorize_access_api!` gives it."""
+    token_value = request.headers.get("private-token")
+    auth = request.headers.get("authorization", "")
+    if not token_value and auth.lower().startswith("bearer "):
+        token_value = auth[7:].strip()
+    if not token_value:
+        return None
+    token = store.tokens.get(token_value)
+    user = store.users.get(token.user_id) if token is not None and token.kind != "job" else None
+    if user is None:
+        return _errors("Invalid token", 401)
+    if user.state in _LOCKED_OUT:
+        return _errors("API not accessible for user", 403)
+    return user
+
+
+async def _body(request: Request) -> Any:
+    if request.method == "GET":
+        params = request.query_params
+        variables = params.get("variables")
+        return {"query": params.get("query", ""), "operationName": params.get("operationName"),
+                "variables": json.loads(variables) if variables else None}
+    raw = await request.body()
+    if request.headers.get("content-type", "").startswith("application/json"):
+        return json.loads(raw) if raw.strip() else {}
+    form = await request.form()
+    return {"query": form.get("query", ""), "operationName": form.get("operationName")}
+
+
+def _never_awaitable(_value: Any) -> bool:
+    """Every resolver here is synchronous: spare graphql-core its check of every value."""
+    return False
+
+
+class _FieldCount(Visitor):
+    def __init__(self) -> None:
+        super().__init__()
+        self.count = 0
+
+    def enter_field(self, node: FieldNode, *_args: Any) -> None:
+        if node.name.value != "__typename":
+            self.count += 1
+
+
+def complexity(document: DocumentNode) -> int:
+    """One point per field selected, aliases each counted (graphql-ruby's default field complexity; the
+    multipliers GitLab puts on connections are not modelled)."""
+    counter = _FieldCount()
+    visit(document, counter)
+    return counter.count
+
+
+_DOCUMENTS: OrderedDict[str, tuple[DocumentNode | None, list[GraphQLError]]] = OrderedDict()
+_DOCUMENTS_KEPT = 64
+
+
+def _document(query: str) -> tuple[DocumentNode | None, list[GraphQLError]]:
+    """The parsed and validated query, remembered by its text: a client sends the same query again and
+    again with other variables (each page, each batch), and parsing and validating cost far more than
+    running it."""
+    found = _DOCUMENTS.get(query)
+    if found is not None:
+        _DOCUMENTS.move_to_end(query)
+        return found
+    try:
+        document: DocumentNode | None = parse(query)
+    except GraphQLError as error:
+        found = (None, [error])
+    else:
+        found = (document, list(validate(SCHEMA, document)))
+    _DOCUMENTS[query] = found
+    if len(_DOCUMENTS) > _DOCUMENTS_KEPT:
+        _DOCUMENTS.popitem(last=False)
+    return found
+
+
+async def _execute(ctx: Context, item: Any) -> dict[str, Any]:
+    if not isinstance(item, dict):
+        return {"errors": [{"message": "Unexpected end of document"}]}
+    query = str(item.get("query") or "")
+    if not query.strip():
+        return {"errors": [{"message": "No query string was present"}]}
+    variables = item.get("variables")
+    if isinstance(variables, str):
+        variables = json.loads(variables) if variables.strip() else None
+    document, problems = _document(query)
+    if document is None or problems:
+        return {"errors": [error.formatted for error in problems]}
+    limit = MAX_COMPLEXITY["anonymous" if ctx.user is None else "admin" if ctx.user.is_admin else "user"]
+    cost = complexity(document)
+    if cost > limit:
+        return {"errors": [{"message": f"Query has complexity of {cost}, which exceeds max complexity of "
+                                       f"{limit}"}]}
+    result = execute(SCHEMA, document, root_value=ROOT_VALUE, context_value=ctx,
+                     variable_values=variables if isinstance(variables, dict) else None,
+                     operation_name=item.get("operationName"), is_awaitable=_never_awaitable)
+    if inspect.isawaitable(result):
+        result = await result
+    out: dict[str, Any] = {}
+    if result.errors:
+        out["errors"] = [error.formatted for error in result.errors]
+    if result.data is not None or not result.errors:
+        out["data"] = result.data
+    return out
+
+
+async def graphql_endpoint(request: Request) -> Response:
+    store: Store = request.app.state.store
+    caller = _caller(store, request)
+    if isinstance(caller, Response):
+        return caller
+    try:
+        body = await _body(request)
+    except ValueError:
+        return _errors("Unexpected end of document", 422)
+    items = body if isinstance(body, list) else [body]
+    if sum(len(str(i.get("query") or "")) for i in items if isinstance(i, dict)) > MAX_QUERY_SIZE:
+        return _errors("Query too large", 422)
+    options = request.app.state.options
+    base = (options.base_url or str(request.base_url)).rstrip("/")
+    store.scheduler.run_due()
+    ctx = Context(store, caller, base)
+    results = [await _execute(ctx, item) for item in items]
+    return Response(encode(results if isinstance(body, list) else results[0]),
+                    media_type="application/json")
+
+
+routes: list[BaseRoute] = []  # nothing under /api/v4
+ROOT_ROUTES: list[BaseRoute] = [Route("/api/graphql", graphql_endpoint, methods=["GET", "POST"])]

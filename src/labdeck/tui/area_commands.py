@@ -1,0 +1,136 @@
+"""The palette's actions of every area (`Users: Moderate`, `Groups: Export`), not only the current screen's.
+
+An area's actions are the bindings its screen class declares (those of the shared base classes, `o` and
+`y`, are left to the current screen's provider) and the extra entries it lists in `PALETTE_EXTRA`
+(`(title, action)`: "Ban, block, approve or deactivate a user" runs `moderate`). Choosing one opens the
+area (as it was, when it is open) and runs the action on its screen; an action the screen refuses
+(read-only mode, nothing selected) says so instead.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import typing
+from collections.abc import Iterable
+from functools import cache
+from typing import TYPE_CHECKING, Any
+
+from textual.keys import key_to_character
+
+from labdeck.tui.areas import Area, shown_areas
+from labdeck.tui.commands import Entry, _ListProvider
+from labdeck.tui.keymap import declared_bindings
+
+if TYPE_CHECKING:
+    from labdeck.tui.app import LabdeckApp
+
+# The shared bases' keys (o, y, ctrl+s, tab) belong to whatever screen is current, not to an area.
+SHARED_BASES = ("screens.base", "screens.form_keys")
+# App-wide actions: offered once, by the current screen's provider.
+SHELL_ACTIONS = frozenset({"quit", "help", "jump", "back", "refresh", "command_palette"})
+
+
+@cache
+def area_screen_class(area: Area) -> type[Any] | None:
+    """The class of the screen `area` opens: its factory's return type, else the one class of the catalogue
+    with that `AREA` (preferring the module named after the area)."""
+    factory = area.factory
+    if isinstance(factory, str):
+        import importlib
+
+        module, _, function = factory.partition(":")
+        try:
+            returned = typing.get_type_hints(getattr(importlib.import_module(module), function)).get("return")
+        except (ImportError, AttributeError, NameError):
+            returned = None
+        if isinstance(returned, type):
+            return returned
+    from labdeck.tui.screens.shell.catalogue import screen_classes
+
+    candidates = [cls for cls in screen_classes() if getattr(cls, "AREA", None) == area.name]
+    named = [cls for cls in candidates if cls.__module__.rsplit(".", 1)[-1] == area.name]
+    return (named or candidates or [None])[0]
+
+
+def area_actions(cls: type[Any]) -> list[tuple[str, str, str]]:
+    """`(description, action, key)` of the actions an area's screen class offers, in declaration order."""
+    found: list[tuple[str, str, str]] = []
+    seen: set[str] = set()
+    for owner, binding in declared_bindings(cls):
+        module = owner.__module__
+        if not module.startswith("labdeck") or module.endswith(SHARED_BASES):
+            continue
+        if not binding.description or binding.system:
+            continue
+        if binding.action in SHELL_ACTIONS or binding.action in seen:
+            continue
+        seen.add(binding.action)
+        key = binding.key.split(",")[0].strip()
+        shown_key = binding.key_display or key_to_character(key) or key
+        found.append((binding.description, binding.action, shown_key))
+    for title, action in getattr(cls, "PALETTE_EXTRA", ()):
+        found.append((title, action, ""))
+    return found
+
+
+class AreaActionCommands(_ListProvider):
+    """Every other area's actions, as `<Area>: <action>`."""
+
+    def entries(self) -> Iterable[Entry]:
+        app = self.labdeck
+        current = getattr(self.screen, "AREA", None)
+        for area in shown_areas(app.is_admin):
+            cls = area_screen_class(area) if area.available else None
+            if cls is None or area.name == current:
+                continue
+            mutating = getattr(cls, "MUTATING_ACTIONS", frozenset())
+            for title, action, key in area_actions(cls):
+                if app.read_only and action in mutating:
+                    continue
+                where = f":{area.name}" + (f" · key {key}" if key else "")
+                yield (f"{area.title}: {title}", where, _Runner(app, area.name, cls, action))
+
+
+async def _loaded(screen: Any, timeout: float = 5.0) -> None:  # noqa: ASYNC109
+    """Wait (a bounded time) until the screen's loads are done: an action such as Export needs the
+    selection, and one load may start the next (the tree, then the first group)."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    quiet = 0
+    while quiet < 3 and loop.time() < deadline:
+        await asyncio.sleep(0.05)  # let on_mount and message handlers start what they start
+        pending = [w for w in screen.app.workers if w.node is screen and not w.is_finished]
+        if not pending:
+            quiet += 1
+            continue
+        quiet = 0
+        waits = asyncio.gather(*(w.wait() for w in pending), return_exceptions=True)
+        try:
+            await asyncio.wait_for(waits, max(0.0, deadline - loop.time()))
+        except TimeoutError:
+            return
+
+
+class _Runner:
+    """Open the area, then run the action on its screen (awaited by the palette's `call_later`)."""
+
+    def __init__(self, app: LabdeckApp, area: str, cls: type[Any], action: str) -> None:
+        self.app, self.area, self.cls, self.action = app, area, cls, action
+
+    async def __call__(self) -> None:
+        opening = self.app.open_area(self.area)
+        if opening is None:
+            return
+        await opening
+        screen = self.app.navigator.area_screen(self.area)
+        if not isinstance(screen, self.cls) or self.app.screen is not screen:
+            return  # something is open on top of the area's screen: showing the area is the answer
+        await _loaded(screen)
+        if self.app.screen is not screen:
+            return
+        if screen.check_action(self.action, ()) is False:
+            read_only = self.app.read_only and self.action in getattr(screen, "MUTATING_ACTIONS", ())
+            self.app.notify("Not available in read-only mode" if read_only
+                            else "Not available for what the area shows now", severity="warning")
+            return
+        await screen.run_action(self.action)

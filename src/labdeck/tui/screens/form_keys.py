@@ -1,0 +1,182 @@
+"""Keys that work while typing, for every form: a mixin of the dialog and screen base classes.
+
+- `ctrl+s` submits the form (presses its primary button, or runs the screen's `submit_form()`); it is a
+  priority binding, so it works from inside a field, and the footer shows it whenever there is a form.
+- `tab` and `shift+tab` move between fields as priority bindings: the focus moves before the next key
+  is handled, so `abc`, tab, `def` typed in one burst land in the two fields.
+- A form opens with its first field focused; a letter typed before any field has focus (while the form is
+  still opening) goes into the first field instead of being lost.
+- In a dialog, `enter` in its only field submits; in a form of several fields it moves to the next field,
+  and submits from the last one. (A dialog that handles `Input.Submitted` itself keeps its own rule.)
+- While a text field has focus, single-letter actions of the screen and app (`q`, `:`, `?`, `r`, `a`) are
+  typed, not run: `LabdeckScreen` hides them from the footer, which then shows the keys that do work:
+  `escape`, `ctrl+s`, `ctrl+p` (palette: every action and area), `f1` (help), `ctrl+q` (quit).
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from textual import events
+from textual.binding import Binding
+from textual.containers import ScrollableContainer
+from textual.message import Message
+from textual.screen import Screen
+from textual.widget import Widget
+from textual.widgets import Button, Checkbox, Input, OptionList, Select, TextArea
+
+TEXT_FIELDS = (Input, TextArea)
+FIELDS = (Input, TextArea, Select, Checkbox, OptionList)
+
+
+def is_typing(widget: Widget | None) -> bool:
+    """Whether `widget` takes printable keys as text (a focused field: letters are typed, not actions)."""
+    return isinstance(widget, TEXT_FIELDS)
+
+
+def is_held(event: events.Key) -> bool:
+    """The keys a form keeps in order while it opens: letters and tab/shift+tab."""
+    return event.key in ("tab", "shift+tab") or bool(event.is_printable and event.character)
+
+
+def hold_key(screen: Screen[Any], event: events.Key) -> bool:
+    """Called by the app for every key: while a form is opening, its letters and tabs go to the form's own
+    queue, in order (the app would otherwise deliver them to whatever has focus at that instant, and the
+    form's own focus changes would then reorder them). True when the key was taken."""
+    if not isinstance(screen, FormKeys) or not screen.IS_DIALOG or screen._form_ready or not is_held(event):
+        return False
+    screen.post_message(events.Key(event.key, event.character))
+    return True
+
+
+class MoveFocus(Message):
+    """A tab typed while the form was opening, handled in turn with the letters typed before it."""
+
+    def __init__(self, step: int) -> None:
+        super().__init__()
+        self.step = step
+
+
+class FormKeys(Screen[Any]):
+    """The base of labdeck's screens and dialogs (first in the bases: `FormKeys, ModalScreen[T]`); see
+    the module docstring. A `Screen` itself, since Textual merges only DOMNode classes' BINDINGS."""
+
+    IS_DIALOG: ClassVar[bool] = True  # enter submits/moves, early letters go to the first field
+    BINDINGS: ClassVar[list[Any]] = [
+        Binding("ctrl+s", "submit_form", "Submit", priority=True, id="form.submit"),
+        Binding("tab", "move_focus(1)", "Next field", show=False, priority=True, id="form.next_field"),
+        Binding("shift+tab", "move_focus(-1)", "Previous field", show=False, priority=True,
+                id="form.previous_field"),
+    ]
+
+    # -- submitting -----------------------------------------------------------------------------------
+    def submit_button(self) -> Button | None:
+        """The button `ctrl+s` presses: the first enabled primary button (None: no form here)."""
+        for button in self.query(Button):
+            if button.variant == "primary" and not button.disabled and button.display:
+                return button  # type: ignore[no-any-return]
+        return None
+
+    def can_submit_form(self) -> bool:
+        return self.submit_button() is not None
+
+    def submit_form(self) -> None:
+        """Submit (screens with another way to apply override this and `can_submit_form`)."""
+        button = self.submit_button()
+        if button is not None:
+            button.press()
+
+    def action_submit_form(self) -> None:
+        if self.can_submit_form():
+            self.submit_form()
+
+    def form_fields(self) -> list[Widget]:
+        """The enabled, shown fields of the form, in order."""
+        return [w for w in self.query("*")
+                if isinstance(w, FIELDS) and w.focusable and w.display]
+
+    # -- moving between fields -----------------------------------------------------------------------
+    def action_move_focus(self, step: int) -> None:
+        """Now when something has focus; while the form is still opening, in turn with the keys before."""
+        if self.focused is None:
+            self.post_message(MoveFocus(step))
+            return
+        self._move(step)
+
+    def _move(self, step: int) -> None:
+        if step > 0:
+            self.focus_next()
+        else:
+            self.focus_previous()
+
+    def on_move_focus(self, message: MoveFocus) -> None:
+        message.stop()
+        if self.IS_DIALOG and not self._form_ready:
+            self._early_keys.append(message.step)
+        else:
+            self._move(message.step)
+
+    # -- opening --------------------------------------------------------------------------------------
+    _form_ready: bool = False
+
+    @property
+    def _early_keys(self) -> list[int | str]:
+        """Letters (str) and field moves (int) typed before the form was ready, in order."""
+        if "_early" not in self.__dict__:
+            self.__dict__["_early"] = []
+        return self.__dict__["_early"]  # type: ignore[no-any-return]
+
+    def on_mount(self) -> None:
+        if self.IS_DIALOG:
+            self.call_after_refresh(self._form_opened)
+
+    def _form_opened(self) -> None:
+        """Focus the first field (unless AUTO_FOCUS or the form chose), then replay the early keys."""
+        self._form_ready = True
+        fields = self.form_fields()
+        focused = self.focused
+        if not fields:
+            return
+        if focused is None or isinstance(focused, ScrollableContainer):
+            focused = fields[0]
+            focused.focus()
+        early, self.__dict__["_early"] = self._early_keys, []
+        if not early:
+            return
+        index = fields.index(focused) if focused in fields else 0
+        for key in early:
+            if isinstance(key, int):
+                index = (index + key) % len(fields)
+            elif isinstance(fields[index], Input):
+                fields[index].insert_text_at_cursor(key)  # type: ignore[union-attr]
+        target = fields[index]
+        if isinstance(target, Input):
+            target.select_on_focus = False  # focusing must not select (and so let a key replace) the text
+        target.focus()
+
+    def on_key(self, event: events.Key) -> None:
+        """A letter or tab that reached the form itself (`hold_key` sends them here while it opens; a
+        field takes its own letters): kept and replayed in order once the form has its fields, or, once
+        it has, typed into the focused field."""
+        if not self.IS_DIALOG or not is_held(event):
+            return
+        event.stop()
+        event.prevent_default()
+        key: int | str = {"tab": 1, "shift+tab": -1}.get(event.key) or event.character or ""
+        if not self._form_ready:
+            self._early_keys.append(key)
+        elif isinstance(key, int):
+            self._move(key)
+        elif isinstance(self.focused, Input):
+            self.focused.insert_text_at_cursor(key)
+
+    # -- enter ----------------------------------------------------------------------------------------
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        if not self.IS_DIALOG or type(self).on_input_submitted is not FormKeys.on_input_submitted:
+            return  # the form has its own rule for enter
+        event.stop()
+        inputs = [w for w in self.form_fields() if isinstance(w, Input)]
+        if event.input in inputs and event.input is not inputs[-1]:
+            inputs[inputs.index(event.input) + 1].focus()
+            return
+        self.action_submit_form()

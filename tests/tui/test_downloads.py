@@ -1,0 +1,71 @@
+"""Exports: a missing folder is created after asking, a second export never overwrites the first, and the
+last folder used is offered next time."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from snapshot_apps import make_app, sandbox
+from textual.widgets import Input
+
+from labdeck.tui import downloads
+from labdeck.tui.areas import AreaRequest
+from labdeck.tui.downloads import free_target, split_name
+from labdeck.tui.screens.confirm import ConfirmScreen
+from labdeck.tui.screens.groups.forms import FormScreen
+from labdeck.tui.screens.groups.groups import GroupsScreen
+
+SIZE = (150, 42)
+
+
+@pytest.fixture(autouse=True)
+def fresh_store(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(downloads, "LAST_FOLDER_STORE", downloads._Store())
+
+
+async def settle(pilot: Any) -> None:
+    await pilot.pause()
+    await pilot.app.workers.wait_for_complete()
+    await pilot.pause()
+
+
+def test_names_never_overwrite(tmp_path: Path) -> None:
+    assert split_name("acme_export.tar.gz") == ("acme_export", ".tar.gz")
+    assert split_name(".hidden") == (".hidden", "")
+    first = free_target(tmp_path, "acme_export.tar.gz")
+    first.write_bytes(b"1")
+    second = free_target(tmp_path, "acme_export.tar.gz")
+    assert second.name == "acme_export (1).tar.gz"
+    second.write_bytes(b"2")
+    assert free_target(tmp_path, "acme_export.tar.gz").name == "acme_export (2).tar.gz"
+
+
+async def test_export_into_a_missing_folder_asks_creates_and_never_overwrites(tmp_path: Path) -> None:
+    _asgi, factory = sandbox(async_delay=0.05)
+    app = make_app(transport_factory=factory)
+    missing = tmp_path / "Downloads"
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        screen = GroupsScreen(AreaRequest(scope="acme"), download_dir=missing)
+        await app.push_screen(screen)
+        await settle(pilot)
+        for _ in range(2):
+            await pilot.press("E")
+            await pilot.pause()
+            assert isinstance(app.screen, FormScreen)
+            assert app.screen.query_one("#field-folder", Input).value == str(missing)
+            await pilot.press("ctrl+s")
+            await pilot.pause()
+            if not missing.exists():
+                assert isinstance(app.screen, ConfirmScreen)  # asks before creating it
+                await pilot.click("#confirm")
+            await settle(pilot)
+            for job in app.jobs.jobs:
+                await app.jobs.wait(job)
+            await settle(pilot)
+        assert sorted(p.name for p in missing.iterdir()) == ["acme_export (1).tar.gz", "acme_export.tar.gz"]
+        assert downloads.default_download_dir() == missing  # offered next time
+        again = GroupsScreen(AreaRequest(scope="acme"))
+        assert again.download_dir == missing

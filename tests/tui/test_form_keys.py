@@ -1,0 +1,116 @@
+"""Form keys of the base classes (`FormKeys`): a burst of keys across tab lands in the right fields, no key
+typed while a form opens is lost, the first field has focus, enter submits a one-field dialog, ctrl+s submits
+from inside a field, and while a field has focus the footer offers the keys that work (letters are typed)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from snapshot_apps import jump_to, make_app
+from textual import events
+from textual.app import ComposeResult
+from textual.command import CommandPalette
+from textual.containers import Vertical
+from textual.widgets import Button, Input, Static
+
+from labdeck.tui.screens.base import FormDialog
+from labdeck.tui.screens.groups.forms import Field, FormScreen
+
+SIZE = (120, 36)
+
+
+async def settle(pilot: Any) -> None:
+    await pilot.pause()
+    await pilot.app.workers.wait_for_complete()
+    await pilot.pause()
+
+
+def burst(app: Any, keys: str) -> None:
+    """Post every key at once, as a fast typist's terminal delivers them (pilot.press waits between keys)."""
+    for key in keys.split(" "):
+        event = events.Key(key, key if len(key) == 1 else None)
+        event.set_sender(app)
+        app._driver.send_message(event)
+
+
+class OneField(FormDialog[dict[str, str]]):
+    SUBMIT = "ok"
+    ERROR = "problem"
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Input(id="only")
+            yield Static("", id="problem")
+            yield Button("OK", id="ok", variant="primary")
+
+    def value(self) -> dict[str, str] | str:
+        text = self.query_one("#only", Input).value
+        return {"text": text} if text else "type something"
+
+
+async def test_a_burst_across_tab_lands_in_both_fields_and_no_early_key_is_lost() -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        app.push_screen(FormScreen("Two fields", [Field("first", "First"), Field("second", "Second")]))
+        burst(app, "a b c tab d e f")  # before the form has even mounted
+        await settle(pilot)
+        values = {field.id: field.value for field in app.screen.query(Input)}
+        assert values == {"field-first": "abc", "field-second": "def"}
+
+
+async def test_enter_submits_a_one_field_dialog_and_ctrl_s_submits_from_a_field() -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        results: list[Any] = []
+        app.push_screen(OneField(), results.append)
+        await settle(pilot)
+        assert isinstance(app.screen.focused, Input)  # opens on its field
+        await pilot.press("enter")
+        assert isinstance(app.screen, OneField)  # refused: nothing typed, the reason shown
+        await pilot.press("h", "i", "enter")
+        await settle(pilot)
+        assert results == [{"text": "hi"}]
+        form = FormScreen("Form", [Field("name", "Name"), Field("path", "Path")])
+        app.push_screen(form, results.append)
+        await settle(pilot)
+        await pilot.press("x", "ctrl+s")
+        await settle(pilot)
+        assert results[-1] == {"name": "x", "path": ""}
+
+
+async def test_first_run_opens_with_its_first_field_focused() -> None:
+    app = make_app(first_run=True)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        focused = app.screen.focused
+        assert isinstance(focused, Input) and focused.id == "name"
+
+
+async def test_while_typing_letters_are_typed_and_the_footer_offers_what_works() -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await jump_to(pilot, "issues")
+        screen = app.screen
+        query = screen.query_one("#issues-query", Input)
+        query.focus()
+        await pilot.pause()
+        enabled = {binding.action for _key, (_node, binding, on, _tip) in screen.active_bindings.items()
+                   if on and binding.show}
+        assert {"quit", "jump", "help", "bulk"}.isdisjoint(enabled)
+        assert {"command_palette", "help_anywhere", "back"} <= enabled
+        query.value = ""
+        await pilot.press("q", "colon")
+        assert app.screen is screen and query.value == "q:"
+        await pilot.press("ctrl+p")  # the palette opens from inside the field
+        await pilot.pause()
+        assert isinstance(app.screen, CommandPalette)
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.screen is screen and screen.focused is query
+        await pilot.press("escape")  # the field hands focus back to the table; a second escape leaves
+        assert app.screen is screen and screen.focused is screen.table
+        await pilot.press("escape")
+        assert app.screen is not screen

@@ -1,0 +1,42 @@
+"""The cleanup panel applies with `ctrl+s` from inside a rule field (where `a` is a letter), the footer
+shows that key, and a finished cleanup job reloads the tag list under the panel."""
+
+from __future__ import annotations
+
+from snapshot_apps import make_app, settle
+from test_registry_screen import GATEWAY, SIZE, Sandbox, confirm_typed, open_tags, type_into
+from textual.widgets import Input
+
+from labdeck.tui.jobs import JobState
+from labdeck.tui.screens.registry.cleanup import RegistryCleanupScreen
+
+
+async def test_apply_from_inside_a_field_and_the_tag_list_follows_the_job() -> None:
+    sandbox = Sandbox()
+    app = make_app(transport_factory=sandbox.factory)
+    async with app.run_test(size=SIZE) as pilot:
+        tags_screen = await open_tags(pilot, sandbox)
+        assert {t.name for t in tags_screen.table.rows} >= {"pr-1", "pr-2", "pr-3"}
+        await pilot.press("c")
+        await pilot.pause()
+        panel = app.screen
+        assert isinstance(panel, RegistryCleanupScreen)
+        await type_into(pilot, "#cleanup-delete", "pr-.*")
+        await type_into(pilot, "#cleanup-older-than", "30d")
+        field = panel.query_one("#cleanup-older-than", Input)
+        assert panel.focused is field
+        footer_keys = {key for key, b in panel.active_bindings.items() if b.binding.show and b.enabled}
+        assert "ctrl+s" in footer_keys  # the footer shows the chord while the field has focus
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert field.value == "30d"  # nothing typed into the field
+        await confirm_typed(pilot, f"{GATEWAY}/known")
+        job = app.jobs.jobs[-1]
+        await app.jobs.wait(job)
+        await settle(pilot, rounds=2)
+        assert job.state is JobState.SUCCEEDED
+        assert sandbox.tag_names() == {"latest", "v2.0.0", "v1.0.0", "pr-2", "main-abc"}
+        await pilot.press("escape")
+        await settle(pilot)
+        assert app.screen is tags_screen
+        assert {t.name for t in tags_screen.table.rows} == sandbox.tag_names()  # without `r`

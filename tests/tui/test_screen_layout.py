@@ -1,0 +1,32 @@
+"""Every screen at 60x20: nothing runs off the right edge. What scrolls sideways inside a strip that fits
+(the footer's keys, a tab bar, a table's columns) is not cut: it is reached by scrolling."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from snapshot_apps import settle
+from test_snapshots_80x24 import SCREENS, app_and_store
+from textual.widget import Widget
+from textual.widgets import Footer, Tabs
+
+pytestmark = pytest.mark.slow
+
+
+def _in_a_strip(widget: Widget, width: int) -> bool:
+    """Inside a container that fits and scrolls sideways (or keeps what has focus in view, as tabs do)."""
+    return any(isinstance(a, Widget) and a.region.right <= width
+               and (isinstance(a, Footer | Tabs) or a.allow_horizontal_scroll) for a in widget.ancestors)
+
+
+@pytest.mark.parametrize("name", sorted(SCREENS))
+async def test_nothing_runs_off_the_right_edge_at_60x20(name: str) -> None:
+    app, store = app_and_store()
+    async with app.run_test(size=(60, 20)) as pilot:
+        await settle(pilot)
+        await SCREENS[name](pilot, store)
+        screen: Any = app.screen
+        cut = [(w, w.region) for w in screen.query("*")
+               if w.display and w.region.width and w.region.right > 60 and not _in_a_strip(w, 60)]
+        assert not cut, f"{name}: cut at the right: {cut[:4]}"
