@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
 
-from labdeck.cli.api import parse_fields, render_json, run_api_command, split_path
+from labdeck.cli.api import parse_fields, run_api_command, split_path
+from labdeck.cli.json_out import encode
 
 SECRET = "glpat-ApiCliSecret987"
 PAGES = 3
@@ -66,13 +68,13 @@ def run(argv: list[str], fake: FakeGitLab, capsys: pytest.CaptureFixture[str]) -
     return code, out, err
 
 
-def test_get_prints_pretty_json_with_the_token_in_a_header(env: Path,
-                                                           capsys: pytest.CaptureFixture[str]) -> None:
+def test_get_prints_compact_json_with_the_token_in_a_header(env: Path,
+                                                            capsys: pytest.CaptureFixture[str]) -> None:
     fake = FakeGitLab()
     code, out, err = run(["projects/1"], fake, capsys)
     assert (code, err) == (0, "")
     assert json.loads(out)["tags"] == ["a"]
-    assert out.startswith("{\n  ")
+    assert out.startswith('{"id":1,') and out.count("\n") == 1  # not a terminal: compact, as gh does
     sent = fake.requests[0]
     assert sent.method == "GET" and str(sent.url) == "https://gitlab.test/api/v4/projects/1"
     assert sent.headers["PRIVATE-TOKEN"] == SECRET and SECRET not in str(sent.url)
@@ -204,8 +206,9 @@ def test_parse_fields_and_split_path() -> None:
     assert split_path("https://h/api/v4/items?page=2") == ("https://h/api/v4/items", {"page": "2"})
 
 
-def test_render_json_escapes_every_control() -> None:
-    text = render_json({"k": "\x1b[31m\x7f\x85ok"})
+@pytest.mark.parametrize("pretty", [True, False])
+def test_json_output_escapes_every_control(pretty: bool) -> None:
+    text = encode({"k": "\x1b[31m\x7f\x85ok"}, pretty=pretty).decode()
     assert json.loads(text) == {"k": "\x1b[31m\x7f\x85ok"}
     assert all(not (0 <= ord(c) < 0x20 or 0x7F <= ord(c) <= 0x9F) for c in text if c != "\n")
 
@@ -253,3 +256,78 @@ def test_fields_without_x_switch_to_post_as_gh_does(capsys: pytest.CaptureFixtur
     assert code == 0 and out  # -X GET: fields are query parameters
     code, _, err = demo(["groups/acme%2Fplatform/projects", "-f", "simple=true"], capsys)
     assert code == 1 and err.startswith("labdeck api: 405")  # no -X: POST, which this path refuses
+
+
+def _old_rendering(value: Any) -> str:
+    """What `labdeck api` printed before output was streamed: the whole result, indented, stdlib-encoded."""
+    return json.dumps(value, indent=2, ensure_ascii=False) + "\n"
+
+
+@pytest.mark.parametrize("tty", [False, True])
+def test_paginate_output_equals_the_old_output_and_follows_the_terminal(
+        env: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tty: bool) -> None:
+    if tty:
+        monkeypatch.setattr(sys.stdout, "isatty", lambda: True)
+    code, out, err = run(["items", "--paginate", "-f", "per_page=2"], FakeGitLab(), capsys)
+    assert (code, err) == (0, "")
+    expected = [{"id": page * 10 + i} for page in range(1, PAGES + 1) for i in range(2)]
+    assert json.loads(out) == expected
+    if tty:  # indented exactly as before (the whole array as one document)
+        assert out == _old_rendering(expected)
+    else:  # compact: one line
+        assert out == json.dumps(expected, separators=(",", ":")) + "\n"
+
+
+def test_single_response_is_indented_on_a_terminal(env: Path, capsys: pytest.CaptureFixture[str],
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(sys.stdout, "isatty", lambda: True)
+    code, out, _ = run(["projects/1"], FakeGitLab(), capsys)
+    assert code == 0 and out.startswith("{\n  \"id\": 1,")
+    assert json.loads(out)["name"] == "demo\x1b]52;c;x\x07\u009b"
+    assert "\x1b" not in out and "\x07" not in out and "\u009b" not in out  # escaped, not raw
+
+
+def test_paginate_writes_pages_in_order_as_they_arrive(env: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Pages answered out of order still come out in page order; each is written once every page before
+    it has been (page 1 is on stdout before the last page is even requested)."""
+    seen_out: list[str] = []
+    fake = FakeGitLab()
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        if request.url.params.get("page") == str(PAGES):
+            seen_out.append(capsys.readouterr().out)
+        return fake(request)
+
+    code = run_api_command(["items", "--paginate", "-f", "per_page=2"],
+                           transport=httpx.MockTransport(handler))
+    out = capsys.readouterr().out
+    assert code == 0
+    whole = seen_out[0] + out
+    assert json.loads(whole) == [{"id": page * 10 + i} for page in range(1, PAGES + 1) for i in range(2)]
+    assert seen_out[0].startswith('[{"id":10},{"id":11}')  # page 1 written before the last was asked for
+
+
+@pytest.mark.parametrize("pretty", [True, False])
+@pytest.mark.parametrize("pages", [[], [[]], [[1]], [[{"a": [1, {"b": None}]}, "x"], [], [2.5, True]],
+                                   [[{"k": "\x7f\u0085é"}], [{}]]])
+def test_array_writer_equals_encoding_the_whole_list(pretty: bool, pages: list[list[Any]]) -> None:
+    import io
+
+    from labdeck.cli.json_out import ArrayWriter
+
+    sink = io.BytesIO()
+    writer = ArrayWriter(sink, pretty=pretty)
+    for items in pages:
+        writer.add(items)
+    writer.close()
+    whole = [item for items in pages for item in items]
+    assert sink.getvalue() == encode(whole, pretty=pretty) + b"\n"
+    if pretty:
+        assert json.loads(sink.getvalue()) == whole
+        assert sink.getvalue().decode() == _escaped_like_before(_old_rendering(whole))
+
+
+def _escaped_like_before(text: str) -> str:  # the old renderer escaped DEL and C1 like this
+    import re
+
+    return re.sub("[\x7f\x80-\x9f]", lambda m: f"\\u{ord(m.group()):04x}", text)

@@ -152,3 +152,22 @@ async def test_mutation_on_an_encoded_project_path_invalidates_its_lists() -> No
         assert client.cached_list("/projects/acme%2Fapi/deployments") is None
         assert client.cached_list("/projects/acme/api/deployments") is None
         assert client.cached_list("/projects/acme%2Fapi/environments") is not None
+
+
+async def test_cached_models_persist_as_their_json(tmp_path: Path) -> None:
+    """A listing cached as parsed models (the issues service) is persisted as their JSON data and read
+    back as dicts that parse to the same models."""
+    from labdeck.api.issues import parse_issue_list
+
+    issues = parse_issue_list([{"id": 1, "iid": 2, "project_id": 3, "title": "t",
+                                "created_at": "2026-01-02T03:04:05Z", "author": {"id": 9, "username": "u"}}])
+    path = tmp_path / "cache.sqlite"
+    first = ListCache(ttl=60, persist_path=path)
+    first.set(key("/issues"), issues)
+    await first.flush()
+    first.close()
+    second = ListCache(ttl=60, persist_path=path)
+    assert await second.load() == 1
+    hit = second.get(key("/issues"))
+    assert hit is not None and isinstance(hit[0][0], dict)
+    assert parse_issue_list(hit[0]) == issues

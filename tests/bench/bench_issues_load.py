@@ -26,6 +26,7 @@ import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "src"))
 
@@ -60,13 +61,16 @@ async def bench_service(base_url: str) -> None:
               f"cpu {time.process_time() - cpu:.1f} s)")
 
 
-async def bench_view(base_url: str) -> None:
+async def open_issues_view(settings: ConnectionSettings,
+                           then: Any = None) -> tuple[float, float, int, float]:
+    """`:issues` in a headless `LabdeckApp`: seconds to the first rows and to all rows, the row count and
+    the CPU seconds; `then()` (async) runs while the app is still up."""
     from labdeck.config.files import Config
     from labdeck.tui.app import LabdeckApp
     from labdeck.tui.areas import AreaRequest
     from labdeck.tui.screens.issues.issues import IssuesScreen
 
-    app = LabdeckApp(Config(path=Path("/nonexistent/labdeck-bench/config.toml")), settings_for(base_url))
+    app = LabdeckApp(Config(path=Path("/nonexistent/labdeck-bench/config.toml")), settings)
     async with app.run_test(size=(160, 45)) as pilot:
         await pilot.app.workers.wait_for_complete()
         screen = IssuesScreen(AreaRequest())
@@ -80,10 +84,17 @@ async def bench_view(base_url: str) -> None:
                 first = time.perf_counter() - started
             if rows > 100 and not screen.table.loading_more:
                 break
-        total = time.perf_counter() - started
-        print(f"  issues view                  first rows {first or 0:7.3f} s")
-        print(f"  issues view                  all rows   {total:7.3f} s  ({rows:,} issues; "
-              f"cpu {time.process_time() - cpu:.1f} s)")
+        total, used = time.perf_counter() - started, time.process_time() - cpu
+        await pilot.pause()
+        if then is not None:
+            await then()
+    return first or 0.0, total, rows, used
+
+
+async def bench_view(base_url: str) -> None:
+    first, total, rows, cpu = await open_issues_view(settings_for(base_url))
+    print(f"  issues view                  first rows {first:7.3f} s")
+    print(f"  issues view                  all rows   {total:7.3f} s  ({rows:,} issues; cpu {cpu:.1f} s)")
 
 
 @contextlib.contextmanager

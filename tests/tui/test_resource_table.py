@@ -381,3 +381,27 @@ async def test_view_detail_pane_shows_highlighted_row_literally() -> None:
         assert str(view.detail_pane.render()) == "[b]group/renamed[/b] has 5 stars"
         await pilot.press("d")
         assert not view.detail_shown
+
+
+async def test_a_large_load_freezes_the_heap_so_full_collections_skip_the_rows() -> None:
+    """Loading FREEZE_ROWS rows or more moves what is alive to the permanent generation (no full
+    collection walks the rows on a keypress); a small load does not."""
+    import gc
+
+    from labdeck.tui.widgets.resource_table import FREEZE_ROWS
+
+    gc.unfreeze()
+    try:
+        app = TableApp(projects(10))
+        async with app.run_test() as pilot:
+            await pilot.pause()
+            assert gc.get_freeze_count() == 0
+            app.table.set_rows(projects(FREEZE_ROWS))
+            assert gc.get_freeze_count() > 0
+            await pilot.press("pagedown")
+            assert app.table.cursor_index > 0
+        gc.unfreeze()
+        ResourceTable(COLUMNS, projects(FREEZE_ROWS), cells=cells)  # rows given at construction too
+        assert gc.get_freeze_count() > 0
+    finally:
+        gc.unfreeze()

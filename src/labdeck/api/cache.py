@@ -202,7 +202,8 @@ class ListCache:
         try:
             with conn:
                 conn.executemany("INSERT OR REPLACE INTO entries VALUES (?, ?, ?)",
-                                 [(json.dumps(k), e.stored_at, json.dumps(e.value)) for k, e in rows])
+                                 [(json.dumps(k), e.stored_at, json.dumps(e.value, default=_plain))
+                                  for k, e in rows])
         finally:
             conn.close()
 
@@ -262,3 +263,11 @@ class ListCache:
     async def load(self) -> int:
         """Read persisted entries off the event loop, then merge them on it."""
         return self._merge(await asyncio.to_thread(self._read_rows))
+
+
+def _plain(value: Any) -> Any:
+    """JSON data of a cached model (listings may cache parsed models: they are read back as dicts)."""
+    dump = getattr(value, "model_dump", None)
+    if dump is None:
+        raise TypeError(f"{type(value).__name__} is not JSON serialisable")
+    return dump(mode="json")

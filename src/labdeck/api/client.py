@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import importlib.util
-import json as jsonlib
 import random
 import re
 import ssl
@@ -16,7 +15,7 @@ from typing import TYPE_CHECKING, Any, Self
 
 import httpx
 
-from labdeck.api import backoff, page_fetch
+from labdeck.api import backoff, body, page_fetch
 from labdeck.api.cache import ListCache, identity_of, make_key
 from labdeck.api.errors import (
     ApiError,
@@ -41,7 +40,7 @@ from labdeck.api.redirects import (
 from labdeck.api.request_log import RequestLog, needs_redaction, redact_url
 from labdeck.api.settings import ConnectionSettings
 from labdeck.domain.redaction import register_secret
-from labdeck.domain.text import may_hold_control, sanitize, sanitize_deep
+from labdeck.domain.text import sanitize
 
 if TYPE_CHECKING:
     from labdeck.api.journal import Journal
@@ -347,6 +346,10 @@ class ApiClient:
         task.add_done_callback(self._inflight.discard)
         try:
             response = await asyncio.shield(task)
+        except body.BodyTooLarge as exc:
+            state["status"] = None
+            too_large = body.too_large_message(exc.cap)
+            raise MalformedResponse(f"{method} {self._log_path(url)}: {too_large}") from None
         except RETRYABLE_ERRORS as exc:
             state["status"] = None  # no answer this time (not the status of an earlier attempt)
             raise _Retry(None, {}, _network_error(exc)) from None
@@ -372,22 +375,23 @@ class ApiClient:
     async def _exchange(self, request: httpx.Request, slot: _Slot) -> httpx.Response:
         try:
             self.rate_limit.consume()
-            return await self._http.send(request)
+            response = await self._http.send(request, stream=True)
+            await body.read_capped(response, self.settings.max_body)  # decompressed bytes, counted
+            return response
         finally:
             slot.release()
 
     # -- JSON helpers ---------------------------------------------------------------------------------
     @staticmethod
     def decode(response: httpx.Response) -> Any:
-        """Parsed JSON of a response, `None` for an empty body; `MalformedResponse` for bad JSON."""
-        if not response.content.strip():
-            return None
-        try:
-            return jsonlib.loads(response.content)
-        except (ValueError, UnicodeDecodeError):
-            raise MalformedResponse(
-                f"the server sent a body that is not JSON ({response.request.method} "
-                f"{response.request.url.path})") from None
+        """Parsed JSON of a response, `None` for an empty body; `MalformedResponse` for bad JSON (or JSON
+        nested too deeply: never a `RecursionError`)."""
+        return body.decode_json(response.content, _what(response))
+
+    async def decode_async(self, response: httpx.Response) -> Any:
+        """`decode`, off the event loop for a large body (`body.OFF_LOOP`)."""
+        return await body.off_loop(len(response.content), body.decode_json, response.content,
+                                   _what(response))
 
     def unreadable(self, response: httpx.Response, error: LabdeckError) -> None:
         """Mark the log entry of `response` (a 2xx) as failed: its body was truncated or unreadable."""
@@ -403,19 +407,27 @@ class ApiClient:
             self.unreadable(response, exc)
             raise
 
+    async def read_async(self, response: httpx.Response) -> Any:
+        """`read`, off the event loop for a large body (`decode_async`)."""
+        try:
+            return await self.decode_async(response)
+        except MalformedResponse as exc:
+            self.unreadable(response, exc)
+            raise
+
     async def get_json(self, path: str, params: Mapping[str, Any] | None = None) -> Any:
-        return self.read(await self.request("GET", path, params=params))
+        return await self.read_async(await self.request("GET", path, params=params))
 
     async def post_json(self, path: str, json: Any = None, *, params: Mapping[str, Any] | None = None,
                         data: Mapping[str, Any] | None = None, files: Any = None) -> Any:
-        return self.read(await self.request("POST", path, params=params, json=json, data=data,
-                                            files=files))
+        return await self.read_async(await self.request("POST", path, params=params, json=json, data=data,
+                                                        files=files))
 
     async def put_json(self, path: str, json: Any = None, *, params: Mapping[str, Any] | None = None) -> Any:
-        return self.read(await self.request("PUT", path, params=params, json=json))
+        return await self.read_async(await self.request("PUT", path, params=params, json=json))
 
     async def delete(self, path: str, *, params: Mapping[str, Any] | None = None, json: Any = None) -> Any:
-        return self.read(await self.request("DELETE", path, params=params, json=json))
+        return await self.read_async(await self.request("DELETE", path, params=params, json=json))
 
     # -- lists ----------------------------------------------------------------------------------------
     async def get_page(self, path: str, params: Mapping[str, Any] | None = None) -> Page:
@@ -424,13 +436,13 @@ class ApiClient:
         `pages`, `fetch_all` and `get_list` give clean items (parse them with `sanitised=True`)."""
         response = await self.request("GET", path, params=params)
         try:
-            page = page_from_response(self.decode(response), response.headers)
+            items = await body.off_loop(len(response.content), body.clean_items, response.content,
+                                        _what(response))
+            page = page_from_response(items, response.headers)
         except MalformedResponse as exc:
             self.unreadable(response, exc)
             raise
         page.fingerprint = page_fetch.fingerprint(response.content)
-        if may_hold_control(response.content):
-            page.items = sanitize_deep(page.items)  # type: ignore[assignment]
         return page
 
     def pages(self, path: str, params: Mapping[str, Any] | None = None, *, per_page: int = 100,
@@ -441,11 +453,12 @@ class ApiClient:
     async def fetch_all(self, path: str, params: Mapping[str, Any] | None = None, *,
                         on_progress: Progress | None = None, per_page: int = 100,
                         mode: FetchMode = "auto", keyset: bool = False,
-                        first: Page | None = None) -> list[Any]:
+                        first: Page | None = None, on_items: page_fetch.OnItems | None = None) -> list[Any]:
         """Every item of a list: concurrent by page number when possible, else following `next`
-        (`first`: page 1 when the caller already fetched it, with the same `params` and `per_page`)."""
+        (`first`: page 1 when the caller already fetched it, with the same `params` and `per_page`;
+        `on_items`: each page's items handed on in order as they arrive, nothing kept)."""
         return await page_fetch.fetch_all(self, path, params, on_progress=on_progress, per_page=per_page,
-                                          mode=mode, keyset=keyset, first=first)
+                                          mode=mode, keyset=keyset, first=first, on_items=on_items)
 
     # -- cached lists ---------------------------------------------------------------------------------
     def cache_key(self, path: str, params: Mapping[str, Any] | None = None) -> Any:
@@ -467,6 +480,11 @@ class ApiClient:
         items = await self.fetch_all(path, params, on_progress=on_progress)
         self.cache.set(key, items)
         return items
+
+
+def _what(response: httpx.Response) -> str:
+    """`GET /path` of the response's request, for error messages (no query: it may hold secrets)."""
+    return f"{response.request.method} {response.request.url.path}"
 
 
 def _swallow(task: asyncio.Task[Any]) -> None:

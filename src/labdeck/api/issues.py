@@ -17,9 +17,21 @@ from typing import Any, Final, Literal
 from labdeck.api.client import ApiClient
 from labdeck.api.errors import ApiError, LabdeckError
 from labdeck.api.models.base import parse_many, parse_one
-from labdeck.api.models.issues import BulkItemResult, Issue, IssueMergeRequest, Note, TimeStats, Todo
+from labdeck.api.models.issues import (
+    BulkItemResult,
+    Issue,
+    IssueMergeRequest,
+    IssueUser,
+    LabelDetail,
+    Milestone,
+    Note,
+    TimeStats,
+    Todo,
+)
+from labdeck.api.models.shared_parts import SharedParts
 from labdeck.domain import issue_query
 from labdeck.domain.durations import parse_duration
+from labdeck.domain.text import sanitize_json
 
 GLOBAL_PATH: Final = "/issues"
 PARSE_INLINE: Final = 1_000  # longer lists are parsed in a thread
@@ -30,18 +42,35 @@ BulkProgress = Callable[[int, int, BulkItemResult], Awaitable[None] | None]
 Progress = Callable[[int, int | None], None]
 
 
-def parse_issue_list(items: Any, *, sanitised: bool = False) -> list[Issue]:
+def issue_parts() -> SharedParts:
+    """A table of the parts issues share (users, labels, milestones): one per listing, across its pages."""
+    return SharedParts({"author": IssueUser, "closed_by": IssueUser, "assignees": IssueUser,
+                        "milestone": Milestone, "labels": LabelDetail}, raw=("assignee", "epic", "iteration"))
+
+
+def parse_issue_list(items: Any, *, sanitised: bool = False,
+                     shared: SharedParts | None = None) -> list[Issue]:
     """Issues from decoded JSON, walked once for control characters (not at all when `sanitised`: the
     client's list pages are, see `ApiClient.get_page`); a wrong shape raises `MalformedResponse` naming
-    the place, like `parse_many`. Items that are already `Issue`s (a cached listing) are kept."""
+    the place, like `parse_many`. Items that are already `Issue`s (a cached listing) are kept. Repeated
+    parts (authors, labels, ...) are validated once and shared (`shared`: across the pages of a listing).
+    The decoded items are changed in place (their parts replaced by models)."""
     if isinstance(items, list) and items and isinstance(items[0], Issue):
         if all(isinstance(item, Issue) for item in items):
             return list(items)
-    return parse_many(Issue, items, sanitised=sanitised)
+    if not isinstance(items, list):
+        return parse_many(Issue, items)  # raises: not a list
+    clean = items if sanitised else sanitize_json(items)
+    assert isinstance(clean, list)
+    parts = shared if shared is not None else issue_parts()
+    parts.share(clean)
+    issues = parse_many(Issue, clean, sanitised=True)
+    parts.share_field_sets(issues, "references", "time_stats")
+    return issues
 
 
 async def parse_issues(items: Any, *, sanitised: bool = False) -> list[Issue]:
-    """`parse_issue_list`; a long list is parsed off the event loop (50,000 issues take seconds)."""
+    """`parse_issue_list`; a long list is parsed off the event loop (50,000 issues take a second)."""
     if isinstance(items, list) and len(items) > PARSE_INLINE:
         return await asyncio.to_thread(parse_issue_list, items, sanitised=sanitised)
     return parse_issue_list(items, sanitised=sanitised)
@@ -125,18 +154,36 @@ class IssuesService:
     async def list_issues(self, params: Mapping[str, Any] | None = None, *, group: GroupId | None = None,
                           refresh: bool = False, on_progress: Progress | None = None) -> list[Issue]:
         """Every issue of the listing (through the list cache; `refresh=True` always fetches)."""
-        path = self._remember(self.listing_path(group))
-        query = self.listing_params(params, group=group)
-        items = await self.client.get_list(path, query, refresh=refresh, on_progress=on_progress)
-        return await parse_issues(items)
+        if not refresh:
+            hit = await self.cached(params, group=group)
+            if hit is not None and hit[1]:
+                return hit[0]
+        return await self.load(params, group=group, on_progress=on_progress)
+
+    async def _fetch_parsed(self, path: str, query: dict[str, Any], *, on_progress: Progress | None,
+                            first: Any = None) -> list[Issue]:
+        """Every page parsed into issues as it arrives (in page order), sharing repeated parts: no decoded
+        copy of the whole listing is ever held. `first`: page 1, already parsed by the caller."""
+        shared = issue_parts()
+        issues: list[Issue] = []
+        skip = first is not None  # page 1 comes through `on_items` too
+
+        def take(items: list[Any]) -> None:
+            nonlocal skip
+            if skip:
+                skip = False
+                return
+            issues.extend(parse_issue_list(items, sanitised=True, shared=shared))  # client pages are clean
+
+        await self.client.fetch_all(path, query, on_progress=on_progress, first=first, on_items=take)
+        return issues
 
     async def fetch_all(self, params: Mapping[str, Any] | None = None, *, group: GroupId | None = None,
                         on_progress: Progress | None = None) -> list[Issue]:
         """Every issue of the listing, fetched now (concurrent pages), bypassing the cache."""
         path = self._remember(self.listing_path(group))
-        items = await self.client.fetch_all(path, self.listing_params(params, group=group),
-                                            on_progress=on_progress)
-        return await parse_issues(items, sanitised=True)  # the client's pages are clean
+        query = self.listing_params(params, group=group)
+        return await self._fetch_parsed(path, query, on_progress=on_progress)
 
     async def iter_pages(self, params: Mapping[str, Any] | None = None, *, group: GroupId | None = None,
                          per_page: int = 100) -> AsyncIterator[list[Issue]]:
@@ -144,11 +191,13 @@ class IssuesService:
         the whole listing goes into the list cache (what `list_issues` and `cached_issues` read)."""
         path = self._remember(self.listing_path(group))
         query = self.listing_params(params, group=group)
-        raw: list[Any] = []
+        shared = issue_parts()
+        issues: list[Issue] = []
         async for page in self.client.pages(path, query, per_page=per_page):
-            raw.extend(page.items)
-            yield parse_issue_list(page.items, sanitised=True)
-        self.client.cache.set(self.client.cache_key(path, query), raw)
+            parsed = parse_issue_list(page.items, sanitised=True, shared=shared)
+            issues.extend(parsed)
+            yield parsed
+        self.client.cache.set(self.client.cache_key(path, query), issues)
 
     async def load(self, params: Mapping[str, Any] | None = None, *, group: GroupId | None = None,
                    on_first_page: Callable[[list[Issue]], None] | None = None,
@@ -158,12 +207,13 @@ class IssuesService:
         path = self._remember(self.listing_path(group))
         query = self.listing_params(params, group=group)
         first = await self.client.get_page(path, {**query, "per_page": 100, "page": 1})
+        issues = parse_issue_list(first.items, sanitised=True)
         if on_first_page is not None:
-            on_first_page(parse_issue_list(first.items, sanitised=True))
-        raw = first.items if first.next_url is None else await self.client.fetch_all(
-            path, query, on_progress=on_progress, first=first)
-        self.client.cache.set(self.client.cache_key(path, query), raw)
-        return await parse_issues(raw, sanitised=True)
+            on_first_page(issues)
+        if first.next_url is not None:
+            issues = issues + await self._fetch_parsed(path, query, on_progress=on_progress, first=first)
+        self.client.cache.set(self.client.cache_key(path, query), issues)  # the models, not a decoded copy
+        return issues
 
     def cached_issues(self, params: Mapping[str, Any] | None = None, *,
                       group: GroupId | None = None) -> tuple[list[Issue], bool] | None:

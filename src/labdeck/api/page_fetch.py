@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from labdeck.api.client import ApiClient
 
 Progress = Callable[[int, int | None], None]
+OnItems = Callable[[list[Any]], None]
 FetchMode = Literal["auto", "concurrent", "sequential"]
 _PAGE_KEYS = ("page", "per_page", "pagination")
 # Trust `x-total-pages` for a concurrent fetch only up to this many pages (GitLab omits the totals above
@@ -119,6 +120,35 @@ async def iter_pages(client: ApiClient, path: str, params: Mapping[str, Any] | N
             return
 
 
+class _Sink:
+    """Where the pages' items go, in page order: collected into `items`, or, with `on_items`, handed on
+    as soon as every page before them has been (nothing kept: `labdeck api --paginate` prints them)."""
+
+    def __init__(self, on_items: OnItems | None) -> None:
+        self.items: list[Any] = []
+        self.count = 0
+        self._on_items = on_items
+        self._held: dict[int, list[Any]] = {}
+        self._next = 1
+
+    def put(self, number: int, items: list[Any]) -> None:
+        """The items of page `number` (1-based; every number from 1 comes once, in any order)."""
+        self._held[number] = items
+        while self._next in self._held:
+            ready = self._held.pop(self._next)
+            self._next += 1
+            self.count += len(ready)
+            if self._on_items is None:
+                self.items.extend(ready)
+            else:
+                self._on_items(ready)
+
+    def drop_beyond(self, end: int) -> None:
+        """Forget held pages after the last one (a speculative fetch asked for more than there was)."""
+        for number in [n for n in self._held if n > end]:
+            del self._held[number]
+
+
 def _report(on_progress: Progress | None, done: int, total: int | None) -> None:
     if on_progress is not None:
         on_progress(done, total)
@@ -131,16 +161,15 @@ async def _cancel_all(tasks: list[asyncio.Task[Page]]) -> None:
 
 
 async def _sequential(client: ApiClient, path: str, params: Mapping[str, Any] | None, per_page: int,
-                      keyset: bool, on_progress: Progress | None) -> list[Any]:
-    items: list[Any] = []
+                      keyset: bool, on_progress: Progress | None, sink: _Sink, number: int = 1) -> None:
     async for page in iter_pages(client, path, params, per_page=per_page, keyset=keyset):
-        items.extend(page.items)
-        _report(on_progress, len(items), page.total)
-    return items
+        sink.put(number, page.items)
+        number += 1
+        _report(on_progress, sink.count, page.total)
 
 
 async def _known_total(client: ApiClient, path: str, query: dict[str, Any], first: Page,
-                       on_progress: Progress | None) -> list[Any]:
+                       on_progress: Progress | None, sink: _Sink) -> None:
     """All pages 2..total_pages at once; the client's semaphore bounds how many are in flight."""
     total_pages = first.total_pages or 1
     done = len(first.items)
@@ -153,26 +182,24 @@ async def _known_total(client: ApiClient, path: str, query: dict[str, Any], firs
         page = await client.get_page(path, {**query, "page": number})
         walk.add(page, number)
         done += len(page.items)
+        sink.put(number, page.items)
         _report(on_progress, done, first.total)
         return page
 
+    sink.put(1, first.items)
     tasks = [asyncio.create_task(one(n)) for n in range(2, total_pages + 1)]
     try:
-        pages = await asyncio.gather(*tasks)
+        await asyncio.gather(*tasks)
     except BaseException:
         await _cancel_all(tasks)
         raise
-    items = list(first.items)
-    for page in pages:
-        items.extend(page.items)
-    return items
 
 
 async def _speculative(client: ApiClient, path: str, query: dict[str, Any], first: Page, size: int,
-                       on_progress: Progress | None) -> list[Any]:
+                       on_progress: Progress | None, sink: _Sink) -> None:
     """Unknown total: keep `concurrency` page numbers in flight until a short, empty or last page."""
     window = max(1, client.settings.concurrency)
-    results: dict[int, Page] = {}
+    sink.put(1, first.items)
     pending: dict[asyncio.Task[Page], int] = {}
     end: int | None = None
     next_number = 2
@@ -195,11 +222,12 @@ async def _speculative(client: ApiClient, path: str, query: dict[str, Any], firs
                 page = task.result()
                 if end is None or number <= end:
                     walk.add(page, number)
-                results[number] = page
-                if end is None or number <= end:
-                    done += len(page.items)
                 if len(page.items) < size or not page.has_next:
                     end = number if end is None else min(end, number)
+                    sink.drop_beyond(end)
+                if end is None or number <= end:
+                    done += len(page.items)
+                    sink.put(number, page.items)
             if end is not None:
                 beyond = [t for t, n in pending.items() if n > end]
                 for task in beyond:
@@ -209,51 +237,56 @@ async def _speculative(client: ApiClient, path: str, query: dict[str, Any], firs
     except BaseException:
         await _cancel_all(list(pending))
         raise
-    items = list(first.items)
-    for number in range(2, (end or 1) + 1):
-        items.extend(results[number].items)
-    _report(on_progress, len(items), len(items))
-    return items
+    _report(on_progress, sink.count, sink.count)
 
 
 async def fetch_all(client: ApiClient, path: str, params: Mapping[str, Any] | None = None, *,
                     on_progress: Progress | None = None, per_page: int = 100, mode: FetchMode = "auto",
-                    keyset: bool = False, first: Page | None = None) -> list[Any]:
+                    keyset: bool = False, first: Page | None = None,
+                    on_items: OnItems | None = None) -> list[Any]:
     """Every item of a list endpoint, in order, each once (for a collection that does not change).
-    `first`: page 1 (of `per_page` items, with these `params`) when the caller already has it. The cyclic
+    `first`: page 1 (of `per_page` items, with these `params`) when the caller already has it.
+    `on_items`: called with each page's items, in page order, as soon as they can be (the result is then
+    empty: nothing is kept). The cyclic
     garbage collector is paused meanwhile (`paused_gc`: the decoded pages pile up into one large acyclic
     structure, and collecting over it again and again costs more than decoding it)."""
     with paused_gc():
-        return await _fetch_all(client, path, params, on_progress=on_progress, per_page=per_page, mode=mode,
-                                keyset=keyset, first=first)
+        sink = _Sink(on_items)
+        await _fetch_all(client, path, params, on_progress=on_progress, per_page=per_page, mode=mode,
+                         keyset=keyset, first=first, sink=sink)
+        return sink.items
 
 
 async def _fetch_all(client: ApiClient, path: str, params: Mapping[str, Any] | None, *,
                      on_progress: Progress | None, per_page: int, mode: FetchMode, keyset: bool,
-                     first: Page | None) -> list[Any]:
+                     first: Page | None, sink: _Sink) -> None:
     if keyset or mode == "sequential" or (params or {}).get("pagination") == "keyset":
-        return await _sequential(client, path, params, per_page, keyset, on_progress)
+        await _sequential(client, path, params, per_page, keyset, on_progress, sink)
+        return
     query = _base_params(params)
     query["per_page"] = per_page
     if first is None:
         first = await client.get_page(path, {**query, "page": 1})
     _report(on_progress, len(first.items), first.total)
     if not first.has_next or not first.items:
-        return list(first.items)
+        sink.put(1, list(first.items))
+        return
     if mode == "auto" and first.page is None and first.next_page is None:
         # No offset headers at all: page numbers may mean nothing here, so follow the links.
-        items = list(first.items)
+        sink.put(1, list(first.items))
         assert first.next_url is not None
-        walk, page, total = new_walk(client, path), first, first.total
+        walk, page, total, number = new_walk(client, path), first, first.total, 1
         walk.add(first)
         while page.next_url and page.items:
             walk.follow(page.next_url)
             page = await client.get_page(page.next_url)
             walk.add(page)
-            items.extend(page.items)
-            _report(on_progress, len(items), total)
-        return items
+            number += 1
+            sink.put(number, page.items)
+            _report(on_progress, sink.count, total)
+        return
     if first.total_pages is not None and 2 <= first.total_pages <= MAX_KNOWN_PAGES:
-        return await _known_total(client, path, query, first, on_progress)
+        await _known_total(client, path, query, first, on_progress, sink)
+        return
     size = first.per_page or len(first.items)
-    return await _speculative(client, path, query, first, size, on_progress)
+    await _speculative(client, path, query, first, size, on_progress, sink)

@@ -45,12 +45,12 @@ class ProjectsService:
         """The first page, most recently active first, and the `next` link (None on the last page)."""
         page = await self.client.get_page(PROJECTS_PATH, {"order_by": order_by, "sort": sort,
                                                           "per_page": per_page, "search": search or None})
-        return parse_many(Project, page.items), page.next_url
+        return parse_many(Project, page.items, sanitised=True), page.next_url  # client pages are clean
 
     async def next_page(self, url: str) -> tuple[list[Project], str | None]:
         """The page a `next` link points at, and the link after it."""
         page = await self.client.get_page(url)
-        return parse_many(Project, page.items), page.next_url
+        return parse_many(Project, page.items, sanitised=True), page.next_url  # client pages are clean
 
     async def project(self, project: ProjectRef) -> Project:
         return parse_one(Project, await self.client.get_json(f"{PROJECTS_PATH}/{project_ref(project)}"))

@@ -46,6 +46,7 @@ class ConnectionSettings:
     concurrency: int = 8
     name: str = "default"
     read_only: bool = False
+    max_body: int = 64 * 1024 * 1024  # bytes of one response body, after decompression (`api.body`)
     # The most pages one list walk (`fetch_all`, `pages`, `labdeck api --paginate`) follows.
     max_pages: int = 10_000
 

@@ -59,14 +59,14 @@ class UsersService:
         params = self.list_params(search=search, active=active, blocked=blocked,
                                   exclude_internal=exclude_internal)
         items = await self.client.get_list(USERS_PATH, params, refresh=refresh, on_progress=on_progress)
-        return parse_many(ModeratedUser, items)
+        return parse_many(ModeratedUser, items, sanitised=True)  # the client's list pages are clean
 
     def cached_users(self, *, search: str | None = None) -> tuple[list[ModeratedUser], bool] | None:
         """What the cache holds for the unfiltered listing (with `search`), `(users, fresh)`, or None."""
         hit = self.client.cached_list(USERS_PATH, self.list_params(search=search))
         if hit is None:
             return None
-        return parse_many(ModeratedUser, hit[0]), hit[1]
+        return parse_many(ModeratedUser, hit[0], sanitised=True), hit[1]
 
     async def get_user(self, user_id: int) -> ModeratedUser:
         return parse_one(ModeratedUser, await self.client.get_json(f"{USERS_PATH}/{int(user_id)}"))

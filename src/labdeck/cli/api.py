@@ -11,11 +11,11 @@ the instance (say, from a `Link` header) works too. Fields:
 - `key[]=v` (repeatable) sends an array, `key[sub]=v` an object.
 The method is GET, or POST when fields are given without `--paginate` (gh's rule); `-X` overrides it (an
 unknown method is a usage error). With `-X GET` fields go as query parameters, with any other method as a
-JSON body. `--paginate` (GET only) fetches every page and prints one
-JSON array. Output is pretty JSON on stdout; an error is one line on stderr, such as
-`labdeck api: 404 Project Not Found` (the status once), with exit status 1 (2 for usage and config errors);
-so is a 2xx answered with an HTML page or with `NaN`/`Infinity` (not JSON). The configured token never
-appears in the output or the errors.
+JSON body. `--paginate` (GET only) fetches every page and prints one JSON array, written page by page as the
+pages arrive. JSON is printed indented on a terminal and compact otherwise (as `gh api` does); an error is
+one line on stderr, such as `labdeck api: 404 Project Not Found` (the status once), with exit status 1 (2
+for usage and config errors); so is a 2xx answered with an HTML page or with `NaN`/`Infinity` (not JSON).
+The configured token never appears in the output or the errors.
 `--demo` talks to the embedded sandbox in-process, as root.
 """
 
@@ -34,7 +34,6 @@ from labdeck.cli.support import (
     UsageParser,
     connection_settings,
     demo_transport,
-    render_json,
     run_guarded,
 )
 
@@ -164,9 +163,29 @@ def parse_headers(items: list[str]) -> dict[str, str]:
     return headers
 
 
+class _TextOut:
+    """A binary face for a text-only stdout (a test's `StringIO`)."""
+
+    def __init__(self, text: Any) -> None:
+        self._text = text
+
+    def write(self, data: bytes) -> int:
+        return int(self._text.write(data.decode("utf-8", "surrogateescape")))
+
+    def flush(self) -> None:
+        self._text.flush()
+
+
+def _stdout_bytes() -> Any:
+    """Where JSON bytes go: stdout's buffer (after flushing any text written before)."""
+    sys.stdout.flush()
+    return getattr(sys.stdout, "buffer", None) or _TextOut(sys.stdout)
+
+
 async def _call(args: argparse.Namespace, settings: ConnectionSettings, method: str, fields: dict[str, Any],
                 transport: httpx.AsyncBaseTransport | None) -> tuple[str, Any]:
-    """Send the request; returns `(kind, body)`, kind one of "json", "text", "bytes", "empty"."""
+    """Send the request; returns `(kind, body)`, kind one of "json", "text", "bytes", "empty", or "done"
+    when `--paginate` has written its output already."""
     from labdeck.api.client import ApiClient
 
     path, params = split_path(args.path)
@@ -177,7 +196,12 @@ async def _call(args: argparse.Namespace, settings: ConnectionSettings, method: 
             per_page = params.pop("per_page", 100)
             if not _INTEGER.match(str(per_page)) or int(per_page) < 1:
                 raise UsageError(f"invalid per_page {per_page!r}")
-            return "json", await client.fetch_all(path, params, per_page=int(per_page))
+            from labdeck.cli.json_out import ArrayWriter
+
+            writer = ArrayWriter(_stdout_bytes(), pretty=sys.stdout.isatty())
+            await client.fetch_all(path, params, per_page=int(per_page), on_items=writer.add)
+            writer.close()
+            return "done", None
         if method in _READS:
             _merge(params, fields)
             response = await client.request(method, path, params=params, headers=headers)
@@ -188,7 +212,7 @@ async def _call(args: argparse.Namespace, settings: ConnectionSettings, method: 
             return "empty", None
         content_type = response.headers.get("content-type", "").lower()
         if "json" in content_type:
-            return "json", client.read(response)
+            return "json", await client.read_async(response)
         if "html" in content_type or _HTML_START.match(body):
             raise _html_page(method, client.where(path), response)
         try:
@@ -214,7 +238,11 @@ def _html_page(method: str, where: str, response: httpx.Response) -> Exception:
 def _print_body(kind: str, body: Any) -> None:
     """Write the response: JSON pretty; text as is (made safe on a terminal); bytes never to a terminal."""
     if kind == "json":
-        sys.stdout.write(render_json(body) + "\n")
+        from labdeck.cli.json_out import encode
+
+        out = _stdout_bytes()
+        out.write(encode(body, pretty=sys.stdout.isatty()) + b"\n")
+        out.flush()
     elif kind == "bytes":
         if sys.stdout.isatty():
             raise UsageError(f"binary response ({len(body)} bytes) not printed to a terminal; "

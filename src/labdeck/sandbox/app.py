@@ -21,6 +21,7 @@ from labdeck.sandbox.faults import FaultLayer
 from labdeck.sandbox.http import json_response, read_params
 from labdeck.sandbox.options import SandboxOptions
 from labdeck.sandbox.seed import build_store
+from labdeck.sandbox.seed.issues import build_in_background
 from labdeck.sandbox.store import Store
 
 
@@ -100,6 +101,7 @@ def create_app(options: SandboxOptions | None = None, *, clock: Clock | None = N
     )
     app.state.store = store
     app.state.options = options
+    build_in_background(store)  # the large scale's 50,000 issues, while nobody asks for them yet
     app.add_middleware(FaultLayer, options=options, clock=clock)
     app.add_middleware(EncodedSlashes)
     return app

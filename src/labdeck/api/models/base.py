@@ -17,7 +17,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager, nullcontext
 from datetime import UTC, date, datetime
 from functools import cache
-from typing import Annotated, Any, ClassVar, Final, TypeVar, get_args
+from typing import Annotated, Any, ClassVar, Final, Self, TypeVar, get_args
 
 from pydantic import (
     BaseModel,
@@ -25,7 +25,6 @@ from pydantic import (
     ConfigDict,
     TypeAdapter,
     ValidationError,
-    ValidationInfo,
     model_validator,
 )
 
@@ -76,13 +75,14 @@ class ApiModel(BaseModel):
     # The fields that could not be read (tolerant reading); set on the instance only when there are some.
     unreadable: ClassVar[tuple[str, ...]] = ()
 
-    @model_validator(mode="before")
     @classmethod
-    def _sanitise(cls, data: Any, info: ValidationInfo) -> Any:
-        context = info.context
-        if isinstance(context, dict) and context.get(SANITISED) is True:
-            return data
-        return sanitize_deep(data)
+    def model_validate(cls, obj: Any, **kwargs: Any) -> Self:  # type: ignore[override]
+        """Validate `obj`, walked once for control characters first unless the validation context says it
+        is clean already (`SANITISED`): nested models never walk again, they are validated inside."""
+        context = kwargs.get("context")
+        if not (isinstance(context, dict) and context.get(SANITISED) is True):
+            obj = sanitize_deep(obj)
+        return super().model_validate(obj, **kwargs)
 
     @model_validator(mode="after")
     def _aware(self) -> Any:

@@ -11,6 +11,7 @@ filters that list and sorts the result once per filter set.
 from __future__ import annotations
 
 import random
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
@@ -143,6 +144,7 @@ class IssuesData:
     epics: dict[int, dict[str, object]] = field(default_factory=dict)
     iid_counters: dict[int, int] = field(default_factory=dict)  # per project
     pending: Callable[[], None] | None = None  # the large scale's issues, generated on first use
+    building: bool = False  # `pending` is running (another thread's caller waits for it)
     _by_project_iid: dict[tuple[int, int], int] = field(default_factory=dict)
 
     def next_iid(self, project_id: int) -> int:
@@ -171,13 +173,31 @@ class IssuesData:
         return next((m for m in self.milestones_of(project_id) if m.title == title), None)
 
 
+_BUILDING = threading.RLock()  # reentrant: the build itself may read the area
+
+
 def issues_data(store: Store) -> IssuesData:
-    """The area's records (the large scale's generated issues are built on the first call)."""
+    """The area's records (the large scale's generated issues are built on the first call, or by
+    `build_in_background`; a caller arriving meanwhile waits for the build to finish)."""
+    data = store.area(AREA, IssuesData)
+    if data.pending is not None or data.building:
+        with _BUILDING:
+            if data.pending is not None:
+                build, data.pending = data.pending, None
+                data.building = True
+                try:
+                    build()
+                finally:
+                    data.building = False
+    return data  # type: ignore[no-any-return]
+
+
+def build_in_background(store: Store) -> None:
+    """Start building the large scale's issues in a daemon thread (once the store is fully seeded), so
+    that the first `/issues` request does not pay the second it takes."""
     data = store.area(AREA, IssuesData)
     if data.pending is not None:
-        build, data.pending = data.pending, None
-        build()
-    return data  # type: ignore[no-any-return]
+        threading.Thread(target=issues_data, args=(store,), name="sandbox-issues", daemon=True).start()
 
 
 def add_issue(store: Store, project: Project, title: str, author_id: int, *, created: datetime | None = None,

@@ -10,6 +10,7 @@ segments in `table_render.py`; keys and clicks are in `table_actions.py`; messag
 
 from __future__ import annotations
 
+import gc
 from collections.abc import Callable, Hashable, Iterable, Sequence
 from typing import Any, ClassVar
 
@@ -39,6 +40,9 @@ from labdeck.tui.widgets.table_render import (
 __all__ = ["Column", "ResourceTable"]
 
 _CACHE_LIMIT = 512
+# Loading at least this many rows moves every object alive to the permanent generation (`gc.freeze`):
+# full collections then never walk the loaded rows again (at 100,000 rows, a 95 ms pause on a keypress).
+FREEZE_ROWS = 10_000
 
 
 class ResourceTable(TableActions, ScrollView, can_focus=True):
@@ -124,6 +128,7 @@ class ResourceTable(TableActions, ScrollView, can_focus=True):
         self.on_rows_set: Callable[[], None] | None = None  # called after every set_rows (watch mode)
         self.model.set_rows(rows)
         self._measure()
+        self._settle()
 
     # ---- public data API ------------------------------------------------------------------------------
 
@@ -223,6 +228,7 @@ class ResourceTable(TableActions, ScrollView, can_focus=True):
         self._measured_rows = 0
         self._measure()
         self._changed()
+        self._settle()
         if self.on_rows_set is not None:
             self.on_rows_set()
 
@@ -240,6 +246,13 @@ class ResourceTable(TableActions, ScrollView, can_focus=True):
         if self._measured_rows < SAMPLE_SIZE:
             self._measure()
         self._changed()
+        self._settle()
+
+    def _settle(self) -> None:
+        """After a large load: freeze what is alive (rows dropped later are still freed by reference
+        counting; only cycles created before this and dropped later wait for the process to end)."""
+        if self.model.loaded_count >= FREEZE_ROWS:
+            gc.freeze()
 
     def replace_row(self, row: Any) -> bool:
         found = self.model.replace_row(row)

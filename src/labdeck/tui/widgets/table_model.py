@@ -120,6 +120,11 @@ class TableModel:
         return list(self._rows)
 
     @property
+    def loaded_count(self) -> int:
+        """How many rows are loaded (without copying them)."""
+        return len(self._rows)
+
+    @property
     def row_count(self) -> int:
         return len(self._rows)
 

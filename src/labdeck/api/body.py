@@ -1,0 +1,92 @@
+"""Response bodies: read with a size cap (counted after decompression, so a gzip bomb stops at the cap),
+decoded with orjson (nesting bounded: never a `RecursionError`), sanitised only when the bytes can hold a
+control character, and decoded off the event loop when large, so the UI never freezes on a big answer."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from collections.abc import Callable
+from typing import Any, Final, TypeVar
+
+import httpx
+import orjson
+
+from labdeck.api.errors import MalformedResponse
+from labdeck.domain.text import may_hold_control, sanitize_deep
+
+MIB: Final = 1024 * 1024
+DEFAULT_MAX_BODY: Final = 64 * MIB
+# Bodies at least this large are decoded (and parsed) in a worker thread (`asyncio.to_thread`).
+OFF_LOOP: Final = 256 * 1024
+T = TypeVar("T")
+# What makes a body that orjson refuses "NaN or Infinity" rather than just "not JSON" (in the message).
+_NON_FINITE = re.compile(rb"(?<![\w\"])-?(?:NaN|Infinity)(?![\w\"])")
+
+
+class BodyTooLarge(Exception):
+    """Internal: the body passed the cap while it was read (the client turns it into `MalformedResponse`)."""
+
+    def __init__(self, cap: int) -> None:
+        super().__init__(cap)
+        self.cap = cap
+
+
+def too_large_message(cap: int) -> str:
+    size = f"{cap / MIB:g} MiB" if cap >= MIB else f"{cap:,} bytes"
+    return f"response larger than {size} (the max_body limit): not read"
+
+
+async def read_capped(response: httpx.Response, cap: int) -> None:
+    """Read a streamed response's body into `response.content`, decompressed, and raise `BodyTooLarge` as
+    soon as it passes `cap` bytes (or when its `Content-Length` already says it will). Closes the stream."""
+    try:
+        declared = response.headers.get("content-length", "").strip()
+        if declared.isdigit() and int(declared) > cap:
+            raise BodyTooLarge(cap)
+        chunks: list[bytes] = []
+        size = 0
+        async for chunk in response.aiter_bytes():
+            size += len(chunk)
+            if size > cap:
+                raise BodyTooLarge(cap)
+            chunks.append(chunk)
+        response._content = b"".join(chunks)  # what `Response.aread` sets (httpx has no public setter)
+    finally:
+        await response.aclose()
+        # httpx's stream wrapper points back at the response: a cycle that keeps every body alive until
+        # a full garbage collection (500 pages of 290 KB while a listing loads with the collector paused).
+        response.stream = httpx.ByteStream(getattr(response, "_content", b""))
+
+
+def decode_json(body: bytes, what: str) -> Any:
+    """Decoded JSON of `body` (`None` when empty); `MalformedResponse` naming `what` for bad JSON or for
+    nesting deeper than orjson's 1,024 levels (no recursion: a hostile body cannot exhaust the stack)."""
+    if not body.strip():
+        return None
+    try:
+        return orjson.loads(body)
+    except orjson.JSONDecodeError as exc:
+        if "depth" in str(exc) or "recursion" in str(exc).lower():
+            raise MalformedResponse(f"the server sent JSON nested too deeply ({what})") from None
+        if _NON_FINITE.search(body):
+            raise MalformedResponse(f"the server sent NaN or Infinity, not JSON ({what})") from None
+        raise MalformedResponse(f"the server sent a body that is not JSON ({what})") from None
+
+
+def clean_items(body: bytes, what: str) -> Any:
+    """`decode_json`, with every string sanitised when the bytes can hold a control character at all."""
+    value = decode_json(body, what)
+    if may_hold_control(body):
+        try:
+            value = sanitize_deep(value)
+        except RecursionError:
+            raise MalformedResponse(f"the server sent JSON nested too deeply ({what})") from None
+    return value
+
+
+async def off_loop(size: int, func: Callable[..., T], *args: Any) -> T:
+    """`func(*args)`, in a worker thread when `size` (of the body it reads) is at least `OFF_LOOP`."""
+    if size >= OFF_LOOP:
+        return await asyncio.to_thread(func, *args)
+    return func(*args)
