@@ -26,7 +26,7 @@ def test_cleanup_preview_counts_matches_and_leaves_without_deleting(demo: Termin
     demo.wait_for("x Delete repository")  # the table has the focus: its keys are in the footer
 
     demo.keys("Enter")  # open the repository under the cursor
-    title = demo.wait_match(r"^ (\S+): ([\d,]+) tags\s*$")  # every tag's detail is read
+    title = demo.wait_match(r"^ (\S+): ([\d,]+) tags(\s+read by \S+)?\s*$")  # every tag's detail is read
     repo, tags = title.group(1), int(title.group(2).replace(",", ""))
     assert repo.startswith("acme/") and tags > 0
 

@@ -7,7 +7,7 @@ from collections.abc import Callable
 from typing import Any
 
 import httpx
-from textual.worker import WorkerFailed
+from textual.worker import WorkerCancelled, WorkerFailed
 
 from labdeck.sandbox.app import create_app
 from labdeck.sandbox.clock import ManualClock
@@ -37,6 +37,6 @@ async def settle(pilot: Any) -> None:
     for _ in range(2):
         try:
             await pilot.app.workers.wait_for_complete()
-        except WorkerFailed:
+        except (WorkerFailed, WorkerCancelled):
             pass
         await pilot.pause()

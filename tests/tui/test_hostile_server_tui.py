@@ -13,7 +13,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import httpx
-import pytest
 from failing import settle
 from snapshot_apps import make_app
 from test_hostile_faults import record_errors
@@ -91,8 +90,6 @@ def only_users(response: Callable[[], httpx.Response]) -> Answer:
     return lambda request: response() if users_path(request) else None
 
 
-@pytest.mark.xfail(reason="RecursionError escapes the JSON decoder (issue 13 item 2); the body-perf branch "
-                          "bounds decoding: drop this mark once merged", strict=False)
 async def test_deeply_nested_body(tmp_path: Path) -> None:
     body = b"[" * 200_000 + b"]" * 200_000
     server = HostileServer(only_users(lambda: httpx.Response(200, content=body,
@@ -121,9 +118,6 @@ async def test_wrong_types_in_model_fields(tmp_path: Path) -> None:
         assert seen.rows == 1
 
 
-@pytest.mark.xfail(reason="RateLimit-Remaining -1 divides by zero in api/rate_limit.pace_delay; the "
-                          "api-safety branch fixes it (issue 13 item 1): drop this mark once merged",
-                   strict=False)
 async def test_negative_rate_limit_headers(tmp_path: Path) -> None:
     server = HostileServer(lambda request: None, headers={
         "RateLimit-Remaining": "-1", "RateLimit-Limit": "600", "RateLimit-Reset": str(int(time.time()) + 60)})

@@ -18,19 +18,22 @@ def no_files(folder: Path) -> bool:
 
 
 async def test_users_list_answers_after_escape(tmp_path: Path) -> None:
-    transport = GatedSandbox(lambda request: request.url.path == "/api/v4/users")
+    armed = [False]  # the home's overview reads the users first (and fills the cache): not held
+    transport = GatedSandbox(lambda request: armed[0] and request.url.path == "/api/v4/users")
     app = make_app(transport_factory=lambda settings: transport, crash_dir=tmp_path)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         await app.workers.wait_for_complete()
+        armed[0] = True
         app.open_area("users")
         await pilot.pause()
         assert isinstance(app.screen, UsersScreen)
+        await pilot.press("r")  # past the cache: the list is asked for again, and held
         while not transport.waiting:
             await pilot.pause()
-        await pilot.press("escape")
+        app.pop_to_home()  # every area closed (escape alone keeps the area open for a later `:users`)
         await pilot.pause()
-        # the popped screen's worker stopped at once, not when Textual unmounts the screen
+        # the closed screen's worker stopped at once, not when Textual unmounts the screen
         assert not [w for w in app.workers if w.group == "users" and not w.is_finished]
         transport.release()
         await app.workers.wait_for_complete()
