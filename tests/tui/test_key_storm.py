@@ -24,8 +24,11 @@ LONG_KEYS = int(os.environ.get("LABDECK_STORM_KEYS", "1500"))
 @pytest.mark.slow
 @pytest.mark.timeout(1800)
 @pytest.mark.parametrize("seed", range(10, 13))
-async def test_long_key_storm(tmp_path: Path, seed: int) -> None:
-    """Three seeds of `LABDECK_STORM_KEYS` keys each (1,500 by default)."""
+async def test_long_key_storm(tmp_path: Path, seed: int, request: pytest.FixtureRequest) -> None:
+    """Three seeds of `LABDECK_STORM_KEYS` keys each (1,500 by default); only when asked for with `-m slow`
+    (about ten minutes: the default run keeps the short storm)."""
+    if "slow" not in (request.config.getoption("markexpr") or ""):
+        pytest.skip("the long key storm runs with -m slow")
     result = await run_storm(tmp_path, seed=seed, keys=LONG_KEYS)
     print(f"\nkey storm seed {seed}: {result.keys} keys in {result.bursts} bursts, screens "
           f"{sorted(result.screens)}, {result.error_notifications} error notifications, "
