@@ -32,3 +32,16 @@ async def test_reading_a_repositorys_tag_details_records_it() -> None:
         assert found is not None and found.tags == len(details) and found.bytes > 0
     finally:
         await pool.aclose()
+
+
+def test_locked_repositories_of_one_instance_with_the_time_left() -> None:
+    from labdeck.api.registry import LOCK_SECONDS, BulkDeleteLocks
+
+    now = [1000.0]
+    locks = BulkDeleteLocks(clock=lambda: now[0])
+    locks.record("https://a", 1)
+    locks.record("https://b", 2)
+    now[0] += 60
+    assert locks.locked("https://a") == [(1, LOCK_SECONDS - 60)]
+    now[0] += LOCK_SECONDS
+    assert locks.locked("https://a") == []

@@ -222,13 +222,14 @@ class UndoService:
         self.client = client
         self.journal = journal
 
-    def refusal(self, entry: JournalEntry) -> str | None:
-        """Why `entry` cannot be undone, known without a request (None when it may be)."""
+    def refusal(self, entry: JournalEntry, undone: Mapping[str, JournalEntry] | None = None) -> str | None:
+        """Why `entry` cannot be undone, known without a request (None when it may be). `undone`: the
+        journal's `undone()`, when the caller asks about many entries at once."""
         if entry.undoes:
             return "it is itself an undo"
         if not entry.ok:
             return entry.no_undo or "it did not complete"
-        if entry.id in self.journal.undone():
+        if entry.id in (undone if undone is not None else self.journal.undone()):
             return "it was undone already"
         if entry.inverse is None:
             return entry.no_undo or "labdeck knows no inverse for it"

@@ -86,6 +86,12 @@ class BulkDeleteLocks:
     def record(self, instance: str, repository_id: int) -> None:
         self._sent[(instance, repository_id)] = self.clock()
 
+    def locked(self, instance: str) -> list[tuple[int, float]]:
+        """Repositories of `instance` whose bulk delete is still locked, with the seconds left."""
+        mine = [repo for inst, repo in list(self._sent) if inst == instance]
+        found = [(repo, self.remaining(instance, repo)) for repo in mine]
+        return [(repo, left) for repo, left in found if left is not None]
+
     def remaining(self, instance: str, repository_id: int) -> float | None:
         """Seconds until the next bulk delete is allowed, or None when not locked as far as we know."""
         sent = self._sent.get((instance, repository_id))

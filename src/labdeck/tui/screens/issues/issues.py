@@ -261,6 +261,11 @@ class IssuesScreen(LabdeckScreen):
         row = self.table.cursor_row
         return row if isinstance(row, Issue) else None
 
+    def _write_target(self) -> tuple[Issue, IssuesService] | None:
+        """The issue under the cursor and the service to write it with (None when either is missing)."""
+        issue, service = self.current(), self.service
+        return None if issue is None or service is None else (issue, service)
+
     def action_copy_reference(self) -> None:
         issue = self.current()
         if issue is not None:
@@ -285,13 +290,10 @@ class IssuesScreen(LabdeckScreen):
         self.app.push_screen(LinkMenu(issue.reference, urls), chosen)
 
     def action_edit(self) -> None:
-        issue = self.current()
-        if issue is None:
+        target = self._write_target()
+        if target is None:
             return
-
-        service = self.service
-        if service is None:
-            return
+        issue, service = target
         pid, iid = issue.project_id, issue.iid
 
         async def saved_already(changes: dict[str, str]) -> bool:  # after a lost answer: GET and compare
@@ -311,13 +313,10 @@ class IssuesScreen(LabdeckScreen):
         self.app.push_screen(dialog, edited)
 
     def action_comment(self) -> None:
-        issue = self.current()
-        if issue is None:
+        target = self._write_target()
+        if target is None:
             return
-
-        service = self.service
-        if service is None:
-            return
+        issue, service = target
         pid, iid = issue.project_id, issue.iid
 
         async def present(body: str) -> bool:  # after a lost answer: is the comment there?

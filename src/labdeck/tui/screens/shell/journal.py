@@ -50,7 +50,10 @@ class JournalScreen(StatusTableScreen):
         Binding("U", "undo_job", "Undo job", id="journal.undo_job", priority=True),
     ]
 
+    refusals: dict[str, str | None]  # entry id -> why it cannot be undone (None: it can), per load
+
     def compose_body(self) -> ComposeResult:
+        self.refusals = {}
         yield Static(Text("Changes labdeck made on this instance, newest first", style="dim"),
                      id=self.STATUS_ID)
         yield ResourceView(COLUMNS, cells=self._cells, row_key=lambda e: e.id, detail=self._detail,
@@ -63,8 +66,7 @@ class JournalScreen(StatusTableScreen):
         return UndoService(session.client, journal) if session is not None and journal is not None else None
 
     def _cells(self, entry: JournalEntry) -> tuple[Text, ...]:
-        service = self._service()
-        refusal = service.refusal(entry) if service is not None else "no session"
+        refusal = self.refusals.get(entry.id, "no session")
         undo = Text("u undoes it", style="green") if refusal is None else Text(refusal, style="dim")
         result = Text(entry.result, style="green" if entry.ok else "red")
         if entry.undoes:
@@ -83,8 +85,11 @@ class JournalScreen(StatusTableScreen):
     def load(self, refresh: bool = False) -> None:
         service = self._service()
         entries = list(reversed(service.journal.entries())) if service is not None else []
+        if service is not None:  # once per load, not per drawn cell: each asks the whole journal
+            undone = service.journal.undone()
+            self.refusals = {e.id: service.refusal(e, undone) for e in entries}
         self.table.set_rows(entries)
-        undoable = sum(1 for e in entries if service is not None and service.refusal(e) is None)
+        undoable = sum(1 for e in entries if self.refusals.get(e.id, "") is None)
         self.show_status(f"{len(entries)} change(s); {undoable} can be undone")
         self.mark_data_loaded()
 

@@ -181,8 +181,7 @@ class OverviewPanel(Vertical):
         instance = session.client.settings.base_url
         known_repositories = known_for(session.client)
         largest = known_repositories.largest(instance)
-        locked = [(key[1], LOCKS.remaining(*key)) for key in list(getattr(LOCKS, "_sent", {}))
-                  if key[0] == instance and LOCKS.remaining(*key)]
+        locked = LOCKS.locked(instance)
         if not largest and not locked:
             return
         self._heading(options, "Registry (repositories read in this run)")
@@ -196,7 +195,7 @@ class OverviewPanel(Vertical):
             known = known_repositories.get(instance, repository_id)
             where = known.project if known else f"repository #{repository_id}"
             self._line(options, f"registry.lock.{repository_id}",
-                       f"cleanup lock on {where}: next bulk delete in {int((left or 0) // 60)} min",
+                       f"cleanup lock on {where}: next bulk delete in {int(left // 60)} min",
                        ("registry", AreaRequest(scope=known.project if known else None)), "$warning")
 
     def _certificate_lines(self, options: list[Option | None]) -> None:
