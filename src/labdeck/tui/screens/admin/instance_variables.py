@@ -38,6 +38,7 @@ class InstanceVariablesScreen(StatusTableScreen):
     VIEW_ID = "instance-vars-view"
     STATUS_ID = "instance-vars-status"
     MUTATING_ACTIONS = frozenset({"add", "edit", "delete"})
+    ROW_ACTIONS = frozenset({"edit", "delete"})
     BINDINGS = [
         Binding("a", "add", "Add", id="instance_variables.add"),
         Binding("e", "edit", "Edit", id="instance_variables.edit"),
