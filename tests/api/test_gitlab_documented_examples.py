@@ -54,6 +54,13 @@ READERS: dict[str, Call] = {
     "GET /groups/:id/variables/:key": lambda c: VariablesService(c).get_group_variable(5, "TEST_VARIABLE_1"),
     "PUT /groups/:id/variables/:key": lambda c: VariablesService(c).update_group_variable(
         5, "NEW_VARIABLE", "updated value"),
+    "GET /projects/:id/variables": lambda c: VariablesService(c).variables(("projects", 1)),
+    "GET /projects/:id/variables/:key": lambda c: VariablesService(c).get_variable(("projects", 1),
+                                                                                   "TEST_VARIABLE_1"),
+    "POST /projects/:id/variables": lambda c: VariablesService(c).create_variable(
+        ("projects", 1), "NEW_VARIABLE", "new value"),
+    "PUT /projects/:id/variables/:key": lambda c: VariablesService(c).update_variable(
+        ("projects", 1), "NEW_VARIABLE", "updated value", protected=True),
     "GET /groups/:id/labels": lambda c: GroupLabelsService(c).list_labels(5),
     "GET /groups/:id/badges": lambda c: BadgesService(c).list_badges(5),
     "GET /groups/:id/badges/render": lambda c: BadgesService(c).render(
