@@ -13,24 +13,20 @@ from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.content import Content
 from textual.widget import Widget
 from textual.widgets import Static
 
-from labdeck.api.errors import ApiError, LabdeckError
+from labdeck.api.errors import LabdeckError
 from labdeck.api.models.projects import Project
 from labdeck.api.models.variables import CiVariable
 from labdeck.api.variables import Owner, VariableError, VariablesService
-from labdeck.tui.errors import describe_error
-from labdeck.tui.screens.ci_variables import change_variable, delete_variable_screen
+from labdeck.tui.screens.ci_variables import VariableListKeys, change_variable, delete_variable_screen
 from labdeck.tui.screens.groups.forms import Values, variable_form
-from labdeck.tui.screens.groups.tabs import copy_variable_value, refuse_hidden, variable_key, variable_tab
+from labdeck.tui.screens.groups.tabs import variable_tab
 from labdeck.tui.widgets.resource_view import ResourceView
 
-DONE = {"add": "added", "edit": "updated", "delete": "deleted"}
 
-
-class VariablesTab(Widget):
+class VariablesTab(VariableListKeys, Widget):
     BINDINGS = [
         Binding("a", "add_variable", "Add", id="project_variables.add"),
         Binding("e", "edit_variable", "Edit", id="project_variables.edit"),
@@ -39,6 +35,7 @@ class VariablesTab(Widget):
         Binding("y", "copy_value", "Copy value", id="project_variables.copy_value"),
     ]
     MUTATING = frozenset({"add_variable", "edit_variable", "delete_variable"})
+    FORBIDDEN_HINT = "project variables need the Maintainer role"
     DEFAULT_CSS = """
     VariablesTab { height: 1fr; }
     VariablesTab #variables-status { height: 1; padding: 0 1; }
@@ -68,6 +65,9 @@ class VariablesTab(Widget):
     def view(self) -> ResourceView:
         return self.query_one("#variables-view", ResourceView)
 
+    def variables_view(self) -> ResourceView:
+        return self.view
+
     @property
     def service(self) -> VariablesService | None:
         session = getattr(self.app, "session", None)
@@ -84,9 +84,7 @@ class VariablesTab(Widget):
 
     def refused(self, error: LabdeckError | VariableError) -> None:
         """A refusal (the server's status and message), in the status line and as a notification."""
-        text = str(error) if isinstance(error, VariableError) else describe_error(error)
-        if isinstance(error, ApiError) and error.status == 403:
-            text = f"{text} (project variables need the Maintainer role)"
+        text = self.refusal_text(error)
         self.show_status(text, "red")
         self.notify(text, severity="error", markup=False)
 
@@ -103,10 +101,6 @@ class VariablesTab(Widget):
         self.view.table.set_rows(rows)
         self.show_status(f"{len(rows)} variable(s) of {self.where}")
 
-    def current(self) -> CiVariable | None:
-        row = self.view.table.cursor_row
-        return row if isinstance(row, CiVariable) else None
-
     # -- actions --------------------------------------------------------------------------------------
     def action_add_variable(self) -> None:
         self.app.push_screen(variable_form(), lambda values: self._apply("add", None, values))
@@ -122,35 +116,9 @@ class VariablesTab(Widget):
             self.app.push_screen(delete_variable_screen(row, self.where),
                                  lambda yes: self._apply("delete", row, {}) if yes else None)
 
-    def _apply(self, what: str, row: CiVariable | None, values: Values | None) -> None:
-        if values is not None:
-            self.apply_change(what, row, values)
-
     @work(group="project-variables-change")
     async def apply_change(self, what: str, row: CiVariable | None, values: Values) -> None:
         service = self.service
-        if service is None:
-            return
-        try:
-            await change_variable(service, self.owner, what, row, values)
-        except (LabdeckError, VariableError) as error:
-            self.refused(error)
-            return
-        key = values.get("key") or (row.key if row else "")
-        self.notify(Content.assemble("Variable ", str(key), f" {DONE[what]}"))
-        self.load()
-
-    def action_reveal(self) -> None:
-        row = self.current()
-        if row is None or refuse_hidden(self.app, row):
-            return
-        self.revealed.symmetric_difference_update({variable_key(row)})
-        self.view.table.set_rows(list(self.view.table.rows))
-        self.view.refresh_detail()
-
-    def action_copy_value(self) -> None:
-        row = self.current()
-        if row is None:
-            self.notify("No variable selected", severity="warning")
-            return
-        copy_variable_value(self.app, row)
+        if service is not None:
+            await self.report_change(what, row, values,
+                                     lambda: change_variable(service, self.owner, what, row, values))
