@@ -120,3 +120,21 @@ async def test_read_only_offers_no_change() -> None:
             assert app.screen is view  # no form, no confirmation
         assert len(stored(sandbox)) == before
         assert column(tab_of(view), 0)  # still listed (reading is fine)
+
+
+async def test_a_developer_sees_why_in_the_tab_without_a_notification() -> None:
+    """alice is a developer of api-gateway: GitLab answers 403; opening the project view must not pop an
+    error for a tab she did not open, and the tab says why."""
+    from snapshot_apps import sandbox_settings
+
+    sandbox = Sandbox()
+    app = make_app(transport_factory=sandbox.factory, settings=sandbox_settings("glpat-sandbox-alice"))
+    async with app.run_test(size=SIZE) as pilot:
+        view = await open_view(pilot, sandbox, tab="wiki")
+        # (other tabs, error tracking and Pages, notify their own 403 today: not this tab's doing)
+        assert not [m for m in messages(app) if "variables" in m or "Maintainer" in m]
+        view.show_tab("variables")
+        await settle(pilot)
+        status = str(tab_of(view).query_one("#variables-status").render())
+        assert "403" in status and "Maintainer" in status
+        assert column(tab_of(view), 0) == []

@@ -95,8 +95,8 @@ class VariablesTab(VariableListKeys, Widget):
             return
         try:
             rows = await service.variables(self.owner, refresh=refresh)
-        except LabdeckError as error:
-            self.refused(error)
+        except LabdeckError as error:  # in the tab's status line only: the tab may not even be in view
+            self.show_status(self.refusal_text(error), "red")
             return
         self.view.table.set_rows(rows)
         self.show_status(f"{len(rows)} variable(s) of {self.where}")
