@@ -35,6 +35,11 @@ class PaginationLoop(MalformedResponse):
     """A list walk met a page it had already seen (a loop), or ran past its page limit; it stopped."""
 
 
+class UnreadableIdentity(LabdeckError):
+    """A request would name an item whose id could not be read (a tolerant-reading placeholder): refused
+    before anything is sent (`models.tolerant.placeholder_in_path`)."""
+
+
 class OffOriginRedirect(LabdeckError):
     """The server redirected a request off the instance's origin; labdeck does not follow it."""
 

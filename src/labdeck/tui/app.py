@@ -304,6 +304,17 @@ class LabdeckApp(App[None]):
         if callable(refresh):
             refresh()
 
+    async def run_action(self, action: Any, default_namespace: Any = None, namespaces: Any = None) -> bool:
+        """Every action, as Textual runs it; an action on a row whose id could not be read (tolerant
+        reading) is refused here with the reason, before its screen sees it (`identity_refusal`)."""
+        refuse = getattr(default_namespace, "identity_refusal", None)  # a LabdeckScreen's
+        if callable(refuse) and isinstance(action, str):
+            refusal = refuse(action.split("(", 1)[0])
+            if refusal is not None:
+                self.notify(refusal, severity="warning", markup=False)
+                return True
+        return await super().run_action(action, default_namespace, namespaces)
+
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "back":
             return self.navigator.can_go_back()

@@ -17,6 +17,7 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Footer, Header, Input, Static
 
+from labdeck.api.models.tolerant import IDENTITY_UNREADABLE, identity_unreadable
 from labdeck.tui.capabilities import feature_reason
 from labdeck.tui.keymap import bindings_of
 from labdeck.tui.links import copy_text, open_link, reference_of, web_url_of
@@ -60,6 +61,9 @@ class LabdeckScreen(FormKeys, Screen[None]):
     MUTATING_ACTIONS: ClassVar[frozenset[str]] = frozenset()
     # action -> feature (domain/capabilities.py): hidden (footer, palette) where the instance lacks it
     FEATURE_ACTIONS: ClassVar[dict[str, str]] = {}
+    # actions that act on the cursor row (or the marked rows) by its id: refused, with a message, when one
+    # of those rows is a tolerant-reading placeholder whose id could not be read (`identity_refusal`)
+    ROW_ACTIONS: ClassVar[frozenset[str]] = frozenset()
     BINDINGS = [
         Binding("o", "open_in_browser", "Open in browser", show=False, id="open_in_browser"),
         Binding("y", "copy_reference", "Copy URL", show=False, id="copy_reference"),
@@ -114,6 +118,15 @@ class LabdeckScreen(FormKeys, Screen[None]):
         focused = self.focused
         tables = [focused] if isinstance(focused, ResourceTable) else list(self.query(ResourceTable))
         return tables[0].cursor_row if tables else None
+
+    def identity_refusal(self, action: str) -> str | None:
+        """Why `action` must not run: one of the rows it would act on (the marked rows of the focused or
+        first table, else its cursor row) is an item whose id could not be read. None when it may run."""
+        if action not in self.ROW_ACTIONS:
+            return None
+        table = self.list_table()
+        rows = (table.marked_rows or [table.cursor_row]) if table is not None else [self.selected_item()]
+        return IDENTITY_UNREADABLE if any(identity_unreadable(row) for row in rows) else None
 
     def action_open_in_browser(self) -> None:
         url = web_url_of(self.selected_item())

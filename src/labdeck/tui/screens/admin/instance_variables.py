@@ -17,27 +17,27 @@ from textual.binding import Binding
 from textual.content import Content
 from textual.widgets import Static
 
-from labdeck.api.errors import ApiError, LabdeckError
+from labdeck.api.errors import LabdeckError
 from labdeck.api.models.variables import CiVariable
 from labdeck.api.variables import VariableError, VariablesService
 from labdeck.domain.journal_rules import SECRET_VARIABLE
 from labdeck.tui.areas import AreaRequest
-from labdeck.tui.errors import describe_error
 from labdeck.tui.screens.base import StatusTableScreen
+from labdeck.tui.screens.ci_variables import VariableListKeys
 from labdeck.tui.screens.confirm import TypeToConfirmScreen
 from labdeck.tui.screens.groups.forms import Values, variable_form, variable_options
-from labdeck.tui.screens.groups.tabs import copy_variable_value, refuse_hidden, variable_key, variable_tab
+from labdeck.tui.screens.groups.tabs import variable_tab
 from labdeck.tui.widgets.resource_view import ResourceView
 
-DONE = {"add": "added", "edit": "updated", "delete": "deleted"}
 
-
-class InstanceVariablesScreen(StatusTableScreen):
+class InstanceVariablesScreen(VariableListKeys, StatusTableScreen):
     AREA = "variables"
     TITLE = "Instance CI variables"
     VIEW_ID = "instance-vars-view"
     STATUS_ID = "instance-vars-status"
     MUTATING_ACTIONS = frozenset({"add", "edit", "delete"})
+    ROW_ACTIONS = frozenset({"edit", "delete"})
+    FORBIDDEN_HINT = "instance variables are for administrators"
     BINDINGS = [
         Binding("a", "add", "Add", id="instance_variables.add"),
         Binding("e", "edit", "Edit", id="instance_variables.edit"),
@@ -71,10 +71,10 @@ class InstanceVariablesScreen(StatusTableScreen):
 
     def refused(self, error: LabdeckError | VariableError) -> None:
         """Show a refusal (status and the server's message) in the status line and as a notification."""
-        text = str(error) if isinstance(error, VariableError) else describe_error(error)
-        if isinstance(error, ApiError) and error.status == 403:
-            text = f"{text} (instance variables are for administrators)"
-        self.show_refusal(text)
+        self.show_refusal(self.refusal_text(error))
+
+    def variables_view(self) -> ResourceView:
+        return self.query_one("#instance-vars-view", ResourceView)
 
     @work(exclusive=True, group="instance-variables")
     async def load(self, refresh: bool = False) -> None:
@@ -91,10 +91,6 @@ class InstanceVariablesScreen(StatusTableScreen):
         self.mark_data_loaded()
 
     # -- actions --------------------------------------------------------------------------------------
-    def current(self) -> CiVariable | None:
-        row = self.table.cursor_row
-        return row if isinstance(row, CiVariable) else None
-
     def action_add(self) -> None:
         self.app.push_screen(variable_form(instance=True), lambda values: self._apply("add", None, values))
 
@@ -114,46 +110,21 @@ class InstanceVariablesScreen(StatusTableScreen):
                                      irreversible=SECRET_VARIABLE if row.masked else None)
         self.app.push_screen(screen, lambda yes: self._apply("delete", row, {}) if yes else None)
 
-    def _apply(self, what: str, row: CiVariable | None, values: Values | None) -> None:
-        if values is not None:
-            self.apply_change(what, row, values)
-
     @work(group="instance-variables-change")
     async def apply_change(self, what: str, row: CiVariable | None, values: Values) -> None:
         service = self.service
-        if service is None:
-            return
-        options: dict[str, Any] = {}
-        if what != "delete":
-            options = variable_options(values, row)
-        try:
-            if what == "add":
-                await service.create_instance_variable(values["key"], values["value"], **options)
-            elif what == "edit" and row is not None:
-                await service.update_instance_variable(row.key, values["value"], **options)
-            elif row is not None:
-                await service.delete_instance_variable(row.key)
-        except (LabdeckError, VariableError) as error:
-            self.refused(error)
-            return
-        key = values.get("key") or (row.key if row else "")
-        self.notify(Content.assemble("Variable ", str(key), f" {DONE[what]}"))
-        self.load()
+        if service is not None:
+            await self.report_change(what, row, values, lambda: self._send(service, what, row, values))
 
-    def action_reveal(self) -> None:
-        row = self.current()
-        if row is None or refuse_hidden(self.app, row):
-            return
-        self.revealed.symmetric_difference_update({variable_key(row)})
-        self.table.set_rows(list(self.table.rows))
-        self.query_one("#instance-vars-view", ResourceView).refresh_detail()
-
-    def action_copy_value(self) -> None:
-        row = self.current()
-        if row is None:
-            self.notify("No variable selected", severity="warning")
-            return
-        copy_variable_value(self.app, row)
+    @staticmethod
+    async def _send(service: VariablesService, what: str, row: CiVariable | None, values: Values) -> None:
+        options: dict[str, Any] = variable_options(values, row) if what != "delete" else {}
+        if what == "add":
+            await service.create_instance_variable(values["key"], values["value"], **options)
+        elif what == "edit" and row is not None:
+            await service.update_instance_variable(row.key, values["value"], **options)
+        elif row is not None:
+            await service.delete_instance_variable(row.key)
 
 
 def open_instance_variables(request: AreaRequest) -> InstanceVariablesScreen:

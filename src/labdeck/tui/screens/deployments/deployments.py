@@ -107,6 +107,7 @@ class DeploymentsScreen(ScopedScreen):
     CSS_PATH = "deployments.tcss"
     SCOPE_INPUT = "deployments-scope"
     MUTATING_ACTIONS = frozenset({"new_deployment", "set_status"})
+    ROW_ACTIONS = frozenset({"set_status"})
     FEATURE_ACTIONS = {"protected": "protected_environments"}
     BINDINGS = [
         Binding("f", "scope", "Project", id="deployments.scope"),

@@ -108,6 +108,7 @@ class GroupsScreen(GroupActions, LabdeckScreen):
     TITLE = "Groups"
     CSS_PATH = "groups.tcss"
     MUTATING_ACTIONS = frozenset({"add", "edit", "delete", "subscribe", "import_group", "toggle_override"})
+    ROW_ACTIONS = frozenset({"edit", "delete", "toggle_override"})
     FEATURE_ACTIONS = {"toggle_billable": "billable_members", "toggle_override": "member_override"}
     BINDINGS = [
         Binding("a", "add", "Add", id="groups.add"),

@@ -72,6 +72,7 @@ class IssuesScreen(LabdeckScreen):
     TITLE = "Issues"
     CSS_PATH = "issues.tcss"
     MUTATING_ACTIONS = frozenset({"bulk", "edit", "comment", "time_tracking", "promote"})
+    ROW_ACTIONS = MUTATING_ACTIONS
     FEATURE_ACTIONS = {"promote": "promote_to_epic"}
     BINDINGS = [
         Binding("f", "focus_query", "Query", id="issues.query"),

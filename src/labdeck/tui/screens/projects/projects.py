@@ -60,6 +60,7 @@ class ProjectsScreen(LabdeckScreen):
     AREA = "projects"
     TITLE = "Projects"
     MUTATING_ACTIONS = frozenset({"toggle_archive"})
+    ROW_ACTIONS = MUTATING_ACTIONS
     BINDINGS = [Binding("a", "toggle_archive", "Archive/unarchive", id="projects.archive")]
 
     def __init__(self) -> None:

@@ -94,6 +94,7 @@ class RegistryScreen(ScopedScreen):
     CSS_PATH = "registry.tcss"
     SCOPE_INPUT = "registry-scope"
     MUTATING_ACTIONS = frozenset({"delete_repository"})
+    ROW_ACTIONS = MUTATING_ACTIONS
     BINDINGS = [
         Binding("f", "scope", "Project/group", id="registry.scope"),
         Binding("x", "delete_repository", "Delete repository", id="registry.delete_repository"),
@@ -217,6 +218,7 @@ class RegistryTagsScreen(LabdeckScreen):
     TITLE = "Registry tags"
     CSS_PATH = "registry.tcss"
     MUTATING_ACTIONS = frozenset({"delete_tags"})
+    ROW_ACTIONS = MUTATING_ACTIONS
     BINDINGS = [
         Binding("x", "delete_tags", "Delete marked", id="registry_tags.delete"),
         Binding("c", "cleanup", "Cleanup", id="registry_tags.cleanup"),

@@ -116,6 +116,7 @@ class UsersScreen(LabdeckScreen):
     TITLE = "Users"
     CSS_PATH = "users.tcss"
     MUTATING_ACTIONS = frozenset({"moderate"})
+    ROW_ACTIONS = frozenset({"moderate"})
     PALETTE_EXTRA = (("Approve, block, ban, deactivate a user (moderate)", "moderate"),)
     BINDINGS = [
         Binding("m", "moderate", "Moderate", id="users.moderate"),
