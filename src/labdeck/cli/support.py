@@ -72,9 +72,8 @@ def describe_error(exc: Exception) -> str:
     from labdeck.domain.redaction import redact
     from labdeck.domain.text import sanitize
 
-    if isinstance(exc, ApiError):  # GitLab's messages often start with the status: say it once
-        message = str(exc.message)
-        return redact(message if message.startswith(f"{exc.status} ") else f"{exc.status}: {message}")
+    if isinstance(exc, ApiError):
+        return redact(exc.status_line())
     if isinstance(exc, LabdeckError):
         return redact(sanitize(str(exc)))
     return redact(sanitize(f"unexpected error: {type(exc).__name__}: {exc}"))

@@ -34,7 +34,7 @@ from labdeck.tui.screens.form_keys import FormKeys, hold_key, is_typing
 from labdeck.tui.session import Session, TransportFactory, cache_dir, open_session, state_dir
 from labdeck.tui.themes import DEFAULT_THEME, discover_themes, package_theme_dir, user_theme_dir
 from labdeck.tui.widgets.status_bar import StatusInfo
-from labdeck.tui.workers import error_node, is_gone, show_load_failure
+from labdeck.tui.workers import error_node, is_gone, is_shown, show_load_failure
 
 dismiss_guard.install()  # a screen dismisses only itself, once (fast keys reach a closing dialog)
 
@@ -449,10 +449,10 @@ class LabdeckApp(App[None]):
         from_worker = type(error).__name__ == "WorkerFailed"
         cause = unwrap(error)
         if from_worker and is_expected(cause):
-            self.notify(self._describe(cause), title="Error", severity="error", markup=False, timeout=8)
             node = error_node()
-            if not is_gone(self, node):
-                show_load_failure(node, self._describe(cause))
+            shown_in = [] if is_gone(self, node) else show_load_failure(node, self._describe(cause))
+            if not (shown_in and not is_shown(node)):  # a background tab says it where its rows would be
+                self.notify(self._describe(cause), title="Error", severity="error", markup=False, timeout=8)
             return
         if is_gone(self, error_node()):  # about a screen that has closed: nothing left to tell or break
             self.log.warning(f"dropped an error of a closed screen: {type(cause).__name__}")

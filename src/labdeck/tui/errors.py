@@ -30,10 +30,11 @@ def is_expected(error: BaseException) -> bool:
 
 
 def describe_error(error: BaseException) -> str:
-    """One line for a notification: "404: 404 Project Not Found", "Network error: ...", or a type name."""
+    """One line for a notification: "404 Project Not Found" (the status once), "400: status is missing",
+    "Network error: ...", or a type name."""
     error = unwrap(error)
     if isinstance(error, ApiError):
-        return redact(f"{error.status}: {error.message}")
+        return redact(error.status_line())
     if isinstance(error, NetworkError):
         return redact(f"Network error: {error}" if str(error) else "Network error")
     if isinstance(error, LabdeckError):

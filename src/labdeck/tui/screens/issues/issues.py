@@ -31,6 +31,7 @@ from labdeck.api.issues import BulkAction, BulkKind, IssuesService
 from labdeck.api.models.base import paused_gc
 from labdeck.api.models.issues import Issue, LabelDetail
 from labdeck.domain.issue_query import QueryError, help_text
+from labdeck.domain.text import status_line
 from labdeck.tui.areas import AreaRequest
 from labdeck.tui.jobs import Job
 from labdeck.tui.links import copy_text, open_link
@@ -447,7 +448,7 @@ class IssuesScreen(LabdeckScreen):
                 action = BulkAction("assign", user_ids=tuple(ids.values()))
             for issue in issues:
                 result = await service.apply(issue, action)
-                shown = result.message if result.ok else f"{result.status or 'error'}: {result.message}"
+                shown = result.message if result.ok else status_line(result.status, result.message)
                 job.add_result(result.reference, result.ok, shown)
                 if result.issue is not None and is_live(self):
                     self.updated(result.issue)
