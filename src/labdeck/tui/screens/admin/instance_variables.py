@@ -27,12 +27,14 @@ from labdeck.tui.screens.base import StatusTableScreen
 from labdeck.tui.screens.confirm import TypeToConfirmScreen
 from labdeck.tui.screens.groups.forms import Values, variable_form, variable_options
 from labdeck.tui.screens.groups.tabs import copy_variable_value, refuse_hidden, variable_key, variable_tab
+from labdeck.tui.widgets.footer import LIST_KEYS
 from labdeck.tui.widgets.resource_view import ResourceView
 
 DONE = {"add": "added", "edit": "updated", "delete": "deleted"}
 
 
 class InstanceVariablesScreen(StatusTableScreen):
+    FOOTER_PANES = {"": ("select", "edit", "add", "delete", "reveal", "copy_value", *LIST_KEYS)}
     AREA = "variables"
     TITLE = "Instance CI variables"
     VIEW_ID = "instance-vars-view"

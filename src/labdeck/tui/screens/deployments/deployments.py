@@ -39,6 +39,7 @@ from labdeck.tui.screens.deployments.dialogs import (
     deployment_detail,
     status_text,
 )
+from labdeck.tui.widgets.footer import LIST_KEYS
 from labdeck.tui.widgets.resource_table import ResourceTable
 from labdeck.tui.widgets.resource_view import ResourceView
 from labdeck.tui.widgets.table_model import Column
@@ -102,6 +103,12 @@ def summary_text(summary: EnvironmentSummary, today: date) -> Text:
 
 
 class DeploymentsScreen(ScopedScreen):
+    FOOTER_PANES = {
+        "deployments-view": ("select", "set_status", "new_deployment", "toggle_timeline", "protected",
+                             "scope", *LIST_KEYS),
+        "deployments-filters": ("show_overlay", "new_deployment", "toggle_timeline", "protected", "scope"),
+        "": ("scope", "new_deployment"),
+    }
     AREA = "deployments"
     TITLE = "Deployments"
     CSS_PATH = "deployments.tcss"

@@ -48,6 +48,7 @@ from labdeck.tui.screens.issues.dialogs import (
     stats_text,
 )
 from labdeck.tui.screens.issues.render import COLUMNS, Extras, issue_cells, issue_detail
+from labdeck.tui.widgets.footer import LIST_KEYS
 from labdeck.tui.widgets.resource_table import ResourceTable
 from labdeck.tui.widgets.resource_view import ResourceView
 from labdeck.tui.workers import is_live
@@ -68,6 +69,11 @@ def parse_scope(scope: str | None) -> str | None:
 
 
 class IssuesScreen(LabdeckScreen):
+    FOOTER_PANES = {
+        "issues-view": ("select", "edit", "comment", "bulk", "toggle_mark", "focus_query", "time_tracking",
+                        "links", "promote", "copy_reference", *LIST_KEYS),
+        "": ("focus_query", "refresh"),
+    }
     AREA = "issues"
     TITLE = "Issues"
     CSS_PATH = "issues.tcss"

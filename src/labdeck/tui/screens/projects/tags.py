@@ -22,6 +22,7 @@ from labdeck.api.repository_tags import TagsService
 from labdeck.tui.screens.confirm import ConfirmScreen
 from labdeck.tui.screens.projects.dialogs import TagCreateDialog
 from labdeck.tui.widgets.detail_fields import append_fields
+from labdeck.tui.widgets.footer import LIST_KEYS
 from labdeck.tui.widgets.resource_view import ResourceView
 from labdeck.tui.widgets.table_model import Column
 
@@ -67,6 +68,9 @@ TAG_COLUMNS = [
 
 
 class TagsTab(Widget):
+    # the footer while this tab has focus, most useful first (`widgets.footer`)
+    FOOTER_ORDER = ("select", "new_tag", "delete_tag", "search", "next_tab", "previous_tab", "fork",
+                    *LIST_KEYS)
     BINDINGS = [
         Binding("n", "new_tag", "New tag", id="project_tags.new"),
         Binding("delete", "delete_tag", "Delete tag", id="project_tags.delete"),

@@ -33,6 +33,7 @@ from labdeck.tui.jobs import Job, poll_until
 from labdeck.tui.screens.base import LabdeckScreen, ScopedScreen
 from labdeck.tui.screens.confirm import ConfirmScreen, TypeToConfirmScreen
 from labdeck.tui.widgets.detail_fields import append_fields
+from labdeck.tui.widgets.footer import LIST_KEYS
 from labdeck.tui.widgets.resource_table import ResourceTable
 from labdeck.tui.widgets.resource_view import ResourceView
 from labdeck.tui.widgets.table_model import Column
@@ -89,6 +90,10 @@ def repository_detail(repo: RegistryRepository) -> Text:
 
 
 class RegistryScreen(ScopedScreen):
+    FOOTER_PANES = {
+        "registry-view": ("select", "cleanup", "delete_repository", "scope", *LIST_KEYS),
+        "": ("scope",),
+    }
     AREA = "registry"
     TITLE = "Registry"
     CSS_PATH = "registry.tcss"
@@ -213,6 +218,8 @@ def tag_detail(tag: RegistryTagDetail) -> Text:
 
 
 class RegistryTagsScreen(LabdeckScreen):
+    FOOTER_PANES = {"": ("toggle_mark", "delete_tags", "cleanup", "select", "mark_range", "unmark_all",
+                         *LIST_KEYS)}
     AREA = "registry"
     TITLE = "Registry tags"
     CSS_PATH = "registry.tcss"

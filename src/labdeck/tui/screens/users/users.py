@@ -33,6 +33,7 @@ from labdeck.tui.jobs import Job
 from labdeck.tui.screens.base import LabdeckScreen
 from labdeck.tui.screens.confirm import ConfirmScreen, TypeToConfirmScreen
 from labdeck.tui.widgets.detail_fields import append_fields
+from labdeck.tui.widgets.footer import LIST_KEYS
 from labdeck.tui.widgets.resource_table import ResourceTable
 from labdeck.tui.widgets.resource_view import ResourceView
 from labdeck.tui.widgets.table_model import Column
@@ -112,6 +113,12 @@ class OperationMenu(ModalScreen[Operation | None]):
 
 
 class UsersScreen(LabdeckScreen):
+    FOOTER_PANES = {
+        "users-view": ("select", "moderate", "toggle_mark", "next_condition", "search", "previous_condition",
+                       *LIST_KEYS),
+        "users-conditions": ("next_condition", "previous_condition", "search", "moderate"),
+        "": ("search", "next_condition"),
+    }
     AREA = "users"
     TITLE = "Users"
     CSS_PATH = "users.tcss"

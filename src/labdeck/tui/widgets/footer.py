@@ -1,0 +1,89 @@
+"""`LabdeckFooter`: the keys of what has focus, most useful first; `?` (help) lists every key.
+
+Textual's own footer lists every `show=True` binding in the order it meets them (focused widget, its
+parents, the screen, the app), so a pane shows keys that do nothing there and the useful ones end up past
+the right edge. labdeck's footer asks the screen instead: `footer_order()` names the actions of the pane
+that has focus, most useful first (`show` does not matter: the list decides). Then come the keys that work
+everywhere (`TAIL`: back, jump, palette, refresh, quit); `? Help` is docked at the right edge, so it is on
+screen at any width. An action the pane does not name is not shown (`?` lists it, if it is enabled).
+
+A screen names its panes in `FOOTER_PANES` (`LabdeckScreen.footer_order`): a widget id (the focused
+widget or one of its parents) -> actions; `""` is the screen's default; a widget class may carry its own
+`FOOTER_ORDER` (the project view's tabs). While a text field has focus the footer shows `TYPING`: the
+letters are typed, so only chords, enter and escape work. Where nothing is named, Textual's own order is
+kept.
+"""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.screen import Screen
+from textual.widgets import Footer
+from textual.widgets._footer import FooterKey
+
+TAIL = ("close_filter", "back", "jump", "command_palette", "refresh", "quit")
+TYPING = ("submit", "submit_form", "move_focus(1)", "close_filter", "back", "command_palette", "quit")
+HELP = ("help", "help_anywhere")  # docked right: always on screen
+# Textual's stock descriptions, in labdeck's words
+LABELS = {"select_cursor": "Open", "toggle_node": "Expand", "submit": "Apply", "show_overlay": "Choose",
+          "select": "Open"}
+
+
+class FooterEntry(NamedTuple):
+    key: str
+    binding: Binding
+    enabled: bool
+    tooltip: str
+
+
+def footer_entries(screen: Screen[Any]) -> tuple[list[FooterEntry], FooterEntry | None]:
+    """The keys the footer shows for `screen` now, in order, and the help key (None: not available)."""
+    active = screen.active_bindings
+    first: dict[str, FooterEntry] = {}
+    for key, item in active.items():
+        known = first.get(item.binding.action)
+        if known is None or (item.binding.show and not known.binding.show):  # `q` rather than ctrl+q
+            first[item.binding.action] = FooterEntry(key, item.binding, item.enabled, item.tooltip)
+    help_entry = next((first[name] for name in HELP if name in first), None)
+    order_of = getattr(screen, "footer_order", None)
+    order = order_of() if callable(order_of) else None
+    if order is None:  # a screen that names nothing: Textual's order
+        shown = [entry for entry in first.values() if entry.binding.show and entry is not help_entry]
+        return shown, help_entry
+    names = [name for name in dict.fromkeys([*order, *TAIL]) if name not in HELP]
+    return [first[name] for name in names if name in first], help_entry
+
+
+class LabdeckFooter(Footer):
+    """The footer of labdeck's screens (compact: more keys fit at 80 columns)."""
+
+    DEFAULT_CSS = """
+    LabdeckFooter FooterKey.-help { dock: right; padding-left: 1; border-left: vkey $foreground 20%; }
+    """
+
+    def __init__(self) -> None:
+        super().__init__(show_command_palette=False, compact=True)
+
+    def compose(self) -> ComposeResult:
+        if not self._bindings_ready:
+            return
+        entries, help_entry = footer_entries(self.screen)
+        for entry in entries:
+            yield self._key(entry)
+        if help_entry is not None:
+            yield self._key(help_entry, classes="-help")
+
+    def _key(self, entry: FooterEntry, classes: str = "") -> FooterKey:
+        binding = entry.binding
+        description = LABELS.get(binding.action, binding.description) if binding.description in (
+            "Select", "Toggle", "Submit", "Show menu") else binding.description
+        return FooterKey(entry.key, self.app.get_key_display(binding), description, binding.action,
+                         disabled=not entry.enabled, tooltip=entry.tooltip, classes=classes,
+                         ).data_bind(compact=Footer.compact)
+
+
+# The keys every list offers after its own (filter, detail, sort, browser): the tail of a list pane.
+LIST_KEYS = ("open_filter", "toggle_detail", "cycle_sort", "open_in_browser", "watch")
