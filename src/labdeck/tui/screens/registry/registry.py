@@ -148,12 +148,18 @@ class RegistryScreen(ScopedScreen):
     def on_resource_table_row_selected(self, event: ResourceTable.RowSelected) -> None:
         if isinstance(event.row, RegistryRepository):
             event.stop()
-            self.app.push_screen(RegistryTagsScreen(event.row, now=self.now))
+            self.app.push_screen(RegistryTagsScreen(event.row, now=self.now, on_changed=self.tags_changed))
 
     def action_cleanup(self) -> None:
         repo = self.table.cursor_row
         if isinstance(repo, RegistryRepository):
-            self.app.push_screen(RegistryTagsScreen(repo, now=self.now, open_cleanup=True))
+            self.app.push_screen(RegistryTagsScreen(repo, now=self.now, open_cleanup=True,
+                                                    on_changed=self.tags_changed))
+
+    def tags_changed(self) -> None:
+        """A job deleted tags of one of the repositories: their tag counts (and sizes) are read again."""
+        if is_live(self):
+            self.load_repositories()
 
     def action_delete_repository(self) -> None:
         repo = self.table.cursor_row
@@ -230,9 +236,10 @@ class RegistryTagsScreen(LabdeckScreen):
     ]
 
     def __init__(self, repository: RegistryRepository, *, now: Now = utc_now,
-                 open_cleanup: bool = False) -> None:
+                 open_cleanup: bool = False, on_changed: Callable[[], None] | None = None) -> None:
         super().__init__()
         self.repository = repository
+        self.on_changed = on_changed  # the repositories list, told when a job here deleted tags
         self.now = now
         self.open_cleanup = open_cleanup
         self.details: list[RegistryTagDetail] = []
@@ -292,9 +299,12 @@ class RegistryTagsScreen(LabdeckScreen):
                                                    on_deleted=self.tags_deleted))
 
     def tags_deleted(self, names: set[str]) -> None:
-        """A cleanup job removed `names`: the list reloads from the server (no `r` needed)."""
+        """A cleanup job removed `names`: this list and the repositories list reload from the server (no
+        `r` needed), each if it is still open."""
         if self.is_attached:
             self.load_tags()
+        if self.on_changed is not None:
+            self.on_changed()
 
     def action_delete_tags(self) -> None:
         tags = [t for t in self.table.marked_rows if isinstance(t, RegistryTagDetail)]
@@ -331,6 +341,8 @@ class RegistryTagsScreen(LabdeckScreen):
             job.summarize("tag", "deleted")
             if is_live(self):
                 self.load_tags()
+            if self.on_changed is not None:
+                self.on_changed()
 
         self.table.action_unmark_all()
         title = f"Delete {len(names)} tag(s) of {self.repository.path or self.repository.display_name}"
