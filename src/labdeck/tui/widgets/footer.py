@@ -4,8 +4,9 @@ Textual's own footer lists every `show=True` binding in the order it meets them 
 parents, the screen, the app), so a pane shows keys that do nothing there and the useful ones end up past
 the right edge. labdeck's footer asks the screen instead: `footer_order()` names the actions of the pane
 that has focus, most useful first (`show` does not matter: the list decides). Then come the keys that work
-everywhere (`TAIL`: back, jump, palette, refresh, quit); `? Help` is docked at the right edge, so it is on
-screen at any width. An action the pane does not name is not shown (`?` lists it, if it is enabled).
+everywhere (`TAIL`: back, jump, palette, refresh, quit); `? Help` stays at the right edge (the other keys
+scroll beside it), so it is on screen at any width. An action the pane does not name is not shown (`?`
+lists it, if it is enabled).
 
 A screen names its panes in `FOOTER_PANES` (`LabdeckScreen.footer_order`): a widget id (the focused
 widget or one of its parents) -> actions; `""` is the screen's default; a widget class may carry its own
@@ -20,13 +21,14 @@ from typing import Any, NamedTuple
 
 from textual.app import ComposeResult
 from textual.binding import Binding
+from textual.containers import HorizontalScroll
 from textual.screen import Screen
 from textual.widgets import Footer
 from textual.widgets._footer import FooterKey
 
 TAIL = ("close_filter", "back", "jump", "command_palette", "refresh", "quit")
 TYPING = ("submit", "submit_form", "move_focus(1)", "close_filter", "back", "command_palette", "quit")
-HELP = ("help", "help_anywhere")  # docked right: always on screen
+HELP = ("help", "help_anywhere")  # kept at the right edge: always on screen
 # Textual's stock descriptions, in labdeck's words
 LABELS = {"select_cursor": "Open", "toggle_node": "Expand", "submit": "Apply", "show_overlay": "Choose",
           "select": "Open"}
@@ -61,7 +63,11 @@ class LabdeckFooter(Footer):
     """The footer of labdeck's screens (compact: more keys fit at 80 columns)."""
 
     DEFAULT_CSS = """
-    LabdeckFooter FooterKey.-help { dock: right; padding-left: 1; border-left: vkey $foreground 20%; }
+    LabdeckFooter > #footer-keys {
+        width: 1fr; height: 1; layout: horizontal; overflow-x: auto; overflow-y: hidden; scrollbar-size: 0 0;
+    }
+    LabdeckFooter > FooterKey.-help { width: auto; padding-left: 1; border-left: vkey $foreground 20%; }
+    LabdeckFooter.-compact > FooterKey.-help { margin-right: 0; }
     """
 
     def __init__(self) -> None:
@@ -71,8 +77,9 @@ class LabdeckFooter(Footer):
         if not self._bindings_ready:
             return
         entries, help_entry = footer_entries(self.screen)
-        for entry in entries:
-            yield self._key(entry)
+        with HorizontalScroll(id="footer-keys"):  # scrolls; the help key beside it stays on screen
+            for entry in entries:
+                yield self._key(entry)
         if help_entry is not None:
             yield self._key(help_entry, classes="-help")
 

@@ -40,6 +40,7 @@ from labdeck.tui.screens.deployments.dialogs import (
     status_text,
 )
 from labdeck.tui.widgets.footer import LIST_KEYS
+from labdeck.tui.widgets.labelled import LabelledField
 from labdeck.tui.widgets.resource_table import ResourceTable
 from labdeck.tui.widgets.resource_view import ResourceView
 from labdeck.tui.widgets.table_model import Column
@@ -131,8 +132,8 @@ class DeploymentsScreen(ScopedScreen):
         self.summaries: list[EnvironmentSummary] = []
 
     def compose_body(self) -> ComposeResult:
-        yield Input(self.scope, placeholder="project path, then enter (acme/platform/api-gateway)",
-                    id="deployments-scope")
+        yield LabelledField("Project", Input(self.scope, placeholder="acme/platform/api-gateway",
+                                             id="deployments-scope"), id="deployments-scope-field")
         with Horizontal(id="deployments-filters"):
             yield Select[str]([], prompt="all environments", id="deployments-environment")
             yield Select[str]([(s, s) for s in LISTABLE_STATUSES], prompt="any status",

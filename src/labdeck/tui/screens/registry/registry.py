@@ -34,6 +34,7 @@ from labdeck.tui.screens.base import LabdeckScreen, ScopedScreen
 from labdeck.tui.screens.confirm import ConfirmScreen, TypeToConfirmScreen
 from labdeck.tui.widgets.detail_fields import append_fields
 from labdeck.tui.widgets.footer import LIST_KEYS
+from labdeck.tui.widgets.labelled import LabelledField
 from labdeck.tui.widgets.resource_table import ResourceTable
 from labdeck.tui.widgets.resource_view import ResourceView
 from labdeck.tui.widgets.table_model import Column
@@ -110,8 +111,8 @@ class RegistryScreen(ScopedScreen):
         self.now = now
 
     def compose_body(self) -> ComposeResult:
-        yield Input(self.scope, placeholder="project or group path, then enter (acme/platform/api-gateway)",
-                    id="registry-scope")
+        yield LabelledField("Project or group", Input(self.scope, placeholder="acme/platform/api-gateway",
+                                                      id="registry-scope"), id="registry-scope-field")
         yield Static("", markup=False, id="registry-where")
         yield ResourceView(REPOSITORY_COLUMNS, cells=repository_cells, row_key=lambda r: r.id,
                            detail=repository_detail, empty_text="No repositories", id="registry-view")
