@@ -12,10 +12,14 @@ from textual.suggester import SuggestFromList
 from textual.widgets import Input, Label, Static
 
 from labdeck.tui.areas import admin_only_message, complete, find_area
+from labdeck.tui.screens.form_keys import FormKeys
 
 
-class JumpScreen(ModalScreen[str | None]):
-    """Returns the chosen area name, or None when cancelled."""
+class JumpScreen(FormKeys, ModalScreen[str | None]):
+    """Returns the chosen area name, or None when cancelled. Keys typed while it opens (`:issues` and enter
+    in one burst) are kept and replayed in order (`FormKeys`), enter included."""
+
+    HOLD_ENTER = True
 
     CSS_PATH = "jump.tcss"
     BINDINGS = [
