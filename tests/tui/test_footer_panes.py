@@ -161,7 +161,7 @@ async def test_registry_repositories_tags_and_cleanup_panel() -> None:
         await settle(pilot)
         panel = app.screen
         assert isinstance(panel, RegistryCleanupScreen) and tags is not panel
-        shown = await check(pilot, ["apply", "submit", "move_focus(1)", "back"])  # a rule field
+        shown = await check(pilot, ["apply", "move_focus(1)", "back"])  # a rule field
         assert "select" not in shown
         panel.table.focus()
         await check(pilot, ["apply", "select", "open_filter"])
@@ -203,3 +203,20 @@ async def test_help_lists_what_the_footer_leaves_out() -> None:
         await pilot.press("question_mark")
         await pilot.pause()
         assert isinstance(app.screen, HelpScreen)
+
+
+async def test_a_dialog_over_a_screen_puts_its_own_keys_in_the_footer() -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_screen(pilot, IssuesScreen())
+        screen.table.focus()
+        assert (await footer(pilot))[0] == "select"
+        await pilot.press("colon")  # the jump prompt: its keys, not the list's (which do nothing now)
+        await settle(pilot)
+        bar = screen.query_one(LabdeckFooter)
+        shown = [key.action for key in bar.query(FooterKey)]
+        assert shown == ["complete", "cancel"], shown
+        await pilot.press("escape")
+        await settle(pilot)
+        assert app.screen is screen
+        assert (await footer(pilot))[0] == "select"

@@ -92,6 +92,15 @@ class LabdeckScreen(FormKeys, Screen[None]):
 
     def on_screen_suspend(self) -> None:
         cancel_if_gone(self)  # popped: its workers stop now, not when Textual unmounts it
+        self._footer_follows()
+
+    def on_screen_resume(self) -> None:
+        self._footer_follows()
+
+    def _footer_follows(self) -> None:
+        """A dialog opened over this screen (or closed): the footer shows the keys of what has them."""
+        for footer in self.query(LabdeckFooter):
+            footer.follow()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action in self.MUTATING_ACTIONS and getattr(self.app, "read_only", False):

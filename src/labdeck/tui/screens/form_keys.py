@@ -93,6 +93,12 @@ class FormKeys(Screen[Any]):
         if button is not None:
             button.press()
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """`ctrl+s` is offered (footer, palette) only where there is something to submit."""
+        if action == "submit_form":
+            return self.can_submit_form()
+        return True
+
     def action_submit_form(self) -> None:
         if self.can_submit_form():
             self.submit_form()

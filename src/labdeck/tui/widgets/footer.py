@@ -12,7 +12,8 @@ A screen names its panes in `FOOTER_PANES` (`LabdeckScreen.footer_order`): a wid
 widget or one of its parents) -> actions; `""` is the screen's default; a widget class may carry its own
 `FOOTER_ORDER` (the project view's tabs). While a text field has focus the footer shows `TYPING`: the
 letters are typed, so only chords, enter and escape work. Where nothing is named, Textual's own order is
-kept.
+kept. While a dialog is open over the screen, the footer shows the dialog's keys (`follow`), not the keys of
+the screen under it, which do nothing until the dialog closes.
 """
 
 from __future__ import annotations
@@ -41,8 +42,18 @@ class FooterEntry(NamedTuple):
     tooltip: str
 
 
+def covering_dialog(screen: Screen[Any]) -> Screen[Any] | None:
+    """The modal screen open over `screen` (what has the keys now), or None."""
+    try:
+        top = screen.app.screen
+    except Exception:  # no screen stack (closing)
+        return None
+    return top if top is not screen and top.is_modal and screen in screen.app.screen_stack else None
+
+
 def footer_entries(screen: Screen[Any]) -> tuple[list[FooterEntry], FooterEntry | None]:
     """The keys the footer shows for `screen` now, in order, and the help key (None: not available)."""
+    screen = covering_dialog(screen) or screen
     active = screen.active_bindings
     first: dict[str, FooterEntry] = {}
     for key, item in active.items():
@@ -83,13 +94,26 @@ class LabdeckFooter(Footer):
         if help_entry is not None:
             yield self._key(help_entry, classes="-help")
 
+    def follow(self) -> None:
+        """Show the keys of the dialog just opened over the screen (and follow its focus), or, once it has
+        closed, the screen's own keys again."""
+        dialog = covering_dialog(self.screen)
+        if dialog is not None:
+            dialog.bindings_updated_signal.subscribe(self, self._dialog_keys_changed)
+        self.call_after_refresh(self.recompose)
+
+    def _dialog_keys_changed(self, _dialog: Screen[Any]) -> None:
+        if self.is_attached:
+            self.call_after_refresh(self.recompose)
+
     def _key(self, entry: FooterEntry, classes: str = "") -> FooterKey:
         binding = entry.binding
         description = LABELS.get(binding.action, binding.description) if binding.description in (
             "Select", "Toggle", "Submit", "Show menu") else binding.description
-        return FooterKey(entry.key, self.app.get_key_display(binding), description, binding.action,
-                         disabled=not entry.enabled, tooltip=entry.tooltip, classes=classes,
-                         ).data_bind(compact=Footer.compact)
+        key = FooterKey(entry.key, self.app.get_key_display(binding), description, binding.action,
+                        disabled=not entry.enabled, tooltip=entry.tooltip, classes=classes)
+        key.set_reactive(FooterKey.compact, self.compact)  # not data_bind: a recompose may run in the
+        return key  # screen's context (`follow`), where there is no Footer to bind to
 
 
 # The keys every list offers after its own (filter, detail, sort, browser): the tail of a list pane.

@@ -183,7 +183,7 @@ def age_histogram(plan: CleanupPlan, now: datetime, *, times: list[float | None]
 
 class RegistryCleanupScreen(LabdeckScreen):
     FOOTER_PANES = {
-        "typing": ("apply", "submit", "move_focus(1)", "back", "command_palette"),  # in a rule field
+        "typing": ("apply", "move_focus(1)", "back", "command_palette"),  # in a rule field (enter: next)
         "": ("apply", "select", "open_filter", "cycle_sort", "toggle_detail"),
     }
     AREA = "registry"

@@ -27,6 +27,10 @@ class JumpScreen(FormKeys, ModalScreen[str | None]):
         Binding("tab", "complete", "Complete", id="jump.complete"),
     ]
 
+    def footer_order(self) -> tuple[str, ...]:
+        """The footer under the prompt (`widgets.footer`): its own keys, not the screen's."""
+        return ("complete", "cancel")
+
     def compose(self) -> ComposeResult:
         with Vertical(id="jump-box"):
             with Vertical(id="jump-line"):
