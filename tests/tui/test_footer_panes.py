@@ -8,10 +8,10 @@ from typing import Any
 
 from snapshot_apps import make_app, settle
 from test_deployments_screen import GATEWAY
+from test_enter_opens import open_project_view, open_screen
 from textual.widgets import Input, TabbedContent, Tabs
 from textual.widgets._footer import FooterKey
 
-from labdeck.api.models.projects import Project
 from labdeck.tui.areas import AreaRequest
 from labdeck.tui.screens.admin.instance_variables import InstanceVariablesScreen
 from labdeck.tui.screens.admin.pages_domains import PagesAdminScreen
@@ -20,7 +20,6 @@ from labdeck.tui.screens.deployments.protected_environments import ProtectedEnvi
 from labdeck.tui.screens.groups.groups import GroupsScreen, GroupTree
 from labdeck.tui.screens.issues.issues import IssuesScreen
 from labdeck.tui.screens.projects.projects import ProjectsScreen
-from labdeck.tui.screens.projects.view import ProjectViewScreen
 from labdeck.tui.screens.registry.cleanup import RegistryCleanupScreen
 from labdeck.tui.screens.registry.registry import RegistryScreen, RegistryTagsScreen
 from labdeck.tui.screens.shell.help import HelpScreen, help_rows
@@ -55,13 +54,6 @@ async def check(pilot: Any, first: list[str], own: set[str] = frozenset()) -> li
     stray = (PANE_ONLY - own - set(first)) & set(shown)
     assert not stray, (stray, shown)
     return shown
-
-
-async def open_screen(pilot: Any, screen: Any) -> Any:
-    await settle(pilot)
-    await pilot.app.push_screen(screen)
-    await settle(pilot, rounds=2)
-    return screen
 
 
 async def test_home_overview_jobs_log_journal_and_admin_footers() -> None:
@@ -125,9 +117,7 @@ async def test_issues_list_and_its_fields() -> None:
 async def test_project_view_tabs_show_their_own_keys() -> None:
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
-        data = await app.session.client.get_json("/projects/acme%2Fplatform%2Fapi-gateway")
-        view = await open_screen(pilot, ProjectViewScreen(Project.model_validate(data), tab="wiki"))
+        view = await open_project_view(pilot)
         expected = {
             "wiki": ["select", "new_page", "delete_page", "next_tab"],
             "tags": ["select", "new_tag", "delete_tag", "search", "next_tab"],
