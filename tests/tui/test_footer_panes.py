@@ -102,7 +102,7 @@ async def test_groups_tree_and_each_tab_show_their_own_keys_first() -> None:
                 assert "reveal" not in shown or tab == "variables", (tab, shown)
 
 
-async def test_issues_list_and_its_fields() -> None:
+async def test_issues_list_its_fields_and_its_detail() -> None:
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_screen(pilot, IssuesScreen())
@@ -112,6 +112,14 @@ async def test_issues_list_and_its_fields() -> None:
         shown = await check(pilot, ["submit", "move_focus(1)", "back", "command_palette"])
         assert shown[-1] == "help_anywhere"  # f1: `?` is a letter in a field
         assert {"edit", "bulk", "quit", "jump", "refresh"}.isdisjoint(shown)
+        await pilot.press("escape")  # back to the list; enter opens the issue's detail over it
+        await settle(pilot)
+        screen.table.move_cursor(0)
+        await pilot.press("enter")
+        await settle(pilot)
+        assert app.screen is not screen
+        shown = [key.action for key in screen.query_one(LabdeckFooter).query(FooterKey)]
+        assert shown == ["close"], shown  # the detail's key, none of the list's
 
 
 async def test_project_view_tabs_show_their_own_keys() -> None:
