@@ -27,10 +27,12 @@ from labdeck.tui.screens.ci_variables import VariableListKeys
 from labdeck.tui.screens.confirm import TypeToConfirmScreen
 from labdeck.tui.screens.groups.forms import Values, variable_form, variable_options
 from labdeck.tui.screens.groups.tabs import variable_tab
+from labdeck.tui.widgets.footer import LIST_KEYS
 from labdeck.tui.widgets.resource_view import ResourceView
 
 
 class InstanceVariablesScreen(VariableListKeys, StatusTableScreen):
+    FOOTER_PANES = {"": ("select", "edit", "add", "delete", "reveal", "copy_value", *LIST_KEYS)}
     AREA = "variables"
     TITLE = "Instance CI variables"
     VIEW_ID = "instance-vars-view"

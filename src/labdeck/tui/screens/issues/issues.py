@@ -49,6 +49,8 @@ from labdeck.tui.screens.issues.dialogs import (
     stats_text,
 )
 from labdeck.tui.screens.issues.render import COLUMNS, Extras, issue_cells, issue_detail
+from labdeck.tui.widgets.footer import LIST_KEYS
+from labdeck.tui.widgets.labelled import LabelledField
 from labdeck.tui.widgets.resource_table import ResourceTable
 from labdeck.tui.widgets.resource_view import ResourceView
 from labdeck.tui.workers import is_live
@@ -69,6 +71,11 @@ def parse_scope(scope: str | None) -> str | None:
 
 
 class IssuesScreen(LabdeckScreen):
+    FOOTER_PANES = {
+        "issues-view": ("select", "edit", "comment", "bulk", "toggle_mark", "focus_query", "time_tracking",
+                        "links", "promote", "copy_reference", *LIST_KEYS),
+        "": ("focus_query", "refresh"),
+    }
     AREA = "issues"
     TITLE = "Issues"
     CSS_PATH = "issues.tcss"
@@ -98,12 +105,12 @@ class IssuesScreen(LabdeckScreen):
         self.shown_group: str | None = self.group  # the scope the rows on screen belong to
 
     def compose_body(self) -> ComposeResult:
-        with Horizontal(id="issues-bar"):
-            bar = Input(self.query_text, placeholder='filter: label:bug -label:wontfix assignee:none "text"',
-                        id="issues-query")
+        with Horizontal(id="issues-bar"):  # labelled fields; the placeholders are examples
+            bar = Input(self.query_text, placeholder='label:bug assignee:none "text"', id="issues-query")
             bar.tooltip = Text(help_text())  # every filter key, literal text
-            yield bar
-            yield Input(self.group or "", placeholder="group path (empty: instance)", id="issues-scope")
+            yield LabelledField("Filter", bar, id="issues-query-field")
+            yield LabelledField("Group", Input(self.group or "", placeholder="acme (empty: all)",
+                                               id="issues-scope"), id="issues-scope-field")
         yield Static("", markup=False, id="issues-query-error")
         yield ResourceView(COLUMNS, cells=issue_cells, row_key=lambda i: i.id, detail=self.detail_for,
                            show_detail=True, empty_text="No issues", enter_opens_detail=True,

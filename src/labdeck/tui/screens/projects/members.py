@@ -23,6 +23,7 @@ from labdeck.api.models.projects import Project
 from labdeck.tui.screens.confirm import TypeToConfirmScreen
 from labdeck.tui.screens.groups.forms import Values, member_form, parse_user_refs
 from labdeck.tui.screens.groups.tabs import member_tab
+from labdeck.tui.widgets.footer import LIST_KEYS
 from labdeck.tui.widgets.resource_view import ResourceView
 
 Today = Callable[[], date]
@@ -34,6 +35,9 @@ def members_service(widget: Widget) -> MembersService | None:
 
 
 class MembersTab(Widget):
+    # the footer while this tab has focus, most useful first (`widgets.footer`)
+    FOOTER_ORDER = ("select", "add_member", "edit_member", "remove_member", "toggle_inherited", "next_tab",
+                   "previous_tab", "fork", *LIST_KEYS)
     BINDINGS = [
         Binding("a", "add_member", "Add member", id="project_members.add"),
         Binding("e", "edit_member", "Change level", id="project_members.edit"),

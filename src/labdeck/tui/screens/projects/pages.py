@@ -22,6 +22,7 @@ from labdeck.api.models.projects import Project
 from labdeck.api.pages_domains import PagesDomainsService
 from labdeck.tui.screens.confirm import ConfirmScreen
 from labdeck.tui.screens.projects.dialogs import DomainDialog
+from labdeck.tui.widgets.footer import LIST_KEYS
 from labdeck.tui.widgets.resource_view import ResourceView
 from labdeck.tui.widgets.table_model import Column
 
@@ -92,6 +93,9 @@ DOMAIN_COLUMNS = [
 
 
 class PagesTab(Widget):
+    # the footer while this tab has focus, most useful first (`widgets.footer`)
+    FOOTER_ORDER = ("select", "new_domain", "certificate", "remove_certificate", "delete_domain", "next_tab",
+                   "previous_tab", "fork", *LIST_KEYS)
     BINDINGS = [
         Binding("n", "new_domain", "New domain", id="project_pages.new"),
         Binding("c", "certificate", "Certificate", id="project_pages.certificate"),

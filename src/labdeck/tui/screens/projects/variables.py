@@ -23,10 +23,14 @@ from labdeck.api.variables import Owner, VariableError, VariablesService
 from labdeck.tui.screens.ci_variables import VariableListKeys, change_variable, delete_variable_screen
 from labdeck.tui.screens.groups.forms import Values, variable_form
 from labdeck.tui.screens.groups.tabs import variable_tab
+from labdeck.tui.widgets.footer import LIST_KEYS
 from labdeck.tui.widgets.resource_view import ResourceView
 
 
 class VariablesTab(VariableListKeys, Widget):
+    # the footer while this tab has focus, most useful first (`widgets.footer`)
+    FOOTER_ORDER = ("select", "edit_variable", "add_variable", "delete_variable", "reveal", "copy_value",
+                    "next_tab", "previous_tab", "fork", *LIST_KEYS)
     BINDINGS = [
         Binding("a", "add_variable", "Add", id="project_variables.add"),
         Binding("e", "edit_variable", "Edit", id="project_variables.edit"),

@@ -44,6 +44,8 @@ def project_heading(project: Project) -> Text:
 
 
 class ProjectViewScreen(LabdeckScreen):
+    # each tab names its own keys (`FOOTER_ORDER` of its widget); the tab bar and heading these
+    FOOTER_PANES = {"project-tabs": ("next_tab", "previous_tab", "fork")}
     AREA = "projects"
     TITLE = "Project"
     CSS_PATH = "view.tcss"

@@ -182,6 +182,10 @@ def age_histogram(plan: CleanupPlan, now: datetime, *, times: list[float | None]
 
 
 class RegistryCleanupScreen(LabdeckScreen):
+    FOOTER_PANES = {
+        "typing": ("apply", "move_focus(1)", "back", "command_palette"),  # in a rule field (enter: next)
+        "": ("apply", "select", "open_filter", "cycle_sort", "toggle_detail"),
+    }
     AREA = "registry"
     TITLE = "Registry cleanup"
     CSS_PATH = "cleanup.tcss"

@@ -33,6 +33,8 @@ from labdeck.tui.jobs import Job, poll_until
 from labdeck.tui.screens.base import LabdeckScreen, ScopedScreen
 from labdeck.tui.screens.confirm import ConfirmScreen, TypeToConfirmScreen
 from labdeck.tui.widgets.detail_fields import append_fields
+from labdeck.tui.widgets.footer import LIST_KEYS
+from labdeck.tui.widgets.labelled import LabelledField
 from labdeck.tui.widgets.resource_table import ResourceTable
 from labdeck.tui.widgets.resource_view import ResourceView
 from labdeck.tui.widgets.table_model import Column
@@ -89,6 +91,10 @@ def repository_detail(repo: RegistryRepository) -> Text:
 
 
 class RegistryScreen(ScopedScreen):
+    FOOTER_PANES = {
+        "registry-view": ("select", "cleanup", "delete_repository", "scope", *LIST_KEYS),
+        "": ("scope",),
+    }
     AREA = "registry"
     TITLE = "Registry"
     CSS_PATH = "registry.tcss"
@@ -106,8 +112,8 @@ class RegistryScreen(ScopedScreen):
         self.now = now
 
     def compose_body(self) -> ComposeResult:
-        yield Input(self.scope, placeholder="project or group path, then enter (acme/platform/api-gateway)",
-                    id="registry-scope")
+        yield LabelledField("Project or group", Input(self.scope, placeholder="acme/platform/api-gateway",
+                                                      id="registry-scope"), id="registry-scope-field")
         yield Static("", markup=False, id="registry-where")
         yield ResourceView(REPOSITORY_COLUMNS, cells=repository_cells, row_key=lambda r: r.id,
                            detail=repository_detail, empty_text="No repositories", id="registry-view")
@@ -144,12 +150,18 @@ class RegistryScreen(ScopedScreen):
     def on_resource_table_row_selected(self, event: ResourceTable.RowSelected) -> None:
         if isinstance(event.row, RegistryRepository):
             event.stop()
-            self.app.push_screen(RegistryTagsScreen(event.row, now=self.now))
+            self.app.push_screen(RegistryTagsScreen(event.row, now=self.now, on_changed=self.tags_changed))
 
     def action_cleanup(self) -> None:
         repo = self.table.cursor_row
         if isinstance(repo, RegistryRepository):
-            self.app.push_screen(RegistryTagsScreen(repo, now=self.now, open_cleanup=True))
+            self.app.push_screen(RegistryTagsScreen(repo, now=self.now, open_cleanup=True,
+                                                    on_changed=self.tags_changed))
+
+    def tags_changed(self) -> None:
+        """A job deleted tags of one of the repositories: their tag counts (and sizes) are read again."""
+        if is_live(self):
+            self.load_repositories()
 
     def action_delete_repository(self) -> None:
         repo = self.table.cursor_row
@@ -214,6 +226,8 @@ def tag_detail(tag: RegistryTagDetail) -> Text:
 
 
 class RegistryTagsScreen(LabdeckScreen):
+    FOOTER_PANES = {"": ("toggle_mark", "delete_tags", "cleanup", "select", "mark_range", "unmark_all",
+                         *LIST_KEYS)}
     AREA = "registry"
     TITLE = "Registry tags"
     CSS_PATH = "registry.tcss"
@@ -225,9 +239,10 @@ class RegistryTagsScreen(LabdeckScreen):
     ]
 
     def __init__(self, repository: RegistryRepository, *, now: Now = utc_now,
-                 open_cleanup: bool = False) -> None:
+                 open_cleanup: bool = False, on_changed: Callable[[], None] | None = None) -> None:
         super().__init__()
         self.repository = repository
+        self.on_changed = on_changed  # the repositories list, told when a job here deleted tags
         self.now = now
         self.open_cleanup = open_cleanup
         self.details: list[RegistryTagDetail] = []
@@ -287,9 +302,12 @@ class RegistryTagsScreen(LabdeckScreen):
                                                    on_deleted=self.tags_deleted))
 
     def tags_deleted(self, names: set[str]) -> None:
-        """A cleanup job removed `names`: the list reloads from the server (no `r` needed)."""
+        """A cleanup job removed `names`: this list and the repositories list reload from the server (no
+        `r` needed), each if it is still open."""
         if self.is_attached:
             self.load_tags()
+        if self.on_changed is not None:
+            self.on_changed()
 
     def action_delete_tags(self) -> None:
         tags = [t for t in self.table.marked_rows if isinstance(t, RegistryTagDetail)]
@@ -326,6 +344,8 @@ class RegistryTagsScreen(LabdeckScreen):
             job.summarize("tag", "deleted")
             if is_live(self):
                 self.load_tags()
+            if self.on_changed is not None:
+                self.on_changed()
 
         self.table.action_unmark_all()
         title = f"Delete {len(names)} tag(s) of {self.repository.path or self.repository.display_name}"
