@@ -19,6 +19,7 @@ import asyncio
 import time
 from collections.abc import Callable
 from datetime import datetime
+from typing import Any
 from urllib.parse import quote
 
 from labdeck.api.client import ApiClient
@@ -28,6 +29,7 @@ from labdeck.api.models.registry import RegistryRepository, RegistryTag, Registr
 from labdeck.api.registry_graphql import BATCH, GraphQLRefused, RegistryGraphQL, TagsPage, availability
 from labdeck.api.registry_known import known_for
 from labdeck.api.tag_cache import TagDetailCache
+from labdeck.api.tag_detail_stream import DetailStream
 from labdeck.domain.registry_cleanup import CleanupRules
 
 LOCK_SECONDS = 3600
@@ -176,32 +178,64 @@ class RegistryService:
             if on_progress is not None:
                 on_progress(len(details), len(details))
         else:
-            names = [tag.name for tag in await self.tags(project, repository_id)]
-            known = {} if refresh or self.tag_cache is None else self.tag_cache.lookup(repository_id, names)
-            cached = len(known)
-            if first is not None:
-                known.update({d.name: d for d in first.details})
-            missing = [n for n in names if n not in known]
-            total, base = len(names), len(names) - len(missing)
-            if on_progress is not None:
-                on_progress(base, total)
-            progress = (lambda done, _t: on_progress(base + done, total)) if on_progress else None
-            if first is not None:
-                fetched = await self._graphql_details(project, repository_id, missing, first, progress)
-            else:
-                fetched = await self._rest_details(project, repository_id, missing, progress)
-                self.last_source = "rest"
-            if cached:
-                self.last_source += f" (+{cached:,} cached)"
-            known.update({n: d for n, d in fetched.items() if d is not None})
-            details = [known[n] for n in names if n in known]
-            read = set(fetched) | ({d.name for d in first.details} if first is not None else set())
+            details, read = await self._stream_details(project, repository_id, first, on_progress, refresh)
         if self.tag_cache is not None:
             self.tag_cache.store(repository_id, details, read)
         # the whole repository: the overview may name its storage
         known_for(self.client).record(self._instance, repository_id, str(project), str(project),
                                       ((d.digest, d.total_size) for d in details))
         return details
+
+    async def _stream_details(self, project: Ref, repository_id: int, first: TagsPage | None,
+                              on_progress: Progress | None,
+                              refresh: bool) -> tuple[list[RegistryTagDetail], set[str]]:
+        """Names from the REST tag list, page by page; each page's names the cache cannot answer are read
+        at once (GraphQL batches when `first` says GraphQL serves, else REST), while later pages still
+        arrive. The details in name order, and the names read from the server now."""
+        cache = None if refresh else self.tag_cache
+        known: dict[str, RegistryTagDetail] = {d.name: d for d in first.details} if first else {}
+        names: list[str] = []
+        cached = 0
+
+        async def rest_one(chunk: list[str]) -> dict[str, RegistryTagDetail | None]:
+            return await self._rest_details(project, repository_id, chunk, None)
+
+        async def graphql_batch(chunk: list[str]) -> dict[str, RegistryTagDetail | None]:
+            assert self.graphql is not None
+            return await self.graphql.tag_details_batch(repository_id, chunk)
+
+        stream = DetailStream(graphql_batch if first is not None else rest_one,
+                              BATCH if first is not None else 1, on_progress)
+        asked = 0
+
+        def page_names(items: list[Any]) -> None:
+            nonlocal cached, asked
+            page = [item["name"] for item in items
+                    if isinstance(item, dict) and isinstance(item.get("name"), str)]
+            names.extend(page)
+            if cache is not None:
+                hits = cache.lookup(repository_id, [n for n in page if n not in known])
+                cached += len(hits)
+                known.update(hits)
+            missing = [n for n in page if n not in known]
+            asked += len(missing)
+            stream.add(missing, len(page) - len(missing))
+
+        try:
+            await self.client.fetch_all(self._repo_path(project, repository_id) + "/tags",
+                                        on_items=page_names)
+            fetched, refused = await stream.finish()
+        except BaseException:
+            await stream.cancel()
+            raise
+        self.last_source = "graphql" if first is not None else "rest"
+        if refused:
+            fetched.update(await self._refused(project, repository_id, refused, asked, first))
+        if cached:
+            self.last_source += f" (+{cached:,} cached)"
+        known.update({n: d for n, d in fetched.items() if d is not None})
+        read = set(fetched) | ({d.name for d in first.details} if first is not None else set())
+        return [known[n] for n in names if n in known], read
 
     async def _graphql_first_page(self, repository_id: int) -> TagsPage | None:
         state = availability(self.client)
@@ -216,47 +250,19 @@ class RegistryService:
         state.usable = True
         return page
 
-    async def _graphql_details(self, project: Ref, repository_id: int, names: list[str], first: TagsPage,
-                               on_progress: Progress | None) -> dict[str, RegistryTagDetail | None]:
-        """`tagDetails` in concurrent batches; where GitLab has no such field (before it was added) the
-        `tags` connection is followed from `first` instead; a batch refused otherwise goes by REST."""
-        assert self.graphql is not None
-        graphql = self.graphql
-        gate = asyncio.Semaphore(max(self.client.settings.concurrency, 1))
-        done = 0
-        chunks = [names[i:i + BATCH] for i in range(0, len(names), BATCH)]
-
-        async def batch(chunk: list[str]) -> dict[str, RegistryTagDetail | None]:
-            nonlocal done
-            async with gate:
-                found = await graphql.tag_details_batch(repository_id, chunk)
-            done += len(chunk)
-            if on_progress is not None:
-                on_progress(done, len(names))
-            return found
-
-        results = await asyncio.gather(*(batch(c) for c in chunks), return_exceptions=True)
-        out: dict[str, RegistryTagDetail | None] = {}
-        refused: list[str] = []
-        for chunk, result in zip(chunks, results, strict=True):
-            if isinstance(result, GraphQLRefused):
-                refused.extend(chunk)
-            elif isinstance(result, BaseException):
-                raise result
-            else:
-                out.update(result)
-        self.last_source = "graphql"
-        if refused and len(refused) == len(names):
-            try:  # an older GitLab without tagDetails: the connection, page after page
-                out.update({d.name: d for d in await self._connection_rest(repository_id, first)})
+    async def _refused(self, project: Ref, repository_id: int, refused: list[str], asked: int,
+                       first: TagsPage | None) -> dict[str, RegistryTagDetail | None]:
+        """Names whose GraphQL batch was refused. Where every batch was (an older GitLab without
+        `tagDetails`) the `tags` connection is followed from `first` instead; else they go by REST."""
+        if first is not None and len(refused) == asked:
+            try:
+                found = {d.name: d for d in await self._connection_rest(repository_id, first)}
                 self.last_source = "graphql (tags connection)"
-                return out
+                return dict.fromkeys(refused) | found  # type: ignore[operator]
             except GraphQLRefused:
                 pass
-        if refused:
-            out.update(await self._rest_details(project, repository_id, refused, None))
-            self.last_source = "graphql + rest"
-        return out
+        self.last_source = "graphql + rest"
+        return await self._rest_details(project, repository_id, refused, None)
 
     async def _connection_rest(self, repository_id: int, page: TagsPage) -> list[RegistryTagDetail]:
         assert self.graphql is not None
