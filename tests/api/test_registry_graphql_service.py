@@ -4,6 +4,9 @@ big repositories go by `tagDetails` batches, and the tag-detail cache saves requ
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import json
 import os
 import stat
 from collections.abc import AsyncIterator
@@ -15,7 +18,7 @@ import pytest
 from sandbox_clients import ClientPool
 
 from labdeck.api.registry import RegistryService
-from labdeck.api.registry_graphql import PAGE, availability
+from labdeck.api.registry_graphql import BATCH, PAGE, availability
 from labdeck.api.tag_cache import TagDetailCache
 from labdeck.domain.registry_cleanup import CleanupPlanner, CleanupRules
 from labdeck.sandbox.app import create_app
@@ -112,7 +115,8 @@ async def test_a_big_repository_goes_by_concurrent_batches_not_one_request_per_t
     details = await service.tag_details(repo.project_id, repo.id)
     assert len(details) == 500
     sent = requests(service)
-    assert sum("graphql" in r for r in sent) <= 1 + 500 // 40 + 1
+    assert BATCH == 62  # 1 + 62 x (1 + 3 fields) = 249 <= 250, a user's complexity limit
+    assert sum("graphql" in r for r in sent) == 1 + -(-(500 - PAGE) // BATCH)
     assert not any("/tags/" in r for r in sent)  # no REST detail request at all
     as_user = RegistryService(world.pool.client("glpat-sandbox-alice"))  # a user's complexity limit: 250
     assert len(await as_user.tag_details(repo.project_id, repo.id)) == 500
@@ -241,3 +245,72 @@ async def test_control_characters_in_graphql_answers_are_made_visible(world: Wor
     details = await world.service().tag_details(repo.project_id, repo.id)
     evil = next(d for d in details if d.name.startswith("evil"))
     assert "\x1b" not in evil.name and "\x07" not in evil.name
+
+
+class HoldingLastPage(httpx.AsyncBaseTransport):
+    """The sandbox, except that the last page of the REST tag list is answered only once a `tagDetails`
+    batch has arrived (or after a long guard, so a reader that waits for the whole list still ends)."""
+
+    def __init__(self, app: object, last_page: int) -> None:
+        self.inner = httpx.ASGITransport(app)  # type: ignore[arg-type]
+        self.last_page = str(last_page)
+        self.batch_seen = asyncio.Event()
+        self.batch_before_last_page: bool | None = None
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        if request.url.path == "/api/graphql" and b"tagDetails" in request.content:
+            self.batch_seen.set()
+        elif request.url.path.endswith("/tags") and request.url.params.get("page") == self.last_page:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.batch_seen.wait(), 10)
+            self.batch_before_last_page = self.batch_seen.is_set()
+        return await self.inner.handle_async_request(request)
+
+
+async def test_details_are_read_while_the_tag_list_still_arrives(world: World) -> None:
+    repo = world.add(500)  # 5 list pages of 100
+    holding = HoldingLastPage(world.app, last_page=5)
+    service = world.service(transport=holding)
+    details = await service.tag_details(repo.project_id, repo.id)
+    assert holding.batch_before_last_page is True
+    expected = await world.service(graphql=False).tag_details(repo.project_id, repo.id)
+    assert plans(details, world.now) == plans(expected, world.now)
+
+
+class Tampering(httpx.AsyncBaseTransport):
+    """The sandbox, except that the first `tagDetails` batch answers a size that is not a number for `t0`
+    and a digest that is not a string for `t1`."""
+
+    def __init__(self, app: object) -> None:
+        self.inner = httpx.ASGITransport(app)  # type: ignore[arg-type]
+        self.done = False
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        response = await self.inner.handle_async_request(request)
+        if request.url.path != "/api/graphql" or b"tagDetails" not in request.content or self.done:
+            return response
+        self.done = True
+        body = json.loads(await response.aread())
+        repo = body["data"]["containerRepository"]
+        repo["t1"]["digest"] = {"not": "a string"}
+        return httpx.Response(200, json=body, headers={"content-type": "application/json"})
+
+
+async def test_an_unreadable_batch_is_read_by_rest_instead(world: World) -> None:
+    repo = world.add(150)
+    service = world.service(transport=Tampering(world.app))
+    details = await service.tag_details(repo.project_id, repo.id)
+    assert service.last_source == "graphql + rest"
+    assert sum("/tags/" in r for r in requests(service)) == BATCH  # that batch's tags, one by one
+    expected = await world.service(graphql=False).tag_details(repo.project_id, repo.id)
+    assert plans(details, world.now) == plans(expected, world.now)
+
+
+def test_the_cache_keeps_a_size_beyond_64_bits(tmp_path: Path) -> None:
+    from labdeck.api.models.registry import RegistryTagDetail
+
+    path = tmp_path / "tags.json"
+    huge = 2 ** 80
+    TagDetailCache(path).store(1, [RegistryTagDetail(name="big", digest="sha256:" + "b" * 64,
+                                                     total_size=huge)])
+    assert TagDetailCache(path).lookup(1, ["big"])["big"].total_size == huge

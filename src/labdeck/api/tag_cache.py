@@ -16,6 +16,7 @@ import contextlib
 import hashlib
 import json
 import os
+import re
 import tempfile
 import time
 from collections.abc import Callable, Iterable
@@ -23,14 +24,31 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+import orjson
+
 from labdeck.api.models.registry import RegistryTagDetail
 
 NAME_TTL = 900.0
+_LONG_NUMBER = re.compile(rb"[:,\[]-?\d{20,}[,\]}]")  # a number token of 20 digits or more
 VERSION = 2
 
 
 def _time(text: Any) -> datetime | None:
     return datetime.fromisoformat(text) if isinstance(text, str) else None
+
+
+def _encode(value: Any) -> bytes:
+    """orjson; the standard encoder for what orjson refuses (an integer beyond 64 bits: a hostile size)."""
+    try:
+        return orjson.dumps(value)
+    except TypeError:
+        return json.dumps(value, separators=(",", ":")).encode()
+
+
+def _decode(raw: bytes) -> Any:
+    """orjson; the standard decoder when the file holds an integer beyond 64 bits (orjson would read it
+    as a float)."""
+    return json.loads(raw) if _LONG_NUMBER.search(raw) else orjson.loads(raw)
 
 
 def user_cache_dir() -> Path:
@@ -66,8 +84,8 @@ class TagDetailCache:
         if self._data is None:
             self._data = {}
             if self.path is not None:
-                with contextlib.suppress(OSError, ValueError):
-                    data = json.loads(self.path.read_text("utf-8"))
+                with contextlib.suppress(OSError, ValueError):  # orjson's errors are ValueErrors
+                    data = _decode(self.path.read_bytes())
                     if isinstance(data, dict) and data.get("version") == VERSION:
                         self._data = data.get("repositories") or {}
         return self._data
@@ -138,8 +156,7 @@ class TagDetailCache:
             fd, temp = tempfile.mkstemp(prefix=".registry-tags-", dir=self.path.parent)  # 0600 already
             try:
                 with os.fdopen(fd, "wb") as out:
-                    out.write(json.dumps({"version": VERSION, "repositories": self._data},
-                                         separators=(",", ":")).encode())
+                    out.write(_encode({"version": VERSION, "repositories": self._data}))
                     out.flush()
                     os.fsync(out.fileno())
                 os.replace(temp, self.path)

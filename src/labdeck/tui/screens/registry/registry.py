@@ -187,12 +187,13 @@ class RegistryScreen(ScopedScreen):
 
 # --- tags -----------------------------------------------------------------------------------------------
 
-def tag_cells(now: datetime) -> Callable[[RegistryTagDetail], tuple[Text, ...]]:
-    def cells(tag: RegistryTagDetail) -> tuple[Text, ...]:
+def tag_cells(now: datetime) -> Callable[[RegistryTagDetail], tuple[str, ...]]:
+    """Plain-string cells (the digest styled by its column), so 15,000 rows load fast. Tag names are made
+    safe by the model layer and `ResourceTable` never parses cells as markup."""
+    def cells(tag: RegistryTagDetail) -> tuple[str, ...]:
         digest = (tag.digest or "").removeprefix("sha256:")[:12]
-        return (Text(tag.name), Text(format_age(tag.created_at, now)), Text(format_size(tag.total_size)),
-                Text(digest, style="dim"),
-                Text(tag.created_at.strftime("%Y-%m-%d %H:%M") if tag.created_at else "—"))
+        return (tag.name, format_age(tag.created_at, now), format_size(tag.total_size), digest,
+                tag.created_at.strftime("%Y-%m-%d %H:%M") if tag.created_at else "—")
     return cells
 
 
@@ -200,7 +201,7 @@ TAG_COLUMNS = [
     Column("name", "Tag", min_width=16),
     Column("age", "Age", width=5, align="right", sort_key=lambda t: -_timestamp(t.created_at)),
     Column("size", "Size", width=9, align="right", sort_key=lambda t: t.total_size or 0),
-    Column("digest", "Digest", width=12),
+    Column("digest", "Digest", width=12, style_fn=lambda _t: "dim"),
     Column("created", "Created", width=16, sort_key=lambda t: _timestamp(t.created_at)),
 ]
 
