@@ -117,6 +117,8 @@ async def test_a_big_repository_goes_by_concurrent_batches_not_one_request_per_t
     sent = requests(service)
     assert BATCH == 62  # 1 + 62 x (1 + 3 fields) = 249 <= 250, a user's complexity limit
     assert sum("graphql" in r for r in sent) == 1 + -(-(500 - PAGE) // BATCH)
+    # the names: every tag in one request, not the tag list's five pages
+    assert [r for r in sent if "graphql" not in r] == [f"GET /registry/repositories/{repo.id}?tags=true"]
     assert not any("/tags/" in r for r in sent)  # no REST detail request at all
     as_user = RegistryService(world.pool.client("glpat-sandbox-alice"))  # a user's complexity limit: 250
     assert len(await as_user.tag_details(repo.project_id, repo.id)) == 500
@@ -248,7 +250,8 @@ async def test_control_characters_in_graphql_answers_are_made_visible(world: Wor
 
 
 class HoldingLastPage(httpx.AsyncBaseTransport):
-    """The sandbox, except that the last page of the REST tag list is answered only once a `tagDetails`
+    """The sandbox as a GitLab before 13.6 (no `GET /registry/repositories/:id`: 404, so the tag list is
+    walked page by page), except that the last page of the list is answered only once a `tagDetails`
     batch has arrived (or after a long guard, so a reader that waits for the whole list still ends)."""
 
     def __init__(self, app: object, last_page: int) -> None:
@@ -258,6 +261,8 @@ class HoldingLastPage(httpx.AsyncBaseTransport):
         self.batch_before_last_page: bool | None = None
 
     async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        if request.url.path.startswith("/api/v4/registry/repositories/"):
+            return httpx.Response(404, json={"error": "404 Not Found"})
         if request.url.path == "/api/graphql" and b"tagDetails" in request.content:
             self.batch_seen.set()
         elif request.url.path.endswith("/tags") and request.url.params.get("page") == self.last_page:
@@ -273,6 +278,7 @@ async def test_details_are_read_while_the_tag_list_still_arrives(world: World) -
     service = world.service(transport=holding)
     details = await service.tag_details(repo.project_id, repo.id)
     assert holding.batch_before_last_page is True
+    assert sum("/tags" in r and "/tags/" not in r for r in requests(service)) >= 5  # walked page by page
     expected = await world.service(graphql=False).tag_details(repo.project_id, repo.id)
     assert plans(details, world.now) == plans(expected, world.now)
 

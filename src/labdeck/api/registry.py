@@ -22,6 +22,7 @@ from datetime import datetime
 from typing import Any
 from urllib.parse import quote
 
+from labdeck.api import body
 from labdeck.api.client import ApiClient
 from labdeck.api.errors import BadRequest, LabdeckError, NotFound
 from labdeck.api.models.base import parse_many, parse_one
@@ -222,8 +223,12 @@ class RegistryService:
             stream.add(missing, len(page) - len(missing))
 
         try:
-            await self.client.fetch_all(self._repo_path(project, repository_id) + "/tags",
-                                        on_items=page_names)
+            every = await self._every_tag(repository_id)
+            if every is not None:
+                page_names(every)
+            else:
+                await self.client.fetch_all(self._repo_path(project, repository_id) + "/tags",
+                                            on_items=page_names)
             fetched, refused = await stream.finish()
         except BaseException:
             await stream.cancel()
@@ -236,6 +241,22 @@ class RegistryService:
         known.update({n: d for n, d in fetched.items() if d is not None})
         read = set(fetched) | ({d.name for d in first.details} if first is not None else set())
         return [known[n] for n in names if n in known], read
+
+    async def _every_tag(self, repository_id: int) -> list[Any] | None:
+        """Every tag of the repository (name, path, location) in one request: GitLab's
+        `GET /registry/repositories/:id?tags=true` lists them all (the registry's pages are walked on the
+        server), where the tag list takes one request per 100. None when that answer cannot be had
+        (before GitLab 13.6, an error, a body past the size cap): the caller walks the list instead, and
+        meets the real error there if there is one."""
+        try:
+            response = await self.client.request("GET", f"/registry/repositories/{int(repository_id)}",
+                                                 params={"tags": True})
+            data = await body.off_loop(len(response.content), body.clean_items, response.content,
+                                       "GET /registry/repositories/:id?tags=true")
+        except LabdeckError:
+            return None
+        tags = data.get("tags") if isinstance(data, dict) else None
+        return tags if isinstance(tags, list) else None
 
     async def _graphql_first_page(self, repository_id: int) -> TagsPage | None:
         state = availability(self.client)

@@ -13,6 +13,7 @@ Mutating actions are hidden in read-only mode. Server text is shown as `rich.tex
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from datetime import UTC, datetime
 
@@ -187,6 +188,9 @@ class RegistryScreen(ScopedScreen):
 
 # --- tags -----------------------------------------------------------------------------------------------
 
+PROGRESS_EVERY = 0.25  # seconds between two progress updates of the tags title
+
+
 def tag_cells(now: datetime) -> Callable[[RegistryTagDetail], tuple[str, ...]]:
     """Plain-string cells (the digest styled by its column), so 15,000 rows load fast. Tag names are made
     safe by the model layer and `ResourceTable` never parses cells as markup."""
@@ -261,8 +265,15 @@ class RegistryTagsScreen(LabdeckScreen):
         title = self.query_one("#registry-tags-title", Static)
         name = self.repository.path or self.repository.display_name
 
+        shown = [float("-inf")]
+
         def progress(done: int, total: int) -> None:
-            title.update(Text(f"{name}: reading tag details {done:,}/{total:,}"))
+            # at most a few times a second: each update lays the screen out again, and a read of 15,000
+            # tags reports after every page and batch (hundreds of times)
+            now = time.monotonic()
+            if now - shown[0] >= PROGRESS_EVERY:
+                shown[0] = now
+                title.update(Text(f"{name}: reading tag details {done:,}/{total:,}"))
 
         self.table.loading_more = True
         try:
