@@ -320,3 +320,25 @@ def test_the_cache_keeps_a_size_beyond_64_bits(tmp_path: Path) -> None:
     TagDetailCache(path).store(1, [RegistryTagDetail(name="big", digest="sha256:" + "b" * 64,
                                                      total_size=huge)])
     assert TagDetailCache(path).lookup(1, ["big"])["big"].total_size == huge
+
+
+def test_cached_details_are_the_models_that_were_stored(tmp_path: Path) -> None:
+    """The cache builds its details without validation: each must equal (fields, set fields, dump) the
+    model `model_construct` would build, and unreadable entries are left out, not raised."""
+    from labdeck.api.models.registry import RegistryTagDetail
+
+    created = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
+    stored = RegistryTagDetail(name="v1", digest="sha256:" + "a" * 64, created_at=created,
+                               published_at=created, total_size=42, revision="r" * 40)
+    cache = TagDetailCache(tmp_path / "tags.json")
+    cache.store(7, [stored])
+    found = TagDetailCache(tmp_path / "tags.json").lookup(7, ["v1", "missing"])
+    assert list(found) == ["v1"]
+    expected = RegistryTagDetail.model_construct(name="v1", digest=stored.digest, created_at=created,
+                                                 published_at=created, total_size=42, revision="r" * 40)
+    assert found["v1"] == expected and found["v1"].model_dump() == expected.model_dump()
+    assert found["v1"].model_fields_set == expected.model_fields_set
+    assert found["v1"].to_tag_info() == stored.to_tag_info()
+    data = cache._load()["7"]
+    data["digests"][stored.digest][0] = "not a time"
+    assert cache.lookup(7, ["v1"]) == {}

@@ -193,7 +193,8 @@ async def test_complexity_limit_as_gitlab_counts_it(app: Starlette, client: http
     assert "errors" not in admin
 
 
-async def test_a_batch_of_queries_shares_one_complexity_limit(app: Starlette, client: httpx.AsyncClient) -> None:
+async def test_a_batch_of_queries_shares_one_complexity_limit(app: Starlette,
+                                                             client: httpx.AsyncClient) -> None:
     """graphql-ruby sums a multiplex's complexity against the same limit: batching cannot get around it."""
     repo = add_known_repository(app)
     fields = " ".join(f't{i}: tagDetails(name: "latest") {{ digest }}' for i in range(30))

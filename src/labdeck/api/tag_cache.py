@@ -37,6 +37,35 @@ def _time(text: Any) -> datetime | None:
     return datetime.fromisoformat(text) if isinstance(text, str) else None
 
 
+def _manifest(facts: Any) -> tuple[datetime | None, int | None, str | None] | None:
+    """A digest's cached facts (created at, total size, revision); None when unreadable."""
+    if not isinstance(facts, list) or len(facts) != 3:
+        return None
+    created, size, revision = facts
+    try:
+        when = _time(created)
+    except (TypeError, ValueError):
+        return None
+    return (when, size if isinstance(size, int) and not isinstance(size, bool) else None,
+            revision if isinstance(revision, str) else None)
+
+
+# Every field of the detail model, unset: a cached detail gives the ones it knows.
+_EMPTY: dict[str, Any] = dict.fromkeys(RegistryTagDetail.model_fields)
+_SET = frozenset(("name", "digest", "created_at", "published_at", "total_size", "revision"))
+
+
+def _detail(values: dict[str, Any]) -> RegistryTagDetail:
+    """A detail model from trusted, complete values without validation: what `model_construct` does,
+    without its per-field default lookups (a warm read builds 15,000 of these; 4 us each, not 12)."""
+    detail = RegistryTagDetail.__new__(RegistryTagDetail)
+    object.__setattr__(detail, "__dict__", values)
+    object.__setattr__(detail, "__pydantic_fields_set__", set(_SET))
+    object.__setattr__(detail, "__pydantic_extra__", {})
+    object.__setattr__(detail, "__pydantic_private__", None)
+    return detail
+
+
 def _encode(value: Any) -> bytes:
     """orjson; the standard encoder for what orjson refuses (an integer beyond 64 bits: a hostile size)."""
     try:
@@ -103,22 +132,26 @@ class TagDetailCache:
         oldest = self.clock() - self.name_ttl
         entries, digests = repo["names"], repo["digests"]
         found: dict[str, RegistryTagDetail] = {}
+        manifests: dict[str, tuple[datetime | None, int | None, str | None] | None] = {}
         for name in names:
             entry = entries.get(name)
             if not isinstance(entry, list) or len(entry) != 3 or not entry[1] >= oldest:
                 continue
             digest, _read_at, published = entry
-            facts = digests.get(digest)
-            if not isinstance(facts, list) or len(facts) != 3:
+            if not isinstance(digest, str):
                 continue
-            created, size, revision = facts
+            if digest not in manifests:  # tags often share a manifest: its facts are read once
+                manifests[digest] = _manifest(digests.get(digest))
+            facts = manifests[digest]
+            if facts is None:
+                continue
             try:
-                found[name] = RegistryTagDetail.model_construct(
-                    name=name, digest=digest, created_at=_time(created), published_at=_time(published),
-                    total_size=size if isinstance(size, int) else None,
-                    revision=revision if isinstance(revision, str) else None)
+                published_at = _time(published)
             except (TypeError, ValueError):
                 continue
+            created, size, revision = facts
+            found[name] = _detail({**_EMPTY, "name": name, "digest": digest, "created_at": created,
+                                   "published_at": published_at, "total_size": size, "revision": revision})
         return found
 
     def store(self, repository_id: int, details: Iterable[RegistryTagDetail],
