@@ -18,7 +18,7 @@ import pytest
 from sandbox_clients import ClientPool
 
 from labdeck.api.registry import RegistryService
-from labdeck.api.registry_graphql import BATCH, PAGE, availability
+from labdeck.api.registry_graphql import ADMIN_BATCH, BATCH, PAGE, availability
 from labdeck.api.tag_cache import TagDetailCache
 from labdeck.domain.registry_cleanup import CleanupPlanner, CleanupRules
 from labdeck.sandbox.app import create_app
@@ -111,18 +111,33 @@ async def test_a_small_repository_is_one_graphql_request(world: World) -> None:
 
 async def test_a_big_repository_goes_by_concurrent_batches_not_one_request_per_tag(world: World) -> None:
     repo = world.add(500)
-    service = world.service()
+    service = world.service()  # root: an administrator, whose complexity limit is 300
     details = await service.tag_details(repo.project_id, repo.id)
     assert len(details) == 500
     sent = requests(service)
-    assert BATCH == 62  # 1 + 62 x (1 + 3 fields) = 249 <= 250, a user's complexity limit
-    assert sum("graphql" in r for r in sent) == 1 + -(-(500 - PAGE) // BATCH)
-    # the names: every tag in one request, not the tag list's five pages
-    assert [r for r in sent if "graphql" not in r] == [f"GET /registry/repositories/{repo.id}?tags=true"]
+    assert ADMIN_BATCH == 74  # 1 + 74 x (1 + 3 fields) = 297 <= 300
+    assert sum("graphql" in r for r in sent) == 1 + -(-(500 - PAGE) // ADMIN_BATCH)
+    # the names: every tag in one request, not the tag list's five pages (and whether root is an admin)
+    assert sorted(r for r in sent if "graphql" not in r) == \
+        [f"GET /registry/repositories/{repo.id}?tags=true", "GET /user"]
     assert not any("/tags/" in r for r in sent)  # no REST detail request at all
     as_user = RegistryService(world.pool.client("glpat-sandbox-alice"))  # a user's complexity limit: 250
-    assert len(await as_user.tag_details(repo.project_id, repo.id)) == 500
-    assert as_user.last_source == "graphql"
+    assert await as_user.tag_details(repo.project_id, repo.id) == details
+    assert as_user.last_source == "graphql" and as_user.admin is False
+    assert BATCH == 62  # 1 + 62 x (1 + 3 fields) = 249 <= 250
+    assert sum("graphql" in r for r in requests(as_user)) == 1 + -(-(500 - PAGE) // BATCH)
+
+
+async def test_a_batch_too_complex_is_asked_again_in_smaller_ones(world: World) -> None:
+    """Told (wrongly) that the caller is an administrator, labdeck sends batches of 74 that GitLab refuses
+    for a user's limit; each is asked again in batches of 62, and nothing goes by REST."""
+    repo = world.add(300)
+    service = RegistryService(world.pool.client("glpat-sandbox-alice"), admin=True)
+    details = await service.tag_details(repo.project_id, repo.id)
+    assert service.last_source == "graphql" and len(details) == 300
+    assert not any("/tags/" in r for r in requests(service))
+    expected = await world.service(graphql=False).tag_details(repo.project_id, repo.id)
+    assert plans(details, world.now) == plans(expected, world.now)
 
 
 async def test_fallback_when_graphql_answers_404_is_remembered_for_the_session() -> None:
@@ -307,7 +322,7 @@ async def test_an_unreadable_batch_is_read_by_rest_instead(world: World) -> None
     service = world.service(transport=Tampering(world.app))
     details = await service.tag_details(repo.project_id, repo.id)
     assert service.last_source == "graphql + rest"
-    assert sum("/tags/" in r for r in requests(service)) == BATCH  # that batch's tags, one by one
+    assert sum("/tags/" in r for r in requests(service)) == ADMIN_BATCH  # that batch's tags, one by one
     expected = await world.service(graphql=False).tag_details(repo.project_id, repo.id)
     assert plans(details, world.now) == plans(expected, world.now)
 

@@ -2,11 +2,14 @@
 
 The tag list gives names only; the cleanup preview needs each tag's creation time, digest and size.
 `tag_details()` reads them through GraphQL where the instance has it (`registry_graphql`): one request for
-a repository of up to 20 tags, else the names from the REST list (concurrent pages) and their details in
-batches of `tagDetails` (concurrent too). Where GraphQL is absent or refuses (404, 401/403: remembered for
-the session; errors in its answer: for that repository), it falls back to one REST detail request per tag,
-concurrently, skipping tags deleted meanwhile. With a `TagDetailCache`, a warm read asks details only for
-names the cache cannot answer. `last_source` says which way the last read went.
+a repository of up to 20 tags, else every name in one request (`GET /registry/repositories/:id?tags=true`;
+where that fails, the tag list's pages, concurrently, each page's details asked as it arrives) and their
+details in batches of `tagDetails` (concurrent too; bigger for an administrator, whose complexity limit
+is higher). Where GraphQL is absent or refuses (404, 401/403: remembered for the session; errors in its
+answer: for that repository), it falls back to one REST detail request per tag, concurrently, skipping
+tags deleted meanwhile. With a `TagDetailCache`, a warm read asks details only for names the cache cannot
+answer: a repository of 15,000 tags read minutes ago costs two requests. `last_source` says which way the
+last read went.
 
 Bulk delete can run at most once an hour per repository. The server refuses a second call with a 400 and
 says no more, so `BulkDeleteLocks` remembers when this process sent one and says how long until the next
@@ -27,7 +30,14 @@ from labdeck.api.client import ApiClient
 from labdeck.api.errors import BadRequest, LabdeckError, NotFound
 from labdeck.api.models.base import parse_many, parse_one
 from labdeck.api.models.registry import RegistryRepository, RegistryTag, RegistryTagDetail
-from labdeck.api.registry_graphql import BATCH, GraphQLRefused, RegistryGraphQL, TagsPage, availability
+from labdeck.api.registry_graphql import (
+    ADMIN_BATCH,
+    BATCH,
+    GraphQLRefused,
+    RegistryGraphQL,
+    TagsPage,
+    availability,
+)
 from labdeck.api.registry_known import known_for
 from labdeck.api.tag_cache import TagDetailCache
 from labdeck.api.tag_detail_stream import DetailStream
@@ -115,11 +125,13 @@ class RegistryService:
     """Every registry endpoint labdeck uses. `project` is an id or a full path."""
 
     def __init__(self, client: ApiClient, locks: BulkDeleteLocks | None = None, *,
-                 tag_cache: TagDetailCache | None = None, graphql: bool = True) -> None:
+                 tag_cache: TagDetailCache | None = None, graphql: bool = True,
+                 admin: bool | None = None) -> None:
         self.client = client
         self.locks = locks if locks is not None else LOCKS
         self.tag_cache = tag_cache
         self.graphql = RegistryGraphQL(client) if graphql else None
+        self.admin = admin  # whether the caller is an administrator (None: asked when it matters)
         self.last_source = ""
 
     @property
@@ -203,7 +215,15 @@ class RegistryService:
 
         async def graphql_batch(chunk: list[str]) -> dict[str, RegistryTagDetail | None]:
             assert self.graphql is not None
-            return await self.graphql.tag_details_batch(repository_id, chunk)
+            try:
+                return await self.graphql.tag_details_batch(repository_id, chunk)
+            except GraphQLRefused as refused:
+                if not refused.too_complex or len(chunk) <= BATCH:
+                    raise
+            # an administrator's batch refused all the same: a user's batches instead
+            parts = await asyncio.gather(*(graphql_batch(chunk[i:i + BATCH])
+                                           for i in range(0, len(chunk), BATCH)))
+            return {name: detail for part in parts for name, detail in part.items()}
 
         stream = DetailStream(graphql_batch if first is not None else rest_one,
                               BATCH if first is not None else 1, on_progress)
@@ -223,7 +243,12 @@ class RegistryService:
             stream.add(missing, len(page) - len(missing))
 
         try:
-            every = await self._every_tag(repository_id)
+            if first is not None and self.admin is None:  # an administrator's batches are bigger
+                every, self.admin = await asyncio.gather(self._every_tag(repository_id), self._is_admin())
+            else:
+                every = await self._every_tag(repository_id)
+            if first is not None and self.admin:
+                stream.size = ADMIN_BATCH
             if every is not None:
                 page_names(every)
             else:
@@ -241,6 +266,14 @@ class RegistryService:
         known.update({n: d for n, d in fetched.items() if d is not None})
         read = set(fetched) | ({d.name for d in first.details} if first is not None else set())
         return [known[n] for n in names if n in known], read
+
+    async def _is_admin(self) -> bool:
+        """Whether the token's user is an administrator (`is_admin` of `GET /user`); False when unknown."""
+        try:
+            user = await self.client.get_json("/user")
+        except LabdeckError:
+            return False
+        return isinstance(user, dict) and user.get("is_admin") is True
 
     async def _every_tag(self, repository_id: int) -> list[Any] | None:
         """Every tag of the repository (name, path, location) in one request: GitLab's

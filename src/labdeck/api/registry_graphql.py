@@ -12,8 +12,9 @@ Two reads, in GitLab's own types (`Time` in ISO 8601, `BigInt` as a string):
   complexity limit for an authenticated user (250: graphql-ruby counts one point per field, aliases each;
   `Types::BaseField`), and far under its 10,000 character query limit. (`publishedAt` would cost 13 more
   requests per 1,000 tags; nothing of the preview uses it: the rules go by `createdAt`, as GitLab's do.)
-  Several queries in one HTTP request (Apollo batching) would not help: GitLab gives the whole multiplex
-  the same limit.
+  An administrator's limit is 300 (`ADMIN_BATCH` = 74 tags; a batch refused for its complexity all the
+  same is asked again in batches of `BATCH`). Several queries in one HTTP request (Apollo batching)
+  would not help: GitLab gives the whole multiplex the same limit.
 
 Answers are decoded with orjson and read into the models in one validation call per page or batch.
 
@@ -38,9 +39,18 @@ from labdeck.domain.text import may_hold_control
 
 PAGE = 20
 COMPLEXITY = 250  # GitlabSchema::AUTHENTICATED_MAX_COMPLEXITY
+ADMIN_COMPLEXITY = 300  # GitlabSchema::ADMIN_MAX_COMPLEXITY
 # What the preview needs of a tag in a batch (the name is the alias's): 1 + 3 points per tag.
 _BATCH_FIELDS = "digest createdAt totalSize"
-BATCH = (COMPLEXITY - 1) // (1 + len(_BATCH_FIELDS.split()))
+
+
+def batch_size(complexity: int) -> int:
+    """How many tags a `tagDetails` batch can ask under a complexity limit (one point for the repository)."""
+    return (complexity - 1) // (1 + len(_BATCH_FIELDS.split()))
+
+
+BATCH = batch_size(COMPLEXITY)
+ADMIN_BATCH = batch_size(ADMIN_COMPLEXITY)
 TAGS_QUERY = (
     "query labdeckTags($id: ContainerRepositoryID!, $first: Int, $after: String) {"
     " containerRepository(id: $id) { tagsCount"
@@ -56,6 +66,11 @@ class GraphQLRefused(Exception):
         super().__init__(reason)
         self.reason = reason
         self.session_wide = session_wide
+
+    @property
+    def too_complex(self) -> bool:
+        """graphql-ruby's "Query has complexity of N, which exceeds max complexity of M"."""
+        return "exceeds max complexity" in self.reason
 
 
 @dataclass

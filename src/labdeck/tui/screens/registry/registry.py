@@ -57,7 +57,9 @@ def registry_service(screen: LabdeckScreen) -> RegistryService | None:
     if cache is None:
         cache = session.extra["registry_tag_cache"] = TagDetailCache.for_instance(
             session.client.settings.base_url)
-    return RegistryService(session.client, locks, tag_cache=cache)
+    user = session.user  # known: no need to ask whether it is an administrator (bigger GraphQL batches)
+    return RegistryService(session.client, locks, tag_cache=cache,
+                           admin=None if user is None else bool(getattr(user, "is_admin", False)))
 
 
 def _timestamp(value: datetime | None) -> float:
