@@ -199,7 +199,7 @@ def tag_cells(now: datetime) -> Callable[[RegistryTagDetail], tuple[str, ...]]:
     def cells(tag: RegistryTagDetail) -> tuple[str, ...]:
         digest = (tag.digest or "").removeprefix("sha256:")[:12]
         return (tag.name, format_age(tag.created_at, now), format_size(tag.total_size), digest,
-                tag.created_at.strftime("%Y-%m-%d %H:%M") if tag.created_at else "—")
+                tag.created_at.isoformat(" ", "minutes")[:16] if tag.created_at else "—")  # fast strftime
     return cells
 
 
