@@ -196,63 +196,54 @@ def main() -> None:
             graphql_cache = root / "none"
             runs = [(name, sandbox, run) for name, sandbox in sandboxes.items() for run in ("cold", "warm")]
 
-            def skipped(name: str, run: str, target: Path) -> bool:
-                """The cold REST run left out: its cache starts as the GraphQL run's (same seed, tags)."""
+            def cache_for(name: str, run: str, url: str, folder: Path) -> Path | None:
+                """The run's tag-detail cache file (its folder made); None when the run is left out (the
+                cold REST run with --skip-rest-cold: its cache starts as the GraphQL run's, same tags)."""
+                target = TagDetailCache.for_instance(url, folder).path
+                assert target is not None
+                target.parent.mkdir(parents=True, exist_ok=True)
                 if run == "cold" and skip_rest_cold and not name.startswith("graphql"):
-                    target.parent.mkdir(parents=True, exist_ok=True)
                     target.write_bytes(graphql_cache.read_bytes())
-                    return True
-                return False
+                    return None
+                return target
 
             def cpus(cpu: float, sandbox: SandboxProcess, before: float) -> str:
                 return f"labdeck cpu {cpu:5.2f} s  sandbox cpu {sandbox_cpu(sandbox) - before:5.2f} s"
 
-            if "service" in only:
+            def service(name: str, sandbox: SandboxProcess, run: str, cache: Path, _folder: Path) -> str:
+                url = sandbox.base_url
+                repo_id, before = nightly_id(url), sandbox_cpu(sandbox)
+                count, seconds, cpu, source, deleted = asyncio.run(service_run(url, repo_id, cache))
+                return (f"  service  {name:13} {run}: {count}  {seconds:6.2f} s  {cpus(cpu, sandbox, before)}"
+                        f"  ({source}; plan deletes {deleted:,})")
+
+            def cli(name: str, sandbox: SandboxProcess, run: str, _cache: Path, folder: Path) -> str:
+                url = sandbox.base_url
+                config = root / f"{name}.toml"
+                config.write_text(f'[instances.bench]\nurl = "{url}"\ntoken_env = "BENCH_TOKEN"\n', "utf-8")
+                repo_id, before = nightly_id(url), sandbox_cpu(sandbox)
+                seconds, cpu = cli_run(url, repo_id, folder, config)
+                return (f"  labdeck registry plan  {name:13} {run}: {seconds:6.2f} s  "
+                        f"{cpus(cpu, sandbox, before)}  (process start-up included)")
+
+            def tui(name: str, sandbox: SandboxProcess, run: str, _cache: Path, folder: Path) -> str:
+                os.environ["LABDECK_CACHE_DIR"] = str(folder)
+                repo_id, before = nightly_id(sandbox.base_url), sandbox_cpu(sandbox)
+                count, opened, seconds, cpu, title = asyncio.run(tui_run(sandbox.base_url, repo_id))
+                return (f"  TUI tags + cleanup preview  {name:13} {run}: {count}  {seconds:6.2f} s  "
+                        f"(panel open at {opened:.2f} s)  {cpus(cpu, sandbox, before)}  ({title})")
+
+            front_ends = {"service": service, "cli": cli, "tui": tui}
+            for front_end in [f for f in front_ends if f in only]:
                 for name, sandbox, run in runs:
-                    url = sandbox.base_url
-                    path = TagDetailCache.for_instance(url, root / name.replace(" ", "-") / "cache").path
-                    assert path is not None
-                    path.parent.mkdir(parents=True, exist_ok=True)
-                    if skipped(name, run, path):
-                        print(f"  service  {name:13} cold: skipped (--skip-rest-cold)")
+                    folder = root / f"{front_end}-{name.replace(' ', '-')}"
+                    cache = cache_for(name, run, sandbox.base_url, folder)
+                    if cache is None:
+                        print(f"  {front_end}  {name:13} cold: skipped (--skip-rest-cold)")
                         continue
-                    repo_id, before = nightly_id(url), sandbox_cpu(sandbox)
-                    count, seconds, cpu, source, deleted = asyncio.run(service_run(url, repo_id, path))
-                    print(f"  service  {name:13} {run}: {count}  {seconds:6.2f} s  "
-                          f"{cpus(cpu, sandbox, before)}  ({source}; plan deletes {deleted:,})")
+                    print(front_ends[front_end](name, sandbox, run, cache, folder))
                     if name == "graphql":
-                        graphql_cache = path
-            if "cli" in only:
-                for name, sandbox, run in runs:
-                    url = sandbox.base_url
-                    config = root / f"{name}.toml"
-                    config.write_text(f'[instances.bench]\nurl = "{url}"\ntoken_env = "BENCH_TOKEN"\n',
-                                      "utf-8")
-                    cache = root / f"cli-{name.replace(' ', '-')}"
-                    target = TagDetailCache.for_instance(url, cache).path
-                    assert target is not None
-                    if skipped(name, run, target):
-                        continue
-                    before = sandbox_cpu(sandbox)
-                    seconds, cpu = cli_run(url, nightly_id(url), cache, config)
-                    print(f"  labdeck registry plan  {name:13} {run}: {seconds:6.2f} s  "
-                          f"{cpus(cpu, sandbox, before)}  (process start-up included)")
-                    if name == "graphql":
-                        graphql_cache = target
-            if "tui" in only:
-                for name, sandbox, run in runs:
-                    folder_of_tui = root / f"tui-{name.replace(' ', '-')}"
-                    os.environ["LABDECK_CACHE_DIR"] = str(folder_of_tui)
-                    target = TagDetailCache.for_instance(sandbox.base_url, folder_of_tui).path
-                    assert target is not None
-                    if skipped(name, run, target):
-                        continue
-                    repo_id, before = nightly_id(sandbox.base_url), sandbox_cpu(sandbox)
-                    count, opened, seconds, cpu, title = asyncio.run(tui_run(sandbox.base_url, repo_id))
-                    print(f"  TUI tags + cleanup preview  {name:13} {run}: {count}  {seconds:6.2f} s  "
-                          f"(panel open at {opened:.2f} s)  {cpus(cpu, sandbox, before)}  ({title})")
-                    if name == "graphql":
-                        graphql_cache = target
+                        graphql_cache = cache
     finally:
         for sandbox in sandboxes.values():
             sandbox.stop()
