@@ -236,6 +236,7 @@ class RegistryTagsScreen(LabdeckScreen):
         self.now = now
         self.open_cleanup = open_cleanup
         self.details: list[RegistryTagDetail] = []
+        self._rows_stale = False  # details read while the cleanup panel covered this screen
 
     @property
     def project(self) -> int:
@@ -284,13 +285,22 @@ class RegistryTagsScreen(LabdeckScreen):
         finally:
             self.table.loading_more = False
         self.details.sort(key=lambda t: -_timestamp(t.created_at))
-        self.table.set_rows(self.details)
         title.update(Text(f"{name}: {len(self.details):,} tags", style="bold")
                      + Text(f"  read by {service.last_source}", style="dim"))
-        self.mark_data_loaded()
-        if self.open_cleanup:
+        if self.open_cleanup:  # the panel first: this table, hidden under it, is filled once it is back
             self.open_cleanup = False
+            self._rows_stale = True
+            self.mark_data_loaded()
             self.action_cleanup()
+            return
+        self._rows_stale = False
+        self.table.set_rows(self.details)
+        self.mark_data_loaded()
+
+    def on_screen_resume(self) -> None:
+        if self._rows_stale:
+            self._rows_stale = False
+            self.table.set_rows(self.details)
 
     def action_cleanup(self) -> None:
         from labdeck.tui.screens.registry.cleanup import RegistryCleanupScreen
