@@ -357,3 +357,25 @@ def test_cached_details_are_the_models_that_were_stored(tmp_path: Path) -> None:
     data = cache._load()["7"]
     data["digests"][stored.digest][0] = "not a time"
     assert cache.lookup(7, ["v1"]) == {}
+
+
+def test_graphql_rows_read_directly_equal_the_validated_models() -> None:
+    """Rows whose values have their types already are built without pydantic: the same models (values,
+    set fields) as validation gives; a row with a value of another type goes through validation."""
+    from labdeck.api.models.base import parse_many
+    from labdeck.api.models.registry import RegistryTagDetail
+    from labdeck.api.registry_graphql import GraphQLRefused, details_of
+
+    rows = [{"name": "v1", "path": None, "location": None, "digest": "sha256:" + "a" * 64, "revision": None,
+             "short_revision": None, "created_at": "2026-03-01T12:00:00Z", "published_at": None,
+             "total_size": 42},
+            {"name": "v2", "path": "g/p:v2", "location": "r/g/p:v2", "digest": None, "revision": "r",
+             "short_revision": "r", "created_at": "2026-03-01T12:00:00",
+             "published_at": "2026-03-02T00:00:00+02:00", "total_size": None}]
+    direct = details_of(rows, sanitised=True)
+    validated = parse_many(RegistryTagDetail, rows, sanitised=True)
+    assert [d.model_dump() for d in direct] == [d.model_dump() for d in validated]
+    assert [d.model_fields_set for d in direct] == [d.model_fields_set for d in validated]
+    assert direct[1].created_at is not None and direct[1].created_at.utcoffset() is not None  # UTC if none
+    with pytest.raises(GraphQLRefused):
+        details_of([{**rows[0], "created_at": "yesterday"}], sanitised=True)

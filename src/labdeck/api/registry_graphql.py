@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import weakref
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from functools import cache
 from typing import Any
 
@@ -34,7 +35,7 @@ from labdeck.api.body import decode_json
 from labdeck.api.client import ApiClient
 from labdeck.api.errors import ApiError, Forbidden, MalformedResponse, NotFound, Unauthorized
 from labdeck.api.models.base import parse_many
-from labdeck.api.models.registry import RegistryTagDetail
+from labdeck.api.models.registry import RegistryTagDetail, trusted_detail
 from labdeck.domain.text import may_hold_control
 
 PAGE = 20
@@ -117,9 +118,43 @@ def rest_shaped(node: dict[str, Any], name: Any = None) -> dict[str, Any]:
             "published_at": node.get("publishedAt"), "total_size": _size(node.get("totalSize"))}
 
 
+_TEXT_FIELDS = ("path", "location", "digest", "revision", "short_revision")
+
+
+def _when(value: Any) -> datetime | None:
+    """GitLab's `Time` (ISO 8601) as an aware datetime (UTC when it has no offset); ValueError otherwise."""
+    if value is None:
+        return None
+    if not isinstance(value, str):
+        raise ValueError(value)
+    parsed = datetime.fromisoformat(value)
+    return parsed if parsed.tzinfo is not None else parsed.replace(tzinfo=UTC)
+
+
+def _plain_rows(rows: list[dict[str, Any]]) -> list[RegistryTagDetail] | None:
+    """The rows as models without validation when every value already has its model's type (the usual
+    answer: strings, ISO times, integers); None as soon as one does not (then pydantic reads them all)."""
+    out: list[RegistryTagDetail] = []
+    for row in rows:
+        if not isinstance(row.get("name"), str) or not isinstance(row.get("total_size"), int | None) \
+                or isinstance(row.get("total_size"), bool) \
+                or not all(isinstance(row.get(key), str | None) for key in _TEXT_FIELDS):
+            return None
+        try:
+            created, published = _when(row.get("created_at")), _when(row.get("published_at"))
+        except ValueError:
+            return None
+        out.append(trusted_detail(**{**row, "created_at": created, "published_at": published}))
+    return out
+
+
 def details_of(rows: list[dict[str, Any]], *, sanitised: bool) -> list[RegistryTagDetail]:
-    """REST-shaped rows as detail models, validated in one call (`sanitised`: the answer had no control
-    character at all, so no walk); `GraphQLRefused` when any row cannot be read (that read goes by REST)."""
+    """REST-shaped rows as detail models (`sanitised`: the answer had no control character at all, so no
+    walk): built directly when every value has its type already, else validated in one call;
+    `GraphQLRefused` when any row cannot be read (that read goes by REST)."""
+    plain = _plain_rows(rows) if sanitised else None
+    if plain is not None:
+        return plain
     try:
         details = parse_many(RegistryTagDetail, rows, sanitised=sanitised)
     except MalformedResponse as error:
