@@ -6,8 +6,9 @@ Prints requests, seconds and CPU seconds (labdeck's process, and the sandbox's, 
 than wall time) for each path, three ways:
 - the service (`RegistryService.tag_details` + the domain planner: what both front ends run);
 - `labdeck registry plan` (a process, start-up included; requests are the service's);
-- the TUI (Pilot): the tags screen loaded, its cleanup panel open, the bench's rules typed in, until the
-  plan's summary is shown and its rows fill the panel's table (and when the panel opened).
+- the TUI (Pilot): from `c` on the repository in `:registry` (the list loaded beforehand), the tags read,
+  the cleanup panel open, the bench's rules typed in, until the plan's summary is shown and its rows fill
+  the panel's table (and when the panel opened).
 Retries (429s of the sandbox's 2,000 requests a minute, and others) are counted: a run that met them
 measured the rate limit, not labdeck.
 
@@ -135,33 +136,38 @@ def cli_run(url: str, repo_id: int, cache_dir: Path, config: Path) -> tuple[floa
 
 
 async def tui_run(url: str, repo_id: int) -> tuple[Counter, float, float, float, str]:
-    """The tags screen opened on the repository (its cleanup panel opening by itself once the details are
-    read), then the bench's rules typed into the panel: seconds until the panel is open, and until the
-    preview is ready (the plan's summary shown and its 15,000 rows in the panel's table)."""
+    """As an operator asks for the preview: `:registry` on the project (its repository list loaded before
+    the clock starts), `c` on the repository (its tags are read, then the cleanup panel opens by itself),
+    the bench's rules typed into the panel. Seconds from `c` until the panel is open, and until the preview
+    is ready (the plan's summary shown and its 15,000 rows in the panel's table)."""
     from textual.widgets import Input
 
-    from labdeck.api.models.registry import RegistryRepository
     from labdeck.config.schema import Config
     from labdeck.tui.app import LabdeckApp
+    from labdeck.tui.areas import AreaRequest
     from labdeck.tui.screens.registry.cleanup import RegistryCleanupScreen
-    from labdeck.tui.screens.registry.registry import RegistryTagsScreen
+    from labdeck.tui.screens.registry.registry import RegistryScreen, RegistryTagsScreen
 
     app = LabdeckApp(Config(path=Path("/nonexistent/bench/config.toml")), settings(url))
     async with app.run_test(size=(150, 50)) as pilot:
         await pilot.pause()
         await app.workers.wait_for_complete()
         assert app.session is not None
+        repositories = RegistryScreen(AreaRequest(scope=PROJECT))
+        await app.push_screen(repositories)
+        while not any(r.id == repo_id for r in repositories.table.rows):
+            await pilot.pause(0.01)
+        repositories.table.move_cursor(next(i for i, r in enumerate(repositories.table.rows)
+                                            if r.id == repo_id))
+        repositories.table.focus()
+        await pilot.pause()
         counted = Counter()
         app.session.client.request_log.subscribe(counted)
-        repo = RegistryRepository(id=repo_id, name="nightly", path=f"{PROJECT}/nightly", project_id=1)
         started, cpu = time.perf_counter(), time.process_time()
-        screen = RegistryTagsScreen(repo, open_cleanup=True)
-        await app.push_screen(screen)
-        await pilot.pause()
-        await app.workers.wait_for_complete()  # the tag details; then the panel opens by itself
-        await pilot.pause()
+        await pilot.press("c")
+        while not isinstance(app.screen, RegistryCleanupScreen) or not app.screen.query("#cleanup-delete"):
+            await pilot.pause(0.01)  # pushed, and composed
         panel = app.screen
-        assert isinstance(panel, RegistryCleanupScreen)
         opened = time.perf_counter() - started
         typed = {"#cleanup-delete": RULES.name_regex_delete, "#cleanup-keep": RULES.name_regex_keep or "",
                  "#cleanup-keep-n": str(RULES.keep_n or ""), "#cleanup-older-than": RULES.older_than or ""}
@@ -170,6 +176,7 @@ async def tui_run(url: str, repo_id: int) -> tuple[Counter, float, float, float,
         while panel.plan is None or panel.table.model.row_count != len(panel.tags):
             await pilot.pause(0.01)
         seconds, cpu = time.perf_counter() - started, time.process_time() - cpu
+        screen = next(s for s in app.screen_stack if isinstance(s, RegistryTagsScreen))
         title = str(screen.query_one("#registry-tags-title").render())
         return counted, opened, seconds, cpu, f"{title}; plan deletes {panel.plan.deleted_count:,}"
 
