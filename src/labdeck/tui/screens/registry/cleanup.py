@@ -188,7 +188,7 @@ class RegistryCleanupScreen(LabdeckScreen):
     }
     AREA = "registry"
     TITLE = "Registry cleanup"
-    CSS_PATH = "cleanup.tcss"
+    CSS_PATH = "registry.tcss"  # shared with the tags screen: opening the panel parses no new CSS
     MUTATING_ACTIONS = frozenset({"apply"})
     BINDINGS = [
         # a chord with priority: it works while a rule field has focus, where `a` is a letter typed
