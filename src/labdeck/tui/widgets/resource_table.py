@@ -12,13 +12,13 @@ from __future__ import annotations
 
 import gc
 from collections.abc import Callable, Hashable, Iterable, Sequence
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Self
 
 from rich.segment import Segment
 from rich.style import Style
 from textual import events
 from textual.binding import BindingType
-from textual.geometry import Size
+from textual.geometry import Region, Size
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
@@ -122,6 +122,7 @@ class ResourceTable(TableActions, ScrollView, can_focus=True):
         self._measured_rows = 0
         self._widths_cache: tuple[int, list[int]] | None = None
         self._line_cache: dict[tuple[Any, ...], Strip] = {}
+        self._base: Style | None = None
         self._highlighted_key: Hashable | None = None
         self._highlighted_row: Any = None
         self.flashed: frozenset[Hashable] = frozenset()  # rows watch mode highlights for a moment
@@ -304,8 +305,9 @@ class ResourceTable(TableActions, ScrollView, can_focus=True):
         self._measured_rows = count
         self._widths_cache = None
 
-    def _widths(self) -> list[int]:
-        available = self.scrollable_content_region.width if self.is_mounted else 0
+    def _widths(self, available: int | None = None) -> list[int]:
+        if available is None:
+            available = self.scrollable_content_region.width if self.is_mounted else 0
         cached = self._widths_cache
         if cached is not None and cached[0] == available:
             return cached[1]
@@ -379,6 +381,7 @@ class ResourceTable(TableActions, ScrollView, can_focus=True):
 
     def notify_style_update(self) -> None:
         self._line_cache.clear()
+        self._base = None
         super().notify_style_update()
 
     # ---- rendering ------------------------------------------------------------------------------------
@@ -389,8 +392,8 @@ class ResourceTable(TableActions, ScrollView, can_focus=True):
     def render_line(self, y: int) -> Strip:
         scroll_x, scroll_y = self.scroll_offset
         width = self.scrollable_content_region.width
-        base = self.rich_style
-        widths = self._widths()
+        base = self._base_style()
+        widths = self._widths(width)
         if y == 0:
             strip = self._header_strip(widths, base)
         else:
@@ -402,7 +405,22 @@ class ResourceTable(TableActions, ScrollView, can_focus=True):
                 strip = Strip([Segment("  " + message)]).apply_style(style)
             else:
                 return Strip.blank(width, base)
+        if scroll_x == 0 and strip.cell_length == width:
+            return strip  # what crop_extend gives, without caching the strip in itself (a reference cycle)
         return strip.crop_extend(scroll_x, scroll_x + width, base)
+
+    def _base_style(self) -> Style:
+        """The widget's own style (`rich_style` walks every ancestor): once per repaint, not once per line."""
+        base = self._base
+        if base is None:
+            base = self._base = self.rich_style
+        return base
+
+    def refresh(self, *regions: Region, repaint: bool = True, layout: bool = False,
+                recompose: bool = False) -> Self:
+        if repaint:
+            self._base = None  # what Textual does with its own style cache on a repaint
+        return super().refresh(*regions, repaint=repaint, layout=layout, recompose=recompose)
 
     def _header_strip(self, widths: list[int], base: Style) -> Strip:
         model = self.model
@@ -434,10 +452,9 @@ class ResourceTable(TableActions, ScrollView, can_focus=True):
             style += self._style("resource-table--cursor")
         segments = row_segments(
             model.visible_cells(index), model.columns, widths, model.visible_row(index), marked,
-            self.app.console, self._style("resource-table--marker"),
+            self.app.console, self._style("resource-table--marker"), line_style=style,
         )
-        # discard_meta: even a Text cell built elsewhere cannot carry a clickable `@click` action
-        strip = Strip(segments).apply_style(style).discard_meta()
+        strip = Strip(segments, total_width(widths))
         if len(self._line_cache) > _CACHE_LIMIT:
             self._line_cache.clear()
         self._line_cache[key] = strip
