@@ -6,13 +6,14 @@ from __future__ import annotations
 
 import gc
 
+import pytest
 from rich.console import Console
 from rich.style import Style
 from rich.text import Text
 from test_resource_table import TableApp, projects
 from textual.strip import Strip
 
-from labdeck.tui.widgets.gc_pacing import LARGE_ROWS, FramePacer
+from labdeck.tui.widgets.gc_pacing import FREEZE_STEP, LARGE_ROWS, FramePacer
 from labdeck.tui.widgets.resource_table import Column
 from labdeck.tui.widgets.table_render import row_segments
 
@@ -108,3 +109,23 @@ def test_no_collection_while_the_collector_is_off() -> None:
         pacer.line_drawn(LARGE_ROWS, page=10)
     later[1]()  # type: ignore[operator]
     assert pacer.collections == 1
+
+
+def test_a_growing_table_freezes_at_each_step_and_a_reload_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Rows appended page by page freeze once the table is large, then every FREEZE_STEP rows (what a
+    full collection walks stays small, and a freeze keeps few leftovers for good); a new set of rows
+    freezes at once; a small table never."""
+    freezes: list[int] = []
+    pacer = FramePacer(object())  # type: ignore[arg-type]
+    monkeypatch.setattr(gc, "freeze", lambda: freezes.append(loaded))
+    for loaded in range(100, LARGE_ROWS + 3 * FREEZE_STEP + 1, 100):
+        pacer.rows_loaded(loaded, replaced=False)
+    assert freezes == [LARGE_ROWS, LARGE_ROWS + FREEZE_STEP, LARGE_ROWS + 2 * FREEZE_STEP,
+                       LARGE_ROWS + 3 * FREEZE_STEP]
+    freezes.clear()
+    loaded = LARGE_ROWS + 3 * FREEZE_STEP
+    pacer.rows_loaded(loaded, replaced=True)
+    assert freezes == [loaded]
+    loaded = LARGE_ROWS - 1
+    pacer.rows_loaded(loaded, replaced=True)
+    assert freezes == [LARGE_ROWS + 3 * FREEZE_STEP]

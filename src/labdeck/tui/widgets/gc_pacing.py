@@ -7,8 +7,9 @@ Left alone, a full collection comes every ten frames or so and walks everything 
 100,000 rows: 50 to 100 ms, inside whichever keypress set it off).
 
 So, for a table with at least `LARGE_ROWS` rows:
-- after a load, whatever is alive (rows, cells, models) moves to the permanent generation (`gc.freeze`),
-  which full collections never walk;
+- after a load (a whole set of rows, or every `FREEZE_STEP` rows appended), whatever is alive (rows,
+  cells, models) moves to the permanent generation (`gc.freeze`), which full collections never walk (rows
+  dropped later are still freed by reference counting);
 - after a frame that drew a page of new lines, one full collection runs in idle time, once the frame is
   on screen (`call_after_refresh`): it walks one frame's garbage and the few objects alive and not frozen
   (a few ms), and the collector's counters start again, so no automatic full collection falls inside the
@@ -21,17 +22,14 @@ import gc
 from typing import Protocol
 
 LARGE_ROWS = 10_000
+# A large table growing page by page freezes again once this many rows came since its last freeze: what
+# is alive and not frozen (what every full collection walks) stays small, and the few cyclic leftovers a
+# freeze keeps for good (it does not collect first: that would walk all of them) stay few.
+FREEZE_STEP = 2_000
 
 
 class _Widget(Protocol):
     def call_after_refresh(self, callback: object) -> bool: ...
-
-
-def freeze_after_load(loaded: int) -> None:
-    """After loading `loaded` rows: freeze what is alive when the table is large (rows dropped later are
-    still freed by reference counting; only cycles made before this and dropped later wait for the end)."""
-    if loaded >= LARGE_ROWS:
-        gc.freeze()
 
 
 class FramePacer:
@@ -42,7 +40,17 @@ class FramePacer:
         self._widget = widget
         self._drawn = 0
         self._pending = False
+        self._frozen_at = 0  # how many rows were loaded at the last freeze
         self.collections = 0  # how many this pacer ran (for tests and benchmarks)
+
+    def rows_loaded(self, loaded: int, *, replaced: bool) -> None:
+        """The table now holds `loaded` rows (`replaced`: a whole new set, else rows appended)."""
+        if loaded < LARGE_ROWS:
+            self._frozen_at = 0
+            return
+        if replaced or not self._frozen_at or loaded - self._frozen_at >= FREEZE_STEP:
+            gc.freeze()
+            self._frozen_at = loaded
 
     def line_drawn(self, loaded: int, page: int) -> None:
         """A line of a table of `loaded` rows was drawn anew; `page` is how many lines the table shows."""

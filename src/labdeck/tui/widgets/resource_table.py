@@ -23,7 +23,7 @@ from textual.strip import Strip
 
 from labdeck.domain.text import sanitize
 from labdeck.tui.widgets import table_messages
-from labdeck.tui.widgets.gc_pacing import LARGE_ROWS, FramePacer, freeze_after_load
+from labdeck.tui.widgets.gc_pacing import LARGE_ROWS, FramePacer
 from labdeck.tui.widgets.table_actions import TABLE_BINDINGS, TableActions
 from labdeck.tui.widgets.table_model import LOAD_MORE_THRESHOLD, CellsFn, Column, RowKeyFn, TableModel
 from labdeck.tui.widgets.table_render import (
@@ -248,10 +248,10 @@ class ResourceTable(TableActions, ScrollView, can_focus=True):
         if self._measured_rows < SAMPLE_SIZE:
             self._measure()
         self._changed()
-        self._settle()
+        self._settle(replaced=False)
 
-    def _settle(self) -> None:
-        freeze_after_load(self.model.loaded_count)
+    def _settle(self, *, replaced: bool = True) -> None:
+        self._pacer.rows_loaded(self.model.loaded_count, replaced=replaced)
 
     def replace_row(self, row: Any) -> bool:
         found = self.model.replace_row(row)
