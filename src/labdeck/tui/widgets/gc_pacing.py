@@ -1,10 +1,10 @@
 """Garbage collection paced by a large table's frames (issue 16 goal 4: no pause on a keypress).
 
-Each frame Textual draws leaves a few thousand objects in reference cycles: a `Strip` keeps strips it
-derived in its own caches, and often itself (a crop or a divide that changes nothing caches `self`). They
-live one frame, long enough to be promoted to the oldest generation, so only full collections free them.
-Left alone, a full collection comes every ten frames or so and walks everything piled up since (at
-100,000 rows: 50 to 100 ms, inside whichever keypress set it off).
+Each frame Textual draws leaves hundreds to thousands of objects in reference cycles: a `Strip` keeps
+strips it derived in its own caches, and often itself (a crop or a divide that changes nothing caches
+`self`). They live one frame, long enough to be promoted to the oldest generation, so only full
+collections free them. Left alone, a full collection comes every ten frames or so and walks everything
+piled up since (at 100,000 rows: 50 to 100 ms, inside whichever keypress set it off).
 
 So, for a table with at least `LARGE_ROWS` rows:
 - after a load (a whole set of rows, or every `FREEZE_STEP` rows appended), whatever is alive (rows,
