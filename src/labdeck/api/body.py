@@ -85,6 +85,19 @@ def clean_items(body: bytes, what: str) -> Any:
     return value
 
 
+# How a list page's body becomes its items (`ApiClient.get_page(decode=...)`): `clean_items` by default.
+PageDecode = Callable[[bytes, str], Any]
+
+
+def page_decoder(fast: Callable[[bytes], list[Any] | None]) -> PageDecode:
+    """A page decoder that gives `fast(body)` (models parsed straight from the bytes) when it can read the
+    page, and `clean_items` (decoded, sanitised JSON, for the tolerant path) when it returns None."""
+    def decode(content: bytes, what: str) -> Any:
+        rows = fast(content)
+        return clean_items(content, what) if rows is None else rows
+    return decode
+
+
 async def off_loop(size: int, func: Callable[..., T], *args: Any) -> T:
     """`func(*args)`, in a worker thread when `size` (of the body it reads) is at least `OFF_LOOP`."""
     if size >= OFF_LOOP:
