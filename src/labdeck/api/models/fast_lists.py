@@ -24,7 +24,7 @@ import types
 from collections.abc import Callable
 from datetime import UTC, date, datetime
 from functools import cache
-from typing import Any, Final, Generic, Required, TypedDict, TypeVar, Union, get_args, get_origin
+from typing import Annotated, Any, Final, Generic, Required, TypedDict, TypeVar, Union, get_args, get_origin
 
 import msgspec
 from pydantic import BaseModel
@@ -36,6 +36,8 @@ M = TypeVar("M", bound=BaseModel)
 UNSET: Final = msgspec.UNSET
 _SCALARS: Final = (int, str, bool, float, type(None))
 PROBE: Final = 200  # look-ups of a part before deciding whether it repeats enough to share
+# The integers orjson reads as integers (it reads larger ones as floats, which pydantic then refuses).
+_INT: Final = Annotated[int, msgspec.Meta(ge=-(2**63), le=2**63 - 1)]  # (int64: larger ones refused)
 _new = object.__new__
 _set = object.__setattr__
 
@@ -55,6 +57,8 @@ def _union(args: tuple[Any, ...]) -> Any:
 
 def _decoded_type(annotation: Any, part_of: Callable[[type[BaseModel]], type]) -> Any:
     """The msgspec type that decodes what pydantic accepts strictly for `annotation`."""
+    if annotation is int:
+        return _INT
     if annotation in _SCALARS or annotation in (datetime, date):
         return annotation
     if annotation is object or annotation is Any:
@@ -166,13 +170,16 @@ def _is_scalar(annotation: Any) -> bool:
                                    and all(a in plain for a in get_args(annotation)))
 
 
-_SHAPES: dict[type[BaseModel], _Shape] = {}
+_SHAPES: dict[tuple[type[BaseModel], tuple[tuple[str, str], ...]], _Shape] = {}
 
 
 def shape_of(model: type[BaseModel], names_as: dict[str, str] | None = None) -> _Shape:
-    shape = _SHAPES.get(model)
+    """The shape of `model` (built once); `names_as`: list fields whose elements may be bare strings,
+    each meaning a model with only the named field set (an issue's plain label names)."""
+    key = (model, tuple(sorted((names_as or {}).items())))
+    shape = _SHAPES.get(key)
     if shape is None:
-        shape = _SHAPES[model] = _Shape(model, names_as or {})
+        shape = _SHAPES[key] = _Shape(model, names_as or {})
     return shape
 
 
