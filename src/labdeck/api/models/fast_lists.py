@@ -89,15 +89,18 @@ def _check_validators(model: type[BaseModel], allowed: frozenset[str]) -> None:
 
 
 class _Shape:
-    """How one model is decoded and built. A part of scalars only (a user, a label) decodes into a frozen
-    Struct, hashable, so equal parts are built once and shared; any other model decodes into a dict of
-    its declared fields (a TypedDict: only the keys that were sent), which becomes the model's own."""
+    """How one model is decoded and built. A part of scalars only (a user, a label) is kept as its raw JSON
+    text while the page decodes (`msgspec.Raw`, no copy); equal texts are decoded and built once per
+    listing and shared. Any other model decodes into a dict of its declared fields (a TypedDict: only the
+    keys that were sent), which becomes the model's own `__dict__`."""
 
     def __init__(self, model: type[BaseModel], names_as: dict[str, str]) -> None:
         _check_validators(model, frozenset(names_as))
         self.model = model
-        self.parts: list[tuple[str, _Shape]] = []  # model fields
-        self.lists: list[tuple[str, _Shape, str | None]] = []  # lists of models (names_as: bare strings)
+        # (field, part shape, decoder of one raw part, None allowed): single parts and lists of parts
+        self.parts: list[tuple[str, _Shape, msgspec.json.Decoder[Any], bool]] = []
+        self.lists: list[tuple[str, _Shape, msgspec.json.Decoder[Any], str | None]] = []  # + bare name
+        self.nested: list[tuple[str, _Shape]] = []  # models of more than scalars (decoded in place)
         self.plain_lists: list[str] = []  # other lists (tuples when decoded)
         self.times: list[str] = []  # datetime fields (naive ones are UTC)
         self.texts: list[str] = []  # fields that may hold strings (sanitised when the page needs it)
@@ -109,22 +112,29 @@ class _Shape:
                 raise Unsupported(f"{model.__name__}.{name}")
             annotation = info.annotation
             kind = _decoded_type(annotation, lambda sub: shape_of(sub).decoded)
-            element = annotation
+            element, optional = annotation, False
             if get_origin(annotation) in (Union, types.UnionType):
                 element = next(a for a in get_args(annotation) if a is not type(None))
-            if get_origin(element) is list:
-                item = get_args(element)[0]
-                if isinstance(item, type) and issubclass(item, BaseModel):
-                    bare = names_as.get(name)
-                    if bare is not None:  # elements may be bare strings (plain label names)
-                        kind = tuple[shape_of(item).decoded | str, ...]  # type: ignore[misc]
-                        kind = kind if element is annotation else kind | None
-                    self.lists.append((name, shape_of(item), bare))
-                else:
-                    self.plain_lists.append(name)
-                    self.texts.append(name)
+                optional = type(None) in get_args(annotation)
+            item = get_args(element)[0] if get_origin(element) is list else None
+            if isinstance(item, type) and issubclass(item, BaseModel) and shape_of(item).hashable:
+                sub, bare = shape_of(item), names_as.get(name)
+                one = sub.decoded | str if bare is not None else sub.decoded  # bare: plain label names
+                self.lists.append((name, sub, msgspec.json.Decoder(one), bare))
+                kind = tuple[msgspec.Raw, ...] | None if optional else tuple[msgspec.Raw, ...]
+            elif item is not None:
+                if (isinstance(item, type) and issubclass(item, BaseModel)) or names_as.get(name):
+                    raise Unsupported(f"{model.__name__}.{name}: a list of {item}")
+                self.plain_lists.append(name)
+                self.texts.append(name)
             elif isinstance(element, type) and issubclass(element, BaseModel):
-                self.parts.append((name, shape_of(element)))
+                sub = shape_of(element)
+                if sub.hashable:
+                    decoder = msgspec.json.Decoder(sub.decoded | None if optional else sub.decoded)
+                    self.parts.append((name, sub, decoder, optional))
+                    kind = msgspec.Raw
+                else:
+                    self.nested.append((name, sub))
             elif element is datetime:
                 self.times.append(name)
             elif element not in (int, bool, float, date):
@@ -140,7 +150,7 @@ class _Shape:
             self.decoded: Any = msgspec.defstruct(
                 f"_{model.__name__}Part",
                 [(n, k) if n in required else (n, k | msgspec.UnsetType, UNSET) for n, k in kinds.items()],
-                kw_only=True, frozen=True, gc=False)
+                kw_only=True, gc=False)
         else:
             self.decoded = TypedDict(f"_{model.__name__}Row",  # type: ignore[operator]
                                      {n: Required[k] if n in required else k for n, k in kinds.items()},
@@ -221,27 +231,33 @@ class _Build:
 
     def model(self, shape: _Shape, values: dict[str, Any]) -> Any:
         names = shape.fields_set(values)
-        tables = self.tables
-        for name, sub in shape.parts:
-            value = values[name]
-            if value is not None:
+        tables, part = self.tables, self.part
+        for name, sub, decoder, optional in shape.parts:
+            raw = values[name]
+            if raw is not None:  # None: the default of a field that was not sent
+                key = bytes(raw)
+                if optional and key == b"null":
+                    values[name] = None
+                    continue
                 table = tables.get(sub)
-                found = None if table is None else table.get(value)
-                values[name] = self.part(sub, value, table) if found is None else found
-        for name, sub, bare in shape.lists:
-            value = values[name]
-            if value:
+                found = None if table is None else table.get(key)
+                values[name] = part(sub, decoder, key, table) if found is None else found
+        for name, sub, decoder, bare in shape.lists:
+            raws = values[name]
+            if raws:
                 table = tables.get(sub)
                 out = []
-                for item in value:
-                    found = None if table is None or type(item) is str else table.get(item)
-                    if found is None:
-                        found = self.part(sub, item, table) if type(item) is not str else \
-                            self.bare(sub, bare or "", item)
-                    out.append(found)
+                for raw in raws:
+                    key = bytes(raw)
+                    found = None if table is None else table.get(key)
+                    out.append(part(sub, decoder, key, table, bare) if found is None else found)
                 values[name] = out
-            elif value is not None:
+            elif raws is not None:
                 values[name] = []
+        for name, sub in shape.nested:
+            value = values[name]
+            if value is not None:
+                values[name] = self.model(sub, value)
         for name in shape.plain_lists:
             value = values[name]
             if type(value) is tuple:
@@ -262,24 +278,23 @@ class _Build:
         _set(out, "__pydantic_private__", None)
         return out
 
-    def part(self, shape: _Shape, row: Any, table: dict[Any, Any] | None) -> Any:
-        """A part not found in its table: built (and kept in the table, when its shape is shared)."""
-        if not shape.hashable:
-            return self.model(shape, row)
-        built = self.model(shape, {k: v for k, v in msgspec.structs.asdict(row).items() if v is not UNSET})
+    def part(self, shape: _Shape, decoder: msgspec.json.Decoder[Any], key: bytes,
+             table: dict[Any, Any] | None, bare: str | None = None) -> Any:
+        """A part not found in its table: decoded from its JSON text (strictly: a wrong one fails the
+        page), built, and kept in the table when its shape is shared."""
+        row = decoder.decode(key)
+        if row is None:
+            return None
+        if type(row) is str:  # a plain label name: the model with only `bare` set
+            built = shape.model.model_validate({bare: row})  # sanitises
+        else:
+            values = msgspec.structs.asdict(row)
+            built = self.model(shape, {k: v for k, v in values.items() if v is not UNSET})
         if table is not None:
-            table[row] = built
+            table[key] = built
             misses = self.shared.misses
             misses[shape] = misses.get(shape, 0) + 1
         return built
-
-    def bare(self, shape: _Shape, field: str, name: str) -> Any:
-        """A list element sent as a bare string (plain label names): the model with only `field` set."""
-        table = self.shared.tables.setdefault((shape, self.clean), {})  # never unshared: names repeat
-        found = table.get(name)
-        if found is None:
-            found = table[name] = shape.model.model_validate({field: name})  # sanitises
-        return found
 
 
 class ListDecoder(Generic[M]):
@@ -294,13 +309,13 @@ class ListDecoder(Generic[M]):
     def decode(self, body: bytes) -> list[M] | None:
         """The page's rows, or None when the fast path cannot give exactly what pydantic would (a wrong
         shape, a value pydantic would coerce, bad JSON): the caller then takes the tolerant path."""
+        build = _Build(self._shared, clean=not may_hold_control(body))
         try:
-            rows = self._decoder.decode(body)
+            with paused_gc():
+                rows = self._decoder.decode(body)
+                out = [build.model(self.shape, row) for row in rows]
         except (msgspec.ValidationError, msgspec.DecodeError, ValueError, OverflowError):
             return None
-        build = _Build(self._shared, clean=not may_hold_control(body))
-        with paused_gc():
-            out = [build.model(self.shape, row) for row in rows]
         self._shared.settle(len(out))
         return out
 
