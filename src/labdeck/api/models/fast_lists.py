@@ -309,7 +309,8 @@ class ListDecoder(Generic[M]):
     def decode(self, body: bytes) -> list[M] | None:
         """The page's rows, or None when the fast path cannot give exactly what pydantic would (a wrong
         shape, a value pydantic would coerce, bad JSON): the caller then takes the tolerant path."""
-        build = _Build(self._shared, clean=not may_hold_control(body))
+        # strict_json: the check's answer is used only once msgspec has decoded the page (strictly)
+        build = _Build(self._shared, clean=not may_hold_control(body, strict_json=True))
         try:
             with paused_gc():
                 rows = self._decoder.decode(body)
