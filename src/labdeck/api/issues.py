@@ -228,6 +228,11 @@ class IssuesService:
         self.client.cache.set(self.client.cache_key(path, query), issues)  # the models, not a decoded copy
         return issues
 
+    def has_cached(self, params: Mapping[str, Any] | None = None, *, group: GroupId | None = None) -> bool:
+        """Whether the cache holds this listing (fresh or not)."""
+        return self.client.cached_list(self.listing_path(group),
+                                       self.listing_params(params, group=group)) is not None
+
     def cached_issues(self, params: Mapping[str, Any] | None = None, *,
                       group: GroupId | None = None) -> tuple[list[Issue], bool] | None:
         """What the cache holds for this listing, `(issues, fresh)`, or None."""
