@@ -434,14 +434,17 @@ class ApiClient:
         return await self.read_async(await self.request("DELETE", path, params=params, json=json))
 
     # -- lists ----------------------------------------------------------------------------------------
-    async def get_page(self, path: str, params: Mapping[str, Any] | None = None) -> Page:
+    async def get_page(self, path: str, params: Mapping[str, Any] | None = None, *,
+                       decode: body.PageDecode | None = None) -> Page:
         """One page of a list endpoint (`path` may be a `Link` URL). Its items are sanitised (every string,
         keys too), once for the whole page and only when the body can hold a control character at all, so
-        `pages`, `fetch_all` and `get_list` give clean items (parse them with `sanitised=True`)."""
+        `pages`, `fetch_all` and `get_list` give clean items (parse them with `sanitised=True`).
+        `decode`: how the body becomes the items (`body.page_decoder`: models parsed from the bytes)."""
         response = await self.request("GET", path, params=params)
         try:
-            items = await body.off_loop(len(response.content), body.clean_items, response.content,
-                                        _what(response))
+            at = body.OFF_LOOP if decode is None else body.OFF_LOOP_PARSED
+            items = await body.off_loop(len(response.content), decode or body.clean_items, response.content,
+                                        _what(response), at=at)
             page = page_from_response(items, response.headers)
         except MalformedResponse as exc:
             self.unreadable(response, exc)
@@ -449,20 +452,27 @@ class ApiClient:
         page.fingerprint = page_fetch.fingerprint(response.content)
         return page
 
+    def _decoding(self, decode: body.PageDecode | None) -> Any:
+        """This client, or one whose `get_page` decodes with `decode` (for the page loops)."""
+        return self if decode is None else _Decoding(self, decode)
+
     def pages(self, path: str, params: Mapping[str, Any] | None = None, *, per_page: int = 100,
-              keyset: bool = False) -> AsyncIterator[Page]:
+              keyset: bool = False, decode: body.PageDecode | None = None) -> AsyncIterator[Page]:
         """Pages on demand, following `rel="next"` (keyset pagination when `keyset=True`)."""
-        return page_fetch.iter_pages(self, path, params, per_page=per_page, keyset=keyset)
+        return page_fetch.iter_pages(self._decoding(decode), path, params, per_page=per_page, keyset=keyset)
 
     async def fetch_all(self, path: str, params: Mapping[str, Any] | None = None, *,
                         on_progress: Progress | None = None, per_page: int = 100,
                         mode: FetchMode = "auto", keyset: bool = False,
-                        first: Page | None = None, on_items: page_fetch.OnItems | None = None) -> list[Any]:
+                        first: Page | None = None, on_items: page_fetch.OnItems | None = None,
+                        decode: body.PageDecode | None = None) -> list[Any]:
         """Every item of a list: concurrent by page number when possible, else following `next`
         (`first`: page 1 when the caller already fetched it, with the same `params` and `per_page`;
-        `on_items`: each page's items handed on in order as they arrive, nothing kept)."""
-        return await page_fetch.fetch_all(self, path, params, on_progress=on_progress, per_page=per_page,
-                                          mode=mode, keyset=keyset, first=first, on_items=on_items)
+        `on_items`: each page's items handed on in order as they arrive, nothing kept; `decode`: as for
+        `get_page`)."""
+        return await page_fetch.fetch_all(self._decoding(decode), path, params, on_progress=on_progress,
+                                          per_page=per_page, mode=mode, keyset=keyset, first=first,
+                                          on_items=on_items)
 
     # -- cached lists ---------------------------------------------------------------------------------
     def cache_key(self, path: str, params: Mapping[str, Any] | None = None) -> Any:
@@ -474,16 +484,32 @@ class ApiClient:
         return self.cache.get(self.cache_key(path, params))
 
     async def get_list(self, path: str, params: Mapping[str, Any] | None = None, *, refresh: bool = False,
-                       on_progress: Progress | None = None) -> list[Any]:
-        """A whole list through the cache: a fresh entry costs no request; `refresh=True` always fetches."""
+                       on_progress: Progress | None = None,
+                       decode: body.PageDecode | None = None) -> list[Any]:
+        """A whole list through the cache: a fresh entry costs no request; `refresh=True` always fetches
+        (`decode`: as for `get_page`; the cache then holds what it gives)."""
         key = self.cache_key(path, params)
         if not refresh:
             hit = self.cache.get(key)
             if hit is not None and hit[1]:
                 return hit[0]
-        items = await self.fetch_all(path, params, on_progress=on_progress)
+        items = await self.fetch_all(path, params, on_progress=on_progress, decode=decode)
         self.cache.set(key, items)
         return items
+
+
+class _Decoding:
+    """A client whose `get_page` decodes with a given `decode`; everything else is the client's."""
+
+    def __init__(self, client: ApiClient, decode: body.PageDecode) -> None:
+        self._client = client
+        self._decode = decode
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._client, name)
+
+    async def get_page(self, path: str, params: Mapping[str, Any] | None = None) -> Page:
+        return await self._client.get_page(path, params, decode=self._decode)
 
 
 def _what(response: httpx.Response) -> str:

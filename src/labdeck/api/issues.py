@@ -14,9 +14,11 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mappin
 from dataclasses import dataclass, field
 from typing import Any, Final, Literal
 
+from labdeck.api import body
 from labdeck.api.client import ApiClient
 from labdeck.api.errors import ApiError, LabdeckError
 from labdeck.api.models.base import parse_many, parse_one
+from labdeck.api.models.fast_lists import fast_decoder
 from labdeck.api.models.issues import (
     BulkItemResult,
     Issue,
@@ -46,6 +48,13 @@ def issue_parts() -> SharedParts:
     """A table of the parts issues share (users, labels, milestones): one per listing, across its pages."""
     return SharedParts({"author": IssueUser, "closed_by": IssueUser, "assignees": IssueUser,
                         "milestone": Milestone, "labels": LabelDetail}, raw=("assignee", "epic", "iteration"))
+
+
+def issue_rows() -> body.PageDecode | None:
+    """How a listing's pages become issues: parsed straight from the bytes (`fast_lists`), or, for a page
+    that path cannot read exactly, decoded for `parse_issue_list` (the tolerant path). One per listing."""
+    fast = fast_decoder(Issue, names_as={"labels": "name"})
+    return None if fast is None else body.page_decoder(fast.decode)
 
 
 def parse_issue_list(items: Any, *, sanitised: bool = False,
@@ -161,9 +170,10 @@ class IssuesService:
         return await self.load(params, group=group, on_progress=on_progress)
 
     async def _fetch_parsed(self, path: str, query: dict[str, Any], *, on_progress: Progress | None,
-                            first: Any = None) -> list[Issue]:
+                            first: Any = None, decode: body.PageDecode | None = None) -> list[Issue]:
         """Every page parsed into issues as it arrives (in page order), sharing repeated parts: no decoded
-        copy of the whole listing is ever held. `first`: page 1, already parsed by the caller."""
+        copy of the whole listing is ever held. `first`: page 1, already parsed by the caller (with
+        `decode`, the listing's decoder)."""
         shared = issue_parts()
         issues: list[Issue] = []
         skip = first is not None  # page 1 comes through `on_items` too
@@ -175,7 +185,8 @@ class IssuesService:
                 return
             issues.extend(parse_issue_list(items, sanitised=True, shared=shared))  # client pages are clean
 
-        await self.client.fetch_all(path, query, on_progress=on_progress, first=first, on_items=take)
+        await self.client.fetch_all(path, query, on_progress=on_progress, first=first, on_items=take,
+                                    decode=decode or issue_rows())
         return issues
 
     async def fetch_all(self, params: Mapping[str, Any] | None = None, *, group: GroupId | None = None,
@@ -193,7 +204,7 @@ class IssuesService:
         query = self.listing_params(params, group=group)
         shared = issue_parts()
         issues: list[Issue] = []
-        async for page in self.client.pages(path, query, per_page=per_page):
+        async for page in self.client.pages(path, query, per_page=per_page, decode=issue_rows()):
             parsed = parse_issue_list(page.items, sanitised=True, shared=shared)
             issues.extend(parsed)
             yield parsed
@@ -206,14 +217,21 @@ class IssuesService:
         there is more, every page fetched concurrently; the result goes into the list cache."""
         path = self._remember(self.listing_path(group))
         query = self.listing_params(params, group=group)
-        first = await self.client.get_page(path, {**query, "per_page": 100, "page": 1})
+        decode = issue_rows()
+        first = await self.client.get_page(path, {**query, "per_page": 100, "page": 1}, decode=decode)
         issues = parse_issue_list(first.items, sanitised=True)
         if on_first_page is not None:
             on_first_page(issues)
         if first.next_url is not None:
-            issues = issues + await self._fetch_parsed(path, query, on_progress=on_progress, first=first)
+            issues = issues + await self._fetch_parsed(path, query, on_progress=on_progress, first=first,
+                                                       decode=decode)
         self.client.cache.set(self.client.cache_key(path, query), issues)  # the models, not a decoded copy
         return issues
+
+    def has_cached(self, params: Mapping[str, Any] | None = None, *, group: GroupId | None = None) -> bool:
+        """Whether the cache holds this listing (fresh or not)."""
+        return self.client.cached_list(self.listing_path(group),
+                                       self.listing_params(params, group=group)) is not None
 
     def cached_issues(self, params: Mapping[str, Any] | None = None, *,
                       group: GroupId | None = None) -> tuple[list[Issue], bool] | None:
@@ -263,7 +281,7 @@ class IssuesService:
 
     async def project_issues(self, project_id: int | str,
                              params: Mapping[str, Any] | None = None) -> list[Issue]:
-        items = await self.client.fetch_all(_project_path(project_id), params)
+        items = await self.client.fetch_all(_project_path(project_id), params, decode=issue_rows())
         return parse_issue_list(items, sanitised=True)
 
     async def create_issue(self, project_id: int | str, title: str, **fields: Any) -> Issue:

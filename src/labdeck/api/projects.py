@@ -8,9 +8,11 @@ import asyncio
 from collections.abc import Iterable
 from urllib.parse import quote
 
+from labdeck.api import body
 from labdeck.api.client import ApiClient
 from labdeck.api.errors import LabdeckError
 from labdeck.api.models.base import parse_many, parse_one
+from labdeck.api.models.fast_lists import fast_decoder
 from labdeck.api.models.projects import Project
 
 PROJECTS_PATH = "/projects"
@@ -34,6 +36,12 @@ def forget(client: ApiClient, path: str) -> None:
     client.cache.invalidate(path, client.settings.base_url)
 
 
+def project_rows() -> body.PageDecode | None:
+    """How a listing page becomes projects: parsed from the bytes, or decoded for `parse_many`."""
+    fast = fast_decoder(Project)
+    return None if fast is None else body.page_decoder(fast.decode)
+
+
 class ProjectsService:
     """Projects the signed-in user can see."""
 
@@ -44,12 +52,13 @@ class ProjectsService:
                          sort: str = "desc", search: str | None = None) -> tuple[list[Project], str | None]:
         """The first page, most recently active first, and the `next` link (None on the last page)."""
         page = await self.client.get_page(PROJECTS_PATH, {"order_by": order_by, "sort": sort,
-                                                          "per_page": per_page, "search": search or None})
+                                                          "per_page": per_page, "search": search or None},
+                                          decode=project_rows())
         return parse_many(Project, page.items, sanitised=True), page.next_url  # client pages are clean
 
     async def next_page(self, url: str) -> tuple[list[Project], str | None]:
         """The page a `next` link points at, and the link after it."""
-        page = await self.client.get_page(url)
+        page = await self.client.get_page(url, decode=project_rows())
         return parse_many(Project, page.items, sanitised=True), page.next_url  # client pages are clean
 
     async def project(self, project: ProjectRef) -> Project:

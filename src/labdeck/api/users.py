@@ -10,9 +10,11 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable, Iterable, Mapping
 from typing import Any, Final
 
+from labdeck.api import body
 from labdeck.api.client import ApiClient
 from labdeck.api.errors import ApiError, LabdeckError, MalformedResponse
 from labdeck.api.models.base import parse_many, parse_one
+from labdeck.api.models.fast_lists import fast_decoder
 from labdeck.api.models.moderation import ModeratedUser, ModerationResult
 from labdeck.domain.moderation import Operation
 
@@ -29,6 +31,12 @@ def _message(body: Any) -> str:
     if body is False:
         return "nothing to change"
     return "done" if body is None else str(body)
+
+
+def user_rows() -> body.PageDecode | None:
+    """How a listing page becomes users: parsed from the bytes, or decoded for `parse_many`."""
+    fast = fast_decoder(ModeratedUser)
+    return None if fast is None else body.page_decoder(fast.decode)
 
 
 class UsersService:
@@ -58,7 +66,8 @@ class UsersService:
         """Every user matching the filters (through the list cache; `refresh=True` always fetches)."""
         params = self.list_params(search=search, active=active, blocked=blocked,
                                   exclude_internal=exclude_internal)
-        items = await self.client.get_list(USERS_PATH, params, refresh=refresh, on_progress=on_progress)
+        items = await self.client.get_list(USERS_PATH, params, refresh=refresh, on_progress=on_progress,
+                                           decode=user_rows())
         return parse_many(ModeratedUser, items, sanitised=True)  # the client's list pages are clean
 
     def cached_users(self, *, search: str | None = None) -> tuple[list[ModeratedUser], bool] | None:

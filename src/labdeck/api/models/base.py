@@ -153,6 +153,8 @@ def parse_many(model: type[M], data: Any, *, sanitised: bool = False) -> list[M]
     A long list is parsed with the garbage collector paused (`paused_gc`)."""
     if not isinstance(data, list):
         raise MalformedResponse(f"expected a list of {model.__name__}, got {type(data).__name__}")
+    if data and all(type(item) is model for item in data):  # parsed already (a cached or fast listing)
+        return list(data)
     with paused_gc() if len(data) >= LONG_LIST else nullcontext():
         clean = data if sanitised else sanitize_json(data)
         try:

@@ -48,6 +48,7 @@ from labdeck.tui.screens.issues.dialogs import (
     links_in,
     stats_text,
 )
+from labdeck.tui.screens.issues.early_load import EarlyLoad
 from labdeck.tui.screens.issues.render import COLUMNS, Extras, issue_cells, issue_detail
 from labdeck.tui.widgets.footer import LIST_KEYS
 from labdeck.tui.widgets.labelled import LabelledField
@@ -103,8 +104,27 @@ class IssuesScreen(LabdeckScreen):
         self.label_colours: dict[str, LabelDetail] = {}  # from listings, for issues a PUT sends back bare
         self._service: IssuesService | None = None
         self.shown_group: str | None = self.group  # the scope the rows on screen belong to
+        self._early: EarlyLoad | None = None
+
+    def _start_early_load(self) -> None:
+        """Ask for page 1 while the widgets are still being mounted (unless the cache has this listing or
+        the filter does not compile: `on_mount` shows that)."""
+        service = self.service
+        if service is None:
+            return
+        try:
+            params = IssuesService.compile_filter(self.query_text, self.group)
+        except QueryError:
+            return
+        if not service.has_cached(params, group=self.group):
+            self._early = EarlyLoad(service, params, self.group)
+
+    def on_unmount(self) -> None:
+        if self._early is not None:
+            self._early.cancel()
 
     def compose_body(self) -> ComposeResult:
+        self._start_early_load()
         with Horizontal(id="issues-bar"):  # labelled fields; the placeholders are examples
             bar = Input(self.query_text, placeholder='label:bug assignee:none "text"', id="issues-query")
             bar.tooltip = Text(help_text())  # every filter key, literal text
@@ -190,6 +210,7 @@ class IssuesScreen(LabdeckScreen):
         if service is None:
             return
         table, params, group = self.table, dict(self.params), self.group
+        early, self._early = self._early, None
         hit = None if refresh else await service.cached(params, group=group)
         if hit is None and group != self.shown_group:  # another scope: the old rows never linger under it
             table.set_rows([])
@@ -207,7 +228,10 @@ class IssuesScreen(LabdeckScreen):
                 table.set_rows(self.remember_labels(page))
 
         try:
-            issues = await service.load(params, group=group, on_first_page=first_page)
+            running = early.take(params, group, first_page) if early is not None and hit is None else None
+            if early is not None and running is None:
+                early.cancel()
+            issues = await (running or service.load(params, group=group, on_first_page=first_page))
             with paused_gc():  # building 50,000 rows of cells allocates millions of small objects
                 table.set_rows(self.remember_labels(issues))  # the cursor and marks stay on their issues
         except LabdeckError as exc:
