@@ -13,7 +13,10 @@ from labdeck.domain.text import sanitize
 
 
 class LabdeckError(Exception):
-    """Base of every error labdeck raises on purpose; safe to show to the user (never holds a token)."""
+    """Base of every error labdeck raises on purpose; safe to show to the user (never holds a token).
+    `method` is the HTTP method of the request it is about, when there was one (set by the client)."""
+
+    method: str = ""
 
 
 class NetworkError(LabdeckError):
@@ -21,6 +24,12 @@ class NetworkError(LabdeckError):
     only when the request certainly never reached the server (no connection was made)."""
 
     may_have_sent: bool = True
+
+
+class AnswerLost(NetworkError):
+    """A write's answer was lost and its automatic retry cannot tell whether the first attempt was applied:
+    a PUT that renamed what its path names (a label by name, a variable's scope, a project path) answers
+    404 on the retry, because the first attempt moved it. The server may have applied it."""
 
 
 class DeadlineExceeded(NetworkError):

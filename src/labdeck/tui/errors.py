@@ -10,7 +10,7 @@ import traceback
 from collections.abc import Iterable
 from pathlib import Path
 
-from labdeck.api.errors import ApiError, LabdeckError, NetworkError
+from labdeck.api.errors import AnswerLost, ApiError, LabdeckError, NetworkError
 from labdeck.api.private_files import PRIVATE_FILE, private_folder
 from labdeck.domain.redaction import REDACTED, redact
 
@@ -34,6 +34,8 @@ def describe_error(error: BaseException) -> str:
     error = unwrap(error)
     if isinstance(error, ApiError):
         return redact(f"{error.status}: {error.message}")
+    if isinstance(error, AnswerLost):  # says itself what happened
+        return redact(str(error))
     if isinstance(error, NetworkError):
         return redact(f"Network error: {error}" if str(error) else "Network error")
     if isinstance(error, LabdeckError):
