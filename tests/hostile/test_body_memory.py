@@ -17,7 +17,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 import pytest
-from hostile.hostile_server import hostile_settings, start
+from hostile_server import hostile_settings, start
 
 import labdeck.cli.api as api_cli
 from labdeck.api.client import ApiClient
@@ -64,7 +64,8 @@ class Streaming:
         if self.gzip:
             headers.append((b"content-encoding", b"gzip"))
         await send({"type": "http.response.start", "status": 200, "headers": headers})
-        pieces = self.pieces or BOMB if self.gzip else [b"["] + [LIST_CHUNK] * (BODY // CHUNK) + [b'{"id": 2}]']
+        plain = [b"["] + [LIST_CHUNK] * (BODY // CHUNK) + [b'{"id": 2}]']
+        pieces = (self.pieces or BOMB) if self.gzip else plain
         for piece in pieces:
             await send({"type": "http.response.body", "body": piece, "more_body": True})
         await send({"type": "http.response.body", "body": b"", "more_body": False})

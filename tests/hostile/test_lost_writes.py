@@ -12,7 +12,7 @@ import json
 from typing import Any
 
 import pytest
-from hostile.hostile_server import Answer, Call, build_app, hostile_settings, json_answer, raw_answer, start
+from hostile_server import Answer, Call, build_app, hostile_settings, json_answer, raw_answer, start
 
 from labdeck.api.client import ApiClient
 from labdeck.api.errors import AnswerLost, MalformedResponse, NetworkError, NotFound
