@@ -10,11 +10,22 @@ import traceback
 from collections.abc import Iterable
 from pathlib import Path
 
-from labdeck.api.errors import AnswerLost, ApiError, LabdeckError, NetworkError
+from labdeck.api.errors import (
+    AnswerLost,
+    ApiError,
+    LabdeckError,
+    MalformedResponse,
+    NetworkError,
+    ServerError,
+)
 from labdeck.api.private_files import PRIVATE_FILE, private_folder
 from labdeck.domain.redaction import REDACTED, redact
 
-__all__ = ["REDACTED", "describe_error", "format_crash", "is_expected", "redact", "unwrap", "write_crash_log"]
+__all__ = ["MAY_HAVE_APPLIED", "REDACTED", "describe_error", "format_crash", "is_expected", "lost_write",
+           "may_have_applied", "redact", "unwrap", "write_crash_log"]
+
+MAY_HAVE_APPLIED = "the server may have applied this"
+READS = frozenset({"", "GET", "HEAD", "OPTIONS"})
 
 def unwrap(error: BaseException) -> BaseException:
     """The error a worker raised (Textual wraps it in `WorkerFailed`)."""
@@ -29,9 +40,33 @@ def is_expected(error: BaseException) -> bool:
     return isinstance(unwrap(error), LabdeckError)
 
 
-def describe_error(error: BaseException) -> str:
-    """One line for a notification: "404: 404 Project Not Found", "Network error: ...", or a type name."""
+def may_have_applied(error: BaseException) -> bool:
+    """Whether a write that failed with `error` may still have been applied by the server."""
     error = unwrap(error)
+    if isinstance(error, MalformedResponse):  # it answered, but the answer is unreadable or cut short
+        return True
+    if isinstance(error, NetworkError):
+        return error.may_have_sent
+    return isinstance(error, ServerError) and error.status in (502, 504)
+
+
+def lost_write(error: BaseException) -> bool:
+    """`error` is about a write (not a read) whose answer was lost: it may have been applied."""
+    error = unwrap(error)
+    return isinstance(error, LabdeckError) and error.method.upper() not in READS and may_have_applied(error)
+
+
+def describe_error(error: BaseException) -> str:
+    """One line for a notification: "404: 404 Project Not Found", "Network error: ...", or a type name; a
+    write whose answer was lost says "the server may have applied this"."""
+    error = unwrap(error)
+    text = _describe(error)
+    if lost_write(error) and MAY_HAVE_APPLIED not in text:
+        text = f"{text}: {MAY_HAVE_APPLIED}"
+    return text
+
+
+def _describe(error: BaseException) -> str:
     if isinstance(error, ApiError):
         return redact(f"{error.status}: {error.message}")
     if isinstance(error, AnswerLost):  # says itself what happened

@@ -8,8 +8,6 @@ non-administrator, the instance variable limit, ...) is shown with its status an
 
 from __future__ import annotations
 
-from typing import Any
-
 from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
@@ -22,14 +20,15 @@ from labdeck.api.models.variables import CiVariable
 from labdeck.api.variables import VariableError, VariablesService
 from labdeck.domain.journal_rules import SECRET_VARIABLE
 from labdeck.tui.areas import AreaRequest
-from labdeck.tui.errors import describe_error
+from labdeck.tui.errors import describe_error, lost_write
 from labdeck.tui.screens.base import StatusTableScreen
 from labdeck.tui.screens.confirm import TypeToConfirmScreen
+from labdeck.tui.screens.groups.applied import variables_hold
 from labdeck.tui.screens.groups.forms import Values, variable_form, variable_options
 from labdeck.tui.screens.groups.tabs import copy_variable_value, refuse_hidden, variable_key, variable_tab
 from labdeck.tui.widgets.resource_view import ResourceView
-
-DONE = {"add": "added", "edit": "updated", "delete": "deleted"}
+from labdeck.tui.workers import is_live
+from labdeck.tui.writes import open_write_form
 
 
 class InstanceVariablesScreen(StatusTableScreen):
@@ -96,13 +95,40 @@ class InstanceVariablesScreen(StatusTableScreen):
         return row if isinstance(row, CiVariable) else None
 
     def action_add(self) -> None:
-        self.app.push_screen(variable_form(instance=True), lambda values: self._apply("add", None, values))
+        self.open_variable_form(None)
 
     def action_edit(self) -> None:
         row = self.current()
         if row is not None:
-            self.app.push_screen(variable_form(row, instance=True),
-                                 lambda values: self._apply("edit", row, values))
+            self.open_variable_form(row)
+
+    def open_variable_form(self, row: CiVariable | None) -> None:
+        """The add (`row` None) or edit form, sending itself; after a lost answer it re-reads the instance
+        variables: is the key there with that value and those flags?"""
+        service = self.service
+        if service is None:
+            return
+
+        async def write(values: Values) -> str:
+            options = variable_options(values, row)
+            if row is None:
+                await service.create_instance_variable(values["key"], values["value"], **options)
+                return f"Variable {values['key']} added"
+            await service.update_instance_variable(row.key, values["value"], **options)
+            return f"Variable {row.key} updated"
+
+        async def applied(values: Values) -> bool:
+            key = row.key if row is not None else str(values["key"])
+            return variables_hold(await service.instance_variables(refresh=True), values, key=key, scope=None,
+                                  before=row)
+
+        def done(message: str | None) -> None:
+            if message and is_live(self):
+                self.notify(message, markup=False)
+                self.load(refresh=True)
+
+        open_write_form(self, variable_form(row, instance=True), write, verify=applied, done=done,
+                        refresh=lambda: self.load(refresh=True) if is_live(self) else None)
 
     def action_delete(self) -> None:
         row = self.current()
@@ -112,32 +138,21 @@ class InstanceVariablesScreen(StatusTableScreen):
                                       "instance loses it.", key=row.key)
         screen = TypeToConfirmScreen("Delete instance variable", message, row.key, confirm_label="Delete",
                                      irreversible=SECRET_VARIABLE if row.masked else None)
-        self.app.push_screen(screen, lambda yes: self._apply("delete", row, {}) if yes else None)
-
-    def _apply(self, what: str, row: CiVariable | None, values: Values | None) -> None:
-        if values is not None:
-            self.apply_change(what, row, values)
+        self.app.push_screen(screen, lambda yes: self.delete_variable(row) if yes else None)
 
     @work(group="instance-variables-change")
-    async def apply_change(self, what: str, row: CiVariable | None, values: Values) -> None:
+    async def delete_variable(self, row: CiVariable) -> None:
         service = self.service
         if service is None:
             return
-        options: dict[str, Any] = {}
-        if what != "delete":
-            options = variable_options(values, row)
         try:
-            if what == "add":
-                await service.create_instance_variable(values["key"], values["value"], **options)
-            elif what == "edit" and row is not None:
-                await service.update_instance_variable(row.key, values["value"], **options)
-            elif row is not None:
-                await service.delete_instance_variable(row.key)
-        except (LabdeckError, VariableError) as error:
+            await service.delete_instance_variable(row.key)
+        except LabdeckError as error:
             self.refused(error)
+            if lost_write(error):  # the server may have deleted it: show what it holds now
+                self.load(refresh=True)
             return
-        key = values.get("key") or (row.key if row else "")
-        self.notify(Content.assemble("Variable ", str(key), f" {DONE[what]}"))
+        self.notify(Content.assemble("Variable ", row.key, " deleted"))
         self.load()
 
     def action_reveal(self) -> None:

@@ -35,7 +35,9 @@ from labdeck.tui.downloads import ensure_folder, free_target
 from labdeck.tui.jobs import Job
 from labdeck.tui.screens.base import LabdeckScreen
 from labdeck.tui.screens.confirm import ConfirmScreen, TypeToConfirmScreen
+from labdeck.tui.screens.groups.applied import group_change_applied
 from labdeck.tui.screens.groups.forms import (
+    FormScreen,
     Renderer,
     Values,
     badge_form,
@@ -50,6 +52,7 @@ from labdeck.tui.screens.groups.forms import (
 from labdeck.tui.screens.groups.tabs import copy_variable_value, refuse_hidden, variable_key
 from labdeck.tui.widgets.resource_view import ResourceView
 from labdeck.tui.workers import is_live
+from labdeck.tui.writes import open_write_form
 
 if TYPE_CHECKING:
     from labdeck.tui.screens.groups.groups import GroupsScreen
@@ -91,11 +94,28 @@ class GroupActions:
         forms = {"members": lambda: member_form("groups", self.today()), "labels": label_form,
                  "badges": lambda: badge_form(render=self.badge_renderer()),
                  "variables": lambda: variable_form(scoped=self.variables_scoped())}
-        self.app.push_screen(forms[tab](), lambda values: self._created(tab, values))
+        self.open_change_form(forms[tab](), tab, "add", None)
 
-    def _created(self: GroupsScreen, tab: str, values: Values | None) -> None:
-        if values is not None:
-            self.apply_change(tab, "add", None, values)
+    def open_change_form(self: GroupsScreen, form: FormScreen, tab: str, what: str, row: Any) -> None:
+        """Open an add or edit form that sends its change itself: it stays open, values kept, until the
+        change is done; after a lost answer it re-reads the tab (`group_change_applied`)."""
+        services, group = self.services, self.group
+        if services is None or group is None:
+            return
+        ref = group.id
+
+        async def write(values: Values) -> bool:
+            await self._change(services, ref, tab, what, row, values)
+            return True
+
+        def done(result: bool | None) -> None:
+            if result and is_live(self):
+                self.notify(f"{tab[:-1].capitalize()} {DONE[what]}")
+                self.reload(tab)
+
+        open_write_form(self, form, write, done=done,
+                        verify=lambda values: group_change_applied(services, ref, tab, row, values),
+                        refresh=lambda: self.reload(tab) if is_live(self) else None)
 
     def badge_renderer(self: GroupsScreen) -> Renderer | None:
         """Render typed badge URLs with the server's `render` (the group's first project)."""
@@ -116,6 +136,7 @@ class GroupActions:
         tab, row = self.active_tab, self.table().cursor_row
         if self.group is None or tab not in EDITABLE or row is None:
             return
+        form: FormScreen
         if isinstance(row, Member):
             form = member_form("groups", self.today(), user_ids=str(row.id), level=row.access_level or 30,
                                expires=row.expires_at.isoformat() if row.expires_at else "", editing=True)
@@ -128,11 +149,7 @@ class GroupActions:
             form = variable_form(row, scoped=self.variables_scoped())
         else:
             return
-        self.app.push_screen(form, lambda values: self._edited(tab, row, values))
-
-    def _edited(self: GroupsScreen, tab: str, row: Any, values: Values | None) -> None:
-        if values is not None:
-            self.apply_change(tab, "edit", row, values)
+        self.open_change_form(form, tab, "edit", row)
 
     def action_delete(self: GroupsScreen) -> None:
         if self.tree_has_focus("delete"):
