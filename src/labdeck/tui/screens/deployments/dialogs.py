@@ -180,6 +180,8 @@ def merge_requests_text(mrs: list[ShippedMergeRequest]) -> Text:
 class DeploymentDetailScreen(ModalScreen[None]):
     """A deployment's job, commit and user, and the merge requests it shipped (loaded on open)."""
 
+    SENDS_NO_WRITE = "shows a deployment; sends nothing"
+
     CSS_PATH = "deployments.tcss"
     BINDINGS = [Binding("escape", "close", "Close", id="deployment_detail.close")]
 

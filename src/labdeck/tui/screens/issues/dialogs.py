@@ -36,6 +36,8 @@ TimeAction = Literal["time_estimate", "add_spent_time", "reset_time_estimate", "
 class BulkMenu(ModalScreen["BulkKind | None"]):
     """What to do with the marked issues."""
 
+    SENDS_NO_WRITE = "a menu of bulk actions: they run as jobs, whose results say what happened"
+
     CSS_PATH = "issues.tcss"
     AUTO_FOCUS = "#issues-bulk-options"
     BINDINGS = [Binding("escape", "cancel", "Cancel", id="issues_bulk.cancel")]
@@ -70,6 +72,8 @@ def links_in(text: str) -> list[str]:
 class LinkMenu(ModalScreen[str | None]):
     """The links of an issue's description and notes: one is opened only when chosen (and, off the
     instance's host, only after a confirmation: see `tui.links.open_link`)."""
+
+    SENDS_NO_WRITE = "a menu of links to open; sends nothing"
 
     CSS_PATH = "issues.tcss"
     AUTO_FOCUS = "#issues-link-options"

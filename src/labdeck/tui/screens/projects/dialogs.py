@@ -203,6 +203,8 @@ def fork_target(text: str | None) -> tuple[int | None, str | None]:
 class ForkDialog(FormKeys, ModalScreen[ForkRequest | None]):
     """The fork's options; empty fields take GitLab's defaults (personal namespace, same name and path)."""
 
+    SENDS_NO_WRITE = "gathers a fork's options: the fork runs as a job, whose result says a lost answer"
+
     CSS_PATH = "dialogs.tcss"
     BINDINGS = [Binding("escape", "cancel", "Cancel", id="fork_dialog.cancel")]
     AUTO_FOCUS = "#fork-namespace"
@@ -255,6 +257,8 @@ class ForkDialog(FormKeys, ModalScreen[ForkRequest | None]):
 
 class PathPrompt(FormKeys, ModalScreen[str | None]):
     """One line of input (a file path); enter gives it, escape gives None."""
+
+    SENDS_NO_WRITE = "asks for a local file path; nothing is typed that a lost answer could lose"
 
     CSS_PATH = "dialogs.tcss"
     BINDINGS = [Binding("escape", "cancel", "Cancel", id="path_prompt.cancel")]

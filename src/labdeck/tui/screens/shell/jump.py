@@ -17,6 +17,8 @@ from labdeck.tui.areas import admin_only_message, complete, find_area
 class JumpScreen(ModalScreen[str | None]):
     """Returns the chosen area name, or None when cancelled."""
 
+    SENDS_NO_WRITE = "the jump prompt; sends nothing"
+
     CSS_PATH = "jump.tcss"
     BINDINGS = [
         Binding("escape", "cancel", "Cancel", id="jump.cancel"),
