@@ -395,16 +395,23 @@ class ApiClient:
     def decode(response: httpx.Response) -> Any:
         """Parsed JSON of a response, `None` for an empty body; `MalformedResponse` for bad JSON (or JSON
         nested too deeply: never a `RecursionError`)."""
-        return body.decode_json(response.content, _what(response))
+        try:
+            return body.decode_json(response.content, _what(response))
+        except MalformedResponse as exc:
+            exc.method = response.request.method  # a write's unreadable answer: it may have been applied
+            raise
 
     async def decode_async(self, response: httpx.Response) -> Any:
         """`decode`, off the event loop for a large body (`body.OFF_LOOP`)."""
-        return await body.off_loop(len(response.content), body.decode_json, response.content,
-                                   _what(response))
+        try:
+            return await body.off_loop(len(response.content), body.decode_json, response.content,
+                                       _what(response))
+        except MalformedResponse as exc:
+            exc.method = response.request.method
+            raise
 
     def unreadable(self, response: httpx.Response, error: LabdeckError) -> None:
         """Mark the log entry of `response` (a 2xx) as failed: its body was truncated or unreadable."""
-        error.method = error.method or response.request.method
         seq = response.extensions.get("labdeck.log_seq")
         if isinstance(seq, int):
             self.request_log.amend(seq, str(error))
