@@ -52,6 +52,35 @@ class OffOriginRedirect(LabdeckError):
         self.target_host = target_host
 
 
+MAY_HAVE_APPLIED = "the server may have applied this"
+READS = frozenset({"", "GET", "HEAD", "OPTIONS"})
+
+
+def may_have_applied(error: BaseException) -> bool:
+    """Whether a write that failed with `error` may still have been applied by the server: its answer was
+    unreadable or cut short, the connection broke after the request may have been sent, or a proxy answered
+    502/504 for the backend."""
+    if isinstance(error, MalformedResponse):
+        return True
+    if isinstance(error, NetworkError):
+        return error.may_have_sent
+    return isinstance(error, ApiError) and error.status in (502, 504)
+
+
+def lost_write(error: BaseException) -> bool:
+    """`error` is about a write (not a read) whose answer was lost: the server may have applied it."""
+    return isinstance(error, LabdeckError) and error.method.upper() not in READS and may_have_applied(error)
+
+
+def failure_text(error: LabdeckError) -> str:
+    """What a per-item result says about a failed write: the server's message (or the error), and "the
+    server may have applied this" when its answer was lost."""
+    message = error.message if isinstance(error, ApiError) else str(error) or type(error).__name__
+    if lost_write(error) and MAY_HAVE_APPLIED not in message:
+        message = f"{message}: {MAY_HAVE_APPLIED}"
+    return message
+
+
 class ApiError(LabdeckError):
     """An HTTP error status from the API, with the server's message."""
 

@@ -10,22 +10,14 @@ import traceback
 from collections.abc import Iterable
 from pathlib import Path
 
-from labdeck.api.errors import (
-    AnswerLost,
-    ApiError,
-    LabdeckError,
-    MalformedResponse,
-    NetworkError,
-    ServerError,
-)
+from labdeck.api import errors as api_errors
+from labdeck.api.errors import MAY_HAVE_APPLIED, AnswerLost, ApiError, LabdeckError, NetworkError
 from labdeck.api.private_files import PRIVATE_FILE, private_folder
 from labdeck.domain.redaction import REDACTED, redact
 
 __all__ = ["MAY_HAVE_APPLIED", "REDACTED", "describe_error", "format_crash", "is_expected", "lost_write",
            "may_have_applied", "redact", "unwrap", "write_crash_log"]
 
-MAY_HAVE_APPLIED = "the server may have applied this"
-READS = frozenset({"", "GET", "HEAD", "OPTIONS"})
 
 def unwrap(error: BaseException) -> BaseException:
     """The error a worker raised (Textual wraps it in `WorkerFailed`)."""
@@ -41,19 +33,13 @@ def is_expected(error: BaseException) -> bool:
 
 
 def may_have_applied(error: BaseException) -> bool:
-    """Whether a write that failed with `error` may still have been applied by the server."""
-    error = unwrap(error)
-    if isinstance(error, MalformedResponse):  # it answered, but the answer is unreadable or cut short
-        return True
-    if isinstance(error, NetworkError):
-        return error.may_have_sent
-    return isinstance(error, ServerError) and error.status in (502, 504)
+    """`api.errors.may_have_applied` of the error a worker raised."""
+    return api_errors.may_have_applied(unwrap(error))
 
 
 def lost_write(error: BaseException) -> bool:
-    """`error` is about a write (not a read) whose answer was lost: it may have been applied."""
-    error = unwrap(error)
-    return isinstance(error, LabdeckError) and error.method.upper() not in READS and may_have_applied(error)
+    """`api.errors.lost_write` of the error a worker raised."""
+    return api_errors.lost_write(unwrap(error))
 
 
 def describe_error(error: BaseException) -> str:

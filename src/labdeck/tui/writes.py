@@ -25,8 +25,8 @@ from typing import TYPE_CHECKING, Any
 from rich.text import Text
 from textual.widgets import Button, Static
 
-from labdeck.api.errors import LabdeckError
-from labdeck.tui.errors import MAY_HAVE_APPLIED, READS, describe_error, may_have_applied
+from labdeck.api.errors import READS, LabdeckError
+from labdeck.tui.errors import MAY_HAVE_APPLIED, describe_error, may_have_applied
 from labdeck.tui.workers import cancel_if_gone
 
 __all__ = ["MAY_HAVE_APPLIED", "CannotVerify", "WriteForm", "WriteOutcome", "attempt_write",

@@ -26,7 +26,7 @@ from textual.containers import Horizontal
 from textual.content import Content
 from textual.widgets import Input, Static
 
-from labdeck.api.errors import LabdeckError
+from labdeck.api.errors import LabdeckError, lost_write
 from labdeck.api.issues import BulkAction, BulkKind, IssuesService
 from labdeck.api.models.base import paused_gc
 from labdeck.api.models.issues import Issue, LabelDetail, TimeStats
@@ -406,7 +406,11 @@ class IssuesScreen(LabdeckScreen):
                 message = f"time: {stats_text(stats).plain}"
             fresh = await service.get_issue(pid, iid)
         except LabdeckError as exc:
-            self.notify(str(exc), title=issue.reference, severity="error", markup=False, timeout=8)
+            lost = lost_write(exc)  # "the server may have applied this": read the issue again
+            self.notify(self.labdeck._describe(exc), title=issue.reference, markup=False, timeout=8,
+                        severity="warning" if lost else "error")
+            if lost:
+                self.refresh_issue(issue)
             return
         self.notify(message, title=issue.reference, markup=False, timeout=4)
         self.updated(fresh)
