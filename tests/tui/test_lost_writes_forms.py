@@ -236,3 +236,43 @@ async def test_a_write_no_form_holds_says_so_and_rereads() -> None:
         log = app.session.client.request_log.entries  # type: ignore[union-attr]
         assert any(e.method == "GET" and "/labels" in e.path for e in log[requests:])  # read again
         assert app.is_running and app.return_code is None
+
+
+@pytest.mark.parametrize(("how", "found"), HOWS)
+async def test_wiki_editor(how: str, found: str) -> None:
+    """A new wiki page whose POST's answer was lost: applied -> saved (the page is found by its title and
+    text); not applied -> the text is kept and ctrl+s sends it again, once."""
+    from textual.widgets import TextArea
+
+    from labdeck.tui.screens.projects.wiki import WikiEditorScreen
+
+    project = ProjectSandbox()
+    factory, made = losing(project.factory, "POST", r"/wikis$", how)
+    app = make_app(transport_factory=factory)
+    async with app.run_test(size=(140, 44)) as pilot:
+        await open_view(pilot, project)
+        await app.push_screen(WikiEditorScreen(project.project("acme/platform/api-gateway"), None))
+        await settle(pilot)
+        editor = app.screen
+        assert isinstance(editor, WikiEditorScreen)
+        editor.query_one("#wiki-title", Input).value = "Runbook"
+        editor.query_one(TextArea).load_text("Restart the gateway.")
+        await pilot.press("ctrl+s")
+        for _ in range(10):
+            await settle(pilot)
+        status = str(editor.query_one("#wiki-status").render())
+        notes = messages(app)
+        assert any(MAY_HAVE_APPLIED in m and found in m for m in notes), notes
+        assert editor.query_one(TextArea).text == "Restart the gateway."
+        if found == "it was applied":
+            assert "Saved Runbook" in status and not editor.dirty
+        else:
+            assert "Your text is kept" in status and editor.dirty
+            await pilot.press("ctrl+s")
+            for _ in range(10):
+                await settle(pilot)
+            assert "Saved Runbook" in str(editor.query_one("#wiki-status").render())
+        pid = project.store.project_by_path("acme/platform/api-gateway").id
+        pages = project.store.areas["wikis"].pages[pid]
+        assert [p.title for p in pages.values()].count("Runbook") == 1
+        assert made[-1].seen == 1
