@@ -1,8 +1,9 @@
 """The actions of the groups view, per tab: add, edit and delete members, labels, badges and CI variables
-(forms validated before sending; removing a member or deleting a variable needs its name typed), reveal a
+(forms validated before sending, which send the change themselves and re-read after a lost answer; removing
+a member or deleting a variable needs its name typed), reveal a
 masked value, copy a variable's value (`y`, never shown), subscribe to a label, show inherited members, and
 the long operations as jobs: group export (polled until the archive is there, then saved in the folder the
-user picked; `SaveError` names the path when it cannot be written), relations export (progress per
+user picked; `downloads.SaveError` names the path when it cannot be written), relations export (progress per
 relation), and import. Members are added by id or username; badge forms preview their rendered URLs.
 
 `GroupActions` is a mixin of `GroupsScreen` (`groups.py`), which provides `group`, `services`,
@@ -13,7 +14,6 @@ from __future__ import annotations
 
 import asyncio
 from datetime import date
-from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -21,17 +21,15 @@ from textual import work
 from textual.content import Content
 
 from labdeck.api.badges import BadgeUrlError
-from labdeck.api.errors import LabdeckError
 from labdeck.api.models.badges import Badge
 from labdeck.api.models.group_transfer import RelationState, RelationStatus
 from labdeck.api.models.labels import GroupLabel
 from labdeck.api.models.members import BillableMember, Member
 from labdeck.api.models.variables import CiVariable
-from labdeck.api.private_files import write_private
 from labdeck.api.variables import VariableError
 from labdeck.domain.journal_rules import SECRET_VARIABLE
 from labdeck.tui.capabilities import feature_reason
-from labdeck.tui.downloads import ensure_folder, free_target
+from labdeck.tui.downloads import ensure_folder, free_target, safe_name, save_file
 from labdeck.tui.jobs import Job
 from labdeck.tui.screens.base import LabdeckScreen
 from labdeck.tui.screens.confirm import ConfirmScreen, TypeToConfirmScreen
@@ -59,23 +57,6 @@ if TYPE_CHECKING:
 
 EDITABLE = ("members", "labels", "badges", "variables")
 DONE = {"add": "added", "edit": "updated", "delete": "deleted"}
-
-
-class SaveError(LabdeckError):
-    """A download that could not be written where the user asked."""
-
-
-async def save_file(target: Path, payload: bytes) -> None:
-    """Write a download (atomically, 0600: an export holds the group's data); `SaveError` with the path and
-    the reason when the folder cannot be written."""
-    try:
-        await asyncio.to_thread(partial(write_private, target, payload, make_folder=False))
-    except OSError as exc:
-        raise SaveError(f"Cannot write {target}: {exc.strerror or exc}") from None
-
-
-def _safe_name(text: str) -> str:
-    return "".join(ch if ch.isalnum() or ch in "-_." else "_" for ch in text) or "group"
 
 
 class GroupActions:
@@ -361,7 +342,7 @@ class GroupActions:
         if services is None or group is None:
             return None
         ref, folder = group.id, folder or self.download_dir
-        name = _safe_name((group.full_path or str(group.id)).replace("/", "_"))
+        name = safe_name((group.full_path or str(group.id)).replace("/", "_"))
 
         async def run(job: Job) -> None:
             job.set_total(2)
@@ -410,8 +391,8 @@ class GroupActions:
         if payload is None:
             self.notify(f"{status.relation} is not ready", severity="warning", markup=False)
             return
-        name = _safe_name((group.full_path or str(group.id)).replace("/", "_"))
-        target = free_target(folder or self.download_dir, f"{name}_{_safe_name(status.relation)}.ndjson.gz")
+        name = safe_name((group.full_path or str(group.id)).replace("/", "_"))
+        target = free_target(folder or self.download_dir, f"{name}_{safe_name(status.relation)}.ndjson.gz")
         await save_file(target, payload)
         self.notify(f"Saved {target}", markup=False)
 
