@@ -142,6 +142,7 @@ class WriteForm(_FormBase):
     def show_form_message(self, message: str, style: str = "red") -> None:
         for static in self.query(f"#{self.ERROR}").results(Static) if self.ERROR else ():
             static.update(Text(message, style=style))
+            static.display = True  # a form may keep the line hidden until there is something to say
 
     def _set_busy(self, busy: bool) -> None:
         if self.SUBMIT:

@@ -97,7 +97,9 @@ class StatusDialog(WriteForm, ModalScreen[Any]):
                 yield OptionList(*[Option(status_text(s), id=s) for s in self.choices], id="status-options")
             else:
                 yield Static("No status change is allowed from here.", id="status-none")
-            yield Static("", markup=False, id="status-error", classes="dialog-error")
+            error = Static("", markup=False, id="status-error", classes="dialog-error")
+            error.display = False  # shown when the change is refused or its answer lost
+            yield error
             yield Static("enter: set status · escape: cancel", classes="dialog-hint")
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:

@@ -80,7 +80,9 @@ class FormScreen(WriteForm, FormKeys, ModalScreen[Values | None]):
                 for field in self.fields:
                     yield from self._field(field)
                 yield from self.compose_extra()
-            yield Static("", markup=False, id="form-message", classes="group-form-error")
+            message = Static("", markup=False, id="form-message", classes="group-form-error")
+            message.display = False  # shown when a write is refused or its answer lost
+            yield message
             with Horizontal(classes="group-form-buttons"):
                 yield Button("Cancel", id="form-cancel")
                 yield Button(self.submit_label, id="form-submit", variant="primary")
