@@ -204,6 +204,7 @@ def test_parse_fields_and_split_path() -> None:
         {"a": "1", "b": "", "c": -4, "d": "1.5", "e": False, "f": "007"}
     assert split_path("api/v4/projects?x=1&x=2&y[]=3") == ("/projects", {"x": ["1", "2"], "y": ["3"]})
     assert split_path("https://h/api/v4/items?page=2") == ("https://h/api/v4/items", {"page": "2"})
+    assert split_path("groups/acme/variables/") == ("/groups/acme/variables", {})  # a trailing slash dropped
 
 
 @pytest.mark.parametrize("pretty", [True, False])

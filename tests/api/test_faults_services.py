@@ -15,6 +15,7 @@ from faulty_sandbox import FAULTS, SocketLike
 from labdeck.api.client import ApiClient
 from labdeck.api.errors import LabdeckError, MalformedResponse, ServerError
 from labdeck.api.instance import InstanceService
+from labdeck.api.models.tolerant import identity_unreadable
 from labdeck.api.registry import RegistryService
 from labdeck.api.settings import ConnectionSettings, RetryPolicy
 from labdeck.api.users import UsersService
@@ -122,14 +123,12 @@ def shaped(body: Any, status: int = 200, headers: dict[str, str] | None = None) 
 WRONG_SHAPES: list[tuple[str, Any]] = [
     ("users", {"message": "not a list"}),
     ("users", [1, 2, 3]),
-    ("users", [{"id": "abc", "username": "x"}]),
     ("user", []),
     ("user", "text"),
     ("me", {"username": "no id"}),
     ("me", None),
     ("version", ["16.0"]),
     ("repositories", {"id": 1}),
-    ("repositories", [{"name": "no id"}]),
     ("group_repositories", [None]),
     ("tag_details", [{"id": 1, "name": "r", "path": "p", "project_id": 1}]),
 ]
@@ -162,6 +161,20 @@ async def test_an_odd_item_is_read_with_its_unreadable_field_named(call: Call, b
     async with client_for(shaped(body)) as client:
         [item] = await call(client)
         assert item.id == 1 and item.unreadable == (field,)
+
+
+# An item whose id cannot be read is kept too (marked; nothing can act on it): never a failed list.
+ID_LESS: list[tuple[Call, Any]] = [
+    (_list_users, [{"id": "abc", "username": "x"}]),
+    (lambda c: RegistryService(c).project_repositories(GATEWAY), [{"name": "no id"}]),
+]
+
+
+@pytest.mark.parametrize(("call", "body"), ID_LESS)
+async def test_an_item_whose_id_is_unreadable_is_kept_and_marked(call: Call, body: Any) -> None:
+    async with client_for(shaped(body)) as client:
+        [item] = await call(client)
+        assert item.id < 0 and "id" in item.unreadable and identity_unreadable(item)
 
 
 async def test_a_non_json_success_body_is_a_malformed_response() -> None:

@@ -232,8 +232,10 @@ def test_every_string_of_an_issue_is_sanitised_once_or_standalone() -> None:
     # parts parsed on their own still sanitise themselves
     assert TimeStats.model_validate({"human_time_estimate": "x\x1b"}).human_time_estimate == "x␛"
     assert LabelDetail.model_validate({"name": "y\x1b"}, context={}).name == "y␛"
+    [kept] = parse_issue_list([{"id": "not a number", "iid": 1, "project_id": 1}])  # kept, marked (issue 15)
+    assert kept.id < 0 and kept.unreadable == ("id",) and kept.iid == 1
     with pytest.raises(MalformedResponse):
-        parse_issue_list([{"id": "not a number", "iid": 1, "project_id": 1}])
+        parse_issue_list(["not an issue"])
     with pytest.raises(MalformedResponse):
         parse_issue_list({"message": "not a list"})
 

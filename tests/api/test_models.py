@@ -14,6 +14,7 @@ from labdeck.api.instance import InstanceService
 from labdeck.api.models.base import parse_many, parse_one
 from labdeck.api.models.groups import Group
 from labdeck.api.models.projects import Project
+from labdeck.api.models.tolerant import NOT_AN_OBJECT, identity_unreadable
 from labdeck.api.models.users import CurrentUser, User
 from labdeck.api.models.version import Version
 
@@ -62,8 +63,16 @@ def test_parse_many() -> None:
     assert users[1].last_activity_on is not None and users[1].last_activity_on.day == 1
     with pytest.raises(MalformedResponse):
         parse_many(User, {"id": 1})
-    # one item that cannot stand (not an object) is left out; the list is not failed for it
-    assert [u.id for u in parse_many(User, [{"id": 1}, "oops", {"id": "x"}, {"id": 3}])] == [1, 3]
+    # no item is lost: one that is not an object, or whose id is unreadable, stands as a marked placeholder
+    # (a negative id, distinct for each) that nothing may act on
+    users = parse_many(User, [{"id": 1}, "oops", {"id": "x", "username": "x"}, {"id": 3}])
+    assert [u.id for u in users][::3] == [1, 3] and len(users) == 4
+    oops, x = users[1:3]
+    assert oops.id < 0 and x.id < 0 and oops.id != x.id and x.username == "x"
+    assert oops.unreadable == (NOT_AN_OBJECT, "id") and x.unreadable == ("id",)
+    assert [identity_unreadable(u) for u in users] == [False, True, True, False]
+    with pytest.raises(MalformedResponse):  # not one object: the answer is not a list of users at all
+        parse_many(User, ["a", None, 3])
 
 
 def test_version_major_minor() -> None:

@@ -4,6 +4,9 @@ big repositories go by `tagDetails` batches, and the tag-detail cache saves requ
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import json
 import os
 import stat
 from collections.abc import AsyncIterator
@@ -15,7 +18,7 @@ import pytest
 from sandbox_clients import ClientPool
 
 from labdeck.api.registry import RegistryService
-from labdeck.api.registry_graphql import PAGE, availability
+from labdeck.api.registry_graphql import ADMIN_BATCH, BATCH, PAGE, availability
 from labdeck.api.tag_cache import TagDetailCache
 from labdeck.domain.registry_cleanup import CleanupPlanner, CleanupRules
 from labdeck.sandbox.app import create_app
@@ -108,15 +111,33 @@ async def test_a_small_repository_is_one_graphql_request(world: World) -> None:
 
 async def test_a_big_repository_goes_by_concurrent_batches_not_one_request_per_tag(world: World) -> None:
     repo = world.add(500)
-    service = world.service()
+    service = world.service()  # root: an administrator, whose complexity limit is 300
     details = await service.tag_details(repo.project_id, repo.id)
     assert len(details) == 500
     sent = requests(service)
-    assert sum("graphql" in r for r in sent) <= 1 + 500 // 40 + 1
+    assert ADMIN_BATCH == 74  # 1 + 74 x (1 + 3 fields) = 297 <= 300
+    assert sum("graphql" in r for r in sent) == 1 + -(-(500 - PAGE) // ADMIN_BATCH)
+    # the names: every tag in one request, not the tag list's five pages (and whether root is an admin)
+    assert sorted(r for r in sent if "graphql" not in r) == \
+        [f"GET /registry/repositories/{repo.id}?tags=true", "GET /user"]
     assert not any("/tags/" in r for r in sent)  # no REST detail request at all
     as_user = RegistryService(world.pool.client("glpat-sandbox-alice"))  # a user's complexity limit: 250
-    assert len(await as_user.tag_details(repo.project_id, repo.id)) == 500
-    assert as_user.last_source == "graphql"
+    assert await as_user.tag_details(repo.project_id, repo.id) == details
+    assert as_user.last_source == "graphql" and as_user.admin is False
+    assert BATCH == 62  # 1 + 62 x (1 + 3 fields) = 249 <= 250
+    assert sum("graphql" in r for r in requests(as_user)) == 1 + -(-(500 - PAGE) // BATCH)
+
+
+async def test_a_batch_too_complex_is_asked_again_in_smaller_ones(world: World) -> None:
+    """Told (wrongly) that the caller is an administrator, labdeck sends batches of 74 that GitLab refuses
+    for a user's limit; each is asked again in batches of 62, and nothing goes by REST."""
+    repo = world.add(300)
+    service = RegistryService(world.pool.client("glpat-sandbox-alice"), admin=True)
+    details = await service.tag_details(repo.project_id, repo.id)
+    assert service.last_source == "graphql" and len(details) == 300
+    assert not any("/tags/" in r for r in requests(service))
+    expected = await world.service(graphql=False).tag_details(repo.project_id, repo.id)
+    assert plans(details, world.now) == plans(expected, world.now)
 
 
 async def test_fallback_when_graphql_answers_404_is_remembered_for_the_session() -> None:
@@ -223,7 +244,9 @@ async def test_cached_names_expire(world: World, tmp_path: Path) -> None:
     assert cache.lookup(repo.id, [last]) == {}
     again = world.service(cache=cache)
     await again.tag_details(repo.project_id, repo.id)
-    assert again.last_source == "graphql (+20 cached)"  # only the page read at +40 s is still trusted
+    # only the first GraphQL page, read again at +40 s, is still trusted, and it is read every time anyway:
+    # the cache answers none of the names asked in batches
+    assert again.last_source == "graphql"
     assert cache.lookup(repo.id, [last])
 
 
@@ -239,3 +262,120 @@ async def test_control_characters_in_graphql_answers_are_made_visible(world: Wor
     details = await world.service().tag_details(repo.project_id, repo.id)
     evil = next(d for d in details if d.name.startswith("evil"))
     assert "\x1b" not in evil.name and "\x07" not in evil.name
+
+
+class HoldingLastPage(httpx.AsyncBaseTransport):
+    """The sandbox as a GitLab before 13.6 (no `GET /registry/repositories/:id`: 404, so the tag list is
+    walked page by page), except that the last page of the list is answered only once a `tagDetails`
+    batch has arrived (or after a long guard, so a reader that waits for the whole list still ends)."""
+
+    def __init__(self, app: object, last_page: int) -> None:
+        self.inner = httpx.ASGITransport(app)  # type: ignore[arg-type]
+        self.last_page = str(last_page)
+        self.batch_seen = asyncio.Event()
+        self.batch_before_last_page: bool | None = None
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        if request.url.path.startswith("/api/v4/registry/repositories/"):
+            return httpx.Response(404, json={"error": "404 Not Found"})
+        if request.url.path == "/api/graphql" and b"tagDetails" in request.content:
+            self.batch_seen.set()
+        elif request.url.path.endswith("/tags") and request.url.params.get("page") == self.last_page:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.batch_seen.wait(), 10)
+            self.batch_before_last_page = self.batch_seen.is_set()
+        return await self.inner.handle_async_request(request)
+
+
+async def test_details_are_read_while_the_tag_list_still_arrives(world: World) -> None:
+    repo = world.add(500)  # 5 list pages of 100
+    holding = HoldingLastPage(world.app, last_page=5)
+    service = world.service(transport=holding)
+    details = await service.tag_details(repo.project_id, repo.id)
+    assert holding.batch_before_last_page is True
+    assert sum("/tags" in r and "/tags/" not in r for r in requests(service)) >= 5  # walked page by page
+    expected = await world.service(graphql=False).tag_details(repo.project_id, repo.id)
+    assert plans(details, world.now) == plans(expected, world.now)
+
+
+class Tampering(httpx.AsyncBaseTransport):
+    """The sandbox, except that the first `tagDetails` batch answers a size that is not a number for `t0`
+    and a digest that is not a string for `t1`."""
+
+    def __init__(self, app: object) -> None:
+        self.inner = httpx.ASGITransport(app)  # type: ignore[arg-type]
+        self.done = False
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        response = await self.inner.handle_async_request(request)
+        if request.url.path != "/api/graphql" or b"tagDetails" not in request.content or self.done:
+            return response
+        self.done = True
+        body = json.loads(await response.aread())
+        repo = body["data"]["containerRepository"]
+        repo["t1"]["digest"] = {"not": "a string"}
+        return httpx.Response(200, json=body, headers={"content-type": "application/json"})
+
+
+async def test_an_unreadable_batch_is_read_by_rest_instead(world: World) -> None:
+    repo = world.add(150)
+    service = world.service(transport=Tampering(world.app))
+    details = await service.tag_details(repo.project_id, repo.id)
+    assert service.last_source == "graphql + rest"
+    assert sum("/tags/" in r for r in requests(service)) == ADMIN_BATCH  # that batch's tags, one by one
+    expected = await world.service(graphql=False).tag_details(repo.project_id, repo.id)
+    assert plans(details, world.now) == plans(expected, world.now)
+
+
+def test_the_cache_keeps_a_size_beyond_64_bits(tmp_path: Path) -> None:
+    from labdeck.api.models.registry import RegistryTagDetail
+
+    path = tmp_path / "tags.json"
+    huge = 2 ** 80
+    TagDetailCache(path).store(1, [RegistryTagDetail(name="big", digest="sha256:" + "b" * 64,
+                                                     total_size=huge)])
+    assert TagDetailCache(path).lookup(1, ["big"])["big"].total_size == huge
+
+
+def test_cached_details_are_the_models_that_were_stored(tmp_path: Path) -> None:
+    """The cache builds its details without validation: each must equal (fields, set fields, dump) the
+    model `model_construct` would build, and unreadable entries are left out, not raised."""
+    from labdeck.api.models.registry import RegistryTagDetail
+
+    created = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
+    stored = RegistryTagDetail(name="v1", digest="sha256:" + "a" * 64, created_at=created,
+                               published_at=created, total_size=42, revision="r" * 40)
+    cache = TagDetailCache(tmp_path / "tags.json")
+    cache.store(7, [stored])
+    found = TagDetailCache(tmp_path / "tags.json").lookup(7, ["v1", "missing"])
+    assert list(found) == ["v1"]
+    expected = RegistryTagDetail.model_construct(name="v1", digest=stored.digest, created_at=created,
+                                                 published_at=created, total_size=42, revision="r" * 40)
+    assert found["v1"] == expected and found["v1"].model_dump() == expected.model_dump()
+    assert found["v1"].model_fields_set == expected.model_fields_set
+    assert found["v1"].to_tag_info() == stored.to_tag_info()
+    data = cache._load()["7"]
+    data["digests"][stored.digest][0] = "not a time"
+    assert cache.lookup(7, ["v1"]) == {}
+
+
+def test_graphql_rows_read_directly_equal_the_validated_models() -> None:
+    """Rows whose values have their types already are built without pydantic: the same models (values,
+    set fields) as validation gives; a row with a value of another type goes through validation."""
+    from labdeck.api.models.base import parse_many
+    from labdeck.api.models.registry import RegistryTagDetail
+    from labdeck.api.registry_graphql import GraphQLRefused, details_of
+
+    rows = [{"name": "v1", "path": None, "location": None, "digest": "sha256:" + "a" * 64, "revision": None,
+             "short_revision": None, "created_at": "2026-03-01T12:00:00Z", "published_at": None,
+             "total_size": 42},
+            {"name": "v2", "path": "g/p:v2", "location": "r/g/p:v2", "digest": None, "revision": "r",
+             "short_revision": "r", "created_at": "2026-03-01T12:00:00",
+             "published_at": "2026-03-02T00:00:00+02:00", "total_size": None}]
+    direct = details_of(rows, sanitised=True)
+    validated = parse_many(RegistryTagDetail, rows, sanitised=True)
+    assert [d.model_dump() for d in direct] == [d.model_dump() for d in validated]
+    assert [d.model_fields_set for d in direct] == [d.model_fields_set for d in validated]
+    assert direct[1].created_at is not None and direct[1].created_at.utcoffset() is not None  # UTC if none
+    with pytest.raises(GraphQLRefused):
+        details_of([{**rows[0], "created_at": "yesterday"}], sanitised=True)

@@ -2,21 +2,30 @@
 `acme/platform/api-gateway` `nightly`) at 50 ms latency, through GraphQL and through the REST fallback
 (`/api/graphql` answering 404), cold and warm tag-detail cache. Budget: ready in < 5 s.
 
-Prints requests and seconds for each path, three ways:
+Prints requests, seconds and CPU seconds (labdeck's process, and the sandbox's, which load disturbs less
+than wall time) for each path, three ways:
 - the service (`RegistryService.tag_details` + the domain planner: what both front ends run);
 - `labdeck registry plan` (a process, start-up included; requests are the service's);
-- the TUI (Pilot): the tags screen loaded and the cleanup panel open with its summary.
+- the TUI (Pilot): from `c` on the repository in `:registry` (the list loaded beforehand), the tags read,
+  the cleanup panel open, the bench's rules typed in, until the plan's summary is shown and its rows fill
+  the panel's table (and when the panel opened).
+Retries (429s of the sandbox's 2,000 requests a minute, and others) are counted: a run that met them
+measured the rate limit, not labdeck.
 
 Two sandboxes run as child processes (`labdeck sandbox serve`, one with `--no-graphql`), so the sandbox
-does not share this interpreter. The cold REST fallback sends ~15,150 requests: about 100 s each way.
+does not share this interpreter; each is ready once it has built its issues (a background thread that
+would otherwise compete with the first run). The cold REST fallback sends ~15,150 requests, several
+minutes each way (the rate limit): `--skip-rest-cold` starts its warm runs from the GraphQL run's cache;
+`--skip-rest` leaves the REST fallback out; `--only service,cli,tui` picks the front ends.
 
-Run: .venv/bin/python tests/bench/bench_registry_graphql.py [--skip-rest-cold]
+Run: .venv/bin/python tests/bench/bench_registry_graphql.py [--skip-rest-cold] [--skip-rest] [--only ...]
 """
 
 from __future__ import annotations
 
 import asyncio
 import os
+import resource
 import subprocess
 import sys
 import tempfile
@@ -46,11 +55,15 @@ def settings(url: str) -> ConnectionSettings:
 
 
 def wait_ready(url: str, timeout: float = 180.0) -> float:
+    """Until the sandbox answers, and has built the large scale's issues (a background thread that would
+    otherwise take the CPU from the first run measured: the first `/issues` request waits for it)."""
     started = time.monotonic()
     while True:
         try:
             answer = httpx.get(f"{url}/api/v4/version", headers={"PRIVATE-TOKEN": TOKEN}, timeout=60)
             if answer.status_code == 200:
+                httpx.get(f"{url}/api/v4/issues", params={"per_page": 1, "scope": "all"},
+                          headers={"PRIVATE-TOKEN": TOKEN}, timeout=120)
                 return time.monotonic() - started
         except httpx.HTTPError:
             pass
@@ -65,65 +78,122 @@ def nightly_id(url: str) -> int:
     return next(r["id"] for r in response.json() if r["name"] == "nightly")
 
 
-async def service_run(url: str, repo_id: int, cache: Path) -> tuple[int, float, str, int]:
-    counted = [0]
+def sandbox_cpu(sandbox: SandboxProcess) -> float:
+    """CPU seconds the sandbox's process has used (Linux `/proc`; 0 elsewhere)."""
+    try:
+        fields = Path(f"/proc/{sandbox.process.pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+class Counter:
+    """Requests and retries seen by a client's request log."""
+
+    def __init__(self) -> None:
+        self.requests = 0
+        self.retries = 0
+
+    def __call__(self, entry: object) -> None:
+        self.requests += 1
+        self.retries += getattr(entry, "retries", 0) or 0
+
+    def __str__(self) -> str:
+        retried = f" ({self.retries} retried)" if self.retries else ""
+        return f"{self.requests:6,} requests{retried}"
+
+
+async def service_run(url: str, repo_id: int, cache: Path) -> tuple[Counter, float, float, str, int]:
+    counted = Counter()
     async with ApiClient(settings(url)) as client:
-        client.request_log.subscribe(lambda _entry: counted.__setitem__(0, counted[0] + 1))
+        client.request_log.subscribe(counted)
         service = RegistryService(client, tag_cache=TagDetailCache(cache))
-        started = time.perf_counter()
+        started, cpu = time.perf_counter(), time.process_time()
         details = await service.tag_details(PROJECT, repo_id)
         plan = CleanupPlanner([d.to_tag_info() for d in details]).plan(RULES, datetime.now(UTC))
-        seconds = time.perf_counter() - started
-    return counted[0], seconds, service.last_source, plan.deleted_count
+        seconds, cpu = time.perf_counter() - started, time.process_time() - cpu
+    return counted, seconds, cpu, service.last_source, plan.deleted_count
 
 
-def cli_run(url: str, repo_id: int, cache_dir: Path, config: Path) -> float:
+def _children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def cli_run(url: str, repo_id: int, cache_dir: Path, config: Path) -> tuple[float, float]:
+    """Wall and CPU seconds of one `labdeck registry plan --json` process (output to a pipe)."""
     env = {**os.environ, "LABDECK_CACHE_DIR": str(cache_dir), "LABDECK_CONFIG": str(config),
            "BENCH_TOKEN": TOKEN}
     command = [sys.executable, "-m", "labdeck", "registry", "plan", PROJECT, str(repo_id), "--delete",
                RULES.name_regex_delete, "--keep", str(RULES.name_regex_keep), "--keep-n", str(RULES.keep_n),
                "--older-than", str(RULES.older_than), "--json"]
-    started = time.perf_counter()
+    started, cpu = time.perf_counter(), _children_cpu()
     done = subprocess.run(command, env=env, capture_output=True, check=False)
-    seconds = time.perf_counter() - started
+    seconds, cpu = time.perf_counter() - started, _children_cpu() - cpu
     if done.returncode != 0:
         raise RuntimeError(done.stderr.decode(errors="replace"))
-    return seconds
+    return seconds, cpu
 
 
-async def tui_run(url: str, repo_id: int) -> tuple[int, float, str]:
-    from labdeck.api.models.registry import RegistryRepository
+async def tui_run(url: str, repo_id: int) -> tuple[Counter, float, float, float, str]:
+    """As an operator asks for the preview: `:registry` on the project (its repository list loaded before
+    the clock starts), `c` on the repository (its tags are read, then the cleanup panel opens by itself),
+    the bench's rules typed into the panel. Seconds from `c` until the panel is open, and until the preview
+    is ready (the plan's summary shown and its 15,000 rows in the panel's table)."""
+    from textual.widgets import Input
+
     from labdeck.config.schema import Config
     from labdeck.tui.app import LabdeckApp
+    from labdeck.tui.areas import AreaRequest
     from labdeck.tui.screens.registry.cleanup import RegistryCleanupScreen
-    from labdeck.tui.screens.registry.registry import RegistryTagsScreen
+    from labdeck.tui.screens.registry.registry import RegistryScreen, RegistryTagsScreen
 
     app = LabdeckApp(Config(path=Path("/nonexistent/bench/config.toml")), settings(url))
     async with app.run_test(size=(150, 50)) as pilot:
         await pilot.pause()
         await app.workers.wait_for_complete()
         assert app.session is not None
-        counted = [0]
-        app.session.client.request_log.subscribe(lambda _entry: counted.__setitem__(0, counted[0] + 1))
-        repo = RegistryRepository(id=repo_id, name="nightly", path=f"{PROJECT}/nightly", project_id=1)
-        started = time.perf_counter()
-        screen = RegistryTagsScreen(repo, open_cleanup=True)
-        await app.push_screen(screen)
+        repositories = RegistryScreen(AreaRequest(scope=PROJECT))
+        await app.push_screen(repositories)
+        while not any(r.id == repo_id for r in repositories.table.rows):
+            await pilot.pause(0.01)
+        repositories.table.move_cursor(next(i for i, r in enumerate(repositories.table.rows)
+                                            if r.id == repo_id))
+        repositories.table.focus()
         await pilot.pause()
-        await app.workers.wait_for_complete()  # the tag details; then the panel opens by itself
-        await pilot.pause()
-        assert isinstance(app.screen, RegistryCleanupScreen)
-        seconds = time.perf_counter() - started
+        counted = Counter()
+        app.session.client.request_log.subscribe(counted)
+        started, cpu = time.perf_counter(), time.process_time()
+        await pilot.press("c")
+        while not isinstance(app.screen, RegistryCleanupScreen) or not app.screen.query("#cleanup-delete"):
+            await pilot.pause(0.01)  # pushed, and composed
+        panel = app.screen
+        opened = time.perf_counter() - started
+        typed = {"#cleanup-delete": RULES.name_regex_delete, "#cleanup-keep": RULES.name_regex_keep or "",
+                 "#cleanup-keep-n": str(RULES.keep_n or ""), "#cleanup-older-than": RULES.older_than or ""}
+        for selector, value in typed.items():
+            panel.query_one(selector, Input).value = value
+        while panel.plan is None or panel.table.model.row_count != len(panel.tags):
+            await pilot.pause(0.01)
+        seconds, cpu = time.perf_counter() - started, time.process_time() - cpu
+        screen = next(s for s in app.screen_stack if isinstance(s, RegistryTagsScreen))
         title = str(screen.query_one("#registry-tags-title").render())
-        return counted[0], seconds, title
+        return counted, opened, seconds, cpu, f"{title}; plan deletes {panel.plan.deleted_count:,}"
 
 
 def main() -> None:
     skip_rest_cold = "--skip-rest-cold" in sys.argv
-    print(f"registry preview of 15,000 tags at {LATENCY_MS} ms latency (shared machine; one run each)")
+    skip_rest = "--skip-rest" in sys.argv
+    only = sys.argv[sys.argv.index("--only") + 1].split(",") if "--only" in sys.argv else \
+        ["service", "cli", "tui"]
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    print(f"registry preview of 15,000 tags at {LATENCY_MS} ms latency (one run each; load average "
+          f"{load:.1f} on {os.cpu_count()} CPUs at the start)")
+    print("  (labdeck cpu: this process or the CLI process; sandbox cpu: its process during the run)")
     sandboxes: dict[str, SandboxProcess] = {}
+    paths = (("graphql", True),) if skip_rest else (("graphql", True), ("rest fallback", False))
     try:
-        for name, graphql in (("graphql", True), ("rest fallback", False)):
+        for name, graphql in paths:
             sandboxes[name] = start_process(SandboxOptions(scale="large", latency_ms=LATENCY_MS,
                                                            graphql=graphql))
         for name, sandbox in sandboxes.items():
@@ -131,54 +201,56 @@ def main() -> None:
         with tempfile.TemporaryDirectory() as folder:
             root = Path(folder)
             graphql_cache = root / "none"
-            for name, sandbox in sandboxes.items():
+            runs = [(name, sandbox, run) for name, sandbox in sandboxes.items() for run in ("cold", "warm")]
+
+            def cache_for(name: str, run: str, url: str, folder: Path) -> Path | None:
+                """The run's tag-detail cache file (its folder made); None when the run is left out (the
+                cold REST run with --skip-rest-cold: its cache starts as the GraphQL run's, same tags)."""
+                target = TagDetailCache.for_instance(url, folder).path
+                assert target is not None
+                target.parent.mkdir(parents=True, exist_ok=True)
+                if run == "cold" and skip_rest_cold and not name.startswith("graphql"):
+                    target.write_bytes(graphql_cache.read_bytes())
+                    return None
+                return target
+
+            def cpus(cpu: float, sandbox: SandboxProcess, before: float) -> str:
+                return f"labdeck cpu {cpu:5.2f} s  sandbox cpu {sandbox_cpu(sandbox) - before:5.2f} s"
+
+            def service(name: str, sandbox: SandboxProcess, run: str, cache: Path, _folder: Path) -> str:
                 url = sandbox.base_url
-                repo_id = nightly_id(url)
+                repo_id, before = nightly_id(url), sandbox_cpu(sandbox)
+                count, seconds, cpu, source, deleted = asyncio.run(service_run(url, repo_id, cache))
+                return (f"  service  {name:13} {run}: {count}  {seconds:6.2f} s  {cpus(cpu, sandbox, before)}"
+                        f"  ({source}; plan deletes {deleted:,})")
+
+            def cli(name: str, sandbox: SandboxProcess, run: str, _cache: Path, folder: Path) -> str:
+                url = sandbox.base_url
                 config = root / f"{name}.toml"
                 config.write_text(f'[instances.bench]\nurl = "{url}"\ntoken_env = "BENCH_TOKEN"\n', "utf-8")
-                cache = root / name.replace(" ", "-") / "cache"
-                cache.mkdir(parents=True, exist_ok=True)
-                path = TagDetailCache.for_instance(url, cache).path
-                assert path is not None
-                for run in ("cold", "warm"):
-                    if run == "cold" and skip_rest_cold and not name.startswith("graphql"):
-                        print(f"  service  {name:13} {run}: skipped (--skip-rest-cold); warm starts from "
-                              "the GraphQL run's cache (same seed, same tags)")
-                        path.write_bytes(graphql_cache.read_bytes())
+                repo_id, before = nightly_id(url), sandbox_cpu(sandbox)
+                seconds, cpu = cli_run(url, repo_id, folder, config)
+                return (f"  labdeck registry plan  {name:13} {run}: {seconds:6.2f} s  "
+                        f"{cpus(cpu, sandbox, before)}  (process start-up included)")
+
+            def tui(name: str, sandbox: SandboxProcess, run: str, _cache: Path, folder: Path) -> str:
+                os.environ["LABDECK_CACHE_DIR"] = str(folder)
+                repo_id, before = nightly_id(sandbox.base_url), sandbox_cpu(sandbox)
+                count, opened, seconds, cpu, title = asyncio.run(tui_run(sandbox.base_url, repo_id))
+                return (f"  TUI tags + cleanup preview  {name:13} {run}: {count}  {seconds:6.2f} s  "
+                        f"(panel open at {opened:.2f} s)  {cpus(cpu, sandbox, before)}  ({title})")
+
+            front_ends = {"service": service, "cli": cli, "tui": tui}
+            for front_end in [f for f in front_ends if f in only]:
+                for name, sandbox, run in runs:
+                    folder = root / f"{front_end}-{name.replace(' ', '-')}"
+                    cache = cache_for(name, run, sandbox.base_url, folder)
+                    if cache is None:
+                        print(f"  {front_end}  {name:13} cold: skipped (--skip-rest-cold)")
                         continue
-                    count, seconds, source, deleted = asyncio.run(service_run(url, repo_id, path))
-                    print(f"  service  {name:13} {run}: {count:6,} requests  {seconds:6.2f} s  "
-                          f"({source}; plan deletes {deleted:,})")
-                if name == "graphql":
-                    graphql_cache = path
-            for name, sandbox in sandboxes.items():
-                url = sandbox.base_url
-                repo_id = nightly_id(url)
-                config = root / f"{name}.toml"
-                cache = root / f"cli-{name.replace(' ', '-')}"
-                cache.mkdir()
-                for run in ("cold", "warm"):
-                    if run == "cold" and skip_rest_cold and not name.startswith("graphql"):
-                        target = TagDetailCache.for_instance(url, cache).path
-                        assert target is not None
-                        target.write_bytes(graphql_cache.read_bytes())
-                        continue
-                    print(f"  labdeck registry plan  {name:13} {run}: "
-                          f"{cli_run(url, repo_id, cache, config):6.2f} s (process start-up included)")
-            for name, sandbox in sandboxes.items():
-                folder_of_tui = root / f"tui-{name.replace(' ', '-')}"
-                os.environ["LABDECK_CACHE_DIR"] = str(folder_of_tui)
-                repo_id = nightly_id(sandbox.base_url)
-                for run in ("cold", "warm"):
-                    if run == "cold" and skip_rest_cold and not name.startswith("graphql"):
-                        target = TagDetailCache.for_instance(sandbox.base_url, folder_of_tui).path
-                        assert target is not None
-                        target.parent.mkdir(parents=True, exist_ok=True)
-                        target.write_bytes(graphql_cache.read_bytes())
-                        continue
-                    count, seconds, title = asyncio.run(tui_run(sandbox.base_url, repo_id))
-                    print(f"  TUI tags + cleanup panel  {name:13} {run}: {count:6,} requests  "
-                          f"{seconds:6.2f} s  ({title})")
+                    print(front_ends[front_end](name, sandbox, run, cache, folder))
+                    if name == "graphql":
+                        graphql_cache = cache
     finally:
         for sandbox in sandboxes.values():
             sandbox.stop()

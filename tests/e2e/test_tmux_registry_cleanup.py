@@ -17,7 +17,7 @@ pytestmark = [pytest.mark.e2e, needs_tmux]
 def test_cleanup_preview_counts_matches_and_leaves_without_deleting(demo: Terminal) -> None:
     demo.ready()
     demo.jump("registry")
-    demo.wait_for("project or group path")  # the scope prompt has the focus
+    demo.wait_for("Project or group")  # the labelled scope prompt has the focus
     demo.type("acme")
     demo.keys("Enter")
     where = demo.wait_match(r"group acme: (\d+) repositories")

@@ -94,7 +94,7 @@ async def test_429_with_garbage_retry_after_ends_in_a_clear_error(retry_after: s
     async with ApiClient(hostile_settings(), transport=httpx.ASGITransport(app=app)) as client:
         with pytest.raises(RateLimited) as caught:
             await client.get_json("/projects")
-    assert str(caught.value).startswith("429: ") and len(app.calls) <= 3
+    assert str(caught.value).startswith("429 Too Many Requests") and len(app.calls) <= 3
 
 
 @pytest.mark.parametrize("remaining", ["-1", "1e999", "0.5", "nan", "abc"])

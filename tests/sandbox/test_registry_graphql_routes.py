@@ -191,3 +191,21 @@ async def test_complexity_limit_as_gitlab_counts_it(app: Starlette, client: http
     assert over == {"errors": [{"message": message}]}
     admin = (await gql(client, batch(42))).json()  # root: 300
     assert "errors" not in admin
+
+
+async def test_a_batch_of_queries_shares_one_complexity_limit(app: Starlette,
+                                                             client: httpx.AsyncClient) -> None:
+    """graphql-ruby sums a multiplex's complexity against the same limit: batching cannot get around it."""
+    repo = add_known_repository(app)
+    fields = " ".join(f't{i}: tagDetails(name: "latest") {{ digest }}' for i in range(30))
+    query = f'{{ containerRepository(id: "{gid(repo.id)}") {{ {fields} }} }}'  # 1 + 30 x 2 = 61 each
+
+    async def batch(size: int) -> Any:
+        answer = await client.post("/api/graphql", headers={**ALICE, "Content-Type": "application/json"},
+                                   content=json.dumps([{"query": query}] * size))
+        assert answer.status_code == 200
+        return answer.json()
+
+    assert all("errors" not in one for one in await batch(4))  # 244
+    message = "Query has complexity of 305, which exceeds max complexity of 250"
+    assert await batch(5) == [{"errors": [{"message": message}]}] * 5

@@ -10,9 +10,12 @@ from labdeck.tui.errors import describe_error, format_crash, redact, write_crash
 
 
 def test_api_error_message_has_status_and_server_message() -> None:
+    """The status once: GitLab's messages often start with it ("404 Project Not Found")."""
     error = error_for(404, b'{"message":"404 Project Not Found"}', "GET", "/projects/9")
-    assert describe_error(error) == "404: 404 Project Not Found"
-    assert describe_error(NotFound(404, "")) == "404: 404 Not Found"
+    assert describe_error(error) == "404 Project Not Found"
+    missing = error_for(400, b'{"message":"status is missing"}', "POST", "/projects/9/deployments")
+    assert describe_error(missing) == "400: status is missing"
+    assert describe_error(NotFound(404, "")) == "404 Not Found"
 
 
 def test_network_error_and_unexpected_error_messages() -> None:

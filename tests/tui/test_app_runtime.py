@@ -96,7 +96,7 @@ async def test_api_error_in_a_worker_becomes_a_notification() -> None:
         await jump_to(pilot, "projects")
         await _settle(pilot)
         assert isinstance(app.screen, ProjectsScreen)  # still running, still there
-        assert [n.message for n in app._notifications] == ["404: 404 Project Not Found"]
+        assert [n.message for n in app._notifications] == ["404 Project Not Found"]
         assert app.return_code is None
 
 

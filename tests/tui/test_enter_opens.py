@@ -52,6 +52,17 @@ async def open_screen(pilot: Any, screen: Screen[Any]) -> Screen[Any]:
     return screen
 
 
+async def open_project_view(pilot: Any, tab: str = "wiki") -> ProjectViewScreen:
+    """The project view of acme/platform/api-gateway on `tab`."""
+    from labdeck.api.models.projects import Project
+
+    await settle(pilot)
+    project = await pilot.app.session.client.get_json("/projects/acme%2Fplatform%2Fapi-gateway")
+    view = await open_screen(pilot, ProjectViewScreen(Project.model_validate(project), tab=tab))
+    assert isinstance(view, ProjectViewScreen)
+    return view
+
+
 async def close(pilot: Any) -> None:
     await pilot.press("escape")
     await settle(pilot)
@@ -112,14 +123,9 @@ async def test_enter_opens_on_every_groups_tab() -> None:
 
 
 async def test_enter_opens_on_every_project_view_tab() -> None:
-    from labdeck.api.models.projects import Project
-
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
-        project = await app.session.client.get_json("/projects/acme%2Fplatform%2Fapi-gateway")
-        view = await open_screen(pilot, ProjectViewScreen(Project.model_validate(project), tab="wiki"))
-        assert isinstance(view, ProjectViewScreen)
+        view = await open_project_view(pilot)
         for tab in ("wiki", "tags", "pages", "forks", "members"):
             view.show_tab(tab)
             await settle(pilot, rounds=2)

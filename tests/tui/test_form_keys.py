@@ -114,3 +114,23 @@ async def test_while_typing_letters_are_typed_and_the_footer_offers_what_works()
         assert app.screen is screen and screen.focused is screen.table
         await pilot.press("escape")
         assert app.screen is not screen
+
+
+async def test_the_jump_prompt_keeps_the_keys_typed_while_it_opens() -> None:
+    from labdeck.tui.screens.issues.issues import IssuesScreen
+    from labdeck.tui.screens.shell.home import HomeScreen
+
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        assert isinstance(app.screen, HomeScreen)
+        burst(app, "colon i s s u e s enter")  # `:issues` and enter in one burst, before the prompt is up
+        await settle(pilot)
+        await settle(pilot)
+        assert isinstance(app.screen, IssuesScreen), app.screen
+        issues = app.screen
+        burst(app, "colon g r o u p s enter")  # from a list whose letters are actions (`r` refreshes, ...)
+        await settle(pilot)
+        await settle(pilot)
+        assert type(app.screen).__name__ == "GroupsScreen", app.screen
+        assert issues.query_one("#issues-query", Input).value == ""

@@ -114,7 +114,8 @@ async def test_users_and_registry_under_faults(tmp_path: Path) -> None:
 
 
 class WrongShapes(httpx.AsyncBaseTransport):
-    """`GET /user` is fine; lists answer an object, and a registry repository has a wrong field type."""
+    """`GET /user` is fine; lists answer an object, and the registry list holds no object at all (an item
+    with a wrong field type, even its id, would be kept and marked: issue 15, item 4)."""
 
     def __init__(self) -> None:
         self.inner = httpx.ASGITransport(create_app(SandboxOptions(scale="tiny"), clock=ManualClock()))
@@ -124,7 +125,7 @@ class WrongShapes(httpx.AsyncBaseTransport):
         if path == "/api/v4/users":
             return httpx.Response(200, json={"message": "not a list"})
         if path.endswith("/registry/repositories"):
-            return httpx.Response(200, json=[{"id": "seven", "name": "x", "created_at": "not a time"}])
+            return httpx.Response(200, json=["seven", None])
         return await self.inner.handle_async_request(request)
 
 

@@ -103,8 +103,8 @@ async def test_html_error_page(tmp_path: Path) -> None:
     server = HostileServer(only_users(lambda: httpx.Response(502, content=page,
                                                             headers={"content-type": "text/html"})))
     seen = await run_case(tmp_path, server)
-    assert seen.errors == ["502: 502 Bad Gateway"], seen
-    assert seen.load_error == "502: 502 Bad Gateway"
+    assert seen.errors == ["502 Bad Gateway"], seen
+    assert seen.load_error == "502 Bad Gateway"
 
 
 async def test_wrong_types_in_model_fields(tmp_path: Path) -> None:

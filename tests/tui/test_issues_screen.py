@@ -201,7 +201,7 @@ async def test_bulk_close_with_one_issue_refused() -> None:
         await settle(pilot)
         assert job.done == 3 and len(job.results) == 3
         refused = [(r.item, r.message) for r in job.failed_items]
-        assert refused == [("root/sandbox-notes#1", "403: 403 Forbidden")]
+        assert refused == [("root/sandbox-notes#1", "403 Forbidden")]
         assert sandbox_issue(asgi, "acme/platform/api-gateway", 5).state == "closed"
         assert sandbox_issue(asgi, "acme/handbook", 1).state == "closed"
         assert sandbox_issue(asgi, "root/sandbox-notes", 1).state == "opened"

@@ -276,3 +276,33 @@ async def test_wiki_editor(how: str, found: str) -> None:
         pages = project.store.areas["wikis"].pages[pid]
         assert [p.title for p in pages.values()].count("Runbook") == 1
         assert made[-1].seen == 1
+
+
+@pytest.mark.parametrize(("how", "found"), HOWS)
+async def test_project_variables_tab(how: str, found: str) -> None:
+    """The project Variables tab's form (shared with the instance variables screen: `VariableListKeys`)."""
+    from labdeck.tui.screens.projects.variables import VariablesTab
+
+    project = ProjectSandbox()
+    factory, made = losing(project.factory, "POST", r"/projects/\d+/variables$", how)
+    app = make_app(transport_factory=factory)
+    async with app.run_test(size=(140, 44)) as pilot:
+        view = await open_view(pilot, project, tab="variables")
+        tab = view.query_one(VariablesTab)
+        tab.view.table.focus()
+        await pilot.press("a")
+        await pilot.pause()
+        form = app.screen
+        assert isinstance(form, FormScreen)
+        form.query_one("#field-key", Input).value = "LOST_AND_FOUND"
+        form.query_one("#field-value", Input).value = "v1"
+        assert form.submit() is True
+        await until_closed_or_said(pilot, form)
+        await check_outcome(pilot, form, found, {"#field-key": "LOST_AND_FOUND", "#field-value": "v1"},
+                            form.submit)
+        await settle(pilot)
+        gateway = project.store.project_by_path("acme/platform/api-gateway")
+        stored = project.store.areas["ci_variables"].projects[gateway.id]
+        assert [v.key for v in stored].count("LOST_AND_FOUND") == 1
+        assert [v.key for v in tab.view.table.rows].count("LOST_AND_FOUND") == 1
+        assert made[-1].seen == 1

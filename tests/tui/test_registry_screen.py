@@ -247,3 +247,26 @@ async def test_read_only_hides_every_deletion() -> None:
         assert isinstance(panel, RegistryCleanupScreen) and panel.check_action("apply", ()) is False
         await type_into(pilot, "#cleanup-delete", ".*")
         assert panel.query_one("#cleanup-apply", Button).disabled
+
+
+async def test_cleanup_from_the_repository_list_opens_the_panel_before_the_tag_table() -> None:
+    """`c` on a repository reads its tags and opens the cleanup panel at once; the tag table under it is
+    filled only when the panel is closed (15,000 rows nobody sees would delay the preview)."""
+    sandbox = Sandbox()
+    app = make_app(transport_factory=sandbox.factory)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_repositories(pilot, sandbox)
+        target = next(i for i, r in enumerate(screen.table.rows) if r.id == sandbox.repo.id)
+        screen.table.move_cursor(target)
+        await pilot.press("c")
+        await settle(pilot)
+        panel = app.screen
+        assert isinstance(panel, RegistryCleanupScreen) and len(panel.tags) == 7
+        tags = next(s for s in app.screen_stack if isinstance(s, RegistryTagsScreen))
+        assert tags.table.rows == []
+        await pilot.press("escape")  # from the delete field, escape first hands focus back to the table
+        await settle(pilot)
+        await pilot.press("escape")
+        await settle(pilot)
+        assert app.screen is tags
+        assert {t.name for t in tags.table.rows} == sandbox.tag_names()

@@ -24,6 +24,7 @@ from labdeck.api.errors import (
     LabdeckError,
     MalformedResponse,
     NetworkError,
+    UnreadableIdentity,
     error_for,
 )
 from labdeck.api.models import tolerant as decode_warnings
@@ -229,7 +230,10 @@ class ApiClient:
     async def request(self, method: str, path: str, **kwargs: Any) -> httpx.Response:
         """Send a request with retries, pacing and the overall deadline; raise typed errors for >= 400.
         Keywords: `params`, `json`, `data`, `files`, `headers`, `allow_304`. A change goes through the undo
-        journal when the client has one (`labdeck.api.journal`)."""
+        journal when the client has one (`labdeck.api.journal`). A path naming a placeholder of an item whose
+        id could not be read is refused before anything is sent (`UnreadableIdentity`)."""
+        if decode_warnings.placeholder_in_path(path):
+            raise UnreadableIdentity(decode_warnings.IDENTITY_UNREADABLE)
         if self.journal is None or method.upper() in ("GET", "HEAD", "OPTIONS"):
             return await self._request(method, path, **kwargs)
         return await self.journal.around(self, method, path, kwargs, self._request)

@@ -9,7 +9,7 @@ from http import HTTPStatus
 from typing import Any
 
 from labdeck.domain.redaction import redact
-from labdeck.domain.text import sanitize
+from labdeck.domain.text import sanitize, status_line
 
 
 class LabdeckError(Exception):
@@ -42,6 +42,11 @@ class MalformedResponse(LabdeckError):
 
 class PaginationLoop(MalformedResponse):
     """A list walk met a page it had already seen (a loop), or ran past its page limit; it stopped."""
+
+
+class UnreadableIdentity(LabdeckError):
+    """A request would name an item whose id could not be read (a tolerant-reading placeholder): refused
+    before anything is sent (`models.tolerant.placeholder_in_path`)."""
 
 
 class OffOriginRedirect(LabdeckError):
@@ -95,7 +100,7 @@ class ApiError(LabdeckError):
         self.path = path
         self.body = body
         self.headers = headers or {}
-        super().__init__(f"{status} {self.message}")
+        super().__init__(self.status_line())
 
     @classmethod
     def default_message_for(cls, status: int) -> str:
@@ -108,9 +113,14 @@ class ApiError(LabdeckError):
         except ValueError:
             return f"{status} {cls.default_message}" if cls is ApiError else f"{status} error"
 
+    def status_line(self) -> str:
+        """The status and the server's message, the status once: GitLab's messages often start with it
+        ("404 Project Not Found"); others do not ("400: status is missing")."""
+        return status_line(self.status, str(self.message))
+
     def __str__(self) -> str:
         where = f" ({self.method} {self.path})" if self.method else ""
-        return f"{self.status}: {self.message}{where}"
+        return f"{self.status_line()}{where}"
 
 
 class NotModified(ApiError):

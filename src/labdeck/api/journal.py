@@ -245,8 +245,10 @@ class UndoService:
             raise UndoRefused(f"cannot undo {entry.operation} of {entry.target}: {reason}")
         inverse = Inverse.from_json(entry.inverse or {})
         if inverse.check_path is not None:
-            try:
-                current = await self.client.get_json(inverse.check_path)
+            scope = inverse.body.get("environment_scope") if "key" in inverse.body else None
+            try:  # a variable is looked up in its own scope: another scope may share the key
+                current = await self.client.get_json(
+                    inverse.check_path, {"filter": {"environment_scope": scope}} if scope else None)
             except NotFound:
                 current = None
             changed = changed_since(inverse, current if isinstance(current, dict) else None)

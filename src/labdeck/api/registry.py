@@ -2,11 +2,14 @@
 
 The tag list gives names only; the cleanup preview needs each tag's creation time, digest and size.
 `tag_details()` reads them through GraphQL where the instance has it (`registry_graphql`): one request for
-a repository of up to 20 tags, else the names from the REST list (concurrent pages) and their details in
-batches of `tagDetails` (concurrent too). Where GraphQL is absent or refuses (404, 401/403: remembered for
-the session; errors in its answer: for that repository), it falls back to one REST detail request per tag,
-concurrently, skipping tags deleted meanwhile. With a `TagDetailCache`, a warm read asks details only for
-names the cache cannot answer. `last_source` says which way the last read went.
+a repository of up to 20 tags, else every name in one request (`GET /registry/repositories/:id?tags=true`;
+where that fails, the tag list's pages, concurrently, each page's details asked as it arrives) and their
+details in batches of `tagDetails` (concurrent too; bigger for an administrator, whose complexity limit
+is higher). Where GraphQL is absent or refuses (404, 401/403: remembered for the session; errors in its
+answer: for that repository), it falls back to one REST detail request per tag, concurrently, skipping
+tags deleted meanwhile. With a `TagDetailCache`, a warm read asks details only for names the cache cannot
+answer: a repository of 15,000 tags read minutes ago costs two requests. `last_source` says which way the
+last read went.
 
 Bulk delete can run at most once an hour per repository. The server refuses a second call with a 400 and
 says no more, so `BulkDeleteLocks` remembers when this process sent one and says how long until the next
@@ -19,15 +22,25 @@ import asyncio
 import time
 from collections.abc import Callable
 from datetime import datetime
+from typing import Any
 from urllib.parse import quote
 
+from labdeck.api import body
 from labdeck.api.client import ApiClient
 from labdeck.api.errors import BadRequest, LabdeckError, NotFound
 from labdeck.api.models.base import parse_many, parse_one
 from labdeck.api.models.registry import RegistryRepository, RegistryTag, RegistryTagDetail
-from labdeck.api.registry_graphql import BATCH, GraphQLRefused, RegistryGraphQL, TagsPage, availability
+from labdeck.api.registry_graphql import (
+    ADMIN_BATCH,
+    BATCH,
+    GraphQLRefused,
+    RegistryGraphQL,
+    TagsPage,
+    availability,
+)
 from labdeck.api.registry_known import known_for
 from labdeck.api.tag_cache import TagDetailCache
+from labdeck.api.tag_detail_stream import DetailStream
 from labdeck.domain.registry_cleanup import CleanupRules
 
 LOCK_SECONDS = 3600
@@ -112,11 +125,13 @@ class RegistryService:
     """Every registry endpoint labdeck uses. `project` is an id or a full path."""
 
     def __init__(self, client: ApiClient, locks: BulkDeleteLocks | None = None, *,
-                 tag_cache: TagDetailCache | None = None, graphql: bool = True) -> None:
+                 tag_cache: TagDetailCache | None = None, graphql: bool = True,
+                 admin: bool | None = None) -> None:
         self.client = client
         self.locks = locks if locks is not None else LOCKS
         self.tag_cache = tag_cache
         self.graphql = RegistryGraphQL(client) if graphql else None
+        self.admin = admin  # whether the caller is an administrator (None: asked when it matters)
         self.last_source = ""
 
     @property
@@ -176,32 +191,105 @@ class RegistryService:
             if on_progress is not None:
                 on_progress(len(details), len(details))
         else:
-            names = [tag.name for tag in await self.tags(project, repository_id)]
-            known = {} if refresh or self.tag_cache is None else self.tag_cache.lookup(repository_id, names)
-            cached = len(known)
-            if first is not None:
-                known.update({d.name: d for d in first.details})
-            missing = [n for n in names if n not in known]
-            total, base = len(names), len(names) - len(missing)
-            if on_progress is not None:
-                on_progress(base, total)
-            progress = (lambda done, _t: on_progress(base + done, total)) if on_progress else None
-            if first is not None:
-                fetched = await self._graphql_details(project, repository_id, missing, first, progress)
-            else:
-                fetched = await self._rest_details(project, repository_id, missing, progress)
-                self.last_source = "rest"
-            if cached:
-                self.last_source += f" (+{cached:,} cached)"
-            known.update({n: d for n, d in fetched.items() if d is not None})
-            details = [known[n] for n in names if n in known]
-            read = set(fetched) | ({d.name for d in first.details} if first is not None else set())
+            details, read = await self._stream_details(project, repository_id, first, on_progress, refresh)
         if self.tag_cache is not None:
             self.tag_cache.store(repository_id, details, read)
         # the whole repository: the overview may name its storage
         known_for(self.client).record(self._instance, repository_id, str(project), str(project),
                                       ((d.digest, d.total_size) for d in details))
         return details
+
+    async def _stream_details(self, project: Ref, repository_id: int, first: TagsPage | None,
+                              on_progress: Progress | None,
+                              refresh: bool) -> tuple[list[RegistryTagDetail], set[str]]:
+        """Names from the REST tag list, page by page; each page's names the cache cannot answer are read
+        at once (GraphQL batches when `first` says GraphQL serves, else REST), while later pages still
+        arrive. The details in name order, and the names read from the server now."""
+        cache = None if refresh else self.tag_cache
+        known: dict[str, RegistryTagDetail] = {d.name: d for d in first.details} if first else {}
+        names: list[str] = []
+        cached = 0
+
+        async def rest_one(chunk: list[str]) -> dict[str, RegistryTagDetail | None]:
+            return await self._rest_details(project, repository_id, chunk, None)
+
+        async def graphql_batch(chunk: list[str]) -> dict[str, RegistryTagDetail | None]:
+            assert self.graphql is not None
+            try:
+                return await self.graphql.tag_details_batch(repository_id, chunk)
+            except GraphQLRefused as refused:
+                if not refused.too_complex or len(chunk) <= BATCH:
+                    raise
+            # an administrator's batch refused all the same: a user's batches instead
+            parts = await asyncio.gather(*(graphql_batch(chunk[i:i + BATCH])
+                                           for i in range(0, len(chunk), BATCH)))
+            return {name: detail for part in parts for name, detail in part.items()}
+
+        stream = DetailStream(graphql_batch if first is not None else rest_one,
+                              BATCH if first is not None else 1, on_progress)
+        asked = 0
+
+        def page_names(items: list[Any]) -> None:
+            nonlocal cached, asked
+            page = [item["name"] for item in items
+                    if isinstance(item, dict) and isinstance(item.get("name"), str)]
+            names.extend(page)
+            if cache is not None:
+                hits = cache.lookup(repository_id, [n for n in page if n not in known])
+                cached += len(hits)
+                known.update(hits)
+            missing = [n for n in page if n not in known]
+            asked += len(missing)
+            stream.add(missing, len(page) - len(missing))
+
+        try:
+            if first is not None and self.admin is None:  # an administrator's batches are bigger
+                every, self.admin = await asyncio.gather(self._every_tag(repository_id), self._is_admin())
+            else:
+                every = await self._every_tag(repository_id)
+            if first is not None and self.admin:
+                stream.size = ADMIN_BATCH
+            if every is not None:
+                page_names(every)
+            else:
+                await self.client.fetch_all(self._repo_path(project, repository_id) + "/tags",
+                                            on_items=page_names)
+            fetched, refused = await stream.finish()
+        except BaseException:
+            await stream.cancel()
+            raise
+        self.last_source = "graphql" if first is not None else "rest"
+        if refused:
+            fetched.update(await self._refused(project, repository_id, refused, asked, first))
+        if cached:
+            self.last_source += f" (+{cached:,} cached)"
+        known.update({n: d for n, d in fetched.items() if d is not None})
+        read = set(fetched) | ({d.name for d in first.details} if first is not None else set())
+        return [known[n] for n in names if n in known], read
+
+    async def _is_admin(self) -> bool:
+        """Whether the token's user is an administrator (`is_admin` of `GET /user`); False when unknown."""
+        try:
+            user = await self.client.get_json("/user")
+        except LabdeckError:
+            return False
+        return isinstance(user, dict) and user.get("is_admin") is True
+
+    async def _every_tag(self, repository_id: int) -> list[Any] | None:
+        """Every tag of the repository (name, path, location) in one request: GitLab's
+        `GET /registry/repositories/:id?tags=true` lists them all (the registry's pages are walked on the
+        server), where the tag list takes one request per 100. None when that answer cannot be had
+        (before GitLab 13.6, an error, a body past the size cap): the caller walks the list instead, and
+        meets the real error there if there is one."""
+        try:
+            response = await self.client.request("GET", f"/registry/repositories/{int(repository_id)}",
+                                                 params={"tags": True})
+            data = await body.off_loop(len(response.content), body.clean_items, response.content,
+                                       "GET /registry/repositories/:id?tags=true")
+        except LabdeckError:
+            return None
+        tags = data.get("tags") if isinstance(data, dict) else None
+        return tags if isinstance(tags, list) else None
 
     async def _graphql_first_page(self, repository_id: int) -> TagsPage | None:
         state = availability(self.client)
@@ -216,47 +304,19 @@ class RegistryService:
         state.usable = True
         return page
 
-    async def _graphql_details(self, project: Ref, repository_id: int, names: list[str], first: TagsPage,
-                               on_progress: Progress | None) -> dict[str, RegistryTagDetail | None]:
-        """`tagDetails` in concurrent batches; where GitLab has no such field (before it was added) the
-        `tags` connection is followed from `first` instead; a batch refused otherwise goes by REST."""
-        assert self.graphql is not None
-        graphql = self.graphql
-        gate = asyncio.Semaphore(max(self.client.settings.concurrency, 1))
-        done = 0
-        chunks = [names[i:i + BATCH] for i in range(0, len(names), BATCH)]
-
-        async def batch(chunk: list[str]) -> dict[str, RegistryTagDetail | None]:
-            nonlocal done
-            async with gate:
-                found = await graphql.tag_details_batch(repository_id, chunk)
-            done += len(chunk)
-            if on_progress is not None:
-                on_progress(done, len(names))
-            return found
-
-        results = await asyncio.gather(*(batch(c) for c in chunks), return_exceptions=True)
-        out: dict[str, RegistryTagDetail | None] = {}
-        refused: list[str] = []
-        for chunk, result in zip(chunks, results, strict=True):
-            if isinstance(result, GraphQLRefused):
-                refused.extend(chunk)
-            elif isinstance(result, BaseException):
-                raise result
-            else:
-                out.update(result)
-        self.last_source = "graphql"
-        if refused and len(refused) == len(names):
-            try:  # an older GitLab without tagDetails: the connection, page after page
-                out.update({d.name: d for d in await self._connection_rest(repository_id, first)})
+    async def _refused(self, project: Ref, repository_id: int, refused: list[str], asked: int,
+                       first: TagsPage | None) -> dict[str, RegistryTagDetail | None]:
+        """Names whose GraphQL batch was refused. Where every batch was (an older GitLab without
+        `tagDetails`) the `tags` connection is followed from `first` instead; else they go by REST."""
+        if first is not None and len(refused) == asked:
+            try:
+                found = {d.name: d for d in await self._connection_rest(repository_id, first)}
                 self.last_source = "graphql (tags connection)"
-                return out
+                return dict.fromkeys(refused) | found  # type: ignore[operator]
             except GraphQLRefused:
                 pass
-        if refused:
-            out.update(await self._rest_details(project, repository_id, refused, None))
-            self.last_source = "graphql + rest"
-        return out
+        self.last_source = "graphql + rest"
+        return await self._rest_details(project, repository_id, refused, None)
 
     async def _connection_rest(self, repository_id: int, page: TagsPage) -> list[RegistryTagDetail]:
         assert self.graphql is not None

@@ -7,8 +7,16 @@ Two reads, in GitLab's own types (`Time` in ISO 8601, `BigInt` as a string):
   to the registry and takes its cursor after that many tags, so asking for 100 would skip 80 of them.
 - `tag_details_batch()`: `tagDetails(name:)` for many names in one request (aliases `t0`, `t1`, ...), so a
   big repository is read with requests that run concurrently instead of one cursor page after another.
-  `BATCH` keeps a query under GitLab's complexity limit for authenticated users (250: one point per field)
-  and its 10,000 character query limit; a batch asks only what the preview needs (no path or location).
+  A batch asks only what the preview needs, and not the name (the alias says which tag it is): digest,
+  createdAt and totalSize, so `BATCH` = 62 tags keep a query at 1 + 62 x 4 = 249 points, under GitLab's
+  complexity limit for an authenticated user (250: graphql-ruby counts one point per field, aliases each;
+  `Types::BaseField`), and far under its 10,000 character query limit. (`publishedAt` would cost 13 more
+  requests per 1,000 tags; nothing of the preview uses it: the rules go by `createdAt`, as GitLab's do.)
+  An administrator's limit is 300 (`ADMIN_BATCH` = 74 tags; a batch refused for its complexity all the
+  same is asked again in batches of `BATCH`). Several queries in one HTTP request (Apollo batching)
+  would not help: GitLab gives the whole multiplex the same limit.
+
+Answers are decoded with orjson and read into the models in one validation call per page or batch.
 
 `GraphQLRefused` says why GraphQL cannot serve (`session_wide` when the endpoint is absent, 404, or refuses
 this token, 401/403: the caller then stops asking for the rest of the session; errors in the body count
@@ -17,26 +25,38 @@ for one repository only). `availability(client)` remembers that per client (one 
 
 from __future__ import annotations
 
-import json
 import weakref
 from dataclasses import dataclass
+from datetime import UTC, datetime
+from functools import cache
 from typing import Any
 
+from labdeck.api.body import decode_json
 from labdeck.api.client import ApiClient
 from labdeck.api.errors import ApiError, Forbidden, MalformedResponse, NotFound, Unauthorized
-from labdeck.api.models.base import parse_one
-from labdeck.api.models.registry import RegistryTagDetail
+from labdeck.api.models.base import parse_many
+from labdeck.api.models.registry import RegistryTagDetail, trusted_detail
 from labdeck.domain.text import may_hold_control
 
 PAGE = 20
-BATCH = 40
-# What the preview needs of a tag in a batch: 1 + 5 fields, so 1 + 40 x 6 = 241 <= 250.
-_FIELDS = "name digest createdAt publishedAt totalSize"
+COMPLEXITY = 250  # GitlabSchema::AUTHENTICATED_MAX_COMPLEXITY
+ADMIN_COMPLEXITY = 300  # GitlabSchema::ADMIN_MAX_COMPLEXITY
+# What the preview needs of a tag in a batch (the name is the alias's): 1 + 3 points per tag.
+_BATCH_FIELDS = "digest createdAt totalSize"
+
+
+def batch_size(complexity: int) -> int:
+    """How many tags a `tagDetails` batch can ask under a complexity limit (one point for the repository)."""
+    return (complexity - 1) // (1 + len(_BATCH_FIELDS.split()))
+
+
+BATCH = batch_size(COMPLEXITY)
+ADMIN_BATCH = batch_size(ADMIN_COMPLEXITY)
 TAGS_QUERY = (
     "query labdeckTags($id: ContainerRepositoryID!, $first: Int, $after: String) {"
     " containerRepository(id: $id) { tagsCount"
-    " tags(first: $first, after: $after) { nodes { " + _FIELDS + " path location revision shortRevision }"
-    " pageInfo { hasNextPage endCursor } } } }"
+    " tags(first: $first, after: $after) { nodes { name " + _BATCH_FIELDS +
+    " publishedAt path location revision shortRevision } pageInfo { hasNextPage endCursor } } } }"
 )
 
 
@@ -47,6 +67,11 @@ class GraphQLRefused(Exception):
         super().__init__(reason)
         self.reason = reason
         self.session_wide = session_wide
+
+    @property
+    def too_complex(self) -> bool:
+        """graphql-ruby's "Query has complexity of N, which exceeds max complexity of M"."""
+        return "exceeds max complexity" in self.reason
 
 
 @dataclass
@@ -75,19 +100,77 @@ def gid(repository_id: int) -> str:
     return f"gid://gitlab/ContainerRepository/{int(repository_id)}"
 
 
-def detail_of(node: dict[str, Any], *, sanitised: bool = False) -> RegistryTagDetail:
-    """A GraphQL tag node as the REST detail model (`totalSize` is a BigInt string). `sanitised`: the
-    response had no control character at all, so the per-string walk is skipped."""
-    size = node.get("totalSize")
+def _size(value: Any) -> int | None:
+    """GitLab's `BigInt` (a string) as an int; None when absent or unreadable."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
     try:
-        total = int(size) if size is not None else None
-    except (TypeError, ValueError):
-        total = None
-    return parse_one(RegistryTagDetail, {
-        "name": node.get("name"), "path": node.get("path"), "location": node.get("location"),
-        "digest": node.get("digest"), "revision": node.get("revision"),
-        "short_revision": node.get("shortRevision"), "created_at": node.get("createdAt"),
-        "published_at": node.get("publishedAt"), "total_size": total}, sanitised=sanitised)
+        return int(value) if isinstance(value, str) else None
+    except ValueError:
+        return None
+
+
+def rest_shaped(node: dict[str, Any], name: Any = None) -> dict[str, Any]:
+    """A GraphQL tag node in the REST detail's names (`name` given when the node has none)."""
+    return {"name": node.get("name") if name is None else name, "path": node.get("path"),
+            "location": node.get("location"), "digest": node.get("digest"), "revision": node.get("revision"),
+            "short_revision": node.get("shortRevision"), "created_at": node.get("createdAt"),
+            "published_at": node.get("publishedAt"), "total_size": _size(node.get("totalSize"))}
+
+
+_TEXT_FIELDS = ("path", "location", "digest", "revision", "short_revision")
+
+
+def _when(value: Any) -> datetime | None:
+    """GitLab's `Time` (ISO 8601) as an aware datetime (UTC when it has no offset); ValueError otherwise."""
+    if value is None:
+        return None
+    if not isinstance(value, str):
+        raise ValueError(value)
+    parsed = datetime.fromisoformat(value)
+    return parsed if parsed.tzinfo is not None else parsed.replace(tzinfo=UTC)
+
+
+def _plain_rows(rows: list[dict[str, Any]]) -> list[RegistryTagDetail] | None:
+    """The rows as models without validation when every value already has its model's type (the usual
+    answer: strings, ISO times, integers); None as soon as one does not (then pydantic reads them all)."""
+    out: list[RegistryTagDetail] = []
+    for row in rows:
+        if not isinstance(row.get("name"), str) or not isinstance(row.get("total_size"), int | None) \
+                or isinstance(row.get("total_size"), bool) \
+                or not all(isinstance(row.get(key), str | None) for key in _TEXT_FIELDS):
+            return None
+        try:
+            created, published = _when(row.get("created_at")), _when(row.get("published_at"))
+        except ValueError:
+            return None
+        out.append(trusted_detail(**{**row, "created_at": created, "published_at": published}))
+    return out
+
+
+def details_of(rows: list[dict[str, Any]], *, sanitised: bool) -> list[RegistryTagDetail]:
+    """REST-shaped rows as detail models (`sanitised`: the answer had no control character at all, so no
+    walk): built directly when every value has its type already, else validated in one call;
+    `GraphQLRefused` when any row cannot be read (that read goes by REST)."""
+    plain = _plain_rows(rows) if sanitised else None
+    if plain is not None:
+        return plain
+    try:
+        details = parse_many(RegistryTagDetail, rows, sanitised=sanitised)
+    except MalformedResponse as error:
+        raise GraphQLRefused(f"GraphQL answered unreadable tags: {error}", session_wide=False) from None
+    if len(details) != len(rows) or any(detail.unreadable for detail in details):
+        raise GraphQLRefused("GraphQL answered unreadable tags", session_wide=False)
+    return details
+
+
+@cache
+def batch_query(size: int) -> str:
+    """The `tagDetails` query for `size` names (`$n0`...), built once per size."""
+    fields = " ".join(f"t{i}: tagDetails(name: $n{i}) {{ {_BATCH_FIELDS} }}" for i in range(size))
+    params = ", ".join(f"$n{i}: String!" for i in range(size))
+    return (f"query labdeckTagDetails($id: ContainerRepositoryID!, {params}) "
+            f"{{ containerRepository(id: $id) {{ {fields} }} }}")
 
 
 @dataclass
@@ -121,8 +204,8 @@ class RegistryGraphQL:
             raise GraphQLRefused(f"GraphQL answered {error.status}", session_wide=False) from None
         clean = not may_hold_control(response.content)
         try:
-            body = json.loads(response.content)
-        except (ValueError, UnicodeDecodeError):
+            body = decode_json(response.content, "POST /api/graphql")
+        except MalformedResponse:
             raise GraphQLRefused("GraphQL answered with a body not JSON", session_wide=False) from None
         if not isinstance(body, dict):
             raise GraphQLRefused("GraphQL answered with an unexpected body", session_wide=False)
@@ -149,31 +232,23 @@ class RegistryGraphQL:
         tags = repo.get("tags")
         if not isinstance(tags, dict):
             raise GraphQLRefused("GraphQL answered without tags", session_wide=False)
-        try:
-            nodes = [node for node in tags.get("nodes") or [] if isinstance(node, dict)]
-            info = tags.get("pageInfo") or {}
-            count = repo.get("tagsCount")
-            details = [detail_of(node, sanitised=clean) for node in nodes]
-            return TagsPage(details, bool(info.get("hasNextPage")), info.get("endCursor"),
-                            count if isinstance(count, int) else None)
-        except MalformedResponse as error:
-            raise GraphQLRefused(f"GraphQL answered unreadable tags: {error}", session_wide=False) from None
+        nodes = tags.get("nodes") if isinstance(tags.get("nodes"), list) else []
+        info = tags.get("pageInfo") if isinstance(tags.get("pageInfo"), dict) else {}
+        count = repo.get("tagsCount")
+        details = details_of([rest_shaped(node) for node in nodes if isinstance(node, dict)], sanitised=clean)
+        cursor = info.get("endCursor")
+        return TagsPage(details, bool(info.get("hasNextPage")), cursor if isinstance(cursor, str) else None,
+                        count if isinstance(count, int) else None)
 
     async def tag_details_batch(self, repository_id: int,
                                 names: list[str]) -> dict[str, RegistryTagDetail | None]:
         """The details of up to `BATCH` tags by name (None for a tag that is gone)."""
-        fields = " ".join(f"t{i}: tagDetails(name: $n{i}) {{ {_FIELDS} }}" for i in range(len(names)))
-        params = ", ".join(f"$n{i}: String!" for i in range(len(names)))
-        query = (f"query labdeckTagDetails($id: ContainerRepositoryID!, {params}) "
-                 f"{{ containerRepository(id: $id) {{ {fields} }} }}")
         variables: dict[str, Any] = {"id": gid(repository_id)}
         variables.update({f"n{i}": name for i, name in enumerate(names)})
-        repo, clean = await self._repository(query, variables)
-        out: dict[str, RegistryTagDetail | None] = {}
-        try:
-            for i, name in enumerate(names):
-                node = repo.get(f"t{i}")
-                out[name] = detail_of(node, sanitised=clean) if isinstance(node, dict) else None
-        except MalformedResponse as error:
-            raise GraphQLRefused(f"GraphQL answered unreadable tags: {error}", session_wide=False) from None
+        repo, clean = await self._repository(batch_query(len(names)), variables)
+        nodes = [repo.get(f"t{i}") for i in range(len(names))]
+        found = [(name, node) for name, node in zip(names, nodes, strict=True) if isinstance(node, dict)]
+        details = details_of([rest_shaped(node, name) for name, node in found], sanitised=clean)
+        out: dict[str, RegistryTagDetail | None] = dict.fromkeys(names)
+        out.update(zip((name for name, _ in found), details, strict=True))
         return out

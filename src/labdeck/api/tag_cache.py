@@ -16,6 +16,7 @@ import contextlib
 import hashlib
 import json
 import os
+import re
 import tempfile
 import time
 from collections.abc import Callable, Iterable
@@ -23,14 +24,44 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from labdeck.api.models.registry import RegistryTagDetail
+import orjson
+
+from labdeck.api.models.registry import RegistryTagDetail, trusted_detail
 
 NAME_TTL = 900.0
+_LONG_NUMBER = re.compile(rb"[:,\[]-?\d{20,}[,\]}]")  # a number token of 20 digits or more
 VERSION = 2
 
 
 def _time(text: Any) -> datetime | None:
     return datetime.fromisoformat(text) if isinstance(text, str) else None
+
+
+def _manifest(facts: Any) -> tuple[datetime | None, int | None, str | None] | None:
+    """A digest's cached facts (created at, total size, revision); None when unreadable."""
+    if not isinstance(facts, list) or len(facts) != 3:
+        return None
+    created, size, revision = facts
+    try:
+        when = _time(created)
+    except (TypeError, ValueError):
+        return None
+    return (when, size if isinstance(size, int) and not isinstance(size, bool) else None,
+            revision if isinstance(revision, str) else None)
+
+
+def _encode(value: Any) -> bytes:
+    """orjson; the standard encoder for what orjson refuses (an integer beyond 64 bits: a hostile size)."""
+    try:
+        return orjson.dumps(value)
+    except TypeError:
+        return json.dumps(value, separators=(",", ":")).encode()
+
+
+def _decode(raw: bytes) -> Any:
+    """orjson; the standard decoder when the file holds an integer beyond 64 bits (orjson would read it
+    as a float)."""
+    return json.loads(raw) if _LONG_NUMBER.search(raw) else orjson.loads(raw)
 
 
 def user_cache_dir() -> Path:
@@ -66,8 +97,8 @@ class TagDetailCache:
         if self._data is None:
             self._data = {}
             if self.path is not None:
-                with contextlib.suppress(OSError, ValueError):
-                    data = json.loads(self.path.read_text("utf-8"))
+                with contextlib.suppress(OSError, ValueError):  # orjson's errors are ValueErrors
+                    data = _decode(self.path.read_bytes())
                     if isinstance(data, dict) and data.get("version") == VERSION:
                         self._data = data.get("repositories") or {}
         return self._data
@@ -85,22 +116,26 @@ class TagDetailCache:
         oldest = self.clock() - self.name_ttl
         entries, digests = repo["names"], repo["digests"]
         found: dict[str, RegistryTagDetail] = {}
+        manifests: dict[str, tuple[datetime | None, int | None, str | None] | None] = {}
         for name in names:
             entry = entries.get(name)
             if not isinstance(entry, list) or len(entry) != 3 or not entry[1] >= oldest:
                 continue
             digest, _read_at, published = entry
-            facts = digests.get(digest)
-            if not isinstance(facts, list) or len(facts) != 3:
+            if not isinstance(digest, str):
                 continue
-            created, size, revision = facts
+            if digest not in manifests:  # tags often share a manifest: its facts are read once
+                manifests[digest] = _manifest(digests.get(digest))
+            facts = manifests[digest]
+            if facts is None:
+                continue
             try:
-                found[name] = RegistryTagDetail.model_construct(
-                    name=name, digest=digest, created_at=_time(created), published_at=_time(published),
-                    total_size=size if isinstance(size, int) else None,
-                    revision=revision if isinstance(revision, str) else None)
+                published_at = _time(published)
             except (TypeError, ValueError):
                 continue
+            created, size, revision = facts
+            found[name] = trusted_detail(name=name, digest=digest, created_at=created,
+                                         published_at=published_at, total_size=size, revision=revision)
         return found
 
     def store(self, repository_id: int, details: Iterable[RegistryTagDetail],
@@ -138,8 +173,7 @@ class TagDetailCache:
             fd, temp = tempfile.mkstemp(prefix=".registry-tags-", dir=self.path.parent)  # 0600 already
             try:
                 with os.fdopen(fd, "wb") as out:
-                    out.write(json.dumps({"version": VERSION, "repositories": self._data},
-                                         separators=(",", ":")).encode())
+                    out.write(_encode({"version": VERSION, "repositories": self._data}))
                     out.flush()
                     os.fsync(out.fileno())
                 os.replace(temp, self.path)

@@ -1,9 +1,10 @@
-"""The CI/CD variables service: group variables (`/groups/:id/variables`, with environment scopes) and
-instance variables (`/admin/ci/variables`, administrators). Keys, instance value lengths, masked values,
-descriptions (255 characters) and hidden variables are checked with the domain rules before anything is
-sent (`VariableError`, shaped like the server's field errors). `raw` and `description` can be set on
-create and update; `masked_and_hidden` only on create (GitLab refuses to hide an existing variable).
-This is the only module that knows these paths."""
+"""The CI/CD variables service: project and group variables (`/projects/:id/variables`,
+`/groups/:id/variables`, with environment scopes; one set of methods taking the owner, `("projects", ref)` or
+`("groups", ref)`) and instance variables (`/admin/ci/variables`, administrators). Keys, instance value
+lengths, masked values, descriptions (255 characters) and hidden variables are checked with the domain
+rules before anything is sent (`VariableError`, shaped like the server's field errors). `raw` and
+`description` can be set on create and update; `masked_and_hidden` only on create (GitLab refuses to
+hide an existing variable). This is the only module that knows these paths."""
 
 from __future__ import annotations
 
@@ -14,10 +15,12 @@ from labdeck.api.client import ApiClient
 from labdeck.api.groups import GroupRef, group_ref
 from labdeck.api.models.base import parse_many, parse_one
 from labdeck.api.models.variables import CiVariable
+from labdeck.api.projects import ProjectRef, project_ref
 from labdeck.domain.ci_variables import VARIABLE_TYPES, variable_errors
 
 INSTANCE_PATH = "/admin/ci/variables"
 VariableType = Literal["env_var", "file"]
+Owner = tuple[Literal["projects", "groups"], ProjectRef | GroupRef]  # whose variables
 
 
 class VariableError(ValueError):
@@ -53,33 +56,35 @@ def _hidden_body(body: dict[str, Any], masked_and_hidden: bool) -> dict[str, Any
 
 
 class VariablesService:
-    """Group and instance CI/CD variables on one instance."""
+    """Project, group and instance CI/CD variables on one instance."""
 
     def __init__(self, client: ApiClient) -> None:
         self.client = client
 
-    # -- group variables ------------------------------------------------------------------------------
-    def _group_base(self, group: GroupRef) -> str:
-        return f"/groups/{group_ref(group)}/variables"
+    # -- project and group variables (one set of methods, the owner says which) ----------------------
+    @staticmethod
+    def _base(owner: Owner) -> str:
+        kind, ref = owner
+        return f"/{kind}/{project_ref(ref) if kind == 'projects' else group_ref(ref)}/variables"
 
     @staticmethod
     def _scope(environment_scope: str | None) -> dict[str, Any] | None:
         return {"filter": {"environment_scope": environment_scope}} if environment_scope else None
 
-    async def group_variables(self, group: GroupRef, *, refresh: bool = False) -> list[CiVariable]:
-        items = await self.client.get_list(self._group_base(group), refresh=refresh)
-        return parse_many(CiVariable, items)
+    async def variables(self, owner: Owner, *, refresh: bool = False) -> list[CiVariable]:
+        """The variables of a project (`("projects", ref)`) or a group (`("groups", ref)`)."""
+        return parse_many(CiVariable, await self.client.get_list(self._base(owner), refresh=refresh))
 
-    async def get_group_variable(self, group: GroupRef, key: str, *,
-                                 environment_scope: str | None = None) -> CiVariable:
-        path = f"{self._group_base(group)}/{quote(key, safe='')}"
+    async def get_variable(self, owner: Owner, key: str, *,
+                           environment_scope: str | None = None) -> CiVariable:
+        path = f"{self._base(owner)}/{quote(key, safe='')}"
         return parse_one(CiVariable, await self.client.get_json(path, self._scope(environment_scope)))
 
-    async def create_group_variable(self, group: GroupRef, key: str, value: str, *,
-                                    variable_type: VariableType | None = None, protected: bool | None = None,
-                                    masked: bool | None = None, environment_scope: str | None = None,
-                                    raw: bool | None = None, description: str | None = None,
-                                    masked_and_hidden: bool = False) -> CiVariable:
+    async def create_variable(self, owner: Owner, key: str, value: str, *,
+                              variable_type: VariableType | None = None, protected: bool | None = None,
+                              masked: bool | None = None, environment_scope: str | None = None,
+                              raw: bool | None = None, description: str | None = None,
+                              masked_and_hidden: bool = False) -> CiVariable:
         """A new variable; `masked_and_hidden` makes it masked and hidden for good (its value is never
         shown again, by GitLab or by labdeck)."""
         _check(key, value, masked=masked, instance=False, variable_type=variable_type, raw=raw,
@@ -88,34 +93,49 @@ class VariablesService:
                                   environment_scope=environment_scope, raw=raw, description=description),
                             masked_and_hidden)
         try:
-            return parse_one(CiVariable, await self.client.post_json(self._group_base(group), body))
+            return parse_one(CiVariable, await self.client.post_json(self._base(owner), body))
         finally:
-            self.client.cache.invalidate(self._group_base(group))
+            self.client.cache.invalidate(self._base(owner))
 
-    async def update_group_variable(self, group: GroupRef, key: str, value: str, *,
-                                    variable_type: VariableType | None = None, protected: bool | None = None,
-                                    masked: bool | None = None, environment_scope: str | None = None,
-                                    new_environment_scope: str | None = None, raw: bool | None = None,
-                                    description: str | None = None) -> CiVariable:
+    async def update_variable(self, owner: Owner, key: str, value: str, *,
+                              variable_type: VariableType | None = None, protected: bool | None = None,
+                              masked: bool | None = None, environment_scope: str | None = None,
+                              new_environment_scope: str | None = None, raw: bool | None = None,
+                              description: str | None = None) -> CiVariable:
         """Update the variable `key` (of `environment_scope` when several scopes share the key)."""
         _check(key, value, masked=masked, instance=False, variable_type=variable_type, raw=raw,
                description=description)
         body = _body(value, variable_type, protected, masked, environment_scope=new_environment_scope,
                      raw=raw, description=description)
-        path = f"{self._group_base(group)}/{quote(key, safe='')}"
+        path = f"{self._base(owner)}/{quote(key, safe='')}"
         try:
             updated = await self.client.put_json(path, body, params=self._scope(environment_scope))
         finally:
-            self.client.cache.invalidate(self._group_base(group))
+            self.client.cache.invalidate(self._base(owner))
         return parse_one(CiVariable, updated)
 
-    async def delete_group_variable(self, group: GroupRef, key: str, *,
-                                    environment_scope: str | None = None) -> None:
-        path = f"{self._group_base(group)}/{quote(key, safe='')}"
+    async def delete_variable(self, owner: Owner, key: str, *, environment_scope: str | None = None) -> None:
+        path = f"{self._base(owner)}/{quote(key, safe='')}"
         try:
             await self.client.delete(path, params=self._scope(environment_scope))
         finally:
-            self.client.cache.invalidate(self._group_base(group))
+            self.client.cache.invalidate(self._base(owner))
+
+    # the group spellings (callers that only ever meant a group)
+    async def group_variables(self, group: GroupRef, *, refresh: bool = False) -> list[CiVariable]:
+        return await self.variables(("groups", group), refresh=refresh)
+
+    async def get_group_variable(self, group: GroupRef, key: str, **kwargs: Any) -> CiVariable:
+        return await self.get_variable(("groups", group), key, **kwargs)
+
+    async def create_group_variable(self, group: GroupRef, key: str, value: str, **kwargs: Any) -> CiVariable:
+        return await self.create_variable(("groups", group), key, value, **kwargs)
+
+    async def update_group_variable(self, group: GroupRef, key: str, value: str, **kwargs: Any) -> CiVariable:
+        return await self.update_variable(("groups", group), key, value, **kwargs)
+
+    async def delete_group_variable(self, group: GroupRef, key: str, **kwargs: Any) -> None:
+        await self.delete_variable(("groups", group), key, **kwargs)
 
     # -- instance variables ---------------------------------------------------------------------------
     async def instance_variables(self, *, refresh: bool = False) -> list[CiVariable]:

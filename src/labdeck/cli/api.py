@@ -135,7 +135,9 @@ def split_path(path: str) -> tuple[str, dict[str, Any]]:
             params[key] = value
     if base.startswith(("http://", "https://")):
         return base, params  # a full URL (a `Link`): the client sends auth only to the instance's own host
-    base = "/" + base.lstrip("/")
+    # a trailing slash means nothing to GitLab's router; the client would take the empty last segment for a
+    # tolerant-reading placeholder (`models.tolerant.placeholder_in_path`) and refuse the request
+    base = "/" + base.strip("/")
     if base.startswith("/api/v4/"):
         base = base[len("/api/v4"):]
     return base, params

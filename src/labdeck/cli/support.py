@@ -4,8 +4,6 @@ talk to (config or `--demo`), terminal-safe JSON, and one-line errors instead of
 from __future__ import annotations
 
 import argparse
-import json
-import re
 import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, NoReturn
@@ -17,7 +15,6 @@ if TYPE_CHECKING:
 
 DEMO_URL = "http://sandbox.test"
 DEMO_TOKEN = "glpat-sandbox-root"  # the sandbox's seeded root token: public, not a secret
-_UNSAFE = re.compile("[\x7f-\x9f]")  # DEL and C1: json.dumps escapes C0 itself
 
 
 class UsageError(Exception):
@@ -32,16 +29,12 @@ class UsageParser(argparse.ArgumentParser):
 
 
 def render_json(value: Any) -> str:
-    """Pretty JSON, with DEL and C1 controls escaped too, so server text cannot drive the terminal, and the
-    configured token(s) removed by value. `NaN` and infinities are not JSON: `MalformedResponse`."""
-    from labdeck.api.errors import MalformedResponse
-    from labdeck.domain.redaction import redact_known
+    """Pretty JSON (2-space indent), encoded by orjson (`cli.json_out`, what `labdeck api` prints with),
+    with DEL and C1 controls escaped too, so server text cannot drive the terminal, and the configured
+    token(s) removed by value."""
+    from labdeck.cli.json_out import encode
 
-    try:
-        text = json.dumps(value, indent=2, ensure_ascii=False, allow_nan=False)
-    except ValueError:
-        raise MalformedResponse("the server sent NaN or Infinity, not JSON; nothing printed") from None
-    return redact_known(_UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", text))
+    return encode(value, pretty=True).decode("utf-8", "surrogatepass")
 
 
 def connection_settings(args: argparse.Namespace) -> ConnectionSettings:
@@ -72,9 +65,8 @@ def describe_error(exc: Exception) -> str:
     from labdeck.domain.redaction import redact
     from labdeck.domain.text import sanitize
 
-    if isinstance(exc, ApiError):  # GitLab's messages often start with the status: say it once
-        message = str(exc.message)
-        return redact(message if message.startswith(f"{exc.status} ") else f"{exc.status}: {message}")
+    if isinstance(exc, ApiError):
+        return redact(exc.status_line())
     if isinstance(exc, LabdeckError):
         return redact(sanitize(str(exc)))
     return redact(sanitize(f"unexpected error: {type(exc).__name__}: {exc}"))

@@ -194,7 +194,8 @@ class CleanupPlanner:
         self.tags = tuple(tags)
         self._times = [_timestamp(tag.created_at) for tag in self.tags]
         # Newest first; a missing creation time counts as newest; ties by name.
-        self._order = sorted(range(len(self.tags)), key=lambda i: (-self._times[i], self.tags[i].name))
+        keys = [(-time, tag.name) for time, tag in zip(self._times, self.tags, strict=True)]
+        self._order = sorted(range(len(self.tags)), key=keys.__getitem__)
         self._encoded = [tag.name.encode("utf-8") for tag in self.tags]
         self._latest = [tag.name == LATEST_TAG for tag in self.tags]
         groups: dict[str, int] = {}

@@ -64,3 +64,12 @@ def sanitize_json(value: object) -> object:
     except (TypeError, ValueError):  # not plain JSON data: walk it
         return sanitize_deep(value)
     return sanitize_deep(value) if may_hold_control(body) else value
+
+
+def status_line(status: int | None, message: str) -> str:
+    """An HTTP status and the server's message with the status said once: GitLab's messages often start with
+    it ("404 Project Not Found"), others do not ("400: status is missing"); no status: "error: ..."."""
+    if status is None:
+        return f"error: {message}"
+    code = str(status)
+    return message if message == code or message.startswith(f"{code} ") else f"{code}: {message}"

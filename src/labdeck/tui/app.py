@@ -42,7 +42,7 @@ from labdeck.tui.screens.form_keys import FormKeys, hold_key, is_typing
 from labdeck.tui.session import Session, TransportFactory, cache_dir, open_session, state_dir
 from labdeck.tui.themes import DEFAULT_THEME, discover_themes, package_theme_dir, user_theme_dir
 from labdeck.tui.widgets.status_bar import StatusInfo
-from labdeck.tui.workers import error_node, is_gone, show_load_failure
+from labdeck.tui.workers import error_node, is_gone, is_shown, show_load_failure
 
 dismiss_guard.install()  # a screen dismisses only itself, once (fast keys reach a closing dialog)
 
@@ -312,6 +312,17 @@ class LabdeckApp(App[None]):
         if callable(refresh):
             refresh()
 
+    async def run_action(self, action: Any, default_namespace: Any = None, namespaces: Any = None) -> bool:
+        """Every action, as Textual runs it; an action on a row whose id could not be read (tolerant
+        reading) is refused here with the reason, before its screen sees it (`identity_refusal`)."""
+        refuse = getattr(default_namespace, "identity_refusal", None)  # a LabdeckScreen's
+        if callable(refuse) and isinstance(action, str):
+            refusal = refuse(action.split("(", 1)[0])
+            if refusal is not None:
+                self.notify(refusal, severity="warning", markup=False)
+                return True
+        return await super().run_action(action, default_namespace, namespaces)
+
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "back":
             return self.navigator.can_go_back()
@@ -464,9 +475,9 @@ class LabdeckApp(App[None]):
                             timeout=10)
                 self._reread_after_lost_write(node)
                 return
-            self.notify(self._describe(cause), title="Error", severity="error", markup=False, timeout=8)
-            if not is_gone(self, node):
-                show_load_failure(node, self._describe(cause))
+            shown_in = [] if is_gone(self, node) else show_load_failure(node, self._describe(cause))
+            if not (shown_in and not is_shown(node)):  # a background tab says it where its rows would be
+                self.notify(self._describe(cause), title="Error", severity="error", markup=False, timeout=8)
             return
         if is_gone(self, error_node()):  # about a screen that has closed: nothing left to tell or break
             self.log.warning(f"dropped an error of a closed screen: {type(cause).__name__}")

@@ -43,8 +43,9 @@ def lost_write(error: BaseException) -> bool:
 
 
 def describe_error(error: BaseException) -> str:
-    """One line for a notification: "404: 404 Project Not Found", "Network error: ...", or a type name; a
-    write whose answer was lost says "the server may have applied this"."""
+    """One line for a notification: "404 Project Not Found" (the status once), "400: status is missing",
+    "Network error: ...", or a type name; a write whose answer was lost says "the server may have applied
+    this"."""
     error = unwrap(error)
     text = _describe(error)
     if lost_write(error) and MAY_HAVE_APPLIED not in text:
@@ -54,7 +55,7 @@ def describe_error(error: BaseException) -> str:
 
 def _describe(error: BaseException) -> str:
     if isinstance(error, ApiError):
-        return redact(f"{error.status}: {error.message}")
+        return redact(error.status_line())
     if isinstance(error, AnswerLost):  # says itself what happened
         return redact(str(error))
     if isinstance(error, NetworkError):

@@ -14,17 +14,20 @@ removed before it, so a worker that resumes in between (a list that answers just
 
 from __future__ import annotations
 
+from itertools import pairwise
 from typing import Any
 
 from textual._context import active_message_pump
 from textual.app import App
 from textual.dom import DOMNode
 from textual.screen import Screen
+from textual.widget import Widget
+from textual.widgets import ContentSwitcher
 from textual.worker import active_worker
 
 from labdeck.tui.widgets.resource_table import ResourceTable
 
-__all__ = ["cancel_if_gone", "error_node", "is_gone", "is_live", "show_load_failure"]
+__all__ = ["cancel_if_gone", "error_node", "is_gone", "is_live", "is_shown", "show_load_failure"]
 
 
 def _screen_of(node: DOMNode) -> Screen[Any] | None:
@@ -82,11 +85,28 @@ def is_live(node: DOMNode) -> bool:
     return node.is_attached and not is_gone(app, node)
 
 
+def is_shown(node: Any) -> bool:
+    """Whether `node` and every container above it are displayed: False for a tab that is not in front
+    (a project view loads its tabs together; a failure there is said in the tab, not popped up)."""
+    if not isinstance(node, DOMNode):
+        return True
+    chain = [node, *node.ancestors]
+    for child, parent in pairwise(chain):
+        if isinstance(child, Widget) and not child.display:
+            return False
+        # A switcher that has not mounted yet (its children load first) shows only its initial child.
+        if isinstance(parent, ContentSwitcher) and not parent.is_mounted:
+            if child.id != getattr(parent, "_initial", child.id):
+                return False
+    return True
+
+
 def show_load_failure(node: Any, message: str) -> list[ResourceTable]:
     """A load of `node` (a screen or a tab widget) failed: say so in its tables, where the rows would be.
 
     The tables that were waiting for rows (`loading_more` was set) get the message; when none was, the
-    shown tables that never had rows do (a list that failed on its first load). Returns those tables.
+    tables that never had rows do (a list that failed on its first load; shown ones, unless the whole
+    node is a tab in the background). Returns those tables.
     """
     if not isinstance(node, DOMNode) or isinstance(node, App):
         return []
@@ -94,8 +114,10 @@ def show_load_failure(node: Any, message: str) -> list[ResourceTable]:
     if isinstance(node, ResourceTable):
         tables.append(node)
     chosen = [t for t in tables if t.awaiting_rows]
+    background = not is_shown(node)
     if not chosen:
-        chosen = [t for t in tables if not t.ever_filled and t.display and t.region.area > 0]
+        chosen = [t for t in tables
+                  if not t.ever_filled and (background or (t.display and t.region.area > 0))]
     for table in chosen:
         table.show_load_error(message)
     return chosen

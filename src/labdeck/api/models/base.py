@@ -2,7 +2,7 @@
 parsed (always timezone-aware); `parse_one`/`parse_many` turn a wrong shape into `MalformedResponse`,
 never a bare pydantic error. An item that does not fit its model is read tolerantly (`tolerant.py`): the
 fields that could not be read are named in its `unreadable`, the rest is kept, and a list never fails
-because of one item.
+because of one item, nor loses one (an item whose id is unreadable is kept, marked, and cannot be acted on).
 
 Sanitising happens once per parse: `parse_one`/`parse_many` walk the decoded JSON once (or not at all when
 the caller says it is already clean, `sanitised=True`, as the client's list pages are) and validate with
@@ -148,9 +148,9 @@ def parse_one(model: type[M], data: Any, *, sanitised: bool = False) -> M:
 def parse_many(model: type[M], data: Any, *, sanitised: bool = False) -> list[M]:
     """A list of `model` from decoded JSON (walked once unless `sanitised`); `MalformedResponse` when it
     is not a list. The whole list is validated in one call; only when that fails is each item read on its
-    own, tolerantly (`tolerant.read_leniently`: unreadable fields named, an item that cannot stand left
-    out, both reported to `:log`); `MalformedResponse` when not one item could stand. A long list is
-    parsed with the garbage collector paused (`paused_gc`)."""
+    own, tolerantly (`read_each`: unreadable fields named, an item whose id is unreadable kept as a
+    marked placeholder, both reported to `:log`); `MalformedResponse` when not one element is an object.
+    A long list is parsed with the garbage collector paused (`paused_gc`)."""
     if not isinstance(data, list):
         raise MalformedResponse(f"expected a list of {model.__name__}, got {type(data).__name__}")
     with paused_gc() if len(data) >= LONG_LIST else nullcontext():
@@ -163,16 +163,18 @@ def parse_many(model: type[M], data: Any, *, sanitised: bool = False) -> list[M]
 
 def read_each(model: type[M], items: list[Any]) -> list[M]:
     """Each item of an already sanitised list read on its own, tolerantly (the slow path of a list
-    whose strict validation failed)."""
+    whose strict validation failed). Every item is kept, one for one: an item whose id could not be read,
+    or an element that is not an object, stands as a marked placeholder (`tolerant.identity_unreadable`).
+    `MalformedResponse` only when not one element is an object: the answer is not a list of these."""
+    if items and not any(isinstance(item, dict) for item in items):
+        raise MalformedResponse(f"unexpected {model.__name__} shape: no item is an object")
     context = sanitised_context()
     out: list[M] = []
     for item in items:
         try:
             out.append(model.model_validate(item, context=context))
         except ValidationError:
-            read, _ = read_leniently(model, item, context)
-            if read is not None:
+            read, _ = read_leniently(model, item, context, keep=True)
+            if read is not None:  # None only for a model with a required field no placeholder fits
                 out.append(read)
-    if items and not out:  # not one item could stand: the answer is not a list of these at all
-        raise MalformedResponse(f"unexpected {model.__name__} shape: no item could be read")
     return out

@@ -4,10 +4,15 @@ Lists are validated strictly first, in one call (the fast path, `base.parse_many
 is each item read here on its own: what can be read is kept, and each field that could not be read
 (a value of an unexpected type, an enum value a newer GitLab added, a null where a string was expected)
 is left at its default, or at `""` for a required string, and named in the item's `unreadable` (dotted
-for nested models: `author.username`). An item whose required, non-string field cannot be read (an `id`
-that is not a number) cannot stand for anything and is left out. Every such decision is reported once
-to the decode warnings sink (the request log's `note`, shown in `:log`) and to the `labdeck.api.decode`
-logger, with the model, the item's id and pydantic's reason, never the value itself.
+for nested models: `author.username`). An item of a list is never left out: a required number that cannot
+be read (an `id` that is not a number) gets a placeholder, a negative number no GitLab object has and no
+other item shares (so rows keep distinct keys), and an element that is not an object at all (a string, a
+null) becomes a placeholder item whose unreadable names start with `NOT_AN_OBJECT`. Such an item's
+identity is unreadable (`identity_unreadable`): it is shown, but nothing can act on it, and the client
+refuses any request whose path carries a placeholder (`placeholder_in_path`) with `IDENTITY_UNREADABLE`.
+A single object (`parse_one`) is still refused when its identity cannot be read. Every such decision is
+reported once to the decode warnings sink (the request log's `note`, shown in `:log`) and to the
+`labdeck.api.decode` logger, with the model, the item's id and pydantic's reason, never the value itself.
 
 The sink is the request log of the client that last made a request in this task (a context variable set
 by `ApiClient.request`), else the one of the client created last.
@@ -15,7 +20,9 @@ by `ApiClient.request`), else the one of the client created last.
 
 from __future__ import annotations
 
+import itertools
 import logging
+import re
 import types
 from collections.abc import Callable
 from contextvars import ContextVar
@@ -29,6 +36,10 @@ Sink = Callable[[str, str], None]  # (what: "Member #12", detail: "expires_at: d
 _current_sink: ContextVar[Sink | None] = ContextVar("labdeck_decode_sink", default=None)
 _default_sink: list[Sink] = []  # the sink of the client created last (at most one element)
 MAX_PASSES = 4
+IDENTITY_UNREADABLE = "this item's id could not be read: cannot act on it"
+NOT_AN_OBJECT = "(whole item)"  # first unreadable name of a placeholder for an element that is no object
+_placeholders = itertools.count(-1, -1)  # -1, -2, ...: never a GitLab id, never shared by two items
+_PLACEHOLDER_SEGMENT = re.compile(r"(?:^|/)(?:-\d+)?(?:/|$)")  # a "-12" segment, or an empty one
 
 
 def use_sink(sink: Sink) -> None:
@@ -93,19 +104,55 @@ def _fields_by_key(model: type[BaseModel]) -> dict[str, tuple[str, Any]]:
     return {info.alias or name: (name, info) for name, info in model.model_fields.items()}
 
 
-def read_leniently(model: type[Any], data: Any, context: dict[str, Any], *,
-                   report: bool = True) -> tuple[Any | None, tuple[str, ...]]:
+def identity_unreadable(item: Any) -> bool:
+    """True when a required field of `item` (its id, iid, key, name...) could not be read, or the item was
+    not an object at all: it is shown, but no action may use it."""
+    names = getattr(item, "unreadable", ())
+    if not names:
+        return False
+    fields = type(item).model_fields
+    return any(name == NOT_AN_OBJECT or (name in fields and fields[name].is_required()) for name in names)
+
+
+def placeholder_in_path(path: str) -> bool:
+    """True when an API path (relative, query left aside) has an empty segment or a negative-number
+    segment: what a placeholder identity (`""` or a negative id) makes of it. GitLab has neither."""
+    if path.startswith(("http://", "https://")):
+        return False
+    path = path.split("?", 1)[0]
+    return path not in ("", "/") and _PLACEHOLDER_SEGMENT.search(path.removeprefix("/")) is not None
+
+
+def _placeholder(annotation: Any) -> Any:
+    """A stand-in for a required field that could not be read; `...` when there is none for its type."""
+    if annotation is bool:
+        return False
+    if annotation is int or int in get_args(annotation):
+        return next(_placeholders)
+    if annotation is float:
+        return 0.0
+    return ...
+
+
+def read_leniently(model: type[Any], data: Any, context: dict[str, Any], *, report: bool = True,
+                   keep: bool = False) -> tuple[Any | None, tuple[str, ...]]:
     """`(instance, unreadable field names)`, or `(None, names)` when the item cannot stand (a required
-    non-string field unreadable, or not an object at all). `report`: send the warnings (the top call
-    does; nested calls leave it to their parent so each item is reported once)."""
+    non-string field unreadable, or not an object at all). `keep` (an item of a list): the item stands
+    anyway, with placeholders where its required fields could not be read (see the module docstring).
+    `report`: send the warnings (the top call does; nested calls leave it to their parent so each item is
+    reported once)."""
     label = _label(model, data)
-    if not isinstance(data, dict):
-        if report:
-            warn(label, f"not an object ({type(data).__name__}): left out")
-        return None, ()
-    work = dict(data)
     unreadable: list[str] = []
     details: list[str] = []
+    if not isinstance(data, dict):
+        if not keep:
+            if report:
+                warn(label, f"not an object ({type(data).__name__}): left out")
+            return None, ()
+        unreadable.append(NOT_AN_OBJECT)
+        details.append(f"not an object ({type(data).__name__}): kept as a placeholder")
+        data = {}
+    work = dict(data)
     fields = _fields_by_key(model)
     for _ in range(MAX_PASSES):
         try:
@@ -147,12 +194,18 @@ def read_leniently(model: type[Any], data: Any, context: dict[str, Any], *,
                 work.pop(key, None)
             elif _accepts_str(info.annotation):
                 work[key] = ""
+            elif keep and (stand_in := _placeholder(info.annotation)) is not ...:
+                work[key] = stand_in
+                details.append(f"{key} ({reason}): kept, nothing can act on it")
+                unreadable.append(key)
+                continue
             else:
                 if report:
                     warn(label, f"{key} unreadable ({reason}): left out")
                 return None, (*unreadable, key)
             unreadable.append(key)
-            details.append(f"{key} ({reason})")
+            if NOT_AN_OBJECT not in unreadable:  # a placeholder's missing fields go without saying
+                details.append(f"{key} ({reason})")
     if report:
         warn(label, "could not be read: left out")
     return None, tuple(unreadable)

@@ -1,7 +1,9 @@
-"""Group and instance CI/CD variables (contract document 2): full CRUD, the key rules, the instance value
-limit, masking requirements (looser when `raw`), `variable_type`, `protected`, `masked`, `raw`,
-`description` (at most 255 characters), `environment_scope` (`*` by default, groups only), hidden group
-variables as GitLab 17.4+ has them (`masked_and_hidden` on create only; `hidden: true` and `value: null` on
+"""Project, group and instance CI/CD variables (contract document 2; `lib/api/ci/variables.rb` for projects):
+full CRUD, the key rules, the instance value limit, masking requirements (looser when `raw`),
+`variable_type`, `protected`, `masked`, `raw`, `description` (at most 255 characters), `environment_scope`
+(`*` by default; projects and groups, Premium for groups), `filter[environment_scope]` on GET, PUT and
+DELETE (409 when several scopes share the key), hidden project and group variables as GitLab 17.4+ has
+them (`masked_and_hidden` on create only; `hidden: true` and `value: null` on
 every read; their masking can never change: 400 `{"message": {"base": [...]}}`), and the configurable
 maximum number of instance variables (`GET/PUT /application/plan_limits`, field
 `ci_instance_level_variables`, as GitLab's plan limits API). The rules come from `domain/ci_variables.py`.
@@ -27,8 +29,10 @@ from labdeck.domain.ci_variables import (
 )
 from labdeck.sandbox.editions import has_feature
 from labdeck.sandbox.errors import SandboxError
-from labdeck.sandbox.http import Ctx, endpoint, error, json_response, paginate
+from labdeck.sandbox.http import Ctx, Handler, endpoint, error, json_response, paginate
 from labdeck.sandbox.routes.groups.groups import find_group, require_level
+from labdeck.sandbox.routes.projects.projects import find_project
+from labdeck.sandbox.routes.projects.projects import require_level as require_project_level
 from labdeck.sandbox.store import Store
 
 AREA = "ci_variables"
@@ -52,6 +56,7 @@ class Variable:
 @dataclass
 class VariablesState:
     groups: dict[int, list[Variable]] = field(default_factory=dict)
+    projects: dict[int, list[Variable]] = field(default_factory=dict)
     instance: list[Variable] = field(default_factory=list)
     instance_limit: int = DEFAULT_INSTANCE_LIMIT
 
@@ -83,13 +88,36 @@ def seed(store: Store, ctx: Any) -> None:
             data.groups[group.id] = [
                 Variable("DEPLOY_ENV", ctx.rng.choice(("staging", "production", "review"))),
                 Variable("API_TOKEN", f"tok-{ctx.rng.getrandbits(48):012x}", protected=True, masked=True)]
+    seed_projects(store, data)
     data.instance = [Variable("HTTP_PROXY", "http://proxy.internal:3128"),
                      Variable("SONAR_TOKEN", "sonar-token-0123456789", masked=True, protected=True)]
 
 
+def seed_projects(store: Store, data: VariablesState) -> None:
+    """Project variables of the demo's gateway: scoped pairs under one key (so `filter[environment_scope]`
+    means something), a masked and a masked-and-hidden secret, a file and a raw one. No randomness: the
+    seeded history of everything else stays as it was."""
+    gateway = store.project_by_path("acme/platform/api-gateway")
+    if gateway is None:
+        return
+    data.projects[gateway.id] = [
+        Variable("DATABASE_URL", "postgres://gateway@db.staging.internal/gateway",
+                 environment_scope="staging"),
+        Variable("DATABASE_URL", "postgres://gateway@db.prod.internal/gateway",
+                 environment_scope="production", protected=True),
+        Variable("DB_PASSWORD", "staging-db-pa55word", masked=True, environment_scope="staging"),
+        Variable("PROD_DB_PASSWORD", "pr0d-db-never-shown-again", protected=True, masked=True, hidden=True,
+                 environment_scope="production", description="Production database password (hidden)"),
+        Variable("GATEWAY_CONFIG", "listen: 0.0.0.0:8080\nupstreams: 3\n", variable_type="file"),
+        Variable("LOG_FORMAT", "json with $CI_JOB_ID as typed", raw=True,
+                 description="Raw: $CI_JOB_ID stays as typed"),
+    ]
+
+
 def variable_json(variable: Variable, *, group: bool) -> dict[str, Any]:
-    """GitLab's `Entities::Ci::Variable`: `hidden` only where the kind has it (not instance variables),
-    and a hidden variable's value is null (`Ci::VariableValue`)."""
+    """GitLab's `Entities::Ci::Variable`: `hidden` and `environment_scope` only where the kind has them
+    (project and group variables, `group=True`; not instance variables), and a hidden variable's value is
+    null (`Ci::VariableValue`)."""
     body: dict[str, Any] = {
         "variable_type": variable.variable_type, "key": variable.key,
         "value": None if variable.hidden else variable.value,
@@ -102,9 +130,12 @@ def variable_json(variable: Variable, *, group: bool) -> dict[str, Any]:
     return body
 
 
-def _apply(ctx: Ctx, variable: Variable, *, group: bool, creating: bool) -> None:
+def _apply(ctx: Ctx, variable: Variable, *, group: bool, creating: bool,
+           scope_feature: str | None = "group_variable_environment_scope") -> None:
     """Fields of the request onto `variable`, then validate the result (400 with GitLab's shapes).
-    `masked_and_hidden` is read on create only (GitLab's update does not declare it: ignored there)."""
+    `group`: a project or group variable (hiding, environment scope). `masked_and_hidden` is read on create
+    only (GitLab's update does not declare it: ignored there). `environment_scope` is read when the
+    instance has `scope_feature` (None: always, as project variables on every edition)."""
     p = ctx.params
     masked_before = variable.masked
     if "value" in p:
@@ -117,7 +148,8 @@ def _apply(ctx: Ctx, variable: Variable, *, group: bool, creating: bool) -> None
         variable.masked = variable.hidden = True
     if "description" in p:
         variable.description = p.str("description")
-    if group and p.str("environment_scope") and has_feature(ctx.options, "group_variable_environment_scope"):
+    if group and p.str("environment_scope") and (scope_feature is None or has_feature(ctx.options,
+                                                                                       scope_feature)):
         variable.environment_scope = p.str("environment_scope") or DEFAULT_SCOPE
     if not creating:
         problem = hidden_update_error(variable.hidden, masked_before, variable.masked)
@@ -133,65 +165,109 @@ def _taken(key: str) -> SandboxError:
     return SandboxError.validation({"key": [f"({key}) has already been taken"]})
 
 
-# --- group variables ------------------------------------------------------------------------------------
+# --- project and group variables: one set of handlers, the owner says whose -------------------------------
 
-def _group_vars(ctx: Ctx) -> list[Variable]:
+@dataclass(frozen=True)
+class Owner:
+    """Whose variables a route serves: `not_found` names GitLab's 404 (`not_found!('Variable')` for
+    projects, `'GroupVariable'` for groups); `scope_feature` gates `environment_scope` (None: always);
+    `value_on_update`: PUT requires `value` (groups, as the sandbox had it; GitLab's project PUT does not)."""
+
+    kind: str
+    not_found: str
+    scope_feature: str | None
+    value_on_update: bool
+
+
+GROUP = Owner("groups", "GroupVariable", "group_variable_environment_scope", True)
+PROJECT = Owner("projects", "Variable", None, False)
+
+
+def _owned(ctx: Ctx, owner: Owner) -> list[Variable]:
+    """The owner's variables, for a caller with Maintainer (40) or more. Projects as GitLab checks them:
+    `authenticate!` (401) before the project is looked up (404), then `:admin_build` (403)."""
+    data = state(ctx.store)
+    if owner is PROJECT:
+        ctx.require_user()
+        project = find_project(ctx)
+        require_project_level(ctx, project, MANAGE_LEVEL)
+        return data.projects.setdefault(project.id, [])
     group = find_group(ctx)
     require_level(ctx, group, MANAGE_LEVEL)
-    return state(ctx.store).groups.setdefault(group.id, [])
+    return data.groups.setdefault(group.id, [])
 
 
-def _find_group_var(ctx: Ctx, variables: list[Variable]) -> Variable:
+def _find_owned(ctx: Ctx, owner: Owner, variables: list[Variable]) -> Variable:
     key = ctx.path("key")
     scope = ctx.params.dict("filter").get("environment_scope")
     found = [v for v in variables if v.key == key and (scope is None or v.environment_scope == scope)]
     if not found:
-        raise SandboxError.not_found("GroupVariable")
+        raise SandboxError.not_found(owner.not_found)
     if len(found) > 1:
         raise error(409, AMBIGUOUS)
     return found[0]
 
 
-async def list_group_variables(ctx: Ctx) -> Any:
-    variables = _group_vars(ctx)
-    return paginate(ctx, variables, lambda v: variable_json(v, group=True))
+def _list(owner: Owner) -> Handler:
+    async def list_variables(ctx: Ctx) -> Any:
+        return paginate(ctx, _owned(ctx, owner), lambda v: variable_json(v, group=True))
+    return list_variables
 
 
-async def get_group_variable(ctx: Ctx) -> Any:
-    return variable_json(_find_group_var(ctx, _group_vars(ctx)), group=True)
+def _get(owner: Owner) -> Handler:
+    async def get_variable(ctx: Ctx) -> Any:
+        return variable_json(_find_owned(ctx, owner, _owned(ctx, owner)), group=True)
+    return get_variable
 
 
-async def create_group_variable(ctx: Ctx) -> Any:
-    variables = _group_vars(ctx)
-    ctx.params.require("key", "value")
-    variable = Variable(ctx.params.str("key") or "", "")
-    _apply(ctx, variable, group=True, creating=True)
-    if any(v.key == variable.key and v.environment_scope == variable.environment_scope for v in variables):
-        raise _taken(variable.key)
-    variables.append(variable)
-    ctx.store.touch()
-    return json_response(variable_json(variable, group=True), 201)
+def _create(owner: Owner) -> Handler:
+    async def create_variable(ctx: Ctx) -> Any:
+        variables = _owned(ctx, owner)
+        ctx.params.require("key", "value")
+        variable = Variable(ctx.params.str("key") or "", "")
+        _apply(ctx, variable, group=True, creating=True, scope_feature=owner.scope_feature)
+        if any(v.key == variable.key and v.environment_scope == variable.environment_scope
+               for v in variables):
+            raise _taken(variable.key)
+        variables.append(variable)
+        ctx.store.touch()
+        return json_response(variable_json(variable, group=True), 201)
+    return create_variable
 
 
-async def update_group_variable(ctx: Ctx) -> Any:
-    variables = _group_vars(ctx)
-    variable = _find_group_var(ctx, variables)
-    ctx.params.require("value")
-    updated = Variable(**vars(variable))
-    _apply(ctx, updated, group=True, creating=False)
-    if updated.environment_scope != variable.environment_scope and any(
-            v.key == updated.key and v.environment_scope == updated.environment_scope for v in variables):
-        raise _taken(updated.key)
-    variables[variables.index(variable)] = updated
-    ctx.store.touch()
-    return variable_json(updated, group=True)
+def _update(owner: Owner) -> Handler:
+    async def update_variable(ctx: Ctx) -> Any:
+        variables = _owned(ctx, owner)
+        variable = _find_owned(ctx, owner, variables)
+        if owner.value_on_update:
+            ctx.params.require("value")
+        updated = Variable(**vars(variable))
+        _apply(ctx, updated, group=True, creating=False, scope_feature=owner.scope_feature)
+        if updated.environment_scope != variable.environment_scope and any(
+                v.key == updated.key and v.environment_scope == updated.environment_scope for v in variables):
+            raise _taken(updated.key)
+        variables[variables.index(variable)] = updated
+        ctx.store.touch()
+        return variable_json(updated, group=True)
+    return update_variable
 
 
-async def delete_group_variable(ctx: Ctx) -> Any:
-    variables = _group_vars(ctx)
-    variables.remove(_find_group_var(ctx, variables))
-    ctx.store.touch()
-    return Response(status_code=204)
+def _delete(owner: Owner) -> Handler:
+    async def delete_variable(ctx: Ctx) -> Any:
+        variables = _owned(ctx, owner)
+        variables.remove(_find_owned(ctx, owner, variables))
+        ctx.store.touch()
+        return Response(status_code=204)
+    return delete_variable
+
+
+def owned_routes(owner: Owner) -> list[Route]:
+    base = f"/{owner.kind}/{{id}}/variables"
+    return [Route(base, endpoint(_list(owner)), methods=["GET"]),
+            Route(base, endpoint(_create(owner)), methods=["POST"]),
+            Route(base + "/{key}", endpoint(_get(owner)), methods=["GET"]),
+            Route(base + "/{key}", endpoint(_update(owner)), methods=["PUT"]),
+            Route(base + "/{key}", endpoint(_delete(owner)), methods=["DELETE"])]
 
 
 # --- instance variables ---------------------------------------------------------------------------------
@@ -277,11 +353,8 @@ async def put_plan_limits(ctx: Ctx) -> Any:
 
 
 routes: list[Route] = [
-    Route("/groups/{id}/variables", endpoint(list_group_variables), methods=["GET"]),
-    Route("/groups/{id}/variables", endpoint(create_group_variable), methods=["POST"]),
-    Route("/groups/{id}/variables/{key}", endpoint(get_group_variable), methods=["GET"]),
-    Route("/groups/{id}/variables/{key}", endpoint(update_group_variable), methods=["PUT"]),
-    Route("/groups/{id}/variables/{key}", endpoint(delete_group_variable), methods=["DELETE"]),
+    *owned_routes(PROJECT),
+    *owned_routes(GROUP),
     Route("/admin/ci/variables", endpoint(list_instance_variables), methods=["GET"]),
     Route("/admin/ci/variables", endpoint(create_instance_variable), methods=["POST"]),
     Route("/admin/ci/variables/{key}", endpoint(get_instance_variable), methods=["GET"]),

@@ -327,14 +327,15 @@ def complexity(document: DocumentNode) -> int:
     return counter.count
 
 
-_DOCUMENTS: OrderedDict[str, tuple[DocumentNode | None, list[GraphQLError]]] = OrderedDict()
+Prepared = tuple[DocumentNode | None, list[GraphQLError], int]
+_DOCUMENTS: OrderedDict[str, Prepared] = OrderedDict()
 _DOCUMENTS_KEPT = 64
 
 
-def _document(query: str) -> tuple[DocumentNode | None, list[GraphQLError]]:
-    """The parsed and validated query, remembered by its text: a client sends the same query again and
-    again with other variables (each page, each batch), and parsing and validating cost far more than
-    running it."""
+def _document(query: str) -> Prepared:
+    """The parsed and validated query and its complexity, remembered by its text: a client sends the same
+    query again and again with other variables (each page, each batch), and parsing, validating and
+    counting cost far more than running it (the complexity depends on the document only)."""
     found = _DOCUMENTS.get(query)
     if found is not None:
         _DOCUMENTS.move_to_end(query)
@@ -342,13 +343,18 @@ def _document(query: str) -> tuple[DocumentNode | None, list[GraphQLError]]:
     try:
         document: DocumentNode | None = parse(query)
     except GraphQLError as error:
-        found = (None, [error])
+        found = (None, [error], 0)
     else:
-        found = (document, list(validate(SCHEMA, document)))
+        assert document is not None
+        found = (document, list(validate(SCHEMA, document)), complexity(document))
     _DOCUMENTS[query] = found
     if len(_DOCUMENTS) > _DOCUMENTS_KEPT:
         _DOCUMENTS.popitem(last=False)
     return found
+
+
+def _limit(ctx: Context) -> int:
+    return MAX_COMPLEXITY["anonymous" if ctx.user is None else "admin" if ctx.user.is_admin else "user"]
 
 
 async def _execute(ctx: Context, item: Any) -> dict[str, Any]:
@@ -360,11 +366,10 @@ async def _execute(ctx: Context, item: Any) -> dict[str, Any]:
     variables = item.get("variables")
     if isinstance(variables, str):
         variables = json.loads(variables) if variables.strip() else None
-    document, problems = _document(query)
+    document, problems, cost = _document(query)
     if document is None or problems:
         return {"errors": [error.formatted for error in problems]}
-    limit = MAX_COMPLEXITY["anonymous" if ctx.user is None else "admin" if ctx.user.is_admin else "user"]
-    cost = complexity(document)
+    limit = _limit(ctx)
     if cost > limit:
         return {"errors": [{"message": f"Query has complexity of {cost}, which exceeds max complexity of "
                                        f"{limit}"}]}
@@ -379,6 +384,22 @@ async def _execute(ctx: Context, item: Any) -> dict[str, Any]:
     if result.data is not None or not result.errors:
         out["data"] = result.data
     return out
+
+
+def _multiplex_over(ctx: Context, items: list[Any]) -> dict[str, Any] | None:
+    """The error every query of a batch gets when their complexities together exceed the caller's limit:
+    GitLab gives the multiplex the same `max_complexity` as one query (graphql-ruby's
+    `MaxQueryComplexity` sums a multiplex), so a batch is no way around the limit."""
+    limit = _limit(ctx)
+    total = 0
+    for item in items:
+        if isinstance(item, dict):
+            document, problems, cost = _document(str(item.get("query") or ""))
+            total += cost if document is not None and not problems else 0
+    if total <= limit:
+        return None
+    return {"errors": [{"message": f"Query has complexity of {total}, which exceeds max complexity of "
+                                   f"{limit}"}]}
 
 
 async def graphql_endpoint(request: Request) -> Response:
@@ -397,7 +418,8 @@ async def graphql_endpoint(request: Request) -> Response:
     base = (options.base_url or str(request.base_url)).rstrip("/")
     store.scheduler.run_due()
     ctx = Context(store, caller, base)
-    results = [await _execute(ctx, item) for item in items]
+    over = _multiplex_over(ctx, items) if isinstance(body, list) else None
+    results = [over or await _execute(ctx, item) for item in items]
     return Response(encode(results if isinstance(body, list) else results[0]),
                     media_type="application/json")
 

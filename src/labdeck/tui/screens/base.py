@@ -15,12 +15,14 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import ModalScreen, Screen
-from textual.widgets import Button, Footer, Header, Input, Static
+from textual.widgets import Button, Header, Input, Static
 
+from labdeck.api.models.tolerant import IDENTITY_UNREADABLE, identity_unreadable
 from labdeck.tui.capabilities import feature_reason
 from labdeck.tui.keymap import bindings_of
 from labdeck.tui.links import copy_text, open_link, reference_of, web_url_of
 from labdeck.tui.screens.form_keys import FormKeys, is_typing
+from labdeck.tui.widgets.footer import TYPING, LabdeckFooter
 from labdeck.tui.widgets.resource_table import ResourceTable
 from labdeck.tui.widgets.resource_view import ResourceView
 from labdeck.tui.widgets.status_bar import StatusBar
@@ -60,6 +62,12 @@ class LabdeckScreen(FormKeys, Screen[None]):
     MUTATING_ACTIONS: ClassVar[frozenset[str]] = frozenset()
     # action -> feature (domain/capabilities.py): hidden (footer, palette) where the instance lacks it
     FEATURE_ACTIONS: ClassVar[dict[str, str]] = {}
+    # actions that act on the cursor row (or the marked rows) by its id: refused, with a message, when one
+    # of those rows is a tolerant-reading placeholder whose id could not be read (`identity_refusal`)
+    ROW_ACTIONS: ClassVar[frozenset[str]] = frozenset()
+    # The footer, per pane (the id of the focused widget or of one of its parents; "" for the rest): the
+    # actions it shows, most useful first (`widgets.footer`); the rest are in `?`.
+    FOOTER_PANES: ClassVar[dict[str, tuple[str, ...]]] = {}
     BINDINGS = [
         Binding("o", "open_in_browser", "Open in browser", show=False, id="open_in_browser"),
         Binding("y", "copy_reference", "Copy URL", show=False, id="copy_reference"),
@@ -81,13 +89,22 @@ class LabdeckScreen(FormKeys, Screen[None]):
         yield from self.compose_body()
         with Vertical(classes="bottom-bars"):
             yield StatusBar()
-            yield Footer(show_command_palette=False)
+            yield LabdeckFooter()
 
     def compose_body(self) -> ComposeResult:
         yield from ()
 
     def on_screen_suspend(self) -> None:
         cancel_if_gone(self)  # popped: its workers stop now, not when Textual unmounts it
+        self._footer_follows()
+
+    def on_screen_resume(self) -> None:
+        self._footer_follows()
+
+    def _footer_follows(self) -> None:
+        """A dialog opened over this screen (or closed): the footer shows the keys of what has them."""
+        for footer in self.query(LabdeckFooter):
+            footer.follow()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action in self.MUTATING_ACTIONS and getattr(self.app, "read_only", False):
@@ -98,6 +115,25 @@ class LabdeckScreen(FormKeys, Screen[None]):
             return False  # the letter is typed into the field: not offered
         feature = self.FEATURE_ACTIONS.get(action)
         return feature is None or feature_reason(self.app, feature) is None
+
+    def footer_order(self) -> tuple[str, ...] | None:
+        """The actions the footer shows now, in order (see `FOOTER_PANES`). In a text field: the field's
+        own pane (its id), else the screen's `"typing"` pane, else `TYPING`. Elsewhere the nearest of the
+        focused widget and its parents that is named (an id) or carries a `FOOTER_ORDER`, else the
+        screen's default `""`; None where the screen names nothing (Textual's order)."""
+        focused = self.focused
+        panes = self.FOOTER_PANES
+        if is_typing(focused):
+            return panes.get(focused.id or "") or panes.get("typing") or TYPING  # type: ignore[union-attr]
+        for node in (focused.ancestors_with_self if focused else ()):
+            if node is self:
+                break
+            if node.id and node.id in panes:
+                return panes[node.id]
+            order = getattr(type(node), "FOOTER_ORDER", None)
+            if order is not None:
+                return order  # type: ignore[no-any-return]
+        return panes.get("") if panes else None
 
     def leave_field(self) -> bool:
         """Escape in a text field hands focus back to the screen's table (True), before escape means back."""
@@ -114,6 +150,15 @@ class LabdeckScreen(FormKeys, Screen[None]):
         focused = self.focused
         tables = [focused] if isinstance(focused, ResourceTable) else list(self.query(ResourceTable))
         return tables[0].cursor_row if tables else None
+
+    def identity_refusal(self, action: str) -> str | None:
+        """Why `action` must not run: one of the rows it would act on (the marked rows of the focused or
+        first table, else its cursor row) is an item whose id could not be read. None when it may run."""
+        if action not in self.ROW_ACTIONS:
+            return None
+        table = self.list_table()
+        rows = (table.marked_rows or [table.cursor_row]) if table is not None else [self.selected_item()]
+        return IDENTITY_UNREADABLE if any(identity_unreadable(row) for row in rows) else None
 
     def action_open_in_browser(self) -> None:
         url = web_url_of(self.selected_item())

@@ -6,6 +6,8 @@
   is handled, so `abc`, tab, `def` typed in one burst land in the two fields.
 - A form opens with its first field focused; a letter typed before any field has focus (while the form is
   still opening) goes into the first field instead of being lost.
+- A prompt (`HOLD_ENTER`, the `:` jump) also keeps an enter typed while it opens: `:issues` and enter in
+  one burst open Issues.
 - In a dialog, `enter` in its only field submits; in a form of several fields it moves to the next field,
   and submits from the last one. (A dialog that handles `Input.Submitted` itself keeps its own rule.)
 - While a text field has focus, single-letter actions of the screen and app (`q`, `:`, `?`, `r`, `a`) are
@@ -39,11 +41,15 @@ def is_held(event: events.Key) -> bool:
     return event.key in ("tab", "shift+tab") or bool(event.is_printable and event.character)
 
 
+ENTER = "\r"  # an enter kept while a prompt opens (`FormKeys.HOLD_ENTER`)
+
+
 def hold_key(screen: Screen[Any], event: events.Key) -> bool:
     """Called by the app for every key: while a form is opening, its letters and tabs go to the form's own
     queue, in order (the app would otherwise deliver them to whatever has focus at that instant, and the
     form's own focus changes would then reorder them). True when the key was taken."""
-    if not isinstance(screen, FormKeys) or not screen.IS_DIALOG or screen._form_ready or not is_held(event):
+    if not isinstance(screen, FormKeys) or not screen.IS_DIALOG or screen._form_ready \
+            or not screen.holds(event):
         return False
     screen.post_message(events.Key(event.key, event.character))
     return True
@@ -62,6 +68,7 @@ class FormKeys(Screen[Any]):
     the module docstring. A `Screen` itself, since Textual merges only DOMNode classes' BINDINGS."""
 
     IS_DIALOG: ClassVar[bool] = True  # enter submits/moves, early letters go to the first field
+    HOLD_ENTER: ClassVar[bool] = False  # a prompt: an enter typed while it opens submits once replayed
     BINDINGS: ClassVar[list[Any]] = [
         Binding("ctrl+s", "submit_form", "Submit", priority=True, id="form.submit"),
         Binding("tab", "move_focus(1)", "Next field", show=False, priority=True, id="form.next_field"),
@@ -85,6 +92,12 @@ class FormKeys(Screen[Any]):
         button = self.submit_button()
         if button is not None:
             button.press()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """`ctrl+s` is offered (footer, palette) only where there is something to submit."""
+        if action == "submit_form":
+            return self.can_submit_form()
+        return True
 
     def action_submit_form(self) -> None:
         if self.can_submit_form():
@@ -117,6 +130,10 @@ class FormKeys(Screen[Any]):
             self._move(message.step)
 
     # -- opening --------------------------------------------------------------------------------------
+    def holds(self, event: events.Key) -> bool:
+        """The keys kept in order while the form opens: letters, tab/shift+tab, and enter for a prompt."""
+        return is_held(event) or (self.HOLD_ENTER and event.key == "enter")
+
     _form_ready: bool = False
 
     @property
@@ -144,29 +161,37 @@ class FormKeys(Screen[Any]):
         if not early:
             return
         index = fields.index(focused) if focused in fields else 0
+        submit = False
         for key in early:
             if isinstance(key, int):
                 index = (index + key) % len(fields)
+            elif key == ENTER:
+                submit = True
+                break  # the prompt is answered: later keys belong to what it opens
             elif isinstance(fields[index], Input):
                 fields[index].insert_text_at_cursor(key)  # type: ignore[union-attr]
         target = fields[index]
         if isinstance(target, Input):
             target.select_on_focus = False  # focusing must not select (and so let a key replace) the text
         target.focus()
+        if submit and isinstance(target, Input):
+            target.post_message(Input.Submitted(target, target.value))
 
     def on_key(self, event: events.Key) -> None:
         """A letter or tab that reached the form itself (`hold_key` sends them here while it opens; a
         field takes its own letters): kept and replayed in order once the form has its fields, or, once
         it has, typed into the focused field."""
-        if not self.IS_DIALOG or not is_held(event):
+        if not self.IS_DIALOG or not self.holds(event):
             return
         event.stop()
         event.prevent_default()
-        key: int | str = {"tab": 1, "shift+tab": -1}.get(event.key) or event.character or ""
+        key: int | str = {"tab": 1, "shift+tab": -1, "enter": ENTER}.get(event.key) or event.character or ""
         if not self._form_ready:
             self._early_keys.append(key)
         elif isinstance(key, int):
             self._move(key)
+        elif isinstance(self.focused, Input) and key == ENTER:
+            self.focused.post_message(Input.Submitted(self.focused, self.focused.value))
         elif isinstance(self.focused, Input):
             self.focused.insert_text_at_cursor(key)
 

@@ -20,6 +20,7 @@ from textual.containers import Container
 from textual.widget import Widget
 from textual.widgets import Input, Static
 
+from labdeck.api.models.tolerant import IDENTITY_UNREADABLE, identity_unreadable
 from labdeck.tui.widgets.resource_table import ResourceTable
 from labdeck.tui.widgets.table_model import CellsFn, Column, RowKeyFn
 
@@ -200,6 +201,8 @@ class ResourceView(Widget):
         if unreadable and isinstance(renderable, Text):  # tolerant reading: say what could not be read
             renderable = renderable.copy()
             renderable.append(f"\nunreadable: {', '.join(unreadable)} (see :log)", style="yellow")
+            if identity_unreadable(row):
+                renderable.append(f"\n{IDENTITY_UNREADABLE}", style="yellow")
         return renderable
 
     def open_detail(self, title: str = "") -> None:

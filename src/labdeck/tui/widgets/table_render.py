@@ -166,10 +166,19 @@ def cell_segments(cell: Cell, width: int, align: str, style: Any, console: Any) 
     return segments
 
 
+UNREADABLE_STYLE = Style(color="yellow", bold=True)
+
+
 def row_segments(cells: Sequence[Cell], columns: Sequence[Column], widths: Sequence[int], row: Any,
                  marked: bool, console: Any, marker_style: Style | None = None) -> list[Segment]:
-    """One table row: the marker column, then each cell at its width, separated by a space."""
-    segments = [Segment("● " if marked else "  ", marker_style if marked else None)]
+    """One table row: the marker column (`●` marked, `?` a row with fields that could not be read, see
+    `:log` and its detail), then each cell at its width, separated by a space."""
+    if marked:
+        segments = [Segment("● ", marker_style)]
+    elif getattr(row, "unreadable", ()):
+        segments = [Segment("? ", UNREADABLE_STYLE)]
+    else:
+        segments = [Segment("  ")]
     last = len(columns) - 1
     for index, column in enumerate(columns):
         cell: Cell = cells[index] if index < len(cells) else ""

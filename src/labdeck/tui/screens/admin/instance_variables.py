@@ -8,6 +8,8 @@ non-administrator, the instance variable limit, ...) is shown with its status an
 
 from __future__ import annotations
 
+from typing import Any
+
 from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
@@ -15,28 +17,29 @@ from textual.binding import Binding
 from textual.content import Content
 from textual.widgets import Static
 
-from labdeck.api.errors import ApiError, LabdeckError
+from labdeck.api.errors import LabdeckError
 from labdeck.api.models.variables import CiVariable
 from labdeck.api.variables import VariableError, VariablesService
 from labdeck.domain.journal_rules import SECRET_VARIABLE
 from labdeck.tui.areas import AreaRequest
-from labdeck.tui.errors import describe_error, lost_write
 from labdeck.tui.screens.base import StatusTableScreen
+from labdeck.tui.screens.ci_variables import VariableListKeys
 from labdeck.tui.screens.confirm import TypeToConfirmScreen
-from labdeck.tui.screens.groups.applied import variables_hold
 from labdeck.tui.screens.groups.forms import Values, variable_form, variable_options
-from labdeck.tui.screens.groups.tabs import copy_variable_value, refuse_hidden, variable_key, variable_tab
+from labdeck.tui.screens.groups.tabs import variable_tab
+from labdeck.tui.widgets.footer import LIST_KEYS
 from labdeck.tui.widgets.resource_view import ResourceView
-from labdeck.tui.workers import is_live
-from labdeck.tui.writes import open_write_form
 
 
-class InstanceVariablesScreen(StatusTableScreen):
+class InstanceVariablesScreen(VariableListKeys, StatusTableScreen):
+    FOOTER_PANES = {"": ("select", "edit", "add", "delete", "reveal", "copy_value", *LIST_KEYS)}
     AREA = "variables"
     TITLE = "Instance CI variables"
     VIEW_ID = "instance-vars-view"
     STATUS_ID = "instance-vars-status"
     MUTATING_ACTIONS = frozenset({"add", "edit", "delete"})
+    ROW_ACTIONS = frozenset({"edit", "delete"})
+    FORBIDDEN_HINT = "instance variables are for administrators"
     BINDINGS = [
         Binding("a", "add", "Add", id="instance_variables.add"),
         Binding("e", "edit", "Edit", id="instance_variables.edit"),
@@ -70,10 +73,10 @@ class InstanceVariablesScreen(StatusTableScreen):
 
     def refused(self, error: LabdeckError | VariableError) -> None:
         """Show a refusal (status and the server's message) in the status line and as a notification."""
-        text = str(error) if isinstance(error, VariableError) else describe_error(error)
-        if isinstance(error, ApiError) and error.status == 403:
-            text = f"{text} (instance variables are for administrators)"
-        self.show_refusal(text)
+        self.show_refusal(self.refusal_text(error))
+
+    def variables_view(self) -> ResourceView:
+        return self.query_one("#instance-vars-view", ResourceView)
 
     @work(exclusive=True, group="instance-variables")
     async def load(self, refresh: bool = False) -> None:
@@ -90,45 +93,20 @@ class InstanceVariablesScreen(StatusTableScreen):
         self.mark_data_loaded()
 
     # -- actions --------------------------------------------------------------------------------------
-    def current(self) -> CiVariable | None:
-        row = self.table.cursor_row
-        return row if isinstance(row, CiVariable) else None
-
     def action_add(self) -> None:
-        self.open_variable_form(None)
+        self.open_form(None)
 
     def action_edit(self) -> None:
         row = self.current()
         if row is not None:
-            self.open_variable_form(row)
+            self.open_form(row)
 
-    def open_variable_form(self, row: CiVariable | None) -> None:
-        """The add (`row` None) or edit form, sending itself; after a lost answer it re-reads the instance
-        variables: is the key there with that value and those flags?"""
+    def open_form(self, row: CiVariable | None) -> None:
         service = self.service
-        if service is None:
-            return
-
-        async def write(values: Values) -> str:
-            options = variable_options(values, row)
-            if row is None:
-                await service.create_instance_variable(values["key"], values["value"], **options)
-                return f"Variable {values['key']} added"
-            await service.update_instance_variable(row.key, values["value"], **options)
-            return f"Variable {row.key} updated"
-
-        async def applied(values: Values) -> bool:
-            key = row.key if row is not None else str(values["key"])
-            return variables_hold(await service.instance_variables(refresh=True), values, key=key, scope=None,
-                                  before=row)
-
-        def done(message: str | None) -> None:
-            if message and is_live(self):
-                self.notify(message, markup=False)
-                self.load(refresh=True)
-
-        open_write_form(self, variable_form(row, instance=True), write, verify=applied, done=done,
-                        refresh=lambda: self.load(refresh=True) if is_live(self) else None)
+        if service is not None:
+            self.open_variable_form(variable_form(row, instance=True), row,
+                                    lambda values: self._send(service, "edit" if row else "add", row, values),
+                                    lambda: service.instance_variables(refresh=True), scoped=False)
 
     def action_delete(self) -> None:
         row = self.current()
@@ -138,37 +116,23 @@ class InstanceVariablesScreen(StatusTableScreen):
                                       "instance loses it.", key=row.key)
         screen = TypeToConfirmScreen("Delete instance variable", message, row.key, confirm_label="Delete",
                                      irreversible=SECRET_VARIABLE if row.masked else None)
-        self.app.push_screen(screen, lambda yes: self.delete_variable(row) if yes else None)
+        self.app.push_screen(screen, lambda yes: self._apply("delete", row, {}) if yes else None)
 
     @work(group="instance-variables-change")
-    async def delete_variable(self, row: CiVariable) -> None:
+    async def apply_change(self, what: str, row: CiVariable | None, values: Values) -> None:
         service = self.service
-        if service is None:
-            return
-        try:
+        if service is not None:
+            await self.report_change(what, row, values, lambda: self._send(service, what, row, values))
+
+    @staticmethod
+    async def _send(service: VariablesService, what: str, row: CiVariable | None, values: Values) -> None:
+        options: dict[str, Any] = variable_options(values, row) if what != "delete" else {}
+        if what == "add":
+            await service.create_instance_variable(values["key"], values["value"], **options)
+        elif what == "edit" and row is not None:
+            await service.update_instance_variable(row.key, values["value"], **options)
+        elif row is not None:
             await service.delete_instance_variable(row.key)
-        except LabdeckError as error:
-            self.refused(error)
-            if lost_write(error):  # the server may have deleted it: show what it holds now
-                self.load(refresh=True)
-            return
-        self.notify(Content.assemble("Variable ", row.key, " deleted"))
-        self.load()
-
-    def action_reveal(self) -> None:
-        row = self.current()
-        if row is None or refuse_hidden(self.app, row):
-            return
-        self.revealed.symmetric_difference_update({variable_key(row)})
-        self.table.set_rows(list(self.table.rows))
-        self.query_one("#instance-vars-view", ResourceView).refresh_detail()
-
-    def action_copy_value(self) -> None:
-        row = self.current()
-        if row is None:
-            self.notify("No variable selected", severity="warning")
-            return
-        copy_variable_value(self.app, row)
 
 
 def open_instance_variables(request: AreaRequest) -> InstanceVariablesScreen:

@@ -24,6 +24,7 @@ from labdeck.tui.areas import AreaRequest
 from labdeck.tui.errors import describe_error
 from labdeck.tui.screens.base import StatusTableScreen
 from labdeck.tui.screens.projects.pages import DOMAIN_COLUMNS, domain_cells, domain_detail, pages_service
+from labdeck.tui.widgets.footer import LIST_KEYS
 from labdeck.tui.widgets.resource_table import ResourceTable
 from labdeck.tui.widgets.resource_view import ResourceView
 from labdeck.tui.widgets.table_model import Column
@@ -33,6 +34,7 @@ Now = Callable[[], datetime]
 
 
 class PagesAdminScreen(StatusTableScreen):
+    FOOTER_PANES = {"": ("select", *LIST_KEYS)}
     AREA = "pages"
     TITLE = "Pages domains"
     VIEW_ID = "pages-admin-view"

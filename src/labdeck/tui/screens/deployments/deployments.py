@@ -39,6 +39,8 @@ from labdeck.tui.screens.deployments.dialogs import (
     deployment_detail,
     status_text,
 )
+from labdeck.tui.widgets.footer import LIST_KEYS
+from labdeck.tui.widgets.labelled import LabelledField
 from labdeck.tui.widgets.resource_table import ResourceTable
 from labdeck.tui.widgets.resource_view import ResourceView
 from labdeck.tui.widgets.table_model import Column
@@ -106,11 +108,18 @@ def summary_text(summary: EnvironmentSummary, today: date) -> Text:
 
 
 class DeploymentsScreen(ScopedScreen):
+    FOOTER_PANES = {
+        "deployments-view": ("select", "set_status", "new_deployment", "toggle_timeline", "protected",
+                             "scope", *LIST_KEYS),
+        "deployments-filters": ("show_overlay", "new_deployment", "toggle_timeline", "protected", "scope"),
+        "": ("scope", "new_deployment"),
+    }
     AREA = "deployments"
     TITLE = "Deployments"
     CSS_PATH = "deployments.tcss"
     SCOPE_INPUT = "deployments-scope"
     MUTATING_ACTIONS = frozenset({"new_deployment", "set_status"})
+    ROW_ACTIONS = frozenset({"set_status"})
     FEATURE_ACTIONS = {"protected": "protected_environments"}
     BINDINGS = [
         Binding("f", "scope", "Project", id="deployments.scope"),
@@ -128,8 +137,8 @@ class DeploymentsScreen(ScopedScreen):
         self.summaries: list[EnvironmentSummary] = []
 
     def compose_body(self) -> ComposeResult:
-        yield Input(self.scope, placeholder="project path, then enter (acme/platform/api-gateway)",
-                    id="deployments-scope")
+        yield LabelledField("Project", Input(self.scope, placeholder="acme/platform/api-gateway",
+                                             id="deployments-scope"), id="deployments-scope-field")
         with Horizontal(id="deployments-filters"):
             yield Select[str]([], prompt="all environments", id="deployments-environment")
             yield Select[str]([(s, s) for s in LISTABLE_STATUSES], prompt="any status",

@@ -28,6 +28,7 @@ from labdeck.domain.deployments import ACCESS_LEVELS, DeployRule, rule_problems
 from labdeck.tui.capabilities import refused
 from labdeck.tui.screens.base import FormDialog, LabdeckScreen
 from labdeck.tui.screens.confirm import ConfirmScreen
+from labdeck.tui.widgets.footer import LIST_KEYS
 from labdeck.tui.widgets.resource_table import ResourceTable
 from labdeck.tui.widgets.resource_view import ResourceView
 from labdeck.tui.widgets.table_model import Column
@@ -157,6 +158,7 @@ class AddRuleDialog(FormDialog[RuleRequest]):
 
 
 class ProtectedEnvironmentsScreen(LabdeckScreen):
+    FOOTER_PANES = {"": ("add_rule", "remove_rule", "select", *LIST_KEYS)}
     AREA = "deployments"
     TITLE = "Protected environments"
     CSS_PATH = "protected_environments.tcss"

@@ -27,11 +27,11 @@ from labdeck.api.models.labels import GroupLabel
 from labdeck.api.models.members import BillableMember, Member
 from labdeck.api.models.variables import CiVariable
 from labdeck.api.variables import VariableError
-from labdeck.domain.journal_rules import SECRET_VARIABLE
 from labdeck.tui.capabilities import feature_reason
 from labdeck.tui.downloads import ensure_folder, free_target, safe_name, save_file
 from labdeck.tui.jobs import Job
 from labdeck.tui.screens.base import LabdeckScreen
+from labdeck.tui.screens.ci_variables import change_variable, delete_variable_screen
 from labdeck.tui.screens.confirm import ConfirmScreen, TypeToConfirmScreen
 from labdeck.tui.screens.groups.applied import group_change_applied
 from labdeck.tui.screens.groups.forms import (
@@ -45,7 +45,6 @@ from labdeck.tui.screens.groups.forms import (
     member_form,
     parse_user_refs,
     variable_form,
-    variable_options,
 )
 from labdeck.tui.screens.groups.tabs import copy_variable_value, refuse_hidden, variable_key
 from labdeck.tui.widgets.resource_view import ResourceView
@@ -150,10 +149,7 @@ class GroupActions:
             message = Content.from_markup("Remove [b]$user[/b] from [b]$group[/b]?", user=name, group=where)
             screen = TypeToConfirmScreen("Remove member", message, name, confirm_label="Remove")
         elif isinstance(row, CiVariable):
-            screen = TypeToConfirmScreen("Delete variable", Content.from_markup(
-                "Delete variable [b]$key[/b] (scope $scope) of [b]$group[/b]?", key=row.key,
-                scope=row.environment_scope or "*", group=where), row.key,
-                irreversible=SECRET_VARIABLE if row.masked else None)
+            screen = delete_variable_screen(row, where)
         else:
             name = row.name if isinstance(row, GroupLabel) else (row.name or f"badge {row.id}")
             screen = ConfirmScreen(f"Delete {tab[:-1]}", Content.from_markup(
@@ -220,21 +216,7 @@ class GroupActions:
                                                description=values.get("description", ""))
 
     async def _variable_change(self, services: Any, ref: int, what: str, row: Any, values: Values) -> None:
-        variables = services.variables
-        if what == "delete":
-            await variables.delete_group_variable(ref, row.key, environment_scope=row.environment_scope)
-            return
-        options = variable_options(values, row if isinstance(row, CiVariable) else None)
-        scope = values.get("environment_scope") or "*"
-        if what == "add":
-            await variables.create_group_variable(ref, values["key"], values["value"],
-                                                  environment_scope=scope,
-                                                  masked_and_hidden=bool(values.get("masked_and_hidden")),
-                                                  **options)
-        else:
-            await variables.update_group_variable(ref, row.key, values["value"],
-                                                  environment_scope=row.environment_scope,
-                                                  new_environment_scope=scope, **options)
+        await change_variable(services.variables, ("groups", ref), what, row, values)
 
     def variables_scoped(self: GroupsScreen) -> bool:
         """Whether group variables have an environment scope here (Premium; not on Community Edition)."""

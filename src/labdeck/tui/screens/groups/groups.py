@@ -38,6 +38,7 @@ from labdeck.domain.text import sanitize
 from labdeck.tui.areas import AreaRequest
 from labdeck.tui.capabilities import feature_reason, refused, unavailable
 from labdeck.tui.screens.base import LabdeckScreen
+from labdeck.tui.screens.form_keys import is_typing
 from labdeck.tui.screens.groups.actions import EDITABLE, GroupActions
 from labdeck.tui.screens.groups.tabs import (
     TabSpec,
@@ -50,6 +51,7 @@ from labdeck.tui.screens.groups.tabs import (
     subgroup_tab,
     variable_tab,
 )
+from labdeck.tui.widgets.footer import LIST_KEYS
 from labdeck.tui.widgets.resource_table import ResourceTable
 from labdeck.tui.widgets.resource_view import ResourceView
 
@@ -67,6 +69,17 @@ TAB_ACTIONS: dict[str, tuple[str, ...]] = {
     "subscribe": ("labels",), "toggle_inherited": ("members",), "toggle_billable": ("members",),
     "toggle_override": ("members",), "export_relations": ("transfer",), "import_group": ("transfer",),
 }
+
+# The footer, most useful first: the tree's keys, and each tab's before the keys every tab has.
+TREE_FOOTER = ("select_cursor", "toggle_node", "next_tab", "previous_tab", "toggle_tree", "export_to")
+TAB_FOOTER: dict[str, tuple[str, ...]] = {
+    "members": ("select", "add", "edit", "delete", "toggle_inherited", "toggle_billable", "toggle_override"),
+    "labels": ("select", "add", "edit", "delete", "subscribe"),
+    "badges": ("select", "add", "edit", "delete"),
+    "variables": ("select", "edit", "add", "delete", "reveal"),
+    "transfer": ("export_to", "export_relations", "import_group"),
+}
+EVERY_TAB_FOOTER = ("select", "next_tab", "previous_tab", "toggle_tree", *LIST_KEYS)
 
 
 def default_download_dir() -> Path:
@@ -108,6 +121,7 @@ class GroupsScreen(GroupActions, LabdeckScreen):
     TITLE = "Groups"
     CSS_PATH = "groups.tcss"
     MUTATING_ACTIONS = frozenset({"add", "edit", "delete", "subscribe", "import_group", "toggle_override"})
+    ROW_ACTIONS = frozenset({"edit", "delete", "toggle_override"})
     FEATURE_ACTIONS = {"toggle_billable": "billable_members", "toggle_override": "member_override"}
     BINDINGS = [
         Binding("a", "add", "Add", id="groups.add"),
@@ -324,6 +338,18 @@ class GroupsScreen(GroupActions, LabdeckScreen):
             if tab not in tabs:
                 return False
         return allowed
+
+    def footer_order(self) -> tuple[str, ...] | None:
+        """The tree's keys while it has focus, else the keys of the tab in front (`TAB_FOOTER`)."""
+        if isinstance(self.focused, GroupTree):
+            return TREE_FOOTER
+        if is_typing(self.focused):
+            return super().footer_order()
+        try:
+            tab = self.active_tab
+        except Exception:  # not composed yet
+            return EVERY_TAB_FOOTER
+        return (*TAB_FOOTER.get(tab, ()), *EVERY_TAB_FOOTER)
 
     def on_tabbed_content_tab_activated(self, event: TabbedContent.TabActivated) -> None:
         event.stop()

@@ -31,6 +31,7 @@ from labdeck.api.issues import BulkAction, BulkKind, IssuesService
 from labdeck.api.models.base import paused_gc
 from labdeck.api.models.issues import Issue, LabelDetail, TimeStats
 from labdeck.domain.issue_query import QueryError, help_text
+from labdeck.domain.text import status_line
 from labdeck.tui.areas import AreaRequest
 from labdeck.tui.jobs import Job
 from labdeck.tui.links import copy_text, open_link
@@ -49,6 +50,8 @@ from labdeck.tui.screens.issues.dialogs import (
     time_applied,
 )
 from labdeck.tui.screens.issues.render import COLUMNS, Extras, issue_cells, issue_detail
+from labdeck.tui.widgets.footer import LIST_KEYS
+from labdeck.tui.widgets.labelled import LabelledField
 from labdeck.tui.widgets.resource_table import ResourceTable
 from labdeck.tui.widgets.resource_view import ResourceView
 from labdeck.tui.workers import is_live
@@ -70,10 +73,16 @@ def parse_scope(scope: str | None) -> str | None:
 
 
 class IssuesScreen(LabdeckScreen):
+    FOOTER_PANES = {
+        "issues-view": ("select", "edit", "comment", "bulk", "toggle_mark", "focus_query", "time_tracking",
+                        "links", "promote", "copy_reference", *LIST_KEYS),
+        "": ("focus_query", "refresh"),
+    }
     AREA = "issues"
     TITLE = "Issues"
     CSS_PATH = "issues.tcss"
     MUTATING_ACTIONS = frozenset({"bulk", "edit", "comment", "time_tracking", "promote"})
+    ROW_ACTIONS = MUTATING_ACTIONS
     FEATURE_ACTIONS = {"promote": "promote_to_epic"}
     BINDINGS = [
         Binding("f", "focus_query", "Query", id="issues.query"),
@@ -98,12 +107,12 @@ class IssuesScreen(LabdeckScreen):
         self.shown_group: str | None = self.group  # the scope the rows on screen belong to
 
     def compose_body(self) -> ComposeResult:
-        with Horizontal(id="issues-bar"):
-            bar = Input(self.query_text, placeholder='filter: label:bug -label:wontfix assignee:none "text"',
-                        id="issues-query")
+        with Horizontal(id="issues-bar"):  # labelled fields; the placeholders are examples
+            bar = Input(self.query_text, placeholder='label:bug assignee:none "text"', id="issues-query")
             bar.tooltip = Text(help_text())  # every filter key, literal text
-            yield bar
-            yield Input(self.group or "", placeholder="group path (empty: instance)", id="issues-scope")
+            yield LabelledField("Filter", bar, id="issues-query-field")
+            yield LabelledField("Group", Input(self.group or "", placeholder="acme (empty: all)",
+                                               id="issues-scope"), id="issues-scope-field")
         yield Static("", markup=False, id="issues-query-error")
         yield ResourceView(COLUMNS, cells=issue_cells, row_key=lambda i: i.id, detail=self.detail_for,
                            show_detail=True, empty_text="No issues", enter_opens_detail=True,
@@ -465,7 +474,7 @@ class IssuesScreen(LabdeckScreen):
                 action = BulkAction("assign", user_ids=tuple(ids.values()))
             for issue in issues:
                 result = await service.apply(issue, action)
-                shown = result.message if result.ok else f"{result.status or 'error'}: {result.message}"
+                shown = result.message if result.ok else status_line(result.status, result.message)
                 job.add_result(result.reference, result.ok, shown)
                 if result.issue is not None and is_live(self):
                     self.updated(result.issue)

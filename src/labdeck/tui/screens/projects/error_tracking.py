@@ -37,6 +37,8 @@ def settings_text(settings: ErrorTrackingSettings) -> Text:
 
 
 class ErrorTrackingTab(Widget):
+    # the footer while this tab has focus, most useful first (`widgets.footer`)
+    FOOTER_ORDER = ("toggle", "next_tab", "previous_tab", "fork")
     BINDINGS = [Binding("t", "toggle", "Enable/disable", id="project_error_tracking.toggle")]
     DEFAULT_CSS = "ErrorTrackingTab { height: 1fr; padding: 1 2; }"
     can_focus = True

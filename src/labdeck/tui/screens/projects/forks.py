@@ -23,6 +23,7 @@ from labdeck.api.projects import ProjectsService
 from labdeck.tui.jobs import Job, poll_until
 from labdeck.tui.screens.confirm import ConfirmScreen
 from labdeck.tui.screens.projects.dialogs import ForkDialog, ForkRequest, PathPrompt
+from labdeck.tui.widgets.footer import LIST_KEYS
 from labdeck.tui.widgets.resource_view import ResourceView
 from labdeck.tui.widgets.table_model import Column
 from labdeck.tui.workers import is_live
@@ -91,6 +92,8 @@ async def run_fork(job: Job, service: ForksService, source: Project, request: Fo
 
 
 class ForksTab(Widget):
+    # the footer while this tab has focus, most useful first (`widgets.footer`)
+    FOOTER_ORDER = ("fork", "link", "unlink", "select", "next_tab", "previous_tab", *LIST_KEYS)
     BINDINGS = [
         Binding("f", "fork", "Fork", id="project_forks.fork"),
         Binding("x", "unlink", "Remove fork relationship", id="project_forks.unlink"),

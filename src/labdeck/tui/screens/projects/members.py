@@ -24,6 +24,7 @@ from labdeck.tui.screens.confirm import TypeToConfirmScreen
 from labdeck.tui.screens.groups.applied import members_hold
 from labdeck.tui.screens.groups.forms import FormScreen, Values, member_form, parse_user_refs
 from labdeck.tui.screens.groups.tabs import member_tab
+from labdeck.tui.widgets.footer import LIST_KEYS
 from labdeck.tui.widgets.resource_view import ResourceView
 from labdeck.tui.workers import is_live
 from labdeck.tui.writes import open_write_form
@@ -37,6 +38,9 @@ def members_service(widget: Widget) -> MembersService | None:
 
 
 class MembersTab(Widget):
+    # the footer while this tab has focus, most useful first (`widgets.footer`)
+    FOOTER_ORDER = ("select", "add_member", "edit_member", "remove_member", "toggle_inherited", "next_tab",
+                   "previous_tab", "fork", *LIST_KEYS)
     BINDINGS = [
         Binding("a", "add_member", "Add member", id="project_members.add"),
         Binding("e", "edit_member", "Change level", id="project_members.edit"),

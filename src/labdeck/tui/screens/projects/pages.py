@@ -23,6 +23,7 @@ from labdeck.api.models.projects import Project
 from labdeck.api.pages_domains import PagesDomainsService
 from labdeck.tui.screens.confirm import ConfirmScreen
 from labdeck.tui.screens.projects.dialogs import DomainDialog, DomainRequest
+from labdeck.tui.widgets.footer import LIST_KEYS
 from labdeck.tui.widgets.resource_view import ResourceView
 from labdeck.tui.widgets.table_model import Column
 from labdeck.tui.workers import is_live
@@ -95,6 +96,9 @@ DOMAIN_COLUMNS = [
 
 
 class PagesTab(Widget):
+    # the footer while this tab has focus, most useful first (`widgets.footer`)
+    FOOTER_ORDER = ("select", "new_domain", "certificate", "remove_certificate", "delete_domain", "next_tab",
+                   "previous_tab", "fork", *LIST_KEYS)
     BINDINGS = [
         Binding("n", "new_domain", "New domain", id="project_pages.new"),
         Binding("c", "certificate", "Certificate", id="project_pages.certificate"),

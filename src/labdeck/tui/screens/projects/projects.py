@@ -16,6 +16,7 @@ from labdeck.api.projects import ProjectsService
 from labdeck.tui.screens.base import LabdeckScreen
 from labdeck.tui.screens.confirm import ConfirmScreen
 from labdeck.tui.widgets.detail_fields import append_fields
+from labdeck.tui.widgets.footer import LIST_KEYS
 from labdeck.tui.widgets.resource_table import ResourceTable
 from labdeck.tui.widgets.resource_view import ResourceView
 from labdeck.tui.widgets.table_model import Column
@@ -57,9 +58,11 @@ PROJECT_COLUMNS = [
 
 
 class ProjectsScreen(LabdeckScreen):
+    FOOTER_PANES = {"": ("select", "toggle_archive", *LIST_KEYS)}
     AREA = "projects"
     TITLE = "Projects"
     MUTATING_ACTIONS = frozenset({"toggle_archive"})
+    ROW_ACTIONS = MUTATING_ACTIONS
     BINDINGS = [Binding("a", "toggle_archive", "Archive/unarchive", id="projects.archive")]
 
     def __init__(self) -> None:

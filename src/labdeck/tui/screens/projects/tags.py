@@ -23,6 +23,8 @@ from labdeck.api.repository_tags import TagsService
 from labdeck.tui.screens.confirm import ConfirmScreen
 from labdeck.tui.screens.projects.dialogs import NewTag, TagCreateDialog
 from labdeck.tui.widgets.detail_fields import append_fields
+from labdeck.tui.widgets.footer import LIST_KEYS
+from labdeck.tui.widgets.labelled import LabelledField
 from labdeck.tui.widgets.resource_view import ResourceView
 from labdeck.tui.widgets.table_model import Column
 from labdeck.tui.workers import is_live
@@ -70,6 +72,9 @@ TAG_COLUMNS = [
 
 
 class TagsTab(Widget):
+    # the footer while this tab has focus, most useful first (`widgets.footer`)
+    FOOTER_ORDER = ("select", "new_tag", "delete_tag", "search", "next_tab", "previous_tab", "fork",
+                    *LIST_KEYS)
     BINDINGS = [
         Binding("n", "new_tag", "New tag", id="project_tags.new"),
         Binding("delete", "delete_tag", "Delete tag", id="project_tags.delete"),
@@ -87,7 +92,8 @@ class TagsTab(Widget):
         self.search = ""
 
     def compose(self) -> ComposeResult:
-        yield Input(placeholder="search tags: ^begins, ends$, or contains (enter)", id="tags-search")
+        yield LabelledField("Search", Input(placeholder="^v1, rc$ or part of a name", id="tags-search"),
+                            id="tags-search-field")
         yield ResourceView(TAG_COLUMNS, cells=tag_cells, row_key=lambda t: t.name, detail=tag_detail,
                            empty_text="No tags", enter_opens_detail=True, id="tags-view")
 

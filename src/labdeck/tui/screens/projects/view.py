@@ -1,8 +1,8 @@
 """One project's resources, opened with enter from `:projects`: tabs (Textual `TabbedContent`) for the
-wiki, repository tags, Pages domains, error tracking, forks and members, each a widget from its own module
-(`project_wiki`, `project_tags`, `project_pages`, `project_error_tracking`, `project_forks`,
-`project_members`). `]` and `[` switch to the next and previous tab and put the focus in it; `f`
-forks the project from any tab (the fork runs as a job); `r` reloads the tab in view.
+wiki, repository tags, Pages domains, error tracking, forks, members and CI/CD variables, each a widget from
+its own module (`wiki`, `tags`, `pages`, `error_tracking`, `forks`, `members`, `variables`). `]` and `[`
+switch to the next and previous tab and put the focus in it; `f` forks the project from any tab (the fork
+runs as a job); `r` reloads the tab in view.
 """
 
 from __future__ import annotations
@@ -22,11 +22,12 @@ from labdeck.tui.screens.projects.forks import ForksTab
 from labdeck.tui.screens.projects.members import MembersTab
 from labdeck.tui.screens.projects.pages import PagesTab
 from labdeck.tui.screens.projects.tags import TagsTab
+from labdeck.tui.screens.projects.variables import VariablesTab
 from labdeck.tui.screens.projects.wiki import WikiTab
 from labdeck.tui.widgets.resource_table import ResourceTable
 
 TABS = {"wiki": "Wiki", "tags": "Tags", "pages": "Pages domains", "errors": "Error tracking",
-        "forks": "Forks", "members": "Members"}
+        "forks": "Forks", "members": "Members", "variables": "Variables"}
 
 
 def project_heading(project: Project) -> Text:
@@ -43,6 +44,8 @@ def project_heading(project: Project) -> Text:
 
 
 class ProjectViewScreen(LabdeckScreen):
+    # each tab names its own keys (`FOOTER_ORDER` of its widget); the tab bar and heading these
+    FOOTER_PANES = {"project-tabs": ("next_tab", "previous_tab", "fork")}
     AREA = "projects"
     TITLE = "Project"
     CSS_PATH = "view.tcss"
@@ -75,6 +78,8 @@ class ProjectViewScreen(LabdeckScreen):
                 yield ForksTab(self.project, id="project-forks")
             with TabPane(TABS["members"], id="tab-members"):
                 yield MembersTab(self.project, id="project-members")
+            with TabPane(TABS["variables"], id="tab-variables"):
+                yield VariablesTab(self.project, id="project-variables")
 
     def on_mount(self) -> None:
         self.sub_title = self.project.path_with_namespace or str(self.project.id)
@@ -121,7 +126,7 @@ class ProjectViewScreen(LabdeckScreen):
     def refresh_data(self) -> None:
         active = self.tabs.active.removeprefix("tab-")
         widget = {"wiki": WikiTab, "tags": TagsTab, "pages": PagesTab, "errors": ErrorTrackingTab,
-                  "forks": ForksTab, "members": MembersTab}[active]
+                  "forks": ForksTab, "members": MembersTab, "variables": VariablesTab}[active]
         tab = self.query_one(widget)
         if isinstance(tab, ErrorTrackingTab):
             tab.load()

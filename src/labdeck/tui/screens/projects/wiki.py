@@ -48,6 +48,8 @@ PAGE_COLUMNS = [Column("slug", "Slug", min_width=24), Column("title", "Title", m
 
 class WikiTab(Widget):
     """The project's wiki pages; enter opens the editor."""
+    # the footer while this tab has focus, most useful first (`widgets.footer`)
+    FOOTER_ORDER = ("select", "new_page", "delete_page", "next_tab", "previous_tab", "fork", "open_filter")
 
     BINDINGS = [
         Binding("n", "new_page", "New page", id="project_wiki.new"),
@@ -116,6 +118,8 @@ class WikiTab(Widget):
 
 class WikiEditorScreen(LabdeckScreen):
     """Edit one page (or a new one when `slug` is None). Dismisses with True when something was saved."""
+    FOOTER_PANES = {"typing": ("save", "toggle_preview", "upload", "leave", "move_focus(1)"),
+                    "": ("save", "toggle_preview", "upload", "leave", "move_focus(1)")}
 
     CSS_PATH = "wiki.tcss"
     MUTATING_ACTIONS = frozenset({"save", "upload"})

@@ -182,9 +182,13 @@ def age_histogram(plan: CleanupPlan, now: datetime, *, times: list[float | None]
 
 
 class RegistryCleanupScreen(LabdeckScreen):
+    FOOTER_PANES = {
+        "typing": ("apply", "move_focus(1)", "back", "command_palette"),  # in a rule field (enter: next)
+        "": ("apply", "select", "open_filter", "cycle_sort", "toggle_detail"),
+    }
     AREA = "registry"
     TITLE = "Registry cleanup"
-    CSS_PATH = "cleanup.tcss"
+    CSS_PATH = "registry.tcss"  # shared with the tags screen: opening the panel parses no new CSS
     MUTATING_ACTIONS = frozenset({"apply"})
     BINDINGS = [
         # a chord with priority: it works while a rule field has focus, where `a` is a letter typed

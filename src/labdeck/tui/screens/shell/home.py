@@ -27,6 +27,8 @@ def _prompt(area: Area) -> Content:
 class HomeScreen(LabdeckScreen):
     CSS_PATH = "home.tcss"
     TITLE = "Home"
+    FOOTER_PANES = {"areas": ("select", "jump", "command_palette"),
+                    "home-overview": ("select", "refresh", "jump")}
 
     def compose_body(self) -> ComposeResult:
         yield Static("Areas · enter opens · : jumps by name · ctrl+p for every command", id="home-hint")

@@ -75,6 +75,7 @@ JOB_COLUMNS = [
 
 
 class JobsScreen(LabdeckScreen):
+    FOOTER_PANES = {"": ("select", "cancel_job", "clear_finished", "open_filter", "toggle_detail")}
     AREA = "jobs"
     TITLE = "Jobs"
     BINDINGS = [

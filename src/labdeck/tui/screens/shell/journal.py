@@ -40,6 +40,7 @@ def _when(entry: JournalEntry) -> str:
 
 
 class JournalScreen(StatusTableScreen):
+    FOOTER_PANES = {"": ("undo", "undo_job", "select", "open_filter", "toggle_detail", "cycle_sort")}
     AREA = "journal"
     TITLE = "Journal"
     VIEW_ID = "journal-view"

@@ -12,10 +12,14 @@ from textual.suggester import SuggestFromList
 from textual.widgets import Input, Label, Static
 
 from labdeck.tui.areas import admin_only_message, complete, find_area
+from labdeck.tui.screens.form_keys import FormKeys
 
 
-class JumpScreen(ModalScreen[str | None]):
-    """Returns the chosen area name, or None when cancelled."""
+class JumpScreen(FormKeys, ModalScreen[str | None]):
+    """Returns the chosen area name, or None when cancelled. Keys typed while it opens (`:issues` and enter
+    in one burst) are kept and replayed in order (`FormKeys`), enter included."""
+
+    HOLD_ENTER = True
 
     SENDS_NO_WRITE = "the jump prompt; sends nothing"
 
@@ -24,6 +28,10 @@ class JumpScreen(ModalScreen[str | None]):
         Binding("escape", "cancel", "Cancel", id="jump.cancel"),
         Binding("tab", "complete", "Complete", id="jump.complete"),
     ]
+
+    def footer_order(self) -> tuple[str, ...]:
+        """The footer under the prompt (`widgets.footer`): its own keys, not the screen's."""
+        return ("complete", "cancel")
 
     def compose(self) -> ComposeResult:
         with Vertical(id="jump-box"):

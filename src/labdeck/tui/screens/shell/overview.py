@@ -253,6 +253,7 @@ class OverviewPanel(Vertical):
 class OverviewScreen(LabdeckScreen):
     AREA = "overview"
     TITLE = "Overview"
+    FOOTER_PANES = {"": ("select", "refresh")}
 
     def compose_body(self) -> ComposeResult:
         yield OverviewPanel(id="overview")

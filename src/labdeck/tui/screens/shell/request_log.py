@@ -85,6 +85,7 @@ LOG_COLUMNS = [
 
 
 class RequestLogScreen(LabdeckScreen):
+    FOOTER_PANES = {"": ("select", "copy_reference", "open_filter", "toggle_detail", "cycle_sort")}
     AREA = "log"
     TITLE = "Request log"
     BINDINGS = [Binding("y", "copy_reference", "Copy request", id="log.copy")]

@@ -33,6 +33,8 @@ from labdeck.tui.jobs import Job
 from labdeck.tui.screens.base import LabdeckScreen
 from labdeck.tui.screens.confirm import ConfirmScreen, TypeToConfirmScreen
 from labdeck.tui.widgets.detail_fields import append_fields
+from labdeck.tui.widgets.footer import LIST_KEYS
+from labdeck.tui.widgets.labelled import LabelledField
 from labdeck.tui.widgets.resource_table import ResourceTable
 from labdeck.tui.widgets.resource_view import ResourceView
 from labdeck.tui.widgets.table_model import Column
@@ -114,10 +116,17 @@ class OperationMenu(ModalScreen[Operation | None]):
 
 
 class UsersScreen(LabdeckScreen):
+    FOOTER_PANES = {
+        "users-view": ("select", "moderate", "toggle_mark", "next_condition", "search", "previous_condition",
+                       *LIST_KEYS),
+        "users-conditions": ("next_condition", "previous_condition", "search", "moderate"),
+        "": ("search", "next_condition"),
+    }
     AREA = "users"
     TITLE = "Users"
     CSS_PATH = "users.tcss"
     MUTATING_ACTIONS = frozenset({"moderate"})
+    ROW_ACTIONS = frozenset({"moderate"})
     PALETTE_EXTRA = (("Approve, block, ban, deactivate a user (moderate)", "moderate"),)
     BINDINGS = [
         Binding("m", "moderate", "Moderate", id="users.moderate"),
@@ -141,7 +150,8 @@ class UsersScreen(LabdeckScreen):
             tabs = [Tab(key.capitalize() if c is None else str(c).capitalize(), id=f"users-tab-{key}")
                     for key, c in TABS.items()]
             yield Tabs(*tabs, active=f"users-tab-{self.first_tab}", id="users-conditions")
-            yield Input(self.search, placeholder="search (server)…", id="users-search")
+            yield LabelledField("Search", Input(self.search, placeholder="name, email", id="users-search"),
+                                id="users-search-field")
         yield ResourceView(COLUMNS, cells=user_cells(self.today()), row_key=lambda u: u.id,
                            detail=self.user_detail, show_detail=True, empty_text="No users",
                            enter_opens_detail=True, id="users-view")

@@ -1,0 +1,120 @@
+"""`LabdeckFooter`: the keys of what has focus, most useful first; `?` (help) lists every key.
+
+Textual's own footer lists every `show=True` binding in the order it meets them (focused widget, its
+parents, the screen, the app), so a pane shows keys that do nothing there and the useful ones end up past
+the right edge. labdeck's footer asks the screen instead: `footer_order()` names the actions of the pane
+that has focus, most useful first (`show` does not matter: the list decides). Then come the keys that work
+everywhere (`TAIL`: back, jump, palette, refresh, quit); `? Help` stays at the right edge (the other keys
+scroll beside it), so it is on screen at any width. An action the pane does not name is not shown (`?`
+lists it, if it is enabled).
+
+A screen names its panes in `FOOTER_PANES` (`LabdeckScreen.footer_order`): a widget id (the focused
+widget or one of its parents) -> actions; `""` is the screen's default; a widget class may carry its own
+`FOOTER_ORDER` (the project view's tabs). While a text field has focus the footer shows `TYPING`: the
+letters are typed, so only chords, enter and escape work. Where nothing is named, Textual's own order is
+kept. While a dialog is open over the screen, the footer shows the dialog's keys (`follow`), not the keys of
+the screen under it, which do nothing until the dialog closes.
+"""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import HorizontalScroll
+from textual.screen import Screen
+from textual.widgets import Footer
+from textual.widgets._footer import FooterKey
+
+TAIL = ("close_filter", "back", "jump", "command_palette", "refresh", "quit")
+TYPING = ("submit", "submit_form", "move_focus(1)", "close_filter", "back", "command_palette", "quit")
+HELP = ("help", "help_anywhere")  # kept at the right edge: always on screen
+# Textual's stock descriptions, in labdeck's words
+LABELS = {"select_cursor": "Open", "toggle_node": "Expand", "submit": "Apply", "show_overlay": "Choose",
+          "select": "Open"}
+
+
+class FooterEntry(NamedTuple):
+    key: str
+    binding: Binding
+    enabled: bool
+    tooltip: str
+
+
+def covering_dialog(screen: Screen[Any]) -> Screen[Any] | None:
+    """The modal screen open over `screen` (what has the keys now), or None."""
+    try:
+        top = screen.app.screen
+    except Exception:  # no screen stack (closing)
+        return None
+    return top if top is not screen and top.is_modal and screen in screen.app.screen_stack else None
+
+
+def footer_entries(screen: Screen[Any]) -> tuple[list[FooterEntry], FooterEntry | None]:
+    """The keys the footer shows for `screen` now, in order, and the help key (None: not available)."""
+    screen = covering_dialog(screen) or screen
+    active = screen.active_bindings
+    first: dict[str, FooterEntry] = {}
+    for key, item in active.items():
+        known = first.get(item.binding.action)
+        if known is None or (item.binding.show and not known.binding.show):  # `q` rather than ctrl+q
+            first[item.binding.action] = FooterEntry(key, item.binding, item.enabled, item.tooltip)
+    help_entry = next((first[name] for name in HELP if name in first), None)
+    order_of = getattr(screen, "footer_order", None)
+    order = order_of() if callable(order_of) else None
+    if order is None:  # a screen that names nothing: Textual's order
+        shown = [entry for entry in first.values() if entry.binding.show and entry is not help_entry]
+        return shown, help_entry
+    names = [name for name in dict.fromkeys([*order, *TAIL]) if name not in HELP]
+    return [first[name] for name in names if name in first], help_entry
+
+
+class LabdeckFooter(Footer):
+    """The footer of labdeck's screens (compact: more keys fit at 80 columns)."""
+
+    DEFAULT_CSS = """
+    LabdeckFooter > #footer-keys {
+        width: 1fr; height: 1; layout: horizontal; overflow-x: auto; overflow-y: hidden; scrollbar-size: 0 0;
+    }
+    LabdeckFooter > FooterKey.-help { width: auto; padding-left: 1; border-left: vkey $foreground 20%; }
+    LabdeckFooter.-compact > FooterKey.-help { margin-right: 0; }
+    """
+
+    def __init__(self) -> None:
+        super().__init__(show_command_palette=False, compact=True)
+
+    def compose(self) -> ComposeResult:
+        if not self._bindings_ready:
+            return
+        entries, help_entry = footer_entries(self.screen)
+        with HorizontalScroll(id="footer-keys"):  # scrolls; the help key beside it stays on screen
+            for entry in entries:
+                yield self._key(entry)
+        if help_entry is not None:
+            yield self._key(help_entry, classes="-help")
+
+    def follow(self) -> None:
+        """Show the keys of the dialog just opened over the screen (and follow its focus), or, once it has
+        closed, the screen's own keys again."""
+        dialog = covering_dialog(self.screen)
+        if dialog is not None:
+            dialog.bindings_updated_signal.subscribe(self, self._dialog_keys_changed)
+        self.call_after_refresh(self.recompose)
+
+    def _dialog_keys_changed(self, _dialog: Screen[Any]) -> None:
+        if self.is_attached:
+            self.call_after_refresh(self.recompose)
+
+    def _key(self, entry: FooterEntry, classes: str = "") -> FooterKey:
+        binding = entry.binding
+        description = LABELS.get(binding.action, binding.description) if binding.description in (
+            "Select", "Toggle", "Submit", "Show menu") else binding.description
+        key = FooterKey(entry.key, self.app.get_key_display(binding), description, binding.action,
+                        disabled=not entry.enabled, tooltip=entry.tooltip, classes=classes)
+        key.set_reactive(FooterKey.compact, self.compact)  # not data_bind: a recompose may run in the
+        return key  # screen's context (`follow`), where there is no Footer to bind to
+
+
+# The keys every list offers after its own (filter, detail, sort, browser): the tail of a list pane.
+LIST_KEYS = ("open_filter", "toggle_detail", "cycle_sort", "open_in_browser", "watch")
