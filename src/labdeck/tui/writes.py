@@ -92,7 +92,7 @@ async def attempt_write(write: Write, verify: Verify | CannotVerify | None = Non
                                            "check before you try again.", uncertain=True)
     try:
         applied = await verify()
-    except LabdeckError as check_error:
+    except (LabdeckError, ValueError) as check_error:  # a re-read that fails, or finds what it cannot read
         return WriteOutcome(False, message=f"{lost} It could not be checked ({describe(check_error)}); "
                                            "check before you try again.", uncertain=True)
     if applied:
@@ -103,8 +103,9 @@ async def attempt_write(write: Write, verify: Verify | CannotVerify | None = Non
 
 class WriteForm(_FormBase):
     """Mixin of modal forms that can send their own write (`send_write`): the form stays open until the
-    write is done. The opener sets `write_with(value)` (and `verify_with(value)`, to re-read after a lost
-    answer) to make the form send; without them the form just closes with its value, as before.
+    write is done. Opened with `open_write_form` (which sets `write_with`, the required `verify_with` and
+    `after_unknown`), the form sends; opened plainly (a form that sends nothing: a folder, a job's
+    options), it just closes with its value.
 
     Subclasses show messages in the `Static` whose id is `ERROR` and disable the button whose id is
     `SUBMIT` while a write is in flight. `after_unknown` (set by the opener) refreshes the lists behind
