@@ -9,6 +9,7 @@ import re
 from typing import Any
 
 import httpx
+import orjson
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -17,7 +18,13 @@ from labdeck.api.issues import IssuesService, parse_issue_list
 from labdeck.api.models import base as models_base
 from labdeck.api.models.base import parse_many
 from labdeck.api.models.issues import Issue
-from labdeck.domain.text import may_hold_control, sanitize, sanitize_deep, sanitize_json
+from labdeck.domain.text import (
+    may_hold_control,
+    parsed_may_hold_control,
+    sanitize,
+    sanitize_deep,
+    sanitize_json,
+)
 
 CONTROLS = [*range(0x00, 0x09), *range(0x0B, 0x20), 0x7F, *range(0x80, 0xA0)]
 
@@ -40,6 +47,30 @@ def test_every_control_character_is_seen_in_every_encoding(code: int) -> None:
         assert may_hold_control(body), (hex(code), body)
 
 
+@pytest.mark.parametrize("code", CONTROLS)
+def test_the_check_after_parsing_sees_every_control_the_parser_accepts(code: int) -> None:
+    """`parsed_may_hold_control` skips the raw C0 scan: orjson refuses raw C0 inside strings, so every body
+    it accepts with a control character is still caught (escaped, raw DEL, C1 in UTF-8)."""
+    for body in _bodies(f"a{chr(code)}b"):
+        try:
+            orjson.loads(body)
+        except orjson.JSONDecodeError:
+            continue
+        assert parsed_may_hold_control(body), (hex(code), body)
+
+
+@given(st.text(), st.booleans())
+@settings(max_examples=300)
+def test_no_parsed_body_with_a_control_is_missed(text: str, ascii_only: bool) -> None:
+    body = json.dumps({text: [text]}, ensure_ascii=ascii_only).encode("utf-8", "surrogatepass")
+    try:
+        value = orjson.loads(body)
+    except orjson.JSONDecodeError:  # lone surrogates: not UTF-8
+        return
+    if sanitize_deep(value) != value:
+        assert parsed_may_hold_control(body)
+
+
 def test_raw_del_c1_and_c0_bytes_are_seen() -> None:
     assert may_hold_control(b'["a\x7fb"]')
     assert may_hold_control('["a\x9bb"]'.encode())  # C2 9B
@@ -54,6 +85,7 @@ def test_raw_del_c1_and_c0_bytes_are_seen() -> None:
 ])
 def test_clean_bodies_need_no_walk(body: bytes) -> None:
     assert not may_hold_control(body)
+    assert not parsed_may_hold_control(body)
     assert sanitize_deep(json.loads(body)) == json.loads(body)
 
 

@@ -133,7 +133,8 @@ async def test_project_view_tabs_show_their_own_keys() -> None:
             "errors": ["toggle", "next_tab", "previous_tab"],
             "forks": ["fork", "link", "select"],  # unlink: only for a fork (hidden here)
             "members": ["select", "add_member", "edit_member", "remove_member", "toggle_inherited"],
-            "variables": ["select", "edit_variable", "add_variable", "delete_variable", "reveal"],
+            "variables": ["select", "edit_variable", "add_variable", "delete_variable", "reveal",
+                          "copy_value"],
         }
         for tab, first in expected.items():
             view.show_tab(tab)

@@ -14,7 +14,7 @@ import httpx
 import orjson
 
 from labdeck.api.errors import MalformedResponse
-from labdeck.domain.text import may_hold_control, sanitize_deep
+from labdeck.domain.text import parsed_may_hold_control, sanitize_deep
 
 MIB: Final = 1024 * 1024
 DEFAULT_MAX_BODY: Final = 64 * MIB
@@ -106,7 +106,7 @@ def decode_json(body: bytes, what: str) -> Any:
 def clean_items(body: bytes, what: str) -> Any:
     """`decode_json`, with every string sanitised when the bytes can hold a control character at all."""
     value = decode_json(body, what)
-    if may_hold_control(body):
+    if parsed_may_hold_control(body):
         try:
             value = sanitize_deep(value)
         except RecursionError:

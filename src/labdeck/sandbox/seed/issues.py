@@ -192,11 +192,19 @@ def issues_data(store: Store) -> IssuesData:
     return data  # type: ignore[no-any-return]
 
 
-def build_in_background(store: Store) -> None:
+def build_in_background(store: Store, then: Callable[[Store], None] | None = None) -> None:
     """Start building the large scale's issues in a daemon thread (once the store is fully seeded), so
-    that the first `/issues` request does not pay the second it takes."""
+    that the first `/issues` request does not pay the second it takes. `then(store)` runs right after,
+    in the same thread and still before any caller may read the area (it waits, as for the build)."""
     data = store.area(AREA, IssuesData)
     if data.pending is not None:
+        if then is not None:
+            build = data.pending
+
+            def build_then() -> None:
+                build()
+                then(store)
+            data.pending = build_then
         threading.Thread(target=issues_data, args=(store,), name="sandbox-issues", daemon=True).start()
 
 

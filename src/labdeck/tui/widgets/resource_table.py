@@ -10,20 +10,20 @@ segments in `table_render.py`; keys and clicks are in `table_actions.py`; messag
 
 from __future__ import annotations
 
-import gc
 from collections.abc import Callable, Hashable, Iterable, Sequence
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Self
 
 from rich.segment import Segment
 from rich.style import Style
 from textual import events
 from textual.binding import BindingType
-from textual.geometry import Size
+from textual.geometry import Region, Size
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from labdeck.domain.text import sanitize
 from labdeck.tui.widgets import table_messages
+from labdeck.tui.widgets.gc_pacing import LARGE_ROWS, FramePacer
 from labdeck.tui.widgets.table_actions import TABLE_BINDINGS, TableActions
 from labdeck.tui.widgets.table_model import LOAD_MORE_THRESHOLD, CellsFn, Column, RowKeyFn, TableModel
 from labdeck.tui.widgets.table_render import (
@@ -39,10 +39,10 @@ from labdeck.tui.widgets.table_render import (
 
 __all__ = ["Column", "ResourceTable"]
 
-_CACHE_LIMIT = 512
-# Loading at least this many rows moves every object alive to the permanent generation (`gc.freeze`):
-# full collections then never walk the loaded rows again (at 100,000 rows, a 95 ms pause on a keypress).
-FREEZE_ROWS = 10_000
+# Rendered lines kept (two screens or more): each is a Strip with its caches, which every full collection
+# walks while it is alive.
+_CACHE_LIMIT = 128
+FREEZE_ROWS = LARGE_ROWS  # a table this large freezes its rows and paces collections by its frames
 
 
 class ResourceTable(TableActions, ScrollView, can_focus=True):
@@ -122,6 +122,8 @@ class ResourceTable(TableActions, ScrollView, can_focus=True):
         self._measured_rows = 0
         self._widths_cache: tuple[int, list[int]] | None = None
         self._line_cache: dict[tuple[Any, ...], Strip] = {}
+        self._frame: tuple[Size, Style, int, int] | None = None  # see `_frame_facts`
+        self._pacer = FramePacer(self)
         self._highlighted_key: Hashable | None = None
         self._highlighted_row: Any = None
         self.flashed: frozenset[Hashable] = frozenset()  # rows watch mode highlights for a moment
@@ -246,13 +248,10 @@ class ResourceTable(TableActions, ScrollView, can_focus=True):
         if self._measured_rows < SAMPLE_SIZE:
             self._measure()
         self._changed()
-        self._settle()
+        self._settle(replaced=False)
 
-    def _settle(self) -> None:
-        """After a large load: freeze what is alive (rows dropped later are still freed by reference
-        counting; only cycles created before this and dropped later wait for the process to end)."""
-        if self.model.loaded_count >= FREEZE_ROWS:
-            gc.freeze()
+    def _settle(self, *, replaced: bool = True) -> None:
+        self._pacer.rows_loaded(self.model.loaded_count, replaced=replaced)
 
     def replace_row(self, row: Any) -> bool:
         found = self.model.replace_row(row)
@@ -304,8 +303,9 @@ class ResourceTable(TableActions, ScrollView, can_focus=True):
         self._measured_rows = count
         self._widths_cache = None
 
-    def _widths(self) -> list[int]:
-        available = self.scrollable_content_region.width if self.is_mounted else 0
+    def _widths(self, available: int | None = None) -> list[int]:
+        if available is None:
+            available = self.scrollable_content_region.width if self.is_mounted else 0
         cached = self._widths_cache
         if cached is not None and cached[0] == available:
             return cached[1]
@@ -379,6 +379,7 @@ class ResourceTable(TableActions, ScrollView, can_focus=True):
 
     def notify_style_update(self) -> None:
         self._line_cache.clear()
+        self._frame = None
         super().notify_style_update()
 
     # ---- rendering ------------------------------------------------------------------------------------
@@ -388,21 +389,37 @@ class ResourceTable(TableActions, ScrollView, can_focus=True):
 
     def render_line(self, y: int) -> Strip:
         scroll_x, scroll_y = self.scroll_offset
-        width = self.scrollable_content_region.width
-        base = self.rich_style
-        widths = self._widths()
+        base, width, page = self._frame_facts()
+        widths = self._widths(width)
         if y == 0:
             strip = self._header_strip(widths, base)
         else:
             index = scroll_y + y - 1
             if index < self.model.visible_count:
-                strip = self._row_strip(index, widths, base)
+                strip = self._row_strip(index, widths, base, page)
             elif index == self.model.visible_count and (message := self._message()) is not None:
                 style = base + self._style("resource-table--message")
                 strip = Strip([Segment("  " + message)]).apply_style(style)
             else:
                 return Strip.blank(width, base)
+        if scroll_x == 0 and strip.cell_length == width:
+            return strip  # what crop_extend gives, without caching the strip in itself (a reference cycle)
         return strip.crop_extend(scroll_x, scroll_x + width, base)
+
+    def _frame_facts(self) -> tuple[Style, int, int]:
+        """The widget's own style (`rich_style` walks every ancestor), the width of a line and the number
+        of row lines: worked out once per repaint, not once per line."""
+        facts, size = self._frame, self.outer_size
+        if facts is None or facts[0] != size:  # a resize marks lines dirty without a `refresh`
+            region = self.scrollable_content_region
+            facts = self._frame = (size, self.rich_style, region.width, max(1, region.height - 1))
+        return facts[1:]
+
+    def refresh(self, *regions: Region, repaint: bool = True, layout: bool = False,
+                recompose: bool = False) -> Self:
+        if repaint:
+            self._frame = None  # what Textual does with its own style cache on a repaint
+        return super().refresh(*regions, repaint=repaint, layout=layout, recompose=recompose)
 
     def _header_strip(self, widths: list[int], base: Style) -> Strip:
         model = self.model
@@ -414,7 +431,7 @@ class ResourceTable(TableActions, ScrollView, can_focus=True):
             self._line_cache[key] = strip
         return strip
 
-    def _row_strip(self, index: int, widths: list[int], base: Style) -> Strip:
+    def _row_strip(self, index: int, widths: list[int], base: Style, page: int) -> Strip:
         model = self.model
         is_cursor = index == model.cursor
         marked = model.is_marked_at(index)
@@ -434,10 +451,10 @@ class ResourceTable(TableActions, ScrollView, can_focus=True):
             style += self._style("resource-table--cursor")
         segments = row_segments(
             model.visible_cells(index), model.columns, widths, model.visible_row(index), marked,
-            self.app.console, self._style("resource-table--marker"),
+            self.app.console, self._style("resource-table--marker"), line_style=style,
         )
-        # discard_meta: even a Text cell built elsewhere cannot carry a clickable `@click` action
-        strip = Strip(segments).apply_style(style).discard_meta()
+        strip = Strip(segments, total_width(widths))
+        self._pacer.line_drawn(model.loaded_count, page)
         if len(self._line_cache) > _CACHE_LIMIT:
             self._line_cache.clear()
         self._line_cache[key] = strip

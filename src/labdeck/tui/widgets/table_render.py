@@ -170,9 +170,14 @@ UNREADABLE_STYLE = Style(color="yellow", bold=True)
 
 
 def row_segments(cells: Sequence[Cell], columns: Sequence[Column], widths: Sequence[int], row: Any,
-                 marked: bool, console: Any, marker_style: Style | None = None) -> list[Segment]:
+                 marked: bool, console: Any, marker_style: Style | None = None,
+                 line_style: Style | None = None) -> list[Segment]:
     """One table row: the marker column (`●` marked, `?` a row with fields that could not be read, see
-    `:log` and its detail), then each cell at its width, separated by a space."""
+    `:log` and its detail), then each cell at its width, separated by a space.
+
+    With `line_style`, the segments come out ready for a `Strip`: the line's style under each segment's
+    own (what `Strip.apply_style` gives) and no meta on any style (what `Strip.discard_meta` gives, so even
+    a Text cell built elsewhere cannot carry a clickable `@click` action), without building those strips."""
     if marked:
         segments = [Segment("● ", marker_style)]
     elif getattr(row, "unreadable", ()):
@@ -186,7 +191,18 @@ def row_segments(cells: Sequence[Cell], columns: Sequence[Column], widths: Seque
         segments.extend(cell_segments(cell, widths[index], column.align, style, console))
         if index != last:
             segments.append(Segment(SEPARATOR))
-    return segments
+    if line_style is None:
+        return segments
+    return [Segment(text, None if control else _without_meta(line_style + style if style else line_style),
+                    control) for text, style, control in segments]
+
+
+def _without_meta(style: Style) -> Style:
+    if not style._meta:
+        return style
+    style = style.copy()
+    style._meta = None
+    return style
 
 
 def header_segments(columns: Sequence[Column], widths: Sequence[int], sort_column: str | None,

@@ -10,7 +10,7 @@ every further page of a 50,000-issue listing costs only its own slice. Not a rou
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
@@ -19,7 +19,7 @@ from labdeck.sandbox.editions import has_feature
 from labdeck.sandbox.errors import SandboxError
 from labdeck.sandbox.http import Ctx
 from labdeck.sandbox.seed.issues import Issue, IssuesData, issues_data
-from labdeck.sandbox.store import Project
+from labdeck.sandbox.store import Project, Store
 
 PLANNER = 15  # may see confidential issues
 ORDERS = ("created_at", "updated_at", "priority", "due_date", "relative_position", "label_priority",
@@ -313,16 +313,55 @@ def _order_key(data: IssuesData, order_by: str) -> Callable[[Issue], Any]:
     }[order_by]
 
 
-def order(ctx: Ctx, rows: list[Issue]) -> list[Issue]:
-    """Ordered by `order_by` and `sort` (ties by id in the same direction; missing values last)."""
+def _ordering(ctx: Ctx) -> tuple[str, bool]:
     order_by = ctx.params.choice("order_by", ORDERS, "created_at") or "created_at"
     descending = (ctx.params.choice("sort", ("asc", "desc"), "desc") or "desc") == "desc"
-    key = _order_key(issues_data(ctx.store), order_by)
+    return order_by, descending
+
+
+def _sorted(data: IssuesData, order_by: str, rows: Iterable[Issue]) -> tuple[list[Issue], list[Issue]]:
+    """`rows` in ascending order: those with a value (by value, then id) and those without (by id)."""
+    key = _order_key(data, order_by)
     keyed = [(key(i), i) for i in rows]
     present = [(k, i) for k, i in keyed if k is not None]
-    present.sort(key=lambda pair: (pair[0], pair[1].id), reverse=descending)
-    absent = sorted((i for k, i in keyed if k is None), key=lambda i: i.id, reverse=descending)
-    return [i for _, i in present] + absent
+    present.sort(key=lambda pair: (pair[0], pair[1].id))
+    absent = sorted((i for k, i in keyed if k is None), key=lambda i: i.id)
+    return [i for _, i in present], absent
+
+
+def _directed(ascending: tuple[list[Issue], list[Issue]], descending: bool) -> list[Issue]:
+    """Missing values stay last either way; the rest (ids unique, so no ties) reverse with `sort`."""
+    present, absent = ascending
+    return present[::-1] + absent[::-1] if descending else present + absent
+
+
+def all_in_order(store: Store, order_by: str) -> tuple[list[Issue], list[Issue]]:
+    """Every issue in ascending `order_by` order (see `_sorted`), memoised per store version: a listing
+    then only filters, keeping this order, instead of sorting 50,000 issues for each caller."""
+    return store.memo(("issue_order", order_by),  # type: ignore[no-any-return]
+                      lambda: _sorted(issues_data(store), order_by, issues_data(store).issues.values()))
+
+
+def by_project(store: Store) -> dict[int, list[Issue]]:
+    """Each project's issues, memoised per store version (a project's listing reads only its own)."""
+    def build() -> dict[int, list[Issue]]:
+        out: dict[int, list[Issue]] = {}
+        for issue in issues_data(store).issues.values():
+            out.setdefault(issue.project_id, []).append(issue)
+        return out
+    return store.memo(("issues_by_project",), build)  # type: ignore[no-any-return]
+
+
+def warm(store: Store) -> None:
+    """Build what every issue listing starts from (the default order, each project's issues) ahead of the
+    first request: called once the large scale's issues are built, in the same background thread."""
+    all_in_order(store, "created_at")
+    by_project(store)
+
+
+# A listing over at most this many projects gathers their issues and sorts those; a wider one filters the
+# whole memoised order.
+_FEW_PROJECTS = 50
 
 
 def select_issues(ctx: Ctx, listing: str, project_ids: set[int] | None = None) -> list[Issue]:
@@ -336,16 +375,16 @@ def select_issues(ctx: Ctx, listing: str, project_ids: set[int] | None = None) -
     p.choice("sort", ("asc", "desc"))
     readable = readable_projects(ctx)
     non_archived = p.bool("non_archived", True) if listing != "project" else False
-    data = issues_data(ctx.store)
-    rows = []
-    for issue in data.issues.values():
-        if project_ids is not None and issue.project_id not in project_ids:
-            continue
-        project = readable.get(issue.project_id)
-        if project is None or (non_archived and project.archived):
-            continue
-        if issue.confidential and not can_see(ctx, issue):
-            continue
-        if all(pred(issue) for pred in preds):
-            rows.append(issue)
-    return order(ctx, rows)
+    order_by, descending = _ordering(ctx)
+    if project_ids is not None and len(project_ids) <= _FEW_PROJECTS:
+        issues = by_project(ctx.store)
+        gathered = [i for pid in project_ids for i in issues.get(pid, ())]
+        candidates = _directed(_sorted(issues_data(ctx.store), order_by, gathered), descending)
+    else:
+        candidates = _directed(all_in_order(ctx.store, order_by), descending)
+        if project_ids is not None:
+            candidates = [i for i in candidates if i.project_id in project_ids]
+
+    listed = {pid for pid, project in readable.items() if not (non_archived and project.archived)}
+    rows = [i for i in candidates if i.project_id in listed and (not i.confidential or can_see(ctx, i))]
+    return [i for i in rows if all(pred(i) for pred in preds)] if preds else rows
