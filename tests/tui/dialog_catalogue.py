@@ -46,10 +46,6 @@ from labdeck.tui.screens.shell.jump import JumpScreen
 from labdeck.tui.screens.users.users import OperationMenu
 
 
-async def _never(*args: Any, **kwargs: Any) -> Any:
-    raise AssertionError("a layout test never submits")
-
-
 async def _no_merge_requests() -> list[Any]:
     return []
 
@@ -100,9 +96,9 @@ DIALOGS: dict[str, Callable[[], Screen[Any]]] = {
     "deployment_create": lambda: CreateDeploymentDialog("production"),
     "deployment_detail": lambda: DeploymentDetailScreen(_deployment(), _no_merge_requests),
     "protected_rule": lambda: AddRuleDialog("production", ["production", "staging"]),
-    "project_tag_create": lambda: TagCreateDialog(_never, "main"),
-    "project_domain_new": lambda: DomainDialog(_never),
-    "project_domain_certificate": lambda: DomainDialog(_never, domain="docs.example.com"),
+    "project_tag_create": lambda: TagCreateDialog("main"),
+    "project_domain_new": lambda: DomainDialog(),
+    "project_domain_certificate": lambda: DomainDialog(domain="docs.example.com"),
     "project_fork": lambda: ForkDialog("acme/platform/api"),
     "project_path_prompt": lambda: PathPrompt("Upload a certificate", "~/certs/fullchain.pem"),
     "users_operations": lambda: OperationMenu(

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import asyncio
 import re
-from collections.abc import Callable
+import zlib
+from collections.abc import AsyncIterator, Callable
 from typing import Any, Final, TypeVar
 
 import httpx
@@ -49,7 +50,7 @@ async def read_capped(response: httpx.Response, cap: int) -> None:
             raise BodyTooLarge(cap)
         chunks: list[bytes] = []
         size = 0
-        async for chunk in response.aiter_bytes():
+        async for chunk in _inflated(response):
             size += len(chunk)
             if size > cap:
                 raise BodyTooLarge(cap)
@@ -60,6 +61,34 @@ async def read_capped(response: httpx.Response, cap: int) -> None:
         # httpx's stream wrapper points back at the response: a cycle that keeps every body alive until
         # a full garbage collection (500 pages of 290 KB while a listing loads with the collector paused).
         response.stream = httpx.ByteStream(getattr(response, "_content", b""))
+
+
+# zlib window bits per content encoding labdeck inflates itself (gzip header; zlib-wrapped deflate).
+_WBITS: Final = {"gzip": zlib.MAX_WBITS | 16, "x-gzip": zlib.MAX_WBITS | 16, "deflate": zlib.MAX_WBITS}
+INFLATE_STEP: Final = 64 * 1024
+
+
+async def _inflated(response: httpx.Response) -> AsyncIterator[bytes]:
+    """The body's decoded bytes, at most `INFLATE_STEP` at a time for gzip and deflate: httpx inflates each
+    network read whole, and 64 KB of a gzip bomb is 64 MB, whatever the cap. Other encodings (and a
+    response built in memory, already decoded): httpx's."""
+    wbits = _WBITS.get(response.headers.get("content-encoding", "").strip().lower())
+    if wbits is None or response.is_stream_consumed:  # a response built in memory is decoded already
+        async for chunk in response.aiter_bytes():
+            yield chunk
+        return
+    inflater = zlib.decompressobj(wbits)
+    try:
+        async for data in response.aiter_raw():
+            while data:
+                yield inflater.decompress(data, INFLATE_STEP)
+                data = inflater.unconsumed_tail
+        yield inflater.flush()
+    except zlib.error as exc:
+        if wbits == zlib.MAX_WBITS and not inflater.total_out:  # "deflate" sent raw (no zlib header)
+            raise httpx.DecodingError("raw deflate bodies are not read", request=response.request) from None
+        raise httpx.DecodingError(f"the body could not be decompressed: {exc}",
+                                  request=response.request) from None
 
 
 def decode_json(body: bytes, what: str) -> Any:

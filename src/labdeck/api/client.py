@@ -18,6 +18,7 @@ import httpx
 from labdeck.api import backoff, body, page_fetch
 from labdeck.api.cache import ListCache, identity_of, make_key
 from labdeck.api.errors import (
+    AnswerLost,
     ApiError,
     DeadlineExceeded,
     LabdeckError,
@@ -257,12 +258,15 @@ class ApiClient:
                 response = await self._with_retries(method, url, json, data, files, headers, state)
         except TimeoutError:
             error_text = f"deadline of {self.settings.timeouts.deadline:g}s exceeded"
-            raise DeadlineExceeded(f"{method} {self._log_path(url)}: {error_text}") from None
+            deadline = DeadlineExceeded(f"{method} {self._log_path(url)}: {error_text}")
+            deadline.method = method
+            raise deadline from None
         except ApiError as exc:
             error_text = exc.message
             raise
         except LabdeckError as exc:
             error_text = str(exc)
+            exc.method = exc.method or method  # so a lost write's answer can be told from a lost read's
             raise
         except asyncio.CancelledError:
             error_text = "cancelled"
@@ -300,10 +304,15 @@ class ApiClient:
                 await self._sleep(pace)
             try:
                 response = await self._follow_redirects(method, url, json, data, files, headers, state)
-                if maybe_applied and method == "DELETE" and response.status_code == 404:
-                    # the first attempt deleted it and its answer was lost: the retry finds it gone
-                    state["status"] = 204
-                    return httpx.Response(204, request=response.request)
+                if maybe_applied and response.status_code == 404 and method in ("DELETE", "PUT", "PATCH"):
+                    if method == "DELETE":  # the first attempt deleted it and its answer was lost
+                        state["status"] = 204
+                        return httpx.Response(204, request=response.request)
+                    # the first attempt may have renamed what the path names (GitLab's `PUT .../labels/:name`
+                    # by name, a variable's scope, a path): the 404 says nothing about the first attempt
+                    raise AnswerLost(f"{method} {self._log_path(url)}: the answer was lost, and the retry "
+                                     "answered 404 Not Found; the server may have applied this (a rename "
+                                     "moves what the path names)")
                 return response
             except _Retry as retry:
                 final = retry.final
@@ -390,12 +399,20 @@ class ApiClient:
     def decode(response: httpx.Response) -> Any:
         """Parsed JSON of a response, `None` for an empty body; `MalformedResponse` for bad JSON (or JSON
         nested too deeply: never a `RecursionError`)."""
-        return body.decode_json(response.content, _what(response))
+        try:
+            return body.decode_json(response.content, _what(response))
+        except MalformedResponse as exc:
+            exc.method = response.request.method  # a write's unreadable answer: it may have been applied
+            raise
 
     async def decode_async(self, response: httpx.Response) -> Any:
         """`decode`, off the event loop for a large body (`body.OFF_LOOP`)."""
-        return await body.off_loop(len(response.content), body.decode_json, response.content,
-                                   _what(response))
+        try:
+            return await body.off_loop(len(response.content), body.decode_json, response.content,
+                                       _what(response))
+        except MalformedResponse as exc:
+            exc.method = response.request.method
+            raise
 
     def unreadable(self, response: httpx.Response, error: LabdeckError) -> None:
         """Mark the log entry of `response` (a 2xx) as failed: its body was truncated or unreadable."""

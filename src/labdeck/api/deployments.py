@@ -14,7 +14,7 @@ from typing import Any
 from urllib.parse import quote
 
 from labdeck.api.client import ApiClient
-from labdeck.api.errors import ApiError, NotFound
+from labdeck.api.errors import ApiError, LabdeckError, NotFound, may_have_applied
 from labdeck.api.models.base import parse_many, parse_one
 from labdeck.api.models.deployments import (
     DeployAccessLevel,
@@ -166,12 +166,30 @@ class DeploymentsService:
 
     async def _replace(self, project: Ref, name: str, old: list[DeployRule],
                        new: list[DeployRule]) -> ProtectedEnvironment:
+        """Unprotect, then protect with `new`; when that fails the old rules are put back, so the
+        environment is never left unprotected: after a refusal at once, after a lost answer when a re-read
+        finds it unprotected (the new protection was not applied)."""
         await self.unprotect(project, name)
         try:
             return await self.protect(project, name, new)
-        except ApiError:
-            await self.protect(project, name, old)
+        except ApiError as error:
+            if not may_have_applied(error):
+                await self.protect(project, name, old)
+                raise
+            if not await self._protected(project, name):
+                await self.protect(project, name, old)
             raise
+        except LabdeckError:
+            if not await self._protected(project, name):
+                await self.protect(project, name, old)
+            raise
+
+    async def _protected(self, project: Ref, name: str) -> bool:
+        try:
+            await self.protected_environment(project, name)
+        except NotFound:
+            return False
+        return True
 
     async def unprotect(self, project: Ref, name: str) -> None:
         await self.client.delete(f"{self._project(project)}/protected_environments/{_ref(name)}")

@@ -13,7 +13,10 @@ from labdeck.domain.text import sanitize, status_line
 
 
 class LabdeckError(Exception):
-    """Base of every error labdeck raises on purpose; safe to show to the user (never holds a token)."""
+    """Base of every error labdeck raises on purpose; safe to show to the user (never holds a token).
+    `method` is the HTTP method of the request it is about, when there was one (set by the client)."""
+
+    method: str = ""
 
 
 class NetworkError(LabdeckError):
@@ -21,6 +24,12 @@ class NetworkError(LabdeckError):
     only when the request certainly never reached the server (no connection was made)."""
 
     may_have_sent: bool = True
+
+
+class AnswerLost(NetworkError):
+    """A write's answer was lost and its automatic retry cannot tell whether the first attempt was applied:
+    a PUT that renamed what its path names (a label by name, a variable's scope, a project path) answers
+    404 on the retry, because the first attempt moved it. The server may have applied it."""
 
 
 class DeadlineExceeded(NetworkError):
@@ -46,6 +55,35 @@ class OffOriginRedirect(LabdeckError):
     def __init__(self, message: str, target_host: str = "") -> None:
         super().__init__(message)
         self.target_host = target_host
+
+
+MAY_HAVE_APPLIED = "the server may have applied this"
+READS = frozenset({"", "GET", "HEAD", "OPTIONS"})
+
+
+def may_have_applied(error: BaseException) -> bool:
+    """Whether a write that failed with `error` may still have been applied by the server: its answer was
+    unreadable or cut short, the connection broke after the request may have been sent, or a proxy answered
+    502/504 for the backend."""
+    if isinstance(error, MalformedResponse):
+        return True
+    if isinstance(error, NetworkError):
+        return error.may_have_sent
+    return isinstance(error, ApiError) and error.status in (502, 504)
+
+
+def lost_write(error: BaseException) -> bool:
+    """`error` is about a write (not a read) whose answer was lost: the server may have applied it."""
+    return isinstance(error, LabdeckError) and error.method.upper() not in READS and may_have_applied(error)
+
+
+def failure_text(error: LabdeckError) -> str:
+    """What a per-item result says about a failed write: the server's message (or the error), and "the
+    server may have applied this" when its answer was lost."""
+    message = error.message if isinstance(error, ApiError) else str(error) or type(error).__name__
+    if lost_write(error) and MAY_HAVE_APPLIED not in message:
+        message = f"{message}: {MAY_HAVE_APPLIED}"
+    return message
 
 
 class ApiError(LabdeckError):

@@ -16,7 +16,7 @@ from typing import Any, Final, Literal
 
 from labdeck.api import body
 from labdeck.api.client import ApiClient
-from labdeck.api.errors import ApiError, LabdeckError
+from labdeck.api.errors import LabdeckError, failure_text
 from labdeck.api.models.base import parse_many, parse_one
 from labdeck.api.models.fast_lists import fast_decoder
 from labdeck.api.models.issues import (
@@ -401,10 +401,8 @@ class IssuesService:
                                           f"no milestone called {action.milestone_title!r} in this project")
                 payload["milestone_id"] = milestone
             updated = await self.update_issue(issue.project_id, issue.iid, **payload)
-        except ApiError as exc:
-            return BulkItemResult(ref, False, exc.status, exc.message)
         except LabdeckError as exc:
-            return BulkItemResult(ref, False, None, str(exc) or type(exc).__name__)
+            return BulkItemResult(ref, False, getattr(exc, "status", None), failure_text(exc))
         return BulkItemResult(ref, True, 200, "done", updated)
 
     async def apply_many(self, issues: Iterable[Issue], action: BulkAction, *,

@@ -12,7 +12,7 @@ from typing import Any, Final
 
 from labdeck.api import body
 from labdeck.api.client import ApiClient
-from labdeck.api.errors import ApiError, LabdeckError, MalformedResponse
+from labdeck.api.errors import LabdeckError, MalformedResponse, failure_text
 from labdeck.api.models.base import parse_many, parse_one
 from labdeck.api.models.fast_lists import fast_decoder
 from labdeck.api.models.moderation import ModeratedUser, ModerationResult
@@ -128,11 +128,9 @@ class UsersService:
         operation = Operation(op)
         try:
             status, body = await self._post(user_id, operation)
-        except ApiError as exc:
-            return ModerationResult(operation.label, user_id, username, False, exc.status, exc.message, False)
-        except LabdeckError as exc:
-            return ModerationResult(operation.label, user_id, username, False, None, str(exc) or
-                                    type(exc).__name__, False)
+        except LabdeckError as exc:  # a lost answer says "the server may have applied this"
+            return ModerationResult(operation.label, user_id, username, False, getattr(exc, "status", None),
+                                    failure_text(exc), False)
         return ModerationResult(operation.label, user_id, username, True, status, _message(body),
                                 changed=body is not False)
 

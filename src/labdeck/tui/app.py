@@ -26,7 +26,15 @@ from labdeck.domain.job_tokens import PROJECT_SCOPED_AREAS
 from labdeck.tui import capabilities, commands, dismiss_guard
 from labdeck.tui.area_commands import AreaActionCommands
 from labdeck.tui.areas import Area, AreaRequest, admin_only_message, find_area
-from labdeck.tui.errors import REDACTED, describe_error, is_expected, redact, unwrap, write_crash_log
+from labdeck.tui.errors import (
+    REDACTED,
+    describe_error,
+    is_expected,
+    lost_write,
+    redact,
+    unwrap,
+    write_crash_log,
+)
 from labdeck.tui.jobs import Job, JobCentre, JobState
 from labdeck.tui.keymap import binding_ids, check_keymap
 from labdeck.tui.navigation import HOME, Navigator, home_screen
@@ -443,6 +451,18 @@ class LabdeckApp(App[None]):
         """`describe_error` with this session's own token removed too (not every token looks like one)."""
         return redact(describe_error(error), self._secrets())
 
+    def _reread_after_lost_write(self, node: object) -> None:
+        """Re-read what the screen of `node` (a worker's) shows, after a write whose answer was lost."""
+        if node is None or is_gone(self, node):
+            return
+        try:
+            screen = node if isinstance(node, Screen) else node.screen  # type: ignore[attr-defined]
+        except Exception:  # not on a screen (any more)
+            return
+        refresh = getattr(screen, "refresh_data", None)
+        if callable(refresh):
+            refresh()
+
     def _handle_exception(self, error: Exception) -> None:
         """API/network errors from workers become notifications; anything else is logged and ends the app
         with a short message (Textual's own handler would print a traceback with local variables)."""
@@ -450,6 +470,11 @@ class LabdeckApp(App[None]):
         cause = unwrap(error)
         if from_worker and is_expected(cause):
             node = error_node()
+            if lost_write(cause):  # "the server may have applied this": re-read what the screen shows
+                self.notify(self._describe(cause), title="Not confirmed", severity="warning", markup=False,
+                            timeout=10)
+                self._reread_after_lost_write(node)
+                return
             shown_in = [] if is_gone(self, node) else show_load_failure(node, self._describe(cause))
             if not (shown_in and not is_shown(node)):  # a background tab says it where its rows would be
                 self.notify(self._describe(cause), title="Error", severity="error", markup=False, timeout=8)

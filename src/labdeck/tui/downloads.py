@@ -8,9 +8,14 @@ makes it last across sessions (labdeck's state file), never the user's config fi
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+
+from labdeck.api.errors import LabdeckError
+from labdeck.api.private_files import write_private
 
 if TYPE_CHECKING:
     from textual.app import App
@@ -106,3 +111,21 @@ def ensure_folder(app: App[Any], folder: Path, then: Callable[[Path], Any]) -> N
     app.push_screen(ConfirmScreen("Create the folder?", Content.assemble(
         "This folder does not exist yet:\n", (str(folder), "bold")), confirm_label="Create", danger=False),
         answered)
+
+
+class SaveError(LabdeckError):
+    """A download that could not be written where the user asked."""
+
+
+async def save_file(target: Path, payload: bytes) -> None:
+    """Write a download (atomically, 0600: an export holds the group's data); `SaveError` with the path and
+    the reason when the folder cannot be written."""
+    try:
+        await asyncio.to_thread(partial(write_private, target, payload, make_folder=False))
+    except OSError as exc:
+        raise SaveError(f"Cannot write {target}: {exc.strerror or exc}") from None
+
+
+def safe_name(text: str) -> str:
+    """`text` as a file name part (anything but letters, digits, `-_.` becomes `_`)."""
+    return "".join(ch if ch.isalnum() or ch in "-_." else "_" for ch in text) or "group"

@@ -10,11 +10,14 @@ import traceback
 from collections.abc import Iterable
 from pathlib import Path
 
-from labdeck.api.errors import ApiError, LabdeckError, NetworkError
+from labdeck.api import errors as api_errors
+from labdeck.api.errors import MAY_HAVE_APPLIED, AnswerLost, ApiError, LabdeckError, NetworkError
 from labdeck.api.private_files import PRIVATE_FILE, private_folder
 from labdeck.domain.redaction import REDACTED, redact
 
-__all__ = ["REDACTED", "describe_error", "format_crash", "is_expected", "redact", "unwrap", "write_crash_log"]
+__all__ = ["MAY_HAVE_APPLIED", "REDACTED", "describe_error", "format_crash", "is_expected", "lost_write",
+           "may_have_applied", "redact", "unwrap", "write_crash_log"]
+
 
 def unwrap(error: BaseException) -> BaseException:
     """The error a worker raised (Textual wraps it in `WorkerFailed`)."""
@@ -29,12 +32,32 @@ def is_expected(error: BaseException) -> bool:
     return isinstance(unwrap(error), LabdeckError)
 
 
+def may_have_applied(error: BaseException) -> bool:
+    """`api.errors.may_have_applied` of the error a worker raised."""
+    return api_errors.may_have_applied(unwrap(error))
+
+
+def lost_write(error: BaseException) -> bool:
+    """`api.errors.lost_write` of the error a worker raised."""
+    return api_errors.lost_write(unwrap(error))
+
+
 def describe_error(error: BaseException) -> str:
     """One line for a notification: "404 Project Not Found" (the status once), "400: status is missing",
-    "Network error: ...", or a type name."""
+    "Network error: ...", or a type name; a write whose answer was lost says "the server may have applied
+    this"."""
     error = unwrap(error)
+    text = _describe(error)
+    if lost_write(error) and MAY_HAVE_APPLIED not in text:
+        text = f"{text}: {MAY_HAVE_APPLIED}"
+    return text
+
+
+def _describe(error: BaseException) -> str:
     if isinstance(error, ApiError):
         return redact(error.status_line())
+    if isinstance(error, AnswerLost):  # says itself what happened
+        return redact(str(error))
     if isinstance(error, NetworkError):
         return redact(f"Network error: {error}" if str(error) else "Network error")
     if isinstance(error, LabdeckError):

@@ -27,6 +27,8 @@ def list_ready(command_list: CommandList) -> bool:
 class LabdeckPalette(CommandPalette):
     """The palette that `ctrl+p` opens."""
 
+    SENDS_NO_WRITE = "the command palette: it runs commands, each of which opens its own form"
+
     def _action_command_list(self, action: str) -> None:
         if action in PAGE_ACTIONS:
             found = self.query(CommandList)

@@ -2,7 +2,8 @@
 (`groups.forms.variable_form`): sending a submitted project or group change through the one
 `VariablesService` method set for the owner (`("projects", id)` or `("groups", id)`), the confirmation of a
 deletion (the key typed; a masked or hidden value is said to be gone for good), and `VariableListKeys`, the
-reveal, copy and change report of the project Variables tab and the instance variables screen.
+reveal, copy, add/edit form (sent by the form itself, re-read after a lost answer) and change report of
+the project Variables tab and the instance variables screen.
 """
 
 from __future__ import annotations
@@ -16,11 +17,14 @@ from labdeck.api.errors import ApiError, LabdeckError
 from labdeck.api.models.variables import CiVariable
 from labdeck.api.variables import Owner, VariableError, VariablesService
 from labdeck.domain.journal_rules import SECRET_VARIABLE
-from labdeck.tui.errors import describe_error
+from labdeck.tui.errors import describe_error, lost_write
 from labdeck.tui.screens.confirm import TypeToConfirmScreen
-from labdeck.tui.screens.groups.forms import Values, variable_options
+from labdeck.tui.screens.groups.applied import variables_hold
+from labdeck.tui.screens.groups.forms import FormScreen, Values, variable_options
 from labdeck.tui.screens.groups.tabs import copy_variable_value, refuse_hidden, variable_key
 from labdeck.tui.widgets.resource_view import ResourceView
+from labdeck.tui.workers import is_live
+from labdeck.tui.writes import open_write_form
 
 
 async def change_variable(service: VariablesService, owner: Owner, what: str, row: Any,
@@ -85,13 +89,41 @@ class VariableListKeys:
         if values is not None:
             self.apply_change(what, row, values)
 
+    def open_variable_form(self, form: FormScreen, row: CiVariable | None,
+                           send: Callable[[Values], Awaitable[Any]],
+                           read: Callable[[], Awaitable[list[CiVariable]]], *, scoped: bool) -> None:
+        """The add (`row` None) or edit `form`, sending `send(values)` itself (`open_write_form`): a refusal
+        stays in the form with what was typed; after a lost answer `read()` re-reads the variables: the key
+        (of the form's scope when `scoped`) with that value and those flags means it was applied."""
+        what = "edit" if row is not None else "add"
+
+        async def write(values: Values) -> Values:
+            await send(values)
+            return values
+
+        async def applied(values: Values) -> bool:
+            key = row.key if row is not None else str(values["key"])
+            scope = str(values.get("environment_scope") or "*") if scoped else None
+            return variables_hold(await read(), values, key=key, scope=scope, before=row)
+
+        def done(values: Values | None) -> None:
+            if values is not None and is_live(self):
+                key = values.get("key") or (row.key if row else "")
+                self.notify(Content.assemble("Variable ", str(key), f" {DONE[what]}"))
+                self.load()
+
+        open_write_form(self, form, write, verify=applied, done=done,  # type: ignore[arg-type]
+                        refresh=lambda: self.load(refresh=True) if is_live(self) else None)
+
     async def report_change(self, what: str, row: CiVariable | None, values: Values,
                             send: Callable[[], Awaitable[Any]]) -> None:
-        """Send a change (`send`), then say how it went and reload."""
+        """Send a change (`send`), then say how it went and reload (after a lost answer, past the cache)."""
         try:
             await send()
         except (LabdeckError, VariableError) as error:
             self.refused(error)
+            if isinstance(error, LabdeckError) and lost_write(error):  # it may be gone: show what is there
+                self.load(refresh=True)
             return
         key = values.get("key") or (row.key if row else "")
         self.notify(Content.assemble("Variable ", str(key), f" {DONE[what]}"))

@@ -19,6 +19,9 @@ def _content(message: str | Content) -> Content:
 class ConfirmScreen(ModalScreen[bool]):
     """Dismisses with True only when the confirm button is pressed; escape and Cancel give False."""
 
+    SENDS_NO_WRITE = ("a yes/no question: the opener sends after yes; a "
+                      "lost answer is said by describe_error and the screen re-reads")
+
     CSS_PATH = "confirm.tcss"
     AUTO_FOCUS = "#cancel"
     BINDINGS = [Binding("escape", "cancel", "Cancel", id="confirm.cancel")]

@@ -16,6 +16,8 @@ from textual.widgets import Static
 class DetailScreen(ModalScreen[None]):
     """One row's detail over the list; the list is where it was when this closes."""
 
+    SENDS_NO_WRITE = "shows a row's detail; sends nothing"
+
     DEFAULT_CSS = """
     DetailScreen { align: center middle; background: $background 60%; }
     DetailScreen > VerticalScroll {

@@ -94,13 +94,19 @@ class InstanceVariablesScreen(VariableListKeys, StatusTableScreen):
 
     # -- actions --------------------------------------------------------------------------------------
     def action_add(self) -> None:
-        self.app.push_screen(variable_form(instance=True), lambda values: self._apply("add", None, values))
+        self.open_form(None)
 
     def action_edit(self) -> None:
         row = self.current()
         if row is not None:
-            self.app.push_screen(variable_form(row, instance=True),
-                                 lambda values: self._apply("edit", row, values))
+            self.open_form(row)
+
+    def open_form(self, row: CiVariable | None) -> None:
+        service = self.service
+        if service is not None:
+            self.open_variable_form(variable_form(row, instance=True), row,
+                                    lambda values: self._send(service, "edit" if row else "add", row, values),
+                                    lambda: service.instance_variables(refresh=True), scoped=False)
 
     def action_delete(self) -> None:
         row = self.current()

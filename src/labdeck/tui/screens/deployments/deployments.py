@@ -14,7 +14,7 @@ Mutating actions are hidden in read-only mode. Server text is shown as `rich.tex
 from __future__ import annotations
 
 from collections.abc import Callable
-from datetime import UTC, date, datetime
+from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
 from rich.text import Text
@@ -44,9 +44,13 @@ from labdeck.tui.widgets.labelled import LabelledField
 from labdeck.tui.widgets.resource_table import ResourceTable
 from labdeck.tui.widgets.resource_view import ResourceView
 from labdeck.tui.widgets.table_model import Column
+from labdeck.tui.workers import is_live
+from labdeck.tui.writes import open_write_form
 
 Today = Callable[[], date]
 TIMELINE_DAYS = 90
+# how far before sending a new deployment the re-read after a lost answer looks (clocks differ)
+CLOCK_SKEW = timedelta(minutes=10)
 SORTS: list[tuple[str, str]] = [("Newest first", "id:desc"), ("Oldest first", "id:asc"),
                                 ("Recently updated", "updated_at:desc"), ("Ref", "ref:asc")]
 
@@ -266,20 +270,24 @@ class DeploymentsScreen(ScopedScreen):
                         severity="warning", markup=False)
             return
 
-        def chosen(status: str | None) -> None:
-            if status:
-                self.change_status(deployment, status)
-
-        self.app.push_screen(StatusDialog(deployment), chosen)
-
-    @work(group="deployments-mutation")
-    async def change_status(self, deployment: Deployment, status: str) -> None:
-        service = deployments_service(self)
+        service, scope = deployments_service(self), self.scope
         if service is None:
             return
-        updated = await service.set_status(self.scope, deployment.id, status)
-        self.notify(f"Deployment #{updated.iid or updated.id} is now {updated.status}", markup=False)
-        self.load_all(refresh=True)
+
+        async def is_set(status: str) -> bool:  # after a lost answer: read the deployment again
+            return (await service.deployment(scope, deployment.id)).status == status
+
+        def changed(updated: Deployment | None) -> None:
+            if isinstance(updated, Deployment):
+                self.notify(f"Deployment #{updated.iid or updated.id} is now {updated.status}", markup=False)
+                self.load_all(refresh=True)
+
+        open_write_form(self, StatusDialog(deployment), lambda status: service.set_status(
+            scope, deployment.id, status), verify=is_set, done=changed, refresh=self._reload_all)
+
+    def _reload_all(self) -> None:
+        if is_live(self):
+            self.load_all(refresh=True)
 
     def action_new_deployment(self) -> None:
         if not self.scope:
@@ -289,9 +297,22 @@ class DeploymentsScreen(ScopedScreen):
         if service is None:
             return
 
+        seen: dict[str, Any] = {}  # the environment's recent deployments just before sending
+
+        async def recent(value: NewDeployment, since: datetime) -> list[Deployment]:
+            return await service.deployments(scope, environment=value.environment, order_by="updated_at",
+                                             updated_after=since, refresh=True)
+
         async def create(value: NewDeployment) -> Any:
+            since = datetime.now(UTC) - CLOCK_SKEW
+            seen.update(since=since, ids={d.id for d in await recent(value, since)})
             return await service.create_deployment(scope, environment=value.environment, sha=value.sha,
                                                    ref=value.ref, tag=value.tag, status=value.status)
+
+        async def recorded(value: NewDeployment) -> bool:  # a new one of that ref and commit since then?
+            return "ids" in seen and any(
+                d.id not in seen["ids"] and d.ref == value.ref and d.sha.startswith(value.sha)
+                for d in await recent(value, seen["since"]))
 
         def created(made: Any) -> None:
             if made is not None:
@@ -299,10 +320,8 @@ class DeploymentsScreen(ScopedScreen):
                 self.load_all(refresh=True)
 
         # the dialog sends it and stays open (input kept) until it is recorded (`WriteForm`)
-        dialog = CreateDeploymentDialog(self._select("environment") or "")
-        dialog.write_with = create
-        dialog.after_unknown = lambda: self.load_all(refresh=True)
-        self.app.push_screen(dialog, created)
+        open_write_form(self, CreateDeploymentDialog(self._select("environment") or ""), create,
+                        verify=recorded, done=created, refresh=self._reload_all)
 
     def action_protected(self) -> None:
         if not self.scope:

@@ -22,6 +22,7 @@ from textual.widgets.option_list import Option
 from labdeck.api.models.deployments import Deployment, ShippedMergeRequest
 from labdeck.domain.deployments import SETTABLE_STATUSES, allowed_transitions
 from labdeck.tui.screens.base import FormDialog
+from labdeck.tui.writes import WriteForm
 
 STATUS_STYLES: dict[str, str] = {"success": "green", "failed": "red", "canceled": "bright_black",
                                  "running": "cyan", "created": "yellow", "blocked": "magenta",
@@ -75,11 +76,13 @@ def deployment_detail(deployment: Deployment) -> Text:
     return out
 
 
-class StatusDialog(ModalScreen[str | None]):
-    """Choose a deployment's new status among those its current status allows."""
+class StatusDialog(WriteForm, ModalScreen[Any]):
+    """Choose a deployment's new status among those its current status allows. Opened with
+    `open_write_form`, it sets the status itself and stays open until it is set (`WriteForm`)."""
 
     CSS_PATH = "deployments.tcss"
     AUTO_FOCUS = "#status-options"
+    ERROR = "status-error"
     BINDINGS = [Binding("escape", "cancel", "Cancel", id="deployment_status.cancel")]
 
     def __init__(self, deployment: Deployment) -> None:
@@ -94,11 +97,14 @@ class StatusDialog(ModalScreen[str | None]):
                 yield OptionList(*[Option(status_text(s), id=s) for s in self.choices], id="status-options")
             else:
                 yield Static("No status change is allowed from here.", id="status-none")
+            error = Static("", markup=False, id="status-error", classes="dialog-error")
+            error.display = False  # shown when the change is refused or its answer lost
+            yield error
             yield Static("enter: set status · escape: cancel", classes="dialog-hint")
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         event.stop()
-        self.dismiss(str(event.option.id))
+        self.submit_value(str(event.option.id))
 
     def action_cancel(self) -> None:
         self.dismiss(None)
@@ -175,6 +181,8 @@ def merge_requests_text(mrs: list[ShippedMergeRequest]) -> Text:
 
 class DeploymentDetailScreen(ModalScreen[None]):
     """A deployment's job, commit and user, and the merge requests it shipped (loaded on open)."""
+
+    SENDS_NO_WRITE = "shows a deployment; sends nothing"
 
     CSS_PATH = "deployments.tcss"
     BINDINGS = [Binding("escape", "close", "Close", id="deployment_detail.close")]

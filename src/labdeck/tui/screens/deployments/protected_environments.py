@@ -22,7 +22,7 @@ from textual.content import Content
 from textual.widgets import Button, Input, Label, RadioButton, RadioSet, Select, Static
 
 from labdeck.api.deployments import DeploymentsService, rule_of
-from labdeck.api.errors import ApiError, NotFound
+from labdeck.api.errors import ApiError, LabdeckError, NotFound
 from labdeck.api.models.deployments import DeployAccessLevel, ProtectedEnvironment
 from labdeck.domain.deployments import ACCESS_LEVELS, DeployRule, rule_problems
 from labdeck.tui.capabilities import refused
@@ -32,6 +32,8 @@ from labdeck.tui.widgets.footer import LIST_KEYS
 from labdeck.tui.widgets.resource_table import ResourceTable
 from labdeck.tui.widgets.resource_view import ResourceView
 from labdeck.tui.widgets.table_model import Column
+from labdeck.tui.workers import is_live
+from labdeck.tui.writes import open_write_form
 
 KINDS = ("role", "user", "group")
 
@@ -87,6 +89,10 @@ COLUMNS = [
 def rows_of(protected: list[ProtectedEnvironment]) -> list[RuleRow]:
     return [RuleRow(pe.name, index, level) for pe in protected
             for index, level in enumerate(pe.deploy_access_levels)]
+
+
+class UnknownTarget(LabdeckError):
+    """A rule names a user or group the instance does not have (nothing was sent)."""
 
 
 class AddRuleDialog(FormDialog[RuleRequest]):
@@ -209,40 +215,48 @@ class ProtectedEnvironmentsScreen(LabdeckScreen):
         self.mark_data_loaded()
 
     def action_add_rule(self) -> None:
-        row = self.table.cursor_row
+        """The rule form sends the rule itself; after a lost answer it re-reads the environment's
+        protection: is the rule there?"""
+        row, service = self.table.cursor_row, self.service
+        if service is None:
+            return
         current = row.environment if isinstance(row, RuleRow) else ""
+        project = self.project
 
-        def chosen(request: RuleRequest | None) -> None:
-            if request is not None:
-                self.add_rule(request)
+        async def add(request: RuleRequest) -> RuleRequest:
+            await service.add_rule(project, request.environment, await self.resolve(service, request))
+            return request
 
-        self.app.push_screen(AddRuleDialog(current, self.environments), chosen)
+        async def present(request: RuleRequest) -> bool:
+            rule = await self.resolve(service, request)
+            try:
+                protected = await service.protected_environment(project, request.environment)
+            except NotFound:
+                return False
+            return rule in [rule_of(level) for level in protected.deploy_access_levels]
 
-    async def resolve(self, service: DeploymentsService, request: RuleRequest) -> DeployRule | None:
+        def added(request: RuleRequest | None) -> None:
+            if request is not None and is_live(self):
+                self.notify(f"{request.environment}: rule added", markup=False)
+                self.load(refresh=True)
+
+        open_write_form(self, AddRuleDialog(current, self.environments), add, verify=present, done=added,
+                        refresh=lambda: self.load(refresh=True) if is_live(self) else None)
+
+    async def resolve(self, service: DeploymentsService, request: RuleRequest) -> DeployRule:
+        """The rule of `request`; a user or group that does not exist is refused (`UnknownTarget`)."""
         if request.kind == "role":
             return DeployRule(access_level=request.level)
         who = request.who or ""
         if request.kind == "user":
             user_id = await service.find_user_id(who)
             if user_id is None:
-                self.notify(f"No user {who}", severity="error", markup=False)
-            return DeployRule(user_id=user_id) if user_id is not None else None
+                raise UnknownTarget(f"No user {who}")
+            return DeployRule(user_id=user_id)
         group_id = await service.find_group_id(who)
         if group_id is None:
-            self.notify(f"No group {who}", severity="error", markup=False)
-        return DeployRule(group_id=group_id) if group_id is not None else None
-
-    @work(group="protected-mutation")
-    async def add_rule(self, request: RuleRequest) -> None:
-        service = self.service
-        if service is None:
-            return
-        rule = await self.resolve(service, request)
-        if rule is None:
-            return
-        await service.add_rule(self.project, request.environment, rule)
-        self.notify(f"{request.environment}: rule added", markup=False)
-        self.load(refresh=True)
+            raise UnknownTarget(f"No group {who}")
+        return DeployRule(group_id=group_id)
 
     def action_remove_rule(self) -> None:
         row = self.table.cursor_row

@@ -1,8 +1,9 @@
 """The actions of the groups view, per tab: add, edit and delete members, labels, badges and CI variables
-(forms validated before sending; removing a member or deleting a variable needs its name typed), reveal a
+(forms validated before sending, which send the change themselves and re-read after a lost answer; removing
+a member or deleting a variable needs its name typed), reveal a
 masked value, copy a variable's value (`y`, never shown), subscribe to a label, show inherited members, and
 the long operations as jobs: group export (polled until the archive is there, then saved in the folder the
-user picked; `SaveError` names the path when it cannot be written), relations export (progress per
+user picked; `downloads.SaveError` names the path when it cannot be written), relations export (progress per
 relation), and import. Members are added by id or username; badge forms preview their rendered URLs.
 
 `GroupActions` is a mixin of `GroupsScreen` (`groups.py`), which provides `group`, `services`,
@@ -13,7 +14,6 @@ from __future__ import annotations
 
 import asyncio
 from datetime import date
-from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -21,21 +21,21 @@ from textual import work
 from textual.content import Content
 
 from labdeck.api.badges import BadgeUrlError
-from labdeck.api.errors import LabdeckError
 from labdeck.api.models.badges import Badge
 from labdeck.api.models.group_transfer import RelationState, RelationStatus
 from labdeck.api.models.labels import GroupLabel
 from labdeck.api.models.members import BillableMember, Member
 from labdeck.api.models.variables import CiVariable
-from labdeck.api.private_files import write_private
 from labdeck.api.variables import VariableError
 from labdeck.tui.capabilities import feature_reason
-from labdeck.tui.downloads import ensure_folder, free_target
+from labdeck.tui.downloads import ensure_folder, free_target, safe_name, save_file
 from labdeck.tui.jobs import Job
 from labdeck.tui.screens.base import LabdeckScreen
 from labdeck.tui.screens.ci_variables import change_variable, delete_variable_screen
 from labdeck.tui.screens.confirm import ConfirmScreen, TypeToConfirmScreen
+from labdeck.tui.screens.groups.applied import group_change_applied
 from labdeck.tui.screens.groups.forms import (
+    FormScreen,
     Renderer,
     Values,
     badge_form,
@@ -49,29 +49,13 @@ from labdeck.tui.screens.groups.forms import (
 from labdeck.tui.screens.groups.tabs import copy_variable_value, refuse_hidden, variable_key
 from labdeck.tui.widgets.resource_view import ResourceView
 from labdeck.tui.workers import is_live
+from labdeck.tui.writes import open_write_form
 
 if TYPE_CHECKING:
     from labdeck.tui.screens.groups.groups import GroupsScreen
 
 EDITABLE = ("members", "labels", "badges", "variables")
 DONE = {"add": "added", "edit": "updated", "delete": "deleted"}
-
-
-class SaveError(LabdeckError):
-    """A download that could not be written where the user asked."""
-
-
-async def save_file(target: Path, payload: bytes) -> None:
-    """Write a download (atomically, 0600: an export holds the group's data); `SaveError` with the path and
-    the reason when the folder cannot be written."""
-    try:
-        await asyncio.to_thread(partial(write_private, target, payload, make_folder=False))
-    except OSError as exc:
-        raise SaveError(f"Cannot write {target}: {exc.strerror or exc}") from None
-
-
-def _safe_name(text: str) -> str:
-    return "".join(ch if ch.isalnum() or ch in "-_." else "_" for ch in text) or "group"
 
 
 class GroupActions:
@@ -90,11 +74,28 @@ class GroupActions:
         forms = {"members": lambda: member_form("groups", self.today()), "labels": label_form,
                  "badges": lambda: badge_form(render=self.badge_renderer()),
                  "variables": lambda: variable_form(scoped=self.variables_scoped())}
-        self.app.push_screen(forms[tab](), lambda values: self._created(tab, values))
+        self.open_change_form(forms[tab](), tab, "add", None)
 
-    def _created(self: GroupsScreen, tab: str, values: Values | None) -> None:
-        if values is not None:
-            self.apply_change(tab, "add", None, values)
+    def open_change_form(self: GroupsScreen, form: FormScreen, tab: str, what: str, row: Any) -> None:
+        """Open an add or edit form that sends its change itself: it stays open, values kept, until the
+        change is done; after a lost answer it re-reads the tab (`group_change_applied`)."""
+        services, group = self.services, self.group
+        if services is None or group is None:
+            return
+        ref = group.id
+
+        async def write(values: Values) -> bool:
+            await self._change(services, ref, tab, what, row, values)
+            return True
+
+        def done(result: bool | None) -> None:
+            if result and is_live(self):
+                self.notify(f"{tab[:-1].capitalize()} {DONE[what]}")
+                self.reload(tab)
+
+        open_write_form(self, form, write, done=done,
+                        verify=lambda values: group_change_applied(services, ref, tab, row, values),
+                        refresh=lambda: self.reload(tab) if is_live(self) else None)
 
     def badge_renderer(self: GroupsScreen) -> Renderer | None:
         """Render typed badge URLs with the server's `render` (the group's first project)."""
@@ -115,6 +116,7 @@ class GroupActions:
         tab, row = self.active_tab, self.table().cursor_row
         if self.group is None or tab not in EDITABLE or row is None:
             return
+        form: FormScreen
         if isinstance(row, Member):
             form = member_form("groups", self.today(), user_ids=str(row.id), level=row.access_level or 30,
                                expires=row.expires_at.isoformat() if row.expires_at else "", editing=True)
@@ -127,11 +129,7 @@ class GroupActions:
             form = variable_form(row, scoped=self.variables_scoped())
         else:
             return
-        self.app.push_screen(form, lambda values: self._edited(tab, row, values))
-
-    def _edited(self: GroupsScreen, tab: str, row: Any, values: Values | None) -> None:
-        if values is not None:
-            self.apply_change(tab, "edit", row, values)
+        self.open_change_form(form, tab, "edit", row)
 
     def action_delete(self: GroupsScreen) -> None:
         if self.tree_has_focus("delete"):
@@ -326,7 +324,7 @@ class GroupActions:
         if services is None or group is None:
             return None
         ref, folder = group.id, folder or self.download_dir
-        name = _safe_name((group.full_path or str(group.id)).replace("/", "_"))
+        name = safe_name((group.full_path or str(group.id)).replace("/", "_"))
 
         async def run(job: Job) -> None:
             job.set_total(2)
@@ -375,8 +373,8 @@ class GroupActions:
         if payload is None:
             self.notify(f"{status.relation} is not ready", severity="warning", markup=False)
             return
-        name = _safe_name((group.full_path or str(group.id)).replace("/", "_"))
-        target = free_target(folder or self.download_dir, f"{name}_{_safe_name(status.relation)}.ndjson.gz")
+        name = safe_name((group.full_path or str(group.id)).replace("/", "_"))
+        target = free_target(folder or self.download_dir, f"{name}_{safe_name(status.relation)}.ndjson.gz")
         await save_file(target, payload)
         self.notify(f"Saved {target}", markup=False)
 

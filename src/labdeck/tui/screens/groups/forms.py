@@ -27,11 +27,13 @@ from labdeck.api.badges import BadgeUrlError
 from labdeck.api.errors import LabdeckError
 from labdeck.api.models.labels import GroupLabel
 from labdeck.api.models.variables import CiVariable
+from labdeck.api.variables import VariableError
 from labdeck.domain.access_levels import MEMBER_LEVELS, PROJECT_MEMBER_LEVELS
 from labdeck.domain.badges import badge_errors, placeholder_list
 from labdeck.domain.ci_variables import DESCRIPTION_MAX, VARIABLE_TYPES, variable_errors
 from labdeck.domain.colours import COLOUR_ERROR, is_colour
 from labdeck.tui.screens.form_keys import FormKeys
+from labdeck.tui.writes import WriteForm
 
 Values = dict[str, Any]
 Validator = Callable[[Values], dict[str, str]]
@@ -53,10 +55,14 @@ class Field:
     disabled: bool = False
 
 
-class FormScreen(FormKeys, ModalScreen[Values | None]):
-    """A form that dismisses with its values once `validate` finds nothing wrong (None on cancel)."""
+class FormScreen(WriteForm, FormKeys, ModalScreen[Values | None]):
+    """A form that dismisses with its values once `validate` finds nothing wrong (None on cancel). Opened
+    with `open_write_form` (`WriteForm`), it sends the write itself and stays open, values kept, until the
+    write is done; a refusal or a lost answer is said under the fields."""
 
     CSS_PATH = "forms.tcss"
+    SUBMIT, ERROR = "form-submit", "form-message"
+    REFUSALS = (BadgeUrlError, VariableError)  # the services' own checks (the validators check first)
     BINDINGS = [Binding("escape", "cancel", "Cancel", id="group_form.cancel")]
 
     def __init__(self, title: str | Content, fields: Sequence[Field], validate: Validator | None = None, *,
@@ -74,6 +80,9 @@ class FormScreen(FormKeys, ModalScreen[Values | None]):
                 for field in self.fields:
                     yield from self._field(field)
                 yield from self.compose_extra()
+            message = Static("", markup=False, id="form-message", classes="group-form-error")
+            message.display = False  # shown when a write is refused or its answer lost
+            yield message
             with Horizontal(classes="group-form-buttons"):
                 yield Button("Cancel", id="form-cancel")
                 yield Button(self.submit_label, id="form-submit", variant="primary")
@@ -112,14 +121,15 @@ class FormScreen(FormKeys, ModalScreen[Values | None]):
         return out
 
     def submit(self) -> bool:
-        """Validate; dismiss with the values when they are fine, else show the errors. True if sent."""
+        """Validate; send (or dismiss with) the values when they are fine, else show the errors. True if
+        sent."""
         values = self.values()
         errors = self.validate(values)
         for field in self.fields:
             self.query_one(f"#error-{field.key}", Static).update(Text(errors.get(field.key, ""), style="red"))
         if errors:
             return False
-        self.dismiss(values)
+        self.submit_value(values)
         return True
 
     def on_button_pressed(self, event: Button.Pressed) -> None:

@@ -36,6 +36,8 @@ TimeAction = Literal["time_estimate", "add_spent_time", "reset_time_estimate", "
 class BulkMenu(ModalScreen["BulkKind | None"]):
     """What to do with the marked issues."""
 
+    SENDS_NO_WRITE = "a menu of bulk actions: they run as jobs, whose results say what happened"
+
     CSS_PATH = "issues.tcss"
     AUTO_FOCUS = "#issues-bulk-options"
     BINDINGS = [Binding("escape", "cancel", "Cancel", id="issues_bulk.cancel")]
@@ -70,6 +72,8 @@ def links_in(text: str) -> list[str]:
 class LinkMenu(ModalScreen[str | None]):
     """The links of an issue's description and notes: one is opened only when chosen (and, off the
     instance's host, only after a confirmation: see `tui.links.open_link`)."""
+
+    SENDS_NO_WRITE = "a menu of links to open; sends nothing"
 
     CSS_PATH = "issues.tcss"
     AUTO_FOCUS = "#issues-link-options"
@@ -213,11 +217,26 @@ def stats_text(stats: TimeStats | None) -> Text:
     return text
 
 
-class TimeTrackingScreen(FormKeys, ModalScreen[TimeRequest | None]):
+def time_applied(request: TimeRequest, before: TimeStats, after: TimeStats) -> bool:
+    """Whether the stats read `after` a lost answer show `request` applied to those read `before` it."""
+    if request.action == "reset_time_estimate":
+        return after.time_estimate == 0
+    if request.action == "reset_spent_time":
+        return after.total_time_spent == 0
+    seconds = parse_duration(request.duration or "")
+    if request.action == "time_estimate":
+        return after.time_estimate == seconds
+    return after.total_time_spent == max(0, before.total_time_spent + seconds) != before.total_time_spent
+
+
+class TimeTrackingScreen(WriteForm, FormKeys, ModalScreen[Any]):
     """Set or reset the estimate, add or reset spent time. A duration GitLab would not read (or a negative
-    estimate) is refused here with the reason, and nothing is sent."""
+    estimate) is refused here with the reason, and nothing is sent. Opened with `open_write_form`, it sends
+    the request itself and stays open, duration kept, until it is done (`WriteForm`)."""
 
     CSS_PATH = "issues.tcss"
+    ERROR = "issues-time-error"
+    REFUSALS = (DurationError,)
     AUTO_FOCUS = "#issues-time-duration"
     BINDINGS = [Binding("escape", "cancel", "Cancel", id="issues_time.cancel")]
 
@@ -264,7 +283,11 @@ class TimeTrackingScreen(FormKeys, ModalScreen[TimeRequest | None]):
             return
         request = self.checked(str(event.button.id))  # type: ignore[arg-type]
         if request is not None:
-            self.dismiss(request)
+            self.submit_value(request)
+
+    def _set_busy(self, busy: bool) -> None:
+        for button in self.query(Button):  # every button but Cancel sends
+            button.disabled = busy and button.id != "cancel"
 
     def action_cancel(self) -> None:
         self.dismiss(None)

@@ -26,10 +26,10 @@ from textual.containers import Horizontal
 from textual.content import Content
 from textual.widgets import Input, Static
 
-from labdeck.api.errors import LabdeckError
+from labdeck.api.errors import LabdeckError, lost_write
 from labdeck.api.issues import BulkAction, BulkKind, IssuesService
 from labdeck.api.models.base import paused_gc
-from labdeck.api.models.issues import Issue, LabelDetail
+from labdeck.api.models.issues import Issue, LabelDetail, TimeStats
 from labdeck.domain.issue_query import QueryError, help_text
 from labdeck.domain.text import status_line
 from labdeck.tui.areas import AreaRequest
@@ -47,6 +47,7 @@ from labdeck.tui.screens.issues.dialogs import (
     TimeTrackingScreen,
     links_in,
     stats_text,
+    time_applied,
 )
 from labdeck.tui.screens.issues.early_load import EarlyLoad
 from labdeck.tui.screens.issues.render import COLUMNS, Extras, issue_cells, issue_detail
@@ -55,6 +56,7 @@ from labdeck.tui.widgets.labelled import LabelledField
 from labdeck.tui.widgets.resource_table import ResourceTable
 from labdeck.tui.widgets.resource_view import ResourceView
 from labdeck.tui.workers import is_live
+from labdeck.tui.writes import open_write_form
 
 _PROMPTS: Final[dict[str, tuple[str, str]]] = {
     "add_labels": ("Labels to add (comma-separated)", "bug, needs-review"),
@@ -339,11 +341,9 @@ class IssuesScreen(LabdeckScreen):
                 self.notify("saved", title=issue.reference, markup=False, timeout=4)
                 self.updated(result)
 
-        dialog = EditIssueScreen(issue.reference, issue.title, issue.label_names)
-        dialog.write_with = lambda changes: service.update_issue(pid, iid, **changes)
-        dialog.verify_with = saved_already
-        dialog.after_unknown = lambda: self.refresh_issue(issue)
-        self.app.push_screen(dialog, edited)
+        open_write_form(self, EditIssueScreen(issue.reference, issue.title, issue.label_names),
+                        lambda changes: service.update_issue(pid, iid, **changes), verify=saved_already,
+                        done=edited, refresh=lambda: self.refresh_issue(issue))
 
     def action_comment(self) -> None:
         target = self._write_target()
@@ -362,10 +362,8 @@ class IssuesScreen(LabdeckScreen):
 
         prompt = PromptScreen(Content.from_markup("Comment on [b]$ref[/b]", ref=issue.reference),
                               "your comment (Markdown)")
-        prompt.write_with = lambda body: service.add_note(pid, iid, body)
-        prompt.verify_with = present
-        prompt.after_unknown = lambda: self.refresh_issue(issue)
-        self.app.push_screen(prompt, sent)
+        open_write_form(self, prompt, lambda body: service.add_note(pid, iid, body), verify=present,
+                        done=sent, refresh=lambda: self.refresh_issue(issue))
 
     @work(group="issues-single")
     async def refresh_issue(self, issue: Issue) -> None:
@@ -381,11 +379,28 @@ class IssuesScreen(LabdeckScreen):
         if issue is None:
             return
 
-        def chosen(request: TimeRequest | None) -> None:
-            if request is not None:
-                self.run_single(issue, request.action, {"duration": request.duration})
+        service = self.service
+        if service is None:
+            return
+        pid, iid = issue.project_id, issue.iid
+        before: dict[str, TimeStats] = {}
 
-        self.app.push_screen(TimeTrackingScreen(issue.reference, issue.time_stats), chosen)
+        async def track(request: TimeRequest) -> TimeStats:  # the stats are read first, to check with
+            before["stats"] = await service.time_stats(pid, iid)
+            return await service.track_time(pid, iid, request.action, request.duration)
+
+        async def applied(request: TimeRequest) -> bool:
+            return "stats" in before and time_applied(request, before["stats"],
+                                                      await service.time_stats(pid, iid))
+
+        def tracked(stats: TimeStats | None) -> None:
+            if isinstance(stats, TimeStats):
+                self.notify(f"time: {stats_text(stats).plain}", title=issue.reference, markup=False,
+                            timeout=4)
+                self.refresh_issue(issue)
+
+        open_write_form(self, TimeTrackingScreen(issue.reference, issue.time_stats), track, verify=applied,
+                        done=tracked, refresh=lambda: self.refresh_issue(issue))
 
     def action_promote(self) -> None:
         issue = self.current()
@@ -424,7 +439,11 @@ class IssuesScreen(LabdeckScreen):
                 message = f"time: {stats_text(stats).plain}"
             fresh = await service.get_issue(pid, iid)
         except LabdeckError as exc:
-            self.notify(str(exc), title=issue.reference, severity="error", markup=False, timeout=8)
+            lost = lost_write(exc)  # "the server may have applied this": read the issue again
+            self.notify(self.labdeck._describe(exc), title=issue.reference, markup=False, timeout=8,
+                        severity="warning" if lost else "error")
+            if lost:
+                self.refresh_issue(issue)
             return
         self.notify(message, title=issue.reference, markup=False, timeout=4)
         self.updated(fresh)

@@ -1,17 +1,16 @@
-"""The project view's form dialogs. A `SubmitDialog` runs its request itself and stays open on a refusal,
-showing the server's message (a refused tag keeps what was typed); it dismisses with the result on
-success and with None on Cancel/escape. `ForkDialog` only gathers the fork's options (the fork itself runs
-as a job), and `PathPrompt` asks for a file path.
+"""The project view's form dialogs. A `SubmitDialog` (a `WriteForm`) runs its request itself and stays
+open on a refusal, showing the server's message (a refused tag keeps what was typed), and after a lost
+answer re-reads to find out; it dismisses with the result on success and with None on Cancel/escape.
+`ForkDialog` only gathers the fork's options (the fork itself runs as a job), and `PathPrompt` asks for a
+file path.
 """
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Generic, TypeVar
 
-from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
@@ -19,9 +18,10 @@ from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import Button, Checkbox, Input, Label, Select, Static
 
-from labdeck.api.errors import ApiError, LabdeckError
+from labdeck.api.errors import ApiError
 from labdeck.tui.errors import describe_error
 from labdeck.tui.screens.form_keys import FormKeys
+from labdeck.tui.writes import WriteForm, may_have_applied
 
 T = TypeVar("T")
 
@@ -42,13 +42,17 @@ def read_pem(path_text: str) -> str | None:
     return text
 
 
-class SubmitDialog(FormKeys, ModalScreen[T | None], Generic[T]):
-    """A form whose `submit()` sends the request; failures are shown inside the dialog."""
+class SubmitDialog(WriteForm, FormKeys, ModalScreen[T | None], Generic[T]):
+    """A form whose `collect()` reads its fields into a value (a `ValueError`/`OSError` there is shown and
+    nothing is sent). Opened with `open_write_form`, it sends the write itself (`WriteForm`): refusals and
+    lost answers are shown inside the dialog, what was typed is kept."""
 
     CSS_PATH = "dialogs.tcss"
     BINDINGS = [Binding("escape", "cancel", "Cancel", id="project_dialog.cancel")]
     TITLE_TEXT = ""
     SUBMIT_LABEL = "Save"
+    SUBMIT, ERROR = "submit", "dialog-error"
+    REFUSALS = (ValueError, OSError)
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog-box"):
@@ -62,7 +66,8 @@ class SubmitDialog(FormKeys, ModalScreen[T | None], Generic[T]):
     def compose_fields(self) -> ComposeResult:
         yield from ()
 
-    async def submit(self) -> T:
+    def collect(self) -> Any:
+        """The value typed (what the write is sent with); `ValueError`/`OSError` when it is not usable."""
         raise NotImplementedError
 
     def show_error(self, message: str) -> None:
@@ -71,6 +76,13 @@ class SubmitDialog(FormKeys, ModalScreen[T | None], Generic[T]):
     @property
     def error_message(self) -> str:
         return str(self.query_one("#dialog-error", Static).render())
+
+    def describe_failure(self, error: BaseException) -> str:
+        if isinstance(error, OSError):
+            return f"Cannot read the file: {error.strerror or error}"
+        if isinstance(error, ApiError) and not may_have_applied(error):
+            return error.message  # the server's own words
+        return super().describe_failure(error)
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()
@@ -83,22 +95,25 @@ class SubmitDialog(FormKeys, ModalScreen[T | None], Generic[T]):
         event.stop()
         self.run_submit()
 
-    @work(exclusive=True, group="dialog-submit")
-    async def run_submit(self) -> None:
-        button = self.query_one("#submit", Button)
-        button.disabled = True
-        self.show_error("")
+    def run_submit(self) -> None:
+        """Read the fields and send; a problem with what was typed is shown, nothing sent."""
         try:
-            result = await self.submit()
-        except (LabdeckError, OSError, ValueError) as error:
-            self.show_error(error_text(error) if not isinstance(error, OSError)
-                            else f"Cannot read the file: {error.strerror or error}")
-            button.disabled = False
+            value = self.collect()
+        except (OSError, ValueError) as error:
+            self.show_error(self.describe_failure(error))
             return
-        self.dismiss(result)
+        self.show_error("")
+        self.submit_value(value)
 
     def action_cancel(self) -> None:
         self.dismiss(None)
+
+
+@dataclass(frozen=True)
+class NewTag:
+    name: str
+    ref: str
+    message: str | None
 
 
 class TagCreateDialog(SubmitDialog[Any]):
@@ -108,9 +123,8 @@ class TagCreateDialog(SubmitDialog[Any]):
     SUBMIT_LABEL = "Create"
     AUTO_FOCUS = "#tag-name"
 
-    def __init__(self, create: Callable[[str, str, str | None], Awaitable[Any]], default_ref: str) -> None:
+    def __init__(self, default_ref: str) -> None:
         super().__init__()
-        self.create = create
         self.default_ref = default_ref
 
     def compose_fields(self) -> ComposeResult:
@@ -121,13 +135,20 @@ class TagCreateDialog(SubmitDialog[Any]):
         yield Label("Message (makes an annotated tag; empty for a lightweight one)")
         yield Input(id="tag-message")
 
-    async def submit(self) -> Any:
+    def collect(self) -> NewTag:
         name = self.query_one("#tag-name", Input).value.strip()
         ref = self.query_one("#tag-ref", Input).value.strip()
         if not name or not ref:
             raise ValueError("A tag needs a name and a ref")
-        message = self.query_one("#tag-message", Input).value.strip() or None
-        return await self.create(name, ref, message)
+        return NewTag(name, ref, self.query_one("#tag-message", Input).value.strip() or None)
+
+
+@dataclass(frozen=True)
+class DomainRequest:
+    name: str
+    auto_ssl: bool
+    certificate: str | None
+    key: str | None
 
 
 class DomainDialog(SubmitDialog[Any]):
@@ -135,10 +156,8 @@ class DomainDialog(SubmitDialog[Any]):
 
     SUBMIT_LABEL = "Save"
 
-    def __init__(self, save: Callable[[str, bool, str | None, str | None], Awaitable[Any]], *,
-                 domain: str | None = None, auto_ssl: bool = False) -> None:
+    def __init__(self, *, domain: str | None = None, auto_ssl: bool = False) -> None:
         super().__init__()
-        self.save = save
         self.domain = domain
         self.auto_ssl = auto_ssl
         self.TITLE_TEXT = f"Certificate of {domain}" if domain else "New Pages domain"
@@ -153,13 +172,13 @@ class DomainDialog(SubmitDialog[Any]):
         yield Label("Private key PEM file")
         yield Input(id="domain-key", placeholder="~/certs/privkey.pem")
 
-    async def submit(self) -> Any:
+    def collect(self) -> DomainRequest:
         name = self.domain or self.query_one("#domain-name", Input).value.strip()
         if not name:
             raise ValueError("A domain is required")
         certificate = read_pem(self.query_one("#domain-cert", Input).value)
         key = read_pem(self.query_one("#domain-key", Input).value)
-        return await self.save(name, self.query_one("#domain-auto-ssl", Checkbox).value, certificate, key)
+        return DomainRequest(name, self.query_one("#domain-auto-ssl", Checkbox).value, certificate, key)
 
 
 @dataclass(frozen=True)
@@ -183,6 +202,8 @@ def fork_target(text: str | None) -> tuple[int | None, str | None]:
 
 class ForkDialog(FormKeys, ModalScreen[ForkRequest | None]):
     """The fork's options; empty fields take GitLab's defaults (personal namespace, same name and path)."""
+
+    SENDS_NO_WRITE = "gathers a fork's options: the fork runs as a job, whose result says a lost answer"
 
     CSS_PATH = "dialogs.tcss"
     BINDINGS = [Binding("escape", "cancel", "Cancel", id="fork_dialog.cancel")]
@@ -236,6 +257,8 @@ class ForkDialog(FormKeys, ModalScreen[ForkRequest | None]):
 
 class PathPrompt(FormKeys, ModalScreen[str | None]):
     """One line of input (a file path); enter gives it, escape gives None."""
+
+    SENDS_NO_WRITE = "asks for a local file path; nothing is typed that a lost answer could lose"
 
     CSS_PATH = "dialogs.tcss"
     BINDINGS = [Binding("escape", "cancel", "Cancel", id="path_prompt.cancel")]

@@ -21,10 +21,13 @@ from labdeck.api.members import MembersService, Source
 from labdeck.api.models.members import Member
 from labdeck.api.models.projects import Project
 from labdeck.tui.screens.confirm import TypeToConfirmScreen
-from labdeck.tui.screens.groups.forms import Values, member_form, parse_user_refs
+from labdeck.tui.screens.groups.applied import members_hold
+from labdeck.tui.screens.groups.forms import FormScreen, Values, member_form, parse_user_refs
 from labdeck.tui.screens.groups.tabs import member_tab
 from labdeck.tui.widgets.footer import LIST_KEYS
 from labdeck.tui.widgets.resource_view import ResourceView
+from labdeck.tui.workers import is_live
+from labdeck.tui.writes import open_write_form
 
 Today = Callable[[], date]
 
@@ -103,7 +106,7 @@ class MembersTab(Widget):
         return row
 
     def action_add_member(self) -> None:
-        self.app.push_screen(member_form("projects", self.today()), self.add_members)
+        self.open_member_form(member_form("projects", self.today()), None)
 
     def action_edit_member(self) -> None:
         row = self.direct_member()
@@ -112,7 +115,41 @@ class MembersTab(Widget):
         form = member_form("projects", self.today(), user_ids=row.username or str(row.id),
                            level=row.access_level or 30,
                            expires=row.expires_at.isoformat() if row.expires_at else "", editing=True)
-        self.app.push_screen(form, lambda values: self.change_member(row, values) if values else None)
+        self.open_member_form(form, row)
+
+    def open_member_form(self, form: FormScreen, row: Member | None) -> None:
+        """The add (`row` None) or change form, sending itself; after a lost answer it re-reads the
+        project's members: are they there at that level and expiry?"""
+        service = members_service(self)
+        if service is None:
+            return
+        source = self.source
+
+        async def write(values: Values) -> str:
+            ids = [row.id] if row is not None else \
+                await service.user_ids_for(parse_user_refs(str(values["user_ids"])) or [])
+            level, expires = int(values["access_level"]), self._expiry(values)
+            if row is not None:
+                await service.update_member(source, row.id, level, expires_at=expires)
+                return f"Changed {row.username or row.id}"
+            if len(ids) == 1:
+                await service.add_member(source, ids[0], level, expires_at=expires)
+            else:
+                await service.add_members(source, ids, level, expires_at=expires)
+            return f"Added {len(ids)} member(s)"
+
+        async def applied(values: Values) -> bool:
+            refs = [row.id] if row is not None else (parse_user_refs(str(values["user_ids"])) or [])
+            ids = await service.user_ids_for(refs)
+            return members_hold(await service.list_members(source, refresh=True), ids, values)
+
+        def done(message: str | None) -> None:
+            if message and is_live(self):
+                self.notify(message, markup=False)
+                self.load(refresh=True)
+
+        open_write_form(self, form, write, verify=applied, done=done,
+                        refresh=lambda: self.load(refresh=True) if is_live(self) else None)
 
     def action_remove_member(self) -> None:
         row = self.direct_member()
@@ -128,30 +165,6 @@ class MembersTab(Widget):
     def _expiry(values: Values) -> date | None:
         text = str(values.get("expires_at") or "")
         return date.fromisoformat(text) if text else None
-
-    @work(group="project-members-change")
-    async def add_members(self, values: Values | None) -> None:
-        service = members_service(self)
-        if values is None or service is None:
-            return
-        ids = await service.user_ids_for(parse_user_refs(str(values["user_ids"])) or [])
-        level, expires = int(values["access_level"]), self._expiry(values)
-        if len(ids) == 1:
-            await service.add_member(self.source, ids[0], level, expires_at=expires)
-        else:
-            await service.add_members(self.source, ids, level, expires_at=expires)
-        self.notify(f"Added {len(ids)} member(s)")
-        self.load()
-
-    @work(group="project-members-change")
-    async def change_member(self, row: Member, values: Values) -> None:
-        service = members_service(self)
-        if service is None:
-            return
-        await service.update_member(self.source, row.id, int(values["access_level"]),
-                                    expires_at=self._expiry(values))
-        self.notify(Content.assemble("Changed ", row.username or str(row.id)))
-        self.load()
 
     @work(group="project-members-change")
     async def remove_member(self, row: Member) -> None:

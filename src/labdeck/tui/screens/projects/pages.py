@@ -17,14 +17,17 @@ from textual.binding import Binding
 from textual.content import Content
 from textual.widget import Widget
 
+from labdeck.api.errors import NotFound
 from labdeck.api.models.project_resources import PagesDomain
 from labdeck.api.models.projects import Project
 from labdeck.api.pages_domains import PagesDomainsService
 from labdeck.tui.screens.confirm import ConfirmScreen
-from labdeck.tui.screens.projects.dialogs import DomainDialog
+from labdeck.tui.screens.projects.dialogs import DomainDialog, DomainRequest
 from labdeck.tui.widgets.footer import LIST_KEYS
 from labdeck.tui.widgets.resource_view import ResourceView
 from labdeck.tui.widgets.table_model import Column
+from labdeck.tui.workers import is_live
+from labdeck.tui.writes import open_write_form
 
 Now = Callable[[], datetime]
 EXPIRY_STYLES = {"expired": "bold red", "soon": "yellow", "valid": "green", "none": "dim", "unknown": "dim"}
@@ -144,23 +147,43 @@ class PagesTab(Widget):
         if service is None:
             return
 
-        async def save(name: str, auto_ssl: bool, certificate: str | None, key: str | None) -> PagesDomain:
-            return await service.create(project_id, name, auto_ssl_enabled=auto_ssl, certificate=certificate,
-                                        key=key, as_files=True)
+        async def save(request: DomainRequest) -> PagesDomain:
+            return await service.create(project_id, request.name, auto_ssl_enabled=request.auto_ssl,
+                                        certificate=request.certificate, key=request.key, as_files=True)
 
-        self.app.push_screen(DomainDialog(save), self._saved("Added"))
+        self._open_domain_form(DomainDialog(), save, "Added")
 
     def action_certificate(self) -> None:
         domain, service, project_id = self.view.table.cursor_row, pages_service(self), self.project.id
         if not isinstance(domain, PagesDomain) or service is None:
             return
 
-        async def save(name: str, auto_ssl: bool, certificate: str | None, key: str | None) -> PagesDomain:
-            return await service.update(project_id, name, auto_ssl_enabled=auto_ssl, certificate=certificate,
-                                        key=key, as_files=True)
+        async def save(request: DomainRequest) -> PagesDomain:
+            return await service.update(project_id, request.name, auto_ssl_enabled=request.auto_ssl,
+                                        certificate=request.certificate, key=request.key, as_files=True)
 
-        self.app.push_screen(DomainDialog(save, domain=domain.domain, auto_ssl=domain.auto_ssl_enabled),
-                             self._saved("Updated"))
+        self._open_domain_form(DomainDialog(domain=domain.domain, auto_ssl=domain.auto_ssl_enabled), save,
+                               "Updated")
+
+    def _open_domain_form(self, dialog: DomainDialog, save: Callable[[DomainRequest], Any],
+                          verb: str) -> None:
+        """After a lost answer the domain is read again: there, with that automatic-certificate setting and,
+        when one was sent, that certificate?"""
+        service, project_id = pages_service(self), self.project.id
+        if service is None:
+            return
+
+        async def saved(request: DomainRequest) -> bool:
+            try:
+                found = await service.domain(project_id, request.name)
+            except NotFound:
+                return False
+            pem = found.certificate.certificate if found.certificate is not None else None
+            return found.auto_ssl_enabled == request.auto_ssl and (
+                request.certificate is None or (pem or "").strip() == request.certificate.strip())
+
+        open_write_form(self, dialog, save, verify=saved, done=self._saved(verb),
+                        refresh=lambda: self.load(refresh=True) if is_live(self) else None)
 
     def _confirm(self, title: str, template: str, domain: PagesDomain, act: Callable[[str], Any]) -> None:
         def answered(yes: bool | None) -> None:

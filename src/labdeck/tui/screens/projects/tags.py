@@ -16,16 +16,19 @@ from textual.content import Content
 from textual.widget import Widget
 from textual.widgets import Input
 
+from labdeck.api.errors import NotFound
 from labdeck.api.models.project_resources import RepositoryTag
 from labdeck.api.models.projects import Project
 from labdeck.api.repository_tags import TagsService
 from labdeck.tui.screens.confirm import ConfirmScreen
-from labdeck.tui.screens.projects.dialogs import TagCreateDialog
+from labdeck.tui.screens.projects.dialogs import NewTag, TagCreateDialog
 from labdeck.tui.widgets.detail_fields import append_fields
 from labdeck.tui.widgets.footer import LIST_KEYS
 from labdeck.tui.widgets.labelled import LabelledField
 from labdeck.tui.widgets.resource_view import ResourceView
 from labdeck.tui.widgets.table_model import Column
+from labdeck.tui.workers import is_live
+from labdeck.tui.writes import open_write_form
 
 
 def tags_service(widget: Widget) -> TagsService | None:
@@ -128,8 +131,15 @@ class TagsTab(Widget):
             return
         project_id = self.project.id
 
-        async def create(name: str, ref: str, message: str | None) -> RepositoryTag:
-            return await service.create(project_id, name, ref, message=message)
+        async def create(new: NewTag) -> RepositoryTag:
+            return await service.create(project_id, new.name, new.ref, message=new.message)
+
+        async def exists(new: NewTag) -> bool:  # after a lost answer: is the tag there (with its message)?
+            try:
+                tag = await service.tag(project_id, new.name)
+            except NotFound:
+                return False
+            return new.message is None or (tag.message or "").strip() == new.message
 
         def created(tag: Any) -> None:
             if isinstance(tag, RepositoryTag):
@@ -137,7 +147,8 @@ class TagsTab(Widget):
                 self.notify(f"Created {kind} tag {tag.name}", markup=False)
                 self.load(refresh=True)
 
-        self.app.push_screen(TagCreateDialog(create, self.project.default_branch or "main"), created)
+        open_write_form(self, TagCreateDialog(self.project.default_branch or "main"), create, verify=exists,
+                        done=created, refresh=lambda: self.load(refresh=True) if is_live(self) else None)
 
     def action_delete_tag(self) -> None:
         tag = self.view.table.cursor_row

@@ -107,12 +107,20 @@ class VariablesTab(VariableListKeys, Widget):
 
     # -- actions --------------------------------------------------------------------------------------
     def action_add_variable(self) -> None:
-        self.app.push_screen(variable_form(), lambda values: self._apply("add", None, values))
+        self.open_form(None)
 
     def action_edit_variable(self) -> None:
         row = self.current()
         if row is not None:
-            self.app.push_screen(variable_form(row), lambda values: self._apply("edit", row, values))
+            self.open_form(row)
+
+    def open_form(self, row: CiVariable | None) -> None:
+        service, owner = self.service, self.owner
+        if service is not None:
+            what = "edit" if row is not None else "add"
+            self.open_variable_form(variable_form(row), row,
+                                    lambda values: change_variable(service, owner, what, row, values),
+                                    lambda: service.variables(owner, refresh=True), scoped=True)
 
     def action_delete_variable(self) -> None:
         row = self.current()

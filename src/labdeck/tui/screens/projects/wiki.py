@@ -30,6 +30,7 @@ from labdeck.tui.screens.confirm import ConfirmScreen
 from labdeck.tui.screens.projects.dialogs import PathPrompt, error_text
 from labdeck.tui.widgets.resource_view import ResourceView
 from labdeck.tui.widgets.table_model import Column
+from labdeck.tui.writes import attempt_write
 
 
 def wiki_service(widget: Widget) -> WikiService | None:
@@ -220,19 +221,37 @@ class WikiEditorScreen(LabdeckScreen):
             self.set_status("Nothing to save.")
             return
         self.set_status("Saving…")
-        try:
-            if self.slug is None:
-                page = await service.create(self.project.id, now["title"], now["content"],
-                                            format=now["format"])
-            else:
-                page = await service.update(self.project.id, self.slug, title=changed.get("title"),
-                                            content=changed.get("content"), format=changed.get("format"))
-        except (LabdeckError, ValueError) as error:
+        project, slug = self.project.id, self.slug
+
+        async def write() -> WikiPage:
+            if slug is None:
+                return await service.create(project, now["title"], now["content"], format=now["format"])
+            return await service.update(project, slug, title=changed.get("title"),
+                                        content=changed.get("content"), format=changed.get("format"))
+
+        found: list[WikiPage] = []
+
+        async def saved_already() -> bool:  # after a lost answer: is a page of this title and text there?
+            for listed in await service.pages(project, refresh=True):
+                if listed.title == now["title"]:
+                    page = await service.page(project, listed.slug)
+                    if (page.content or "").rstrip("\n") == now["content"].rstrip("\n"):
+                        found.append(page)
+                        return True
+            return False
+
+        outcome = await attempt_write(write, saved_already, error_text, (ValueError,))
+        if not outcome.done and not outcome.applied:
             # the typed text stays exactly as it is; the operator can fix the cause and press ctrl+s again
-            message = error_text(error)
-            self.set_status(f"Save failed: {message}. Your text is kept: ctrl+s to retry.", error=True)
-            self.notify(message, title="Wiki page not saved", severity="error", markup=False)
+            reason = outcome.message.rstrip(".")
+            self.set_status(f"Save failed: {reason}. Your text is kept: ctrl+s to retry.", error=True)
+            self.notify(outcome.message, title="Wiki page not confirmed" if outcome.uncertain
+                        else "Wiki page not saved", severity="warning" if outcome.uncertain else "error",
+                        markup=False, timeout=10)
             return
+        if outcome.applied:
+            self.notify(outcome.message, title="Applied", markup=False, timeout=10)
+        page = outcome.value if outcome.done else found[0]
         self.saved = now
         self.slug = page.slug
         self.saved_once = True

@@ -25,6 +25,8 @@ if TYPE_CHECKING:
 
 
 class ExportDialog(ModalScreen[Path | None]):
+    SENDS_NO_WRITE = "writes a local file; sends nothing"
+
     CSS_PATH = "export.tcss"
     AUTO_FOCUS = "#export-path"
     BINDINGS = [Binding("escape", "cancel", "Cancel", id="export.cancel")]

@@ -38,6 +38,8 @@ def help_rows(screen: Screen[Any]) -> list[HelpRow]:
 
 
 class HelpScreen(ModalScreen[None]):
+    SENDS_NO_WRITE = "help text; sends nothing"
+
     CSS_PATH = "help.tcss"
     BINDINGS = [
         Binding("escape", "close", "Close", id="help.close"),

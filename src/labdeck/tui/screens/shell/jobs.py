@@ -137,6 +137,8 @@ class JobsScreen(LabdeckScreen):
 class JobResultsScreen(ModalScreen[None]):
     """The per-item results of one job (ok/failed with message)."""
 
+    SENDS_NO_WRITE = "shows a job's results; sends nothing"
+
     DEFAULT_CSS = """
     JobResultsScreen { align: center middle; background: $background 50%; }
     JobResultsScreen > Vertical { width: 90%; height: 80%; border: round $primary; background: $surface; }

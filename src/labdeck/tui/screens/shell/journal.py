@@ -18,6 +18,7 @@ from textual.widgets import Static
 from labdeck.api.errors import LabdeckError
 from labdeck.api.journal import JournalEntry, UndoService
 from labdeck.tui.areas import AreaRequest
+from labdeck.tui.errors import describe_error
 from labdeck.tui.screens.base import StatusTableScreen
 from labdeck.tui.screens.confirm import ConfirmScreen
 from labdeck.tui.widgets.detail_fields import append_fields
@@ -146,8 +147,8 @@ class JournalScreen(StatusTableScreen):
             for entry in entries:
                 try:
                     job.add_result(entry.target, True, await service.undo(entry))
-                except LabdeckError as error:
-                    job.add_result(entry.target, False, str(error))
+                except LabdeckError as error:  # a lost answer says the server may have applied it
+                    job.add_result(entry.target, False, describe_error(error))
             self.app.call_later(self._reload_if_shown)
 
         title = f"Undo {entries[0].operation}" if len(entries) == 1 else f"Undo {len(entries)} changes"

@@ -21,6 +21,8 @@ class JumpScreen(FormKeys, ModalScreen[str | None]):
 
     HOLD_ENTER = True
 
+    SENDS_NO_WRITE = "the jump prompt; sends nothing"
+
     CSS_PATH = "jump.tcss"
     BINDINGS = [
         Binding("escape", "cancel", "Cancel", id="jump.cancel"),

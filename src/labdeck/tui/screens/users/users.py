@@ -84,6 +84,8 @@ class OperationMenu(ModalScreen[Operation | None]):
     """The moderation operations for one user or for the marked users: allowed ones can be chosen,
     the others are listed disabled with their reason."""
 
+    SENDS_NO_WRITE = "a menu of moderation operations: the screen sends the one chosen after a confirmation"
+
     CSS_PATH = "users.tcss"
     BINDINGS = [Binding("escape", "cancel", "Cancel", id="users_menu.cancel")]
     AUTO_FOCUS = "#users-menu-options"
