@@ -379,3 +379,30 @@ def test_graphql_rows_read_directly_equal_the_validated_models() -> None:
     assert direct[1].created_at is not None and direct[1].created_at.utcoffset() is not None  # UTC if none
     with pytest.raises(GraphQLRefused):
         details_of([{**rows[0], "created_at": "yesterday"}], sanitised=True)
+
+
+async def test_rest_detail_reads_share_one_gate_across_chunks(world: World) -> None:
+    """A preview streams a chunk of names per list page; every chunk's REST reads wait at one gate (twice
+    the client's concurrency), so thousands of reads never queue on the client's slots at once (each
+    queued read's deadline would run out on a 15,000-tag repository)."""
+    repo = world.add(300)
+    service = world.service(graphql=False)
+    names = [f"t{i}" for i in range(300)]
+    inner, active, peak = service.tag, 0, 0
+
+    async def counting(project: object, repository_id: int, name: str) -> object:
+        nonlocal active, peak
+        active += 1
+        peak = max(peak, active)
+        try:
+            await asyncio.sleep(0)
+            return await inner(project, repository_id, name)
+        finally:
+            active -= 1
+
+    service.tag = counting  # type: ignore[method-assign]
+    chunks = [names[i:i + 50] for i in range(0, 300, 50)]
+    found = await asyncio.gather(*(service._rest_details(repo.project_id, repo.id, chunk, None)
+                                   for chunk in chunks))
+    assert sum(len(f) for f in found) == 300
+    assert peak <= 2 * service.client.settings.concurrency < 50, peak

@@ -133,6 +133,9 @@ class RegistryService:
         self.graphql = RegistryGraphQL(client) if graphql else None
         self.admin = admin  # whether the caller is an administrator (None: asked when it matters)
         self.last_source = ""
+        # REST detail reads in flight, shared by every chunk of one preview (a stream of pages starts a
+        # chunk per page: a gate per chunk let thousands wait on the client's slots, past their deadline)
+        self._detail_gate = asyncio.Semaphore(max(client.settings.concurrency, 1) * 2)
 
     @property
     def _instance(self) -> str:
@@ -331,11 +334,9 @@ class RegistryService:
         """One REST detail request per tag, concurrently (None for a tag gone meanwhile)."""
         total = len(names)
         done = 0
-        gate = asyncio.Semaphore(max(self.client.settings.concurrency, 1) * 2)
-
         async def one(name: str) -> RegistryTagDetail | None:
             nonlocal done
-            async with gate:
+            async with self._detail_gate:
                 try:
                     return await self.tag(project, repository_id, name)
                 except NotFound:
