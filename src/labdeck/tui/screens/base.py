@@ -7,6 +7,7 @@ fields before it closes.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
@@ -297,16 +298,23 @@ class StatusTableScreen(LabdeckScreen):
         self.notify(text, severity="error", markup=False)
 
 
+@dataclass(frozen=True)
+class Problem:
+    """What is wrong with a form's input (a type of its own, so a form whose result is a string works)."""
+
+    message: str
+
+
 class FormDialog(WriteForm, FormKeys, ModalScreen[T | None]):
-    """A modal form: its submit button (id `SUBMIT`) closes it with `value()`, unless that is a problem (a
-    string), which is shown in the `Static` whose id is `ERROR`; any other button and `action_cancel`
-    close it with None. When the opener sets `write_with` (`WriteForm`), the form sends the write itself
-    and stays open, with what was typed, until it is done."""
+    """A modal form: its submit button (id `SUBMIT`) closes it with `value()`, unless that is a `Problem`,
+    which is shown in the `Static` whose id is `ERROR`; any other button and `action_cancel` close it with
+    None. When the opener sets `write_with` (`WriteForm`), the form sends the write itself and stays open,
+    with what was typed, until it is done."""
 
     SUBMIT: ClassVar[str] = ""
     ERROR: ClassVar[str] = ""
 
-    def value(self) -> T | str:
+    def value(self) -> T | Problem:
         """The form's result, or what is wrong with it."""
         raise NotImplementedError
 
@@ -316,8 +324,8 @@ class FormDialog(WriteForm, FormKeys, ModalScreen[T | None]):
             self.dismiss(None)
             return
         result = self.value()
-        if isinstance(result, str):
-            self.query_one(f"#{self.ERROR}", Static).update(result)
+        if isinstance(result, Problem):
+            self.query_one(f"#{self.ERROR}", Static).update(result.message)
             return
         self.submit_value(result)
 

@@ -21,7 +21,7 @@ from textual.widgets.option_list import Option
 
 from labdeck.api.models.deployments import Deployment, ShippedMergeRequest
 from labdeck.domain.deployments import SETTABLE_STATUSES, allowed_transitions
-from labdeck.tui.screens.base import FormDialog
+from labdeck.tui.screens.base import FormDialog, Problem
 from labdeck.tui.writes import WriteForm
 
 STATUS_STYLES: dict[str, str] = {"success": "green", "failed": "red", "canceled": "bright_black",
@@ -150,16 +150,16 @@ class CreateDeploymentDialog(FormDialog[NewDeployment]):
                 yield Button("Cancel", id="new-cancel")
                 yield Button("Create", id="new-create", variant="primary")
 
-    def value(self) -> NewDeployment | str:
+    def value(self) -> NewDeployment | Problem:
         """The form's deployment, or what is missing."""
         fields = {name: self.query_one(f"#new-{name}", Input).value.strip() for name in ("environment", "ref",
                                                                                           "sha")}
         missing = [name for name, value in fields.items() if not value]
         if missing:
-            return f"{', '.join(missing)} required"
+            return Problem(f"{', '.join(missing)} required")
         status = self.query_one("#new-status", Select).value
         if not isinstance(status, str) or status not in SETTABLE_STATUSES:
-            return "status required"
+            return Problem("status required")
         return NewDeployment(fields["environment"], fields["ref"], fields["sha"],
                              self.query_one("#new-tag", Checkbox).value, status)
 

@@ -26,7 +26,7 @@ from labdeck.api.errors import ApiError, LabdeckError, NotFound
 from labdeck.api.models.deployments import DeployAccessLevel, ProtectedEnvironment
 from labdeck.domain.deployments import ACCESS_LEVELS, DeployRule, rule_problems
 from labdeck.tui.capabilities import refused
-from labdeck.tui.screens.base import FormDialog, LabdeckScreen
+from labdeck.tui.screens.base import FormDialog, LabdeckScreen, Problem
 from labdeck.tui.screens.confirm import ConfirmScreen
 from labdeck.tui.widgets.footer import LIST_KEYS
 from labdeck.tui.widgets.resource_table import ResourceTable
@@ -140,20 +140,22 @@ class AddRuleDialog(FormDialog[RuleRequest]):
         self.query_one("#rule-user").set_class(kind != "user", "-off")
         self.query_one("#rule-group").set_class(kind != "group", "-off")
 
-    def value(self) -> RuleRequest | str:
+    def value(self) -> RuleRequest | Problem:
         """The request, or the problem with the form (the domain's exactly-one and level rules)."""
         environment = self.query_one("#rule-environment", Input).value.strip()
         if not environment:
-            return "environment required"
+            return Problem("environment required")
         kind = self.kind
         if kind == "role":
             level = self.query_one("#rule-level", Select).value
             element = {"access_level": level if isinstance(level, int) else None}
             problems = rule_problems(element)
-            return problems[0] if problems else RuleRequest(environment, kind, level=element["access_level"])
+            if problems:
+                return Problem(problems[0])
+            return RuleRequest(environment, kind, level=element["access_level"])
         who = self.query_one(f"#rule-{kind}", Input).value.strip()
         if not who:
-            return f"a {kind} is required (a rule names exactly one role, user or group)"
+            return Problem(f"a {kind} is required (a rule names exactly one role, user or group)")
         return RuleRequest(environment, kind, who=who)
 
 
