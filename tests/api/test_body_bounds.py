@@ -101,7 +101,8 @@ def test_labdeck_api_reports_deep_nesting_in_one_line(capsys: pytest.CaptureFixt
 
 async def test_large_bodies_are_decoded_off_the_loop_with_the_same_result(
         make_client: Any, monkeypatch: pytest.MonkeyPatch) -> None:
-    data = [{"id": n, "title": f"issue {n} \u00e9", "nested": {"k": [n, None, True]}} for n in range(5000)]
+    count = body_module.OFF_LOOP // 40  # items of about 60 bytes: a body past the threshold
+    data = [{"id": n, "title": f"issue {n} \u00e9", "nested": {"k": [n, None, True]}} for n in range(count)]
     raw = json.dumps(data).encode()
     assert len(raw) >= body_module.OFF_LOOP
     threads: list[str] = []
