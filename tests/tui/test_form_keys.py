@@ -13,7 +13,7 @@ from textual.command import CommandPalette
 from textual.containers import Vertical
 from textual.widgets import Button, Input, Static
 
-from labdeck.tui.screens.base import FormDialog
+from labdeck.tui.screens.base import FormDialog, Problem
 from labdeck.tui.screens.groups.forms import Field, FormScreen
 
 SIZE = (120, 36)
@@ -43,9 +43,9 @@ class OneField(FormDialog[dict[str, str]]):
             yield Static("", id="problem")
             yield Button("OK", id="ok", variant="primary")
 
-    def value(self) -> dict[str, str] | str:
+    def value(self) -> dict[str, str] | Problem:
         text = self.query_one("#only", Input).value
-        return {"text": text} if text else "type something"
+        return {"text": text} if text else Problem("type something")
 
 
 async def test_a_burst_across_tab_lands_in_both_fields_and_no_early_key_is_lost() -> None:

@@ -19,7 +19,7 @@ from textual.widgets import Button, Input, Static
 from labdeck.api.errors import Conflict, MalformedResponse
 from labdeck.sandbox.clock import ManualClock
 from labdeck.sandbox.seed.issues import issues_data
-from labdeck.tui.screens.base import FormDialog
+from labdeck.tui.screens.base import FormDialog, Problem
 from labdeck.tui.screens.issues.dialogs import EditIssueScreen, PromptScreen
 from labdeck.tui.writes import MAY_HAVE_APPLIED
 
@@ -112,9 +112,9 @@ class NameForm(FormDialog[list[str]]):
         yield Static("", id="err")
         yield Button("OK", id="ok")
 
-    def value(self) -> list[str] | str:
+    def value(self) -> list[str] | Problem:
         text = self.query_one("#name", Input).value
-        return [text] if text else "a name is needed"
+        return [text] if text else Problem("a name is needed")
 
 
 class Host(App[None]):
