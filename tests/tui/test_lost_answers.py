@@ -5,6 +5,7 @@ issue's notes refresh; sending again after "not applied" adds exactly one commen
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable
 from typing import Any
 
@@ -201,3 +202,35 @@ async def test_edit_whose_answer_was_lost_is_checked_by_reading_the_issue() -> N
         await settle(pilot)
         assert app.screen is screen  # applied: the dialog closed, and the issue was re-read
         assert screen.current().title == "Renamed while the proxy hiccups"  # type: ignore[union-attr]
+
+
+async def test_a_second_submit_while_the_write_is_in_flight_sends_nothing() -> None:
+    """Enter pressed twice: the first request may already be on the server, so the second submit neither
+    cancels it nor sends it again (enter reaches `submit_value` even when the button is disabled)."""
+    calls: list[str] = []
+    release = asyncio.Event()
+
+    async def write(value: list[str]) -> str:
+        calls.append(value[0])
+        await release.wait()
+        return value[0].upper()
+
+    async def verify(value: list[str]) -> bool:
+        return False
+
+    form = NameForm()
+    form.write_with, form.verify_with = write, verify
+    app = Host(form)
+    async with app.run_test() as pilot:
+        await pilot.pause()
+        form.query_one("#name", Input).value = "web"
+        form.submit_value(["web"])
+        await pilot.pause()
+        form.submit_value(["web"])  # as enter in the field does, while "Sending…"
+        await pilot.pause()
+        release.set()
+        for _ in range(50):
+            await settle(pilot)
+            if app.results:
+                break
+        assert calls == ["web"] and app.results == ["WEB"]

@@ -19,12 +19,10 @@ from labdeck.domain.text import may_hold_control, sanitize_deep
 MIB: Final = 1024 * 1024
 DEFAULT_MAX_BODY: Final = 64 * MIB
 # Bodies at least this large are decoded (and parsed) in a worker thread (`asyncio.to_thread`). Below it
-# orjson decodes on the loop (a 400 KB page of projects in about 1 ms): handing every page of a fetch-all
-# to a thread cost more CPU than decoding it (issue 16: `--paginate` 1.47 -> 1.10-1.38 s of CPU).
+# they are decoded on the loop: orjson reads a 400 KB page of projects in about 1 ms, a listing page parsed
+# straight into models (`page_decoder`) costs about 1 ms per 300 KB, and handing every page of a fetch-all
+# to a thread cost more CPU than either (issue 16: `--paginate` 1.47 -> 1.10-1.38 s of CPU).
 OFF_LOOP: Final = 2 * MIB
-# A listing page parsed straight into models (`page_decoder`) costs about 1 ms per 300 KB: it is parsed on
-# the loop up to this size (handing each page to a thread cost more CPU than the parse, issue 16).
-OFF_LOOP_PARSED: Final = 2 * MIB
 T = TypeVar("T")
 # What makes a body that orjson refuses "NaN or Infinity" rather than just "not JSON" (in the message).
 _NON_FINITE = re.compile(rb"(?<![\w\"])-?(?:NaN|Infinity)(?![\w\"])")

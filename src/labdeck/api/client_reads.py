@@ -96,9 +96,8 @@ class Reads:
         `decode`: how the body becomes the items (`body.page_decoder`: models parsed from the bytes)."""
         response = await self.request("GET", path, params=params)
         try:
-            at = body.OFF_LOOP if decode is None else body.OFF_LOOP_PARSED
             items = await body.off_loop(len(response.content), decode or body.clean_items, response.content,
-                                        what_of(response), at=at)
+                                        what_of(response))
             page = page_from_response(items, response.headers)
         except MalformedResponse as exc:
             self.unreadable(response, exc)

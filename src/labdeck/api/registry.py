@@ -28,6 +28,7 @@ from urllib.parse import quote
 from labdeck.api import body
 from labdeck.api.client import ApiClient
 from labdeck.api.errors import BadRequest, LabdeckError, NotFound
+from labdeck.api.instance import InstanceService
 from labdeck.api.models.base import parse_many, parse_one
 from labdeck.api.models.registry import RegistryRepository, RegistryTag, RegistryTagDetail
 from labdeck.api.registry_graphql import (
@@ -273,10 +274,9 @@ class RegistryService:
     async def _is_admin(self) -> bool:
         """Whether the token's user is an administrator (`is_admin` of `GET /user`); False when unknown."""
         try:
-            user = await self.client.get_json("/user")
+            return (await InstanceService(self.client).current_user()).is_admin is True
         except LabdeckError:
             return False
-        return isinstance(user, dict) and user.get("is_admin") is True
 
     async def _every_tag(self, repository_id: int) -> list[Any] | None:
         """Every tag of the repository (name, path, location) in one request: GitLab's

@@ -120,6 +120,7 @@ class WriteForm(_FormBase):
     verify_with: ValueVerify | None = None
     after_unknown: Callable[[], object] | None = None
     last_outcome: WriteOutcome | None = None
+    sending = False  # a write of this form is in flight
 
     def submit_value(self, value: Any) -> None:
         """The form's value is ready: send it (when the opener gave a write) or close with it."""
@@ -151,13 +152,21 @@ class WriteForm(_FormBase):
                 button.disabled = busy
 
     def send_write(self, write: Write, verify: Verify | None = None) -> None:
-        """Send `write` from the open form (a worker of the form, so it stops if the form goes)."""
-        self.run_worker(self._send(write, verify), group="form-write", exclusive=True)
+        """Send `write` from the open form (a worker of the form, so it stops if the form goes). While one
+        is in flight a second submit (enter again, ctrl+s) is ignored: it must not cancel a request that
+        may have reached the server and send it again."""
+        if self.sending:
+            return
+        self.sending = True
+        self.run_worker(self._send(write, verify), group="form-write")
 
     async def _send(self, write: Write, verify: Verify | CannotVerify | None) -> None:
         self._set_busy(True)
         self.show_form_message("Sending…", "dim")
-        outcome = await attempt_write(write, verify, self.describe_failure, self.REFUSALS)
+        try:
+            outcome = await attempt_write(write, verify, self.describe_failure, self.REFUSALS)
+        finally:
+            self.sending = False
         self.last_outcome = outcome
         self._set_busy(False)
         if outcome.done:

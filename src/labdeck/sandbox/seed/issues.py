@@ -183,8 +183,10 @@ def issues_data(store: Store) -> IssuesData:
     if data.pending is not None or data.building:
         with _BUILDING:
             if data.pending is not None:
-                build, data.pending = data.pending, None
+                # `building` before `pending` goes: a reader checking both without the lock never sees
+                # neither set while the build runs (it would read half-built issues)
                 data.building = True
+                build, data.pending = data.pending, None
                 try:
                     build()
                 finally:

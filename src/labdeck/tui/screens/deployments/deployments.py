@@ -137,7 +137,7 @@ class DeploymentsScreen(ScopedScreen):
         self.summaries: list[EnvironmentSummary] = []
 
     def compose_body(self) -> ComposeResult:
-        yield LabelledField("Project", Input(self.scope, placeholder="acme/platform/api-gateway",
+        yield LabelledField("Project", Input(self.scope, placeholder="e.g. acme/platform/api-gateway",
                                              id="deployments-scope"), id="deployments-scope-field")
         with Horizontal(id="deployments-filters"):
             yield Select[str]([], prompt="all environments", id="deployments-environment")

@@ -31,7 +31,7 @@ from labdeck.tui.capabilities import feature_reason
 from labdeck.tui.downloads import ensure_folder, free_target, safe_name, save_file
 from labdeck.tui.jobs import Job
 from labdeck.tui.screens.base import LabdeckScreen
-from labdeck.tui.screens.ci_variables import change_variable, delete_variable_screen
+from labdeck.tui.screens.ci_variables import DONE, change_variable, delete_variable_screen
 from labdeck.tui.screens.confirm import ConfirmScreen, TypeToConfirmScreen
 from labdeck.tui.screens.groups.applied import group_change_applied
 from labdeck.tui.screens.groups.forms import (
@@ -55,7 +55,6 @@ if TYPE_CHECKING:
     from labdeck.tui.screens.groups.groups import GroupsScreen
 
 EDITABLE = ("members", "labels", "badges", "variables")
-DONE = {"add": "added", "edit": "updated", "delete": "deleted"}
 
 
 class GroupActions:

@@ -333,8 +333,10 @@ class IssuesScreen(LabdeckScreen):
 
         async def saved_already(changes: dict[str, str]) -> bool:  # after a lost answer: GET and compare
             fresh = await service.get_issue(pid, iid)
-            labels = ",".join(fresh.label_names)
-            return all((fresh.title if key == "title" else labels) == value for key, value in changes.items())
+            labels = set(fresh.label_names)  # GitLab may send them back in another order
+            return all(fresh.title == value if key == "title"
+                       else labels == {name.strip() for name in value.split(",") if name.strip()}
+                       for key, value in changes.items())
 
         def edited(result: Issue | dict[str, str] | None) -> None:
             if isinstance(result, Issue):

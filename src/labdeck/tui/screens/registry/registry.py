@@ -115,8 +115,8 @@ class RegistryScreen(ScopedScreen):
         self.now = now
 
     def compose_body(self) -> ComposeResult:
-        yield LabelledField("Project or group", Input(self.scope, placeholder="acme/platform/api-gateway",
-                                                      id="registry-scope"), id="registry-scope-field")
+        scope = Input(self.scope, placeholder="e.g. acme/platform/api-gateway", id="registry-scope")
+        yield LabelledField("Project or group", scope, id="registry-scope-field")
         yield Static("", markup=False, id="registry-where")
         yield ResourceView(REPOSITORY_COLUMNS, cells=repository_cells, row_key=lambda r: r.id,
                            detail=repository_detail, empty_text="No repositories", id="registry-view")
@@ -328,7 +328,7 @@ class RegistryTagsScreen(LabdeckScreen):
     def tags_deleted(self, names: set[str]) -> None:
         """A cleanup job removed `names`: this list and the repositories list reload from the server (no
         `r` needed), each if it is still open."""
-        if self.is_attached:
+        if is_live(self):
             self.load_tags()
         if self.on_changed is not None:
             self.on_changed()

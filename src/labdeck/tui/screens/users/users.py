@@ -28,6 +28,7 @@ from labdeck.api.models.moderation import Condition, ModeratedUser
 from labdeck.api.users import UsersService
 from labdeck.domain.journal_rules import NO_INVERSE_USER_OPS
 from labdeck.domain.moderation import Operation, self_lockout
+from labdeck.domain.text import status_line
 from labdeck.tui.areas import AreaRequest
 from labdeck.tui.jobs import Job
 from labdeck.tui.screens.base import LabdeckScreen
@@ -356,7 +357,7 @@ class UsersScreen(LabdeckScreen):
                     job.add_result(username or str(user_id), False, f"skipped: {own[user_id]}")
                     continue
                 result = await service.try_moderate(user_id, op, username)
-                shown = result.message if result.ok else f"{result.status or 'error'}: {result.message}"
+                shown = result.message if result.ok else status_line(result.status, result.message)
                 job.add_result(username or str(user_id), result.ok, shown)
             job.summarize("user", f"({op.label})")
             if is_live(self):
