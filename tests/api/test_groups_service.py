@@ -7,7 +7,8 @@ import pytest
 from groups_sandbox import ALICE_TOKEN, Sandbox, sandbox_fixture  # noqa: F401
 
 from labdeck.api.errors import BadRequest, NotFound
-from labdeck.api.groups import GroupQuery, GroupsService, ProjectQuery, group_ref
+from labdeck.api.groups import GroupQuery, GroupsService, ProjectQuery
+from labdeck.domain.paths import segment as group_ref
 
 
 def test_group_ref_encodes_full_paths() -> None:

@@ -11,7 +11,8 @@ from sandbox_clients import ClientPool
 
 from labdeck.api.errors import Conflict, Forbidden, NotFound
 from labdeck.api.forks import ForkFilters, ForksService, import_done
-from labdeck.api.projects import ProjectsService, project_ref
+from labdeck.api.projects import ProjectsService
+from labdeck.domain.paths import segment as project_ref
 from labdeck.sandbox.app import create_app
 from labdeck.sandbox.clock import ManualClock
 from labdeck.sandbox.options import SandboxOptions

@@ -6,10 +6,11 @@ like GitLab's field errors). This is the only module that knows these paths."""
 from __future__ import annotations
 
 from labdeck.api.client import ApiClient
-from labdeck.api.groups import GroupRef, group_ref
+from labdeck.api.groups import GroupRef
 from labdeck.api.models.badges import Badge, RenderedBadge
 from labdeck.api.models.base import parse_many, parse_one
 from labdeck.domain.badges import badge_errors
+from labdeck.domain.paths import segment
 
 
 class BadgeUrlError(ValueError):
@@ -34,7 +35,7 @@ class BadgesService:
         self.client = client
 
     def _base(self, group: GroupRef) -> str:
-        return f"/groups/{group_ref(group)}/badges"
+        return f"/groups/{segment(group)}/badges"
 
     async def list_badges(self, group: GroupRef, *, name: str | None = None,
                           refresh: bool = False) -> list[Badge]:

@@ -12,6 +12,7 @@ import sys
 import time
 from collections.abc import Awaitable, Callable, Mapping
 from typing import TYPE_CHECKING, Any, Self
+from urllib.parse import urlsplit
 
 import httpx
 
@@ -26,6 +27,7 @@ from labdeck.api.errors import (
     MalformedResponse,
     NetworkError,
     UnreadableIdentity,
+    UnsafePath,
     error_for,
 )
 from labdeck.api.models import tolerant as decode_warnings
@@ -41,6 +43,7 @@ from labdeck.api.redirects import (
 )
 from labdeck.api.request_log import RequestLog, needs_redaction, redact_url
 from labdeck.api.settings import ConnectionSettings
+from labdeck.domain.paths import same_resource
 from labdeck.domain.redaction import register_secret
 from labdeck.domain.text import sanitize
 
@@ -176,10 +179,17 @@ class ApiClient(Reads):
 
     # -- URLs and headers -----------------------------------------------------------------------------
     def url_for(self, path: str) -> httpx.URL:
-        """An absolute URL: `path` relative to `/api/v4`, or already absolute (a `Link`)."""
-        if path.startswith(("http://", "https://")):
-            return httpx.URL(path)
-        return httpx.URL(self.settings.api_url + "/" + path.lstrip("/"))
+        """An absolute URL: `path` relative to `/api/v4`, or already absolute (a `Link`). Refused
+        (`UnsafePath`) when the URL would name another resource than `path` does: httpx resolves the dot
+        segments `.` and `..`, so `.../protected_environments/..` would leave as `/projects/:id`."""
+        text = path if path.startswith(("http://", "https://")) else (
+            self.settings.api_url + "/" + path.lstrip("/"))
+        url = httpx.URL(text)
+        asked = urlsplit(text).path
+        if not same_resource(asked, url.raw_path.decode("ascii").split("?", 1)[0]):
+            raise UnsafePath(f"refused to send a request to {sanitize(path)[:200]}: a segment of its path "
+                             "('.' or '..') would name another resource")
+        return url
 
     def same_origin(self, url: httpx.URL) -> bool:
         """True when `url` has the instance's scheme and host (and port): only then is auth attached."""
@@ -221,7 +231,7 @@ class ApiClient(Reads):
         """`path` (relative or a `Link` URL) as error messages show it (see `_log_path`)."""
         try:
             return self._log_path(self.url_for(path))
-        except httpx.InvalidURL:
+        except (httpx.InvalidURL, UnsafePath):
             return sanitize(path)[:200]
 
     # -- requests -------------------------------------------------------------------------------------

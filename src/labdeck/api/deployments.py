@@ -11,10 +11,9 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from datetime import datetime
 from typing import Any
-from urllib.parse import quote
 
 from labdeck.api.client import ApiClient
-from labdeck.api.errors import ApiError, LabdeckError, NotFound, may_have_applied
+from labdeck.api.errors import ApiError, LabdeckError, MalformedResponse, NotFound, may_have_applied
 from labdeck.api.models.base import parse_many, parse_one
 from labdeck.api.models.deployments import (
     DeployAccessLevel,
@@ -24,13 +23,11 @@ from labdeck.api.models.deployments import (
     ShippedMergeRequest,
 )
 from labdeck.domain.deployments import SETTABLE_STATUSES, DeployRule, parse_rule
+from labdeck.domain.paths import segment
+from labdeck.domain.text import sanitize
 
 Ref = int | str
 Progress = Callable[[int, int], None]
-
-
-def _ref(value: Ref) -> str:
-    return quote(str(value), safe="")
 
 
 def _when(value: datetime | None) -> str | None:
@@ -56,7 +53,7 @@ class DeploymentsService:
         self.client = client
 
     def _project(self, project: Ref) -> str:
-        return f"/projects/{_ref(project)}"
+        return f"/projects/{segment(project)}"
 
     def _invalidate(self, path: str) -> None:
         """Drop the cached lists of another family that a mutation changed (the client drops the mutated
@@ -120,8 +117,15 @@ class DeploymentsService:
         return parse_many(ProtectedEnvironment, items)
 
     async def protected_environment(self, project: Ref, name: str) -> ProtectedEnvironment:
-        data = await self.client.get_json(f"{self._project(project)}/protected_environments/{_ref(name)}")
-        return parse_one(ProtectedEnvironment, data)
+        """The protection of `name`. An answer that is not that protection (another name, or something
+        that is not a protection at all) is a `MalformedResponse`: what replaces a protection must never
+        remove one it did not read."""
+        data = await self.client.get_json(f"{self._project(project)}/protected_environments/{segment(name)}")
+        found = parse_one(ProtectedEnvironment, data)
+        if found.name != name:
+            raise MalformedResponse(f"asked for the protection of environment {sanitize(name)!r}, the server "
+                                    f"answered with {sanitize(str(found.name))[:80]!r}: nothing was changed")
+        return found
 
     async def protect(self, project: Ref, name: str,
                       rules: Iterable[DeployRule | dict[str, Any]]) -> ProtectedEnvironment:
@@ -192,7 +196,7 @@ class DeploymentsService:
         return True
 
     async def unprotect(self, project: Ref, name: str) -> None:
-        await self.client.delete(f"{self._project(project)}/protected_environments/{_ref(name)}")
+        await self.client.delete(f"{self._project(project)}/protected_environments/{segment(name)}")
 
     # -- pickers ----------------------------------------------------------------------------------------
     async def find_user_id(self, who: str) -> int | None:
@@ -209,7 +213,7 @@ class DeploymentsService:
         if group.isdigit():
             return int(group)
         try:
-            data = await self.client.get_json(f"/groups/{_ref(group)}", {"with_projects": "false"})
+            data = await self.client.get_json(f"/groups/{segment(group)}", {"with_projects": "false"})
         except NotFound:
             return None
         return int(data["id"]) if isinstance(data, dict) and "id" in data else None

@@ -6,7 +6,8 @@ from __future__ import annotations
 from labdeck.api.client import ApiClient
 from labdeck.api.models.base import parse_one
 from labdeck.api.models.project_resources import ErrorTrackingSettings
-from labdeck.api.projects import ProjectRef, project_ref
+from labdeck.api.projects import ProjectRef
+from labdeck.domain.paths import segment
 
 
 class ErrorTrackingService:
@@ -14,7 +15,7 @@ class ErrorTrackingService:
         self.client = client
 
     def _path(self, project: ProjectRef) -> str:
-        return f"/projects/{project_ref(project)}/error_tracking/settings"
+        return f"/projects/{segment(project)}/error_tracking/settings"
 
     async def settings(self, project: ProjectRef) -> ErrorTrackingSettings:
         """The settings; `NotFound` when the project has none."""

@@ -44,6 +44,11 @@ class PaginationLoop(MalformedResponse):
     """A list walk met a page it had already seen (a loop), or ran past its page limit; it stopped."""
 
 
+class UnsafePath(LabdeckError):
+    """A request whose path, as it would leave, names another resource than the path it was built as (a
+    literal `.` or `..` segment that the URL library resolves away): refused before anything is sent."""
+
+
 class UnreadableIdentity(LabdeckError):
     """A request would name an item whose id could not be read (a tolerant-reading placeholder): refused
     before anything is sent (`models.tolerant.placeholder_in_path`)."""

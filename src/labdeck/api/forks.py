@@ -12,7 +12,8 @@ from labdeck.api.client import ApiClient
 from labdeck.api.errors import NotModified
 from labdeck.api.models.base import parse_many, parse_one
 from labdeck.api.models.projects import Project
-from labdeck.api.projects import ProjectRef, forget, project_ref
+from labdeck.api.projects import ProjectRef, forget
+from labdeck.domain.paths import segment
 
 # `none` is what a project that was never imported shows: a fork done before anyone looked.
 IMPORT_DONE = frozenset({"finished", "failed", "none"})
@@ -61,9 +62,9 @@ class ForksService:
         body = {"namespace_id": namespace_id, "namespace_path": namespace_path, "name": name, "path": path,
                 "visibility": visibility, "branches": branches, "description": description,
                 "mr_default_target_self": mr_default_target_self}
-        data = await self.client.post_json(f"/projects/{project_ref(project)}/fork",
+        data = await self.client.post_json(f"/projects/{segment(project)}/fork",
                                            {k: v for k, v in body.items() if v is not None})
-        forget(self.client, f"/projects/{project_ref(project)}/forks")
+        forget(self.client, f"/projects/{segment(project)}/forks")
         return parse_one(Project, data)
 
     async def import_status(self, project_id: int) -> Project:
@@ -73,19 +74,19 @@ class ForksService:
     async def forks(self, project: ProjectRef, filters: ForkFilters | None = None, *,
                     refresh: bool = False) -> list[Project]:
         params = (filters or ForkFilters()).params()
-        items = await self.client.get_list(f"/projects/{project_ref(project)}/forks", params, refresh=refresh)
+        items = await self.client.get_list(f"/projects/{segment(project)}/forks", params, refresh=refresh)
         return parse_many(Project, items)
 
     async def create_relationship(self, project: ProjectRef, forked_from_id: int) -> Project:
         """Mark `project` as a fork of `forked_from_id` (administrators and owners)."""
-        data = await self.client.post_json(f"/projects/{project_ref(project)}/fork/{int(forked_from_id)}")
+        data = await self.client.post_json(f"/projects/{segment(project)}/fork/{int(forked_from_id)}")
         forget(self.client, f"/projects/{int(forked_from_id)}/forks")
         return parse_one(Project, data)
 
     async def delete_relationship(self, project: ProjectRef) -> bool:
         """Remove the fork relationship; False when the project was not a fork (304)."""
         try:
-            await self.client.delete(f"/projects/{project_ref(project)}/fork")
+            await self.client.delete(f"/projects/{segment(project)}/fork")
         except NotModified:
             return False
         return True

@@ -12,9 +12,10 @@ from typing import Any
 
 from labdeck.api.client import ApiClient
 from labdeck.api.errors import LabdeckError, NotFound
-from labdeck.api.groups import GroupRef, group_ref
+from labdeck.api.groups import GroupRef
 from labdeck.api.models.base import parse_many
 from labdeck.api.models.group_transfer import RelationState, RelationStatus
+from labdeck.domain.paths import segment
 
 Sleep = Callable[[float], Awaitable[None]]
 OnPoll = Callable[[int], None]  # called with the attempt number before each wait
@@ -42,12 +43,12 @@ class GroupTransferService:
     # -- export ---------------------------------------------------------------------------------------
     async def start_export(self, group: GroupRef) -> Any:
         """`POST /groups/:id/export` (202 `{"message": "202 Accepted"}`)."""
-        return await self.client.post_json(f"/groups/{group_ref(group)}/export")
+        return await self.client.post_json(f"/groups/{segment(group)}/export")
 
     async def download_export(self, group: GroupRef) -> bytes | None:
         """The exported archive, or None while it is not ready (the server's 404)."""
         try:
-            response = await self.client.request("GET", f"/groups/{group_ref(group)}/export/download")
+            response = await self.client.request("GET", f"/groups/{segment(group)}/export/download")
         except NotFound:
             return None
         return response.content
@@ -87,10 +88,10 @@ class GroupTransferService:
 
     # -- relations export -----------------------------------------------------------------------------
     async def start_relations_export(self, group: GroupRef) -> Any:
-        return await self.client.post_json(f"/groups/{group_ref(group)}/export_relations")
+        return await self.client.post_json(f"/groups/{segment(group)}/export_relations")
 
     async def relations_status(self, group: GroupRef) -> list[RelationStatus]:
-        items = await self.client.get_json(f"/groups/{group_ref(group)}/export_relations/status")
+        items = await self.client.get_json(f"/groups/{segment(group)}/export_relations/status")
         return parse_many(RelationStatus, items)
 
     async def wait_for_relations(self, group: GroupRef, *, within: float = 600.0,
@@ -106,7 +107,7 @@ class GroupTransferService:
     async def download_relation(self, group: GroupRef, relation: str) -> bytes | None:
         """The compressed NDJSON of one relation, or None while it is not ready (or failed)."""
         try:
-            path = f"/groups/{group_ref(group)}/export_relations/download"
+            path = f"/groups/{segment(group)}/export_relations/download"
             response = await self.client.request("GET", path, params={"relation": relation})
         except NotFound:
             return None

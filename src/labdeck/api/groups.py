@@ -2,7 +2,7 @@
 of contract document 2, one group, group projects and projects shared to a group.
 
 This is the only module that knows these paths. Listings go through the client's list cache (`refresh=True`
-always fetches). `group_ref()` is how the other group services put a group id or full path into a path.
+always fetches). `segment()` is how the other group services put a group id or full path into a path.
 """
 
 from __future__ import annotations
@@ -10,22 +10,17 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
-from urllib.parse import quote
 
 from labdeck.api.client import ApiClient
 from labdeck.api.models.base import parse_many, parse_one
 from labdeck.api.models.groups import Group
 from labdeck.api.models.projects import Project
+from labdeck.domain.paths import segment
 
 GroupRef = int | str
 Progress = Callable[[int, int | None], None]
 GroupOrder = Literal["name", "path", "id"]
 ProjectOrder = Literal["id", "name", "path", "created_at", "updated_at", "last_activity_at", "similarity"]
-
-
-def group_ref(group: GroupRef) -> str:
-    """A group id, or a full path encoded as one path segment (`acme/platform` -> `acme%2Fplatform`)."""
-    return quote(str(group), safe="")
 
 
 @dataclass(frozen=True)
@@ -115,31 +110,31 @@ class GroupsService:
                         refresh: bool = False) -> list[Group]:
         """`GET /groups/:id/subgroups`: the visible direct subgroups."""
         params = (query or GroupQuery()).params(top=False)
-        items = await self._list(f"/groups/{group_ref(group)}/subgroups", params, refresh, None)
+        items = await self._list(f"/groups/{segment(group)}/subgroups", params, refresh, None)
         return parse_many(Group, items)
 
     async def descendant_groups(self, group: GroupRef, query: GroupQuery | None = None, *,
                                 refresh: bool = False) -> list[Group]:
         """`GET /groups/:id/descendant_groups`: every visible group below `group`."""
         params = (query or GroupQuery()).params(top=False)
-        items = await self._list(f"/groups/{group_ref(group)}/descendant_groups", params, refresh, None)
+        items = await self._list(f"/groups/{segment(group)}/descendant_groups", params, refresh, None)
         return parse_many(Group, items)
 
     async def get_group(self, group: GroupRef, *, statistics: bool = False) -> Group:
         """One group (without its project list)."""
         params = {"with_projects": False, "statistics": True if statistics else None}
-        return parse_one(Group, await self.client.get_json(f"/groups/{group_ref(group)}", params))
+        return parse_one(Group, await self.client.get_json(f"/groups/{segment(group)}", params))
 
     async def projects(self, group: GroupRef, query: ProjectQuery | None = None, *,
                        refresh: bool = False, on_progress: Progress | None = None) -> list[Project]:
         """`GET /groups/:id/projects` (shared projects included unless `with_shared=False`)."""
         params = (query or ProjectQuery()).params(shared=False)
-        items = await self._list(f"/groups/{group_ref(group)}/projects", params, refresh, on_progress)
+        items = await self._list(f"/groups/{segment(group)}/projects", params, refresh, on_progress)
         return parse_many(Project, items)
 
     async def shared_projects(self, group: GroupRef, query: ProjectQuery | None = None, *,
                               refresh: bool = False) -> list[Project]:
         """`GET /groups/:id/projects/shared`: projects of other namespaces shared to `group`."""
         params = (query or ProjectQuery()).params(shared=True)
-        items = await self._list(f"/groups/{group_ref(group)}/projects/shared", params, refresh, None)
+        items = await self._list(f"/groups/{segment(group)}/projects/shared", params, refresh, None)
         return parse_many(Project, items)

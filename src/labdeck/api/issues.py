@@ -33,6 +33,7 @@ from labdeck.api.models.issues import (
 from labdeck.api.models.shared_parts import SharedParts
 from labdeck.domain import issue_query
 from labdeck.domain.durations import parse_duration
+from labdeck.domain.paths import segment
 from labdeck.domain.text import sanitize_json
 
 GLOBAL_PATH: Final = "/issues"
@@ -85,14 +86,8 @@ async def parse_issues(items: Any, *, sanitised: bool = False) -> list[Issue]:
     return parse_issue_list(items, sanitised=sanitised)
 
 
-def _encode_id(value: GroupId) -> str:
-    """An id or a full path, URL-encoded as one path segment."""
-    text = str(value)
-    return text if text.isdigit() else text.replace("/", "%2F")
-
-
 def _project_path(project_id: int | str) -> str:
-    return f"/projects/{_encode_id(project_id)}/issues"
+    return f"/projects/{segment(project_id)}/issues"
 
 
 @dataclass(frozen=True)
@@ -136,7 +131,7 @@ class IssuesService:
     # -- listings -------------------------------------------------------------------------------------
     @staticmethod
     def listing_path(group: GroupId | None = None) -> str:
-        return GLOBAL_PATH if group is None else f"/groups/{_encode_id(group)}/issues"
+        return GLOBAL_PATH if group is None else f"/groups/{segment(group)}/issues"
 
     @staticmethod
     def compile_filter(text: str, group: GroupId | None = None) -> dict[str, Any]:
@@ -267,7 +262,7 @@ class IssuesService:
         """The id of the project's milestone called `title`, or None (remembered per project)."""
         key = (str(project_id), title)
         if key not in self._milestones:
-            items = await self.client.get_json(f"/projects/{_encode_id(project_id)}/milestones",
+            items = await self.client.get_json(f"/projects/{segment(project_id)}/milestones",
                                                {"title": title})
             match = [m for m in items or [] if isinstance(m, dict) and m.get("title") == title]
             self._milestones[key] = int(match[0]["id"]) if match else None

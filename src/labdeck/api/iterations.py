@@ -7,9 +7,10 @@ from __future__ import annotations
 from typing import Literal
 
 from labdeck.api.client import ApiClient
-from labdeck.api.groups import GroupRef, group_ref
+from labdeck.api.groups import GroupRef
 from labdeck.api.models.base import parse_many
 from labdeck.api.models.iterations import Iteration
+from labdeck.domain.paths import segment
 
 IterationFilter = Literal["opened", "upcoming", "started", "closed", "all"]
 
@@ -28,11 +29,11 @@ class IterationsService:
     async def group_iterations(self, group: GroupRef, *, state: IterationFilter | None = None,
                                search: str | None = None, include_ancestors: bool | None = None,
                                refresh: bool = False) -> list[Iteration]:
-        return await self._list(f"/groups/{group_ref(group)}/iterations", state, search, include_ancestors,
+        return await self._list(f"/groups/{segment(group)}/iterations", state, search, include_ancestors,
                                 refresh)
 
     async def project_iterations(self, project: GroupRef, *, state: IterationFilter | None = None,
                                  search: str | None = None, include_ancestors: bool | None = None,
                                  refresh: bool = False) -> list[Iteration]:
-        return await self._list(f"/projects/{group_ref(project)}/iterations", state, search,
+        return await self._list(f"/projects/{segment(project)}/iterations", state, search,
                                 include_ancestors, refresh)

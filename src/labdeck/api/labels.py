@@ -5,17 +5,13 @@ unsubscribe. This is the only module that knows these paths."""
 from __future__ import annotations
 
 from typing import Any
-from urllib.parse import quote
 
 from labdeck.api.client import ApiClient
-from labdeck.api.groups import GroupRef, group_ref
+from labdeck.api.groups import GroupRef
 from labdeck.api.models.base import parse_many, parse_one
 from labdeck.api.models.labels import GroupLabel
 from labdeck.domain.colours import normalise_colour
-
-
-def _label_ref(label: int | str) -> str:
-    return quote(str(label), safe="")
+from labdeck.domain.paths import segment
 
 
 class GroupLabelsService:
@@ -25,7 +21,7 @@ class GroupLabelsService:
         self.client = client
 
     def _base(self, group: GroupRef) -> str:
-        return f"/groups/{group_ref(group)}/labels"
+        return f"/groups/{segment(group)}/labels"
 
     async def list_labels(self, group: GroupRef, *, with_counts: bool = False,
                           include_ancestor_groups: bool | None = None,
@@ -39,7 +35,7 @@ class GroupLabelsService:
 
     async def get_label(self, group: GroupRef, label: int | str) -> GroupLabel:
         """A label by id or by title."""
-        return parse_one(GroupLabel, await self.client.get_json(f"{self._base(group)}/{_label_ref(label)}"))
+        return parse_one(GroupLabel, await self.client.get_json(f"{self._base(group)}/{segment(label)}"))
 
     async def create_label(self, group: GroupRef, name: str, color: str,
                            description: str | None = None) -> GroupLabel:
@@ -64,14 +60,14 @@ class GroupLabelsService:
         body: dict[str, Any] = {k: v for k, v in (("new_name", new_name), ("color", color),
                                                   ("description", description)) if v is not None}
         try:
-            updated = await self.client.put_json(f"{self._base(group)}/{_label_ref(label)}", body)
+            updated = await self.client.put_json(f"{self._base(group)}/{segment(label)}", body)
         finally:
             self.client.cache.invalidate(self._base(group))
         return parse_one(GroupLabel, updated)
 
     async def delete_label(self, group: GroupRef, label: int | str) -> None:
         try:
-            await self.client.delete(f"{self._base(group)}/{_label_ref(label)}")
+            await self.client.delete(f"{self._base(group)}/{segment(label)}")
         finally:
             self.client.cache.invalidate(self._base(group))
 
@@ -80,7 +76,7 @@ class GroupLabelsService:
         """Subscribe or unsubscribe; returns the label, or None when nothing changed (the server's 304)."""
         action = "subscribe" if subscribed else "unsubscribe"
         try:
-            response = await self.client.request("POST", f"{self._base(group)}/{_label_ref(label)}/{action}",
+            response = await self.client.request("POST", f"{self._base(group)}/{segment(label)}/{action}",
                                                  allow_304=True)
         finally:
             self.client.cache.invalidate(self._base(group))

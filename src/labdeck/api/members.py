@@ -13,10 +13,11 @@ from typing import Any, Literal
 
 from labdeck.api.client import ApiClient
 from labdeck.api.errors import LabdeckError
-from labdeck.api.groups import GroupRef, group_ref
+from labdeck.api.groups import GroupRef
 from labdeck.api.models.base import parse_many, parse_one
 from labdeck.api.models.members import BillableMember, Member, Membership
 from labdeck.domain.access_levels import MEMBER_LEVELS, PROJECT_MEMBER_LEVELS
+from labdeck.domain.paths import segment
 
 Kind = Literal["groups", "projects"]
 Source = tuple[Kind, GroupRef]
@@ -37,7 +38,7 @@ def _base(source: Source) -> str:
     kind, ident = source
     if kind not in ("groups", "projects"):
         raise ValueError(f"unknown member source {kind!r}")
-    return f"/{kind}/{group_ref(ident)}/members"
+    return f"/{kind}/{segment(ident)}/members"
 
 
 def check_level(source: Source, access_level: int) -> None:
@@ -56,7 +57,7 @@ class MembersService:
     def _changed(self, source: Source) -> None:
         self.client.cache.invalidate(_base(source))
         if source[0] == "groups":
-            self.client.cache.invalidate(f"/groups/{group_ref(source[1])}/billable_members")
+            self.client.cache.invalidate(f"/groups/{segment(source[1])}/billable_members")
 
     # -- reading --------------------------------------------------------------------------------------
     async def list_members(self, source: Source, *, inherited: bool = False, query: str | None = None,
@@ -147,18 +148,18 @@ class MembersService:
         if sort is not None and sort not in BILLABLE_SORTS:
             raise ValueError(f"unknown billable members sort {sort!r}")
         params = {"search": search or None, "sort": sort}
-        items = await self.client.get_list(f"/groups/{group_ref(group)}/billable_members", params,
+        items = await self.client.get_list(f"/groups/{segment(group)}/billable_members", params,
                                            refresh=refresh)
         return parse_many(BillableMember, items)
 
     async def billable_memberships(self, group: GroupRef, user_id: int) -> list[Membership]:
-        path = f"/groups/{group_ref(group)}/billable_members/{int(user_id)}/memberships"
+        path = f"/groups/{segment(group)}/billable_members/{int(user_id)}/memberships"
         return parse_many(Membership, await self.client.fetch_all(path))
 
     async def remove_billable_member(self, group: GroupRef, user_id: int) -> None:
         """Remove the user from the group, its subgroups and projects."""
         try:
-            await self.client.delete(f"/groups/{group_ref(group)}/billable_members/{int(user_id)}")
+            await self.client.delete(f"/groups/{segment(group)}/billable_members/{int(user_id)}")
         finally:
             self._changed(("groups", group))
             self.client.cache.invalidate("/projects")

@@ -12,7 +12,6 @@ import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, timedelta
-from urllib.parse import quote
 
 from labdeck.api.client import ApiClient
 from labdeck.api.errors import LabdeckError
@@ -22,6 +21,7 @@ from labdeck.api.models.moderation import DEFAULT_DORMANT_DAYS, Condition, Moder
 from labdeck.api.models.project_resources import PagesDomain
 from labdeck.api.pagination import Page
 from labdeck.api.users import USERS_PATH, UsersService
+from labdeck.domain.paths import segment
 
 BUDGET = 12  # requests the overview may send in all
 USERS_PAGES = 5  # at most 500 users counted on start
@@ -143,7 +143,7 @@ class OverviewService:
         found: list[FailedDeployment] = []
         for project_id, path in list(projects)[:RECENT_PROJECTS]:
             self.budget.take()
-            page = await self.client.get_page(f"/projects/{quote(str(project_id), safe='')}/deployments", {
+            page = await self.client.get_page(f"/projects/{segment(project_id)}/deployments", {
                 "status": "failed", "updated_after": since, "order_by": "updated_at", "sort": "desc",
                 "per_page": 20})
             found += [FailedDeployment(path, d) for d in parse_many(Deployment, page.items, sanitised=True)]

@@ -10,7 +10,8 @@ from typing import Any
 from labdeck.api.client import ApiClient
 from labdeck.api.models.base import parse_many, parse_one
 from labdeck.api.models.project_resources import PagesDomain
-from labdeck.api.projects import ProjectRef, forget, project_ref, segment
+from labdeck.api.projects import ProjectRef, forget
+from labdeck.domain.paths import segment
 
 
 class PagesDomainsService:
@@ -18,7 +19,7 @@ class PagesDomainsService:
         self.client = client
 
     def _path(self, project: ProjectRef, domain: str | None = None) -> str:
-        base = f"/projects/{project_ref(project)}/pages/domains"
+        base = f"/projects/{segment(project)}/pages/domains"
         return base if domain is None else f"{base}/{segment(domain)}"
 
     def _forget(self, project: ProjectRef) -> None:

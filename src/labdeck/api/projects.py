@@ -1,12 +1,11 @@
 """The projects service: the projects listing a page at a time (`GET /projects`), one project, and
 archiving. This is the only module that knows these paths; the per-project resources (wikis, tags, Pages
-domains, error tracking, forks) have their own services beside it and share `project_ref()`."""
+domains, error tracking, forks) have their own services beside it and share `segment()`."""
 
 from __future__ import annotations
 
 import asyncio
 from collections.abc import Iterable
-from urllib.parse import quote
 
 from labdeck.api import body
 from labdeck.api.client import ApiClient
@@ -14,20 +13,11 @@ from labdeck.api.errors import LabdeckError
 from labdeck.api.models.base import parse_many, parse_one
 from labdeck.api.models.fast_lists import fast_decoder
 from labdeck.api.models.projects import Project
+from labdeck.domain.paths import segment
 
 PROJECTS_PATH = "/projects"
 PER_PAGE = 50
 ProjectRef = int | str
-
-
-def project_ref(project: ProjectRef) -> str:
-    """A project's id, or its full path URL-encoded as one path segment (`acme%2Fhandbook`)."""
-    return quote(str(project), safe="")
-
-
-def segment(value: str) -> str:
-    """Any other path parameter (a slug, a tag name, a domain), encoded as one segment."""
-    return quote(value, safe="")
 
 
 def forget(client: ApiClient, path: str) -> None:
@@ -62,7 +52,7 @@ class ProjectsService:
         return parse_many(Project, page.items, sanitised=True), page.next_url  # client pages are clean
 
     async def project(self, project: ProjectRef) -> Project:
-        return parse_one(Project, await self.client.get_json(f"{PROJECTS_PATH}/{project_ref(project)}"))
+        return parse_one(Project, await self.client.get_json(f"{PROJECTS_PATH}/{segment(project)}"))
 
     async def projects_by_id(self, ids: Iterable[int]) -> dict[int, Project]:
         """The projects of `ids` (each read once, concurrently within the client's limit); one that cannot
@@ -80,5 +70,5 @@ class ProjectsService:
 
     async def set_archived(self, project: ProjectRef, archived: bool) -> Project:
         action = "archive" if archived else "unarchive"
-        data = await self.client.post_json(f"{PROJECTS_PATH}/{project_ref(project)}/{action}")
+        data = await self.client.post_json(f"{PROJECTS_PATH}/{segment(project)}/{action}")
         return parse_one(Project, data)

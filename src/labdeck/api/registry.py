@@ -23,7 +23,6 @@ import time
 from collections.abc import Callable
 from datetime import datetime
 from typing import Any
-from urllib.parse import quote
 
 from labdeck.api import body
 from labdeck.api.client import ApiClient
@@ -42,6 +41,7 @@ from labdeck.api.registry_graphql import (
 from labdeck.api.registry_known import known_for
 from labdeck.api.tag_cache import TagDetailCache
 from labdeck.api.tag_detail_stream import DetailStream
+from labdeck.domain.paths import segment
 from labdeck.domain.registry_cleanup import CleanupRules
 
 LOCK_SECONDS = 3600
@@ -118,10 +118,6 @@ class BulkDeleteLocks:
 LOCKS = BulkDeleteLocks()
 
 
-def _ref(value: Ref) -> str:
-    return quote(str(value), safe="")
-
-
 class RegistryService:
     """Every registry endpoint labdeck uses. `project` is an id or a full path."""
 
@@ -143,17 +139,17 @@ class RegistryService:
         return self.client.settings.base_url
 
     def _repo_path(self, project: Ref, repository_id: int) -> str:
-        return f"/projects/{_ref(project)}/registry/repositories/{int(repository_id)}"
+        return f"/projects/{segment(project)}/registry/repositories/{int(repository_id)}"
 
     # -- reading ----------------------------------------------------------------------------------------
     async def project_repositories(self, project: Ref, *,
                                    tags_count: bool = True) -> list[RegistryRepository]:
-        items = await self.client.fetch_all(f"/projects/{_ref(project)}/registry/repositories",
+        items = await self.client.fetch_all(f"/projects/{segment(project)}/registry/repositories",
                                             {"tags_count": tags_count or None})
         return parse_many(RegistryRepository, items)
 
     async def group_repositories(self, group: Ref, *, tags_count: bool = True) -> list[RegistryRepository]:
-        items = await self.client.fetch_all(f"/groups/{_ref(group)}/registry/repositories",
+        items = await self.client.fetch_all(f"/groups/{segment(group)}/registry/repositories",
                                             {"tags_count": tags_count or None})
         return parse_many(RegistryRepository, items)
 
@@ -175,7 +171,7 @@ class RegistryService:
         return parse_many(RegistryTag, items)
 
     async def tag(self, project: Ref, repository_id: int, name: str) -> RegistryTagDetail:
-        data = await self.client.get_json(f"{self._repo_path(project, repository_id)}/tags/{_ref(name)}")
+        data = await self.client.get_json(f"{self._repo_path(project, repository_id)}/tags/{segment(name)}")
         return parse_one(RegistryTagDetail, data)
 
     async def tag_details(self, project: Ref, repository_id: int, names: list[str] | None = None, *,
@@ -355,7 +351,7 @@ class RegistryService:
             self.tag_cache.forget_names(repository_id)
 
     async def delete_tag(self, project: Ref, repository_id: int, name: str) -> None:
-        await self.client.request("DELETE", f"{self._repo_path(project, repository_id)}/tags/{_ref(name)}")
+        await self.client.request("DELETE", f"{self._repo_path(project, repository_id)}/tags/{segment(name)}")
         self._names_changed(repository_id)
 
     async def delete_repository(self, project: Ref, repository_id: int) -> None:

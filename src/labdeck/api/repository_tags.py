@@ -10,7 +10,8 @@ from typing import Literal
 from labdeck.api.client import ApiClient
 from labdeck.api.models.base import parse_many, parse_one
 from labdeck.api.models.project_resources import RepositoryTag
-from labdeck.api.projects import ProjectRef, project_ref, segment
+from labdeck.api.projects import ProjectRef
+from labdeck.domain.paths import segment
 
 OrderBy = Literal["name", "updated"]
 Sort = Literal["asc", "desc"]
@@ -21,7 +22,7 @@ class TagsService:
         self.client = client
 
     def _path(self, project: ProjectRef, name: str | None = None) -> str:
-        base = f"/projects/{project_ref(project)}/repository/tags"
+        base = f"/projects/{segment(project)}/repository/tags"
         return base if name is None else f"{base}/{segment(name)}"
 
     async def tags(self, project: ProjectRef, *, order_by: OrderBy = "updated", sort: Sort = "desc",

@@ -9,14 +9,14 @@ hide an existing variable). This is the only module that knows these paths."""
 from __future__ import annotations
 
 from typing import Any, Literal
-from urllib.parse import quote
 
 from labdeck.api.client import ApiClient
-from labdeck.api.groups import GroupRef, group_ref
+from labdeck.api.groups import GroupRef
 from labdeck.api.models.base import parse_many, parse_one
 from labdeck.api.models.variables import CiVariable
-from labdeck.api.projects import ProjectRef, project_ref
+from labdeck.api.projects import ProjectRef
 from labdeck.domain.ci_variables import VARIABLE_TYPES, variable_errors
+from labdeck.domain.paths import segment
 
 INSTANCE_PATH = "/admin/ci/variables"
 VariableType = Literal["env_var", "file"]
@@ -65,7 +65,7 @@ class VariablesService:
     @staticmethod
     def _base(owner: Owner) -> str:
         kind, ref = owner
-        return f"/{kind}/{project_ref(ref) if kind == 'projects' else group_ref(ref)}/variables"
+        return f"/{kind}/{segment(ref)}/variables"
 
     @staticmethod
     def _scope(environment_scope: str | None) -> dict[str, Any] | None:
@@ -77,7 +77,7 @@ class VariablesService:
 
     async def get_variable(self, owner: Owner, key: str, *,
                            environment_scope: str | None = None) -> CiVariable:
-        path = f"{self._base(owner)}/{quote(key, safe='')}"
+        path = f"{self._base(owner)}/{segment(key)}"
         return parse_one(CiVariable, await self.client.get_json(path, self._scope(environment_scope)))
 
     async def create_variable(self, owner: Owner, key: str, value: str, *,
@@ -107,7 +107,7 @@ class VariablesService:
                description=description)
         body = _body(value, variable_type, protected, masked, environment_scope=new_environment_scope,
                      raw=raw, description=description)
-        path = f"{self._base(owner)}/{quote(key, safe='')}"
+        path = f"{self._base(owner)}/{segment(key)}"
         try:
             updated = await self.client.put_json(path, body, params=self._scope(environment_scope))
         finally:
@@ -115,7 +115,7 @@ class VariablesService:
         return parse_one(CiVariable, updated)
 
     async def delete_variable(self, owner: Owner, key: str, *, environment_scope: str | None = None) -> None:
-        path = f"{self._base(owner)}/{quote(key, safe='')}"
+        path = f"{self._base(owner)}/{segment(key)}"
         try:
             await self.client.delete(path, params=self._scope(environment_scope))
         finally:
@@ -142,7 +142,7 @@ class VariablesService:
         return parse_many(CiVariable, await self.client.get_list(INSTANCE_PATH, refresh=refresh))
 
     async def get_instance_variable(self, key: str) -> CiVariable:
-        return parse_one(CiVariable, await self.client.get_json(f"{INSTANCE_PATH}/{quote(key, safe='')}"))
+        return parse_one(CiVariable, await self.client.get_json(f"{INSTANCE_PATH}/{segment(key)}"))
 
     async def create_instance_variable(self, key: str, value: str, *,
                                        variable_type: VariableType | None = None,
@@ -166,13 +166,13 @@ class VariablesService:
                description=description)
         body = _body(value, variable_type, protected, masked, raw=raw, description=description)
         try:
-            updated = await self.client.put_json(f"{INSTANCE_PATH}/{quote(key, safe='')}", body)
+            updated = await self.client.put_json(f"{INSTANCE_PATH}/{segment(key)}", body)
         finally:
             self.client.cache.invalidate(INSTANCE_PATH)
         return parse_one(CiVariable, updated)
 
     async def delete_instance_variable(self, key: str) -> None:
         try:
-            await self.client.delete(f"{INSTANCE_PATH}/{quote(key, safe='')}")
+            await self.client.delete(f"{INSTANCE_PATH}/{segment(key)}")
         finally:
             self.client.cache.invalidate(INSTANCE_PATH)

@@ -7,7 +7,8 @@ from __future__ import annotations
 from labdeck.api.client import ApiClient
 from labdeck.api.models.base import parse_many, parse_one
 from labdeck.api.models.project_resources import WikiAttachment, WikiPage
-from labdeck.api.projects import ProjectRef, project_ref, segment
+from labdeck.api.projects import ProjectRef
+from labdeck.domain.paths import segment
 
 
 class WikiService:
@@ -15,7 +16,7 @@ class WikiService:
         self.client = client
 
     def _path(self, project: ProjectRef, slug: str | None = None) -> str:
-        base = f"/projects/{project_ref(project)}/wikis"
+        base = f"/projects/{segment(project)}/wikis"
         return base if slug is None else f"{base}/{segment(slug)}"
 
     async def pages(self, project: ProjectRef, *, with_content: bool = False,

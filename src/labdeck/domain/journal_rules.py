@@ -13,7 +13,9 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
-from urllib.parse import quote, unquote
+from urllib.parse import unquote
+
+from labdeck.domain.paths import segment
 
 VALUE_KEPT_IN_MEMORY = "<kept in memory>"
 ABSENT = "absent"  # an undo's check: the target must not exist (it is recreated)
@@ -188,7 +190,7 @@ def inverse_of(op: Operation, path: str, before: Mapping[str, Any] | None,
                        check_path=clean, expect={"access_level": now.get("access_level")})
     if op.kind == "label.delete":
         body = {k: before.get(k) for k in ("name", "color", "description", "priority")}
-        name = quote(str(before.get("name", "")), safe="")
+        name = segment(before.get("name", ""))
         return Inverse("POST", _collection(clean), {k: v for k, v in body.items() if v is not None},
                        check_path=f"{_collection(clean)}/{name}", expect=ABSENT)
     if op.kind == "badge.delete":
