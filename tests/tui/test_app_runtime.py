@@ -166,3 +166,26 @@ async def test_quit_with_running_jobs_asks_first() -> None:
         await pilot.pause()
     assert app.return_code == 0
     assert job.state is JobState.CANCELLED
+
+
+async def test_a_later_error_never_replaces_the_first_in_the_crash_report(tmp_path: Path) -> None:
+    """Issue 22 item 2: a second error while the app stops (a `DuplicateIds` from a half-torn screen) was
+    written over the report of the first one in the same second."""
+    app = make_app(crash_dir=tmp_path)
+
+    async def first() -> None:
+        raise RuntimeError("the first error")
+
+    async def second() -> None:
+        raise LookupError("a later error")
+
+    with pytest.raises(RuntimeError, match="the first error"):
+        async with app.run_test(size=SIZE) as pilot:
+            await _settle(pilot)
+            app.run_worker(first())
+            app.run_worker(second())
+            await pilot.pause(0.2)
+    (report,) = _files(tmp_path)
+    text = report.read_text()
+    assert "RuntimeError: the first error" in text
+    assert "LookupError" not in text or text.index("the first error") < text.index("LookupError")

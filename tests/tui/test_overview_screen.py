@@ -79,3 +79,33 @@ async def test_failed_deployments_of_opened_projects_and_the_overview_area() -> 
         shown = lines(screen.query_one(OverviewPanel))
         failed = [text for key, text in shown.items() if key.startswith("deploy.")]
         assert failed and "acme/platform/api-gateway → production" in failed[0]
+
+
+async def test_the_overview_after_finished_jobs_lists_the_failed_one_and_does_not_crash() -> None:
+    """Issue 22 item 2: once any job had finished, the overview read `Job.finished` (which does not exist)
+    and stopped the app: on `:overview`, `r` on home, and a switch of instance."""
+    from labdeck.tui.jobs import Job
+
+    _asgi, factory = sandbox(ManualClock())
+    app = make_app(transport_factory=factory)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, rounds=2)
+
+        async def fine(job: Job) -> None:
+            job.add_result("v1.0.0", True)
+
+        async def partly(job: Job) -> None:
+            job.add_result("v1.0.1", True)
+            job.add_result("v1.0.2", False, "403 Forbidden")
+
+        await app.jobs.wait(app.start_job("Delete 1 tag", fine))
+        await app.jobs.wait(app.start_job("Delete 2 tags", partly))
+        await pilot.press("r")
+        await settle(pilot, rounds=2)
+        shown = lines(app.screen.query_one(OverviewPanel))
+        assert "Delete 2 tags" in shown["jobs.failed"] and "Delete 1 tag," not in shown["jobs.failed"]
+        await jump_to(pilot, "overview")
+        await settle(pilot, rounds=2)
+        assert isinstance(app.screen, OverviewScreen)
+        assert "Delete 2 tags" in lines(app.screen.query_one(OverviewPanel))["jobs.failed"]
+        assert app.is_running and app.return_code is None

@@ -28,6 +28,7 @@ from labdeck.tui.area_commands import AreaActionCommands
 from labdeck.tui.areas import Area, AreaRequest, admin_only_message, find_area
 from labdeck.tui.errors import (
     REDACTED,
+    add_to_crash_log,
     describe_error,
     is_expected,
     lost_write,
@@ -490,6 +491,9 @@ class LabdeckApp(App[None]):
             self.panic(Text(f"labdeck stopped: {self._describe(cause)}"))
             return
         try:
+            if self.crash_log_path is not None:  # a later error while stopping: the first one stays first
+                add_to_crash_log(self.crash_log_path, cause, secrets=self._secrets())
+                return
             self.crash_log_path = write_crash_log(cause, directory=self.crash_dir, secrets=self._secrets())
             where = f"A report was written to {self.crash_log_path}"
         except OSError as log_error:

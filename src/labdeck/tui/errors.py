@@ -15,8 +15,8 @@ from labdeck.api.errors import MAY_HAVE_APPLIED, AnswerLost, ApiError, LabdeckEr
 from labdeck.api.private_files import PRIVATE_FILE, private_folder
 from labdeck.domain.redaction import REDACTED, redact
 
-__all__ = ["MAY_HAVE_APPLIED", "REDACTED", "describe_error", "format_crash", "is_expected", "lost_write",
-           "may_have_applied", "redact", "unwrap", "write_crash_log"]
+__all__ = ["MAY_HAVE_APPLIED", "REDACTED", "add_to_crash_log", "describe_error", "format_crash",
+           "is_expected", "lost_write", "may_have_applied", "redact", "unwrap", "write_crash_log"]
 
 
 def unwrap(error: BaseException) -> BaseException:
@@ -94,3 +94,10 @@ def write_crash_log(error: BaseException, *, directory: Path | None = None,
     with os.fdopen(fd, "w", encoding="utf-8") as handle:
         handle.write(body)
     return path
+
+
+def add_to_crash_log(path: Path, error: BaseException, *, secrets: Iterable[str] = ()) -> None:
+    """Append a later error to the report of the first one (a crash can raise more while the app stops:
+    a `DuplicateIds` from a half-torn screen must never replace the error that started it)."""
+    with open(path, "a", encoding="utf-8") as handle:
+        handle.write(f"\n\nA later error, after the first:\n\n{format_crash(error, secrets)}")

@@ -232,7 +232,7 @@ class OverviewPanel(Vertical):
         if jobs is None:
             return
         running = [j for j in jobs.jobs if j.state in (JobState.RUNNING, JobState.QUEUED)]
-        failed = [j for j in jobs.jobs if j.state == JobState.FAILED or (j.finished and j.failed_items)]
+        failed = [j for j in jobs.jobs if j.state == JobState.FAILED or (j.state.finished and j.failed_items)]
         if not running and not failed:
             return
         self._heading(options, "Jobs of this session")
