@@ -291,3 +291,56 @@ class CleanupPlanner:
 def plan(tags: Sequence[TagInfo], rules: CleanupRules, now: datetime) -> CleanupPlan:
     """Apply the bulk delete `rules` to `tags` at time `now` (one-off; use `CleanupPlanner` to repeat)."""
     return CleanupPlanner(tags).plan(rules, now)
+
+
+# -- deleting exactly what a preview listed -------------------------------------------------------------
+# GitLab evaluates a bulk delete's rules when its job runs, not when it is asked: tags pushed in between
+# shift `keep_n`, time moves `older_than`, and a pattern can match names the preview never showed. So
+# labdeck never sends the preview's rules: it sends an alternation of the exact names (anchored by GitLab,
+# each name escaped), or deletes tag by tag. GitLab also caps what one run deletes: the cleanup service
+# samples at random `container_registry_cleanup_tags_service_max_list_size` (200 by default) of the
+# matching tags (`third_party/cleanup_tags_service.rb#truncate`), so more names than that are never sent
+# in one bulk request.
+BULK_EXACT_MAX = 200
+_BULK_PATTERN_MAX = 4000  # characters: the pattern travels in the query string
+
+
+def escape_name(name: str) -> str:
+    """`name` as an RE2 pattern matching that text only (every non-word character escaped)."""
+    return "".join(ch if ch.isalnum() or ch == "_" else "\\" + ch if ch.isascii() else ch for ch in name)
+
+
+def exact_rules(names: Sequence[str], *, max_names: int = BULK_EXACT_MAX) -> CleanupRules | None:
+    """Bulk rules that can match only `names` (no `keep_n`, no `older_than`, no keep pattern), or None when
+    one bulk request cannot carry them (too many for one run, a pattern too long for a URL, a name that is
+    not plain text, or `latest`, which a bulk delete never removes)."""
+    if not names or len(names) > max_names or LATEST_TAG in names:
+        return None
+    if any(not name or not name.isprintable() for name in names):
+        return None
+    pattern = "(?:" + "|".join(escape_name(name) for name in sorted(set(names))) + ")"
+    if len(pattern) > _BULK_PATTERN_MAX or validate_pattern(pattern) is not None:
+        return None
+    return CleanupRules(name_regex_delete=pattern)
+
+
+@dataclass(frozen=True, slots=True)
+class Difference:
+    """What a read-back found after deleting `asked`: names still there, and names gone that were not
+    asked for (deleted by someone or something else meanwhile, or by rules that matched more)."""
+
+    left: tuple[str, ...]
+    extra: tuple[str, ...]
+
+    @property
+    def exact(self) -> bool:
+        return not self.left and not self.extra
+
+
+def difference(seen: Sequence[str] | set[str], asked: Sequence[str] | set[str],
+               now: Sequence[str] | set[str]) -> Difference:
+    """Compare the names `now` in the repository with the `seen` names the preview showed and the
+    `asked` names it listed for deletion."""
+    asked_set, now_set = set(asked), set(now)
+    return Difference(left=tuple(sorted(asked_set & now_set)),
+                      extra=tuple(sorted(set(seen) - asked_set - now_set)))

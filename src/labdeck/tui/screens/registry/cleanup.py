@@ -14,7 +14,7 @@ a job until the tags are gone. The once-an-hour lock is shown with the time unti
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from datetime import datetime
 
 from rich.text import Text
@@ -26,9 +26,10 @@ from textual.timer import Timer
 from textual.widgets import Button, Input, Label, Static
 
 from labdeck.api.models.registry import RegistryRepository, RegistryTagDetail
-from labdeck.api.registry import BulkDeleteLocked, format_age, format_size, format_wait
+from labdeck.api.registry import format_age, format_size, format_wait
+from labdeck.api.registry_exact import delete_exactly
 from labdeck.domain.journal_rules import REGISTRY_NO_INVERSE
-from labdeck.domain.registry_cleanup import CleanupPlan, CleanupPlanner, CleanupRules, Reason
+from labdeck.domain.registry_cleanup import CleanupPlan, CleanupPlanner, CleanupRules, Reason, exact_rules
 from labdeck.tui.jobs import Job, counted, poll_until
 from labdeck.tui.screens.base import LabdeckScreen
 from labdeck.tui.screens.confirm import TypeToConfirmScreen
@@ -210,7 +211,6 @@ class RegistryCleanupScreen(LabdeckScreen):
         self.rules: CleanupRules | None = None
         self.plan: CleanupPlan | None = None
         self._table_timer: Timer | None = None
-        self._lock_unknown = False
 
     @property
     def repo_label(self) -> str:
@@ -345,17 +345,15 @@ class RegistryCleanupScreen(LabdeckScreen):
         lock = self.query_one("#cleanup-lock", Static)
         if remaining is not None:
             lock.update(Text(f"Bulk delete ran for this repository within the hour: next allowed in "
-                             f"{format_wait(remaining)}", style="yellow"))
-        elif self._lock_unknown:
-            lock.update(Text("The server refused: a bulk delete already ran within the last hour "
-                             "(sent from elsewhere; the exact time is unknown)", style="yellow"))
+                             f"{format_wait(remaining)}; until then tags go one request each",
+                             style="yellow"))
         else:
             lock.update(Text("Bulk delete: at most once an hour per repository", style="dim"))
         if self.is_mounted:
             self.query_one("#cleanup-apply", Button).disabled = not self.can_apply()
 
     def can_apply(self) -> bool:
-        return (self.plan is not None and self.plan.deleted_count > 0 and self.lock_remaining() is None
+        return (self.plan is not None and self.plan.deleted_count > 0
                 and not getattr(self.app, "read_only", False))
 
     # -- applying -------------------------------------------------------------------------------------
@@ -367,58 +365,68 @@ class RegistryCleanupScreen(LabdeckScreen):
     def action_apply(self) -> None:
         if getattr(self.app, "read_only", False):  # however it was reached (a key is hidden already)
             return
-        remaining = self.lock_remaining()
-        if remaining is not None:
-            self.notify(f"Bulk delete is allowed again in {format_wait(remaining)}", severity="warning",
-                        markup=False)
-            return
         plan, rules = self.plan, self.rules
         if plan is None or rules is None or plan.deleted_count == 0:
             self.notify("Nothing to delete with these rules", severity="warning", markup=False)
             return
-        message = Content.from_markup(
-            "Delete $count tag(s) of [b]$repo[/b], freeing about $size? The server runs it in the "
-            "background; it can run once an hour.", count=f"{plan.deleted_count:,}", repo=self.repo_label,
-            size=format_size(plan.bytes_freed))
         names = [tag.name for tag in plan.to_delete()]
+        how = ("one bulk request" if exact_rules(names) is not None and self.lock_remaining() is None
+               else "one request per tag")
+        message = Content.from_markup(
+            "Delete exactly these $count tag(s) of [b]$repo[/b], freeing about $size? They are deleted by "
+            "name ($how), so tags pushed since the preview are not touched; the repository is read back "
+            "afterwards.", count=f"{plan.deleted_count:,}", repo=self.repo_label,
+            size=format_size(plan.bytes_freed), how=how)
 
         def answered(yes: bool | None) -> None:
             if yes:
-                self.start_bulk_delete(rules, names)
+                self.start_bulk_delete(names)
 
         self.app.push_screen(TypeToConfirmScreen("Bulk delete tags", message, self.repo_label,
                                                  irreversible=REGISTRY_NO_INVERSE), answered)
 
-    def start_bulk_delete(self, rules: CleanupRules, names: list[str]) -> Job | None:
+    def start_bulk_delete(self, names: list[str]) -> Job | None:
+        """Delete exactly `names` (what the preview listed), then report any difference the read-back
+        finds as failed items: a name still there, or a name gone that the preview kept."""
         service = registry_service(self)
         if service is None or self.repository.project_id is None:
             return None
         project, repo_id, targets = self.repository.project_id, self.repository.id, set(names)
-
-        async def remaining_names() -> set[str]:
-            return targets & {tag.name for tag in await service.tags(project, repo_id)}
+        seen = [tag.name for tag in self.tags]
 
         async def run(job: Job) -> None:
-            def done(left: set[str]) -> bool:
-                job.advance(len(targets) - len(left) - job.done)
-                return not left
+            job.set_total(len(targets))
 
-            try:
-                await service.bulk_delete(project, repo_id, rules)
-            except BulkDeleteLocked:
-                self._lock_unknown = self.lock_remaining() is None
-                if is_live(self):
-                    self.update_lock()
-                raise
+            async def wait_gone(remaining: Callable[[], Awaitable[set[str]]]) -> object:
+                def done(left: set[str]) -> bool:
+                    job.advance(len(targets) - len(left) - job.done)
+                    return not left
+
+                return await poll_until(remaining, done, max_interval=5.0, timeout=POLL_TIMEOUT)
+
+            def item(name: str, ok: bool, message: str) -> None:
+                if not ok:
+                    job.add_result(name, False, message)
+                else:
+                    job.advance()
+
+            outcome = await delete_exactly(service, project, repo_id, names, seen=seen, wait_gone=wait_gone,
+                                           on_item=item)
+            for name in outcome.found.left:
+                if name not in outcome.refused:
+                    job.add_result(name, False, "still there after the delete", advance=False)
+            for name in outcome.found.extra:
+                job.add_result(name, False, "gone, although the preview kept it", advance=False)
+            gone = targets - set(outcome.found.left)
+            job.set_summary(f"deleted {counted(len(gone), 'tag')} ({outcome.how})"
+                            + ("" if outcome.found.exact else
+                               f"; the read-back differs: {len(outcome.found.left)} left, "
+                               f"{len(outcome.found.extra)} more deleted"))
             if is_live(self):
                 self.update_lock()
-            job.set_total(len(targets))
-            await poll_until(remaining_names, done, max_interval=5.0, timeout=POLL_TIMEOUT)
-            job.set_summary(f"deleted {counted(len(targets), 'tag')}")
-            if is_live(self):
-                self.after_deletion(targets)
+                self.after_deletion(gone | set(outcome.found.extra))
             if self.on_deleted is not None:  # the list the job changed reloads, open panel or not
-                self.on_deleted(targets)
+                self.on_deleted(gone)
 
         return self.labdeck.start_job(f"Bulk delete {len(names):,} tag(s) of {self.repo_label}", run)
 
