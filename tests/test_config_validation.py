@@ -126,3 +126,37 @@ def test_labdeck_and_labdeck_api_refuse_them_in_one_line(tmp_path: Path, capsys:
     assert main([*command, "--config", str(path)]) == 2
     out, err = capsys.readouterr()
     assert out == "" and err.count("\n") == 1 and f"{path}: {key}: " in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize(("url", "verify", "warned"), [
+    ("http://gitlab.example.com", "", "uses http://"),
+    ("https://h", "verify_tls = false\n", "verify_tls = false"),
+    ("http://127.0.0.1:8080", "", None),
+    ("http://localhost", "", None),
+    ("https://h", "", None),
+])
+def test_a_token_that_would_travel_readable_is_warned_about(tmp_path: Path, url: str, verify: str,
+                                                              warned: str | None) -> None:
+    """Issue 22 item 7: `http://` and `verify_tls = false` were never warned about."""
+    path = tmp_path / "config.toml"
+    path.write_text(f'[instances.work]\nurl = "{url}"\ntoken_env = "T"\n{verify}')
+    warnings = load_config(path).warnings
+    if warned is None:
+        assert list(warnings) == []
+    else:
+        (warning,) = warnings
+        assert "instances.work" in warning and warned in warning
+
+
+def test_the_url_rule_is_one_for_the_loader_and_the_first_run_screen() -> None:
+    """Issue 22 item 7: the first-run screen accepted `http://user:pass@host` and wrote a config that the
+    loader then refused; both use `config.urls.url_problem` now."""
+    import inspect
+
+    from labdeck.config import schema
+    from labdeck.config.urls import url_problem
+    from labdeck.tui.screens.shell import first_run
+
+    assert "credentials" in (url_problem("http://user:pass@host") or "")
+    assert url_problem("https://gitlab.example.com:8443/sub") is None
+    assert "url_problem(" in inspect.getsource(schema) and "url_problem(" in inspect.getsource(first_run)

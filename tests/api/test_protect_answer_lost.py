@@ -1,5 +1,5 @@
 """Adding a deploy rule replaces the protection (unprotect, then protect with the old rules plus the new
-one: the contract has no update). When the protect's answer is lost, the environment must never be left
+one: GitLab's API has no update). When the protect's answer is lost, the environment must never be left
 unprotected: a re-read that finds it unprotected puts the old rules back; one that finds it protected leaves
 the new protection. Either way the caller gets the lost-answer error (the form then re-reads the rule)."""
 

@@ -1,4 +1,4 @@
-"""Benchmark of `ApiClient.fetch_all` against the pagination budget in DESIGN.md (run on demand):
+"""Benchmark of `ApiClient.fetch_all` against the pagination budget in docs/design.md (run on demand):
 
     .venv/bin/python tests/bench/bench_pagination.py [--standalone | --subprocess] [--latency-ms 50]
 

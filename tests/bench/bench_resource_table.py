@@ -1,4 +1,4 @@
-"""Benchmark of ResourceTable against the budgets in DESIGN.md (run on demand, not by pytest):
+"""Benchmark of ResourceTable against the budgets in docs/design.md (run on demand, not by pytest):
 
     .venv/bin/python tests/bench/bench_resource_table.py [--rows 100000] [--datatable-rows 20000]
 

@@ -1,4 +1,4 @@
-"""The user account moderation state machine (contract document 2 and GitLab's users API)."""
+"""The user account moderation state machine (GitLab's API docs and GitLab's users API)."""
 
 from __future__ import annotations
 

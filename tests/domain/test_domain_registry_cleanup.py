@@ -1,4 +1,4 @@
-"""Bulk tag delete rules of the container registry (contract document 3)."""
+"""Bulk tag delete rules of the container registry (GitLab's API docs)."""
 
 from __future__ import annotations
 

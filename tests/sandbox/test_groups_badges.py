@@ -1,5 +1,5 @@
 """Group badges: list with the case-sensitive name filter, CRUD, rendering of every placeholder GitLab
-documents from the group's first project by creation date, and http(s)-only URLs (contract document 2,
+documents from the group's first project by creation date, and http(s)-only URLs (GitLab's API docs,
 `doc/api/group_badges.md`, GitLab's `Badge` URL validation)."""
 
 from __future__ import annotations

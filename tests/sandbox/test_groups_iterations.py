@@ -1,4 +1,4 @@
-"""Iterations of groups and projects: state integers and filters, search, ancestors (contract document 2)."""
+"""Iterations of groups and projects: state integers and filters, search, ancestors (GitLab's API docs)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """Group labels: listing options, lookup by id or title, create with colour names, update with new_name,
-delete, subscriptions with 304, and the deprecated name-in-parameters forms (contract document 2)."""
+delete, subscriptions with 304, and the deprecated name-in-parameters forms (GitLab's API docs)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Group listings, subgroups, descendants, group projects and shared projects (contract document 2)."""
+"""Group listings, subgroups, descendants, group projects and shared projects (GitLab's API docs)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """Members of groups and projects: direct and inherited, single, add, update, remove, override, and the
-billable members of top-level groups (contract document 2)."""
+billable members of top-level groups (GitLab's API docs)."""
 
 from __future__ import annotations
 

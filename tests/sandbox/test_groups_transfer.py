@@ -1,5 +1,5 @@
 """Group export (202, 404 until ready), import (multipart, max_import_size), and the relations export with
-its status and per-relation download (contract document 2 and the design appendix)."""
+its status and per-relation download (GitLab's API docs and the design appendix)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """Group and instance CI/CD variables: CRUD, key rules, value limits, masking, scopes, the instance limit
-(contract document 2)."""
+(GitLab's API docs)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Conformance of `GET /issues` and `GET /groups/:id/issues` (contract document 3, "Issues"): every
+"""Conformance of `GET /issues` and `GET /groups/:id/issues` (GitLab's API docs, "Issues"): every
 listing parameter and its rule, against the handcrafted issues every scale seeds
 (`labdeck.sandbox.seed.issues.FIXED`)."""
 

@@ -1,5 +1,5 @@
-"""Conformance of project issues (design appendix: real GitLab) and of the issue endpoints of contract
-document 3: read, create, update, close/reopen, delete, notes and `/promote`, to-do, time tracking, related
+"""Conformance of project issues (design appendix: real GitLab) and of the issue endpoints of GitLab's
+API docs: read, create, update, close/reopen, delete, notes and `/promote`, to-do, time tracking, related
 and closing merge requests."""
 
 from __future__ import annotations

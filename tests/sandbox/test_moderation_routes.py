@@ -1,4 +1,4 @@
-"""Conformance of `POST /users/:id/<op>`: every row of contract document 2's "User account moderation"
+"""Conformance of `POST /users/:id/<op>`: every row of GitLab's API docs's "User account moderation"
 table, each refusal with its status and message, 404, non-administrators and anonymous callers."""
 
 from __future__ import annotations

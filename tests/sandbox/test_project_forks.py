@@ -165,7 +165,7 @@ async def test_fork_relationship_needs_owner_or_admin(client: httpx.AsyncClient)
     assert (await client.post(f"{handbook}/fork/{labdeck['id']}", headers=ROOT)).status_code == 201
 
 
-CONTRACT_FIELDS = (  # contract document 3, "Project (fork listing)"
+CONTRACT_FIELDS = (  # GitLab's API docs, "Project (fork listing)"
     "id, description, description_html, default_branch, visibility, ssh_url_to_repo, http_url_to_repo, "
     "web_url, readme_url, tag_list, topics, name, name_with_namespace, path, path_with_namespace, "
     "repository_object_format, issues_enabled, open_issues_count, merge_requests_enabled, jobs_enabled, "

@@ -142,3 +142,55 @@ async def test_first_run_adds_an_instance_checks_it_and_writes_the_config(config
     assert saved.default_instance == "sandbox"
     assert saved.instances["sandbox"].url == SANDBOX_URL
     assert _mode(config_file) == 0o600
+
+
+async def test_first_run_refuses_credentials_in_the_url_and_writes_nothing(config_file: Path) -> None:
+    import asyncio
+
+    app = make_app(load_config(), first_run=True)
+    async with app.run_test(size=(110, 50)) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        screen.query_one("#url", Input).value = "http://user:pass@sandbox.test"
+        screen.query_one("#token", Input).value = "glpat-sandbox-root"
+        screen.query_one("#save", Button).press()
+        await _settle(pilot)
+        assert isinstance(app.screen, FirstRunScreen)
+        assert "credentials" in str(screen.query_one("#first-run-status").render())
+        assert not await asyncio.to_thread(config_file.exists)
+
+
+async def test_switching_instance_with_running_jobs_asks_first(config_file: Path) -> None:
+    """Issue 22 item 7: a switch cancelled running jobs without asking (quit asks); and the overview's
+    recent projects belong to the instance they were opened on."""
+    import asyncio
+
+    from labdeck.tui.screens.confirm import ConfirmScreen
+
+    _write(config_file,
+        f'default_instance = "one"\n[instances.one]\nurl = "{SANDBOX_URL}"\ntoken = "glpat-sandbox-root"\n'
+        f'[instances.two]\nurl = "{SANDBOX_URL}"\ntoken = "glpat-sandbox-alice"\n')
+    config = load_config()
+    app = make_app(config, settings=config.instances["one"].connection())
+    async with app.run_test(size=SIZE) as pilot:
+        await _settle(pilot)
+        app.context.note_project(1, "acme/one-only")
+        release = asyncio.Event()
+
+        async def long(job: object) -> None:
+            await release.wait()
+
+        job = app.start_job("Export", long)
+        app.switch_instance("two")
+        await pilot.pause()
+        assert isinstance(app.screen, ConfirmScreen)
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.session.name == "one" and not job.state.finished
+        app.switch_instance("two")
+        await pilot.pause()
+        await pilot.click("#confirm")
+        await _settle(pilot)
+        await _settle(pilot)
+        assert job.state.finished and app.session.name == "two"
+        assert app.context.recent_projects == []

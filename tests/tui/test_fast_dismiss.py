@@ -1,4 +1,4 @@
-"""A dialog dismisses only itself, once (`labdeck.tui.dismiss_guard`; the key storm found "Can't pop screen"
+"""A dialog dismisses only itself, once (`textual_internals.install_dismiss_guard`; the key storm found
 from a dialog dismissed after it had closed): a late dismissal runs no callback and pops nothing; quick
 escapes after a jump stop at the home screen."""
 

@@ -71,7 +71,7 @@ async def test_failed_deployments_of_opened_projects_and_the_overview_area() -> 
         client = app.session.client
         await client.post_json(f"/projects/{project.id}/deployments", {
             "environment": "production", "sha": "a" * 40, "ref": "main", "tag": "false", "status": "failed"})
-        app.note_project(project.id, "acme/platform/api-gateway")
+        app.context.note_project(project.id, "acme/platform/api-gateway")
         await jump_to(pilot, "overview")
         await settle(pilot, rounds=3)
         screen = app.screen

@@ -143,7 +143,7 @@ class DeploymentsService:
 
     async def add_rule(self, project: Ref, name: str, rule: DeployRule) -> ProtectedEnvironment:
         """Add one deploy rule: protects `name` when it is not yet protected; otherwise the protection is
-        replaced by one with the old rules plus `rule` (the contract has no update), and when the server
+        replaced by one with the old rules plus `rule` (GitLab's API has no update), and when the server
         refuses the new set the old protection is put back before the error is raised."""
         parse_rule(rule.as_json())
         try:

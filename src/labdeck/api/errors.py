@@ -1,4 +1,4 @@
-"""Typed API errors: one class per status of the contract's error table, carrying the server's message."""
+"""Typed API errors: one class per status of GitLab's error table, carrying the server's message."""
 
 from __future__ import annotations
 

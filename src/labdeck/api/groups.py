@@ -1,5 +1,5 @@
 """The groups service: group listings (`GET /groups`, subgroups, descendant groups) with every parameter
-of contract document 2, one group, group projects and projects shared to a group.
+of GitLab's API docs, one group, group projects and projects shared to a group.
 
 This is the only module that knows these paths. Listings go through the client's list cache (`refresh=True`
 always fetches). `segment()` is how the other group services put a group id or full path into a path.

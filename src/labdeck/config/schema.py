@@ -16,13 +16,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, get_args
-from urllib.parse import urlsplit
 
 from pydantic import SecretStr
 
 from labdeck.api.settings import AuthKind, ConnectionSettings, Timeouts
 from labdeck.config.errors import ConfigError
 from labdeck.config.tokens import resolve_token
+from labdeck.config.urls import transport_warnings, url_problem
 
 AUTH_KINDS: tuple[str, ...] = get_args(AuthKind)
 TIMEOUT_KEYS = ("connect", "read", "pool", "deadline")
@@ -254,18 +254,9 @@ def _instance(reader: _Reader, name: str, table: Any) -> InstanceConfig:
     if not isinstance(table, dict):
         raise reader.fail(dotted, f"must be a table, not {_kind(table)}")
     url = reader.string(table, "url", f"{dotted}.url", required=True) or ""
-    parts = urlsplit(url)
-    if parts.scheme not in ("http", "https") or not parts.netloc:
-        raise reader.fail(f"{dotted}.url", "must be an http:// or https:// URL with a host")
-    try:
-        parts.port  # noqa: B018 (raises for a port out of range or not a number)
-    except ValueError:
-        raise reader.fail(f"{dotted}.url", "has an invalid port") from None
-    if not _HEADER_VALUE.fullmatch(url):
-        raise reader.fail(f"{dotted}.url", "must not hold spaces, control characters or non-ASCII text "
-                                           "(percent-encode them)")
-    if parts.query or parts.fragment or "@" in parts.netloc:
-        raise reader.fail(f"{dotted}.url", "must not hold a query, a fragment or credentials")
+    problem = url_problem(url)
+    if problem is not None:
+        raise reader.fail(f"{dotted}.url", problem)
     auth = reader.string(table, "auth", f"{dotted}.auth") or "private"
     if auth not in AUTH_KINDS:
         raise reader.fail(f"{dotted}.auth", f"must be one of {', '.join(AUTH_KINDS)}, not {auth!r}")
@@ -280,6 +271,8 @@ def _instance(reader: _Reader, name: str, table: Any) -> InstanceConfig:
                                "prefer token_command or token_env")
     reader.header_safe(sources["token"], f"{dotted}.token")
     ca_file = reader.ca_file(reader.string(table, "ca_file", f"{dotted}.ca_file"), f"{dotted}.ca_file")
+    verify_tls = reader.boolean(table, "verify_tls", f"{dotted}.verify_tls", True)
+    reader.warnings.extend(f"{reader.path}: {dotted} {text}" for text in transport_warnings(url, verify_tls))
     for key in _TOP_LEVEL_ONLY:
         if key in table:
             reader.warnings.append(f"{reader.path}: {dotted}.{key} is ignored here: {key} belongs at the "
@@ -289,7 +282,7 @@ def _instance(reader: _Reader, name: str, table: Any) -> InstanceConfig:
         token_command=sources["token_command"], token_env=sources["token_env"],
         token=SecretStr(sources["token"]) if sources["token"] is not None else None,
         sudo=reader.header_safe(reader.string(table, "sudo", f"{dotted}.sudo"), f"{dotted}.sudo") or None,
-        verify_tls=reader.boolean(table, "verify_tls", f"{dotted}.verify_tls", True),
+        verify_tls=verify_tls,
         ca_file=ca_file,
         timeouts=_timeouts(reader, table, dotted),
         read_only=reader.boolean(table, "read_only", f"{dotted}.read_only", False),

@@ -1,6 +1,6 @@
 """GitLab access levels (member roles): their numbers, their names, and reading either.
 
-The values are those of contract document 2 plus the appendix: 15 (Planner) and 60 (Admin, protected
+The values are those of GitLab's API docs plus the appendix: 15 (Planner) and 60 (Admin, protected
 environments only). Owner (50) can be set on group memberships only.
 """
 

@@ -1,4 +1,4 @@
-"""CI/CD variable rules (contract document 2, "CI variable", and GitLab's `Ci::Maskable`,
+"""CI/CD variable rules (GitLab's API docs, "CI variable", and GitLab's `Ci::Maskable`,
 `Ci::HidableVariable`): key length and alphabet, the instance-level value limit, the masked-value
 requirements (looser for a raw variable, whose value is never expanded), the description limit (255
 characters), hidden variables (made with `masked_and_hidden` on create only; their value is never sent

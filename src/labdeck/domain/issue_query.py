@@ -7,7 +7,7 @@
 `parse(text) -> IssueQuery` reads it (terms with key, operator, value and negation; values may be quoted
 with `"` and `\\` escapes), `format(query)` writes it back so that `parse(format(q)) == q`, and
 `compile(query, listing)` turns it into the query parameters of `GET /issues` (`GLOBAL`) or
-`GET /groups/:id/issues` (`GROUP`) per contract document 3, raising `QueryError` with a clear message for
+`GET /groups/:id/issues` (`GROUP`) per GitLab's API docs, raising `QueryError` with a clear message for
 what that listing cannot express. The keys are listed in `KEYS`; `help_text()` describes them.
 """
 
@@ -57,7 +57,7 @@ _SPECIAL: Final = ("none", "any")
 _INTEGER_KEYS: Final = frozenset({"author_id", "assignee_id", "iid"})
 _NUMBER = re.compile(r"[0-9]{1,18}")
 
-# Negated keys each listing's `not[...]` accepts (contract document 3, Issues, parameter `not`).
+# Negated keys each listing's `not[...]` accepts (GitLab's API docs, Issues, parameter `not`).
 NOT_KEYS: Final[dict[Listing, frozenset[str]]] = {
     GLOBAL: frozenset({"assignee_id", "assignee_username", "author_id", "author_username", "iids",
                        "iteration_id", "iteration_title", "labels", "milestone", "weight"}),

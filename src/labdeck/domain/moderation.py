@@ -1,7 +1,7 @@
 """User account moderation: which operation an administrator may apply to an account, and what follows.
 
 Contract document 2 ("User account moderation") fixes the required conditions and the 403/409 refusals; real
-GitLab (`lib/api/users.rb`, `app/services/users/*`) fills in what the contract leaves out: the messages,
+GitLab (`lib/api/users.rb`, `app/services/users/*`) fills in what GitLab's API leaves out: the messages,
 the idempotent cases and the resulting states. The sandbox calls `check` to answer
 `POST /users/:id/<op>`; the TUI calls `allowed_operations` to offer only what will work and to say why the
 rest is disabled.
@@ -40,7 +40,7 @@ class Operation(StrEnum):
     APPROVE = "approve"
     REJECT = "reject"
     DEACTIVATE = "deactivate"
-    ACTIVATE = "activate"  # "reactivate" in the contract
+    ACTIVATE = "activate"  # "reactivate" in GitLab's API
     BLOCK = "block"
     UNBLOCK = "unblock"
     BAN = "ban"

@@ -1,4 +1,4 @@
-"""The container registry's bulk tag delete rules (contract document 3, "Container registry").
+"""The container registry's bulk tag delete rules (GitLab's API docs, "Container registry").
 
 Both the sandbox (to carry out `DELETE /projects/:id/registry/repositories/:repository_id/tags`) and the TUI
 (to preview a cleanup before asking for it) use `plan`, so the preview is what the server does.

@@ -1,4 +1,4 @@
-"""Who is calling: token lookup for every auth method of contract document 1, and sudo.
+"""Who is calling: token lookup for every auth method of GitLab's API docs, and sudo.
 
 Private and OAuth tokens are accepted as `PRIVATE-TOKEN`, `Authorization: Bearer`, `private_token` or
 `access_token`; job tokens only as `JOB-TOKEN` or `job_token`, and only on the routes `job_tokens.py` lists

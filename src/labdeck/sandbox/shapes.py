@@ -130,7 +130,7 @@ def project_json(store: Store, project: Project, base: str, *, admin: bool = Fal
         "only_allow_merge_if_pipeline_succeeds": False, "request_access_enabled": True,
         "remove_source_branch_after_merge": True, "printing_merge_request_link_enabled": True,
         "merge_method": "merge", "squash_option": "default_off", "auto_devops_enabled": False,
-        # the rest of the contract's project fields (GitLab's defaults for a new project)
+        # the rest of GitLab's project fields (GitLab's defaults for a new project)
         "description_html": f"<p>{html.escape(project.description)}</p>" if project.description else "",
         "repository_object_format": "sha1", "group_runners_enabled": True,
         "allow_merge_on_skipped_pipeline": False, "restrict_user_defined_variables": False,

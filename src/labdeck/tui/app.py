@@ -23,13 +23,13 @@ from labdeck.api.settings import ConnectionSettings
 from labdeck.config.files import Config, ConfigError
 from labdeck.config.state import State, load_state, save_state
 from labdeck.domain.job_tokens import PROJECT_SCOPED_AREAS
-from labdeck.tui import capabilities, commands, dismiss_guard
+from labdeck.tui import capabilities, commands
 from labdeck.tui.area_commands import AreaActionCommands
 from labdeck.tui.areas import Area, AreaRequest, admin_only_message, find_area
+from labdeck.tui.context import Context, HasContext
 from labdeck.tui.errors import (
     REDACTED,
     add_to_crash_log,
-    describe_error,
     is_expected,
     lost_write,
     redact,
@@ -41,16 +41,17 @@ from labdeck.tui.keymap import binding_ids, check_keymap
 from labdeck.tui.navigation import HOME, Navigator, home_screen
 from labdeck.tui.screens.form_keys import FormKeys, hold_key, is_typing
 from labdeck.tui.session import Session, TransportFactory, cache_dir, open_session, state_dir
+from labdeck.tui.textual_internals import install_dismiss_guard, stop_with_error
 from labdeck.tui.themes import DEFAULT_THEME, discover_themes, package_theme_dir, user_theme_dir
 from labdeck.tui.widgets.status_bar import StatusInfo
 from labdeck.tui.workers import error_node, is_gone, is_shown, show_load_failure
 
-dismiss_guard.install()  # a screen dismisses only itself, once (fast keys reach a closing dialog)
+install_dismiss_guard()  # a screen dismisses only itself, once (fast keys reach a closing dialog)
 
 TYPED_IN_FIELDS = frozenset({"quit", "jump", "help", "refresh"})  # their keys are letters
 
 
-class LabdeckApp(App[None]):
+class LabdeckApp(HasContext, App[None]):
     """The labdeck console. `settings=None` opens the first-run screen to add an instance."""
 
     CSS_PATH = "app.tcss"
@@ -75,27 +76,71 @@ class LabdeckApp(App[None]):
                  clock: Callable[[], float] = time.monotonic, crash_dir: Path | None = None,
                  state: State | None = None) -> None:
         super().__init__()
-        self.config = config
-        self.state = state if state is not None else load_state()
+        self.context = Context(config=config, state=state if state is not None else load_state(),
+                               read_only=read_only or bool(settings and settings.read_only), clock=clock,
+                               request_log=RequestLog(), shell=self)
         self._wire_download_folder()
         self._state_lock = threading.Lock()
         self.cli_read_only = read_only
-        self.read_only = read_only or bool(settings and settings.read_only)
-        self.clock = clock
         self.crash_dir = crash_dir
         self.crash_log_path: Path | None = None
-        self.request_log = RequestLog()
         self.transport_factory = transport_factory
-        self.session: Session | None = None
         self._initial_settings = settings
-        self.jobs = JobCentre(clock=clock, describe_error=self._describe_job_error)
-        self.recent_projects: list[tuple[int | str, str]] = []  # (id, path), newest first: the overview
+        self.context.jobs = JobCentre(clock=clock, describe_error=self._describe_job_error)
         self.jobs.on_change(lambda job: self._refresh_status())
         self.jobs.on_done(self._job_done)
         self.config_warnings: list[str] = list(config.warnings)
         self._theme_ready = False
         self.labdeck_themes: list[str] = []
         self.navigator = Navigator(self)
+
+    # -- the context's parts, as the app's own (tests and the shell read them here) ---------------------
+    @property
+    def config(self) -> Config:
+        assert self.context.config is not None
+        return self.context.config
+
+    @config.setter
+    def config(self, value: Config) -> None:
+        self.context.config = value
+
+    @property
+    def state(self) -> State:
+        assert self.context.state is not None
+        return self.context.state
+
+    @state.setter
+    def state(self, value: State) -> None:
+        self.context.state = value
+
+    @property
+    def session(self) -> Session | None:
+        return self.context.session
+
+    @session.setter
+    def session(self, value: Session | None) -> None:
+        self.context.session = value
+
+    @property
+    def read_only(self) -> bool:
+        return self.context.read_only
+
+    @read_only.setter
+    def read_only(self, value: bool) -> None:
+        self.context.read_only = value
+
+    @property
+    def jobs(self) -> JobCentre:
+        assert self.context.jobs is not None
+        return self.context.jobs
+
+    @property
+    def clock(self) -> Callable[[], float]:
+        return self.context.clock
+
+    @property
+    def request_log(self) -> RequestLog:
+        return self.context.request_log
 
     # -- start ----------------------------------------------------------------------------------------
     def get_default_screen(self) -> Screen[Any]:
@@ -181,7 +226,20 @@ class LabdeckApp(App[None]):
         if instance is None:
             self.notify(f"No instance named {name}", severity="error", markup=False)
             return
-        self._switch_worker(name)
+        running = self.jobs.running
+        if not running:
+            self._switch_worker(name)
+            return
+        from labdeck.tui.screens.confirm import ConfirmScreen
+
+        async def answered(yes: bool | None) -> None:
+            if yes:  # the jobs talk to this instance's client, which the switch closes
+                await self.jobs.cancel_all()
+                self._switch_worker(name)
+
+        self.push_screen(ConfirmScreen(f"Switch to {name}?", f"{running} job(s) still running on "
+                                       f"{self.session.name if self.session else 'this instance'} will be "
+                                       "cancelled.", confirm_label="Switch"), answered)
 
     @work(exclusive=True, group="switch", thread=True)
     def _switch_worker(self, name: str) -> None:
@@ -220,7 +278,7 @@ class LabdeckApp(App[None]):
         if area.admin_only and not self.is_admin:
             self.notify(admin_only_message(area), severity="warning", markup=False)
             return None
-        reason = capabilities.area_reason(self, area.name)
+        reason = capabilities.area_reason(self.context, area.name)
         if reason is not None:
             self.notify(f"{area.title}: {reason}", severity="warning", markup=False)
             return None
@@ -229,13 +287,9 @@ class LabdeckApp(App[None]):
             request = AreaRequest(scope=job.project_path)  # a job token reaches its own project only
         return self.navigator.open(area, request)
 
-    def note_project(self, project_id: int | str, path: str) -> None:
-        """Remember a project the user opened (the overview follows its deployments)."""
-        self.recent_projects = [(project_id, path), *[p for p in self.recent_projects if p[1] != path][:9]]
-
     def area_allowed(self, area: Area) -> bool:
         """Whether the instance and the token can work in `area` (home, `:` and the palette ask)."""
-        return capabilities.area_reason(self, area.name) is None
+        return capabilities.area_reason(self.context, area.name) is None
 
     def reach_note(self) -> str:
         """What the home says about the token's reach (empty for an ordinary token)."""
@@ -435,8 +489,7 @@ class LabdeckApp(App[None]):
         super().notify(message, title=clean_title, severity=severity, timeout=timeout, markup=markup)
 
     def _secrets(self) -> list[str]:
-        token = self.session.settings.token if self.session else None
-        return [token.get_secret_value()] if token is not None else []
+        return self.context.secrets()
 
     def _describe_job_error(self, error: BaseException) -> str:
         """A job's failure message; an unexpected error is also written to a crash log."""
@@ -450,7 +503,7 @@ class LabdeckApp(App[None]):
 
     def _describe(self, error: BaseException) -> str:
         """`describe_error` with this session's own token removed too (not every token looks like one)."""
-        return redact(describe_error(error), self._secrets())
+        return self.context.describe(error)
 
     def _reread_after_lost_write(self, node: object) -> None:
         """Re-read what the screen of `node` (a worker's) shows, after a write whose answer was lost."""
@@ -483,10 +536,7 @@ class LabdeckApp(App[None]):
         if is_gone(self, error_node()):  # about a screen that has closed: nothing left to tell or break
             self.log.warning(f"dropped an error of a closed screen: {type(cause).__name__}")
             return
-        self._return_code = 1
-        if self._exception is None:  # run_test re-raises it; a plain run never prints it
-            self._exception = cause if isinstance(cause, Exception) else error
-            self._exception_event.set()
+        stop_with_error(self, cause)  # run_test re-raises it; a plain run never prints it
         if is_expected(cause):
             self.panic(Text(f"labdeck stopped: {self._describe(cause)}"))
             return

@@ -19,6 +19,7 @@ from textual.keys import key_to_character
 
 from labdeck.tui.areas import Area, shown_areas
 from labdeck.tui.commands import Entry, _ListProvider
+from labdeck.tui.context import context_of
 from labdeck.tui.keymap import declared_bindings
 
 if TYPE_CHECKING:
@@ -129,7 +130,8 @@ class _Runner:
         if self.app.screen is not screen:
             return
         if screen.check_action(self.action, ()) is False:
-            read_only = self.app.read_only and self.action in getattr(screen, "MUTATING_ACTIONS", ())
+            mutating = self.action in getattr(screen, "MUTATING_ACTIONS", ())
+            read_only = context_of(self.app).read_only and mutating
             self.app.notify("Not available in read-only mode" if read_only
                             else "Not available for what the area shows now", severity="warning")
             return

@@ -13,6 +13,8 @@ from textual.content import Content
 from labdeck.domain.links import is_openable, opens_without_asking
 
 if TYPE_CHECKING:
+    from textual.app import App
+
     from labdeck.tui.app import LabdeckApp
 
 
@@ -94,7 +96,7 @@ def browse(app: LabdeckApp, url: str, opener: Callable[[str], bool] | None = Non
         confirm_label="Copy URL", danger=False), answered)
 
 
-def copy_text(app: LabdeckApp, text: str, what: str) -> None:
+def copy_text(app: App[Any], text: str, what: str) -> None:
     """Copy to the terminal clipboard (OSC 52) and say what was copied."""
     app.copy_to_clipboard(text)
     app.notify(Content.assemble(f"Copied {what}: ", text), timeout=3)

@@ -16,6 +16,7 @@ from collections.abc import Awaitable
 from typing import TYPE_CHECKING, Any
 
 from labdeck.tui.areas import Area, AreaRequest
+from labdeck.tui.textual_internals import screen_stacks
 
 if TYPE_CHECKING:
     from textual.app import App
@@ -73,7 +74,7 @@ class Navigator:
 
     def area_screen(self, area_name: str) -> Any:
         """The screen of an open area (the bottom of its stack), or None."""
-        stack = self.app._screen_stacks.get(mode_name(area_name)) or [None]
+        stack = screen_stacks(self.app).get(mode_name(area_name)) or [None]
         return stack[0]
 
     def _switch(self, mode: str) -> Awaitable[Any]:

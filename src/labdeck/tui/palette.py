@@ -10,18 +10,9 @@ from __future__ import annotations
 
 from textual.command import CommandList, CommandPalette
 
+from labdeck.tui.textual_internals import command_list_ready
+
 PAGE_ACTIONS = frozenset({"page_down", "page_up"})
-
-
-def list_ready(command_list: CommandList) -> bool:
-    """Whether every option of the list has its lines (so paging can find the highlighted one)."""
-    count = command_list.option_count
-    if not count:
-        return False
-    command_list._update_lines()  # what Textual does before it reads the lines (a no-op when laid out)
-    lines = command_list._line_cache.index_to_line
-    highlighted = command_list.highlighted
-    return bool(command_list._line_cache.lines) and (highlighted is None or highlighted in lines)
 
 
 class LabdeckPalette(CommandPalette):
@@ -32,6 +23,6 @@ class LabdeckPalette(CommandPalette):
     def _action_command_list(self, action: str) -> None:
         if action in PAGE_ACTIONS:
             found = self.query(CommandList)
-            if not found or not list_ready(found.first()):
+            if not found or not command_list_ready(found.first()):
                 return  # the list is still being built: nothing to page through yet
         super()._action_command_list(action)

@@ -12,8 +12,9 @@ import hashlib
 import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import httpx
 
@@ -24,6 +25,9 @@ from labdeck.api.request_log import RequestLog
 from labdeck.api.settings import ConnectionSettings
 from labdeck.domain.capabilities import Capabilities
 from labdeck.domain.job_tokens import JobScope
+
+if TYPE_CHECKING:
+    from labdeck.api.services import Services
 
 TransportFactory = Callable[[ConnectionSettings], httpx.AsyncBaseTransport | None]
 
@@ -45,10 +49,22 @@ class Session:
     extra: dict[str, Any] = field(default_factory=dict)
     capabilities: Capabilities = field(default_factory=Capabilities)
     job: JobScope | None = None
+    recent_projects: list[tuple[int | str, str]] = field(default_factory=list)  # (id, path), newest first
 
     @property
     def name(self) -> str:
         return self.settings.name
+
+    @cached_property
+    def services(self) -> Services:
+        """This session's services, built once (a switch of instance makes a new session)."""
+        from labdeck.api.services import Services
+
+        return Services(self.client, is_admin=lambda: None if self.user is None else self.user.is_admin)
+
+    def note_project(self, project_id: int | str, path: str) -> None:
+        """Remember a project the user opened on this instance (the overview follows its deployments)."""
+        self.recent_projects = [(project_id, path), *[p for p in self.recent_projects if p[1] != path][:9]]
 
     async def load_user(self) -> SignedInUser:
         """Read the persisted list cache (if any), then ask the instance who we are (`GET /user`)."""

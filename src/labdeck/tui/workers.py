@@ -17,7 +17,6 @@ from __future__ import annotations
 from itertools import pairwise
 from typing import Any
 
-from textual._context import active_message_pump
 from textual.app import App
 from textual.dom import DOMNode
 from textual.screen import Screen
@@ -25,6 +24,7 @@ from textual.widget import Widget
 from textual.widgets import ContentSwitcher
 from textual.worker import active_worker
 
+from labdeck.tui.textual_internals import active_message_pump, is_closing, screen_stacks
 from labdeck.tui.widgets.resource_table import ResourceTable
 
 __all__ = ["cancel_if_gone", "error_node", "is_gone", "is_live", "is_shown", "show_load_failure"]
@@ -45,15 +45,14 @@ def is_gone(app: App[Any], node: DOMNode | Any) -> bool:
     screen popped off every stack). The app itself is never gone."""
     if node is None or node is app or not isinstance(node, DOMNode):
         return False
-    if any(getattr(node, flag, False) for flag in ("_pruning", "_closing", "_closed")):
+    if is_closing(node):
         return True
     screen = _screen_of(node)
-    if screen is None or getattr(screen, "_pruning", False) or getattr(screen, "_closed", False):
+    if screen is None or is_closing(screen):
         return True
     if app.is_screen_installed(screen):
         return False
-    stacks = getattr(app, "_screen_stacks", None) or {"_": app.screen_stack}
-    return all(screen not in stack for stack in stacks.values())
+    return all(screen not in stack for stack in screen_stacks(app).values())
 
 
 def error_node() -> Any:

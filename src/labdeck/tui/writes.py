@@ -26,6 +26,7 @@ from rich.text import Text
 from textual.widgets import Button, Static
 
 from labdeck.api.errors import READS, LabdeckError
+from labdeck.tui.context import context_of
 from labdeck.tui.errors import MAY_HAVE_APPLIED, describe_error, may_have_applied
 from labdeck.tui.workers import cancel_if_gone
 
@@ -135,7 +136,7 @@ class WriteForm(_FormBase):
     def describe_failure(self, error: BaseException) -> str:
         """One line for a failed write (the app's description: its own token redacted)."""
         if isinstance(error, LabdeckError):
-            return getattr(self.app, "_describe", describe_error)(error)
+            return context_of(self).describe(error)
         return str(error) or type(error).__name__
 
     def on_screen_suspend(self) -> None:

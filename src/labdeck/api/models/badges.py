@@ -1,4 +1,4 @@
-"""Group badges and rendered badge URLs (contract document 2, "Badge")."""
+"""Group badges and rendered badge URLs (GitLab's API docs, "Badge")."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Deployments, environments and protected environments (contract document 3; environments as real
+"""Deployments, environments and protected environments (GitLab's API docs; environments as real
 GitLab's `doc/api/environments.md`)."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Group relations export status entries (contract document 2): status 0 started, 1 finished, -1 failed."""
+"""Group relations export status entries (GitLab's API docs): status 0 started, 1 finished, -1 failed."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Groups (contract document 2, "Group"), with the optional admin-only storage statistics."""
+"""Groups (GitLab's API docs, "Group"), with the optional admin-only storage statistics."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Issue resources (contract document 3, "Issues"): the issue with its labels (names, or details when
+"""Issue resources (GitLab's API docs, "Issues"): the issue with its labels (names, or details when
 `with_labels_details=true`), milestone, time stats and references; notes, to-do items and the merge
 requests an issue relates to or is closed by; and the result of one item of a bulk action."""
 

@@ -1,4 +1,4 @@
-"""Iterations (contract document 2, "Iteration"); `state` is 1 upcoming, 2 started, 3 closed."""
+"""Iterations (GitLab's API docs, "Iteration"); `state` is 1 upcoming, 2 started, 3 closed."""
 
 from __future__ import annotations
 

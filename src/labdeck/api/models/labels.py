@@ -1,4 +1,4 @@
-"""Group labels (contract document 2, "Group label")."""
+"""Group labels (GitLab's API docs, "Group label")."""
 
 from __future__ import annotations
 

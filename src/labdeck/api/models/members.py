@@ -1,4 +1,4 @@
-"""Members of groups and projects, billable members and their memberships (contract document 2)."""
+"""Members of groups and projects, billable members and their memberships (GitLab's API docs)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Models of the per-project resources of contract document 3: wiki pages and attachment results,
+"""Models of the per-project resources of GitLab's API docs: wiki pages and attachment results,
 repository tags (with their commit and release), Pages domains (with their certificate and its expiry),
 and error tracking settings."""
 

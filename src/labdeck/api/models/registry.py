@@ -1,4 +1,4 @@
-"""Container registry resources (contract document 3): repositories, tags in list form, tag detail."""
+"""Container registry resources (GitLab's API docs): repositories, tags in list form, tag detail."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""CI/CD variables of groups and of the instance (contract document 2, "CI variable"). The value never
+"""CI/CD variables of groups and of the instance (GitLab's API docs, "CI variable"). The value never
 shows in a repr (a masked value is hidden until the operator reveals it, see `shown_value`); a hidden
 variable's value never comes back from GitLab at all (`value` is null), so it can never be revealed."""
 

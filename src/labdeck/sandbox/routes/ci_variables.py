@@ -1,4 +1,4 @@
-"""Project, group and instance CI/CD variables (contract document 2; `lib/api/ci/variables.rb` for projects):
+"""Project, group and instance CI/CD variables (GitLab's API docs; `lib/api/ci/variables.rb` for projects):
 full CRUD, the key rules, the instance value limit, masking requirements (looser when `raw`),
 `variable_type`, `protected`, `masked`, `raw`, `description` (at most 255 characters), `environment_scope`
 (`*` by default; projects and groups, Premium for groups), `filter[environment_scope]` on GET, PUT and

@@ -1,4 +1,4 @@
-"""Pages domains (contract document 3, "Pages domains"), as GitLab's `lib/api/pages_domains.rb` behaves:
+"""Pages domains (GitLab's API docs, "Pages domains"), as GitLab's `lib/api/pages_domains.rb` behaves:
 
 - `GET /pages/domains` (administrators): every domain with `project_id` and a short `certificate`
   (`expired`, `expiration`); paginated like every list, as are a project's domains;

@@ -1,4 +1,4 @@
-"""Container registry routes (contract document 3, "Container registry"), as GitLab's
+"""Container registry routes (GitLab's API docs, "Container registry"), as GitLab's
 `lib/api/project_container_repositories.rb`, `group_container_repositories.rb` and
 `container_repositories.rb` behave:
 

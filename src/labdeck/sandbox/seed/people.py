@@ -1,5 +1,5 @@
-"""Seed users and tokens: the stable identities, one user in every moderation condition of contract
-document 2, internal and bot users, a sign-up queue (several people waiting for approval, who have never
+"""Seed users and tokens: the stable identities, one user in every moderation condition of GitLab's
+moderation docs, internal and bot users, a sign-up queue (several people waiting for approval, who have never
 signed in), long-idle users in the states where inactivity matters (active past the dormant threshold,
 blocked, banned, deactivated, one who never signed in at all), then as many ordinary people as the scale
 asks for."""

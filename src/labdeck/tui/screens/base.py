@@ -20,6 +20,7 @@ from textual.widgets import Button, Header, Input, Static
 
 from labdeck.api.models.tolerant import IDENTITY_UNREADABLE, identity_unreadable
 from labdeck.tui.capabilities import feature_reason
+from labdeck.tui.context import Context, context_of
 from labdeck.tui.keymap import bindings_of
 from labdeck.tui.links import copy_text, open_link, reference_of, web_url_of
 from labdeck.tui.screens.form_keys import FormKeys, is_typing
@@ -31,7 +32,6 @@ from labdeck.tui.workers import cancel_if_gone
 from labdeck.tui.writes import WriteForm
 
 if TYPE_CHECKING:
-    from labdeck.tui.app import LabdeckApp
     from labdeck.tui.areas import AreaRequest
     from labdeck.tui.watch import Watcher
 
@@ -82,8 +82,9 @@ class LabdeckScreen(FormKeys, Screen[None]):
         self.watcher: Watcher | None = None
 
     @property
-    def labdeck(self) -> LabdeckApp:
-        return self.app  # type: ignore[return-value]
+    def ctx(self) -> Context:
+        """The console's typed context: session and services, policy, jobs, clock, navigation."""
+        return context_of(self)
 
     def compose(self) -> ComposeResult:
         yield Header(icon="◆")
@@ -108,14 +109,14 @@ class LabdeckScreen(FormKeys, Screen[None]):
             footer.follow()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action in self.MUTATING_ACTIONS and getattr(self.app, "read_only", False):
+        if action in self.MUTATING_ACTIONS and context_of(self).read_only:
             return False
         if action == "submit_form":
             return self.can_submit_form()
         if action in letter_actions(type(self)) and is_typing(self.focused):
             return False  # the letter is typed into the field: not offered
         feature = self.FEATURE_ACTIONS.get(action)
-        return feature is None or feature_reason(self.app, feature) is None
+        return feature is None or feature_reason(context_of(self), feature) is None
 
     def footer_order(self) -> tuple[str, ...] | None:
         """The actions the footer shows now, in order (see `FOOTER_PANES`). In a text field: the field's
@@ -166,15 +167,15 @@ class LabdeckScreen(FormKeys, Screen[None]):
         if url is None:
             self.notify("Nothing here has a web page", severity="warning")
             return
-        open_link(self.labdeck, url)
+        open_link(self.app, url)  # type: ignore[arg-type]
 
     def action_copy_reference(self) -> None:
         item = self.selected_item()
         url, reference = web_url_of(item), reference_of(item)
         if url is not None:
-            copy_text(self.labdeck, url, "URL")
+            copy_text(self.app, url, "URL")
         elif reference is not None:
-            copy_text(self.labdeck, reference, "reference")
+            copy_text(self.app, reference, "reference")
         else:
             self.notify("Nothing to copy here", severity="warning")
 
@@ -202,7 +203,7 @@ class LabdeckScreen(FormKeys, Screen[None]):
         if table is None or type(self).refresh_data is LabdeckScreen.refresh_data:
             self.notify("Nothing to watch here", severity="warning", markup=False)
             return
-        seconds = seconds_for(getattr(self.labdeck.config, "watch", {}), self.AREA)
+        seconds = seconds_for(getattr(self.ctx.config, "watch", {}), self.AREA)
         self.watcher = Watcher(self, table, seconds)
         self.sub_title = self.watcher.state
         self.notify(f"Watch mode on: refreshing every {seconds:g}s (W stops)", markup=False)
@@ -218,7 +219,7 @@ class LabdeckScreen(FormKeys, Screen[None]):
         start_export(self, table)
 
     def mark_data_loaded(self) -> None:
-        self.data_loaded_at = self.labdeck.clock()
+        self.data_loaded_at = self.ctx.clock()
         self.refresh_status()
 
     def refresh_status(self) -> None:

@@ -25,7 +25,8 @@ from textual.binding import Binding
 from textual.containers import HorizontalScroll
 from textual.screen import Screen
 from textual.widgets import Footer
-from textual.widgets._footer import FooterKey
+
+from labdeck.tui.textual_internals import FooterKey
 
 TAIL = ("close_filter", "back", "jump", "command_palette", "refresh", "quit")
 TYPING = ("submit", "submit_form", "move_focus(1)", "close_filter", "back", "command_palette", "quit")

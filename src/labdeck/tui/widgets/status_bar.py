@@ -10,6 +10,8 @@ from dataclasses import dataclass
 from textual.content import Content
 from textual.widgets import Static
 
+from labdeck.tui.context import context_of
+
 
 @dataclass(frozen=True)
 class StatusInfo:
@@ -75,6 +77,6 @@ class StatusBar(Static):
         self.set_interval(1.0, self.refresh_status)
 
     def refresh_status(self) -> None:
-        provider = getattr(self.app, "status_info", None)
-        info = provider(self.screen) if callable(provider) else StatusInfo()
+        shell = context_of(self).shell
+        info = shell.status_info(self.screen) if shell is not None else StatusInfo()
         self.update(render_status(info))

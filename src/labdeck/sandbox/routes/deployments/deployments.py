@@ -1,4 +1,4 @@
-"""Deployment routes (contract document 3, "Deployments"), as GitLab's `lib/api/deployments.rb` behaves:
+"""Deployment routes (GitLab's API docs, "Deployments"), as GitLab's `lib/api/deployments.rb` behaves:
 
 - every endpoint needs a signed-in user (GitLab's `before { authenticate! }`: 401 before any parameter
   is looked at, even on a public project);

@@ -4,7 +4,7 @@
   (at least 3 characters; exclusive with `name`), `states` (`available`, `stopping`, `stopped`);
   `GET /projects/:id/environments/:environment_id` adds `project` and `last_deployment` (the newest
   successful one).
-- Protected environments (contract document 3), Maintainer (40) or administrator: list, read (`name` may
+- Protected environments (GitLab's API docs), Maintainer (40) or administrator: list, read (`name` may
   hold `/`, URL-encoded), create with `name` and `deploy_access_levels` (each element exactly one of
   `user_id`, `group_id`, `access_level`, levels 30/40/60, checked by `domain.deployments`; a user must have
   access to the project, a group must have the project shared with it), delete (204).

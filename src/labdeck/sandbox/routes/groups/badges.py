@@ -1,4 +1,4 @@
-"""Group badges (contract document 2, "Group badges"): list (case-sensitive `name` filter), get, create,
+"""Group badges (GitLab's API docs, "Group badges"): list (case-sensitive `name` filter), get, create,
 update, delete, and render. Every placeholder GitLab documents (`domain.badges.PLACEHOLDERS`) is resolved
 from the group's first project by creation date, and left as it is when the group has no project. Link
 and image URLs must be http or https (400 `{"message": {"link_url": ["is blocked: Only allowed schemes are

@@ -1,4 +1,4 @@
-"""Billable members of a top-level group (contract document 2, rules 1 to 4): everyone with a membership in
+"""Billable members of a top-level group (GitLab's API docs, rules 1 to 4): everyone with a membership in
 the group's hierarchy (subgroups and projects included, bots left out), searched by name, username or
 email, in the eight sorts; the direct memberships of one of them; and removal from the whole hierarchy."""
 

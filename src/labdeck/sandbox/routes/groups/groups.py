@@ -1,5 +1,5 @@
 """Group routes: the listings (`GET /groups`, `/groups/:id/subgroups`, `/groups/:id/descendant_groups`)
-with every parameter of contract document 2, `GET /groups/:id`, `POST /groups`, and the access helpers
+with every parameter of GitLab's API docs, `GET /groups/:id`, `POST /groups`, and the access helpers
 the other group areas share. Group projects and shared projects are in `group_projects.py`.
 
 `find_group()` is what other areas use to resolve `:id` (id or URL-encoded full path) with GitLab's 404;

@@ -1,4 +1,4 @@
-"""Iterations of groups and projects (contract document 2, "Iterations"; state integers from the design
+"""Iterations of groups and projects (GitLab's API docs, "Iterations"; state integers from the design
 appendix: 1 upcoming, 2 started, 3 closed; `opened` is upcoming or started). A project's iterations are
 those of its ancestor groups. The state follows the dates against the sandbox clock.
 

@@ -1,4 +1,4 @@
-"""Group labels (contract document 2, "Group labels"): list with counts and ancestor/descendant options, get
+"""Group labels (GitLab's API docs, "Group labels"): list with counts and ancestor/descendant options, get
 by id or title, create (the colour kept as sent, a CSS colour name stored as its upper-case hex, and
 `text_color` by GitLab's rule: dark text only when r + g + b > 500), update with `new_name`, delete,
 subscribe and unsubscribe (304 when nothing changes), and the deprecated forms with `name` in the parameters.

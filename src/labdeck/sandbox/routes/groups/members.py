@@ -1,4 +1,4 @@
-"""Members of groups and projects (contract document 2, "Group and project members"): direct and inherited
+"""Members of groups and projects (GitLab's API docs, "Group and project members"): direct and inherited
 listings (highest level wins), one member both ways, add (several ids separated by commas), update, remove,
 and the override flag of group members. Billable members are in `billable_members.py`.
 

@@ -1,5 +1,5 @@
 """Group projects: `GET /groups/:id/projects` and `GET /groups/:id/projects/shared` with every parameter of
-contract document 2, and the feature flags that gate `order_by=similarity` (`GET /features`,
+GitLab's API docs, and the feature flags that gate `order_by=similarity` (`GET /features`,
 `POST /features/:name`, administrators only, as GitLab's features API).
 
 Records: `store.areas["group_projects"]` is a `SharingState` (enabled flags); the shares themselves live in

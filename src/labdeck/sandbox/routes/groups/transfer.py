@@ -1,4 +1,4 @@
-"""Group export and import, and the group relations export (contract document 2; 202 answers and the 404
+"""Group export and import, and the group relations export (GitLab's API docs; 202 answers and the 404
 of a download that is not ready come from the design appendix). Every operation completes through the
 store's scheduler after `async_delay` seconds, so clients poll.
 

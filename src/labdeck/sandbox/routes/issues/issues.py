@@ -1,4 +1,4 @@
-"""The issues area of the sandbox: the listings of contract document 3 ("Issues", rules in
+"""The issues area of the sandbox: the listings of GitLab's API docs ("Issues", rules in
 `issue_listing.py`) and project issues as real GitLab serves them (design appendix): read, create,
 update (labels, `add_labels`/`remove_labels`, assignees, milestone, due date, confidential,
 `state_event=close|reopen`), delete; notes (a `/promote` line promotes the issue to an epic); to-do items

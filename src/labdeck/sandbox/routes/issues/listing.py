@@ -1,4 +1,4 @@
-"""Issue listings of the sandbox (contract document 3, "Issues"): the parameter rules shared by
+"""Issue listings of the sandbox (GitLab's API docs, "Issues"): the parameter rules shared by
 `GET /issues`, `GET /groups/:id/issues` and `GET /projects/:id/issues` (the JSON shapes are in
 `issue_shapes.py`).
 

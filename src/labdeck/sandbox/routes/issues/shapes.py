@@ -1,4 +1,4 @@
-"""JSON shapes of the issues area, field for field as contract document 3 lists them (GitLab's
+"""JSON shapes of the issues area, field for field as GitLab's API docs lists them (GitLab's
 `Entities::Issue`, `IssuableTimeStats`, the milestone and the merge request as issue endpoints give them)."""
 
 from __future__ import annotations
@@ -155,7 +155,7 @@ def issue_listing_json(ctx: Ctx, issue: Issue, *, details: bool = False,
 
 
 def merge_request_json(ctx: Ctx, mr: MergeRequest, *, full: bool = False) -> dict[str, Any]:
-    """A merge request as the issue endpoints list it (the fields of contract document 3). `full`: GitLab's
+    """A merge request as the issue endpoints list it (the fields of GitLab's API docs). `full`: GitLab's
     `Entities::MergeRequest` (related merge requests), which adds the metrics times: null here, as the
     sandbox's issue merge requests have no pipeline and no deployment."""
     project = ctx.store.projects[mr.project_id]

@@ -1,4 +1,4 @@
-"""Error tracking settings (contract document 3, "Error tracking settings"), as GitLab's
+"""Error tracking settings (GitLab's API docs, "Error tracking settings"), as GitLab's
 `lib/api/error_tracking/project_settings.rb` behaves: `GET` and `PATCH /projects/:id/error_tracking/settings`,
 Maintainer (40) or more; a project without settings answers `404 Error Tracking Setting Not Found`;
 `PATCH` needs `active` (a boolean) and answers the settings.

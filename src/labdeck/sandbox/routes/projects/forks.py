@@ -1,4 +1,4 @@
-"""Project forks (contract document 3, "Project forks"), as GitLab's `lib/api/projects.rb` behaves:
+"""Project forks (GitLab's API docs, "Project forks"), as GitLab's `lib/api/projects.rb` behaves:
 
 - `POST /projects/:id/fork`: into the caller's personal namespace unless `namespace_id`, `namespace_path`
   or the deprecated `namespace` (id or path) names another; `name`, `path`, `description`, `visibility`

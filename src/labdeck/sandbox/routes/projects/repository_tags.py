@@ -1,4 +1,4 @@
-"""Repository tags (contract document 3, "Repository tags"), as GitLab's `lib/api/tags.rb` behaves:
+"""Repository tags (GitLab's API docs, "Repository tags"), as GitLab's `lib/api/tags.rb` behaves:
 
 - `GET /projects/:id/repository/tags`: `order_by` `name` or `updated` (the commit's date; default),
   `sort` (default `desc`), `search` (`^term` begins with, `term$` ends with, else contains); paginated.

@@ -1,4 +1,4 @@
-"""Project wikis (contract document 3, "Project wikis"), as GitLab's `lib/api/wikis.rb` behaves:
+"""Project wikis (GitLab's API docs, "Project wikis"), as GitLab's `lib/api/wikis.rb` behaves:
 
 - list (`with_content` adds `content`), read by URL-encoded slug (`docs%2Fsetup`): `404 Wiki Page Not Found`;
 - create (`title` and `content` required, `format` one of markdown, rdoc, asciidoc, org): 201;

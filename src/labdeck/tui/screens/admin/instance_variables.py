@@ -64,11 +64,11 @@ class InstanceVariablesScreen(VariableListKeys, StatusTableScreen):
 
     @property
     def service(self) -> VariablesService | None:
-        session = self.labdeck.session
+        session = self.ctx.session
         if session is None:
             return None
         if self._service is None:
-            self._service = VariablesService(session.client)
+            self._service = session.services.variables
         return self._service
 
     def refused(self, error: LabdeckError | VariableError) -> None:

@@ -19,7 +19,6 @@ from textual.widgets import Static
 from labdeck.api.errors import LabdeckError
 from labdeck.api.models.project_resources import PagesDomain
 from labdeck.api.models.projects import Project
-from labdeck.api.projects import ProjectsService
 from labdeck.tui.areas import AreaRequest
 from labdeck.tui.errors import describe_error
 from labdeck.tui.screens.base import StatusTableScreen
@@ -70,8 +69,8 @@ class PagesAdminScreen(StatusTableScreen):
         try:
             domains = await service.all_domains(refresh=refresh)
             ids = {d.project_id for d in domains if d.project_id is not None} - set(self.projects)
-            if ids and self.labdeck.session is not None:
-                self.projects.update(await ProjectsService(self.labdeck.session.client).projects_by_id(ids))
+            if ids and self.ctx.session is not None:
+                self.projects.update(await self.ctx.session.services.projects.projects_by_id(ids))
         except LabdeckError as error:
             self.show_refusal(describe_error(error))
             return

@@ -60,8 +60,8 @@ def utc_today() -> date:
 
 
 def deployments_service(screen: LabdeckScreen) -> DeploymentsService | None:
-    session = screen.labdeck.session
-    return DeploymentsService(session.client) if session is not None else None
+    session = screen.ctx.session
+    return session.services.deployments if session is not None else None
 
 
 def _stamp(value: datetime | None) -> str:
@@ -189,7 +189,7 @@ class DeploymentsScreen(ScopedScreen):
             self.history = await service.deployments(self.scope, refresh=refresh)
         finally:
             self.table.loading_more = False
-        self.labdeck.note_project(self.scope, self.scope)  # the overview follows its failed deployments
+        self.ctx.note_project(self.scope, self.scope)  # the overview follows its failed deployments
         try:
             self.environments = await service.environments(self.scope, refresh=refresh)
         except ApiError:  # environments hidden from this user: the history still names them

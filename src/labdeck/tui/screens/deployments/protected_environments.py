@@ -26,6 +26,7 @@ from labdeck.api.errors import ApiError, LabdeckError, NotFound
 from labdeck.api.models.deployments import DeployAccessLevel, ProtectedEnvironment
 from labdeck.domain.deployments import ACCESS_LEVELS, DeployRule, rule_problems
 from labdeck.tui.capabilities import refused
+from labdeck.tui.context import context_of
 from labdeck.tui.screens.base import FormDialog, LabdeckScreen, Problem
 from labdeck.tui.screens.confirm import ConfirmScreen
 from labdeck.tui.widgets.footer import LIST_KEYS
@@ -187,8 +188,8 @@ class ProtectedEnvironmentsScreen(LabdeckScreen):
 
     @property
     def service(self) -> DeploymentsService | None:
-        session = self.labdeck.session
-        return DeploymentsService(session.client) if session is not None else None
+        session = self.ctx.session
+        return session.services.deployments if session is not None else None
 
     def on_mount(self) -> None:
         self.table.focus()
@@ -205,7 +206,7 @@ class ProtectedEnvironmentsScreen(LabdeckScreen):
         try:
             protected = await service.protected_environments(self.project, refresh=refresh)
         except ApiError as error:  # an EE instance without Premium refuses with 403 or 404
-            explained = refused(self.app, "protected_environments", error)
+            explained = refused(context_of(self), "protected_environments", error)
             if explained is None:
                 raise
             self.table.empty_text = explained

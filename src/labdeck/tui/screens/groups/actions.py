@@ -28,6 +28,7 @@ from labdeck.api.models.members import BillableMember, Member
 from labdeck.api.models.variables import CiVariable
 from labdeck.api.variables import VariableError
 from labdeck.tui.capabilities import feature_reason
+from labdeck.tui.context import context_of
 from labdeck.tui.downloads import ensure_folder, free_target, safe_name, save_file
 from labdeck.tui.jobs import Job
 from labdeck.tui.screens.base import LabdeckScreen
@@ -219,7 +220,7 @@ class GroupActions:
 
     def variables_scoped(self: GroupsScreen) -> bool:
         """Whether group variables have an environment scope here (Premium; not on Community Edition)."""
-        return feature_reason(self.app, "group_variable_environment_scope") is None
+        return feature_reason(context_of(self), "group_variable_environment_scope") is None
 
     def action_copy_reference(self: GroupsScreen) -> None:
         """`y`: on the variables tab, copy the selected variable's value (never shown); else the URL."""
@@ -302,7 +303,7 @@ class GroupActions:
     # -- jobs -----------------------------------------------------------------------------------------
     def ask_folder(self: GroupsScreen, what: str, then: Any) -> None:
         """Ask where to save (prefilled with the last folder used), then call `then(folder)`."""
-        state = getattr(self.app, "state", None)  # labdeck's state: the last folder of any run
+        state = self.ctx.state  # labdeck's state: the last folder of any run
         remembered = getattr(state, "download_dir", None)
         if remembered and not self.download_dir_given:
             self.download_dir = Path(remembered)
@@ -336,7 +337,7 @@ class GroupActions:
             job.set_summary(f"saved {target.name} ({len(archive):,} bytes)")
             self.notify(f"Saved {target}", markup=False)
 
-        return self.labdeck.start_job(f"Export group {group.full_path}", run)
+        return self.ctx.start_job(f"Export group {group.full_path}", run)
 
     def action_export_relations(self: GroupsScreen) -> Job | None:
         services, group = self.services, self.group
@@ -356,7 +357,7 @@ class GroupActions:
                 self.relations = statuses
                 self.reload("transfer")
 
-        return self.labdeck.start_job(f"Export relations of {group.full_path}", run)
+        return self.ctx.start_job(f"Export relations of {group.full_path}", run)
 
     def ask_relation_download(self: GroupsScreen, status: RelationStatus) -> None:
         self.ask_folder(f"the {status.relation} relation",
@@ -398,4 +399,4 @@ class GroupActions:
             if is_live(self):
                 self.load_roots(refresh=True)
 
-        self.labdeck.start_job(f"Import group {values['path']}", run)
+        self.ctx.start_job(f"Import group {values['path']}", run)

@@ -23,20 +23,16 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Static, TabbedContent, TabPane, Tree
 
-from labdeck.api.badges import BadgesService
 from labdeck.api.errors import ApiError, LabdeckError
-from labdeck.api.group_transfer import GroupTransferService
-from labdeck.api.groups import GroupsService, ProjectQuery
-from labdeck.api.iterations import IterationsService
-from labdeck.api.labels import GroupLabelsService
-from labdeck.api.members import MembersService
+from labdeck.api.groups import ProjectQuery
 from labdeck.api.models.group_transfer import RelationStatus
 from labdeck.api.models.groups import Group
 from labdeck.api.models.projects import Project
-from labdeck.api.variables import VariablesService
+from labdeck.api.services import Services
 from labdeck.domain.text import sanitize
 from labdeck.tui.areas import AreaRequest
 from labdeck.tui.capabilities import feature_reason, refused, unavailable
+from labdeck.tui.context import context_of
 from labdeck.tui.screens.base import LabdeckScreen
 from labdeck.tui.screens.form_keys import is_typing
 from labdeck.tui.screens.groups.actions import EDITABLE, GroupActions
@@ -87,19 +83,6 @@ def default_download_dir() -> Path:
     from labdeck.tui.downloads import default_download_dir as first_choice
 
     return first_choice()
-
-
-class Services:
-    """The services this view uses, over one client."""
-
-    def __init__(self, client: Any) -> None:
-        self.groups = GroupsService(client)
-        self.members = MembersService(client)
-        self.labels = GroupLabelsService(client)
-        self.badges = BadgesService(client)
-        self.variables = VariablesService(client)
-        self.iterations = IterationsService(client)
-        self.transfer = GroupTransferService(client)
 
 
 def failure_label(message: str) -> Text:
@@ -155,7 +138,6 @@ class GroupsScreen(GroupActions, LabdeckScreen):
         self.relations: list[RelationStatus] = []
         self._loaded_for: dict[str, int] = {}
         self.roots_failed = False
-        self._services: Services | None = None
         self.specs: dict[str, TabSpec] = {
             "projects": project_tab(lambda: self.group), "subgroups": subgroup_tab(),
             "members": member_tab(self.overrides),
@@ -183,12 +165,8 @@ class GroupsScreen(GroupActions, LabdeckScreen):
 
     @property
     def services(self) -> Services | None:
-        session = self.labdeck.session
-        if session is None:
-            return None
-        if self._services is None:
-            self._services = Services(session.client)
-        return self._services
+        session = self.ctx.session
+        return session.services if session is not None else None
 
     @property
     def tree(self) -> GroupTree:
@@ -246,7 +224,7 @@ class GroupsScreen(GroupActions, LabdeckScreen):
             self.roots_failed = True
             tree.clear()
             tree.loaded.clear()
-            tree.root.add_leaf(failure_label(self.labdeck._describe(error)), data=None)
+            tree.root.add_leaf(failure_label(self.ctx.describe(error)), data=None)
             raise
         self.roots_failed = False
         tree.clear()
@@ -289,7 +267,7 @@ class GroupsScreen(GroupActions, LabdeckScreen):
         except LabdeckError as error:  # not loaded: `r` (or expanding it again) retries
             self.tree.loaded.discard(group.id)
             node.remove_children()
-            node.add_leaf(failure_label(self.labdeck._describe(error)), data=None)
+            node.add_leaf(failure_label(self.ctx.describe(error)), data=None)
             raise
         node.remove_children()
         for child in children:
@@ -390,16 +368,16 @@ class GroupsScreen(GroupActions, LabdeckScreen):
         table.empty_text = self.specs[tab].empty  # undo a former reason
         feature = TAB_FEATURES.get(tab) or ("billable_members" if tab == "members" and self.billable_members
                                             else None)
-        missing = feature_reason(self.app, feature) if feature else None
+        missing = feature_reason(context_of(self), feature) if feature else None
         if feature and missing:  # say why in place of the list, and send nothing
-            table.empty_text = unavailable(self.app, feature, missing)
+            table.empty_text = unavailable(context_of(self), feature, missing)
             table.set_rows([])
             return
         table.loading_more = True
         try:
             rows = await self.fetch(services, tab, group, refresh)
         except ApiError as error:
-            explained = refused(self.app, feature, error) if feature else None
+            explained = refused(context_of(self), feature, error) if feature else None
             if explained is None:
                 raise
             table.empty_text = explained

@@ -104,7 +104,6 @@ class IssuesScreen(LabdeckScreen):
         self.extras: dict[int, Extras] = {}
         self.stale_extras: set[int] = set()  # issues whose detail `r` asked to fetch again
         self.label_colours: dict[str, LabelDetail] = {}  # from listings, for issues a PUT sends back bare
-        self._service: IssuesService | None = None
         self.shown_group: str | None = self.group  # the scope the rows on screen belong to
         self._early: EarlyLoad | None = None
 
@@ -144,13 +143,9 @@ class IssuesScreen(LabdeckScreen):
 
     @property
     def service(self) -> IssuesService | None:
-        """One service per client, so that it remembers which group listings to invalidate."""
-        session = self.labdeck.session
-        if session is None:
-            return None
-        if self._service is None or self._service.client is not session.client:
-            self._service = IssuesService(session.client)
-        return self._service
+        """The session's one issues service (it remembers which group listings to invalidate)."""
+        session = self.ctx.session
+        return session.services.issues if session is not None else None
 
     def remember_labels(self, issues: list[Issue]) -> list[Issue]:
         for issue in issues:
@@ -304,7 +299,7 @@ class IssuesScreen(LabdeckScreen):
     def action_copy_reference(self) -> None:
         issue = self.current()
         if issue is not None:
-            copy_text(self.labdeck, issue.reference, "reference")
+            copy_text(self.app, issue.reference, "reference")
 
     def action_links(self) -> None:
         """Choose a link of the description or the loaded notes to open (never opened by themselves)."""
@@ -320,7 +315,7 @@ class IssuesScreen(LabdeckScreen):
 
         def chosen(url: str | None) -> None:
             if url:
-                open_link(self.labdeck, url)
+                open_link(self.app, url)  # type: ignore[arg-type]
 
         self.app.push_screen(LinkMenu(issue.reference, urls), chosen)
 
@@ -442,7 +437,7 @@ class IssuesScreen(LabdeckScreen):
             fresh = await service.get_issue(pid, iid)
         except LabdeckError as exc:
             lost = lost_write(exc)  # "the server may have applied this": read the issue again
-            self.notify(self.labdeck._describe(exc), title=issue.reference, markup=False, timeout=8,
+            self.notify(self.ctx.describe(exc), title=issue.reference, markup=False, timeout=8,
                         severity="warning" if lost else "error")
             if lost:
                 self.refresh_issue(issue)
@@ -507,7 +502,7 @@ class IssuesScreen(LabdeckScreen):
             job.summarize("issue", "updated")
 
         self.table.action_unmark_all()
-        return self.labdeck.start_job(title, bulk, total=len(issues))
+        return self.ctx.start_job(title, bulk, total=len(issues))
 
 
 def open_issues(request: AreaRequest) -> IssuesScreen:

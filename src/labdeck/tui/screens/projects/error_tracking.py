@@ -12,10 +12,10 @@ from textual.content import Content
 from textual.widget import Widget
 from textual.widgets import Static
 
-from labdeck.api.error_tracking import ErrorTrackingService
 from labdeck.api.errors import Forbidden, LabdeckError, NotFound
 from labdeck.api.models.project_resources import ErrorTrackingSettings
 from labdeck.api.models.projects import Project
+from labdeck.tui.context import context_of
 from labdeck.tui.screens.confirm import ConfirmScreen
 from labdeck.tui.screens.projects.dialogs import error_text
 from labdeck.tui.widgets.detail_fields import append_fields
@@ -56,7 +56,7 @@ class ErrorTrackingTab(Widget):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "toggle":
-            return self.settings is not None and not getattr(self.app, "read_only", False)
+            return self.settings is not None and not context_of(self).read_only
         return True
 
     def show(self, renderable: Text) -> None:
@@ -64,11 +64,11 @@ class ErrorTrackingTab(Widget):
 
     @work(exclusive=True, group="project-error-tracking")
     async def load(self) -> None:
-        session = getattr(self.app, "session", None)
+        session = context_of(self).session
         if session is None:
             return
         try:
-            self.settings = await ErrorTrackingService(session.client).settings(self.project.id)
+            self.settings = await session.services.error_tracking.settings(self.project.id)
         except NotFound:
             self.settings = None
             self.show(Text("Error tracking is not set up for this project."))
@@ -99,9 +99,9 @@ class ErrorTrackingTab(Widget):
 
     @work(group="project-error-tracking-set")
     async def set_active(self, active: bool) -> None:
-        session = getattr(self.app, "session", None)
+        session = context_of(self).session
         if session is None:
             return
-        self.settings = await ErrorTrackingService(session.client).set_active(self.project.id, active)
+        self.settings = await session.services.error_tracking.set_active(self.project.id, active)
         self.show(settings_text(self.settings))
         self.notify(f"Error tracking {'enabled' if active else 'disabled'}", markup=False)

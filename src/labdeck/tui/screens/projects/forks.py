@@ -19,7 +19,7 @@ from textual.widget import Widget
 from labdeck.api.errors import LabdeckError
 from labdeck.api.forks import ForksService, import_done
 from labdeck.api.models.projects import Project
-from labdeck.api.projects import ProjectsService
+from labdeck.tui.context import context_of
 from labdeck.tui.jobs import Job, poll_until
 from labdeck.tui.screens.confirm import ConfirmScreen
 from labdeck.tui.screens.projects.dialogs import ForkDialog, ForkRequest, PathPrompt
@@ -39,7 +39,7 @@ class ForkFailed(LabdeckError):
 
 def forks_service(widget: Widget) -> ForksService | None:
     session = getattr(widget.app, "session", None)
-    return ForksService(session.client) if session else None
+    return session.services.forks if session else None
 
 
 def fork_cells(project: Project) -> tuple[Text, ...]:
@@ -119,7 +119,7 @@ class ForksTab(Widget):
         self.load()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action in self.MUTATING and getattr(self.app, "read_only", False):
+        if action in self.MUTATING and context_of(self).read_only:
             return False
         if action == "unlink":
             return self.project.forked_from_project is not None
@@ -174,14 +174,14 @@ class ForksTab(Widget):
 
     @work(group="project-forks-link")
     async def link(self, source: str) -> None:
-        session = getattr(self.app, "session", None)
+        session = context_of(self).session
         service = forks_service(self)
         if session is None or service is None:
             return
         if source.isdigit():
             origin = int(source)
         else:
-            origin = (await ProjectsService(session.client).project(source)).id
+            origin = (await session.services.projects.project(source)).id
         self.project = await service.create_relationship(self.project.id, origin)
         origin_path = (self.project.forked_from_project or {}).get("path_with_namespace", source)
         self.notify(f"Marked as a fork of {origin_path}", markup=False)

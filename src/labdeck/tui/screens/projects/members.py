@@ -20,6 +20,7 @@ from textual.widgets import Static
 from labdeck.api.members import MembersService, Source
 from labdeck.api.models.members import Member
 from labdeck.api.models.projects import Project
+from labdeck.tui.context import context_of
 from labdeck.tui.screens.confirm import TypeToConfirmScreen
 from labdeck.tui.screens.groups.applied import members_hold
 from labdeck.tui.screens.groups.forms import FormScreen, Values, member_form, parse_user_refs
@@ -34,7 +35,7 @@ Today = Callable[[], date]
 
 def members_service(widget: Widget) -> MembersService | None:
     session = getattr(widget.app, "session", None)
-    return MembersService(session.client) if session else None
+    return session.services.members if session else None
 
 
 class MembersTab(Widget):
@@ -78,7 +79,7 @@ class MembersTab(Widget):
         self.load()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        return not (action in self.MUTATING and getattr(self.app, "read_only", False))
+        return not (action in self.MUTATING and context_of(self).read_only)
 
     @work(exclusive=True, group="project-members")
     async def load(self, refresh: bool = False) -> None:

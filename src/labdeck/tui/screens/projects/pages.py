@@ -21,6 +21,7 @@ from labdeck.api.errors import NotFound
 from labdeck.api.models.project_resources import PagesDomain
 from labdeck.api.models.projects import Project
 from labdeck.api.pages_domains import PagesDomainsService
+from labdeck.tui.context import context_of
 from labdeck.tui.screens.confirm import ConfirmScreen
 from labdeck.tui.screens.projects.dialogs import DomainDialog, DomainRequest
 from labdeck.tui.widgets.footer import LIST_KEYS
@@ -35,7 +36,7 @@ EXPIRY_STYLES = {"expired": "bold red", "soon": "yellow", "valid": "green", "non
 
 def pages_service(widget: Widget) -> PagesDomainsService | None:
     session = getattr(widget.app, "session", None)
-    return PagesDomainsService(session.client) if session else None
+    return session.services.pages if session else None
 
 
 def expiry_text(domain: PagesDomain, now: datetime) -> Text:
@@ -125,7 +126,7 @@ class PagesTab(Widget):
         self.load()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        return not (action in self.MUTATING and getattr(self.app, "read_only", False))
+        return not (action in self.MUTATING and context_of(self).read_only)
 
     @work(exclusive=True, group="project-pages")
     async def load(self, refresh: bool = False) -> None:

@@ -78,8 +78,8 @@ class ProjectsScreen(LabdeckScreen):
         return self.query_one("#projects-view", ResourceView).table
 
     def source(self) -> ProjectsService | None:
-        session = self.labdeck.session
-        return ProjectsService(session.client) if session else None
+        session = self.ctx.session
+        return session.services.projects if session else None
 
     def on_mount(self) -> None:
         self.table.focus()

@@ -20,6 +20,7 @@ from labdeck.api.errors import NotFound
 from labdeck.api.models.project_resources import RepositoryTag
 from labdeck.api.models.projects import Project
 from labdeck.api.repository_tags import TagsService
+from labdeck.tui.context import context_of
 from labdeck.tui.screens.confirm import ConfirmScreen
 from labdeck.tui.screens.projects.dialogs import NewTag, TagCreateDialog
 from labdeck.tui.widgets.detail_fields import append_fields
@@ -33,7 +34,7 @@ from labdeck.tui.writes import open_write_form
 
 def tags_service(widget: Widget) -> TagsService | None:
     session = getattr(widget.app, "session", None)
-    return TagsService(session.client) if session else None
+    return session.services.tags if session else None
 
 
 def _stamp(tag: RepositoryTag) -> float:
@@ -105,7 +106,7 @@ class TagsTab(Widget):
         self.load()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        return not (action in self.MUTATING and getattr(self.app, "read_only", False))
+        return not (action in self.MUTATING and context_of(self).read_only)
 
     @work(exclusive=True, group="project-tags")
     async def load(self, refresh: bool = False) -> None:

@@ -20,6 +20,7 @@ from labdeck.api.errors import LabdeckError
 from labdeck.api.models.projects import Project
 from labdeck.api.models.variables import CiVariable
 from labdeck.api.variables import Owner, VariableError, VariablesService
+from labdeck.tui.context import context_of
 from labdeck.tui.screens.ci_variables import VariableListKeys, change_variable, delete_variable_screen
 from labdeck.tui.screens.groups.forms import Values, variable_form
 from labdeck.tui.screens.groups.tabs import variable_tab
@@ -74,14 +75,14 @@ class VariablesTab(VariableListKeys, Widget):
 
     @property
     def service(self) -> VariablesService | None:
-        session = getattr(self.app, "session", None)
-        return VariablesService(session.client) if session else None
+        session = context_of(self).session
+        return session.services.variables if session else None
 
     def on_mount(self) -> None:
         self.load()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        return not (action in self.MUTATING and getattr(self.app, "read_only", False))
+        return not (action in self.MUTATING and context_of(self).read_only)
 
     def show_status(self, text: str, style: str = "dim") -> None:
         self.query_one("#variables-status", Static).update(Text(text, style=style))

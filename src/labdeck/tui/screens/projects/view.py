@@ -83,7 +83,7 @@ class ProjectViewScreen(LabdeckScreen):
 
     def on_mount(self) -> None:
         self.sub_title = self.project.path_with_namespace or str(self.project.id)
-        self.labdeck.note_project(self.project.id, self.sub_title)
+        self.ctx.note_project(self.project.id, self.sub_title)
         self.mark_data_loaded()
         self.call_after_refresh(self.focus_tab)
 

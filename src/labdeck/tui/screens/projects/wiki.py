@@ -25,6 +25,7 @@ from labdeck.api.errors import LabdeckError
 from labdeck.api.models.project_resources import WIKI_FORMATS, WikiPage
 from labdeck.api.models.projects import Project
 from labdeck.api.wikis import WikiService
+from labdeck.tui.context import context_of
 from labdeck.tui.screens.base import LabdeckScreen
 from labdeck.tui.screens.confirm import ConfirmScreen
 from labdeck.tui.screens.projects.dialogs import PathPrompt, error_text
@@ -35,7 +36,7 @@ from labdeck.tui.writes import attempt_write
 
 def wiki_service(widget: Widget) -> WikiService | None:
     session = getattr(widget.app, "session", None)
-    return WikiService(session.client) if session else None
+    return session.services.wikis if session else None
 
 
 def page_cells(page: WikiPage) -> tuple[Text, ...]:
@@ -73,7 +74,7 @@ class WikiTab(Widget):
         self.load()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        return not (action in self.MUTATING and getattr(self.app, "read_only", False))
+        return not (action in self.MUTATING and context_of(self).read_only)
 
     @work(exclusive=True, group="project-wiki")
     async def load(self, refresh: bool = False) -> None:
@@ -296,7 +297,7 @@ class WikiEditorScreen(LabdeckScreen):
     def on_markdown_link_clicked(self, event: Markdown.LinkClicked) -> None:
         event.prevent_default()
         href = event.href
-        session = getattr(self.app, "session", None)
+        session = context_of(self).session
         own = urlsplit(session.settings.base_url).hostname if session else None
         parts = urlsplit(href)
         if parts.scheme in ("http", "https") and own and parts.hostname == own:

@@ -30,6 +30,7 @@ from labdeck.api.registry import format_age, format_size, format_wait
 from labdeck.api.registry_exact import delete_exactly
 from labdeck.domain.journal_rules import REGISTRY_NO_INVERSE
 from labdeck.domain.registry_cleanup import CleanupPlan, CleanupPlanner, CleanupRules, Reason, exact_rules
+from labdeck.tui.context import context_of
 from labdeck.tui.jobs import Job, counted, poll_until
 from labdeck.tui.screens.base import LabdeckScreen
 from labdeck.tui.screens.confirm import TypeToConfirmScreen
@@ -250,7 +251,7 @@ class RegistryCleanupScreen(LabdeckScreen):
 
     def on_mount(self) -> None:
         # read-only mode hides every mutating action: the button too, not only the key
-        self.query_one("#cleanup-apply", Button).display = not getattr(self.app, "read_only", False)
+        self.query_one("#cleanup-apply", Button).display = not context_of(self).read_only
         self.query_one("#cleanup-delete", Input).focus()
         self.update_lock()
         self.set_interval(1.0, self.update_lock)
@@ -354,7 +355,7 @@ class RegistryCleanupScreen(LabdeckScreen):
 
     def can_apply(self) -> bool:
         return (self.plan is not None and self.plan.deleted_count > 0
-                and not getattr(self.app, "read_only", False))
+                and not context_of(self).read_only)
 
     # -- applying -------------------------------------------------------------------------------------
     def on_button_pressed(self, event: Button.Pressed) -> None:
@@ -363,7 +364,7 @@ class RegistryCleanupScreen(LabdeckScreen):
             self.action_apply()
 
     def action_apply(self) -> None:
-        if getattr(self.app, "read_only", False):  # however it was reached (a key is hidden already)
+        if context_of(self).read_only:  # however it was reached (a key is hidden already)
             return
         plan, rules = self.plan, self.rules
         if plan is None or rules is None or plan.deleted_count == 0:
@@ -428,7 +429,7 @@ class RegistryCleanupScreen(LabdeckScreen):
             if self.on_deleted is not None:  # the list the job changed reloads, open panel or not
                 self.on_deleted(gone)
 
-        return self.labdeck.start_job(f"Bulk delete {len(names):,} tag(s) of {self.repo_label}", run)
+        return self.ctx.start_job(f"Bulk delete {len(names):,} tag(s) of {self.repo_label}", run)
 
     def after_deletion(self, gone: set[str]) -> None:
         """The deleted tags leave the panel; the preview is recomputed on what is left."""

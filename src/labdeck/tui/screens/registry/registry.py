@@ -26,8 +26,7 @@ from textual.widgets import Input, Static
 
 from labdeck.api.errors import NotFound
 from labdeck.api.models.registry import RegistryRepository, RegistryTagDetail
-from labdeck.api.registry import BulkDeleteLocks, RegistryService, format_age, format_size
-from labdeck.api.tag_cache import TagDetailCache
+from labdeck.api.registry import RegistryService, format_age, format_size
 from labdeck.domain.journal_rules import REGISTRY_NO_INVERSE
 from labdeck.tui.areas import AreaRequest
 from labdeck.tui.jobs import Job, poll_until
@@ -50,18 +49,10 @@ def utc_now() -> datetime:
 
 
 def registry_service(screen: LabdeckScreen) -> RegistryService | None:
-    """A service over the session's client, with the session's record of bulk deletes sent."""
-    session = screen.labdeck.session
-    if session is None:
-        return None
-    locks = session.extra.setdefault("registry_locks", BulkDeleteLocks())
-    cache = session.extra.get("registry_tag_cache")
-    if cache is None:
-        cache = session.extra["registry_tag_cache"] = TagDetailCache.for_instance(
-            session.client.settings.base_url)
-    user = session.user  # known: no need to ask whether it is an administrator (bigger GraphQL batches)
-    return RegistryService(session.client, locks, tag_cache=cache,
-                           admin=None if user is None else bool(getattr(user, "is_admin", False)))
+    """The session's registry service (it keeps the session's record of bulk deletes sent and the tag
+    cache), or None when no instance is connected."""
+    session = screen.ctx.session
+    return session.services.registry if session is not None else None
 
 
 def _timestamp(value: datetime | None) -> float:
@@ -198,7 +189,7 @@ class RegistryScreen(ScopedScreen):
             if is_live(self):
                 self.load_repositories()
 
-        return self.labdeck.start_job(f"Delete repository {repo.path or repo.display_name}", run)
+        return self.ctx.start_job(f"Delete repository {repo.path or repo.display_name}", run)
 
 
 # --- tags -----------------------------------------------------------------------------------------------
@@ -373,7 +364,7 @@ class RegistryTagsScreen(LabdeckScreen):
 
         self.table.action_unmark_all()
         title = f"Delete {len(names)} tag(s) of {self.repository.path or self.repository.display_name}"
-        return self.labdeck.start_job(title, run, total=len(names))
+        return self.ctx.start_job(title, run, total=len(names))
 
 
 def open_registry(request: AreaRequest) -> RegistryScreen:

@@ -78,7 +78,7 @@ def start_export(screen: LabdeckScreen, table: ResourceTable) -> None:
             job.add_result(str(used), True, f"{len(rows)} rows written", advance=False)
 
         # a missing folder is created after asking; the folder is remembered for the next time
-        ensure_folder(screen.app, target.parent, lambda _folder: screen.labdeck.start_job(
+        ensure_folder(screen.app, target.parent, lambda _folder: screen.ctx.start_job(
             f"Export {len(rows)} rows to {target.name}", run, total=len(rows)))
 
     screen.app.push_screen(ExportDialog(len(rows), which, default_target(screen)), chosen)

@@ -18,6 +18,7 @@ from textual.widgets import Button, Input, Label, Select, Static
 from labdeck.api.errors import LabdeckError
 from labdeck.api.settings import ConnectionSettings
 from labdeck.config.files import Config, InstanceConfig, save_config
+from labdeck.config.urls import transport_warnings, url_problem
 from labdeck.tui.errors import describe_error
 from labdeck.tui.screens.form_keys import FormKeys
 from labdeck.tui.session import open_session
@@ -60,8 +61,9 @@ class FirstRunScreen(FormKeys, Screen[tuple[Config, ConnectionSettings] | None])
 
     def instance_from_form(self) -> InstanceConfig:
         name, url = self._value("name") or "work", self._value("url").rstrip("/")
-        if not url.startswith(("http://", "https://")):
-            raise LabdeckError("URL: give the instance's address, starting with https://")
+        problem = url_problem(url)  # the loader's own rule: what is saved here loads
+        if problem is not None:
+            raise LabdeckError(f"URL {problem}")
         command = self._value("token-command")
         token = self.query_one("#token", Input).value.strip()
         if not command and not token:
@@ -105,7 +107,11 @@ class FirstRunScreen(FormKeys, Screen[tuple[Config, ConnectionSettings] | None])
         except LabdeckError as error:
             self._status(describe_error(error), error=True)
             return
-        self._status(f"Signed in as {user.username}; saved.")
+        warnings = "".join(f" Note: the URL {text}." for text in transport_warnings(instance.url))
+        self._status(f"Signed in as {user.username}; saved.{warnings}")
+        for text in transport_warnings(instance.url):
+            self.app.notify(f"{instance.name}: the URL {text}", title="Config", severity="warning",
+                            markup=False, timeout=10)
         self.dismiss((config, settings))
 
     def action_quit_setup(self) -> None:

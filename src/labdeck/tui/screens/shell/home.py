@@ -51,16 +51,16 @@ class HomeScreen(LabdeckScreen):
 
     def on_mount(self) -> None:
         self._show_reach()
-        self.query_one(OverviewPanel).display = self.labdeck.session is not None
+        self.query_one(OverviewPanel).display = self.ctx.session is not None
 
     def _options(self) -> list[Option]:
         return [Option(_prompt(area), id=area.name)
-                for area in shown_areas(self.labdeck.is_admin, self.labdeck.area_allowed)]
+                for area in shown_areas(self.ctx.is_admin, self.ctx.area_allowed)]
 
     def _show_reach(self) -> None:
         """With a job token, one line saying what it reaches (server text as plain text, never markup)."""
         reach = self.query_one("#home-reach", Static)
-        note = self.labdeck.reach_note()
+        note = self.ctx.reach_note()
         reach.update(Text(note) if note else "")
         reach.display = bool(note)
 
@@ -74,9 +74,9 @@ class HomeScreen(LabdeckScreen):
         if highlighted is not None and areas.option_count:
             areas.highlighted = min(highlighted, areas.option_count - 1)
         for panel in self.query(OverviewPanel):
-            panel.display = self.labdeck.session is not None
+            panel.display = self.ctx.session is not None
             panel.load_once()  # the overview depends on who signed in
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         if event.option_list.id == "areas" and event.option.id:
-            self.labdeck.open_area(event.option.id)
+            self.ctx.open_area(event.option.id)

@@ -84,12 +84,12 @@ class JobsScreen(LabdeckScreen):
     ]
 
     def compose_body(self) -> ComposeResult:
-        yield ResourceView(JOB_COLUMNS, self.labdeck.jobs.jobs, cells=job_cells, row_key=lambda job: job.id,
+        yield ResourceView(JOB_COLUMNS, self.ctx.jobs.jobs, cells=job_cells, row_key=lambda job: job.id,
                            detail=job_detail, empty_text="No jobs yet (exports, forks, bulk deletes)",
                            id="jobs-view")
 
     def on_mount(self) -> None:
-        self._stop_listening = self.labdeck.jobs.on_change(self._job_changed)
+        self._stop_listening = self.ctx.jobs.on_change(self._job_changed)
         self.set_interval(0.5, self._tick)
         self.table.focus()
 
@@ -107,12 +107,12 @@ class JobsScreen(LabdeckScreen):
             self.table.append_rows([job])
 
     def _tick(self) -> None:
-        for job in self.labdeck.jobs.jobs:
+        for job in self.ctx.jobs.jobs:
             if not job.state.finished:
                 self.table.replace_row(job)
 
     def refresh_data(self) -> None:
-        self.table.set_rows(self.labdeck.jobs.jobs)
+        self.table.set_rows(self.ctx.jobs.jobs)
 
     def selected_job(self) -> Job | None:
         row = self.table.cursor_row
@@ -126,7 +126,7 @@ class JobsScreen(LabdeckScreen):
             self.notify(f"{job.title} has already finished", markup=False)
 
     def action_clear_finished(self) -> None:
-        self.labdeck.jobs.clear_finished()
+        self.ctx.jobs.clear_finished()
         self.refresh_data()
 
     def on_resource_table_row_selected(self, event: ResourceTable.RowSelected) -> None:

@@ -18,6 +18,7 @@ from textual.widgets import Static
 from labdeck.api.errors import LabdeckError
 from labdeck.api.journal import JournalEntry, UndoService
 from labdeck.tui.areas import AreaRequest
+from labdeck.tui.context import context_of
 from labdeck.tui.errors import describe_error
 from labdeck.tui.screens.base import StatusTableScreen
 from labdeck.tui.screens.confirm import ConfirmScreen
@@ -63,9 +64,8 @@ class JournalScreen(StatusTableScreen):
 
     # -- data -----------------------------------------------------------------------------------------
     def _service(self) -> UndoService | None:
-        session = getattr(self.app, "session", None)
-        journal = session.client.journal if session is not None else None
-        return UndoService(session.client, journal) if session is not None and journal is not None else None
+        session = context_of(self).session
+        return session.services.undo if session is not None else None
 
     def _cells(self, entry: JournalEntry) -> tuple[Text, ...]:
         refusal = self.refusals.get(entry.id, "no session")
@@ -152,7 +152,7 @@ class JournalScreen(StatusTableScreen):
             self.app.call_later(self._reload_if_shown)
 
         title = f"Undo {entries[0].operation}" if len(entries) == 1 else f"Undo {len(entries)} changes"
-        self.labdeck.start_job(title, run, total=len(entries))
+        self.ctx.start_job(title, run, total=len(entries))
 
 
 def open_journal(request: AreaRequest) -> JournalScreen:

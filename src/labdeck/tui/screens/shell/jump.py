@@ -12,6 +12,7 @@ from textual.suggester import SuggestFromList
 from textual.widgets import Input, Label, Static
 
 from labdeck.tui.areas import admin_only_message, complete, find_area
+from labdeck.tui.context import context_of
 from labdeck.tui.screens.form_keys import FormKeys
 
 
@@ -43,10 +44,10 @@ class JumpScreen(FormKeys, ModalScreen[str | None]):
             yield Static(self._choices(""), id="jump-choices")
 
     def _admin(self) -> bool:
-        return bool(getattr(self.app, "is_admin", False))
+        return context_of(self).is_admin
 
     def _allowed(self) -> Any:
-        return getattr(self.app, "area_allowed", None)
+        return context_of(self).area_allowed
 
     def _choices(self, text: str) -> str:
         names = complete(text, self._admin(), self._allowed())

@@ -11,7 +11,6 @@ figure, and `r` reloads it.
 
 from __future__ import annotations
 
-import time
 from datetime import date
 from typing import Any
 
@@ -36,6 +35,7 @@ from labdeck.api.overview import (
 from labdeck.api.registry import LOCKS
 from labdeck.api.registry_known import known_for
 from labdeck.tui.areas import AreaRequest
+from labdeck.tui.context import context_of
 from labdeck.tui.jobs import JobState
 from labdeck.tui.screens.base import LabdeckScreen
 
@@ -84,7 +84,7 @@ class OverviewPanel(Vertical):
 
     def load_once(self) -> None:
         """Load for the signed-in user unless that is done or under way (`r` reloads with `load`)."""
-        session = getattr(self.app, "session", None)
+        session = context_of(self).session
         if session is None or session.user is None:
             return
         who = (id(session), session.user.username)
@@ -95,16 +95,16 @@ class OverviewPanel(Vertical):
     # -- loading --------------------------------------------------------------------------------------
     @work(exclusive=True, group="overview")
     async def load(self) -> None:
-        app: Any = self.app
-        session = getattr(app, "session", None)
+        ctx = context_of(self)
+        session = ctx.session
         if session is None:
             return
         user = session.user or await session.load_user()
-        service = OverviewService(session.client)
+        service = session.services.overview()
         if user.is_admin:
             await self._read("users", lambda: self._users(service))
             await self._read("certificates", service.certificates)
-        recent = list(getattr(app, "recent_projects", []))
+        recent = ctx.recent_projects
         if recent:
             await self._read("failed", lambda: service.failed_deployments(recent))
         if self.is_attached:
@@ -127,8 +127,7 @@ class OverviewPanel(Vertical):
             self.show_lines()
 
     def _now(self) -> float:
-        clock = getattr(self.app, "clock", None)  # the app's clock (frozen in tests and snapshots)
-        return clock() if callable(clock) else time.time()
+        return context_of(self).clock()  # the app's clock (frozen in tests and snapshots)
 
     # -- lines ----------------------------------------------------------------------------------------
     def show_lines(self) -> None:
@@ -175,7 +174,7 @@ class OverviewPanel(Vertical):
                        ("users", AreaRequest(scope=tab)), style)
 
     def _registry_lines(self, options: list[Option | None]) -> None:
-        session = getattr(self.app, "session", None)
+        session = context_of(self).session
         if session is None:
             return
         instance = session.client.settings.base_url
@@ -228,9 +227,7 @@ class OverviewPanel(Vertical):
                        ("deployments", AreaRequest(scope=failed.project)), "$error")
 
     def _job_lines(self, options: list[Option | None]) -> None:
-        jobs = getattr(self.app, "jobs", None)
-        if jobs is None:
-            return
+        jobs = context_of(self).jobs
         running = [j for j in jobs.jobs if j.state in (JobState.RUNNING, JobState.QUEUED)]
         failed = [j for j in jobs.jobs if j.state == JobState.FAILED or (j.state.finished and j.failed_items)]
         if not running and not failed:

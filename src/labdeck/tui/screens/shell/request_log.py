@@ -100,13 +100,13 @@ class RequestLogScreen(LabdeckScreen):
         return self.query_one("#log-view", ResourceView).table
 
     def _rows(self) -> list[Row]:
-        self._count = len(self.labdeck.request_log.entries)
-        return list(enumerate(self.labdeck.request_log.entries))
+        self._count = len(self.ctx.request_log.entries)
+        return list(enumerate(self.ctx.request_log.entries))
 
     def on_mount(self) -> None:
         self._pending: list[RequestLogEntry] = []
         self._amended: list[RequestLogEntry] = []
-        self._unsubscribe = self.labdeck.request_log.subscribe(self._pending.append,
+        self._unsubscribe = self.ctx.request_log.subscribe(self._pending.append,
                                                                on_amend=self._amended.append)
         self.set_interval(0.25, self._flush)
         table = self.table
@@ -154,7 +154,7 @@ class RequestLogScreen(LabdeckScreen):
         if row is None:
             self.notify("Nothing to copy here", severity="warning")
             return
-        copy_text(self.labdeck, request_line(row[1]), "request")
+        copy_text(self.app, request_line(row[1]), "request")
 
     def refresh_data(self) -> None:
         self._pending.clear()

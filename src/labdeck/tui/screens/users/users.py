@@ -162,8 +162,8 @@ class UsersScreen(LabdeckScreen):
         return self.query_one("#users-view", ResourceView).table
 
     def service(self) -> UsersService | None:
-        session = self.labdeck.session
-        return UsersService(session.client) if session else None
+        session = self.ctx.session
+        return session.services.users if session else None
 
     def on_mount(self) -> None:
         self.table.focus()
@@ -175,14 +175,14 @@ class UsersScreen(LabdeckScreen):
     # -- loading --------------------------------------------------------------------------------------
     @work(exclusive=True, group="users")
     async def load_users(self, refresh: bool = False) -> None:
-        session = self.labdeck.session
+        session = self.ctx.session
         if session is None:
             return
         me = session.user or await session.load_user()
         if not me.is_admin:
             self.show_denied(me.username)
             return
-        service = UsersService(session.client)
+        service = session.services.users
         self.table.loading_more = True
         try:
             self.all_users = await service.list_users(search=self.search or None, refresh=refresh)
@@ -206,7 +206,7 @@ class UsersScreen(LabdeckScreen):
 
     # -- detail ---------------------------------------------------------------------------------------
     def caller_id(self, user: ModeratedUser) -> int | None:
-        session = self.labdeck.session
+        session = self.ctx.session
         me = session.user if session else None
         return user.id if me is not None and me.username == user.username else None
 
@@ -364,7 +364,7 @@ class UsersScreen(LabdeckScreen):
                 self.load_users(refresh=True)
 
         self.table.action_unmark_all()
-        return self.labdeck.start_job(f"{op.label.capitalize()} {len(pairs)} users", bulk, total=len(pairs))
+        return self.ctx.start_job(f"{op.label.capitalize()} {len(pairs)} users", bulk, total=len(pairs))
 
 
 def open_users(request: AreaRequest) -> UsersScreen:

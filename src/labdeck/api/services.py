@@ -1,0 +1,128 @@
+"""Every service of one instance's client, each built once, on first use.
+
+A screen asks its context for `services.registry` rather than building a `RegistryService` from the
+session's client: one object per service and per client, so what a service remembers for the session (the
+registry's bulk-delete locks and tag cache, the issues service's milestone ids) is shared by every screen,
+and a switch of instance, which makes a new client, makes new services.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import datetime
+from functools import cached_property
+
+from labdeck.api.badges import BadgesService
+from labdeck.api.client import ApiClient
+from labdeck.api.deployments import DeploymentsService
+from labdeck.api.error_tracking import ErrorTrackingService
+from labdeck.api.forks import ForksService
+from labdeck.api.group_transfer import GroupTransferService
+from labdeck.api.groups import GroupsService
+from labdeck.api.instance import InstanceService
+from labdeck.api.issues import IssuesService
+from labdeck.api.iterations import IterationsService
+from labdeck.api.journal import UndoService
+from labdeck.api.labels import GroupLabelsService
+from labdeck.api.members import MembersService
+from labdeck.api.overview import OverviewService
+from labdeck.api.pages_domains import PagesDomainsService
+from labdeck.api.projects import ProjectsService
+from labdeck.api.registry import BulkDeleteLocks, RegistryService
+from labdeck.api.repository_tags import TagsService
+from labdeck.api.tag_cache import TagDetailCache
+from labdeck.api.users import UsersService
+from labdeck.api.variables import VariablesService
+from labdeck.api.wikis import WikiService
+
+
+class Services:
+    """The services of `client`. `is_admin` tells, once the user is known, whether the caller is an
+    administrator (the registry then reads bigger GraphQL batches); None while unknown."""
+
+    def __init__(self, client: ApiClient, *, is_admin: Callable[[], bool | None] = lambda: None) -> None:
+        self.client = client
+        self._is_admin = is_admin
+
+    @cached_property
+    def instance(self) -> InstanceService:
+        return InstanceService(self.client)
+
+    @cached_property
+    def groups(self) -> GroupsService:
+        return GroupsService(self.client)
+
+    @cached_property
+    def members(self) -> MembersService:
+        return MembersService(self.client)
+
+    @cached_property
+    def labels(self) -> GroupLabelsService:
+        return GroupLabelsService(self.client)
+
+    @cached_property
+    def badges(self) -> BadgesService:
+        return BadgesService(self.client)
+
+    @cached_property
+    def variables(self) -> VariablesService:
+        return VariablesService(self.client)
+
+    @cached_property
+    def iterations(self) -> IterationsService:
+        return IterationsService(self.client)
+
+    @cached_property
+    def transfer(self) -> GroupTransferService:
+        return GroupTransferService(self.client)
+
+    @cached_property
+    def projects(self) -> ProjectsService:
+        return ProjectsService(self.client)
+
+    @cached_property
+    def tags(self) -> TagsService:
+        return TagsService(self.client)
+
+    @cached_property
+    def forks(self) -> ForksService:
+        return ForksService(self.client)
+
+    @cached_property
+    def wikis(self) -> WikiService:
+        return WikiService(self.client)
+
+    @cached_property
+    def pages(self) -> PagesDomainsService:
+        return PagesDomainsService(self.client)
+
+    @cached_property
+    def error_tracking(self) -> ErrorTrackingService:
+        return ErrorTrackingService(self.client)
+
+    @cached_property
+    def issues(self) -> IssuesService:
+        return IssuesService(self.client)
+
+    @cached_property
+    def users(self) -> UsersService:
+        return UsersService(self.client)
+
+    @cached_property
+    def deployments(self) -> DeploymentsService:
+        return DeploymentsService(self.client)
+
+    @cached_property
+    def registry(self) -> RegistryService:
+        return RegistryService(self.client, BulkDeleteLocks(),
+                               tag_cache=TagDetailCache.for_instance(self.client.settings.base_url),
+                               admin=self._is_admin())
+
+    @cached_property
+    def undo(self) -> UndoService | None:
+        """None when the client keeps no journal."""
+        return UndoService(self.client, self.client.journal) if self.client.journal is not None else None
+
+    def overview(self, now: Callable[[], datetime] | None = None) -> OverviewService:
+        """A new overview reader: each read has its own request budget."""
+        return OverviewService(self.client) if now is None else OverviewService(self.client, now=now)

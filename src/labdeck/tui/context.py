@@ -1,0 +1,182 @@
+"""The typed context of the TUI: everything a screen or widget may use of the running console.
+
+Screens never reach into the app (no `getattr(self.app, ...)`, no private member): they read
+`context_of(self)` (a `LabdeckScreen` has it as `self.ctx`). The context holds the connected session and its
+services (`ctx.services.registry`, built once per client), the policy (read-only, edition and version,
+administrator, job token), the job centre, the request log, the clock, the config and labdeck's state, the
+one way to describe an error, and the shell's navigation (`ctx.shell.open_area(...)`).
+
+A widget shown outside labdeck's app (a test app, a snapshot) gets `DETACHED`: no session, no jobs, a
+monotonic clock.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Protocol
+
+from labdeck.api.errors import LabdeckError
+from labdeck.api.request_log import RequestLog
+from labdeck.domain.capabilities import Capabilities
+from labdeck.domain.job_tokens import JOB_TOKEN_AREAS, JOB_TOKEN_UNREACHABLE, NOT_WITH_JOB_TOKEN
+from labdeck.domain.redaction import redact
+from labdeck.tui.errors import describe_error
+
+if TYPE_CHECKING:
+    from textual.dom import DOMNode
+    from textual.screen import Screen
+
+    from labdeck.api.services import Services
+    from labdeck.config.files import Config
+    from labdeck.config.state import State
+    from labdeck.tui.areas import Area, AreaRequest
+    from labdeck.tui.jobs import Job, JobCentre
+    from labdeck.tui.session import Session
+    from labdeck.tui.widgets.status_bar import StatusInfo
+
+
+class NotConnected(LabdeckError):
+    """No instance is connected (the first-run screen is open, or a switch is under way)."""
+
+    def __init__(self) -> None:
+        super().__init__("no instance is connected")
+
+
+class Shell(Protocol):
+    """What the console's shell does for screens: navigation, the status bar, remembering state."""
+
+    def open_area(self, name: str, request: AreaRequest | None = None) -> Awaitable[Any] | None: ...
+
+    def area_allowed(self, area: Area) -> bool: ...
+
+    def reach_note(self) -> str: ...
+
+    def status_info(self, screen: Screen[Any]) -> StatusInfo: ...
+
+    def remember(self, state: State) -> None: ...
+
+
+@dataclass(frozen=True)
+class Policy:
+    """What may be done on the connected instance with this token."""
+
+    read_only: bool = False
+    capabilities: Capabilities = field(default_factory=Capabilities)
+    is_admin: bool = False
+    job_token: bool = False
+
+    def feature_reason(self, feature: str) -> str | None:
+        """Why `feature` cannot work here ("needs GitLab Premium", "needs GitLab 15.2", "not reachable with a
+        CI job token"), or None when it can (or when the edition is not known yet: nothing is hidden)."""
+        if self.job_token and feature in JOB_TOKEN_UNREACHABLE:
+            return NOT_WITH_JOB_TOKEN
+        return self.capabilities.supports(feature)
+
+    def area_reason(self, area_name: str) -> str | None:
+        """Why a whole area cannot work here, or None."""
+        if self.job_token and area_name not in JOB_TOKEN_AREAS:
+            return NOT_WITH_JOB_TOKEN
+        return None
+
+
+@dataclass
+class Context:
+    """The console's context. The app owns one and updates `session` and `read_only` when it connects."""
+
+    jobs: JobCentre = field(default_factory=lambda: _job_centre())
+    request_log: RequestLog = field(default_factory=RequestLog)
+    clock: Callable[[], float] = time.monotonic
+    config: Config | None = None
+    state: State | None = None
+    shell: Shell | None = None
+    session: Session | None = None
+    read_only: bool = False
+
+    @property
+    def services(self) -> Services:
+        """The connected session's services (`NotConnected` when there is none)."""
+        if self.session is None:
+            raise NotConnected()
+        return self.session.services
+
+    @property
+    def connected(self) -> bool:
+        return self.session is not None
+
+    @property
+    def policy(self) -> Policy:
+        session = self.session
+        if session is None:  # nothing is known yet: nothing is hidden but writes in read-only mode
+            return Policy(read_only=self.read_only)
+        return Policy(read_only=self.read_only, capabilities=session.capabilities,
+                      is_admin=bool(session.user and session.user.is_admin),
+                      job_token=session.settings.auth == "job")
+
+    @property
+    def is_admin(self) -> bool:
+        return self.policy.is_admin
+
+    def secrets(self) -> list[str]:
+        """The connected token, for redaction by value."""
+        token = self.session.settings.token if self.session else None
+        return [token.get_secret_value()] if token is not None else []
+
+    def describe(self, error: BaseException) -> str:
+        """One line for a notification, without the token (whatever its shape)."""
+        return redact(describe_error(error), self.secrets())
+
+    def start_job(self, title: str, function: Callable[[Job], Any], *, total: int | None = None) -> Job:
+        return self.jobs.start(title, function, total=total)
+
+    def open_area(self, name: str, request: AreaRequest | None = None) -> Awaitable[Any] | None:
+        """Show an area (None when it cannot be shown; the shell says why)."""
+        return self.shell.open_area(name, request) if self.shell is not None else None
+
+    def area_allowed(self, area: Area) -> bool:
+        """Whether the instance and the token can work in `area`."""
+        return self.shell.area_allowed(area) if self.shell is not None else True
+
+    def reach_note(self) -> str:
+        """What the home says about the token's reach (empty for an ordinary token)."""
+        return self.shell.reach_note() if self.shell is not None else ""
+
+    def remember(self, state: State) -> None:
+        """Keep labdeck's own state (theme, last download folder)."""
+        self.state = state
+        if self.shell is not None:
+            self.shell.remember(state)
+
+    @property
+    def recent_projects(self) -> list[tuple[int | str, str]]:
+        return list(self.session.recent_projects) if self.session is not None else []
+
+    def note_project(self, project_id: int | str, path: str) -> None:
+        """Remember a project the user opened, for this instance (the overview follows its deployments)."""
+        if self.session is not None:
+            self.session.note_project(project_id, path)
+
+
+def _job_centre() -> JobCentre:
+    from labdeck.tui.jobs import JobCentre
+
+    return JobCentre()
+
+
+DETACHED = Context()
+
+
+class HasContext:
+    """Base of the app that owns the context (`LabdeckApp`)."""
+
+    context: Context
+
+
+def context_of(node: DOMNode) -> Context:
+    """The context of the app `node` runs in; `DETACHED` outside labdeck's app (or before it runs)."""
+    try:
+        app = node.app
+    except Exception:  # not attached to an app yet
+        return DETACHED
+    return app.context if isinstance(app, HasContext) else DETACHED

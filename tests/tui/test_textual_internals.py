@@ -1,0 +1,35 @@
+"""Textual's private parts that labdeck touches live in one module, checked against one Textual release: a
+new release fails here first, so the module is read again before anything else breaks."""
+
+from __future__ import annotations
+
+import re
+from importlib.metadata import version
+from pathlib import Path
+
+from textual.app import App
+from textual.command import CommandList
+
+from labdeck.tui import textual_internals
+
+SRC = Path(__file__).resolve().parents[2] / "src" / "labdeck"
+
+
+def test_the_installed_textual_is_the_one_the_internals_were_checked_against() -> None:
+    assert version("textual") == textual_internals.CHECKED_AGAINST, (
+        "read src/labdeck/tui/textual_internals.py against the new Textual, then update CHECKED_AGAINST")
+
+
+def test_every_private_name_used_still_exists() -> None:
+    app = App[None]()
+    for name in ("_screen_stacks", "_return_code", "_exception", "_exception_event"):
+        assert hasattr(app, name), name
+    assert callable(getattr(CommandList, "_update_lines", None))
+
+
+def test_no_other_module_touches_textual_internals() -> None:
+    private = re.compile(r"^\s*(from|import) textual(\.\w+)*\._|from textual\.widgets\._")
+    offenders = [str(path.relative_to(SRC)) for path in SRC.rglob("*.py")
+                 if path.name != "textual_internals.py"
+                 and any(private.search(line) for line in path.read_text().splitlines())]
+    assert offenders == []
