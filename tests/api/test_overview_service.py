@@ -50,6 +50,9 @@ async def test_the_sandbox_figures() -> None:
             assert figures.counts.get(condition, 0) >= 1, condition
         certificates = await service.certificates()
         assert certificates.expired and certificates.complete
+        # the sandbox serves GitLab's PagesDomainBasic (`certificate_expiration`): expiry still read
+        assert [d.domain for d in certificates.expired] == ["old.acme.test"]
+        assert [d.domain for d in certificates.soon] == ["soon.acme.test"]
         assert service.budget.left >= 12 - 4
     finally:
         await pool.aclose()

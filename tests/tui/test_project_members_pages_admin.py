@@ -80,6 +80,11 @@ async def test_pages_admin_lists_every_domain_for_administrators() -> None:
         assert {d.project_id for d in screen.table.visible_rows} == {2, 7}
         status = str(screen.query_one("#pages-admin-status").render())
         assert "5 domain(s)" in status and "expired" in status
+        # GitLab's admin listing sends `certificate_expiration` (PagesDomainBasic): the expiry still shows
+        assert "1 expired, 1 expiring within 30 days" in status
+        expiry = {d.domain: str(screen.cells(d)[2]) for d in screen.table.visible_rows}
+        assert expiry["old.acme.test"].startswith("expired ") and expiry["soon.acme.test"].startswith("in ")
+        assert expiry["plain.acme.test"] == "no certificate"
 
 
 async def test_pages_admin_refused_for_a_regular_user() -> None:

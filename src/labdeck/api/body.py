@@ -5,6 +5,7 @@ control character, and decoded off the event loop when large, so the UI never fr
 from __future__ import annotations
 
 import asyncio
+import json
 import re
 import zlib
 from collections.abc import AsyncIterator, Callable
@@ -26,6 +27,10 @@ OFF_LOOP: Final = 2 * MIB
 T = TypeVar("T")
 # What makes a body that orjson refuses "NaN or Infinity" rather than just "not JSON" (in the message).
 _NON_FINITE = re.compile(rb"(?<![\w\"])-?(?:NaN|Infinity)(?![\w\"])")
+# A number token of 20 digits or more: orjson reads an integer beyond 64 bits as a float (inexact), where
+# msgspec (the listing decoder) and pydantic keep it exact. A body holding one is read again by the standard
+# decoder, so every path reads the same integer (issue 27).
+LONG_NUMBER = re.compile(rb"[:,\[]\s*-?\d{20,}\s*[,\]}]")
 
 
 class BodyTooLarge(Exception):
@@ -97,13 +102,25 @@ def decode_json(body: bytes, what: str) -> Any:
     if not body.strip():
         return None
     try:
-        return orjson.loads(body)
+        value = orjson.loads(body)
     except orjson.JSONDecodeError as exc:
         if "depth" in str(exc) or "recursion" in str(exc).lower():
             raise MalformedResponse(f"the server sent JSON nested too deeply ({what})") from None
         if _NON_FINITE.search(body):
             raise MalformedResponse(f"the server sent NaN or Infinity, not JSON ({what})") from None
         raise MalformedResponse(f"the server sent a body that is not JSON ({what})") from None
+    if LONG_NUMBER.search(body):
+        try:
+            return json.loads(body)  # orjson bounded the nesting to 1,024; the recursion limit may be lower
+        except RecursionError:
+            raise MalformedResponse(f"the server sent JSON nested too deeply ({what})") from None
+    return value
+
+
+def exact_loads(raw: bytes) -> Any:
+    """JSON with integers beyond 64 bits kept exact: orjson, or the standard decoder when `raw` holds such
+    a number (orjson would give a float). The standard decoder recurses: callers bound the nesting."""
+    return json.loads(raw) if LONG_NUMBER.search(raw) else orjson.loads(raw)
 
 
 def clean_items(body: bytes, what: str) -> Any:

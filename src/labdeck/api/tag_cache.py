@@ -16,7 +16,6 @@ import contextlib
 import hashlib
 import json
 import os
-import re
 import tempfile
 import time
 from collections.abc import Callable, Iterable
@@ -26,10 +25,10 @@ from typing import Any
 
 import orjson
 
+from labdeck.api.body import exact_loads
 from labdeck.api.models.registry import RegistryTagDetail, trusted_detail
 
 NAME_TTL = 900.0
-_LONG_NUMBER = re.compile(rb"[:,\[]-?\d{20,}[,\]}]")  # a number token of 20 digits or more
 VERSION = 2
 
 
@@ -59,9 +58,8 @@ def _encode(value: Any) -> bytes:
 
 
 def _decode(raw: bytes) -> Any:
-    """orjson; the standard decoder when the file holds an integer beyond 64 bits (orjson would read it
-    as a float)."""
-    return json.loads(raw) if _LONG_NUMBER.search(raw) else orjson.loads(raw)
+    """orjson; the standard decoder when the file holds an integer beyond 64 bits (`body.exact_loads`)."""
+    return exact_loads(raw)
 
 
 def user_cache_dir() -> Path:

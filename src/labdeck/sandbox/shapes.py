@@ -8,6 +8,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from labdeck.sandbox.http import iso
+from labdeck.sandbox.seed.git_history import Commit
 from labdeck.sandbox.seed.sharing import shared_with_groups_json
 from labdeck.sandbox.store import Group, Project, Store, User
 
@@ -53,6 +54,18 @@ def user_full(user: User, base: str, store: Store) -> dict[str, Any]:
         "private_profile": False, "current_sign_in_ip": None, "last_sign_in_ip": None,
         "using_license_seat": user.state == "active" and not user.bot, "user_type": user.user_type,
     }
+
+
+def commit_json(commit: Commit, project_web_url: str) -> dict[str, Any]:
+    """GitLab's `Commit` entity (`lib/api/entities/commit.rb`): a tag's commit, a job's commit.
+    `project_web_url` is the project's web address (`{base}/{path_with_namespace}`)."""
+    when = iso(commit.created_at)
+    return {"id": commit.id, "short_id": commit.id[:8], "created_at": when,
+            "parent_ids": list(commit.parent_ids), "title": commit.title, "message": commit.message,
+            "author_name": commit.author_name, "author_email": commit.author_email, "authored_date": when,
+            "committer_name": commit.author_name, "committer_email": commit.author_email,
+            "committed_date": when, "trailers": {}, "extended_trailers": {},
+            "web_url": f"{project_web_url}/-/commit/{commit.id}"}
 
 
 def group_json(group: Group, base: str) -> dict[str, Any]:

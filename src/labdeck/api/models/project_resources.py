@@ -77,9 +77,12 @@ class RepositoryTag(ApiModel):
 
 
 class PagesCertificate(ApiModel):
+    """A domain's certificate as `PagesDomainCertificate` (project endpoints: subject, expired, the PEM and
+    its text) or `PagesDomainCertificateExpiration` (the admin listing: expired, expiration) sends it."""
+
     subject: str | None = None
     expired: bool | None = None
-    expiration: datetime | None = None  # the all-domains listing
+    expiration: datetime | None = None  # `certificate_expiration` of the admin listing
     certificate: str | None = None
     certificate_text: str | None = None
 
@@ -99,6 +102,11 @@ class PagesCertificate(ApiModel):
 
 
 class PagesDomain(ApiModel):
+    """A Pages domain as either of GitLab's entities sends it: `PagesDomain` (a project's endpoints) with a
+    `certificate` object, or `PagesDomainBasic` (`GET /pages/domains`) with `project_id` and
+    `certificate_expiration` instead. Read the certificate through `tls`, `not_after` and `expiry_state`,
+    which take whichever shape came."""
+
     domain: str
     url: str | None = None
     project_id: int | None = None
@@ -107,10 +115,22 @@ class PagesDomain(ApiModel):
     enabled_until: datetime | None = None
     auto_ssl_enabled: bool = False
     certificate: PagesCertificate | None = None
+    certificate_expiration: PagesCertificate | None = None  # PagesDomainBasic (the admin listing)
+
+    @property
+    def tls(self) -> PagesCertificate | None:
+        """The certificate, from `certificate` or, in the admin listing, `certificate_expiration`."""
+        return self.certificate if self.certificate is not None else self.certificate_expiration
+
+    @property
+    def not_after(self) -> datetime | None:
+        """When the certificate expires (None without a certificate or when it cannot be read)."""
+        cert = self.tls
+        return cert.not_after if cert is not None else None
 
     def expiry_state(self, now: datetime) -> str:
         """`none` (no certificate), `expired`, `soon` (within 30 days), `valid` or `unknown`."""
-        cert = self.certificate
+        cert = self.tls
         if cert is None:
             return "none"
         not_after = cert.not_after

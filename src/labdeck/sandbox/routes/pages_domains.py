@@ -1,7 +1,9 @@
 """Pages domains (GitLab's API docs, "Pages domains"), as GitLab's `lib/api/pages_domains.rb` behaves:
 
-- `GET /pages/domains` (administrators): every domain with `project_id` and a short `certificate`
-  (`expired`, `expiration`); paginated like every list, as are a project's domains;
+- `GET /pages/domains` (administrators): GitLab's `PagesDomainBasic` entity, every domain with `project_id`
+  and, when it has a certificate, `certificate_expiration` (`expired`, `expiration`; there is no
+  `certificate` object here, whatever the API docs show); paginated like every list, as are a project's
+  domains (the `PagesDomain` entity);
 - every domain carries `verified`, `verification_code` (the TXT record proving ownership) and
   `enabled_until` (a verified domain stays enabled until its next verification; null until verified);
 - a project's domains: list, read (`404 PagesDomain Not Found`), create (`domain` required; 400
@@ -53,7 +55,7 @@ def domain_json(ctx: Ctx, record: PagesDomain, *, listing: bool = False) -> dict
         info = parse_certificate(record.certificate)
         expired = info.not_after <= ctx.store.now()
         if listing:
-            out["certificate"] = {"expired": expired, "expiration": iso(info.not_after)}
+            out["certificate_expiration"] = {"expired": expired, "expiration": iso(info.not_after)}
         else:
             out["certificate"] = {"subject": info.subject_line, "expired": expired,
                                   "certificate": record.certificate,

@@ -130,7 +130,16 @@ def sorted_tags(repo: Repository) -> list[Tag]:
     return ordered
 
 
-def repository_json(ctx: Ctx, repo: Repository) -> dict[str, Any]:
+def _can_admin_images(ctx: Ctx, project_id: int) -> bool:
+    """GitLab's `admin_container_image` ability: Maintainer (40) or more, or an administrator."""
+    user = ctx.user
+    return user is not None and (user.is_admin or ctx.store.project_levels(user.id).get(project_id, 0) >= 40)
+
+
+def repository_json(ctx: Ctx, repo: Repository, *, single: bool = False) -> dict[str, Any]:
+    """GitLab's `ContainerRegistry::Repository` entity. `tags_count`, `tags` and (`single`) `size` on
+    request; `delete_api_path` only where GitLab passes the user to the entity (`single`: `GET
+    /registry/repositories/:id`) and that user may administer the project's images."""
     path = repository_path(ctx, repo)
     out: dict[str, Any] = {
         "id": repo.id, "name": repo.name, "path": path, "project_id": repo.project_id,
@@ -141,6 +150,11 @@ def repository_json(ctx: Ctx, repo: Repository) -> dict[str, Any]:
         out["tags_count"] = len(repo.tags)
     if ctx.params.bool("tags", False):
         out["tags"] = [tag_json(ctx, repo, tag) for tag in sorted_tags(repo)]
+    if single and _can_admin_images(ctx, repo.project_id):
+        api = f"{ctx.base}/api/v4/projects/{repo.project_id}"
+        out["delete_api_path"] = f"{api}/registry/repositories/{repo.id}"
+    if single and ctx.params.bool("size", False):
+        out["size"] = sum({tag.digest: tag.total_size for tag in repo.tags.values()}.values())
     return out
 
 
@@ -178,7 +192,7 @@ async def get_repository(ctx: Ctx) -> Any:
     job_project = _job_project(ctx)
     if not ctx.store.can_read_project(ctx.user, project) or job_project not in (None, project.id):
         raise SandboxError.forbidden()
-    return repository_json(ctx, repo)
+    return repository_json(ctx, repo, single=True)
 
 
 async def list_tags(ctx: Ctx) -> Any:

@@ -35,7 +35,7 @@ from labdeck.sandbox.seed.deployments import (
     deployments_data,
 )
 from labdeck.sandbox.seed.deployments import seed as seed  # the area's seeding function
-from labdeck.sandbox.shapes import user_basic, user_public
+from labdeck.sandbox.shapes import commit_json, user_basic, user_public
 from labdeck.sandbox.store import Project
 
 DEVELOPER = 30
@@ -68,37 +68,50 @@ def _user(ctx: Ctx, user_id: int, public: bool = False) -> dict[str, Any] | None
     return user_public(user, ctx.base) if public else user_basic(user, ctx.base)
 
 
+def _seconds(start: datetime | None, end: datetime | None) -> float | None:
+    return None if start is None or end is None else (end - start).total_seconds()
+
+
 def deployable_json(ctx: Ctx, deployment: Deployment) -> dict[str, Any] | None:
+    """GitLab's `Job` entity (`Ci::JobBasic` and `Ci::Job`): no artifacts (so no `artifacts_file`), no
+    runner; `failure_reason` only on a failed job; `duration` runs until now while the job runs."""
     job = deployment.deployable
     if job is None:
         return None
     project = ctx.store.projects[deployment.project_id]
-    commit = job.commit
-    return {
+    web = f"{ctx.base}/{project.path_with_namespace}"
+    out: dict[str, Any] = {
         "id": job.id, "status": job.status, "stage": job.stage, "name": job.name, "ref": deployment.ref,
-        "tag": deployment.tag, "coverage": job.coverage, "created_at": iso(job.created_at),
-        "started_at": iso(job.started_at), "finished_at": iso(job.finished_at),
-        "project": {"ci_job_token_scope_enabled": False}, "user": _user(ctx, job.user_id, public=True),
-        "commit": {"id": commit.id, "short_id": commit.id[:8], "title": commit.title,
-                   "author_name": commit.author_name, "author_email": commit.author_email,
-                   "created_at": iso(commit.created_at), "message": commit.message},
-        "pipeline": {"id": job.pipeline_id, "project_id": project.id, "ref": deployment.ref,
-                     "sha": deployment.sha, "status": job.status, "source": "push",
+        "tag": deployment.tag, "coverage": job.coverage, "allow_failure": False,
+        "created_at": iso(job.created_at), "started_at": iso(job.started_at),
+        "finished_at": iso(job.finished_at), "erased_at": None,
+        "duration": _seconds(job.started_at, job.finished_at or (job.started_at and ctx.store.now())),
+        "queued_duration": _seconds(job.created_at, job.started_at),
+        "user": _user(ctx, job.user_id, public=True), "commit": commit_json(job.commit, web),
+        "pipeline": {"id": job.pipeline_id, "project_id": project.id,
+                     "sha": deployment.sha, "ref": deployment.ref, "status": job.status, "source": "push",
                      "created_at": iso(job.created_at), "updated_at": iso(deployment.updated_at),
-                     "web_url": f"{ctx.base}/{project.path_with_namespace}/-/pipelines/{job.pipeline_id}"},
-        "runner": None,
+                     "web_url": f"{web}/-/pipelines/{job.pipeline_id}"},
+        "web_url": f"{web}/-/jobs/{job.id}", "project": {"ci_job_token_scope_enabled": False},
+        "artifacts": [], "runner": None, "runner_manager": None, "artifacts_expire_at": None,
+        "archived": False, "tag_list": [],
     }
+    if job.status == "failed":
+        out["failure_reason"] = "script_failure"
+    return out
 
 
 def deployment_json(ctx: Ctx, deployment: Deployment) -> dict[str, Any]:
+    """GitLab's `Deployment` entity (list, single, an environment's `last_deployment`)."""
     data = deployments_data(ctx.store)
     env = data.environments.get(deployment.environment_id)
     return {
         "id": deployment.id, "iid": deployment.iid, "ref": deployment.ref, "sha": deployment.sha,
         "created_at": iso(deployment.created_at), "updated_at": iso(deployment.updated_at),
         "status": deployment.status, "user": _user(ctx, deployment.user_id),
-        "environment": ({"id": env.id, "name": env.name, "external_url": env.external_url}
-                        if env is not None else None),
+        "environment": ({"id": env.id, "name": env.name, "slug": env.slug, "external_url": env.external_url,
+                         "created_at": iso(env.created_at), "updated_at": iso(env.updated_at)}
+                        if env is not None else None),  # EnvironmentBasic
         "deployable": deployable_json(ctx, deployment),
     }
 

@@ -227,13 +227,14 @@ async def delete_issue(ctx: Ctx) -> Any:
 # --- notes ----------------------------------------------------------------------------------------------
 
 def note_json(ctx: Ctx, issue: Issue, note: Note, changes: dict[str, Any] | None = None) -> dict[str, Any]:
+    """GitLab's `Note` entity for a plain (not diff) note on an issue; nothing here is imported."""
     author = ctx.store.users.get(note.author_id)
     body = {"id": note.id, "type": None, "body": note.body, "attachment": None,
             "author": user_basic(author, ctx.base) if author else None, "created_at": iso(note.created_at),
             "updated_at": iso(note.created_at), "system": note.system, "noteable_id": issue.id,
             "noteable_type": "Issue", "project_id": issue.project_id, "resolvable": False,
-            "confidential": note.confidential, "internal": note.confidential, "noteable_iid": issue.iid,
-            "commands_changes": changes or {}}
+            "confidential": note.confidential, "internal": note.confidential, "imported": False,
+            "imported_from": "none", "noteable_iid": issue.iid, "commands_changes": changes or {}}
     return body
 
 

@@ -68,9 +68,10 @@ def _label_detail(parts: dict[tuple[str, Any], Any], data: IssuesData, name: str
         lab = data.labels.get(name)
         if lab is None:
             return None
-        cached = parts[key] = {"id": lab.id, "name": lab.name, "color": lab.color,
+        cached = parts[key] = {"id": lab.id, "name": lab.name, "color": lab.color,  # LabelBasic
                                "description": lab.description,
-                               "description_html": f"<p>{lab.description}</p>", "text_color": lab.text_color}
+                               "description_html": f"<p>{lab.description}</p>", "text_color": lab.text_color,
+                               "remove_on_close": False}
     return cached  # type: ignore[no-any-return]
 
 

@@ -22,27 +22,22 @@ from starlette.routing import Route
 from labdeck.sandbox.errors import SandboxError
 from labdeck.sandbox.http import Ctx, endpoint, iso, json_response, paginate
 from labdeck.sandbox.routes.projects.projects import find_project, require_level
-from labdeck.sandbox.seed.git_history import Commit, ProjectRepository, RepoTag, project_repository
+from labdeck.sandbox.seed.git_history import ProjectRepository, RepoTag, project_repository
 from labdeck.sandbox.seed.git_history import seed as seed  # the area's seeding function
+from labdeck.sandbox.shapes import commit_json
+from labdeck.sandbox.store import Project
 
 DEVELOPER, MAINTAINER = 30, 40
 # git check-ref-format, roughly: no spaces, control characters, `~^:?*[\`, `..`, `@{`, leading `-`.
 _BAD_NAME = re.compile(r"[\s~^:?*\[\\\x00-\x1f\x7f]|\.\.|@\{|^-|^/|/$|\.lock$|\.$|//")
 
 
-def commit_json(commit: Commit) -> dict[str, Any]:
-    when = iso(commit.created_at)
-    return {"id": commit.id, "short_id": commit.id[:8], "title": commit.title, "created_at": when,
-            "parent_ids": list(commit.parent_ids), "message": commit.message,
-            "author_name": commit.author_name, "author_email": commit.author_email, "authored_date": when,
-            "committer_name": commit.author_name, "committer_email": commit.author_email,
-            "committed_date": when}
-
-
-def tag_json(repo: ProjectRepository, tag: RepoTag) -> dict[str, Any]:
+def tag_json(ctx: Ctx, project: Project, repo: ProjectRepository, tag: RepoTag) -> dict[str, Any]:
+    """GitLab's `Tag` entity, its `commit` the `Commit` entity."""
     release = (None if tag.release_description is None
                else {"tag_name": tag.name, "description": tag.release_description})
-    return {"commit": commit_json(repo.commits[tag.commit_id]), "release": release, "name": tag.name,
+    web = f"{ctx.base}/{project.path_with_namespace}"
+    return {"commit": commit_json(repo.commits[tag.commit_id], web), "release": release, "name": tag.name,
             "target": tag.target, "message": tag.message, "protected": tag.protected,
             "created_at": iso(tag.created_at) if tag.created_at is not None else None}
 
@@ -67,7 +62,7 @@ async def list_tags(ctx: Ctx) -> Any:
         tags.sort(key=lambda t: t.name, reverse=sort == "desc")
     else:
         tags.sort(key=lambda t: (repo.commits[t.commit_id].created_at, t.name), reverse=sort == "desc")
-    return paginate(ctx, tags, lambda t: tag_json(repo, t))
+    return paginate(ctx, tags, lambda t: tag_json(ctx, project, repo, t))
 
 
 def _find_tag(repo: ProjectRepository, name: str) -> RepoTag:
@@ -80,7 +75,7 @@ def _find_tag(repo: ProjectRepository, name: str) -> RepoTag:
 async def get_tag(ctx: Ctx) -> Any:
     project = find_project(ctx)
     repo = project_repository(ctx.store, project)
-    return tag_json(repo, _find_tag(repo, ctx.path("tag_name")))
+    return tag_json(ctx, project, repo, _find_tag(repo, ctx.path("tag_name")))
 
 
 async def create_tag(ctx: Ctx) -> Any:
@@ -100,7 +95,7 @@ async def create_tag(ctx: Ctx) -> Any:
         raise SandboxError.message(405, f"Target {ref} is invalid")
     tag = repo.tags[name] = RepoTag(name, commit.id, message,
                                     created_at=ctx.store.now() if message is not None else None)
-    return json_response(tag_json(repo, tag), 201)
+    return json_response(tag_json(ctx, project, repo, tag), 201)
 
 
 async def delete_tag(ctx: Ctx) -> Any:

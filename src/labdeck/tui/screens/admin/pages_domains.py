@@ -97,7 +97,7 @@ class PagesAdminScreen(StatusTableScreen):
 
 
 def _soonest(domain: PagesDomain) -> tuple[float, str]:
-    not_after = domain.certificate.not_after if domain.certificate else None
+    not_after = domain.not_after
     return (not_after.timestamp() if not_after else float("inf"), domain.domain)
 
 

@@ -42,7 +42,7 @@ def pages_service(widget: Widget) -> PagesDomainsService | None:
 def expiry_text(domain: PagesDomain, now: datetime) -> Text:
     """`expired 35d ago`, `in 10d`, `2027-12-27`, `no certificate`, styled by urgency."""
     state = domain.expiry_state(now)
-    not_after = domain.certificate.not_after if domain.certificate else None
+    not_after = domain.not_after
     if state == "none":
         label = "no certificate"
     elif not_after is None:
@@ -83,7 +83,7 @@ def domain_detail(domain: PagesDomain) -> Text:
 
 
 def _expiry_key(domain: PagesDomain) -> float:
-    not_after = domain.certificate.not_after if domain.certificate else None
+    not_after = domain.not_after
     return not_after.timestamp() if not_after else float("inf")
 
 
