@@ -134,3 +134,33 @@ async def test_the_jump_prompt_keeps_the_keys_typed_while_it_opens() -> None:
         await settle(pilot)
         assert type(app.screen).__name__ == "GroupsScreen", app.screen
         assert issues.query_one("#issues-query", Input).value == ""
+
+
+async def test_keys_typed_into_the_jump_prompt_never_reach_the_screen_beneath() -> None:
+    """Issue 22 item 11: on `:journal`, `:users` typed fast ran `u` (undo) on the row under the cursor; on
+    an area that opens in its path field, a following `:registry` became the project path."""
+    from labdeck.tui.screens.confirm import ConfirmScreen
+    from labdeck.tui.screens.registry.registry import RegistryScreen
+
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        burst(app, "colon j o u r n a l enter")
+        await settle(pilot)
+        await settle(pilot)
+        assert type(app.screen).__name__ == "JournalScreen", app.screen
+        burst(app, "colon u s e r s enter")
+        await settle(pilot)
+        await settle(pilot)
+        assert not any(isinstance(s, ConfirmScreen) for s in app.screen_stack)
+        assert type(app.screen).__name__ == "UsersScreen", app.screen
+        burst(app, "colon d e p l o y m e n t s enter")
+        await settle(pilot)
+        await settle(pilot)
+        assert app.focused is not None and app.focused.id == "deployments-scope"  # it opens in its path field
+        burst(app, "colon r e g i s t r y enter")
+        await settle(pilot)
+        await settle(pilot)
+        assert isinstance(app.screen, RegistryScreen), app.screen
+        assert not any(":registry" in entry.path or "%3Aregistry" in entry.path
+                       for entry in app.request_log.entries)

@@ -43,6 +43,7 @@ from labdeck.tui.screens.form_keys import FormKeys, hold_key, is_typing
 from labdeck.tui.session import Session, TransportFactory, cache_dir, open_session, state_dir
 from labdeck.tui.textual_internals import install_dismiss_guard, stop_with_error
 from labdeck.tui.themes import DEFAULT_THEME, discover_themes, package_theme_dir, user_theme_dir
+from labdeck.tui.widgets.path_input import PathInput
 from labdeck.tui.widgets.status_bar import StatusInfo
 from labdeck.tui.workers import error_node, is_gone, is_shown, show_load_failure
 
@@ -63,7 +64,9 @@ class LabdeckApp(HasContext, App[None]):
                 commands.SavedViewCommands, commands.ScreenActionCommands, AreaActionCommands}
     BINDINGS = [
         Binding("q", "quit", "Quit", id="quit"),
-        Binding("colon", "jump", "Jump", id="jump"),
+        # a priority binding: the prompt opens while the app reads the key, so the keys typed after it go
+        # to the prompt, never to the screen beneath (`:users` on the journal once ran `u`, undo)
+        Binding("colon", "jump", "Jump", id="jump", priority=True),
         Binding("question_mark", "help", "Help", id="help"),
         Binding("f1", "help_anywhere", "Help", id="help.f1"),  # shown while typing, where ? is typed
         Binding("escape", "back", "Back", id="back"),
@@ -385,6 +388,8 @@ class LabdeckApp(HasContext, App[None]):
         typing = is_typing(focused) and isinstance(getattr(focused, "screen", None), FormKeys)
         if action == "help_anywhere":
             return typing
+        if action == "jump" and isinstance(focused, PathInput):
+            return True  # a path never holds `:`: the field leaves it to the jump prompt
         if typing and action in TYPED_IN_FIELDS:
             return False  # its letter goes into the field: the footer shows what works (f1, ctrl+p, esc)
         return True

@@ -23,7 +23,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.widget import Widget
-from textual.widgets import Input, Select, Sparkline, Static
+from textual.widgets import Select, Sparkline, Static
 
 from labdeck.api.deployments import DeploymentsService
 from labdeck.api.errors import ApiError
@@ -41,6 +41,7 @@ from labdeck.tui.screens.deployments.dialogs import (
 )
 from labdeck.tui.widgets.footer import LIST_KEYS
 from labdeck.tui.widgets.labelled import LabelledField
+from labdeck.tui.widgets.path_input import PathInput
 from labdeck.tui.widgets.resource_table import ResourceTable
 from labdeck.tui.widgets.resource_view import ResourceView
 from labdeck.tui.widgets.table_model import Column
@@ -137,8 +138,8 @@ class DeploymentsScreen(ScopedScreen):
         self.summaries: list[EnvironmentSummary] = []
 
     def compose_body(self) -> ComposeResult:
-        yield LabelledField("Project", Input(self.scope, placeholder="e.g. acme/platform/api-gateway",
-                                             id="deployments-scope"), id="deployments-scope-field")
+        yield LabelledField("Project", PathInput(self.scope, placeholder="e.g. acme/platform/api-gateway",
+                                                 id="deployments-scope"), id="deployments-scope-field")
         with Horizontal(id="deployments-filters"):
             yield Select[str]([], prompt="all environments", id="deployments-environment")
             yield Select[str]([(s, s) for s in LISTABLE_STATUSES], prompt="any status",

@@ -22,7 +22,7 @@ from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.content import Content
-from textual.widgets import Input, Static
+from textual.widgets import Static
 
 from labdeck.api.errors import NotFound
 from labdeck.api.models.registry import RegistryRepository, RegistryTagDetail
@@ -35,6 +35,7 @@ from labdeck.tui.screens.confirm import ConfirmScreen, TypeToConfirmScreen
 from labdeck.tui.widgets.detail_fields import append_fields
 from labdeck.tui.widgets.footer import LIST_KEYS
 from labdeck.tui.widgets.labelled import LabelledField
+from labdeck.tui.widgets.path_input import PathInput
 from labdeck.tui.widgets.resource_table import ResourceTable
 from labdeck.tui.widgets.resource_view import ResourceView
 from labdeck.tui.widgets.table_model import Column
@@ -106,7 +107,7 @@ class RegistryScreen(ScopedScreen):
         self.now = now
 
     def compose_body(self) -> ComposeResult:
-        scope = Input(self.scope, placeholder="e.g. acme/platform/api-gateway", id="registry-scope")
+        scope = PathInput(self.scope, placeholder="e.g. acme/platform/api-gateway", id="registry-scope")
         yield LabelledField("Project or group", scope, id="registry-scope-field")
         yield Static("", markup=False, id="registry-where")
         yield ResourceView(REPOSITORY_COLUMNS, cells=repository_cells, row_key=lambda r: r.id,
