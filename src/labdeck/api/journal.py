@@ -24,6 +24,7 @@ from typing import Any
 import httpx
 
 from labdeck.api.errors import ApiError, LabdeckError, NotFound
+from labdeck.api.private_files import open_private, private_folder
 from labdeck.domain.journal_rules import (
     VALUE_KEPT_IN_MEMORY,
     Inverse,
@@ -92,10 +93,11 @@ def _summary(before: Mapping[str, Any] | None) -> dict[str, Any] | None:
     return kept
 
 
-def open_private(path: Path) -> int:
-    """Open `path` for appending, created 0600 (its folder 0700) from the first byte."""
-    path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-    return os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+def open_journal(path: Path) -> int:
+    """Open `path` for appending: created 0600 (its folder 0700) from the first byte, never through a
+    symbolic link (`UnsafeFile`), an older, looser file or folder tightened (`labdeck.api.private_files`)."""
+    private_folder(path.parent, own=True)
+    return open_private(path, os.O_WRONLY | os.O_APPEND)
 
 
 @dataclass
@@ -142,7 +144,7 @@ class Journal:
         self._entries.append(entry)
         if self.path is not None:
             line = json.dumps(asdict(entry), ensure_ascii=False, default=str) + "\n"
-            descriptor = open_private(self.path)
+            descriptor = open_journal(self.path)
             try:
                 os.write(descriptor, line.encode("utf-8"))
             finally:
