@@ -259,10 +259,14 @@ class ApiClient(Reads):
         except httpx.InvalidURL as exc:  # typically a `Link` the server sent
             raise MalformedResponse(f"invalid URL: {exc}") from None
         started = time.monotonic()
-        state: dict[str, Any] = {"retries": 0, "status": None, "url": url}
+        # The overall deadline bounds the whole request (retries, headers and body) and every exchange it
+        # starts, even one its caller abandoned (`_exchange`): a server dripping a byte at a time holds a
+        # connection and a slot until the deadline, never longer.
+        deadline_at = asyncio.get_running_loop().time() + self.settings.timeouts.deadline
+        state: dict[str, Any] = {"retries": 0, "status": None, "url": url, "deadline_at": deadline_at}
         error_text: str | None = None
         try:
-            async with asyncio.timeout(self.settings.timeouts.deadline):
+            async with asyncio.timeout_at(deadline_at):
                 response = await self._with_retries(method, url, json, data, files, headers, state)
         except TimeoutError:
             error_text = f"deadline of {self.settings.timeouts.deadline:g}s exceeded"
@@ -352,8 +356,9 @@ class ApiClient(Reads):
                        headers: Mapping[str, str] | None, state: dict[str, Any]) -> httpx.Response:
         """One attempt. The exchange runs in its own task, shielded from the caller's cancellation, so a
         cancelled caller never interrupts httpcore half-way (httpcore issue 1093): an abandoned exchange
-        finishes or times out on its own. Its concurrency slot is handed back at once while fewer than
-        `concurrency` exchanges are abandoned (the pool has room for twice that), else when it ends."""
+        finishes, or ends at the request's overall deadline (`_exchange`). Its concurrency slot is handed
+        back at once while fewer than `concurrency` exchanges are abandoned (the pool has room for twice
+        that), else when it ends: at the deadline at the latest."""
         extra = dict(headers or {})
         if extra and not self.same_origin(url):  # a caller's own credentials stay on the instance too
             extra = {k: v for k, v in extra.items() if k.lower() not in SENSITIVE_HEADERS}
@@ -361,7 +366,7 @@ class ApiClient(Reads):
                                            headers={**extra, **self._auth_headers(url)})
         await self._semaphore.acquire()  # cancellation while waiting here is harmless
         slot = _Slot(self._semaphore)
-        task = asyncio.get_running_loop().create_task(self._exchange(request, slot))
+        task = asyncio.get_running_loop().create_task(self._exchange(request, slot, state.get("deadline_at")))
         del request  # holds the auth headers; keep it out of this frame's locals
         self._inflight.add(task)
         task.add_done_callback(self._inflight.discard)
@@ -393,12 +398,18 @@ class ApiClient(Reads):
             raise _Retry(response.status_code, response.headers, final)
         return response
 
-    async def _exchange(self, request: httpx.Request, slot: _Slot) -> httpx.Response:
+    async def _exchange(self, request: httpx.Request, slot: _Slot,
+                        deadline_at: float | None) -> httpx.Response:
+        """Send `request` and read its body, both within the overall deadline (`deadline_at`, loop time):
+        httpx's read timeout is per read, so a server dripping a byte at a time would otherwise keep the
+        exchange, its connection and its slot alive for as long as it drips. At the deadline the exchange
+        is cancelled (httpcore closes the connection it was reading) and the slot is given back."""
         try:
-            self.rate_limit.consume()
-            response = await self._http.send(request, stream=True)
-            await body.read_capped(response, self.settings.max_body)  # decompressed bytes, counted
-            return response
+            async with asyncio.timeout_at(deadline_at):
+                self.rate_limit.consume()
+                response = await self._http.send(request, stream=True)
+                await body.read_capped(response, self.settings.max_body)  # decompressed bytes, counted
+                return response
         finally:
             slot.release()
 
