@@ -26,6 +26,7 @@ from labdeck.api.errors import (
     LabdeckError,
     MalformedResponse,
     NetworkError,
+    ReadOnly,
     UnreadableIdentity,
     UnsafePath,
     error_for,
@@ -43,6 +44,7 @@ from labdeck.api.redirects import (
 )
 from labdeck.api.request_log import RequestLog, needs_redaction, redact_url
 from labdeck.api.settings import ConnectionSettings
+from labdeck.domain import read_only
 from labdeck.domain.paths import same_resource
 from labdeck.domain.redaction import register_secret
 from labdeck.domain.text import sanitize
@@ -153,6 +155,7 @@ class ApiClient(Reads):
         api = httpx.URL(settings.api_url)
         self._origin = origin_of(api)
         self._api_prefix = str(api).rstrip("/")
+        self._graphql_path = urlsplit(settings.base_url).path.rstrip("/") + read_only.GRAPHQL_PATH
         token = settings.token.get_secret_value() if settings.token is not None else None
         register_secret(token)  # from now on every redaction removes it, whatever its shape
         self.identity = identity_of(token, settings.sudo, settings.auth)
@@ -235,6 +238,17 @@ class ApiClient(Reads):
             return sanitize(path)[:200]
 
     # -- requests -------------------------------------------------------------------------------------
+    def _refuse_if_read_only(self, method: str, url: httpx.URL, json: Any) -> None:
+        """`ReadOnly` when the session is read-only and the request would change something: only reads
+        leave, and a POST of GraphQL queries (no mutation) to the instance's own `/api/graphql`."""
+        if not self.settings.read_only:
+            return
+        graphql = self._graphql_path if self.same_origin(url) else read_only.GRAPHQL_PATH + "/off-origin"
+        why = read_only.refusal(method, url.path, json, graphql)
+        if why is not None:
+            raise ReadOnly(f"instance {self.settings.name} is read-only: {method.upper()} "
+                           f"{self._log_path(url.copy_with(query=None))} refused ({why}); nothing was sent")
+
     async def request(self, method: str, path: str, **kwargs: Any) -> httpx.Response:
         """Send a request with retries, pacing and the overall deadline; raise typed errors for >= 400.
         Keywords: `params`, `json`, `data`, `files`, `headers`, `allow_304`. A change goes through the undo
@@ -242,6 +256,13 @@ class ApiClient(Reads):
         id could not be read is refused before anything is sent (`UnreadableIdentity`)."""
         if decode_warnings.placeholder_in_path(path):
             raise UnreadableIdentity(decode_warnings.IDENTITY_UNREADABLE)
+        if self.settings.read_only and method.upper() not in read_only.READS:
+            try:
+                target = self.url_for(path)
+            except httpx.InvalidURL:  # refused whatever it is: it could only be a change
+                raise ReadOnly(f"instance {self.settings.name} is read-only: {method.upper()} refused; "
+                               "nothing was sent") from None
+            self._refuse_if_read_only(method, target, kwargs.get("json"))
         if self.journal is None or method.upper() in ("GET", "HEAD", "OPTIONS"):
             return await self._request(method, path, **kwargs)
         return await self.journal.around(self, method, path, kwargs, self._request)
@@ -344,6 +365,7 @@ class ApiClient(Reads):
                                 headers: Mapping[str, str] | None, state: dict[str, Any]) -> httpx.Response:
         for _hop in range(MAX_REDIRECTS + 1):
             state["url"] = url
+            self._refuse_if_read_only(method, url, json)  # a redirect cannot turn a read into a change
             response = await self._attempt(method, url, json, data, files, headers, state)
             if response.status_code not in REDIRECT_STATUSES or "location" not in response.headers:
                 return response

@@ -49,6 +49,11 @@ class UnsafePath(LabdeckError):
     literal `.` or `..` segment that the URL library resolves away): refused before anything is sent."""
 
 
+class ReadOnly(LabdeckError):
+    """A change (POST, PUT, PATCH, DELETE; a GraphQL mutation) asked of a read-only session: refused by the
+    client before anything is sent (`labdeck.domain.read_only`)."""
+
+
 class UnreadableIdentity(LabdeckError):
     """A request would name an item whose id could not be read (a tolerant-reading placeholder): refused
     before anything is sent (`models.tolerant.placeholder_in_path`)."""
