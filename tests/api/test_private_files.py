@@ -63,6 +63,26 @@ def test_the_journal_is_never_written_through_a_symlink(tmp_path: Path) -> None:
     assert not (tmp_path / "nowhere.jsonl").exists()
 
 
+async def test_a_change_is_refused_before_sending_when_its_journal_is_a_symlink(tmp_path: Path) -> None:
+    import httpx
+
+    from labdeck.api.client import ApiClient
+    from labdeck.api.journal import JournalUnavailable
+    from labdeck.api.settings import ConnectionSettings
+
+    sent: list[httpx.Request] = []
+    link = tmp_path / "labdeck" / "journal" / "demo.jsonl"
+    link.parent.mkdir(parents=True)
+    link.symlink_to(tmp_path / "victim")
+    client = ApiClient(ConnectionSettings("https://gitlab.example"),
+                       transport=httpx.MockTransport(lambda r: sent.append(r) or httpx.Response(204)))
+    client.journal = Journal(link)
+    async with client:
+        with pytest.raises(JournalUnavailable, match="symbolic link"):
+            await client.delete("/projects/1/labels/bug")
+    assert sent == [] and not (tmp_path / "victim").exists()
+
+
 def test_a_new_journal_is_0600_in_a_0700_folder(tmp_path: Path) -> None:
     path = tmp_path / "state" / "journal" / "demo.jsonl"
     Journal(path).append(entry())

@@ -48,6 +48,10 @@ class UndoRefused(LabdeckError):
     """An undo that must not run; the message says why."""
 
 
+class JournalUnavailable(LabdeckError):
+    """The journal file cannot be written: a change is refused before it is sent."""
+
+
 @dataclass
 class JournalEntry:
     id: str
@@ -159,7 +163,10 @@ class Journal:
     # -- recording ------------------------------------------------------------------------------------
     async def around(self, client: Any, method: str, path: str, kwargs: dict[str, Any],
                      send: Send) -> httpx.Response:
-        """Send a mutating request through `send`, journalled with what was there before."""
+        """Send a mutating request through `send`, journalled with what was there before. A journal file
+        that cannot be written (a symbolic link at its path, a folder of another user's) refuses the change
+        before anything is sent (`JournalUnavailable`): no change is made that could not be undone."""
+        self._check_writable()
         relative = client.relative_path(path)
         op = classify(method, relative)
         before = await self._snapshot(client, op, kwargs.get("params"))
@@ -182,6 +189,15 @@ class Journal:
         after = _body(response) if op.kind in ("issue.update", "member.level") else None
         self._finish(entry, op, before, after, kwargs, "done", True)
         return response
+
+    def _check_writable(self) -> None:
+        if self.path is None:
+            return
+        try:
+            os.close(open_journal(self.path))
+        except OSError as error:
+            raise JournalUnavailable(f"the undo journal cannot be written: {error.strerror or error}; "
+                                     "nothing was sent") from None
 
     async def _snapshot(self, client: Any, op: Operation, params: Any) -> dict[str, Any] | None:
         if op.snapshot is None or (op.no_inverse is not None and not op.kind.startswith("user.")):
