@@ -23,7 +23,7 @@ from labdeck.api.models.variables import CiVariable
 from labdeck.api.private_files import UnsafeFile
 from labdeck.tui.downloads import SaveError, save_file
 from labdeck.tui.errors import write_crash_log
-from labdeck.tui.list_export import create_exclusive, write_rows
+from labdeck.tui.list_export import check_target, create_exclusive, write_rows
 from labdeck.tui.screens.groups.tabs import variable_key, variable_tab
 from labdeck.tui.screens.users.users import COLUMNS, user_cells
 from labdeck.tui.widgets.table_model import Column
@@ -66,6 +66,7 @@ def test_a_dangling_symlink_at_the_export_target_is_refused_at_once(tmp_path: Pa
     assert not worker.is_alive(), "the export spins on a dangling symlink"
     assert isinstance(outcome[0], UnsafeFile) and "symbolic link" in str(outcome[0])
     assert not (tmp_path / "elsewhere.csv").exists()
+    assert "symbolic link" in str(check_target(str(link)))  # the dialog says so before it closes
 
 
 async def test_an_export_is_0600_and_never_overwrites(tmp_path: Path) -> None:

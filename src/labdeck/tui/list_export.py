@@ -91,6 +91,8 @@ def check_target(text: str) -> Path | str:
         return "The file name must end in .csv or .json (that chooses the format)"
     if path.parent.exists() and not path.parent.is_dir():
         return f"{path.parent} is not a folder"
+    if path.is_symlink():  # said at once; `create_unique` refuses it anyway
+        return f"{path} is a symbolic link: labdeck never writes through one; choose another name"
     return path
 
 
