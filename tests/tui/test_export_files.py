@@ -22,7 +22,7 @@ from labdeck.api.models.moderation import ModeratedUser
 from labdeck.api.models.variables import CiVariable
 from labdeck.api.private_files import UnsafeFile
 from labdeck.tui.downloads import SaveError, save_file
-from labdeck.tui.errors import write_crash_log
+from labdeck.tui.errors import add_to_crash_log, write_crash_log
 from labdeck.tui.list_export import check_target, create_exclusive, write_rows
 from labdeck.tui.screens.groups.tabs import variable_key, variable_tab
 from labdeck.tui.screens.users.users import COLUMNS, user_cells
@@ -137,3 +137,14 @@ def test_a_crash_report_is_a_new_0600_file_in_a_0700_folder(tmp_path: Path) -> N
         second = write_crash_log(error, directory=folder)
     assert first != second  # never over an earlier report
     assert mode(first) == 0o600 and mode(folder) == 0o700
+
+
+def test_a_later_error_is_never_appended_through_a_link(tmp_path: Path) -> None:
+    victim = tmp_path / "victim"
+    victim.write_text("untouched", encoding="utf-8")
+    link = tmp_path / "labdeck" / "crash.log"
+    link.parent.mkdir()
+    link.symlink_to(victim)
+    with pytest.raises(UnsafeFile):
+        add_to_crash_log(link, RuntimeError("later"))
+    assert victim.read_text(encoding="utf-8") == "untouched"
