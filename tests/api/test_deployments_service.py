@@ -88,6 +88,10 @@ async def test_create_and_change_status(services: dict[str, DeploymentsService])
                                         status="created")
     with pytest.raises(ValueError):
         await service.set_status(GATEWAY, created.id, "created")
+    with pytest.raises(ValueError, match="hexadecimal"):  # refused before anything is sent
+        await service.create_deployment(GATEWAY, environment="canary", sha="zzz-not-a-sha", ref="main",
+                                        tag=False)
+    assert len(await service.deployments(GATEWAY, environment="canary")) == len(after)
     blocked = await service.deployments(GATEWAY, status="blocked")  # a filter GitLab knows
     assert [d.status for d in blocked] == ["blocked"]
     seeded = (await service.deployments(GATEWAY))[0]

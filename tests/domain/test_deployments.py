@@ -5,6 +5,8 @@ from __future__ import annotations
 from datetime import UTC, date, datetime
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from labdeck.domain.deployments import (
     DeploymentFact,
@@ -16,6 +18,7 @@ from labdeck.domain.deployments import (
     parse_rule,
     per_day,
     rule_problems,
+    sha_problem,
     summarise,
     transition_error,
 )
@@ -100,3 +103,20 @@ def test_blocked_and_skipped_can_finish_but_not_run() -> None:
         assert allowed_transitions(status) == ("success", "failed", "canceled")
     assert allowed_transitions("created") == ("running", "success", "failed", "canceled")
     assert allowed_transitions("waiting_for_resource") == ()
+
+
+@pytest.mark.parametrize("sha", ["0123abc", "a" * 40, "DEADBEEF01", "f" * 64])
+def test_a_commit_sha_is_7_to_40_hex_characters(sha: str) -> None:
+    assert sha_problem(sha) is None
+
+
+@pytest.mark.parametrize("sha", ["zzz-not-a-sha", "", "abc123", "a" * 41, "a" * 63, "g" * 40, " " + "a" * 40,
+                                 "a" * 39 + "\n", "0123abc/", "main"])
+def test_anything_else_is_refused(sha: str) -> None:
+    assert "hexadecimal" in (sha_problem(sha) or "")
+
+
+@given(st.text(max_size=70))
+def test_a_sha_is_accepted_only_when_it_is_hex_of_a_length_git_makes(text: str) -> None:
+    hexadecimal = all(c in "0123456789abcdefABCDEF" for c in text)
+    assert (sha_problem(text) is None) == (hexadecimal and (7 <= len(text) <= 40 or len(text) == 64))

@@ -39,6 +39,7 @@ async def test_demo_mode_serves_the_sandbox_on_loopback_signed_in_as_root(config
             assert app.session.settings.base_url == sandbox.base_url
             assert (app.session.user.username, app.session.user.is_admin) == ("root", True)
             assert app.read_only
+            assert app.session.client.settings.read_only  # --read-only is enforced by the client too
     finally:
         sandbox.stop()
 

@@ -198,6 +198,11 @@ async def test_new_deployment_record_and_detail() -> None:
         # GitLab requires a status: the dialog offers only the four it accepts, running first
         assert dialog.query_one("#new-status", Select).value == "running"
         dialog.query_one("#new-ref", Input).value = "v3.0.0"
+        dialog.query_one("#new-sha", Input).value = "zzz-not-a-sha"
+        dialog.query_one("#new-create", Button).press()
+        await pilot.pause()
+        assert "hexadecimal" in str(dialog.query_one("#new-error", Static).render())  # refused in the form
+        assert app.screen is dialog and len(sandbox.gateway_deployments()) == before  # nothing sent
         dialog.query_one("#new-sha", Input).value = "e" * 40
         dialog.query_one("#new-tag", Checkbox).value = True
         dialog.query_one("#new-status", Select).value = "success"

@@ -10,9 +10,9 @@ import pytest
 from snapshot_apps import make_app, sandbox
 from textual.widgets import Input
 
+from labdeck.api.private_files import split_name, write_new
 from labdeck.tui import downloads
 from labdeck.tui.areas import AreaRequest
-from labdeck.tui.downloads import free_target, split_name
 from labdeck.tui.screens.confirm import ConfirmScreen
 from labdeck.tui.screens.groups.forms import FormScreen
 from labdeck.tui.screens.groups.groups import GroupsScreen
@@ -34,12 +34,10 @@ async def settle(pilot: Any) -> None:
 def test_names_never_overwrite(tmp_path: Path) -> None:
     assert split_name("acme_export.tar.gz") == ("acme_export", ".tar.gz")
     assert split_name(".hidden") == (".hidden", "")
-    first = free_target(tmp_path, "acme_export.tar.gz")
-    first.write_bytes(b"1")
-    second = free_target(tmp_path, "acme_export.tar.gz")
-    assert second.name == "acme_export (1).tar.gz"
-    second.write_bytes(b"2")
-    assert free_target(tmp_path, "acme_export.tar.gz").name == "acme_export (2).tar.gz"
+    assert write_new(tmp_path / "acme_export.tar.gz", b"1").name == "acme_export.tar.gz"
+    assert write_new(tmp_path / "acme_export.tar.gz", b"2").name == "acme_export (1).tar.gz"
+    assert write_new(tmp_path / "acme_export.tar.gz", b"3").name == "acme_export (2).tar.gz"
+    assert (tmp_path / "acme_export.tar.gz").read_bytes() == b"1"
 
 
 async def test_export_into_a_missing_folder_asks_creates_and_never_overwrites(tmp_path: Path) -> None:

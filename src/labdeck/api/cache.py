@@ -25,7 +25,7 @@ from typing import Any
 from urllib.parse import unquote
 
 from labdeck.api.params import normalise_params
-from labdeck.api.private_files import PRIVATE_FILE, private_folder
+from labdeck.api.private_files import open_private, private_folder
 
 log = logging.getLogger(__name__)
 
@@ -181,15 +181,11 @@ class ListCache:
 
     def _connect(self) -> sqlite3.Connection:
         assert self.persist_path is not None
-        private_folder(self.persist_path.parent)
+        private_folder(self.persist_path.parent, own=True)
         # Created 0600 before SQLite opens it (SQLite would create it 0644 under a usual umask, and gives the
-        # -journal and -wal files the database's mode); an older, looser file is tightened.
-        fd = os.open(self.persist_path, os.O_RDWR | os.O_CREAT, PRIVATE_FILE)
-        try:
-            if os.fstat(fd).st_mode & 0o077:
-                os.fchmod(fd, PRIVATE_FILE)
-        finally:
-            os.close(fd)
+        # -journal and -wal files the database's mode), never through a link; an older, looser file is
+        # tightened.
+        os.close(open_private(self.persist_path, os.O_RDWR))
         conn = sqlite3.connect(self.persist_path)
         conn.execute("CREATE TABLE IF NOT EXISTS entries (key TEXT PRIMARY KEY, stored_at REAL, value TEXT)")
         return conn

@@ -26,6 +26,7 @@ from labdeck.api.errors import (
     LabdeckError,
     MalformedResponse,
     NetworkError,
+    ReadOnly,
     UnreadableIdentity,
     UnsafePath,
     error_for,
@@ -43,6 +44,7 @@ from labdeck.api.redirects import (
 )
 from labdeck.api.request_log import RequestLog, needs_redaction, redact_url
 from labdeck.api.settings import ConnectionSettings
+from labdeck.domain import read_only
 from labdeck.domain.paths import same_resource
 from labdeck.domain.redaction import register_secret
 from labdeck.domain.text import sanitize
@@ -153,6 +155,7 @@ class ApiClient(Reads):
         api = httpx.URL(settings.api_url)
         self._origin = origin_of(api)
         self._api_prefix = str(api).rstrip("/")
+        self._graphql_path = urlsplit(settings.base_url).path.rstrip("/") + read_only.GRAPHQL_PATH
         token = settings.token.get_secret_value() if settings.token is not None else None
         register_secret(token)  # from now on every redaction removes it, whatever its shape
         self.identity = identity_of(token, settings.sudo, settings.auth)
@@ -235,6 +238,17 @@ class ApiClient(Reads):
             return sanitize(path)[:200]
 
     # -- requests -------------------------------------------------------------------------------------
+    def _refuse_if_read_only(self, method: str, url: httpx.URL, json: Any) -> None:
+        """`ReadOnly` when the session is read-only and the request would change something: only reads
+        leave, and a POST of GraphQL queries (no mutation) to the instance's own `/api/graphql`."""
+        if not self.settings.read_only:
+            return
+        graphql = self._graphql_path if self.same_origin(url) else read_only.GRAPHQL_PATH + "/off-origin"
+        why = read_only.refusal(method, url.path, json, graphql)
+        if why is not None:
+            raise ReadOnly(f"instance {self.settings.name} is read-only: {method.upper()} "
+                           f"{self._log_path(url.copy_with(query=None))} refused ({why}); nothing was sent")
+
     async def request(self, method: str, path: str, **kwargs: Any) -> httpx.Response:
         """Send a request with retries, pacing and the overall deadline; raise typed errors for >= 400.
         Keywords: `params`, `json`, `data`, `files`, `headers`, `allow_304`. A change goes through the undo
@@ -242,6 +256,13 @@ class ApiClient(Reads):
         id could not be read is refused before anything is sent (`UnreadableIdentity`)."""
         if decode_warnings.placeholder_in_path(path):
             raise UnreadableIdentity(decode_warnings.IDENTITY_UNREADABLE)
+        if self.settings.read_only and method.upper() not in read_only.READS:
+            try:
+                target = self.url_for(path)
+            except httpx.InvalidURL:  # refused whatever it is: it could only be a change
+                raise ReadOnly(f"instance {self.settings.name} is read-only: {method.upper()} refused; "
+                               "nothing was sent") from None
+            self._refuse_if_read_only(method, target, kwargs.get("json"))
         if self.journal is None or method.upper() in ("GET", "HEAD", "OPTIONS"):
             return await self._request(method, path, **kwargs)
         return await self.journal.around(self, method, path, kwargs, self._request)
@@ -259,10 +280,14 @@ class ApiClient(Reads):
         except httpx.InvalidURL as exc:  # typically a `Link` the server sent
             raise MalformedResponse(f"invalid URL: {exc}") from None
         started = time.monotonic()
-        state: dict[str, Any] = {"retries": 0, "status": None, "url": url}
+        # The overall deadline bounds the whole request (retries, headers and body) and every exchange it
+        # starts, even one its caller abandoned (`_exchange`): a server dripping a byte at a time holds a
+        # connection and a slot until the deadline, never longer.
+        deadline_at = asyncio.get_running_loop().time() + self.settings.timeouts.deadline
+        state: dict[str, Any] = {"retries": 0, "status": None, "url": url, "deadline_at": deadline_at}
         error_text: str | None = None
         try:
-            async with asyncio.timeout(self.settings.timeouts.deadline):
+            async with asyncio.timeout_at(deadline_at):
                 response = await self._with_retries(method, url, json, data, files, headers, state)
         except TimeoutError:
             error_text = f"deadline of {self.settings.timeouts.deadline:g}s exceeded"
@@ -340,6 +365,7 @@ class ApiClient(Reads):
                                 headers: Mapping[str, str] | None, state: dict[str, Any]) -> httpx.Response:
         for _hop in range(MAX_REDIRECTS + 1):
             state["url"] = url
+            self._refuse_if_read_only(method, url, json)  # a redirect cannot turn a read into a change
             response = await self._attempt(method, url, json, data, files, headers, state)
             if response.status_code not in REDIRECT_STATUSES or "location" not in response.headers:
                 return response
@@ -352,8 +378,9 @@ class ApiClient(Reads):
                        headers: Mapping[str, str] | None, state: dict[str, Any]) -> httpx.Response:
         """One attempt. The exchange runs in its own task, shielded from the caller's cancellation, so a
         cancelled caller never interrupts httpcore half-way (httpcore issue 1093): an abandoned exchange
-        finishes or times out on its own. Its concurrency slot is handed back at once while fewer than
-        `concurrency` exchanges are abandoned (the pool has room for twice that), else when it ends."""
+        finishes, or ends at the request's overall deadline (`_exchange`). Its concurrency slot is handed
+        back at once while fewer than `concurrency` exchanges are abandoned (the pool has room for twice
+        that), else when it ends: at the deadline at the latest."""
         extra = dict(headers or {})
         if extra and not self.same_origin(url):  # a caller's own credentials stay on the instance too
             extra = {k: v for k, v in extra.items() if k.lower() not in SENSITIVE_HEADERS}
@@ -361,7 +388,7 @@ class ApiClient(Reads):
                                            headers={**extra, **self._auth_headers(url)})
         await self._semaphore.acquire()  # cancellation while waiting here is harmless
         slot = _Slot(self._semaphore)
-        task = asyncio.get_running_loop().create_task(self._exchange(request, slot))
+        task = asyncio.get_running_loop().create_task(self._exchange(request, slot, state.get("deadline_at")))
         del request  # holds the auth headers; keep it out of this frame's locals
         self._inflight.add(task)
         task.add_done_callback(self._inflight.discard)
@@ -393,12 +420,18 @@ class ApiClient(Reads):
             raise _Retry(response.status_code, response.headers, final)
         return response
 
-    async def _exchange(self, request: httpx.Request, slot: _Slot) -> httpx.Response:
+    async def _exchange(self, request: httpx.Request, slot: _Slot,
+                        deadline_at: float | None) -> httpx.Response:
+        """Send `request` and read its body, both within the overall deadline (`deadline_at`, loop time):
+        httpx's read timeout is per read, so a server dripping a byte at a time would otherwise keep the
+        exchange, its connection and its slot alive for as long as it drips. At the deadline the exchange
+        is cancelled (httpcore closes the connection it was reading) and the slot is given back."""
         try:
-            self.rate_limit.consume()
-            response = await self._http.send(request, stream=True)
-            await body.read_capped(response, self.settings.max_body)  # decompressed bytes, counted
-            return response
+            async with asyncio.timeout_at(deadline_at):
+                self.rate_limit.consume()
+                response = await self._http.send(request, stream=True)
+                await body.read_capped(response, self.settings.max_body)  # decompressed bytes, counted
+                return response
         finally:
             slot.release()
 

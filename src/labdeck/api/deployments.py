@@ -22,7 +22,7 @@ from labdeck.api.models.deployments import (
     ProtectedEnvironment,
     ShippedMergeRequest,
 )
-from labdeck.domain.deployments import SETTABLE_STATUSES, DeployRule, parse_rule
+from labdeck.domain.deployments import SETTABLE_STATUSES, DeployRule, parse_rule, sha_problem
 from labdeck.domain.paths import segment
 from labdeck.domain.text import sanitize
 
@@ -86,6 +86,8 @@ class DeploymentsService:
         """A deployment record (no CI job) with its status, always sent: GitLab requires one of `running`,
         `success`, `failed`, `canceled` (400 `status is missing` otherwise; `created` is refused)."""
         _check_status(status)
+        if (problem := sha_problem(sha)) is not None:  # `zzz-not-a-sha` is never sent
+            raise ValueError(problem)
         body = {"environment": environment, "sha": sha, "ref": ref, "tag": tag, "status": status}
         data = await self.client.post_json(self._project(project) + "/deployments", json=body)
         # A new environment may have been created: that list is another family.

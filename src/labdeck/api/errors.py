@@ -44,9 +44,30 @@ class PaginationLoop(MalformedResponse):
     """A list walk met a page it had already seen (a loop), or ran past its page limit; it stopped."""
 
 
+class PageLimit(PaginationLoop):
+    """A list walk reached its page limit (`max_pages`) while the list went on: nothing read is thrown
+    away. `items` holds what was read, in order (empty when `fetch_all` handed the pages to `on_items`),
+    `count` how many items were read, `max_pages` the limit; `partial` says it in a few words."""
+
+    def __init__(self, message: str, max_pages: int) -> None:
+        super().__init__(message)
+        self.max_pages = max_pages
+        self.items: list[Any] = []
+        self.count = 0
+
+    @property
+    def partial(self) -> str:
+        return f"first {self.count:,} (stopped at the page limit of {self.max_pages:,} pages)"
+
+
 class UnsafePath(LabdeckError):
     """A request whose path, as it would leave, names another resource than the path it was built as (a
     literal `.` or `..` segment that the URL library resolves away): refused before anything is sent."""
+
+
+class ReadOnly(LabdeckError):
+    """A change (POST, PUT, PATCH, DELETE; a GraphQL mutation) asked of a read-only session: refused by the
+    client before anything is sent (`labdeck.domain.read_only`)."""
 
 
 class UnreadableIdentity(LabdeckError):

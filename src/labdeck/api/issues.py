@@ -16,7 +16,7 @@ from typing import Any, Final, Literal
 
 from labdeck.api import body
 from labdeck.api.client import ApiClient
-from labdeck.api.errors import LabdeckError, failure_text
+from labdeck.api.errors import LabdeckError, PageLimit, failure_text
 from labdeck.api.models.base import parse_many, parse_one
 from labdeck.api.models.fast_lists import fast_decoder
 from labdeck.api.models.issues import (
@@ -180,8 +180,12 @@ class IssuesService:
                 return
             issues.extend(parse_issue_list(items, sanitised=True, shared=shared))  # client pages are clean
 
-        await self.client.fetch_all(path, query, on_progress=on_progress, first=first, on_items=take,
-                                    decode=decode or issue_rows())
+        try:
+            await self.client.fetch_all(path, query, on_progress=on_progress, first=first, on_items=take,
+                                        decode=decode or issue_rows())
+        except PageLimit as limit:  # the issues parsed so far are what was read
+            limit.items, limit.count = issues, len(issues) + (len(first.items) if first is not None else 0)
+            raise
         return issues
 
     async def fetch_all(self, params: Mapping[str, Any] | None = None, *, group: GroupId | None = None,
@@ -209,7 +213,8 @@ class IssuesService:
                    on_first_page: Callable[[list[Issue]], None] | None = None,
                    on_progress: Progress | None = None) -> list[Issue]:
         """The whole listing, fast to first rows: page 1 alone (handed to `on_first_page`), then, when
-        there is more, every page fetched concurrently; the result goes into the list cache."""
+        there is more, every page fetched concurrently; the result goes into the list cache. At the page
+        limit, `PageLimit` carries the issues read (not cached: the list is not whole)."""
         path = self._remember(self.listing_path(group))
         query = self.listing_params(params, group=group)
         decode = issue_rows()
@@ -218,8 +223,12 @@ class IssuesService:
         if on_first_page is not None:
             on_first_page(issues)
         if first.next_url is not None:
-            issues = issues + await self._fetch_parsed(path, query, on_progress=on_progress, first=first,
-                                                       decode=decode)
+            try:
+                issues = issues + await self._fetch_parsed(path, query, on_progress=on_progress, first=first,
+                                                           decode=decode)
+            except PageLimit as limit:  # page 1 and what followed, never cached: the list is not whole
+                limit.items = issues + limit.items
+                raise
         self.client.cache.set(self.client.cache_key(path, query), issues)  # the models, not a decoded copy
         return issues
 

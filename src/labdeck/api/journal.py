@@ -24,6 +24,7 @@ from typing import Any
 import httpx
 
 from labdeck.api.errors import ApiError, LabdeckError, NotFound
+from labdeck.api.private_files import open_private, private_folder
 from labdeck.domain.journal_rules import (
     VALUE_KEPT_IN_MEMORY,
     Inverse,
@@ -45,6 +46,10 @@ Send = Callable[..., Awaitable[httpx.Response]]
 
 class UndoRefused(LabdeckError):
     """An undo that must not run; the message says why."""
+
+
+class JournalUnavailable(LabdeckError):
+    """The journal file cannot be written: a change is refused before it is sent."""
 
 
 @dataclass
@@ -92,10 +97,11 @@ def _summary(before: Mapping[str, Any] | None) -> dict[str, Any] | None:
     return kept
 
 
-def open_private(path: Path) -> int:
-    """Open `path` for appending, created 0600 (its folder 0700) from the first byte."""
-    path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-    return os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+def open_journal(path: Path) -> int:
+    """Open `path` for appending: created 0600 (its folder 0700) from the first byte, never through a
+    symbolic link (`UnsafeFile`), an older, looser file or folder tightened (`labdeck.api.private_files`)."""
+    private_folder(path.parent, own=True)
+    return open_private(path, os.O_WRONLY | os.O_APPEND)
 
 
 @dataclass
@@ -142,7 +148,7 @@ class Journal:
         self._entries.append(entry)
         if self.path is not None:
             line = json.dumps(asdict(entry), ensure_ascii=False, default=str) + "\n"
-            descriptor = open_private(self.path)
+            descriptor = open_journal(self.path)
             try:
                 os.write(descriptor, line.encode("utf-8"))
             finally:
@@ -157,7 +163,10 @@ class Journal:
     # -- recording ------------------------------------------------------------------------------------
     async def around(self, client: Any, method: str, path: str, kwargs: dict[str, Any],
                      send: Send) -> httpx.Response:
-        """Send a mutating request through `send`, journalled with what was there before."""
+        """Send a mutating request through `send`, journalled with what was there before. A journal file
+        that cannot be written (a symbolic link at its path, a folder of another user's) refuses the change
+        before anything is sent (`JournalUnavailable`): no change is made that could not be undone."""
+        self._check_writable()
         relative = client.relative_path(path)
         op = classify(method, relative)
         before = await self._snapshot(client, op, kwargs.get("params"))
@@ -180,6 +189,15 @@ class Journal:
         after = _body(response) if op.kind in ("issue.update", "member.level") else None
         self._finish(entry, op, before, after, kwargs, "done", True)
         return response
+
+    def _check_writable(self) -> None:
+        if self.path is None:
+            return
+        try:
+            os.close(open_journal(self.path))
+        except OSError as error:
+            raise JournalUnavailable(f"the undo journal cannot be written: {error.strerror or error}; "
+                                     "nothing was sent") from None
 
     async def _snapshot(self, client: Any, op: Operation, params: Any) -> dict[str, Any] | None:
         if op.snapshot is None or (op.no_inverse is not None and not op.kind.startswith("user.")):

@@ -2,8 +2,10 @@
 known, speculative windows of page numbers when GitLab omits it, or following `rel="next"`).
 
 Every walk is guarded by a `PageWalk`: a page number, a `next` link or a page body met twice means the server
-loops (it answers every page as page 1, or links a page to itself), and the walk stops with `PaginationLoop`;
-so it does past `max_pages` (the connection's limit, 10,000 by default). A walk never runs forever.
+loops (it answers every page as page 1, or links a page to itself), and the walk stops with `PaginationLoop`.
+At `max_pages` (the connection's limit, 10,000 by default) it stops with `PageLimit`, a `PaginationLoop`
+that keeps what was read: `fetch_all` puts the items of the pages read (1 to max_pages) in it and notes the
+stop in the request log. A walk never runs forever, and never throws away what it read.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ import struct
 from collections.abc import AsyncIterator, Callable, Mapping
 from typing import TYPE_CHECKING, Any, Literal
 
-from labdeck.api.errors import PaginationLoop
+from labdeck.api.errors import PageLimit, PaginationLoop
 from labdeck.api.models.base import paused_gc
 from labdeck.api.pagination import Page
 
@@ -57,8 +59,11 @@ class PageWalk:
     def before(self, number: int | None = None) -> None:
         """Call before requesting another page (`number`: the page number asked for, if any)."""
         if self.count >= self.max_pages or (number is not None and number > self.max_pages):
-            raise PaginationLoop(f"GET {self.where}: stopped at the limit of {self.max_pages:,} pages "
-                                 "(max_pages); narrow the request or raise max_pages for this instance")
+            raise self.limit()
+
+    def limit(self) -> PageLimit:
+        return PageLimit(f"GET {self.where}: stopped at the limit of {self.max_pages:,} pages (max_pages); "
+                         "narrow the request or raise max_pages for this instance", self.max_pages)
 
     def follow(self, url: str) -> None:
         """Call before following a `next` link."""
@@ -178,7 +183,7 @@ async def _known_total(client: ApiClient, path: str, query: dict[str, Any], firs
     done = len(first.items)
     walk = new_walk(client, path)
     walk.add(first, 1)
-    walk.before(total_pages)
+    last = min(total_pages, walk.max_pages)  # pages past the limit are not asked for
 
     async def one(number: int) -> Page:
         nonlocal done
@@ -190,12 +195,14 @@ async def _known_total(client: ApiClient, path: str, query: dict[str, Any], firs
         return page
 
     sink.put(1, first.items)
-    tasks = [asyncio.create_task(one(n)) for n in range(2, total_pages + 1)]
+    tasks = [asyncio.create_task(one(n)) for n in range(2, last + 1)]
     try:
         await asyncio.gather(*tasks)
     except BaseException:
         await _cancel_all(tasks)
         raise
+    if last < total_pages:
+        raise walk.limit()
 
 
 async def _speculative(client: ApiClient, path: str, query: dict[str, Any], first: Page, size: int,
@@ -250,13 +257,19 @@ async def fetch_all(client: ApiClient, path: str, params: Mapping[str, Any] | No
     """Every item of a list endpoint, in order, each once (for a collection that does not change).
     `first`: page 1 (of `per_page` items, with these `params`) when the caller already has it.
     `on_items`: called with each page's items, in page order, as soon as they can be (the result is then
-    empty: nothing is kept). The cyclic
+    empty: nothing is kept). At the page limit, `PageLimit` carries the items read (pages 1 to
+    `max_pages`) and their count. The cyclic
     garbage collector is paused meanwhile (`paused_gc`: the decoded pages pile up into one large acyclic
     structure, and collecting over it again and again costs more than decoding it)."""
     with paused_gc():
         sink = _Sink(on_items)
-        await _fetch_all(client, path, params, on_progress=on_progress, per_page=per_page, mode=mode,
-                         keyset=keyset, first=first, sink=sink)
+        try:
+            await _fetch_all(client, path, params, on_progress=on_progress, per_page=per_page, mode=mode,
+                             keyset=keyset, first=first, sink=sink)
+        except PageLimit as limit:  # what was read is kept, and the stop is said
+            limit.items, limit.count = sink.items, sink.count
+            client.request_log.note(f"GET {client.where(path)}", f"{limit.partial}: the list goes on")
+            raise
         return sink.items
 
 

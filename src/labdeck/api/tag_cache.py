@@ -16,7 +16,6 @@ import contextlib
 import hashlib
 import json
 import os
-import tempfile
 import time
 from collections.abc import Callable, Iterable
 from datetime import datetime
@@ -27,6 +26,7 @@ import orjson
 
 from labdeck.api.body import exact_loads
 from labdeck.api.models.registry import RegistryTagDetail, trusted_detail
+from labdeck.api.private_files import write_private
 
 NAME_TTL = 900.0
 VERSION = 2
@@ -166,16 +166,6 @@ class TagDetailCache:
     def save(self) -> None:
         if self.path is None or self._data is None:
             return
-        with contextlib.suppress(OSError):
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            fd, temp = tempfile.mkstemp(prefix=".registry-tags-", dir=self.path.parent)  # 0600 already
-            try:
-                with os.fdopen(fd, "wb") as out:
-                    out.write(_encode({"version": VERSION, "repositories": self._data}))
-                    out.flush()
-                    os.fsync(out.fileno())
-                os.replace(temp, self.path)
-            except BaseException:
-                with contextlib.suppress(OSError):
-                    os.unlink(temp)
-                raise
+        with contextlib.suppress(OSError):  # a cache that cannot be saved is read again next time
+            data = _encode({"version": VERSION, "repositories": self._data})
+            write_private(self.path, data, own_folder=True)

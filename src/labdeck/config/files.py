@@ -79,7 +79,7 @@ def save_config(config: Config) -> None:
     except (TypeError, ValueError) as exc:
         raise ConfigError(f"{config.path}: cannot write the config: {exc}") from None
     try:
-        write_private(config.path, text.encode("utf-8"))
+        write_private(config.path, text.encode("utf-8"), follow_link=True)
     except OSError as exc:
         raise ConfigError(f"{config.path}: cannot write the config: {exc.strerror or exc}") from None
 

@@ -7,11 +7,14 @@
   so does updating; the listing filters on any status, `skipped` and `blocked` included.
 - Protected environment deploy rules: each element of `deploy_access_levels` is exactly one of
   `user_id`, `group_id`, `access_level`; access levels are 30 (Developer), 40 (Maintainer), 60 (Admin).
+- A deployment's commit SHA: 7 to 40 hexadecimal characters (an abbreviated or a full SHA-1), or 64 (a full
+  SHA-256 of a repository in that object format); anything else is refused before it is sent.
 - Summaries for the timeline: deployments per day, success rate, the last successful deployment.
 """
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -28,6 +31,16 @@ LISTABLE_STATUSES: tuple[str, ...] = (*STATUSES, "skipped", "blocked")
 INITIAL_STATUS = "created"
 # The state machine event behind each settable status (GitLab's `update_status!`).
 EVENTS: dict[str, str] = {"running": "run", "success": "succeed", "failed": "drop", "canceled": "cancel"}
+
+_SHA = re.compile(r"[0-9a-fA-F]{7,40}|[0-9a-fA-F]{64}")
+
+
+def sha_problem(sha: str) -> str | None:
+    """What is wrong with `sha` as a deployment's commit SHA, or None when it is one."""
+    if _SHA.fullmatch(sha):
+        return None
+    return "the commit SHA must be 7 to 40 hexadecimal characters (0-9, a-f)"
+
 
 ACCESS_LEVELS: dict[int, str] = {30: "Developers + Maintainers", 40: "Maintainers", 60: "Administrators"}
 RULE_KEYS: tuple[str, ...] = ("access_level", "user_id", "group_id")

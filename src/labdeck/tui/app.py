@@ -5,6 +5,7 @@ anything unexpected goes to a redacted crash log instead of Textual's crash scre
 
 from __future__ import annotations
 
+import dataclasses
 import threading
 import time
 from collections.abc import Awaitable, Callable
@@ -191,11 +192,13 @@ class LabdeckApp(HasContext, App[None]):
     def connect(self, settings: ConnectionSettings) -> None:
         """Open (or switch to) an instance: a new client; the old one is closed."""
         old = self.session
+        if self.cli_read_only and not settings.read_only:  # --read-only: the client enforces it too
+            settings = dataclasses.replace(settings, read_only=True)
         persist_dir = cache_dir() if self.config.persist_cache else None
         self.session = open_session(settings, request_log=self.request_log,
                                     transport_factory=self.transport_factory, persist_dir=persist_dir,
                                     journal_dir=state_dir())
-        self.read_only = self.cli_read_only or settings.read_only
+        self.read_only = settings.read_only
         self.sub_title = settings.name
         if old is not None:
             self.run_worker(old.close(), group="close")

@@ -1,6 +1,7 @@
 """Where downloads and exports are saved: the folder offered first (the last one used, else the user's
-download folder), a missing folder created only after asking, and a name that never overwrites a file
-(`acme_export (1).tar.gz`).
+download folder), a missing folder created only after asking (0700), and a name that never overwrites a file
+(`acme_export (1).tar.gz`; the file itself is made by `labdeck.api.private_files.write_new`: 0600, never
+through a symbolic link).
 
 The last folder is kept for the session by `remember_download_dir`; `LAST_FOLDER_STORE` is the hook that
 makes it last across sessions (labdeck's state file), never the user's config file.
@@ -10,12 +11,11 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
-from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from labdeck.api.errors import LabdeckError
-from labdeck.api.private_files import write_private
+from labdeck.api.private_files import UnsafeFile, private_folder, write_new
 
 if TYPE_CHECKING:
     from textual.app import App
@@ -64,25 +64,6 @@ def default_download_dir() -> Path:
     return platformdirs.user_downloads_path()
 
 
-def split_name(filename: str) -> tuple[str, str]:
-    """`("acme_export", ".tar.gz")`: the extension is everything from the first dot after the start."""
-    head, dot, tail = filename[1:].partition(".")
-    if not dot:
-        return filename, ""
-    return filename[0] + head, "." + tail
-
-
-def free_target(folder: Path, filename: str) -> Path:
-    """`folder / filename`, or `name (1).ext`, `name (2).ext`, ... when that file already exists."""
-    target = folder / filename
-    stem, ext = split_name(filename)
-    count = 1
-    while target.exists():
-        target = folder / f"{stem} ({count}){ext}"
-        count += 1
-    return target
-
-
 def ensure_folder(app: App[Any], folder: Path, then: Callable[[Path], Any]) -> None:
     """Call `then(folder)` once `folder` exists: a missing one is created after the user agrees (and a
     refusal or a failure to create it is said, nothing saved)."""
@@ -101,7 +82,7 @@ def ensure_folder(app: App[Any], folder: Path, then: Callable[[Path], Any]) -> N
         if not create:
             return
         try:
-            folder.mkdir(parents=True, exist_ok=True)
+            private_folder(folder, own=False)  # created 0700
         except OSError as error:
             app.notify(f"Cannot create {folder}: {error.strerror or error}", severity="error", markup=False)
             return
@@ -117,11 +98,15 @@ class SaveError(LabdeckError):
     """A download that could not be written where the user asked."""
 
 
-async def save_file(target: Path, payload: bytes) -> None:
-    """Write a download (atomically, 0600: an export holds the group's data); `SaveError` with the path and
-    the reason when the folder cannot be written."""
+async def save_file(target: Path, payload: bytes) -> Path:
+    """Write a download to a new file at `target`, or its first free name `name (1).ext`, ...; returns the
+    path written. Created 0600 with `O_EXCL | O_NOFOLLOW` (an export holds the group's data): never over a
+    file, never through a symbolic link (a link at the name, dangling or not, is refused). `SaveError` with
+    the path and the reason when it cannot be written."""
     try:
-        await asyncio.to_thread(partial(write_private, target, payload, make_folder=False))
+        return await asyncio.to_thread(write_new, target, payload)
+    except UnsafeFile as exc:
+        raise SaveError(str(exc)) from None
     except OSError as exc:
         raise SaveError(f"Cannot write {target}: {exc.strerror or exc}") from None
 

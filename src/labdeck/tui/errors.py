@@ -12,7 +12,7 @@ from pathlib import Path
 
 from labdeck.api import errors as api_errors
 from labdeck.api.errors import MAY_HAVE_APPLIED, AnswerLost, ApiError, LabdeckError, NetworkError
-from labdeck.api.private_files import PRIVATE_FILE, private_folder
+from labdeck.api.private_files import open_private, private_folder, write_new
 from labdeck.domain.redaction import REDACTED, redact
 
 __all__ = ["MAY_HAVE_APPLIED", "REDACTED", "add_to_crash_log", "describe_error", "format_crash",
@@ -85,19 +85,17 @@ def write_crash_log(error: BaseException, *, directory: Path | None = None,
                     secrets: Iterable[str] = ()) -> Path:
     """Write the crash report to a new 0600 file and return its path."""
     folder = directory or crash_log_dir()
-    private_folder(folder)
+    private_folder(folder, own=True)
     stamp = time.strftime("%Y%m%d-%H%M%S")
-    path = folder / f"crash-{stamp}-{os.getpid()}.log"
     body = f"labdeck crash report {time.strftime('%Y-%m-%dT%H:%M:%S%z')}\n\n{format_crash(error, secrets)}"
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, PRIVATE_FILE)
-    os.fchmod(fd, PRIVATE_FILE)  # 0600 whatever the umask, and for a file that was already there
-    with os.fdopen(fd, "w", encoding="utf-8") as handle:
-        handle.write(body)
-    return path
+    # a new file (never over an earlier report, never through a link), 0600 from the first byte
+    return write_new(folder / f"crash-{stamp}-{os.getpid()}.log", body.encode("utf-8"))
 
 
 def add_to_crash_log(path: Path, error: BaseException, *, secrets: Iterable[str] = ()) -> None:
     """Append a later error to the report of the first one (a crash can raise more while the app stops:
-    a `DuplicateIds` from a half-torn screen must never replace the error that started it)."""
-    with open(path, "a", encoding="utf-8") as handle:
+    a `DuplicateIds` from a half-torn screen must never replace the error that started it). The report is
+    opened for appending never through a link (`open_private`)."""
+    fd = open_private(path)
+    with os.fdopen(fd, "a", encoding="utf-8") as handle:
         handle.write(f"\n\nA later error, after the first:\n\n{format_crash(error, secrets)}")

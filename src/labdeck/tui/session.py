@@ -21,6 +21,7 @@ import httpx
 from labdeck.api.cache import ListCache
 from labdeck.api.client import ApiClient
 from labdeck.api.journal import Journal
+from labdeck.api.private_files import private_folder
 from labdeck.api.request_log import RequestLog
 from labdeck.api.settings import ConnectionSettings
 from labdeck.domain.capabilities import Capabilities
@@ -147,7 +148,7 @@ def open_session(settings: ConnectionSettings, *, request_log: RequestLog,
     transport = transport_factory(settings) if transport_factory is not None else None
     cache = None
     if persist_dir is not None:
-        persist_dir.mkdir(parents=True, exist_ok=True, mode=0o700)
+        private_folder(persist_dir, own=True)  # 0700, an older, looser folder tightened
         cache = ListCache(persist_path=cache_file(settings, persist_dir))
     client = ApiClient(settings, transport=transport, request_log=request_log, cache=cache)
     client.journal = Journal(journal_file(settings, journal_dir) if journal_dir is not None else None)

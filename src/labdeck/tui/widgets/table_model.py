@@ -33,7 +33,8 @@ class Column:
     """One column: `key` names it, `label` heads it; `width` fixes it, else it is measured from a sample.
 
     `sort_key(row)` gives the value to sort by (default: the cell text, case-insensitive); `style_fn(row)`
-    gives an optional Rich style (a string or `rich.style.Style`) for the cell.
+    gives an optional Rich style (a string or `rich.style.Style`) for the cell. `exported=False` keeps the
+    column out of list exports (`ctrl+e`): a CI variable's value, an e-mail address.
     """
 
     key: str
@@ -43,6 +44,7 @@ class Column:
     align: Literal["left", "right"] = "left"
     sort_key: Callable[[Any], Any] | None = None
     style_fn: Callable[[Any], Any] | None = None
+    exported: bool = True
 
 
 @dataclass(frozen=True)

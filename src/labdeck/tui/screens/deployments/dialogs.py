@@ -20,7 +20,7 @@ from textual.widgets import Button, Checkbox, Input, Label, OptionList, Select, 
 from textual.widgets.option_list import Option
 
 from labdeck.api.models.deployments import Deployment, ShippedMergeRequest
-from labdeck.domain.deployments import SETTABLE_STATUSES, allowed_transitions
+from labdeck.domain.deployments import SETTABLE_STATUSES, allowed_transitions, sha_problem
 from labdeck.tui.screens.base import FormDialog, Problem
 from labdeck.tui.writes import WriteForm
 
@@ -157,6 +157,8 @@ class CreateDeploymentDialog(FormDialog[NewDeployment]):
         missing = [name for name, value in fields.items() if not value]
         if missing:
             return Problem(f"{', '.join(missing)} required")
+        if (problem := sha_problem(fields["sha"])) is not None:
+            return Problem(problem)
         status = self.query_one("#new-status", Select).value
         if not isinstance(status, str) or status not in SETTABLE_STATUSES:
             return Problem("status required")

@@ -29,7 +29,7 @@ from labdeck.api.models.variables import CiVariable
 from labdeck.api.variables import VariableError
 from labdeck.tui.capabilities import feature_reason
 from labdeck.tui.context import context_of
-from labdeck.tui.downloads import ensure_folder, free_target, safe_name, save_file
+from labdeck.tui.downloads import ensure_folder, safe_name, save_file
 from labdeck.tui.jobs import Job
 from labdeck.tui.screens.base import LabdeckScreen
 from labdeck.tui.screens.ci_variables import DONE, change_variable, delete_variable_screen
@@ -331,8 +331,7 @@ class GroupActions:
             await services.transfer.start_export(ref)
             job.advance()
             archive = await services.transfer.wait_for_export(ref)
-            target = free_target(folder, f"{name}_export.tar.gz")  # never over an earlier export
-            await save_file(target, archive)
+            target = await save_file(folder / f"{name}_export.tar.gz", archive)  # never over an earlier one
             job.add_result(str(target), True, f"{len(archive):,} bytes", advance=False)
             job.set_summary(f"saved {target.name} ({len(archive):,} bytes)")
             self.notify(f"Saved {target}", markup=False)
@@ -374,8 +373,8 @@ class GroupActions:
             self.notify(f"{status.relation} is not ready", severity="warning", markup=False)
             return
         name = safe_name((group.full_path or str(group.id)).replace("/", "_"))
-        target = free_target(folder or self.download_dir, f"{name}_{safe_name(status.relation)}.ndjson.gz")
-        await save_file(target, payload)
+        wanted = (folder or self.download_dir) / f"{name}_{safe_name(status.relation)}.ndjson.gz"
+        target = await save_file(wanted, payload)
         self.notify(f"Saved {target}", markup=False)
 
     def action_import_group(self: GroupsScreen) -> None:

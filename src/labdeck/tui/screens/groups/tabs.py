@@ -200,7 +200,7 @@ def variable_tab(revealed: Collection[tuple[str, str]]) -> TabSpec:
                 Text(variable.variable_type or ""), Text(variable.environment_scope or ""),
                 _yes(variable.protected), Text("hidden") if variable.hidden else _yes(variable.masked))
 
-    columns = [Column("key", "Key", min_width=16), Column("value", "Value", min_width=20),
+    columns = [Column("key", "Key", min_width=16), Column("value", "Value", min_width=20, exported=False),
                Column("type", "Type", width=8), Column("scope", "Scope", width=12),
                Column("protected", "Protected", width=9), Column("masked", "Masked", width=7)]
 

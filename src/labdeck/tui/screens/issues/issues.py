@@ -26,7 +26,7 @@ from textual.containers import Horizontal
 from textual.content import Content
 from textual.widgets import Input, Static
 
-from labdeck.api.errors import LabdeckError, lost_write
+from labdeck.api.errors import LabdeckError, PageLimit, lost_write
 from labdeck.api.issues import BulkAction, BulkKind, IssuesService
 from labdeck.api.models.base import paused_gc
 from labdeck.api.models.issues import Issue, LabelDetail, TimeStats
@@ -231,6 +231,11 @@ class IssuesScreen(LabdeckScreen):
             issues = await (running or service.load(params, group=group, on_first_page=first_page))
             with paused_gc():  # building 50,000 rows of cells allocates millions of small objects
                 table.set_rows(self.remember_labels(issues))  # the cursor and marks stay on their issues
+        except PageLimit as limit:  # what was read is shown, and said to be only the first part
+            with paused_gc():
+                table.set_rows(self.remember_labels(limit.items))
+            self.notify(f"Issues: {limit.partial}; narrow the query to see the rest", title="Issues",
+                        severity="warning", markup=False, timeout=10)
         except LabdeckError as exc:
             self.show_load_error(group, exc)
             return

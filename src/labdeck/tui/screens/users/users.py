@@ -65,7 +65,7 @@ COLUMNS = [
     Column("state", "State", min_width=12),
     Column("activity", "Last activity", width=13),
     Column("created", "Created", width=10),
-    Column("email", "Email"),
+    Column("email", "Email", exported=False),  # never written in clear to an export file
 ]
 
 
