@@ -69,7 +69,8 @@ _INVISIBLE_UTF8 = re.compile(rb"\xe2(?:\x80[\x8b-\x8f\xaa-\xae]|\x81[\xa0\xa6-\x
 def may_hold_control(body: bytes, *, strict_json: bool = False) -> bool:
     """False only when the JSON text `body` cannot decode to any string (key or value) holding a character
     that `sanitize` replaces; True (a walk is needed) otherwise. Under 1 ms per MB when the body has no
-    backslash and no C2 or E2 byte, about 0.5 ms per MB when it has. `strict_json`: the body has been
+    backslash and no C2, E2 or EF byte, about 0.5 ms per MB when it has (2 to 3 ms per MB of text dense
+    with typographic quotes and dashes, E2 80 9x). `strict_json`: the body has been
     decoded by a strict JSON parser already, which refuses raw C0 bytes inside strings, so of the raw
     control bytes only DEL is looked for (a search, not a copy of the body)."""
     if strict_json:
@@ -83,7 +84,7 @@ def may_hold_control(body: bytes, *, strict_json: bool = False) -> bool:
         return True
     if b"\xe2" in body and _INVISIBLE_UTF8.search(body) is not None:
         return True
-    return b"\xef\xbb\xbf" in body
+    return b"\xef" in body and b"\xef\xbb\xbf" in body  # memchr first: a 3-byte search costs 1.5 ms per MB
 
 
 def sanitize_json(value: object) -> object:
