@@ -332,3 +332,12 @@ def _escaped_like_before(text: str) -> str:  # the old renderer escaped DEL and 
     import re
 
     return re.sub("[\x7f\x80-\x9f]", lambda m: f"\\u{ord(m.group()):04x}", text)
+
+
+@pytest.mark.parametrize("pretty", [True, False])
+def test_json_output_escapes_bidi_and_zero_width_characters(pretty: bool) -> None:
+    value = {"username": "alice\u202enimda\u200b\u2066\ufeff", "title": "“quoted” – … ok"}
+    text = encode(value, pretty=pretty).decode()
+    assert json.loads(text) == value  # the same data
+    assert not any(c in text for c in "\u202e\u200b\u2066\ufeff") and "\\u202e" in text
+    assert "“quoted” – …" in text  # ordinary punctuation stays as it is

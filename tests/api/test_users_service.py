@@ -186,13 +186,15 @@ def test_unknown_state_offers_nothing() -> None:
 
 
 def test_dormancy_follows_last_activity_on() -> None:
-    def user(last: str | None, state: str = "active") -> ModeratedUser:
-        return parse_one(ModeratedUser, {"id": 1, "state": state, "last_activity_on": last})
+    def user(last: str | None, state: str = "active", created: str = "2025-01-01T09:00:00Z") -> ModeratedUser:
+        return parse_one(ModeratedUser, {"id": 1, "state": state, "last_activity_on": last,
+                                         "created_at": created})
 
     today = date(2026, 6, 1)
     assert user("2026-03-03").is_dormant(today)  # 90 days
     assert not user("2026-03-04").is_dormant(today)
-    assert user(None).is_dormant(today)
+    assert user(None).is_dormant(today)  # never active, created long ago
+    assert not user(None, created="2026-05-29T10:00:00Z").is_dormant(today)  # signed up 3 days ago
     assert not user("2020-01-01", "blocked").is_dormant(today)
     account = user("2026-03-03").account(today)
     assert account is not None and account.state is UserState.ACTIVE and account.dormant

@@ -329,14 +329,17 @@ async def test_read_only_hides_the_mutating_actions() -> None:
         assert app.screen is view
 
 
-async def test_attachment_upload_inserts_markdown_and_links_ask_first(tmp_path: Any) -> None:
+async def test_attachment_upload_inserts_markdown_and_links_ask_first(tmp_path: Any,
+                                                                    monkeypatch: Any) -> None:
     from textual.widgets import Markdown
+
+    from labdeck.tui import links
 
     (tmp_path / "chart.png").write_bytes(b"\x89PNG")
     sandbox = Sandbox()
     app = make_app(transport_factory=sandbox.factory)
     opened: list[str] = []
-    app.open_url = lambda url, **kw: opened.append(url)  # type: ignore[method-assign]
+    monkeypatch.setattr(links, "open_in_browser", lambda url: opened.append(url) or True)  # the one policy's
     async with app.run_test(size=SIZE) as pilot:
         await open_view(pilot, sandbox)
         await app.push_screen(WikiEditorScreen(sandbox.project(GATEWAY), "home"))

@@ -13,11 +13,13 @@ from __future__ import annotations
 
 import contextvars
 import json
+import math
 import os
 import time
 import uuid
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import asdict, dataclass, field
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -35,6 +37,7 @@ from labdeck.domain.journal_rules import (
     inverse_of,
     why_no_inverse,
 )
+from labdeck.domain.text import sanitize
 
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 # The job a request belongs to, as (key, title): set by the TUI's job centre around each job.
@@ -71,9 +74,37 @@ class JournalEntry:
     inverse: dict[str, Any] | None = None
 
     @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> JournalEntry:
-        known = {f for f in cls.__dataclass_fields__}
-        return cls(**{k: v for k, v in data.items() if k in known})
+    def from_json(cls, data: Any) -> JournalEntry:
+        """An entry read back from the journal; `ValueError` naming the field when the line is damaged
+        (not an object, a field missing or of the wrong type), so a damaged line is skipped, not shown."""
+        if not isinstance(data, Mapping):
+            raise ValueError(f"not an object but {type(data).__name__}")
+        known = {k: v for k, v in data.items() if k in cls.__dataclass_fields__}
+        for name, kinds in _FIELD_TYPES.items():
+            if name not in known:
+                if name in _REQUIRED:
+                    raise ValueError(f"{name} is missing")
+                continue
+            value = known[name]
+            if not isinstance(value, kinds) or (isinstance(value, bool) and bool not in kinds):
+                raise ValueError(f"{name} is {type(value).__name__}")
+        inverse = known.get("inverse")
+        if inverse is not None and not (isinstance(inverse.get("method"), str)
+                                        and isinstance(inverse.get("path"), str)
+                                        and isinstance(inverse.get("body") or {}, Mapping)
+                                        and isinstance(inverse.get("check_path"), str | None)):
+            raise ValueError("inverse is damaged")
+        return cls(**{k: sanitize(v) if isinstance(v, str) else v for k, v in known.items()})
+
+
+_NONE = type(None)
+# What each field of a journal line must be (a bool is never a number here: `"at": true` is damage).
+_FIELD_TYPES: dict[str, tuple[type, ...]] = {
+    "id": (str,), "at": (int, float), "operation": (str,), "kind": (str,), "target": (str,), "method": (str,),
+    "path": (str,), "result": (str,), "ok": (bool,), "job": (str, _NONE), "job_title": (str, _NONE),
+    "undoes": (str, _NONE), "no_undo": (str, _NONE), "before": (dict, _NONE), "inverse": (dict, _NONE),
+}
+_REQUIRED = frozenset({"id", "at", "operation", "kind", "target", "method", "path"})
 
 
 # Fields of a snapshot worth keeping (never a variable's value, never anything secret).
@@ -114,6 +145,7 @@ class Journal:
     _values: dict[str, str] = field(default_factory=dict, repr=False)  # entry id -> variable value
     _loaded: bool = False
     _listeners: list[Callable[[JournalEntry], None]] = field(default_factory=list)
+    damaged: list[int] = field(default_factory=list)  # line numbers (from 1) skipped as damaged, per read
 
     def entries(self) -> list[JournalEntry]:
         """Every entry, oldest first (the file is read once; later entries are kept as they are added)."""
@@ -126,11 +158,20 @@ class Journal:
         if self.path is None or not self.path.exists():
             return []
         found = []
-        for line in self.path.read_text(encoding="utf-8", errors="replace").splitlines():
+        self.damaged = []
+        lines = self.path.read_text(encoding="utf-8", errors="replace").splitlines()
+        for number, line in enumerate(lines, 1):
+            if not line.strip():
+                continue
             try:
-                found.append(JournalEntry.from_json(json.loads(line)))
-            except (ValueError, TypeError):
-                continue  # a torn or foreign line never hides the rest
+                entry = JournalEntry.from_json(json.loads(line))
+                if not math.isfinite(entry.at):
+                    raise ValueError("at is not a time")
+                datetime.fromtimestamp(entry.at)  # raises for a time no screen can show
+            except (ValueError, TypeError, OverflowError, OSError, RecursionError):
+                self.damaged.append(number)  # a torn, foreign or damaged line never hides the rest
+                continue
+            found.append(entry)
         return found
 
     def get(self, entry_id: str) -> JournalEntry | None:
@@ -142,6 +183,11 @@ class Journal:
 
     def subscribe(self, listener: Callable[[JournalEntry], None]) -> None:
         self._listeners.append(listener)
+
+    def unsubscribe(self, listener: Callable[[JournalEntry], None]) -> None:
+        """Stop calling `listener` (a screen that unmounts); unknown listeners are ignored."""
+        if listener in self._listeners:
+            self._listeners.remove(listener)
 
     def append(self, entry: JournalEntry) -> None:
         self.entries()

@@ -1,7 +1,7 @@
 """JSON output of `labdeck api`, as `gh api` writes it: indented on a terminal, compact otherwise, encoded
 by orjson, and for `--paginate` one array written page by page as the pages arrive (no copy of the whole
-result is ever held). DEL and C1 controls are escaped, so server text cannot drive the terminal, and the
-configured token(s) are removed by value."""
+result is ever held). DEL, C1, bidi and zero-width controls are escaped, so server text cannot drive the
+terminal nor reorder a line, and the configured token(s) are removed by value."""
 
 from __future__ import annotations
 
@@ -14,8 +14,11 @@ import orjson
 from labdeck.api.errors import MalformedResponse
 from labdeck.domain.redaction import redact_known
 
-# DEL and C1 controls in UTF-8 (orjson escapes C0 itself, and writes these raw).
-_UNSAFE = re.compile(rb"\x7f|\xc2[\x80-\x9f]")
+# DEL and C1 controls in UTF-8 (orjson escapes C0 itself, and writes these raw), and the bidi and zero-width
+# characters `domain.text.sanitize` makes visible (U+200B-F, U+202A-E, U+2060, U+2066-9, U+FEFF): escaped as
+# `\uXXXX`, the JSON is the same data and the terminal shows the escape, not a reordered line.
+_UNSAFE = re.compile(rb"\x7f|\xc2[\x80-\x9f]|\xe2(?:\x80[\x8b-\x8f\xaa-\xae]|\x81[\xa0\xa6-\xa9])"
+                     rb"|\xef\xbb\xbf")
 
 
 def _escape(match: re.Match[bytes]) -> bytes:
@@ -35,7 +38,7 @@ def encode(value: Any, *, pretty: bool) -> bytes:
         except RecursionError:
             raise MalformedResponse("the response is nested too deeply to print") from None
         out = text.encode("utf-8", "surrogatepass")
-    if b"\x7f" in out or b"\xc2" in out:
+    if b"\x7f" in out or b"\xc2" in out or b"\xe2" in out or b"\xef" in out:
         out = _UNSAFE.sub(_escape, out)
     text = out.decode("utf-8", "surrogatepass")
     redacted = redact_known(text)  # the configured token(s), by value

@@ -23,6 +23,7 @@ from labdeck.api.settings import AuthKind, ConnectionSettings, Timeouts
 from labdeck.config.errors import ConfigError
 from labdeck.config.tokens import resolve_token
 from labdeck.config.urls import transport_warnings, url_problem
+from labdeck.domain.redaction import register_secret
 
 AUTH_KINDS: tuple[str, ...] = get_args(AuthKind)
 TIMEOUT_KEYS = ("connect", "read", "pool", "deadline")
@@ -270,6 +271,7 @@ def _instance(reader: _Reader, name: str, table: Any) -> InstanceConfig:
         reader.warnings.append(f"{reader.path}: {dotted}.token keeps a token in the config file; "
                                "prefer token_command or token_env")
     reader.header_safe(sources["token"], f"{dotted}.token")
+    register_secret(sources["token"])  # a configured token is redacted by value from the moment it is read
     ca_file = reader.ca_file(reader.string(table, "ca_file", f"{dotted}.ca_file"), f"{dotted}.ca_file")
     verify_tls = reader.boolean(table, "verify_tls", f"{dotted}.verify_tls", True)
     reader.warnings.extend(f"{reader.path}: {dotted} {text}" for text in transport_warnings(url, verify_tls))

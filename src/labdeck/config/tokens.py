@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 from pydantic import SecretStr
 
 from labdeck.config.errors import ConfigError
-from labdeck.domain.redaction import redact, register_secret
+from labdeck.domain.redaction import redact, redact_secret_like, register_secret
 from labdeck.domain.text import sanitize
 
 if TYPE_CHECKING:
@@ -40,10 +40,14 @@ def _from_env(instance: InstanceConfig, name: str, environ: Mapping[str, str]) -
 
 
 def _stderr_line(stderr: bytes, stdout: bytes = b"") -> str:
-    """The command's stderr as one line, with secrets removed: registered tokens, token shapes, and anything
-    the command printed on stdout (a failing command may have printed the token before it failed)."""
-    printed = [line.strip() for line in stdout.decode("utf-8", errors="replace").splitlines()]
-    text = redact(stderr.decode("utf-8", errors="replace"), [p for p in printed if len(p) >= 8])
+    """The command's stderr as one line, with secrets removed: by value, registered tokens (one this command
+    fetched before, any configured one) and anything the command printed on stdout (a failing command may
+    have printed the token before it failed), lines and long words; by shape, GitLab's token shapes and
+    any run that reads as a credential (`set -x` echoes a 64-hex OAuth token as `+ T=5f0c...`)."""
+    out = stdout.decode("utf-8", errors="replace")
+    printed = [line.strip() for line in out.splitlines()] + [w for w in out.split() if len(w) >= 16]
+    text = redact_secret_like(redact(stderr.decode("utf-8", errors="replace"),
+                                     [p for p in printed if len(p) >= 8]))
     text = " ".join(text.split())
     if len(text) > _STDERR_LIMIT:
         text = text[:_STDERR_LIMIT] + "..."

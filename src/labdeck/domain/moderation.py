@@ -21,6 +21,7 @@ blocked one) answers like a success and changes nothing, as in GitLab.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import UTC, date, datetime, time, timedelta
 from enum import StrEnum
 from typing import Any, Final
 
@@ -63,6 +64,30 @@ NON_INTERNAL_TYPES: Final = frozenset({"human", "project_bot", "service_user", "
 def is_internal_type(user_type: str | None) -> bool:
     """Whether a user of this `user_type` is an internal (system) user; an unknown type counts as human."""
     return user_type is not None and user_type not in NON_INTERNAL_TYPES
+
+
+# GitLab's dormant users (`app/models/user.rb`): the `dormant` scope (an active human or service user whose
+# `last_activity_on` is on or before `deactivate_dormant_users_period` days ago) and the `with_no_activity`
+# scope (an active human or service user with no activity at all, created at least `MINIMUM_DAYS_CREATED`
+# days ago): the accounts its dormant-user deactivation acts on. Someone who signed up yesterday and has not
+# signed in yet is not dormant.
+MINIMUM_DAYS_CREATED: Final = 7
+DORMANT_USER_TYPES: Final = frozenset({"human", "service_user"})  # the scopes' `human_or_service_user`
+
+
+def is_dormant(state: str, *, user_type: str | None, last_activity_on: date | None,
+               created_at: datetime | None, today: date, period_days: int = DEFAULT_DORMANT_DAYS) -> bool:
+    """Whether GitLab counts this account as dormant on `today` (see `MINIMUM_DAYS_CREATED`). `user_type`
+    None (an instance that does not send it) is a human; `created_at` None with no activity: not dormant
+    (unknown). Dates are compared as GitLab's SQL does: `created_at <= (today - 7 days)` at midnight UTC."""
+    if state != UserState.ACTIVE or (user_type or "human") not in DORMANT_USER_TYPES:
+        return False
+    if last_activity_on is not None:
+        return last_activity_on <= today - timedelta(days=period_days)
+    if created_at is None:
+        return False
+    created = created_at if created_at.tzinfo is not None else created_at.replace(tzinfo=UTC)
+    return created <= datetime.combine(today - timedelta(days=MINIMUM_DAYS_CREATED), time.min, tzinfo=UTC)
 
 
 @dataclass(frozen=True, slots=True)

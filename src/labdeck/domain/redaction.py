@@ -14,15 +14,26 @@ import re
 import threading
 from collections.abc import Iterable
 
+# GitLab's token prefixes (its "Token prefixes" table): personal, project, group access and impersonation
+# tokens, OAuth application secrets, deploy, runner (and runner created by registration), CI/CD job,
+# trigger, feed, incoming mail, agent, workspace, SCIM and feature flags client tokens. Only these: a rule
+# as loose as `gl` + letters + `-` turned `glenn-smith` and `global-config_export.tar.gz` into [redacted].
+TOKEN_PREFIXES = ("glpat", "gloas", "gldt", "glrtr", "glrt", "glcbt", "glptt", "glft", "glimt", "glagent",
+                  "glwt", "glsoat", "glffct")
 _TOKEN_PATTERNS = [
-    # GitLab token prefixes: glpat-, gloas-, gldt-, glrt-, glcbt-, glptt-, glft-, glimt-, glsoat- ...
-    re.compile(r"\bgl[a-z]{1,8}-[A-Za-z0-9_\-.]{4,}"),
+    re.compile(rf"\b(?:{'|'.join(TOKEN_PREFIXES)})-[A-Za-z0-9_\-.]{{4,}}"),
+    re.compile(r"\bGR1348941[A-Za-z0-9_\-]{4,}"),  # runner registration tokens
+    re.compile(r"(?i)(_gitlab_session=)[^\s&'\",;)]+"),
     re.compile(r"(?i)((?:private|access|job|deploy|feed|runner)?[_-]?token['\"]?\s*[=:]\s*['\"]?)[^\s&'\",;)]+"),
     re.compile(r"(?i)(authorization['\"]?\s*[=:]\s*['\"]?(?:bearer|basic)\s+)[^\s'\",;)]+"),
     re.compile(r"(?i)(bearer\s+)[A-Za-z0-9_\-.=~+/]{8,}"),
     re.compile(r"(?i)(password['\"]?\s*[=:]\s*['\"]?)[^\s&'\",;)]+"),
     re.compile(r"(?i)(https?://[^/\s:@]+:)[^@\s/]+(@)"),
 ]
+# A run of a token's alphabet that reads as a credential whatever its prefix: 32 or more hex digits (an
+# OAuth token is 64), or 20 or more characters mixing upper case, lower case and digits (a legacy token).
+_SECRET_LIKE = re.compile(r"(?<![A-Za-z0-9_\-])[A-Za-z0-9_\-]{20,}(?![A-Za-z0-9_\-])")
+_HEX = re.compile(r"[0-9a-fA-F]{32,}")
 REDACTED = "[redacted]"
 # A registered value shorter than this is not a credential anyone issues; replacing it would mangle text.
 MIN_REGISTERED = 8
@@ -77,3 +88,20 @@ def redact(text: str, secrets: Iterable[str] = ()) -> str:
         else:
             text = pattern.sub(REDACTED, text)
     return text
+
+
+def _secret_like(match: re.Match[str]) -> str:
+    run = match.group()
+    if _HEX.search(run):
+        return REDACTED
+    if any(c.isupper() for c in run) and any(c.islower() for c in run) and any(c.isdigit() for c in run):
+        return REDACTED
+    return run
+
+
+def redact_secret_like(text: str) -> str:
+    """`redact`, and any run that reads as a credential whatever its shape (32+ hex digits in it; 20+ chars
+    mixing upper case, lower case and digits): for text where such a run can only be a secret, such as the
+    error output of a token command (`set -x` echoes the token it fetched). Not for general text, where a
+    commit SHA is data."""
+    return _SECRET_LIKE.sub(_secret_like, redact(text))

@@ -8,9 +8,10 @@ object; `Store.area(name, kind)` fetches it, making it on first use). Access que
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 from typing import Any, Literal, TypeVar
 
+from labdeck.domain.moderation import is_dormant
 from labdeck.sandbox.clock import Clock, SystemClock
 from labdeck.sandbox.scheduler import Scheduler
 
@@ -296,5 +297,7 @@ class Store:
         return self._cached(("reachable_groups", user_id), build)
 
     def is_dormant(self, user: User) -> bool:
-        last = user.last_activity_on or user.created_at
-        return user.state == "active" and (self.now() - last) > timedelta(days=DORMANT_DAYS)
+        """GitLab's dormant users, by the rule the TUI shows (`domain.moderation.is_dormant`)."""
+        last = user.last_activity_on.date() if user.last_activity_on is not None else None
+        return is_dormant(user.state, user_type=user.user_type, last_activity_on=last,
+                          created_at=user.created_at, today=self.now().date(), period_days=DORMANT_DAYS)

@@ -10,7 +10,9 @@ from typing import TYPE_CHECKING, Any
 
 from textual.content import Content
 
-from labdeck.domain.links import is_openable, opens_without_asking
+from labdeck.domain.links import LinkAction, link_verdict
+from labdeck.domain.text import sanitize
+from labdeck.tui.context import context_of
 
 if TYPE_CHECKING:
     from textual.app import App
@@ -40,24 +42,28 @@ def reference_of(item: Any) -> str | None:
     return None
 
 
-def open_link(app: LabdeckApp, url: str) -> None:
-    """Open `url` in the browser: at once on the instance's own host, after a confirmation elsewhere."""
-    if not is_openable(url):
-        app.notify(Content.assemble("Not opening a link of this kind: ", url), severity="warning")
+def open_link(app: App[Any], url: str) -> None:
+    """Open `url` under the one link policy (`domain.links.link_verdict`), the only way labdeck opens a link:
+    at once on the instance's own host, after a confirmation elsewhere, never for other schemes."""
+    session = context_of(app).session
+    verdict = link_verdict(url, session.settings.base_url if session else "")
+    shown = sanitize(verdict.url)[:500]
+    if verdict.action is LinkAction.REFUSE:
+        app.notify(Content.assemble("Not opening this link (", verdict.reason, "): ", shown),
+                   severity="warning")
         return
-    session = app.session
-    instance_url = session.settings.base_url if session else ""
-    if opens_without_asking(url, instance_url):
-        browse(app, url)
+    if verdict.action is LinkAction.OPEN:
+        browse(app, verdict.url)
         return
     from labdeck.tui.screens.confirm import ConfirmScreen
 
     def answered(confirmed: bool | None) -> None:
         if confirmed:
-            browse(app, url)
+            browse(app, verdict.url)
 
     app.push_screen(ConfirmScreen("Open an outside link?", Content.assemble(
-        "This link leaves the instance:\n", (url, "bold")), confirm_label="Open", danger=False), answered)
+        sanitize(verdict.reason[:1].upper() + verdict.reason[1:]), ":\n", (shown, "bold")),
+        confirm_label="Open", danger=False), answered)
 
 
 def has_display() -> bool:

@@ -8,7 +8,7 @@ domain rules (`labdeck.domain.moderation`), the same rules the sandbox answers w
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import date, timedelta
+from datetime import date
 from enum import StrEnum
 from typing import Final
 
@@ -19,6 +19,7 @@ from labdeck.domain.moderation import (
     Availability,
     UserState,
     allowed_operations,
+    is_dormant,
     is_internal_type,
 )
 
@@ -63,12 +64,10 @@ class ModeratedUser(User):
         return is_internal_type(self.user_type)
 
     def is_dormant(self, today: date, dormant_days: int = DEFAULT_DORMANT_DAYS) -> bool:
-        """GitLab's `no_recent_activity?` on an active account: no activity for `dormant_days` days."""
-        if self.known_state is not UserState.ACTIVE:
-            return False
-        if self.last_activity_on is None:
-            return True
-        return self.last_activity_on <= today - timedelta(days=dormant_days)
+        """GitLab's dormant users (`domain.moderation.is_dormant`): no activity for `dormant_days` days, or
+        none at all on an account created at least 7 days ago."""
+        return is_dormant(self.state or "", user_type=self.user_type, last_activity_on=self.last_activity_on,
+                          created_at=self.created_at, today=today, period_days=dormant_days)
 
     def account(self, today: date, dormant_days: int = DEFAULT_DORMANT_DAYS) -> Account | None:
         """The domain view of this account (None for an unknown state)."""

@@ -167,7 +167,7 @@ class LabdeckScreen(FormKeys, Screen[None]):
         if url is None:
             self.notify("Nothing here has a web page", severity="warning")
             return
-        open_link(self.app, url)  # type: ignore[arg-type]
+        open_link(self.app, url)
 
     def action_copy_reference(self) -> None:
         item = self.selected_item()

@@ -11,6 +11,8 @@ from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Static
 
+from labdeck.domain.text import sanitize_line
+
 
 def _content(message: str | Content) -> Content:
     return message if isinstance(message, Content) else Content(message)
@@ -62,14 +64,16 @@ class ConfirmScreen(ModalScreen[bool]):
 
 
 class TypeToConfirmScreen(ConfirmScreen):
-    """The confirm button stays disabled until `expected` is typed exactly."""
+    """The confirm button stays disabled until `expected` is typed exactly. The name shown and compared is
+    its visible form (`sanitize_line`: controls, bidi and zero-width characters as `<U+202E>`), so a name
+    with a hidden character cannot pass for another: `alice` + U+202E is confirmed only by typing that."""
 
     AUTO_FOCUS = "#confirm-name"
 
     def __init__(self, title: str | Content, message: str | Content, expected: str, *,
                  confirm_label: str = "Delete", irreversible: str | None = None) -> None:
         super().__init__(title, message, confirm_label=confirm_label, danger=True, irreversible=irreversible)
-        self.expected = expected
+        self.expected = sanitize_line(expected)
 
     def compose_extra(self) -> ComposeResult:
         yield Static(Content.from_markup("Type [b]$name[/b] to confirm:", name=self.expected))

@@ -6,7 +6,6 @@ Rich only, no Textual: the widget wraps the segments in `Strip`s.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any
@@ -16,7 +15,7 @@ from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
 
-from labdeck.domain.text import sanitize
+from labdeck.domain.text import sanitize_line
 from labdeck.tui.widgets.table_model import Cell, Column, plain
 
 MARKER_WIDTH = 2  # "● " before a marked row
@@ -25,14 +24,11 @@ SAMPLE_SIZE = 200  # rows measured for column widths, spread over the loaded row
 MAX_AUTO_WIDTH = 40  # a measured column is never wider than this (the last one takes the rest)
 ELLIPSIS = "…"
 
-_UNSAFE = re.compile("[\x00-\x1f\x7f-\x9f]")
-
 
 def clean(text: str) -> str:
-    """Cell text safe for one terminal line: controls visible (`sanitize`), newline and tab as spaces."""
-    if not _UNSAFE.search(text):
-        return text
-    return sanitize(text.replace("\n", " ").replace("\t", " "))
+    """Cell text safe for one terminal line: controls, bidi and zero-width characters visible (`sanitize`),
+    newline and tab as spaces (`domain.text.sanitize_line`)."""
+    return sanitize_line(text)
 
 
 def sample_indices(count: int, size: int = SAMPLE_SIZE) -> range:
@@ -145,8 +141,9 @@ def cell_segments(cell: Cell, width: int, align: str, style: Any, console: Any) 
     if not isinstance(cell, Text):
         return [Segment(fit(clean(plain(cell)), width, align), base)]
     text = cell
-    if _UNSAFE.search(text.plain):
-        text = Text(clean(text.plain), style=text.style)
+    cleaned = clean(text.plain)
+    if cleaned is not text.plain:
+        text = Text(cleaned, style=text.style)
     else:
         text = text[: width * 2 + 1] if len(text) > width * 2 + 1 else text.copy()
     text.truncate(width, overflow="ellipsis")

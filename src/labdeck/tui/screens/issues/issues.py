@@ -320,7 +320,7 @@ class IssuesScreen(LabdeckScreen):
 
         def chosen(url: str | None) -> None:
             if url:
-                open_link(self.app, url)  # type: ignore[arg-type]
+                open_link(self.app, url)
 
         self.app.push_screen(LinkMenu(issue.reference, urls), chosen)
 

@@ -1,6 +1,7 @@
 """The project view's Wiki tab (the pages, `n` new, `delete` to delete) and the wiki editor: a TextArea with
-a live Markdown preview whose links are never opened automatically (a link elsewhere than the instance's
-own http(s) host asks first). The editor never loses typed text: a failed save keeps it, says why and
+a live Markdown preview whose links are never opened automatically (the one link policy,
+`tui.links.open_link`: a link elsewhere than the instance's own http(s) host asks first, other schemes
+never open). The editor never loses typed text: a failed save keeps it, says why and
 can be retried (`ctrl+s` again), and leaving with unsaved changes asks first. It also uploads an
 attachment (`ctrl+t`) and inserts its Markdown at the cursor.
 """
@@ -10,7 +11,6 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
 
 from rich.text import Text
 from textual import work
@@ -26,6 +26,7 @@ from labdeck.api.models.project_resources import WIKI_FORMATS, WikiPage
 from labdeck.api.models.projects import Project
 from labdeck.api.wikis import WikiService
 from labdeck.tui.context import context_of
+from labdeck.tui.links import open_link
 from labdeck.tui.screens.base import LabdeckScreen
 from labdeck.tui.screens.confirm import ConfirmScreen
 from labdeck.tui.screens.projects.dialogs import PathPrompt, error_text
@@ -295,19 +296,7 @@ class WikiEditorScreen(LabdeckScreen):
         self.notify(f"Attached {result.file_name}", markup=False)
 
     def on_markdown_link_clicked(self, event: Markdown.LinkClicked) -> None:
+        """A link in the preview opens under the one link policy (`tui.links.open_link`), never by itself."""
         event.prevent_default()
-        href = event.href
-        session = context_of(self).session
-        own = urlsplit(session.settings.base_url).hostname if session else None
-        parts = urlsplit(href)
-        if parts.scheme in ("http", "https") and own and parts.hostname == own:
-            self.app.open_url(href)
-            return
-
-        def answered(yes: bool | None) -> None:
-            if yes:
-                self.app.open_url(href)
-
-        message = Content.from_markup("Open [b]$href[/b] in the browser?", href=href)
-        confirm = ConfirmScreen("Open link", message, confirm_label="Open", danger=False)
-        self.app.push_screen(confirm, answered)
+        event.stop()
+        open_link(self.app, event.href)

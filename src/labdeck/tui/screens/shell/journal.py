@@ -36,6 +36,15 @@ COLUMNS = [
 ]
 
 
+def damaged_notice(lines: list[int]) -> str:
+    """`1 damaged journal line skipped (line 7)`, or "" when none was."""
+    if not lines:
+        return ""
+    shown = ", ".join(str(n) for n in lines[:5]) + (", ..." if len(lines) > 5 else "")
+    plural = "s" if len(lines) > 1 else ""
+    return f"{len(lines)} damaged journal line{plural} skipped (line{plural} {shown})"
+
+
 def _when(entry: JournalEntry) -> str:
     return datetime.fromtimestamp(entry.at).strftime("%Y-%m-%d %H:%M:%S")
 
@@ -54,6 +63,7 @@ class JournalScreen(StatusTableScreen):
     ]
 
     refusals: dict[str, str | None]  # entry id -> why it cannot be undone (None: it can), per load
+    _damage_told = False  # damaged lines are notified once per screen, and stay said in the status line
 
     def compose_body(self) -> ComposeResult:
         self.refusals = {}
@@ -92,14 +102,28 @@ class JournalScreen(StatusTableScreen):
             self.refusals = {e.id: service.refusal(e, undone) for e in entries}
         self.table.set_rows(entries)
         undoable = sum(1 for e in entries if self.refusals.get(e.id, "") is None)
-        self.show_status(f"{len(entries)} change(s); {undoable} can be undone")
+        damaged = damaged_notice(service.journal.damaged) if service is not None else ""
+        status = f"{len(entries)} change(s); {undoable} can be undone"
+        self.show_status(f"{status}; {damaged}" if damaged else status)
+        if damaged and not self._damage_told:
+            self._damage_told = True
+            self.notify(damaged, severity="warning", markup=False)
         self.mark_data_loaded()
 
     def on_mount(self) -> None:
         super().on_mount()
         service = self._service()
         if service is not None:
-            service.journal.subscribe(lambda _entry: self.app.call_later(self._reload_if_shown))
+            self._journal = service.journal
+            self._journal.subscribe(self._journal_changed)
+
+    def on_unmount(self) -> None:
+        journal = getattr(self, "_journal", None)
+        if journal is not None:  # listeners go with the screen: mounting again adds one, not another
+            journal.unsubscribe(self._journal_changed)
+
+    def _journal_changed(self, _entry: JournalEntry) -> None:
+        self.app.call_later(self._reload_if_shown)
 
     def _reload_if_shown(self) -> None:
         if self.is_attached:

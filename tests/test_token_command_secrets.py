@@ -1,0 +1,55 @@
+"""A failing `token_command` shows its stderr with the token removed by value, not only by GitLab's shapes:
+`set -x` echoes a 64-hex OAuth token (`+ T=...`), which no `gl...-` shape catches; a configured token is
+known by value from the moment the config is read."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+from labdeck.config.errors import ConfigError
+from labdeck.config.files import load_config
+from labdeck.config.schema import InstanceConfig
+from labdeck.config.tokens import resolve_token
+from labdeck.domain.redaction import redact
+
+OAUTH = "5f0c3a9e8b7d6c1f2e4a9b8c7d6e5f40312a9b8c7d6e5f4a3b2c1d0e9f8a7b6c"
+
+
+def _instance(tmp_path: Path, script: str) -> InstanceConfig:
+    path = tmp_path / "token.py"
+    path.write_text(script)
+    return InstanceConfig(url="https://h", name="w", token_command=f"{sys.executable} {path}",
+                          config_path=Path("/c.toml"))
+
+
+def test_a_set_x_trace_of_the_fetched_token_is_not_shown(tmp_path: Path) -> None:
+    script = ("import sys\n"
+              f"sys.stderr.write('+ T={OAUTH}\\n+ curl -u oauth2:{OAUTH} https://h/api/v4/user\\n')\n"
+              "sys.stderr.write('curl: (22) The requested URL returned error: 401 for glenn-smith\\n')\n"
+              "sys.exit(22)\n")
+    with pytest.raises(ConfigError) as info:
+        resolve_token(_instance(tmp_path, script))
+    message = str(info.value)
+    assert OAUTH not in message and OAUTH[:32] not in message
+    assert "curl -u oauth2:[redacted]" in message and "exit status 22" in message
+    assert "glenn-smith" in message  # an ordinary word is not a secret
+
+
+def test_a_token_fetched_before_is_removed_by_value_when_the_command_later_fails(tmp_path: Path) -> None:
+    legacy = "q9-zz_short-Token"  # no GitLab shape, too short and plain for the credential look
+    ok = _instance(tmp_path, f"print('{legacy}')\n")
+    assert resolve_token(ok).get_secret_value() == legacy
+    failing = _instance(tmp_path, f"import sys\nsys.stderr.write('using {legacy}: denied')\nsys.exit(1)\n")
+    with pytest.raises(ConfigError) as info:
+        resolve_token(failing)
+    assert legacy not in str(info.value) and "denied" in str(info.value)
+
+
+def test_a_configured_token_is_known_by_value_once_the_config_is_read(tmp_path: Path) -> None:
+    path = tmp_path / "config.toml"
+    path.write_text('[instances.w]\nurl = "https://h"\ntoken = "plain-words-token"\n')
+    load_config(path)
+    assert "plain-words-token" not in redact("echo plain-words-token")
