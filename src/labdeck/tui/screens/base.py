@@ -18,11 +18,10 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Header, Input, Static
 
-from labdeck.api.models.tolerant import IDENTITY_UNREADABLE, identity_unreadable
-from labdeck.tui.capabilities import feature_reason
 from labdeck.tui.context import Context, context_of
 from labdeck.tui.keymap import bindings_of
 from labdeck.tui.links import copy_text, open_link, reference_of, web_url_of
+from labdeck.tui.pane_policy import PanePolicy
 from labdeck.tui.screens.form_keys import FormKeys, is_typing
 from labdeck.tui.widgets.footer import TYPING, LabdeckFooter
 from labdeck.tui.widgets.resource_table import ResourceTable
@@ -53,19 +52,14 @@ PRINTABLE_KEY_NAMES = frozenset({"colon", "question_mark", "left_square_bracket"
                                  "slash", "plus", "minus", "space", "full_stop", "comma"})
 
 
-class LabdeckScreen(FormKeys, Screen[None]):
+class LabdeckScreen(PanePolicy, FormKeys, Screen[None]):
     """Subclasses implement `compose_body()` and, when they show server data, `refresh_data()`. Fields keep
     their letters (`FormKeys`): while one has focus the screen's letter actions leave the footer, `ctrl+s`
     submits where the screen has a form, and escape hands focus back to the table."""
 
     IS_DIALOG = False
     AREA: ClassVar[str | None] = None
-    MUTATING_ACTIONS: ClassVar[frozenset[str]] = frozenset()
-    # action -> feature (domain/capabilities.py): hidden (footer, palette) where the instance lacks it
-    FEATURE_ACTIONS: ClassVar[dict[str, str]] = {}
-    # actions that act on the cursor row (or the marked rows) by its id: refused, with a message, when one
-    # of those rows is a tolerant-reading placeholder whose id could not be read (`identity_refusal`)
-    ROW_ACTIONS: ClassVar[frozenset[str]] = frozenset()
+    # MUTATING_ACTIONS, FEATURE_ACTIONS, ROW_ACTIONS: the pane policy (`tui.pane_policy`), as every tab has
     # The footer, per pane (the id of the focused widget or of one of its parents; "" for the rest): the
     # actions it shows, most useful first (`widgets.footer`); the rest are in `?`.
     FOOTER_PANES: ClassVar[dict[str, tuple[str, ...]]] = {}
@@ -109,14 +103,13 @@ class LabdeckScreen(FormKeys, Screen[None]):
             footer.follow()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action in self.MUTATING_ACTIONS and context_of(self).read_only:
+        if not self.policy_allows(action):
             return False
         if action == "submit_form":
             return self.can_submit_form()
         if action in letter_actions(type(self)) and is_typing(self.focused):
             return False  # the letter is typed into the field: not offered
-        feature = self.FEATURE_ACTIONS.get(action)
-        return feature is None or feature_reason(context_of(self), feature) is None
+        return True
 
     def footer_order(self) -> tuple[str, ...] | None:
         """The actions the footer shows now, in order (see `FOOTER_PANES`). In a text field: the field's
@@ -153,15 +146,6 @@ class LabdeckScreen(FormKeys, Screen[None]):
         tables = [focused] if isinstance(focused, ResourceTable) else list(self.query(ResourceTable))
         return tables[0].cursor_row if tables else None
 
-    def identity_refusal(self, action: str) -> str | None:
-        """Why `action` must not run: one of the rows it would act on (the marked rows of the focused or
-        first table, else its cursor row) is an item whose id could not be read. None when it may run."""
-        if action not in self.ROW_ACTIONS:
-            return None
-        table = self.list_table()
-        rows = (table.marked_rows or [table.cursor_row]) if table is not None else [self.selected_item()]
-        return IDENTITY_UNREADABLE if any(identity_unreadable(row) for row in rows) else None
-
     def action_open_in_browser(self) -> None:
         url = web_url_of(self.selected_item())
         if url is None:
@@ -181,6 +165,14 @@ class LabdeckScreen(FormKeys, Screen[None]):
 
     def refresh_data(self) -> None:
         """Reload what the screen shows (`r`); screens without server data ignore it."""
+
+    def rows_acted_on(self) -> list[Any]:
+        """The rows a row action acts on: the marked rows of the list, else its cursor row, else the
+        screen's selected item (a screen without a list)."""
+        table = self.list_table()
+        if table is None:
+            return [self.selected_item()]
+        return list(table.marked_rows) or [table.cursor_row]
 
     def list_table(self) -> ResourceTable | None:
         """The list that watch mode and export act on: the focused table, else the screen's first."""

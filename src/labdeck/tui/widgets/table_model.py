@@ -32,6 +32,8 @@ SEARCH_CELL_LIMIT = 1000  # the filter looks at the first 1,000 characters of ea
 class Column:
     """One column: `key` names it, `label` heads it; `width` fixes it, else it is measured from a sample.
 
+    `text(row)` gives the cell (a `rich.text.Text` or a plain string): with it on every column, a table's
+    cells come from its columns (`cells_from`), so a column is one declaration: label, text, style, sort.
     `sort_key(row)` gives the value to sort by (default: the cell text, case-insensitive); `style_fn(row)`
     gives an optional Rich style (a string or `rich.style.Style`) for the cell. `exported=False` keeps the
     column out of list exports (`ctrl+e`): a CI variable's value, an e-mail address.
@@ -45,6 +47,20 @@ class Column:
     sort_key: Callable[[Any], Any] | None = None
     style_fn: Callable[[Any], Any] | None = None
     exported: bool = True
+    text: Callable[[Any], Cell] | None = None
+
+
+def cells_from(columns: Sequence[Column]) -> CellsFn | None:
+    """The cells function of a table whose every column says its own `text` (None when one does not)."""
+    texts = [column.text for column in columns]
+    if not texts or any(text is None for text in texts):
+        return None
+    bound = tuple(t for t in texts if t is not None)
+
+    def cells(row: Any) -> tuple[Cell, ...]:
+        return tuple(text(row) for text in bound)
+
+    return cells
 
 
 @dataclass(frozen=True)
@@ -93,7 +109,7 @@ class TableModel:
         row_key: RowKeyFn | None = None,
     ) -> None:
         self.columns: list[Column] = list(columns)
-        self._cells_fn: CellsFn = cells or _tuple_cells
+        self._cells_fn: CellsFn = cells or cells_from(columns) or _tuple_cells
         self._key_fn: RowKeyFn = row_key or _identity
         self._plains_fn = cells.plains if isinstance(cells, LazyCells) else None
         self._rows: list[Any] = []

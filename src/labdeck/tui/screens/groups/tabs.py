@@ -14,17 +14,14 @@ from rich.text import Text
 from textual.app import App
 from textual.content import Content
 
-from labdeck.api.models.badges import Badge
 from labdeck.api.models.group_transfer import RelationState, RelationStatus
 from labdeck.api.models.groups import Group
-from labdeck.api.models.iterations import Iteration
-from labdeck.api.models.labels import GroupLabel
 from labdeck.api.models.members import BillableMember, Member
 from labdeck.api.models.projects import Project
 from labdeck.api.models.variables import CiVariable
 from labdeck.domain.colours import is_colour, normalise_colour
 from labdeck.tui.widgets.detail_fields import append_fields
-from labdeck.tui.widgets.table_model import Column
+from labdeck.tui.widgets.table_model import Column, cells_from
 
 Cells = Callable[[Any], tuple[Text, ...]]
 
@@ -46,13 +43,19 @@ def _detail(title: str, pairs: list[tuple[str, Any]]) -> Text:
 
 @dataclass(frozen=True)
 class TabSpec:
-    """What one tab shows: its columns, cells, row key and detail."""
+    """What one tab shows: its columns (each says its own text: one declaration per column), row key,
+    detail and empty text."""
 
     columns: list[Column]
-    cells: Cells
     row_key: Callable[[Any], Any]
     detail: Callable[[Any], Text]
     empty: str
+
+    @property
+    def cells(self) -> Cells:
+        cells = cells_from(self.columns)
+        assert cells is not None, "every column of a tab declares its text"
+        return cells  # type: ignore[return-value]  # the columns' texts are Text
 
 
 # --- projects and subgroups ------------------------------------------------------------------------------
@@ -64,29 +67,27 @@ def project_tab(group: Callable[[], Group | None]) -> TabSpec:
                     and project.namespace.kind == "group" and not (project.path_with_namespace or "")
                     .startswith(f"{current.full_path}/"))
 
-    def cells(project: Project) -> tuple[Text, ...]:
-        return (Text(project.path_with_namespace or project.name or str(project.id)),
-                Text(project.visibility or ""), Text("shared" if shared(project) else "", style="cyan"),
-                Text("archived" if project.archived else "", style="yellow"),
-                Text(_day(project.last_activity_at)))
-
-    columns = [Column("path", "Project", min_width=30), Column("visibility", "Visibility", width=10),
-               Column("shared", "Shared", width=7), Column("archived", "Archived", width=9),
-               Column("activity", "Last activity", width=13, sort_key=lambda p: _day(p.last_activity_at))]
-    return TabSpec(columns, cells, lambda p: p.id, lambda p: _detail(p.path_with_namespace or "", [
+    columns = [
+        Column("path", "Project", min_width=30,
+               text=lambda p: Text(p.path_with_namespace or p.name or str(p.id))),
+        Column("visibility", "Visibility", width=10, text=lambda p: Text(p.visibility or "")),
+        Column("shared", "Shared", width=7, text=lambda p: Text("shared" if shared(p) else "", style="cyan")),
+        Column("archived", "Archived", width=9,
+               text=lambda p: Text("archived" if p.archived else "", style="yellow")),
+        Column("activity", "Last activity", width=13, sort_key=lambda p: _day(p.last_activity_at),
+               text=lambda p: Text(_day(p.last_activity_at)))]
+    return TabSpec(columns, lambda p: p.id, lambda p: _detail(p.path_with_namespace or "", [
         ("name", p.name), ("description", p.description), ("visibility", p.visibility),
         ("namespace", p.namespace.full_path if p.namespace else None), ("default branch", p.default_branch),
         ("stars", p.star_count), ("created", _day(p.created_at)), ("web", p.web_url)]), "No projects")
 
 
 def subgroup_tab() -> TabSpec:
-    def cells(group: Group) -> tuple[Text, ...]:
-        return (Text(group.full_path or group.name or ""), Text(group.name or ""),
-                Text(group.visibility or ""), Text(_day(group.created_at)))
-
-    columns = [Column("path", "Subgroup", min_width=28), Column("name", "Name", min_width=12),
-               Column("visibility", "Visibility", width=10), Column("created", "Created", width=10)]
-    return TabSpec(columns, cells, lambda g: g.id, lambda g: _detail(g.full_path or "", [
+    columns = [Column("path", "Subgroup", min_width=28, text=lambda g: Text(g.full_path or g.name or "")),
+               Column("name", "Name", min_width=12, text=lambda g: Text(g.name or "")),
+               Column("visibility", "Visibility", width=10, text=lambda g: Text(g.visibility or "")),
+               Column("created", "Created", width=10, text=lambda g: Text(_day(g.created_at)))]
+    return TabSpec(columns, lambda g: g.id, lambda g: _detail(g.full_path or "", [
         ("name", g.name), ("description", g.description), ("visibility", g.visibility), ("id", g.id),
         ("web", g.web_url)]), "No subgroups")
 
@@ -96,16 +97,17 @@ def subgroup_tab() -> TabSpec:
 def member_tab(overrides: Collection[int] = ()) -> TabSpec:
     """Members (`Member`) or, in billable mode, billable members (`BillableMember`: the access column says
     "billable" and the expiry column shows the last activity)."""
-    def cells(member: Member | BillableMember) -> tuple[Text, ...]:
-        state = Text(member.state or "", style="" if member.state == "active" else "yellow")
-        name = Text(member.username or str(member.id))
+    def level(member: Member | BillableMember) -> Text:
         if isinstance(member, BillableMember):
-            return (name, Text(member.name or ""), Text("billable", style="cyan"),
-                    Text(_day(member.last_activity_on)), state)
-        level = Text(member.level_label)
+            return Text("billable", style="cyan")
+        text = Text(member.level_label)
         if member.id in overrides:
-            level.append(" (override)", style="magenta")
-        return name, Text(member.name or ""), level, Text(_day(member.expires_at)), state
+            text.append(" (override)", style="magenta")
+        return text
+
+    def expires(member: Member | BillableMember) -> Text:
+        billable = isinstance(member, BillableMember)
+        return Text(_day(member.last_activity_on if billable else member.expires_at))  # type: ignore[union-attr]
 
     def detail(member: Member | BillableMember) -> Text:
         if isinstance(member, BillableMember):
@@ -119,10 +121,14 @@ def member_tab(overrides: Collection[int] = ()) -> TabSpec:
             ("member since", _day(member.created_at)), ("state", member.state),
             ("override", "on" if member.id in overrides else None), ("web", member.web_url)])
 
-    columns = [Column("username", "Username", min_width=16), Column("name", "Name", min_width=16),
-               Column("level", "Access", width=24, sort_key=lambda m: getattr(m, "access_level", 0) or 0),
-               Column("expires", "Expires", width=10), Column("state", "State", width=10)]
-    return TabSpec(columns, cells, lambda m: m.id, detail, "No members")
+    columns = [Column("username", "Username", min_width=16, text=lambda m: Text(m.username or str(m.id))),
+               Column("name", "Name", min_width=16, text=lambda m: Text(m.name or "")),
+               Column("level", "Access", width=24, sort_key=lambda m: getattr(m, "access_level", 0) or 0,
+                      text=level),
+               Column("expires", "Expires", width=10, text=expires),
+               Column("state", "State", width=10,
+                      text=lambda m: Text(m.state or "", style="" if m.state == "active" else "yellow"))]
+    return TabSpec(columns, lambda m: m.id, detail, "No members")
 
 
 def swatch(colour: str | None) -> Text:
@@ -133,15 +139,14 @@ def swatch(colour: str | None) -> Text:
 
 
 def label_tab() -> TabSpec:
-    def cells(label: GroupLabel) -> tuple[Text, ...]:
-        return (swatch(label.color), Text(label.name), Text(label.color or ""),
-                Text(label.description or "", overflow="ellipsis", no_wrap=True),
-                Text("subscribed" if label.subscribed else "", style="cyan"))
-
-    columns = [Column("swatch", "", width=2), Column("name", "Label", min_width=16),
-               Column("color", "Colour", width=8), Column("description", "Description", min_width=20),
-               Column("subscribed", "Subscribed", width=10)]
-    return TabSpec(columns, cells, lambda lb: lb.id, lambda lb: _detail(lb.name, [
+    columns = [Column("swatch", "", width=2, text=lambda lb: swatch(lb.color)),
+               Column("name", "Label", min_width=16, text=lambda lb: Text(lb.name)),
+               Column("color", "Colour", width=8, text=lambda lb: Text(lb.color or "")),
+               Column("description", "Description", min_width=20,
+                      text=lambda lb: Text(lb.description or "", overflow="ellipsis", no_wrap=True)),
+               Column("subscribed", "Subscribed", width=10,
+                      text=lambda lb: Text("subscribed" if lb.subscribed else "", style="cyan"))]
+    return TabSpec(columns, lambda lb: lb.id, lambda lb: _detail(lb.name, [
         ("colour", lb.color), ("text colour", lb.text_color), ("description", lb.description),
         ("open issues", lb.open_issues_count), ("closed issues", lb.closed_issues_count),
         ("open MRs", lb.open_merge_requests_count), ("subscribed", "yes" if lb.subscribed else "no")]),
@@ -149,13 +154,12 @@ def label_tab() -> TabSpec:
 
 
 def badge_tab() -> TabSpec:
-    def cells(badge: Badge) -> tuple[Text, ...]:
-        return (Text(badge.name or ""), Text(badge.rendered_link_url or badge.link_url or ""),
-                Text(badge.rendered_image_url or badge.image_url or ""))
-
-    columns = [Column("name", "Badge", min_width=12), Column("link", "Link (rendered)", min_width=30),
-               Column("image", "Image (rendered)", min_width=30)]
-    return TabSpec(columns, cells, lambda b: b.id, lambda b: _detail(b.name or f"badge {b.id}", [
+    columns = [Column("name", "Badge", min_width=12, text=lambda b: Text(b.name or "")),
+               Column("link", "Link (rendered)", min_width=30,
+                      text=lambda b: Text(b.rendered_link_url or b.link_url or "")),
+               Column("image", "Image (rendered)", min_width=30,
+                      text=lambda b: Text(b.rendered_image_url or b.image_url or ""))]
+    return TabSpec(columns, lambda b: b.id, lambda b: _detail(b.name or f"badge {b.id}", [
         ("link", b.link_url), ("rendered link", b.rendered_link_url), ("image", b.image_url),
         ("rendered image", b.rendered_image_url)]), "No badges")
 
@@ -194,15 +198,17 @@ def _masking(variable: CiVariable) -> str:
 
 
 def variable_tab(revealed: Collection[tuple[str, str]]) -> TabSpec:
-    def cells(variable: CiVariable) -> tuple[Text, ...]:
+    def value(variable: CiVariable) -> Text:
         shown = variable.shown_value(variable_key(variable) in revealed)
-        return (Text(variable.key), Text(shown.replace("\n", "⏎"), no_wrap=True, overflow="ellipsis"),
-                Text(variable.variable_type or ""), Text(variable.environment_scope or ""),
-                _yes(variable.protected), Text("hidden") if variable.hidden else _yes(variable.masked))
+        return Text(shown.replace("\n", "⏎"), no_wrap=True, overflow="ellipsis")
 
-    columns = [Column("key", "Key", min_width=16), Column("value", "Value", min_width=20, exported=False),
-               Column("type", "Type", width=8), Column("scope", "Scope", width=12),
-               Column("protected", "Protected", width=9), Column("masked", "Masked", width=7)]
+    columns = [Column("key", "Key", min_width=16, text=lambda v: Text(v.key)),
+               Column("value", "Value", min_width=20, exported=False, text=value),
+               Column("type", "Type", width=8, text=lambda v: Text(v.variable_type or "")),
+               Column("scope", "Scope", width=12, text=lambda v: Text(v.environment_scope or "")),
+               Column("protected", "Protected", width=9, text=lambda v: _yes(v.protected)),
+               Column("masked", "Masked", width=7,
+                      text=lambda v: Text("hidden") if v.hidden else _yes(v.masked))]
 
     def detail(variable: CiVariable) -> Text:
         return _detail(variable.key, [("value", variable.shown_value(variable_key(variable) in revealed)),
@@ -212,23 +218,20 @@ def variable_tab(revealed: Collection[tuple[str, str]]) -> TabSpec:
                                       ("raw", "yes (not expanded)" if variable.raw else "no"),
                                       ("description", variable.description)])
 
-    return TabSpec(columns, cells, variable_key, detail, "No variables")
+    return TabSpec(columns, variable_key, detail, "No variables")
 
 
 _STATE_STYLES = {"upcoming": "cyan", "started": "green", "closed": "dim"}
 
 
 def iteration_tab() -> TabSpec:
-    def cells(iteration: Iteration) -> tuple[Text, ...]:
-        label = iteration.state_label
-        return (Text(iteration.title or ""), Text(label, style=_STATE_STYLES.get(label, "")),
-                Text(_day(iteration.start_date)), Text(_day(iteration.due_date)),
-                Text(str(iteration.group_id or "")))
-
-    columns = [Column("title", "Iteration", min_width=20), Column("state", "State", width=9),
-               Column("start", "Start", width=10), Column("due", "Due", width=10),
-               Column("group", "Group id", width=8)]
-    return TabSpec(columns, cells, lambda it: it.id, lambda it: _detail(it.title or "", [
+    columns = [Column("title", "Iteration", min_width=20, text=lambda it: Text(it.title or "")),
+               Column("state", "State", width=9,
+                      text=lambda it: Text(it.state_label, style=_STATE_STYLES.get(it.state_label, ""))),
+               Column("start", "Start", width=10, text=lambda it: Text(_day(it.start_date))),
+               Column("due", "Due", width=10, text=lambda it: Text(_day(it.due_date))),
+               Column("group", "Group id", width=8, text=lambda it: Text(str(it.group_id or "")))]
+    return TabSpec(columns, lambda it: it.id, lambda it: _detail(it.title or "", [
         ("state", it.state_label), ("start", _day(it.start_date)), ("due", _day(it.due_date)),
         ("description", it.description), ("web", it.web_url)]), "No iterations")
 
@@ -238,16 +241,18 @@ _RELATION_STYLES = {RelationState.STARTED: ("started", "yellow"),
 
 
 def relation_tab() -> TabSpec:
-    def cells(status: RelationStatus) -> tuple[Text, ...]:
+    def state(status: RelationStatus) -> Text:
         try:
             label, style = _RELATION_STYLES[status.state]
         except ValueError:
             label, style = str(status.status), ""
-        return (Text(status.relation), Text(label, style=style), Text(status.error or "", style="red"),
-                Text(status.updated_at.strftime("%Y-%m-%d %H:%M:%S") if status.updated_at else ""))
+        return Text(label, style=style)
 
-    columns = [Column("relation", "Relation", min_width=18), Column("status", "Status", width=9),
-               Column("error", "Error", min_width=16), Column("updated", "Updated", width=19)]
-    return TabSpec(columns, cells, lambda s: s.relation, lambda s: _detail(s.relation, [
+    columns = [Column("relation", "Relation", min_width=18, text=lambda s: Text(s.relation)),
+               Column("status", "Status", width=9, text=state),
+               Column("error", "Error", min_width=16, text=lambda s: Text(s.error or "", style="red")),
+               Column("updated", "Updated", width=19, text=lambda s: Text(
+                   s.updated_at.strftime("%Y-%m-%d %H:%M:%S") if s.updated_at else ""))]
+    return TabSpec(columns, lambda s: s.relation, lambda s: _detail(s.relation, [
         ("status", s.status), ("error", s.error), ("updated", s.updated_at)]),
         "No relations export yet (X starts one)")

@@ -16,6 +16,7 @@ from labdeck.api.errors import Forbidden, LabdeckError, NotFound
 from labdeck.api.models.project_resources import ErrorTrackingSettings
 from labdeck.api.models.projects import Project
 from labdeck.tui.context import context_of
+from labdeck.tui.pane_policy import PanePolicy
 from labdeck.tui.screens.confirm import ConfirmScreen
 from labdeck.tui.screens.projects.dialogs import error_text
 from labdeck.tui.widgets.detail_fields import append_fields
@@ -36,7 +37,7 @@ def settings_text(settings: ErrorTrackingSettings) -> Text:
     return text
 
 
-class ErrorTrackingTab(Widget):
+class ErrorTrackingTab(PanePolicy, Widget):
     # the footer while this tab has focus, most useful first (`widgets.footer`)
     FOOTER_ORDER = ("toggle", "next_tab", "previous_tab", "fork")
     BINDINGS = [Binding("t", "toggle", "Enable/disable", id="project_error_tracking.toggle")]
@@ -54,10 +55,12 @@ class ErrorTrackingTab(Widget):
     def on_mount(self) -> None:
         self.load()
 
+    MUTATING_ACTIONS = frozenset({"toggle"})
+
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action == "toggle":
-            return self.settings is not None and not context_of(self).read_only
-        return True
+        if not self.policy_allows(action):
+            return False
+        return self.settings is not None if action == "toggle" else True
 
     def show(self, renderable: Text) -> None:
         self.query_one("#error-tracking-text", Static).update(renderable)

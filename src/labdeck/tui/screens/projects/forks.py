@@ -21,6 +21,7 @@ from labdeck.api.forks import ForksService, import_done
 from labdeck.api.models.projects import Project
 from labdeck.tui.context import context_of
 from labdeck.tui.jobs import Job, poll_until
+from labdeck.tui.pane_policy import PanePolicy
 from labdeck.tui.screens.confirm import ConfirmScreen
 from labdeck.tui.screens.projects.dialogs import ForkDialog, ForkRequest, PathPrompt
 from labdeck.tui.widgets.footer import LIST_KEYS
@@ -91,7 +92,7 @@ async def run_fork(job: Job, service: ForksService, source: Project, request: Fo
     return done
 
 
-class ForksTab(Widget):
+class ForksTab(PanePolicy, Widget):
     # the footer while this tab has focus, most useful first (`widgets.footer`)
     FOOTER_ORDER = ("fork", "link", "unlink", "select", "next_tab", "previous_tab", *LIST_KEYS)
     BINDINGS = [
@@ -99,7 +100,7 @@ class ForksTab(Widget):
         Binding("x", "unlink", "Remove fork relationship", id="project_forks.unlink"),
         Binding("l", "link", "Mark as a fork of…", id="project_forks.link"),
     ]
-    MUTATING = frozenset({"fork", "unlink", "link"})
+    MUTATING_ACTIONS = frozenset({"fork", "unlink", "link"})
 
     def __init__(self, project: Project, *, id: str | None = None) -> None:
         super().__init__(id=id)
@@ -119,7 +120,7 @@ class ForksTab(Widget):
         self.load()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action in self.MUTATING and context_of(self).read_only:
+        if not self.policy_allows(action):
             return False
         if action == "unlink":
             return self.project.forked_from_project is not None

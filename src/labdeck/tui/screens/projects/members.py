@@ -20,7 +20,7 @@ from textual.widgets import Static
 from labdeck.api.members import MembersService, Source
 from labdeck.api.models.members import Member
 from labdeck.api.models.projects import Project
-from labdeck.tui.context import context_of
+from labdeck.tui.pane_policy import PanePolicy
 from labdeck.tui.screens.confirm import TypeToConfirmScreen
 from labdeck.tui.screens.groups.applied import members_hold
 from labdeck.tui.screens.groups.forms import FormScreen, Values, member_form, parse_user_refs
@@ -38,7 +38,7 @@ def members_service(widget: Widget) -> MembersService | None:
     return session.services.members if session else None
 
 
-class MembersTab(Widget):
+class MembersTab(PanePolicy, Widget):
     # the footer while this tab has focus, most useful first (`widgets.footer`)
     FOOTER_ORDER = ("select", "add_member", "edit_member", "remove_member", "toggle_inherited", "next_tab",
                    "previous_tab", "fork", *LIST_KEYS)
@@ -48,7 +48,8 @@ class MembersTab(Widget):
         Binding("x", "remove_member", "Remove member", id="project_members.remove"),
         Binding("i", "toggle_inherited", "Inherited", id="project_members.inherited"),
     ]
-    MUTATING = frozenset({"add_member", "edit_member", "remove_member"})
+    MUTATING_ACTIONS = frozenset({"add_member", "edit_member", "remove_member"})
+    ROW_ACTIONS = frozenset({"edit_member", "remove_member"})  # act on the cursor row by its id (`tui.pane_policy`)
     DEFAULT_CSS = """
     MembersTab { height: 1fr; }
     MembersTab #members-scope { height: 1; padding: 0 1; }
@@ -77,9 +78,6 @@ class MembersTab(Widget):
 
     def on_mount(self) -> None:
         self.load()
-
-    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        return not (action in self.MUTATING and context_of(self).read_only)
 
     @work(exclusive=True, group="project-members")
     async def load(self, refresh: bool = False) -> None:

@@ -21,7 +21,7 @@ from labdeck.api.errors import NotFound
 from labdeck.api.models.project_resources import PagesDomain
 from labdeck.api.models.projects import Project
 from labdeck.api.pages_domains import PagesDomainsService
-from labdeck.tui.context import context_of
+from labdeck.tui.pane_policy import PanePolicy
 from labdeck.tui.screens.confirm import ConfirmScreen
 from labdeck.tui.screens.projects.dialogs import DomainDialog, DomainRequest
 from labdeck.tui.widgets.footer import LIST_KEYS
@@ -96,7 +96,7 @@ DOMAIN_COLUMNS = [
 ]
 
 
-class PagesTab(Widget):
+class PagesTab(PanePolicy, Widget):
     # the footer while this tab has focus, most useful first (`widgets.footer`)
     FOOTER_ORDER = ("select", "new_domain", "certificate", "remove_certificate", "delete_domain", "next_tab",
                    "previous_tab", "fork", *LIST_KEYS)
@@ -106,7 +106,8 @@ class PagesTab(Widget):
         Binding("x", "remove_certificate", "Remove certificate", id="project_pages.remove_certificate"),
         Binding("delete", "delete_domain", "Delete domain", id="project_pages.delete"),
     ]
-    MUTATING = frozenset({"new_domain", "certificate", "remove_certificate", "delete_domain"})
+    MUTATING_ACTIONS = frozenset({"new_domain", "certificate", "remove_certificate", "delete_domain"})
+    ROW_ACTIONS = frozenset({"certificate", "remove_certificate", "delete_domain"})  # act on the cursor row by its id (`tui.pane_policy`)
 
     def __init__(self, project: Project, *, now: Now | None = None, id: str | None = None) -> None:
         super().__init__(id=id)
@@ -124,9 +125,6 @@ class PagesTab(Widget):
 
     def on_mount(self) -> None:
         self.load()
-
-    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        return not (action in self.MUTATING and context_of(self).read_only)
 
     @work(exclusive=True, group="project-pages")
     async def load(self, refresh: bool = False) -> None:

@@ -20,7 +20,7 @@ from labdeck.api.errors import NotFound
 from labdeck.api.models.project_resources import RepositoryTag
 from labdeck.api.models.projects import Project
 from labdeck.api.repository_tags import TagsService
-from labdeck.tui.context import context_of
+from labdeck.tui.pane_policy import PanePolicy
 from labdeck.tui.screens.confirm import ConfirmScreen
 from labdeck.tui.screens.projects.dialogs import NewTag, TagCreateDialog
 from labdeck.tui.widgets.detail_fields import append_fields
@@ -72,7 +72,7 @@ TAG_COLUMNS = [
 ]
 
 
-class TagsTab(Widget):
+class TagsTab(PanePolicy, Widget):
     # the footer while this tab has focus, most useful first (`widgets.footer`)
     FOOTER_ORDER = ("select", "new_tag", "delete_tag", "search", "next_tab", "previous_tab", "fork",
                     *LIST_KEYS)
@@ -81,7 +81,8 @@ class TagsTab(Widget):
         Binding("delete", "delete_tag", "Delete tag", id="project_tags.delete"),
         Binding("ctrl+f", "search", "Search", id="project_tags.search"),  # `s` is the table's sort
     ]
-    MUTATING = frozenset({"new_tag", "delete_tag"})
+    MUTATING_ACTIONS = frozenset({"new_tag", "delete_tag"})
+    ROW_ACTIONS = frozenset({"delete_tag"})  # act on the cursor row by its id (`tui.pane_policy`)
     DEFAULT_CSS = """
     TagsTab { height: 1fr; }
     TagsTab #tags-search { margin: 0 0; }
@@ -104,9 +105,6 @@ class TagsTab(Widget):
 
     def on_mount(self) -> None:
         self.load()
-
-    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        return not (action in self.MUTATING and context_of(self).read_only)
 
     @work(exclusive=True, group="project-tags")
     async def load(self, refresh: bool = False) -> None:

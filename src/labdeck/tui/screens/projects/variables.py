@@ -21,6 +21,7 @@ from labdeck.api.models.projects import Project
 from labdeck.api.models.variables import CiVariable
 from labdeck.api.variables import Owner, VariableError, VariablesService
 from labdeck.tui.context import context_of
+from labdeck.tui.pane_policy import PanePolicy
 from labdeck.tui.screens.ci_variables import VariableListKeys, change_variable, delete_variable_screen
 from labdeck.tui.screens.groups.forms import Values, variable_form
 from labdeck.tui.screens.groups.tabs import variable_tab
@@ -28,7 +29,7 @@ from labdeck.tui.widgets.footer import LIST_KEYS
 from labdeck.tui.widgets.resource_view import ResourceView
 
 
-class VariablesTab(VariableListKeys, Widget):
+class VariablesTab(PanePolicy, VariableListKeys, Widget):
     # the footer while this tab has focus, most useful first (`widgets.footer`)
     FOOTER_ORDER = ("select", "edit_variable", "add_variable", "delete_variable", "reveal", "copy_value",
                     "next_tab", "previous_tab", "fork", *LIST_KEYS)
@@ -39,7 +40,8 @@ class VariablesTab(VariableListKeys, Widget):
         Binding("m", "reveal", "Reveal value", id="project_variables.reveal"),
         Binding("y", "copy_value", "Copy value", id="project_variables.copy_value"),
     ]
-    MUTATING = frozenset({"add_variable", "edit_variable", "delete_variable"})
+    MUTATING_ACTIONS = frozenset({"add_variable", "edit_variable", "delete_variable"})
+    ROW_ACTIONS = frozenset({"edit_variable", "delete_variable"})  # act on the cursor row by its id (`tui.pane_policy`)
     FORBIDDEN_HINT = "project variables need the Maintainer role"
     DEFAULT_CSS = """
     VariablesTab { height: 1fr; }
@@ -80,9 +82,6 @@ class VariablesTab(VariableListKeys, Widget):
 
     def on_mount(self) -> None:
         self.load()
-
-    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        return not (action in self.MUTATING and context_of(self).read_only)
 
     def show_status(self, text: str, style: str = "dim") -> None:
         self.query_one("#variables-status", Static).update(Text(text, style=style))

@@ -25,8 +25,8 @@ from labdeck.api.errors import LabdeckError
 from labdeck.api.models.project_resources import WIKI_FORMATS, WikiPage
 from labdeck.api.models.projects import Project
 from labdeck.api.wikis import WikiService
-from labdeck.tui.context import context_of
 from labdeck.tui.links import open_link
+from labdeck.tui.pane_policy import PanePolicy
 from labdeck.tui.screens.base import LabdeckScreen
 from labdeck.tui.screens.confirm import ConfirmScreen
 from labdeck.tui.screens.projects.dialogs import PathPrompt, error_text
@@ -48,7 +48,7 @@ PAGE_COLUMNS = [Column("slug", "Slug", min_width=24), Column("title", "Title", m
                 Column("format", "Format", width=9)]
 
 
-class WikiTab(Widget):
+class WikiTab(PanePolicy, Widget):
     """The project's wiki pages; enter opens the editor."""
     # the footer while this tab has focus, most useful first (`widgets.footer`)
     FOOTER_ORDER = ("select", "new_page", "delete_page", "next_tab", "previous_tab", "fork", "open_filter")
@@ -57,7 +57,8 @@ class WikiTab(Widget):
         Binding("n", "new_page", "New page", id="project_wiki.new"),
         Binding("delete", "delete_page", "Delete page", id="project_wiki.delete"),
     ]
-    MUTATING = frozenset({"new_page", "delete_page"})
+    MUTATING_ACTIONS = frozenset({"new_page", "delete_page"})
+    ROW_ACTIONS = frozenset({"delete_page"})  # act on the cursor row by its id (`tui.pane_policy`)
 
     def __init__(self, project: Project, *, id: str | None = None) -> None:
         super().__init__(id=id)
@@ -73,9 +74,6 @@ class WikiTab(Widget):
 
     def on_mount(self) -> None:
         self.load()
-
-    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        return not (action in self.MUTATING and context_of(self).read_only)
 
     @work(exclusive=True, group="project-wiki")
     async def load(self, refresh: bool = False) -> None:

@@ -1,0 +1,63 @@
+"""The one policy every pane applies, screens and the tab widgets inside them alike.
+
+A pane declares which of its actions change something (`MUTATING_ACTIONS`), which need a feature the
+instance may lack (`FEATURE_ACTIONS`: action -> feature of `domain/capabilities.py`), and which act on the
+cursor or marked rows by their id (`ROW_ACTIONS`). The kit then, for every pane:
+
+- hides mutating actions in read-only mode (footer, palette, and the key does nothing);
+- hides actions whose feature the instance cannot do ("needs GitLab Premium"), or a CI job token cannot reach;
+- refuses, with the reason, a row action on an item whose id could not be read (tolerant reading): the app
+  asks `identity_refusal` before it runs any action (`LabdeckApp.run_action`).
+
+Before this, each project tab wrote its own read-only check and had neither feature gating nor the
+unreadable-row refusal.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from textual.dom import DOMNode
+
+from labdeck.api.models.tolerant import IDENTITY_UNREADABLE, identity_unreadable
+from labdeck.tui.context import context_of
+from labdeck.tui.widgets.resource_table import ResourceTable
+
+
+class PanePolicy(DOMNode):
+    """Mixed into a pane's class before its Textual base (`class MembersTab(PanePolicy, Widget)`)."""
+
+    MUTATING_ACTIONS: ClassVar[frozenset[str]] = frozenset()
+    FEATURE_ACTIONS: ClassVar[dict[str, str]] = {}
+    ROW_ACTIONS: ClassVar[frozenset[str]] = frozenset()
+
+    def policy_allows(self, action: str) -> bool:
+        """Whether read-only mode and the instance let `action` run here."""
+        ctx = context_of(self)
+        if action in self.MUTATING_ACTIONS and ctx.read_only:
+            return False
+        feature = self.FEATURE_ACTIONS.get(action)
+        return feature is None or ctx.policy.feature_reason(feature) is None
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        return self.policy_allows(action)
+
+    def list_table(self) -> ResourceTable | None:
+        """The table whose rows the pane's row actions act on: the focused one, else the first."""
+        focused = self.screen.focused if self.is_attached else None
+        if isinstance(focused, ResourceTable) and (focused is self or self in focused.ancestors):
+            return focused
+        tables = list(self.query(ResourceTable))
+        return tables[0] if tables else None
+
+    def rows_acted_on(self) -> list[Any]:
+        table = self.list_table()
+        if table is None:
+            return []
+        return list(table.marked_rows) or [table.cursor_row]
+
+    def identity_refusal(self, action: str) -> str | None:
+        """Why `action` must not run: a row it acts on is an item whose id could not be read."""
+        if action not in self.ROW_ACTIONS:
+            return None
+        return IDENTITY_UNREADABLE if any(identity_unreadable(row) for row in self.rows_acted_on()) else None

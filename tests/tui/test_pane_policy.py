@@ -1,0 +1,82 @@
+"""The pane kit's policy, tested once where it lives (`tui.pane_policy`): every pane of every screen and tab
+hides its mutating actions in read-only mode and its premium actions on Community Edition, and no pane of
+`tui/screens` escapes the kit."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from snapshot_apps import make_app, settle
+from textual.screen import ModalScreen
+
+from labdeck.domain.capabilities import FEATURES, Capabilities
+from labdeck.tui.areas import AreaRequest
+from labdeck.tui.pane_policy import PanePolicy
+from labdeck.tui.screens.form_keys import FormKeys
+from labdeck.tui.screens.shell.catalogue import screen_classes
+
+SIZE = (160, 50)
+GATEWAY = "acme/platform/api-gateway"
+AREAS = [("groups", None), ("issues", None), ("registry", GATEWAY), ("deployments", GATEWAY), ("users", None),
+         ("variables", None), ("pages", None), ("projects", None), ("journal", None)]
+
+
+def panes_of(app: Any) -> list[PanePolicy]:
+    return [node for node in app.screen.walk_children(with_self=True) if isinstance(node, PanePolicy)]
+
+
+def test_every_pane_of_the_screens_is_in_the_kit() -> None:
+    """A screen or tab widget with keys of its own derives `PanePolicy` (a dialog is not a pane)."""
+    outside = [cls.__qualname__ for cls in screen_classes()
+               if cls.__module__.startswith("labdeck.tui.screens.") and isinstance(cls, type)
+               and not issubclass(cls, PanePolicy) and not issubclass(cls, ModalScreen)
+               and not (issubclass(cls, FormKeys) and cls.IS_DIALOG)
+               and any(getattr(binding, "action", None) for binding in cls.__dict__.get("BINDINGS", ()))]
+    assert outside == []
+
+
+async def _open_everything(app: Any, pilot: Any) -> list[PanePolicy]:
+    """Every area and every tab of the project view, and the panes each shows."""
+    from labdeck.tui.screens.projects.view import TABS, ProjectViewScreen
+
+    found: list[PanePolicy] = []
+    for name, scope in AREAS:
+        opened = app.open_area(name, AreaRequest(scope=scope) if scope else None)
+        if opened is not None:
+            await opened
+        await settle(pilot, rounds=2)
+        found.extend(panes_of(app))
+    project = await app.session.services.projects.project(GATEWAY)
+    view = ProjectViewScreen(project)
+    await app.push_screen(view)
+    for tab in TABS:
+        view.show_tab(tab)
+        await settle(pilot)
+    found.extend(panes_of(app))
+    return found
+
+
+async def test_read_only_hides_every_mutating_action_of_every_pane() -> None:
+    app = make_app(read_only=True)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, rounds=2)
+        panes = await _open_everything(app, pilot)
+        kinds = {type(pane).__name__ for pane in panes}
+        assert {"GroupsScreen", "IssuesScreen", "MembersTab", "VariablesTab", "TagsTab", "PagesTab",
+                "WikiTab", "ForksTab", "ErrorTrackingTab"} <= kinds
+        allowed = [(type(pane).__name__, action) for pane in panes for action in pane.MUTATING_ACTIONS
+                   if pane.check_action(action, ()) is not False]
+        assert allowed == []
+
+
+async def test_community_edition_hides_every_premium_action_of_every_pane() -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, rounds=2)
+        app.session.capabilities = Capabilities(edition="ce", version=(17, 6, 0))
+        panes = await _open_everything(app, pilot)
+        premium = [(type(pane).__name__, action) for pane in panes
+                   for action, feature in pane.FEATURE_ACTIONS.items()
+                   if FEATURES[feature].premium and pane.check_action(action, ()) is not False]
+        assert premium == []
+        assert any(pane.FEATURE_ACTIONS for pane in panes)  # the walk met premium actions at all
