@@ -2,9 +2,8 @@
 
 GitLab's scheduler starts the runs of a policy whose `next_run_at` has passed (cron, then the limited-capacity
 `CleanupContainerRepositoryWorker`); starting sets `next_run_at` to now + cadence. A run stopped by the
-per-run
-limit leaves its repository `cleanup_unfinished`, and the workers take it up again as soon as one is free,
-before the next scheduled date: so the runs a preview counts follow one another, not one per cadence.
+per-run limit leaves its repository `cleanup_unfinished`, and the workers take it up again as soon as one is
+free, before the next scheduled date: so the runs a preview counts follow one another, not one per cadence.
 """
 
 from __future__ import annotations
