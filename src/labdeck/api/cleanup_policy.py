@@ -1,0 +1,233 @@
+"""The container registry cleanup policy of a project: read it, simulate its next run on every repository
+(tag details through `RegistryService.tag_details`: GraphQL, REST fallback, the tag cache), save it with
+`PUT /projects/:id` (validated before sending; after a lost answer, read back and compared), and the storage
+of a group's projects with their policies.
+
+The simulation uses `domain.cleanup_policy` (the sandbox runs policies with the same rules). The per-run
+limit comes from the application settings when the caller may read them (administrators), else GitLab's
+default; protection rules from `GET /projects/:id/registry/protection/tag/rules` when the instance has the
+endpoint and the caller may read it (else the preview says they are unknown).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+from labdeck.api.client import ApiClient
+from labdeck.api.errors import ApiError, LabdeckError, may_have_applied
+from labdeck.api.groups import GroupsService, ProjectQuery
+from labdeck.api.models.registry import RegistryRepository
+from labdeck.api.registry import RegistryService
+from labdeck.domain.cleanup_policy import (
+    DEFAULT_MAX_LIST_SIZE,
+    Policy,
+    PolicyPlanner,
+    RepositoryPlan,
+    policy_errors_text,
+)
+from labdeck.domain.cleanup_policy_status import RepositoryState, Schedule, explain, schedule
+from labdeck.domain.paths import segment
+from labdeck.domain.registry_cleanup import RulesError, TagInfo
+
+Ref = int | str
+ATTRIBUTES = "container_expiration_policy_attributes"
+Progress = Callable[[int, int], None]
+
+
+class PolicyRefused(LabdeckError):
+    """A policy GitLab would refuse: not sent. `errors` are GitLab's messages by attribute."""
+
+    def __init__(self, errors: dict[str, list[str]]) -> None:
+        super().__init__(f"GitLab would refuse this policy: {policy_errors_text(errors)}")
+        self.errors = errors
+
+
+class PolicyNotApplied(LabdeckError):
+    """The answer to a save was lost and the policy read back is not the one sent."""
+
+
+@dataclass
+class RepositorySimulation:
+    repository: RegistryRepository
+    planner: PolicyPlanner | None = None
+    plan: RepositoryPlan | None = None
+    error: str | None = None
+
+
+@dataclass
+class ProjectSimulation:
+    """A project's policy and what its next run does to each repository; `replan` recomputes for an
+    edited policy without a request (the editor's live preview)."""
+
+    project: Ref
+    policy: Policy | None
+    now: datetime
+    repositories: list[RepositorySimulation]
+    max_list_size: int
+    limit_source: str
+    protected: list[str] | None
+    invalid: str | None = None
+    why: list[str] = field(default_factory=list)
+    when: Schedule | None = None
+
+    def replan(self, policy: Policy) -> ProjectSimulation:
+        self.policy, self.invalid = policy, None
+        for repo in self.repositories:
+            if repo.planner is None:
+                continue
+            try:
+                repo.plan = repo.planner.plan(policy, self.now, max_list_size=self.max_list_size,
+                                              protected=self.protected or ())
+            except RulesError as error:
+                repo.plan, self.invalid = None, str(error)
+        plans = [(r.repository.display_name, r.plan if r.error is None else None) for r in self.repositories]
+        readable = [plan for _, plan in plans if plan is not None]
+        states = [RepositoryState(r.repository.display_name, r.repository.cleanup_policy_started_at,
+                                  r.repository.status) for r in self.repositories]
+        self.why = explain(policy, self.now, plans, states, invalid=self.invalid)
+        self.when = schedule(policy, self.now, readable)
+        return self
+
+    @property
+    def deleted_count(self) -> int:
+        return sum(r.plan.deleted_count for r in self.repositories if r.plan is not None)
+
+    @property
+    def bytes_freed(self) -> int:
+        return sum(r.plan.bytes_freed for r in self.repositories if r.plan is not None)
+
+
+@dataclass(frozen=True)
+class ProjectStorage:
+    """One row of a group's storage view."""
+
+    id: int
+    path: str
+    registry_size: int | None
+    policy: Policy | None
+
+    @property
+    def policy_state(self) -> str:
+        if self.policy is None:
+            return "none"
+        return "enabled" if self.policy.enabled else "disabled"
+
+
+def _policy_of(project: Any) -> Policy | None:
+    found = project.get("container_expiration_policy") if isinstance(project, dict) else None
+    return Policy.from_json(found) if isinstance(found, dict) else None
+
+
+class CleanupPolicyService:
+    """Reading, simulating and saving a project's cleanup policy; a group's registry storage."""
+
+    def __init__(self, client: ApiClient, registry: RegistryService | None = None) -> None:
+        self.client = client
+        self.registry = registry or RegistryService(client)
+
+    async def policy(self, project: Ref) -> Policy | None:
+        """The project's policy (None when the instance gives none: registry disabled, no rights)."""
+        return _policy_of(await self.client.get_json(f"/projects/{segment(project)}"))
+
+    async def max_list_size(self) -> tuple[int, str]:
+        """The per-run limit and where it comes from (the application settings, or GitLab's default)."""
+        try:
+            settings = await self.client.get_json("/application/settings")
+        except ApiError:
+            return DEFAULT_MAX_LIST_SIZE, "GitLab's default (the settings need an administrator)"
+        value = settings.get("container_registry_cleanup_tags_service_max_list_size") \
+            if isinstance(settings, dict) else None
+        if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
+            return value, "application settings"
+        return DEFAULT_MAX_LIST_SIZE, "GitLab's default (not in the settings)"
+
+    async def protected_patterns(self, project: Ref) -> list[str] | None:
+        """Patterns of the rules that protect tags from deletion; None when they cannot be read."""
+        try:
+            rules = await self.client.fetch_all(
+                f"/projects/{segment(project)}/registry/protection/tag/rules")
+        except ApiError:
+            return None
+        return [str(r["tag_name_pattern"]) for r in rules if isinstance(r, dict)
+                and r.get("tag_name_pattern") is not None and r.get("minimum_access_level_for_delete")]
+
+    async def simulate(self, project: Ref, policy: Policy | None = None, *, now: datetime | None = None,
+                       on_progress: Progress | None = None) -> ProjectSimulation:
+        """The policy (`policy`, or the project's own) simulated on every repository of the project."""
+        read_policy = self.policy(project) if policy is None else _given(policy)
+        found, (limit, source), protected, repos = await asyncio.gather(
+            read_policy, self.max_list_size(), self.protected_patterns(project),
+            self.registry.project_repositories(project, tags_count=True))
+        total = sum(r.tags_count or 0 for r in repos)
+        done: dict[int, int] = {}
+
+        def progress(repo_id: int) -> Progress:
+            def report(count: int, _of: int) -> None:
+                done[repo_id] = count
+                if on_progress is not None:
+                    on_progress(sum(done.values()), total)
+            return report
+
+        async def read(repo: RegistryRepository) -> RepositorySimulation:
+            try:
+                details = await self.registry.tag_details(project, repo.id, on_progress=progress(repo.id))
+            except LabdeckError as error:
+                return RepositorySimulation(repo, error=str(error))
+            infos = [TagInfo(d.name, d.created_at, d.digest, d.total_size) for d in details]
+            return RepositorySimulation(repo, PolicyPlanner(infos))
+
+        simulated = list(await asyncio.gather(*(read(r) for r in repos)))
+        result = ProjectSimulation(project, found, now or datetime.now(UTC), simulated, limit, source,
+                                   protected)
+        return result.replan(found) if found is not None else _without_policy(result)
+
+    async def save(self, project: Ref, policy: Policy) -> Policy:
+        """Send the policy (`PUT /projects/:id`), refused before sending when GitLab would refuse it. When
+        the answer is lost, the policy is read back: the saved one when it matches, else `PolicyNotApplied`
+        (the journal records the change with the old policy as its undo)."""
+        if errors := policy.errors():
+            raise PolicyRefused(errors)
+        path = f"/projects/{segment(project)}"
+        try:
+            answer = await self.client.put_json(path, {ATTRIBUTES: policy.attributes()})
+        except LabdeckError as error:
+            if not may_have_applied(error):
+                raise
+            current = await self.policy(project)
+            if current is not None and current.same_settings(policy):
+                return current
+            raise PolicyNotApplied(f"the answer was lost and the policy read back differs: {error}") \
+                from error
+        saved = _policy_of(answer)
+        return saved if saved is not None else policy
+
+    async def group_storage(self, group: Ref, *, statistics: bool = True,
+                            on_progress: Progress | None = None) -> list[ProjectStorage]:
+        """Every project of the group and its subgroups with its registry size (`statistics`, for
+        administrators) and its policy, largest first (unknown sizes last)."""
+        query = ProjectQuery(include_subgroups=True, with_shared=False, statistics=statistics or None)
+        projects = await GroupsService(self.client).projects(group, query, on_progress=on_progress)
+        rows = []
+        for project in projects:
+            extra = project.model_extra or {}
+            stats = extra.get("statistics")
+            size = stats.get("container_registry_size") if isinstance(stats, dict) else None
+            raw = extra.get("container_expiration_policy")
+            rows.append(ProjectStorage(project.id, project.path_with_namespace or str(project.id),
+                                       size if isinstance(size, int) else None,
+                                       Policy.from_json(raw) if isinstance(raw, dict) else None))
+        return sorted(rows, key=lambda r: (r.registry_size is None, -(r.registry_size or 0), r.path))
+
+
+async def _given(policy: Policy) -> Policy:
+    return policy
+
+
+def _without_policy(result: ProjectSimulation) -> ProjectSimulation:
+    result.why = explain(None, result.now, [])
+    result.when = Schedule(None, 0, None)
+    return result
