@@ -1,8 +1,8 @@
 """The sandbox's container registry cleanup policies (`container_expiration_policy` of a project), the tag
 protection rules the runs respect, and their seed.
 
-Seeded at every scale on the core projects: `acme/platform/api-gateway` enabled (main and pr builds, keep
-releases, 5 newest, older than 30 days; a protection rule on some pr tags), `acme/platform/web-portal`
+Seeded at every scale on the core projects: `acme/platform/api-gateway` enabled (every tag but releases and
+`stable`, 5 newest kept, older than 30 days; a protection rule on some pr tags), `acme/platform/web-portal`
 enabled with a `name_regex` that matches no tag, `acme/infra/terraform` disabled, `opensource/labdeck`
 enabled and overdue (its `next_run_at` three days ago, never started), and `acme/security/vault` enabled on a
 `builds` repository of 480 tags, more than the per-run limit (200 + keep_n). Other projects carry GitLab's
@@ -85,8 +85,8 @@ def seed(store: Store, ctx: SeedContext) -> None:
         return project
 
     gateway = put("acme/platform/api-gateway", Policy(
-        enabled=True, cadence="1d", keep_n=5, older_than="30d", name_regex="(?:main|pr)-.*",
-        name_regex_keep="v.*", next_run_at=now + timedelta(hours=6)))
+        enabled=True, cadence="1d", keep_n=5, older_than="30d", name_regex=".*",
+        name_regex_keep="v.+|stable", next_run_at=now + timedelta(hours=6)))
     if gateway is not None:
         data.protection[gateway.id] = [ProtectionRule(store.next_id("protection_tag_rule"), "pr-1[0-4]",
                                                       MAINTAINER, MAINTAINER)]
