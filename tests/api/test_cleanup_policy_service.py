@@ -155,3 +155,29 @@ async def test_group_storage_sorted_by_size_with_policy_state(pool: ClientPool) 
     assert states["acme/platform/api-gateway"] == "enabled" and states["acme/infra/terraform"] == "disabled"
     plain = await CleanupPolicyService(pool.client(ALICE_TOKEN)).group_storage("acme")
     assert all(r.registry_size is None for r in plain)  # statistics are for administrators
+
+
+async def test_a_warm_simulation_reads_names_only_and_writes_the_cache_once(
+        pool: ClientPool, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from labdeck.api import tag_cache
+    from labdeck.api.registry import RegistryService
+
+    writes: list[int] = []
+    encode = tag_cache._encode
+    monkeypatch.setattr(tag_cache, "_encode", lambda value: writes.append(1) or encode(value))
+
+    async def simulate() -> tuple[list[str], int]:
+        client = pool.client()
+        seen: list[str] = []
+        client.request_log.subscribe(lambda entry: seen.append(f"{entry.method} {entry.path}"))
+        registry = RegistryService(client, tag_cache=tag_cache.TagDetailCache(tmp_path / "tags.json"))
+        sim = await CleanupPolicyService(client, registry).simulate("acme/security/vault")
+        return seen, sim.deleted_count
+
+    cold, cold_deleted = await simulate()
+    assert len(writes) == 1  # one write for both repositories
+    warm, warm_deleted = await simulate()
+    assert warm_deleted == cold_deleted and len(warm) < len(cold) and len(writes) == 2
+    graphql = [line for line in warm if "graphql" in line]
+    assert len(graphql) == 1  # the smallest repository's first page; the big one skips it
+    assert not any(line.startswith("GET /user") for line in warm)

@@ -12,7 +12,8 @@ endpoint and the caller may read it (else the preview says they are unknown).
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+import contextlib
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
@@ -36,6 +37,7 @@ from labdeck.domain.registry_cleanup import RulesError, TagInfo
 Ref = int | str
 ATTRIBUTES = "container_expiration_policy_attributes"
 Progress = Callable[[int, int], None]
+SETTINGS = "application settings"
 
 
 class PolicyRefused(LabdeckError):
@@ -142,7 +144,7 @@ class CleanupPolicyService:
         value = settings.get("container_registry_cleanup_tags_service_max_list_size") \
             if isinstance(settings, dict) else None
         if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
-            return value, "application settings"
+            return value, SETTINGS
         return DEFAULT_MAX_LIST_SIZE, "GitLab's default (not in the settings)"
 
     async def protected_patterns(self, project: Ref) -> list[str] | None:
@@ -174,16 +176,35 @@ class CleanupPolicyService:
 
         async def read(repo: RegistryRepository) -> RepositorySimulation:
             try:
-                details = await self.registry.tag_details(project, repo.id, on_progress=progress(repo.id))
+                details = await self.registry.tag_details(project, repo.id, on_progress=progress(repo.id),
+                                                          tags_count=repo.tags_count)
             except LabdeckError as error:
                 return RepositorySimulation(repo, error=str(error))
             infos = [TagInfo(d.name, d.created_at, d.digest, d.total_size) for d in details]
             return RepositorySimulation(repo, PolicyPlanner(infos))
 
-        simulated = list(await asyncio.gather(*(read(r) for r in repos)))
+        if self.registry.admin is None:  # only administrators read the settings: no `GET /user` each
+            self.registry.admin = source == SETTINGS
+        cache = self.registry.tag_cache
+        with cache.deferred() if cache is not None else contextlib.nullcontext():  # one cache write
+            simulated = await self._read_all(repos, read)
         result = ProjectSimulation(project, found, now or datetime.now(UTC), simulated, limit, source,
                                    protected)
         return result.replan(found) if found is not None else _without_policy(result)
+
+    async def _read_all(self, repos: list[RegistryRepository],
+                        read: Callable[[RegistryRepository], Awaitable[RepositorySimulation]],
+                        ) -> list[RepositorySimulation]:
+        """Every repository's tags, concurrently. When the cache holds them all, the smallest is read first:
+        once it shows that GraphQL serves, the others skip GraphQL's first page (`tag_details`)."""
+        cache = self.registry.tag_cache
+        if len(repos) < 2 or cache is None or not all(cache.holds_names(r.id) for r in repos):
+            return list(await asyncio.gather(*(read(r) for r in repos)))
+        smallest = min(repos, key=lambda r: r.tags_count or 0)
+        first = await read(smallest)
+        rest = await asyncio.gather(*(read(r) for r in repos if r is not smallest))
+        found = {id(r.repository): r for r in (first, *rest)}
+        return [found[id(r)] for r in repos]
 
     async def save(self, project: Ref, policy: Policy) -> Policy:
         """Send the policy (`PUT /projects/:id`), refused before sending when GitLab would refuse it. When

@@ -6,7 +6,9 @@ Seeded at every scale on the core projects: `acme/platform/api-gateway` enabled 
 enabled with a `name_regex` that matches no tag, `acme/infra/terraform` disabled, `opensource/labdeck`
 enabled and overdue (its `next_run_at` three days ago, never started), and `acme/security/vault` enabled on a
 `builds` repository of 480 tags, more than the per-run limit (200 + keep_n). Other projects carry GitLab's
-default policy for a new project (disabled, `next_run_at` = creation + 1 day).
+default policy for a new project (disabled, `next_run_at` = creation + 1 day). The large scale adds 19
+repositories of 789 tags to `acme/infra/terraform` (20 with its own: about 15,000 tags), the cleanup-policy
+benchmark's project.
 """
 
 from __future__ import annotations
@@ -25,6 +27,8 @@ if TYPE_CHECKING:
 
 AREA = "cleanup_policy"
 MAINTAINER = 40
+BENCH_REPOSITORIES = 19
+BENCH_TAGS = 789
 
 
 @dataclass
@@ -102,3 +106,8 @@ def seed(store: Store, ctx: SeedContext) -> None:
         next_run_at=now + timedelta(hours=12)))
     if vault is not None:
         add_repository(store, vault, "builds", bulk_tags(ctx.rng, store.anchor, 480, "build-"))
+    terraform = store.project_by_path("acme/infra/terraform")
+    if ctx.scale == "large" and terraform is not None:
+        for number in range(BENCH_REPOSITORIES):
+            add_repository(store, terraform, f"images/{number:02d}",
+                           bulk_tags(ctx.rng, store.anchor, BENCH_TAGS, f"r{number:02d}-"))
