@@ -33,6 +33,7 @@ from labdeck.domain.cleanup_policy import (
 from labdeck.domain.cleanup_policy_status import RepositoryState, Schedule, explain, schedule
 from labdeck.domain.paths import segment
 from labdeck.domain.registry_cleanup import RulesError, TagInfo
+from labdeck.domain.text import sanitize
 
 Ref = int | str
 ATTRIBUTES = "container_expiration_policy_attributes"
@@ -73,6 +74,7 @@ class ProjectSimulation:
     limit_source: str
     protected: list[str] | None
     invalid: str | None = None
+    path: str = ""  # the project's full path, as the instance names it
     why: list[str] = field(default_factory=list)
     when: Schedule | None = None
 
@@ -160,10 +162,11 @@ class CleanupPolicyService:
     async def simulate(self, project: Ref, policy: Policy | None = None, *, now: datetime | None = None,
                        on_progress: Progress | None = None) -> ProjectSimulation:
         """The policy (`policy`, or the project's own) simulated on every repository of the project."""
-        read_policy = self.policy(project) if policy is None else _given(policy)
-        found, (limit, source), protected, repos = await asyncio.gather(
-            read_policy, self.max_list_size(), self.protected_patterns(project),
-            self.registry.project_repositories(project, tags_count=True))
+        data, (limit, source), protected, repos = await asyncio.gather(
+            self.client.get_json(f"/projects/{segment(project)}"), self.max_list_size(),
+            self.protected_patterns(project), self.registry.project_repositories(project, tags_count=True))
+        found = policy if policy is not None else _policy_of(data)
+        path = data.get("path_with_namespace") if isinstance(data, dict) else None
         total = sum(r.tags_count or 0 for r in repos)
         done: dict[int, int] = {}
 
@@ -189,7 +192,7 @@ class CleanupPolicyService:
         with cache.deferred() if cache is not None else contextlib.nullcontext():  # one cache write
             simulated = await self._read_all(repos, read)
         result = ProjectSimulation(project, found, now or datetime.now(UTC), simulated, limit, source,
-                                   protected)
+                                   protected, path=sanitize(path) if isinstance(path, str) else str(project))
         return result.replan(found) if found is not None else _without_policy(result)
 
     async def _read_all(self, repos: list[RegistryRepository],
@@ -242,10 +245,6 @@ class CleanupPolicyService:
                                        size if isinstance(size, int) else None,
                                        Policy.from_json(raw) if isinstance(raw, dict) else None))
         return sorted(rows, key=lambda r: (r.registry_size is None, -(r.registry_size or 0), r.path))
-
-
-async def _given(policy: Policy) -> Policy:
-    return policy
 
 
 def _without_policy(result: ProjectSimulation) -> ProjectSimulation:

@@ -69,7 +69,8 @@ def simulation_json(sim: ProjectSimulation) -> dict[str, Any]:
         repositories.append(entry)
     when = sim.when
     return {
-        "project": str(sim.project), "now": sim.now.isoformat(), "policy": policy_json(sim.policy),
+        "project": str(sim.project), "project_path": sim.path, "now": sim.now.isoformat(),
+        "policy": policy_json(sim.policy),
         "max_list_size": sim.max_list_size, "max_list_size_source": sim.limit_source,
         "protected_patterns": sim.protected, "invalid": sim.invalid,
         "schedule": None if when is None else {"first_run_at": _iso(when.first_at), "runs": when.runs,

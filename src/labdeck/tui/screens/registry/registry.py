@@ -95,7 +95,7 @@ def repository_detail(repo: RegistryRepository) -> Text:
 
 class RegistryScreen(ScopedScreen):
     FOOTER_PANES = {
-        "registry-view": ("select", "cleanup", "delete_repository", "scope", *LIST_KEYS),
+        "registry-view": ("select", "cleanup", "delete_repository", "scope", "policy", *LIST_KEYS),
         "": ("scope",),
     }
     AREA = "registry"
@@ -108,6 +108,7 @@ class RegistryScreen(ScopedScreen):
         Binding("f", "scope", "Project/group", id="registry.scope"),
         Binding("x", "delete_repository", "Delete repository", id="registry.delete_repository"),
         Binding("c", "cleanup", "Cleanup", id="registry.cleanup"),
+        Binding("p", "policy", "Policy", id="registry.policy"),
     ]
 
     def __init__(self, request: AreaRequest | None = None, *, now: Now = utc_now) -> None:
@@ -160,6 +161,15 @@ class RegistryScreen(ScopedScreen):
         if isinstance(repo, RegistryRepository):
             self.app.push_screen(RegistryTagsScreen(repo, now=self.now, open_cleanup=True,
                                                     on_changed=self.tags_changed))
+
+    def action_policy(self) -> None:
+        """The cleanup policy panel of the project under the cursor (or of the project in scope)."""
+        from labdeck.tui.screens.registry.policy import CleanupPolicyScreen
+
+        repo = self.table.cursor_row
+        project = repo.project_id if isinstance(repo, RegistryRepository) and repo.project_id else self.scope
+        if project:
+            self.app.push_screen(CleanupPolicyScreen(project, now=self.now))
 
     def tags_changed(self) -> None:
         """A job deleted tags of one of the repositories: their tag counts (and sizes) are read again."""
