@@ -23,6 +23,7 @@ from labdeck.api.errors import ApiError, LabdeckError, may_have_applied
 from labdeck.api.groups import GroupsService, ProjectQuery
 from labdeck.api.models.registry import RegistryRepository
 from labdeck.api.registry import RegistryService
+from labdeck.api.registry_graphql import GraphQLRefused, availability
 from labdeck.domain.cleanup_policy import (
     DEFAULT_MAX_LIST_SIZE,
     Policy,
@@ -39,6 +40,9 @@ Ref = int | str
 ATTRIBUTES = "container_expiration_policy_attributes"
 Progress = Callable[[int, int], None]
 SETTINGS = "application settings"
+CLEANUP_QUERY = ("query labdeckCleanup($path: ID!) { project(fullPath: $path) {"
+                 " containerRepositories(first: 100) { nodes {"
+                 " id expirationPolicyStartedAt expirationPolicyCleanupStatus } } } }")
 
 
 class PolicyRefused(LabdeckError):
@@ -75,6 +79,7 @@ class ProjectSimulation:
     protected: list[str] | None
     invalid: str | None = None
     path: str = ""  # the project's full path, as the instance names it
+    cleanup: dict[int, tuple[datetime | None, str | None]] = field(default_factory=dict)  # GraphQL's
     why: list[str] = field(default_factory=list)
     when: Schedule | None = None
 
@@ -90,11 +95,15 @@ class ProjectSimulation:
                 repo.plan, self.invalid = None, str(error)
         plans = [(r.repository.display_name, r.plan if r.error is None else None) for r in self.repositories]
         readable = [plan for _, plan in plans if plan is not None]
-        states = [RepositoryState(r.repository.display_name, r.repository.cleanup_policy_started_at,
-                                  r.repository.status) for r in self.repositories]
+        states = [self._state(r.repository) for r in self.repositories]
         self.why = explain(policy, self.now, plans, states, invalid=self.invalid)
         self.when = schedule(policy, self.now, readable)
         return self
+
+    def _state(self, repo: RegistryRepository) -> RepositoryState:
+        """REST's `cleanup_policy_started_at`, or GraphQL's start and cleanup status where it gave them."""
+        started, status = self.cleanup.get(repo.id, (repo.cleanup_policy_started_at, None))
+        return RepositoryState(repo.display_name, started or repo.cleanup_policy_started_at, status)
 
     @property
     def deleted_count(self) -> int:
@@ -189,10 +198,13 @@ class CleanupPolicyService:
         if self.registry.admin is None:  # only administrators read the settings: no `GET /user` each
             self.registry.admin = source == SETTINGS
         cache = self.registry.tag_cache
+        project_path = path if isinstance(path, str) else None
         with cache.deferred() if cache is not None else contextlib.nullcontext():  # one cache write
-            simulated = await self._read_all(repos, read)
+            simulated, cleanup = await asyncio.gather(self._read_all(repos, read),
+                                                      self.cleanup_states(project_path))
         result = ProjectSimulation(project, found, now or datetime.now(UTC), simulated, limit, source,
-                                   protected, path=sanitize(path) if isinstance(path, str) else str(project))
+                                   protected, path=sanitize(path) if isinstance(path, str) else str(project),
+                                   cleanup=cleanup)
         return result.replan(found) if found is not None else _without_policy(result)
 
     async def _read_all(self, repos: list[RegistryRepository],
@@ -208,6 +220,30 @@ class CleanupPolicyService:
         rest = await asyncio.gather(*(read(r) for r in repos if r is not smallest))
         found = {id(r.repository): r for r in (first, *rest)}
         return [found[id(r)] for r in repos]
+
+    async def cleanup_states(self, path: str | None) -> dict[int, tuple[datetime | None, str | None]]:
+        """Each repository's `expirationPolicyStartedAt` and `expirationPolicyCleanupStatus` from GraphQL
+        (one request for the project); empty where the instance has no GraphQL or not these fields."""
+        graphql = self.registry.graphql
+        if graphql is None or path is None or availability(self.client).usable is False:
+            return {}
+        try:
+            data, _clean = await graphql.query(CLEANUP_QUERY, {"path": path})
+        except (LabdeckError, GraphQLRefused):
+            return {}
+        project = data.get("project") if isinstance(data, dict) else None
+        repos = project.get("containerRepositories") if isinstance(project, dict) else None
+        nodes = repos.get("nodes") if isinstance(repos, dict) else None
+        found: dict[int, tuple[datetime | None, str | None]] = {}
+        for node in nodes if isinstance(nodes, list) else []:
+            ident = str(node.get("id", "")) if isinstance(node, dict) else ""
+            number = ident.rsplit("/", 1)[-1]
+            if not number.isdigit():
+                continue
+            started = _when(node.get("expirationPolicyStartedAt"))
+            status = node.get("expirationPolicyCleanupStatus")
+            found[int(number)] = (started, sanitize(status) if isinstance(status, str) else None)
+        return found
 
     async def save(self, project: Ref, policy: Policy) -> Policy:
         """Send the policy (`PUT /projects/:id`), refused before sending when GitLab would refuse it. When
@@ -245,6 +281,15 @@ class CleanupPolicyService:
                                        size if isinstance(size, int) else None,
                                        Policy.from_json(raw) if isinstance(raw, dict) else None))
         return sorted(rows, key=lambda r: (r.registry_size is None, -(r.registry_size or 0), r.path))
+
+
+def _when(value: Any) -> datetime | None:
+    if not isinstance(value, str):
+        return None
+    try:
+        return datetime.fromisoformat(value.replace("Z", "+00:00"))
+    except ValueError:
+        return None
 
 
 def _without_policy(result: ProjectSimulation) -> ProjectSimulation:

@@ -51,8 +51,11 @@ def policy_json(policy: Policy | None) -> dict[str, Any] | None:
 def simulation_json(sim: ProjectSimulation) -> dict[str, Any]:
     repositories = []
     for repo in sim.repositories:
+        rest = (repo.repository.cleanup_policy_started_at, None)
+        started, status = sim.cleanup.get(repo.repository.id, rest)
         entry: dict[str, Any] = {"id": repo.repository.id, "name": repo.repository.name,
-                                 "path": repo.repository.path, "error": repo.error}
+                                 "path": repo.repository.path, "error": repo.error,
+                                 "cleanup_policy_started_at": _iso(started), "cleanup_status": status}
         plan = repo.plan
         if plan is not None:
             order = sorted(range(len(plan.tags)), key=lambda i: plan.tags[i].name)
