@@ -79,3 +79,34 @@ async def test_refused_values_are_not_sent_and_a_save_reaches_the_sandbox() -> N
         saved = gateway_policy(sandbox)
         assert (saved.name_regex, saved.older_than, saved.keep_n) == ("pr-.*", "7d", 5)
         assert panel.query_one("#policy-older-than", Select).value == "7d"  # read back after the save
+
+
+async def test_storage_view_sorted_by_size_opens_a_projects_policy() -> None:
+    from labdeck.tui.areas import AreaRequest
+    from labdeck.tui.screens.registry.registry import RegistryScreen
+    from labdeck.tui.screens.registry.storage import RegistryStorageScreen
+
+    sandbox = Sandbox()
+    app = make_app(transport_factory=sandbox.factory)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        repos = RegistryScreen(AreaRequest(scope="acme"), now=sandbox.now)
+        await app.push_screen(repos)
+        await settle(pilot)
+        repos.table.focus()
+        await pilot.press("t")
+        await settle(pilot, rounds=3)
+        storage = app.screen
+        assert isinstance(storage, RegistryStorageScreen)
+        rows = storage.table.rows
+        sizes = [r.project.registry_size for r in rows]
+        assert sizes and sizes == sorted(sizes, reverse=True)
+        gateway = next(r for r in rows if r.project.path == "acme/platform/api-gateway")
+        assert gateway.project.policy_state == "enabled" and gateway.frees is not None and gateway.frees > 0
+        assert "Registry storage of acme:" in text(storage, "#storage-title")
+        storage.table.focus()
+        storage.table.move_cursor(next(i for i, r in enumerate(storage.table.visible_rows) if r is gateway))
+        await pilot.press("enter")
+        await settle(pilot, rounds=3)
+        assert isinstance(app.screen, CleanupPolicyScreen)
+        assert text(app.screen, "#policy-title") == "Cleanup policy of acme/platform/api-gateway"

@@ -3,7 +3,8 @@ one repository (name, age, size, digest).
 
 - Repositories: type a project or group path (`f`) and press enter; `enter` opens a repository's tags;
   `x` deletes the repository (its path must be typed), then follows the deletion as a job until it is
-  gone; `c` opens the cleanup panel.
+  gone; `c` opens the cleanup panel; `p` the cleanup policy panel of the project (`policy.py`); `t` the
+  registry storage of the group in scope, project by project (`storage.py`).
 - Tags: the detail of every tag is fetched (the list endpoint gives names only); `space` marks tags and `x`
   deletes exactly the marked ones (or the one under the cursor), one request each, as a job with progress;
   `c` opens the cleanup panel (`registry_cleanup.py`) on these tags.
@@ -95,7 +96,8 @@ def repository_detail(repo: RegistryRepository) -> Text:
 
 class RegistryScreen(ScopedScreen):
     FOOTER_PANES = {
-        "registry-view": ("select", "cleanup", "delete_repository", "scope", "policy", *LIST_KEYS),
+        "registry-view": ("select", "cleanup", "delete_repository", "scope", "policy", "storage",
+                          *LIST_KEYS),
         "": ("scope",),
     }
     AREA = "registry"
@@ -109,6 +111,7 @@ class RegistryScreen(ScopedScreen):
         Binding("x", "delete_repository", "Delete repository", id="registry.delete_repository"),
         Binding("c", "cleanup", "Cleanup", id="registry.cleanup"),
         Binding("p", "policy", "Policy", id="registry.policy"),
+        Binding("t", "storage", "Storage", id="registry.storage"),
     ]
 
     def __init__(self, request: AreaRequest | None = None, *, now: Now = utc_now) -> None:
@@ -170,6 +173,13 @@ class RegistryScreen(ScopedScreen):
         project = repo.project_id if isinstance(repo, RegistryRepository) and repo.project_id else self.scope
         if project:
             self.app.push_screen(CleanupPolicyScreen(project, now=self.now))
+
+    def action_storage(self) -> None:
+        """Where the storage of the group in scope goes: its projects by registry size, with policies."""
+        from labdeck.tui.screens.registry.storage import RegistryStorageScreen
+
+        if self.scope:
+            self.app.push_screen(RegistryStorageScreen(self.scope, now=self.now))
 
     def tags_changed(self) -> None:
         """A job deleted tags of one of the repositories: their tag counts (and sizes) are read again."""
