@@ -62,3 +62,14 @@ def test_text_simulation_says_why(app: Starlette, capsys: pytest.CaptureFixture[
 def test_api_errors_are_one_line(app: Starlette, capsys: pytest.CaptureFixture[str]) -> None:
     assert run(app, "no/such-project") == 1
     assert capsys.readouterr().err.strip() == "labdeck registry: 404 Project Not Found"
+
+
+def test_gitlab_registry_mode_has_no_count_limit(app: Starlette, capsys: pytest.CaptureFixture[str]) -> None:
+    assert run(app, "acme/security/vault", "--json", "--gitlab-registry") == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["max_list_size"] == 0 and "time" in out["max_list_size_source"]
+    builds = next(r for r in out["repositories"] if r["name"] == "builds")
+    assert builds["truncated"] is False and builds["runs"] == 1
+    assert run(app, "acme/security/vault", "--json") == 0
+    plain = json.loads(capsys.readouterr().out)
+    assert next(r for r in plain["repositories"] if r["name"] == "builds")["truncated"] is True

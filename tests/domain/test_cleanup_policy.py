@@ -213,3 +213,17 @@ def test_a_sampled_run_deletes_only_planned_tags_and_at_most_the_limit(
 
 def _key(t: TagInfo) -> tuple[float]:
     return (float("inf") if t.created_at is None else t.created_at.timestamp(),)
+
+
+def test_gitlabs_own_registry_applies_keep_n_per_page_of_names() -> None:
+    """`gitlab/cleanup_tags_service.rb`: pages of 1,000 tags in name order, the rules on each page alone."""
+    tags = [tag(f"a{i}", 10 + i) for i in range(3)] + [tag(f"b{i}", 100 + i) for i in range(3)]
+    policy = Policy(keep_n=1, older_than=None)
+    whole = by_name(PolicyPlanner(tags).plan(policy, NOW))
+    paged_plan = PolicyPlanner(tags, page_size=3).plan(policy, NOW)
+    paged = by_name(paged_plan)
+    assert [n for n, r in whole.items() if r is R.KEEP_N] == ["a0"]
+    assert sorted(n for n, r in paged.items() if r is R.KEEP_N) == ["a0", "b0"]  # one per page
+    assert not paged_plan.truncated and paged_plan.max_list_size == 0  # bounded by time, not count
+    ties = [tag("x1", 5), tag("x2", 5), tag("y1", 7), tag("y2", 7)]
+    assert set(PolicyPlanner(ties, page_size=2).plan(policy, NOW).ties) == {"x1", "x2", "y1", "y2"}

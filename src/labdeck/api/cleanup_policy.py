@@ -26,6 +26,7 @@ from labdeck.api.registry import RegistryService
 from labdeck.api.registry_graphql import GraphQLRefused, availability
 from labdeck.domain.cleanup_policy import (
     DEFAULT_MAX_LIST_SIZE,
+    GITLAB_REGISTRY_PAGE,
     Policy,
     PolicyPlanner,
     RepositoryPlan,
@@ -169,14 +170,20 @@ class CleanupPolicyService:
                 and r.get("tag_name_pattern") is not None and r.get("minimum_access_level_for_delete")]
 
     async def simulate(self, project: Ref, policy: Policy | None = None, *, now: datetime | None = None,
-                       on_progress: Progress | None = None) -> ProjectSimulation:
-        """The policy (`policy`, or the project's own) simulated on every repository of the project."""
+                       on_progress: Progress | None = None,
+                       gitlab_registry: bool = False) -> ProjectSimulation:
+        """The policy (`policy`, or the project's own) simulated on every repository of the project.
+        `gitlab_registry`: the instance runs GitLab's own registry (metadata database), whose cleanup applies
+        the rules per page of 1,000 tags and is bounded by time (else the third-party rules and limit)."""
         data, (limit, source), protected, repos = await asyncio.gather(
             self.client.get_json(f"/projects/{segment(project)}"), self.max_list_size(),
             self.protected_patterns(project), self.registry.project_repositories(project, tags_count=True))
         found = policy if policy is not None else _policy_of(data)
         path = data.get("path_with_namespace") if isinstance(data, dict) else None
         total = sum(r.tags_count or 0 for r in repos)
+        page = GITLAB_REGISTRY_PAGE if gitlab_registry else None
+        if gitlab_registry:
+            limit, source = 0, "none: GitLab's registry bounds a run by time"
         done: dict[int, int] = {}
 
         def progress(repo_id: int) -> Progress:
@@ -193,7 +200,7 @@ class CleanupPolicyService:
             except LabdeckError as error:
                 return RepositorySimulation(repo, error=str(error))
             infos = [TagInfo(d.name, d.created_at, d.digest, d.total_size) for d in details]
-            return RepositorySimulation(repo, PolicyPlanner(infos))
+            return RepositorySimulation(repo, PolicyPlanner(infos, page_size=page))
 
         if self.registry.admin is None:  # only administrators read the settings: no `GET /user` each
             self.registry.admin = source == SETTINGS

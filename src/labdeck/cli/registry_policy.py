@@ -1,6 +1,6 @@
 """`labdeck registry policy`: the simulation of a project's cleanup policy, headless.
 
-    labdeck registry policy PROJECT [--json] [--no-cache] [--no-graphql]
+    labdeck registry policy PROJECT [--json] [--gitlab-registry] [--no-cache] [--no-graphql]
                             [--instance NAME] [--config FILE] [--demo]
 
 It reads the project's `container_expiration_policy`, the per-run limit and the tag protection rules, reads
@@ -29,6 +29,9 @@ def add_parser(commands: Any) -> None:
     policy = commands.add_parser("policy", help="simulate the project's cleanup policy (deletes nothing)")
     policy.add_argument("project", metavar="PROJECT", help="project id or full path (group/project)")
     policy.add_argument("--json", action="store_true", help="print the simulation as JSON")
+    policy.add_argument("--gitlab-registry", action="store_true",
+                        help="the instance runs GitLab's own registry (metadata database): rules per page of "
+                             "1,000 tags, runs bounded by time")
     policy.add_argument("--no-cache", action="store_true",
                         help="read every tag detail again (ignore and do not write the tag-detail cache)")
     policy.add_argument("--no-graphql", action="store_true",
@@ -138,5 +141,5 @@ async def run_policy(args: argparse.Namespace, transport: httpx.AsyncBaseTranspo
     ref: int | str = int(args.project) if args.project.isdigit() else args.project
     async with ApiClient(settings, transport=transport) as client:
         registry = RegistryService(client, tag_cache=cache, graphql=not args.no_graphql)
-        sim = await CleanupPolicyService(client, registry).simulate(ref)
+        sim = await CleanupPolicyService(client, registry).simulate(ref, gitlab_registry=args.gitlab_registry)
     return render_json(simulation_json(sim)) if args.json else simulation_text(sim)

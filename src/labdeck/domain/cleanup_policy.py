@@ -18,6 +18,11 @@ The run, as GitLab's `ContainerExpirationPolicies::CleanupService` and the third
    unanchored RE2, as `DeleteTagsService#filter_out_protected!`) are kept. They count towards `keep_n`.
 7. The rest are deleted. Space freed counts a shared digest once (as the bulk preview does).
 
+With GitLab's own registry (the metadata database), `gitlab/cleanup_tags_service.rb` runs instead: it walks
+the tags in pages of 1,000 (`TAGS_PAGE_SIZE`, name order) and applies the rules, keep_n included, to each page
+on its own; a run is bounded by time (`container_registry_delete_tags_service_timeout`), not by count.
+`PolicyPlanner(tags, page_size=GITLAB_REGISTRY_PAGE)` simulates that.
+
 Whatever the sample, a run only deletes tags the full simulation deletes (the overall `keep_n` newest are
 always among a sample's newest), so over its runs a policy deletes exactly `RepositoryPlan.to_delete()`.
 The sandbox runs due policies with `run_once`, the same rules.
@@ -39,6 +44,7 @@ CADENCES: Final = ("1d", "7d", "14d", "1month", "3month")
 KEEP_N_VALUES: Final = (1, 5, 10, 25, 50, 100)
 OLDER_THAN_VALUES: Final = ("7d", "14d", "30d", "90d")
 DEFAULT_MAX_LIST_SIZE: Final = 200
+GITLAB_REGISTRY_PAGE: Final = 1000
 NOT_INCLUDED: Final = "is not included in the list"
 BLANK: Final = "can't be blank"
 EDITABLE: Final = ("enabled", "cadence", "keep_n", "older_than", "name_regex", "name_regex_keep")
@@ -186,9 +192,30 @@ class RepositoryPlan:
 class PolicyPlanner:
     """One repository's tags, prepared once, simulated under any policy (the editor recomputes per key)."""
 
-    def __init__(self, tags: Sequence[TagInfo]) -> None:
+    def __init__(self, tags: Sequence[TagInfo], *, page_size: int | None = None) -> None:
         self.bulk = CleanupPlanner(tags)
         self.tags = self.bulk.tags
+        self.page_size = page_size
+        self._pages: list[tuple[list[int], CleanupPlanner]] | None = None
+        if page_size:  # GitLab's own registry: the rules apply to each page of tags, in name order
+            by_name = sorted(range(len(self.tags)), key=lambda i: self.tags[i].name)
+            chunks = [by_name[i:i + page_size] for i in range(0, len(by_name), page_size)]
+            self._pages = [(chunk, CleanupPlanner([self.tags[i] for i in chunk])) for chunk in chunks]
+
+    def _reasons(self, rules: CleanupRules, now: datetime) -> list[Reason]:
+        if self._pages is None:
+            return self.bulk.plan(rules, now).reasons
+        reasons = [Reason.NOT_MATCHED] * len(self.tags)
+        for chunk, planner in self._pages:
+            for index, reason in zip(chunk, planner.plan(rules, now).reasons, strict=True):
+                reasons[index] = reason
+        return reasons
+
+    def _rankings(self) -> list[list[int]]:
+        """Tag indices newest first, per group that keep_n counts in (the repository, or each page)."""
+        if self._pages is None:
+            return [self.bulk.newest_first()]
+        return [[chunk[j] for j in planner.newest_first()] for chunk, planner in self._pages]
 
     def plan(self, policy: Policy, now: datetime, *, max_list_size: int = DEFAULT_MAX_LIST_SIZE,
              protected: Sequence[str] = ()) -> RepositoryPlan:
@@ -196,8 +223,7 @@ class PolicyPlanner:
         (GitLab disables such a policy when it comes to run it)."""
         rules = CleanupRules(policy.name_regex or "", policy.name_regex_keep, policy.keep_n,
                              policy.older_than)
-        bulk = self.bulk.plan(rules, now)
-        reasons = [_FROM_BULK[reason] for reason in bulk.reasons]
+        reasons = [_FROM_BULK[reason] for reason in self._reasons(rules, now)]
         shields = [self.bulk.finds(pattern) for pattern in protected]
         deleted: list[int] = []
         for index, reason in enumerate(reasons):
@@ -211,7 +237,8 @@ class PolicyPlanner:
         counts = dict.fromkeys(PolicyReason, 0)
         for reason in reasons:
             counts[reason] += 1
-        return RepositoryPlan(self.tags, reasons, policy.keep_n, max(max_list_size, 0),
+        limit = 0 if self._pages is not None else max(max_list_size, 0)  # GitLab's registry: bound by time
+        return RepositoryPlan(self.tags, reasons, policy.keep_n, limit,
                               self.bulk.bytes_freed(deleted), self._ties(reasons, policy.keep_n), counts)
 
     def _ties(self, reasons: list[PolicyReason], keep_n: int | None) -> tuple[str, ...]:
@@ -219,13 +246,16 @@ class PolicyPlanner:
         across it: GitLab's sort leaves their order, and so which of them is kept, unspecified."""
         if not keep_n:
             return ()
-        ranked = [i for i in self.bulk.newest_first() if reasons[i] in _CANDIDATE]
-        if len(ranked) <= keep_n:
-            return ()
-        inside, outside = self.tags[ranked[keep_n - 1]].created_at, self.tags[ranked[keep_n]].created_at
-        if inside is None or outside is None or inside != outside:
-            return ()
-        return tuple(self.tags[i].name for i in ranked if self.tags[i].created_at == inside)
+        names: list[str] = []
+        for order in self._rankings():
+            ranked = [i for i in order if reasons[i] in _CANDIDATE]
+            if len(ranked) <= keep_n:
+                continue
+            inside, outside = self.tags[ranked[keep_n - 1]].created_at, self.tags[ranked[keep_n]].created_at
+            if inside is None or outside is None or inside != outside:
+                continue
+            names.extend(self.tags[i].name for i in ranked if self.tags[i].created_at == inside)
+        return tuple(names)
 
 
 Sampler = Callable[[list[int], int], list[int]]
