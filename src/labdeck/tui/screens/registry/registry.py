@@ -96,8 +96,7 @@ def repository_detail(repo: RegistryRepository) -> Text:
 
 class RegistryScreen(ScopedScreen):
     FOOTER_PANES = {
-        "registry-view": ("select", "cleanup", "delete_repository", "scope", "policy", "storage",
-                          *LIST_KEYS),
+        "registry-view": ("select", "cleanup", "delete_repository", "scope", *LIST_KEYS),
         "": ("scope",),
     }
     AREA = "registry"
