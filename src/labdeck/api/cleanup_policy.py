@@ -175,9 +175,11 @@ class CleanupPolicyService:
         """The policy (`policy`, or the project's own) simulated on every repository of the project.
         `gitlab_registry`: the instance runs GitLab's own registry (metadata database), whose cleanup applies
         the rules per page of 1,000 tags and is bounded by time (else the third-party rules and limit)."""
-        data, (limit, source), protected, repos = await asyncio.gather(
+        named = project if isinstance(project, str) else None  # GraphQL's states at once, by path
+        data, (limit, source), protected, repos, early = await asyncio.gather(
             self.client.get_json(f"/projects/{segment(project)}"), self.max_list_size(),
-            self.protected_patterns(project), self.registry.project_repositories(project, tags_count=True))
+            self.protected_patterns(project), self.registry.project_repositories(project, tags_count=True),
+            self.cleanup_states(named))
         found = policy if policy is not None else _policy_of(data)
         path = data.get("path_with_namespace") if isinstance(data, dict) else None
         total = sum(r.tags_count or 0 for r in repos)
@@ -206,9 +208,10 @@ class CleanupPolicyService:
             self.registry.admin = source == SETTINGS
         cache = self.registry.tag_cache
         project_path = path if isinstance(path, str) else None
+        later = self.cleanup_states(project_path if named is None else None)
         with cache.deferred() if cache is not None else contextlib.nullcontext():  # one cache write
-            simulated, cleanup = await asyncio.gather(self._read_all(repos, read),
-                                                      self.cleanup_states(project_path))
+            simulated, cleanup = await asyncio.gather(self._read_all(repos, read), later)
+        cleanup = early or cleanup
         result = ProjectSimulation(project, found, now or datetime.now(UTC), simulated, limit, source,
                                    protected, path=sanitize(path) if isinstance(path, str) else str(project),
                                    cleanup=cleanup)
@@ -217,10 +220,12 @@ class CleanupPolicyService:
     async def _read_all(self, repos: list[RegistryRepository],
                         read: Callable[[RegistryRepository], Awaitable[RepositorySimulation]],
                         ) -> list[RepositorySimulation]:
-        """Every repository's tags, concurrently. When the cache holds them all, the smallest is read first:
-        once it shows that GraphQL serves, the others skip GraphQL's first page (`tag_details`)."""
+        """Every repository's tags, concurrently. When the cache holds them all and whether GraphQL serves is
+        not known yet, the smallest is read first: once it shows that GraphQL serves, the others skip
+        GraphQL's first page (`tag_details`)."""
         cache = self.registry.tag_cache
-        if len(repos) < 2 or cache is None or not all(cache.holds_names(r.id) for r in repos):
+        known = availability(self.client).usable is not None  # the states' query told already
+        if known or len(repos) < 2 or cache is None or not all(cache.holds_names(r.id) for r in repos):
             return list(await asyncio.gather(*(read(r) for r in repos)))
         smallest = min(repos, key=lambda r: r.tags_count or 0)
         first = await read(smallest)
@@ -238,6 +243,7 @@ class CleanupPolicyService:
             data, _clean = await graphql.query(CLEANUP_QUERY, {"path": path})
         except (LabdeckError, GraphQLRefused):
             return {}
+        availability(self.client).usable = True  # it answered: tag reads may skip their first page
         project = data.get("project") if isinstance(data, dict) else None
         repos = project.get("containerRepositories") if isinstance(project, dict) else None
         nodes = repos.get("nodes") if isinstance(repos, dict) else None
