@@ -45,6 +45,8 @@ SHOTS: tuple[Shot, ...] = (
     Shot("registry-cleanup", "Registry cleanup: the exact preview before anything is deleted",
          jump("registry", "text:acme", "enter", "enter", "c", "text:.*", "tab", "text:^v[0-9]", "tab",
               "text:3")),
+    Shot("registry-policy", "The cleanup policy: what GitLab's next run deletes, and why",
+         jump("registry", "text:acme/platform/api-gateway", "enter", "p")),
     Shot("deployments", "Deployments of a project, newest first",
          jump("deployments", "text:acme/platform/api-gateway", "enter")),
     Shot("users", "Users by moderation condition (administrators)", jump("users")),

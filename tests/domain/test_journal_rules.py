@@ -86,3 +86,24 @@ def test_classify_never_fails(method: str, path: str) -> None:
     op = classify(method, path)
     assert op.label and op.kind
     assert op.no_inverse is None or isinstance(op.no_inverse, str)
+
+
+def test_a_cleanup_policy_change_is_undone_by_the_old_policy() -> None:
+    old = {"enabled": False, "cadence": "1d", "keep_n": 10, "older_than": "90d", "name_regex": ".*",
+           "name_regex_keep": None, "next_run_at": "2026-01-02T00:00:00Z"}
+    new = {**old, "enabled": True, "keep_n": 5, "next_run_at": "2026-01-03T00:00:00Z"}
+    op = classify("PUT", "/projects/acme%2Fapp")
+    assert (op.kind, op.snapshot) == ("project.update", "projects/acme%2Fapp")
+    sent = {"container_expiration_policy_attributes": {"enabled": True, "keep_n": 5}}
+    undo = inverse_of(op, "projects/acme%2Fapp", {"container_expiration_policy": old},
+                      {"container_expiration_policy": new}, sent)
+    assert undo is not None and undo.method == "PUT"
+    back = undo.body["container_expiration_policy_attributes"]
+    assert back == {k: v for k, v in old.items() if k != "next_run_at"}  # the interval is GitLab's
+    assert changed_since(undo, {"container_expiration_policy": new}) is None
+    later = {**new, "next_run_at": "2026-01-04T00:00:00Z"}  # a run moved next_run_at: still undoable
+    assert changed_since(undo, {"container_expiration_policy": later}) is None
+    assert changed_since(undo, {"container_expiration_policy": {**new, "keep_n": 50}}) is not None
+    other = inverse_of(op, "projects/acme%2Fapp", {"container_expiration_policy": old},
+                       {"container_expiration_policy": old}, {"description": "x"})
+    assert other is None  # only cleanup policy changes of a project are undone

@@ -71,13 +71,14 @@ class ProjectQuery:
     min_access_level: int | None = None
     with_custom_attributes: bool | None = None
     with_security_reports: bool | None = None  # /projects only
+    statistics: bool | None = None  # administrators: each project's `statistics` (storage sizes)
 
     def params(self, *, shared: bool) -> dict[str, Any]:
         out = {name: getattr(self, name) for name in self.__dataclass_fields__}
         if self.search == "":
             out["search"] = None
         if shared:
-            for name in ("owned", "with_shared", "include_subgroups", "with_security_reports"):
+            for name in ("owned", "with_shared", "include_subgroups", "with_security_reports", "statistics"):
                 out.pop(name)
             if self.order_by == "similarity":
                 raise ValueError("order_by=similarity applies to a group's own projects only")

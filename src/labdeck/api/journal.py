@@ -111,7 +111,7 @@ _REQUIRED = frozenset({"id", "at", "operation", "kind", "target", "method", "pat
 _KEEP = ("id", "username", "name", "state", "access_level", "expires_at", "color", "description", "priority",
          "link_url", "image_url", "message", "target", "commit", "key", "variable_type", "protected",
          "masked", "hidden", "masked_and_hidden", "raw", "environment_scope", "labels", "assignees",
-         "milestone", "iid", "title")
+         "milestone", "iid", "title", "container_expiration_policy")
 
 
 def _summary(before: Mapping[str, Any] | None) -> dict[str, Any] | None:
@@ -232,7 +232,7 @@ class Journal:
             self._finish(entry, op, before, None, kwargs,
                          f"unknown (the server may have applied it): {reason}", False)
             raise
-        after = _body(response) if op.kind in ("issue.update", "member.level") else None
+        after = _body(response) if op.kind in ("issue.update", "member.level", "project.update") else None
         self._finish(entry, op, before, after, kwargs, "done", True)
         return response
 

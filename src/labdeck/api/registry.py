@@ -33,6 +33,7 @@ from labdeck.api.models.registry import RegistryRepository, RegistryTag, Registr
 from labdeck.api.registry_graphql import (
     ADMIN_BATCH,
     BATCH,
+    PAGE,
     GraphQLRefused,
     RegistryGraphQL,
     TagsPage,
@@ -175,15 +176,20 @@ class RegistryService:
         return parse_one(RegistryTagDetail, data)
 
     async def tag_details(self, project: Ref, repository_id: int, names: list[str] | None = None, *,
-                          on_progress: Progress | None = None,
-                          refresh: bool = False) -> list[RegistryTagDetail]:
+                          on_progress: Progress | None = None, refresh: bool = False,
+                          tags_count: int | None = None) -> list[RegistryTagDetail]:
         """The detail of every tag (or of `names`, by REST), in name order; tags that vanished are left
-        out. `refresh=True` ignores the cache's names (digest facts are always good)."""
+        out. `refresh=True` ignores the cache's names (digest facts are always good). `tags_count` (from
+        the repository listing): a repository of more than one GraphQL page whose names the cache holds
+        skips the first page, once GraphQL is known to serve (the cache answers the names it gives)."""
         if names is not None:
             self.last_source = "rest"
             found = await self._rest_details(project, repository_id, names, on_progress)
             return [found[n] for n in names if found.get(n) is not None]  # type: ignore[misc]
-        first = await self._graphql_first_page(repository_id)
+        if self._warm(repository_id, tags_count, refresh):
+            first: TagsPage | None = TagsPage([], True, None, tags_count)
+        else:
+            first = await self._graphql_first_page(repository_id)
         read: set[str] | None = None  # the names read from the server now (None: all of them)
         if first is not None and not first.has_next:
             details = first.details
@@ -266,6 +272,11 @@ class RegistryService:
         known.update({n: d for n, d in fetched.items() if d is not None})
         read = set(fetched) | ({d.name for d in first.details} if first is not None else set())
         return [known[n] for n in names if n in known], read
+
+    def _warm(self, repository_id: int, tags_count: int | None, refresh: bool) -> bool:
+        return (not refresh and tags_count is not None and tags_count > PAGE and self.graphql is not None
+                and self.tag_cache is not None and availability(self.client).usable is True
+                and self.tag_cache.holds_names(repository_id))
 
     async def _is_admin(self) -> bool:
         """Whether the token's user is an administrator (`is_admin` of `GET /user`); False when unknown."""

@@ -17,7 +17,7 @@ import hashlib
 import json
 import os
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -86,6 +86,8 @@ class TagDetailCache:
         self.name_ttl = name_ttl
         self.clock = clock
         self._data: dict[str, Any] | None = None
+        self._deferred = 0
+        self._dirty = False
 
     @classmethod
     def for_instance(cls, instance: str, folder: Path | None = None) -> TagDetailCache:
@@ -106,6 +108,13 @@ class TagDetailCache:
         if not isinstance(repo.get("digests"), dict) or not isinstance(repo.get("names"), dict):
             repo.update(digests={}, names={})
         return repo
+
+    def holds_names(self, repository_id: int) -> bool:
+        """Whether names of this repository were read from the server within `name_ttl`."""
+        oldest = self.clock() - self.name_ttl
+        names = self._repo(repository_id)["names"]
+        return any(isinstance(e, list) and len(e) == 3 and isinstance(e[1], (int, float)) and e[1] >= oldest
+                   for e in names.values())
 
     def lookup(self, repository_id: int, names: Iterable[str]) -> dict[str, RegistryTagDetail]:
         """The details the cache can answer for `names`: the name read within `name_ttl`, its digest known.
@@ -163,7 +172,22 @@ class TagDetailCache:
         self._repo(repository_id)["names"] = {}
         self.save()
 
+    @contextlib.contextmanager
+    def deferred(self) -> Iterator[None]:
+        """Within it, reads of many repositories write the file once, at the end (not once each)."""
+        self._deferred += 1
+        try:
+            yield
+        finally:
+            self._deferred -= 1
+            if not self._deferred and self._dirty:
+                self.save()
+
     def save(self) -> None:
+        if self._deferred:
+            self._dirty = True
+            return
+        self._dirty = False
         if self.path is None or self._data is None:
             return
         with contextlib.suppress(OSError):  # a cache that cannot be saved is read again next time

@@ -1,4 +1,4 @@
-"""Entry point: the TUI, `--demo`, `labdeck api ...`, `labdeck sandbox serve ...`, `labdeck registry plan`.
+"""Entry point: the TUI, `--demo`, `labdeck api`, `labdeck sandbox serve`, `labdeck registry plan|policy`.
 
 Imports stay lazy: `labdeck --version` must not import Textual, httpx or pydantic.
 """

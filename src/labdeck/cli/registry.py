@@ -1,4 +1,5 @@
-"""`labdeck registry plan`: the bulk tag delete preview, headless.
+"""`labdeck registry plan`: the bulk tag delete preview, headless (`labdeck registry policy`, the cleanup
+policy's simulation, lives in `cli/registry_policy.py`).
 
     labdeck registry plan PROJECT REPOSITORY_ID --delete REGEX [--keep REGEX] [--keep-n N]
                           [--older-than 1d] [--json] [--no-cache] [--no-graphql]
@@ -21,6 +22,7 @@ import sys
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
+from labdeck.cli.registry_policy import add_parser as add_policy_parser
 from labdeck.cli.support import (
     UsageError,
     UsageParser,
@@ -55,6 +57,7 @@ def build_parser() -> argparse.ArgumentParser:
     plan.add_argument("--instance", metavar="NAME", help="instance from the config")
     plan.add_argument("--config", metavar="FILE", help="config file (default: $LABDECK_CONFIG or XDG)")
     plan.add_argument("--demo", action="store_true", help="use the embedded sandbox as root")
+    add_policy_parser(commands)
     return parser
 
 
@@ -139,6 +142,11 @@ def run_registry_command(argv: list[str], *, transport: httpx.AsyncBaseTransport
         args = build_parser().parse_args(argv)
         if args.demo and args.instance:
             raise UsageError("--demo and --instance cannot be used together")
+        if args.command == "policy":
+            from labdeck.cli.registry_policy import run_policy
+
+            sys.stdout.write(asyncio.run(run_policy(args, transport)) + "\n")
+            return 0
         rules = rules_of(args)
         sys.stdout.write(asyncio.run(_run(args, rules, transport)) + "\n")
         return 0

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import unquote
 
+from labdeck.domain.cleanup_policy import EDITABLE
 from labdeck.domain.paths import segment
 
 VALUE_KEPT_IN_MEMORY = "<kept in memory>"
@@ -32,6 +33,8 @@ NO_INVERSE_USER_OPS = {
 }
 REGISTRY_NO_INVERSE = "registry tags cannot be recreated through the API (the image is pushed again)"
 SECRET_VARIABLE = "the value of a masked or hidden variable is never kept"
+POLICY = "container_expiration_policy"
+POLICY_ATTRIBUTES = "container_expiration_policy_attributes"
 ISSUE_FIELDS = ("state_event", "labels", "add_labels", "remove_labels", "assignee_ids", "assignee_id",
                 "milestone_id")
 
@@ -79,6 +82,7 @@ _RULES: list[tuple[str, re.Pattern[str]]] = [(kind, re.compile(pattern)) for kin
     ("variable", r"(?P<scope>groups|projects)/(?P<id>[^/]+)/variables/(?P<key>[^/]+)"),
     ("instance_variable", r"admin/ci/variables/(?P<key>[^/]+)"),
     ("registry", r"projects/(?P<id>[^/]+)/registry/repositories/(?P<repo>\d+)(?P<rest>/.*)?"),
+    ("project", r"projects/(?P<id>[^/]+)"),
 )]
 
 
@@ -131,6 +135,8 @@ def _operation(kind: str, method: str, g: dict[str, str], path: str) -> Operatio
         owner = where if kind == "variable" else "the instance"
         return Operation("variable.delete", "delete CI variable", f"variable {unquote(g['key'])} of {owner}",
                          path)
+    if kind == "project" and method == "PUT":
+        return Operation("project.update", "update project", f"project {unquote(g['id'])}", path)
     if kind == "registry" and method == "DELETE":
         what = "delete registry repository" if not g.get("rest") else "delete registry tags"
         return Operation("registry.delete", what, f"repository {g['repo']} of project {unquote(g['id'])}",
@@ -211,6 +217,8 @@ def inverse_of(op: Operation, path: str, before: Mapping[str, Any] | None,
         return Inverse("POST", _collection(clean), body, check_path=clean, expect=ABSENT)
     if op.kind == "issue.update":
         return _issue_inverse(clean, before, after, sent or {})
+    if op.kind == "project.update":
+        return _policy_inverse(clean, before, after, sent or {})
     return None
 
 
@@ -248,6 +256,21 @@ def _issue_inverse(path: str, before: Mapping[str, Any], after: Mapping[str, Any
     return Inverse("PUT", path, body, check_path=path, expect=expect)
 
 
+def policy_settings(project: Mapping[str, Any] | None) -> dict[str, Any] | None:
+    """The editable values of a project's cleanup policy (`next_run_at` aside: every save moves it)."""
+    policy = project.get(POLICY) if project is not None else None
+    return {k: policy.get(k) for k in EDITABLE} if isinstance(policy, Mapping) else None
+
+
+def _policy_inverse(path: str, before: Mapping[str, Any], after: Mapping[str, Any] | None,
+                    sent: Mapping[str, Any]) -> Inverse | None:
+    """A cleanup policy change is undone by sending the old policy back (GitLab restarts its interval)."""
+    old, new = policy_settings(before), policy_settings(after)
+    if POLICY_ATTRIBUTES not in sent or old is None or new is None or old == new:
+        return None
+    return Inverse("PUT", path, {POLICY_ATTRIBUTES: old}, check_path=path, expect={POLICY: new})
+
+
 def changed_since(inverse: Inverse, current: Mapping[str, Any] | None) -> str | None:
     """Why an undo must not run now (the target changed since), or None when it is safe."""
     if inverse.check_path is None:
@@ -258,6 +281,8 @@ def changed_since(inverse: Inverse, current: Mapping[str, Any] | None) -> str | 
         return "it no longer exists"
     expected = inverse.expect if isinstance(inverse.expect, Mapping) else {}
     now = issue_state(current) if "labels" in expected or "assignee_ids" in expected else dict(current)
+    if POLICY in expected:
+        now[POLICY] = policy_settings(current)
     if "state" in expected and "state" not in now:
         now["state"] = current.get("state")
     if "milestone_id" in expected:

@@ -138,6 +138,11 @@ def _anchored(pattern: str) -> str:
     return "\\A" + pattern + "\\z"
 
 
+def tag_finds(pattern: str, name: str) -> bool:
+    """Whether `pattern` occurs anywhere in `name` (RE2, unanchored), as tag protection rules match."""
+    return re2.search(pattern, name, _OPTIONS) is not None
+
+
 def tag_matches(pattern: str, name: str) -> bool:
     """Whether `name` matches `pattern` the way GitLab's cleanup applies it (`\\A<pattern>\\z`, RE2)."""
     return re2.search(_anchored(pattern), name, _OPTIONS) is not None
@@ -218,13 +223,21 @@ class CleanupPlanner:
 
     def matches(self, pattern: str) -> bytearray:
         """One byte per tag: 1 when its name matches `pattern` as GitLab applies it. Cached per pattern."""
-        cached = self._cache.get(pattern)
+        return self._matches(pattern, anchored=True)
+
+    def finds(self, pattern: str) -> bytearray:
+        """One byte per tag: 1 when `pattern` occurs anywhere in its name (unanchored: protection rules)."""
+        return self._matches(pattern, anchored=False)
+
+    def _matches(self, pattern: str, *, anchored: bool) -> bytearray:
+        key = pattern if anchored else "\x00" + pattern  # a NUL cannot start a pattern typed by anyone
+        cached = self._cache.get(key)
         if cached is not None:
             return cached
         if (message := validate_pattern(pattern)) is not None:
             raise RulesError(message)
         matcher = re2.Set.SearchSet(_OPTIONS)
-        matcher.Add(_anchored(pattern))
+        matcher.Add(_anchored(pattern) if anchored else pattern)
         matcher.Compile()
         # The wrapper's Match only adds a type check per call; the compiled set's own Match takes the
         # pre-encoded bytes directly and is measurably faster over 20,000 names.
@@ -232,7 +245,7 @@ class CleanupPlanner:
         result = bytearray(1 if match(name) else 0 for name in self._encoded)
         if len(self._cache) >= _CACHE_SIZE:
             self._cache.pop(next(iter(self._cache)))
-        self._cache[pattern] = result
+        self._cache[key] = result
         return result
 
     def plan(self, rules: CleanupRules, now: datetime) -> CleanupPlan:
@@ -275,9 +288,15 @@ class CleanupPlanner:
                 else:
                     reasons[index] = Reason.MATCHED
                     deleted.append(index)
-        return CleanupPlan(self.tags, reasons, rules.keep_n, cutoff_dt, self._bytes_freed(deleted))
+        return CleanupPlan(self.tags, reasons, rules.keep_n, cutoff_dt, self.bytes_freed(deleted))
 
-    def _bytes_freed(self, deleted: list[int]) -> int:
+    def newest_first(self) -> list[int]:
+        """Tag indices newest first (no creation time counts as newest; ties by name), as `plan` ranks."""
+        return list(self._order)
+
+    def bytes_freed(self, deleted: list[int]) -> int:
+        """Bytes freed when the tags at these indices are deleted: a digest counts once, and only when every
+        tag that references it goes."""
         gone: dict[int, int] = {}
         group = self._group
         for index in deleted:

@@ -100,6 +100,7 @@ def create_app(options: SandboxOptions | None = None, *, clock: Clock | None = N
     options = options or SandboxOptions()
     clock = clock or (store.clock if store is not None else SystemClock())
     store = store or build_store(options, clock)
+    clock = store.clock  # the one clock (build_store makes it one that `POST /-/sandbox/clock` can advance)
     # Routes outside /api/v4 (GraphQL at /api/graphql), left out when the options turn GraphQL off.
     root_routes = [route for area in load_areas() for route in area.root_routes
                    if options.graphql or area.name != "graphql"]

@@ -29,6 +29,7 @@ AREA_MODULES: dict[str, str] = {  # area name (it also names the area's seed str
     "group_transfer": "groups.transfer",
     "moderation": "moderation",
     "registry": "registry",
+    "cleanup_policy": "cleanup_policy",  # after the registry: its seed adds a repository
     "issues": "issues.issues",
     "repository_tags": "projects.repository_tags",
     "wikis": "projects.wikis",

@@ -8,6 +8,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from labdeck.sandbox.http import iso
+from labdeck.sandbox.seed.cleanup_policy import policy_json
 from labdeck.sandbox.seed.git_history import Commit
 from labdeck.sandbox.seed.sharing import shared_with_groups_json
 from labdeck.sandbox.store import Group, Project, Store, User
@@ -128,9 +129,7 @@ def project_json(store: Store, project: Project, base: str, *, admin: bool = Fal
                    "cluster_agents": f"{api}/cluster_agents"},
         "packages_enabled": True, "empty_repo": project.empty_repo, "archived": project.archived,
         "visibility": project.visibility, "resolve_outdated_diff_discussions": False,
-        "container_expiration_policy": {
-            "cadence": "1d", "enabled": False, "keep_n": 10, "older_than": "90d", "name_regex": ".*",
-            "name_regex_keep": None, "next_run_at": iso(project.created_at)},
+        "container_expiration_policy": policy_json(store, project),
         "issues_enabled": True, "merge_requests_enabled": True, "wiki_enabled": True, "jobs_enabled": True,
         "snippets_enabled": True, "container_registry_enabled": True, "service_desk_enabled": False,
         "can_create_merge_request_in": True, **levels, "emails_disabled": False, "emails_enabled": True,

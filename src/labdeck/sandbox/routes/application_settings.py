@@ -9,6 +9,7 @@ from typing import Any
 from starlette.routing import Route
 
 from labdeck.sandbox.http import Ctx, endpoint
+from labdeck.sandbox.seed.cleanup_policy import policy_data
 from labdeck.sandbox.store import DORMANT_DAYS
 
 
@@ -22,6 +23,9 @@ async def application_settings(ctx: Ctx) -> Any:
         "deactivate_dormant_users_period": DORMANT_DAYS,
         "default_projects_limit": 100000,
         "max_artifacts_size": 100,
+        "container_registry_cleanup_tags_service_max_list_size": policy_data(ctx.store).max_list_size,
+        "container_registry_expiration_policies_worker_capacity": 4,
+        "container_registry_delete_tags_service_timeout": 250,
     }
 
 

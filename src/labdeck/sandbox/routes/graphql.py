@@ -105,6 +105,26 @@ type ContainerRepositoryTagConnection {
   pageInfo: PageInfo!
 }
 
+enum ContainerExpirationPolicyCleanupStatusEnum { UNSCHEDULED SCHEDULED UNFINISHED ONGOING }
+
+type ContainerRepository {
+  id: ContainerRepositoryID!
+  name: String!
+  path: String!
+  status: String
+  tagsCount: Int!
+  expirationPolicyStartedAt: Time
+  expirationPolicyCleanupStatus: ContainerExpirationPolicyCleanupStatusEnum
+}
+
+type ContainerRepositoryConnection { nodes: [ContainerRepository] pageInfo: PageInfo! }
+
+type Project {
+  id: ID!
+  fullPath: ID!
+  containerRepositories(after: String, first: Int): ContainerRepositoryConnection
+}
+
 type ContainerRepositoryDetails {
   id: ContainerRepositoryID!
   name: String!
@@ -113,6 +133,8 @@ type ContainerRepositoryDetails {
   createdAt: Time
   status: String
   tagsCount: Int!
+  expirationPolicyStartedAt: Time
+  expirationPolicyCleanupStatus: ContainerExpirationPolicyCleanupStatusEnum
   tags(after: String, before: String, first: Int, last: Int, name: String,
        sort: ContainerRepositoryTagSort): ContainerRepositoryTagConnection
   tagDetails(name: String!): ContainerRepositoryTagDetails
@@ -120,6 +142,7 @@ type ContainerRepositoryDetails {
 
 type Query {
   containerRepository(id: ContainerRepositoryID!): ContainerRepositoryDetails
+  project(fullPath: ID!): Project
 }
 """
 
@@ -259,11 +282,40 @@ def resolve_container_repository(_root: Any, info: Any, id: int) -> dict[str, An
     return {"id": repo.id, "name": repo.name, "path": path,
             "location": "registry." + ctx.base.split("://", 1)[-1] + "/" + path,
             "createdAt": repo.created_at, "status": repo.status, "tagsCount": len(repo.tags),
+            **_cleanup_fields(repo),
             "tags": lambda info, **args: resolve_tags(repo, info, **args),
             "tagDetails": lambda info, **args: resolve_tag_details(repo, info, **args)}
 
 
-ROOT_VALUE = {"containerRepository": lambda info, **args: resolve_container_repository(None, info, **args)}
+def _cleanup_fields(repo: Repository) -> dict[str, Any]:
+    """The cleanup policy's fields of a repository (its last start, its status as GitLab's enum)."""
+    return {"expirationPolicyStartedAt": repo.cleanup_policy_started_at,
+            "expirationPolicyCleanupStatus": repo.cleanup_status.removeprefix("cleanup_").upper()}
+
+
+def resolve_project(_root: Any, info: Any, fullPath: str) -> dict[str, Any] | None:
+    ctx: Context = info.context
+    project = ctx.store.project_by_path(fullPath)
+    if project is None or not ctx.store.can_read_project(ctx.user, project):
+        return None
+
+    def repositories(_info: Any, after: str | None = None, first: int | None = None) -> dict[str, Any]:
+        repos = registry_data(ctx.store).of_projects({project.id})
+        start = int(_uncursor(after)) if after and _uncursor(after).isdigit() else 0
+        page = repos[start:start + min(first or 100, 100)]
+        nodes = [{"id": r.id, "name": r.name, "path": repository_path(ctx, r),  # type: ignore[arg-type]
+                  "status": r.status, "tagsCount": len(r.tags), **_cleanup_fields(r)} for r in page]
+        more = start + len(page) < len(repos)
+        end = _cursor(str(start + len(page))) if page else None
+        return {"nodes": nodes, "pageInfo": {"hasNextPage": more, "hasPreviousPage": start > 0,
+                                             "startCursor": None, "endCursor": end}}
+
+    return {"id": f"gid://gitlab/Project/{project.id}", "fullPath": project.path_with_namespace,
+            "containerRepositories": repositories}
+
+
+ROOT_VALUE = {"containerRepository": lambda info, **args: resolve_container_repository(None, info, **args),
+              "project": lambda info, **args: resolve_project(None, info, **args)}
 
 
 # --- HTTP -------------------------------------------------------------------------------------------------

@@ -7,7 +7,7 @@ import random
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
-from labdeck.sandbox.clock import Clock, SystemClock
+from labdeck.sandbox.clock import Clock, SystemClock, advanceable
 from labdeck.sandbox.options import SandboxOptions
 from labdeck.sandbox.seed.namespaces import seed_core, seed_generated
 from labdeck.sandbox.seed.people import add_job_token, seed_late_people, seed_people
@@ -49,7 +49,7 @@ def build_store(options: SandboxOptions, clock: Clock | None = None) -> Store:
     """The seeded store for `options` (core data and every registered area's data)."""
     from labdeck.sandbox.areas import load_areas  # the areas import routes, which import this package
 
-    clock = clock or SystemClock()
+    clock = advanceable(clock or SystemClock())
     today = datetime.fromtimestamp(clock.time(), UTC).replace(hour=0, minute=0, second=0, microsecond=0)
     store = Store(clock=clock, async_delay=options.async_delay, anchor=today)
     sizes = SIZES[options.scale]

@@ -54,6 +54,7 @@ class Repository:
     tags: dict[str, Tag] = field(default_factory=dict)
     status: str | None = None  # "delete_scheduled" once a delete is accepted
     cleanup_policy_started_at: datetime | None = None
+    cleanup_status: str = "cleanup_unscheduled"  # GraphQL's expirationPolicyCleanupStatus, lower-cased
     lease_until: float = float("-inf")  # the bulk delete lease, in store clock seconds
 
 

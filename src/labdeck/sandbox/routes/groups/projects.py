@@ -18,7 +18,7 @@ from labdeck.sandbox.http import Ctx, endpoint, json_response, paginate
 from labdeck.sandbox.routes.groups.groups import find_group
 from labdeck.sandbox.routes.projects.projects import owned_projects
 from labdeck.sandbox.seed.sharing import projects_shared_with
-from labdeck.sandbox.shapes import project_json, project_simple
+from labdeck.sandbox.shapes import project_json, project_simple, project_statistics
 from labdeck.sandbox.store import Project, Store
 
 AREA = "group_projects"
@@ -102,11 +102,14 @@ def _respond(ctx: Ctx, rows: list[Project]) -> Any:
     simple = bool(ctx.params.bool("simple"))
     admin = ctx.is_admin
     attributes = admin and bool(ctx.params.bool("with_custom_attributes"))
+    statistics = admin and bool(ctx.params.bool("statistics"))
 
     def shape(project: Project) -> dict[str, Any]:
         if simple:
             return project_simple(ctx.store, project, ctx.base)
         body = project_json(ctx.store, project, ctx.base, admin=admin)
+        if statistics:
+            body["statistics"] = project_statistics(project)
         if attributes:
             body["custom_attributes"] = [{"key": k, "value": v} for k, v in project.custom_attributes.items()]
         return body

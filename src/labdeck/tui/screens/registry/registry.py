@@ -3,7 +3,8 @@ one repository (name, age, size, digest).
 
 - Repositories: type a project or group path (`f`) and press enter; `enter` opens a repository's tags;
   `x` deletes the repository (its path must be typed), then follows the deletion as a job until it is
-  gone; `c` opens the cleanup panel.
+  gone; `c` opens the cleanup panel; `p` the cleanup policy panel of the project (`policy.py`); `t` the
+  registry storage of the group in scope, project by project (`storage.py`).
 - Tags: the detail of every tag is fetched (the list endpoint gives names only); `space` marks tags and `x`
   deletes exactly the marked ones (or the one under the cursor), one request each, as a job with progress;
   `c` opens the cleanup panel (`registry_cleanup.py`) on these tags.
@@ -100,6 +101,8 @@ class RegistryScreen(ScopedScreen):
         Binding("f", "scope", "Project/group", id="registry.scope"),
         Binding("x", "delete_repository", "Delete repository", id="registry.delete_repository"),
         Binding("c", "cleanup", "Cleanup", id="registry.cleanup"),
+        Binding("p", "policy", "Policy", id="registry.policy"),
+        Binding("t", "storage", "Storage", id="registry.storage"),
     ]
 
     def __init__(self, request: AreaRequest | None = None, *, now: Now = utc_now) -> None:
@@ -152,6 +155,22 @@ class RegistryScreen(ScopedScreen):
         if isinstance(repo, RegistryRepository):
             self.app.push_screen(RegistryTagsScreen(repo, now=self.now, open_cleanup=True,
                                                     on_changed=self.tags_changed))
+
+    def action_policy(self) -> None:
+        """The cleanup policy panel of the project under the cursor (or of the project in scope)."""
+        from labdeck.tui.screens.registry.policy import CleanupPolicyScreen
+
+        repo = self.table.cursor_row
+        project = repo.project_id if isinstance(repo, RegistryRepository) and repo.project_id else self.scope
+        if project:
+            self.app.push_screen(CleanupPolicyScreen(project, now=self.now))
+
+    def action_storage(self) -> None:
+        """Where the storage of the group in scope goes: its projects by registry size, with policies."""
+        from labdeck.tui.screens.registry.storage import RegistryStorageScreen
+
+        if self.scope:
+            self.app.push_screen(RegistryStorageScreen(self.scope, now=self.now))
 
     def tags_changed(self) -> None:
         """A job deleted tags of one of the repositories: their tag counts (and sizes) are read again."""

@@ -1,0 +1,145 @@
+"""`labdeck registry policy`: the simulation of a project's cleanup policy, headless.
+
+    labdeck registry policy PROJECT [--json] [--gitlab-registry] [--no-cache] [--no-graphql]
+                            [--instance NAME] [--config FILE] [--demo]
+
+It reads the project's `container_expiration_policy`, the per-run limit and the tag protection rules, reads
+the detail of every tag of every repository of the project (as `registry plan` does), and prints what the
+next run of the policy deletes and keeps on each repository and why, how many runs it takes and when they
+fall, and why the policy did or did not run. Nothing is changed. An API error is one line on stderr, exit
+status 1.
+"""
+
+from __future__ import annotations
+
+import argparse
+from datetime import datetime
+from typing import TYPE_CHECKING, Any
+
+from labdeck.cli.support import connection_settings, demo_transport, render_json
+
+if TYPE_CHECKING:
+    import httpx
+
+    from labdeck.api.cleanup_policy import ProjectSimulation
+    from labdeck.domain.cleanup_policy import Policy
+
+
+def add_parser(commands: Any) -> None:
+    policy = commands.add_parser("policy", help="simulate the project's cleanup policy (deletes nothing)")
+    policy.add_argument("project", metavar="PROJECT", help="project id or full path (group/project)")
+    policy.add_argument("--json", action="store_true", help="print the simulation as JSON")
+    policy.add_argument("--gitlab-registry", action="store_true",
+                        help="the instance runs GitLab's own registry (metadata database): rules per page of "
+                             "1,000 tags, runs bounded by time")
+    policy.add_argument("--no-cache", action="store_true",
+                        help="read every tag detail again (ignore and do not write the tag-detail cache)")
+    policy.add_argument("--no-graphql", action="store_true",
+                        help="read tag details by REST only (one request per tag), not through GraphQL")
+    policy.add_argument("--instance", metavar="NAME", help="instance from the config")
+    policy.add_argument("--config", metavar="FILE", help="config file (default: $LABDECK_CONFIG or XDG)")
+    policy.add_argument("--demo", action="store_true", help="use the embedded sandbox as root")
+
+
+def _iso(value: datetime | None) -> str | None:
+    return value.isoformat() if value is not None else None
+
+
+def policy_json(policy: Policy | None) -> dict[str, Any] | None:
+    if policy is None:
+        return None
+    return {**policy.attributes(), "next_run_at": _iso(policy.next_run_at)}
+
+
+def simulation_json(sim: ProjectSimulation) -> dict[str, Any]:
+    repositories = []
+    for repo in sim.repositories:
+        rest = (repo.repository.cleanup_policy_started_at, None)
+        started, status = sim.cleanup.get(repo.repository.id, rest)
+        entry: dict[str, Any] = {"id": repo.repository.id, "name": repo.repository.name,
+                                 "path": repo.repository.path, "error": repo.error,
+                                 "cleanup_policy_started_at": _iso(started), "cleanup_status": status}
+        plan = repo.plan
+        if plan is not None:
+            order = sorted(range(len(plan.tags)), key=lambda i: plan.tags[i].name)
+            entry.update({
+                "candidates": plan.candidates, "deleted_count": plan.deleted_count,
+                "bytes_freed": plan.bytes_freed, "truncated": plan.truncated, "runs": plan.runs,
+                "first_run_at_most": plan.first_run_bound, "ties": list(plan.ties),
+                "counts": {str(reason): count for reason, count in plan.counts.items()},
+                "tags": [{"name": plan.tags[i].name, "created_at": _iso(plan.tags[i].created_at),
+                          "digest": plan.tags[i].digest, "total_size": plan.tags[i].total_size,
+                          "decision": "delete" if plan.reasons[i].deleted else "keep",
+                          "reason": plan.describe(i)} for i in order],
+            })
+        repositories.append(entry)
+    when = sim.when
+    return {
+        "project": str(sim.project), "project_path": sim.path, "now": sim.now.isoformat(),
+        "policy": policy_json(sim.policy),
+        "max_list_size": sim.max_list_size, "max_list_size_source": sim.limit_source,
+        "protected_patterns": sim.protected, "invalid": sim.invalid,
+        "schedule": None if when is None else {"first_run_at": _iso(when.first_at), "runs": when.runs,
+                                               "following_run_at": _iso(when.next_scheduled),
+                                               "text": when.describe()},
+        "deleted_count": sim.deleted_count, "bytes_freed": sim.bytes_freed, "why": sim.why,
+        "repositories": repositories,
+    }
+
+
+def simulation_text(sim: ProjectSimulation) -> str:
+    from labdeck.api.registry import format_age, format_size
+    from labdeck.domain.text import sanitize
+
+    policy = sim.policy
+    lines = []
+    if policy is None:
+        lines.append("policy: none")
+    else:
+        state = "enabled" if policy.enabled else "disabled"
+        lines.append(sanitize(
+            f"policy: {state}, every {policy.cadence}, keep_n {policy.keep_n}, "
+            f"older_than {policy.older_than}, name_regex {policy.name_regex!r}, "
+            f"name_regex_keep {policy.name_regex_keep!r}"))
+    lines.append(f"per-run limit: {sim.max_list_size} ({sim.limit_source}); protection rules: "
+                 + ("unknown (cannot be read)" if sim.protected is None
+                    else sanitize(", ".join(sim.protected)) or "none"))
+    if sim.when is not None:
+        lines.append(sim.when.describe())
+    lines.extend(f"- {sanitize(line)}" for line in sim.why)
+    for repo in sim.repositories:
+        name = sanitize(repo.repository.path or repo.repository.display_name)
+        if repo.plan is None:
+            lines.append(f"\n{name}: {sanitize(repo.error or 'not simulated')}")
+            continue
+        plan = repo.plan
+        lines.append(f"\n{name}: {len(plan.tags)} tags, {plan.deleted_count} to delete, frees "
+                     f"{format_size(plan.bytes_freed)} (shared digests counted once)")
+        order = sorted(range(len(plan.tags)), key=lambda i: (not plan.reasons[i].deleted, plan.tags[i].name))
+        width = max([len(plan.tags[i].name) for i in order] + [4])
+        lines.append(f"{'':6}  {'TAG':{width}}  {'AGE':>5}  {'SIZE':>8}  REASON")
+        for i in order:
+            tag = plan.tags[i]
+            verdict = "delete" if plan.reasons[i].deleted else "keep"
+            lines.append(f"{verdict:6}  {sanitize(tag.name):{width}}  "
+                         f"{format_age(tag.created_at, sim.now):>5}  {format_size(tag.total_size):>8}  "
+                         f"{plan.describe(i)}")
+    lines.append(f"\ntotal: {sim.deleted_count} tags to delete, frees {format_size(sim.bytes_freed)}")
+    return "\n".join(lines)
+
+
+async def run_policy(args: argparse.Namespace, transport: httpx.AsyncBaseTransport | None) -> str:
+    from labdeck.api.cleanup_policy import CleanupPolicyService
+    from labdeck.api.client import ApiClient
+    from labdeck.api.registry import RegistryService
+    from labdeck.api.tag_cache import TagDetailCache
+
+    settings = connection_settings(args)
+    cache = None if args.no_cache else TagDetailCache.for_instance(settings.base_url)
+    if args.demo and transport is None:
+        transport = demo_transport()
+    ref: int | str = int(args.project) if args.project.isdigit() else args.project
+    async with ApiClient(settings, transport=transport) as client:
+        registry = RegistryService(client, tag_cache=cache, graphql=not args.no_graphql)
+        sim = await CleanupPolicyService(client, registry).simulate(ref, gitlab_registry=args.gitlab_registry)
+    return render_json(simulation_json(sim)) if args.json else simulation_text(sim)

@@ -1,0 +1,270 @@
+"""The cleanup policy panel (`p` on `:registry`): a project's container registry cleanup policy, what its
+next run deletes on every repository and why, and an editor whose preview follows every change.
+
+The values offered are the ones GitLab accepts (`domain.cleanup_policy`: cadence, keep_n, older_than as
+lists, the two patterns as RE2 text checked as typed); the simulation is `api.cleanup_policy`'s (GitLab's own
+run: latest kept, anchored patterns, keep wins, keep_n by date, older_than, protection rules, the per-run
+limit), recomputed without a request as the operator edits. `ctrl+s` saves with `PUT /projects/:id` after a
+confirmation (refused before sending when GitLab would refuse; after a lost answer the policy is read back),
+journalled with the old policy as its undo. Server text is shown as `rich.text.Text`, never markup.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Any
+
+from rich.text import Text
+from textual import work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.content import Content
+from textual.timer import Timer
+from textual.widgets import Input, Label, Select, Static
+
+from labdeck.api.cleanup_policy import CleanupPolicyService, ProjectSimulation
+from labdeck.api.registry import format_age, format_size
+from labdeck.domain.cleanup_policy import CADENCES, KEEP_N_VALUES, OLDER_THAN_VALUES, Policy
+from labdeck.domain.registry_cleanup import TagInfo
+from labdeck.tui.screens.base import LabdeckScreen
+from labdeck.tui.screens.confirm import ConfirmScreen
+from labdeck.tui.screens.registry.registry import Now, registry_service, utc_now
+from labdeck.tui.widgets.resource_table import ResourceTable
+from labdeck.tui.widgets.resource_view import ResourceView
+from labdeck.tui.widgets.table_model import Column
+from labdeck.tui.workers import is_live
+
+TABLE_DELAY = 0.15  # seconds of quiet editing before the tag table is rebuilt
+NONE = "none"
+_SELECTS = {
+    "policy-enabled": [("on", "on"), ("off", "off")],
+    "policy-cadence": [(c, c) for c in CADENCES],
+    "policy-keep-n": [(NONE, NONE), *((str(n), str(n)) for n in KEEP_N_VALUES)],
+    "policy-older-than": [(NONE, NONE), *((v, v) for v in OLDER_THAN_VALUES)],
+}
+_LABELS = {"policy-enabled": "Enabled", "policy-cadence": "Runs every", "policy-keep-n": "Keep newest",
+           "policy-older-than": "Older than", "policy-regex": "Remove (RE2)", "policy-keep": "Keep (RE2)"}
+_INPUTS = ("policy-regex", "policy-keep")
+
+
+@dataclass(frozen=True, slots=True)
+class PolicyRow:
+    """One tag of the preview: its repository, the tag, and what the next run does with it."""
+
+    repository: str
+    tag: TagInfo
+    deleted: bool
+    why: str
+
+    @property
+    def key(self) -> str:
+        return f"{self.repository}:{self.tag.name}"
+
+
+COLUMNS = [
+    Column("verdict", "", width=6),
+    Column("repository", "Repository", min_width=10),
+    Column("tag", "Tag", min_width=14),
+    Column("age", "Age", width=5, align="right"),
+    Column("size", "Size", width=8, align="right"),
+    Column("reason", "Reason", min_width=10),
+]
+
+
+def policy_service(screen: LabdeckScreen) -> CleanupPolicyService | None:
+    registry = registry_service(screen)
+    session = screen.labdeck.session
+    if registry is None or session is None:
+        return None
+    return CleanupPolicyService(session.client, registry)
+
+
+def summary_text(sim: ProjectSimulation) -> Text:
+    policy = sim.policy
+    state = "no policy" if policy is None else ("enabled" if policy.enabled else "disabled")
+    text = Text(f"{state}: next run deletes {sim.deleted_count:,} tags, frees {format_size(sim.bytes_freed)}",
+                style="bold")
+    if sim.when is not None:
+        text.append(f"; {sim.when.describe()}", style="")
+    text.append(f"\nper-run limit {sim.max_list_size} ({sim.limit_source}); protection rules: ", style="dim")
+    text.append("unknown" if sim.protected is None else (", ".join(sim.protected) or "none"), style="dim")
+    for line in sim.why:
+        text.append(f"\n• {line}")
+    return text
+
+
+def rows_of(sim: ProjectSimulation) -> list[PolicyRow]:
+    """Deleted tags first, then the kept ones; each group by repository and name."""
+    rows: list[PolicyRow] = []
+    for repo in sim.repositories:
+        plan = repo.plan
+        if plan is None:
+            continue
+        name = repo.repository.name or "(root)"
+        rows.extend(PolicyRow(name, tag, plan.reasons[i].deleted, plan.describe(i))
+                    for i, tag in enumerate(plan.tags))
+    rows.sort(key=lambda r: (not r.deleted, r.repository, r.tag.name))
+    return rows
+
+
+class CleanupPolicyScreen(LabdeckScreen):
+    FOOTER_PANES = {
+        "typing": ("save", "move_focus(1)", "back", "command_palette"),
+        "": ("save", "select", "open_filter", "cycle_sort", "toggle_detail"),
+    }
+    AREA = "registry"
+    TITLE = "Cleanup policy"
+    CSS_PATH = "policy.tcss"
+    MUTATING_ACTIONS = frozenset({"save"})
+    BINDINGS = [Binding("ctrl+s", "save", "Save…", priority=True, id="registry_policy.save")]
+
+    def __init__(self, project: int | str, *, now: Now = utc_now) -> None:
+        super().__init__()
+        self.project = project
+        self.now = now
+        self.sim: ProjectSimulation | None = None
+        self.loaded: Policy | None = None
+        self._filling = False
+        self._table_timer: Timer | None = None
+
+    def compose_body(self) -> ComposeResult:
+        yield Static(Text(f"Cleanup policy of {self.project}: reading…", style="bold"), id="policy-title")
+        with Horizontal(id="policy-fields"):
+            for key, options in _SELECTS.items():
+                with Vertical(classes="policy-field", id=f"{key}-box"):
+                    yield Label(_LABELS[key], classes="policy-label")
+                    yield Select(options, allow_blank=False, compact=True, id=key)
+            for key in _INPUTS:
+                with Vertical(classes="policy-field policy-pattern", id=f"{key}-box"):
+                    yield Label(_LABELS[key], classes="policy-label")
+                    yield Input(compact=True, id=key, placeholder="none" if key == "policy-keep" else ".*")
+        yield Static("", markup=False, id="policy-errors")
+        yield Static("", markup=False, id="policy-summary")
+        yield ResourceView(COLUMNS, cells=self.cells, row_key=lambda r: r.key, empty_text="No tags",
+                           id="policy-view")
+
+    @property
+    def table(self) -> ResourceTable:
+        return self.query_one("#policy-view", ResourceView).table
+
+    def cells(self, row: PolicyRow) -> tuple[Any, ...]:
+        verdict = Text("delete", style="bold red") if row.deleted else Text("keep", style="green")
+        return (verdict, row.repository, row.tag.name, format_age(row.tag.created_at, self.now()),
+                format_size(row.tag.total_size), row.why)
+
+    def on_mount(self) -> None:
+        self.query_one("#policy-errors", Static).display = False
+        self.load()
+
+    def refresh_data(self) -> None:
+        self.load()
+
+    @work(exclusive=True, group="registry-policy")
+    async def load(self) -> None:
+        service = policy_service(self)
+        if service is None:
+            return
+        sim = await service.simulate(self.project, now=self.now())
+        if not is_live(self):
+            return
+        self.sim, self.loaded = sim, sim.policy
+        title = Text(f"Cleanup policy of {sim.path or self.project}", style="bold")
+        self.query_one("#policy-title", Static).update(title)
+        self.fill(sim.policy or Policy())
+        self.recompute()
+        self.mark_data_loaded()
+
+    # -- the editor -----------------------------------------------------------------------------------
+    def fill(self, policy: Policy) -> None:
+        self._filling = True
+        try:
+            self.query_one("#policy-enabled", Select).value = "on" if policy.enabled else "off"
+            cadence = self.query_one("#policy-cadence", Select)
+            cadence.value = policy.cadence if policy.cadence in CADENCES else CADENCES[0]
+            keep = str(policy.keep_n) if policy.keep_n in KEEP_N_VALUES else NONE
+            self.query_one("#policy-keep-n", Select).value = keep
+            older = policy.older_than if policy.older_than in OLDER_THAN_VALUES else NONE
+            self.query_one("#policy-older-than", Select).value = older
+            self.query_one("#policy-regex", Input).value = policy.name_regex or ""
+            self.query_one("#policy-keep", Input).value = policy.name_regex_keep or ""
+        finally:
+            self._filling = False
+
+    def read_policy(self) -> Policy:
+        """The policy as edited (patterns exactly as typed; an empty keep pattern is none)."""
+        def value(key: str) -> str:
+            return str(self.query_one(f"#{key}", Select).value)
+
+        keep_n, older = value("policy-keep-n"), value("policy-older-than")
+        base = self.loaded or Policy()
+        return replace(base, enabled=value("policy-enabled") == "on", cadence=value("policy-cadence"),
+                       keep_n=None if keep_n == NONE else int(keep_n),
+                       older_than=None if older == NONE else older,
+                       name_regex=self.query_one("#policy-regex", Input).value,
+                       name_regex_keep=self.query_one("#policy-keep", Input).value or None)
+
+    def recompute(self) -> None:
+        """The preview of the edited policy: summary at once, the tag table after a pause."""
+        if self.sim is None:
+            return
+        policy = self.read_policy()
+        errors = policy.errors()
+        for key, name in (("policy-regex", "name_regex"), ("policy-keep", "name_regex_keep")):
+            self.query_one(f"#{key}", Input).set_class(name in errors, "-invalid")
+        shown = self.query_one("#policy-errors", Static)
+        shown.update(Text("GitLab would refuse: " + "; ".join(f"{k} {v[0]}" for k, v in errors.items()),
+                          style="bold red") if errors else "")
+        shown.display = bool(errors)
+        self.sim.replan(policy)
+        self.query_one("#policy-summary", Static).update(summary_text(self.sim))
+        if self._table_timer is not None:
+            self._table_timer.stop()
+        self._table_timer = self.set_timer(TABLE_DELAY, self.flush_table)
+
+    def flush_table(self) -> None:
+        self._table_timer = None
+        if self.sim is not None:
+            self.table.set_rows(rows_of(self.sim))
+
+    def on_select_changed(self, event: Select.Changed) -> None:
+        event.stop()
+        if not self._filling:
+            self.recompute()
+
+    def on_input_changed(self, event: Input.Changed) -> None:
+        if event.input.id in _INPUTS:
+            event.stop()
+            if not self._filling:
+                self.recompute()
+
+    # -- saving ---------------------------------------------------------------------------------------
+    def action_save(self) -> None:
+        if self.sim is None:
+            return
+        policy = self.read_policy()
+        if errors := policy.errors():
+            refused = "; ".join(f"{k} {v[0]}" for k, v in errors.items())
+            self.notify(f"Not saved: GitLab would refuse {refused}", severity="error", markup=False)
+            return
+        message = Content.from_markup(
+            "Save this cleanup policy for [b]$project[/b]? Its next run would delete $count tags; GitLab "
+            "starts the interval again from now. The change can be undone from the journal.",
+            project=self.sim.path or str(self.project), count=f"{self.sim.deleted_count:,}")
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self.save(policy)
+
+        self.app.push_screen(ConfirmScreen("Save cleanup policy", message), answered)
+
+    @work(exclusive=True, group="registry-policy-save")
+    async def save(self, policy: Policy) -> None:
+        service = policy_service(self)
+        if service is None:
+            return
+        saved = await service.save(self.project, policy)
+        if is_live(self):
+            self.notify(f"Cleanup policy saved; next run {saved.next_run_at:%Y-%m-%d %H:%M} UTC"
+                        if saved.next_run_at else "Cleanup policy saved", markup=False)
+            self.load()

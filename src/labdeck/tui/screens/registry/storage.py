@@ -1,0 +1,131 @@
+"""Where registry storage goes (`t` on `:registry` with a group in scope): every project of the group and its
+subgroups with its container registry size (`statistics`, for administrators) and its cleanup policy
+(none, disabled, enabled), largest first; for enabled policies, what the next run would free is simulated
+in the background, a few projects at a time. `enter` opens a project's cleanup policy panel.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass
+
+from rich.text import Text
+from textual import work
+from textual.app import ComposeResult
+from textual.widgets import Static
+
+from labdeck.api.cleanup_policy import ProjectStorage
+from labdeck.api.errors import LabdeckError
+from labdeck.api.registry import format_size
+from labdeck.tui.screens.base import LabdeckScreen
+from labdeck.tui.screens.registry.policy import CleanupPolicyScreen, policy_service
+from labdeck.tui.screens.registry.registry import Now, utc_now
+from labdeck.tui.widgets.footer import LIST_KEYS
+from labdeck.tui.widgets.resource_table import ResourceTable
+from labdeck.tui.widgets.resource_view import ResourceView
+from labdeck.tui.widgets.table_model import Column
+from labdeck.tui.workers import is_live
+
+SIMULATIONS_AT_ONCE = 4
+
+
+@dataclass
+class StorageRow:
+    project: ProjectStorage
+    frees: int | None = None  # bytes the next run would free (enabled policies, once simulated)
+    deletes: int | None = None
+    error: str | None = None
+
+    @property
+    def key(self) -> int:
+        return self.project.id
+
+
+def storage_cells(row: StorageRow) -> tuple[Text, ...]:
+    project = row.project
+    state = project.policy_state
+    if project.policy is not None and project.policy.enabled:
+        state += f" ({project.policy.cadence})"
+    if row.error is not None:
+        frees = Text("unknown", style="dim")
+    elif row.frees is None:
+        frees = Text("…" if project.policy is not None and project.policy.enabled else "", style="dim")
+    else:
+        frees = Text(f"{format_size(row.frees)} ({row.deletes:,} tags)")
+    size = Text("?" if project.registry_size is None else format_size(project.registry_size))
+    style = "green" if state.startswith("enabled") else ("dim" if state == "none" else "")
+    return (Text(project.path), size, Text(state, style=style), frees)
+
+
+COLUMNS = [
+    Column("project", "Project", min_width=24),
+    Column("size", "Registry", width=9, align="right",
+           sort_key=lambda r: -1 if r.project.registry_size is None else r.project.registry_size),
+    Column("policy", "Policy", min_width=10),
+    Column("frees", "Next run frees", min_width=14, sort_key=lambda r: r.frees or 0),
+]
+
+
+class RegistryStorageScreen(LabdeckScreen):
+    FOOTER_PANES = {"storage-view": ("select", *LIST_KEYS)}
+    AREA = "registry"
+    TITLE = "Registry storage"
+    CSS_PATH = "policy.tcss"
+
+    def __init__(self, group: str, *, now: Now = utc_now) -> None:
+        super().__init__()
+        self.group = group
+        self.now = now
+
+    def compose_body(self) -> ComposeResult:
+        yield Static(Text(f"Registry storage of {self.group}: reading…", style="bold"), id="storage-title")
+        yield ResourceView(COLUMNS, cells=storage_cells, row_key=lambda r: r.key, empty_text="No projects",
+                           id="storage-view")
+
+    @property
+    def table(self) -> ResourceTable:
+        return self.query_one("#storage-view", ResourceView).table
+
+    def on_mount(self) -> None:
+        self.load()
+
+    def refresh_data(self) -> None:
+        self.load()
+
+    @work(exclusive=True, group="registry-storage")
+    async def load(self) -> None:
+        service = policy_service(self)
+        if service is None:
+            return
+        projects = await service.group_storage(self.group)
+        if not is_live(self):
+            return
+        rows = [StorageRow(p) for p in projects]
+        self.table.set_rows(rows)
+        known = [p.registry_size for p in projects if p.registry_size is not None]
+        total = f"{format_size(sum(known))} in the registry" if known else "sizes need an administrator"
+        enabled = sum(1 for p in projects if p.policy is not None and p.policy.enabled)
+        self.query_one("#storage-title", Static).update(Text(
+            f"Registry storage of {self.group}: {len(projects)} projects, {total}; {enabled} enabled "
+            "policies", style="bold"))
+        self.mark_data_loaded()
+        gate = asyncio.Semaphore(SIMULATIONS_AT_ONCE)
+
+        async def simulate(row: StorageRow) -> None:
+            async with gate:
+                try:
+                    sim = await service.simulate(row.project.id, now=self.now())
+                except LabdeckError as error:
+                    row.error = str(error)
+                else:
+                    row.frees, row.deletes = sim.bytes_freed, sim.deleted_count
+            if is_live(self):
+                self.table.replace_row(row)  # the same key: the cursor and the sort stay
+
+        await asyncio.gather(*(simulate(r) for r in rows
+                               if r.project.policy is not None and r.project.policy.enabled))
+
+    def on_resource_table_row_selected(self, event: ResourceTable.RowSelected) -> None:
+        if isinstance(event.row, StorageRow):
+            event.stop()
+            self.app.push_screen(CleanupPolicyScreen(event.row.project.id, now=self.now))

@@ -1,0 +1,126 @@
+"""Benchmark: the cleanup-policy simulation of a project with 20 repositories and about 15,000 tags at 50 ms
+latency (the large sandbox's `acme/infra/terraform`), cold (empty tag-detail cache) and warm (the cache of
+the cold run), through `CleanupPolicyService.simulate` (tag details by GraphQL with the REST fallback and the
+tag cache) and through `labdeck registry policy --json` (a process, start-up included). Budget: < 5 s cold,
+< 1 s warm. Then the group storage view of the large sandbox's biggest group (its projects with
+`statistics=true`) against its latency floor (pages of 100, fetched concurrently: ceil(pages / 8) + 1 RTT).
+
+The sandbox runs as a child process (`labdeck sandbox serve --scale large --latency 50ms`), ready once it
+has built its issues. Prints requests (and retries: a run that met the sandbox's rate limit measured that,
+not labdeck), seconds, CPU seconds of labdeck's process and of the sandbox's.
+
+Run: .venv/bin/python tests/bench/bench_cleanup_policy.py [--runs N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import math
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import httpx
+from bench_registry_graphql import TOKEN, Counter, sandbox_cpu, settings, wait_ready
+
+from labdeck.api.cleanup_policy import CleanupPolicyService
+from labdeck.api.client import ApiClient
+from labdeck.api.registry import RegistryService
+from labdeck.api.tag_cache import TagDetailCache
+from labdeck.sandbox.options import SandboxOptions
+from labdeck.sandbox.serve import SandboxProcess, start_process
+
+LATENCY_MS = 50
+PROJECT = "acme/infra/terraform"
+CONCURRENCY = 8
+
+
+async def simulate(url: str, cache: Path) -> tuple[Counter, float, float, int, int, int]:
+    counted = Counter()
+    async with ApiClient(settings(url)) as client:
+        client.request_log.subscribe(counted)
+        registry = RegistryService(client, tag_cache=TagDetailCache(cache))
+        started, cpu = time.perf_counter(), time.process_time()
+        sim = await CleanupPolicyService(client, registry).simulate(PROJECT)
+        seconds, cpu = time.perf_counter() - started, time.process_time() - cpu
+    tags = sum(len(r.plan.tags) for r in sim.repositories if r.plan is not None)
+    return counted, seconds, cpu, len(sim.repositories), tags, sim.deleted_count
+
+
+async def storage(url: str, group: str) -> tuple[Counter, float, int]:
+    counted = Counter()
+    async with ApiClient(settings(url)) as client:
+        client.request_log.subscribe(counted)
+        started = time.perf_counter()
+        rows = await CleanupPolicyService(client).group_storage(group)
+        seconds = time.perf_counter() - started
+    return counted, seconds, len(rows)
+
+
+def biggest_group(url: str) -> tuple[str, int]:
+    """The top-level group with the most projects (subgroups included), and that count."""
+    groups = httpx.get(f"{url}/api/v4/groups", params={"top_level_only": "true", "per_page": 100},
+                       headers={"PRIVATE-TOKEN": TOKEN}, timeout=60).json()
+    best = ("", -1)
+    for group in groups:
+        answer = httpx.head(f"{url}/api/v4/groups/{group['id']}/projects",
+                            params={"include_subgroups": "true", "with_shared": "false", "per_page": 1},
+                            headers={"PRIVATE-TOKEN": TOKEN}, timeout=60)
+        total = int(answer.headers.get("x-total", "0") or 0)
+        if total > best[1]:
+            best = (group["full_path"], total)
+    return best
+
+
+def cli_run(url: str, cache_dir: Path, config: Path) -> float:
+    env = {**os.environ, "LABDECK_CACHE_DIR": str(cache_dir), "LABDECK_CONFIG": str(config),
+           "BENCH_TOKEN": TOKEN}
+    started = time.perf_counter()
+    done = subprocess.run([sys.executable, "-m", "labdeck", "registry", "policy", PROJECT, "--json"],
+                          env=env, capture_output=True, check=False)
+    if done.returncode != 0:
+        raise RuntimeError(done.stderr.decode(errors="replace"))
+    return time.perf_counter() - started
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=1, help="warm runs after the cold one")
+    args = parser.parse_args()
+    sandbox: SandboxProcess = start_process(SandboxOptions(scale="large", latency_ms=LATENCY_MS))
+    try:
+        url = sandbox.base_url
+        print(f"sandbox ready in {wait_ready(url):.1f} s ({LATENCY_MS} ms latency)")
+        with tempfile.TemporaryDirectory() as folder:
+            root = Path(folder)
+            cache = TagDetailCache.for_instance(url, root / "service").path
+            assert cache is not None
+            cache.parent.mkdir(parents=True, exist_ok=True)
+            for run in ["cold"] + ["warm"] * args.runs:
+                before = sandbox_cpu(sandbox)
+                count, seconds, cpu, repos, tags, deleted = asyncio.run(simulate(url, cache))
+                budget = 5.0 if run == "cold" else 1.0
+                print(f"  simulate {run}: {repos} repositories, {tags:,} tags: {count}  {seconds:6.2f} s "
+                      f"(budget {budget:.0f} s)  labdeck cpu {cpu:5.2f} s  sandbox cpu "
+                      f"{sandbox_cpu(sandbox) - before:5.2f} s  (deletes {deleted:,})")
+            config = root / "bench.toml"
+            config.write_text(f'[instances.bench]\nurl = "{url}"\ntoken_env = "BENCH_TOKEN"\n', "utf-8")
+            for run in ("cold", "warm"):
+                seconds = cli_run(url, root / "cli", config)
+                print(f"  labdeck registry policy --json {run}: {seconds:6.2f} s (process start-up included)")
+        group, projects = biggest_group(url)
+        pages = max(math.ceil(projects / 100), 1)
+        floor = (1 + math.ceil((pages - 1) / CONCURRENCY)) * LATENCY_MS / 1000
+        count, seconds, rows = asyncio.run(storage(url, group))
+        print(f"  group storage {group} ({rows} projects, {pages} pages): {count}  {seconds:6.2f} s  "
+              f"floor {floor:.2f} s  ratio {seconds / floor:.2f} (budget 1.5)")
+    finally:
+        sandbox.stop()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,112 @@
+"""Pilot tests of the cleanup policy panel (`p` on `:registry`) at 80x24 against the tiny sandbox: the
+simulation and the reasons in words, the live preview as values change, values GitLab refuses refused
+before sending, and a confirmed save that the sandbox then holds."""
+
+from __future__ import annotations
+
+from snapshot_apps import make_app, settle
+from test_registry_screen import Sandbox, open_repositories, text, type_into
+from textual.widgets import Select
+
+from labdeck.sandbox.seed.cleanup_policy import policy_data
+from labdeck.tui.screens.confirm import ConfirmScreen
+from labdeck.tui.screens.registry.policy import CleanupPolicyScreen
+
+SIZE = (80, 24)
+
+
+def gateway_policy(sandbox: Sandbox):  # type: ignore[no-untyped-def]
+    project = sandbox.store.project_by_path("acme/platform/api-gateway")
+    return policy_data(sandbox.store).policies[project.id]
+
+
+async def open_panel(pilot, sandbox: Sandbox) -> CleanupPolicyScreen:  # type: ignore[no-untyped-def]
+    repos = await open_repositories(pilot, sandbox)
+    repos.table.focus()
+    await pilot.press("p")
+    await settle(pilot, rounds=3)
+    panel = pilot.app.screen
+    assert isinstance(panel, CleanupPolicyScreen)
+    return panel
+
+
+async def test_the_panel_simulates_and_previews_edits_live() -> None:
+    sandbox = Sandbox()
+    app = make_app(transport_factory=sandbox.factory)
+    async with app.run_test(size=SIZE) as pilot:
+        panel = await open_panel(pilot, sandbox)
+        assert text(panel, "#policy-title") == "Cleanup policy of acme/platform/api-gateway"
+        summary = text(panel, "#policy-summary")
+        assert summary.startswith("enabled: next run deletes") and "per-run limit 200" in summary
+        assert panel.query_one("#policy-keep-n", Select).value == "5"
+        assert panel.sim is not None
+        before = panel.sim.deleted_count
+        panel.query_one("#policy-keep-n", Select).value = "1"
+        await pilot.pause()
+        assert panel.sim.deleted_count > before  # the preview follows the edit without a request
+        await type_into(pilot, "#policy-regex", "nothing-.*")
+        await settle(pilot)
+        assert "matches no tag" in text(panel, "#policy-summary")
+        await pilot.pause(0.3)
+        rows = panel.table.rows
+        assert rows and not any(row.deleted for row in rows)
+        # everything fits at 80x24: the fields and a table with room for rows
+        assert panel.table.region.height >= 3 and panel.table.region.bottom <= 24
+        assert panel.query_one("#policy-regex").region.right <= 80
+
+
+async def test_refused_values_are_not_sent_and_a_save_reaches_the_sandbox() -> None:
+    sandbox = Sandbox()
+    app = make_app(transport_factory=sandbox.factory)
+    async with app.run_test(size=SIZE) as pilot:
+        panel = await open_panel(pilot, sandbox)
+        saved_before = gateway_policy(sandbox)
+        await type_into(pilot, "#policy-regex", "(a")
+        await settle(pilot)
+        assert "GitLab would refuse" in text(panel, "#policy-errors")
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert app.screen is panel  # no confirmation: nothing to send
+        assert gateway_policy(sandbox) == saved_before
+        await type_into(pilot, "#policy-regex", "pr-.*")
+        panel.query_one("#policy-older-than", Select).value = "7d"
+        await settle(pilot)
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert isinstance(app.screen, ConfirmScreen)
+        app.screen.query_one("#confirm").press()
+        await settle(pilot, rounds=3)
+        saved = gateway_policy(sandbox)
+        assert (saved.name_regex, saved.older_than, saved.keep_n) == ("pr-.*", "7d", 5)
+        assert panel.query_one("#policy-older-than", Select).value == "7d"  # read back after the save
+
+
+async def test_storage_view_sorted_by_size_opens_a_projects_policy() -> None:
+    from labdeck.tui.areas import AreaRequest
+    from labdeck.tui.screens.registry.registry import RegistryScreen
+    from labdeck.tui.screens.registry.storage import RegistryStorageScreen
+
+    sandbox = Sandbox()
+    app = make_app(transport_factory=sandbox.factory)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        repos = RegistryScreen(AreaRequest(scope="acme"), now=sandbox.now)
+        await app.push_screen(repos)
+        await settle(pilot)
+        repos.table.focus()
+        await pilot.press("t")
+        await settle(pilot, rounds=3)
+        storage = app.screen
+        assert isinstance(storage, RegistryStorageScreen)
+        rows = storage.table.rows
+        sizes = [r.project.registry_size for r in rows]
+        assert sizes and sizes == sorted(sizes, reverse=True)
+        gateway = next(r for r in rows if r.project.path == "acme/platform/api-gateway")
+        assert gateway.project.policy_state == "enabled" and gateway.frees is not None and gateway.frees > 0
+        assert "Registry storage of acme:" in text(storage, "#storage-title")
+        storage.table.focus()
+        storage.table.move_cursor(next(i for i, r in enumerate(storage.table.visible_rows) if r is gateway))
+        await pilot.press("enter")
+        await settle(pilot, rounds=3)
+        assert isinstance(app.screen, CleanupPolicyScreen)
+        assert text(app.screen, "#policy-title") == "Cleanup policy of acme/platform/api-gateway"
