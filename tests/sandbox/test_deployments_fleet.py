@@ -57,8 +57,9 @@ async def test_fleet_group_has_30_projects_with_environments_and_30_days(demo: S
             deployments = await _all(client, f"/projects/{project['id']}/deployments", ROOT)
             times = [datetime.fromisoformat(d["created_at"].replace("Z", "+00:00")) for d in deployments]
             assert min(times) >= now - timedelta(days=31) and max(times) <= now
+            pairs = zip(deployments, times, strict=True)
             failed_recent += any(d["status"] == "failed" and d["environment"]["name"] == "production"
-                                 and t > now - timedelta(hours=24) for d, t in zip(deployments, times, strict=True))
+                                 and t > now - timedelta(hours=24) for d, t in pairs)
             running += any(d["status"] == "running" for d in deployments)
     assert with_envs == sum(has_environments(i) for i in range(SIZES["demo"]))
     assert with_envs < len(projects)  # some projects have no environment at all
