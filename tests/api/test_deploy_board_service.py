@@ -13,6 +13,7 @@ import pytest
 from pydantic import SecretStr
 from starlette.applications import Starlette
 
+from labdeck.api.cache import ListCache, make_key
 from labdeck.api.client import ApiClient
 from labdeck.api.deploy_board import DeployBoardService
 from labdeck.api.settings import ConnectionSettings
@@ -170,3 +171,15 @@ async def test_forbidden_and_missing_projects_are_named_not_fatal(app: Starlette
     assert read.board.rows and all(r.project not in named for r in read.board.rows)
     assert all("403" in u.message or "Forbidden" in u.message
                for u in read.unreadable if u.status == 403)
+
+
+def test_the_default_cache_holds_a_500_project_board() -> None:
+    """Each project's environments and deployments are two lists: a refresh of a 500-project board
+    within the TTL finds all of them (the cache once held 500 lists, and such a refresh sent 934
+    requests)."""
+    cache = ListCache()
+    keys = [make_key("http://x", "me", f"/projects/{n}/{what}", None)
+            for n in range(500) for what in ("environments", "deployments")]
+    for key in keys:
+        cache.set(key, [])
+    assert all(cache.get(key) == ([], True) for key in keys)

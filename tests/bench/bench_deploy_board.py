@@ -1,0 +1,115 @@
+"""Benchmark: the group deployments board of the large sandbox's `fleet` (500 projects, subgroups
+included) at 50 ms latency (issue 26). Budgets: first rows < 1 s; complete within 1.5x the latency floor
+`ceil(requests / concurrency) x latency`; a refresh within the cache's TTL costs 0 requests.
+
+Prints, for the service (`DeployBoardService.board`, what the TUI's board runs): requests, the time to the
+first project's rows, the time to the whole board against the floor, CPU seconds of this process and of
+the sandbox's; then the same board again within the TTL (requests, seconds); with `--tui`, the board
+screen in a headless `LabdeckApp` (Pilot, 160x50): from `:deployments fleet` until its first rows are in
+the table and until the board is complete.
+
+The sandbox runs as a child process (`labdeck sandbox serve --scale large --latency 50ms`) so it does not
+share this interpreter; it is ready once it has built its issues (a background thread that would otherwise
+take the CPU from the run measured).
+
+Run: PYTHONPATH=src .venv/bin/python tests/bench/bench_deploy_board.py [--latency-ms 50] [--tui]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import math
+import sys
+import time
+from pathlib import Path
+
+import httpx
+from pydantic import SecretStr
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+from bench_registry_graphql import sandbox_cpu, wait_ready  # noqa: E402
+
+from labdeck.api.client import ApiClient  # noqa: E402
+from labdeck.api.deploy_board import DeployBoardService  # noqa: E402
+from labdeck.api.settings import ConnectionSettings  # noqa: E402
+from labdeck.sandbox.options import SandboxOptions  # noqa: E402
+from labdeck.sandbox.serve import start_process  # noqa: E402
+
+TOKEN = "glpat-sandbox-root"
+GROUP = "fleet"
+
+
+class Counting(httpx.AsyncHTTPTransport):
+    def __init__(self) -> None:
+        super().__init__()
+        self.count = 0
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        self.count += 1
+        return await super().handle_async_request(request)
+
+
+def floor_s(requests: int, concurrency: int, latency_ms: float) -> float:
+    return math.ceil(requests / concurrency) * latency_ms / 1000
+
+
+async def service_run(url: str, latency_ms: float, sandbox: object) -> None:
+    transport = Counting()
+    settings = ConnectionSettings(url, token=SecretStr(TOKEN), name="bench")
+    client = ApiClient(settings, transport=transport)
+    service = DeployBoardService(client)
+    first: list[float] = []
+    started = time.perf_counter()
+
+    def on_rows(rows: list, done: int, total: int) -> None:
+        if rows and not first:
+            first.append(time.perf_counter() - started)
+
+    cpu, sandbox_before = time.process_time(), sandbox_cpu(sandbox)  # type: ignore[arg-type]
+    read = await service.board(GROUP, on_rows=on_rows)
+    total = time.perf_counter() - started
+    cpu, sandbox_used = time.process_time() - cpu, sandbox_cpu(sandbox) - sandbox_before  # type: ignore[arg-type]
+    floor = floor_s(transport.count, settings.concurrency, latency_ms)
+    print(f"board of {GROUP}: {read.projects} projects, {len(read.board.rows)} rows, "
+          f"{len(read.board.without_environments)} without environments, {len(read.unreadable)} unreadable")
+    print(f"requests {transport.count}, concurrency {settings.concurrency}, latency {latency_ms:g} ms: "
+          f"floor {floor:.2f} s")
+    print(f"first rows {first[0]:.3f} s (budget < 1 s); complete {total:.2f} s = {total / floor:.2f}x the "
+          f"floor (budget <= 1.5x); CPU: labdeck {cpu:.2f} s, sandbox {sandbox_used:.2f} s")
+    before = transport.count
+    started = time.perf_counter()
+    again = await service.board(GROUP)
+    took = time.perf_counter() - started
+    print(f"refresh within the TTL: {transport.count - before} requests, {took:.3f} s, "
+          f"{len(again.board.rows)} rows")
+    await client.aclose()
+
+
+async def tui_run(url: str) -> None:
+    from labdeck.tui.screens.deployments.board import DeployBoardScreen, measure_board
+
+    first, complete, rows = await measure_board(url, TOKEN, GROUP, size=(160, 50))
+    print(f"TUI ({DeployBoardScreen.__name__}, 160x50): first rows in the table {first:.3f} s, "
+          f"complete {complete:.2f} s, {rows} rows")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--latency-ms", type=float, default=50)
+    parser.add_argument("--tui", action="store_true")
+    args = parser.parse_args()
+    sandbox = start_process(SandboxOptions(scale="large", latency_ms=int(args.latency_ms)))
+    try:
+        print(f"sandbox ready in {wait_ready(sandbox.base_url):.1f} s")
+        asyncio.run(service_run(sandbox.base_url, args.latency_ms, sandbox))
+        if args.tui:
+            asyncio.run(tui_run(sandbox.base_url))
+    finally:
+        sandbox.stop()
+
+
+if __name__ == "__main__":
+    main()
