@@ -98,6 +98,8 @@ class _Fleet:
         self.deploy(project, production, start, "success", "main", staged[0], "deploy:production")
         self.deploy(project, staging, start, "success", "main", staged[0], "deploy:staging")
         release = [1, rng.randrange(0, 9), 0]
+        # the newest deployments are placed below: nothing of the history may come after them
+        cutoff = now - timedelta(hours=11 if index % 5 == 1 else 1)
         for day in range(DAYS):
             base = start + timedelta(days=day)
             if base.weekday() >= 5:
@@ -110,12 +112,12 @@ class _Fleet:
             planned += [(base + timedelta(seconds=rng.randrange(8 * 3600, 20 * 3600)), env.name)
                         for env in reviews if rng.random() < 0.2]
             for when, name in sorted(planned):
-                if when >= now - timedelta(hours=1):
+                if when >= cutoff:
                     continue
                 self.day_deploy(project, when, name, staged, production, staging, reviews, release)
         if reviews:
             reviews[-1].state = "stopped"
-        if index % 5 == 1:  # a production deployment that failed in the last hours
+        if index % 5 == 1:  # production's newest deployment failed in the last hours
             self.deploy(project, production, now - timedelta(minutes=rng.randrange(40, 600)), "failed",
                         "main", staged[-1], "deploy:production")
         if index % 4 == 0:  # a staging deployment still running
