@@ -29,8 +29,8 @@ from labdeck.domain.deploy_board import (
     BoardRow,
     DeployRecord,
     ProjectDeploys,
-    build_board,
     project_rows,
+    sort_rows,
 )
 from labdeck.domain.text import sanitize
 
@@ -64,6 +64,10 @@ def window_start(now: datetime, days: int = WINDOW_DAYS) -> datetime:
     return day - timedelta(days=days)
 
 
+def path_of(project: Project) -> str:
+    return project.path_with_namespace or str(project.id)
+
+
 def record_of(row: DeploymentRow) -> DeployRecord:
     user = row.user.username or row.user.name or "" if row.user is not None else ""
     return DeployRecord(id=row.id, environment=row.environment.name if row.environment else "",
@@ -87,7 +91,7 @@ class DeployBoardService:
 
     async def project(self, project: Project, since: datetime, *, refresh: bool = False) -> ProjectDeploys:
         """One project's environments and, when it has any, its deployments since `since`."""
-        path = project.path_with_namespace or str(project.id)
+        path = path_of(project)
         environments = await self.deployments.environments(project.id, refresh=refresh)
         if not environments:
             return ProjectDeploys(project.id, path, ())
@@ -101,7 +105,8 @@ class DeployBoardService:
         now = now or datetime.now(UTC)
         since = window_start(now)
         projects = await self.projects(group, refresh=refresh)
-        results: list[ProjectDeploys] = []
+        results: dict[int, list[BoardRow]] = {}  # project id -> its rows (computed once, as it arrives)
+        empty: list[str] = []
         unreadable: list[Unreadable] = []
         queue = iter(projects)
         done = 0
@@ -109,7 +114,7 @@ class DeployBoardService:
         async def worker() -> None:
             nonlocal done
             for project in queue:
-                path = project.path_with_namespace or str(project.id)
+                path = path_of(project)
                 rows: list[BoardRow] = []
                 try:
                     deploys = await self.project(project, since, refresh=refresh)
@@ -117,15 +122,19 @@ class DeployBoardService:
                     status = exc.status if isinstance(exc, ApiError) else None
                     unreadable.append(Unreadable(path, status, sanitize(str(exc))[:200]))
                 else:
-                    results.append(deploys)
                     rows = project_rows(deploys, now) if deploys.environments else []
+                    if deploys.environments:
+                        results[project.id] = rows
+                    else:
+                        empty.append(path)
                 done += 1
                 if on_rows is not None:
                     on_rows(rows, done, len(projects))
 
         slots = max(1, min(self.client.settings.concurrency, len(projects)))
         await asyncio.gather(*(worker() for _ in range(slots)))
-        order = {p.id: i for i, p in enumerate(projects)}
-        results.sort(key=lambda r: order.get(r.project_id, 0))
         unreadable.sort(key=lambda u: u.project)
-        return BoardRead(build_board(results, now), unreadable, len(projects))
+        everything = [row for p in projects for row in results.get(p.id, ())]
+        folded = set(empty)
+        without = [path for path in map(path_of, projects) if path in folded]  # in the listing's order
+        return BoardRead(Board(sort_rows(everything), without), unreadable, len(projects))

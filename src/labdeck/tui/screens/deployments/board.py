@@ -43,7 +43,7 @@ from labdeck.tui.widgets.table_model import Column
 from labdeck.tui.workers import is_live
 
 SPARK_DAYS = 14
-PAINT_EVERY = 0.25  # seconds between repaints while projects arrive
+PAINT_EVERY = 1.0  # seconds between repaints while projects arrive (the first rows paint at once)
 AGES: list[tuple[str, str]] = [("last hour", "1"), ("last 24 hours", "24"), ("last 7 days", "168"),
                                ("last 30 days", "720")]
 DRIFT_STYLES = {"same": "green", "ahead": "yellow", "behind": "magenta", "differs": "red"}
