@@ -84,8 +84,8 @@ async def service_run(url: str, latency_ms: float, sandbox: SandboxProcess) -> N
     print(f"board of {GROUP}: {read.projects} projects, {len(read.board.rows)} rows, "
           f"{len(read.board.without_environments)} without environments, {len(read.unreadable)} unreadable")
     durations.sort()
-    print(f"{counted}; requests {transport.count}, concurrency {settings.concurrency}, latency {latency_ms:g} "
-          f"ms: floor {floor:.2f} s; request durations seen by the client: median "
+    print(f"{counted}; requests {transport.count}, concurrency {settings.concurrency}, "
+          f"latency {latency_ms:g} ms: floor {floor:.2f} s; request durations seen by the client: median "
           f"{durations[len(durations) // 2]:.0f} ms, p90 {durations[len(durations) * 9 // 10]:.0f} ms")
     print(f"first rows {first[0]:.3f} s (budget < 1 s); complete {total:.2f} s = {total / floor:.2f}x the "
           f"floor (budget <= 1.5x); CPU: labdeck {cpu:.2f} s, sandbox {sandbox_used:.2f} s")
