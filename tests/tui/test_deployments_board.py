@@ -47,6 +47,7 @@ async def test_a_group_path_opens_the_board_at_80x24() -> None:
         assert len(rows) > 36 and board.read is not None and board.read.projects == 36
         flags = [r.failed_recently for r in rows]
         assert flags == sorted(flags, reverse=True) and sum(flags) >= 5  # failed in 24h first
+        assert board.table.cursor_index == 0 and board.table.scroll_offset.y == 0  # and in view
         text = screen_text(board)
         assert "Project" in text and "Environ" in text and "Status" in text and "failed" in text
         assert "production" in text  # the environment column keeps its names at 80 columns

@@ -86,7 +86,7 @@ def _age_key(row: BoardRow) -> float:
 
 
 COLUMNS = [
-    Column("project", "Project", min_width=12),
+    Column("project", "Project", min_width=16),
     Column("environment", "Environment", min_width=10),
     Column("status", "Status", width=9),
     Column("age", "Age", width=4, align="right", sort_key=_age_key),
@@ -228,17 +228,22 @@ class DeployBoardScreen(LabdeckScreen):
         value = self.query_one(selector, Select).value
         return value if isinstance(value, str) else ""
 
-    def apply_filters(self) -> None:
+    def apply_filters(self, to_top: bool = False) -> None:
+        """Show the rows the filters let through; the cursor stays on the first row while it is there
+        (rows arriving above it must not scroll the failures out of view), or goes there (`to_top`)."""
         environment = self.query_one("#board-environment", Input).value.strip()
         status, age = self._select("#board-state"), self._select("#board-age")
         max_age = timedelta(hours=int(age)) if age else None
-        self.table.set_rows([r for r in self.rows
-                             if matches(r, environment=environment, status=status, max_age=max_age)])
+        at_top = self.table.cursor_index <= 0
+        shown = [r for r in self.rows if matches(r, environment=environment, status=status, max_age=max_age)]
+        self.table.set_rows(shown)
+        if shown and (at_top or to_top):
+            self.table.move_cursor(0)
 
     def on_input_changed(self, event: Input.Changed) -> None:
         if event.input.id == "board-environment":
             event.stop()
-            self.apply_filters()
+            self.apply_filters(to_top=True)
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         if event.input.id == "board-environment":
@@ -248,7 +253,7 @@ class DeployBoardScreen(LabdeckScreen):
     def on_select_changed(self, event: Select.Changed) -> None:
         if event.select.id in ("board-state", "board-age"):
             event.stop()
-            self.apply_filters()
+            self.apply_filters(to_top=True)
 
     # -- enter ----------------------------------------------------------------------------------------
     def on_resource_table_row_selected(self, event: ResourceTable.RowSelected) -> None:
