@@ -1,7 +1,7 @@
 """Pilot tests of the group deployments board (issue 26) at 80x24 against the demo sandbox's `fleet`:
 `:deployments` given a group path opens the board; failed-in-24h rows first; sparkline and drift cells;
 filters by environment, status and age; enter opens the project's deployments; ctrl+e exports the rows
-shown; unreadable projects are named in the status line."""
+shown; W lights a row that changed behind its back; unreadable projects are named in the status line."""
 
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ from snapshot_apps import jump_to, make_app, sandbox, sandbox_settings, settle
 from test_watch_and_export import export
 from textual.widgets import Input, Select, Static
 
+from labdeck.sandbox.seed.deployments import add_deployment, deployments_data
 from labdeck.tui.screens.deployments.board import DeployBoardScreen
 from labdeck.tui.screens.deployments.deployments import DeploymentsScreen
 
@@ -127,3 +128,25 @@ async def test_unreadable_projects_are_named() -> None:
         status = str(board.query_one("#board-status", Static).render())
         assert "unreadable: fleet/restricted/" in status and "(403)" in status
         assert board.table.rows
+
+
+async def test_w_follows_a_rollout_and_lights_the_changed_row() -> None:
+    asgi, factory = sandbox(scale="demo")
+    app = make_app(transport_factory=factory)
+    async with app.run_test(size=(160, 50)) as pilot:
+        board = await open_board(pilot)
+        await pilot.press("W")
+        watcher = board.watcher
+        assert watcher is not None
+        store = asgi.state.store
+        row = next(r for r in board.table.rows if r.environment == "staging" and not r.failed_recently)
+        project = store.projects[row.project_id]
+        env = deployments_data(store).environment_named(project.id, "staging")
+        add_deployment(store, project, env, ref="main", sha="e" * 40, tag=False, status="failed",
+                       user_id=store.user_by_username("bob").id)  # a rollout fails elsewhere
+        store.touch()
+        watcher.tick()
+        await settle(pilot, rounds=3)
+        assert board.table.flashed >= {row.key}
+        top = [r for r in board.table.rows if r.failed_recently]
+        assert any(r.key == row.key and r.short_sha == "e" * 8 and r.last.user == "bob" for r in top)
