@@ -150,3 +150,16 @@ async def test_w_follows_a_rollout_and_lights_the_changed_row() -> None:
         assert board.table.flashed >= {row.key}
         top = [r for r in board.table.rows if r.failed_recently]
         assert any(r.key == row.key and r.short_sha == "e" * 8 and r.last.user == "bob" for r in top)
+
+
+async def test_a_group_that_cannot_be_listed_says_so() -> None:
+    _asgi, factory = sandbox(scale="demo")
+    app = make_app(transport_factory=factory)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        board = DeployBoardScreen("no-such-group")
+        await app.push_screen(board)
+        await settle(pilot, rounds=2)
+        status = str(board.query_one("#board-status", Static).render())
+        assert status.startswith("Could not list the projects of no-such-group") and "404" in status
+        assert not board.table.rows and board.table.load_error

@@ -69,7 +69,7 @@ def path_of(project: Project) -> str:
 
 
 def record_of(row: DeploymentRow) -> DeployRecord:
-    user = row.user.username or row.user.name or "" if row.user is not None else ""
+    user = (row.user.username or row.user.name or "") if row.user is not None else ""
     return DeployRecord(id=row.id, environment=row.environment.name if row.environment else "",
                         status=row.status, ref=row.ref, sha=row.sha, user=user or "",
                         created_at=row.created_at or EPOCH)
@@ -119,8 +119,10 @@ class DeployBoardService:
                 try:
                     deploys = await self.project(project, since, refresh=refresh)
                 except LabdeckError as exc:
-                    status = exc.status if isinstance(exc, ApiError) else None
-                    unreadable.append(Unreadable(path, status, sanitize(str(exc))[:200]))
+                    if isinstance(exc, ApiError):
+                        unreadable.append(Unreadable(path, exc.status, exc.status_line()[:200]))
+                    else:
+                        unreadable.append(Unreadable(path, None, sanitize(str(exc))[:200]))
                 else:
                     rows = project_rows(deploys, now) if deploys.environments else []
                     if deploys.environments:

@@ -22,7 +22,7 @@ from textual.containers import Horizontal
 from textual.widgets import Input, Select, Static
 
 from labdeck.api.deploy_board import BoardRead, DeployBoardService
-from labdeck.api.errors import ApiError
+from labdeck.api.errors import ApiError, LabdeckError
 from labdeck.api.groups import GroupsService
 from labdeck.domain.deploy_board import (
     BoardRow,
@@ -197,6 +197,13 @@ class DeployBoardScreen(LabdeckScreen):
         self.table.loading_more = True
         try:
             self.read = await service.board(self.group, now=self.fixed_now, refresh=refresh, on_rows=on_rows)
+        except LabdeckError as error:  # the group's projects could not be listed
+            self.progress = ""
+            text = f"Could not list the projects of {self.group}: {error}"
+            self.query_one("#board-status", Static).update(Text(text, style="red"))
+            self.table.show_load_error(text)
+            self.notify(str(error), title="Deployments board", severity="error", markup=False, timeout=8)
+            return
         finally:
             self.table.loading_more = False
         self.progress = ""
