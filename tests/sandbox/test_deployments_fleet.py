@@ -8,10 +8,13 @@ from datetime import UTC, datetime, timedelta
 
 import httpx
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from starlette.applications import Starlette
 
 from labdeck.sandbox.app import create_app
 from labdeck.sandbox.clock import ManualClock
+from labdeck.sandbox.http import iso
 from labdeck.sandbox.options import SandboxOptions
 from labdeck.sandbox.seed import build_store
 from labdeck.sandbox.seed.deployments import add_deployment, deployments_data
@@ -115,3 +118,9 @@ def test_the_per_project_index_sees_later_records() -> None:
     assert [d.id for d in data.deployments_of(project.id)] == [d.id for d in before] + [added.id]
     other = store.project_by_path("acme/platform/api-gateway")
     assert added.id not in {d.id for d in data.deployments_of(other.id)}
+
+
+@given(st.datetimes(min_value=datetime(1000, 1, 1), max_value=datetime(9999, 12, 31), timezones=st.just(UTC)))
+def test_timestamps_keep_gitlabs_form(value: datetime) -> None:
+    """`iso` is formatted by hand (for the board's listings): exactly what `strftime` gave."""
+    assert iso(value) == value.strftime("%Y-%m-%dT%H:%M:%S.") + f"{value.microsecond // 1000:03d}Z"
