@@ -28,6 +28,7 @@ class Shot:
     name: str
     title: str
     keys: tuple[str, ...]  # a key name (`enter`, `tab`) or `"text:..."` to type text
+    real_time: bool = False  # the sandbox on the real clock (a view that compares with the time now)
 
 
 def jump(area: str, *then: str) -> tuple[str, ...]:
@@ -49,6 +50,8 @@ SHOTS: tuple[Shot, ...] = (
          jump("registry", "text:acme/platform/api-gateway", "enter", "p")),
     Shot("deployments", "Deployments of a project, newest first",
          jump("deployments", "text:acme/platform/api-gateway", "enter")),
+    Shot("deployments-board", "What runs where across a group: the deployments board",
+         jump("deployments", "text:fleet", "enter"), real_time=True),
     Shot("users", "Users by moderation condition (administrators)", jump("users")),
     Shot("variables", "Instance CI/CD variables (administrators)", jump("variables")),
     Shot("pages", "Pages domains and their certificates (administrators)", jump("pages")),
@@ -58,8 +61,9 @@ SHOTS: tuple[Shot, ...] = (
 )
 
 
-def demo_app():  # type: ignore[no-untyped-def]
-    """The app `--demo` builds, with the sandbox in-process and a clock that stands still."""
+def demo_app(real_time: bool = False):  # type: ignore[no-untyped-def]
+    """The app `--demo` builds, with the sandbox in-process and a clock that stands still (or the real
+    clock: the deployments board measures ages from the time now)."""
     from labdeck.config.files import Config
     from labdeck.sandbox.app import create_app
     from labdeck.sandbox.clock import ManualClock
@@ -67,7 +71,7 @@ def demo_app():  # type: ignore[no-untyped-def]
     from labdeck.tui.app import LabdeckApp
     from labdeck.tui.launch import demo_settings
 
-    asgi = create_app(SandboxOptions(scale="demo"), clock=ManualClock())
+    asgi = create_app(SandboxOptions(scale="demo"), clock=None if real_time else ManualClock())
     settings = demo_settings("http://sandbox.test")
     config = Config(path=Path("/nonexistent/labdeck-screenshots/config.toml"))
     return LabdeckApp(config, settings, transport_factory=lambda _settings: httpx.ASGITransport(asgi),
@@ -83,7 +87,7 @@ async def _settle(pilot) -> None:  # type: ignore[no-untyped-def]
 
 async def take(shot: Shot, out: Path, size: tuple[int, int]) -> Path:
     """Run the demo app, type the shot's keys, save the screen as `<out>/<name>.svg`."""
-    app = demo_app()
+    app = demo_app(shot.real_time)
     async with app.run_test(size=size) as pilot:
         await _settle(pilot)
         for key in shot.keys:

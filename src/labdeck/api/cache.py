@@ -89,11 +89,16 @@ class _Entry:
     stored_at: float
 
 
+# Lists held at most (the oldest go first): a group's deployments board of 500 projects alone holds about
+# 1,000 (each project's environments and deployments), and must still be whole on a refresh.
+MAX_ENTRIES = 2_500
+
+
 class ListCache:
     """In-memory cache of list results with a TTL; `get` returns stale entries too, flagged as not fresh."""
 
     def __init__(self, ttl: float = 60.0, persist_path: str | os.PathLike[str] | None = None, *,
-                 clock: Callable[[], float] = time.time, max_entries: int = 500) -> None:
+                 clock: Callable[[], float] = time.time, max_entries: int = MAX_ENTRIES) -> None:
         self.ttl = ttl
         self.persist_path = Path(persist_path) if persist_path else None
         self._clock = clock

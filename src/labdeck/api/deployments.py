@@ -12,16 +12,19 @@ from collections.abc import Callable, Iterable
 from datetime import datetime
 from typing import Any
 
+from labdeck.api import body
 from labdeck.api.client import ApiClient
 from labdeck.api.errors import ApiError, LabdeckError, MalformedResponse, NotFound, may_have_applied
 from labdeck.api.models.base import parse_many, parse_one
 from labdeck.api.models.deployments import (
     DeployAccessLevel,
     Deployment,
+    DeploymentRow,
     Environment,
     ProtectedEnvironment,
     ShippedMergeRequest,
 )
+from labdeck.api.models.fast_lists import fast_decoder
 from labdeck.domain.deployments import SETTABLE_STATUSES, DeployRule, parse_rule, sha_problem
 from labdeck.domain.paths import segment
 from labdeck.domain.text import sanitize
@@ -38,6 +41,12 @@ def _check_status(status: str) -> None:
     """`ValueError` before anything is sent when GitLab would refuse `status` on create or update."""
     if status not in SETTABLE_STATUSES:
         raise ValueError(f"status must be one of {', '.join(SETTABLE_STATUSES)}")
+
+
+def deployment_rows() -> body.PageDecode | None:
+    """How a listing page becomes board rows: parsed from the bytes, or decoded for `parse_many`."""
+    fast = fast_decoder(DeploymentRow)
+    return None if fast is None else body.page_decoder(fast.decode)
 
 
 def rule_of(level: DeployAccessLevel) -> DeployRule:
@@ -71,6 +80,15 @@ class DeploymentsService:
         items = await self.client.get_list(self._project(project) + "/deployments", params, refresh=refresh,
                                            on_progress=on_progress)
         return parse_many(Deployment, items)
+
+    async def deployment_rows(self, project: Ref, *, updated_after: datetime,
+                              refresh: bool = False) -> list[DeploymentRow]:
+        """Deployments updated after `updated_after`, oldest first, with only what the group board shows
+        (parsed from the bytes: a board reads thousands)."""
+        params = {"order_by": "id", "sort": "asc", "updated_after": _when(updated_after)}
+        items = await self.client.get_list(self._project(project) + "/deployments", params, refresh=refresh,
+                                           decode=deployment_rows())
+        return parse_many(DeploymentRow, items, sanitised=True)
 
     async def deployment(self, project: Ref, deployment_id: int) -> Deployment:
         data = await self.client.get_json(f"{self._project(project)}/deployments/{int(deployment_id)}")

@@ -112,7 +112,9 @@ def iso(value: datetime | None) -> str | None:
     """GitLab's timestamp form: `2026-01-05T10:20:30.000Z`."""
     if value is None:
         return None
-    return value.strftime("%Y-%m-%dT%H:%M:%S.") + f"{value.microsecond // 1000:03d}Z"
+    # formatted by hand: `strftime` was a third of the time of a deployments listing
+    return (f"{value.year:04d}-{value.month:02d}-{value.day:02d}T{value.hour:02d}:{value.minute:02d}:"
+            f"{value.second:02d}.{value.microsecond // 1000:03d}Z")
 
 
 def encode(body: Any) -> bytes:

@@ -82,6 +82,18 @@ class Deployment(ApiModel):
         return DeploymentFact(self.environment_name, self.status, self.created_at, self.ref)
 
 
+class DeploymentRow(ApiModel):
+    """A listed deployment as the group board reads it (the fields it shows; decoded from the bytes)."""
+
+    id: int
+    ref: str = ""
+    sha: str = ""
+    status: str = "created"
+    created_at: datetime | None = None
+    user: UserRef | None = None
+    environment: EnvironmentRef | None = None
+
+
 class Environment(ApiModel):
     id: int
     name: str

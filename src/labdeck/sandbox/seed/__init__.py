@@ -9,6 +9,7 @@ from datetime import UTC, datetime
 
 from labdeck.sandbox.clock import Clock, SystemClock, advanceable
 from labdeck.sandbox.options import SandboxOptions
+from labdeck.sandbox.seed.fleet import seed_fleet
 from labdeck.sandbox.seed.namespaces import seed_core, seed_generated
 from labdeck.sandbox.seed.people import add_job_token, seed_late_people, seed_people
 from labdeck.sandbox.seed.sharing import seed_shares
@@ -64,5 +65,6 @@ def build_store(options: SandboxOptions, clock: Clock | None = None) -> Store:
     for area in load_areas():
         if area.seed is not None:
             area.seed(store, SeedContext(area_rng(options.seed, area.name), options.scale, sizes, options))
+    seed_fleet(store, area_rng(options.seed, "fleet"), options.scale)  # last: no other area changes
     store.touch()
     return store

@@ -13,7 +13,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from labdeck.domain.deployments import DeployRule
 from labdeck.sandbox.seed.git_history import Commit
@@ -116,6 +116,19 @@ class DeploymentsData:
     merge_requests: dict[int, MergeRequest] = field(default_factory=dict)
     protected: dict[tuple[int, str], ProtectedEnvironment] = field(default_factory=dict)
     _iids: dict[tuple[str, int], int] = field(default_factory=dict)
+    _index: dict[str, tuple[tuple[int, int], dict[int, list[int]]]] = field(default_factory=dict)
+
+    def _by_project(self, kind: str, table: dict[int, Any]) -> dict[int, list[int]]:
+        """Ids of `table` per project, rebuilt when the table's size or newest id changed (a group's
+        board reads hundreds of projects: a scan of every record per request would not do)."""
+        stamp = (len(table), max(table, default=0))
+        held = self._index.get(kind)
+        if held is None or held[0] != stamp:
+            index: dict[int, list[int]] = {}
+            for key, record in table.items():
+                index.setdefault(record.project_id, []).append(key)
+            held = self._index[kind] = (stamp, index)
+        return held[1]
 
     def next_iid(self, kind: str, project_id: int) -> int:
         value = self._iids.get((kind, project_id), 0) + 1
@@ -123,15 +136,15 @@ class DeploymentsData:
         return value
 
     def environments_of(self, project_id: int) -> list[Environment]:
-        return sorted((e for e in self.environments.values() if e.project_id == project_id),
-                      key=lambda e: e.id)
+        ids = self._by_project("environments", self.environments).get(project_id, [])
+        return sorted((self.environments[i] for i in ids if i in self.environments), key=lambda e: e.id)
 
     def environment_named(self, project_id: int, name: str) -> Environment | None:
-        return next((e for e in self.environments.values()
-                     if e.project_id == project_id and e.name == name), None)
+        return next((e for e in self.environments_of(project_id) if e.name == name), None)
 
     def deployments_of(self, project_id: int) -> list[Deployment]:
-        return [d for d in self.deployments.values() if d.project_id == project_id]
+        ids = self._by_project("deployments", self.deployments).get(project_id, [])
+        return [self.deployments[i] for i in ids if i in self.deployments]
 
 
 def deployments_data(store: Store) -> DeploymentsData:

@@ -49,6 +49,21 @@ MR_STATES = ("opened", "closed", "locked", "merged", "all")
 
 # --- access ---------------------------------------------------------------------------------------------
 
+REPORTER = 20
+
+
+def read_environments(ctx: Ctx) -> Project:
+    """The project whose environments and deployments the caller may read: a private project's need a
+    Reporter (GitLab's `read_environment` and `read_deployment`; a Guest reads them only in public and
+    internal projects), else 403."""
+    project = find_project(ctx)
+    user = ctx.user
+    if project.visibility == "private" and user is not None and not user.is_admin:
+        if ctx.store.project_levels(user.id).get(project.id, 0) < REPORTER:
+            raise SandboxError.forbidden()
+    return project
+
+
 def _deployment(ctx: Ctx, data: DeploymentsData, project: Project) -> Deployment:
     raw = ctx.path("deployment_id")
     if not raw.isdigit():
@@ -164,7 +179,7 @@ def _list_filters(ctx: Ctx) -> tuple[str, str, datetime | None, datetime | None,
 
 async def list_deployments(ctx: Ctx) -> Any:
     ctx.require_user()
-    project = find_project(ctx)
+    project = read_environments(ctx)
     data = deployments_data(ctx.store)
     order_by, sort, after, before, environment, status = _list_filters(ctx)
 

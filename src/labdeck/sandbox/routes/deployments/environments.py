@@ -3,7 +3,7 @@
 - `GET /projects/:id/environments` (real GitLab's `doc/api/environments.md`): `name` (exact), `search`
   (at least 3 characters; exclusive with `name`), `states` (`available`, `stopping`, `stopped`);
   `GET /projects/:id/environments/:environment_id` adds `project` and `last_deployment` (the newest
-  successful one).
+  successful one). A private project's environments and deployments need a Reporter (403 below).
 - Protected environments (GitLab's API docs), Maintainer (40) or administrator: list, read (`name` may
   hold `/`, URL-encoded), create with `name` and `deploy_access_levels` (each element exactly one of
   `user_id`, `group_id`, `access_level`, levels 30/40/60, checked by `domain.deployments`; a user must have
@@ -20,7 +20,7 @@ from starlette.routing import Route
 from labdeck.domain.deployments import DeployRule, level_description, rule_problems
 from labdeck.sandbox.errors import SandboxError
 from labdeck.sandbox.http import Ctx, endpoint, iso, json_response, paginate
-from labdeck.sandbox.routes.deployments.deployments import deployment_json
+from labdeck.sandbox.routes.deployments.deployments import deployment_json, read_environments
 from labdeck.sandbox.routes.projects.projects import find_project, require_level
 from labdeck.sandbox.seed.deployments import (
     DeploymentsData,
@@ -52,7 +52,7 @@ def environment_json(ctx: Ctx, env: Environment) -> dict[str, Any]:
 
 
 async def list_environments(ctx: Ctx) -> Any:
-    project = find_project(ctx)
+    project = read_environments(ctx)
     p = ctx.params
     name, search = p.str("name"), p.str("search")
     if name is not None and search is not None:

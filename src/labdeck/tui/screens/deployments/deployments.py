@@ -1,6 +1,7 @@
 """`:deployments`: the deployments of one project, with a timeline per environment.
 
-- Type a project path (`f`) and press enter (or open with an `AreaRequest` scope/query).
+- Type a project path (`f`) and press enter (or open with an `AreaRequest` scope/query); a group's path
+  opens the group's board (`board.py`).
 - Environment, status and sort selects filter and order on the server; `/` filters locally; rows are
   coloured by status; `d` shows the detail pane, `enter` opens the detail with the shipped merge requests.
 - The timeline (`t` hides it): deployments per day over 90 days as a `Sparkline` per environment, with the
@@ -26,7 +27,7 @@ from textual.widget import Widget
 from textual.widgets import Select, Sparkline, Static
 
 from labdeck.api.deployments import DeploymentsService
-from labdeck.api.errors import ApiError
+from labdeck.api.errors import ApiError, NotFound
 from labdeck.api.models.deployments import Deployment, Environment
 from labdeck.domain.deployments import LISTABLE_STATUSES, EnvironmentSummary, summarise
 from labdeck.tui.areas import AreaRequest
@@ -188,6 +189,12 @@ class DeploymentsScreen(ScopedScreen):
         self.table.loading_more = True
         try:
             self.history = await service.deployments(self.scope, refresh=refresh)
+        except NotFound:  # not a project: a group's path opens its board
+            from labdeck.tui.screens.deployments.board import open_group_board
+
+            if await open_group_board(self, self.scope):
+                return
+            raise
         finally:
             self.table.loading_more = False
         self.ctx.note_project(self.scope, self.scope)  # the overview follows its failed deployments

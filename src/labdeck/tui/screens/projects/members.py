@@ -49,7 +49,7 @@ class MembersTab(PanePolicy, Widget):
         Binding("i", "toggle_inherited", "Inherited", id="project_members.inherited"),
     ]
     MUTATING_ACTIONS = frozenset({"add_member", "edit_member", "remove_member"})
-    ROW_ACTIONS = frozenset({"edit_member", "remove_member"})  # act on the cursor row by its id (`tui.pane_policy`)
+    ROW_ACTIONS = frozenset({"edit_member", "remove_member"})
     DEFAULT_CSS = """
     MembersTab { height: 1fr; }
     MembersTab #members-scope { height: 1; padding: 0 1; }

@@ -107,7 +107,7 @@ class PagesTab(PanePolicy, Widget):
         Binding("delete", "delete_domain", "Delete domain", id="project_pages.delete"),
     ]
     MUTATING_ACTIONS = frozenset({"new_domain", "certificate", "remove_certificate", "delete_domain"})
-    ROW_ACTIONS = frozenset({"certificate", "remove_certificate", "delete_domain"})  # act on the cursor row by its id (`tui.pane_policy`)
+    ROW_ACTIONS = frozenset({"certificate", "remove_certificate", "delete_domain"})
 
     def __init__(self, project: Project, *, now: Now | None = None, id: str | None = None) -> None:
         super().__init__(id=id)

@@ -82,7 +82,7 @@ class TagsTab(PanePolicy, Widget):
         Binding("ctrl+f", "search", "Search", id="project_tags.search"),  # `s` is the table's sort
     ]
     MUTATING_ACTIONS = frozenset({"new_tag", "delete_tag"})
-    ROW_ACTIONS = frozenset({"delete_tag"})  # act on the cursor row by its id (`tui.pane_policy`)
+    ROW_ACTIONS = frozenset({"delete_tag"})
     DEFAULT_CSS = """
     TagsTab { height: 1fr; }
     TagsTab #tags-search { margin: 0 0; }

@@ -41,7 +41,7 @@ class VariablesTab(PanePolicy, VariableListKeys, Widget):
         Binding("y", "copy_value", "Copy value", id="project_variables.copy_value"),
     ]
     MUTATING_ACTIONS = frozenset({"add_variable", "edit_variable", "delete_variable"})
-    ROW_ACTIONS = frozenset({"edit_variable", "delete_variable"})  # act on the cursor row by its id (`tui.pane_policy`)
+    ROW_ACTIONS = frozenset({"edit_variable", "delete_variable"})
     FORBIDDEN_HINT = "project variables need the Maintainer role"
     DEFAULT_CSS = """
     VariablesTab { height: 1fr; }

@@ -58,7 +58,7 @@ class WikiTab(PanePolicy, Widget):
         Binding("delete", "delete_page", "Delete page", id="project_wiki.delete"),
     ]
     MUTATING_ACTIONS = frozenset({"new_page", "delete_page"})
-    ROW_ACTIONS = frozenset({"delete_page"})  # act on the cursor row by its id (`tui.pane_policy`)
+    ROW_ACTIONS = frozenset({"delete_page"})
 
     def __init__(self, project: Project, *, id: str | None = None) -> None:
         super().__init__(id=id)
