@@ -27,12 +27,14 @@ from textual.content import Content
 from textual.widgets import Input, Static
 
 from labdeck.api.errors import LabdeckError, PageLimit, lost_write
-from labdeck.api.issues import BulkAction, BulkKind, IssuesService
+from labdeck.api.issues import BulkAction as IssueChange
+from labdeck.api.issues import BulkKind, IssuesService
 from labdeck.api.models.base import paused_gc
 from labdeck.api.models.issues import Issue, LabelDetail, TimeStats
 from labdeck.domain.issue_query import QueryError, help_text
 from labdeck.domain.text import status_line
 from labdeck.tui.areas import AreaRequest
+from labdeck.tui.bulk import BulkAction, start_bulk
 from labdeck.tui.jobs import Job
 from labdeck.tui.links import copy_text, open_link
 from labdeck.tui.screens.base import LabdeckScreen
@@ -490,24 +492,25 @@ class IssuesScreen(LabdeckScreen):
         if service is None:
             return None
 
-        async def bulk(job: Job) -> None:
-            action = BulkAction(kind, labels=names, milestone_title=text if kind == "set_milestone" else "")
+        change = IssueChange(kind, labels=names, milestone_title=text if kind == "set_milestone" else "")
+
+        async def resolve_users(job: Job) -> None:
+            nonlocal change
             if kind == "assign":
                 ids = await service.find_user_ids(names)
                 for name in names:
                     if name not in ids:
                         job.add_result(f"@{name}", False, "unknown user", advance=False)
-                action = BulkAction("assign", user_ids=tuple(ids.values()))
-            for issue in issues:
-                result = await service.apply(issue, action)
-                shown = result.message if result.ok else status_line(result.status, result.message)
-                job.add_result(result.reference, result.ok, shown)
-                if result.issue is not None and is_live(self):
-                    self.updated(result.issue)
-            job.summarize("issue", "updated")
+                change = IssueChange("assign", user_ids=tuple(ids.values()))
 
-        self.table.action_unmark_all()
-        return self.ctx.start_job(title, bulk, total=len(issues))
+        async def apply(issue: Issue) -> tuple[bool, str]:
+            result = await service.apply(issue, change)
+            if result.issue is not None and is_live(self):
+                self.updated(result.issue)
+            return result.ok, result.message if result.ok else status_line(result.status, result.message)
+
+        return start_bulk(self, BulkAction(title, issues, lambda issue: issue.reference, apply, noun="issue",
+                                           verb="updated", prepare=resolve_users), table=self.table)
 
 
 def open_issues(request: AreaRequest) -> IssuesScreen:

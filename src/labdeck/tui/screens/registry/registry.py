@@ -30,6 +30,7 @@ from labdeck.api.models.registry import RegistryRepository, RegistryTagDetail
 from labdeck.api.registry import RegistryService, format_age, format_size
 from labdeck.domain.journal_rules import REGISTRY_NO_INVERSE
 from labdeck.tui.areas import AreaRequest
+from labdeck.tui.bulk import BulkAction, start_bulk
 from labdeck.tui.jobs import Job, poll_until
 from labdeck.tui.screens.base import LabdeckScreen, ScopedScreen
 from labdeck.tui.screens.confirm import ConfirmScreen, TypeToConfirmScreen
@@ -368,23 +369,14 @@ class RegistryTagsScreen(LabdeckScreen):
             return None
         project, repo_id = self.project, self.repository.id
 
-        async def run(job: Job) -> None:
-            for name in names:
-                try:
-                    await service.delete_tag(project, repo_id, name)
-                except Exception as error:  # one refusal must not stop the others: it is this item's result
-                    job.add_result(name, False, str(error))
-                else:
-                    job.add_result(name, True, "deleted")
-            job.summarize("tag", "deleted")
-            if is_live(self):
-                self.load_tags()
-            if self.on_changed is not None:
-                self.on_changed()
+        async def delete(name: str) -> tuple[bool, str]:
+            await service.delete_tag(project, repo_id, name)
+            return True, "deleted"
 
-        self.table.action_unmark_all()
         title = f"Delete {len(names)} tag(s) of {self.repository.path or self.repository.display_name}"
-        return self.ctx.start_job(title, run, total=len(names))
+        return start_bulk(self, BulkAction(title, names, str, delete, noun="tag", verb="deleted",
+                                           refresh=self.load_tags, changed=self.on_changed),
+                          table=self.table)
 
 
 def open_registry(request: AreaRequest) -> RegistryScreen:

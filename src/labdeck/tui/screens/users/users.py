@@ -30,6 +30,7 @@ from labdeck.domain.journal_rules import NO_INVERSE_USER_OPS
 from labdeck.domain.moderation import Operation, self_lockout
 from labdeck.domain.text import status_line
 from labdeck.tui.areas import AreaRequest
+from labdeck.tui.bulk import BulkAction, start_bulk
 from labdeck.tui.jobs import Job
 from labdeck.tui.screens.base import LabdeckScreen
 from labdeck.tui.screens.confirm import ConfirmScreen, TypeToConfirmScreen
@@ -39,7 +40,6 @@ from labdeck.tui.widgets.labelled import LabelledField
 from labdeck.tui.widgets.resource_table import ResourceTable
 from labdeck.tui.widgets.resource_view import ResourceView
 from labdeck.tui.widgets.table_model import Column
-from labdeck.tui.workers import is_live
 
 # Tab id -> condition (None: every user), in tab order.
 TABS: Final[dict[str, Condition | None]] = {
@@ -348,23 +348,15 @@ class UsersScreen(LabdeckScreen):
         service = self.service()
         if service is None:
             return None
-        pairs = [(u.id, u.username) for u in users]
-        own = {u.id: reason for u in users if (reason := self.refuse_self(u, op)) is not None}
 
-        async def bulk(job: Job) -> None:
-            for user_id, username in pairs:
-                if user_id in own:  # the signed-in account: skipped, with the reason
-                    job.add_result(username or str(user_id), False, f"skipped: {own[user_id]}")
-                    continue
-                result = await service.try_moderate(user_id, op, username)
-                shown = result.message if result.ok else status_line(result.status, result.message)
-                job.add_result(username or str(user_id), result.ok, shown)
-            job.summarize("user", f"({op.label})")
-            if is_live(self):
-                self.load_users(refresh=True)
+        async def moderate(user: ModeratedUser) -> tuple[bool, str]:
+            result = await service.try_moderate(user.id, op, user.username)
+            return result.ok, result.message if result.ok else status_line(result.status, result.message)
 
-        self.table.action_unmark_all()
-        return self.ctx.start_job(f"{op.label.capitalize()} {len(pairs)} users", bulk, total=len(pairs))
+        return start_bulk(self, BulkAction(
+            f"{op.label.capitalize()} {len(users)} users", users, lambda u: u.username or str(u.id), moderate,
+            noun="user", verb=f"({op.label})", skip=lambda u: self.refuse_self(u, op),  # not the caller's own
+            refresh=lambda: self.load_users(refresh=True)), table=self.table)
 
 
 def open_users(request: AreaRequest) -> UsersScreen:
