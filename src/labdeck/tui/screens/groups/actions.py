@@ -35,7 +35,6 @@ from labdeck.tui.screens.base import LabdeckScreen
 from labdeck.tui.screens.ci_variables import DONE, change_variable, delete_variable_screen
 from labdeck.tui.screens.confirm import ConfirmScreen, TypeToConfirmScreen
 from labdeck.tui.screens.groups.applied import group_change_applied
-from labdeck.tui.screens.groups.host import GroupsHost
 from labdeck.tui.screens.groups.forms import (
     FormScreen,
     Renderer,
@@ -48,6 +47,7 @@ from labdeck.tui.screens.groups.forms import (
     parse_user_refs,
     variable_form,
 )
+from labdeck.tui.screens.groups.host import GroupsHost
 from labdeck.tui.screens.groups.tabs import copy_variable_value, refuse_hidden, variable_key
 from labdeck.tui.widgets.resource_view import ResourceView
 from labdeck.tui.workers import is_live
