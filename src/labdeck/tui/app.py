@@ -144,7 +144,7 @@ class LabdeckApp(HasContext, App[None]):
 
     # -- start ----------------------------------------------------------------------------------------
     def get_default_screen(self) -> Screen[Any]:
-        return home_screen()  # type: ignore[no-any-return]
+        return home_screen()
 
     def on_mount(self) -> None:
         self._load_themes()

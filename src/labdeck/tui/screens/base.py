@@ -134,7 +134,7 @@ class LabdeckScreen(FormKeys, Screen[None]):
                 return panes[node.id]
             order = getattr(type(node), "FOOTER_ORDER", None)
             if order is not None:
-                return order  # type: ignore[no-any-return]
+                return order
         return panes.get("") if panes else None
 
     def leave_field(self) -> bool:
