@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 from textual.content import Content
 
 from labdeck.domain.links import is_openable, opens_without_asking
+from labdeck.tui.textual_internals import notify_content
 
 if TYPE_CHECKING:
     from textual.app import App
@@ -43,7 +44,7 @@ def reference_of(item: Any) -> str | None:
 def open_link(app: LabdeckApp, url: str) -> None:
     """Open `url` in the browser: at once on the instance's own host, after a confirmation elsewhere."""
     if not is_openable(url):
-        app.notify(Content.assemble("Not opening a link of this kind: ", url), severity="warning")
+        notify_content(app, Content.assemble("Not opening a link of this kind: ", url), severity="warning")
         return
     session = app.session
     instance_url = session.settings.base_url if session else ""
@@ -99,4 +100,4 @@ def browse(app: LabdeckApp, url: str, opener: Callable[[str], bool] | None = Non
 def copy_text(app: App[Any], text: str, what: str) -> None:
     """Copy to the terminal clipboard (OSC 52) and say what was copied."""
     app.copy_to_clipboard(text)
-    app.notify(Content.assemble(f"Copied {what}: ", text), timeout=3)
+    notify_content(app, Content.assemble(f"Copied {what}: ", text), timeout=3)

@@ -280,7 +280,7 @@ class StatusTableScreen(LabdeckScreen):
     def table(self) -> ResourceTable:
         return self.query_one(f"#{self.VIEW_ID}", ResourceView).table
 
-    def load(self, refresh: bool = False) -> None:
+    def load(self, refresh: bool = False) -> object:  # (usually a `@work` method: it returns the worker)
         raise NotImplementedError
 
     def on_mount(self) -> None:

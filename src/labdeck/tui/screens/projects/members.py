@@ -25,6 +25,7 @@ from labdeck.tui.screens.confirm import TypeToConfirmScreen
 from labdeck.tui.screens.groups.applied import members_hold
 from labdeck.tui.screens.groups.forms import FormScreen, Values, member_form, parse_user_refs
 from labdeck.tui.screens.groups.tabs import member_tab
+from labdeck.tui.textual_internals import notify_content
 from labdeck.tui.widgets.footer import LIST_KEYS
 from labdeck.tui.widgets.resource_view import ResourceView
 from labdeck.tui.workers import is_live
@@ -173,5 +174,5 @@ class MembersTab(Widget):
         if service is None:
             return
         await service.remove_member(self.source, row.id)
-        self.notify(Content.assemble("Removed ", row.username or str(row.id)))
+        notify_content(self, Content.assemble("Removed ", row.username or str(row.id)))
         self.load()
