@@ -107,7 +107,7 @@ class Journal:
     _entries: list[JournalEntry] = field(default_factory=list)
     _values: dict[str, str] = field(default_factory=dict, repr=False)  # entry id -> variable value
     _loaded: bool = False
-    _listeners: list[Callable[[JournalEntry], None]] = field(default_factory=list)
+    _listeners: list[Callable[[JournalEntry], object]] = field(default_factory=list)
 
     def entries(self) -> list[JournalEntry]:
         """Every entry, oldest first (the file is read once; later entries are kept as they are added)."""
@@ -134,7 +134,7 @@ class Journal:
         """Entries that were undone, by id, with the entry of their undo (only a successful one counts)."""
         return {e.undoes: e for e in self.entries() if e.undoes and e.ok}
 
-    def subscribe(self, listener: Callable[[JournalEntry], None]) -> None:
+    def subscribe(self, listener: Callable[[JournalEntry], object]) -> None:
         self._listeners.append(listener)
 
     def append(self, entry: JournalEntry) -> None:

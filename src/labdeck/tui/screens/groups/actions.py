@@ -152,7 +152,11 @@ class GroupActions(GroupsHost):
             name = row.name if isinstance(row, GroupLabel) else (row.name or f"badge {row.id}")
             screen = ConfirmScreen(f"Delete {tab[:-1]}", Content.from_markup(
                 "Delete [b]$name[/b] of [b]$group[/b]?", name=name, group=where), confirm_label="Delete")
-        self.app.push_screen(screen, lambda yes: self.apply_change(tab, "delete", row, {}) if yes else None)
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self.apply_change(tab, "delete", row, {})
+
+        self.app.push_screen(screen, answered)
 
     @work(group="groups-change")
     async def apply_change(self, tab: str, what: str, row: Any, values: Values) -> None:

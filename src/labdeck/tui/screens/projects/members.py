@@ -161,7 +161,11 @@ class MembersTab(Widget):
         where = self.project.path_with_namespace or str(self.project.id)
         message = Content.from_markup("Remove [b]$user[/b] from [b]$project[/b]?", user=name, project=where)
         screen = TypeToConfirmScreen("Remove member", message, name, confirm_label="Remove")
-        self.app.push_screen(screen, lambda yes: self.remove_member(row) if yes else None)
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self.remove_member(row)
+
+        self.app.push_screen(screen, answered)
 
     @staticmethod
     def _expiry(values: Values) -> date | None:
