@@ -7,7 +7,8 @@ user picked; `downloads.SaveError` names the path when it cannot be written), re
 relation), and import. Members are added by id or username; badge forms preview their rendered URLs.
 
 `GroupActions` is a mixin of `GroupsScreen` (`groups.py`), which provides `group`, `services`,
-`active_tab`, `table()`, `reload()`, `rerender()`, `today`, `download_dir`, `revealed` and `relations`.
+`active_tab`, `table()`, `reload()`, `rerender()`, `today`, `download_dir`, `revealed` and `relations`
+(declared for the type checker in `host.py`).
 """
 
 from __future__ import annotations
