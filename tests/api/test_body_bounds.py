@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import gzip
 import json
+import zlib
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -15,7 +16,7 @@ import httpx
 import pytest
 
 from labdeck.api import body as body_module
-from labdeck.api.errors import MalformedResponse
+from labdeck.api.errors import MalformedResponse, NetworkError
 from labdeck.cli.api import run_api_command
 
 DEEP = b"[" * 200_000 + b"]" * 200_000
@@ -152,3 +153,12 @@ async def test_a_read_response_is_freed_without_the_cycle_collector(make_client:
         assert sent and sent[0]() is None
     finally:
         gc.enable()
+
+
+async def test_raw_deflate_is_refused_as_a_decoding_error(make_client: Any) -> None:
+    packer = zlib.compressobj(wbits=-zlib.MAX_WBITS)  # raw deflate: no zlib header (some servers send it)
+    raw = packer.compress(b'[{"id": 1}]') + packer.flush()
+    client = make_client(lambda r: httpx.Response(200, stream=Chunks(raw, 1),
+                                                  headers={"content-encoding": "deflate"}))
+    with pytest.raises(NetworkError, match="raw deflate bodies are not read"):
+        await client.get_page("/projects")

@@ -406,3 +406,12 @@ async def test_rest_detail_reads_share_one_gate_across_chunks(world: World) -> N
                                    for chunk in chunks))
     assert sum(len(f) for f in found) == 300
     assert peak <= 2 * service.client.settings.concurrency < 50, peak
+
+
+@pytest.mark.parametrize("repositories", [[1, 2], "text", 3])
+def test_a_cache_file_whose_repositories_are_not_a_table_is_read_as_empty(tmp_path: Path,
+                                                                          repositories: object) -> None:
+    path = tmp_path / "tags.json"
+    path.write_text(json.dumps({"version": 2, "repositories": repositories}))
+    cache = TagDetailCache(path)
+    assert cache.lookup(7, ["latest"]) == {}

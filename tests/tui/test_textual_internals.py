@@ -9,6 +9,7 @@ from pathlib import Path
 
 from textual.app import App
 from textual.command import CommandList
+from textual.content import Content
 
 from labdeck.tui import textual_internals
 
@@ -33,3 +34,13 @@ def test_no_other_module_touches_textual_internals() -> None:
                  if path.name != "textual_internals.py"
                  and any(private.search(line) for line in path.read_text().splitlines())]
     assert offenders == []
+
+
+def test_a_notification_of_content_is_shown_as_that_content() -> None:
+    text = Content.assemble("[b]from the server[/b]")
+    assert Content.from_markup(text) is text  # what the toast does with a notification's message
+    shown: list[object] = []
+    app = App[None]()
+    app.notify = lambda message, **options: shown.append(message)
+    textual_internals.notify_content(app, text, timeout=3)
+    assert shown == [text]

@@ -55,7 +55,8 @@ def parse_ratelimit_reset(value: str | None, now: float) -> float | None:
 
 def backoff_delay(attempt: int, policy: RetryPolicy, rng: Callable[[], float]) -> float:
     """Capped exponential backoff with "equal jitter" for retry number `attempt` (1 for the first retry)."""
-    ceiling = min(policy.max_delay, policy.base_delay * (2 ** max(0, attempt - 1)))
+    factor: int = 2 ** max(0, attempt - 1)  # (typeshed reads int ** int as Any: a negative power is a float)
+    ceiling = min(policy.max_delay, policy.base_delay * factor)
     return ceiling / 2 + ceiling / 2 * rng()
 
 

@@ -83,14 +83,17 @@ async def _inflated(response: httpx.Response) -> AsyncIterator[bytes]:
             yield chunk
         return
     inflater = zlib.decompressobj(wbits)
+    inflated = False  # any byte out yet (zlib's Decompress has no total_out)
     try:
         async for data in response.aiter_raw():
             while data:
-                yield inflater.decompress(data, INFLATE_STEP)
+                out = inflater.decompress(data, INFLATE_STEP)
+                inflated = inflated or bool(out)
+                yield out
                 data = inflater.unconsumed_tail
         yield inflater.flush()
     except zlib.error as exc:
-        if wbits == zlib.MAX_WBITS and not inflater.total_out:  # "deflate" sent raw (no zlib header)
+        if wbits == zlib.MAX_WBITS and not inflated:  # "deflate" sent raw (no zlib header)
             raise httpx.DecodingError("raw deflate bodies are not read", request=response.request) from None
         raise httpx.DecodingError(f"the body could not be decompressed: {exc}",
                                   request=response.request) from None

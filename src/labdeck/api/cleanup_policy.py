@@ -279,7 +279,8 @@ class CleanupPolicyService:
         return saved if saved is not None else policy
 
     async def group_storage(self, group: Ref, *, statistics: bool = True,
-                            on_progress: Progress | None = None) -> list[ProjectStorage]:
+                            on_progress: Callable[[int, int | None], None] | None = None,
+                            ) -> list[ProjectStorage]:
         """Every project of the group and its subgroups with its registry size (`statistics`, for
         administrators) and its policy, largest first (unknown sizes last)."""
         query = ProjectQuery(include_subgroups=True, with_shared=False, statistics=statistics or None)

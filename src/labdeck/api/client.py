@@ -276,7 +276,7 @@ class ApiClient(Reads):
             url = self.url_for(path)
             pairs = encode_params(params)
             if pairs:
-                url = url.copy_merge_params(pairs)
+                url = url.copy_merge_params(tuple(pairs))  # (a tuple: httpx's type takes no list[str pairs])
         except httpx.InvalidURL as exc:  # typically a `Link` the server sent
             raise MalformedResponse(f"invalid URL: {exc}") from None
         started = time.monotonic()

@@ -145,7 +145,8 @@ class Reads:
         if not refresh:
             hit = self.cache.get(key)
             if hit is not None and hit[1]:
-                return hit[0]
+                cached: list[Any] = hit[0]
+                return cached
         items = await self.fetch_all(path, params, on_progress=on_progress, decode=decode)
         self.cache.set(key, items)
         return items

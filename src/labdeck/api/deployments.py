@@ -30,7 +30,7 @@ from labdeck.domain.paths import segment
 from labdeck.domain.text import sanitize
 
 Ref = int | str
-Progress = Callable[[int, int], None]
+Progress = Callable[[int, int | None], None]  # (read so far, total when the server said)
 
 
 def _when(value: datetime | None) -> str | None:

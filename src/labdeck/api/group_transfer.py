@@ -8,7 +8,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import Any, TypeVar
 
 from labdeck.api.client import ApiClient
 from labdeck.api.errors import LabdeckError, NotFound
@@ -19,6 +19,8 @@ from labdeck.domain.paths import segment
 
 Sleep = Callable[[float], Awaitable[None]]
 OnPoll = Callable[[int], None]  # called with the attempt number before each wait
+
+R = TypeVar("R")  # what a poll waits for
 
 
 class TransferTimeout(LabdeckError):
@@ -58,8 +60,8 @@ class GroupTransferService:
         """Poll the download until the archive is ready; `TransferTimeout` after `within` seconds."""
         return await self._poll(lambda: self.download_export(group), within, on_poll)
 
-    async def _poll(self, attempt: Callable[[], Awaitable[Any]], within: float,
-                    on_poll: OnPoll | None) -> Any:
+    async def _poll(self, attempt: Callable[[], Awaitable[R | None]], within: float,
+                    on_poll: OnPoll | None) -> R:
         deadline = self._clock() + within
         number = 0
         while True:
@@ -102,7 +104,7 @@ class GroupTransferService:
             if statuses and all(s.status != RelationState.STARTED for s in statuses):
                 return statuses
             return None
-        return await self._poll(settled, within, on_poll)  # type: ignore[no-any-return]
+        return await self._poll(settled, within, on_poll)
 
     async def download_relation(self, group: GroupRef, relation: str) -> bytes | None:
         """The compressed NDJSON of one relation, or None while it is not ready (or failed)."""

@@ -45,9 +45,9 @@ class InstanceService:
             project_id = int(body["pipeline"]["project_id"])
         except (KeyError, TypeError, ValueError):
             raise MalformedResponse("GET /job: the answer names no job and project") from None
-        web_url = body.get("web_url") if isinstance(body.get("web_url"), str) else ""
-        user = body.get("user") if isinstance(body.get("user"), dict) else {}
-        username = user.get("username") if isinstance(user.get("username"), str) else "?"
+        web_url = found if isinstance(found := body.get("web_url"), str) else ""
+        user = found if isinstance(found := body.get("user"), dict) else {}
+        username = found if isinstance(found := user.get("username"), str) else "?"
         path = project_path_from_job_url(web_url, self.client.settings.base_url) or str(project_id)
         return JobScope(job_id=job_id, project_id=project_id, project_path=sanitize(path),
                         username=sanitize(username), web_url=sanitize(web_url))

@@ -94,7 +94,8 @@ class JournalEntry:
                                         and isinstance(inverse.get("body") or {}, Mapping)
                                         and isinstance(inverse.get("check_path"), str | None)):
             raise ValueError("inverse is damaged")
-        return cls(**{k: sanitize(v) if isinstance(v, str) else v for k, v in known.items()})
+        fields: dict[str, Any] = {k: sanitize(v) if isinstance(v, str) else v for k, v in known.items()}
+        return cls(**fields)
 
 
 _NONE = type(None)
@@ -144,7 +145,7 @@ class Journal:
     _entries: list[JournalEntry] = field(default_factory=list)
     _values: dict[str, str] = field(default_factory=dict, repr=False)  # entry id -> variable value
     _loaded: bool = False
-    _listeners: list[Callable[[JournalEntry], None]] = field(default_factory=list)
+    _listeners: list[Callable[[JournalEntry], object]] = field(default_factory=list)
     damaged: list[int] = field(default_factory=list)  # line numbers (from 1) skipped as damaged, per read
 
     def entries(self) -> list[JournalEntry]:
@@ -181,10 +182,10 @@ class Journal:
         """Entries that were undone, by id, with the entry of their undo (only a successful one counts)."""
         return {e.undoes: e for e in self.entries() if e.undoes and e.ok}
 
-    def subscribe(self, listener: Callable[[JournalEntry], None]) -> None:
+    def subscribe(self, listener: Callable[[JournalEntry], object]) -> None:
         self._listeners.append(listener)
 
-    def unsubscribe(self, listener: Callable[[JournalEntry], None]) -> None:
+    def unsubscribe(self, listener: Callable[[JournalEntry], object]) -> None:
         """Stop calling `listener` (a screen that unmounts); unknown listeners are ignored."""
         if listener in self._listeners:
             self._listeners.remove(listener)

@@ -17,10 +17,11 @@ from labdeck.api.client import ApiClient
 from labdeck.api.errors import LabdeckError
 from labdeck.api.models.base import parse_many
 from labdeck.api.models.deployments import Deployment
-from labdeck.api.models.moderation import DEFAULT_DORMANT_DAYS, Condition, ModeratedUser
+from labdeck.api.models.moderation import Condition, ModeratedUser
 from labdeck.api.models.project_resources import PagesDomain
 from labdeck.api.pagination import Page
 from labdeck.api.users import USERS_PATH, UsersService
+from labdeck.domain.moderation import DEFAULT_DORMANT_DAYS
 from labdeck.domain.paths import segment
 
 BUDGET = 12  # requests the overview may send in all

@@ -322,7 +322,7 @@ class RegistryService:
             try:
                 found = {d.name: d for d in await self._connection_rest(repository_id, first)}
                 self.last_source = "graphql (tags connection)"
-                return dict.fromkeys(refused) | found  # type: ignore[operator]
+                return dict.fromkeys(refused) | found
             except GraphQLRefused:
                 pass
         self.last_source = "graphql + rest"

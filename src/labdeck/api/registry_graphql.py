@@ -232,8 +232,8 @@ class RegistryGraphQL:
         tags = repo.get("tags")
         if not isinstance(tags, dict):
             raise GraphQLRefused("GraphQL answered without tags", session_wide=False)
-        nodes = tags.get("nodes") if isinstance(tags.get("nodes"), list) else []
-        info = tags.get("pageInfo") if isinstance(tags.get("pageInfo"), dict) else {}
+        nodes = found if isinstance(found := tags.get("nodes"), list) else []
+        info = found if isinstance(found := tags.get("pageInfo"), dict) else {}
         count = repo.get("tagsCount")
         details = details_of([rest_shaped(node) for node in nodes if isinstance(node, dict)], sanitised=clean)
         cursor = info.get("endCursor")

@@ -100,11 +100,12 @@ class TagDetailCache:
                 with contextlib.suppress(OSError, ValueError):  # orjson's errors are ValueErrors
                     data = _decode(self.path.read_bytes())
                     if isinstance(data, dict) and data.get("version") == VERSION:
-                        self._data = data.get("repositories") or {}
+                        repositories = data.get("repositories")
+                        self._data = repositories if isinstance(repositories, dict) else {}
         return self._data
 
     def _repo(self, repository_id: int) -> dict[str, Any]:
-        repo = self._load().setdefault(str(int(repository_id)), {})
+        repo: dict[str, Any] = self._load().setdefault(str(int(repository_id)), {})
         if not isinstance(repo.get("digests"), dict) or not isinstance(repo.get("names"), dict):
             repo.update(digests={}, names={})
         return repo

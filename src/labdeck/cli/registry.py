@@ -82,7 +82,7 @@ def plan_json(plan: CleanupPlan, rules: CleanupRules, project: str, repository_i
         "deleted_count": plan.deleted_count, "kept_count": plan.kept_count, "bytes_freed": plan.bytes_freed,
         "counts": {str(reason): count for reason, count in plan.counts.items()},
         "tags": [{"name": plan.tags[i].name,
-                  "created_at": plan.tags[i].created_at.isoformat() if plan.tags[i].created_at else None,
+                  "created_at": created.isoformat() if (created := plan.tags[i].created_at) else None,
                   "digest": plan.tags[i].digest, "total_size": plan.tags[i].total_size,
                   "decision": str(plan.decision(i).decision), "reason": plan.decision(i).describe()}
                  for i in order],

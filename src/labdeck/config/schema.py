@@ -327,8 +327,8 @@ def parse_config(data: Mapping[str, Any], path: Path) -> Config:
     theme = reader.string(data, "theme", "theme")
     persist_cache = reader.boolean(data, "persist_cache", "persist_cache", False)
     watch = _watch(reader, reader.table(data, "watch", "watch"))
-    known = ("default_instance", "theme", "persist_cache", "instances", "keymap", "views", "watch")
-    extra = reader.unknown(data, known, "")
+    top_keys = ("default_instance", "theme", "persist_cache", "instances", "keymap", "views", "watch")
+    extra = reader.unknown(data, top_keys, "")
     return Config(path=path, instances=instances, default_instance=default, theme=theme, keymap=keymap,
                   views=views, persist_cache=persist_cache, watch=watch, warnings=tuple(reader.warnings),
                   extra=extra)

@@ -95,7 +95,8 @@ def capabilities_from_version(body: Any) -> Capabilities:
     """Capabilities from a `/metadata` or `/version` answer (any JSON: what cannot be read stays unknown)."""
     if not isinstance(body, dict):
         return Capabilities()
-    text = body.get("version") if isinstance(body.get("version"), str) else ""
+    raw = body.get("version")
+    text = raw if isinstance(raw, str) else ""
     version, suffix = parse_version(text)
     enterprise = body.get("enterprise")
     edition: Edition | None

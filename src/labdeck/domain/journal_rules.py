@@ -203,7 +203,8 @@ def inverse_of(op: Operation, path: str, before: Mapping[str, Any] | None,
         body = {k: before.get(k) for k in ("link_url", "image_url", "name")}
         return Inverse("POST", _collection(clean), {k: v for k, v in body.items() if v is not None})
     if op.kind == "tag.delete":
-        commit = before.get("commit") if isinstance(before.get("commit"), Mapping) else {}
+        raw_commit = before.get("commit")
+        commit = raw_commit if isinstance(raw_commit, Mapping) else {}
         body = {"tag_name": before.get("name"), "ref": commit.get("id") or before.get("target"),
                 "message": before.get("message") or None}
         return Inverse("POST", _collection(clean), {k: v for k, v in body.items() if v},

@@ -68,7 +68,7 @@ def _tagged(route: BaseRoute) -> BaseRoute:
 
     async def tagged(request: Request) -> Response:
         request.scope["labdeck.route"] = template
-        return await inner(request)  # type: ignore[no-any-return]
+        return await inner(request)
 
     return Route(template, tagged, methods=list(route.methods or ()), name=route.name)
 

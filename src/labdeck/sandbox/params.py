@@ -7,6 +7,7 @@ typed getters raise `{"error": "per_page is invalid"}` for values of the wrong t
 
 from __future__ import annotations
 
+import builtins
 import re
 from collections.abc import Iterable
 from typing import Any
@@ -52,7 +53,8 @@ def decode_pairs(pairs: Iterable[tuple[str, Any]]) -> dict[str, Any]:
 
 
 class Params:
-    """Merged request parameters (body over query over nothing; path parameters are separate)."""
+    """Merged request parameters (body over query over nothing; path parameters are separate). The methods
+    are named after the types they read, so signatures below them spell the types `builtins.str`, ..."""
 
     def __init__(self, data: dict[str, Any] | None = None) -> None:
         self.data: dict[str, Any] = dict(data or {})
@@ -72,7 +74,7 @@ class Params:
             raise SandboxError.invalid(name)
         return str(value)
 
-    def int(self, name: str, default: int | None = None) -> int | None:
+    def int(self, name: builtins.str, default: builtins.int | None = None) -> builtins.int | None:
         value = self.data.get(name)
         if value is None or value == "":
             return default
@@ -83,7 +85,7 @@ class Params:
         except (TypeError, ValueError):
             raise SandboxError.invalid(name) from None
 
-    def bool(self, name: str, default: bool | None = None) -> bool | None:
+    def bool(self, name: builtins.str, default: builtins.bool | None = None) -> builtins.bool | None:
         value = self.data.get(name)
         if value is None:
             return default
@@ -96,7 +98,7 @@ class Params:
             return False
         raise SandboxError.invalid(name)
 
-    def list(self, name: str) -> list[Any]:
+    def list(self, name: builtins.str) -> builtins.list[Any]:
         """An array parameter: `name[]=1&name[]=2`, a JSON array, or a comma-separated string."""
         value = self.data.get(name)
         if value is None:
@@ -107,13 +109,13 @@ class Params:
             raise SandboxError.invalid(name)
         return [v for v in str(value).split(",") if v != ""]
 
-    def int_list(self, name: str) -> list[int]:
+    def int_list(self, name: builtins.str) -> builtins.list[builtins.int]:
         try:
             return [int(v) for v in self.list(name)]
         except (TypeError, ValueError):
             raise SandboxError.invalid(name) from None
 
-    def dict(self, name: str) -> dict[str, Any]:
+    def dict(self, name: builtins.str) -> dict[builtins.str, Any]:
         """A hash parameter: `name[key]=value` or a JSON object."""
         value = self.data.get(name)
         if value is None:
@@ -122,7 +124,8 @@ class Params:
             raise SandboxError.invalid(name)
         return value
 
-    def choice(self, name: str, allowed: Iterable[str], default: str | None = None) -> str | None:
+    def choice(self, name: builtins.str, allowed: Iterable[builtins.str],
+               default: builtins.str | None = None) -> builtins.str | None:
         """A string limited to `allowed` values (Grape's "does not have a valid value")."""
         value = self.str(name)
         if value is None or value == "":
@@ -131,7 +134,7 @@ class Params:
             raise SandboxError.bad_value(name)
         return value
 
-    def require(self, *names: str) -> None:
+    def require(self, *names: builtins.str) -> None:
         """Raise 400 `{"error": "a is missing, b is missing"}` for each absent or empty parameter."""
         missing = [n for n in names if self.data.get(n) in (None, "")]
         if missing:

@@ -10,7 +10,7 @@ import threading
 import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from rich.text import Text
 from textual import events, work
@@ -148,7 +148,7 @@ class LabdeckApp(HasContext, App[None]):
 
     # -- start ----------------------------------------------------------------------------------------
     def get_default_screen(self) -> Screen[Any]:
-        return home_screen()  # type: ignore[no-any-return]
+        return home_screen()
 
     def on_mount(self) -> None:
         self._load_themes()
@@ -329,7 +329,8 @@ class LabdeckApp(HasContext, App[None]):
     def action_command_palette(self) -> None:
         from labdeck.tui.palette import LabdeckPalette
 
-        if self.use_command_palette and not LabdeckPalette.is_open(self):
+        # (Textual's hint wants an App[object]; App is invariant in its result type)
+        if self.use_command_palette and not LabdeckPalette.is_open(cast("App[object]", self)):
             self.push_screen(LabdeckPalette(id="--command-palette"))
 
     def action_help(self) -> None:
@@ -359,7 +360,7 @@ class LabdeckApp(HasContext, App[None]):
         question.quit_question = True  # type: ignore[attr-defined]
         self.push_screen(question, answered)
 
-    def action_back(self) -> None:
+    async def action_back(self) -> None:  # (async as Textual's, which it replaces)
         leave_field = getattr(self.screen, "leave_field", None)
         if callable(leave_field) and leave_field():
             return

@@ -50,7 +50,8 @@ def area_screen_class(area: Area) -> type[Any] | None:
 
     candidates = [cls for cls in screen_classes() if getattr(cls, "AREA", None) == area.name]
     named = [cls for cls in candidates if cls.__module__.rsplit(".", 1)[-1] == area.name]
-    return (named or candidates or [None])[0]
+    found = named or candidates
+    return found[0] if found else None
 
 
 def area_actions(cls: type[Any]) -> list[tuple[str, str, str]]:
@@ -84,7 +85,7 @@ class AreaActionCommands(_ListProvider):
             cls = area_screen_class(area) if area.available else None
             if cls is None or area.name == current:
                 continue
-            mutating = getattr(cls, "MUTATING_ACTIONS", frozenset())
+            mutating: frozenset[str] = getattr(cls, "MUTATING_ACTIONS", frozenset())
             for title, action, key in area_actions(cls):
                 if app.read_only and action in mutating:
                     continue

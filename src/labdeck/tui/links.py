@@ -13,11 +13,11 @@ from textual.content import Content
 from labdeck.domain.links import LinkAction, link_verdict
 from labdeck.domain.text import sanitize
 from labdeck.tui.context import context_of
+from labdeck.tui.textual_internals import notify_content
 
 if TYPE_CHECKING:
     from textual.app import App
 
-    from labdeck.tui.app import LabdeckApp
 
 
 def web_url_of(item: Any) -> str | None:
@@ -49,8 +49,8 @@ def open_link(app: App[Any], url: str) -> None:
     verdict = link_verdict(url, session.settings.base_url if session else "")
     shown = sanitize(verdict.url)[:500]
     if verdict.action is LinkAction.REFUSE:
-        app.notify(Content.assemble("Not opening this link (", verdict.reason, "): ", shown),
-                   severity="warning")
+        notify_content(app, Content.assemble("Not opening this link (", verdict.reason, "): ", shown),
+                       severity="warning")
         return
     if verdict.action is LinkAction.OPEN:
         browse(app, verdict.url)
@@ -84,7 +84,7 @@ def open_in_browser(url: str) -> bool:
         return False
 
 
-def browse(app: LabdeckApp, url: str, opener: Callable[[str], bool] | None = None) -> None:
+def browse(app: App[Any], url: str, opener: Callable[[str], bool] | None = None) -> None:
     """Open `url` in a browser; with none available, show the URL and offer to copy it."""
     if app.is_web:
         app.open_url(url)
@@ -105,4 +105,4 @@ def browse(app: LabdeckApp, url: str, opener: Callable[[str], bool] | None = Non
 def copy_text(app: App[Any], text: str, what: str) -> None:
     """Copy to the terminal clipboard (OSC 52) and say what was copied."""
     app.copy_to_clipboard(text)
-    app.notify(Content.assemble(f"Copied {what}: ", text), timeout=3)
+    notify_content(app, Content.assemble(f"Copied {what}: ", text), timeout=3)

@@ -74,8 +74,8 @@ class Navigator:
 
     def area_screen(self, area_name: str) -> Any:
         """The screen of an open area (the bottom of its stack), or None."""
-        stack = screen_stacks(self.app).get(mode_name(area_name)) or [None]
-        return stack[0]
+        stack = screen_stacks(self.app).get(mode_name(area_name))
+        return stack[0] if stack else None
 
     def _switch(self, mode: str) -> Awaitable[Any]:
         current = self.current

@@ -16,24 +16,29 @@ not the version below, or when one of these names has gone):
 - `install_dismiss_guard()` (`Screen.dismiss` replaced): a screen dismisses only itself, and only once.
   Textual's `dismiss()` pops the *top* screen, whoever that is, so `enter` `enter` typed fast on a
   confirmation ran its callback twice and popped the screen below too.
+- `notify_content(node, content)`: a notification of a `Content` (server text in it never read as markup);
+  Textual's toast renders it as it is (`Content.from_markup` returns a `Content` unchanged), though
+  `notify`'s hint says `str`.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from textual._context import active_message_pump
 from textual.app import App
 from textual.await_complete import AwaitComplete
 from textual.command import CommandList
+from textual.content import Content
 from textual.dom import DOMNode
 from textual.screen import Screen
+from textual.widget import Widget
 from textual.widgets._footer import FooterKey
 
 CHECKED_AGAINST = "8.2.8"  # the Textual release these were read in
 
 __all__ = ["CHECKED_AGAINST", "FooterKey", "active_message_pump", "command_list_ready",
-           "install_dismiss_guard", "is_closing", "screen_stacks", "stop_with_error"]
+           "install_dismiss_guard", "is_closing", "notify_content", "screen_stacks", "stop_with_error"]
 
 
 def screen_stacks(app: App[Any]) -> dict[str, list[Screen[Any]]]:
@@ -87,3 +92,8 @@ def install_dismiss_guard() -> None:
     """Put the guard on `Screen.dismiss` (idempotent)."""
     if Screen.dismiss is not _guarded_dismiss:
         Screen.dismiss = _guarded_dismiss  # type: ignore[method-assign]
+
+
+def notify_content(node: App[Any] | Widget, content: Content, **options: Any) -> None:
+    """`node.notify(content, **options)`: shown as that content, never parsed as markup (see above)."""
+    node.notify(cast(str, content), **options)

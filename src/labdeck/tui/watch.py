@@ -43,7 +43,7 @@ def compare(before: Mapping[Hashable, str], after: Mapping[Hashable, str]) -> tu
 def rate_is_low(client: Any) -> bool:
     state = getattr(client, "rate_limit", None)
     remaining, limit = getattr(state, "remaining", None), getattr(state, "limit", None)
-    return remaining is not None and bool(limit) and remaining < limit * LOW_RATE
+    return remaining is not None and limit is not None and bool(limit) and remaining < limit * LOW_RATE
 
 
 class Watcher:

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from rich.text import Text
 from textual.widgets import Button, Static
@@ -113,8 +113,8 @@ class WriteForm(_FormBase):
     when a write's answer was lost.
     """
 
-    SUBMIT: str = ""
-    ERROR: str = ""
+    SUBMIT: ClassVar[str] = ""
+    ERROR: ClassVar[str] = ""
     # errors a write may raise before anything is sent (a bad file, a value the service refuses): shown
     REFUSALS: tuple[type[Exception], ...] = ()
     write_with: Callable[[Any], Awaitable[Any]] | None = None
@@ -152,7 +152,7 @@ class WriteForm(_FormBase):
             for button in self.query(f"#{self.SUBMIT}").results(Button):
                 button.disabled = busy
 
-    def send_write(self, write: Write, verify: Verify | None = None) -> None:
+    def send_write(self, write: Write, verify: Verify | CannotVerify | None = None) -> None:
         """Send `write` from the open form (a worker of the form, so it stops if the form goes). While one
         is in flight a second submit (enter again, ctrl+s) is ignored: it must not cancel a request that
         may have reached the server and send it again."""

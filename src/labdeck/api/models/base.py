@@ -13,11 +13,11 @@ without that flag (`Model.model_validate(data)`) sanitises its own input, as eve
 from __future__ import annotations
 
 import gc
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager, nullcontext
 from datetime import UTC, date, datetime
 from functools import cache
-from typing import Annotated, Any, ClassVar, Final, Self, TypeVar, get_args
+from typing import Annotated, Any, ClassVar, Final, Self, TypeVar, cast, get_args
 
 from pydantic import (
     BaseModel,
@@ -76,7 +76,7 @@ class ApiModel(BaseModel):
     unreadable: ClassVar[tuple[str, ...]] = ()
 
     @classmethod
-    def model_validate(cls, obj: Any, **kwargs: Any) -> Self:  # type: ignore[override]
+    def model_validate(cls, obj: Any, **kwargs: Any) -> Self:
         """Validate `obj`, walked once for control characters first unless the validation context says it
         is clean already (`SANITISED`): nested models never walk again, they are validated inside."""
         context = kwargs.get("context")
@@ -125,7 +125,7 @@ def list_adapter(model: type[M]) -> TypeAdapter[list[M]]:
 
 
 def _where(error: ValidationError) -> str:
-    first = error.errors()[0] if error.errors() else {}
+    first: Mapping[str, Any] = error.errors()[0] if error.errors() else {}
     loc = ".".join(str(part) for part in first.get("loc", ())) or "body"
     return f"{loc}: {first.get('type', 'invalid')}"
 
@@ -156,7 +156,7 @@ def parse_many(model: type[M], data: Any, *, sanitised: bool = False) -> list[M]
     if data and all(type(item) is model for item in data):  # parsed already (a cached or fast listing)
         return list(data)
     with paused_gc() if len(data) >= LONG_LIST else nullcontext():
-        clean = data if sanitised else sanitize_json(data)
+        clean = data if sanitised else cast("list[Any]", sanitize_json(data))  # a list stays a list
         try:
             return list_adapter(model).validate_python(clean, context=sanitised_context())
         except ValidationError:

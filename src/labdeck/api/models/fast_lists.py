@@ -39,7 +39,7 @@ _SCALARS: Final = (int, str, bool, float, type(None))
 PROBE: Final = 200  # look-ups of a part before deciding whether it repeats enough to share
 # The integers orjson reads as integers (it reads larger ones as floats, which pydantic then refuses).
 _INT: Final = Annotated[int, msgspec.Meta(ge=-(2**63), le=2**63 - 1)]  # (int64: larger ones refused)
-_new = object.__new__
+_new: Callable[[type[Any]], Any] = object.__new__
 _set = object.__setattr__
 
 
@@ -94,6 +94,8 @@ class _Shape:
     text while the page decodes (`msgspec.Raw`, no copy); equal texts are decoded and built once per
     listing and shared. Any other model decodes into a dict of its declared fields (a TypedDict: only the
     keys that were sent), which becomes the model's own `__dict__`."""
+
+    hashable: bool  # scalars only (set at the end of __init__, which builds the shapes of its parts first)
 
     def __init__(self, model: type[BaseModel], names_as: dict[str, str]) -> None:
         _check_validators(model, frozenset(names_as))
@@ -153,7 +155,8 @@ class _Shape:
                 [(n, k) if n in required else (n, k | msgspec.UnsetType, UNSET) for n, k in kinds.items()],
                 kw_only=True, gc=False)
         else:
-            self.decoded = TypedDict(f"_{model.__name__}Row",  # type: ignore[operator]
+            # a TypedDict built at run time, one per model (mypy reads only literal ones)
+            self.decoded = TypedDict(f"_{model.__name__}Row",  # type: ignore[misc]
                                      {n: Required[k] if n in required else k for n, k in kinds.items()},
                                      total=False)
         self.mutable_defaults = {n for n, v in self.defaults.items() if isinstance(v, list | dict | set)}
@@ -324,7 +327,7 @@ class ListDecoder(Generic[M]):
 
 @cache
 def decoder_for(model: type[BaseModel], decoded: Any) -> msgspec.json.Decoder[Any]:
-    return msgspec.json.Decoder(list[decoded])  # type: ignore[valid-type]
+    return msgspec.json.Decoder(list[decoded])
 
 
 def fast_decoder(model: type[M], **options: Any) -> ListDecoder[M] | None:

@@ -26,13 +26,13 @@ import re
 import types
 from collections.abc import Callable
 from contextvars import ContextVar
-from typing import Any, Union, get_args, get_origin
+from typing import Any, TypeVar, Union, get_args, get_origin
 
 from pydantic import BaseModel, ValidationError
 
 log = logging.getLogger("labdeck.api.decode")
 
-Sink = Callable[[str, str], None]  # (what: "Member #12", detail: "expires_at: date_parsing") -> None
+Sink = Callable[[str, str], object]  # (what: "Member #12", detail: "expires_at: date_parsing"), result unused
 _current_sink: ContextVar[Sink | None] = ContextVar("labdeck_decode_sink", default=None)
 _default_sink: list[Sink] = []  # the sink of the client created last (at most one element)
 MAX_PASSES = 4
@@ -40,6 +40,8 @@ IDENTITY_UNREADABLE = "this item's id could not be read: cannot act on it"
 NOT_AN_OBJECT = "(whole item)"  # first unreadable name of a placeholder for an element that is no object
 _placeholders = itertools.count(-1, -1)  # -1, -2, ...: never a GitLab id, never shared by two items
 _PLACEHOLDER_SEGMENT = re.compile(r"(?:^|/)(?:-\d+)?(?:/|$)")  # a "-12" segment, or an empty one
+
+T = TypeVar("T", bound=BaseModel)
 
 
 def use_sink(sink: Sink) -> None:
@@ -134,8 +136,8 @@ def _placeholder(annotation: Any) -> Any:
     return ...
 
 
-def read_leniently(model: type[Any], data: Any, context: dict[str, Any], *, report: bool = True,
-                   keep: bool = False) -> tuple[Any | None, tuple[str, ...]]:
+def read_leniently(model: type[T], data: Any, context: dict[str, Any], *, report: bool = True,
+                   keep: bool = False) -> tuple[T | None, tuple[str, ...]]:
     """`(instance, unreadable field names)`, or `(None, names)` when the item cannot stand (a required
     non-string field unreadable, or not an object at all). `keep` (an item of a list): the item stands
     anyway, with placeholders where its required fields could not be read (see the module docstring).

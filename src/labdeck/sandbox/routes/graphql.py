@@ -28,8 +28,9 @@ import bisect
 import inspect
 import json
 from collections import OrderedDict
+from collections.abc import Awaitable
 from datetime import datetime
-from typing import Any
+from typing import Any, TypeGuard
 
 from graphql import (
     DocumentNode,
@@ -356,7 +357,7 @@ async def _body(request: Request) -> Any:
     return {"query": form.get("query", ""), "operationName": form.get("operationName")}
 
 
-def _never_awaitable(_value: Any) -> bool:
+def _never_awaitable(_value: Any) -> TypeGuard[Awaitable[Any]]:
     """Every resolver here is synchronous: spare graphql-core its check of every value."""
     return False
 

@@ -191,7 +191,7 @@ def issues_data(store: Store) -> IssuesData:
                     build()
                 finally:
                     data.building = False
-    return data  # type: ignore[no-any-return]
+    return data
 
 
 def build_in_background(store: Store, then: Callable[[Store], None] | None = None) -> None:

@@ -141,7 +141,8 @@ def bulk_tags(rng: random.Random, anchor: datetime, count: int, prefix: str) -> 
     for index in range(count):
         if index % 10 != 9:
             digest, revision = f"sha256:{getrandbits(256):064x}", f"{getrandbits(256):064x}"
-        created = datetime.fromtimestamp((anchor_ms - randrange(60_000, YEAR_MS)) / 1000, UTC)
+        created: datetime | None = datetime.fromtimestamp((anchor_ms - randrange(60_000, YEAR_MS)) / 1000,
+                                                          UTC)
         size = 50_000_000 + randrange(0, 200_000_000)  # drawn either way: the stream stays as it was
         if index % 10 == 9:
             created, size = tags[-1].created_at, tags[-1].total_size

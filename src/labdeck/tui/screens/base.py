@@ -127,7 +127,7 @@ class LabdeckScreen(PanePolicy, FormKeys, Screen[None]):
                 return panes[node.id]
             order = getattr(type(node), "FOOTER_ORDER", None)
             if order is not None:
-                return order  # type: ignore[no-any-return]
+                return order
         return panes.get("") if panes else None
 
     def leave_field(self) -> bool:
@@ -272,7 +272,7 @@ class StatusTableScreen(LabdeckScreen):
     def table(self) -> ResourceTable:
         return self.query_one(f"#{self.VIEW_ID}", ResourceView).table
 
-    def load(self, refresh: bool = False) -> None:
+    def load(self, refresh: bool = False) -> object:  # (usually a `@work` method: it returns the worker)
         raise NotImplementedError
 
     def on_mount(self) -> None:

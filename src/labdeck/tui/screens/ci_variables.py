@@ -9,7 +9,7 @@ the project Variables tab and the instance variables screen.
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual.content import Content
 
@@ -22,9 +22,15 @@ from labdeck.tui.screens.confirm import TypeToConfirmScreen
 from labdeck.tui.screens.groups.applied import variables_hold
 from labdeck.tui.screens.groups.forms import FormScreen, Values, variable_options
 from labdeck.tui.screens.groups.tabs import copy_variable_value, refuse_hidden, variable_key
+from labdeck.tui.textual_internals import notify_content
 from labdeck.tui.widgets.resource_view import ResourceView
 from labdeck.tui.workers import is_live
 from labdeck.tui.writes import open_write_form
+
+if TYPE_CHECKING:
+    from textual.widget import Widget as _Host  # the screen or tab it is mixed into
+else:
+    _Host = object
 
 
 async def change_variable(service: VariablesService, owner: Owner, what: str, row: Any,
@@ -55,7 +61,7 @@ def delete_variable_screen(variable: CiVariable, where: str) -> TypeToConfirmScr
 DONE = {"add": "added", "edit": "updated", "delete": "deleted"}
 
 
-class VariableListKeys:
+class VariableListKeys(_Host):
     """What a screen or tab listing CI variables in one `ResourceView` (`variables_view()`) does the same
     way everywhere: `m` reveals a masked value (its key goes into `revealed`, memory only), `y` copies a value
     without showing it, a hidden one refuses both with the reason; a change is sent, then reported (the
@@ -65,8 +71,6 @@ class VariableListKeys:
 
     revealed: set[tuple[str, str]]
     FORBIDDEN_HINT: ClassVar[str] = ""
-    app: Any
-    notify: Any
     load: Any
     refused: Any
     apply_change: Any
@@ -109,10 +113,10 @@ class VariableListKeys:
         def done(values: Values | None) -> None:
             if values is not None and is_live(self):
                 key = values.get("key") or (row.key if row else "")
-                self.notify(Content.assemble("Variable ", str(key), f" {DONE[what]}"))
+                notify_content(self, Content.assemble("Variable ", str(key), f" {DONE[what]}"))
                 self.load()
 
-        open_write_form(self, form, write, verify=applied, done=done,  # type: ignore[arg-type]
+        open_write_form(self, form, write, verify=applied, done=done,
                         refresh=lambda: self.load(refresh=True) if is_live(self) else None)
 
     async def report_change(self, what: str, row: CiVariable | None, values: Values,
@@ -126,7 +130,7 @@ class VariableListKeys:
                 self.load(refresh=True)
             return
         key = values.get("key") or (row.key if row else "")
-        self.notify(Content.assemble("Variable ", str(key), f" {DONE[what]}"))
+        notify_content(self, Content.assemble("Variable ", str(key), f" {DONE[what]}"))
         self.load()
 
     def action_reveal(self) -> None:

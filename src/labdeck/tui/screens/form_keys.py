@@ -81,7 +81,7 @@ class FormKeys(Screen[Any]):
         """The button `ctrl+s` presses: the first enabled primary button (None: no form here)."""
         for button in self.query(Button):
             if button.variant == "primary" and not button.disabled and button.display:
-                return button  # type: ignore[no-any-return]
+                return button
         return None
 
     def can_submit_form(self) -> bool:
@@ -141,7 +141,7 @@ class FormKeys(Screen[Any]):
         """Letters (str) and field moves (int) typed before the form was ready, in order."""
         if "_early" not in self.__dict__:
             self.__dict__["_early"] = []
-        return self.__dict__["_early"]  # type: ignore[no-any-return]
+        return self.__dict__["_early"]
 
     def on_mount(self) -> None:
         if self.IS_DIALOG:
@@ -168,8 +168,8 @@ class FormKeys(Screen[Any]):
             elif key == ENTER:
                 submit = True
                 break  # the prompt is answered: later keys belong to what it opens
-            elif isinstance(fields[index], Input):
-                fields[index].insert_text_at_cursor(key)  # type: ignore[union-attr]
+            elif isinstance(field := fields[index], Input):
+                field.insert_text_at_cursor(key)
         target = fields[index]
         if isinstance(target, Input):
             target.select_on_focus = False  # focusing must not select (and so let a key replace) the text
@@ -185,7 +185,8 @@ class FormKeys(Screen[Any]):
             return
         event.stop()
         event.prevent_default()
-        key: int | str = {"tab": 1, "shift+tab": -1, "enter": ENTER}.get(event.key) or event.character or ""
+        held: dict[str, int | str] = {"tab": 1, "shift+tab": -1, "enter": ENTER}
+        key = held.get(event.key) or event.character or ""
         if not self._form_ready:
             self._early_keys.append(key)
         elif isinstance(key, int):

@@ -19,6 +19,7 @@ So, for a table with at least `LARGE_ROWS` rows:
 from __future__ import annotations
 
 import gc
+from collections.abc import Callable
 from typing import Protocol
 
 LARGE_ROWS = 10_000
@@ -29,7 +30,7 @@ FREEZE_STEP = 2_000
 
 
 class _Widget(Protocol):
-    def call_after_refresh(self, callback: object) -> bool: ...
+    def call_after_refresh(self, callback: Callable[[], object]) -> bool: ...
 
 
 class FramePacer:

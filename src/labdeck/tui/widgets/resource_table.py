@@ -11,7 +11,7 @@ segments in `table_render.py`; keys and clicks are in `table_actions.py`; messag
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Iterable, Sequence
-from typing import Any, ClassVar, Self
+from typing import Any, ClassVar, Self, TypeAlias
 
 from rich.segment import Segment
 from rich.style import Style
@@ -83,10 +83,10 @@ class ResourceTable(TableActions, ScrollView, can_focus=True):
     }
     """
 
-    RowHighlighted = table_messages.RowHighlighted
-    RowSelected = table_messages.RowSelected
-    LoadMore = table_messages.LoadMore
-    StateChanged = table_messages.StateChanged
+    RowHighlighted: TypeAlias = table_messages.RowHighlighted
+    RowSelected: TypeAlias = table_messages.RowSelected
+    LoadMore: TypeAlias = table_messages.LoadMore
+    StateChanged: TypeAlias = table_messages.StateChanged
 
     def __init__(
         self,

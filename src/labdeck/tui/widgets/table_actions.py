@@ -3,7 +3,7 @@ remap it) and the actions and click handling behind them, as a mixin of the widg
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from textual import events
 from textual.binding import Binding, BindingType
@@ -11,7 +11,13 @@ from textual.binding import Binding, BindingType
 from labdeck.tui.widgets.table_render import column_at
 
 if TYPE_CHECKING:
+    from textual.scroll_view import ScrollView as _Host
+
+    from labdeck.tui.widgets import table_messages
     from labdeck.tui.widgets.resource_table import ResourceTable
+    from labdeck.tui.widgets.table_model import TableModel
+else:
+    _Host = object  # at run time a plain mixin; for the type checker, the widget it is mixed into
 
 TABLE_BINDINGS: list[BindingType] = [
     Binding("up,k", "cursor_up", "Up", show=False, id="table.cursor_up"),
@@ -30,12 +36,23 @@ TABLE_BINDINGS: list[BindingType] = [
 ]
 
 
-class TableActions:
+class TableActions(_Host):
     """Cursor movement, selection, marks and sort, bound to keys and clicks (mixed into ResourceTable)."""
+
+    if TYPE_CHECKING:  # what ResourceTable provides
+        model: TableModel
+        RowSelected: type[table_messages.RowSelected]
+        StateChanged: type[table_messages.StateChanged]
+
+        def sort_by(self, column_key: str | None, reverse: bool | None = None) -> None: ...
+        def move_cursor(self, index: int) -> None: ...
+        def _widths(self, available: int | None = None) -> list[int]: ...
+        def _rows_height(self) -> int: ...
+        def _changed(self) -> None: ...
 
     # ---- mouse ----------------------------------------------------------------------------------------
 
-    def on_click(self: ResourceTable, event: events.Click) -> None:
+    def on_click(self, event: events.Click) -> None:
         offset = event.get_content_offset(self)
         if offset is None:
             return
@@ -56,57 +73,57 @@ class TableActions:
 
     # ---- actions --------------------------------------------------------------------------------------
 
-    def action_cursor_up(self: ResourceTable) -> None:
+    def action_cursor_up(self) -> None:
         self.move_cursor(self.model.cursor - 1)
 
-    def action_cursor_down(self: ResourceTable) -> None:
+    def action_cursor_down(self) -> None:
         self.move_cursor(self.model.cursor + 1)
 
-    def action_page_down(self: ResourceTable) -> None:
+    def action_page_down(self) -> None:
         height = self._rows_height()
         self.scroll_to(y=round(self.scroll_y) + height, animate=False, force=True)
         self.move_cursor(self.model.cursor + height)
 
-    def action_page_up(self: ResourceTable) -> None:
+    def action_page_up(self) -> None:
         height = self._rows_height()
         self.scroll_to(y=max(0, round(self.scroll_y) - height), animate=False, force=True)
         self.move_cursor(self.model.cursor - height)
 
-    def action_first(self: ResourceTable) -> None:
+    def action_first(self) -> None:
         self.move_cursor(0)
 
-    def action_last(self: ResourceTable) -> None:
+    def action_last(self) -> None:
         self.move_cursor(self.model.visible_count - 1)
 
-    def action_select(self: ResourceTable) -> None:
+    def action_select(self) -> None:
         row = self.model.cursor_row
         if row is not None:
-            self.post_message(self.RowSelected(row, self))
+            self.post_message(self.RowSelected(row, cast("ResourceTable", self)))
 
-    def action_toggle_mark(self: ResourceTable) -> None:
+    def action_toggle_mark(self) -> None:
         if self.model.cursor_row is None:
             return
         self.model.toggle_mark()
         self.refresh_line(self.model.cursor + 1)
-        self.post_message(self.StateChanged(self))
+        self.post_message(self.StateChanged(cast("ResourceTable", self)))
         self.move_cursor(self.model.cursor + 1)
 
-    def action_mark_range(self: ResourceTable) -> None:
+    def action_mark_range(self) -> None:
         self.model.mark_range()
         self._changed()
 
-    def action_mark_all(self: ResourceTable) -> None:
+    def action_mark_all(self) -> None:
         self.model.mark_all()
         self._changed()
 
-    def action_unmark_all(self: ResourceTable) -> None:
+    def action_unmark_all(self) -> None:
         self.model.unmark_all()
         self._changed()
 
-    def action_cycle_sort(self: ResourceTable) -> None:
+    def action_cycle_sort(self) -> None:
         self.model.cycle_sort()
         self._changed()
 
-    def action_reverse_sort(self: ResourceTable) -> None:
+    def action_reverse_sort(self) -> None:
         self.model.reverse_sort()
         self._changed()

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal, Protocol
+from typing import Any, Literal, Protocol, cast
 
 
 class HasPlain(Protocol):
@@ -294,7 +294,8 @@ class TableModel:
         if self._plains_fn is not None:
             texts = map(self._plains_fn, self._rows)
             return [t[index].lower() if index < len(t) else "" for t in texts]
-        return [plain(c[index]).lower() if index < len(c) else "" for c in self._cells]  # type: ignore[arg-type]
+        built = cast("list[tuple[Cell, ...]]", self._cells)  # all built: only LazyCells leave a None
+        return [plain(c[index]).lower() if index < len(c) else "" for c in built]
 
     def sort_by(self, column_key: str | None, reverse: bool | None = None) -> None:
         """Sort by a column (stable). The same column again with `reverse=None` toggles the direction;
@@ -325,8 +326,8 @@ class TableModel:
     def _order(self) -> list[int]:
         count = len(self._rows)
         if self.sort_column is None:
-            order = list(range(count))
-            return order[::-1] if self.sort_reverse else order
+            loaded = list(range(count))
+            return loaded[::-1] if self.sort_reverse else loaded
         cache_key = (self.sort_column, self.sort_reverse)
         order = self._order_cache.get(cache_key)
         if order is not None:

@@ -54,7 +54,7 @@ def add_label(store: Store, group: Group, title: str, color: str, description: s
     return label
 
 
-_SEED = {
+_SEED: dict[str, list[tuple[str, str, str | None]]] = {
     "acme": [("bug", "red", "Something is broken"), ("feature", "#428BCA", "New functionality"),
              ("documentation", "#F0AD4E", None)],
     "acme/platform": [("api", "teal", "Public API surface")],

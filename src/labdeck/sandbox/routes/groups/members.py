@@ -106,7 +106,8 @@ def _listing(kind: str, *, all_members: bool) -> Callable[[Ctx], Any]:
             if query and query not in user.username.lower() and query not in user.name.lower():
                 continue
             rows.append((user, members[uid]))
-        return paginate(ctx, rows, lambda pair: member_json(ctx.store, *pair, ctx.base, admin=ctx.is_admin))
+        return paginate(ctx, rows, lambda pair: member_json(ctx.store, pair[0], pair[1], ctx.base,
+                                                            admin=ctx.is_admin))
     return handler
 
 

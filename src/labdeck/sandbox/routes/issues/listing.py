@@ -66,7 +66,7 @@ def readable_projects(ctx: Ctx) -> dict[int, Project]:
 
     def build() -> dict[int, Project]:
         return {p.id: p for p in store.projects.values() if store.can_read_project(user, p)}
-    return store.memo(("issue_readable", user.id if user else None), build)  # type: ignore[no-any-return]
+    return store.memo(("issue_readable", user.id if user else None), build)
 
 
 def can_see(ctx: Ctx, issue: Issue) -> bool:
@@ -242,7 +242,7 @@ def _positive(ctx: Ctx, listing: str) -> list[Predicate]:
 
 def _negated(ctx: Ctx, listing: str) -> list[Predicate]:
     """`not[...]`: only the keys this listing accepts (others are ignored, as Grape ignores them)."""
-    allowed = NOT_KEYS["global" if listing == "global" else "group"]  # type: ignore[index]
+    allowed = NOT_KEYS["global" if listing == "global" else "group"]
     raw = {k: v for k, v in ctx.params.dict("not").items() if k in allowed}
     preds: list[Predicate] = []
     data, user = issues_data(ctx.store), ctx.user
@@ -338,7 +338,7 @@ def _directed(ascending: tuple[list[Issue], list[Issue]], descending: bool) -> l
 def all_in_order(store: Store, order_by: str) -> tuple[list[Issue], list[Issue]]:
     """Every issue in ascending `order_by` order (see `_sorted`), memoised per store version: a listing
     then only filters, keeping this order, instead of sorting 50,000 issues for each caller."""
-    return store.memo(("issue_order", order_by),  # type: ignore[no-any-return]
+    return store.memo(("issue_order", order_by),
                       lambda: _sorted(issues_data(store), order_by, issues_data(store).issues.values()))
 
 
@@ -349,7 +349,7 @@ def by_project(store: Store) -> dict[int, list[Issue]]:
         for issue in issues_data(store).issues.values():
             out.setdefault(issue.project_id, []).append(issue)
         return out
-    return store.memo(("issues_by_project",), build)  # type: ignore[no-any-return]
+    return store.memo(("issues_by_project",), build)
 
 
 def warm(store: Store) -> None:

@@ -48,7 +48,7 @@ def milestone_json(ctx: Ctx, ms: Milestone) -> dict[str, Any]:
 def _parts(ctx: Ctx, base: str) -> dict[tuple[str, Any], Any]:
     """Pieces shared by many issues (user references, label details, milestones), built once per store
     version and base URL: a page of a large listing then costs little more than its JSON encoding."""
-    return ctx.store.memo(("issue_shape_parts", base), dict)  # type: ignore[no-any-return]
+    return ctx.store.memo(("issue_shape_parts", base), dict)
 
 
 def _user_ref(ctx: Ctx, parts: dict[tuple[str, Any], Any], base: str, user_id: int | None) -> Any:
@@ -72,14 +72,14 @@ def _label_detail(parts: dict[tuple[str, Any], Any], data: IssuesData, name: str
                                "description": lab.description,
                                "description_html": f"<p>{lab.description}</p>", "text_color": lab.text_color,
                                "remove_on_close": False}
-    return cached  # type: ignore[no-any-return]
+    return cached
 
 
 def _milestone(ctx: Ctx, parts: dict[tuple[str, Any], Any], ms: Milestone) -> dict[str, Any]:
     key = ("milestone", ms.id)
     if key not in parts:
         parts[key] = milestone_json(ctx, ms)
-    return parts[key]  # type: ignore[no-any-return]
+    return parts[key]
 
 
 def _relative(ctx: Ctx, project: Project, iid: int, group_path: str | None) -> str:

@@ -176,7 +176,7 @@ class DeployBoardScreen(LabdeckScreen):
     # -- loading --------------------------------------------------------------------------------------
     @work(exclusive=True, group="deployments-board")
     async def load(self, refresh: bool = False) -> None:
-        session = self.labdeck.session
+        session = self.ctx.session
         if session is None:
             return
         service = DeployBoardService(session.client)
@@ -273,7 +273,7 @@ class DeployBoardScreen(LabdeckScreen):
 
 async def open_group_board(screen: LabdeckScreen, path: str) -> bool:
     """When `path` names a group (it was not a project), open its board over `screen`; False otherwise."""
-    session = screen.labdeck.session
+    session = screen.ctx.session
     if session is None or not path:
         return False
     try:

@@ -7,7 +7,8 @@ user picked; `downloads.SaveError` names the path when it cannot be written), re
 relation), and import. Members are added by id or username; badge forms preview their rendered URLs.
 
 `GroupActions` is a mixin of `GroupsScreen` (`groups.py`), which provides `group`, `services`,
-`active_tab`, `table()`, `reload()`, `rerender()`, `today`, `download_dir`, `revealed` and `relations`.
+`active_tab`, `table()`, `reload()`, `rerender()`, `today`, `download_dir`, `revealed` and `relations`
+(declared for the type checker in `host.py`).
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from __future__ import annotations
 import asyncio
 from datetime import date
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from textual import work
 from textual.content import Content
@@ -47,22 +48,20 @@ from labdeck.tui.screens.groups.forms import (
     parse_user_refs,
     variable_form,
 )
+from labdeck.tui.screens.groups.host import GroupsHost
 from labdeck.tui.screens.groups.tabs import copy_variable_value, refuse_hidden, variable_key
 from labdeck.tui.widgets.resource_view import ResourceView
 from labdeck.tui.workers import is_live
 from labdeck.tui.writes import open_write_form
 
-if TYPE_CHECKING:
-    from labdeck.tui.screens.groups.groups import GroupsScreen
-
 EDITABLE = ("members", "labels", "badges", "variables")
 
 
-class GroupActions:
+class GroupActions(GroupsHost):
     """Actions of `GroupsScreen`; see the module docstring."""
 
     # -- add, edit, delete ----------------------------------------------------------------------------
-    def action_add(self: GroupsScreen) -> None:
+    def action_add(self) -> None:
         tab = self.active_tab
         if self.group is None or tab not in EDITABLE:
             self.notify("Add works on members, labels, badges and variables", severity="warning")
@@ -76,7 +75,7 @@ class GroupActions:
                  "variables": lambda: variable_form(scoped=self.variables_scoped())}
         self.open_change_form(forms[tab](), tab, "add", None)
 
-    def open_change_form(self: GroupsScreen, form: FormScreen, tab: str, what: str, row: Any) -> None:
+    def open_change_form(self, form: FormScreen, tab: str, what: str, row: Any) -> None:
         """Open an add or edit form that sends its change itself: it stays open, values kept, until the
         change is done; after a lost answer it re-reads the tab (`group_change_applied`)."""
         services, group = self.services, self.group
@@ -97,7 +96,7 @@ class GroupActions:
                         verify=lambda values: group_change_applied(services, ref, tab, row, values),
                         refresh=lambda: self.reload(tab) if is_live(self) else None)
 
-    def badge_renderer(self: GroupsScreen) -> Renderer | None:
+    def badge_renderer(self) -> Renderer | None:
         """Render typed badge URLs with the server's `render` (the group's first project)."""
         services, group = self.services, self.group
         if services is None or group is None:
@@ -110,7 +109,7 @@ class GroupActions:
 
         return render
 
-    def action_edit(self: GroupsScreen) -> None:
+    def action_edit(self) -> None:
         if self.tree_has_focus("edit"):
             return
         tab, row = self.active_tab, self.table().cursor_row
@@ -131,7 +130,7 @@ class GroupActions:
             return
         self.open_change_form(form, tab, "edit", row)
 
-    def action_delete(self: GroupsScreen) -> None:
+    def action_delete(self) -> None:
         if self.tree_has_focus("delete"):
             return
         tab, row = self.active_tab, self.table().cursor_row
@@ -154,10 +153,14 @@ class GroupActions:
             name = row.name if isinstance(row, GroupLabel) else (row.name or f"badge {row.id}")
             screen = ConfirmScreen(f"Delete {tab[:-1]}", Content.from_markup(
                 "Delete [b]$name[/b] of [b]$group[/b]?", name=name, group=where), confirm_label="Delete")
-        self.app.push_screen(screen, lambda yes: self.apply_change(tab, "delete", row, {}) if yes else None)
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self.apply_change(tab, "delete", row, {})
+
+        self.app.push_screen(screen, answered)
 
     @work(group="groups-change")
-    async def apply_change(self: GroupsScreen, tab: str, what: str, row: Any, values: Values) -> None:
+    async def apply_change(self, tab: str, what: str, row: Any, values: Values) -> None:
         services, group = self.services, self.group
         if services is None or group is None:
             return
@@ -218,11 +221,11 @@ class GroupActions:
     async def _variable_change(self, services: Any, ref: int, what: str, row: Any, values: Values) -> None:
         await change_variable(services.variables, ("groups", ref), what, row, values)
 
-    def variables_scoped(self: GroupsScreen) -> bool:
+    def variables_scoped(self) -> bool:
         """Whether group variables have an environment scope here (Premium; not on Community Edition)."""
         return feature_reason(context_of(self), "group_variable_environment_scope") is None
 
-    def action_copy_reference(self: GroupsScreen) -> None:
+    def action_copy_reference(self) -> None:
         """`y`: on the variables tab, copy the selected variable's value (never shown); else the URL."""
         row = self.table("variables").cursor_row
         if self.active_tab == "variables" and self.focused is not self.tree and isinstance(row, CiVariable):
@@ -231,7 +234,7 @@ class GroupActions:
         LabdeckScreen.action_copy_reference(self)
 
     # -- small toggles --------------------------------------------------------------------------------
-    def action_reveal(self: GroupsScreen) -> None:
+    def action_reveal(self) -> None:
         if self.tree_has_focus("reveal"):
             return
         row = self.table("variables").cursor_row
@@ -246,7 +249,7 @@ class GroupActions:
         self.query_one("#groups-view-variables", ResourceView).refresh_detail()
 
     @work(group="groups-change")
-    async def action_subscribe(self: GroupsScreen) -> None:
+    async def action_subscribe(self) -> None:
         if self.tree_has_focus("subscribe"):
             return
         row, services, group = self.table("labels").cursor_row, self.services, self.group
@@ -262,7 +265,7 @@ class GroupActions:
                         markup=False)
         self.reload("labels")
 
-    def action_toggle_inherited(self: GroupsScreen) -> None:
+    def action_toggle_inherited(self) -> None:
         if self.active_tab != "members":
             return
         self.inherited_members = not self.inherited_members
@@ -270,7 +273,7 @@ class GroupActions:
         self.notify("Members: " + ("direct and inherited" if self.inherited_members else "direct only"))
         self.reload("members")
 
-    def action_toggle_billable(self: GroupsScreen) -> None:
+    def action_toggle_billable(self) -> None:
         if self.active_tab != "members" or self.group is None:
             return
         if self.group.parent_id is not None and not self.billable_members:
@@ -282,7 +285,7 @@ class GroupActions:
         self.reload("members")
 
     @work(group="groups-change")
-    async def action_toggle_override(self: GroupsScreen) -> None:
+    async def action_toggle_override(self) -> None:
         """Turn the override flag of the direct member under the cursor on, or off when we turned it on."""
         if self.tree_has_focus("override"):
             return
@@ -301,7 +304,7 @@ class GroupActions:
         self.rerender("members")
 
     # -- jobs -----------------------------------------------------------------------------------------
-    def ask_folder(self: GroupsScreen, what: str, then: Any) -> None:
+    def ask_folder(self, what: str, then: Any) -> None:
         """Ask where to save (prefilled with the last folder used), then call `then(folder)`."""
         state = self.ctx.state  # labdeck's state: the last folder of any run
         remembered = getattr(state, "download_dir", None)
@@ -315,11 +318,11 @@ class GroupActions:
 
         self.app.push_screen(folder_form(what, self.download_dir), chosen)
 
-    def action_export_to(self: GroupsScreen) -> None:
+    def action_export_to(self) -> None:
         if self.group is not None:
             self.ask_folder(f"the export of {self.group.full_path}", self.action_export)
 
-    def action_export(self: GroupsScreen, folder: Path | None = None) -> Job | None:
+    def action_export(self, folder: Path | None = None) -> Job | None:
         services, group = self.services, self.group
         if services is None or group is None:
             return None
@@ -338,7 +341,7 @@ class GroupActions:
 
         return self.ctx.start_job(f"Export group {group.full_path}", run)
 
-    def action_export_relations(self: GroupsScreen) -> Job | None:
+    def action_export_relations(self) -> Job | None:
         services, group = self.services, self.group
         if services is None or group is None:
             return None
@@ -358,12 +361,12 @@ class GroupActions:
 
         return self.ctx.start_job(f"Export relations of {group.full_path}", run)
 
-    def ask_relation_download(self: GroupsScreen, status: RelationStatus) -> None:
+    def ask_relation_download(self, status: RelationStatus) -> None:
         self.ask_folder(f"the {status.relation} relation",
                         lambda folder: self.download_relation(status, folder))
 
     @work(group="groups-change")
-    async def download_relation(self: GroupsScreen, status: RelationStatus,
+    async def download_relation(self, status: RelationStatus,
                                 folder: Path | None = None) -> None:
         services, group = self.services, self.group
         if services is None or group is None:
@@ -377,11 +380,11 @@ class GroupActions:
         target = await save_file(wanted, payload)
         self.notify(f"Saved {target}", markup=False)
 
-    def action_import_group(self: GroupsScreen) -> None:
+    def action_import_group(self) -> None:
         parent = self.group.id if self.group is not None else None
         self.app.push_screen(import_form(parent), self._import_chosen)
 
-    def _import_chosen(self: GroupsScreen, values: Values | None) -> None:
+    def _import_chosen(self, values: Values | None) -> None:
         services = self.services
         if values is None or services is None:
             return

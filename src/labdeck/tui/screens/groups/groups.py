@@ -169,7 +169,7 @@ class GroupsScreen(GroupActions, LabdeckScreen):
         return session.services if session is not None else None
 
     @property
-    def tree(self) -> GroupTree:
+    def tree(self) -> GroupTree:  # type: ignore[override]  # shadows DOMNode.tree (a debug view of the DOM)
         return self.query_one(GroupTree)
 
     @property
@@ -254,7 +254,8 @@ class GroupsScreen(GroupActions, LabdeckScreen):
             node = child
         self.tree.move_cursor(node)
         self.tree.select_node(node)
-        self.select_group(node.data)
+        if node.data is not None:  # (always: a node is followed only when it has a group)
+            self.select_group(node.data)
 
     async def load_children(self, node: Any) -> None:
         group: Group | None = node.data

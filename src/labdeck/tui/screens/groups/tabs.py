@@ -20,6 +20,7 @@ from labdeck.api.models.members import BillableMember, Member
 from labdeck.api.models.projects import Project
 from labdeck.api.models.variables import CiVariable
 from labdeck.domain.colours import is_colour, normalise_colour
+from labdeck.tui.textual_internals import notify_content
 from labdeck.tui.widgets.detail_fields import append_fields
 from labdeck.tui.widgets.table_model import Column, cells_from
 
@@ -177,7 +178,7 @@ def refuse_hidden(app: App[Any], variable: CiVariable) -> bool:
     """True (after saying why) when `variable` is hidden: `m` and `y` have nothing to show or copy."""
     if not variable.hidden:
         return False
-    app.notify(Content.assemble(variable.key, " ", HIDDEN_REFUSAL), severity="warning", timeout=4)
+    notify_content(app, Content.assemble(variable.key, " ", HIDDEN_REFUSAL), severity="warning", timeout=4)
     return True
 
 
@@ -188,7 +189,7 @@ def copy_variable_value(app: App[Any], variable: CiVariable) -> None:
         return
     app.copy_to_clipboard(variable.value or "")
     hidden = " (masked: not shown)" if variable.masked else ""
-    app.notify(Content.assemble("Copied the value of ", variable.key, hidden), timeout=3)
+    notify_content(app, Content.assemble("Copied the value of ", variable.key, hidden), timeout=3)
 
 
 def _masking(variable: CiVariable) -> str:

@@ -85,7 +85,8 @@ class ErrorTrackingTab(PanePolicy, Widget):
             self.show(settings_text(self.settings))
         self.refresh_bindings()
 
-    def action_toggle(self) -> None:
+    # the tab's own `toggle` (tracking on or off), not DOMNode's (which flips a named attribute)
+    def action_toggle(self) -> None:  # type: ignore[override]
         if self.settings is None:
             return
         active = not self.settings.active

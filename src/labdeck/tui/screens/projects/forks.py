@@ -81,7 +81,7 @@ async def run_fork(job: Job, service: ForksService, source: Project, request: Fo
         return project
 
     progress(fork)
-    extra = {"sleep": sleep} if sleep is not None else {}
+    extra: dict[str, Any] = {"sleep": sleep} if sleep is not None else {}  # else poll_until's own
     done = fork if import_done(fork) else await poll_until(fetch, import_done, initial=poll_initial,
                                                            max_interval=10.0, timeout=POLL_TIMEOUT, **extra)
     name = done.path_with_namespace or str(done.id)

@@ -25,6 +25,7 @@ from labdeck.tui.screens.confirm import TypeToConfirmScreen
 from labdeck.tui.screens.groups.applied import members_hold
 from labdeck.tui.screens.groups.forms import FormScreen, Values, member_form, parse_user_refs
 from labdeck.tui.screens.groups.tabs import member_tab
+from labdeck.tui.textual_internals import notify_content
 from labdeck.tui.widgets.footer import LIST_KEYS
 from labdeck.tui.widgets.resource_view import ResourceView
 from labdeck.tui.workers import is_live
@@ -158,7 +159,11 @@ class MembersTab(PanePolicy, Widget):
         where = self.project.path_with_namespace or str(self.project.id)
         message = Content.from_markup("Remove [b]$user[/b] from [b]$project[/b]?", user=name, project=where)
         screen = TypeToConfirmScreen("Remove member", message, name, confirm_label="Remove")
-        self.app.push_screen(screen, lambda yes: self.remove_member(row) if yes else None)
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self.remove_member(row)
+
+        self.app.push_screen(screen, answered)
 
     @staticmethod
     def _expiry(values: Values) -> date | None:
@@ -171,5 +176,5 @@ class MembersTab(PanePolicy, Widget):
         if service is None:
             return
         await service.remove_member(self.source, row.id)
-        self.notify(Content.assemble("Removed ", row.username or str(row.id)))
+        notify_content(self, Content.assemble("Removed ", row.username or str(row.id)))
         self.load()

@@ -125,9 +125,11 @@ class ProjectViewScreen(LabdeckScreen):
 
     def refresh_data(self) -> None:
         active = self.tabs.active.removeprefix("tab-")
-        widget = {"wiki": WikiTab, "tags": TagsTab, "pages": PagesTab, "errors": ErrorTrackingTab,
-                  "forks": ForksTab, "members": MembersTab, "variables": VariablesTab}[active]
-        tab = self.query_one(widget)
+        widgets: dict[str, type[WikiTab | TagsTab | PagesTab | ErrorTrackingTab | ForksTab | MembersTab
+                                 | VariablesTab]] = {
+            "wiki": WikiTab, "tags": TagsTab, "pages": PagesTab, "errors": ErrorTrackingTab,
+            "forks": ForksTab, "members": MembersTab, "variables": VariablesTab}
+        tab = self.query_one(widgets[active])
         if isinstance(tab, ErrorTrackingTab):
             tab.load()
         else:

@@ -84,7 +84,10 @@ class WikiTab(PanePolicy, Widget):
         self.view.table.set_rows(pages)
 
     def open_editor(self, slug: str | None) -> None:
-        self.app.push_screen(WikiEditorScreen(self.project, slug), lambda changed: self.load(refresh=True))
+        def reload(_changed: object) -> None:
+            self.load(refresh=True)
+
+        self.app.push_screen(WikiEditorScreen(self.project, slug), reload)
 
     def on_resource_table_row_selected(self, event: Any) -> None:
         if isinstance(event.row, WikiPage):

@@ -74,7 +74,7 @@ COLUMNS = [
 
 def policy_service(screen: LabdeckScreen) -> CleanupPolicyService | None:
     registry = registry_service(screen)
-    session = screen.labdeck.session
+    session = screen.ctx.session
     if registry is None or session is None:
         return None
     return CleanupPolicyService(session.client, registry)

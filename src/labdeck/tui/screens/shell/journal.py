@@ -22,6 +22,7 @@ from labdeck.tui.context import context_of
 from labdeck.tui.errors import describe_error
 from labdeck.tui.screens.base import StatusTableScreen
 from labdeck.tui.screens.confirm import ConfirmScreen
+from labdeck.tui.textual_internals import notify_content
 from labdeck.tui.widgets.detail_fields import append_fields
 from labdeck.tui.widgets.resource_view import ResourceView
 from labdeck.tui.widgets.table_model import Column
@@ -137,8 +138,8 @@ class JournalScreen(StatusTableScreen):
             return
         refusal = service.refusal(entry)
         if refusal is not None:
-            self.notify(Content(f"Cannot undo {entry.operation} of {entry.target}: {refusal}"),
-                        severity="warning")
+            notify_content(self, Content(f"Cannot undo {entry.operation} of {entry.target}: {refusal}"),
+                           severity="warning")
             return
         self._confirm_and_run([entry], Content(f"Undo {entry.operation} of {entry.target}?"))
 

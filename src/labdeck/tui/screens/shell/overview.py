@@ -191,8 +191,8 @@ class OverviewPanel(Vertical):
                        f"{known.tags} tags  {bar(known.bytes, top)}",
                        ("registry", AreaRequest(scope=known.project)))
         for repository_id, left in locked:
-            known = known_repositories.get(instance, repository_id)
-            where = known.project if known else f"repository #{repository_id}"
+            locked_repo = known_repositories.get(instance, repository_id)
+            where = locked_repo.project if locked_repo else f"repository #{repository_id}"
             self._line(options, f"registry.lock.{repository_id}",
                        f"cleanup lock on {where}: next bulk delete in {int(left // 60)} min",
                        ("registry", AreaRequest(scope=known.project if known else None)), "$warning")
