@@ -390,3 +390,33 @@ def test_links_in_markdown() -> None:
     text = "See [the docs](https://docs.example.com/guide) and https://x.test/p?q=1.\nAgain https://x.test/p?q=1"
     assert links_in(text) == ["https://docs.example.com/guide", "https://x.test/p?q=1"]
     assert links_in("javascript:alert(1) ftp://x.test") == []
+
+
+async def test_a_labels_edit_never_removes_a_label_the_operator_did_not_remove() -> None:
+    """Issue 22 item 12: Tab selected the whole labels field and a key typed at once replaced every label;
+    the form sent `labels=` with what the field held. Now it sends `add_labels`/`remove_labels` from the
+    difference, and names what it removes before it saves."""
+    from textual.widgets import Static
+
+    asgi, factory = sandbox(ManualClock())
+    app = make_app(settings=sandbox_settings(ALICE), transport_factory=factory)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_issues(pilot, "label:feature label:backend")
+        await select(pilot, screen, "acme/platform/api-gateway#2")
+        screen.table.focus()
+        await pilot.press("e")
+        await pilot.pause()
+        dialog = app.screen
+        assert isinstance(dialog, EditIssueScreen)
+        await pilot.press("tab", "x")  # into the labels field, then a key: appended, not replacing
+        assert dialog.query_one("#issues-edit-labels", Input).value.startswith("feature, backend")
+        dialog.query_one("#issues-edit-labels", Input).value = "feature, api"
+        await pilot.click("#save")
+        await settle(pilot)
+        assert app.screen is dialog  # the removal is named first; nothing sent yet
+        assert "removes the label(s) backend" in str(dialog.query_one("#issues-edit-error", Static).render())
+        issue = sandbox_issue(asgi, "acme/platform/api-gateway", 2)
+        assert "backend" in issue.labels
+        await pilot.click("#save")
+        await settle(pilot)
+        assert issue.labels.count("feature") == 1 and "api" in issue.labels and "backend" not in issue.labels

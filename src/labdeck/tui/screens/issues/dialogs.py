@@ -21,6 +21,7 @@ from textual.widgets.option_list import Option
 from labdeck.api.issues import BulkKind
 from labdeck.api.models.issues import TimeStats
 from labdeck.domain.durations import DurationError, parse_duration
+from labdeck.domain.label_edits import label_edit
 from labdeck.tui.screens.form_keys import FormKeys
 from labdeck.tui.writes import WriteForm
 
@@ -146,7 +147,9 @@ class EditIssueScreen(WriteForm, FormKeys, ModalScreen[Any]):
         super().__init__()
         self.reference = reference
         self.old_title = title
+        self.labels_before = list(labels)
         self.old_labels = ", ".join(labels)
+        self.removal_shown: tuple[str, ...] = ()  # the removals named once: a second save confirms them
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="issues-dialog"):
@@ -154,7 +157,8 @@ class EditIssueScreen(WriteForm, FormKeys, ModalScreen[Any]):
             yield Static("Title")
             yield Input(self.old_title, id="issues-edit-title")
             yield Static("Labels (comma-separated)")
-            yield Input(self.old_labels, id="issues-edit-labels")
+            # no select-on-focus: a Tab into the field and a quick key must not replace every label
+            yield Input(self.old_labels, id="issues-edit-labels", select_on_focus=False)
             yield Static("", id="issues-edit-error", markup=False)
             with Horizontal(classes="issues-dialog-buttons"):
                 yield Button("Cancel", id="cancel")
@@ -170,9 +174,13 @@ class EditIssueScreen(WriteForm, FormKeys, ModalScreen[Any]):
         out: dict[str, str] = {}
         if title != self.old_title:
             out["title"] = title
-        clean = ",".join(part.strip() for part in labels.split(",") if part.strip())
-        if clean != ",".join(part.strip() for part in self.old_labels.split(",") if part.strip()):
-            out["labels"] = clean
+        edit = label_edit(self.labels_before, labels)
+        if edit.removed and edit.removed != self.removal_shown:  # say what goes before it goes
+            self.removal_shown = edit.removed
+            warning = f"This removes the label(s) {', '.join(edit.removed)}: save again to confirm"
+            self.query_one("#issues-edit-error", Static).update(Text(warning, style="yellow"))
+            return None
+        out.update(edit.fields())  # add_labels / remove_labels: never the whole list
         return out
 
     def on_button_pressed(self, event: Button.Pressed) -> None:

@@ -32,6 +32,7 @@ from labdeck.api.issues import BulkKind, IssuesService
 from labdeck.api.models.base import paused_gc
 from labdeck.api.models.issues import Issue, LabelDetail, TimeStats
 from labdeck.domain.issue_query import QueryError, help_text
+from labdeck.domain.label_edits import LabelEdit, split_labels
 from labdeck.domain.text import status_line
 from labdeck.tui.areas import AreaRequest
 from labdeck.tui.bulk import BulkAction, start_bulk
@@ -335,10 +336,9 @@ class IssuesScreen(LabdeckScreen):
 
         async def saved_already(changes: dict[str, str]) -> bool:  # after a lost answer: GET and compare
             fresh = await service.get_issue(pid, iid)
-            labels = set(fresh.label_names)  # GitLab may send them back in another order
-            return all(fresh.title == value if key == "title"
-                       else labels == {name.strip() for name in value.split(",") if name.strip()}
-                       for key, value in changes.items())
+            edit = LabelEdit(tuple(split_labels(changes.get("add_labels", ""))),
+                             tuple(split_labels(changes.get("remove_labels", ""))))
+            return edit.applied_to(fresh.label_names) and fresh.title == changes.get("title", fresh.title)
 
         def edited(result: Issue | dict[str, str] | None) -> None:
             if isinstance(result, Issue):
