@@ -147,3 +147,15 @@ async def test_badge_member_level_and_issue_state_are_undone(client: ApiClient) 
     await client.put_json(f"/{GATEWAY}/issues/{issue['iid']}", {"state_event": "close"})
     await undo(client).undo(last(client))
     assert (await client.get_json(f"/{GATEWAY}/issues/{issue['iid']}"))["state"] == "opened"
+
+
+async def test_graphql_queries_are_reads_and_not_journalled(client: ApiClient) -> None:
+    """The registry reads tag details with GraphQL queries (a POST): they change nothing, so the journal
+    does not list them; a mutation would be journalled like any change."""
+    assert client.journal is not None
+    before = len(client.journal.entries())
+    graphql = client.settings.base_url + "/api/graphql"
+    await client.request("POST", graphql, json={"query": "query { currentUser { username } }"})
+    assert len(client.journal.entries()) == before
+    await client.post_json("/groups/acme/labels", json={"name": "journalled", "color": "#ff0000"})
+    assert len(client.journal.entries()) == before + 1

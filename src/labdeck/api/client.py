@@ -263,9 +263,21 @@ class ApiClient(Reads):
                 raise ReadOnly(f"instance {self.settings.name} is read-only: {method.upper()} refused; "
                                "nothing was sent") from None
             self._refuse_if_read_only(method, target, kwargs.get("json"))
-        if self.journal is None or method.upper() in ("GET", "HEAD", "OPTIONS"):
+        if self.journal is None or not self._changes(method, path, kwargs.get("json")):
             return await self._request(method, path, **kwargs)
         return await self.journal.around(self, method, path, kwargs, self._request)
+
+    def _changes(self, method: str, path: str, json: Any) -> bool:
+        """Whether the request can change the instance (what the journal records): not a read, and not a
+        GraphQL document of queries only (the registry reads tag details that way)."""
+        if method.upper() in read_only.READS:
+            return False
+        try:
+            target = self.url_for(path)
+        except (httpx.InvalidURL, UnsafePath):
+            return True
+        graphql = self._graphql_path if self.same_origin(target) else read_only.GRAPHQL_PATH + "/off-origin"
+        return read_only.refusal(method, target.path, json, graphql) is not None
 
     async def _request(self, method: str, path: str, *, params: Mapping[str, Any] | None = None,
                        json: Any = None, data: Mapping[str, Any] | None = None, files: Any = None,
