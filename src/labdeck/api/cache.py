@@ -26,6 +26,7 @@ from urllib.parse import unquote
 
 from labdeck.api.params import normalise_params
 from labdeck.api.private_files import open_private, private_folder
+from labdeck.domain.endpoints import Endpoint
 
 log = logging.getLogger(__name__)
 
@@ -141,6 +142,12 @@ class ListCache:
         if doomed:
             self._persist(lambda: self._delete_rows(doomed))
         return len(doomed)
+
+    def forget(self, endpoint: Endpoint, *values: object, instance: str | None = None,
+               **named: object) -> int:
+        """Drop the cached lists a change through `endpoint` (with these segment values) alters: its
+        families in the catalogue (`Endpoint.families`)."""
+        return sum(self.invalidate(path, instance) for path in endpoint.families(*values, **named))
 
     def clear(self) -> None:
         keys = list(self._entries)

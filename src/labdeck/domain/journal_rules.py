@@ -9,13 +9,13 @@ variable's deletion names the value as `VALUE_KEPT_IN_MEMORY`, and the journal f
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
-from urllib.parse import unquote
 
+from labdeck.domain.catalogue import USER, USER_MODERATION, endpoint_for
 from labdeck.domain.cleanup_policy import EDITABLE
+from labdeck.domain.endpoints import Endpoint
 from labdeck.domain.paths import segment
 
 VALUE_KEPT_IN_MEMORY = "<kept in memory>"
@@ -72,75 +72,69 @@ class Inverse:
                    data.get("check_path"), data.get("expect"))
 
 
-_RULES: list[tuple[str, re.Pattern[str]]] = [(kind, re.compile(pattern)) for kind, pattern in (
-    ("user", r"users/(?P<id>\d+)/(?P<op>[a-z_]+)"),
-    ("member", r"(?P<scope>groups|projects)/(?P<id>[^/]+)/members/(?P<user>\d+)"),
-    ("label", r"(?P<scope>groups|projects)/(?P<id>[^/]+)/labels/(?P<label>[^/]+)"),
-    ("badge", r"(?P<scope>groups|projects)/(?P<id>[^/]+)/badges/(?P<badge>\d+)"),
-    ("issue", r"projects/(?P<id>[^/]+)/issues/(?P<iid>\d+)"),
-    ("tag", r"projects/(?P<id>[^/]+)/repository/tags/(?P<tag>.+)"),
-    ("variable", r"(?P<scope>groups|projects)/(?P<id>[^/]+)/variables/(?P<key>[^/]+)"),
-    ("instance_variable", r"admin/ci/variables/(?P<key>[^/]+)"),
-    ("registry", r"projects/(?P<id>[^/]+)/registry/repositories/(?P<repo>\d+)(?P<rest>/.*)?"),
-    ("project", r"projects/(?P<id>[^/]+)"),
-)]
-
-
 def _clean(path: str) -> str:
     return path.split("?", 1)[0].strip("/")
 
 
 def classify(method: str, path: str) -> Operation:
-    """The operation a mutating request is; an unknown one is journalled with no inverse."""
+    """The operation a mutating request is (the catalogue's endpoint for it and that endpoint's undo
+    rule); an unknown one is journalled with no inverse."""
     method = method.upper()
     clean = _clean(path)
-    for kind, pattern in _RULES:
-        match = pattern.fullmatch(clean)
-        if match is None:
-            continue
-        op = _operation(kind, method, match.groupdict(), clean)
+    found = endpoint_for(method, clean)
+    if found is not None and found[0].undo is not None:
+        endpoint, values = found
+        op = _operation(endpoint.undo or "", method, _facts(endpoint, values), clean)
         if op is not None:
             return op
     return Operation("other", f"{method} request", clean, no_inverse="labdeck knows no inverse for it")
 
 
+def _facts(endpoint: Endpoint, values: dict[str, str]) -> dict[str, str]:
+    """What the rules read from a matched request: its owner (`groups` or `projects`) and id, the last
+    fixed segment (a moderation operation) and the endpoint's other segment values."""
+    literal = [part for part in endpoint.template.split("/") if part and not part.startswith("{")]
+    facts = {"scope": literal[0], "op": literal[-1], **values}
+    facts["id"] = values.get("group") or values.get("project") or values.get("user_id") or ""
+    return facts
+
+
 def _scope_name(scope: str | None, ident: str) -> str:
-    return f"{'group' if scope == 'groups' else 'project'} {unquote(ident)}"
+    return f"{'group' if scope == 'groups' else 'project'} {ident}"
 
 
 def _operation(kind: str, method: str, g: dict[str, str], path: str) -> Operation | None:
-    if kind == "user" and method == "POST":
+    if kind == "user":
         op = g["op"]
-        snapshot = f"users/{g['id']}"
+        snapshot = USER.path(g["user_id"]).lstrip("/")
         if op in USER_OPS:
             return Operation(f"user.{op}", f"{op} user", f"user {g['id']}", snapshot)
         if op in NO_INVERSE_USER_OPS:
             return Operation(f"user.{op}", f"{op} user", f"user {g['id']}", snapshot, NO_INVERSE_USER_OPS[op])
         return None
     where = _scope_name(g.get("scope"), g.get("id", ""))
-    if kind == "member" and method in ("DELETE", "PUT"):
+    if kind == "member":
         verb = "remove member" if method == "DELETE" else "change member level"
         return Operation("member.remove" if method == "DELETE" else "member.level", verb,
-                         f"user {g['user']} of {where}", path, groups=("members",))
-    if kind == "label" and method == "DELETE":
-        return Operation("label.delete", "delete label", f"label {unquote(g['label'])} of {where}", path)
-    if kind == "badge" and method == "DELETE":
-        return Operation("badge.delete", "delete badge", f"badge {g['badge']} of {where}", path)
-    if kind == "issue" and method == "PUT":
-        return Operation("issue.update", "update issue", f"issue {unquote(g['id'])}#{g['iid']}", path)
-    if kind == "tag" and method == "DELETE":
-        return Operation("tag.delete", "delete repository tag",
-                         f"tag {unquote(g['tag'])} of project {unquote(g['id'])}", path)
-    if kind in ("variable", "instance_variable") and method == "DELETE":
-        owner = where if kind == "variable" else "the instance"
-        return Operation("variable.delete", "delete CI variable", f"variable {unquote(g['key'])} of {owner}",
+                         f"user {g['user_id']} of {where}", path, groups=("members",))
+    if kind == "label":
+        return Operation("label.delete", "delete label", f"label {g['label']} of {where}", path)
+    if kind == "badge":
+        return Operation("badge.delete", "delete badge", f"badge {g['badge_id']} of {where}", path)
+    if kind == "issue":
+        return Operation("issue.update", "update issue", f"issue {g['project']}#{g['iid']}", path)
+    if kind == "tag":
+        return Operation("tag.delete", "delete repository tag", f"tag {g['tag']} of project {g['project']}",
                          path)
-    if kind == "project" and method == "PUT":
-        return Operation("project.update", "update project", f"project {unquote(g['id'])}", path)
-    if kind == "registry" and method == "DELETE":
-        what = "delete registry repository" if not g.get("rest") else "delete registry tags"
-        return Operation("registry.delete", what, f"repository {g['repo']} of project {unquote(g['id'])}",
-                         no_inverse=REGISTRY_NO_INVERSE)
+    if kind == "project":
+        return Operation("project.update", "update project", f"project {g['project']}", path)
+    if kind in ("variable", "instance_variable"):
+        owner = where if kind == "variable" else "the instance"
+        return Operation("variable.delete", "delete CI variable", f"variable {g['key']} of {owner}", path)
+    if kind == "registry":
+        what = "delete registry repository" if g["op"] == "repositories" else "delete registry tags"
+        target = f"repository {g['repository_id']} of project {g['project']}"
+        return Operation("registry.delete", what, target, no_inverse=REGISTRY_NO_INVERSE)
     return None
 
 
@@ -182,8 +176,9 @@ def inverse_of(op: Operation, path: str, before: Mapping[str, Any] | None,
     clean = _clean(path)
     if op.kind.startswith("user."):
         state, inverse = USER_OPS[op.kind.split(".", 1)[1]]
-        user = f"users/{before.get('id', clean.split('/')[1])}"
-        return Inverse("POST", f"{user}/{inverse}", check_path=user, expect={"state": state})
+        ident = clean.split("/")[1]  # the request's user (digits: the catalogue matched it)
+        return Inverse("POST", USER_MODERATION[inverse].path(ident).lstrip("/"),
+                       check_path=USER.path(ident).lstrip("/"), expect={"state": state})
     if op.kind == "member.remove":
         body = {"user_id": before.get("id"), "access_level": before.get("access_level"),
                 "expires_at": before.get("expires_at")}
