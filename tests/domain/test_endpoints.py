@@ -44,8 +44,7 @@ def test_every_segment_is_given_once() -> None:
         ep.GROUP_BADGE.path("acme", badge_id=1, group="other")
     with pytest.raises(TypeError):
         ep.GROUP_BADGE.path(group="acme", badge=1)
-    with pytest.raises(ValueError):
-        ep.GROUP.path("")
+    assert ep.GROUP.path("") == "/groups/"  # the client refuses it (unreadable identity), not the catalogue
 
 
 @given(st.text(min_size=1, max_size=40), st.text(min_size=1, max_size=40))
@@ -78,7 +77,7 @@ def test_families_are_what_a_change_empties() -> None:
     assert ep.GROUP_OWNED["member_delete"].families("a/b", 3) == (
         "/groups/a%2Fb/members", "/groups/a%2Fb/billable_members")
     assert ep.PROJECT_OWNED["member_delete"].families("a/b", 3) == ("/projects/a%2Fb/members",)
-    assert ep.PROJECT_FORK_RELATION.families("a/b", 9) == ("/projects/a%2Fb/fork/9", "/projects/9/forks")
+    assert ep.PROJECT_FORK_RELATION.families("a/b", 9) == ("/projects/9/forks",)
     assert ep.DEPLOYMENT_CREATE.families(4) == ("/projects/4/deployments", "/projects/4/environments")
 
 

@@ -138,6 +138,15 @@ def _owned(owner: str, billable: bool) -> dict[str, Endpoint]:
 GROUP_OWNED: Final = _owned(_GROUP, billable=True)
 PROJECT_OWNED: Final = _owned(_PROJECT, billable=False)
 
+
+def owned(kind: str) -> dict[str, Endpoint]:
+    """The member and variable endpoints of `groups` or `projects` (`ValueError` for anything else)."""
+    if kind == "groups":
+        return GROUP_OWNED
+    if kind == "projects":
+        return PROJECT_OWNED
+    raise ValueError(f"unknown owner kind {kind!r}")
+
 # -- projects ---------------------------------------------------------------------------------------------
 PROJECTS = E("GET", "/projects")
 PROJECT = E("GET", _PROJECT)
@@ -149,7 +158,7 @@ PROJECT_ITERATIONS = E("GET", _PROJECT + "/iterations", feature="iterations")
 PROJECT_FORKS = E("GET", _PROJECT + "/forks")
 PROJECT_FORK = E("POST", _PROJECT + "/fork", family=_PROJECT + "/forks")
 PROJECT_FORK_RELATION = E("POST", _PROJECT + "/fork/{forked_from_id:int}",
-                          also=("/projects/{forked_from_id}/forks",))
+                          family="/projects/{forked_from_id}/forks")
 PROJECT_FORK_RELATION_DELETE = E("DELETE", _PROJECT + "/fork")
 PROJECT_ERROR_TRACKING = E("GET", _PROJECT + "/error_tracking/settings")
 PROJECT_ERROR_TRACKING_UPDATE = E("PATCH", _PROJECT + "/error_tracking/settings")
@@ -192,7 +201,7 @@ _DEPLOYMENT = _PROJECT + "/deployments/{deployment_id:int}"
 DEPLOYMENTS = E("GET", _PROJECT + "/deployments", job_token=True)
 DEPLOYMENT_CREATE = E("POST", _PROJECT + "/deployments", also=(_PROJECT + "/environments",), job_token=True)
 DEPLOYMENT = E("GET", _DEPLOYMENT, job_token=True)
-DEPLOYMENT_UPDATE = E("PUT", _DEPLOYMENT, also=(_PROJECT + "/environments",), job_token=True)
+DEPLOYMENT_UPDATE = E("PUT", _DEPLOYMENT, job_token=True)
 DEPLOYMENT_MERGE_REQUESTS = E("GET", _DEPLOYMENT + "/merge_requests", job_token=True)
 ENVIRONMENTS = E("GET", _PROJECT + "/environments", job_token=True)
 ENVIRONMENT = E("GET", _PROJECT + "/environments/{environment_id:int}", job_token=True)
@@ -204,6 +213,7 @@ PROTECTED_ENVIRONMENT_DELETE = E("DELETE", _PROTECTED + "/{name}", family=_PROTE
                                  feature="protected_environments")
 
 # -- container registry (a job token reaches the project's registry) ----------------------------------------
+PROJECT_TAG_PROTECTION_RULES = E("GET", _PROJECT + "/registry/protection/tag/rules")
 PROJECT_REGISTRY_REPOSITORIES = E("GET", _PROJECT + "/registry/repositories", job_token=True)
 REGISTRY_REPOSITORY = E("GET", "/registry/repositories/{repository_id:int}")
 REGISTRY_REPOSITORY_DELETE = E("DELETE", _REPO, job_token=True, undo="registry")

@@ -39,9 +39,7 @@ def _segment_value(name: str, kind: str, value: object) -> str:
         if isinstance(value, bool) or not isinstance(value, int | str):
             raise TypeError(f"{name} must be an integer, not {type(value).__name__}")
         return str(int(value))  # "../x" raises ValueError: never sent
-    if value is None or value == "":
-        raise ValueError(f"{name} is empty")
-    return segment(value)
+    return segment(value)  # "" stays an empty segment: the client refuses it as an unreadable identity
 
 
 @dataclass(frozen=True)
