@@ -13,10 +13,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from labdeck.domain.catalogue import USER, USER_MODERATION, endpoint_for
+from labdeck.domain import catalogue as ep
+from labdeck.domain.catalogue import endpoint_for
 from labdeck.domain.cleanup_policy import EDITABLE
 from labdeck.domain.endpoints import Endpoint
-from labdeck.domain.paths import segment
 
 VALUE_KEPT_IN_MEMORY = "<kept in memory>"
 ABSENT = "absent"  # an undo's check: the target must not exist (it is recreated)
@@ -106,7 +106,7 @@ def _scope_name(scope: str | None, ident: str) -> str:
 def _operation(kind: str, method: str, g: dict[str, str], path: str) -> Operation | None:
     if kind == "user":
         op = g["op"]
-        snapshot = USER.path(g["user_id"]).lstrip("/")
+        snapshot = ep.USER.path(g["user_id"]).lstrip("/")
         if op in USER_OPS:
             return Operation(f"user.{op}", f"{op} user", f"user {g['id']}", snapshot)
         if op in NO_INVERSE_USER_OPS:
@@ -147,10 +147,6 @@ def describe_target(op: Operation, before: Mapping[str, Any] | None) -> str:
     return op.target
 
 
-def _collection(path: str) -> str:
-    return path.rsplit("/", 1)[0]
-
-
 def _ids(people: Any) -> list[int]:
     return sorted(int(p["id"]) for p in people or [] if isinstance(p, Mapping) and "id" in p)
 
@@ -168,53 +164,88 @@ def issue_state(issue: Mapping[str, Any]) -> dict[str, Any]:
             "assignee_ids": _ids(issue.get("assignees")), "milestone_id": _milestone(issue)}
 
 
+# The method of the request each undoable operation is (to find its endpoint again).
+_METHOD_OF = {"member.remove": "DELETE", "member.level": "PUT", "label.delete": "DELETE",
+              "badge.delete": "DELETE", "tag.delete": "DELETE", "variable.delete": "DELETE"}
+
+
+def _recreate(op: Operation, clean: str) -> tuple[str, str] | None:
+    """For an operation that deleted something: the path that creates it again (relative, as the journal
+    writes paths) and the name of its owner's kind; None when the request is not the catalogue's."""
+    found = endpoint_for(_METHOD_OF.get(op.kind, ""), clean)
+    if found is None:
+        return None
+    endpoint, values = found
+    kind = endpoint.template.split("/")[1]  # groups, projects or admin
+    owner = values.get("group") or values.get("project") or ""
+    if op.kind.startswith("member."):
+        create = ep.owned(kind)["member_add"].path(owner)
+    elif op.kind == "label.delete":
+        create = ep.GROUP_LABEL_CREATE.path(owner)
+    elif op.kind == "badge.delete":
+        create = ep.GROUP_BADGE_CREATE.path(owner)
+    elif op.kind == "tag.delete":
+        create = ep.PROJECT_TAG_CREATE.path(owner)
+    elif kind == "admin":
+        create = ep.INSTANCE_VARIABLE_CREATE.path()
+    else:
+        create = ep.owned(kind)["variable_create"].path(owner)
+    return create.lstrip("/"), owner
+
+
 def inverse_of(op: Operation, path: str, before: Mapping[str, Any] | None,
                after: Mapping[str, Any] | None, sent: Mapping[str, Any] | None) -> Inverse | None:
-    """The request that undoes `op` given what was read before it (and answered after it), or None."""
+    """The request that undoes `op` given what was read before it (and answered after it), or None. Its
+    paths come from the endpoint catalogue (the collection a deleted item is created in again)."""
     if op.no_inverse is not None or before is None:
         return None
     clean = _clean(path)
     if op.kind.startswith("user."):
         state, inverse = USER_OPS[op.kind.split(".", 1)[1]]
         ident = clean.split("/")[1]  # the request's user (digits: the catalogue matched it)
-        return Inverse("POST", USER_MODERATION[inverse].path(ident).lstrip("/"),
-                       check_path=USER.path(ident).lstrip("/"), expect={"state": state})
-    if op.kind == "member.remove":
-        body = {"user_id": before.get("id"), "access_level": before.get("access_level"),
-                "expires_at": before.get("expires_at")}
-        return Inverse("POST", _collection(clean), {k: v for k, v in body.items() if v is not None},
-                       check_path=clean, expect=ABSENT)
+        return Inverse("POST", ep.USER_MODERATION[inverse].path(ident).lstrip("/"),
+                       check_path=ep.USER.path(ident).lstrip("/"), expect={"state": state})
     if op.kind == "member.level":
         now = after or {}
         return Inverse("PUT", clean, {"access_level": before.get("access_level"),
                                       "expires_at": before.get("expires_at") or ""},
                        check_path=clean, expect={"access_level": now.get("access_level")})
+    if op.kind == "issue.update":
+        return _issue_inverse(clean, before, after, sent or {})
+    if op.kind == "project.update":
+        return _policy_inverse(clean, before, after, sent or {})
+    if op.kind == "variable.delete" and (before.get("masked") or before.get("hidden")
+                                         or before.get("masked_and_hidden")):
+        return None
+    recreate = _recreate(op, clean)
+    if recreate is None:
+        return None
+    collection, owner = recreate
+    if op.kind == "member.remove":
+        body = {"user_id": before.get("id"), "access_level": before.get("access_level"),
+                "expires_at": before.get("expires_at")}
+        return Inverse("POST", collection, {k: v for k, v in body.items() if v is not None},
+                       check_path=clean, expect=ABSENT)
     if op.kind == "label.delete":
         body = {k: before.get(k) for k in ("name", "color", "description", "priority")}
-        name = segment(before.get("name", ""))
-        return Inverse("POST", _collection(clean), {k: v for k, v in body.items() if v is not None},
-                       check_path=f"{_collection(clean)}/{name}", expect=ABSENT)
+        check = ep.GROUP_LABEL.path(owner, before.get("name", "")).lstrip("/")
+        return Inverse("POST", collection, {k: v for k, v in body.items() if v is not None},
+                       check_path=check, expect=ABSENT)
     if op.kind == "badge.delete":
         body = {k: before.get(k) for k in ("link_url", "image_url", "name")}
-        return Inverse("POST", _collection(clean), {k: v for k, v in body.items() if v is not None})
+        return Inverse("POST", collection, {k: v for k, v in body.items() if v is not None})
     if op.kind == "tag.delete":
         raw_commit = before.get("commit")
         commit = raw_commit if isinstance(raw_commit, Mapping) else {}
         body = {"tag_name": before.get("name"), "ref": commit.get("id") or before.get("target"),
                 "message": before.get("message") or None}
-        return Inverse("POST", _collection(clean), {k: v for k, v in body.items() if v},
+        return Inverse("POST", collection, {k: v for k, v in body.items() if v},
                        check_path=clean, expect=ABSENT)
     if op.kind == "variable.delete":
-        if before.get("masked") or before.get("hidden") or before.get("masked_and_hidden"):
-            return None
         keys = ("key", "variable_type", "protected", "masked", "raw", "environment_scope", "description")
         body = {k: before.get(k) for k in keys if before.get(k) is not None}
         body["value"] = VALUE_KEPT_IN_MEMORY
-        return Inverse("POST", _collection(clean), body, check_path=clean, expect=ABSENT)
-    if op.kind == "issue.update":
-        return _issue_inverse(clean, before, after, sent or {})
-    if op.kind == "project.update":
-        return _policy_inverse(clean, before, after, sent or {})
+        return Inverse("POST", collection, body, check_path=clean, expect=ABSENT)
     return None
 
 
