@@ -1,7 +1,7 @@
 """The group badges service: list (case-sensitive `name` filter), get, create, update, delete, and render
 a pair of URLs with the group's placeholders (`domain.badges.PLACEHOLDERS`, all eleven GitLab knows). Link
 and image URLs that are not http or https are refused before anything is sent (`BadgeUrlError`, shaped
-like GitLab's field errors). This is the only module that knows these paths."""
+like GitLab's field errors). Paths come from the endpoint catalogue."""
 
 from __future__ import annotations
 

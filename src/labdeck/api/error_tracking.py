@@ -1,5 +1,5 @@
 """The error tracking settings service: read, and enable or disable with `active` (Maintainers only).
-The only module that knows these paths."""
+Paths come from the endpoint catalogue (`labdeck.domain.catalogue`)."""
 
 from __future__ import annotations
 

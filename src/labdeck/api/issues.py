@@ -3,8 +3,9 @@ by the filter language, project issues (read, create, update, close/reopen, dele
 to-do items, time tracking (durations checked before anything is sent), related and closing merge
 requests, and bulk actions with a result per issue.
 
-This is the only module that knows these paths. A mutation drops the cached issue listings (the global
-one and every group listing this service has read), so the next listing shows the change.
+Paths come from the endpoint catalogue (`labdeck.domain.catalogue`). A mutation drops the cached issue
+listings (the catalogue's families: the global one; and every group listing this service has read), so the
+next listing shows the change.
 """
 
 from __future__ import annotations

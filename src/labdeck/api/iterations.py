@@ -1,6 +1,6 @@
 """The iterations service: iterations of a group or of a project (its ancestor groups), by state
-(`opened` is upcoming or started), title search and with or without ancestors. The only module that knows
-these paths."""
+(`opened` is upcoming or started), title search and with or without ancestors. Paths come from
+the endpoint catalogue (`labdeck.domain.catalogue`)."""
 
 from __future__ import annotations
 

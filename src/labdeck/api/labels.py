@@ -1,6 +1,6 @@
 """The group labels service: list (counts, ancestor and descendant options, search), get by id or title,
 create (hex or CSS colour names, checked before sending), update (`new_name`), delete, subscribe and
-unsubscribe. This is the only module that knows these paths."""
+unsubscribe. Paths come from the endpoint catalogue."""
 
 from __future__ import annotations
 

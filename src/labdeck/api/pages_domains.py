@@ -1,7 +1,7 @@
 """The Pages domains service: every domain of the instance (administrators), a project's domains, create,
 update, delete. Certificate and key are PEM text, sent as form fields or, with `as_files=True`, as uploaded
-files; `remove_certificate()` sends both empty, which detaches the certificate. The only module that knows
-these services (paths from the endpoint catalogue)."""
+files; `remove_certificate()` sends both empty, which detaches the certificate. Paths come from the
+endpoint catalogue (`labdeck.domain.catalogue`)."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """The repository tags service: the listing (`order_by` name or updated, `sort`, `search` with `^term` and
 `term$`), one tag, create (lightweight, or annotated with a message) and delete. A refused creation comes
-back as the server's 405 with its message (`MethodNotAllowed.message`). The only module that knows these
-paths."""
+back as the server's 405 with its message (`MethodNotAllowed.message`). Paths come from the endpoint
+catalogue (`labdeck.domain.catalogue`)."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """The project wiki service: pages (with or without content), one page by slug (a directory part is
 encoded into the one path segment), create, update (title and/or content and/or format), delete, and
-attachment uploads (multipart). The only module that knows the wiki paths."""
+attachment uploads (multipart). Paths come from the endpoint catalogue."""
 
 from __future__ import annotations
 
