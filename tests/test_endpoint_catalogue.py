@@ -82,9 +82,31 @@ def test_no_module_of_the_client_side_writes_an_api_path() -> None:
     assert offenders == {}
 
 
+def joined_paths(source: str) -> list[str]:
+    """f-strings of `source` that put a `/` after a value (`f"{base}/{int(iid)}"`): a path built by hand."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.JoinedStr):
+            for before, part in zip(node.values, node.values[1:], strict=False):
+                if isinstance(before, ast.FormattedValue) and isinstance(part, ast.Constant) \
+                        and str(part.value).startswith("/"):
+                    found.append(f"line {node.lineno}: {ast.unparse(node)}")
+                    break
+    return found
+
+
+def test_no_service_joins_a_path_by_hand() -> None:
+    """`api/settings.py` builds the API's root URL (`{base_url}/api/v4`); nothing else in `api/` joins."""
+    offenders = {path.name: hits for path in sorted((SRC / "api").rglob("*.py")) if path.name != "settings.py"
+                 if (hits := joined_paths(path.read_text(encoding="utf-8")))}
+    assert offenders == {}
+
+
 def test_the_scan_finds_a_hand_written_path() -> None:
     words = _words()
     assert path_literals('x = f"/projects/{segment(p)}/protected_environments"', words)
     assert path_literals('x = base + "/tags"', words)
     assert path_literals('USERS = "/users"', words)
     assert not path_literals('x = ep.USERS.path()\nnote = "/promote"\ndef f():\n    """GET /users"""', words)
+    assert joined_paths('x = f"{self._base(group)}/{int(badge_id)}"')
+    assert not joined_paths('x = f"{method} {where}: {done}"')
