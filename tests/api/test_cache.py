@@ -154,6 +154,19 @@ async def test_mutation_on_an_encoded_project_path_invalidates_its_lists() -> No
         assert client.cached_list("/projects/acme%2Fapi/environments") is not None
 
 
+async def test_a_change_drops_the_families_the_catalogue_declares() -> None:
+    """A deployment created by any caller (here a raw request, as `labdeck api` sends it) drops the
+    project's cached environments too: the catalogue says a new deployment may create one."""
+    counting = Counting()
+    client = ApiClient(settings(), transport=httpx.MockTransport(counting))
+    async with client:
+        await client.get_list("/projects/acme%2Fapi/environments")
+        await client.get_list("/projects/acme%2Fapi/forks")
+        await client.request("POST", "/projects/acme%2Fapi/deployments", json={"status": "running"})
+        assert client.cached_list("/projects/acme%2Fapi/environments") is None
+        assert client.cached_list("/projects/acme%2Fapi/forks") is not None
+
+
 async def test_cached_models_persist_as_their_json(tmp_path: Path) -> None:
     """A listing cached as parsed models (the issues service) is persisted as their JSON data and read
     back as dicts that parse to the same models."""

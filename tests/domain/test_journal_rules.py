@@ -107,3 +107,30 @@ def test_a_cleanup_policy_change_is_undone_by_the_old_policy() -> None:
     other = inverse_of(op, "projects/acme%2Fapp", {"container_expiration_policy": old},
                        {"container_expiration_policy": old}, {"description": "x"})
     assert other is None  # only cleanup policy changes of a project are undone
+
+
+def test_a_tag_named_with_a_slash_is_recreated_in_its_collection() -> None:
+    """The collection of an undo comes from the catalogue, not from cutting the path at its last `/`."""
+    path = "projects/acme%2Fapp/repository/tags/release/1.0"
+    op = classify("DELETE", path)
+    assert (op.kind, op.target) == ("tag.delete", "tag release/1.0 of project acme/app")
+    undo = inverse_of(op, path, {"name": "release/1.0", "commit": {"id": "abc123"}}, None, {})
+    assert undo is not None
+    assert (undo.method, undo.path, undo.body) == ("POST", "projects/acme%2Fapp/repository/tags",
+                                                   {"tag_name": "release/1.0", "ref": "abc123"})
+    assert undo.check_path == path
+
+
+def test_inverses_name_the_collection_of_the_owner() -> None:
+    label = classify("DELETE", "groups/acme%2Fops/labels/needs%20review")
+    undo = inverse_of(label, "groups/acme%2Fops/labels/needs%20review", {"name": "needs review"}, None, {})
+    assert undo is not None
+    assert (undo.path, undo.check_path) == ("groups/acme%2Fops/labels",
+                                            "groups/acme%2Fops/labels/needs%20review")
+    variable = classify("DELETE", "admin/ci/variables/TOKEN")
+    undo = inverse_of(variable, "admin/ci/variables/TOKEN", {"key": "TOKEN", "value": "x"}, None, {})
+    assert undo is not None and undo.path == "admin/ci/variables"
+    member = classify("DELETE", "projects/7/members/3")
+    undo = inverse_of(member, "projects/7/members/3", {"id": 3, "access_level": 30}, None, {})
+    assert undo is not None
+    assert (undo.path, undo.body) == ("projects/7/members", {"user_id": 3, "access_level": 30})

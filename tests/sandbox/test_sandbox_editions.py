@@ -8,8 +8,12 @@ from collections.abc import AsyncIterator
 
 import httpx
 import pytest
+from starlette.routing import Route
 
-from labdeck.sandbox.app import create_app
+from labdeck.domain.capabilities import Capabilities
+from labdeck.domain.catalogue import ENDPOINTS
+from labdeck.domain.endpoints import shape
+from labdeck.sandbox.app import api_routes, create_app
 from labdeck.sandbox.clock import ManualClock
 from labdeck.sandbox.editions import route_available
 from labdeck.sandbox.options import SandboxOptions
@@ -92,6 +96,25 @@ async def test_endpoints_newer_than_the_version_answer_404() -> None:
     async with await sandbox(gitlab_version="13.11") as before_relations:
         assert (await before_relations.get("/groups/acme/iterations")).status_code == 200
         assert (await before_relations.get("/groups/acme/export_relations/status")).status_code == 404
+
+
+@pytest.mark.parametrize(("edition", "version"), [("ce", "13.0"), ("ee", "13.4"), ("ee", "13.11"),
+                                                  ("ce", "16.11"), ("ee", "17.6")])
+def test_the_sandbox_mounts_what_the_client_expects(edition: str, version: str) -> None:
+    """One set of facts: an endpoint the client's capabilities call missing on this edition and version
+    is not mounted by a sandbox playing it, and every other endpoint of the catalogue is."""
+    options = SandboxOptions(edition=edition, gitlab_version=version)  # type: ignore[arg-type]
+    mounted = {(method, shape(route.path)) for route in api_routes(options) if isinstance(route, Route)
+               for method in route.methods or ()}
+    served = {(method, shape(route.path)) for route in api_routes(SandboxOptions(gitlab_version="17.6"))
+              if isinstance(route, Route) for method in route.methods or ()}
+    major, minor = (int(part) for part in version.split("."))
+    instance = Capabilities(edition=edition, version=(major, minor, 0))  # type: ignore[arg-type]
+    for endpoint in ENDPOINTS:
+        if (endpoint.method, endpoint.shape) not in served:
+            continue  # labdeck calls it, the sandbox does not play it (tests/test_endpoint_catalogue.py)
+        expected = endpoint.feature is None or instance.supports(endpoint.feature) is None
+        assert ((endpoint.method, endpoint.shape) in mounted) is expected, endpoint.name
 
 
 def test_the_table_decides_by_route_family() -> None:

@@ -1,7 +1,7 @@
 """The group badges service: list (case-sensitive `name` filter), get, create, update, delete, and render
 a pair of URLs with the group's placeholders (`domain.badges.PLACEHOLDERS`, all eleven GitLab knows). Link
 and image URLs that are not http or https are refused before anything is sent (`BadgeUrlError`, shaped
-like GitLab's field errors). This is the only module that knows these paths."""
+like GitLab's field errors). Paths come from the endpoint catalogue."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ from labdeck.api.client import ApiClient
 from labdeck.api.groups import GroupRef
 from labdeck.api.models.badges import Badge, RenderedBadge
 from labdeck.api.models.base import parse_many, parse_one
+from labdeck.domain import catalogue as ep
 from labdeck.domain.badges import badge_errors
-from labdeck.domain.paths import segment
 
 
 class BadgeUrlError(ValueError):
@@ -34,16 +34,14 @@ class BadgesService:
     def __init__(self, client: ApiClient) -> None:
         self.client = client
 
-    def _base(self, group: GroupRef) -> str:
-        return f"/groups/{segment(group)}/badges"
-
     async def list_badges(self, group: GroupRef, *, name: str | None = None,
                           refresh: bool = False) -> list[Badge]:
         params = {"name": name} if name else None
-        return parse_many(Badge, await self.client.get_list(self._base(group), params, refresh=refresh))
+        items = await self.client.get_list(ep.GROUP_BADGES.path(group), params, refresh=refresh)
+        return parse_many(Badge, items)
 
     async def get_badge(self, group: GroupRef, badge_id: int) -> Badge:
-        return parse_one(Badge, await self.client.get_json(f"{self._base(group)}/{int(badge_id)}"))
+        return parse_one(Badge, await self.client.get_json(ep.GROUP_BADGE.path(group, badge_id)))
 
     async def create_badge(self, group: GroupRef, link_url: str, image_url: str, *,
                            name: str | None = None) -> Badge:
@@ -52,27 +50,28 @@ class BadgesService:
         check_urls(link_url, image_url)
         body = {"link_url": link_url, "image_url": image_url, **({"name": name} if name else {})}
         try:
-            return parse_one(Badge, await self.client.post_json(self._base(group), body))
+            return parse_one(Badge, await self.client.post_json(ep.GROUP_BADGE_CREATE.path(group), body))
         finally:
-            self.client.cache.invalidate(self._base(group))
+            self.client.cache.forget(ep.GROUP_BADGE_CREATE, group)
 
     async def update_badge(self, group: GroupRef, badge_id: int, *, link_url: str | None = None,
                            image_url: str | None = None, name: str | None = None) -> Badge:
         check_urls(link_url or None, image_url or None)
         body = {k: v for k, v in (("link_url", link_url), ("image_url", image_url), ("name", name)) if v}
         try:
-            return parse_one(Badge, await self.client.put_json(f"{self._base(group)}/{int(badge_id)}", body))
+            updated = await self.client.put_json(ep.GROUP_BADGE_UPDATE.path(group, badge_id), body)
+            return parse_one(Badge, updated)
         finally:
-            self.client.cache.invalidate(self._base(group))
+            self.client.cache.forget(ep.GROUP_BADGE_UPDATE, group, badge_id)
 
     async def delete_badge(self, group: GroupRef, badge_id: int) -> None:
         try:
-            await self.client.delete(f"{self._base(group)}/{int(badge_id)}")
+            await self.client.delete(ep.GROUP_BADGE_DELETE.path(group, badge_id))
         finally:
-            self.client.cache.invalidate(self._base(group))
+            self.client.cache.forget(ep.GROUP_BADGE_DELETE, group, badge_id)
 
     async def render(self, group: GroupRef, link_url: str, image_url: str) -> RenderedBadge:
         """Preview URLs with the placeholders resolved as the server would."""
         check_urls(link_url, image_url)
         params = {"link_url": link_url, "image_url": image_url}
-        return parse_one(RenderedBadge, await self.client.get_json(f"{self._base(group)}/render", params))
+        return parse_one(RenderedBadge, await self.client.get_json(ep.GROUP_BADGE_RENDER.path(group), params))

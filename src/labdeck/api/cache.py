@@ -26,6 +26,8 @@ from urllib.parse import unquote
 
 from labdeck.api.params import normalise_params
 from labdeck.api.private_files import open_private, private_folder
+from labdeck.domain.catalogue import endpoint_for
+from labdeck.domain.endpoints import Endpoint
 
 log = logging.getLogger(__name__)
 
@@ -141,6 +143,21 @@ class ListCache:
         if doomed:
             self._persist(lambda: self._delete_rows(doomed))
         return len(doomed)
+
+    def forget(self, endpoint: Endpoint, *values: object, instance: str | None = None,
+               **named: object) -> int:
+        """Drop the cached lists a change through `endpoint` (with these segment values) alters: its
+        families in the catalogue (`Endpoint.families`)."""
+        return sum(self.invalidate(path, instance) for path in endpoint.families(*values, **named))
+
+    def changed(self, method: str, path: str, instance: str | None = None) -> None:
+        """A change `method path` (relative to `/api/v4`, as sent) succeeded: drop the mutated path's own
+        family and, when the catalogue knows the endpoint, the families it declares (`also`), so a change
+        made by any caller (a service, `labdeck api`) empties the same lists."""
+        self.invalidate(path, instance)
+        found = endpoint_for(method, path)
+        if found is not None:
+            self.forget(found[0], instance=instance, **found[1])
 
     def clear(self) -> None:
         keys = list(self._entries)

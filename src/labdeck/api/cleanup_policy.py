@@ -24,6 +24,7 @@ from labdeck.api.groups import GroupsService, ProjectQuery
 from labdeck.api.models.registry import RegistryRepository
 from labdeck.api.registry import RegistryService
 from labdeck.api.registry_graphql import GraphQLRefused, availability
+from labdeck.domain import catalogue as ep
 from labdeck.domain.cleanup_policy import (
     DEFAULT_MAX_LIST_SIZE,
     GITLAB_REGISTRY_PAGE,
@@ -33,7 +34,6 @@ from labdeck.domain.cleanup_policy import (
     policy_errors_text,
 )
 from labdeck.domain.cleanup_policy_status import RepositoryState, Schedule, explain, schedule
-from labdeck.domain.paths import segment
 from labdeck.domain.registry_cleanup import RulesError, TagInfo
 from labdeck.domain.text import sanitize
 
@@ -145,12 +145,12 @@ class CleanupPolicyService:
 
     async def policy(self, project: Ref) -> Policy | None:
         """The project's policy (None when the instance gives none: registry disabled, no rights)."""
-        return _policy_of(await self.client.get_json(f"/projects/{segment(project)}"))
+        return _policy_of(await self.client.get_json(ep.PROJECT.path(project)))
 
     async def max_list_size(self) -> tuple[int, str]:
         """The per-run limit and where it comes from (the application settings, or GitLab's default)."""
         try:
-            settings = await self.client.get_json("/application/settings")
+            settings = await self.client.get_json(ep.APPLICATION_SETTINGS.path())
         except ApiError:
             return DEFAULT_MAX_LIST_SIZE, "GitLab's default (the settings need an administrator)"
         value = settings.get("container_registry_cleanup_tags_service_max_list_size") \
@@ -162,8 +162,7 @@ class CleanupPolicyService:
     async def protected_patterns(self, project: Ref) -> list[str] | None:
         """Patterns of the rules that protect tags from deletion; None when they cannot be read."""
         try:
-            rules = await self.client.fetch_all(
-                f"/projects/{segment(project)}/registry/protection/tag/rules")
+            rules = await self.client.fetch_all(ep.PROJECT_TAG_PROTECTION_RULES.path(project))
         except ApiError:
             return None
         return [str(r["tag_name_pattern"]) for r in rules if isinstance(r, dict)
@@ -177,7 +176,7 @@ class CleanupPolicyService:
         the rules per page of 1,000 tags and is bounded by time (else the third-party rules and limit)."""
         named = project if isinstance(project, str) else None  # GraphQL's states at once, by path
         data, (limit, source), protected, repos, early = await asyncio.gather(
-            self.client.get_json(f"/projects/{segment(project)}"), self.max_list_size(),
+            self.client.get_json(ep.PROJECT.path(project)), self.max_list_size(),
             self.protected_patterns(project), self.registry.project_repositories(project, tags_count=True),
             self.cleanup_states(named))
         found = policy if policy is not None else _policy_of(data)
@@ -264,7 +263,7 @@ class CleanupPolicyService:
         (the journal records the change with the old policy as its undo)."""
         if errors := policy.errors():
             raise PolicyRefused(errors)
-        path = f"/projects/{segment(project)}"
+        path = ep.PROJECT_UPDATE.path(project)
         try:
             answer = await self.client.put_json(path, {ATTRIBUTES: policy.attributes()})
         except LabdeckError as error:

@@ -243,8 +243,9 @@ class ApiClient(Addressing, Reads):
         if error is not None:
             raise error
         if method not in ("GET", "HEAD", "OPTIONS") and status < 300:
-            self.cache.invalidate(url.path.removeprefix(httpx.URL(self._api_prefix).path),
-                                  self.settings.base_url)
+            sent = url.raw_path.decode("ascii").split("?", 1)[0]  # as url_for checked it
+            prefix = httpx.URL(self._api_prefix).raw_path.decode("ascii")
+            self.cache.changed(method, sent.removeprefix(prefix), self.settings.base_url)
         return response
 
     async def _with_retries(self, method: str, url: httpx.URL, json: Any, data: Any, files: Any,

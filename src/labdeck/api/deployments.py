@@ -25,8 +25,9 @@ from labdeck.api.models.deployments import (
     ShippedMergeRequest,
 )
 from labdeck.api.models.fast_lists import fast_decoder
+from labdeck.api.projects import forget
+from labdeck.domain import catalogue as ep
 from labdeck.domain.deployments import SETTABLE_STATUSES, DeployRule, parse_rule, sha_problem
-from labdeck.domain.paths import segment
 from labdeck.domain.text import sanitize
 
 Ref = int | str
@@ -61,14 +62,6 @@ class DeploymentsService:
     def __init__(self, client: ApiClient) -> None:
         self.client = client
 
-    def _project(self, project: Ref) -> str:
-        return f"/projects/{segment(project)}"
-
-    def _invalidate(self, path: str) -> None:
-        """Drop the cached lists of another family that a mutation changed (the client drops the mutated
-        path's own family by itself)."""
-        self.client.cache.invalidate(path, self.client.settings.base_url)
-
     # -- deployments ------------------------------------------------------------------------------------
     async def deployments(self, project: Ref, *, environment: str | None = None, status: str | None = None,
                           order_by: str = "id", sort: str = "asc", updated_after: datetime | None = None,
@@ -77,7 +70,7 @@ class DeploymentsService:
         params: dict[str, Any] = {
             "environment": environment or None, "status": status or None, "order_by": order_by,
             "sort": sort, "updated_after": _when(updated_after), "updated_before": _when(updated_before)}
-        items = await self.client.get_list(self._project(project) + "/deployments", params, refresh=refresh,
+        items = await self.client.get_list(ep.DEPLOYMENTS.path(project), params, refresh=refresh,
                                            on_progress=on_progress)
         return parse_many(Deployment, items)
 
@@ -86,17 +79,16 @@ class DeploymentsService:
         """Deployments updated after `updated_after`, oldest first, with only what the group board shows
         (parsed from the bytes: a board reads thousands)."""
         params = {"order_by": "id", "sort": "asc", "updated_after": _when(updated_after)}
-        items = await self.client.get_list(self._project(project) + "/deployments", params, refresh=refresh,
+        items = await self.client.get_list(ep.DEPLOYMENTS.path(project), params, refresh=refresh,
                                            decode=deployment_rows())
         return parse_many(DeploymentRow, items, sanitised=True)
 
     async def deployment(self, project: Ref, deployment_id: int) -> Deployment:
-        data = await self.client.get_json(f"{self._project(project)}/deployments/{int(deployment_id)}")
+        data = await self.client.get_json(ep.DEPLOYMENT.path(project, deployment_id))
         return parse_one(Deployment, data)
 
     async def merge_requests(self, project: Ref, deployment_id: int) -> list[ShippedMergeRequest]:
-        items = await self.client.fetch_all(
-            f"{self._project(project)}/deployments/{int(deployment_id)}/merge_requests")
+        items = await self.client.fetch_all(ep.DEPLOYMENT_MERGE_REQUESTS.path(project, deployment_id))
         return parse_many(ShippedMergeRequest, items)
 
     async def create_deployment(self, project: Ref, *, environment: str, sha: str, ref: str, tag: bool,
@@ -107,40 +99,39 @@ class DeploymentsService:
         if (problem := sha_problem(sha)) is not None:  # `zzz-not-a-sha` is never sent
             raise ValueError(problem)
         body = {"environment": environment, "sha": sha, "ref": ref, "tag": tag, "status": status}
-        data = await self.client.post_json(self._project(project) + "/deployments", json=body)
-        # A new environment may have been created: that list is another family.
-        self._invalidate(self._project(project) + "/environments")
+        data = await self.client.post_json(ep.DEPLOYMENT_CREATE.path(project), json=body)
+        # A new environment may have been created: that list is another family (the catalogue's `also`).
+        forget(self.client, ep.DEPLOYMENT_CREATE, project)
         return parse_one(Deployment, data)
 
     async def set_status(self, project: Ref, deployment_id: int, status: str) -> Deployment:
         _check_status(status)
-        data = await self.client.put_json(f"{self._project(project)}/deployments/{int(deployment_id)}",
+        data = await self.client.put_json(ep.DEPLOYMENT_UPDATE.path(project, deployment_id),
                                           json={"status": status})
         return parse_one(Deployment, data)
 
     # -- environments -----------------------------------------------------------------------------------
     async def environments(self, project: Ref, *, states: str | None = None, search: str | None = None,
                            refresh: bool = False) -> list[Environment]:
-        items = await self.client.get_list(self._project(project) + "/environments",
+        items = await self.client.get_list(ep.ENVIRONMENTS.path(project),
                                            {"states": states, "search": search}, refresh=refresh)
         return parse_many(Environment, items)
 
     async def environment(self, project: Ref, environment_id: int) -> Environment:
-        data = await self.client.get_json(f"{self._project(project)}/environments/{int(environment_id)}")
+        data = await self.client.get_json(ep.ENVIRONMENT.path(project, environment_id))
         return parse_one(Environment, data)
 
     # -- protected environments -------------------------------------------------------------------------
     async def protected_environments(self, project: Ref, *,
                                      refresh: bool = False) -> list[ProtectedEnvironment]:
-        items = await self.client.get_list(self._project(project) + "/protected_environments",
-                                           refresh=refresh)
+        items = await self.client.get_list(ep.PROTECTED_ENVIRONMENTS.path(project), refresh=refresh)
         return parse_many(ProtectedEnvironment, items)
 
     async def protected_environment(self, project: Ref, name: str) -> ProtectedEnvironment:
         """The protection of `name`. An answer that is not that protection (another name, or something
         that is not a protection at all) is a `MalformedResponse`: what replaces a protection must never
         remove one it did not read."""
-        data = await self.client.get_json(f"{self._project(project)}/protected_environments/{segment(name)}")
+        data = await self.client.get_json(ep.PROTECTED_ENVIRONMENT.path(project, name))
         found = parse_one(ProtectedEnvironment, data)
         if found.name != name:
             raise MalformedResponse(f"asked for the protection of environment {sanitize(name)!r}, the server "
@@ -158,7 +149,7 @@ class DeploymentsService:
         for index, rule in enumerate(checked):
             parse_rule(rule.as_json(), index)
         body = {"name": name, "deploy_access_levels": [rule.as_json() for rule in checked]}
-        data = await self.client.post_json(self._project(project) + "/protected_environments", json=body)
+        data = await self.client.post_json(ep.PROTECTED_ENVIRONMENT_CREATE.path(project), json=body)
         return parse_one(ProtectedEnvironment, data)
 
     async def add_rule(self, project: Ref, name: str, rule: DeployRule) -> ProtectedEnvironment:
@@ -216,7 +207,7 @@ class DeploymentsService:
         return True
 
     async def unprotect(self, project: Ref, name: str) -> None:
-        await self.client.delete(f"{self._project(project)}/protected_environments/{segment(name)}")
+        await self.client.delete(ep.PROTECTED_ENVIRONMENT_DELETE.path(project, name))
 
     # -- pickers ----------------------------------------------------------------------------------------
     async def find_user_id(self, who: str) -> int | None:
@@ -224,7 +215,7 @@ class DeploymentsService:
         who = who.strip().lstrip("@")
         if who.isdigit():
             return int(who)
-        items = await self.client.get_json("/users", {"username": who})
+        items = await self.client.get_json(ep.USERS.path(), {"username": who})
         return int(items[0]["id"]) if isinstance(items, list) and items else None
 
     async def find_group_id(self, group: str) -> int | None:
@@ -233,7 +224,7 @@ class DeploymentsService:
         if group.isdigit():
             return int(group)
         try:
-            data = await self.client.get_json(f"/groups/{segment(group)}", {"with_projects": "false"})
+            data = await self.client.get_json(ep.GROUP.path(group), {"with_projects": "false"})
         except NotFound:
             return None
         return int(data["id"]) if isinstance(data, dict) and "id" in data else None

@@ -1,5 +1,5 @@
 """The error tracking settings service: read, and enable or disable with `active` (Maintainers only).
-The only module that knows these paths."""
+Paths come from the endpoint catalogue (`labdeck.domain.catalogue`)."""
 
 from __future__ import annotations
 
@@ -7,20 +7,19 @@ from labdeck.api.client import ApiClient
 from labdeck.api.models.base import parse_one
 from labdeck.api.models.project_resources import ErrorTrackingSettings
 from labdeck.api.projects import ProjectRef
-from labdeck.domain.paths import segment
+from labdeck.domain import catalogue as ep
 
 
 class ErrorTrackingService:
     def __init__(self, client: ApiClient) -> None:
         self.client = client
 
-    def _path(self, project: ProjectRef) -> str:
-        return f"/projects/{segment(project)}/error_tracking/settings"
-
     async def settings(self, project: ProjectRef) -> ErrorTrackingSettings:
         """The settings; `NotFound` when the project has none."""
-        return parse_one(ErrorTrackingSettings, await self.client.get_json(self._path(project)))
+        data = await self.client.get_json(ep.PROJECT_ERROR_TRACKING.path(project))
+        return parse_one(ErrorTrackingSettings, data)
 
     async def set_active(self, project: ProjectRef, active: bool) -> ErrorTrackingSettings:
-        response = await self.client.request("PATCH", self._path(project), json={"active": active})
+        response = await self.client.request("PATCH", ep.PROJECT_ERROR_TRACKING_UPDATE.path(project),
+                                             json={"active": active})
         return parse_one(ErrorTrackingSettings, self.client.decode(response))

@@ -1,7 +1,7 @@
 """The forks service: fork a project (into the personal namespace, or one given by `namespace_id` or
 `namespace_path`: labdeck never sends the deprecated `namespace`), follow the new project's
 `import_status`, list a project's forks with every filter, and create or delete a fork relationship.
-The only module that knows these paths."""
+Paths come from the endpoint catalogue."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from labdeck.api.errors import NotModified
 from labdeck.api.models.base import parse_many, parse_one
 from labdeck.api.models.projects import Project
 from labdeck.api.projects import ProjectRef, forget
-from labdeck.domain.paths import segment
+from labdeck.domain import catalogue as ep
 
 # `none` is what a project that was never imported shows: a fork done before anyone looked.
 IMPORT_DONE = frozenset({"finished", "failed", "none"})
@@ -62,31 +62,31 @@ class ForksService:
         body = {"namespace_id": namespace_id, "namespace_path": namespace_path, "name": name, "path": path,
                 "visibility": visibility, "branches": branches, "description": description,
                 "mr_default_target_self": mr_default_target_self}
-        data = await self.client.post_json(f"/projects/{segment(project)}/fork",
+        data = await self.client.post_json(ep.PROJECT_FORK.path(project),
                                            {k: v for k, v in body.items() if v is not None})
-        forget(self.client, f"/projects/{segment(project)}/forks")
+        forget(self.client, ep.PROJECT_FORK, project)
         return parse_one(Project, data)
 
     async def import_status(self, project_id: int) -> Project:
         """The fork as it is now (poll until `import_done`)."""
-        return parse_one(Project, await self.client.get_json(f"/projects/{int(project_id)}"))
+        return parse_one(Project, await self.client.get_json(ep.PROJECT.path(int(project_id))))
 
     async def forks(self, project: ProjectRef, filters: ForkFilters | None = None, *,
                     refresh: bool = False) -> list[Project]:
         params = (filters or ForkFilters()).params()
-        items = await self.client.get_list(f"/projects/{segment(project)}/forks", params, refresh=refresh)
+        items = await self.client.get_list(ep.PROJECT_FORKS.path(project), params, refresh=refresh)
         return parse_many(Project, items)
 
     async def create_relationship(self, project: ProjectRef, forked_from_id: int) -> Project:
         """Mark `project` as a fork of `forked_from_id` (administrators and owners)."""
-        data = await self.client.post_json(f"/projects/{segment(project)}/fork/{int(forked_from_id)}")
-        forget(self.client, f"/projects/{int(forked_from_id)}/forks")
+        data = await self.client.post_json(ep.PROJECT_FORK_RELATION.path(project, forked_from_id))
+        forget(self.client, ep.PROJECT_FORK_RELATION, project, forked_from_id)
         return parse_one(Project, data)
 
     async def delete_relationship(self, project: ProjectRef) -> bool:
         """Remove the fork relationship; False when the project was not a fork (304)."""
         try:
-            await self.client.delete(f"/projects/{segment(project)}/fork")
+            await self.client.delete(ep.PROJECT_FORK_RELATION_DELETE.path(project))
         except NotModified:
             return False
         return True

@@ -15,7 +15,7 @@ from labdeck.api.errors import LabdeckError, NotFound
 from labdeck.api.groups import GroupRef
 from labdeck.api.models.base import parse_many
 from labdeck.api.models.group_transfer import RelationState, RelationStatus
-from labdeck.domain.paths import segment
+from labdeck.domain import catalogue as ep
 
 Sleep = Callable[[float], Awaitable[None]]
 OnPoll = Callable[[int], None]  # called with the attempt number before each wait
@@ -45,12 +45,12 @@ class GroupTransferService:
     # -- export ---------------------------------------------------------------------------------------
     async def start_export(self, group: GroupRef) -> Any:
         """`POST /groups/:id/export` (202 `{"message": "202 Accepted"}`)."""
-        return await self.client.post_json(f"/groups/{segment(group)}/export")
+        return await self.client.post_json(ep.GROUP_EXPORT.path(group))
 
     async def download_export(self, group: GroupRef) -> bytes | None:
         """The exported archive, or None while it is not ready (the server's 404)."""
         try:
-            response = await self.client.request("GET", f"/groups/{segment(group)}/export/download")
+            response = await self.client.request("GET", ep.GROUP_EXPORT_DOWNLOAD.path(group))
         except NotFound:
             return None
         return response.content
@@ -83,17 +83,17 @@ class GroupTransferService:
             raise ValueError("an import needs a name and a path")
         data = {"name": name, "path": path, **({"parent_id": str(parent_id)} if parent_id else {})}
         try:
-            return await self.client.post_json("/groups/import", data=data,
+            return await self.client.post_json(ep.GROUP_IMPORT.path(), data=data,
                                                files={"file": (filename, archive, "application/gzip")})
         finally:
-            self.client.cache.invalidate("/groups")
+            self.client.cache.forget(ep.GROUP_IMPORT)
 
     # -- relations export -----------------------------------------------------------------------------
     async def start_relations_export(self, group: GroupRef) -> Any:
-        return await self.client.post_json(f"/groups/{segment(group)}/export_relations")
+        return await self.client.post_json(ep.GROUP_RELATIONS_EXPORT.path(group))
 
     async def relations_status(self, group: GroupRef) -> list[RelationStatus]:
-        items = await self.client.get_json(f"/groups/{segment(group)}/export_relations/status")
+        items = await self.client.get_json(ep.GROUP_RELATIONS_STATUS.path(group))
         return parse_many(RelationStatus, items)
 
     async def wait_for_relations(self, group: GroupRef, *, within: float = 600.0,
@@ -109,7 +109,7 @@ class GroupTransferService:
     async def download_relation(self, group: GroupRef, relation: str) -> bytes | None:
         """The compressed NDJSON of one relation, or None while it is not ready (or failed)."""
         try:
-            path = f"/groups/{segment(group)}/export_relations/download"
+            path = ep.GROUP_RELATIONS_DOWNLOAD.path(group)
             response = await self.client.request("GET", path, params={"relation": relation})
         except NotFound:
             return None

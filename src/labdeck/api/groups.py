@@ -1,8 +1,8 @@
 """The groups service: group listings (`GET /groups`, subgroups, descendant groups) with every parameter
 of GitLab's API docs, one group, group projects and projects shared to a group.
 
-This is the only module that knows these paths. Listings go through the client's list cache (`refresh=True`
-always fetches). `segment()` is how the other group services put a group id or full path into a path.
+Paths come from the endpoint catalogue (`labdeck.domain.catalogue`). Listings go through the client's list
+cache (`refresh=True` always fetches).
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from labdeck.api.client import ApiClient
 from labdeck.api.models.base import parse_many, parse_one
 from labdeck.api.models.groups import Group
 from labdeck.api.models.projects import Project
-from labdeck.domain.paths import segment
+from labdeck.domain import catalogue as ep
 
 GroupRef = int | str
 Progress = Callable[[int, int | None], None]
@@ -99,7 +99,7 @@ class GroupsService:
                           on_progress: Progress | None = None) -> list[Group]:
         """`GET /groups`: every group matching `query` that the caller may see."""
         params = (query or GroupQuery()).params(top=True)
-        return parse_many(Group, await self._list("/groups", params, refresh, on_progress))
+        return parse_many(Group, await self._list(ep.GROUPS.path(), params, refresh, on_progress))
 
     async def top_level_groups(self, *, all_available: bool | None = None,
                                refresh: bool = False) -> list[Group]:
@@ -111,31 +111,31 @@ class GroupsService:
                         refresh: bool = False) -> list[Group]:
         """`GET /groups/:id/subgroups`: the visible direct subgroups."""
         params = (query or GroupQuery()).params(top=False)
-        items = await self._list(f"/groups/{segment(group)}/subgroups", params, refresh, None)
+        items = await self._list(ep.GROUP_SUBGROUPS.path(group), params, refresh, None)
         return parse_many(Group, items)
 
     async def descendant_groups(self, group: GroupRef, query: GroupQuery | None = None, *,
                                 refresh: bool = False) -> list[Group]:
         """`GET /groups/:id/descendant_groups`: every visible group below `group`."""
         params = (query or GroupQuery()).params(top=False)
-        items = await self._list(f"/groups/{segment(group)}/descendant_groups", params, refresh, None)
+        items = await self._list(ep.GROUP_DESCENDANTS.path(group), params, refresh, None)
         return parse_many(Group, items)
 
     async def get_group(self, group: GroupRef, *, statistics: bool = False) -> Group:
         """One group (without its project list)."""
         params = {"with_projects": False, "statistics": True if statistics else None}
-        return parse_one(Group, await self.client.get_json(f"/groups/{segment(group)}", params))
+        return parse_one(Group, await self.client.get_json(ep.GROUP.path(group), params))
 
     async def projects(self, group: GroupRef, query: ProjectQuery | None = None, *,
                        refresh: bool = False, on_progress: Progress | None = None) -> list[Project]:
         """`GET /groups/:id/projects` (shared projects included unless `with_shared=False`)."""
         params = (query or ProjectQuery()).params(shared=False)
-        items = await self._list(f"/groups/{segment(group)}/projects", params, refresh, on_progress)
+        items = await self._list(ep.GROUP_PROJECTS.path(group), params, refresh, on_progress)
         return parse_many(Project, items)
 
     async def shared_projects(self, group: GroupRef, query: ProjectQuery | None = None, *,
                               refresh: bool = False) -> list[Project]:
         """`GET /groups/:id/projects/shared`: projects of other namespaces shared to `group`."""
         params = (query or ProjectQuery()).params(shared=True)
-        items = await self._list(f"/groups/{segment(group)}/projects/shared", params, refresh, None)
+        items = await self._list(ep.GROUP_SHARED_PROJECTS.path(group), params, refresh, None)
         return parse_many(Project, items)

@@ -10,6 +10,7 @@ from labdeck.api.errors import MalformedResponse, NotFound
 from labdeck.api.models.base import parse_one
 from labdeck.api.models.users import CurrentUser
 from labdeck.api.models.version import Version
+from labdeck.domain import catalogue as ep
 from labdeck.domain.capabilities import Capabilities, capabilities_from_version
 from labdeck.domain.job_tokens import JobScope, project_path_from_job_url
 from labdeck.domain.text import sanitize
@@ -22,24 +23,24 @@ class InstanceService:
         self.client = client
 
     async def version(self) -> Version:
-        return parse_one(Version, await self.client.get_json("/version"))
+        return parse_one(Version, await self.client.get_json(ep.VERSION.path()))
 
     async def capabilities(self) -> Capabilities:
         """The edition and version: `GET /metadata` (GitLab 15.2 and later), else `GET /version` when the
         instance is older (404). Other errors (401 with a job token, say) propagate."""
         try:
-            body = await self.client.get_json("/metadata")
+            body = await self.client.get_json(ep.METADATA.path())
         except NotFound:
-            body = await self.client.get_json("/version")
+            body = await self.client.get_json(ep.VERSION.path())
         return capabilities_from_version(body)
 
     async def current_user(self) -> CurrentUser:
-        return parse_one(CurrentUser, await self.client.get_json("/user"))
+        return parse_one(CurrentUser, await self.client.get_json(ep.CURRENT_USER.path()))
 
     async def current_job(self) -> JobScope:
         """`GET /job` (the one user-level endpoint a job token reaches): the job, its project and who ran
         it. `MalformedResponse` when the answer lacks them."""
-        body: Any = await self.client.get_json("/job")
+        body: Any = await self.client.get_json(ep.CURRENT_JOB.path())
         try:
             job_id = int(body["id"])
             project_id = int(body["pipeline"]["project_id"])

@@ -3,8 +3,9 @@ by the filter language, project issues (read, create, update, close/reopen, dele
 to-do items, time tracking (durations checked before anything is sent), related and closing merge
 requests, and bulk actions with a result per issue.
 
-This is the only module that knows these paths. A mutation drops the cached issue listings (the global
-one and every group listing this service has read), so the next listing shows the change.
+Paths come from the endpoint catalogue (`labdeck.domain.catalogue`). A mutation drops the cached issue
+listings (the catalogue's families: the global one; and every group listing this service has read), so the
+next listing shows the change.
 """
 
 from __future__ import annotations
@@ -31,12 +32,13 @@ from labdeck.api.models.issues import (
     Todo,
 )
 from labdeck.api.models.shared_parts import SharedParts
+from labdeck.domain import catalogue as ep
 from labdeck.domain import issue_query
 from labdeck.domain.durations import parse_duration
-from labdeck.domain.paths import segment
+from labdeck.domain.endpoints import Endpoint
 from labdeck.domain.text import sanitize_json
 
-GLOBAL_PATH: Final = "/issues"
+GLOBAL_PATH: Final = ep.ISSUES.path()
 PARSE_INLINE: Final = 1_000  # longer lists are parsed in a thread
 GroupId = int | str
 BulkKind = Literal["close", "reopen", "add_labels", "remove_labels", "assign", "unassign", "set_milestone",
@@ -86,10 +88,6 @@ async def parse_issues(items: Any, *, sanitised: bool = False) -> list[Issue]:
     return parse_issue_list(items, sanitised=sanitised)
 
 
-def _project_path(project_id: int | str) -> str:
-    return f"/projects/{segment(project_id)}/issues"
-
-
 @dataclass(frozen=True)
 class BulkAction:
     """One action applied to many issues: what to send for each."""
@@ -131,7 +129,7 @@ class IssuesService:
     # -- listings -------------------------------------------------------------------------------------
     @staticmethod
     def listing_path(group: GroupId | None = None) -> str:
-        return GLOBAL_PATH if group is None else f"/groups/{segment(group)}/issues"
+        return GLOBAL_PATH if group is None else ep.GROUP_ISSUES.path(group)
 
     @staticmethod
     def compile_filter(text: str, group: GroupId | None = None) -> dict[str, Any]:
@@ -249,12 +247,12 @@ class IssuesService:
         hit = self.client.cached_list(self.listing_path(group), self.listing_params(params, group=group))
         return None if hit is None else (await parse_issues(hit[0]), hit[1])
 
-    def _invalidate(self, project_id: int | str, iid: int | None = None) -> None:
-        """Drop the cached lists a change to this project's issue can alter: the global and group listings,
-        and the project's issue paths as this service wrote them (an encoded `group%2Fproject` path is
-        not what the client's own invalidation sees)."""
-        base = _project_path(project_id)
-        for path in (GLOBAL_PATH, *self._group_paths, base if iid is None else f"{base}/{int(iid)}"):
+    def _invalidate(self, endpoint: Endpoint, *values: object) -> None:
+        """Drop the cached lists a change through `endpoint` can alter: its families in the catalogue (the
+        global listing, the project's issue paths as this service wrote them: an encoded `group%2Fproject`
+        path is not what the client's own invalidation sees) and the group listings read."""
+        self.client.cache.forget(endpoint, *values)
+        for path in self._group_paths:
             self.client.cache.invalidate(path)
 
     # -- people and milestones ------------------------------------------------------------------------
@@ -262,7 +260,7 @@ class IssuesService:
         """Ids of these usernames (`GET /users?username=`); unknown ones are left out."""
         found: dict[str, int] = {}
         for name in dict.fromkeys(n.strip().lstrip("@") for n in usernames if n.strip()):
-            users = await self.client.get_json("/users", {"username": name})
+            users = await self.client.get_json(ep.USERS.path(), {"username": name})
             if isinstance(users, list) and users and isinstance(users[0], dict) and "id" in users[0]:
                 found[name] = int(users[0]["id"])
         return found
@@ -271,7 +269,7 @@ class IssuesService:
         """The id of the project's milestone called `title`, or None (remembered per project)."""
         key = (str(project_id), title)
         if key not in self._milestones:
-            items = await self.client.get_json(f"/projects/{segment(project_id)}/milestones",
+            items = await self.client.get_json(ep.PROJECT_MILESTONES.path(project_id),
                                                {"title": title})
             match = [m for m in items or [] if isinstance(m, dict) and m.get("title") == title]
             self._milestones[key] = int(match[0]["id"]) if match else None
@@ -279,29 +277,28 @@ class IssuesService:
 
     # -- single issues --------------------------------------------------------------------------------
     async def get_issue(self, project_id: int | str, iid: int) -> Issue:
-        body = await self.client.get_json(f"{_project_path(project_id)}/{int(iid)}",
-                                          {"with_labels_details": "true"})
+        body = await self.client.get_json(ep.ISSUE.path(project_id, iid), {"with_labels_details": "true"})
         return parse_one(Issue, body)
 
     async def project_issues(self, project_id: int | str,
                              params: Mapping[str, Any] | None = None) -> list[Issue]:
-        items = await self.client.fetch_all(_project_path(project_id), params, decode=issue_rows())
+        items = await self.client.fetch_all(ep.PROJECT_ISSUES.path(project_id), params, decode=issue_rows())
         return parse_issue_list(items, sanitised=True)
 
     async def create_issue(self, project_id: int | str, title: str, **fields: Any) -> Issue:
         try:
-            body = await self.client.post_json(_project_path(project_id), {"title": title, **fields})
+            body = await self.client.post_json(ep.ISSUE_CREATE.path(project_id), {"title": title, **fields})
         finally:
-            self._invalidate(project_id)
+            self._invalidate(ep.ISSUE_CREATE, project_id)
         return parse_one(Issue, body)
 
     async def update_issue(self, project_id: int | str, iid: int, **fields: Any) -> Issue:
         """`PUT` the given fields (`title`, `labels`, `add_labels`, `remove_labels`, `assignee_ids`,
         `milestone_id`, `due_date`, `confidential`, `state_event`, ...)."""
         try:
-            body = await self.client.put_json(f"{_project_path(project_id)}/{int(iid)}", fields)
+            body = await self.client.put_json(ep.ISSUE_UPDATE.path(project_id, iid), fields)
         finally:
-            self._invalidate(project_id, iid)
+            self._invalidate(ep.ISSUE_UPDATE, project_id, iid)
         return parse_one(Issue, body)
 
     async def close_issue(self, project_id: int | str, iid: int) -> Issue:
@@ -312,23 +309,22 @@ class IssuesService:
 
     async def delete_issue(self, project_id: int | str, iid: int) -> None:
         try:
-            await self.client.delete(f"{_project_path(project_id)}/{int(iid)}")
+            await self.client.delete(ep.ISSUE_DELETE.path(project_id, iid))
         finally:
-            self._invalidate(project_id, iid)
+            self._invalidate(ep.ISSUE_DELETE, project_id, iid)
 
     # -- notes, to-do, promotion ----------------------------------------------------------------------
     async def notes(self, project_id: int | str, iid: int, *, refresh: bool = False) -> list[Note]:
         """The issue's notes, oldest first (through the list cache)."""
-        items = await self.client.get_list(f"{_project_path(project_id)}/{int(iid)}/notes",
+        items = await self.client.get_list(ep.ISSUE_NOTES.path(project_id, iid),
                                            {"sort": "asc", "order_by": "created_at"}, refresh=refresh)
         return parse_many(Note, items)
 
     async def add_note(self, project_id: int | str, iid: int, body: str) -> Note:
         try:
-            data = await self.client.post_json(f"{_project_path(project_id)}/{int(iid)}/notes",
-                                               {"body": body})
+            data = await self.client.post_json(ep.ISSUE_NOTE_CREATE.path(project_id, iid), {"body": body})
         finally:
-            self._invalidate(project_id, iid)
+            self._invalidate(ep.ISSUE_NOTE_CREATE, project_id, iid)
         return parse_one(Note, data)
 
     async def promote(self, project_id: int | str, iid: int) -> bool:
@@ -338,8 +334,7 @@ class IssuesService:
 
     async def add_todo(self, project_id: int | str, iid: int) -> Todo | None:
         """A to-do item for the caller; None when one already exists (304)."""
-        response = await self.client.request("POST", f"{_project_path(project_id)}/{int(iid)}/todo",
-                                             allow_304=True)
+        response = await self.client.request("POST", ep.ISSUE_TODO.path(project_id, iid), allow_304=True)
         if response.status_code == 304:
             return None
         return parse_one(Todo, self.client.decode(response))
@@ -349,14 +344,17 @@ class IssuesService:
                          duration: str | None = None) -> TimeStats:
         """`POST .../<action>` (`time_estimate`, `add_spent_time` with a duration; `reset_time_estimate`,
         `reset_spent_time`); the duration is checked first and `DurationError` raised before sending."""
+        endpoint = ep.ISSUE_TIME.get(action)
+        if endpoint is None:
+            raise ValueError(f"unknown time tracking action {action!r}")
         payload = None
         if duration is not None:
             parse_duration(duration)  # DurationError before anything is sent
             payload = {"duration": duration.strip()}
         try:
-            body = await self.client.post_json(f"{_project_path(project_id)}/{int(iid)}/{action}", payload)
+            body = await self.client.post_json(endpoint.path(project_id, iid), payload)
         finally:
-            self._invalidate(project_id, iid)
+            self._invalidate(endpoint, project_id, iid)
         return parse_one(TimeStats, body)
 
     async def set_estimate(self, project_id: int | str, iid: int, duration: str) -> TimeStats:
@@ -372,21 +370,20 @@ class IssuesService:
         return await self.track_time(project_id, iid, "reset_spent_time")
 
     async def time_stats(self, project_id: int | str, iid: int) -> TimeStats:
-        return parse_one(TimeStats, await self.client.get_json(
-            f"{_project_path(project_id)}/{int(iid)}/time_stats"))
+        return parse_one(TimeStats, await self.client.get_json(ep.ISSUE_TIME_STATS.path(project_id, iid)))
 
     # -- merge requests -------------------------------------------------------------------------------
     async def related_merge_requests(self, project_id: int | str, iid: int, *,
                                      refresh: bool = False) -> list[IssueMergeRequest]:
         """Merge requests that mention the issue (through the list cache)."""
         return parse_many(IssueMergeRequest, await self.client.get_list(
-            f"{_project_path(project_id)}/{int(iid)}/related_merge_requests", refresh=refresh))
+            ep.ISSUE_RELATED_MERGE_REQUESTS.path(project_id, iid), refresh=refresh))
 
     async def closed_by(self, project_id: int | str, iid: int, *,
                         refresh: bool = False) -> list[IssueMergeRequest]:
         """Merge requests that close the issue when merged (through the list cache)."""
         return parse_many(IssueMergeRequest, await self.client.get_list(
-            f"{_project_path(project_id)}/{int(iid)}/closed_by", refresh=refresh))
+            ep.ISSUE_CLOSED_BY.path(project_id, iid), refresh=refresh))
 
     # -- bulk -----------------------------------------------------------------------------------------
     async def apply(self, issue: Issue, action: BulkAction) -> BulkItemResult:

@@ -1,6 +1,6 @@
 """The iterations service: iterations of a group or of a project (its ancestor groups), by state
-(`opened` is upcoming or started), title search and with or without ancestors. The only module that knows
-these paths."""
+(`opened` is upcoming or started), title search and with or without ancestors. Paths come from
+the endpoint catalogue (`labdeck.domain.catalogue`)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from labdeck.api.client import ApiClient
 from labdeck.api.groups import GroupRef
 from labdeck.api.models.base import parse_many
 from labdeck.api.models.iterations import Iteration
-from labdeck.domain.paths import segment
+from labdeck.domain import catalogue as ep
 
 IterationFilter = Literal["opened", "upcoming", "started", "closed", "all"]
 
@@ -29,11 +29,10 @@ class IterationsService:
     async def group_iterations(self, group: GroupRef, *, state: IterationFilter | None = None,
                                search: str | None = None, include_ancestors: bool | None = None,
                                refresh: bool = False) -> list[Iteration]:
-        return await self._list(f"/groups/{segment(group)}/iterations", state, search, include_ancestors,
-                                refresh)
+        return await self._list(ep.GROUP_ITERATIONS.path(group), state, search, include_ancestors, refresh)
 
     async def project_iterations(self, project: GroupRef, *, state: IterationFilter | None = None,
                                  search: str | None = None, include_ancestors: bool | None = None,
                                  refresh: bool = False) -> list[Iteration]:
-        return await self._list(f"/projects/{segment(project)}/iterations", state, search,
-                                include_ancestors, refresh)
+        return await self._list(ep.PROJECT_ITERATIONS.path(project), state, search, include_ancestors,
+                                refresh)

@@ -1,6 +1,6 @@
 """The group labels service: list (counts, ancestor and descendant options, search), get by id or title,
 create (hex or CSS colour names, checked before sending), update (`new_name`), delete, subscribe and
-unsubscribe. This is the only module that knows these paths."""
+unsubscribe. Paths come from the endpoint catalogue."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ from labdeck.api.client import ApiClient
 from labdeck.api.groups import GroupRef
 from labdeck.api.models.base import parse_many, parse_one
 from labdeck.api.models.labels import GroupLabel
+from labdeck.domain import catalogue as ep
 from labdeck.domain.colours import normalise_colour
-from labdeck.domain.paths import segment
 
 
 class GroupLabelsService:
@@ -19,9 +19,6 @@ class GroupLabelsService:
 
     def __init__(self, client: ApiClient) -> None:
         self.client = client
-
-    def _base(self, group: GroupRef) -> str:
-        return f"/groups/{segment(group)}/labels"
 
     async def list_labels(self, group: GroupRef, *, with_counts: bool = False,
                           include_ancestor_groups: bool | None = None,
@@ -31,11 +28,12 @@ class GroupLabelsService:
         params = {"with_counts": with_counts or None, "include_ancestor_groups": include_ancestor_groups,
                   "include_descendant_groups": include_descendant_groups,
                   "only_group_labels": only_group_labels, "search": search or None}
-        return parse_many(GroupLabel, await self.client.get_list(self._base(group), params, refresh=refresh))
+        items = await self.client.get_list(ep.GROUP_LABELS.path(group), params, refresh=refresh)
+        return parse_many(GroupLabel, items)
 
     async def get_label(self, group: GroupRef, label: int | str) -> GroupLabel:
         """A label by id or by title."""
-        return parse_one(GroupLabel, await self.client.get_json(f"{self._base(group)}/{segment(label)}"))
+        return parse_one(GroupLabel, await self.client.get_json(ep.GROUP_LABEL.path(group, label)))
 
     async def create_label(self, group: GroupRef, name: str, color: str,
                            description: str | None = None) -> GroupLabel:
@@ -45,10 +43,10 @@ class GroupLabelsService:
             raise ValueError("a label needs a name")
         body = {"name": name, "color": color.strip(), "description": description}
         try:
-            created = await self.client.post_json(self._base(group), {k: v for k, v in body.items()
-                                                                     if v is not None})
+            created = await self.client.post_json(ep.GROUP_LABEL_CREATE.path(group),
+                                                  {k: v for k, v in body.items() if v is not None})
         finally:
-            self.client.cache.invalidate(self._base(group))
+            self.client.cache.forget(ep.GROUP_LABEL_CREATE, group)
         return parse_one(GroupLabel, created)
 
     async def update_label(self, group: GroupRef, label: int | str, *, new_name: str | None = None,
@@ -60,26 +58,25 @@ class GroupLabelsService:
         body: dict[str, Any] = {k: v for k, v in (("new_name", new_name), ("color", color),
                                                   ("description", description)) if v is not None}
         try:
-            updated = await self.client.put_json(f"{self._base(group)}/{segment(label)}", body)
+            updated = await self.client.put_json(ep.GROUP_LABEL_UPDATE.path(group, label), body)
         finally:
-            self.client.cache.invalidate(self._base(group))
+            self.client.cache.forget(ep.GROUP_LABEL_UPDATE, group, label)
         return parse_one(GroupLabel, updated)
 
     async def delete_label(self, group: GroupRef, label: int | str) -> None:
         try:
-            await self.client.delete(f"{self._base(group)}/{segment(label)}")
+            await self.client.delete(ep.GROUP_LABEL_DELETE.path(group, label))
         finally:
-            self.client.cache.invalidate(self._base(group))
+            self.client.cache.forget(ep.GROUP_LABEL_DELETE, group, label)
 
     async def set_subscription(self, group: GroupRef, label: int | str,
                                subscribed: bool) -> GroupLabel | None:
         """Subscribe or unsubscribe; returns the label, or None when nothing changed (the server's 304)."""
-        action = "subscribe" if subscribed else "unsubscribe"
+        endpoint = ep.GROUP_LABEL_SUBSCRIBE if subscribed else ep.GROUP_LABEL_UNSUBSCRIBE
         try:
-            response = await self.client.request("POST", f"{self._base(group)}/{segment(label)}/{action}",
-                                                 allow_304=True)
+            response = await self.client.request("POST", endpoint.path(group, label), allow_304=True)
         finally:
-            self.client.cache.invalidate(self._base(group))
+            self.client.cache.forget(endpoint, group, label)
         if response.status_code == 304:
             return None
         return parse_one(GroupLabel, self.client.decode(response))

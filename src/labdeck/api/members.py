@@ -1,7 +1,7 @@
 """The members service: members of groups and projects (direct or inherited, one member, add several at
 once, update, remove, the override flag of group members) and the billable members of top-level groups.
 
-This is the only module that knows these paths. `source` is `("groups", id_or_path)` or
+Paths come from the endpoint catalogue. `source` is `("groups", id_or_path)` or
 `("projects", id_or_path)`; a mutation drops the cached member lists of the client.
 """
 
@@ -16,8 +16,9 @@ from labdeck.api.errors import LabdeckError
 from labdeck.api.groups import GroupRef
 from labdeck.api.models.base import parse_many, parse_one
 from labdeck.api.models.members import BillableMember, Member, Membership
+from labdeck.domain import catalogue as ep
 from labdeck.domain.access_levels import MEMBER_LEVELS, PROJECT_MEMBER_LEVELS
-from labdeck.domain.paths import segment
+from labdeck.domain.endpoints import Endpoint
 
 Kind = Literal["groups", "projects"]
 Source = tuple[Kind, GroupRef]
@@ -34,11 +35,12 @@ class UnknownUser(LabdeckError):
         super().__init__(f"No user with the username {username}")
 
 
-def _base(source: Source) -> str:
-    kind, ident = source
-    if kind not in ("groups", "projects"):
-        raise ValueError(f"unknown member source {kind!r}")
-    return f"/{kind}/{segment(ident)}/members"
+def _endpoint(source: Source, name: str) -> Endpoint:
+    """The catalogue's `name` endpoint (`members`, `member_add`, ...) of the source's kind."""
+    try:
+        return ep.owned(source[0])[name]
+    except ValueError:
+        raise ValueError(f"unknown member source {source[0]!r}") from None
 
 
 def check_level(source: Source, access_level: int) -> None:
@@ -55,20 +57,18 @@ class MembersService:
         self.client = client
 
     def _changed(self, source: Source) -> None:
-        self.client.cache.invalidate(_base(source))
-        if source[0] == "groups":
-            self.client.cache.invalidate(f"/groups/{segment(source[1])}/billable_members")
+        self.client.cache.forget(_endpoint(source, "member_add"), source[1])
 
     # -- reading --------------------------------------------------------------------------------------
     async def list_members(self, source: Source, *, inherited: bool = False, query: str | None = None,
                            user_ids: Iterable[int] = (), refresh: bool = False) -> list[Member]:
         """Direct members, or with `inherited=True` everyone with access (the highest level per user)."""
-        path = _base(source) + ("/all" if inherited else "")
+        path = _endpoint(source, "members_all" if inherited else "members").path(source[1])
         params = {"query": query or None, "user_ids": list(user_ids) or None}
         return parse_many(Member, await self.client.get_list(path, params, refresh=refresh))
 
     async def get_member(self, source: Source, user_id: int, *, inherited: bool = False) -> Member:
-        path = f"{_base(source)}{'/all' if inherited else ''}/{int(user_id)}"
+        path = _endpoint(source, "member_all" if inherited else "member").path(source[1], user_id)
         return parse_one(Member, await self.client.get_json(path))
 
     async def user_id_for(self, username: str) -> int:
@@ -77,7 +77,7 @@ class MembersService:
         name = username.strip().removeprefix("@")
         if not name:
             raise UnknownUser(username)
-        found = await self.client.get_json("/users", {"username": name})
+        found = await self.client.get_json(ep.USERS.path(), {"username": name})
         for user in found if isinstance(found, list) else []:
             if isinstance(user, dict) and str(user.get("username", "")).lower() == name.lower():
                 return int(user["id"])
@@ -94,7 +94,8 @@ class MembersService:
         body = {"user_id": int(user_id), "access_level": int(access_level),
                 "expires_at": expires_at.isoformat() if expires_at else None, "invite_source": invite_source}
         try:
-            return parse_one(Member, await self.client.post_json(_base(source), _clean(body)))
+            path = _endpoint(source, "member_add").path(source[1])
+            return parse_one(Member, await self.client.post_json(path, _clean(body)))
         finally:
             self._changed(source)
 
@@ -109,7 +110,7 @@ class MembersService:
         body = {"user_id": ids, "access_level": int(access_level),
                 "expires_at": expires_at.isoformat() if expires_at else None}
         try:
-            return await self.client.post_json(_base(source), _clean(body))
+            return await self.client.post_json(_endpoint(source, "member_add").path(source[1]), _clean(body))
         finally:
             self._changed(source)
 
@@ -119,23 +120,23 @@ class MembersService:
         body = {"access_level": int(access_level),
                 "expires_at": expires_at.isoformat() if expires_at else None}
         try:
-            updated = await self.client.put_json(f"{_base(source)}/{int(user_id)}", _clean(body))
+            path = _endpoint(source, "member_update").path(source[1], user_id)
+            updated = await self.client.put_json(path, _clean(body))
             return parse_one(Member, updated)
         finally:
             self._changed(source)
 
     async def remove_member(self, source: Source, user_id: int) -> None:
         try:
-            await self.client.delete(f"{_base(source)}/{int(user_id)}")
+            await self.client.delete(_endpoint(source, "member_delete").path(source[1], user_id))
         finally:
             self._changed(source)
 
     async def set_override(self, group: GroupRef, user_id: int, enabled: bool) -> Member:
         """Turn a group member's override flag on (`POST`) or off (`DELETE`)."""
-        path = f"{_base(('groups', group))}/{int(user_id)}/override"
-        method = "POST" if enabled else "DELETE"
+        endpoint = ep.GROUP_MEMBER_OVERRIDE if enabled else ep.GROUP_MEMBER_OVERRIDE_DELETE
         try:
-            response = await self.client.request(method, path)
+            response = await self.client.request(endpoint.method, endpoint.path(group, user_id))
         finally:
             self._changed(("groups", group))
         return parse_one(Member, self.client.decode(response))
@@ -148,21 +149,20 @@ class MembersService:
         if sort is not None and sort not in BILLABLE_SORTS:
             raise ValueError(f"unknown billable members sort {sort!r}")
         params = {"search": search or None, "sort": sort}
-        items = await self.client.get_list(f"/groups/{segment(group)}/billable_members", params,
+        items = await self.client.get_list(ep.GROUP_BILLABLE_MEMBERS.path(group), params,
                                            refresh=refresh)
         return parse_many(BillableMember, items)
 
     async def billable_memberships(self, group: GroupRef, user_id: int) -> list[Membership]:
-        path = f"/groups/{segment(group)}/billable_members/{int(user_id)}/memberships"
+        path = ep.GROUP_BILLABLE_MEMBERSHIPS.path(group, user_id)
         return parse_many(Membership, await self.client.fetch_all(path))
 
     async def remove_billable_member(self, group: GroupRef, user_id: int) -> None:
         """Remove the user from the group, its subgroups and projects."""
         try:
-            await self.client.delete(f"/groups/{segment(group)}/billable_members/{int(user_id)}")
+            await self.client.delete(ep.GROUP_BILLABLE_MEMBER_DELETE.path(group, user_id))
         finally:
-            self._changed(("groups", group))
-            self.client.cache.invalidate("/projects")
+            self.client.cache.forget(ep.GROUP_BILLABLE_MEMBER_DELETE, group, user_id)
 
 
 def _clean(body: dict[str, Any]) -> dict[str, Any]:

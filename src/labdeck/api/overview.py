@@ -21,8 +21,8 @@ from labdeck.api.models.moderation import Condition, ModeratedUser
 from labdeck.api.models.project_resources import PagesDomain
 from labdeck.api.pagination import Page
 from labdeck.api.users import USERS_PATH, UsersService
+from labdeck.domain import catalogue as ep
 from labdeck.domain.moderation import DEFAULT_DORMANT_DAYS
-from labdeck.domain.paths import segment
 
 BUDGET = 12  # requests the overview may send in all
 USERS_PAGES = 5  # at most 500 users counted on start
@@ -81,7 +81,7 @@ class OverviewService:
         """The instance's dormant period (`deactivate_dormant_users_period`), 90 days when unknown."""
         try:
             self.budget.take()
-            settings = await self.client.get_json("/application/settings")
+            settings = await self.client.get_json(ep.APPLICATION_SETTINGS.path())
         except LabdeckError:
             return DEFAULT_DORMANT_DAYS
         value = settings.get("deactivate_dormant_users_period") if isinstance(settings, dict) else None
@@ -126,7 +126,7 @@ class OverviewService:
         """Pages domains whose certificate expired or expires within 30 days (administrators)."""
         figures = CertificateFigures()
         now = self.now()
-        pages, figures.complete = await self._pages("/pages/domains", None, DOMAIN_PAGES)
+        pages, figures.complete = await self._pages(ep.ALL_PAGES_DOMAINS.path(), None, DOMAIN_PAGES)
         for page in pages:
             for domain in parse_many(PagesDomain, page.items, sanitised=True):
                 figures.scanned += 1
@@ -144,7 +144,7 @@ class OverviewService:
         found: list[FailedDeployment] = []
         for project_id, path in list(projects)[:RECENT_PROJECTS]:
             self.budget.take()
-            page = await self.client.get_page(f"/projects/{segment(project_id)}/deployments", {
+            page = await self.client.get_page(ep.DEPLOYMENTS.path(project_id), {
                 "status": "failed", "updated_after": since, "order_by": "updated_at", "sort": "desc",
                 "per_page": 20})
             found += [FailedDeployment(path, d) for d in parse_many(Deployment, page.items, sanitised=True)]

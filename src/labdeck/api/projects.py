@@ -1,6 +1,6 @@
 """The projects service: the projects listing a page at a time (`GET /projects`), one project, and
-archiving. This is the only module that knows these paths; the per-project resources (wikis, tags, Pages
-domains, error tracking, forks) have their own services beside it and share `segment()`."""
+archiving. Paths come from the endpoint catalogue (`labdeck.domain.catalogue`); the per-project resources
+(wikis, tags, Pages domains, error tracking, forks) have their own services beside it."""
 
 from __future__ import annotations
 
@@ -13,17 +13,17 @@ from labdeck.api.errors import LabdeckError
 from labdeck.api.models.base import parse_many, parse_one
 from labdeck.api.models.fast_lists import fast_decoder
 from labdeck.api.models.projects import Project
-from labdeck.domain.paths import segment
+from labdeck.domain import catalogue as ep
+from labdeck.domain.endpoints import Endpoint
 
-PROJECTS_PATH = "/projects"
 PER_PAGE = 50
 ProjectRef = int | str
 
 
-def forget(client: ApiClient, path: str) -> None:
-    """Drop the cached lists of `path`'s family when a mutation elsewhere changed them (the client already
-    drops the mutated path's own family, however the path is encoded)."""
-    client.cache.invalidate(path, client.settings.base_url)
+def forget(client: ApiClient, endpoint: Endpoint, *values: object) -> None:
+    """Drop the cached lists of the families a change through `endpoint` alters (the client already drops
+    the mutated path's own family, however the path is encoded), on this client's instance."""
+    client.cache.forget(endpoint, *values, instance=client.settings.base_url)
 
 
 def project_rows() -> body.PageDecode | None:
@@ -41,7 +41,7 @@ class ProjectsService:
     async def first_page(self, *, per_page: int = PER_PAGE, order_by: str = "last_activity_at",
                          sort: str = "desc", search: str | None = None) -> tuple[list[Project], str | None]:
         """The first page, most recently active first, and the `next` link (None on the last page)."""
-        page = await self.client.get_page(PROJECTS_PATH, {"order_by": order_by, "sort": sort,
+        page = await self.client.get_page(ep.PROJECTS.path(), {"order_by": order_by, "sort": sort,
                                                           "per_page": per_page, "search": search or None},
                                           decode=project_rows())
         return parse_many(Project, page.items, sanitised=True), page.next_url  # client pages are clean
@@ -52,7 +52,7 @@ class ProjectsService:
         return parse_many(Project, page.items, sanitised=True), page.next_url  # client pages are clean
 
     async def project(self, project: ProjectRef) -> Project:
-        return parse_one(Project, await self.client.get_json(f"{PROJECTS_PATH}/{segment(project)}"))
+        return parse_one(Project, await self.client.get_json(ep.PROJECT.path(project)))
 
     async def projects_by_id(self, ids: Iterable[int]) -> dict[int, Project]:
         """The projects of `ids` (each read once, concurrently within the client's limit); one that cannot
@@ -69,6 +69,6 @@ class ProjectsService:
         return {i: p for i, p in zip(wanted, found, strict=True) if p is not None}
 
     async def set_archived(self, project: ProjectRef, archived: bool) -> Project:
-        action = "archive" if archived else "unarchive"
-        data = await self.client.post_json(f"{PROJECTS_PATH}/{segment(project)}/{action}")
+        endpoint = ep.PROJECT_ARCHIVE if archived else ep.PROJECT_UNARCHIVE
+        data = await self.client.post_json(endpoint.path(project))
         return parse_one(Project, data)

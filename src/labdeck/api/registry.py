@@ -42,7 +42,7 @@ from labdeck.api.registry_graphql import (
 from labdeck.api.registry_known import known_for
 from labdeck.api.tag_cache import TagDetailCache
 from labdeck.api.tag_detail_stream import DetailStream
-from labdeck.domain.paths import segment
+from labdeck.domain import catalogue as ep
 from labdeck.domain.registry_cleanup import CleanupRules
 
 LOCK_SECONDS = 3600
@@ -139,23 +139,20 @@ class RegistryService:
     def _instance(self) -> str:
         return self.client.settings.base_url
 
-    def _repo_path(self, project: Ref, repository_id: int) -> str:
-        return f"/projects/{segment(project)}/registry/repositories/{int(repository_id)}"
-
     # -- reading ----------------------------------------------------------------------------------------
     async def project_repositories(self, project: Ref, *,
                                    tags_count: bool = True) -> list[RegistryRepository]:
-        items = await self.client.fetch_all(f"/projects/{segment(project)}/registry/repositories",
+        items = await self.client.fetch_all(ep.PROJECT_REGISTRY_REPOSITORIES.path(project),
                                             {"tags_count": tags_count or None})
         return parse_many(RegistryRepository, items)
 
     async def group_repositories(self, group: Ref, *, tags_count: bool = True) -> list[RegistryRepository]:
-        items = await self.client.fetch_all(f"/groups/{segment(group)}/registry/repositories",
+        items = await self.client.fetch_all(ep.GROUP_REGISTRY_REPOSITORIES.path(group),
                                             {"tags_count": tags_count or None})
         return parse_many(RegistryRepository, items)
 
     async def repository(self, repository_id: int, *, tags_count: bool = False) -> RegistryRepository:
-        data = await self.client.get_json(f"/registry/repositories/{int(repository_id)}",
+        data = await self.client.get_json(ep.REGISTRY_REPOSITORY.path(repository_id),
                                           {"tags_count": tags_count or None})
         return parse_one(RegistryRepository, data)
 
@@ -168,11 +165,11 @@ class RegistryService:
         return True
 
     async def tags(self, project: Ref, repository_id: int) -> list[RegistryTag]:
-        items = await self.client.fetch_all(self._repo_path(project, repository_id) + "/tags")
+        items = await self.client.fetch_all(ep.REGISTRY_TAGS.path(project, repository_id))
         return parse_many(RegistryTag, items)
 
     async def tag(self, project: Ref, repository_id: int, name: str) -> RegistryTagDetail:
-        data = await self.client.get_json(f"{self._repo_path(project, repository_id)}/tags/{segment(name)}")
+        data = await self.client.get_json(ep.REGISTRY_TAG.path(project, repository_id, name))
         return parse_one(RegistryTagDetail, data)
 
     async def tag_details(self, project: Ref, repository_id: int, names: list[str] | None = None, *,
@@ -258,7 +255,7 @@ class RegistryService:
             if every is not None:
                 page_names(every)
             else:
-                await self.client.fetch_all(self._repo_path(project, repository_id) + "/tags",
+                await self.client.fetch_all(ep.REGISTRY_TAGS.path(project, repository_id),
                                             on_items=page_names)
             fetched, refused = await stream.finish()
         except BaseException:
@@ -292,7 +289,7 @@ class RegistryService:
         (before GitLab 13.6, an error, a body past the size cap): the caller walks the list instead, and
         meets the real error there if there is one."""
         try:
-            response = await self.client.request("GET", f"/registry/repositories/{int(repository_id)}",
+            response = await self.client.request("GET", ep.REGISTRY_REPOSITORY.path(repository_id),
                                                  params={"tags": True})
             data = await body.off_loop(len(response.content), body.clean_items, response.content,
                                        "GET /registry/repositories/:id?tags=true")
@@ -362,12 +359,12 @@ class RegistryService:
             self.tag_cache.forget_names(repository_id)
 
     async def delete_tag(self, project: Ref, repository_id: int, name: str) -> None:
-        await self.client.request("DELETE", f"{self._repo_path(project, repository_id)}/tags/{segment(name)}")
+        await self.client.request("DELETE", ep.REGISTRY_TAG_DELETE.path(project, repository_id, name))
         self._names_changed(repository_id)
 
     async def delete_repository(self, project: Ref, repository_id: int) -> None:
         """Accepted (202): the repository disappears later; see `repository_exists`."""
-        await self.client.request("DELETE", self._repo_path(project, repository_id))
+        await self.client.request("DELETE", ep.REGISTRY_REPOSITORY_DELETE.path(project, repository_id))
         self._names_changed(repository_id)
 
     def lock_remaining(self, repository_id: int) -> float | None:
@@ -380,7 +377,7 @@ class RegistryService:
         params = {"name_regex_delete": rules.name_regex_delete, "name_regex_keep": rules.name_regex_keep,
                   "keep_n": rules.keep_n, "older_than": rules.older_than}
         try:
-            await self.client.request("DELETE", self._repo_path(project, repository_id) + "/tags",
+            await self.client.request("DELETE", ep.REGISTRY_TAGS_DELETE.path(project, repository_id),
                                       params=params)
         except BadRequest as error:
             if _LOCK_HINT in str(error.message):

@@ -1,7 +1,7 @@
 """The repository tags service: the listing (`order_by` name or updated, `sort`, `search` with `^term` and
 `term$`), one tag, create (lightweight, or annotated with a message) and delete. A refused creation comes
-back as the server's 405 with its message (`MethodNotAllowed.message`). The only module that knows these
-paths."""
+back as the server's 405 with its message (`MethodNotAllowed.message`). Paths come from the endpoint
+catalogue (`labdeck.domain.catalogue`)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from labdeck.api.client import ApiClient
 from labdeck.api.models.base import parse_many, parse_one
 from labdeck.api.models.project_resources import RepositoryTag
 from labdeck.api.projects import ProjectRef
-from labdeck.domain.paths import segment
+from labdeck.domain import catalogue as ep
 
 OrderBy = Literal["name", "updated"]
 Sort = Literal["asc", "desc"]
@@ -21,25 +21,21 @@ class TagsService:
     def __init__(self, client: ApiClient) -> None:
         self.client = client
 
-    def _path(self, project: ProjectRef, name: str | None = None) -> str:
-        base = f"/projects/{segment(project)}/repository/tags"
-        return base if name is None else f"{base}/{segment(name)}"
-
     async def tags(self, project: ProjectRef, *, order_by: OrderBy = "updated", sort: Sort = "desc",
                    search: str | None = None, refresh: bool = False) -> list[RepositoryTag]:
         params = {"order_by": order_by, "sort": sort, "search": search or None}
-        return parse_many(RepositoryTag, await self.client.get_list(self._path(project), params,
+        return parse_many(RepositoryTag, await self.client.get_list(ep.PROJECT_TAGS.path(project), params,
                                                                     refresh=refresh))
 
     async def tag(self, project: ProjectRef, name: str) -> RepositoryTag:
-        return parse_one(RepositoryTag, await self.client.get_json(self._path(project, name)))
+        return parse_one(RepositoryTag, await self.client.get_json(ep.PROJECT_TAG.path(project, name)))
 
     async def create(self, project: ProjectRef, name: str, ref: str, *,
                      message: str | None = None) -> RepositoryTag:
         """A lightweight tag, or an annotated one when `message` is given."""
         body = {"tag_name": name, "ref": ref, **({"message": message} if message else {})}
-        data = await self.client.post_json(self._path(project), body)
+        data = await self.client.post_json(ep.PROJECT_TAG_CREATE.path(project), body)
         return parse_one(RepositoryTag, data)
 
     async def delete(self, project: ProjectRef, name: str) -> None:
-        await self.client.delete(self._path(project, name))
+        await self.client.delete(ep.PROJECT_TAG_DELETE.path(project, name))

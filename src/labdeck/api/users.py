@@ -1,8 +1,8 @@
 """The users service for administrators: the users listing (`GET /users`, `GET /users/:id`) and the
 moderation operations (`POST /users/:id/<op>`), one at a time or in bulk with a result per user.
 
-This is the only module that knows these paths. A successful operation invalidates the cached `/users`
-lists, so the next listing shows the new states.
+Paths come from the endpoint catalogue. An operation, done or refused, invalidates the cached `/users`
+lists (the catalogue's family of the operation), so the next listing shows the new states.
 """
 
 from __future__ import annotations
@@ -16,9 +16,10 @@ from labdeck.api.errors import LabdeckError, MalformedResponse, failure_text
 from labdeck.api.models.base import parse_many, parse_one
 from labdeck.api.models.fast_lists import fast_decoder
 from labdeck.api.models.moderation import ModeratedUser, ModerationResult
+from labdeck.domain import catalogue as ep
 from labdeck.domain.moderation import Operation
 
-USERS_PATH: Final = "/users"
+USERS_PATH: Final = ep.USERS.path()
 # Progress of a bulk job: (done, total, the latest result).
 BulkProgress = Callable[[int, int, ModerationResult], Awaitable[None] | None]
 
@@ -78,7 +79,7 @@ class UsersService:
         return parse_many(ModeratedUser, hit[0], sanitised=True), hit[1]
 
     async def get_user(self, user_id: int) -> ModeratedUser:
-        return parse_one(ModeratedUser, await self.client.get_json(f"{USERS_PATH}/{int(user_id)}"))
+        return parse_one(ModeratedUser, await self.client.get_json(ep.USER.path(user_id)))
 
     # -- moderation -----------------------------------------------------------------------------------
     async def moderate(self, user_id: int, op: Operation | str) -> Any:
@@ -87,11 +88,12 @@ class UsersService:
         return (await self._post(user_id, Operation(op)))[1]
 
     async def _post(self, user_id: int, operation: Operation) -> tuple[int, Any]:
+        endpoint = ep.USER_MODERATION[operation.value]
         try:
-            response = await self.client.request("POST", f"{USERS_PATH}/{int(user_id)}/{operation.value}")
+            response = await self.client.request("POST", endpoint.path(user_id))
         finally:
             # Even a refusal may mean our cached state was stale: drop it either way.
-            self.client.cache.invalidate(USERS_PATH)
+            self.client.cache.forget(endpoint, user_id)
         try:
             body = self.client.decode(response)
         except MalformedResponse:  # the status already says it was done; the body is only a courtesy

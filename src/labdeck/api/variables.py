@@ -4,7 +4,7 @@
 lengths, masked values, descriptions (255 characters) and hidden variables are checked with the domain
 rules before anything is sent (`VariableError`, shaped like the server's field errors). `raw` and
 `description` can be set on create and update; `masked_and_hidden` only on create (GitLab refuses to
-hide an existing variable). This is the only module that knows these paths."""
+hide an existing variable). Paths come from the endpoint catalogue."""
 
 from __future__ import annotations
 
@@ -15,10 +15,9 @@ from labdeck.api.groups import GroupRef
 from labdeck.api.models.base import parse_many, parse_one
 from labdeck.api.models.variables import CiVariable
 from labdeck.api.projects import ProjectRef
+from labdeck.domain import catalogue as ep
 from labdeck.domain.ci_variables import VARIABLE_TYPES, variable_errors
-from labdeck.domain.paths import segment
 
-INSTANCE_PATH = "/admin/ci/variables"
 VariableType = Literal["env_var", "file"]
 Owner = tuple[Literal["projects", "groups"], ProjectRef | GroupRef]  # whose variables
 
@@ -63,21 +62,17 @@ class VariablesService:
 
     # -- project and group variables (one set of methods, the owner says which) ----------------------
     @staticmethod
-    def _base(owner: Owner) -> str:
-        kind, ref = owner
-        return f"/{kind}/{segment(ref)}/variables"
-
-    @staticmethod
     def _scope(environment_scope: str | None) -> dict[str, Any] | None:
         return {"filter": {"environment_scope": environment_scope}} if environment_scope else None
 
     async def variables(self, owner: Owner, *, refresh: bool = False) -> list[CiVariable]:
         """The variables of a project (`("projects", ref)`) or a group (`("groups", ref)`)."""
-        return parse_many(CiVariable, await self.client.get_list(self._base(owner), refresh=refresh))
+        path = ep.owned(owner[0])["variables"].path(owner[1])
+        return parse_many(CiVariable, await self.client.get_list(path, refresh=refresh))
 
     async def get_variable(self, owner: Owner, key: str, *,
                            environment_scope: str | None = None) -> CiVariable:
-        path = f"{self._base(owner)}/{segment(key)}"
+        path = ep.owned(owner[0])["variable"].path(owner[1], key)
         return parse_one(CiVariable, await self.client.get_json(path, self._scope(environment_scope)))
 
     async def create_variable(self, owner: Owner, key: str, value: str, *,
@@ -93,9 +88,10 @@ class VariablesService:
                                   environment_scope=environment_scope, raw=raw, description=description),
                             masked_and_hidden)
         try:
-            return parse_one(CiVariable, await self.client.post_json(self._base(owner), body))
+            endpoint = ep.owned(owner[0])["variable_create"]
+            return parse_one(CiVariable, await self.client.post_json(endpoint.path(owner[1]), body))
         finally:
-            self.client.cache.invalidate(self._base(owner))
+            self.client.cache.forget(ep.owned(owner[0])["variable_create"], owner[1])
 
     async def update_variable(self, owner: Owner, key: str, value: str, *,
                               variable_type: VariableType | None = None, protected: bool | None = None,
@@ -107,19 +103,20 @@ class VariablesService:
                description=description)
         body = _body(value, variable_type, protected, masked, environment_scope=new_environment_scope,
                      raw=raw, description=description)
-        path = f"{self._base(owner)}/{segment(key)}"
+        endpoint = ep.owned(owner[0])["variable_update"]
         try:
-            updated = await self.client.put_json(path, body, params=self._scope(environment_scope))
+            updated = await self.client.put_json(endpoint.path(owner[1], key), body,
+                                                 params=self._scope(environment_scope))
         finally:
-            self.client.cache.invalidate(self._base(owner))
+            self.client.cache.forget(endpoint, owner[1], key)
         return parse_one(CiVariable, updated)
 
     async def delete_variable(self, owner: Owner, key: str, *, environment_scope: str | None = None) -> None:
-        path = f"{self._base(owner)}/{segment(key)}"
+        endpoint = ep.owned(owner[0])["variable_delete"]
         try:
-            await self.client.delete(path, params=self._scope(environment_scope))
+            await self.client.delete(endpoint.path(owner[1], key), params=self._scope(environment_scope))
         finally:
-            self.client.cache.invalidate(self._base(owner))
+            self.client.cache.forget(endpoint, owner[1], key)
 
     # the group spellings (callers that only ever meant a group)
     async def group_variables(self, group: GroupRef, *, refresh: bool = False) -> list[CiVariable]:
@@ -139,10 +136,11 @@ class VariablesService:
 
     # -- instance variables ---------------------------------------------------------------------------
     async def instance_variables(self, *, refresh: bool = False) -> list[CiVariable]:
-        return parse_many(CiVariable, await self.client.get_list(INSTANCE_PATH, refresh=refresh))
+        items = await self.client.get_list(ep.INSTANCE_VARIABLES.path(), refresh=refresh)
+        return parse_many(CiVariable, items)
 
     async def get_instance_variable(self, key: str) -> CiVariable:
-        return parse_one(CiVariable, await self.client.get_json(f"{INSTANCE_PATH}/{segment(key)}"))
+        return parse_one(CiVariable, await self.client.get_json(ep.INSTANCE_VARIABLE.path(key)))
 
     async def create_instance_variable(self, key: str, value: str, *,
                                        variable_type: VariableType | None = None,
@@ -153,9 +151,10 @@ class VariablesService:
                description=description)
         body = _body(value, variable_type, protected, masked, key=key, raw=raw, description=description)
         try:
-            return parse_one(CiVariable, await self.client.post_json(INSTANCE_PATH, body))
+            created = await self.client.post_json(ep.INSTANCE_VARIABLE_CREATE.path(), body)
+            return parse_one(CiVariable, created)
         finally:
-            self.client.cache.invalidate(INSTANCE_PATH)
+            self.client.cache.forget(ep.INSTANCE_VARIABLE_CREATE)
 
     async def update_instance_variable(self, key: str, value: str, *,
                                        variable_type: VariableType | None = None,
@@ -166,13 +165,13 @@ class VariablesService:
                description=description)
         body = _body(value, variable_type, protected, masked, raw=raw, description=description)
         try:
-            updated = await self.client.put_json(f"{INSTANCE_PATH}/{segment(key)}", body)
+            updated = await self.client.put_json(ep.INSTANCE_VARIABLE_UPDATE.path(key), body)
         finally:
-            self.client.cache.invalidate(INSTANCE_PATH)
+            self.client.cache.forget(ep.INSTANCE_VARIABLE_UPDATE, key)
         return parse_one(CiVariable, updated)
 
     async def delete_instance_variable(self, key: str) -> None:
         try:
-            await self.client.delete(f"{INSTANCE_PATH}/{segment(key)}")
+            await self.client.delete(ep.INSTANCE_VARIABLE_DELETE.path(key))
         finally:
-            self.client.cache.invalidate(INSTANCE_PATH)
+            self.client.cache.forget(ep.INSTANCE_VARIABLE_DELETE, key)

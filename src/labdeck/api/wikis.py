@@ -1,6 +1,6 @@
 """The project wiki service: pages (with or without content), one page by slug (a directory part is
 encoded into the one path segment), create, update (title and/or content and/or format), delete, and
-attachment uploads (multipart). The only module that knows the wiki paths."""
+attachment uploads (multipart). Paths come from the endpoint catalogue."""
 
 from __future__ import annotations
 
@@ -8,30 +8,26 @@ from labdeck.api.client import ApiClient
 from labdeck.api.models.base import parse_many, parse_one
 from labdeck.api.models.project_resources import WikiAttachment, WikiPage
 from labdeck.api.projects import ProjectRef
-from labdeck.domain.paths import segment
+from labdeck.domain import catalogue as ep
 
 
 class WikiService:
     def __init__(self, client: ApiClient) -> None:
         self.client = client
 
-    def _path(self, project: ProjectRef, slug: str | None = None) -> str:
-        base = f"/projects/{segment(project)}/wikis"
-        return base if slug is None else f"{base}/{segment(slug)}"
-
     async def pages(self, project: ProjectRef, *, with_content: bool = False,
                     refresh: bool = False) -> list[WikiPage]:
-        items = await self.client.get_list(self._path(project), {"with_content": with_content or None},
-                                           refresh=refresh)
+        items = await self.client.get_list(ep.PROJECT_WIKIS.path(project),
+                                           {"with_content": with_content or None}, refresh=refresh)
         return parse_many(WikiPage, items)
 
     async def page(self, project: ProjectRef, slug: str) -> WikiPage:
-        return parse_one(WikiPage, await self.client.get_json(self._path(project, slug)))
+        return parse_one(WikiPage, await self.client.get_json(ep.PROJECT_WIKI.path(project, slug)))
 
     async def create(self, project: ProjectRef, title: str, content: str, *,
                      format: str = "markdown") -> WikiPage:
-        data = await self.client.post_json(self._path(project), {"title": title, "content": content,
-                                                                 "format": format})
+        data = await self.client.post_json(ep.PROJECT_WIKI_CREATE.path(project),
+                                           {"title": title, "content": content, "format": format})
         return parse_one(WikiPage, data)
 
     async def update(self, project: ProjectRef, slug: str, *, title: str | None = None,
@@ -41,16 +37,16 @@ class WikiService:
         body = {k: v for k, v in fields if v is not None}
         if not body:
             raise ValueError("give a title, content or format to update")
-        data = await self.client.put_json(self._path(project, slug), body)
+        data = await self.client.put_json(ep.PROJECT_WIKI_UPDATE.path(project, slug), body)
         return parse_one(WikiPage, data)
 
     async def delete(self, project: ProjectRef, slug: str) -> None:
-        await self.client.delete(self._path(project, slug))
+        await self.client.delete(ep.PROJECT_WIKI_DELETE.path(project, slug))
 
     async def upload_attachment(self, project: ProjectRef, file_name: str, content: bytes, *,
                                 branch: str | None = None) -> WikiAttachment:
         """Upload a file to the wiki's uploads folder (on `branch`, default the wiki's default branch)."""
-        data = await self.client.post_json(f"{self._path(project)}/attachments",
+        data = await self.client.post_json(ep.PROJECT_WIKI_ATTACHMENT.path(project),
                                            data={"branch": branch} if branch else None,
                                            files={"file": (file_name, content)})
         return parse_one(WikiAttachment, data)

@@ -1,5 +1,7 @@
 """What an instance can do: its edition and version, read once per session, and the features that need a
 paid tier or a newer GitLab (`Capabilities.supports(feature)` gives the reason a feature is missing, or None).
+The features themselves (Premium or not, the version that introduced them) are declared in the endpoint
+catalogue (`labdeck.domain.catalogue.FEATURES`), beside the endpoints that need them.
 
 Pure rules, no I/O: `api/instance.py` reads `/metadata` or `/version` and builds `Capabilities` with
 `capabilities_from_version`; the TUI asks `supports()` before offering a feature.
@@ -16,34 +18,13 @@ import re
 from dataclasses import dataclass
 from typing import Any, Final, Literal
 
+from labdeck.domain.catalogue import FEATURES, Feature
+
 Edition = Literal["ce", "ee"]
 PREMIUM: Final = "needs GitLab Premium"
+__all__ = ["FEATURES", "PREMIUM", "Capabilities", "Edition", "Feature", "capabilities_from_version",
+           "parse_version"]
 
-
-@dataclass(frozen=True)
-class Feature:
-    """A feature labdeck offers that not every instance has: `premium` (Premium or Ultimate tier, absent
-    from Community Edition) and/or the GitLab version that `introduced` it."""
-
-    name: str
-    title: str
-    premium: bool = False
-    introduced: tuple[int, int] | None = None
-
-
-FEATURES: Final[dict[str, Feature]] = {f.name: f for f in (
-    Feature("iterations", "Iterations", premium=True, introduced=(13, 5)),
-    Feature("protected_environments", "Protected environments", premium=True),
-    Feature("billable_members", "Billable members", premium=True),
-    Feature("member_override", "LDAP member override", premium=True),
-    Feature("promote_to_epic", "Promotion to an epic", premium=True),
-    Feature("issue_weight", "Issue weight", premium=True),
-    Feature("health_status", "Health status", premium=True),
-    Feature("group_variable_environment_scope", "Environment scope of group variables", premium=True),
-    Feature("relations_export", "Relations export", introduced=(13, 12)),
-    Feature("group_export", "Group export", introduced=(12, 5)),
-    Feature("metadata", "Instance metadata", introduced=(15, 2)),
-)}
 
 _VERSION: Final = re.compile(r"^\s*(\d+)\.(\d+)(?:\.(\d+))?(?:-(\w+))?")
 

@@ -9,14 +9,14 @@ variable's deletion names the value as `VALUE_KEPT_IN_MEMORY`, and the journal f
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
-from urllib.parse import unquote
 
+from labdeck.domain import catalogue as ep
+from labdeck.domain.catalogue import endpoint_for
 from labdeck.domain.cleanup_policy import EDITABLE
-from labdeck.domain.paths import segment
+from labdeck.domain.endpoints import Endpoint
 
 VALUE_KEPT_IN_MEMORY = "<kept in memory>"
 ABSENT = "absent"  # an undo's check: the target must not exist (it is recreated)
@@ -72,75 +72,69 @@ class Inverse:
                    data.get("check_path"), data.get("expect"))
 
 
-_RULES: list[tuple[str, re.Pattern[str]]] = [(kind, re.compile(pattern)) for kind, pattern in (
-    ("user", r"users/(?P<id>\d+)/(?P<op>[a-z_]+)"),
-    ("member", r"(?P<scope>groups|projects)/(?P<id>[^/]+)/members/(?P<user>\d+)"),
-    ("label", r"(?P<scope>groups|projects)/(?P<id>[^/]+)/labels/(?P<label>[^/]+)"),
-    ("badge", r"(?P<scope>groups|projects)/(?P<id>[^/]+)/badges/(?P<badge>\d+)"),
-    ("issue", r"projects/(?P<id>[^/]+)/issues/(?P<iid>\d+)"),
-    ("tag", r"projects/(?P<id>[^/]+)/repository/tags/(?P<tag>.+)"),
-    ("variable", r"(?P<scope>groups|projects)/(?P<id>[^/]+)/variables/(?P<key>[^/]+)"),
-    ("instance_variable", r"admin/ci/variables/(?P<key>[^/]+)"),
-    ("registry", r"projects/(?P<id>[^/]+)/registry/repositories/(?P<repo>\d+)(?P<rest>/.*)?"),
-    ("project", r"projects/(?P<id>[^/]+)"),
-)]
-
-
 def _clean(path: str) -> str:
     return path.split("?", 1)[0].strip("/")
 
 
 def classify(method: str, path: str) -> Operation:
-    """The operation a mutating request is; an unknown one is journalled with no inverse."""
+    """The operation a mutating request is (the catalogue's endpoint for it and that endpoint's undo
+    rule); an unknown one is journalled with no inverse."""
     method = method.upper()
     clean = _clean(path)
-    for kind, pattern in _RULES:
-        match = pattern.fullmatch(clean)
-        if match is None:
-            continue
-        op = _operation(kind, method, match.groupdict(), clean)
+    found = endpoint_for(method, clean)
+    if found is not None and found[0].undo is not None:
+        endpoint, values = found
+        op = _operation(endpoint.undo or "", method, _facts(endpoint, values), clean)
         if op is not None:
             return op
     return Operation("other", f"{method} request", clean, no_inverse="labdeck knows no inverse for it")
 
 
+def _facts(endpoint: Endpoint, values: dict[str, str]) -> dict[str, str]:
+    """What the rules read from a matched request: its owner (`groups` or `projects`) and id, the last
+    fixed segment (a moderation operation) and the endpoint's other segment values."""
+    literal = [part for part in endpoint.template.split("/") if part and not part.startswith("{")]
+    facts = {"scope": literal[0], "op": literal[-1], **values}
+    facts["id"] = values.get("group") or values.get("project") or values.get("user_id") or ""
+    return facts
+
+
 def _scope_name(scope: str | None, ident: str) -> str:
-    return f"{'group' if scope == 'groups' else 'project'} {unquote(ident)}"
+    return f"{'group' if scope == 'groups' else 'project'} {ident}"
 
 
 def _operation(kind: str, method: str, g: dict[str, str], path: str) -> Operation | None:
-    if kind == "user" and method == "POST":
+    if kind == "user":
         op = g["op"]
-        snapshot = f"users/{g['id']}"
+        snapshot = ep.USER.path(g["user_id"]).lstrip("/")
         if op in USER_OPS:
             return Operation(f"user.{op}", f"{op} user", f"user {g['id']}", snapshot)
         if op in NO_INVERSE_USER_OPS:
             return Operation(f"user.{op}", f"{op} user", f"user {g['id']}", snapshot, NO_INVERSE_USER_OPS[op])
         return None
     where = _scope_name(g.get("scope"), g.get("id", ""))
-    if kind == "member" and method in ("DELETE", "PUT"):
+    if kind == "member":
         verb = "remove member" if method == "DELETE" else "change member level"
         return Operation("member.remove" if method == "DELETE" else "member.level", verb,
-                         f"user {g['user']} of {where}", path, groups=("members",))
-    if kind == "label" and method == "DELETE":
-        return Operation("label.delete", "delete label", f"label {unquote(g['label'])} of {where}", path)
-    if kind == "badge" and method == "DELETE":
-        return Operation("badge.delete", "delete badge", f"badge {g['badge']} of {where}", path)
-    if kind == "issue" and method == "PUT":
-        return Operation("issue.update", "update issue", f"issue {unquote(g['id'])}#{g['iid']}", path)
-    if kind == "tag" and method == "DELETE":
-        return Operation("tag.delete", "delete repository tag",
-                         f"tag {unquote(g['tag'])} of project {unquote(g['id'])}", path)
-    if kind in ("variable", "instance_variable") and method == "DELETE":
-        owner = where if kind == "variable" else "the instance"
-        return Operation("variable.delete", "delete CI variable", f"variable {unquote(g['key'])} of {owner}",
+                         f"user {g['user_id']} of {where}", path, groups=("members",))
+    if kind == "label":
+        return Operation("label.delete", "delete label", f"label {g['label']} of {where}", path)
+    if kind == "badge":
+        return Operation("badge.delete", "delete badge", f"badge {g['badge_id']} of {where}", path)
+    if kind == "issue":
+        return Operation("issue.update", "update issue", f"issue {g['project']}#{g['iid']}", path)
+    if kind == "tag":
+        return Operation("tag.delete", "delete repository tag", f"tag {g['tag']} of project {g['project']}",
                          path)
-    if kind == "project" and method == "PUT":
-        return Operation("project.update", "update project", f"project {unquote(g['id'])}", path)
-    if kind == "registry" and method == "DELETE":
-        what = "delete registry repository" if not g.get("rest") else "delete registry tags"
-        return Operation("registry.delete", what, f"repository {g['repo']} of project {unquote(g['id'])}",
-                         no_inverse=REGISTRY_NO_INVERSE)
+    if kind == "project":
+        return Operation("project.update", "update project", f"project {g['project']}", path)
+    if kind in ("variable", "instance_variable"):
+        owner = where if kind == "variable" else "the instance"
+        return Operation("variable.delete", "delete CI variable", f"variable {g['key']} of {owner}", path)
+    if kind == "registry":
+        what = "delete registry repository" if g["op"] == "repositories" else "delete registry tags"
+        target = f"repository {g['repository_id']} of project {g['project']}"
+        return Operation("registry.delete", what, target, no_inverse=REGISTRY_NO_INVERSE)
     return None
 
 
@@ -151,10 +145,6 @@ def describe_target(op: Operation, before: Mapping[str, Any] | None) -> str:
     if before and op.kind.startswith("member.") and before.get("username"):
         return f"@{before['username']} in {op.target.split(' of ', 1)[-1]}"
     return op.target
-
-
-def _collection(path: str) -> str:
-    return path.rsplit("/", 1)[0]
 
 
 def _ids(people: Any) -> list[int]:
@@ -174,52 +164,88 @@ def issue_state(issue: Mapping[str, Any]) -> dict[str, Any]:
             "assignee_ids": _ids(issue.get("assignees")), "milestone_id": _milestone(issue)}
 
 
+# The method of the request each undoable operation is (to find its endpoint again).
+_METHOD_OF = {"member.remove": "DELETE", "member.level": "PUT", "label.delete": "DELETE",
+              "badge.delete": "DELETE", "tag.delete": "DELETE", "variable.delete": "DELETE"}
+
+
+def _recreate(op: Operation, clean: str) -> tuple[str, str] | None:
+    """For an operation that deleted something: the path that creates it again (relative, as the journal
+    writes paths) and the name of its owner's kind; None when the request is not the catalogue's."""
+    found = endpoint_for(_METHOD_OF.get(op.kind, ""), clean)
+    if found is None:
+        return None
+    endpoint, values = found
+    kind = endpoint.template.split("/")[1]  # groups, projects or admin
+    owner = values.get("group") or values.get("project") or ""
+    if op.kind.startswith("member."):
+        create = ep.owned(kind)["member_add"].path(owner)
+    elif op.kind == "label.delete":
+        create = ep.GROUP_LABEL_CREATE.path(owner)
+    elif op.kind == "badge.delete":
+        create = ep.GROUP_BADGE_CREATE.path(owner)
+    elif op.kind == "tag.delete":
+        create = ep.PROJECT_TAG_CREATE.path(owner)
+    elif kind == "admin":
+        create = ep.INSTANCE_VARIABLE_CREATE.path()
+    else:
+        create = ep.owned(kind)["variable_create"].path(owner)
+    return create.lstrip("/"), owner
+
+
 def inverse_of(op: Operation, path: str, before: Mapping[str, Any] | None,
                after: Mapping[str, Any] | None, sent: Mapping[str, Any] | None) -> Inverse | None:
-    """The request that undoes `op` given what was read before it (and answered after it), or None."""
+    """The request that undoes `op` given what was read before it (and answered after it), or None. Its
+    paths come from the endpoint catalogue (the collection a deleted item is created in again)."""
     if op.no_inverse is not None or before is None:
         return None
     clean = _clean(path)
     if op.kind.startswith("user."):
         state, inverse = USER_OPS[op.kind.split(".", 1)[1]]
-        user = f"users/{before.get('id', clean.split('/')[1])}"
-        return Inverse("POST", f"{user}/{inverse}", check_path=user, expect={"state": state})
-    if op.kind == "member.remove":
-        body = {"user_id": before.get("id"), "access_level": before.get("access_level"),
-                "expires_at": before.get("expires_at")}
-        return Inverse("POST", _collection(clean), {k: v for k, v in body.items() if v is not None},
-                       check_path=clean, expect=ABSENT)
+        ident = clean.split("/")[1]  # the request's user (digits: the catalogue matched it)
+        return Inverse("POST", ep.USER_MODERATION[inverse].path(ident).lstrip("/"),
+                       check_path=ep.USER.path(ident).lstrip("/"), expect={"state": state})
     if op.kind == "member.level":
         now = after or {}
         return Inverse("PUT", clean, {"access_level": before.get("access_level"),
                                       "expires_at": before.get("expires_at") or ""},
                        check_path=clean, expect={"access_level": now.get("access_level")})
+    if op.kind == "issue.update":
+        return _issue_inverse(clean, before, after, sent or {})
+    if op.kind == "project.update":
+        return _policy_inverse(clean, before, after, sent or {})
+    if op.kind == "variable.delete" and (before.get("masked") or before.get("hidden")
+                                         or before.get("masked_and_hidden")):
+        return None
+    recreate = _recreate(op, clean)
+    if recreate is None:
+        return None
+    collection, owner = recreate
+    if op.kind == "member.remove":
+        body = {"user_id": before.get("id"), "access_level": before.get("access_level"),
+                "expires_at": before.get("expires_at")}
+        return Inverse("POST", collection, {k: v for k, v in body.items() if v is not None},
+                       check_path=clean, expect=ABSENT)
     if op.kind == "label.delete":
         body = {k: before.get(k) for k in ("name", "color", "description", "priority")}
-        name = segment(before.get("name", ""))
-        return Inverse("POST", _collection(clean), {k: v for k, v in body.items() if v is not None},
-                       check_path=f"{_collection(clean)}/{name}", expect=ABSENT)
+        check = ep.GROUP_LABEL.path(owner, before.get("name", "")).lstrip("/")
+        return Inverse("POST", collection, {k: v for k, v in body.items() if v is not None},
+                       check_path=check, expect=ABSENT)
     if op.kind == "badge.delete":
         body = {k: before.get(k) for k in ("link_url", "image_url", "name")}
-        return Inverse("POST", _collection(clean), {k: v for k, v in body.items() if v is not None})
+        return Inverse("POST", collection, {k: v for k, v in body.items() if v is not None})
     if op.kind == "tag.delete":
         raw_commit = before.get("commit")
         commit = raw_commit if isinstance(raw_commit, Mapping) else {}
         body = {"tag_name": before.get("name"), "ref": commit.get("id") or before.get("target"),
                 "message": before.get("message") or None}
-        return Inverse("POST", _collection(clean), {k: v for k, v in body.items() if v},
+        return Inverse("POST", collection, {k: v for k, v in body.items() if v},
                        check_path=clean, expect=ABSENT)
     if op.kind == "variable.delete":
-        if before.get("masked") or before.get("hidden") or before.get("masked_and_hidden"):
-            return None
         keys = ("key", "variable_type", "protected", "masked", "raw", "environment_scope", "description")
         body = {k: before.get(k) for k in keys if before.get(k) is not None}
         body["value"] = VALUE_KEPT_IN_MEMORY
-        return Inverse("POST", _collection(clean), body, check_path=clean, expect=ABSENT)
-    if op.kind == "issue.update":
-        return _issue_inverse(clean, before, after, sent or {})
-    if op.kind == "project.update":
-        return _policy_inverse(clean, before, after, sent or {})
+        return Inverse("POST", collection, body, check_path=clean, expect=ABSENT)
     return None
 
 

@@ -10,8 +10,9 @@ One place decides what exists, so routes never hard-code it:
   and leaves the fields out of its answers.
 - `version_body(options, metadata=...)`: what `GET /version` and `GET /metadata` answer for that version.
 
-The table of versions holds only what GitLab's docs or source state ("Introduced in GitLab X.Y"); an endpoint
-not listed is taken to exist in every version the sandbox plays.
+The facts (which endpoint needs which feature, which features are Premium and which version introduced them)
+are the endpoint catalogue's (`labdeck.domain.catalogue`), the same the client's capability checks read; an
+endpoint whose feature the catalogue does not name exists in every edition and version the sandbox plays.
 """
 
 from __future__ import annotations
@@ -19,64 +20,33 @@ from __future__ import annotations
 import hashlib
 from typing import Any, Final
 
+from labdeck.domain.catalogue import FEATURES, Feature, endpoints_shaped
 from labdeck.sandbox.options import SandboxOptions
 
-# Route families served from ee/lib (ee/lib/ee/api/api.rb mounts Iterations and ProtectedEnvironments;
-# ee/lib/ee/api/members.rb serves billable members and the LDAP override).
-EE_ONLY_ROUTES: Final[tuple[str, ...]] = (
-    "/groups/{id}/billable_members",
-    "/groups/{id}/members/{user_id}/override",
-    "/groups/{id}/iterations",
-    "/projects/{id}/iterations",
-    "/projects/{id}/protected_environments",
-)
-
-# Route family -> the GitLab version that introduced it (doc/api "Introduced in GitLab X.Y" notes and the
-# `detail 'This feature was introduced in GitLab X.Y'` of lib/api).
-INTRODUCED: Final[dict[str, tuple[int, int]]] = {
-    "/metadata": (15, 2),                         # doc/api/metadata.md
-    "/job": (13, 10),                             # doc/api/jobs.md, "Get job token's job"
-    "/groups/{id}/iterations": (13, 5),           # doc/api/group_iterations.md
-    "/projects/{id}/iterations": (13, 5),         # doc/api/iterations.md
-    "/groups/{id}/export_relations": (13, 12),    # doc/api/group_relations_export.md
-    "/groups/{id}/export": (12, 5),               # lib/api/group_export.rb
-}
-
-# Premium features inside routes CE serves too.
-EE_FEATURES: Final[frozenset[str]] = frozenset({
-    "issue_weight", "issue_health_status", "promote_to_epic", "group_variable_environment_scope"})
 # Fields of an issue that only EE's entity exposes.
 EE_ISSUE_FIELDS: Final[tuple[str, ...]] = ("weight", "blocking_issues_count", "health_status", "iteration",
                                            "epic_iid", "epic")
 
 
-def _in_family(path: str, family: str) -> bool:
-    return path == family or path.startswith(family + "/")
-
-
-def introduced_in(path: str) -> tuple[int, int] | None:
-    """The version that introduced the route family of `path` (a route template), None when not listed."""
-    found = [version for family, version in INTRODUCED.items() if _in_family(path, family)]
-    return max(found) if found else None
-
-
-def ee_only(path: str) -> bool:
-    return any(_in_family(path, family) for family in EE_ONLY_ROUTES)
+def _missing(feature: Feature, options: SandboxOptions) -> bool:
+    if feature.premium and options.edition == "ce":
+        return True
+    return feature.introduced is not None and options.version_tuple[:2] < feature.introduced
 
 
 def route_available(path: str, options: SandboxOptions) -> bool:
     """Whether GitLab of this edition and version mounts the route `path` (a template like
-    `/groups/{id}/iterations`)."""
-    if options.edition == "ce" and ee_only(path):
-        return False
-    since = introduced_in(path)
-    return since is None or options.version_tuple[:2] >= since
+    `/groups/{id}/iterations`): not when the catalogue's endpoint there needs a feature this edition or
+    version lacks."""
+    return not any(endpoint.feature is not None and _missing(FEATURES[endpoint.feature], options)
+                   for endpoint in endpoints_shaped(path))
 
 
 def has_feature(options: SandboxOptions, name: str) -> bool:
     """Whether a Premium behaviour inside a shared route is on (always, on EE: the sandbox plays a licensed
-    Ultimate instance)."""
-    return name not in EE_FEATURES or options.edition == "ee"
+    Ultimate instance); a name the catalogue does not list is always on."""
+    feature = FEATURES.get(name)
+    return feature is None or not _missing(feature, options)
 
 
 def version_string(options: SandboxOptions) -> str:

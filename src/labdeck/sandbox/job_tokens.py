@@ -6,28 +6,18 @@ Everywhere else GitLab does not look at the `JOB-TOKEN` header or `job_token` pa
 401 `{"message":"401 Unauthorized"}` and a public one answers what anybody may see.
 
 Of the endpoints the sandbox serves, job tokens reach: `GET /job`, the deployments and environments APIs
-(every endpoint), the project container registry API, and `GET /projects/:id/repository/tags`.
+(every endpoint), the project container registry API, and `GET /projects/:id/repository/tags`: the
+endpoint catalogue (`labdeck.domain.catalogue`, `job_token=True`) says which.
 """
 
 from __future__ import annotations
 
-from typing import Final
-
-# (method or "*", route template, whether routes below the template are covered too).
-ALLOWED: Final[tuple[tuple[str, str, bool], ...]] = (
-    ("GET", "/job", False),
-    ("*", "/projects/{id}/deployments", True),
-    ("*", "/projects/{id}/environments", True),
-    ("*", "/projects/{id}/registry/repositories", True),
-    ("GET", "/projects/{id}/repository/tags", False),  # the listing only
-)
+from labdeck.domain.catalogue import endpoints_shaped
 
 
 def job_token_allowed(method: str, path: str | None) -> bool:
     """Whether a job token authenticates `method` on the route template `path` (None: not a routed API
-    request, never)."""
+    request, never): where the catalogue's endpoint says `job_token`."""
     if path is None:
         return False
-    method = method.upper()
-    return any(allowed in ("*", method) and (path == template or (below and path.startswith(template + "/")))
-               for allowed, template, below in ALLOWED)
+    return any(endpoint.job_token for endpoint in endpoints_shaped(path, method))

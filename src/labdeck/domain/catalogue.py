@@ -1,0 +1,262 @@
+"""The endpoint catalogue: every REST endpoint labdeck calls (paths relative to `/api/v4`), declared once,
+and the features that not every GitLab has.
+
+Read by the services (`ENDPOINT.path(...)`: a service never writes a path), the journal's undo rules
+(`journal_rules` matches a request against these templates), list cache invalidation (`families`), the
+TUI's capability checks (`FEATURES`, through `domain.capabilities`) and the sandbox, which mounts a route
+only where the edition and version played have its feature and lets a CI job token in only where
+`job_token` says (doc/ci/jobs/ci_job_token.md). Facts come from GitLab's API docs ("Introduced in GitLab
+X.Y") and `ee/lib` (Premium routes); a feature not listed exists everywhere.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Final
+
+from labdeck.domain.endpoints import Endpoint, find, shape
+
+
+@dataclass(frozen=True)
+class Feature:
+    """A feature labdeck offers that not every instance has: `premium` (Premium or Ultimate tier, absent
+    from Community Edition) and/or the GitLab version that `introduced` it."""
+
+    name: str
+    title: str
+    premium: bool = False
+    introduced: tuple[int, int] | None = None
+
+
+FEATURES: Final[dict[str, Feature]] = {f.name: f for f in (
+    Feature("iterations", "Iterations", premium=True, introduced=(13, 5)),     # doc/api/iterations.md
+    Feature("protected_environments", "Protected environments", premium=True),  # ee/lib/ee/api/api.rb
+    Feature("billable_members", "Billable members", premium=True),              # ee/lib/ee/api/members.rb
+    Feature("member_override", "LDAP member override", premium=True),
+    Feature("promote_to_epic", "Promotion to an epic", premium=True),
+    Feature("issue_weight", "Issue weight", premium=True),
+    Feature("health_status", "Health status", premium=True),
+    Feature("group_variable_environment_scope", "Environment scope of group variables", premium=True),
+    Feature("relations_export", "Relations export", introduced=(13, 12)),  # doc/api/group_relations_export.md
+    Feature("group_export", "Group export", introduced=(12, 5)),           # lib/api/group_export.rb
+    Feature("metadata", "Instance metadata", introduced=(15, 2)),          # doc/api/metadata.md
+    Feature("job_token_job", "The job of a job token", introduced=(13, 10)),  # doc/api/jobs.md
+)}
+
+E = Endpoint
+_USERS = "/users"
+_GROUP = "/groups/{group}"
+_PROJECT = "/projects/{project}"
+_ISSUE = _PROJECT + "/issues/{iid:int}"
+_REPO = _PROJECT + "/registry/repositories/{repository_id:int}"
+
+# -- instance ---------------------------------------------------------------------------------------------
+VERSION = E("GET", "/version")
+METADATA = E("GET", "/metadata", feature="metadata")
+CURRENT_USER = E("GET", "/user")
+CURRENT_JOB = E("GET", "/job", feature="job_token_job", job_token=True)
+APPLICATION_SETTINGS = E("GET", "/application/settings")
+ALL_PAGES_DOMAINS = E("GET", "/pages/domains")
+INSTANCE_VARIABLES = E("GET", "/admin/ci/variables")
+INSTANCE_VARIABLE_CREATE = E("POST", "/admin/ci/variables")
+INSTANCE_VARIABLE = E("GET", "/admin/ci/variables/{key}")
+INSTANCE_VARIABLE_UPDATE = E("PUT", "/admin/ci/variables/{key}", family="/admin/ci/variables")
+INSTANCE_VARIABLE_DELETE = E("DELETE", "/admin/ci/variables/{key}", family="/admin/ci/variables",
+                             undo="instance_variable")
+
+# -- users ------------------------------------------------------------------------------------------------
+USERS = E("GET", _USERS)
+USER = E("GET", _USERS + "/{user_id:int}")
+USER_MODERATION: Final[dict[str, Endpoint]] = {
+    op: E("POST", _USERS + "/{user_id:int}/" + op, family=_USERS, undo="user")
+    for op in ("approve", "reject", "deactivate", "activate", "block", "unblock", "ban", "unban")}
+
+# -- groups -----------------------------------------------------------------------------------------------
+GROUPS = E("GET", "/groups")
+GROUP = E("GET", _GROUP)
+GROUP_SUBGROUPS = E("GET", _GROUP + "/subgroups")
+GROUP_DESCENDANTS = E("GET", _GROUP + "/descendant_groups")
+GROUP_PROJECTS = E("GET", _GROUP + "/projects")
+GROUP_SHARED_PROJECTS = E("GET", _GROUP + "/projects/shared")
+GROUP_ISSUES = E("GET", _GROUP + "/issues")
+GROUP_ITERATIONS = E("GET", _GROUP + "/iterations", feature="iterations")
+GROUP_REGISTRY_REPOSITORIES = E("GET", _GROUP + "/registry/repositories")
+GROUP_EXPORT = E("POST", _GROUP + "/export", feature="group_export")
+GROUP_EXPORT_DOWNLOAD = E("GET", _GROUP + "/export/download", feature="group_export")
+GROUP_IMPORT = E("POST", "/groups/import", family="/groups")
+GROUP_RELATIONS_EXPORT = E("POST", _GROUP + "/export_relations", feature="relations_export")
+GROUP_RELATIONS_STATUS = E("GET", _GROUP + "/export_relations/status", feature="relations_export")
+GROUP_RELATIONS_DOWNLOAD = E("GET", _GROUP + "/export_relations/download", feature="relations_export")
+GROUP_BADGES = E("GET", _GROUP + "/badges")
+GROUP_BADGE_CREATE = E("POST", _GROUP + "/badges")
+GROUP_BADGE = E("GET", _GROUP + "/badges/{badge_id:int}")
+GROUP_BADGE_UPDATE = E("PUT", _GROUP + "/badges/{badge_id:int}", family=_GROUP + "/badges")
+GROUP_BADGE_DELETE = E("DELETE", _GROUP + "/badges/{badge_id:int}", family=_GROUP + "/badges", undo="badge")
+GROUP_BADGE_RENDER = E("GET", _GROUP + "/badges/render")
+GROUP_LABELS = E("GET", _GROUP + "/labels")
+GROUP_LABEL_CREATE = E("POST", _GROUP + "/labels")
+GROUP_LABEL = E("GET", _GROUP + "/labels/{label}")
+GROUP_LABEL_UPDATE = E("PUT", _GROUP + "/labels/{label}", family=_GROUP + "/labels")
+GROUP_LABEL_DELETE = E("DELETE", _GROUP + "/labels/{label}", family=_GROUP + "/labels", undo="label")
+GROUP_LABEL_SUBSCRIBE = E("POST", _GROUP + "/labels/{label}/subscribe", family=_GROUP + "/labels")
+GROUP_LABEL_UNSUBSCRIBE = E("POST", _GROUP + "/labels/{label}/unsubscribe", family=_GROUP + "/labels")
+GROUP_BILLABLE_MEMBERS = E("GET", _GROUP + "/billable_members", feature="billable_members")
+GROUP_BILLABLE_MEMBERSHIPS = E("GET", _GROUP + "/billable_members/{user_id:int}/memberships",
+                               feature="billable_members")
+GROUP_BILLABLE_MEMBER_DELETE = E("DELETE", _GROUP + "/billable_members/{user_id:int}",
+                                 family=_GROUP + "/members", also=(_GROUP + "/billable_members", "/projects"),
+                                 feature="billable_members")
+GROUP_MEMBER_OVERRIDE = E("POST", _GROUP + "/members/{user_id:int}/override", feature="member_override",
+                          family=_GROUP + "/members", also=(_GROUP + "/billable_members",))
+GROUP_MEMBER_OVERRIDE_DELETE = E("DELETE", _GROUP + "/members/{user_id:int}/override",
+                                 feature="member_override", family=_GROUP + "/members",
+                                 also=(_GROUP + "/billable_members",))
+
+
+def _owned(owner: str, billable: bool) -> dict[str, Endpoint]:
+    """Members and CI variables, which groups and projects both have, under `owner` (a template)."""
+    members = owner + "/members"
+    also = (owner + "/billable_members",) if billable else ()
+    variables = owner + "/variables"
+    return {
+        "members": E("GET", members),
+        "members_all": E("GET", members + "/all"),
+        "member": E("GET", members + "/{user_id:int}"),
+        "member_all": E("GET", members + "/all/{user_id:int}"),
+        "member_add": E("POST", members, also=also),
+        "member_update": E("PUT", members + "/{user_id:int}", family=members, also=also, undo="member"),
+        "member_delete": E("DELETE", members + "/{user_id:int}", family=members, also=also, undo="member"),
+        "variables": E("GET", variables),
+        "variable_create": E("POST", variables),
+        "variable": E("GET", variables + "/{key}"),
+        "variable_update": E("PUT", variables + "/{key}", family=variables),
+        "variable_delete": E("DELETE", variables + "/{key}", family=variables, undo="variable"),
+    }
+
+
+GROUP_OWNED: Final = _owned(_GROUP, billable=True)
+PROJECT_OWNED: Final = _owned(_PROJECT, billable=False)
+
+
+def owned(kind: str) -> dict[str, Endpoint]:
+    """The member and variable endpoints of `groups` or `projects` (`ValueError` for anything else)."""
+    if kind == "groups":
+        return GROUP_OWNED
+    if kind == "projects":
+        return PROJECT_OWNED
+    raise ValueError(f"unknown owner kind {kind!r}")
+
+# -- projects ---------------------------------------------------------------------------------------------
+PROJECTS = E("GET", "/projects")
+PROJECT = E("GET", _PROJECT)
+PROJECT_UPDATE = E("PUT", _PROJECT, undo="project")  # the journal undoes cleanup policy changes
+PROJECT_ARCHIVE = E("POST", _PROJECT + "/archive")
+PROJECT_UNARCHIVE = E("POST", _PROJECT + "/unarchive")
+PROJECT_MILESTONES = E("GET", _PROJECT + "/milestones")
+PROJECT_ITERATIONS = E("GET", _PROJECT + "/iterations", feature="iterations")
+PROJECT_FORKS = E("GET", _PROJECT + "/forks")
+PROJECT_FORK = E("POST", _PROJECT + "/fork", family=_PROJECT + "/forks")
+PROJECT_FORK_RELATION = E("POST", _PROJECT + "/fork/{forked_from_id:int}",
+                          family="/projects/{forked_from_id}/forks")
+PROJECT_FORK_RELATION_DELETE = E("DELETE", _PROJECT + "/fork")
+PROJECT_ERROR_TRACKING = E("GET", _PROJECT + "/error_tracking/settings")
+PROJECT_ERROR_TRACKING_UPDATE = E("PATCH", _PROJECT + "/error_tracking/settings")
+PROJECT_WIKIS = E("GET", _PROJECT + "/wikis")
+PROJECT_WIKI_CREATE = E("POST", _PROJECT + "/wikis")
+PROJECT_WIKI = E("GET", _PROJECT + "/wikis/{slug:path}")
+PROJECT_WIKI_UPDATE = E("PUT", _PROJECT + "/wikis/{slug:path}")
+PROJECT_WIKI_DELETE = E("DELETE", _PROJECT + "/wikis/{slug:path}")
+PROJECT_WIKI_ATTACHMENT = E("POST", _PROJECT + "/wikis/attachments")
+PROJECT_TAGS = E("GET", _PROJECT + "/repository/tags", job_token=True)  # the listing only
+PROJECT_TAG_CREATE = E("POST", _PROJECT + "/repository/tags")
+PROJECT_TAG = E("GET", _PROJECT + "/repository/tags/{tag:path}")
+PROJECT_TAG_DELETE = E("DELETE", _PROJECT + "/repository/tags/{tag:path}", undo="tag")
+_DOMAINS = _PROJECT + "/pages/domains"
+PROJECT_PAGES_DOMAINS = E("GET", _DOMAINS)
+PROJECT_PAGES_DOMAIN_CREATE = E("POST", _DOMAINS, also=("/pages/domains",))
+PROJECT_PAGES_DOMAIN = E("GET", _DOMAINS + "/{domain}")
+PROJECT_PAGES_DOMAIN_UPDATE = E("PUT", _DOMAINS + "/{domain}", family=_DOMAINS, also=("/pages/domains",))
+PROJECT_PAGES_DOMAIN_DELETE = E("DELETE", _DOMAINS + "/{domain}", family=_DOMAINS, also=("/pages/domains",))
+
+# -- issues -----------------------------------------------------------------------------------------------
+ISSUES = E("GET", "/issues")
+PROJECT_ISSUES = E("GET", _PROJECT + "/issues")
+ISSUE_CREATE = E("POST", _PROJECT + "/issues", also=("/issues",))
+ISSUE = E("GET", _ISSUE)
+ISSUE_UPDATE = E("PUT", _ISSUE, also=("/issues",), undo="issue")
+ISSUE_DELETE = E("DELETE", _ISSUE, also=("/issues",))
+ISSUE_NOTES = E("GET", _ISSUE + "/notes")
+ISSUE_NOTE_CREATE = E("POST", _ISSUE + "/notes", family=_ISSUE, also=("/issues",))
+ISSUE_TODO = E("POST", _ISSUE + "/todo")
+ISSUE_TIME_STATS = E("GET", _ISSUE + "/time_stats")
+ISSUE_TIME: Final[dict[str, Endpoint]] = {
+    action: E("POST", _ISSUE + "/" + action, family=_ISSUE, also=("/issues",))
+    for action in ("time_estimate", "reset_time_estimate", "add_spent_time", "reset_spent_time")}
+ISSUE_RELATED_MERGE_REQUESTS = E("GET", _ISSUE + "/related_merge_requests")
+ISSUE_CLOSED_BY = E("GET", _ISSUE + "/closed_by")
+
+# -- deployments and environments (a job token reaches every one of them) ------------------------------------
+_DEPLOYMENT = _PROJECT + "/deployments/{deployment_id:int}"
+DEPLOYMENTS = E("GET", _PROJECT + "/deployments", job_token=True)
+DEPLOYMENT_CREATE = E("POST", _PROJECT + "/deployments", also=(_PROJECT + "/environments",), job_token=True)
+DEPLOYMENT = E("GET", _DEPLOYMENT, job_token=True)
+DEPLOYMENT_UPDATE = E("PUT", _DEPLOYMENT, job_token=True)
+DEPLOYMENT_MERGE_REQUESTS = E("GET", _DEPLOYMENT + "/merge_requests", job_token=True)
+ENVIRONMENTS = E("GET", _PROJECT + "/environments", job_token=True)
+ENVIRONMENT = E("GET", _PROJECT + "/environments/{environment_id:int}", job_token=True)
+_PROTECTED = _PROJECT + "/protected_environments"
+PROTECTED_ENVIRONMENTS = E("GET", _PROTECTED, feature="protected_environments")
+PROTECTED_ENVIRONMENT = E("GET", _PROTECTED + "/{name}", feature="protected_environments")
+PROTECTED_ENVIRONMENT_CREATE = E("POST", _PROTECTED, feature="protected_environments")
+PROTECTED_ENVIRONMENT_DELETE = E("DELETE", _PROTECTED + "/{name}", family=_PROTECTED,
+                                 feature="protected_environments")
+
+# -- container registry (a job token reaches the project's registry) ----------------------------------------
+PROJECT_TAG_PROTECTION_RULES = E("GET", _PROJECT + "/registry/protection/tag/rules")
+PROJECT_REGISTRY_REPOSITORIES = E("GET", _PROJECT + "/registry/repositories", job_token=True)
+REGISTRY_REPOSITORY = E("GET", "/registry/repositories/{repository_id:int}")
+REGISTRY_REPOSITORY_DELETE = E("DELETE", _REPO, job_token=True, undo="registry")
+REGISTRY_TAGS = E("GET", _REPO + "/tags", job_token=True)
+REGISTRY_TAGS_DELETE = E("DELETE", _REPO + "/tags", job_token=True, undo="registry")
+REGISTRY_TAG = E("GET", _REPO + "/tags/{tag}", job_token=True)
+REGISTRY_TAG_DELETE = E("DELETE", _REPO + "/tags/{tag}", family=_REPO + "/tags", job_token=True,
+                        undo="registry")
+
+
+def _collect() -> tuple[Endpoint, ...]:
+    """Every endpoint above, each given its name (`group_label_delete`, `user_moderation.ban`)."""
+    found: list[Endpoint] = []
+    for key, value in list(globals().items()):
+        tables = {"": value} if isinstance(value, Endpoint) else value if isinstance(value, dict) else {}
+        for sub, endpoint in tables.items():
+            if isinstance(endpoint, Endpoint):
+                object.__setattr__(endpoint, "name", key.lower() + (f".{sub}" if sub else ""))
+                found.append(endpoint)
+    return tuple(found)
+
+
+ENDPOINTS: Final[tuple[Endpoint, ...]] = _collect()
+
+
+def endpoint_for(method: str, path: str) -> tuple[Endpoint, dict[str, str]] | None:
+    """The catalogue's endpoint that `method path` (relative to `/api/v4`) is, with its decoded values."""
+    return find(ENDPOINTS, method, path)
+
+
+def _by_shape() -> dict[str, tuple[Endpoint, ...]]:
+    table: dict[str, list[Endpoint]] = {}
+    for endpoint in ENDPOINTS:
+        table.setdefault(endpoint.shape, []).append(endpoint)
+    return {key: tuple(found) for key, found in table.items()}
+
+
+_BY_SHAPE: Final = _by_shape()
+
+
+@lru_cache(maxsize=1024)
+def endpoints_shaped(template: str, method: str | None = None) -> tuple[Endpoint, ...]:
+    """The catalogue's endpoints on the route `template` however its segments are named (the sandbox's
+    `/projects/{id}/issues/{issue_iid}`), of `method` when given."""
+    found = _BY_SHAPE.get(shape(template), ())
+    return found if method is None else tuple(e for e in found if e.method == method.upper())

@@ -1,0 +1,143 @@
+"""What an endpoint is: a method and a path template with typed segments, and the facts the layers read
+from it (cache family, the feature it needs, whether a CI job token reaches it, its undo rule).
+
+The declarations themselves are in `labdeck.domain.catalogue`; this module is the mechanism:
+
+- `Endpoint.path(...)` builds a path (relative to `/api/v4`): every value goes through the one segment
+  encoder (`labdeck.domain.paths.segment`), so a name is never a path; an `int` segment takes integers only.
+- `Endpoint.match(path)` reads the values back out of a path (decoded), for the journal's undo rules.
+- `Endpoint.families(...)` is what a change through it empties in the list cache.
+- `shape(template)` forgets the segment names (`/projects/{}/issues/{}`), so templates of other spellings
+  (the sandbox's Starlette routes) are compared with the catalogue's.
+
+Template segments: `{project}` is text (an id or a full path), `{user_id:int}` an integer, `{tag:path}` text
+that may hold `/` when matched (sent encoded all the same).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Final, Literal
+from urllib.parse import unquote
+
+from labdeck.domain.paths import segment
+
+Method = Literal["GET", "POST", "PUT", "PATCH", "DELETE"]
+_PLACEHOLDER: Final = re.compile(r"\{(\w+)(?::(\w+))?\}")
+_MATCHERS: Final = {"text": r"[^/]+", "int": r"\d+", "path": r".+"}
+
+
+def shape(template: str) -> str:
+    """A template with its segment names and types left out: `/projects/{id}/tags/{tag_name:path}` and
+    `/projects/{project}/tags/{tag:path}` both give `/projects/{}/tags/{}`."""
+    return _PLACEHOLDER.sub("{}", template)
+
+
+def _segment_value(name: str, kind: str, value: object) -> str:
+    if kind == "int":
+        if isinstance(value, bool) or not isinstance(value, int | str):
+            raise TypeError(f"{name} must be an integer, not {type(value).__name__}")
+        return str(int(value))  # "../x" raises ValueError: never sent
+    return segment(value)  # "" stays an empty segment: the client refuses it as an unreadable identity
+
+
+@dataclass(frozen=True)
+class Endpoint:
+    """One REST endpoint. `family`: the template of the cached lists a change through it empties (None:
+    its own template); `also`: other families it changes, written over the same segment names;
+    `feature`: the `Feature` it needs (edition, version); `job_token`: a CI job token authenticates here;
+    `undo`: the journal's rule for it (`labdeck.domain.journal_rules`)."""
+
+    method: Method
+    template: str
+    family: str | None = None
+    also: tuple[str, ...] = ()
+    feature: str | None = None
+    job_token: bool = False
+    undo: str | None = None
+    name: str = ""
+    segments: tuple[tuple[str, str], ...] = field(init=False, repr=False, compare=False)
+    _pattern: re.Pattern[str] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        parts = tuple((m.group(1), m.group(2) or "text") for m in _PLACEHOLDER.finditer(self.template))
+        for _, kind in parts:
+            if kind not in _MATCHERS:
+                raise ValueError(f"{self.template}: unknown segment type {kind}")
+        pattern = ""
+        last = 0
+        for m in _PLACEHOLDER.finditer(self.template):
+            pattern += re.escape(self.template[last:m.start()])
+            pattern += f"(?P<{m.group(1)}>{_MATCHERS[m.group(2) or 'text']})"
+            last = m.end()
+        pattern += re.escape(self.template[last:])
+        object.__setattr__(self, "segments", parts)
+        object.__setattr__(self, "_pattern", re.compile(pattern))
+
+    @property
+    def shape(self) -> str:
+        return shape(self.template)
+
+    @property
+    def literal_length(self) -> int:
+        """How much of the template is fixed text (the more, the more specific a match)."""
+        return len(shape(self.template)) - 2 * len(self.segments)
+
+    def _values(self, args: tuple[object, ...], kwargs: dict[str, object]) -> dict[str, object]:
+        names = [name for name, _ in self.segments]
+        if len(args) > len(names):
+            raise TypeError(f"{self.name}: {len(names)} segments, {len(args)} given")
+        values = dict(zip(names, args, strict=False))
+        for key, value in kwargs.items():
+            if key not in names or key in values:
+                raise TypeError(f"{self.name}: unexpected or repeated segment {key}")
+            values[key] = value
+        missing = [n for n in names if n not in values]
+        if missing:
+            raise TypeError(f"{self.name}: missing {', '.join(missing)}")
+        return values
+
+    def path(self, *args: object, **kwargs: object) -> str:
+        """The path for these segment values (positional in template order, or by name), each encoded."""
+        values = self._values(args, kwargs)
+        kinds = dict(self.segments)
+        return _fill(self.template, {k: _segment_value(k, kinds[k], v) for k, v in values.items()})
+
+    def families(self, *args: object, **kwargs: object) -> tuple[str, ...]:
+        """The cached list paths a change through this endpoint empties, for these values."""
+        values = self._values(args, kwargs)
+        kinds = dict(self.segments)
+        encoded = {k: _segment_value(k, kinds[k], v) for k, v in values.items()}
+        return tuple(_fill(t, encoded) for t in (self.family or self.template, *self.also))
+
+    def match(self, path: str) -> dict[str, str] | None:
+        """The decoded segment values when `path` (relative to `/api/v4`, as sent) is this template."""
+        found = self._pattern.fullmatch(path)
+        return None if found is None else {k: unquote(v) for k, v in found.groupdict().items()}
+
+
+def _fill(template: str, encoded: dict[str, str]) -> str:
+    def one(m: re.Match[str]) -> str:
+        if m.group(1) not in encoded:
+            raise KeyError(f"{template}: no value for {m.group(1)}")
+        return encoded[m.group(1)]
+    return _PLACEHOLDER.sub(one, template)
+
+
+def clean_path(path: str) -> str:
+    """A request path as the journal and the catalogue read it: no query, one leading slash, no trailing."""
+    return "/" + path.split("?", 1)[0].strip("/")
+
+
+def find(endpoints: tuple[Endpoint, ...], method: str, path: str) -> tuple[Endpoint, dict[str, str]] | None:
+    """The most specific endpoint of `endpoints` that `method path` is, with its decoded values."""
+    method, path = method.upper(), clean_path(path)
+    best: tuple[Endpoint, dict[str, str]] | None = None
+    for endpoint in endpoints:
+        if endpoint.method != method:
+            continue
+        values = endpoint.match(path)
+        if values is not None and (best is None or endpoint.literal_length > best[0].literal_length):
+            best = endpoint, values
+    return best

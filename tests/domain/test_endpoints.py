@@ -1,0 +1,121 @@
+"""The endpoint catalogue (domain/endpoints.py, domain/catalogue.py): paths built through the one segment
+encoder and read back, typed segments, the most specific match, families, and a catalogue without
+duplicates or unknown features."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from labdeck.domain import catalogue as ep
+from labdeck.domain.capabilities import Capabilities
+from labdeck.domain.endpoints import Endpoint, shape
+from labdeck.domain.paths import has_dot_segment
+
+
+def test_a_name_is_never_a_path() -> None:
+    assert ep.PROTECTED_ENVIRONMENT_DELETE.path("acme/app", "..") == \
+        "/projects/acme%2Fapp/protected_environments/%2E%2E"
+    assert ep.PROJECT_TAG_DELETE.path(project=5, tag="v1/rc?#%") == \
+        "/projects/5/repository/tags/v1%2Frc%3F%23%25"
+    assert ep.GROUP_OWNED["variable_delete"].path(".", "K") == "/groups/%2E/variables/K"
+
+
+def test_integer_segments_take_integers_only() -> None:
+    assert ep.USER.path(17) == "/users/17"
+    assert ep.USER.path("17") == "/users/17"
+    with pytest.raises(ValueError):
+        ep.USER.path("../17")
+    with pytest.raises(TypeError):
+        ep.USER.path(True)
+    with pytest.raises(TypeError):
+        ep.USER.path(1.5)
+
+
+def test_every_segment_is_given_once() -> None:
+    with pytest.raises(TypeError):
+        ep.GROUP_BADGE.path("acme")
+    with pytest.raises(TypeError):
+        ep.GROUP_BADGE.path("acme", 1, 2)
+    with pytest.raises(TypeError):
+        ep.GROUP_BADGE.path("acme", badge_id=1, group="other")
+    with pytest.raises(TypeError):
+        ep.GROUP_BADGE.path(group="acme", badge=1)
+    assert ep.GROUP.path("") == "/groups/"  # the client refuses it (unreadable identity), not the catalogue
+
+
+@given(st.text(min_size=1, max_size=40), st.text(min_size=1, max_size=40))
+def test_paths_read_back_as_the_values_they_were_built_from(project: str, name: str) -> None:
+    path = ep.PROTECTED_ENVIRONMENT_DELETE.path(project, name)
+    assert not has_dot_segment(path)
+    assert path.count("/") == 4
+    assert ep.PROTECTED_ENVIRONMENT_DELETE.match(path) == {"project": project, "name": name}
+    assert ep.endpoint_for("DELETE", path) == (ep.PROTECTED_ENVIRONMENT_DELETE,
+                                               {"project": project, "name": name})
+
+
+def _which(method: str, path: str) -> Endpoint | None:
+    found = ep.endpoint_for(method, path)
+    return None if found is None else found[0]
+
+
+def test_the_most_specific_endpoint_wins() -> None:
+    assert _which("GET", "/groups/acme/badges/render") is ep.GROUP_BADGE_RENDER
+    assert _which("GET", "groups/acme/badges/4") is ep.GROUP_BADGE
+    assert _which("GET", "/groups/acme/members/all") is ep.GROUP_OWNED["members_all"]
+    assert _which("POST", "/groups/import") is ep.GROUP_IMPORT
+    assert ep.endpoint_for("GET", "/projects/1/repository/tags/v1/x?y=1") == (
+        ep.PROJECT_TAG, {"project": "1", "tag": "v1/x"})
+    assert ep.endpoint_for("DELETE", "/projects/1/nothing/here") is None
+    assert ep.endpoint_for("PATCH", "/users/1") is None
+
+
+def test_families_are_what_a_change_empties() -> None:
+    assert ep.GROUP_OWNED["member_delete"].families("a/b", 3) == (
+        "/groups/a%2Fb/members", "/groups/a%2Fb/billable_members")
+    assert ep.PROJECT_OWNED["member_delete"].families("a/b", 3) == ("/projects/a%2Fb/members",)
+    assert ep.PROJECT_FORK_RELATION.families("a/b", 9) == ("/projects/9/forks",)
+    assert ep.DEPLOYMENT_CREATE.families(4) == ("/projects/4/deployments", "/projects/4/environments")
+
+
+def test_the_catalogue_declares_each_endpoint_once() -> None:
+    names = Counter(e.name for e in ep.ENDPOINTS)
+    routes = Counter((e.method, e.shape) for e in ep.ENDPOINTS)
+    assert all(names) and max(names.values()) == 1
+    assert max(routes.values()) == 1
+    assert ep.USER_MODERATION["ban"].name == "user_moderation.ban"
+    assert ep.PROTECTED_ENVIRONMENT_DELETE.name == "protected_environment_delete"
+
+
+def test_every_feature_named_is_declared_and_every_family_fills() -> None:
+    for endpoint in ep.ENDPOINTS:
+        assert endpoint.feature is None or endpoint.feature in ep.FEATURES, endpoint.name
+        values = {name: 1 for name, _ in endpoint.segments}
+        for family in endpoint.families(**values):
+            assert "{" not in family, endpoint.name
+
+
+def test_endpoints_of_one_route_need_the_same_feature() -> None:
+    """The sandbox mounts a route (all its methods) or not: its endpoints must agree on the feature."""
+    features: dict[str, set[str | None]] = {}
+    for endpoint in ep.ENDPOINTS:
+        features.setdefault(endpoint.shape, set()).add(endpoint.feature)
+    assert {k: v for k, v in features.items() if len(v) > 1} == {}
+
+
+def test_capabilities_read_the_catalogues_features() -> None:
+    ce = Capabilities(edition="ce", version=(13, 0, 0))
+    assert ce.supports(ep.PROTECTED_ENVIRONMENTS.feature or "") == "needs GitLab Premium"
+    assert ce.supports(ep.GROUP_RELATIONS_STATUS.feature or "") == "needs GitLab 13.12"
+    assert ce.supports(ep.CURRENT_JOB.feature or "") == "needs GitLab 13.10"
+
+
+def test_shape_forgets_segment_names() -> None:
+    assert shape("/projects/{id}/repository/tags/{tag_name:path}") == \
+        shape(ep.PROJECT_TAG.template) == "/projects/{}/repository/tags/{}"
+    assert ep.endpoints_shaped("/projects/{id}/repository/tags", "get") == (ep.PROJECT_TAGS,)
+    with pytest.raises(ValueError):
+        Endpoint("GET", "/x/{y:float}")
