@@ -42,6 +42,9 @@ class PanePolicy(DOMNode):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         return self.policy_allows(action)
 
+    def reload(self) -> None:
+        """`r`: read the pane's data again, past the cache (a pane that loads overrides it)."""
+
     def list_table(self) -> ResourceTable | None:
         """The table whose rows the pane's row actions act on: the focused one, else the first."""
         focused = self.screen.focused if self.is_attached else None

@@ -65,6 +65,9 @@ class ErrorTrackingTab(PanePolicy, Widget):
     def show(self, renderable: Text) -> None:
         self.query_one("#error-tracking-text", Static).update(renderable)
 
+    def reload(self) -> None:
+        self.load()
+
     @work(exclusive=True, group="project-error-tracking")
     async def load(self) -> None:
         session = context_of(self).session

@@ -128,6 +128,9 @@ class ForksTab(PanePolicy, Widget):
             return self.project.forked_from_project is None
         return True
 
+    def reload(self) -> None:
+        self.load(refresh=True)
+
     @work(exclusive=True, group="project-forks")
     async def load(self, refresh: bool = False) -> None:
         service = forks_service(self)

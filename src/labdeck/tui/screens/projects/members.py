@@ -80,6 +80,9 @@ class MembersTab(PanePolicy, Widget):
     def on_mount(self) -> None:
         self.load()
 
+    def reload(self) -> None:
+        self.load(refresh=True)
+
     @work(exclusive=True, group="project-members")
     async def load(self, refresh: bool = False) -> None:
         service = members_service(self)

@@ -126,6 +126,9 @@ class PagesTab(PanePolicy, Widget):
     def on_mount(self) -> None:
         self.load()
 
+    def reload(self) -> None:
+        self.load(refresh=True)
+
     @work(exclusive=True, group="project-pages")
     async def load(self, refresh: bool = False) -> None:
         service = pages_service(self)

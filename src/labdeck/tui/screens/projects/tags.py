@@ -106,6 +106,9 @@ class TagsTab(PanePolicy, Widget):
     def on_mount(self) -> None:
         self.load()
 
+    def reload(self) -> None:
+        self.load(refresh=True)
+
     @work(exclusive=True, group="project-tags")
     async def load(self, refresh: bool = False) -> None:
         service = tags_service(self)

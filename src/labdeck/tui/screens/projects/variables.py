@@ -92,6 +92,9 @@ class VariablesTab(PanePolicy, VariableListKeys, Widget):
         self.show_status(text, "red")
         self.notify(text, severity="error", markup=False)
 
+    def reload(self) -> None:
+        self.load(refresh=True)
+
     @work(exclusive=True, group="project-variables")
     async def load(self, refresh: bool = False) -> None:
         service = self.service

@@ -8,14 +8,17 @@ runs as a job); `r` reloads the tab in view.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import datetime
 
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
+from textual.widget import Widget
 from textual.widgets import Static, TabbedContent, TabPane
 
 from labdeck.api.models.projects import Project
+from labdeck.tui.pane_policy import PanePolicy
 from labdeck.tui.screens.base import LabdeckScreen
 from labdeck.tui.screens.projects.error_tracking import ErrorTrackingTab
 from labdeck.tui.screens.projects.forks import ForksTab
@@ -26,8 +29,16 @@ from labdeck.tui.screens.projects.variables import VariablesTab
 from labdeck.tui.screens.projects.wiki import WikiTab
 from labdeck.tui.widgets.resource_table import ResourceTable
 
-TABS = {"wiki": "Wiki", "tags": "Tags", "pages": "Pages domains", "errors": "Error tracking",
-        "forks": "Forks", "members": "Members", "variables": "Variables"}
+
+@dataclass(frozen=True)
+class Tab:
+    """One tab of the project view: its name (`tab-<name>`), title, and how its pane is made."""
+
+    name: str
+    title: str
+    make: Callable[[ProjectViewScreen], Widget]
+
+
 
 
 def project_heading(project: Project) -> Text:
@@ -41,6 +52,11 @@ def project_heading(project: Project) -> Text:
         heading.append("\n")
         heading.append(project.description, style="dim")
     return heading
+
+
+def tab_widget(pane: Widget) -> Widget | None:
+    """The pane widget a tab holds (the first widget of the kit inside it)."""
+    return next((node for node in pane.query(Widget) if isinstance(node, PanePolicy)), None)
 
 
 class ProjectViewScreen(LabdeckScreen):
@@ -61,25 +77,14 @@ class ProjectViewScreen(LabdeckScreen):
         super().__init__()
         self.project = project
         self.initial_tab = tab if tab in TABS else "wiki"
-        self.now = now
+        self.now: Callable[[], datetime] | None = now
 
     def compose_body(self) -> ComposeResult:
         yield Static(project_heading(self.project), markup=False, id="project-heading")
         with TabbedContent(initial=f"tab-{self.initial_tab}", id="project-tabs"):
-            with TabPane(TABS["wiki"], id="tab-wiki"):
-                yield WikiTab(self.project, id="project-wiki")
-            with TabPane(TABS["tags"], id="tab-tags"):
-                yield TagsTab(self.project, id="project-tags")
-            with TabPane(TABS["pages"], id="tab-pages"):
-                yield PagesTab(self.project, now=self.now, id="project-pages")
-            with TabPane(TABS["errors"], id="tab-errors"):
-                yield ErrorTrackingTab(self.project, id="project-errors")
-            with TabPane(TABS["forks"], id="tab-forks"):
-                yield ForksTab(self.project, id="project-forks")
-            with TabPane(TABS["members"], id="tab-members"):
-                yield MembersTab(self.project, id="project-members")
-            with TabPane(TABS["variables"], id="tab-variables"):
-                yield VariablesTab(self.project, id="project-variables")
+            for tab in TAB_LIST:
+                with TabPane(tab.title, id=f"tab-{tab.name}"):
+                    yield tab.make(self)
 
     def on_mount(self) -> None:
         self.sub_title = self.project.path_with_namespace or str(self.project.id)
@@ -93,8 +98,9 @@ class ProjectViewScreen(LabdeckScreen):
         if pane is None:
             return
         tables = pane.query(ResourceTable)
-        target = tables.first() if tables else pane.query(ErrorTrackingTab).first()
-        target.focus()
+        target = tables.first() if tables else tab_widget(pane)
+        if target is not None:
+            target.focus()
 
     def on_tabbed_content_tab_activated(self, event: TabbedContent.TabActivated) -> None:
         self.call_after_refresh(self.focus_tab)
@@ -139,3 +145,16 @@ class ProjectViewScreen(LabdeckScreen):
     def action_fork(self) -> None:
         self.show_tab("forks")
         self.forks_tab.action_fork()
+
+
+# Every tab, in order: a new tab is one pane module and one entry here.
+TAB_LIST: tuple[Tab, ...] = (
+    Tab("wiki", "Wiki", lambda view: WikiTab(view.project, id="project-wiki")),
+    Tab("tags", "Tags", lambda view: TagsTab(view.project, id="project-tags")),
+    Tab("pages", "Pages domains", lambda view: PagesTab(view.project, now=view.now, id="project-pages")),
+    Tab("errors", "Error tracking", lambda view: ErrorTrackingTab(view.project, id="project-errors")),
+    Tab("forks", "Forks", lambda view: ForksTab(view.project, id="project-forks")),
+    Tab("members", "Members", lambda view: MembersTab(view.project, id="project-members")),
+    Tab("variables", "Variables", lambda view: VariablesTab(view.project, id="project-variables")),
+)
+TABS = {tab.name: tab.title for tab in TAB_LIST}

@@ -75,6 +75,9 @@ class WikiTab(PanePolicy, Widget):
     def on_mount(self) -> None:
         self.load()
 
+    def reload(self) -> None:
+        self.load(refresh=True)
+
     @work(exclusive=True, group="project-wiki")
     async def load(self, refresh: bool = False) -> None:
         service = wiki_service(self)
