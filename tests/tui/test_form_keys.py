@@ -164,3 +164,26 @@ async def test_keys_typed_into_the_jump_prompt_never_reach_the_screen_beneath() 
         assert isinstance(app.screen, RegistryScreen), app.screen
         assert not any(":registry" in entry.path or "%3Aregistry" in entry.path
                        for entry in app.request_log.entries)
+
+
+async def test_keys_typed_while_an_area_opens_are_delivered_to_it_in_order() -> None:
+    """Issue 24 (type-ahead): `:issues` enter `f label:bug` enter in one burst: the area opens, the query
+    field gets the text and the query runs; nothing goes into the closing prompt or to the home screen."""
+    from textual import events
+
+    from labdeck.tui.screens.issues.issues import IssuesScreen
+
+    characters = {"colon": ":", "enter": "\r", "slash": "/"}
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        for key in "colon i s s u e s enter f l a b e l colon b u g enter".split():
+            event = events.Key(key, characters.get(key, key))
+            event.set_sender(app)
+            app._driver.send_message(event)
+        for _ in range(4):
+            await settle(pilot)
+        assert isinstance(app.screen, IssuesScreen), app.screen
+        assert app.screen.query_one("#issues-query", Input).value == "label:bug"
+        assert any("labels=bug" in entry.path for entry in app.request_log.entries)
+        assert not app.context.type_ahead.holding

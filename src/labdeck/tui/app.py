@@ -321,10 +321,20 @@ class LabdeckApp(HasContext, App[None]):
         from labdeck.tui.screens.shell.jump import JumpScreen
 
         def chosen(name: str | None) -> None:
-            if name:
-                self.open_area(name)
+            opened = self.open_area(name) if name else None
+            if opened is None:
+                self.context.type_ahead.deliver(self)
+            else:
+                self.run_worker(self._deliver_when_open(opened), group="type-ahead")
 
         self.push_screen(JumpScreen(), chosen)
+
+    async def _deliver_when_open(self, opened: Awaitable[Any]) -> None:
+        """The keys typed while an area opened go to it once it is mounted and has drawn (its focus set)."""
+        try:
+            await opened
+        finally:
+            self.call_after_refresh(self.context.type_ahead.deliver, self)
 
     def action_command_palette(self) -> None:
         from labdeck.tui.palette import LabdeckPalette
@@ -399,6 +409,8 @@ class LabdeckApp(HasContext, App[None]):
         return True
 
     async def on_event(self, event: events.Event) -> None:
+        if self.context.type_ahead.takes(event):
+            return  # typed while an area opens: delivered to it once it is on screen (`type_ahead`)
         if isinstance(event, events.Key) and self.screen_stack and hold_key(self.screen, event):
             return  # a form that is still opening takes it, in order (see `form_keys`)
         await super().on_event(event)

@@ -34,6 +34,7 @@ if TYPE_CHECKING:
     from labdeck.tui.areas import Area, AreaRequest
     from labdeck.tui.jobs import Job, JobCentre
     from labdeck.tui.session import Session
+    from labdeck.tui.type_ahead import TypeAhead
     from labdeck.tui.widgets.status_bar import StatusInfo
 
 
@@ -93,6 +94,7 @@ class Context:
     shell: Shell | None = None
     session: Session | None = None
     read_only: bool = False
+    type_ahead: TypeAhead = field(default_factory=lambda: _type_ahead())
 
     @property
     def services(self) -> Services:
@@ -156,6 +158,12 @@ class Context:
         """Remember a project the user opened, for this instance (the overview follows its deployments)."""
         if self.session is not None:
             self.session.note_project(project_id, path)
+
+
+def _type_ahead() -> TypeAhead:
+    from labdeck.tui.type_ahead import TypeAhead
+
+    return TypeAhead()
 
 
 def _job_centre() -> JobCentre:

@@ -13,6 +13,8 @@ not the version below, or when one of these names has gone):
   when a page key reaches the palette's list before its lines exist.
 - `stop_with_error(app, error)` (`_return_code`, `_exception`, `_exception_event`): ending the app after an
   unexpected error as Textual's own handler does, without its crash screen (which prints locals).
+- `key_for_character(character)` (`textual.keys._character_to_key`): the key name of a typed character, to
+  replay kept keys (`type_ahead`).
 - `install_dismiss_guard()` (`Screen.dismiss` replaced): a screen dismisses only itself, and only once.
   Textual's `dismiss()` pops the *top* screen, whoever that is, so `enter` `enter` typed fast on a
   confirmation ran its callback twice and popped the screen below too.
@@ -31,6 +33,7 @@ from textual.await_complete import AwaitComplete
 from textual.command import CommandList
 from textual.content import Content
 from textual.dom import DOMNode
+from textual.keys import _character_to_key
 from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets._footer import FooterKey
@@ -38,7 +41,13 @@ from textual.widgets._footer import FooterKey
 CHECKED_AGAINST = "8.2.8"  # the Textual release these were read in
 
 __all__ = ["CHECKED_AGAINST", "FooterKey", "active_message_pump", "command_list_ready",
-           "install_dismiss_guard", "is_closing", "notify_content", "screen_stacks", "stop_with_error"]
+           "install_dismiss_guard", "is_closing", "key_for_character", "notify_content", "screen_stacks",
+           "stop_with_error"]
+
+
+def key_for_character(character: str) -> str:
+    """The key name Textual gives a typed character (`:` is `colon`, `/` is `slash`)."""
+    return _character_to_key(character)
 
 
 def screen_stacks(app: App[Any]) -> dict[str, list[Screen[Any]]]:

@@ -162,12 +162,13 @@ class FormKeys(Screen[Any]):
             return
         index = fields.index(focused) if focused in fields else 0
         submit = False
-        for key in early:
+        for position, key in enumerate(early):
             if isinstance(key, int):
                 index = (index + key) % len(fields)
             elif key == ENTER:
                 submit = True
-                break  # the prompt is answered: later keys belong to what it opens
+                self.after_answer(early[position + 1:])  # the prompt is answered: later keys go on
+                break
             elif isinstance(field := fields[index], Input):
                 field.insert_text_at_cursor(key)
         target = fields[index]
@@ -176,6 +177,10 @@ class FormKeys(Screen[Any]):
         target.focus()
         if submit and isinstance(target, Input):
             target.post_message(Input.Submitted(target, target.value))
+
+    def after_answer(self, keys: list[int | str]) -> None:
+        """Keys kept while a prompt opened that came after its enter: they belong to what it opens (a
+        prompt hands them to the type-ahead queue); a form drops them."""
 
     def on_key(self, event: events.Key) -> None:
         """A letter or tab that reached the form itself (`hold_key` sends them here while it opens; a

@@ -14,6 +14,7 @@ from textual.widgets import Input, Label, Static
 from labdeck.tui.areas import admin_only_message, complete, find_area
 from labdeck.tui.context import context_of
 from labdeck.tui.screens.form_keys import FormKeys
+from labdeck.tui.type_ahead import PromptInput
 
 
 class JumpScreen(FormKeys, ModalScreen[str | None]):
@@ -38,7 +39,7 @@ class JumpScreen(FormKeys, ModalScreen[str | None]):
         with Vertical(id="jump-box"):
             with Vertical(id="jump-line"):
                 yield Label(":", id="jump-colon")
-                yield Input(placeholder="view name", id="jump-input",
+                yield PromptInput(placeholder="view name", id="jump-input",
                             suggester=SuggestFromList(complete("", self._admin(), self._allowed()),
                                                       case_sensitive=False))
             yield Static(self._choices(""), id="jump-choices")
@@ -63,13 +64,29 @@ class JumpScreen(FormKeys, ModalScreen[str | None]):
             field.value = names[0]
             field.cursor_position = len(field.value)
 
+    def after_answer(self, keys: list[int | str]) -> None:
+        """Keys typed after the enter while the prompt opened: kept for the area it opens."""
+        type_ahead = context_of(self).type_ahead
+        type_ahead.hold()
+        for key in keys:
+            if isinstance(key, int):
+                type_ahead.add("tab" if key > 0 else "shift+tab", None)
+            else:
+                type_ahead.add_text(key)
+
+    def answer(self, name: str) -> None:
+        """Close with `name`; from now on keys are held for the area it opens (`type_ahead`)."""
+        self.query_one("#jump-input", PromptInput).answered = True
+        context_of(self).type_ahead.hold()
+        self.dismiss(name)
+
     def on_input_submitted(self, event: Input.Submitted) -> None:
         names = complete(event.value, self._admin(), self._allowed())
         exact = event.value.strip().lstrip(":").lower()
         if exact in names or (exact and find_area(exact) is not None):
-            self.dismiss(exact)  # an area this instance or token cannot reach: opening it says why
+            self.answer(exact)  # an area this instance or token cannot reach: opening it says why
         elif len(names) >= 1 and exact:
-            self.dismiss(names[0])
+            self.answer(names[0])
         else:
             area = find_area(exact) if exact else None
             if area is not None and area.admin_only:
