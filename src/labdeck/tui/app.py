@@ -1,6 +1,6 @@
-"""`LabdeckApp`: the shell that holds the session (instance, client, user), the job centre, themes, keymap,
-navigation (home, `:` jump, palette, help, back) and the error policy (API errors become notifications,
-anything unexpected goes to a redacted crash log instead of Textual's crash screen, which prints locals).
+"""`LabdeckApp`: the shell that opens the session (instance, client, user), starts themes and the keymap, and
+navigates (home, `:` jump with type-ahead, palette, help, back, quit). Its context's parts, the status bar,
+the state file and the error policy are its base, `app_base.AppBase`.
 """
 
 from __future__ import annotations
@@ -12,7 +12,6 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any, cast
 
-from rich.text import Text
 from textual import events, work
 from textual.app import App
 from textual.binding import Binding
@@ -22,38 +21,28 @@ from labdeck.api.errors import LabdeckError
 from labdeck.api.request_log import RequestLog
 from labdeck.api.settings import ConnectionSettings
 from labdeck.config.files import Config, ConfigError
-from labdeck.config.state import State, load_state, save_state
+from labdeck.config.state import State, load_state
 from labdeck.domain.job_tokens import PROJECT_SCOPED_AREAS
 from labdeck.tui import capabilities, commands
+from labdeck.tui.app_base import AppBase
 from labdeck.tui.area_commands import AreaActionCommands
 from labdeck.tui.areas import Area, AreaRequest, admin_only_message, find_area
-from labdeck.tui.context import Context, HasContext
-from labdeck.tui.errors import (
-    REDACTED,
-    add_to_crash_log,
-    is_expected,
-    lost_write,
-    redact,
-    unwrap,
-    write_crash_log,
-)
+from labdeck.tui.context import Context
 from labdeck.tui.jobs import Job, JobCentre, JobState
 from labdeck.tui.keymap import binding_ids, check_keymap
 from labdeck.tui.navigation import HOME, Navigator, home_screen
 from labdeck.tui.screens.form_keys import FormKeys, hold_key, is_typing
-from labdeck.tui.session import Session, TransportFactory, cache_dir, open_session, state_dir
-from labdeck.tui.textual_internals import install_dismiss_guard, stop_with_error
+from labdeck.tui.session import TransportFactory, cache_dir, open_session, state_dir
+from labdeck.tui.textual_internals import install_dismiss_guard
 from labdeck.tui.themes import DEFAULT_THEME, discover_themes, package_theme_dir, user_theme_dir
 from labdeck.tui.widgets.path_input import PathInput
-from labdeck.tui.widgets.status_bar import StatusInfo
-from labdeck.tui.workers import error_node, is_gone, is_shown, show_load_failure
 
 install_dismiss_guard()  # a screen dismisses only itself, once (fast keys reach a closing dialog)
 
 TYPED_IN_FIELDS = frozenset({"quit", "jump", "help", "refresh"})  # their keys are letters
 
 
-class LabdeckApp(HasContext, App[None]):
+class LabdeckApp(AppBase):
     """The labdeck console. `settings=None` opens the first-run screen to add an instance."""
 
     CSS_PATH = "app.tcss"
@@ -97,54 +86,6 @@ class LabdeckApp(HasContext, App[None]):
         self._theme_ready = False
         self.labdeck_themes: list[str] = []
         self.navigator = Navigator(self)
-
-    # -- the context's parts, as the app's own (tests and the shell read them here) ---------------------
-    @property
-    def config(self) -> Config:
-        assert self.context.config is not None
-        return self.context.config
-
-    @config.setter
-    def config(self, value: Config) -> None:
-        self.context.config = value
-
-    @property
-    def state(self) -> State:
-        assert self.context.state is not None
-        return self.context.state
-
-    @state.setter
-    def state(self, value: State) -> None:
-        self.context.state = value
-
-    @property
-    def session(self) -> Session | None:
-        return self.context.session
-
-    @session.setter
-    def session(self, value: Session | None) -> None:
-        self.context.session = value
-
-    @property
-    def read_only(self) -> bool:
-        return self.context.read_only
-
-    @read_only.setter
-    def read_only(self, value: bool) -> None:
-        self.context.read_only = value
-
-    @property
-    def jobs(self) -> JobCentre:
-        assert self.context.jobs is not None
-        return self.context.jobs
-
-    @property
-    def clock(self) -> Callable[[], float]:
-        return self.context.clock
-
-    @property
-    def request_log(self) -> RequestLog:
-        return self.context.request_log
 
     # -- start ----------------------------------------------------------------------------------------
     def get_default_screen(self) -> Screen[Any]:
@@ -415,64 +356,6 @@ class LabdeckApp(HasContext, App[None]):
             return  # a form that is still opening takes it, in order (see `form_keys`)
         await super().on_event(event)
 
-    # -- themes ---------------------------------------------------------------------------------------
-    def watch_theme(self, name: str) -> None:
-        """Remember a theme picked in the app in labdeck's state (the config is never rewritten)."""
-        if not self._theme_ready or (self.state.theme or self.config.theme or DEFAULT_THEME) == name:
-            return
-        self.remember(self.state.with_(theme=name))
-
-    def _wire_download_folder(self) -> None:
-        """Downloads and exports offer the last folder used, kept in labdeck's state file."""
-        from labdeck.tui import downloads
-
-        store = downloads.LAST_FOLDER_STORE
-        store.folder = None  # this app's state decides, not an earlier app's memory
-        store.load = lambda: self.state.download_dir
-        store.save = lambda folder: self.remember(self.state.with_(download_dir=folder))
-
-    def remember(self, state: State) -> None:
-        """Keep `state` (theme, last download folder) and save it off the event loop; a failure to save is a
-        warning, never the end of the session."""
-        self.state = state
-        self._save_state(state)
-
-    @work(thread=True, group="state", exit_on_error=False)
-    def _save_state(self, state: State) -> None:
-        try:
-            with self._state_lock:  # the latest state, whichever save runs last
-                save_state(self.state)
-        except ConfigError as error:
-            self.call_from_thread(self.notify, str(error), title="State", severity="warning", markup=False)
-
-    # -- status ---------------------------------------------------------------------------------------
-    def status_info(self, screen: Screen[Any]) -> StatusInfo:
-        session = self.session
-        loaded = getattr(screen, "data_loaded_at", None)
-        user = session.user if session else None
-        rate = session.client.rate_limit if session else None
-        return StatusInfo(
-            instance=session.name if session else "",
-            instance_label=session.capabilities.label() if session else "",
-            job_token=bool(session and session.settings.auth == "job"),
-            read_only=self.read_only,
-            username=user.username if user else None,
-            is_admin=bool(user and user.is_admin),
-            rate_remaining=rate.remaining if rate else None,
-            rate_limit=rate.limit if rate else None,
-            running_jobs=self.jobs.running,
-            data_age=None if loaded is None else max(0.0, self.clock() - loaded),
-        )
-
-    def _refresh_status(self) -> None:
-        try:
-            screen = self.screen
-        except Exception:  # no screen yet (during start)
-            return
-        refresh = getattr(screen, "refresh_status", None)
-        if callable(refresh):
-            refresh()
-
     # -- jobs -----------------------------------------------------------------------------------------
     def start_job(self, title: str, function: Callable[[Job], Any], *, total: int | None = None) -> Job:
         return self.jobs.start(title, function, total=total)
@@ -488,85 +371,3 @@ class LabdeckApp(HasContext, App[None]):
             self.notify(f"{job.title}: {job.error}", title="Job failed", severity="error", markup=False)
         else:
             self.notify(f"{job.title}: cancelled", title="Job cancelled", markup=False)
-
-    # -- errors ---------------------------------------------------------------------------------------
-    def notify(self, message: Any, *, title: str = "", severity: Any = "information",
-               timeout: float | None = None, markup: bool = True) -> None:
-        """Every notification (the app's, a screen's, a widget's) leaves without a secret: registered
-        tokens and token shapes are redacted here, the one place they all pass."""
-        secrets = self._secrets()
-        if not isinstance(message, str):  # a Content or Text: redact its plain text, if need be
-            plain = str(getattr(message, "plain", ""))
-            if plain and redact(plain, secrets) != plain:
-                message, markup = redact(plain, secrets), False
-        else:
-            clean = redact(message, secrets)
-            if markup and clean != message:  # the marker must not read as a markup tag
-                clean = clean.replace(REDACTED, "\\" + REDACTED)
-            message = clean
-        clean_title = redact(title, secrets)
-        if clean_title != title:
-            clean_title = clean_title.replace(REDACTED, "\\" + REDACTED) if markup else clean_title
-        super().notify(message, title=clean_title, severity=severity, timeout=timeout, markup=markup)
-
-    def _secrets(self) -> list[str]:
-        return self.context.secrets()
-
-    def _describe_job_error(self, error: BaseException) -> str:
-        """A job's failure message; an unexpected error is also written to a crash log."""
-        if is_expected(error):
-            return self._describe(error)
-        try:
-            path = write_crash_log(error, directory=self.crash_dir, secrets=self._secrets())
-        except OSError:
-            return self._describe(error)
-        return f"{self._describe(error)} (report: {path})"
-
-    def _describe(self, error: BaseException) -> str:
-        """`describe_error` with this session's own token removed too (not every token looks like one)."""
-        return self.context.describe(error)
-
-    def _reread_after_lost_write(self, node: object) -> None:
-        """Re-read what the screen of `node` (a worker's) shows, after a write whose answer was lost."""
-        if node is None or is_gone(self, node):
-            return
-        try:
-            screen = node if isinstance(node, Screen) else node.screen  # type: ignore[attr-defined]
-        except Exception:  # not on a screen (any more)
-            return
-        refresh = getattr(screen, "refresh_data", None)
-        if callable(refresh):
-            refresh()
-
-    def _handle_exception(self, error: Exception) -> None:
-        """API/network errors from workers become notifications; anything else is logged and ends the app
-        with a short message (Textual's own handler would print a traceback with local variables)."""
-        from_worker = type(error).__name__ == "WorkerFailed"
-        cause = unwrap(error)
-        if from_worker and is_expected(cause):
-            node = error_node()
-            if lost_write(cause):  # "the server may have applied this": re-read what the screen shows
-                self.notify(self._describe(cause), title="Not confirmed", severity="warning", markup=False,
-                            timeout=10)
-                self._reread_after_lost_write(node)
-                return
-            shown_in = [] if is_gone(self, node) else show_load_failure(node, self._describe(cause))
-            if not (shown_in and not is_shown(node)):  # a background tab says it where its rows would be
-                self.notify(self._describe(cause), title="Error", severity="error", markup=False, timeout=8)
-            return
-        if is_gone(self, error_node()):  # about a screen that has closed: nothing left to tell or break
-            self.log.warning(f"dropped an error of a closed screen: {type(cause).__name__}")
-            return
-        stop_with_error(self, cause)  # run_test re-raises it; a plain run never prints it
-        if is_expected(cause):
-            self.panic(Text(f"labdeck stopped: {self._describe(cause)}"))
-            return
-        try:
-            if self.crash_log_path is not None:  # a later error while stopping: the first one stays first
-                add_to_crash_log(self.crash_log_path, cause, secrets=self._secrets())
-                return
-            self.crash_log_path = write_crash_log(cause, directory=self.crash_dir, secrets=self._secrets())
-            where = f"A report was written to {self.crash_log_path}"
-        except OSError as log_error:
-            where = f"The crash report could not be written ({log_error.strerror})"
-        self.panic(Text(f"labdeck stopped after an unexpected error ({type(cause).__name__}). {where}"))
