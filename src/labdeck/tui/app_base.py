@@ -1,8 +1,9 @@
 """The foundations of `LabdeckApp`: the parts of its typed context, readable as the app's own attributes
 (the shell and the tests read `app.session`, `app.jobs`; screens read `context_of(self)`), the status bar,
-the theme and labdeck's state file, and the error policy: API and network errors of workers become notifications, every notification leaves without a
-secret, and anything unexpected is written to a redacted crash log (the first error stays first) instead of
-Textual's crash screen, which prints local variables."""
+the theme and labdeck's state file, and the error policy: API and network errors of workers become
+notifications, every notification leaves without a secret, and anything unexpected is written to a
+redacted crash log (the first error stays first) instead of Textual's crash screen, which prints local
+variables."""
 
 from __future__ import annotations
 

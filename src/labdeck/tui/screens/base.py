@@ -299,10 +299,12 @@ class Problem:
 
 
 class FormDialog(WriteForm, FormKeys, ModalScreen[T | None]):
-    """A modal form: its submit button (id `SUBMIT`) closes it with `value()`, unless that is a `Problem`,
-    which is shown in the `Static` whose id is `ERROR`; any other button and `action_cancel` close it with
-    None. When the opener sets `write_with` (`WriteForm`), the form sends the write itself and stays open,
-    with what was typed, until it is done."""
+    """The one form of labdeck: every dialog that writes derives from it. Its submit button (id `SUBMIT`)
+    closes it with `value()`, unless that is a `Problem`, which is shown (`show_problem`: in the `Static`
+    whose id is `ERROR`); any other button and `action_cancel` close it with None. When the opener sets
+    `write_with` (`open_write_form`), the form sends the write itself and stays open, with what was typed,
+    until it is done, verified after a lost answer. The groups' declarative forms (`FormScreen`: fields and a
+    validator) and the project dialogs (`SubmitDialog`: `collect()`) are kinds of it."""
 
     SUBMIT: ClassVar[str] = ""
     ERROR: ClassVar[str] = ""
@@ -311,16 +313,25 @@ class FormDialog(WriteForm, FormKeys, ModalScreen[T | None]):
         """The form's result, or what is wrong with it."""
         raise NotImplementedError
 
+    def show_problem(self, problem: Problem) -> None:
+        self.query_one(f"#{self.ERROR}", Static).update(problem.message)
+
+    def submit(self) -> bool:
+        """Check the input; send it (or close with it) when it is fine, else say what is wrong. True if
+        it went."""
+        result = self.value()
+        if isinstance(result, Problem):
+            self.show_problem(result)
+            return False
+        self.submit_value(result)
+        return True
+
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()
         if event.button.id != self.SUBMIT:
             self.dismiss(None)
             return
-        result = self.value()
-        if isinstance(result, Problem):
-            self.query_one(f"#{self.ERROR}", Static).update(result.message)
-            return
-        self.submit_value(result)
+        self.submit()
 
     def action_cancel(self) -> None:
         self.dismiss(None)

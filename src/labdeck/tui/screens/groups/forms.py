@@ -20,7 +20,6 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
-from textual.screen import ModalScreen
 from textual.widgets import Button, Checkbox, Input, Select, Static
 
 from labdeck.api.badges import BadgeUrlError
@@ -32,8 +31,7 @@ from labdeck.domain.access_levels import MEMBER_LEVELS, PROJECT_MEMBER_LEVELS
 from labdeck.domain.badges import badge_errors, placeholder_list
 from labdeck.domain.ci_variables import DESCRIPTION_MAX, VARIABLE_TYPES, variable_errors
 from labdeck.domain.colours import COLOUR_ERROR, is_colour
-from labdeck.tui.screens.form_keys import FormKeys
-from labdeck.tui.writes import WriteForm
+from labdeck.tui.screens.base import FormDialog, Problem
 
 Values = dict[str, Any]
 Validator = Callable[[Values], dict[str, str]]
@@ -55,7 +53,7 @@ class Field:
     disabled: bool = False
 
 
-class FormScreen(WriteForm, FormKeys, ModalScreen[Values | None]):
+class FormScreen(FormDialog[Values]):
     """A form that dismisses with its values once `validate` finds nothing wrong (None on cancel). Opened
     with `open_write_form` (`WriteForm`), it sends the write itself and stays open, values kept, until the
     write is done; a refusal or a lost answer is said under the fields."""
@@ -120,31 +118,20 @@ class FormScreen(WriteForm, FormKeys, ModalScreen[Values | None]):
                 out[field.key] = widget.value
         return out
 
-    def submit(self) -> bool:
-        """Validate; send (or dismiss with) the values when they are fine, else show the errors. True if
-        sent."""
+    def value(self) -> Values | Problem:
+        """The values, once `validate` finds nothing wrong (each field's problem is shown under it)."""
         values = self.values()
         errors = self.validate(values)
         for field in self.fields:
             self.query_one(f"#error-{field.key}", Static).update(Text(errors.get(field.key, ""), style="red"))
-        if errors:
-            return False
-        self.submit_value(values)
-        return True
+        return Problem(next(iter(errors.values()))) if errors else values
 
-    def on_button_pressed(self, event: Button.Pressed) -> None:
-        event.stop()
-        if event.button.id == "form-submit":
-            self.submit()
-        else:
-            self.dismiss(None)
+    def show_problem(self, problem: Problem) -> None:
+        """Already said under the fields."""
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()
         self.submit()
-
-    def action_cancel(self) -> None:
-        self.dismiss(None)
 
 
 # --- validators ------------------------------------------------------------------------------------------

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Generic, TypeVar
+from typing import Any, TypeVar
 
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -20,8 +20,9 @@ from textual.widgets import Button, Checkbox, Input, Label, Select, Static
 
 from labdeck.api.errors import ApiError
 from labdeck.tui.errors import describe_error
+from labdeck.tui.screens.base import FormDialog, Problem
 from labdeck.tui.screens.form_keys import FormKeys
-from labdeck.tui.writes import WriteForm, may_have_applied
+from labdeck.tui.writes import may_have_applied
 
 T = TypeVar("T")
 
@@ -42,7 +43,7 @@ def read_pem(path_text: str) -> str | None:
     return text
 
 
-class SubmitDialog(WriteForm, FormKeys, ModalScreen[T | None], Generic[T]):
+class SubmitDialog(FormDialog[T]):
     """A form whose `collect()` reads its fields into a value (a `ValueError`/`OSError` there is shown and
     nothing is sent). Opened with `open_write_form`, it sends the write itself (`WriteForm`): refusals and
     lost answers are shown inside the dialog, what was typed is kept."""
@@ -84,29 +85,24 @@ class SubmitDialog(WriteForm, FormKeys, ModalScreen[T | None], Generic[T]):
             return error.message  # the server's own words
         return super().describe_failure(error)
 
-    def on_button_pressed(self, event: Button.Pressed) -> None:
-        event.stop()
-        if event.button.id == "submit":
-            self.run_submit()
-        else:
-            self.dismiss(None)
+    def value(self) -> T | Problem:
+        """What `collect()` reads; a problem with what was typed is shown, nothing sent."""
+        try:
+            value: T = self.collect()
+        except (OSError, ValueError) as error:
+            return Problem(self.describe_failure(error))
+        self.show_error("")
+        return value
+
+    def show_problem(self, problem: Problem) -> None:
+        self.show_error(problem.message)
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()
-        self.run_submit()
+        self.submit()
 
     def run_submit(self) -> None:
-        """Read the fields and send; a problem with what was typed is shown, nothing sent."""
-        try:
-            value = self.collect()
-        except (OSError, ValueError) as error:
-            self.show_error(self.describe_failure(error))
-            return
-        self.show_error("")
-        self.submit_value(value)
-
-    def action_cancel(self) -> None:
-        self.dismiss(None)
+        self.submit()
 
 
 @dataclass(frozen=True)
