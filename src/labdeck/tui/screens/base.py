@@ -323,8 +323,15 @@ class FormDialog(WriteForm, FormKeys, ModalScreen[T | None]):
         if isinstance(result, Problem):
             self.show_problem(result)
             return False
+        if self.nothing_to_send(result):
+            self.dismiss(result)
+            return False
         self.submit_value(result)
         return True
+
+    def nothing_to_send(self, result: T) -> bool:
+        """Whether `result` asks for no write at all (an edit that changed nothing): the form just closes."""
+        return False
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()

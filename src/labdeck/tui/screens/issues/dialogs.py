@@ -22,6 +22,7 @@ from labdeck.api.issues import BulkKind
 from labdeck.api.models.issues import TimeStats
 from labdeck.domain.durations import DurationError, parse_duration
 from labdeck.domain.label_edits import label_edit
+from labdeck.tui.screens.base import FormDialog, Problem
 from labdeck.tui.screens.form_keys import FormKeys
 from labdeck.tui.writes import WriteForm
 
@@ -100,7 +101,7 @@ class LinkMenu(ModalScreen[str | None]):
         self.dismiss(None)
 
 
-class PromptScreen(WriteForm, FormKeys, ModalScreen[str | None]):
+class PromptScreen(FormDialog[str]):
     """One line of input; `allow_empty=False` keeps the dialog open until something is typed. With
     `write_with` set (`WriteForm`), enter sends it and the dialog stays open, text kept, until it is done."""
 
@@ -114,26 +115,26 @@ class PromptScreen(WriteForm, FormKeys, ModalScreen[str | None]):
         super().__init__()
         self.prompt_title = title if isinstance(title, Content) else Content(title)
         self.placeholder = placeholder
-        self.value = value
+        self.initial = value
         self.allow_empty = allow_empty
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="issues-dialog"):
             yield Static(self.prompt_title, classes="issues-dialog-title")
-            yield Input(self.value, placeholder=self.placeholder, id="issues-prompt-input")
+            yield Input(self.initial, placeholder=self.placeholder, id="issues-prompt-input")
             yield Static("", markup=False, id=self.ERROR)
             yield Static("enter: OK · escape: cancel", classes="issues-dialog-hint")
 
+    def value(self) -> str | Problem:
+        text = self.query_one("#issues-prompt-input", Input).value.strip()
+        return text if text or self.allow_empty else Problem("")  # empty: nothing to say, nothing sent
+
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()
-        if event.value.strip() or self.allow_empty:
-            self.submit_value(event.value.strip())
-
-    def action_cancel(self) -> None:
-        self.dismiss(None)
+        self.submit()
 
 
-class EditIssueScreen(WriteForm, FormKeys, ModalScreen[Any]):
+class EditIssueScreen(FormDialog[dict[str, str]]):
     """Edit the title and the labels (comma-separated); dismisses with only the changed fields, or, with
     `write_with` set (`WriteForm`), saves them itself and stays open, text kept, until they are saved."""
 
@@ -164,47 +165,32 @@ class EditIssueScreen(WriteForm, FormKeys, ModalScreen[Any]):
                 yield Button("Cancel", id="cancel")
                 yield Button("Save", id="save", variant="primary")
 
-    def changes(self) -> dict[str, str] | None:
+    def value(self) -> dict[str, str] | Problem:
+        """Only the changed fields: the title, and the labels added and removed (never the whole list)."""
         title = self.query_one("#issues-edit-title", Input).value.strip()
         labels = self.query_one("#issues-edit-labels", Input).value
         if not title:
-            error = self.query_one("#issues-edit-error", Static)
-            error.update(Text("The title cannot be empty", style="red"))
-            return None
+            return Problem("The title cannot be empty")
         out: dict[str, str] = {}
         if title != self.old_title:
             out["title"] = title
         edit = label_edit(self.labels_before, labels)
         if edit.removed and edit.removed != self.removal_shown:  # say what goes before it goes
             self.removal_shown = edit.removed
-            warning = f"This removes the label(s) {', '.join(edit.removed)}: save again to confirm"
-            self.query_one("#issues-edit-error", Static).update(Text(warning, style="yellow"))
-            return None
+            return Problem(f"This removes the label(s) {', '.join(edit.removed)}: save again to confirm")
         out.update(edit.fields())  # add_labels / remove_labels: never the whole list
         return out
 
-    def on_button_pressed(self, event: Button.Pressed) -> None:
-        event.stop()
-        if event.button.id == "cancel":
-            self.dismiss(None)
-            return
-        self.save()
+    def show_problem(self, problem: Problem) -> None:
+        style = "yellow" if problem.message.startswith("This removes") else "red"
+        self.query_one("#issues-edit-error", Static).update(Text(problem.message, style=style))
+
+    def nothing_to_send(self, result: dict[str, str]) -> bool:
+        return not result
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()
-        self.save()
-
-    def save(self) -> None:
-        changes = self.changes()
-        if changes is None:
-            return
-        if changes:
-            self.submit_value(changes)
-        else:
-            self.dismiss(changes)  # nothing changed: nothing to send
-
-    def action_cancel(self) -> None:
-        self.dismiss(None)
+        self.submit()
 
 
 @dataclass(frozen=True)
