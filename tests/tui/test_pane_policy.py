@@ -80,3 +80,18 @@ async def test_community_edition_hides_every_premium_action_of_every_pane() -> N
                    if FEATURES[feature].premium and pane.check_action(action, ()) is not False]
         assert premium == []
         assert any(pane.FEATURE_ACTIONS for pane in panes)  # the walk met premium actions at all
+
+
+def test_the_kit_keeps_each_panes_textual_css() -> None:
+    """Textual takes a class's CSS (DEFAULT_CSS, type names for `Screen {...}` rules and queries) along
+    its first DOMNode base: the mixin must not stand there (it once hid Screen's and Widget's CSS)."""
+    from textual.screen import Screen
+    from textual.widget import Widget
+
+    panes = [cls for cls in screen_classes() if isinstance(cls, type) and issubclass(cls, PanePolicy)
+             and issubclass(cls, Widget)]
+    assert panes
+    for cls in panes:
+        assert "Widget" in cls._css_type_names, cls
+        if issubclass(cls, Screen):
+            assert "Screen" in cls._css_type_names, cls

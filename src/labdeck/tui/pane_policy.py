@@ -15,16 +15,20 @@ unreadable-row refusal.
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
-
-from textual.dom import DOMNode
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from labdeck.api.models.tolerant import IDENTITY_UNREADABLE, identity_unreadable
 from labdeck.tui.context import context_of
 from labdeck.tui.widgets.resource_table import ResourceTable
 
+if TYPE_CHECKING:
+    from textual.widget import Widget as _Pane
+else:
+    _Pane = object  # a plain mixin at run time: Textual takes a class's CSS (its DEFAULT_CSS and type
+    # names) from its first DOMNode base, which must stay the Textual widget, not this mixin
 
-class PanePolicy(DOMNode):
+
+class PanePolicy(_Pane):
     """Mixed into a pane's class before its Textual base (`class MembersTab(PanePolicy, Widget)`)."""
 
     MUTATING_ACTIONS: ClassVar[frozenset[str]] = frozenset()

@@ -12,6 +12,7 @@ shown as `rich.text.Text`, never markup.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import Any
@@ -35,7 +36,7 @@ from labdeck.tui.capabilities import feature_reason, refused, unavailable
 from labdeck.tui.context import context_of
 from labdeck.tui.screens.base import LabdeckScreen
 from labdeck.tui.screens.form_keys import is_typing
-from labdeck.tui.screens.groups.actions import EDITABLE, GroupActions
+from labdeck.tui.screens.groups.actions import GroupActions
 from labdeck.tui.screens.groups.tabs import (
     TabSpec,
     badge_tab,
@@ -51,30 +52,51 @@ from labdeck.tui.widgets.footer import LIST_KEYS
 from labdeck.tui.widgets.resource_table import ResourceTable
 from labdeck.tui.widgets.resource_view import ResourceView
 
-TABS: tuple[tuple[str, str], ...] = (
-    ("projects", "Projects"), ("subgroups", "Subgroups"), ("members", "Members"), ("labels", "Labels"),
-    ("badges", "Badges"), ("variables", "Variables"), ("iterations", "Iterations"),
-    ("transfer", "Export and import"),
-)
-# Tabs whose data not every instance has (domain/capabilities.py): their tab says why instead of a 404.
-TAB_FEATURES: dict[str, str] = {"iterations": "iterations", "transfer": "relations_export"}
 Today = Callable[[], date]
-# The tabs each tab-specific action applies to (the footer shows only those of the tab in front).
-TAB_ACTIONS: dict[str, tuple[str, ...]] = {
-    "add": EDITABLE, "edit": EDITABLE, "delete": EDITABLE, "reveal": ("variables",),
-    "subscribe": ("labels",), "toggle_inherited": ("members",), "toggle_billable": ("members",),
-    "toggle_override": ("members",), "export_relations": ("transfer",), "import_group": ("transfer",),
-}
-
-# The footer, most useful first: the tree's keys, and each tab's before the keys every tab has.
+# The tree's keys in the footer, most useful first.
 TREE_FOOTER = ("select_cursor", "toggle_node", "next_tab", "previous_tab", "toggle_tree", "export_to")
-TAB_FOOTER: dict[str, tuple[str, ...]] = {
-    "members": ("select", "add", "edit", "delete", "toggle_inherited", "toggle_billable", "toggle_override"),
-    "labels": ("select", "add", "edit", "delete", "subscribe"),
-    "badges": ("select", "add", "edit", "delete"),
-    "variables": ("select", "edit", "add", "delete", "reveal"),
-    "transfer": ("export_to", "export_relations", "import_group"),
-}
+_EDITING = ("add", "edit", "delete")
+
+
+@dataclass(frozen=True)
+class GroupTab:
+    """One tab of `:groups`, declared once: its key and title, its table (`spec`, from the screen's own
+    state), the feature its data needs (the tab says why where the instance lacks it), the tab-specific
+    actions that apply in it, and its footer keys before those every tab has."""
+
+    key: str
+    title: str
+    spec: Callable[[GroupsScreen], TabSpec]
+    feature: str | None = None
+    actions: tuple[str, ...] = ()
+    footer: tuple[str, ...] = ()
+
+
+GROUP_TABS: tuple[GroupTab, ...] = (
+    GroupTab("projects", "Projects", lambda screen: project_tab(lambda: screen.group)),
+    GroupTab("subgroups", "Subgroups", lambda screen: subgroup_tab()),
+    GroupTab("members", "Members", lambda screen: member_tab(screen.overrides),
+             actions=(*_EDITING, "toggle_inherited", "toggle_billable", "toggle_override"),
+             footer=("select", *_EDITING, "toggle_inherited", "toggle_billable", "toggle_override")),
+    GroupTab("labels", "Labels", lambda screen: label_tab(), actions=(*_EDITING, "subscribe"),
+             footer=("select", "add", "edit", "delete", "subscribe")),
+    GroupTab("badges", "Badges", lambda screen: badge_tab(), actions=_EDITING,
+             footer=("select", "add", "edit", "delete")),
+    GroupTab("variables", "Variables", lambda screen: variable_tab(screen.revealed),
+             actions=(*_EDITING, "reveal"), footer=("select", "edit", "add", "delete", "reveal")),
+    GroupTab("iterations", "Iterations", lambda screen: iteration_tab(), feature="iterations"),
+    GroupTab("transfer", "Export and import", lambda screen: relation_tab(), feature="relations_export",
+             actions=("export_relations", "import_group"),
+             footer=("export_to", "export_relations", "import_group")),
+)
+# What the rest of the screen reads, derived from the declarations above.
+TABS: tuple[tuple[str, str], ...] = tuple((tab.key, tab.title) for tab in GROUP_TABS)
+TAB_FEATURES: dict[str, str] = {tab.key: tab.feature for tab in GROUP_TABS if tab.feature}
+TAB_ACTIONS: dict[str, tuple[str, ...]] = {}
+for _tab in GROUP_TABS:
+    for _action in _tab.actions:
+        TAB_ACTIONS[_action] = (*TAB_ACTIONS.get(_action, ()), _tab.key)
+TAB_FOOTER: dict[str, tuple[str, ...]] = {tab.key: tab.footer for tab in GROUP_TABS if tab.footer}
 EVERY_TAB_FOOTER = ("select", "next_tab", "previous_tab", "toggle_tree", *LIST_KEYS)
 
 
@@ -138,11 +160,7 @@ class GroupsScreen(GroupActions, LabdeckScreen):
         self.relations: list[RelationStatus] = []
         self._loaded_for: dict[str, int] = {}
         self.roots_failed = False
-        self.specs: dict[str, TabSpec] = {
-            "projects": project_tab(lambda: self.group), "subgroups": subgroup_tab(),
-            "members": member_tab(self.overrides),
-            "labels": label_tab(), "badges": badge_tab(), "variables": variable_tab(self.revealed),
-            "iterations": iteration_tab(), "transfer": relation_tab()}
+        self.specs: dict[str, TabSpec] = {tab.key: tab.spec(self) for tab in GROUP_TABS}
 
     # -- layout ---------------------------------------------------------------------------------------
     def compose_body(self) -> ComposeResult:
