@@ -18,8 +18,8 @@ from labdeck.tui.screens.admin.pages_domains import PagesAdminScreen
 from labdeck.tui.screens.deployments.deployments import DeploymentsScreen
 from labdeck.tui.screens.deployments.dialogs import DeploymentDetailScreen
 from labdeck.tui.screens.deployments.protected_environments import ProtectedEnvironmentsScreen
-from labdeck.tui.screens.groups.groups import TABS as GROUP_TABS
 from labdeck.tui.screens.groups.groups import GroupsScreen
+from labdeck.tui.screens.groups.tab_list import TABS as GROUP_TABS
 from labdeck.tui.screens.issues.issues import IssuesScreen
 from labdeck.tui.screens.projects.projects import ProjectsScreen
 from labdeck.tui.screens.projects.view import ProjectViewScreen

@@ -12,7 +12,6 @@ shown as `rich.text.Text`, never markup.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import Any
@@ -25,7 +24,6 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import Static, TabbedContent, TabPane, Tree
 
 from labdeck.api.errors import ApiError, LabdeckError
-from labdeck.api.groups import ProjectQuery
 from labdeck.api.models.group_transfer import RelationStatus
 from labdeck.api.models.groups import Group
 from labdeck.api.models.projects import Project
@@ -34,77 +32,16 @@ from labdeck.domain.text import sanitize
 from labdeck.tui.areas import AreaRequest
 from labdeck.tui.capabilities import feature_reason, refused, unavailable
 from labdeck.tui.context import context_of
+from labdeck.tui.downloads import default_download_dir
 from labdeck.tui.screens.base import LabdeckScreen
 from labdeck.tui.screens.form_keys import is_typing
+from labdeck.tui.screens.groups import tab_list
 from labdeck.tui.screens.groups.actions import GroupActions
-from labdeck.tui.screens.groups.tabs import (
-    TabSpec,
-    badge_tab,
-    iteration_tab,
-    label_tab,
-    member_tab,
-    project_tab,
-    relation_tab,
-    subgroup_tab,
-    variable_tab,
-)
-from labdeck.tui.widgets.footer import LIST_KEYS
+from labdeck.tui.screens.groups.tabs import TabSpec
 from labdeck.tui.widgets.resource_table import ResourceTable
 from labdeck.tui.widgets.resource_view import ResourceView
 
 Today = Callable[[], date]
-# The tree's keys in the footer, most useful first.
-TREE_FOOTER = ("select_cursor", "toggle_node", "next_tab", "previous_tab", "toggle_tree", "export_to")
-_EDITING = ("add", "edit", "delete")
-
-
-@dataclass(frozen=True)
-class GroupTab:
-    """One tab of `:groups`, declared once: its key and title, its table (`spec`, from the screen's own
-    state), the feature its data needs (the tab says why where the instance lacks it), the tab-specific
-    actions that apply in it, and its footer keys before those every tab has."""
-
-    key: str
-    title: str
-    spec: Callable[[GroupsScreen], TabSpec]
-    feature: str | None = None
-    actions: tuple[str, ...] = ()
-    footer: tuple[str, ...] = ()
-
-
-GROUP_TABS: tuple[GroupTab, ...] = (
-    GroupTab("projects", "Projects", lambda screen: project_tab(lambda: screen.group)),
-    GroupTab("subgroups", "Subgroups", lambda screen: subgroup_tab()),
-    GroupTab("members", "Members", lambda screen: member_tab(screen.overrides),
-             actions=(*_EDITING, "toggle_inherited", "toggle_billable", "toggle_override"),
-             footer=("select", *_EDITING, "toggle_inherited", "toggle_billable", "toggle_override")),
-    GroupTab("labels", "Labels", lambda screen: label_tab(), actions=(*_EDITING, "subscribe"),
-             footer=("select", "add", "edit", "delete", "subscribe")),
-    GroupTab("badges", "Badges", lambda screen: badge_tab(), actions=_EDITING,
-             footer=("select", "add", "edit", "delete")),
-    GroupTab("variables", "Variables", lambda screen: variable_tab(screen.revealed),
-             actions=(*_EDITING, "reveal"), footer=("select", "edit", "add", "delete", "reveal")),
-    GroupTab("iterations", "Iterations", lambda screen: iteration_tab(), feature="iterations"),
-    GroupTab("transfer", "Export and import", lambda screen: relation_tab(), feature="relations_export",
-             actions=("export_relations", "import_group"),
-             footer=("export_to", "export_relations", "import_group")),
-)
-# What the rest of the screen reads, derived from the declarations above.
-TABS: tuple[tuple[str, str], ...] = tuple((tab.key, tab.title) for tab in GROUP_TABS)
-TAB_FEATURES: dict[str, str] = {tab.key: tab.feature for tab in GROUP_TABS if tab.feature}
-TAB_ACTIONS: dict[str, tuple[str, ...]] = {}
-for _tab in GROUP_TABS:
-    for _action in _tab.actions:
-        TAB_ACTIONS[_action] = (*TAB_ACTIONS.get(_action, ()), _tab.key)
-TAB_FOOTER: dict[str, tuple[str, ...]] = {tab.key: tab.footer for tab in GROUP_TABS if tab.footer}
-EVERY_TAB_FOOTER = ("select", "next_tab", "previous_tab", "toggle_tree", *LIST_KEYS)
-
-
-def default_download_dir() -> Path:
-    """The folder offered first: the last one used, else the user download folder (`tui.downloads`)."""
-    from labdeck.tui.downloads import default_download_dir as first_choice
-
-    return first_choice()
 
 
 def failure_label(message: str) -> Text:
@@ -150,7 +87,7 @@ class GroupsScreen(GroupActions, LabdeckScreen):
         super().__init__()
         self.start_path = ((request.scope or request.query or "") if request else "").strip()
         self.today: Today = today or (lambda: datetime.now(UTC).date())
-        self.download_dir = download_dir or default_download_dir()
+        self.download_dir = download_dir or default_download_dir()  # the last folder, else the user's
         self.download_dir_given = download_dir is not None  # else the app's remembered folder, if any
         self.group: Group | None = None
         self.inherited_members = False
@@ -160,7 +97,7 @@ class GroupsScreen(GroupActions, LabdeckScreen):
         self.relations: list[RelationStatus] = []
         self._loaded_for: dict[str, int] = {}
         self.roots_failed = False
-        self.specs: dict[str, TabSpec] = {tab.key: tab.spec(self) for tab in GROUP_TABS}
+        self.specs: dict[str, TabSpec] = {tab.key: tab.spec(self) for tab in tab_list.GROUP_TABS}
 
     # -- layout ---------------------------------------------------------------------------------------
     def compose_body(self) -> ComposeResult:
@@ -169,7 +106,7 @@ class GroupsScreen(GroupActions, LabdeckScreen):
             with Vertical(id="groups-detail"):
                 yield Static(Text("Choose a group on the left", style="dim"), id="groups-title")
                 with TabbedContent(id="groups-tabs"):
-                    for key, title in TABS:
+                    for key, title in tab_list.TABS:
                         with TabPane(title, id=f"tab-{key}"):
                             if key == "transfer":
                                 yield Static(Text(
@@ -326,7 +263,7 @@ class GroupsScreen(GroupActions, LabdeckScreen):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """The footer shows the keys of the tab in front: the others are hidden (and off)."""
         allowed = super().check_action(action, parameters)
-        tabs = TAB_ACTIONS.get(action)
+        tabs = tab_list.TAB_ACTIONS.get(action)
         if allowed and tabs is not None:
             try:
                 tab = self.active_tab
@@ -339,14 +276,14 @@ class GroupsScreen(GroupActions, LabdeckScreen):
     def footer_order(self) -> tuple[str, ...] | None:
         """The tree's keys while it has focus, else the keys of the tab in front (`TAB_FOOTER`)."""
         if isinstance(self.focused, GroupTree):
-            return TREE_FOOTER
+            return tab_list.TREE_FOOTER
         if is_typing(self.focused):
             return super().footer_order()
         try:
             tab = self.active_tab
         except Exception:  # not composed yet
-            return EVERY_TAB_FOOTER
-        return (*TAB_FOOTER.get(tab, ()), *EVERY_TAB_FOOTER)
+            return tab_list.EVERY_TAB_FOOTER
+        return (*tab_list.TAB_FOOTER.get(tab, ()), *tab_list.EVERY_TAB_FOOTER)
 
     def on_tabbed_content_tab_activated(self, event: TabbedContent.TabActivated) -> None:
         event.stop()
@@ -356,7 +293,7 @@ class GroupsScreen(GroupActions, LabdeckScreen):
             self.load_tab(tab)
 
     def action_next_tab(self, step: int = 1) -> None:
-        keys = [key for key, _ in TABS]
+        keys = [key for key, _ in tab_list.TABS]
         index = (keys.index(self.active_tab) + step) % len(keys)
         self.query_one("#groups-tabs", TabbedContent).active = f"tab-{keys[index]}"
 
@@ -385,8 +322,8 @@ class GroupsScreen(GroupActions, LabdeckScreen):
             return
         table = self.table(tab)
         table.empty_text = self.specs[tab].empty  # undo a former reason
-        feature = TAB_FEATURES.get(tab) or ("billable_members" if tab == "members" and self.billable_members
-                                            else None)
+        billable = tab == "members" and self.billable_members
+        feature = tab_list.TAB_FEATURES.get(tab) or ("billable_members" if billable else None)
         missing = feature_reason(context_of(self), feature) if feature else None
         if feature and missing:  # say why in place of the list, and send nothing
             table.empty_text = unavailable(context_of(self), feature, missing)
@@ -410,29 +347,8 @@ class GroupsScreen(GroupActions, LabdeckScreen):
         self.mark_data_loaded()
 
     async def fetch(self, services: Services, tab: str, group: Group, refresh: bool) -> list[Any]:
-        """The rows of `tab` for `group`."""
-        ref = group.id
-        if tab == "projects":
-            query = ProjectQuery(order_by="path", sort="asc")
-            return await services.groups.projects(ref, query, refresh=refresh)
-        if tab == "subgroups":
-            return await services.groups.subgroups(ref, refresh=refresh)
-        if tab == "members":
-            if self.billable_members:
-                return await services.members.billable_members(ref, sort="name_asc", refresh=refresh)
-            return await services.members.list_members(("groups", ref), inherited=self.inherited_members,
-                                                       refresh=refresh)
-        if tab == "labels":
-            return await services.labels.list_labels(ref, with_counts=True, refresh=refresh)
-        if tab == "badges":
-            return await services.badges.list_badges(ref, refresh=refresh)
-        if tab == "variables":
-            return await services.variables.group_variables(ref, refresh=refresh)
-        if tab == "iterations":
-            return await services.iterations.group_iterations(ref, refresh=refresh)
-        if refresh or not self.relations:
-            self.relations = await services.transfer.relations_status(ref)
-        return list(self.relations)
+        """The rows of `tab` for `group` (each tab declares how it loads: `tab_list.GROUP_TABS`)."""
+        return await tab_list.TAB_BY_KEY[tab].load(self, services, group.id, refresh)
 
     def reload(self, tab: str | None = None) -> None:
         """Show the current state of a tab after a change (the service already dropped its cache)."""

@@ -1,0 +1,114 @@
+"""The tabs of `:groups`, each declared once (`GroupTab`: key, title, table, the feature its data needs, the
+tab-specific actions that apply in it, its footer keys); the tables the screen reads (`TABS`, `TAB_FEATURES`,
+`TAB_ACTIONS`, `TAB_FOOTER`) are derived from the declarations."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from labdeck.api.groups import ProjectQuery
+from labdeck.tui.screens.groups.tabs import (
+    TabSpec,
+    badge_tab,
+    iteration_tab,
+    label_tab,
+    member_tab,
+    project_tab,
+    relation_tab,
+    subgroup_tab,
+    variable_tab,
+)
+from labdeck.tui.widgets.footer import LIST_KEYS
+
+if TYPE_CHECKING:
+    from labdeck.api.services import Services
+    from labdeck.tui.screens.groups.groups import GroupsScreen
+
+# The tree's keys in the footer, most useful first.
+TREE_FOOTER = ("select_cursor", "toggle_node", "next_tab", "previous_tab", "toggle_tree", "export_to")
+_EDITING = ("add", "edit", "delete")
+
+
+@dataclass(frozen=True)
+class GroupTab:
+    """One tab of `:groups`, declared once: its key and title, its table (`spec`, from the screen's own
+    state), the feature its data needs (the tab says why where the instance lacks it), the tab-specific
+    actions that apply in it, and its footer keys before those every tab has."""
+
+    key: str
+    title: str
+    spec: Callable[[GroupsScreen], TabSpec]
+    load: Callable[[GroupsScreen, Services, int, bool], Awaitable[list[Any]]]
+    feature: str | None = None
+    actions: tuple[str, ...] = ()
+    footer: tuple[str, ...] = ()
+
+
+async def _projects(screen: GroupsScreen, services: Services, ref: int, refresh: bool) -> list[Any]:
+    query = ProjectQuery(order_by="path", sort="asc")
+    return list(await services.groups.projects(ref, query, refresh=refresh))
+
+
+async def _subgroups(screen: GroupsScreen, services: Services, ref: int, refresh: bool) -> list[Any]:
+    return list(await services.groups.subgroups(ref, refresh=refresh))
+
+
+async def _members(screen: GroupsScreen, services: Services, ref: int, refresh: bool) -> list[Any]:
+    if screen.billable_members:
+        return list(await services.members.billable_members(ref, sort="name_asc", refresh=refresh))
+    return list(await services.members.list_members(("groups", ref), inherited=screen.inherited_members,
+                                                    refresh=refresh))
+
+
+async def _labels(screen: GroupsScreen, services: Services, ref: int, refresh: bool) -> list[Any]:
+    return list(await services.labels.list_labels(ref, with_counts=True, refresh=refresh))
+
+
+async def _badges(screen: GroupsScreen, services: Services, ref: int, refresh: bool) -> list[Any]:
+    return list(await services.badges.list_badges(ref, refresh=refresh))
+
+
+async def _variables(screen: GroupsScreen, services: Services, ref: int, refresh: bool) -> list[Any]:
+    return list(await services.variables.group_variables(ref, refresh=refresh))
+
+
+async def _iterations(screen: GroupsScreen, services: Services, ref: int, refresh: bool) -> list[Any]:
+    return list(await services.iterations.group_iterations(ref, refresh=refresh))
+
+
+async def _relations(screen: GroupsScreen, services: Services, ref: int, refresh: bool) -> list[Any]:
+    if refresh or not screen.relations:
+        screen.relations = await services.transfer.relations_status(ref)
+    return list(screen.relations)
+
+
+GROUP_TABS: tuple[GroupTab, ...] = (
+    GroupTab("projects", "Projects", lambda screen: project_tab(lambda: screen.group), _projects),
+    GroupTab("subgroups", "Subgroups", lambda screen: subgroup_tab(), _subgroups),
+    GroupTab("members", "Members", lambda screen: member_tab(screen.overrides), _members,
+             actions=(*_EDITING, "toggle_inherited", "toggle_billable", "toggle_override"),
+             footer=("select", *_EDITING, "toggle_inherited", "toggle_billable", "toggle_override")),
+    GroupTab("labels", "Labels", lambda screen: label_tab(), _labels, actions=(*_EDITING, "subscribe"),
+             footer=("select", "add", "edit", "delete", "subscribe")),
+    GroupTab("badges", "Badges", lambda screen: badge_tab(), _badges, actions=_EDITING,
+             footer=("select", "add", "edit", "delete")),
+    GroupTab("variables", "Variables", lambda screen: variable_tab(screen.revealed), _variables,
+             actions=(*_EDITING, "reveal"), footer=("select", "edit", "add", "delete", "reveal")),
+    GroupTab("iterations", "Iterations", lambda screen: iteration_tab(), _iterations, feature="iterations"),
+    GroupTab("transfer", "Export and import", lambda screen: relation_tab(), _relations,
+             feature="relations_export",
+             actions=("export_relations", "import_group"),
+             footer=("export_to", "export_relations", "import_group")),
+)
+# What the rest of the screen reads, derived from the declarations above.
+TABS: tuple[tuple[str, str], ...] = tuple((tab.key, tab.title) for tab in GROUP_TABS)
+TAB_FEATURES: dict[str, str] = {tab.key: tab.feature for tab in GROUP_TABS if tab.feature}
+TAB_ACTIONS: dict[str, tuple[str, ...]] = {}
+for _tab in GROUP_TABS:
+    for _action in _tab.actions:
+        TAB_ACTIONS[_action] = (*TAB_ACTIONS.get(_action, ()), _tab.key)
+TAB_FOOTER: dict[str, tuple[str, ...]] = {tab.key: tab.footer for tab in GROUP_TABS if tab.footer}
+TAB_BY_KEY: dict[str, GroupTab] = {tab.key: tab for tab in GROUP_TABS}
+EVERY_TAB_FOOTER = ("select", "next_tab", "previous_tab", "toggle_tree", *LIST_KEYS)
