@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 
 from labdeck.domain.registry_cleanup import CleanupPlanner, CleanupRules, TagInfo
-from labdeck.tui.screens.registry.cleanup import BUCKETS, age_histogram, summary_text
+from labdeck.tui.screens.registry.cleanup_preview import BUCKETS, age_histogram, summary_text
 
 NOW = datetime(2026, 6, 1, tzinfo=UTC)
 

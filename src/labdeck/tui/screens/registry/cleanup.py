@@ -1,21 +1,21 @@
 """The cleanup panel: bulk tag delete rules with an exact preview, recomputed as you type.
 
 The rules (`name_regex_delete`, `name_regex_keep`, `keep_n`, `older_than`) go through the same planner the
-sandbox applies (`domain.registry_cleanup.CleanupPlanner`, built once per tag set), so what the panel shows
-is what the server deletes. Every keystroke updates the counts per reason, the space freed (a shared
+sandbox applies (`domain.registry_cleanup.CleanupPlanner`, built once per tag set); the rows, summary and
+histogram are drawn by `cleanup_preview`. Every keystroke updates the counts per reason, the space freed (a shared
 digest counted once) and a histogram of tag ages with the cut-off; the tag table (decision and reason per
 tag) follows after a short pause in typing, so a 20,000-tag repository stays responsive. Invalid patterns
 (RE2) and durations are flagged while typing.
 
 `ctrl+s` applies, from a rule field too (`a` does as well from the tag table; in a field it is a
-letter): the repository's path must be typed, the bulk delete is sent and the deletion is followed as
-a job until the tags are gone. The once-an-hour lock is shown with the time until the next allowed call.
+letter): the repository's path must be typed, and exactly the names the preview listed are deleted, never
+the rules (`api.registry_exact`), then the repository is read back and any difference is a failed item of
+the job. The once-an-hour lock of bulk requests is shown with the time until the next allowed call.
 """
 
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from datetime import datetime
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -26,7 +26,7 @@ from textual.timer import Timer
 from textual.widgets import Button, Input, Label, Static
 
 from labdeck.api.models.registry import RegistryRepository, RegistryTagDetail
-from labdeck.api.registry import format_age, format_size, format_wait
+from labdeck.api.registry import format_size, format_wait
 from labdeck.api.registry_exact import delete_exactly
 from labdeck.domain.journal_rules import REGISTRY_NO_INVERSE
 from labdeck.domain.registry_cleanup import CleanupPlan, CleanupPlanner, CleanupRules, Reason, exact_rules
@@ -34,153 +34,29 @@ from labdeck.tui.context import context_of
 from labdeck.tui.jobs import Job, counted, poll_until
 from labdeck.tui.screens.base import LabdeckScreen
 from labdeck.tui.screens.confirm import TypeToConfirmScreen
-from labdeck.tui.screens.registry.registry import POLL_TIMEOUT, Now, registry_service, tag_detail, utc_now
+from labdeck.tui.screens.registry.cleanup_preview import (
+    HEIGHT,
+    PLAN_COLUMNS,
+    PlannedTag,
+    age_histogram,
+    newest_first,
+    planned_cells,
+    planned_detail,
+    reason_label,
+    static_cells,
+    summary_text,
+    timestamps,
+)
+from labdeck.tui.screens.registry.registry import POLL_TIMEOUT, Now, registry_service, utc_now
 from labdeck.tui.widgets.resource_table import ResourceTable
 from labdeck.tui.widgets.resource_view import ResourceView
-from labdeck.tui.widgets.table_model import Column
 from labdeck.tui.workers import is_live
 
 TABLE_DELAY = 0.15  # seconds of quiet typing before the tag table is rebuilt
-BUCKETS = 26
-HEIGHT = 5
-_BLOCKS = " ▁▂▃▄▅▆▇█"
 _INPUTS = ("cleanup-delete", "cleanup-keep", "cleanup-keep-n", "cleanup-older-than")
 _FIELDS = (("cleanup-delete", "Delete (RE2)", "e.g. .*"), ("cleanup-keep", "Keep (RE2)", "e.g. v.*"),
            ("cleanup-keep-n", "Keep N newest", "e.g. 5"), ("cleanup-older-than", "Older than", "e.g. 30d"))
 SHORT = 30  # below this many rows the histogram shrinks, so the tag table keeps room
-
-
-class PlannedTag:
-    """One row of the preview: the tag and what the rules decide for it (`why` is the reason in words)."""
-
-    __slots__ = ("index", "reason", "tag", "why")
-
-    def __init__(self, index: int, tag: RegistryTagDetail, reason: Reason, why: str) -> None:
-        self.index = index
-        self.tag = tag
-        self.reason = reason
-        self.why = why
-
-    @property
-    def name(self) -> str:
-        return self.tag.name
-
-    @property
-    def deleted(self) -> bool:
-        return self.reason is Reason.MATCHED
-
-
-def _created(row: PlannedTag) -> float:
-    created = row.tag.created_at
-    return created.timestamp() if created is not None else float("inf")
-
-
-def newest_first(tags: list[RegistryTagDetail]) -> list[int]:
-    """Tag indices, newest first (no creation time counts as newest, as in the rules)."""
-    times = [t.created_at.timestamp() if t.created_at is not None else float("inf") for t in tags]
-    return sorted(range(len(tags)), key=lambda i: -times[i])
-
-
-def static_cells(tags: list[RegistryTagDetail], now: datetime) -> list[tuple[str, str, str]]:
-    """Name, age and size of every tag, computed once per tag set (a rebuild only adds the decision)."""
-    return [(tag.name, format_age(tag.created_at, now), format_size(tag.total_size)) for tag in tags]
-
-
-def planned_cells(fixed: list[tuple[str, str, str]]) -> Callable[[PlannedTag], tuple[str, ...]]:
-    """Plain-string cells (styled by the columns), so 20,000 rows rebuild fast. Tag names are made safe
-    by the model layer and `ResourceTable` never parses cells as markup."""
-    def cells(row: PlannedTag) -> tuple[str, ...]:
-        name, age, size = fixed[row.index]
-        return ("delete" if row.deleted else "keep", name, age, size, row.why)
-    return cells
-
-
-def planned_detail(row: PlannedTag) -> Text:
-    """What `enter` opens on a preview row: the decision and why, then the tag's details."""
-    head = Text("delete" if row.deleted else "keep", style="bold red" if row.deleted else "bold green")
-    head.append(f" · {row.why}\n\n")
-    return head.append_text(tag_detail(row.tag))
-
-
-PLAN_COLUMNS = [
-    Column("decision", "", width=6, style_fn=lambda r: "bold red" if r.deleted else "green"),
-    Column("name", "Tag", min_width=16),
-    Column("age", "Age", width=5, align="right", sort_key=lambda r: -_created(r)),
-    Column("size", "Size", width=9, align="right", sort_key=lambda r: r.tag.total_size or 0),
-    Column("reason", "Why", style_fn=lambda r: None if r.deleted else "dim"),
-]
-
-
-def summary_text(plan: CleanupPlan) -> Text:
-    """`24 to delete · 8 kept (latest 1, keep pattern 4, ...) · frees 1.2 GB`: literal text."""
-    text = Text()
-    text.append(f"{plan.deleted_count:,} to delete", style="bold red" if plan.deleted_count else "bold")
-    text.append(f" · {plan.kept_count:,} kept", style="bold green")
-    kept = [(reason, count) for reason, count in plan.counts.items()
-            if reason is not Reason.MATCHED and count]
-    if kept:
-        parts = [f"{_label(reason, plan.keep_n)} {count:,}" for reason, count in kept]
-        text.append(f" ({', '.join(parts)})", style="dim")
-    text.append(f" · frees {format_size(plan.bytes_freed)}")
-    text.append(" (shared digests counted once)", style="dim")
-    if plan.cutoff is not None:
-        text.append(f" · cut-off {plan.cutoff:%Y-%m-%d %H:%M} UTC")
-    return text
-
-
-def _label(reason: Reason, keep_n: int | None) -> str:
-    return f"among the {keep_n} newest" if reason is Reason.KEEP_N else str(reason)
-
-
-def timestamps(plan: CleanupPlan) -> list[float | None]:
-    """Creation times of the plan's tags as epoch seconds (None when unknown); reusable across plans."""
-    return [tag.created_at.timestamp() if tag.created_at is not None else None for tag in plan.tags]
-
-
-def age_histogram(plan: CleanupPlan, now: datetime, *, times: list[float | None] | None = None,
-                  buckets: int = BUCKETS, height: int = HEIGHT) -> Text:
-    """Tag ages (newest left) as columns of blocks, red where tags would be deleted, with the cut-off.
-    `times` (from `timestamps()`) saves converting 20,000 datetimes on every keystroke."""
-    now_ts = now.timestamp()
-    ages: list[tuple[float, bool]] = []
-    undated = 0
-    matched = Reason.MATCHED
-    for created, reason in zip(times if times is not None else timestamps(plan), plan.reasons, strict=True):
-        if created is None:
-            undated += 1
-        else:
-            ages.append((max(now_ts - created, 0.0), reason is matched))
-    cutoff_age = now_ts - plan.cutoff.timestamp() if plan.cutoff is not None else None
-    span = max([age for age, _ in ages] + [cutoff_age or 0.0, 86400.0])
-    width = span / buckets
-    totals, deleted = [0] * buckets, [0] * buckets
-    for age, gone in ages:
-        index = min(int(age / width), buckets - 1)
-        totals[index] += 1
-        deleted[index] += gone
-    top = max([*totals, 1])
-    text = Text()
-    for row in range(height - 1, -1, -1):
-        for total, dead in zip(totals, deleted, strict=True):
-            level, dead_level = total * height * 8 / top, dead * height * 8 / top
-            fill = int(min(max(level - row * 8, 0), 8) + 0.5) if total else 0
-            colour = "red" if dead_level > row * 8 + fill / 2 else "green"
-            text.append(_BLOCKS[fill] * 2, style=colour)
-        text.append("\n")
-    axis = ["─"] * (buckets * 2)
-    marker = None
-    if cutoff_age is not None:
-        marker = min(int(cutoff_age / width), buckets - 1) * 2
-        axis[marker] = "┼"
-    text.append("".join(axis) + "\n", style="dim")
-    left = "new"
-    right = f"{format_age(datetime.fromtimestamp(now_ts - span, now.tzinfo), now)} old"
-    text.append(left + right.rjust(buckets * 2 - len(left)), style="dim")
-    if marker is not None:
-        text.append(f"\n{' ' * marker}▲ cut-off", style="yellow")
-    if undated:
-        text.append(f"\n{undated:,} tag(s) without a creation time (counted as newest)", style="dim")
-    return text
 
 
 class RegistryCleanupScreen(LabdeckScreen):
@@ -311,7 +187,7 @@ class RegistryCleanupScreen(LabdeckScreen):
         if plan is None:
             self.table.set_rows([])
             return
-        words = {reason: _label(reason, plan.keep_n) for reason in Reason}
+        words = {reason: reason_label(reason, plan.keep_n) for reason in Reason}
         order = self._order
         reasons, tags = plan.reasons, self.tags
         deleted = [PlannedTag(i, tags[i], reasons[i], words[reasons[i]]) for i in order
