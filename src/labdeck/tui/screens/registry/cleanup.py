@@ -4,8 +4,8 @@ The rules (`name_regex_delete`, `name_regex_keep`, `keep_n`, `older_than`) go th
 sandbox applies (`domain.registry_cleanup.CleanupPlanner`, built once per tag set); the rows, summary and
 histogram are drawn by `cleanup_preview`. Every keystroke updates the counts per reason, the space freed
 (a shared digest counted once) and a histogram of tag ages with the cut-off; the tag table (decision and
-reason per tag) follows after a short pause in typing, so a 20,000-tag repository stays responsive. Invalid patterns
-(RE2) and durations are flagged while typing.
+reason per tag) follows after a short pause in typing, so a 20,000-tag repository stays responsive.
+Invalid patterns (RE2) and durations are flagged while typing.
 
 `ctrl+s` applies, from a rule field too (`a` does as well from the tag table; in a field it is a
 letter): the repository's path must be typed, and exactly the names the preview listed are deleted, never
