@@ -1,10 +1,8 @@
 """The actions of the groups view, per tab: add, edit and delete members, labels, badges and CI variables
-(forms validated before sending, which send the change themselves and re-read after a lost answer; removing
-a member or deleting a variable needs its name typed), reveal a
-masked value, copy a variable's value (`y`, never shown), subscribe to a label, show inherited members, and
-the long operations as jobs: group export (polled until the archive is there, then saved in the folder the
-user picked; `downloads.SaveError` names the path when it cannot be written), relations export (progress per
-relation), and import. Members are added by id or username; badge forms preview their rendered URLs.
+(validated forms that send the change and re-read after a lost answer; removing a member or deleting a
+variable needs its name typed), reveal a masked value, copy a variable's value (`y`, never shown), subscribe
+to a label, show inherited members, and jobs: group export (polled until the archive is there, then saved in
+the folder picked; `downloads.SaveError` names a path that cannot be written), relations export, import.
 
 `GroupActions` is a mixin of `GroupsScreen` (`groups.py`), which provides `group`, `services`,
 `active_tab`, `table()`, `reload()`, `rerender()`, `today`, `download_dir`, `revealed` and `relations`
@@ -49,12 +47,13 @@ from labdeck.tui.screens.groups.forms import (
     variable_form,
 )
 from labdeck.tui.screens.groups.host import GroupsHost
+from labdeck.tui.screens.groups.tab_list import TAB_ACTIONS
 from labdeck.tui.screens.groups.tabs import copy_variable_value, refuse_hidden, variable_key
 from labdeck.tui.widgets.resource_view import ResourceView
 from labdeck.tui.workers import is_live
 from labdeck.tui.writes import open_write_form
 
-EDITABLE = ("members", "labels", "badges", "variables")
+EDITABLE = TAB_ACTIONS["add"]  # the tabs whose rows are added, edited and deleted here
 
 
 class GroupActions(GroupsHost):
