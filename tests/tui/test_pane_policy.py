@@ -95,3 +95,23 @@ def test_the_kit_keeps_each_panes_textual_css() -> None:
         assert "Widget" in cls._css_type_names, cls
         if issubclass(cls, Screen):
             assert "Screen" in cls._css_type_names, cls
+
+
+async def test_a_hidden_change_key_says_read_only_once() -> None:
+    """Issue 24: in read-only mode a key of a hidden change did nothing, silently."""
+    from labdeck.tui.screens.users.users import UsersScreen
+
+    app = make_app(read_only=True)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, rounds=2)
+        opened = app.open_area("users")
+        assert opened is not None
+        await opened
+        await settle(pilot, rounds=2)
+        assert isinstance(app.screen, UsersScreen)
+        app.screen.table.focus()
+        await pilot.press("m", "m")
+        await pilot.pause()
+        said = [n.message for n in app._notifications if "read-only" in str(n.message)]
+        assert len(said) == 1 and "not available" in said[0]
+        assert app.screen is not None and not app.screen.is_modal  # nothing opened

@@ -31,6 +31,7 @@ from labdeck.tui.context import Context
 from labdeck.tui.jobs import Job, JobCentre, JobState
 from labdeck.tui.keymap import binding_ids, check_keymap
 from labdeck.tui.navigation import HOME, Navigator, home_screen
+from labdeck.tui.pane_policy import PanePolicy
 from labdeck.tui.screens.form_keys import FormKeys, hold_key, is_typing
 from labdeck.tui.session import TransportFactory, cache_dir, open_session, state_dir
 from labdeck.tui.textual_internals import install_dismiss_guard
@@ -79,6 +80,7 @@ class LabdeckApp(AppBase):
         self.crash_log_path: Path | None = None
         self.transport_factory = transport_factory
         self._initial_settings = settings
+        self._read_only_said: set[str] = set()
         self.context.jobs = JobCentre(clock=clock, describe_error=self._describe_job_error)
         self.jobs.on_change(lambda job: self._refresh_status())
         self.jobs.on_done(self._job_done)
@@ -352,9 +354,25 @@ class LabdeckApp(AppBase):
     async def on_event(self, event: events.Event) -> None:
         if self.context.type_ahead.takes(event):
             return  # typed while an area opens: delivered to it once it is on screen (`type_ahead`)
+        if isinstance(event, events.Key) and not event.is_forwarded:
+            self._say_read_only(event.key)
         if isinstance(event, events.Key) and self.screen_stack and hold_key(self.screen, event):
             return  # a form that is still opening takes it, in order (see `form_keys`)
         await super().on_event(event)
+
+    def _say_read_only(self, key: str) -> None:
+        """A key whose change read-only mode hides says so, once per action and session, instead of
+        doing nothing silently (the pane kit's `read_only_refusal`)."""
+        if not self.read_only or not self.screen_stack or is_typing(self.focused):
+            return
+        nodes = self.focused.ancestors_with_self if self.focused is not None else [self.screen]
+        for node in nodes:
+            said = node.read_only_refusal(key) if isinstance(node, PanePolicy) else None
+            if said is not None:
+                if said not in self._read_only_said:
+                    self._read_only_said.add(said)
+                    self.notify(said, severity="warning", markup=False, timeout=4)
+                return
 
     # -- jobs -----------------------------------------------------------------------------------------
     def start_job(self, title: str, function: Callable[[Job], Any], *, total: int | None = None) -> Job:

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from labdeck.api.models.tolerant import IDENTITY_UNREADABLE, identity_unreadable
 from labdeck.tui.context import context_of
+from labdeck.tui.textual_internals import bindings_for_key
 from labdeck.tui.widgets.resource_table import ResourceTable
 
 if TYPE_CHECKING:
@@ -62,6 +63,16 @@ class PanePolicy(_Pane):
         if table is None:
             return []
         return list(table.marked_rows) or [table.cursor_row]
+
+    def read_only_refusal(self, key: str) -> str | None:
+        """What to say when `key` is pressed here and means a change that read-only mode hides (the key
+        would otherwise do nothing, silently)."""
+        if not context_of(self).read_only:
+            return None
+        for binding in bindings_for_key(self, key):
+            if binding.action in self.MUTATING_ACTIONS:
+                return f"read-only: {binding.description or binding.action} is not available"
+        return None
 
     def identity_refusal(self, action: str) -> str | None:
         """Why `action` must not run: a row it acts on is an item whose id could not be read."""

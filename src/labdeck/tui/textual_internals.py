@@ -13,6 +13,8 @@ not the version below, or when one of these names has gone):
   when a page key reaches the palette's list before its lines exist.
 - `stop_with_error(app, error)` (`_return_code`, `_exception`, `_exception_event`): ending the app after an
   unexpected error as Textual's own handler does, without its crash screen (which prints locals).
+- `bindings_for_key(node, key)` (`DOMNode._bindings`, keymap applied): which actions a key means on a node,
+  to say "read-only" when the key of a hidden mutating action is pressed.
 - `key_for_character(character)` (`textual.keys._character_to_key`): the key name of a typed character, to
   replay kept keys (`type_ahead`).
 - `install_dismiss_guard()` (`Screen.dismiss` replaced): a screen dismisses only itself, and only once.
@@ -40,9 +42,14 @@ from textual.widgets._footer import FooterKey
 
 CHECKED_AGAINST = "8.2.8"  # the Textual release these were read in
 
-__all__ = ["CHECKED_AGAINST", "FooterKey", "active_message_pump", "command_list_ready",
+__all__ = ["CHECKED_AGAINST", "FooterKey", "active_message_pump", "bindings_for_key", "command_list_ready",
            "install_dismiss_guard", "is_closing", "key_for_character", "notify_content", "screen_stacks",
            "stop_with_error"]
+
+
+def bindings_for_key(node: DOMNode, key: str) -> list[Any]:
+    """The bindings `key` has on `node` (after the user's keymap)."""
+    return list(node._bindings.key_to_bindings.get(key, ()))
 
 
 def key_for_character(character: str) -> str:
