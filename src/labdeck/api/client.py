@@ -41,7 +41,7 @@ from labdeck.api.redirects import (
     origin_of,
     redirect_target,
 )
-from labdeck.api.request_log import RequestLog
+from labdeck.api.request_log import RequestLog, redact_url
 from labdeck.api.settings import ConnectionSettings
 from labdeck.domain import read_only
 from labdeck.domain.redaction import register_secret
@@ -72,8 +72,10 @@ NOT_SENT_ERRORS = (httpx.ConnectError, httpx.ConnectTimeout, httpx.PoolTimeout)
 MAYBE_APPLIED_STATUSES = frozenset({502, 504})
 
 
-def _network_error(exc: httpx.HTTPError) -> NetworkError:
-    error = NetworkError(_describe(exc))
+def _network_error(exc: httpx.HTTPError, method: str, url: httpx.URL) -> NetworkError:
+    """The failure, naming the request (`GET https://host/api/v4/projects: ConnectError: ...`); the URL
+    as the request log shows it (no credentials: tokens travel in headers, and `redact_url` drops any)."""
+    error = NetworkError(f"{method} {redact_url(str(url))}: {_describe(exc)}")
     error.may_have_sent = not isinstance(exc, NOT_SENT_ERRORS)
     return error
 
@@ -325,10 +327,10 @@ class ApiClient(Addressing, Reads):
             raise MalformedResponse(f"{method} {self._log_path(url)}: {too_large}") from None
         except RETRYABLE_ERRORS as exc:
             state["status"] = None  # no answer this time (not the status of an earlier attempt)
-            raise _Retry(None, {}, _network_error(exc)) from None
+            raise _Retry(None, {}, _network_error(exc, method, url)) from None
         except httpx.HTTPError as exc:
             state["status"] = None
-            raise _network_error(exc) from None
+            raise _network_error(exc, method, url) from None
         except asyncio.CancelledError:
             if not task.done():
                 task.add_done_callback(_swallow)

@@ -29,7 +29,15 @@ from labdeck.api.models.registry import RegistryRepository, RegistryTagDetail
 from labdeck.api.registry import format_age, format_size, format_wait
 from labdeck.api.registry_exact import delete_exactly
 from labdeck.domain.journal_rules import REGISTRY_NO_INVERSE
-from labdeck.domain.registry_cleanup import CleanupPlan, CleanupPlanner, CleanupRules, Reason, exact_rules
+from labdeck.domain.registry_cleanup import (
+    CleanupPlan,
+    CleanupPlanner,
+    CleanupRules,
+    Reason,
+    exact_rules,
+    newest_first,
+    preview_order,
+)
 from labdeck.tui.context import context_of
 from labdeck.tui.jobs import Job, counted, poll_until
 from labdeck.tui.screens.base import LabdeckScreen
@@ -73,12 +81,6 @@ class PlannedTag:
 def _created(row: PlannedTag) -> float:
     created = row.tag.created_at
     return created.timestamp() if created is not None else float("inf")
-
-
-def newest_first(tags: list[RegistryTagDetail]) -> list[int]:
-    """Tag indices, newest first (no creation time counts as newest, as in the rules)."""
-    times = [t.created_at.timestamp() if t.created_at is not None else float("inf") for t in tags]
-    return sorted(range(len(tags)), key=lambda i: -times[i])
 
 
 def static_cells(tags: list[RegistryTagDetail], now: datetime) -> list[tuple[str, str, str]]:
@@ -312,14 +314,9 @@ class RegistryCleanupScreen(LabdeckScreen):
             self.table.set_rows([])
             return
         words = {reason: _label(reason, plan.keep_n) for reason in Reason}
-        order = self._order
         reasons, tags = plan.reasons, self.tags
-        deleted = [PlannedTag(i, tags[i], reasons[i], words[reasons[i]]) for i in order
-                   if reasons[i] is Reason.MATCHED]
-        kept = [PlannedTag(i, tags[i], reasons[i], words[reasons[i]]) for i in order
-                if reasons[i] is not Reason.MATCHED]
-        rows = deleted + kept
-        self.table.set_rows(rows)
+        self.table.set_rows([PlannedTag(i, tags[i], reasons[i], words[reasons[i]])
+                             for i in preview_order(plan, self._order)])
 
     def on_input_changed(self, event: Input.Changed) -> None:
         if event.input.id in _INPUTS:
