@@ -32,6 +32,27 @@ BULK_CHOICES: Final[dict[BulkKind, str]] = {
     "assign": "Assign to…", "unassign": "Unassign everyone", "set_milestone": "Set milestone…",
     "todo": "Add a to-do",
 }
+# The confirmation's question per bulk action: {what} is the typed text, {issues} "3 marked issues"
+_QUESTIONS: Final[dict[BulkKind, str]] = {
+    "close": "Close {issues}?", "reopen": "Reopen {issues}?", "add_labels": "Add {what} to {issues}?",
+    "remove_labels": "Remove {what} from {issues}?", "assign": "Assign {issues} to {what}?",
+    "unassign": "Unassign everyone from {issues}?", "set_milestone": "Set the milestone {what} on {issues}?",
+    "todo": "Add a to-do for {issues}?",
+}
+
+
+def bulk_question(kind: BulkKind, text: str, count: int) -> str:
+    """`Close 3 marked issues?`, `Add the labels bug, ux to 1 marked issue?`: literal text (`text` is the
+    operator's own, shown as typed)."""
+    what = text
+    if kind in ("add_labels", "remove_labels"):
+        what = f"the label{'s' if ',' in text else ''} {text}"
+    issues = f"{count:,} marked issue{'' if count == 1 else 's'}"
+    if kind == "set_milestone" and not text:
+        return f"Remove the milestone from {issues}?"
+    return _QUESTIONS[kind].format(what=what, issues=issues)
+
+
 TimeAction = Literal["time_estimate", "add_spent_time", "reset_time_estimate", "reset_spent_time"]
 
 
