@@ -233,14 +233,16 @@ class ApiClient(Addressing, Reads):
         finally:
             if error_text is not None:
                 self.request_log.record(method, self._log_path(state["url"]), state["status"],
-                                        (time.monotonic() - started) * 1000, state["retries"], error_text)
+                                        (time.monotonic() - started) * 1000, state["retries"], error_text,
+                                        body=json if json is not None else data)
         status = response.status_code
         error = None
         if status >= 400 or (status == 304 and not allow_304):
             error = error_for(status, response.content, method, self._log_path(url), dict(response.headers))
         entry = self.request_log.record(method, self._log_path(state["url"]), status,
                                         (time.monotonic() - started) * 1000, state["retries"],
-                                        error.message if error else None)
+                                        error.message if error else None,
+                                        body=json if json is not None else data)
         response.extensions["labdeck.log_seq"] = entry.seq  # so an unreadable body can amend the entry
         if error is not None:
             raise error
