@@ -290,7 +290,7 @@ async def test_time_tracking_adds_spent_time_by_default_and_says_so() -> None:
         screen.table.focus()
         dialog = await press_for(pilot, "t", TimeTrackingScreen)
         said = str(dialog.query_one("#issues-time-default").render())
-        assert "ctrl+s: add to the time spent" in said
+        assert "ctrl+s: add to the time spent" in said and "Set estimate: replace it" in said
         dialog.query_one("#issues-time-duration", Input).value = "2h"
         await pilot.press("ctrl+s")
         await settle(pilot)

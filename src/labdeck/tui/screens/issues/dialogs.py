@@ -245,7 +245,7 @@ def time_applied(request: TimeRequest, before: TimeStats, after: TimeStats) -> b
 
 
 # What enter and ctrl+s do in the time tracking form, said in the form: operators mostly log spent time.
-TIME_DEFAULT = "enter, ctrl+s: add to the time spent · Set estimate replaces the estimate"
+TIME_DEFAULT = "enter, ctrl+s: add to the time spent (Set estimate: replace it)"
 
 
 class TimeTrackingScreen(WriteForm, FormKeys, ModalScreen[Any]):
