@@ -122,7 +122,8 @@ def test_labdeck_api_on_a_real_socket_with_a_cut_body(monkeypatch: pytest.Monkey
         assert api_cli.run_api_command(["projects"]) == 1
         out, err = capsys.readouterr()
         assert out == "" and err.count("\n") == 1 and "Traceback" not in err
-        assert err.startswith(f"labdeck api: GET {base}/api/v4/projects: RemoteProtocolError")  # names the URL
+        # the error names the URL
+        assert err.startswith(f"labdeck api: GET {base}/api/v4/projects: RemoteProtocolError")
 
 
 def test_api_errors_are_typed(labdeck_api) -> None:
