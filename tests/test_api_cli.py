@@ -151,6 +151,8 @@ def test_network_error_is_one_line(env: Path, capsys: pytest.CaptureFixture[str]
     out, err = capsys.readouterr()
     assert code == 1 and out == ""
     assert err.startswith("labdeck api: ") and err.count("\n") == 1 and "Traceback" not in err
+    # the error names where labdeck tried to go (method and URL), never the token
+    assert "POST https://gitlab.test/api/v4/projects: ConnectError: connection refused" in err
 
 
 @pytest.mark.parametrize(("argv", "problem"), [
@@ -341,3 +343,25 @@ def test_json_output_escapes_bidi_and_zero_width_characters(pretty: bool) -> Non
     assert json.loads(text) == value  # the same data
     assert not any(c in text for c in "\u202e\u200b\u2066\ufeff") and "\\u202e" in text
     assert "“quoted” – …" in text  # ordinary punctuation stays as it is
+
+
+def test_output_into_a_reader_that_leaves_ends_quietly(tmp_path: Path) -> None:
+    """`labdeck api ... | head`: the reader closes the pipe after a few bytes; labdeck stops with gh's
+    status (141, SIGPIPE's) and writes nothing on stderr: no BrokenPipeError, no traceback."""
+    import os
+    import subprocess
+
+    src = str(Path(__file__).resolve().parents[1] / "src")
+    env = {**os.environ, "PYTHONPATH": src, "LABDECK_CONFIG": str(tmp_path / "absent.toml")}
+    # every project of the demo, ten times over: far more than a pipe's buffer, so a write must fail
+    code = ("import sys; from labdeck.cli.main import main\n"
+            "raise SystemExit(main(['api', '--demo', '--paginate', 'projects', '-F', 'per_page=100']))")
+    with subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                          env=env) as child:
+        assert child.stdout is not None and child.stderr is not None
+        assert child.stdout.read(10)  # the reader takes a little, then leaves (as `head -c 10` does)
+        child.stdout.close()
+        err = child.stderr.read().decode()
+        status = child.wait(timeout=60)
+    assert err == ""
+    assert status == 141

@@ -92,3 +92,20 @@ def test_demo_and_instance_exclude_each_other(capsys: pytest.CaptureFixture[str]
         main(["--demo", "--instance", "work"])
     assert info.value.code == 2
     assert "not allowed with" in capsys.readouterr().err
+
+
+def test_help_lists_the_headless_commands(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["--help"])
+    out = capsys.readouterr().out
+    commands = ("labdeck api", "labdeck registry plan", "labdeck registry policy", "labdeck sandbox serve")
+    for command in commands:
+        assert command in out, command
+
+
+def test_sandbox_seeds_are_explained(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["sandbox", "serve", "--help"])
+    out = " ".join(capsys.readouterr().out.split())
+    assert "--seed SEED seed of the generated data" in out
+    assert "--fault-seed FAULT_SEED seed of the --faults draws" in out

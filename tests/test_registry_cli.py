@@ -79,3 +79,31 @@ def test_api_errors_are_one_line(sandbox: Sandbox, capsys: pytest.CaptureFixture
 def test_usage_errors() -> None:
     assert run_registry_command(["plan", "1"]) == 2
     assert run_registry_command(["plan", "1", "2", "--delete", ".*", "--demo", "--instance", "x"]) == 2
+
+
+def test_plan_errors_point_to_the_plan_help(capsys: pytest.CaptureFixture[str]) -> None:
+    """Bad rules and a missing argument of `registry plan` send the reader to `registry plan --help`, whose
+    text explains them (not the bare `labdeck registry --help`)."""
+    assert run_registry_command(["plan", "1", "1", "--delete", "(x", "--demo"]) == 2
+    assert run_registry_command(["plan", "1"]) == 2
+    assert run_registry_command(["plan", "1", "2", "--delete", ".*", "--demo", "--instance", "x"]) == 2
+    lines = capsys.readouterr().err.splitlines()
+    assert len(lines) == 3
+    assert all(line.endswith("(see labdeck registry plan --help)") for line in lines), lines
+    assert run_registry_command(["nosuch"]) == 2  # the command itself is wrong: the whole command's help
+    assert capsys.readouterr().err.strip().endswith("(see labdeck registry --help)")
+
+
+def test_plan_lists_tags_in_the_tui_preview_order(sandbox: Sandbox,
+                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    """Text and JSON list the tags as the TUI's preview does: deletions first, then kept tags, each part
+    newest first (`domain.registry_cleanup.preview_order`), not by name."""
+    transport, repo = sandbox
+    args = ["plan", str(repo.project_id), str(repo.id), "--delete", "pr-.*|old|v1.*", "--demo"]
+    assert run_registry_command([*args, "--json"], transport=transport) == 0
+    names = [t["name"] for t in json.loads(capsys.readouterr().out)["tags"]]
+    assert names[:4] == ["pr-2", "v1.0.0", "pr-1", "old"]  # deleted, newest first
+    assert set(names[4:]) == {"latest", "v2.0.0"}  # kept (both a day old)
+    assert run_registry_command(args, transport=transport) == 0
+    rows = [line.split()[1] for line in capsys.readouterr().out.splitlines()[1:-1]]
+    assert rows == names

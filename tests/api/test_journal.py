@@ -44,7 +44,7 @@ async def test_ban_then_undo_returns_the_user_to_active(client: ApiClient) -> No
     entry = last(client)
     assert (entry.operation, entry.target, entry.ok, entry.before["state"]) == ("ban user", "@alice", True,
                                                                                  "active")
-    assert await undo(client).undo(entry) == "undone: ban user of @alice"
+    assert await undo(client).undo(entry) == "undone: ban user @alice"
     assert (await client.get_json("/users/2"))["state"] == "active"
     undo_entry = last(client)
     assert undo_entry.undoes == entry.id and undo_entry.operation == "unban user"
@@ -159,3 +159,32 @@ async def test_graphql_queries_are_reads_and_not_journalled(client: ApiClient) -
     assert len(client.journal.entries()) == before
     await client.post_json("/groups/acme/labels", json={"name": "journalled", "color": "#ff0000"})
     assert len(client.journal.entries()) == before + 1
+
+
+async def test_targets_are_named_by_their_paths_and_changes_kept_in_words(client: ApiClient) -> None:
+    """An entry names its target as an operator knows it (`acme/platform/api-gateway#11`, `variable KEY of
+    acme`, `@alice of acme`), never by ids (`issue 1#11`, `group 61`), even when the request named ids:
+    the owner's path is read once and kept; what the server answered after the change is kept too."""
+    group = await client.get_json("/groups/acme")
+    project = await client.get_json(f"/{GATEWAY}")
+    plain = next(v for v in await client.get_json(f"/groups/{group['id']}/variables")
+                 if not v["masked"] and not v.get("hidden"))
+    sent = len(client.request_log)
+    await client.delete(f"/groups/{group['id']}/variables/{plain['key']}")
+    assert last(client).target == f"variable {plain['key']} of acme"
+    assert len(client.request_log) - sent == 3  # the snapshot, the deletion, the group's path
+    sent = len(client.request_log)
+    await client.put_json(f"/groups/{group['id']}/members/2", {"access_level": 40})
+    entry = last(client)
+    assert entry.target == "@alice of acme" and entry.after["access_level"] == 40
+    assert len(client.request_log) - sent == 2  # the group's path is known: not read again
+    issues = await client.get_json(f"/projects/{project['id']}/issues", {"state": "opened", "per_page": 1})
+    issue = issues[0]
+    sent = len(client.request_log)
+    await client.put_json(f"/projects/{project['id']}/issues/{issue['iid']}", {"state_event": "close"})
+    entry = last(client)
+    assert entry.target == f"acme/platform/api-gateway#{issue['iid']}"
+    assert (entry.before["state"], entry.after["state"]) == ("opened", "closed")
+    assert len(client.request_log) - sent == 2  # the issue's own reference names its project
+    text = (client.journal.path).read_text()  # type: ignore[union-attr]
+    assert f"group {group['id']}" not in text and f"issue {project['id']}#" not in text

@@ -144,3 +144,19 @@ def test_account_from_api_state() -> None:
     with pytest.raises(ValueError):
         Account.from_api("frozen")
     assert Operation.ACTIVATE.label == "reactivate"
+
+
+def test_a_pending_user_is_not_called_blocked() -> None:
+    """Deactivating or reactivating a sign-up pending approval is refused (GitLab counts it as blocked and
+    answers "A blocked user cannot be deactivated"); the TUI's reason names the state the operator sees."""
+    from labdeck.domain.moderation import PENDING_REASON
+
+    rows = {row.op: row for row in allowed_operations(PENDING)}
+    for op in (Operation.DEACTIVATE, Operation.ACTIVATE):
+        assert not rows[op].enabled
+        assert rows[op].reason == PENDING_REASON
+        assert "pending approval" in PENDING_REASON and "blocked user" not in (rows[op].reason or "")
+    # what the sandbox answers stays GitLab's own
+    refused = check("deactivate", PENDING)
+    assert isinstance(refused, Refused)
+    assert refused.message == "Error occurred. A blocked user cannot be deactivated"

@@ -120,9 +120,10 @@ def test_labdeck_api_on_a_real_socket_with_a_cut_body(monkeypatch: pytest.Monkey
         assert api_cli.run_api_command(["user"]) == 0
         assert json.loads(capsys.readouterr().out) == {"id": 1, "username": "root"}
         assert api_cli.run_api_command(["projects"]) == 1
-    out, err = capsys.readouterr()
-    assert out == "" and err.count("\n") == 1 and "Traceback" not in err
-    assert err.startswith("labdeck api: RemoteProtocolError")
+        out, err = capsys.readouterr()
+        assert out == "" and err.count("\n") == 1 and "Traceback" not in err
+        # the error names the URL
+        assert err.startswith(f"labdeck api: GET {base}/api/v4/projects: RemoteProtocolError")
 
 
 def test_api_errors_are_typed(labdeck_api) -> None:

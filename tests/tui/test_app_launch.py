@@ -103,3 +103,22 @@ def test_demo_options_are_checked(argv: list[str], capsys: pytest.CaptureFixture
         main(argv)
     assert caught.value.code == 2
     assert "labdeck: error:" in capsys.readouterr().err
+
+
+def test_demo_does_not_warn_about_the_configs_instances(config_file: Path) -> None:
+    """`--demo` reads the config's theme and keymap, never its instances: a token kept in the file (or a
+    file others can read) is not the demo's business, so no such warning; other warnings stay."""
+    config_file.write_text('theme = "nord"\nbogus = 1\n[instances.work]\nurl = "https://gitlab.example"\n'
+                           'token = "glpat-DemoDoesNotRead1"\n', encoding="utf-8")
+    config_file.chmod(0o644)
+    app, sandbox = build_app(_options(demo=True))
+    try:
+        warnings = " ".join(app.config_warnings)
+        assert "keeps a token" not in warnings and "readable by group or others" not in warnings
+        assert "unknown key bogus" in warnings
+        assert not app.config.instances
+    finally:
+        sandbox.stop()
+    app, _ = build_app(_options(instance="work"))  # a session on the instance still hears both
+    warnings = " ".join(app.config_warnings)
+    assert "keeps a token" in warnings and "readable by group or others" in warnings

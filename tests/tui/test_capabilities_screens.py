@@ -19,6 +19,7 @@ from labdeck.tui.screens.deployments.deployments import DeploymentsScreen
 from labdeck.tui.screens.groups.groups import GroupsScreen
 from labdeck.tui.screens.issues.issues import IssuesScreen
 from labdeck.tui.screens.registry.registry import RegistryScreen
+from labdeck.tui.screens.shell.overview import OverviewPanel
 from labdeck.tui.widgets.status_bar import render_status
 
 SIZE = (120, 40)
@@ -141,6 +142,22 @@ async def test_job_token_home_shows_what_it_reaches() -> None:
         await settle(pilot)
         assert app.screen is home
         assert "Groups: not reachable with a CI job token" in messages(app)
+        assert refused_requests(app) == []
+
+
+async def test_job_token_home_and_admin_areas_say_what_the_token_cannot_reach() -> None:
+    """With a job token the home has no empty "Needs attention" box, and an administrators' area says it is
+    not reachable with a CI job token (as the README says), not "for administrators only"."""
+    app = app_on(job_settings())
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, 2)
+        home = app.screen
+        assert not home.query_one(OverviewPanel).display
+        await jump_to(pilot, "users")
+        await settle(pilot)
+        assert app.screen is home
+        said = [m for m in messages(app) if "Users" in m]
+        assert said == ["Users: not reachable with a CI job token"], said
         assert refused_requests(app) == []
 
 

@@ -279,6 +279,31 @@ async def test_time_tracking_checks_durations_before_sending() -> None:
         assert row.time_stats.human_total_time_spent == "1d"
 
 
+async def test_time_tracking_adds_spent_time_by_default_and_says_so() -> None:
+    """ctrl+s (and enter in the duration) log spent time, what operators mostly do, and the form says it;
+    the estimate is only set by its own button."""
+    asgi, factory = sandbox(ManualClock())
+    app = make_app(transport_factory=factory)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_issues(pilot, "label:documentation")
+        await select(pilot, screen, "acme/platform/api-gateway#5")
+        screen.table.focus()
+        dialog = await press_for(pilot, "t", TimeTrackingScreen)
+        said = str(dialog.query_one("#issues-time-default").render())
+        assert "ctrl+s: add to the time spent" in said and "Set estimate: replace it" in said
+        dialog.query_one("#issues-time-duration", Input).value = "2h"
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        issue = sandbox_issue(asgi, "acme/platform/api-gateway", 5)
+        assert (issue.total_time_spent, issue.time_estimate) == (2 * 3600, 0)
+        dialog = await press_for(pilot, "t", TimeTrackingScreen)
+        dialog.query_one("#issues-time-duration", Input).focus()
+        await pilot.press("3", "0", "m", "enter")
+        await settle(pilot)
+        issue = sandbox_issue(asgi, "acme/platform/api-gateway", 5)
+        assert (issue.total_time_spent, issue.time_estimate) == (2 * 3600 + 1800, 0)
+
+
 async def test_edit_comment_promote_and_copy(monkeypatch) -> None:  # type: ignore[no-untyped-def]
     asgi, factory = sandbox(ManualClock())
     app = make_app(settings=sandbox_settings(ALICE), transport_factory=factory)

@@ -12,6 +12,7 @@ from test_users_screen import CLOCK, choose, open_users, state
 from labdeck.sandbox.clock import ManualClock
 from labdeck.tui.screens.confirm import ConfirmScreen, TypeToConfirmScreen
 from labdeck.tui.screens.shell.journal import JournalScreen
+from labdeck.tui.widgets.detail_screen import DetailScreen
 
 SIZE = (160, 40)
 
@@ -141,3 +142,34 @@ async def test_the_confirmation_of_a_rejection_says_it_cannot_be_undone() -> Non
         assert isinstance(confirm, ConfirmScreen)
         note = confirm.query_one(".confirm-irreversible", Static)
         assert "This cannot be undone: a rejected sign-up is deleted by GitLab" in str(note.render())
+
+
+async def test_enter_opens_the_change_in_words_and_undo_is_seen_at_80_columns() -> None:
+    """`enter` on an entry opens its detail: the change in words, before and after, the target by name, no
+    Python repr; at 80x24 the Undo column is on screen; the undo question reads as a sentence."""
+    _, factory = sandbox(ManualClock(CLOCK.time()))
+    app = make_app(transport_factory=factory)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await ban_alice(pilot)
+        journal = await open_journal(pilot)
+        header = journal.table.line_text(0)
+        assert "Undo" in header and "Target" in header, header
+        assert "u undoes it" in journal.table.line_text(1)
+        journal.table.focus()
+        await pilot.press("enter")
+        await pilot.pause()
+        opened = pilot.app.screen
+        assert isinstance(opened, DetailScreen)
+        detail = str(opened.query_one("#detail-screen-body").render())
+        assert "ban user @alice" in detail
+        assert "Before  state active" in detail and "After  state banned" in detail
+        for repr_mark in ("{", "}", "'", "="):
+            assert repr_mark not in detail, detail
+        await pilot.press("escape")
+        await pilot.pause()
+        assert pilot.app.screen is journal
+        await pilot.press("u")
+        await pilot.pause()
+        question = pilot.app.screen
+        assert isinstance(question, ConfirmScreen)
+        assert "Undo: ban user @alice?" in str(question.query_one(".confirm-message").render())

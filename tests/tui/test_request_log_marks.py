@@ -81,3 +81,59 @@ async def test_the_log_screen_turns_a_row_red_when_its_body_proves_unreadable() 
         (row,) = [row for row in screen.table.rows if row[1].path == "/broken"]
         assert row[1].status == 200 and row[1].error and "not JSON" in row[1].error
         assert log_cells(row)[2].style == "bold red"
+
+
+async def test_the_log_opens_at_the_newest_entry() -> None:
+    """`:log` after hundreds of requests shows the newest at the bottom, cursor on it (not some middle)."""
+    app = make_app(transport_factory=sandbox_transport_factory())
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        log = app.context.request_log
+        for number in range(300):
+            log.record("GET", f"/projects/{number}", 200, 1.0, 0)
+        await app.push_screen(RequestLogScreen())
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, RequestLogScreen)
+        table = screen.table
+        assert table.cursor_index == len(table.visible_rows) - 1
+        shown = "\n".join(table.line_text(y) for y in range(1, table.size.height))
+        assert "/projects/299" in shown, shown
+
+
+def test_the_detail_shows_parameters_and_body_without_secrets() -> None:
+    from labdeck.tui.screens.shell.request_log import log_detail
+
+    log = RequestLog()
+    entry = log.record("POST", "/groups/7/variables?filter%5Benvironment_scope%5D=prod&private_token=x", 201,
+                       5.0, 0, body={"key": "DEPLOY_KEY", "value": "s3cr3t-value", "masked": True,
+                                     "password": "hunter2", "description": "glpat-abcdefghijklmnopqrst"})
+    text = log_detail((0, entry)).plain
+    assert "Params     filter[environment_scope] = prod" in text
+    assert "private_token = [redacted]" in text
+    assert '"key": "DEPLOY_KEY"' in text and '"masked": true' in text
+    for secret in ("s3cr3t-value", "hunter2", "glpat-abcdefghijklmnopqrst"):
+        assert secret not in text
+
+
+async def test_expected_404s_of_an_export_poll_are_not_errors() -> None:
+    """The download of a group export answers 404 until it is ready: those polls are logged as expected
+    (dim, "expected: not ready yet"), not red errors; another 404 stays an error."""
+    from labdeck.api.client import ApiClient
+    from labdeck.api.group_transfer import GroupTransferService
+    from labdeck.api.settings import ConnectionSettings
+
+    def answer(request: httpx.Request) -> httpx.Response:
+        return httpx.Response(404, json={"message": "404 Not Found"})
+
+    client = ApiClient(ConnectionSettings(url="https://gitlab.test", name="t"),
+                       transport=httpx.MockTransport(answer))
+    async with client:
+        assert await GroupTransferService(client).download_export(5) is None
+        with pytest.raises(Exception):  # noqa: B017 - a plain 404 elsewhere
+            await client.get_json("/groups/5")
+    polled, other = client.request_log.entries
+    assert polled.expected == "not ready yet (polling)" and other.expected is None
+    cells = log_cells((0, polled))
+    assert cells[2].style == "dim" and cells[5].plain == "expected: not ready yet (polling)"
+    assert log_cells((1, other))[2].style == "bold red"

@@ -405,3 +405,15 @@ async def test_a_large_load_freezes_the_heap_so_full_collections_skip_the_rows()
         assert gc.get_freeze_count() > 0
     finally:
         gc.unfreeze()
+
+
+async def test_view_footer_says_one_row_in_the_singular() -> None:
+    app = ViewApp(projects(1))
+    async with app.run_test(size=(100, 24)) as pilot:
+        app.view.table.focus()
+        await pilot.press("space", "space")  # mark and unmark: the footer is drawn
+        await pilot.pause()
+        assert footer(app).startswith("1 row") and "1 rows" not in footer(app)
+        app.view.table.set_filter("nothing matches this")
+        await pilot.pause()
+        assert footer(app).startswith("0 of 1 row") and "rows" not in footer(app)

@@ -41,7 +41,7 @@ from labdeck.api.redirects import (
     origin_of,
     redirect_target,
 )
-from labdeck.api.request_log import RequestLog
+from labdeck.api.request_log import RequestLog, redact_url
 from labdeck.api.settings import ConnectionSettings
 from labdeck.domain import read_only
 from labdeck.domain.redaction import register_secret
@@ -72,8 +72,10 @@ NOT_SENT_ERRORS = (httpx.ConnectError, httpx.ConnectTimeout, httpx.PoolTimeout)
 MAYBE_APPLIED_STATUSES = frozenset({502, 504})
 
 
-def _network_error(exc: httpx.HTTPError) -> NetworkError:
-    error = NetworkError(_describe(exc))
+def _network_error(exc: httpx.HTTPError, method: str, url: httpx.URL) -> NetworkError:
+    """The failure, naming the request (`GET https://host/api/v4/projects: ConnectError: ...`); the URL
+    as the request log shows it (no credentials: tokens travel in headers, and `redact_url` drops any)."""
+    error = NetworkError(f"{method} {redact_url(str(url))}: {_describe(exc)}")
     error.may_have_sent = not isinstance(exc, NOT_SENT_ERRORS)
     return error
 
@@ -231,14 +233,16 @@ class ApiClient(Addressing, Reads):
         finally:
             if error_text is not None:
                 self.request_log.record(method, self._log_path(state["url"]), state["status"],
-                                        (time.monotonic() - started) * 1000, state["retries"], error_text)
+                                        (time.monotonic() - started) * 1000, state["retries"], error_text,
+                                        body=json if json is not None else data)
         status = response.status_code
         error = None
         if status >= 400 or (status == 304 and not allow_304):
             error = error_for(status, response.content, method, self._log_path(url), dict(response.headers))
         entry = self.request_log.record(method, self._log_path(state["url"]), status,
                                         (time.monotonic() - started) * 1000, state["retries"],
-                                        error.message if error else None)
+                                        error.message if error else None,
+                                        body=json if json is not None else data)
         response.extensions["labdeck.log_seq"] = entry.seq  # so an unreadable body can amend the entry
         if error is not None:
             raise error
@@ -325,10 +329,10 @@ class ApiClient(Addressing, Reads):
             raise MalformedResponse(f"{method} {self._log_path(url)}: {too_large}") from None
         except RETRYABLE_ERRORS as exc:
             state["status"] = None  # no answer this time (not the status of an earlier attempt)
-            raise _Retry(None, {}, _network_error(exc)) from None
+            raise _Retry(None, {}, _network_error(exc, method, url)) from None
         except httpx.HTTPError as exc:
             state["status"] = None
-            raise _network_error(exc) from None
+            raise _network_error(exc, method, url) from None
         except asyncio.CancelledError:
             if not task.done():
                 task.add_done_callback(_swallow)

@@ -15,6 +15,7 @@ from labdeck.api.errors import LabdeckError, NotFound
 from labdeck.api.groups import GroupRef
 from labdeck.api.models.base import parse_many
 from labdeck.api.models.group_transfer import RelationState, RelationStatus
+from labdeck.api.request_log import expecting
 from labdeck.domain import catalogue as ep
 
 Sleep = Callable[[float], Awaitable[None]]
@@ -50,7 +51,8 @@ class GroupTransferService:
     async def download_export(self, group: GroupRef) -> bytes | None:
         """The exported archive, or None while it is not ready (the server's 404)."""
         try:
-            response = await self.client.request("GET", ep.GROUP_EXPORT_DOWNLOAD.path(group))
+            with expecting({404}, "not ready yet (polling)"):
+                response = await self.client.request("GET", ep.GROUP_EXPORT_DOWNLOAD.path(group))
         except NotFound:
             return None
         return response.content
@@ -110,7 +112,8 @@ class GroupTransferService:
         """The compressed NDJSON of one relation, or None while it is not ready (or failed)."""
         try:
             path = ep.GROUP_RELATIONS_DOWNLOAD.path(group)
-            response = await self.client.request("GET", path, params={"relation": relation})
+            with expecting({404}, "not ready yet (polling)"):
+                response = await self.client.request("GET", path, params={"relation": relation})
         except NotFound:
             return None
         return response.content

@@ -27,6 +27,7 @@ import httpx
 
 from labdeck.api.errors import ApiError, LabdeckError, NotFound
 from labdeck.api.private_files import open_private, private_folder
+from labdeck.domain import catalogue as ep
 from labdeck.domain.journal_rules import (
     VALUE_KEPT_IN_MEMORY,
     Inverse,
@@ -37,6 +38,7 @@ from labdeck.domain.journal_rules import (
     inverse_of,
     why_no_inverse,
 )
+from labdeck.domain.journal_words import change_phrase
 from labdeck.domain.text import sanitize
 
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
@@ -72,6 +74,7 @@ class JournalEntry:
     no_undo: str | None = None
     before: dict[str, Any] | None = None
     inverse: dict[str, Any] | None = None
+    after: dict[str, Any] | None = None  # what the server answered (issue, member level, project), summarised
 
     @classmethod
     def from_json(cls, data: Any) -> JournalEntry:
@@ -104,6 +107,7 @@ _FIELD_TYPES: dict[str, tuple[type, ...]] = {
     "id": (str,), "at": (int, float), "operation": (str,), "kind": (str,), "target": (str,), "method": (str,),
     "path": (str,), "result": (str,), "ok": (bool,), "job": (str, _NONE), "job_title": (str, _NONE),
     "undoes": (str, _NONE), "no_undo": (str, _NONE), "before": (dict, _NONE), "inverse": (dict, _NONE),
+    "after": (dict, _NONE),
 }
 _REQUIRED = frozenset({"id", "at", "operation", "kind", "target", "method", "path"})
 
@@ -146,6 +150,7 @@ class Journal:
     _values: dict[str, str] = field(default_factory=dict, repr=False)  # entry id -> variable value
     _loaded: bool = False
     _listeners: list[Callable[[JournalEntry], object]] = field(default_factory=list)
+    _owner_paths: dict[str, str] = field(default_factory=dict)  # "groups/61" -> "acme", read once per run
     damaged: list[int] = field(default_factory=list)  # line numbers (from 1) skipped as damaged, per read
 
     def entries(self) -> list[JournalEntry]:
@@ -226,6 +231,7 @@ class Journal:
         try:
             response = await send(method, path, **kwargs)
         except ApiError as error:
+            entry.target = describe_target(op, before, await self._owner_path(client, op, before))
             self._finish(entry, op, before, None, kwargs, f"refused: {error.status} {error.message}", False)
             raise
         except BaseException as error:  # the answer was lost: the server may have applied it
@@ -234,8 +240,31 @@ class Journal:
                          f"unknown (the server may have applied it): {reason}", False)
             raise
         after = _body(response) if op.kind in ("issue.update", "member.level", "project.update") else None
+        entry.target = describe_target(op, before, await self._owner_path(client, op, before))
         self._finish(entry, op, before, after, kwargs, "done", True)
         return response
+
+    async def _owner_path(self, client: Any, op: Operation, before: Mapping[str, Any] | None) -> str | None:
+        """The path of the group or project `op` names by id (`acme` for `groups/61`): one read per owner
+        and run, after the change was sent; None when it is not needed or cannot be read."""
+        if op.owner is None or not op.owner[1].isdigit() or op.kind.startswith("user."):
+            return None
+        if op.kind == "issue.update" and describe_target(op, before) != op.target:
+            return None  # the issue's own reference names its project
+        scope, ident = op.owner
+        key = f"{scope}/{ident}"
+        if key not in self._owner_paths:
+            try:
+                endpoint = ep.GROUP if scope == "groups" else ep.PROJECT
+                found = await client.get_json(endpoint.path(int(ident)))
+            except (LabdeckError, ValueError):
+                return None
+            name = found.get("full_path" if scope == "groups" else "path_with_namespace") \
+                if isinstance(found, dict) else None
+            if not isinstance(name, str) or not name:
+                return None
+            self._owner_paths[key] = sanitize(name)
+        return self._owner_paths[key]
 
     def _check_writable(self) -> None:
         if self.path is None:
@@ -259,6 +288,7 @@ class Journal:
     def _finish(self, entry: JournalEntry, op: Operation, before: dict[str, Any] | None,
                 after: Any, kwargs: Mapping[str, Any], result: str, ok: bool) -> None:
         entry.result, entry.ok = result, ok
+        entry.after = _summary(after) if isinstance(after, dict) else None
         if ok:
             sent = kwargs.get("json") or kwargs.get("data") or kwargs.get("params") or {}
             inverse = inverse_of(op, entry.path, before, after if isinstance(after, dict) else None,
@@ -307,7 +337,7 @@ class UndoService:
         """Send the inverse of `entry` after checking that its target did not change since."""
         reason = self.refusal(entry)
         if reason is not None:
-            raise UndoRefused(f"cannot undo {entry.operation} of {entry.target}: {reason}")
+            raise UndoRefused(f"cannot undo {change_phrase(entry.operation, entry.target)}: {reason}")
         inverse = Inverse.from_json(entry.inverse or {})
         if inverse.check_path is not None:
             scope = inverse.body.get("environment_scope") if "key" in inverse.body else None
@@ -327,7 +357,7 @@ class UndoService:
             await self.client.request(inverse.method, inverse.path, json=body or None)
         finally:
             _undoing.reset(token)
-        return f"undone: {entry.operation} of {entry.target}"
+        return f"undone: {change_phrase(entry.operation, entry.target)}"
 
     def job_entries(self, job: str) -> list[JournalEntry]:
         """The entries of one bulk job, newest first (undo runs in reverse order)."""

@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import dataclasses
+import json
 import logging
 import re
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from typing import Any
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 from labdeck.domain.redaction import redact, redact_known
@@ -17,6 +21,46 @@ log = logging.getLogger(__name__)
 
 _SECRET_KEY = re.compile(r"token|secret|password|passwd|sudo_token|access_key|api_key|signature", re.I)
 REDACTED = "[redacted]"
+BODY_LIMIT = 4000  # characters of a request body the log keeps
+# Statuses the code sending a request expects and handles (an export's download answers 404 until it is
+# ready), with why: such an answer is logged as expected, not as an error.
+_expected: contextvars.ContextVar[tuple[frozenset[int], str] | None] = contextvars.ContextVar(
+    "labdeck_expected_status", default=None)
+
+
+@contextlib.contextmanager
+def expecting(statuses: set[int] | frozenset[int], why: str) -> Iterator[None]:
+    """Requests sent inside mark an answer with one of `statuses` as expected (`why`) in the log."""
+    token = _expected.set((frozenset(statuses), why))
+    try:
+        yield
+    finally:
+        _expected.reset(token)
+
+
+def _hide_secrets(value: Any) -> Any:
+    """`value` with the values of secret-looking keys (and of `value`, a CI variable's) replaced."""
+    if isinstance(value, Mapping):
+        return {str(k): REDACTED if _SECRET_KEY.search(str(k)) or str(k) == "value" else _hide_secrets(v)
+                for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_hide_secrets(item) for item in value]
+    return value
+
+
+def body_text(body: Any) -> str | None:
+    """A request body as the log shows it: JSON, secrets removed (by key, by known value and by shape),
+    cut at `BODY_LIMIT`; a file upload is named, never read."""
+    if body is None:
+        return None
+    if isinstance(body, bytes | bytearray):
+        return f"({len(body):,} bytes)"
+    try:
+        text = json.dumps(_hide_secrets(body), ensure_ascii=False, default=str)
+    except (TypeError, ValueError):
+        text = f"({type(body).__name__})"
+    text = redact_known(redact(text))
+    return text if len(text) <= BODY_LIMIT else text[:BODY_LIMIT] + "…"
 
 
 def needs_redaction(url: str) -> bool:
@@ -57,6 +101,8 @@ class RequestLogEntry:
     error: str | None = None
     seq: int = 0  # the entry's number in its log (an amended entry keeps it)
     kind: str = "request"  # or "decode": a note of tolerant reading (method READ, no status)
+    body: str | None = None  # the request body, secrets removed (`body_text`)
+    expected: str | None = None  # why an error status was expected (a poll's 404): not an error
 
 
 Subscriber = Callable[[RequestLogEntry], None]
@@ -72,13 +118,15 @@ class RequestLog:
         self._seq = 0
 
     def record(self, method: str, url: str, status: int | None, duration_ms: float, retries: int,
-               error: str | None = None) -> RequestLogEntry:
-        """Add an entry; the URL and the error are redacted here (known secret values, token shapes) so no
-        caller can forget."""
+               error: str | None = None, body: Any = None) -> RequestLogEntry:
+        """Add an entry; the URL, the error and the body are redacted here (known secret values, token
+        shapes, secret keys) so no caller can forget. Inside `expecting(...)` an expected status is marked."""
         self._seq += 1
+        expected = _expected.get()
+        why = expected[1] if expected is not None and status in expected[0] else None
         entry = RequestLogEntry(datetime.now(UTC), method.upper(), redact_known(redact_url(url)), status,
                                 round(duration_ms, 1), retries, None if error is None else _clean(error),
-                                self._seq)
+                                self._seq, body=body_text(body), expected=why)
         self._entries.append(entry)
         self._notify(self._subscribers, entry)
         return entry

@@ -10,9 +10,16 @@ import sys
 
 from labdeck import __version__
 
+COMMANDS = """commands (each has its own --help):
+  labdeck api PATH        one authenticated REST API v4 request, printed as JSON
+  labdeck registry plan   preview a bulk registry tag delete (deletes nothing)
+  labdeck registry policy simulate a project's registry cleanup policy
+  labdeck sandbox serve   serve the embedded GitLab-compatible sandbox over HTTP"""
+
 
 def _tui_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="labdeck", description="Terminal console for GitLab operators.")
+    parser = argparse.ArgumentParser(prog="labdeck", description="Terminal console for GitLab operators.",
+                                     epilog=COMMANDS, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--version", action="version", version=f"labdeck {__version__}")
     target = parser.add_mutually_exclusive_group()
     target.add_argument("--demo", action="store_true", help="run against the embedded sandbox as root")

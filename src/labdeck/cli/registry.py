@@ -39,6 +39,9 @@ if TYPE_CHECKING:
     from labdeck.domain.registry_cleanup import CleanupPlan, CleanupRules
 
 
+PLAN_PROG = "labdeck registry plan"  # the `--help` a plan's usage error points to
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = UsageParser(prog="labdeck registry", description="Container registry tools.")
     commands = parser.add_subparsers(dest="command", required=True, parser_class=UsageParser)
@@ -67,13 +70,15 @@ def rules_of(args: argparse.Namespace) -> CleanupRules:
     rules = CleanupRules(args.delete, args.keep, args.keep_n, args.older_than)
     problems = rules.errors()
     if problems:
-        raise UsageError("; ".join(problems))
+        raise UsageError("; ".join(problems), PLAN_PROG)
     return rules
 
 
 def plan_json(plan: CleanupPlan, rules: CleanupRules, project: str, repository_id: int,
               now: datetime) -> dict[str, Any]:
-    order = sorted(range(len(plan.tags)), key=lambda i: plan.tags[i].name)
+    from labdeck.domain.registry_cleanup import preview_order
+
+    order = preview_order(plan)
     return {
         "project": project, "repository_id": repository_id,
         "rules": {"name_regex_delete": rules.name_regex_delete, "name_regex_keep": rules.name_regex_keep,
@@ -91,10 +96,10 @@ def plan_json(plan: CleanupPlan, rules: CleanupRules, project: str, repository_i
 
 def plan_text(plan: CleanupPlan, now: datetime) -> str:
     from labdeck.api.registry import format_age, format_size
+    from labdeck.domain.registry_cleanup import preview_order
     from labdeck.domain.text import sanitize
 
-    order = sorted(range(len(plan.tags)), key=lambda i: (plan.reasons[i].decision != "delete",
-                                                         plan.tags[i].name))
+    order = preview_order(plan)  # the TUI preview's order: deletions first, each part newest first
     width = max([len(plan.tags[i].name) for i in order] + [4])
     lines = [f"{'':6}  {'TAG':{width}}  {'AGE':>5}  {'SIZE':>8}  REASON"]
     for i in order:
@@ -141,7 +146,8 @@ def run_registry_command(argv: list[str], *, transport: httpx.AsyncBaseTransport
     def body() -> int:
         args = build_parser().parse_args(argv)
         if args.demo and args.instance:
-            raise UsageError("--demo and --instance cannot be used together")
+            raise UsageError("--demo and --instance cannot be used together",
+                             f"labdeck registry {args.command}")
         if args.command == "policy":
             from labdeck.cli.registry_policy import run_policy
 

@@ -18,14 +18,20 @@ DEMO_TOKEN = "glpat-sandbox-root"  # the sandbox's seeded root token: public, no
 
 
 class UsageError(Exception):
-    """A bad command line, field, file or rule: exit status 2."""
+    """A bad command line, field, file or rule: exit status 2. `prog` names the command whose `--help`
+    explains it (`labdeck registry plan`), when it is not the whole command's."""
+
+    def __init__(self, message: str, prog: str | None = None) -> None:
+        super().__init__(message)
+        self.prog = prog
 
 
 class UsageParser(argparse.ArgumentParser):
-    """An ArgumentParser that raises `UsageError` instead of exiting."""
+    """An ArgumentParser that raises `UsageError` (naming its own `prog`, a subcommand's for a subcommand's
+    parser) instead of exiting."""
 
     def error(self, message: str) -> NoReturn:
-        raise UsageError(message)
+        raise UsageError(message, self.prog)
 
 
 def render_json(value: Any) -> str:
@@ -80,10 +86,26 @@ def fail(prog: str, message: str, status: int) -> int:
     return status
 
 
+def quiet_broken_pipe() -> int:
+    """Exit status 141 (128 + SIGPIPE, what gh's and git's death by SIGPIPE gives) with nothing printed:
+    stdout is pointed at /dev/null, so the interpreter's last flush of what is still buffered cannot fail
+    again with "Exception ignored ... BrokenPipeError"."""
+    import os
+
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError, AttributeError):  # a stdout with no descriptor (a test's StringIO)
+        pass
+    return 141
+
+
 def run_guarded(prog: str, body: Callable[[], int]) -> int:
     """Run a command's body; every failure becomes one line on stderr and an exit status, never a traceback.
 
-    2 for usage and config errors, 1 for API, network and unexpected errors, 130 when interrupted.
+    2 for usage and config errors, 1 for API, network and unexpected errors, 130 when interrupted, 141
+    (quietly) when the reader of stdout has gone.
     """
     from labdeck.config.files import ConfigError
 
@@ -92,7 +114,9 @@ def run_guarded(prog: str, body: Callable[[], int]) -> int:
     except SystemExit as exc:  # --help
         return exc.code if isinstance(exc.code, int) else 0
     except UsageError as exc:
-        return fail(prog, f"{exc} (see {prog} --help)", 2)
+        return fail(prog, f"{exc} (see {exc.prog or prog} --help)", 2)
+    except BrokenPipeError:  # `labdeck api ... | head`: the reader left; end quietly, as gh does
+        return quiet_broken_pipe()
     except ConfigError as exc:
         return fail(prog, str(exc), 2)
     except KeyboardInterrupt:

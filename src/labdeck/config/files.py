@@ -55,14 +55,16 @@ def load_config(path: str | os.PathLike[str] | None = None) -> Config:
     if holds_token and mode & (stat.S_IRWXG | stat.S_IRWXO):
         warning = (f"{target}: holds a token but is readable by group or others "
                    f"(mode {stat.S_IMODE(mode):04o}); run: chmod 600 {target}")
-        config = _with_warnings(config, (*config.warnings, warning))
+        config = _with_warnings(config, warning)
     return config
 
 
-def _with_warnings(config: Config, warnings: tuple[str, ...]) -> Config:
+def _with_warnings(config: Config, warning: str) -> Config:
+    """`config` with one more warning about its instances' tokens."""
     import dataclasses
 
-    return dataclasses.replace(config, warnings=warnings)
+    return dataclasses.replace(config, warnings=(*config.warnings, warning),
+                               instance_warnings=(*config.instance_warnings, warning))
 
 
 def save_config(config: Config) -> None:

@@ -100,12 +100,19 @@ class Config:
     watch: Mapping[str, float] = field(default_factory=dict)  # `[watch]`: seconds per view, `default` for all
     warnings: tuple[str, ...] = field(default=(), compare=False)
     extra: Mapping[str, Any] = field(default_factory=dict, compare=False)
+    instance_warnings: tuple[str, ...] = field(default=(), compare=False)  # those of `warnings` on instances
 
     def __repr__(self) -> str:
         return (f"Config(path={str(self.path)!r}, instances={sorted(self.instances)!r}, "
                 f"default_instance={self.default_instance!r}, theme={self.theme!r})")
 
     __str__ = __repr__
+
+    def without_instances(self) -> Config:
+        """The config as `--demo` uses it (theme, keymap, views...): no instance, none of their warnings."""
+        kept = tuple(w for w in self.warnings if w not in self.instance_warnings)
+        return dataclasses.replace(self, instances={}, default_instance=None, warnings=kept,
+                                   instance_warnings=())
 
     def with_theme(self, name: str | None) -> Config:
         """A copy with another theme."""
@@ -314,6 +321,7 @@ def parse_config(data: Mapping[str, Any], path: Path) -> Config:
     reader = _Reader(path)
     instances = {name: _instance(reader, name, table)
                  for name, table in reader.table(data, "instances", "instances").items()}
+    instance_warnings = tuple(reader.warnings)  # the instances are read first
     views = {name: _view(reader, name, table) for name, table in reader.table(data, "views", "views").items()}
     keymap: dict[str, str] = {}
     for binding, keys in reader.table(data, "keymap", "keymap").items():
@@ -331,7 +339,7 @@ def parse_config(data: Mapping[str, Any], path: Path) -> Config:
     extra = reader.unknown(data, top_keys, "")
     return Config(path=path, instances=instances, default_instance=default, theme=theme, keymap=keymap,
                   views=views, persist_cache=persist_cache, watch=watch, warnings=tuple(reader.warnings),
-                  extra=extra)
+                  extra=extra, instance_warnings=instance_warnings)
 
 
 MIN_WATCH_SECONDS = 5.0

@@ -41,7 +41,9 @@ ISSUE_FIELDS = ("state_event", "labels", "add_labels", "remove_labels", "assigne
 
 @dataclass(frozen=True)
 class Operation:
-    """One change as the journal names it. `snapshot` is the path to read before it (None: nothing)."""
+    """One change as the journal names it. `snapshot` is the path to read before it (None: nothing).
+    `name` is what was changed without its owner (`variable MY_VAR`), `owner` the group or project it
+    belongs to as the request named it (`("groups", "61")`), so the target can name the owner's path."""
 
     kind: str
     label: str
@@ -49,6 +51,8 @@ class Operation:
     snapshot: str | None = None
     no_inverse: str | None = None
     groups: tuple[str, ...] = ()
+    name: str = ""
+    owner: tuple[str, str] | None = None
 
 
 @dataclass(frozen=True)
@@ -112,39 +116,60 @@ def _operation(kind: str, method: str, g: dict[str, str], path: str) -> Operatio
         if op in NO_INVERSE_USER_OPS:
             return Operation(f"user.{op}", f"{op} user", f"user {g['id']}", snapshot, NO_INVERSE_USER_OPS[op])
         return None
+    owner = (g["scope"], g.get("id", "")) if g.get("scope") in ("groups", "projects") else None
     where = _scope_name(g.get("scope"), g.get("id", ""))
+
+    def of(name: str) -> dict[str, Any]:
+        return {"target": f"{name} of {where}", "name": name, "owner": owner}
+
     if kind == "member":
         verb = "remove member" if method == "DELETE" else "change member level"
         return Operation("member.remove" if method == "DELETE" else "member.level", verb,
-                         f"user {g['user_id']} of {where}", path, groups=("members",))
+                         snapshot=path, groups=("members",), **of(f"user {g['user_id']}"))
     if kind == "label":
-        return Operation("label.delete", "delete label", f"label {g['label']} of {where}", path)
+        return Operation("label.delete", "delete label", snapshot=path, **of(f"label {g['label']}"))
     if kind == "badge":
-        return Operation("badge.delete", "delete badge", f"badge {g['badge_id']} of {where}", path)
+        return Operation("badge.delete", "delete badge", snapshot=path, **of(f"badge {g['badge_id']}"))
     if kind == "issue":
-        return Operation("issue.update", "update issue", f"issue {g['project']}#{g['iid']}", path)
+        return Operation("issue.update", "update issue", f"issue {g['project']}#{g['iid']}", path,
+                         name=f"#{g['iid']}", owner=owner)
     if kind == "tag":
-        return Operation("tag.delete", "delete repository tag", f"tag {g['tag']} of project {g['project']}",
-                         path)
+        return Operation("tag.delete", "delete repository tag", snapshot=path, **of(f"tag {g['tag']}"))
     if kind == "project":
-        return Operation("project.update", "update project", f"project {g['project']}", path)
-    if kind in ("variable", "instance_variable"):
-        owner = where if kind == "variable" else "the instance"
-        return Operation("variable.delete", "delete CI variable", f"variable {g['key']} of {owner}", path)
+        return Operation("project.update", "update project", f"project {g['project']}", path, owner=owner)
+    if kind == "variable":
+        return Operation("variable.delete", "delete CI variable", snapshot=path,
+                         **of(f"variable {g['key']}"))
+    if kind == "instance_variable":
+        return Operation("variable.delete", "delete CI variable", f"variable {g['key']} of the instance",
+                         path, name=f"variable {g['key']}")
     if kind == "registry":
         what = "delete registry repository" if g["op"] == "repositories" else "delete registry tags"
-        target = f"repository {g['repository_id']} of project {g['project']}"
-        return Operation("registry.delete", what, target, no_inverse=REGISTRY_NO_INVERSE)
+        return Operation("registry.delete", what, no_inverse=REGISTRY_NO_INVERSE,
+                         **of(f"repository {g['repository_id']}"))
     return None
 
 
-def describe_target(op: Operation, before: Mapping[str, Any] | None) -> str:
-    """A friendlier target once the snapshot is known (`@alice` rather than `user 17`)."""
+def describe_target(op: Operation, before: Mapping[str, Any] | None, owner_path: str | None = None) -> str:
+    """A friendlier target once the snapshot and the owner's path are known: `@alice`, not `user 17`;
+    `acme/platform/api-gateway#11`, not `issue 1#11`; `variable MY_VAR of acme`, not `... of group 61`."""
     if before and op.kind.startswith("user.") and before.get("username"):
         return f"@{before['username']}"
+    references = before.get("references") if before else None
+    if op.kind == "issue.update" and isinstance(references, Mapping) and references.get("full"):
+        return str(references["full"])
+    if owner_path is None and op.owner is not None and not op.owner[1].isdigit():
+        owner_path = op.owner[1]  # the request named the owner by its path
+    name = op.name
     if before and op.kind.startswith("member.") and before.get("username"):
-        return f"@{before['username']} in {op.target.split(' of ', 1)[-1]}"
-    return op.target
+        name = f"@{before['username']}"
+    if owner_path is None:
+        return f"{name} of {op.target.split(' of ', 1)[1]}" if name and " of " in op.target else op.target
+    if op.kind == "issue.update":
+        return f"{owner_path}{op.name}"
+    if op.kind == "project.update":
+        return owner_path
+    return f"{name} of {owner_path}" if name else op.target
 
 
 def _ids(people: Any) -> list[int]:

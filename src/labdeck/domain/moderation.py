@@ -238,6 +238,13 @@ _NO_OP_REASON: Final = {
 }
 
 
+# Why a sign-up pending approval cannot be deactivated or reactivated, in place of GitLab's answer (it counts
+# a pending account as blocked: "A blocked user cannot be deactivated"), which names a state the operator
+# does not see in the list.
+PENDING_REASON: Final = ("the user is pending approval: approve or reject the sign-up first "
+                         "(GitLab counts a pending user as blocked)")
+
+
 # What labdeck refuses on the signed-in account although GitLab allows some of it (ban, deactivate): each
 # ends the session with a bare 401 and nobody but another administrator can undo it.
 SELF_LOCKOUT: Final = frozenset({Operation.BAN, Operation.BLOCK, Operation.DEACTIVATE, Operation.REJECT})
@@ -265,6 +272,9 @@ def allowed_operations(account: Account, *, caller_is_admin: bool = True, caller
         lockout = self_lockout(op, caller_is_target=caller_is_target)
         if lockout is not None:
             rows.append(Availability(op, False, lockout, outcome))
+        elif isinstance(outcome, Refused) and account.state is UserState.PENDING_APPROVAL \
+                and op in (Operation.DEACTIVATE, Operation.ACTIVATE):
+            rows.append(Availability(op, False, PENDING_REASON, outcome))
         elif isinstance(outcome, Refused):
             rows.append(Availability(op, False, outcome.message, outcome))
         elif not outcome.changed:

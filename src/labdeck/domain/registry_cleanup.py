@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from enum import StrEnum
 from math import inf
+from typing import Protocol
 
 import re2
 
@@ -184,6 +185,33 @@ class CleanupPlan:
                 f"bytes_freed={self.bytes_freed})")
 
 
+class Dated(Protocol):
+    """A tag as the orders read it (a `TagInfo`, or an API model of a tag)."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def created_at(self) -> datetime | None: ...
+
+
+def newest_first(tags: Sequence[Dated]) -> list[int]:
+    """Tag indices newest first (no creation time counts as newest, as in the rules; ties by name): the
+    order `CleanupPlanner.plan` ranks tags in."""
+    keys = [(-_timestamp(tag.created_at), tag.name) for tag in tags]
+    return sorted(range(len(tags)), key=keys.__getitem__)
+
+
+def preview_order(plan: CleanupPlan, newest: Sequence[int] | None = None) -> list[int]:
+    """The one order a preview lists tags in, the TUI's and `labdeck registry plan`'s alike: the tags to
+    delete first, then the kept ones, each newest first (`newest`: `newest_first(plan.tags)`, when the
+    caller keeps it across plans of the same tags)."""
+    order = newest_first(plan.tags) if newest is None else newest
+    reasons = plan.reasons
+    deleted = [i for i in order if reasons[i] is Reason.MATCHED]
+    return deleted + [i for i in order if reasons[i] is not Reason.MATCHED]
+
+
 def _timestamp(value: datetime | None) -> float:
     if value is None:
         return inf
@@ -198,9 +226,7 @@ class CleanupPlanner:
     def __init__(self, tags: Sequence[TagInfo]) -> None:
         self.tags = tuple(tags)
         self._times = [_timestamp(tag.created_at) for tag in self.tags]
-        # Newest first; a missing creation time counts as newest; ties by name.
-        keys = [(-time, tag.name) for time, tag in zip(self._times, self.tags, strict=True)]
-        self._order = sorted(range(len(self.tags)), key=keys.__getitem__)
+        self._order = newest_first(self.tags)
         self._encoded = [tag.name.encode("utf-8") for tag in self.tags]
         self._latest = [tag.name == LATEST_TAG for tag in self.tags]
         groups: dict[str, int] = {}

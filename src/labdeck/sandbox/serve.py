@@ -201,11 +201,13 @@ def _parser() -> argparse.ArgumentParser:
     serve = sub.add_parser("serve", help="serve the sandbox over HTTP")
     serve.add_argument("--host", default="127.0.0.1", help="address to bind (default: loopback only)")
     serve.add_argument("--port", type=int, default=8080, help="port (0: any free port; default 8080)")
-    serve.add_argument("--seed", type=int, default=1)
+    serve.add_argument("--seed", type=int, default=1,
+                       help="seed of the generated data: the same seed gives the same instance (default: 1)")
     serve.add_argument("--scale", choices=SCALES, default="demo")
     serve.add_argument("--latency", default="0ms", help="added to every request, e.g. 50ms")
     serve.add_argument("--faults", default="", help="e.g. 429=0.05,503=0.05,reset=0.02,badjson=0.01")
-    serve.add_argument("--fault-seed", type=int, default=0)
+    serve.add_argument("--fault-seed", type=int, default=0,
+                       help="seed of the --faults draws: the same seed fails the same requests (default: 0)")
     serve.add_argument("--async-delay", type=float, default=1.0, help="seconds before async operations end")
     serve.add_argument("--edition", choices=EDITIONS, default="ee",
                        help="ce answers premium endpoints as Community Edition does (default: ee)")

@@ -26,7 +26,7 @@ from labdeck.domain.job_tokens import PROJECT_SCOPED_AREAS
 from labdeck.tui import capabilities, commands
 from labdeck.tui.app_base import AppBase
 from labdeck.tui.area_commands import AreaActionCommands
-from labdeck.tui.areas import Area, AreaRequest, admin_only_message, find_area
+from labdeck.tui.areas import Area, AreaRequest, find_area
 from labdeck.tui.context import Context
 from labdeck.tui.jobs import Job, JobCentre, JobState
 from labdeck.tui.keymap import binding_ids, check_keymap
@@ -224,12 +224,9 @@ class LabdeckApp(AppBase):
         if area is None:
             self.notify(f"No view called :{name}", severity="warning", markup=False)
             return None
-        if area.admin_only and not self.is_admin:
-            self.notify(admin_only_message(area), severity="warning", markup=False)
-            return None
-        reason = capabilities.area_reason(self.context, area.name)
-        if reason is not None:
-            self.notify(f"{area.title}: {reason}", severity="warning", markup=False)
+        refusal = capabilities.area_refusal(self.context, area)
+        if refusal is not None:
+            self.notify(refusal, severity="warning", markup=False)
             return None
         job = self.session.job if self.session else None
         if request is None and job is not None and area.name in PROJECT_SCOPED_AREAS:

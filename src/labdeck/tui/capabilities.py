@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 from labdeck.api.errors import ApiError
 from labdeck.domain.capabilities import FEATURES, PREMIUM
+from labdeck.tui.areas import Area, admin_only_message
 
 if TYPE_CHECKING:
     from labdeck.tui.context import Context
@@ -27,6 +28,18 @@ def feature_reason(ctx: Context, feature: str) -> str | None:
 def area_reason(ctx: Context, area_name: str) -> str | None:
     """Why the area cannot work here, or None."""
     return ctx.policy.area_reason(area_name)
+
+
+def area_refusal(ctx: Context, area: Area) -> str | None:
+    """What asking for `area` says when it cannot open, or None: what the token or instance cannot reach
+    first (a CI job token reaches no administrators' area either, whoever ran the job), then the
+    administrators' areas for everyone else."""
+    reason = area_reason(ctx, area.name)
+    if reason is not None:
+        return f"{area.title}: {reason}"
+    if area.admin_only and not ctx.is_admin:
+        return admin_only_message(area)
+    return None
 
 
 def unavailable(ctx: Context, feature: str, reason: str | None = None) -> str:

@@ -38,7 +38,8 @@ def build_app(options: LaunchOptions) -> tuple[Any, Any]:
 
     config = load_config(options.config)
     sandbox = None
-    if options.demo:
+    if options.demo:  # the demo reads the theme, keymap and views, never an instance (nor warns of one)
+        config = config.without_instances()
         from labdeck.sandbox.options import DEFAULT_GITLAB_VERSION, SandboxOptions
         from labdeck.sandbox.serve import start_process
 

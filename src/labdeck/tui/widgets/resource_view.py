@@ -21,6 +21,7 @@ from textual.widget import Widget
 from textual.widgets import Input, Static
 
 from labdeck.api.models.tolerant import IDENTITY_UNREADABLE, identity_unreadable
+from labdeck.tui.jobs import counted
 from labdeck.tui.widgets.resource_table import ResourceTable
 from labdeck.tui.widgets.table_model import CellsFn, Column, RowKeyFn
 
@@ -31,7 +32,8 @@ def footer_text(table: ResourceTable) -> Text:
     """ "1,234 of 100,000 rows · 3 marked · sorted by name ▲ · filter “abc”" (literal, never markup)."""
     model = table.model
     shown, total = model.visible_count, model.row_count
-    parts = [f"{total:,} rows" if shown == total else f"{shown:,} of {total:,} rows"]
+    rows = counted(total, "row")
+    parts = [rows if shown == total else f"{shown:,} of {rows}"]
     if table.has_more:
         parts[0] += " (more to load)"
     if model.marked:

@@ -34,6 +34,7 @@ from labdeck.domain.deploy_board import (
 )
 from labdeck.domain.deployments import LISTABLE_STATUSES
 from labdeck.tui.areas import AreaRequest
+from labdeck.tui.jobs import counted
 from labdeck.tui.screens.base import LabdeckScreen
 from labdeck.tui.screens.deployments.dialogs import status_text
 from labdeck.tui.widgets.footer import LIST_KEYS
@@ -216,7 +217,7 @@ class DeployBoardScreen(LabdeckScreen):
         out = Text(f"{self.group}: ", style="bold")
         read = self.read
         if self.progress or read is None:
-            out.append(f"{len(self.rows)} rows, {self.progress}", style="dim")
+            out.append(f"{counted(len(self.rows), 'row')}, {self.progress}", style="dim")
         else:
             failed = sum(r.failed_recently for r in read.board.rows)
             out.append(f"{read.projects} projects, {len(read.board.rows)} environments")

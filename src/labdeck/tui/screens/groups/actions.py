@@ -29,7 +29,7 @@ from labdeck.api.variables import VariableError
 from labdeck.tui.capabilities import feature_reason
 from labdeck.tui.context import context_of
 from labdeck.tui.downloads import ensure_folder, safe_name, save_file
-from labdeck.tui.jobs import Job
+from labdeck.tui.jobs import Job, counted
 from labdeck.tui.screens.base import LabdeckScreen
 from labdeck.tui.screens.ci_variables import DONE, change_variable, delete_variable_screen
 from labdeck.tui.screens.confirm import ConfirmScreen, TypeToConfirmScreen
@@ -54,6 +54,12 @@ from labdeck.tui.workers import is_live
 from labdeck.tui.writes import open_write_form
 
 EDITABLE = TAB_ACTIONS["add"]  # the tabs whose rows are added, edited and deleted here
+
+
+def done_text(tab: str, what: str, count: int) -> str:
+    """What a change of a tab's items says when done: "Member added", "2 members added"."""
+    noun = tab[:-1]
+    return f"{noun.capitalize()} {DONE[what]}" if count == 1 else f"{counted(count, noun)} {DONE[what]}"
 
 
 class GroupActions(GroupsHost):
@@ -82,13 +88,12 @@ class GroupActions(GroupsHost):
             return
         ref = group.id
 
-        async def write(values: Values) -> bool:
-            await self._change(services, ref, tab, what, row, values)
-            return True
+        async def write(values: Values) -> int:
+            return await self._change(services, ref, tab, what, row, values)
 
-        def done(result: bool | None) -> None:
+        def done(result: int | None) -> None:
             if result and is_live(self):
-                self.notify(f"{tab[:-1].capitalize()} {DONE[what]}")
+                self.notify(done_text(tab, what, int(result)))
                 self.reload(tab)
 
         open_write_form(self, form, write, done=done,
@@ -164,16 +169,17 @@ class GroupActions(GroupsHost):
         if services is None or group is None:
             return
         try:
-            await self._change(services, group.id, tab, what, row, values)
+            count = await self._change(services, group.id, tab, what, row, values)
         except (BadgeUrlError, VariableError) as error:  # the forms check first; a last line of defence
             self.notify(str(error), severity="error", markup=False)
             return
-        self.notify(f"{tab[:-1].capitalize()} {DONE[what]}")
+        self.notify(done_text(tab, what, count))
         self.reload(tab)
 
-    async def _change(self, services: Any, ref: int, tab: str, what: str, row: Any, values: Values) -> None:
+    async def _change(self, services: Any, ref: int, tab: str, what: str, row: Any, values: Values) -> int:
+        """Make the change; returns how many items it acted on (several members can be added at once)."""
         if tab == "members":
-            await self._member_change(services, ref, what, row, values)
+            return await self._member_change(services, ref, what, row, values)
         elif tab == "labels":
             await self._label_change(services, ref, what, row, values)
         elif tab == "badges":
@@ -188,8 +194,9 @@ class GroupActions(GroupsHost):
                                                    name=values.get("name") or None)
         elif tab == "variables":
             await self._variable_change(services, ref, what, row, values)
+        return 1
 
-    async def _member_change(self, services: Any, ref: int, what: str, row: Any, values: Values) -> None:
+    async def _member_change(self, services: Any, ref: int, what: str, row: Any, values: Values) -> int:
         source = ("groups", ref)
         expires = values.get("expires_at") or None
         day = date.fromisoformat(expires) if expires else None
@@ -205,6 +212,8 @@ class GroupActions(GroupsHost):
                 await services.members.add_member(source, ids[0], int(values["access_level"]), expires_at=day)
             else:
                 await services.members.add_members(source, ids, int(values["access_level"]), expires_at=day)
+            return len(ids)
+        return 1
 
     async def _label_change(self, services: Any, ref: int, what: str, row: Any, values: Values) -> None:
         if what == "delete":

@@ -6,6 +6,7 @@ import. Validation uses the domain rules the sandbox enforces too (`domain.colou
 
 from __future__ import annotations
 
+import calendar
 import os
 import re
 from collections.abc import Awaitable, Callable, Sequence
@@ -141,15 +142,22 @@ def _required(values: Values, *names: str) -> dict[str, str]:
 
 
 def date_error(text: str, today: date) -> str | None:
-    """Why an expiry date is refused (`YYYY-MM-DD`, not in the past), or None (empty is fine)."""
+    """Why an expiry date is refused (`YYYY-MM-DD`, a day that exists, not in the past), or None (empty is
+    fine): `2026-02-30 does not exist (February 2026 has 28 days)`."""
     if not text:
         return None
-    try:
-        day = date.fromisoformat(text) if _DATE.match(text) else None
-    except ValueError:
-        day = None
-    if day is None:
+    if not _DATE.match(text):
         return "use YEAR-MONTH-DAY"
+    try:
+        day = date.fromisoformat(text)
+    except ValueError:
+        year, month = int(text[:4]), int(text[5:7])
+        if year < 1:
+            return f"{text} does not exist: there is no year 0"
+        if not 1 <= month <= 12:
+            return f"{text} does not exist: there is no month {month}"
+        days = calendar.monthrange(year, month)[1]
+        return f"{text} does not exist ({calendar.month_name[month]} {year} has {days} days)"
     if day < today:
         return "cannot be a date in the past"
     return None

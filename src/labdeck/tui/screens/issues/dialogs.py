@@ -32,6 +32,27 @@ BULK_CHOICES: Final[dict[BulkKind, str]] = {
     "assign": "Assign to…", "unassign": "Unassign everyone", "set_milestone": "Set milestone…",
     "todo": "Add a to-do",
 }
+# The confirmation's question per bulk action: {what} is the typed text, {issues} "3 marked issues"
+_QUESTIONS: Final[dict[BulkKind, str]] = {
+    "close": "Close {issues}?", "reopen": "Reopen {issues}?", "add_labels": "Add {what} to {issues}?",
+    "remove_labels": "Remove {what} from {issues}?", "assign": "Assign {issues} to {what}?",
+    "unassign": "Unassign everyone from {issues}?", "set_milestone": "Set the milestone {what} on {issues}?",
+    "todo": "Add a to-do for {issues}?",
+}
+
+
+def bulk_question(kind: BulkKind, text: str, count: int) -> str:
+    """`Close 3 marked issues?`, `Add the labels bug, ux to 1 marked issue?`: literal text (`text` is the
+    operator's own, shown as typed)."""
+    what = text
+    if kind in ("add_labels", "remove_labels"):
+        what = f"the label{'s' if ',' in text else ''} {text}"
+    issues = f"{count:,} marked issue{'' if count == 1 else 's'}"
+    if kind == "set_milestone" and not text:
+        return f"Remove the milestone from {issues}?"
+    return _QUESTIONS[kind].format(what=what, issues=issues)
+
+
 TimeAction = Literal["time_estimate", "add_spent_time", "reset_time_estimate", "reset_spent_time"]
 
 
@@ -223,10 +244,15 @@ def time_applied(request: TimeRequest, before: TimeStats, after: TimeStats) -> b
     return after.total_time_spent == max(0, before.total_time_spent + seconds) != before.total_time_spent
 
 
+# What enter and ctrl+s do in the time tracking form, said in the form: operators mostly log spent time.
+TIME_DEFAULT = "enter, ctrl+s: add to the time spent (Set estimate: replace it)"
+
+
 class TimeTrackingScreen(WriteForm, FormKeys, ModalScreen[Any]):
-    """Set or reset the estimate, add or reset spent time. A duration GitLab would not read (or a negative
-    estimate) is refused here with the reason, and nothing is sent. Opened with `open_write_form`, it sends
-    the request itself and stays open, duration kept, until it is done (`WriteForm`)."""
+    """Add or reset spent time, set or reset the estimate. Adding spent time is the default (the one primary
+    button, what enter and ctrl+s press), and the form says so. A duration GitLab would not read (or a
+    negative estimate) is refused here with the reason, and nothing is sent. Opened with `open_write_form`,
+    it sends the request itself and stays open, duration kept, until it is done (`WriteForm`)."""
 
     CSS_PATH = "issues.tcss"
     ERROR = "issues-time-error"
@@ -245,10 +271,11 @@ class TimeTrackingScreen(WriteForm, FormKeys, ModalScreen[Any]):
             yield Static(stats_text(self.stats), id="issues-time-stats")
             yield Static("Duration (1mo 2w 3d 4h 5m, 3h30m; -30m removes spent time)")
             yield Input(placeholder="1h 30m", id="issues-time-duration")
+            yield Static(Text(TIME_DEFAULT, style="dim"), id="issues-time-default")
             yield Static("", id="issues-time-error", markup=False)
             with Horizontal(classes="issues-dialog-buttons"):  # two rows: five buttons fit 60 columns
-                yield Button("Set estimate", id="time_estimate", variant="primary")
                 yield Button("Add spent", id="add_spent_time", variant="primary")
+                yield Button("Set estimate", id="time_estimate")
             with Horizontal(classes="issues-dialog-buttons"):
                 yield Button("Reset estimate", id="reset_time_estimate")
                 yield Button("Reset spent", id="reset_spent_time")

@@ -48,6 +48,7 @@ from labdeck.tui.screens.issues.dialogs import (
     PromptScreen,
     TimeRequest,
     TimeTrackingScreen,
+    bulk_question,
     links_in,
     stats_text,
     time_applied,
@@ -475,8 +476,8 @@ class IssuesScreen(LabdeckScreen):
         names = tuple(part.strip().lstrip("@") for part in text.split(",") if part.strip())
         label = BULK_CHOICES[kind].rstrip("…")
         detail = f" ({text})" if text else ""
-        title = f"{label}{detail}: {len(issues)} issues"
-        message = Content.assemble(f"{label}{detail} on {len(issues)} marked issues? ",
+        title = f"{label}{detail}: {len(issues)} issue{'' if len(issues) == 1 else 's'}"
+        message = Content.assemble(bulk_question(kind, text, len(issues)) + " ",
                                    "Those the server refuses are listed in the job's results.")
 
         def answered(yes: bool | None) -> None:

@@ -20,6 +20,7 @@ from textual.widgets import Static
 from labdeck.api.members import MembersService, Source
 from labdeck.api.models.members import Member
 from labdeck.api.models.projects import Project
+from labdeck.tui.jobs import counted
 from labdeck.tui.pane_policy import PanePolicy
 from labdeck.tui.screens.confirm import TypeToConfirmScreen
 from labdeck.tui.screens.groups.applied import members_hold
@@ -139,7 +140,7 @@ class MembersTab(PanePolicy, Widget):
                 await service.add_member(source, ids[0], level, expires_at=expires)
             else:
                 await service.add_members(source, ids, level, expires_at=expires)
-            return f"Added {len(ids)} member(s)"
+            return f"Added {counted(len(ids), 'member')}"
 
         async def applied(values: Values) -> bool:
             refs = [row.id] if row is not None else (parse_user_refs(str(values["user_ids"])) or [])

@@ -29,7 +29,15 @@ from labdeck.api.models.registry import RegistryRepository, RegistryTagDetail
 from labdeck.api.registry import format_size, format_wait
 from labdeck.api.registry_exact import delete_exactly
 from labdeck.domain.journal_rules import REGISTRY_NO_INVERSE
-from labdeck.domain.registry_cleanup import CleanupPlan, CleanupPlanner, CleanupRules, Reason, exact_rules
+from labdeck.domain.registry_cleanup import (
+    CleanupPlan,
+    CleanupPlanner,
+    CleanupRules,
+    Reason,
+    exact_rules,
+    newest_first,
+    preview_order,
+)
 from labdeck.tui.context import context_of
 from labdeck.tui.jobs import Job, counted, poll_until
 from labdeck.tui.screens.base import LabdeckScreen
@@ -39,7 +47,6 @@ from labdeck.tui.screens.registry.cleanup_preview import (
     PLAN_COLUMNS,
     PlannedTag,
     age_histogram,
-    newest_first,
     planned_cells,
     planned_detail,
     reason_label,
@@ -188,14 +195,9 @@ class RegistryCleanupScreen(LabdeckScreen):
             self.table.set_rows([])
             return
         words = {reason: reason_label(reason, plan.keep_n) for reason in Reason}
-        order = self._order
         reasons, tags = plan.reasons, self.tags
-        deleted = [PlannedTag(i, tags[i], reasons[i], words[reasons[i]]) for i in order
-                   if reasons[i] is Reason.MATCHED]
-        kept = [PlannedTag(i, tags[i], reasons[i], words[reasons[i]]) for i in order
-                if reasons[i] is not Reason.MATCHED]
-        rows = deleted + kept
-        self.table.set_rows(rows)
+        self.table.set_rows([PlannedTag(i, tags[i], reasons[i], words[reasons[i]])
+                             for i in preview_order(plan, self._order)])
 
     def on_input_changed(self, event: Input.Changed) -> None:
         if event.input.id in _INPUTS:

@@ -45,12 +45,6 @@ def _created(row: PlannedTag) -> float:
     return created.timestamp() if created is not None else float("inf")
 
 
-def newest_first(tags: list[RegistryTagDetail]) -> list[int]:
-    """Tag indices, newest first (no creation time counts as newest, as in the rules)."""
-    times = [t.created_at.timestamp() if t.created_at is not None else float("inf") for t in tags]
-    return sorted(range(len(tags)), key=lambda i: -times[i])
-
-
 def static_cells(tags: list[RegistryTagDetail], now: datetime) -> list[tuple[str, str, str]]:
     """Name, age and size of every tag, computed once per tag set (a rebuild only adds the decision)."""
     return [(tag.name, format_age(tag.created_at, now), format_size(tag.total_size)) for tag in tags]

@@ -16,6 +16,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Input, Label, Static
 
 from labdeck.tui.downloads import default_download_dir, ensure_folder
+from labdeck.tui.jobs import counted
 from labdeck.tui.list_export import check_target, rows_to_export, write_rows
 
 if TYPE_CHECKING:
@@ -75,10 +76,10 @@ def start_export(screen: LabdeckScreen, table: ResourceTable) -> None:
 
         async def run(job: Job) -> None:
             used = await write_rows(target, table, rows, job.advance)
-            job.add_result(str(used), True, f"{len(rows)} rows written", advance=False)
+            job.add_result(str(used), True, f"{counted(len(rows), 'row')} written", advance=False)
 
         # a missing folder is created after asking; the folder is remembered for the next time
         ensure_folder(screen.app, target.parent, lambda _folder: screen.ctx.start_job(
-            f"Export {len(rows)} rows to {target.name}", run, total=len(rows)))
+            f"Export {counted(len(rows), 'row')} to {target.name}", run, total=len(rows)))
 
     screen.app.push_screen(ExportDialog(len(rows), which, default_target(screen)), chosen)

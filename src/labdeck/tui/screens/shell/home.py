@@ -39,7 +39,13 @@ class HomeScreen(LabdeckScreen):
 
     def refresh_data(self) -> None:
         for panel in self.query(OverviewPanel):
-            panel.load()
+            if self._overview_shown():
+                panel.load()
+
+    def _overview_shown(self) -> bool:
+        """The overview needs a session, and reads nothing a CI job token reaches: with one, it is hidden
+        (not an empty "Needs attention" box)."""
+        return self.ctx.session is not None and not self.ctx.policy.job_token
 
     def on_resize(self, event: events.Resize) -> None:
         """Below `NARROW` columns the overview goes under the areas instead of beside them."""
@@ -51,7 +57,7 @@ class HomeScreen(LabdeckScreen):
 
     def on_mount(self) -> None:
         self._show_reach()
-        self.query_one(OverviewPanel).display = self.ctx.session is not None
+        self.query_one(OverviewPanel).display = self._overview_shown()
 
     def _options(self) -> list[Option]:
         return [Option(_prompt(area), id=area.name)
@@ -74,8 +80,9 @@ class HomeScreen(LabdeckScreen):
         if highlighted is not None and areas.option_count:
             areas.highlighted = min(highlighted, areas.option_count - 1)
         for panel in self.query(OverviewPanel):
-            panel.display = self.ctx.session is not None
-            panel.load_once()  # the overview depends on who signed in
+            panel.display = self._overview_shown()
+            if panel.display:
+                panel.load_once()  # the overview depends on who signed in
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         if event.option_list.id == "areas" and event.option.id:

@@ -17,6 +17,7 @@ from textual.widgets import Static
 
 from labdeck.api.errors import LabdeckError
 from labdeck.api.journal import JournalEntry, UndoService
+from labdeck.domain.journal_words import change_phrase, change_rows
 from labdeck.tui.areas import AreaRequest
 from labdeck.tui.context import context_of
 from labdeck.tui.errors import describe_error
@@ -27,13 +28,14 @@ from labdeck.tui.widgets.detail_fields import append_fields
 from labdeck.tui.widgets.resource_view import ResourceView
 from labdeck.tui.widgets.table_model import Column
 
+# Undo comes right after the target, so it is seen at 80 columns; the date is in the detail (enter).
 COLUMNS = [
-    Column("at", "Time", width=19, sort_key=lambda e: e.at),
-    Column("operation", "Operation", width=24, sort_key=lambda e: e.operation),
-    Column("target", "Target", width=34, sort_key=lambda e: e.target),
+    Column("at", "Time", width=8, sort_key=lambda e: e.at),
+    Column("operation", "Operation", width=20, sort_key=lambda e: e.operation),
+    Column("target", "Target", width=28, sort_key=lambda e: e.target),
+    Column("undo", "Undo", width=16),
     Column("result", "Result", width=28, sort_key=lambda e: e.result),
     Column("job", "Job", width=22, sort_key=lambda e: e.job_title or ""),
-    Column("undo", "Undo", width=30),
 ]
 
 
@@ -46,8 +48,23 @@ def damaged_notice(lines: list[int]) -> str:
     return f"{len(lines)} damaged journal line{plural} skipped (line{plural} {shown})"
 
 
-def _when(entry: JournalEntry) -> str:
-    return datetime.fromtimestamp(entry.at).strftime("%Y-%m-%d %H:%M:%S")
+def _when(entry: JournalEntry, form: str = "%Y-%m-%d %H:%M:%S") -> str:
+    return datetime.fromtimestamp(entry.at).strftime(form)
+
+
+def entry_detail(entry: JournalEntry, refusal: str | None) -> Text:
+    """What `enter` opens: the change in words, before and after, the target by its path and name, the
+    request, and whether it can be undone (literal text; never a Python repr)."""
+    text = Text(change_phrase(entry.operation, entry.target), style="bold")
+    rows = change_rows(entry.kind, entry.operation, entry.before, entry.after, entry.ok)
+    befores = " · ".join(f"{what} {old}".strip() for what, old, _ in rows)
+    afters = " · ".join(f"{what} {new}".strip() for what, _, new in rows)
+    undo = "u undoes it" if refusal is None else f"no: {refusal}"
+    result = entry.result + (" (an undo)" if entry.undoes else "")
+    fields = [("When", _when(entry)), ("Target", entry.target), ("Before", befores), ("After", afters),
+              ("Result", result), ("Job", entry.job_title or ""), ("Request", f"{entry.method} {entry.path}"),
+              ("Undo", undo)]
+    return append_fields(text, fields, width=7)
 
 
 class JournalScreen(StatusTableScreen):
@@ -71,7 +88,8 @@ class JournalScreen(StatusTableScreen):
         yield Static(Text("Changes labdeck made on this instance, newest first", style="dim"),
                      id=self.STATUS_ID)
         yield ResourceView(COLUMNS, cells=self._cells, row_key=lambda e: e.id, detail=self._detail,
-                           empty_text="No changes yet", id=self.VIEW_ID)
+                           detail_position="bottom", enter_opens_detail=True, empty_text="No changes yet",
+                           id=self.VIEW_ID)
 
     # -- data -----------------------------------------------------------------------------------------
     def _service(self) -> UndoService | None:
@@ -84,16 +102,11 @@ class JournalScreen(StatusTableScreen):
         result = Text(entry.result, style="green" if entry.ok else "red")
         if entry.undoes:
             result.append(" (an undo)", style="dim")
-        return (Text(_when(entry)), Text(entry.operation), Text(entry.target), result,
-                Text(entry.job_title or ""), undo)
+        return (Text(_when(entry, "%H:%M:%S")), Text(entry.operation), Text(entry.target), undo, result,
+                Text(entry.job_title or ""))
 
     def _detail(self, entry: JournalEntry) -> Text:
-        before = ", ".join(f"{k}={v}" for k, v in (entry.before or {}).items())
-        fields = [("Operation", entry.operation), ("Target", entry.target),
-                  ("Request", f"{entry.method} {entry.path}"), ("Result", entry.result),
-                  ("Job", entry.job_title or ""), ("Before", before),
-                  ("No undo", entry.no_undo or "")]
-        return append_fields(Text(entry.operation, style="bold"), fields, width=9)
+        return entry_detail(entry, self.refusals.get(entry.id, "no session"))
 
     def load(self, refresh: bool = False) -> None:
         service = self._service()
@@ -138,10 +151,10 @@ class JournalScreen(StatusTableScreen):
             return
         refusal = service.refusal(entry)
         if refusal is not None:
-            notify_content(self, Content(f"Cannot undo {entry.operation} of {entry.target}: {refusal}"),
-                           severity="warning")
+            notify_content(self, Content(f"Cannot undo: {change_phrase(entry.operation, entry.target)}: "
+                                         f"{refusal}"), severity="warning")
             return
-        self._confirm_and_run([entry], Content(f"Undo {entry.operation} of {entry.target}?"))
+        self._confirm_and_run([entry], Content(f"Undo: {change_phrase(entry.operation, entry.target)}?"))
 
     def action_undo_job(self) -> None:
         entry = self.table.cursor_row

@@ -11,7 +11,8 @@ from textual.screen import ModalScreen
 from textual.suggester import SuggestFromList
 from textual.widgets import Input, Label, Static
 
-from labdeck.tui.areas import admin_only_message, complete, find_area
+from labdeck.tui.areas import complete, find_area
+from labdeck.tui.capabilities import area_refusal
 from labdeck.tui.context import context_of
 from labdeck.tui.screens.form_keys import FormKeys
 from labdeck.tui.type_ahead import PromptInput
@@ -89,8 +90,9 @@ class JumpScreen(FormKeys, ModalScreen[str | None]):
             self.answer(names[0])
         else:
             area = find_area(exact) if exact else None
-            if area is not None and area.admin_only:
-                self.notify(admin_only_message(area), severity="warning", markup=False)
+            refusal = area_refusal(context_of(self), area) if area is not None else None
+            if refusal is not None:
+                self.notify(refusal, severity="warning", markup=False)
             else:
                 self.notify(f"No view called :{exact}", severity="warning", markup=False)
 

@@ -10,6 +10,8 @@ never shown.
 
 from __future__ import annotations
 
+from urllib.parse import parse_qsl
+
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -39,12 +41,14 @@ def log_cells(row: Row) -> tuple[Text, ...]:
     status = "—" if entry.status is None else str(entry.status)
     # A 2xx whose body was truncated or unreadable carries an error: red, not a green success.
     style = "bold red" if entry.error else _status_style(entry.status)
+    error = Text(entry.error or "", style="yellow" if entry.kind == "decode" else "red")
     if entry.kind == "decode":  # tolerant reading: an item kept with fields it could not read
         status, style = "warn", "yellow"
+    elif entry.expected:  # an answer the caller waited for (a poll's 404): not an error
+        style, error = "dim", Text(f"expected: {entry.expected}", style="dim")
     return (Text(entry.at.astimezone().strftime("%H:%M:%S")), Text(entry.method),
             Text(status, style=style), Text(f"{entry.duration_ms:.0f} ms"),
-            Text(str(entry.retries) if entry.retries else ""),
-            Text(entry.error or "", style="yellow" if entry.kind == "decode" else "red"), Text(entry.path))
+            Text(str(entry.retries) if entry.retries else ""), error, Text(entry.path))
 
 
 def request_line(entry: RequestLogEntry) -> str:
@@ -59,16 +63,24 @@ def request_line(entry: RequestLogEntry) -> str:
 
 
 def log_detail(row: Row) -> Text:
-    """The detail pane: every field of the request, the path in full (literal text)."""
+    """The detail pane: every field of the request, the path in full, its parameters one a line and its
+    body (both with secrets removed by the request log), as literal text."""
     _, entry = row
     text = Text()
-    for label, value in (("Method", entry.method), ("Path", entry.path),
-                         ("Status", "no answer" if entry.status is None else str(entry.status)),
+    path, _, query = entry.path.partition("?")
+    status = "no answer" if entry.status is None else str(entry.status)
+    if entry.expected:
+        status += f" (expected: {entry.expected})"
+    pairs = parse_qsl(query, keep_blank_values=True)
+    params = "\n".join(f"{' ' * 11}{key} = {value}" for key, value in pairs)
+    for label, value in (("Method", entry.method), ("Path", path), ("Params", params.strip() or "—"),
+                         ("Body", entry.body or "—"), ("Status", status),
                          ("Duration", f"{entry.duration_ms:.0f} ms"), ("Retries", str(entry.retries)),
                          ("At", entry.at.astimezone().strftime("%Y-%m-%d %H:%M:%S")),
                          ("Error", entry.error or "—")):
-        text.append(f"{label:<9}", style="bold")
-        text.append(f"{value}\n", style=_status_style(entry.status) if label == "Status" else "")
+        text.append(f"{label:<11}", style="bold")
+        style = ("dim" if entry.expected else _status_style(entry.status)) if label == "Status" else ""
+        text.append(f"{value}\n", style=style)
     text.append("y copies the request line", style="dim")
     return text
 
