@@ -18,10 +18,13 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
+from labdeck.api import body
 from labdeck.api.client import ApiClient
 from labdeck.api.errors import ApiError, LabdeckError, may_have_applied
-from labdeck.api.groups import GroupsService, ProjectQuery
-from labdeck.api.models.registry import RegistryRepository
+from labdeck.api.groups import ProjectQuery
+from labdeck.api.models.base import parse_many
+from labdeck.api.models.fast_lists import fast_decoder
+from labdeck.api.models.registry import RegistryRepository, StorageProject
 from labdeck.api.registry import RegistryService
 from labdeck.api.registry_graphql import GraphQLRefused, availability
 from labdeck.domain import catalogue as ep
@@ -129,6 +132,13 @@ class ProjectStorage:
         if self.policy is None:
             return "none"
         return "enabled" if self.policy.enabled else "disabled"
+
+
+def storage_rows() -> body.PageDecode | None:
+    """How a page of a group's projects becomes storage rows: the few fields the view reads, parsed from the
+    bytes (or decoded for `parse_many` when the fast path cannot read the page)."""
+    fast = fast_decoder(StorageProject)
+    return None if fast is None else body.page_decoder(fast.decode)
 
 
 def _policy_of(project: Any) -> Policy | None:
@@ -283,16 +293,14 @@ class CleanupPolicyService:
         """Every project of the group and its subgroups with its registry size (`statistics`, for
         administrators) and its policy, largest first (unknown sizes last)."""
         query = ProjectQuery(include_subgroups=True, with_shared=False, statistics=statistics or None)
-        projects = await GroupsService(self.client).projects(group, query, on_progress=on_progress)
+        items = await self.client.get_list(ep.GROUP_PROJECTS.path(group), query.params(shared=False),
+                                           on_progress=on_progress, decode=storage_rows())
         rows = []
-        for project in projects:
-            extra = project.model_extra or {}
-            stats = extra.get("statistics")
-            size = stats.get("container_registry_size") if isinstance(stats, dict) else None
-            raw = extra.get("container_expiration_policy")
-            rows.append(ProjectStorage(project.id, project.path_with_namespace or str(project.id),
-                                       size if isinstance(size, int) else None,
-                                       Policy.from_json(raw) if isinstance(raw, dict) else None))
+        for project in parse_many(StorageProject, items, sanitised=True):  # the client's pages are clean
+            size = project.statistics.container_registry_size if project.statistics is not None else None
+            raw = project.container_expiration_policy
+            rows.append(ProjectStorage(project.id, project.path_with_namespace or str(project.id), size,
+                                       Policy.from_json(raw) if raw is not None else None))
         return sorted(rows, key=lambda r: (r.registry_size is None, -(r.registry_size or 0), r.path))
 
 
