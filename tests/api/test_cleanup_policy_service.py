@@ -209,3 +209,24 @@ async def test_a_warm_simulation_reads_names_only_and_writes_the_cache_once(
     # the project's cleanup states only: GraphQL known to serve, no repository reads its first page
     assert len(graphql) == 1
     assert not any(line.startswith("GET /user") for line in warm)
+
+
+async def test_the_simulation_runs_at_the_instance_time_its_answers_tell(pool: ClientPool) -> None:
+    """After `POST /-/sandbox/clock` moved the sandbox 40 days on, the simulation's now is the sandbox's
+    time (its answers' `Date`), not the local wall time: the preview is what the sandbox's run will do."""
+    from datetime import UTC, datetime
+
+    store = pool.app.state.store
+    service = CleanupPolicyService(pool.client())
+    before = await service.simulate("acme/platform/api-gateway")
+    assert abs((before.now - store.now()).total_seconds()) <= 1.5
+    async with httpx.AsyncClient(transport=httpx.ASGITransport(pool.app), base_url="http://s.test") as http:
+        answer = await http.post("/-/sandbox/clock", params={"advance": str(40 * DAY)},
+                                 headers={"PRIVATE-TOKEN": "glpat-sandbox-root"})
+    assert answer.status_code == 200
+    sim = await service.simulate("acme/platform/api-gateway")
+    assert abs((sim.now - store.now()).total_seconds()) <= 1.5
+    assert abs((sim.now - before.now).total_seconds() - 40 * DAY) <= 1.5
+    assert abs((sim.now - datetime.now(UTC)).total_seconds()) > DAY  # the sandbox's clock is not ours
+    exact = await service.simulate("acme/platform/api-gateway", now=store.now())
+    assert (sim.deleted_count, sim.why) == (exact.deleted_count, exact.why)

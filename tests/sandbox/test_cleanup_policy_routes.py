@@ -171,3 +171,21 @@ async def test_group_listings_encode_each_project_once_until_the_store_changes(
                              headers=ROOT)).status_code == 200
     changed = await listing()
     assert changed["acme/infra/terraform"]["container_expiration_policy"]["enabled"] is True  # type: ignore[index]
+
+
+async def test_answers_are_dated_by_the_sandbox_clock(app: Starlette, client: httpx.AsyncClient) -> None:
+    """`Date` tells the sandbox's own time, moved by `POST /-/sandbox/clock` like the runs it makes, on
+    API answers, refusals and the clock endpoint alike (one header, never uvicorn's wall time beside it)."""
+    from email.utils import parsedate_to_datetime
+
+    def told(answer: httpx.Response) -> datetime:
+        assert len(answer.headers.get_list("date")) == 1
+        return parsedate_to_datetime(answer.headers["date"])
+
+    before = store_of(app).now()
+    assert abs((told(await client.get(f"{API}/version", headers=ROOT)) - before).total_seconds()) < 1.5
+    assert (await client.post("/-/sandbox/clock", params={"advance": str(30 * DAY)},
+                              headers=ROOT)).status_code == 200
+    later = told(await client.get(f"{API}/projects/{GATEWAY}", headers=ROOT))
+    assert abs((later - (before + timedelta(days=30))).total_seconds()) < 1.5
+    assert told(await client.get(f"{API}/projects/nope%2Fnope", headers=ROOT)) == later  # a 404 too

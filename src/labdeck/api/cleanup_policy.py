@@ -15,7 +15,7 @@ import asyncio
 import contextlib
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any
 
 from labdeck.api import body
@@ -183,7 +183,9 @@ class CleanupPolicyService:
                        gitlab_registry: bool = False) -> ProjectSimulation:
         """The policy (`policy`, or the project's own) simulated on every repository of the project.
         `gitlab_registry`: the instance runs GitLab's own registry (metadata database), whose cleanup applies
-        the rules per page of 1,000 tags and is bounded by time (else the third-party rules and limit)."""
+        the rules per page of 1,000 tags and is bounded by time (else the third-party rules and limit).
+        `now`: by default the instance's time as its answers tell it (`ApiClient.server_time`), else the
+        local wall time."""
         named = project if isinstance(project, str) else None  # GraphQL's states at once, by path
         data, (limit, source), protected, repos, early = await asyncio.gather(
             self.client.get_json(ep.PROJECT.path(project)), self.max_list_size(),
@@ -221,7 +223,8 @@ class CleanupPolicyService:
         with cache.deferred() if cache is not None else contextlib.nullcontext():  # one cache write
             simulated, cleanup = await asyncio.gather(self._read_all(repos, read), later)
         cleanup = early or cleanup
-        result = ProjectSimulation(project, found, now or datetime.now(UTC), simulated, limit, source,
+        now = now or self.client.server_time.now()  # the instance's time: it runs the policy by its clock
+        result = ProjectSimulation(project, found, now, simulated, limit, source,
                                    protected, path=sanitize(path) if isinstance(path, str) else str(project),
                                    cleanup=cleanup)
         return result.replan(found) if found is not None else _without_policy(result)

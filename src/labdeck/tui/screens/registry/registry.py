@@ -51,6 +51,16 @@ def utc_now() -> datetime:
     return datetime.now(UTC)
 
 
+def instance_now(screen: LabdeckScreen, now: Now | None = None) -> datetime:
+    """`now()` when the screen was given a clock (tests), else the instance's time as its answers tell it
+    (`ApiClient.server_time`: a sandbox whose clock was moved forward runs its policies at that time), or
+    the local wall time with no instance connected."""
+    if now is not None:
+        return now()
+    session = screen.ctx.session
+    return session.client.server_time.now() if session is not None else utc_now()
+
+
 def registry_service(screen: LabdeckScreen) -> RegistryService | None:
     """The session's registry service (it keeps the session's record of bulk deletes sent and the tag
     cache), or None when no instance is connected."""
@@ -106,9 +116,10 @@ class RegistryScreen(ScopedScreen):
         Binding("t", "storage", "Storage", id="registry.storage"),
     ]
 
-    def __init__(self, request: AreaRequest | None = None, *, now: Now = utc_now) -> None:
+    def __init__(self, request: AreaRequest | None = None, *, now: Now | None = None) -> None:
         super().__init__(request)
-        self.now = now
+        self.clock = now  # given (tests) or None: the policy screens then read the instance's time
+        self.now = now or utc_now
 
     def compose_body(self) -> ComposeResult:
         scope = PathInput(self.scope, placeholder="e.g. acme/platform/api-gateway", id="registry-scope")
@@ -164,14 +175,14 @@ class RegistryScreen(ScopedScreen):
         repo = self.table.cursor_row
         project = repo.project_id if isinstance(repo, RegistryRepository) and repo.project_id else self.scope
         if project:
-            self.app.push_screen(CleanupPolicyScreen(project, now=self.now))
+            self.app.push_screen(CleanupPolicyScreen(project, now=self.clock))
 
     def action_storage(self) -> None:
         """Where the storage of the group in scope goes: its projects by registry size, with policies."""
         from labdeck.tui.screens.registry.storage import RegistryStorageScreen
 
         if self.scope:
-            self.app.push_screen(RegistryStorageScreen(self.scope, now=self.now))
+            self.app.push_screen(RegistryStorageScreen(self.scope, now=self.clock))
 
     def tags_changed(self) -> None:
         """A job deleted tags of one of the repositories: their tag counts (and sizes) are read again."""
