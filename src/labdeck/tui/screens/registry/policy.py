@@ -30,7 +30,7 @@ from labdeck.domain.cleanup_policy import CADENCES, KEEP_N_VALUES, OLDER_THAN_VA
 from labdeck.domain.registry_cleanup import TagInfo
 from labdeck.tui.screens.base import LabdeckScreen
 from labdeck.tui.screens.confirm import ConfirmScreen
-from labdeck.tui.screens.registry.registry import Now, instance_now, registry_service
+from labdeck.tui.screens.registry.registry import Now, instance_now
 from labdeck.tui.widgets.resource_table import ResourceTable
 from labdeck.tui.widgets.resource_view import ResourceView
 from labdeck.tui.widgets.table_model import Column
@@ -74,11 +74,9 @@ COLUMNS = [
 
 
 def policy_service(screen: LabdeckScreen) -> CleanupPolicyService | None:
-    registry = registry_service(screen)
+    """The session's cleanup policy service (through its registry service and tag cache), or None."""
     session = screen.ctx.session
-    if registry is None or session is None:
-        return None
-    return CleanupPolicyService(session.client, registry)
+    return session.services.cleanup_policy if session is not None else None
 
 
 def summary_text(sim: ProjectSimulation) -> Text:
