@@ -30,8 +30,8 @@ from labdeck.api.registry import format_size
 from labdeck.domain.cleanup_policy import Policy
 from labdeck.tui.context import context_of
 from labdeck.tui.pane_policy import PanePolicy
+from labdeck.tui.screens.registry.clock import Now
 from labdeck.tui.screens.registry.policy import CleanupPolicyScreen, summary_text
-from labdeck.tui.screens.registry.registry import Now
 from labdeck.tui.widgets.footer import LIST_KEYS
 from labdeck.tui.widgets.resource_table import ResourceTable
 from labdeck.tui.widgets.resource_view import ResourceView

@@ -30,7 +30,7 @@ from labdeck.domain.cleanup_policy import CADENCES, KEEP_N_VALUES, OLDER_THAN_VA
 from labdeck.domain.registry_cleanup import TagInfo
 from labdeck.tui.screens.base import LabdeckScreen
 from labdeck.tui.screens.confirm import ConfirmScreen
-from labdeck.tui.screens.registry.registry import Now, instance_now
+from labdeck.tui.screens.registry.clock import Now, instance_now
 from labdeck.tui.widgets.resource_table import ResourceTable
 from labdeck.tui.widgets.resource_view import ResourceView
 from labdeck.tui.widgets.table_model import Column

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from datetime import UTC, datetime
+from datetime import datetime
 
 from rich.text import Text
 from textual import work
@@ -34,6 +34,7 @@ from labdeck.tui.bulk import BulkAction, start_bulk
 from labdeck.tui.jobs import Job, poll_until
 from labdeck.tui.screens.base import LabdeckScreen, ScopedScreen
 from labdeck.tui.screens.confirm import ConfirmScreen, TypeToConfirmScreen
+from labdeck.tui.screens.registry.clock import Now, utc_now
 from labdeck.tui.widgets.detail_fields import append_fields
 from labdeck.tui.widgets.footer import LIST_KEYS
 from labdeck.tui.widgets.labelled import LabelledField
@@ -43,22 +44,7 @@ from labdeck.tui.widgets.resource_view import ResourceView
 from labdeck.tui.widgets.table_model import Column
 from labdeck.tui.workers import is_live
 
-Now = Callable[[], datetime]
 POLL_TIMEOUT = 600.0
-
-
-def utc_now() -> datetime:
-    return datetime.now(UTC)
-
-
-def instance_now(screen: LabdeckScreen, now: Now | None = None) -> datetime:
-    """`now()` when the screen was given a clock (tests), else the instance's time as its answers tell it
-    (`ApiClient.server_time`: a sandbox whose clock was moved forward runs its policies at that time), or
-    the local wall time with no instance connected."""
-    if now is not None:
-        return now()
-    session = screen.ctx.session
-    return session.client.server_time.now() if session is not None else utc_now()
 
 
 def registry_service(screen: LabdeckScreen) -> RegistryService | None:

@@ -18,8 +18,8 @@ from labdeck.api.cleanup_policy import ProjectStorage
 from labdeck.api.errors import LabdeckError
 from labdeck.api.registry import format_size
 from labdeck.tui.screens.base import LabdeckScreen
+from labdeck.tui.screens.registry.clock import Now
 from labdeck.tui.screens.registry.policy import CleanupPolicyScreen, policy_service
-from labdeck.tui.screens.registry.registry import Now
 from labdeck.tui.widgets.footer import LIST_KEYS
 from labdeck.tui.widgets.resource_table import ResourceTable
 from labdeck.tui.widgets.resource_view import ResourceView
