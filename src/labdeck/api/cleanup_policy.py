@@ -290,14 +290,15 @@ class CleanupPolicyService:
         saved = _policy_of(answer)
         return saved if saved is not None else policy
 
-    async def group_storage(self, group: Ref, *, statistics: bool = True,
+    async def group_storage(self, group: Ref, *, statistics: bool = True, refresh: bool = False,
                             on_progress: Callable[[int, int | None], None] | None = None,
                             ) -> list[ProjectStorage]:
         """Every project of the group and its subgroups with its registry size (`statistics`, for
-        administrators) and its policy, largest first (unknown sizes last)."""
+        administrators) and its policy, largest first (unknown sizes last); through the list cache
+        (`refresh=True` reads the instance again)."""
         query = ProjectQuery(include_subgroups=True, with_shared=False, statistics=statistics or None)
         items = await self.client.get_list(ep.GROUP_PROJECTS.path(group), query.params(shared=False),
-                                           on_progress=on_progress, decode=storage_rows())
+                                           refresh=refresh, on_progress=on_progress, decode=storage_rows())
         rows = []
         for project in parse_many(StorageProject, items, sanitised=True):  # the client's pages are clean
             size = project.statistics.container_registry_size if project.statistics is not None else None

@@ -90,14 +90,14 @@ class RegistryStorageScreen(LabdeckScreen):
         self.load()
 
     def refresh_data(self) -> None:
-        self.load()
+        self.load(refresh=True)
 
     @work(exclusive=True, group="registry-storage")
-    async def load(self) -> None:
+    async def load(self, refresh: bool = False) -> None:
         service = policy_service(self)
         if service is None:
             return
-        projects = await service.group_storage(self.group)
+        projects = await service.group_storage(self.group, refresh=refresh)
         if not is_live(self):
             return
         rows = [StorageRow(p) for p in projects]
