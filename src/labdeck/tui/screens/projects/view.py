@@ -1,9 +1,8 @@
 """One project's resources, opened with enter from `:projects`: tabs (Textual `TabbedContent`) for the
 wiki, repository tags, Pages domains, error tracking, forks, members, CI/CD variables and the registry's
 cleanup policy, each a widget from its own module (`wiki`, `tags`, `pages`, `error_tracking`, `forks`,
-`members`, `variables`, `registry_policy`). `]` and `[`
-switch to the next and previous tab and put the focus in it; `f` forks the project from any tab (the fork
-runs as a job); `r` reloads the tab in view.
+`members`, `variables`, `registry_policy`). `]` and `[` switch to the next and previous tab and put the
+focus in it; `f` forks the project from any tab (the fork runs as a job); `r` reloads the tab in view.
 """
 
 from __future__ import annotations
