@@ -157,6 +157,33 @@ async def test_group_storage_sorted_by_size_with_policy_state(pool: ClientPool) 
     assert all(r.registry_size is None for r in plain)  # statistics are for administrators
 
 
+async def test_group_storage_parses_the_pages_into_storage_rows_not_full_projects(
+        pool: ClientPool, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The storage view reads four fields of each project: the pages are parsed from the bytes into
+    `StorageProject` rows (a page of 100 full projects is some 380 KB; parsing them into `Project` models
+    took most of the client's time on a 500-project group). A control character is still made visible."""
+    from labdeck.api import cleanup_policy
+    from labdeck.api.groups import ProjectQuery
+    from labdeck.api.models.registry import StorageProject
+    from labdeck.domain import catalogue as ep
+    from labdeck.sandbox.store import Store
+
+    client = pool.client()
+    store: Store = pool.app.state.store
+    terraform = next(p for p in store.projects.values() if p.path_with_namespace == "acme/infra/terraform")
+    terraform.path_with_namespace += "\x1b"
+    store.touch()
+    rows = await CleanupPolicyService(client).group_storage("acme")
+    assert "acme/infra/terraform\u241b" in {r.path for r in rows}  # made visible
+    query = ProjectQuery(include_subgroups=True, with_shared=False, statistics=True)
+    cached = client.cached_list(ep.GROUP_PROJECTS.path("acme"), query.params(shared=False))
+    assert cached is not None and cached[0] and all(type(item) is StorageProject for item in cached[0])
+    monkeypatch.setattr(cleanup_policy, "fast_decoder", lambda model: None)  # the tolerant path agrees
+    again = await CleanupPolicyService(pool.client()).group_storage("acme", statistics=True)
+    assert [(r.id, r.path, r.registry_size, r.policy) for r in again] == \
+        [(r.id, r.path, r.registry_size, r.policy) for r in rows]
+
+
 async def test_a_warm_simulation_reads_names_only_and_writes_the_cache_once(
         pool: ClientPool, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from labdeck.api import tag_cache
@@ -182,3 +209,24 @@ async def test_a_warm_simulation_reads_names_only_and_writes_the_cache_once(
     # the project's cleanup states only: GraphQL known to serve, no repository reads its first page
     assert len(graphql) == 1
     assert not any(line.startswith("GET /user") for line in warm)
+
+
+async def test_the_simulation_runs_at_the_instance_time_its_answers_tell(pool: ClientPool) -> None:
+    """After `POST /-/sandbox/clock` moved the sandbox 40 days on, the simulation's now is the sandbox's
+    time (its answers' `Date`), not the local wall time: the preview is what the sandbox's run will do."""
+    from datetime import UTC, datetime
+
+    store = pool.app.state.store
+    service = CleanupPolicyService(pool.client())
+    before = await service.simulate("acme/platform/api-gateway")
+    assert abs((before.now - store.now()).total_seconds()) <= 1.5
+    async with httpx.AsyncClient(transport=httpx.ASGITransport(pool.app), base_url="http://s.test") as http:
+        answer = await http.post("/-/sandbox/clock", params={"advance": str(40 * DAY)},
+                                 headers={"PRIVATE-TOKEN": "glpat-sandbox-root"})
+    assert answer.status_code == 200
+    sim = await service.simulate("acme/platform/api-gateway")
+    assert abs((sim.now - store.now()).total_seconds()) <= 1.5
+    assert abs((sim.now - before.now).total_seconds() - 40 * DAY) <= 1.5
+    assert abs((sim.now - datetime.now(UTC)).total_seconds()) > DAY  # the sandbox's clock is not ours
+    exact = await service.simulate("acme/platform/api-gateway", now=store.now())
+    assert (sim.deleted_count, sim.why) == (exact.deleted_count, exact.why)

@@ -6,6 +6,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 
 import httpx
+import pytest
 from registry_fixtures import ALICE, API, ROOT, store_of
 from starlette.applications import Starlette
 
@@ -141,3 +142,50 @@ async def test_an_invalid_policy_is_disabled_when_it_comes_to_run(app: Starlette
     response = await client.post("/-/sandbox/clock", params={"advance": "1"}, headers=ROOT)
     assert {"project_id": project.id, "disabled": "invalid policy"} in response.json()["runs"]
     assert (await policy(client, "opensource/labdeck")).enabled is False
+
+
+async def test_group_listings_encode_each_project_once_until_the_store_changes(
+        client: httpx.AsyncClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A group's project listing reuses each record's encoded form (as `/projects` does), so the pages of a
+    500-project group asked for at once cost the sandbox their slices, not a JSON encoding per project;
+    a change (here a policy saved) is in the next listing."""
+    from labdeck.sandbox.routes.projects import projects as routes
+
+    built: list[int] = []
+    real = routes.project_json
+    monkeypatch.setattr(routes, "project_json", lambda store, project, base, **kw: (
+        built.append(project.id), real(store, project, base, **kw))[1])
+    params = {"include_subgroups": "true", "with_shared": "false", "statistics": "true", "per_page": 100}
+
+    async def listing() -> dict[str, dict[str, object]]:
+        answer = await client.get(f"{API}/groups/acme/projects", params=params, headers=ROOT)
+        assert answer.status_code == 200
+        return {p["path_with_namespace"]: p for p in answer.json()}
+
+    first = await listing()
+    assert built and len(built) == len(first) and "statistics" in first["acme/infra/terraform"]
+    built.clear()
+    assert await listing() == first and built == []
+    body = {"container_expiration_policy_attributes": {"enabled": True}}
+    assert (await client.put(f"{API}/projects/acme%2Finfra%2Fterraform", json=body,
+                             headers=ROOT)).status_code == 200
+    changed = await listing()
+    assert changed["acme/infra/terraform"]["container_expiration_policy"]["enabled"] is True  # type: ignore[index]
+
+
+async def test_answers_are_dated_by_the_sandbox_clock(app: Starlette, client: httpx.AsyncClient) -> None:
+    """`Date` tells the sandbox's own time, moved by `POST /-/sandbox/clock` like the runs it makes, on
+    API answers, refusals and the clock endpoint alike (one header, never uvicorn's wall time beside it)."""
+    from email.utils import parsedate_to_datetime
+
+    def told(answer: httpx.Response) -> datetime:
+        assert len(answer.headers.get_list("date")) == 1
+        return parsedate_to_datetime(answer.headers["date"])
+
+    before = store_of(app).now()
+    assert abs((told(await client.get(f"{API}/version", headers=ROOT)) - before).total_seconds()) < 1.5
+    assert (await client.post("/-/sandbox/clock", params={"advance": str(30 * DAY)},
+                              headers=ROOT)).status_code == 200
+    later = told(await client.get(f"{API}/projects/{GATEWAY}", headers=ROOT))
+    assert abs((later - (before + timedelta(days=30))).total_seconds()) < 1.5
+    assert told(await client.get(f"{API}/projects/nope%2Fnope", headers=ROOT)) == later  # a 404 too

@@ -8,6 +8,7 @@ import signal
 import subprocess
 import sys
 import time
+from email.utils import parsedate_to_datetime
 from pathlib import Path
 
 import httpx
@@ -26,6 +27,12 @@ def test_start_background_serves_and_stops() -> None:
         response = httpx.get(f"{running.base_url}/api/v4/projects", params={"per_page": 2})
         assert response.status_code == 200
         assert response.headers["link"].startswith(f"<{running.base_url}/api/v4/projects?")
+        # one `Date`, the sandbox's clock's (uvicorn's wall-time header is off): moved with the clock
+        moved = httpx.post(f"{running.base_url}/-/sandbox/clock", params={"advance": str(10 * 86_400)},
+                           headers={"PRIVATE-TOKEN": "glpat-sandbox-root"})
+        assert moved.status_code == 200 and len(moved.headers.get_list("date")) == 1
+        told = parsedate_to_datetime(moved.headers["date"]).timestamp()
+        assert abs(told - (time.time() + 10 * 86_400)) < 5
     finally:
         running.stop()
     assert not running.thread.is_alive()

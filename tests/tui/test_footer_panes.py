@@ -135,6 +135,7 @@ async def test_project_view_tabs_show_their_own_keys() -> None:
             "members": ["select", "add_member", "edit_member", "remove_member", "toggle_inherited"],
             "variables": ["select", "edit_variable", "add_variable", "delete_variable", "reveal",
                           "copy_value"],
+            "registry": ["open_policy", "edit_policy", "next_tab"],
         }
         for tab, first in expected.items():
             view.show_tab(tab)

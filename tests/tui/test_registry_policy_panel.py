@@ -104,6 +104,17 @@ async def test_storage_view_sorted_by_size_opens_a_projects_policy() -> None:
         gateway = next(r for r in rows if r.project.path == "acme/platform/api-gateway")
         assert gateway.project.policy_state == "enabled" and gateway.frees is not None and gateway.frees > 0
         assert "Registry storage of acme:" in text(storage, "#storage-title")
+        # `r` reads the instance again (the list cache's fresh entry would give the same rows)
+        record = sandbox.store.project_by_path("acme/infra/terraform")
+        from labdeck.domain.cleanup_policy import Policy
+        policy_data(sandbox.store).policies[record.id] = Policy(enabled=True, cadence="7d")
+        sandbox.store.touch()
+        storage.table.focus()
+        await pilot.press("r")
+        await settle(pilot, rounds=3)
+        states = {r.project.path: r.project.policy_state for r in storage.table.rows}
+        assert states["acme/infra/terraform"] == "enabled"
+        gateway = next(r for r in storage.table.rows if r.project.path == "acme/platform/api-gateway")
         storage.table.focus()
         storage.table.move_cursor(next(i for i, r in enumerate(storage.table.visible_rows) if r is gateway))
         await pilot.press("enter")

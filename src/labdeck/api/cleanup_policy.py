@@ -15,13 +15,16 @@ import asyncio
 import contextlib
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any
 
+from labdeck.api import body
 from labdeck.api.client import ApiClient
 from labdeck.api.errors import ApiError, LabdeckError, may_have_applied
-from labdeck.api.groups import GroupsService, ProjectQuery
-from labdeck.api.models.registry import RegistryRepository
+from labdeck.api.groups import ProjectQuery
+from labdeck.api.models.base import parse_many
+from labdeck.api.models.fast_lists import fast_decoder
+from labdeck.api.models.registry import RegistryRepository, StorageProject
 from labdeck.api.registry import RegistryService
 from labdeck.api.registry_graphql import GraphQLRefused, availability
 from labdeck.domain import catalogue as ep
@@ -131,6 +134,13 @@ class ProjectStorage:
         return "enabled" if self.policy.enabled else "disabled"
 
 
+def storage_rows() -> body.PageDecode | None:
+    """How a page of a group's projects becomes storage rows: the few fields the view reads, parsed from the
+    bytes (or decoded for `parse_many` when the fast path cannot read the page)."""
+    fast = fast_decoder(StorageProject)
+    return None if fast is None else body.page_decoder(fast.decode)
+
+
 def _policy_of(project: Any) -> Policy | None:
     found = project.get("container_expiration_policy") if isinstance(project, dict) else None
     return Policy.from_json(found) if isinstance(found, dict) else None
@@ -173,7 +183,9 @@ class CleanupPolicyService:
                        gitlab_registry: bool = False) -> ProjectSimulation:
         """The policy (`policy`, or the project's own) simulated on every repository of the project.
         `gitlab_registry`: the instance runs GitLab's own registry (metadata database), whose cleanup applies
-        the rules per page of 1,000 tags and is bounded by time (else the third-party rules and limit)."""
+        the rules per page of 1,000 tags and is bounded by time (else the third-party rules and limit).
+        `now`: by default the instance's time as its answers tell it (`ApiClient.server_time`), else the
+        local wall time."""
         named = project if isinstance(project, str) else None  # GraphQL's states at once, by path
         data, (limit, source), protected, repos, early = await asyncio.gather(
             self.client.get_json(ep.PROJECT.path(project)), self.max_list_size(),
@@ -211,7 +223,8 @@ class CleanupPolicyService:
         with cache.deferred() if cache is not None else contextlib.nullcontext():  # one cache write
             simulated, cleanup = await asyncio.gather(self._read_all(repos, read), later)
         cleanup = early or cleanup
-        result = ProjectSimulation(project, found, now or datetime.now(UTC), simulated, limit, source,
+        now = now or self.client.server_time.now()  # the instance's time: it runs the policy by its clock
+        result = ProjectSimulation(project, found, now, simulated, limit, source,
                                    protected, path=sanitize(path) if isinstance(path, str) else str(project),
                                    cleanup=cleanup)
         return result.replan(found) if found is not None else _without_policy(result)
@@ -277,22 +290,21 @@ class CleanupPolicyService:
         saved = _policy_of(answer)
         return saved if saved is not None else policy
 
-    async def group_storage(self, group: Ref, *, statistics: bool = True,
+    async def group_storage(self, group: Ref, *, statistics: bool = True, refresh: bool = False,
                             on_progress: Callable[[int, int | None], None] | None = None,
                             ) -> list[ProjectStorage]:
         """Every project of the group and its subgroups with its registry size (`statistics`, for
-        administrators) and its policy, largest first (unknown sizes last)."""
+        administrators) and its policy, largest first (unknown sizes last); through the list cache
+        (`refresh=True` reads the instance again)."""
         query = ProjectQuery(include_subgroups=True, with_shared=False, statistics=statistics or None)
-        projects = await GroupsService(self.client).projects(group, query, on_progress=on_progress)
+        items = await self.client.get_list(ep.GROUP_PROJECTS.path(group), query.params(shared=False),
+                                           refresh=refresh, on_progress=on_progress, decode=storage_rows())
         rows = []
-        for project in projects:
-            extra = project.model_extra or {}
-            stats = extra.get("statistics")
-            size = stats.get("container_registry_size") if isinstance(stats, dict) else None
-            raw = extra.get("container_expiration_policy")
-            rows.append(ProjectStorage(project.id, project.path_with_namespace or str(project.id),
-                                       size if isinstance(size, int) else None,
-                                       Policy.from_json(raw) if isinstance(raw, dict) else None))
+        for project in parse_many(StorageProject, items, sanitised=True):  # the client's pages are clean
+            size = project.statistics.container_registry_size if project.statistics is not None else None
+            raw = project.container_expiration_policy
+            rows.append(ProjectStorage(project.id, project.path_with_namespace or str(project.id), size,
+                                       Policy.from_json(raw) if raw is not None else None))
         return sorted(rows, key=lambda r: (r.registry_size is None, -(r.registry_size or 0), r.path))
 
 

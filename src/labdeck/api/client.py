@@ -42,6 +42,7 @@ from labdeck.api.redirects import (
     redirect_target,
 )
 from labdeck.api.request_log import RequestLog, redact_url
+from labdeck.api.server_time import ServerTime
 from labdeck.api.settings import ConnectionSettings
 from labdeck.domain import read_only
 from labdeck.domain.redaction import register_secret
@@ -124,6 +125,7 @@ class ApiClient(Addressing, Reads):
         self.request_log = request_log if request_log is not None else RequestLog()
         self.cache = cache if cache is not None else ListCache()
         self.rate_limit = RateLimitState()
+        self.server_time = ServerTime()  # the instance's clock, from its answers' `Date`
         self.journal: Journal | None = None  # the undo journal; the TUI sets one per instance
         self._sleep: Sleep = sleep or asyncio.sleep
         self._clock = clock
@@ -343,6 +345,7 @@ class ApiClient(Addressing, Reads):
             raise
         state["status"] = response.status_code
         self.rate_limit.update(response.headers)
+        self.server_time.update(response.headers)
         if response.status_code in backoff.RETRY_STATUSES:
             final = error_for(response.status_code, response.content, method, self._log_path(url),
                               dict(response.headers))

@@ -13,6 +13,7 @@ from datetime import datetime
 from functools import cached_property
 
 from labdeck.api.badges import BadgesService
+from labdeck.api.cleanup_policy import CleanupPolicyService
 from labdeck.api.client import ApiClient
 from labdeck.api.deployments import DeploymentsService
 from labdeck.api.error_tracking import ErrorTrackingService
@@ -117,6 +118,11 @@ class Services:
         return RegistryService(self.client, BulkDeleteLocks(),
                                tag_cache=TagDetailCache.for_instance(self.client.settings.base_url),
                                admin=self._is_admin())
+
+    @cached_property
+    def cleanup_policy(self) -> CleanupPolicyService:
+        """Cleanup policies, simulated through the session's registry service (its tag cache)."""
+        return CleanupPolicyService(self.client, self.registry)
 
     @cached_property
     def undo(self) -> UndoService | None:

@@ -1,10 +1,12 @@
 """The sandbox's ASGI app: `create_app(options)` seeds a store and serves the API under `/api/v4` (and
 GraphQL at `/api/graphql` unless `options.graphql` is off), behind the fault/latency/rate-limit layer and a
-path fix that keeps URL-encoded slashes (`group%2Fproject`) in one path segment, as GitLab's `:id` needs."""
+path fix that keeps URL-encoded slashes (`group%2Fproject`) in one path segment, as GitLab's `:id` needs;
+every answer's `Date` header tells the sandbox's own clock (`InstanceDate`)."""
 
 from __future__ import annotations
 
 import gc
+from email.utils import formatdate
 from typing import Any
 from urllib.parse import unquote
 
@@ -13,7 +15,7 @@ from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import BaseRoute, Mount, Route
-from starlette.types import ASGIApp, Receive, Scope, Send
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from labdeck.sandbox.areas import load_areas
 from labdeck.sandbox.clock import Clock, SystemClock
@@ -41,6 +43,30 @@ class EncodedSlashes:
             segments = (unquote(part).replace("%", "%25").replace("/", "%2F") for part in text.split("/"))
             scope = {**scope, "path": "/".join(segments)}
         await self.app(scope, receive, send)
+
+
+class InstanceDate:
+    """Every answer's `Date` header is the sandbox's own time (its one clock, which `POST /-/sandbox/clock`
+    moves forward), as a GitLab instance's is its own: a client that reads the instance's time from it
+    sees the time the sandbox runs policies at. (`serve` turns uvicorn's own wall-time header off.)"""
+
+    def __init__(self, app: ASGIApp, clock: Clock) -> None:
+        self.app = app
+        self.clock = clock
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def dated(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                told = formatdate(self.clock.time(), usegmt=True).encode()
+                kept = [(k, v) for k, v in message.get("headers", []) if k.lower() != b"date"]
+                message = {**message, "headers": [*kept, (b"date", told)]}
+            await send(message)
+
+        await self.app(scope, receive, dated)
 
 
 async def _echo(request: Request) -> Response:
@@ -116,4 +142,5 @@ def create_app(options: SandboxOptions | None = None, *, clock: Clock | None = N
     build_in_background(store, then=_after_issues_built)
     app.add_middleware(FaultLayer, options=options, clock=clock)
     app.add_middleware(EncodedSlashes)
+    app.add_middleware(InstanceDate, clock=clock)  # outermost: the 429s and faults are dated too
     return app

@@ -56,7 +56,9 @@ def _server(options: SandboxOptions) -> uvicorn.Server:
     from labdeck.sandbox.app import create_app
 
     logging.getLogger("uvicorn.error").addFilter(_QUIET_RESETS)  # adding the same filter twice is a no-op
-    config = uvicorn.Config(create_app(options), log_level="warning", lifespan="off", access_log=False)
+    # `date_header=False`: the app dates its answers by the sandbox's clock (`app.InstanceDate`)
+    config = uvicorn.Config(create_app(options), log_level="warning", lifespan="off", access_log=False,
+                            date_header=False)
     return uvicorn.Server(config)
 
 

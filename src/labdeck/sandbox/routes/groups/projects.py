@@ -16,9 +16,8 @@ from starlette.routing import Route
 
 from labdeck.sandbox.http import Ctx, endpoint, json_response, paginate
 from labdeck.sandbox.routes.groups.groups import find_group
-from labdeck.sandbox.routes.projects.projects import owned_projects
+from labdeck.sandbox.routes.projects.projects import owned_projects, project_bytes
 from labdeck.sandbox.seed.sharing import projects_shared_with
-from labdeck.sandbox.shapes import project_json, project_simple, project_statistics
 from labdeck.sandbox.store import Project, Store
 
 AREA = "group_projects"
@@ -104,15 +103,8 @@ def _respond(ctx: Ctx, rows: list[Project]) -> Any:
     attributes = admin and bool(ctx.params.bool("with_custom_attributes"))
     statistics = admin and bool(ctx.params.bool("statistics"))
 
-    def shape(project: Project) -> dict[str, Any]:
-        if simple:
-            return project_simple(ctx.store, project, ctx.base)
-        body = project_json(ctx.store, project, ctx.base, admin=admin)
-        if statistics:
-            body["statistics"] = project_statistics(project)
-        if attributes:
-            body["custom_attributes"] = [{"key": k, "value": v} for k, v in project.custom_attributes.items()]
-        return body
+    def shape(project: Project) -> bytes:  # encoded once per record until the store changes
+        return project_bytes(ctx, project, simple=simple, statistics=statistics, attributes=attributes)
 
     return paginate(ctx, rows, shape)
 

@@ -107,21 +107,10 @@ async def list_projects(ctx: Ctx) -> Any:
     rows = ctx.store.memo(ctx.listing_key(*(("id_after", "id_before") if keyset else ())), ordered)
     simple = bool(p.bool("simple"))
 
-    base, admin = ctx.base, ctx.is_admin
-    statistics = admin and bool(p.bool("statistics"))
+    statistics = ctx.is_admin and bool(p.bool("statistics"))
 
-    def shape(project: Project) -> bytes:  # encoded once per record until the store changes
-        if simple:
-            return ctx.store.memo(("project_simple_bytes", project.id, base),
-                                  lambda: encode(project_simple(ctx.store, project, base)))
-        return ctx.store.memo(("project_bytes", project.id, base, admin, statistics),
-                              lambda: encode(full(project)))
-
-    def full(project: Project) -> dict[str, Any]:
-        body = project_json(ctx.store, project, base, admin=admin)
-        if statistics:
-            body["statistics"] = project_statistics(project)
-        return body
+    def shape(project: Project) -> bytes:
+        return project_bytes(ctx, project, simple=simple, statistics=statistics)
 
     if keyset:
         return keyset_paginate(ctx, rows, shape, descending=sort == "desc")
@@ -131,6 +120,27 @@ async def list_projects(ctx: Ctx) -> Any:
             f"Offset pagination has a maximum allowed offset of {MAX_OFFSET} for requests that return "
             "objects of type Project. Remaining records can be retrieved using keyset pagination.")})
     return paginate(ctx, rows, shape)
+
+
+def project_bytes(ctx: Ctx, project: Project, *, simple: bool = False, statistics: bool = False,
+                  attributes: bool = False) -> bytes:
+    """A project as a listing shows it, encoded once per record and shape until the store changes (every
+    project listing, `/projects` and a group's, shares them): `simple`, or the full record with
+    `statistics` and `custom_attributes` when asked (the caller decides who may see them)."""
+    store, base, admin = ctx.store, ctx.base, ctx.is_admin
+    if simple:
+        return store.memo(("project_simple_bytes", project.id, base),
+                          lambda: encode(project_simple(store, project, base)))
+
+    def full() -> bytes:
+        body = project_json(store, project, base, admin=admin)
+        if statistics:
+            body["statistics"] = project_statistics(project)
+        if attributes:
+            body["custom_attributes"] = [{"key": k, "value": v} for k, v in project.custom_attributes.items()]
+        return encode(body)
+
+    return store.memo(("project_bytes", project.id, base, admin, statistics, attributes), full)
 
 
 def _permissions(ctx: Ctx, project: Project) -> dict[str, Any]:

@@ -1,8 +1,8 @@
 """One project's resources, opened with enter from `:projects`: tabs (Textual `TabbedContent`) for the
-wiki, repository tags, Pages domains, error tracking, forks, members and CI/CD variables, each a widget from
-its own module (`wiki`, `tags`, `pages`, `error_tracking`, `forks`, `members`, `variables`). `]` and `[`
-switch to the next and previous tab and put the focus in it; `f` forks the project from any tab (the fork
-runs as a job); `r` reloads the tab in view.
+wiki, repository tags, Pages domains, error tracking, forks, members, CI/CD variables and the registry's
+cleanup policy, each a widget from its own module (`wiki`, `tags`, `pages`, `error_tracking`, `forks`,
+`members`, `variables`, `registry_policy`). `]` and `[` switch to the next and previous tab and put the
+focus in it; `f` forks the project from any tab (the fork runs as a job); `r` reloads the tab in view.
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ from labdeck.tui.screens.projects.error_tracking import ErrorTrackingTab
 from labdeck.tui.screens.projects.forks import ForksTab
 from labdeck.tui.screens.projects.members import MembersTab
 from labdeck.tui.screens.projects.pages import PagesTab
+from labdeck.tui.screens.projects.registry_policy import RegistryPolicyTab
 from labdeck.tui.screens.projects.tags import TagsTab
 from labdeck.tui.screens.projects.variables import VariablesTab
 from labdeck.tui.screens.projects.wiki import WikiTab
@@ -132,9 +133,10 @@ class ProjectViewScreen(LabdeckScreen):
     def refresh_data(self) -> None:
         active = self.tabs.active.removeprefix("tab-")
         widgets: dict[str, type[WikiTab | TagsTab | PagesTab | ErrorTrackingTab | ForksTab | MembersTab
-                                 | VariablesTab]] = {
+                                 | VariablesTab | RegistryPolicyTab]] = {
             "wiki": WikiTab, "tags": TagsTab, "pages": PagesTab, "errors": ErrorTrackingTab,
-            "forks": ForksTab, "members": MembersTab, "variables": VariablesTab}
+            "forks": ForksTab, "members": MembersTab, "variables": VariablesTab,
+            "registry": RegistryPolicyTab}
         tab = self.query_one(widgets[active])
         if isinstance(tab, ErrorTrackingTab):
             tab.load()
@@ -156,5 +158,7 @@ TAB_LIST: tuple[Tab, ...] = (
     Tab("forks", "Forks", lambda view: ForksTab(view.project, id="project-forks")),
     Tab("members", "Members", lambda view: MembersTab(view.project, id="project-members")),
     Tab("variables", "Variables", lambda view: VariablesTab(view.project, id="project-variables")),
+    Tab("registry", "Registry policy",
+        lambda view: RegistryPolicyTab(view.project, now=view.now, id="project-registry")),
 )
 TABS = {tab.name: tab.title for tab in TAB_LIST}

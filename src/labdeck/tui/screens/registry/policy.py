@@ -12,6 +12,7 @@ journalled with the old policy as its undo. Server text is shown as `rich.text.T
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from datetime import datetime
 from typing import Any
 
 from rich.text import Text
@@ -29,7 +30,7 @@ from labdeck.domain.cleanup_policy import CADENCES, KEEP_N_VALUES, OLDER_THAN_VA
 from labdeck.domain.registry_cleanup import TagInfo
 from labdeck.tui.screens.base import LabdeckScreen
 from labdeck.tui.screens.confirm import ConfirmScreen
-from labdeck.tui.screens.registry.registry import Now, registry_service, utc_now
+from labdeck.tui.screens.registry.clock import Now, instance_now
 from labdeck.tui.widgets.resource_table import ResourceTable
 from labdeck.tui.widgets.resource_view import ResourceView
 from labdeck.tui.widgets.table_model import Column
@@ -73,11 +74,9 @@ COLUMNS = [
 
 
 def policy_service(screen: LabdeckScreen) -> CleanupPolicyService | None:
-    registry = registry_service(screen)
+    """The session's cleanup policy service (through its registry service and tag cache), or None."""
     session = screen.ctx.session
-    if registry is None or session is None:
-        return None
-    return CleanupPolicyService(session.client, registry)
+    return session.services.cleanup_policy if session is not None else None
 
 
 def summary_text(sim: ProjectSimulation) -> Text:
@@ -119,10 +118,10 @@ class CleanupPolicyScreen(LabdeckScreen):
     MUTATING_ACTIONS = frozenset({"save"})
     BINDINGS = [Binding("ctrl+s", "save", "Save…", priority=True, id="registry_policy.save")]
 
-    def __init__(self, project: int | str, *, now: Now = utc_now) -> None:
+    def __init__(self, project: int | str, *, now: Now | None = None) -> None:
         super().__init__()
         self.project = project
-        self.now = now
+        self.clock = now  # None: the instance's time (`instance_now`)
         self.sim: ProjectSimulation | None = None
         self.loaded: Policy | None = None
         self._filling = False
@@ -148,6 +147,9 @@ class CleanupPolicyScreen(LabdeckScreen):
     def table(self) -> ResourceTable:
         return self.query_one("#policy-view", ResourceView).table
 
+    def now(self) -> datetime:
+        return instance_now(self, self.clock)
+
     def cells(self, row: PolicyRow) -> tuple[Any, ...]:
         verdict = Text("delete", style="bold red") if row.deleted else Text("keep", style="green")
         return (verdict, row.repository, row.tag.name, format_age(row.tag.created_at, self.now()),
@@ -165,7 +167,8 @@ class CleanupPolicyScreen(LabdeckScreen):
         service = policy_service(self)
         if service is None:
             return
-        sim = await service.simulate(self.project, now=self.now())
+        # a clock given, or the instance's time once its answers told it (the service's default)
+        sim = await service.simulate(self.project, now=self.clock() if self.clock is not None else None)
         if not is_live(self):
             return
         self.sim, self.loaded = sim, sim.policy

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from datetime import UTC, datetime
+from datetime import datetime
 
 from rich.text import Text
 from textual import work
@@ -34,6 +34,7 @@ from labdeck.tui.bulk import BulkAction, start_bulk
 from labdeck.tui.jobs import Job, poll_until
 from labdeck.tui.screens.base import LabdeckScreen, ScopedScreen
 from labdeck.tui.screens.confirm import ConfirmScreen, TypeToConfirmScreen
+from labdeck.tui.screens.registry.clock import Now, utc_now
 from labdeck.tui.widgets.detail_fields import append_fields
 from labdeck.tui.widgets.footer import LIST_KEYS
 from labdeck.tui.widgets.labelled import LabelledField
@@ -43,12 +44,7 @@ from labdeck.tui.widgets.resource_view import ResourceView
 from labdeck.tui.widgets.table_model import Column
 from labdeck.tui.workers import is_live
 
-Now = Callable[[], datetime]
 POLL_TIMEOUT = 600.0
-
-
-def utc_now() -> datetime:
-    return datetime.now(UTC)
 
 
 def registry_service(screen: LabdeckScreen) -> RegistryService | None:
@@ -106,9 +102,10 @@ class RegistryScreen(ScopedScreen):
         Binding("t", "storage", "Storage", id="registry.storage"),
     ]
 
-    def __init__(self, request: AreaRequest | None = None, *, now: Now = utc_now) -> None:
+    def __init__(self, request: AreaRequest | None = None, *, now: Now | None = None) -> None:
         super().__init__(request)
-        self.now = now
+        self.clock = now  # given (tests) or None: the policy screens then read the instance's time
+        self.now = now or utc_now
 
     def compose_body(self) -> ComposeResult:
         scope = PathInput(self.scope, placeholder="e.g. acme/platform/api-gateway", id="registry-scope")
@@ -164,14 +161,14 @@ class RegistryScreen(ScopedScreen):
         repo = self.table.cursor_row
         project = repo.project_id if isinstance(repo, RegistryRepository) and repo.project_id else self.scope
         if project:
-            self.app.push_screen(CleanupPolicyScreen(project, now=self.now))
+            self.app.push_screen(CleanupPolicyScreen(project, now=self.clock))
 
     def action_storage(self) -> None:
         """Where the storage of the group in scope goes: its projects by registry size, with policies."""
         from labdeck.tui.screens.registry.storage import RegistryStorageScreen
 
         if self.scope:
-            self.app.push_screen(RegistryStorageScreen(self.scope, now=self.now))
+            self.app.push_screen(RegistryStorageScreen(self.scope, now=self.clock))
 
     def tags_changed(self) -> None:
         """A job deleted tags of one of the repositories: their tag counts (and sizes) are read again."""

@@ -18,8 +18,8 @@ from labdeck.api.cleanup_policy import ProjectStorage
 from labdeck.api.errors import LabdeckError
 from labdeck.api.registry import format_size
 from labdeck.tui.screens.base import LabdeckScreen
+from labdeck.tui.screens.registry.clock import Now
 from labdeck.tui.screens.registry.policy import CleanupPolicyScreen, policy_service
-from labdeck.tui.screens.registry.registry import Now, utc_now
 from labdeck.tui.widgets.footer import LIST_KEYS
 from labdeck.tui.widgets.resource_table import ResourceTable
 from labdeck.tui.widgets.resource_view import ResourceView
@@ -72,10 +72,10 @@ class RegistryStorageScreen(LabdeckScreen):
     TITLE = "Registry storage"
     CSS_PATH = "policy.tcss"
 
-    def __init__(self, group: str, *, now: Now = utc_now) -> None:
+    def __init__(self, group: str, *, now: Now | None = None) -> None:
         super().__init__()
         self.group = group
-        self.now = now
+        self.clock = now  # None: the instance's time (`instance_now`)
 
     def compose_body(self) -> ComposeResult:
         yield Static(Text(f"Registry storage of {self.group}: reading…", style="bold"), id="storage-title")
@@ -90,14 +90,14 @@ class RegistryStorageScreen(LabdeckScreen):
         self.load()
 
     def refresh_data(self) -> None:
-        self.load()
+        self.load(refresh=True)
 
     @work(exclusive=True, group="registry-storage")
-    async def load(self) -> None:
+    async def load(self, refresh: bool = False) -> None:
         service = policy_service(self)
         if service is None:
             return
-        projects = await service.group_storage(self.group)
+        projects = await service.group_storage(self.group, refresh=refresh)
         if not is_live(self):
             return
         rows = [StorageRow(p) for p in projects]
@@ -114,7 +114,7 @@ class RegistryStorageScreen(LabdeckScreen):
         async def simulate(row: StorageRow) -> None:
             async with gate:
                 try:
-                    sim = await service.simulate(row.project.id, now=self.now())
+                    sim = await service.simulate(row.project.id, now=self.clock() if self.clock else None)
                 except LabdeckError as error:
                     row.error = str(error)
                 else:
@@ -128,4 +128,4 @@ class RegistryStorageScreen(LabdeckScreen):
     def on_resource_table_row_selected(self, event: ResourceTable.RowSelected) -> None:
         if isinstance(event.row, StorageRow):
             event.stop()
-            self.app.push_screen(CleanupPolicyScreen(event.row.project.id, now=self.now))
+            self.app.push_screen(CleanupPolicyScreen(event.row.project.id, now=self.clock))

@@ -1,0 +1,199 @@
+"""The project view's Registry policy tab: the project's container registry cleanup policy (enabled,
+cadence, keep_n, older_than, the two patterns, next_run_at), why its runs did or did not happen, and what
+the next run would delete, summed per repository (tags, deleted, kept, space freed).
+
+The simulation is the policy panel's (`api.cleanup_policy`, GitLab's own rules, at the instance's time),
+read when the tab is first shown (a project's tags can be many), and summarised here; `p` (or `enter`)
+opens the full panel of `:registry` (`registry.policy.CleanupPolicyScreen`: every tag and its reason) and
+`e` opens it to edit the policy, an action read-only mode hides. The tab reads the policy again when the
+panel closes. Server text (patterns, repository names) is shown as `rich.text.Text`, never markup.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from rich.text import Text
+from textual import work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import VerticalScroll
+from textual.screen import Screen
+from textual.widget import Widget
+from textual.widgets import Select, Static
+
+from labdeck.api.cleanup_policy import ProjectSimulation, RepositorySimulation
+from labdeck.api.errors import LabdeckError
+from labdeck.api.models.projects import Project
+from labdeck.api.registry import format_size
+from labdeck.domain.cleanup_policy import Policy
+from labdeck.tui.context import context_of
+from labdeck.tui.pane_policy import PanePolicy
+from labdeck.tui.screens.registry.clock import Now
+from labdeck.tui.screens.registry.policy import CleanupPolicyScreen, summary_text
+from labdeck.tui.widgets.footer import LIST_KEYS
+from labdeck.tui.widgets.resource_table import ResourceTable
+from labdeck.tui.widgets.resource_view import ResourceView
+from labdeck.tui.widgets.table_model import Column
+from labdeck.tui.workers import is_live
+
+
+@dataclass(frozen=True, slots=True)
+class RepositorySummary:
+    """One repository's share of the next run: its tags, how many go and stay, the space freed."""
+
+    id: int
+    name: str
+    tags: int | None
+    deleted: int | None
+    freed: int | None
+    error: str | None = None
+
+    @property
+    def kept(self) -> int | None:
+        return None if self.tags is None or self.deleted is None else self.tags - self.deleted
+
+
+def summaries(sim: ProjectSimulation) -> list[RepositorySummary]:
+    """Per repository, most deleted first (unreadable ones last, with their error)."""
+    def one(repo: RepositorySimulation) -> RepositorySummary:
+        name = repo.repository.path or repo.repository.display_name
+        plan = repo.plan
+        if plan is None:
+            return RepositorySummary(repo.repository.id, name, repo.repository.tags_count, None, None,
+                                     repo.error or "not simulated")
+        return RepositorySummary(repo.repository.id, name, len(plan.tags), plan.deleted_count,
+                                 plan.bytes_freed)
+    rows = [one(repo) for repo in sim.repositories]
+    return sorted(rows, key=lambda r: (r.deleted is None, -(r.deleted or 0), r.name))
+
+
+def summary_cells(row: RepositorySummary) -> tuple[Text, ...]:
+    def count(value: int | None) -> Text:
+        return Text("" if value is None else f"{value:,}")
+
+    if row.error is not None:
+        return (Text(row.name), count(row.tags), Text("?", style="dim"), Text("?", style="dim"),
+                Text(row.error, style="red"))
+    deleted = Text(f"{row.deleted:,}", style="bold red" if row.deleted else "dim")
+    return (Text(row.name), count(row.tags), deleted, count(row.kept),
+            Text(format_size(row.freed or 0) if row.deleted else ""))
+
+
+COLUMNS = [
+    Column("repository", "Repository", min_width=18),
+    Column("tags", "Tags", width=7, align="right", sort_key=lambda r: r.tags or 0),
+    Column("deleted", "Delete", width=7, align="right", sort_key=lambda r: r.deleted or 0),
+    Column("kept", "Keep", width=7, align="right", sort_key=lambda r: r.kept or 0),
+    Column("freed", "Frees", min_width=9, sort_key=lambda r: r.freed or 0),
+]
+
+
+def policy_text(policy: Policy | None) -> Text:
+    """The policy's values as GitLab holds them, one labelled line each pair (patterns as plain text)."""
+    if policy is None:
+        return Text("No cleanup policy: the instance gives none for this project (registry off, or no "
+                    "right to read it).", style="bold")
+    text = Text("Policy: ", style="bold")
+    text.append("enabled" if policy.enabled else "disabled", style="bold green" if policy.enabled else "bold")
+    text.append(f"  every {policy.cadence or '?'}  keep newest ")
+    text.append("none" if policy.keep_n is None else str(policy.keep_n))
+    text.append("  older than ")
+    text.append(policy.older_than or "none")
+    text.append("\nRemove: ", style="dim")
+    text.append(policy.name_regex or "none")
+    text.append("  Keep: ", style="dim")
+    text.append(policy.name_regex_keep or "none")
+    text.append("  next_run_at: ", style="dim")
+    text.append(f"{policy.next_run_at:%Y-%m-%d %H:%M} UTC" if policy.next_run_at else "none")
+    return text
+
+
+class RegistryPolicyTab(PanePolicy, Widget):
+    # the footer while this tab has focus, most useful first (`widgets.footer`)
+    FOOTER_ORDER = ("open_policy", "edit_policy", "next_tab", "previous_tab", "fork", *LIST_KEYS)
+    BINDINGS = [
+        Binding("p", "open_policy", "Full preview", id="project_registry_policy.open"),
+        Binding("e", "edit_policy", "Edit policy", id="project_registry_policy.edit"),
+    ]
+    MUTATING_ACTIONS = frozenset({"edit_policy"})
+
+    def __init__(self, project: Project, *, now: Now | None = None, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.project = project
+        self.clock = now  # None: the instance's time (the service's default)
+        self.sim: ProjectSimulation | None = None
+        self._read = False  # the simulation is read when the tab is first shown
+        self._panel: Screen[Any] | None = None
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll(id="registry-policy-about"):
+            yield Static(Text("Reading the cleanup policy…", style="dim"), markup=False,
+                         id="registry-policy-values")
+            yield Static("", markup=False, id="registry-policy-summary")
+        yield ResourceView(COLUMNS, cells=summary_cells, row_key=lambda r: r.id,
+                           empty_text="No registry repositories", id="registry-policy-view")
+
+    @property
+    def view(self) -> ResourceView:
+        return self.query_one("#registry-policy-view", ResourceView)
+
+    def on_mount(self) -> None:
+        self.app.screen_change_signal.subscribe(self, self._screen_changed)
+
+    def on_show(self) -> None:
+        if not self._read:
+            self.load()
+
+    def _screen_changed(self, screen: Screen[Any]) -> None:
+        """Back from the panel this tab opened: the policy may have been saved there."""
+        if self._panel is not None and screen is self.screen and is_live(self):
+            self._panel = None
+            self.load(refresh=True)
+
+    def reload(self) -> None:
+        self.load(refresh=True)
+
+    @work(exclusive=True, group="project-registry-policy")
+    async def load(self, refresh: bool = False) -> None:
+        session = context_of(self).session
+        if session is None:
+            return
+        self._read = True
+        values = self.query_one("#registry-policy-values", Static)
+        try:
+            sim = await session.services.cleanup_policy.simulate(
+                self.project.id, now=self.clock() if self.clock is not None else None)
+        except LabdeckError as error:
+            if is_live(self):
+                values.update(Text(f"The cleanup policy could not be read: {error}", style="red"))
+            raise
+        if not is_live(self):
+            return
+        self.sim = sim
+        values.update(policy_text(sim.policy))
+        self.query_one("#registry-policy-summary", Static).update(summary_text(sim))
+        self.view.table.set_rows(summaries(sim))
+
+    def _open(self, *, edit: bool) -> None:
+        panel = CleanupPolicyScreen(self.project.id, now=self.clock)
+        self._panel = panel
+        self.app.push_screen(panel)
+        if edit:
+            panel.call_after_refresh(lambda: panel.query_one("#policy-enabled", Select).focus())
+        else:
+            panel.call_after_refresh(lambda: panel.table.focus())
+
+    def action_open_policy(self) -> None:
+        """The full panel of `:registry`: every tag of every repository and the rule that decides it."""
+        self._open(edit=False)
+
+    def action_edit_policy(self) -> None:
+        """The same panel with the focus in its editor (the preview follows every change)."""
+        self._open(edit=True)
+
+    def on_resource_table_row_selected(self, event: ResourceTable.RowSelected) -> None:
+        if isinstance(event.row, RepositorySummary):
+            event.stop()
+            self.action_open_policy()
