@@ -150,7 +150,7 @@ class Journal:
     _values: dict[str, str] = field(default_factory=dict, repr=False)  # entry id -> variable value
     _loaded: bool = False
     _listeners: list[Callable[[JournalEntry], object]] = field(default_factory=list)
-    _owner_paths: dict[str, str] = field(default_factory=dict)  # "groups/61" -> "acme", read once per run
+    _owner_paths: dict[tuple[str, str], str] = field(default_factory=dict)  # ("groups", "61") -> "acme"
     damaged: list[int] = field(default_factory=list)  # line numbers (from 1) skipped as damaged, per read
 
     def entries(self) -> list[JournalEntry]:
@@ -252,7 +252,7 @@ class Journal:
         if op.kind == "issue.update" and describe_target(op, before) != op.target:
             return None  # the issue's own reference names its project
         scope, ident = op.owner
-        key = f"{scope}/{ident}"
+        key = (scope, ident)
         if key not in self._owner_paths:
             try:
                 endpoint = ep.GROUP if scope == "groups" else ep.PROJECT

@@ -67,13 +67,13 @@ def log_detail(row: Row) -> Text:
     body (both with secrets removed by the request log), as literal text."""
     _, entry = row
     text = Text()
-    path, _, query = entry.path.partition("?")
+    query = entry.path.partition("?")[2]
     status = "no answer" if entry.status is None else str(entry.status)
     if entry.expected:
         status += f" (expected: {entry.expected})"
     pairs = parse_qsl(query, keep_blank_values=True)
     params = "\n".join(f"{' ' * 11}{key} = {value}" for key, value in pairs)
-    for label, value in (("Method", entry.method), ("Path", path), ("Params", params.strip() or "—"),
+    for label, value in (("Method", entry.method), ("Path", entry.path), ("Params", params.strip() or "—"),
                          ("Body", entry.body or "—"), ("Status", status),
                          ("Duration", f"{entry.duration_ms:.0f} ms"), ("Retries", str(entry.retries)),
                          ("At", entry.at.astimezone().strftime("%Y-%m-%d %H:%M:%S")),
