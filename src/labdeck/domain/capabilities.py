@@ -43,6 +43,7 @@ FEATURES: Final[dict[str, Feature]] = {f.name: f for f in (
     Feature("relations_export", "Relations export", introduced=(13, 12)),
     Feature("group_export", "Group export", introduced=(12, 5)),
     Feature("metadata", "Instance metadata", introduced=(15, 2)),
+    Feature("users_keyset", "Keyset pagination of users", introduced=(16, 5)),
 )}
 
 _VERSION: Final = re.compile(r"^\s*(\d+)\.(\d+)(?:\.(\d+))?(?:-(\w+))?")
