@@ -31,7 +31,7 @@ from labdeck.api.models.issues import (
     Todo,
 )
 from labdeck.api.models.shared_parts import SharedParts
-from labdeck.api.windowed import DEFAULT_MAX_ROWS, WindowedList
+from labdeck.api.windowed import FROM_SETTINGS, WindowedList
 from labdeck.domain import issue_query
 from labdeck.domain.durations import parse_duration
 from labdeck.domain.paths import segment
@@ -226,7 +226,7 @@ class IssuesService:
 
     def window(self, params: Mapping[str, Any] | None = None, *, group: GroupId | None = None,
                order_by: str = "created_at", sort: str = "desc",
-               max_rows: int | None = DEFAULT_MAX_ROWS) -> WindowedList[Issue]:
+               max_rows: int | None = FROM_SETTINGS) -> WindowedList[Issue]:
         """The listing read on demand (`api/windowed.py`): the first page at once, more as asked for,
         at most `max_rows` issues held."""
         path = self._remember(self.listing_path(group))

@@ -29,7 +29,7 @@ from labdeck.api.pagination import Page
 T = TypeVar("T")
 Parse = Callable[[list[Any]], list[T]]
 Progress = Callable[[int, int | None], None]
-DEFAULT_MAX_ROWS = 20_000
+FROM_SETTINGS = 0  # max_rows: the client's `ConnectionSettings.max_list_rows` (20,000 by default)
 _PAGING = ("page", "per_page", "cursor", "id_after", "id_before")
 
 
@@ -38,12 +38,12 @@ class WindowedList(Generic[T]):
 
     def __init__(self, client: ApiClient, path: str, params: Mapping[str, Any] | None, parse: Parse[T], *,
                  decode: body.PageDecode | None = None, per_page: int = 100,
-                 max_rows: int | None = DEFAULT_MAX_ROWS, readahead: int = 2,
+                 max_rows: int | None = FROM_SETTINGS, readahead: int = 2,
                  on_drop: Callable[[int, list[T]], None] | None = None) -> None:
         self.client, self.path, self.parse, self.decode = client, path, parse, decode
         self.params = {k: v for k, v in (params or {}).items() if k not in _PAGING and v is not None}
         self.per_page = per_page
-        self.max_rows = max_rows
+        self.max_rows = client.settings.max_list_rows if max_rows == FROM_SETTINGS else max_rows
         self.readahead = readahead
         self.on_drop = on_drop
         self.pages: dict[int, list[T]] = {}  # held pages by index (0 is the first)
@@ -267,6 +267,16 @@ class WindowedList(Generic[T]):
                 return
             yield rows
             page += 1
+
+    def remember(self, params: Mapping[str, Any] | None = None) -> bool:
+        """Put a complete list in the client's list cache under `params` (default: its own), what a
+        revisit within the TTL reads; True when it was complete. A partial list is never cached."""
+        if not self.complete:
+            return False
+        rows = [row for _, rows in self.held() for row in rows]
+        key = self.client.cache_key(self.path, self.params if params is None else params)
+        self.client.cache.set(key, rows)
+        return True
 
     def cancel(self) -> None:
         """Stop the reads running in the background (a screen that closes)."""

@@ -19,8 +19,6 @@ from __future__ import annotations
 import base64
 import json
 from collections.abc import Callable
-from datetime import UTC, datetime, timedelta
-from functools import lru_cache
 from typing import Any
 
 from starlette.responses import Response
@@ -40,40 +38,20 @@ from labdeck.sandbox.http import (
 )
 from labdeck.sandbox.options import SandboxOptions
 from labdeck.sandbox.routes.projects.projects import KEYSET_ERROR, MAX_OFFSET
-from labdeck.sandbox.virtual import PERIOD, Sequence, SequenceCache, grouped, mix, residues
+from labdeck.sandbox.routes.virtual_records import (
+    EPOCH,
+    LABELS,
+    issue_json,
+    issue_parts,
+    project_json,
+    project_parts,
+    user_index,
+    user_json,
+    user_parts,
+)
+from labdeck.sandbox.virtual import Sequence, SequenceCache, grouped, residues
 
-_EPOCH = datetime(2015, 1, 1, tzinfo=UTC)
-_VERBS = ("Fix", "Add", "Remove", "Refactor", "Document", "Speed up", "Test", "Rename", "Clean up", "Port",
-          "Audit", "Retry", "Cache", "Split", "Merge", "Deprecate")
-_ADJS = ("flaky", "slow", "broken", "legacy", "missing", "nested", "remote", "shared", "stale", "unsafe",
-         "verbose", "cached", "async", "empty", "global", "hidden")
-_NOUNS = ("parser", "pipeline", "runner", "registry", "login", "webhook", "exporter", "scheduler", "mirror",
-          "backup", "sidebar", "search", "cache", "importer", "dashboard", "token")
-_LABELS = (("bug", "#d9534f"), ("feature", "#428bca"), ("security", "#8e44ad"), ("docs", "#5cb85c"),
-           ("performance", "#f0ad4e"), ("ux", "#69d100"), ("backend", "#330066"), ("frontend", "#009966"))
-_FIRST = ("Ada", "Ben", "Cleo", "Dev", "Eva", "Finn", "Gus", "Hana", "Ivo", "Jade", "Kai", "Lena", "Milo",
-          "Nora", "Omar", "Pia", "Quinn", "Rosa", "Sami", "Tara", "Umar", "Vera", "Wes", "Xena", "Yuri",
-          "Zoe", "Alba", "Bram", "Cora", "Dara", "Emil", "Faye")
-_LAST = ("Abbott", "Baker", "Chen", "Diaz", "Evans", "Fischer", "Garcia", "Hughes", "Ito", "Jensen", "Khan",
-         "Lopez", "Meyer", "Novak", "Okafor", "Park", "Quist", "Rossi", "Silva", "Tanaka", "Ueda", "Vogel",
-         "Weber", "Xu", "Young", "Zhang", "Amari", "Brandt", "Costa", "Dubois", "Eklund", "Frei")
-_AUTHORS = 512  # issues are written by the first 512 virtual users
 _CACHE = SequenceCache()
-
-
-_SALT = {"users": 1, "issues": 2, "projects": 3}
-
-
-def _h(options: SandboxOptions, kind: str, r: int) -> int:
-    return mix(options.seed * 8 + _SALT[kind], r)
-
-
-def _at(k: int) -> datetime:
-    return _EPOCH + timedelta(minutes=k)
-
-
-def _iso(value: datetime) -> str:
-    return value.replace(tzinfo=None).isoformat(timespec="milliseconds") + "Z"
 
 
 class _Lazy:
@@ -105,48 +83,6 @@ def _sequence(ctx: Ctx, kind: str, count: int, test: Callable[[int], bool], key:
 
 # --- users ------------------------------------------------------------------------------------------------
 
-@lru_cache(maxsize=PERIOD * 2)
-def _user_parts(options: SandboxOptions, r: int) -> tuple[str, str, str]:
-    """(name, username prefix, state) of residue `r`."""
-    h = _h(options, "users", r)
-    first, last = _FIRST[h % len(_FIRST)], _LAST[(h >> 8) % len(_LAST)]
-    roll = (h >> 16) % 100
-    state = "blocked" if roll == 0 else "deactivated" if roll == 1 else "active"
-    return f"{first} {last}", f"{first}.{last}".lower(), state
-
-
-def username(options: SandboxOptions, k: int) -> str:
-    return f"{_user_parts(options, k % PERIOD)[1]}.{k + 1:07d}"
-
-
-def _user_index(options: SandboxOptions, name: str) -> int | None:
-    """The index of the virtual user with this username, None when there is none."""
-    prefix, _, number = name.lower().rpartition(".")
-    if not number.isdigit() or not prefix:
-        return None
-    k = int(number) - 1
-    if not 0 <= k < options.virtual_users or _user_parts(options, k % PERIOD)[1] != prefix:
-        return None
-    return k
-
-
-def user_json(options: SandboxOptions, k: int, base: str, *, admin: bool) -> dict[str, Any]:
-    name, _, state = _user_parts(options, k % PERIOD)
-    login = username(options, k)
-    body: dict[str, Any] = {
-        "id": k + 1, "username": login, "name": name, "state": state, "locked": False,
-        "avatar_url": f"{base}/uploads/-/system/user/avatar/{k + 1}/avatar.png", "web_url": f"{base}/{login}"}
-    if admin:
-        created = _iso(_at(k))
-        body.update({"created_at": created, "bio": "", "location": "", "public_email": None,
-                     "organization": "", "job_title": "", "bot": False, "is_admin": False,
-                     "email": f"{login}@example.com", "last_sign_in_at": created, "confirmed_at": created,
-                     "last_activity_on": _at(k + 525_600).date().isoformat(), "identities": [],
-                     "two_factor_enabled": bool(k % 3), "external": False, "user_type": "human",
-                     "using_license_seat": state == "active", "note": None})
-    return body
-
-
 _USER_ORDERS = ("id", "name", "username", "created_at", "updated_at", "last_activity_on")
 
 
@@ -162,23 +98,23 @@ async def list_users(ctx: Ctx) -> Any:
     exact = p.str("username")
 
     def test(r: int) -> bool:
-        name, prefix, state = _user_parts(options, r)
+        name, prefix, state = user_parts(options, r)
         if search and search not in name.lower() and search not in prefix:
             return False
         if active and state != "active":
             return False
         return not (blocked and state != "blocked")
 
-    key = {"name": lambda r: _user_parts(options, r)[0].lower(),
-           "username": lambda r: _user_parts(options, r)[1]}.get(order_by)
+    key = {"name": lambda r: user_parts(options, r)[0].lower(),
+           "username": lambda r: user_parts(options, r)[1]}.get(order_by)
     lo, hi = 0, options.virtual_users
     after, before = datetime_param(ctx, "created_after"), datetime_param(ctx, "created_before")
     if after is not None:
-        lo = max(lo, int((after - _EPOCH).total_seconds() // 60) + 1)
+        lo = max(lo, int((after - EPOCH).total_seconds() // 60) + 1)
     if before is not None:
-        hi = min(hi, max(0, int((before - _EPOCH).total_seconds() // 60 + 0.999)))
+        hi = min(hi, max(0, int((before - EPOCH).total_seconds() // 60 + 0.999)))
     if exact is not None:
-        found = _user_index(options, exact)
+        found = user_index(options, exact)
         lo, hi = (found, found + 1) if found is not None else (0, 0)
     sequence = _sequence(ctx, "users", options.virtual_users, test, key, (search, active, blocked),
                          descending=descending, lo=lo, hi=hi)
@@ -213,55 +149,6 @@ def _cursor_page(ctx: Ctx, sequence: Sequence, shape: Callable[[int], bytes]) ->
 
 # --- issues -----------------------------------------------------------------------------------------------
 
-@lru_cache(maxsize=PERIOD * 2)
-def _issue_parts(options: SandboxOptions, r: int) -> tuple[str, str, tuple[int, ...], int, int | None]:
-    """(title, state, label indexes, author index, assignee index or None) of residue `r`."""
-    h = _h(options, "issues", r)
-    title = f"{_VERBS[h % 16]} {_ADJS[(h >> 4) % 16]} {_NOUNS[(h >> 8) % 16]}"
-    state = "closed" if (h >> 12) % 4 == 0 else "opened"
-    labels = tuple(j for j in range(len(_LABELS)) if (h >> (16 + 3 * j)) & 7 == 0)
-    author = (h >> 40) % _AUTHORS
-    assignee = None if (h >> 50) % 3 == 0 else (h >> 52) % _AUTHORS
-    return title, state, labels, author, assignee
-
-
-def _label_json(j: int, details: bool) -> Any:
-    name, colour = _LABELS[j]
-    if not details:
-        return name
-    return {"id": j + 1, "name": name, "color": colour, "description": f"{name} issues",
-            "description_html": f"<p>{name} issues</p>", "text_color": "#FFFFFF"}
-
-
-def issue_json(options: SandboxOptions, k: int, base: str, *, details: bool) -> dict[str, Any]:
-    title, state, labels, author, assignee = _issue_parts(options, k % PERIOD)
-    project_id, iid = k % 1000 + 1, k // 1000 + 1
-    path = f"scale/project-{project_id}"
-    created = _at(k)
-    author_json = user_json(options, author, base, admin=False)
-    assignees = [] if assignee is None else [user_json(options, assignee, base, admin=False)]
-    api = f"{base}/api/v4/projects/{project_id}/issues/{iid}"
-    return {
-        "id": k + 1, "iid": iid, "project_id": project_id, "title": title,
-        "description": f"A {title.lower()} issue of the scale sandbox.", "state": state,
-        "created_at": _iso(created), "updated_at": _iso(created + timedelta(seconds=30)),
-        "closed_at": _iso(created + timedelta(hours=1)) if state == "closed" else None,
-        "closed_by": author_json if state == "closed" else None,
-        "labels": [_label_json(j, details) for j in labels], "milestone": None, "assignees": assignees,
-        "assignee": assignees[0] if assignees else None, "author": author_json, "type": "ISSUE",
-        "user_notes_count": 0, "merge_requests_count": 0, "upvotes": k % 7, "downvotes": 0, "due_date": None,
-        "confidential": False, "discussion_locked": None, "issue_type": "issue",
-        "web_url": f"{base}/{path}/-/issues/{iid}",
-        "time_stats": {"time_estimate": 0, "total_time_spent": 0, "human_time_estimate": None,
-                       "human_total_time_spent": None},
-        "task_completion_status": {"count": 0, "completed_count": 0}, "has_tasks": False,
-        "weight": None, "_links": {"self": api, "notes": f"{api}/notes", "project": f"{base}/api/v4/projects/"
-                                                                                   f"{project_id}"},
-        "references": {"short": f"#{iid}", "relative": f"{path}#{iid}", "full": f"{path}#{iid}"},
-        "reference": f"#{iid}", "severity": "UNKNOWN", "moved_to_id": None,
-    }
-
-
 def _label_names(value: Any) -> list[str]:
     items = value if isinstance(value, list) else str(value).split(",")
     return [str(v).strip() for v in items if str(v).strip()]
@@ -277,7 +164,7 @@ def _people(ctx: Ctx, name: str, id_name: str) -> tuple[str, set[int]] | None:
         value = p.int(id_name)
         return "ids", {value - 1} if value is not None else set()
     if name in p:
-        found = {_user_index(ctx.options, str(v)) for v in p.list(name)}
+        found = {user_index(ctx.options, str(v)) for v in p.list(name)}
         return "ids", {k for k in found if k is not None} or {-1}
     return None
 
@@ -303,9 +190,9 @@ async def list_issues(ctx: Ctx) -> Any:
     state = p.choice("state", ("opened", "closed", "all"), "all") or "all"
     order_by = p.str("order_by") or "created_at"
     descending = (p.choice("sort", ("asc", "desc"), "desc") or "desc") == "desc"
-    names = [name for name, _ in _LABELS]
+    names = [name for name, _ in LABELS]
     wanted = {names.index(n) if n in names else -1 for n in _label_names(p.get("labels", ""))}
-    unwanted = {i for i, (n, _) in enumerate(_LABELS) if n in _label_names(p.dict("not").get("labels", ""))}
+    unwanted = {i for i, (n, _) in enumerate(LABELS) if n in _label_names(p.dict("not").get("labels", ""))}
     search = (p.str("search") or "").lower()
     fields = (p.str("in") or "title,description").lower()
     author, assignee = _people(ctx, "author_username", "author_id"), _people(ctx, "assignee_username",
@@ -313,7 +200,7 @@ async def list_issues(ctx: Ctx) -> Any:
     nothing = p.bool("confidential") is True or (p.str("milestone") or "none").lower() != "none"
 
     def test(r: int) -> bool:
-        title, st, labels, who, assigned = _issue_parts(options, r)
+        title, st, labels, who, assigned = issue_parts(options, r)
         if nothing or (state != "all" and st != state) or not wanted <= set(labels):
             return False
         if unwanted & set(labels):
@@ -326,7 +213,7 @@ async def list_issues(ctx: Ctx) -> Any:
                 return False
         return _person_test(author, who) and _person_test(assignee, assigned)
 
-    key = (lambda r: _issue_parts(options, r)[0].lower()) if order_by in _ISSUE_TITLE_ORDER else None
+    key = (lambda r: issue_parts(options, r)[0].lower()) if order_by in _ISSUE_TITLE_ORDER else None
     filter_key = (state, tuple(sorted(wanted)), tuple(sorted(unwanted)), search, fields, repr(author),
                   repr(assignee), nothing)
     sequence = _sequence(ctx, "issues", options.virtual_issues, test, key, filter_key, descending=descending)
@@ -335,34 +222,6 @@ async def list_issues(ctx: Ctx) -> Any:
 
 
 # --- projects ---------------------------------------------------------------------------------------------
-
-@lru_cache(maxsize=PERIOD * 2)
-def _project_parts(options: SandboxOptions, r: int) -> tuple[str, str, str, bool]:
-    """(name, path prefix, visibility, archived) of residue `r`."""
-    h = _h(options, "projects", r)
-    adj, noun = _ADJS[h % 16], _NOUNS[(h >> 4) % 16]
-    visibility = ("public", "internal", "private")[(h >> 8) % 3]
-    return f"{adj.title()} {noun}", f"{adj}-{noun}", visibility, (h >> 12) % 20 == 0
-
-
-def project_json(options: SandboxOptions, k: int, base: str) -> dict[str, Any]:
-    name, prefix, visibility, archived = _project_parts(options, k % PERIOD)
-    path = f"{prefix}-{k + 1}"
-    full = f"scale/{path}"
-    created = _iso(_at(k))
-    return {
-        "id": k + 1, "description": f"{name}, a project of the scale sandbox", "name": f"{name} {k + 1}",
-        "name_with_namespace": f"Scale / {name} {k + 1}", "path": path, "path_with_namespace": full,
-        "created_at": created, "default_branch": "main", "tag_list": [], "topics": [],
-        "ssh_url_to_repo": f"git@sandbox:{full}.git", "http_url_to_repo": f"{base}/{full}.git",
-        "web_url": f"{base}/{full}", "readme_url": None, "forks_count": 0, "avatar_url": None,
-        "star_count": k % 11, "last_activity_at": created, "visibility": visibility, "archived": archived,
-        "namespace": {"id": 1_000_000, "name": "Scale", "path": "scale", "kind": "group",
-                      "full_path": "scale", "parent_id": None, "avatar_url": None,
-                      "web_url": f"{base}/groups/scale"},
-        "empty_repo": False, "open_issues_count": k % 5, "updated_at": created,
-    }
-
 
 _PROJECT_ORDERS = ("id", "name", "path", "created_at", "updated_at", "last_activity_at", "star_count",
                    "similarity")
@@ -380,16 +239,16 @@ async def list_projects(ctx: Ctx) -> Any:
     archived = p.bool("archived")
 
     def test(r: int) -> bool:
-        name, prefix, vis, arch = _project_parts(options, r)
+        name, prefix, vis, arch = project_parts(options, r)
         if search and search not in name.lower() and search not in prefix:
             return False
         if visibility and vis != visibility:
             return False
         return archived is None or arch == archived
 
-    key = {"name": lambda r: _project_parts(options, r)[0].lower(),
-           "path": lambda r: _project_parts(options, r)[1],
-           "similarity": lambda r: _project_parts(options, r)[0].lower()}.get(order_by or "")
+    key = {"name": lambda r: project_parts(options, r)[0].lower(),
+           "path": lambda r: project_parts(options, r)[1],
+           "similarity": lambda r: project_parts(options, r)[0].lower()}.get(order_by or "")
     after, before = p.int("id_after"), p.int("id_before")
     lo = after if after is not None else 0  # id > after: index >= after
     hi = before - 1 if before is not None else options.virtual_projects

@@ -43,7 +43,7 @@ class TableActions:
         if offset.y == 0:
             column = column_at(self._widths(), offset.x + round(self.scroll_x))
             if column is not None:
-                self.sort_by(self.model.columns[column].key)
+                self.sort_by(self.model.columns[column].key)  # sort_by tells `on_sort`
             return
         index = round(self.scroll_y) + offset.y - 1
         if index >= self.model.visible_count:
@@ -76,6 +76,8 @@ class TableActions:
         self.move_cursor(0)
 
     def action_last(self: ResourceTable) -> None:
+        if self.on_last is not None and self.on_last():  # a partial list asks before reading the rest
+            return
         self.move_cursor(self.model.visible_count - 1)
 
     def action_select(self: ResourceTable) -> None:
@@ -106,7 +108,9 @@ class TableActions:
     def action_cycle_sort(self: ResourceTable) -> None:
         self.model.cycle_sort()
         self._changed()
+        self._sorted()
 
     def action_reverse_sort(self: ResourceTable) -> None:
         self.model.reverse_sort()
         self._changed()
+        self._sorted()

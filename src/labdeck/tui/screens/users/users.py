@@ -31,6 +31,7 @@ from labdeck.domain.moderation import Operation, self_lockout
 from labdeck.domain.text import status_line
 from labdeck.tui.areas import AreaRequest
 from labdeck.tui.jobs import Job
+from labdeck.tui.list_feed import ListFeed
 from labdeck.tui.screens.base import LabdeckScreen
 from labdeck.tui.screens.confirm import ConfirmScreen, TypeToConfirmScreen
 from labdeck.tui.widgets.detail_fields import append_fields
@@ -46,6 +47,9 @@ TABS: Final[dict[str, Condition | None]] = {
     "all": None, "active": Condition.ACTIVE, "pending": Condition.PENDING, "blocked": Condition.BLOCKED,
     "banned": Condition.BANNED, "deactivated": Condition.DEACTIVATED, "dormant": Condition.DORMANT,
 }
+# Columns the server can order a partial listing by (`order_by` of GET /users).
+SERVER_ORDERS: Final = {"username": "username", "name": "name", "created": "created_at",
+                        "activity": "last_activity_on"}
 TYPED: Final = frozenset({Operation.BAN, Operation.REJECT})  # the name must be typed
 GENTLE: Final = frozenset({Operation.APPROVE, Operation.ACTIVATE, Operation.UNBLOCK, Operation.UNBAN})
 Availability = tuple[Operation, bool, str | None]
@@ -136,6 +140,8 @@ class UsersScreen(LabdeckScreen):
         Binding("C", "previous_condition", "Previous condition", show=False, id="users.previous_condition"),
     ]
 
+    feed: ListFeed[ModeratedUser]  # set on mount: the listing read on demand
+
     def __init__(self, request: AreaRequest | None = None, *, today: Callable[[], date] = date.today) -> None:
         super().__init__()
         self.today = today
@@ -167,6 +173,9 @@ class UsersScreen(LabdeckScreen):
 
     def on_mount(self) -> None:
         self.table.focus()
+        self.feed = ListFeed(self.query_one("#users-view", ResourceView), "users", self.reload_from_server,
+                             orders=SERVER_ORDERS)
+        self.feed.keep = self.in_condition
         self.load_users(refresh=False)
 
     def refresh_data(self) -> None:
@@ -174,7 +183,9 @@ class UsersScreen(LabdeckScreen):
 
     # -- loading --------------------------------------------------------------------------------------
     @work(exclusive=True, group="users")
-    async def load_users(self, refresh: bool = False) -> None:
+    async def load_users(self, refresh: bool = False, order: tuple[str, bool] | None = None) -> None:
+        """Every user when the instance has few (cached, filtered by condition here); else the first page
+        at once and the rest on demand (`tui/list_feed.py`), searched and sorted by the server."""
         session = self.labdeck.session
         if session is None:
             return
@@ -183,13 +194,41 @@ class UsersScreen(LabdeckScreen):
             self.show_denied(me.username)
             return
         service = UsersService(session.client)
+        search = self.search or None
+        hit = None if refresh or order is not None else service.cached_users(search=search)
+        if hit is not None and hit[1]:
+            self.all_users = hit[0]
+            self.feed.whole()
+            self.apply_condition()
+            self.mark_data_loaded()
+            return
         self.table.loading_more = True
         try:
-            self.all_users = await service.list_users(search=self.search or None, refresh=refresh)
+            order_by, descending = order or ("id", False)
+            window = service.window(search=search, keyset=True, order_by=order_by,
+                                    sort="desc" if descending else "asc")
+            rows = await window.start()
+            self.feed.show_first(window, rows, search=self.search, order=order)
+            if await self.feed.complete_if_small(window) and order is None:
+                service.remember(window, search=search)
         finally:
             self.table.loading_more = False
-        self.apply_condition()
+        self.all_users = []
+        self.query_one("#users-view", ResourceView).refresh_detail()
         self.mark_data_loaded()
+
+    def reload_from_server(self, search: str, order: tuple[str, bool] | None) -> None:
+        """A partial list's filter box (the server's search, as the search box) or sort."""
+        self.search = search
+        self.query_one("#users-search", Input).value = search
+        self.load_users(refresh=True, order=order)
+
+    def on_resource_table_load_more(self, event: ResourceTable.LoadMore) -> None:
+        event.stop()
+        self.feed.read_more()
+
+    def on_resource_table_row_highlighted(self, event: ResourceTable.RowHighlighted) -> None:
+        self.feed.cursor_moved()
 
     def show_denied(self, username: str) -> None:
         self.denied = True
@@ -198,10 +237,17 @@ class UsersScreen(LabdeckScreen):
         self.add_class("-denied")
         self.refresh_bindings()
 
+    def in_condition(self, user: ModeratedUser) -> bool:
+        """The user is in the condition of the tab shown (every user on "All")."""
+        return self.condition is None or self.condition in user.conditions(self.today())
+
     def apply_condition(self) -> None:
-        today = self.today()
-        wanted = self.condition
-        self.table.set_rows([u for u in self.all_users if wanted is None or wanted in u.conditions(today)])
+        """The tab's condition over the rows read (all of them on a complete list, else those read so far,
+        and the count says how many are shown of them)."""
+        if self.feed.window is not None:
+            self.feed.show_held()
+        else:
+            self.table.set_rows([u for u in self.all_users if self.in_condition(u)])
         self.query_one("#users-view", ResourceView).refresh_detail()
 
     # -- detail ---------------------------------------------------------------------------------------
