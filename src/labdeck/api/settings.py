@@ -50,7 +50,7 @@ class ConnectionSettings:
     # The most pages one list walk (`fetch_all`, `pages`, `labdeck api --paginate`) follows.
     max_pages: int = 10_000
     # The most rows a list read on demand holds (`api/windowed.py`): far pages are dropped past it.
-    max_list_rows: int = 20_000
+    max_list_rows: int = 10_000
 
     @property
     def base_url(self) -> str:

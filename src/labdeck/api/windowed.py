@@ -29,7 +29,7 @@ from labdeck.api.pagination import Page
 T = TypeVar("T")
 Parse = Callable[[list[Any]], list[T]]
 Progress = Callable[[int, int | None], None]
-FROM_SETTINGS = 0  # max_rows: the client's `ConnectionSettings.max_list_rows` (20,000 by default)
+FROM_SETTINGS = 0  # max_rows: the client's `ConnectionSettings.max_list_rows` (10,000 by default)
 _PAGING = ("page", "per_page", "cursor", "id_after", "id_before")
 
 

@@ -56,7 +56,7 @@ class InstanceConfig:
     read_only: bool = False
     concurrency: int = 8
     max_pages: int = 10_000
-    max_list_rows: int = 20_000
+    max_list_rows: int = 10_000
     source: str = "config"
     extra: Mapping[str, Any] = field(default_factory=dict, compare=False)
     config_path: Path | None = field(default=None, compare=False)
@@ -299,7 +299,7 @@ def _instance(reader: _Reader, name: str, table: Any) -> InstanceConfig:
                                         maximum=MAX_CONCURRENCY)),
         max_pages=int(reader.positive(table.get("max_pages", 10_000), f"{dotted}.max_pages", integer=True,
                                       maximum=MAX_PAGES)),
-        max_list_rows=int(reader.positive(table.get("max_list_rows", 20_000), f"{dotted}.max_list_rows",
+        max_list_rows=int(reader.positive(table.get("max_list_rows", 10_000), f"{dotted}.max_list_rows",
                                           integer=True, maximum=10_000_000)),
         extra=reader.unknown(table, _INSTANCE_KEYS, f"{dotted}.", quiet=_TOP_LEVEL_ONLY),
         config_path=reader.path,
@@ -379,7 +379,7 @@ def _instance_to_toml(instance: InstanceConfig) -> dict[str, Any]:
     out["concurrency"] = instance.concurrency
     if instance.max_pages != 10_000:
         out["max_pages"] = instance.max_pages
-    if instance.max_list_rows != 20_000:
+    if instance.max_list_rows != 10_000:
         out["max_list_rows"] = instance.max_list_rows
     out.update({k: v for k, v in instance.extra.items() if k not in out})
     return out

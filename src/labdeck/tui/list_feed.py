@@ -12,7 +12,8 @@ before reading everything, then reads it as a job with progress that can be canc
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import asyncio
+from collections.abc import Callable, Hashable
 from typing import Any, Generic, TypeVar
 
 from textual.content import Content
@@ -47,6 +48,7 @@ class ListFeed(Generic[T]):
         self.table.count_source = self.count_text
         self.table.on_last = self.on_last
         self.table.on_sort = self.on_sort
+        self.table.pace_collections(0)
 
     # -- state ----------------------------------------------------------------------------------------
     @property
@@ -254,3 +256,31 @@ class ListFeed(Generic[T]):
             job.set_summary(f"{len(rows):,} {noun} read")
 
         return table.app.start_job(f"Read all {noun}", read, total=window.total)  # type: ignore[attr-defined]
+
+
+class EarlyWindow(Generic[T]):
+    """A window whose first page is asked for while its screen is still being built (a screen's
+    `__init__`, inside the app): the request is on its way while Textual mounts the widgets, and the
+    loading worker takes both over (`take`) when they are for the listing it wants (`key`)."""
+
+    def __init__(self, window: WindowedList[T], key: Hashable) -> None:
+        self.window, self.key = window, key
+        self.task: asyncio.Task[list[T]] = asyncio.ensure_future(window.start())
+        self.task.add_done_callback(_retrieve)
+
+    def take(self, key: Hashable) -> tuple[WindowedList[T], asyncio.Task[list[T]]] | None:
+        """The window and its first page's task for `key`; None, and both cancelled, for another key."""
+        if key != self.key:
+            self.cancel()
+            return None
+        return self.window, self.task
+
+    def cancel(self) -> None:
+        self.task.cancel()
+        self.window.cancel()
+
+
+def _retrieve(task: asyncio.Task[Any]) -> None:
+    """Read the outcome of a first page nobody awaited (its screen closed) so asyncio does not log it."""
+    if not task.cancelled():
+        task.exception()

@@ -289,6 +289,11 @@ class ResourceTable(TableActions, ScrollView, can_focus=True):
         self._changed()
         self._sorted()
 
+    def pace_collections(self, from_rows: int) -> None:
+        """Pace garbage collection by frames from `from_rows` loaded rows (`gc_pacing.py`; a list whose
+        pages come and go as it scrolls paces from 0, so its frames' garbage never piles up)."""
+        self._pacer.large_rows = from_rows
+
     def _sorted(self) -> None:
         if self.on_sort is not None:
             self.on_sort()

@@ -56,7 +56,7 @@ from labdeck.tui.widgets.footer import LIST_KEYS
 from labdeck.tui.widgets.labelled import LabelledField
 from labdeck.tui.widgets.resource_table import ResourceTable
 from labdeck.tui.widgets.resource_view import ResourceView
-from labdeck.tui.workers import is_live
+from labdeck.tui.workers import app_running, is_live
 from labdeck.tui.writes import open_write_form
 
 _PROMPTS: Final[dict[str, tuple[str, str]]] = {
@@ -115,6 +115,8 @@ class IssuesScreen(LabdeckScreen):
         self._service: IssuesService | None = None
         self.shown_group: str | None = self.group  # the scope the rows on screen belong to
         self._early: EarlyLoad | None = None
+        if app_running():  # built inside the app: page 1 is asked for before the widgets exist
+            self._start_early_load()
 
     def _start_early_load(self) -> None:
         """Ask for page 1 while the widgets are still being mounted (unless the cache has this listing or
@@ -136,7 +138,8 @@ class IssuesScreen(LabdeckScreen):
             self.feed.window.cancel()
 
     def compose_body(self) -> ComposeResult:
-        self._start_early_load()
+        if self._early is None:
+            self._start_early_load()
         with Horizontal(id="issues-bar"):  # labelled fields; the placeholders are examples
             bar = Input(self.query_text, placeholder='label:bug assignee:none "text"', id="issues-query")
             bar.tooltip = Text(help_text())  # every filter key, literal text

@@ -31,7 +31,7 @@ from labdeck.domain.moderation import Operation, self_lockout
 from labdeck.domain.text import status_line
 from labdeck.tui.areas import AreaRequest
 from labdeck.tui.jobs import Job
-from labdeck.tui.list_feed import ListFeed
+from labdeck.tui.list_feed import EarlyWindow, ListFeed
 from labdeck.tui.screens.base import LabdeckScreen
 from labdeck.tui.screens.confirm import ConfirmScreen, TypeToConfirmScreen
 from labdeck.tui.widgets.detail_fields import append_fields
@@ -40,7 +40,7 @@ from labdeck.tui.widgets.labelled import LabelledField
 from labdeck.tui.widgets.resource_table import ResourceTable
 from labdeck.tui.widgets.resource_view import ResourceView
 from labdeck.tui.widgets.table_model import Column
-from labdeck.tui.workers import is_live
+from labdeck.tui.workers import app_running, is_live
 
 # Tab id -> condition (None: every user), in tab order.
 TABS: Final[dict[str, Condition | None]] = {
@@ -150,6 +150,22 @@ class UsersScreen(LabdeckScreen):
         self.condition: Condition | None = TABS[self.first_tab]  # the overview opens a condition
         self.all_users: list[ModeratedUser] = []
         self.denied = False
+        self._early: EarlyWindow[ModeratedUser] | None = None
+        if app_running():  # built inside the app: page 1 is asked for before the widgets exist
+            self._start_early_load()
+
+    def _start_early_load(self) -> None:
+        session = self.labdeck.session
+        if session is None or session.user is None or not session.user.is_admin:
+            return
+        service = UsersService(session.client)
+        if service.cached_users(search=self.search or None) is None:
+            self._early = EarlyWindow(service.window(search=self.search or None, keyset=True),
+                                      (self.search, None))
+
+    def on_unmount(self) -> None:
+        if self._early is not None:
+            self._early.cancel()
 
     def compose_body(self) -> ComposeResult:
         yield Static("", markup=False, id="users-denied")
@@ -203,11 +219,15 @@ class UsersScreen(LabdeckScreen):
             self.mark_data_loaded()
             return
         self.table.loading_more = True
+        early, self._early = self._early, None
         try:
             order_by, descending = order or ("id", False)
-            window = service.window(search=search, keyset=True, order_by=order_by,
-                                    sort="desc" if descending else "asc")
-            rows = await window.start()
+            taken = early.take((self.search, order)) if early is not None and not refresh else None
+            if early is not None and taken is None:
+                early.cancel()
+            window, first = taken or (service.window(search=search, keyset=True, order_by=order_by,
+                                                     sort="desc" if descending else "asc"), None)
+            rows = await (first or window.start())
             self.feed.show_first(window, rows, search=self.search, order=order)
             if await self.feed.complete_if_small(window) and order is None:
                 service.remember(window, search=search)
