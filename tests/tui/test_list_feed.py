@@ -141,7 +141,7 @@ async def test_last_on_a_partial_list_asks_then_reads_everything_as_a_job() -> N
         assert job.done >= 12_000 and "12,000 users read" in (job.summary or "")
         assert table.model.row_count == 12_000 and not screen.feed.partial
         assert table.cursor_index == 11_999
-        assert footer(screen, "#users-view").startswith("12,000 users")
+        assert footer(screen, "#users-view").startswith("12,000 rows")  # counted as every complete list
 
 
 async def test_users_sort_goes_to_the_server_by_keyset() -> None:

@@ -55,15 +55,15 @@ class ListFeed(Generic[T]):
     def partial(self) -> bool:
         return self.window is not None and not self.window.complete
 
-    def count_text(self) -> str:
-        """The footer's first part: the loaded rows against what the server has."""
+    def count_text(self) -> str | None:
+        """The footer's first part: the loaded rows against what the server has (None: a complete list,
+        counted as every list is)."""
         window, model = self.window, self.table.model
-        if window is None:
-            return f"{model.row_count:,} {self.noun}"
-        loaded = model.row_count
-        shown = model.visible_count
-        if window.complete:
-            text = f"{loaded:,} {self.noun}" if shown == loaded else f"{shown:,} of {loaded:,} {self.noun}"
+        loaded, shown = model.row_count, model.visible_count
+        if window is None or window.complete:
+            if not self.search and not self.note:
+                return None
+            text = f"{loaded:,} rows" if shown == loaded else f"{shown:,} of {loaded:,} rows"
         else:
             read = self.end - self.start
             text = f"{self.noun} {window.count_text(self.start + 1 if read else 0, self.end)}"

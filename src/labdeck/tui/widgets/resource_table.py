@@ -130,7 +130,7 @@ class ResourceTable(TableActions, ScrollView, can_focus=True):
         self.on_rows_set: Callable[[], None] | None = None  # called after every set_rows (watch mode)
         # A list read on demand (`tui/list_feed.py`): its honest count for the footer, `G` (True: handled,
         # the cursor stays) and each change of sort (sent to the server while the list is partial).
-        self.count_source: Callable[[], str] | None = None
+        self.count_source: Callable[[], str | None] | None = None
         self.on_last: Callable[[], bool] | None = None
         self.on_sort: Callable[[], None] | None = None
         self.model.set_rows(rows)

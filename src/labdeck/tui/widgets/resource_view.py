@@ -32,8 +32,9 @@ def footer_text(table: ResourceTable) -> Text:
     model = table.model
     shown, total = model.visible_count, model.row_count
     parts = [f"{total:,} rows" if shown == total else f"{shown:,} of {total:,} rows"]
-    if table.count_source is not None:  # a list read on demand says what it holds of the server's
-        parts = [table.count_source()]
+    counted = table.count_source() if table.count_source is not None else None
+    if counted is not None:  # a list read on demand says what it holds of the server's
+        parts = [counted]
     elif table.has_more:
         parts[0] += " (more to load)"
     if model.marked:
