@@ -91,6 +91,10 @@ async def test_a_partial_list_filters_and_sorts_on_the_server_and_says_so() -> N
         assert view.table.filter_text == ""  # not a filter of the loaded rows
         assert view.table.rows and all("parser" in i.title.lower() for i in view.table.rows)
         assert "search “parser” on the server" in footer(screen, "#issues-view")
+        screen.refresh_data()  # `r` reads the same server-side listing again
+        await settle(pilot)
+        assert "search=parser" in listing_requests(app, "/issues")[-1]
+        assert "search “parser” on the server" in footer(screen, "#issues-view")
         view.table.sort_by("title")
         await settle(pilot)
         assert "order_by=title" in listing_requests(app, "/issues")[-1]
@@ -154,3 +158,22 @@ async def test_users_sort_goes_to_the_server_by_keyset() -> None:
         assert "order_by=username" in sent and "pagination=keyset" in sent
         names = [u.username for u in screen.table.rows]
         assert names == sorted(names) and len(names) >= 100
+
+
+async def test_a_condition_with_no_match_stops_reading_by_itself() -> None:
+    app = huge_app()  # no virtual user is banned: a condition tab that keeps nothing of what is read
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_screen(pilot, UsersScreen(AreaRequest(scope="banned")))
+        for _ in range(3):
+            await settle(pilot)
+        def sent() -> int:  # the screen's keyset pages (the home screen's overview reads a few by offset)
+            return sum("pagination=keyset" in path for path in listing_requests(app, "/users"))
+
+        before = sent()
+        text = footer(screen, "#users-view")
+        assert screen.table.model.row_count == 0 and "0 shown" in text, text
+        assert "none in the last 10 pages read (G reads on)" in text, text
+        assert before <= 20  # the first page, ten with nothing kept, the pages ahead: then it stops
+        await settle(pilot)
+        assert sent() == before
+

@@ -13,7 +13,8 @@ before reading everything, then reads it as a job with progress that can be canc
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Hashable
+from collections.abc import Awaitable, Callable, Hashable
+from functools import partial
 from typing import Any, Generic, TypeVar
 
 from textual.content import Content
@@ -158,16 +159,16 @@ class ListFeed(Generic[T]):
 
     def read_more(self) -> None:
         """`more()` in a worker of the table (the screen's `LoadMore` handler calls this)."""
-        self.table.run_worker(self._guarded(self.more()), group="list-feed", exclusive=True)
+        self.table.run_worker(partial(self._guarded, self.more), group="list-feed", exclusive=True)
 
     def cursor_moved(self) -> None:
         """Call on each `RowHighlighted`: near the top of what is held, the page before is read again."""
         if self.near_top():
-            self.table.run_worker(self._guarded(self.back()), group="list-feed", exclusive=True)
+            self.table.run_worker(partial(self._guarded, self.back), group="list-feed", exclusive=True)
 
-    async def _guarded(self, work: Any) -> None:
+    async def _guarded(self, work: Callable[[], Awaitable[None]]) -> None:
         try:
-            await work
+            await work()
         except LabdeckError as exc:  # said where the rows would be; `r` reloads
             self.table.show_load_error(str(exc))
 

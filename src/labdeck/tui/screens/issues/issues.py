@@ -190,8 +190,8 @@ class IssuesScreen(LabdeckScreen):
     def refresh_data(self) -> None:
         self.stale_extras.update(self.extras)
         self.extras.clear()
-        if self.compile():
-            self.load_issues(refresh=True)
+        if self.compile():  # a partial list's server-side filter and sort stay
+            self.load_issues(refresh=True, search=self.feed.search, order=self.feed.order)
 
     # -- query ----------------------------------------------------------------------------------------
     def compile(self) -> bool:

@@ -195,7 +195,7 @@ class UsersScreen(LabdeckScreen):
         self.load_users(refresh=False)
 
     def refresh_data(self) -> None:
-        self.load_users(refresh=True)
+        self.load_users(refresh=True, order=self.feed.order)  # a partial list's server-side sort stays
 
     # -- loading --------------------------------------------------------------------------------------
     @work(exclusive=True, group="users")
