@@ -42,6 +42,7 @@ def error_of(tmp_path: Path, text: str) -> str:
     ("[instances.work.timeout]\ndeadline = inf\n", "instances.work.timeout.deadline", "finite"),
     ("concurrency = 1000000000\n", "instances.work.concurrency", "at most 1000"),
     ("max_pages = 0\n", "instances.work.max_pages", "greater than 0"),
+    ("max_list_rows = 0\n", "instances.work.max_list_rows", "greater than 0"),
     ('sudo = "alice smith"\n', "instances.work.sudo", "HTTP header"),
 ])
 def test_values_that_would_crash_later_are_config_errors(tmp_path: Path, snippet: str, key: str,
@@ -65,11 +66,11 @@ def test_a_token_that_cannot_be_a_header_is_refused_without_quoting_it(tmp_path:
 
 def test_a_good_ca_file_loads_and_the_client_uses_it(tmp_path: Path) -> None:
     path = tmp_path / "config.toml"
-    path.write_text(BASE + f'ca_file = "{CA}"\nmax_pages = 50\n')
+    path.write_text(BASE + f'ca_file = "{CA}"\nmax_pages = 50\nmax_list_rows = 2500\n')
     instance = load_config(path).instances["work"]
-    assert instance.ca_file == str(CA) and instance.max_pages == 50
+    assert instance.ca_file == str(CA) and instance.max_pages == 50 and instance.max_list_rows == 2500
     settings = resolve_settings(instance)
-    assert settings.max_pages == 50
+    assert settings.max_pages == 50 and settings.max_list_rows == 2500
     ApiClient(settings)  # builds its SSL context from the file without raising
 
 

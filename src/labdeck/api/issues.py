@@ -32,6 +32,7 @@ from labdeck.api.models.issues import (
     Todo,
 )
 from labdeck.api.models.shared_parts import SharedParts
+from labdeck.api.windowed import FROM_SETTINGS, WindowedList
 from labdeck.domain import catalogue as ep
 from labdeck.domain import issue_query
 from labdeck.domain.durations import parse_duration
@@ -229,6 +230,18 @@ class IssuesService:
                 raise
         self.client.cache.set(self.client.cache_key(path, query), issues)  # the models, not a decoded copy
         return issues
+
+    def window(self, params: Mapping[str, Any] | None = None, *, group: GroupId | None = None,
+               order_by: str = "created_at", sort: str = "desc",
+               max_rows: int | None = FROM_SETTINGS) -> WindowedList[Issue]:
+        """The listing read on demand (`api/windowed.py`): the first page at once, more as asked for,
+        at most `max_rows` issues held."""
+        path = self._remember(self.listing_path(group))
+        query = self.listing_params(params, group=group, order_by=order_by, sort=sort)
+        shared = issue_parts()
+        return WindowedList(self.client, path, query,
+                            lambda items: parse_issue_list(items, sanitised=True, shared=shared),
+                            decode=issue_rows(), max_rows=max_rows)
 
     def has_cached(self, params: Mapping[str, Any] | None = None, *, group: GroupId | None = None) -> bool:
         """Whether the cache holds this listing (fresh or not)."""

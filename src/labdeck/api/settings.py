@@ -49,6 +49,8 @@ class ConnectionSettings:
     max_body: int = 64 * 1024 * 1024  # bytes of one response body, after decompression (`api.body`)
     # The most pages one list walk (`fetch_all`, `pages`, `labdeck api --paginate`) follows.
     max_pages: int = 10_000
+    # The most rows a list read on demand holds (`api/windowed.py`): far pages are dropped past it.
+    max_list_rows: int = 10_000
 
     @property
     def base_url(self) -> str:

@@ -16,6 +16,7 @@ from labdeck.api.errors import LabdeckError, MalformedResponse, failure_text
 from labdeck.api.models.base import parse_many, parse_one
 from labdeck.api.models.fast_lists import fast_decoder
 from labdeck.api.models.moderation import ModeratedUser, ModerationResult
+from labdeck.api.windowed import FROM_SETTINGS, WindowedList
 from labdeck.domain import catalogue as ep
 from labdeck.domain.moderation import Operation
 
@@ -70,6 +71,21 @@ class UsersService:
         items = await self.client.get_list(USERS_PATH, params, refresh=refresh, on_progress=on_progress,
                                            decode=user_rows())
         return parse_many(ModeratedUser, items, sanitised=True)  # the client's list pages are clean
+
+    def window(self, *, search: str | None = None, keyset: bool = False, order_by: str = "id",
+               sort: str = "asc", max_rows: int | None = FROM_SETTINGS) -> WindowedList[ModeratedUser]:
+        """The listing read on demand (`api/windowed.py`); `keyset`: GitLab 16.5+ pages users by keyset
+        (`order_by` id, name or username), so deep pages cost the server as little as the first."""
+        params = self.list_params(search=search, order_by=order_by, sort=sort)
+        if keyset and order_by in ("id", "name", "username"):
+            params["pagination"] = "keyset"
+        return WindowedList(self.client, USERS_PATH, params,
+                            lambda items: parse_many(ModeratedUser, items, sanitised=True),
+                            decode=user_rows(), max_rows=max_rows)
+
+    def remember(self, window: WindowedList[ModeratedUser], *, search: str | None = None) -> bool:
+        """A complete window into the list cache, where `list_users`/`cached_users` find it."""
+        return window.remember(self.list_params(search=search))
 
     def cached_users(self, *, search: str | None = None) -> tuple[list[ModeratedUser], bool] | None:
         """What the cache holds for the unfiltered listing (with `search`), `(users, fresh)`, or None."""

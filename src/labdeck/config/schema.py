@@ -57,6 +57,7 @@ class InstanceConfig:
     read_only: bool = False
     concurrency: int = 8
     max_pages: int = 10_000
+    max_list_rows: int = 10_000
     source: str = "config"
     extra: Mapping[str, Any] = field(default_factory=dict, compare=False)
     config_path: Path | None = field(default=None, compare=False)
@@ -73,6 +74,7 @@ class InstanceConfig:
             url=self.url, token=resolve_token(self), auth=self.auth, sudo=self.sudo,
             verify_tls=self.verify_tls, ca_file=self.ca_file, timeouts=self.timeouts,
             concurrency=self.concurrency, name=self.name, read_only=self.read_only, max_pages=self.max_pages,
+            max_list_rows=self.max_list_rows,
         )
 
 
@@ -241,7 +243,7 @@ def _kind(value: Any) -> str:
 
 
 _INSTANCE_KEYS = ("url", "auth", "token_command", "token_env", "token", "sudo", "verify_tls", "ca_file",
-                  "timeout", "read_only", "concurrency", "max_pages")
+                  "timeout", "read_only", "concurrency", "max_pages", "max_list_rows")
 
 
 def _timeouts(reader: _Reader, table: Mapping[str, Any], dotted: str) -> Timeouts:
@@ -299,6 +301,8 @@ def _instance(reader: _Reader, name: str, table: Any) -> InstanceConfig:
                                         maximum=MAX_CONCURRENCY)),
         max_pages=int(reader.positive(table.get("max_pages", 10_000), f"{dotted}.max_pages", integer=True,
                                       maximum=MAX_PAGES)),
+        max_list_rows=int(reader.positive(table.get("max_list_rows", 10_000), f"{dotted}.max_list_rows",
+                                          integer=True, maximum=10_000_000)),
         extra=reader.unknown(table, _INSTANCE_KEYS, f"{dotted}.", quiet=_TOP_LEVEL_ONLY),
         config_path=reader.path,
     )
@@ -378,6 +382,8 @@ def _instance_to_toml(instance: InstanceConfig) -> dict[str, Any]:
     out["concurrency"] = instance.concurrency
     if instance.max_pages != 10_000:
         out["max_pages"] = instance.max_pages
+    if instance.max_list_rows != 10_000:
+        out["max_list_rows"] = instance.max_list_rows
     out.update({k: v for k, v in instance.extra.items() if k not in out})
     return out
 

@@ -41,6 +41,7 @@ FEATURES: Final[dict[str, Feature]] = {f.name: f for f in (
     Feature("relations_export", "Relations export", introduced=(13, 12)),  # doc/api/group_relations_export.md
     Feature("group_export", "Group export", introduced=(12, 5)),           # lib/api/group_export.rb
     Feature("metadata", "Instance metadata", introduced=(15, 2)),          # doc/api/metadata.md
+    Feature("users_keyset", "Keyset pagination of users", introduced=(16, 5)),  # doc/api/rest/index.md
     Feature("job_token_job", "The job of a job token", introduced=(13, 10)),  # doc/api/jobs.md
 )}
 

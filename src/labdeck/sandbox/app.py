@@ -101,8 +101,11 @@ def _tagged(route: BaseRoute) -> BaseRoute:
 
 def api_routes(options: SandboxOptions) -> list[BaseRoute]:
     """Every area's routes that the edition and version played mount (`editions.route_available`)."""
-    return [_tagged(route) for area in load_areas() for route in area.routes
-            if not isinstance(route, Route) or route_available(route.path, options)]
+    from labdeck.sandbox.routes.virtual import virtual_routes  # matched first: they replace listings
+
+    return [_tagged(route) for route in virtual_routes(options)] + [
+        _tagged(route) for area in load_areas() for route in area.routes
+        if not isinstance(route, Route) or route_available(route.path, options)]
 
 
 async def _not_found(request: Request, exc: Exception) -> Response:

@@ -11,7 +11,7 @@ import json
 import math
 from collections.abc import Awaitable, Callable, Sequence
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, Protocol
 from urllib.parse import parse_qsl, unquote, urlencode
 
 from starlette.requests import Request
@@ -201,7 +201,16 @@ def _link(url: str, pairs: list[tuple[str, str]], rel: str) -> str:
     return f'<{url}?{urlencode(pairs)}>; rel="{rel}"'
 
 
-def paginate(ctx: Ctx, items: Sequence[Any], serialize: Callable[[Any], Any] = lambda x: x) -> Response:
+class Sliceable(Protocol):
+    """What offset pagination needs of a listing: its length and a slice (a list, or records built on
+    demand from their index)."""
+
+    def __len__(self) -> int: ...
+
+    def __getitem__(self, part: slice, /) -> Sequence[Any]: ...
+
+
+def paginate(ctx: Ctx, items: Sliceable, serialize: Callable[[Any], Any] = lambda x: x) -> Response:
     """Offset pagination over `items` (already filtered and ordered) with GitLab's `Link` and `x-*`
     headers; totals and `rel="last"` are left out above `COUNT_LIMIT` records. `serialize` gives a
     JSON-able value or already encoded `bytes`."""

@@ -10,8 +10,10 @@ import re
 from dataclasses import dataclass, field
 from typing import Literal
 
-Scale = Literal["demo", "large", "tiny"]
-SCALES: tuple[str, ...] = ("demo", "large", "tiny")
+Scale = Literal["demo", "large", "tiny", "huge"]
+SCALES: tuple[str, ...] = ("demo", "large", "tiny", "huge")
+# `huge`: the tiny seeded instance plus this many virtual issues, users and projects (routes/virtual.py).
+HUGE = 1_000_000
 Edition = Literal["ce", "ee"]
 EDITIONS: tuple[str, ...] = ("ce", "ee")
 DEFAULT_GITLAB_VERSION = "17.6.0"
@@ -79,6 +81,11 @@ class SandboxOptions:
     edition: Edition = "ee"  # ce answers the premium endpoints as GitLab Community Edition does
     gitlab_version: str = DEFAULT_GITLAB_VERSION  # endpoints introduced later answer 404
     graphql: bool = True  # False: no /api/graphql (404), as an instance without GraphQL
+    # Listings served from records generated on demand (issue 25): `GET /issues`, `/users`, `/projects`
+    # of this many records, whatever the scale (0: the seeded records). `huge` sets a million of each.
+    virtual_issues: int = 0
+    virtual_users: int = 0
+    virtual_projects: int = 0
     fault_map: dict[str, float] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -88,6 +95,12 @@ class SandboxOptions:
             raise ValueError(f"unknown edition {self.edition!r}: use ce or ee")
         parse_gitlab_version(self.gitlab_version)
         object.__setattr__(self, "fault_map", parse_faults(self.faults))
+        if self.scale == "huge":
+            for name in ("virtual_issues", "virtual_users", "virtual_projects"):
+                if not getattr(self, name):
+                    object.__setattr__(self, name, HUGE)
+        if min(self.virtual_issues, self.virtual_users, self.virtual_projects) < 0:
+            raise ValueError("virtual record counts cannot be negative")
 
     @property
     def version_tuple(self) -> tuple[int, int, int]:

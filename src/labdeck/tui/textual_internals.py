@@ -4,7 +4,8 @@ labdeck uses a few things Textual does not publish. Each is named here, with why
 release is checked in one module (`tests/tui/test_textual_internals.py` fails when the installed Textual is
 not the version below, or when one of these names has gone):
 
-- `active_message_pump` (`textual._context`): which node's code raised an error (`workers.error_node`).
+- `active_message_pump` (`textual._context`): which node's code raised an error (`workers.error_node`);
+  `active_app`: whether code runs inside a running app (`workers.app_running`).
 - `screen_stacks(app)` (`App._screen_stacks`): the stacks of every mode, to tell a popped screen from a
   screen of another mode (`workers.is_gone`) and to find an open area's screen (`navigation`).
 - `is_closing(node)` (`_pruning`, `_closing`, `_closed`): a node being removed.
@@ -29,7 +30,7 @@ from __future__ import annotations
 
 from typing import Any, cast
 
-from textual._context import active_message_pump
+from textual._context import active_app, active_message_pump
 from textual.app import App
 from textual.await_complete import AwaitComplete
 from textual.command import CommandList
@@ -42,9 +43,9 @@ from textual.widgets._footer import FooterKey
 
 CHECKED_AGAINST = "8.2.8"  # the Textual release these were read in
 
-__all__ = ["CHECKED_AGAINST", "FooterKey", "active_message_pump", "bindings_for_key", "command_list_ready",
-           "install_dismiss_guard", "is_closing", "key_for_character", "notify_content", "screen_stacks",
-           "stop_with_error"]
+__all__ = ["CHECKED_AGAINST", "FooterKey", "active_app", "active_message_pump", "bindings_for_key",
+           "command_list_ready", "install_dismiss_guard", "is_closing", "key_for_character", "notify_content",
+           "screen_stacks", "stop_with_error"]
 
 
 def bindings_for_key(node: DOMNode, key: str) -> list[Any]:

@@ -24,10 +24,21 @@ from textual.widget import Widget
 from textual.widgets import ContentSwitcher
 from textual.worker import active_worker
 
-from labdeck.tui.textual_internals import active_message_pump, is_closing, screen_stacks
+from labdeck.tui.textual_internals import active_app, active_message_pump, is_closing, screen_stacks
 from labdeck.tui.widgets.resource_table import ResourceTable
 
-__all__ = ["cancel_if_gone", "error_node", "is_gone", "is_live", "is_shown", "show_load_failure"]
+__all__ = ["app_running", "cancel_if_gone", "error_node", "is_gone", "is_live", "is_shown",
+           "show_load_failure"]
+
+
+def app_running() -> bool:
+    """Whether this code runs inside a running app (a screen built there can reach it from `__init__`,
+    e.g. to ask for its first page before its widgets exist)."""
+    try:
+        active_app.get()
+    except LookupError:
+        return False
+    return True
 
 
 def _screen_of(node: DOMNode) -> Screen[Any] | None:

@@ -28,6 +28,7 @@ SIZES: dict[str, ScaleSizes] = {
     "tiny": ScaleSizes(users=25, orgs=0, subgroups=0, projects=0),
     "demo": ScaleSizes(users=60, orgs=6, subgroups=4, projects=90),
     "large": ScaleSizes(users=5_000, orgs=250, subgroups=4, projects=20_000),
+    "huge": ScaleSizes(users=25, orgs=0, subgroups=0, projects=0),  # + virtual listings (routes/virtual.py)
 }
 
 

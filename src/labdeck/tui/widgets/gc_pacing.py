@@ -43,10 +43,13 @@ class FramePacer:
         self._pending = False
         self._frozen_at = 0  # how many rows were loaded at the last freeze
         self.collections = 0  # how many this pacer ran (for tests and benchmarks)
+        # From how many rows the pacing applies: a list read on demand (`tui/list_feed.py`) paces from
+        # its first row, since its pages come and go for as long as the operator scrolls.
+        self.large_rows = LARGE_ROWS
 
     def rows_loaded(self, loaded: int, *, replaced: bool) -> None:
         """The table now holds `loaded` rows (`replaced`: a whole new set, else rows appended)."""
-        if loaded < LARGE_ROWS:
+        if loaded < self.large_rows:
             self._frozen_at = 0
             return
         if replaced or not self._frozen_at or loaded - self._frozen_at >= FREEZE_STEP:
@@ -55,7 +58,7 @@ class FramePacer:
 
     def line_drawn(self, loaded: int, page: int) -> None:
         """A line of a table of `loaded` rows was drawn anew; `page` is how many lines the table shows."""
-        if loaded < LARGE_ROWS:
+        if loaded < self.large_rows:
             return
         self._drawn += 1
         if self._drawn >= page and not self._pending:

@@ -128,6 +128,11 @@ class ResourceTable(TableActions, ScrollView, can_focus=True):
         self._highlighted_row: Any = None
         self.flashed: frozenset[Hashable] = frozenset()  # rows watch mode highlights for a moment
         self.on_rows_set: Callable[[], None] | None = None  # called after every set_rows (watch mode)
+        # A list read on demand (`tui/list_feed.py`): its honest count for the footer, `G` (True: handled,
+        # the cursor stays) and each change of sort (sent to the server while the list is partial).
+        self.count_source: Callable[[], str | None] | None = None
+        self.on_last: Callable[[], bool] | None = None
+        self.on_sort: Callable[[], None] | None = None
         self.model.set_rows(rows)
         self._measure()
         self._settle()
@@ -282,6 +287,16 @@ class ResourceTable(TableActions, ScrollView, can_focus=True):
         """Sort by a column; the same column again toggles the direction; None restores load order."""
         self.model.sort_by(column_key, reverse)
         self._changed()
+        self._sorted()
+
+    def pace_collections(self, from_rows: int) -> None:
+        """Pace garbage collection by frames from `from_rows` loaded rows (`gc_pacing.py`; a list whose
+        pages come and go as it scrolls paces from 0, so its frames' garbage never piles up)."""
+        self._pacer.large_rows = from_rows
+
+    def _sorted(self) -> None:
+        if self.on_sort is not None:
+            self.on_sort()
 
     def move_cursor(self, index: int) -> None:
         """Put the cursor on visible row `index` (clamped) and scroll it into view."""

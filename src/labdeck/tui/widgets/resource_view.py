@@ -34,7 +34,10 @@ def footer_text(table: ResourceTable) -> Text:
     shown, total = model.visible_count, model.row_count
     rows = counted(total, "row")
     parts = [rows if shown == total else f"{shown:,} of {rows}"]
-    if table.has_more:
+    source = table.count_source() if table.count_source is not None else None
+    if source is not None:  # a list read on demand says what it holds of the server's
+        parts = [source]
+    elif table.has_more:
         parts[0] += " (more to load)"
     if model.marked:
         parts.append(f"{len(model.marked):,} marked")
@@ -118,6 +121,10 @@ class ResourceView(Widget):
         self.filter_input = Input(placeholder="filter…", classes="resource-view--filter")
         self.detail_pane = Static("", markup=False, classes="resource-view--detail")
         self.footer = Static("", markup=False, classes="resource-view--footer")
+        # Set while the list is partial (`tui/list_feed.py`): the filter text goes to the server (after a
+        # pause in typing, or at once on enter) instead of filtering the loaded rows.
+        self.server_filter: Callable[[str], None] | None = None
+        self._server_filter_timer: Any = None
         self.set_class(detail_position == "bottom", "-detail-bottom")
         self.set_class(show_detail and detail is not None, "-show-detail")
 
@@ -160,6 +167,7 @@ class ResourceView(Widget):
     def action_close_filter(self) -> None:
         self.filter_input.value = ""
         self.table.set_filter("")
+        self._send_filter("")
         self.remove_class("-filtering")
         self.table.focus()
 
@@ -172,12 +180,25 @@ class ResourceView(Widget):
     def on_input_changed(self, event: Input.Changed) -> None:
         if event.input is self.filter_input:
             event.stop()
-            self.table.set_filter(event.value)
+            if self.server_filter is None:
+                self.table.set_filter(event.value)
+                return
+            if self._server_filter_timer is not None:
+                self._server_filter_timer.stop()
+            self._server_filter_timer = self.set_timer(0.4, lambda: self._send_filter(event.value))
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         if event.input is self.filter_input:
             event.stop()
+            self._send_filter(event.value)
             self.table.focus()
+
+    def _send_filter(self, text: str) -> None:
+        if self._server_filter_timer is not None:
+            self._server_filter_timer.stop()
+            self._server_filter_timer = None
+        if self.server_filter is not None:
+            self.server_filter(text)
 
     def on_resource_table_state_changed(self, event: ResourceTable.StateChanged) -> None:
         self._update_footer()

@@ -3,6 +3,7 @@ remap it) and the actions and click handling behind them, as a mixin of the widg
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, cast
 
 from textual import events
@@ -49,6 +50,8 @@ class TableActions(_Host):
         def _widths(self, available: int | None = None) -> list[int]: ...
         def _rows_height(self) -> int: ...
         def _changed(self) -> None: ...
+        def _sorted(self) -> None: ...
+        on_last: Callable[[], bool] | None
 
     # ---- mouse ----------------------------------------------------------------------------------------
 
@@ -60,7 +63,7 @@ class TableActions(_Host):
         if offset.y == 0:
             column = column_at(self._widths(), offset.x + round(self.scroll_x))
             if column is not None:
-                self.sort_by(self.model.columns[column].key)
+                self.sort_by(self.model.columns[column].key)  # sort_by tells `on_sort`
             return
         index = round(self.scroll_y) + offset.y - 1
         if index >= self.model.visible_count:
@@ -93,6 +96,8 @@ class TableActions(_Host):
         self.move_cursor(0)
 
     def action_last(self) -> None:
+        if self.on_last is not None and self.on_last():  # a partial list asks before reading the rest
+            return
         self.move_cursor(self.model.visible_count - 1)
 
     def action_select(self) -> None:
@@ -123,7 +128,9 @@ class TableActions(_Host):
     def action_cycle_sort(self) -> None:
         self.model.cycle_sort()
         self._changed()
+        self._sorted()
 
     def action_reverse_sort(self) -> None:
         self.model.reverse_sort()
         self._changed()
+        self._sorted()

@@ -26,7 +26,7 @@ from textual.containers import Horizontal
 from textual.content import Content
 from textual.widgets import Input, Static
 
-from labdeck.api.errors import LabdeckError, PageLimit, lost_write
+from labdeck.api.errors import LabdeckError, lost_write
 from labdeck.api.issues import BulkAction as IssueChange
 from labdeck.api.issues import BulkKind, IssuesService
 from labdeck.api.models.base import paused_gc
@@ -38,6 +38,7 @@ from labdeck.tui.areas import AreaRequest
 from labdeck.tui.bulk import BulkAction, start_bulk
 from labdeck.tui.jobs import Job
 from labdeck.tui.links import copy_text, open_link
+from labdeck.tui.list_feed import ListFeed
 from labdeck.tui.screens.base import LabdeckScreen
 from labdeck.tui.screens.confirm import ConfirmScreen
 from labdeck.tui.screens.issues.dialogs import (
@@ -59,7 +60,7 @@ from labdeck.tui.widgets.footer import LIST_KEYS
 from labdeck.tui.widgets.labelled import LabelledField
 from labdeck.tui.widgets.resource_table import ResourceTable
 from labdeck.tui.widgets.resource_view import ResourceView
-from labdeck.tui.workers import is_live
+from labdeck.tui.workers import app_running, is_live
 from labdeck.tui.writes import open_write_form
 
 _PROMPTS: Final[dict[str, tuple[str, str]]] = {
@@ -68,6 +69,11 @@ _PROMPTS: Final[dict[str, tuple[str, str]]] = {
     "assign": ("Assign to (usernames, comma-separated)", "alice, bob"),
     "set_milestone": ("Milestone title (empty removes the milestone)", "v2.0"),
 }
+
+
+# Columns the server can order a partial listing by (GitLab's `order_by` of issue listings).
+SERVER_ORDERS: Final = {"title": "title", "updated": "updated_at", "due": "due_date",
+                        "milestone": "milestone_due"}
 
 
 def parse_scope(scope: str | None) -> str | None:
@@ -100,6 +106,8 @@ class IssuesScreen(LabdeckScreen):
         Binding("y", "copy_reference", "Copy reference", show=False, id="issues.copy_reference"),
     ]
 
+    feed: ListFeed[Issue]  # set on mount: the listing read on demand
+
     def __init__(self, request: AreaRequest | None = None) -> None:
         super().__init__()
         self.query_text = (request.query or "") if request else ""
@@ -110,6 +118,8 @@ class IssuesScreen(LabdeckScreen):
         self.label_colours: dict[str, LabelDetail] = {}  # from listings, for issues a PUT sends back bare
         self.shown_group: str | None = self.group  # the scope the rows on screen belong to
         self._early: EarlyLoad | None = None
+        if app_running():  # built inside the app: page 1 is asked for before the widgets exist
+            self._start_early_load()
 
     def _start_early_load(self) -> None:
         """Ask for page 1 while the widgets are still being mounted (unless the cache has this listing or
@@ -127,9 +137,12 @@ class IssuesScreen(LabdeckScreen):
     def on_unmount(self) -> None:
         if self._early is not None:
             self._early.cancel()
+        if self.feed.window is not None:
+            self.feed.window.cancel()
 
     def compose_body(self) -> ComposeResult:
-        self._start_early_load()
+        if self._early is None:
+            self._start_early_load()
         with Horizontal(id="issues-bar"):  # labelled fields; the placeholders are examples
             bar = Input(self.query_text, placeholder='label:bug assignee:none "text"', id="issues-query")
             bar.tooltip = Text(help_text())  # every filter key, literal text
@@ -168,14 +181,16 @@ class IssuesScreen(LabdeckScreen):
 
     def on_mount(self) -> None:
         self.table.focus()
+        self.feed = ListFeed(self.query_one("#issues-view", ResourceView), "issues", self.reload_from_server,
+                             orders=SERVER_ORDERS)
         if self.compile():
             self.load_issues(refresh=False)
 
     def refresh_data(self) -> None:
         self.stale_extras.update(self.extras)
         self.extras.clear()
-        if self.compile():
-            self.load_issues(refresh=True)
+        if self.compile():  # a partial list's server-side filter and sort stay
+            self.load_issues(refresh=True, search=self.feed.search, order=self.feed.order)
 
     # -- query ----------------------------------------------------------------------------------------
     def compile(self) -> bool:
@@ -206,13 +221,17 @@ class IssuesScreen(LabdeckScreen):
 
     # -- loading --------------------------------------------------------------------------------------
     @work(exclusive=True, group="issues-load")
-    async def load_issues(self, refresh: bool = False) -> None:
+    async def load_issues(self, refresh: bool = False, search: str = "",
+                          order: tuple[str, bool] | None = None) -> None:
+        """The listing: from the cache when fresh, else its first page at once and the rest on demand
+        (`tui/list_feed.py`); `search` and `order` are the server's filter and sort of a partial list."""
         service = self.service
         if service is None:
             return
-        table, params, group = self.table, dict(self.params), self.group
+        table, params, group, feed = self.table, dict(self.params), self.group, self.feed
         early, self._early = self._early, None
-        hit = None if refresh else await service.cached(params, group=group)
+        plain = not search and order is None
+        hit = None if refresh or not plain else await service.cached(params, group=group)
         if hit is None and group != self.shown_group:  # another scope: the old rows never linger under it
             table.set_rows([])
         self.shown_group = group
@@ -220,26 +239,28 @@ class IssuesScreen(LabdeckScreen):
             with paused_gc():
                 table.set_rows(self.remember_labels(hit[0]))
             if hit[1]:
+                feed.whole()  # complete, from the cache
                 self.mark_data_loaded()
                 return
         table.loading_more = True
-
-        def first_page(page: list[Issue]) -> None:
-            if hit is None:  # rows from the cache stay until the whole fresh list is there
-                table.set_rows(self.remember_labels(page))
-
         try:
-            running = early.take(params, group, first_page) if early is not None and hit is None else None
-            if early is not None and running is None:
+            taken = early.take(params, group) if early is not None and hit is None and plain else None
+            if early is not None and taken is None:
                 early.cancel()
-            issues = await (running or service.load(params, group=group, on_first_page=first_page))
-            with paused_gc():  # building 50,000 rows of cells allocates millions of small objects
-                table.set_rows(self.remember_labels(issues))  # the cursor and marks stay on their issues
-        except PageLimit as limit:  # what was read is shown, and said to be only the first part
-            with paused_gc():
-                table.set_rows(self.remember_labels(limit.items))
-            self.notify(f"Issues: {limit.partial}; narrow the query to see the rest", title="Issues",
-                        severity="warning", markup=False, timeout=10)
+            query = dict(params)
+            if search:
+                query["search"] = f"{query.get('search', '')} {search}".strip()
+            order_by, sort = ("created_at", True) if order is None else order
+            window, first = taken or (service.window(query, group=group, order_by=order_by,
+                                                     sort="desc" if sort else "asc"), None)
+            rows = self.remember_labels(await (first or window.start()))
+            if hit is None:
+                feed.show_first(window, rows, search=search, order=order)
+            complete = await feed.complete_if_small(window)
+            if hit is not None and feed.window is not window:  # a partial fresh list replaces the cache's
+                feed.show_first(window, rows, search=search, order=order)
+            if complete and plain:
+                window.remember()
         except LabdeckError as exc:
             self.show_load_error(group, exc)
             return
@@ -247,6 +268,14 @@ class IssuesScreen(LabdeckScreen):
             table.loading_more = False
         table.empty_text = "No issues"
         self.mark_data_loaded()
+
+    def reload_from_server(self, search: str, order: tuple[str, bool] | None) -> None:
+        """A partial list's filter box or sort, sent to the server."""
+        self.load_issues(refresh=True, search=search, order=order)
+
+    def on_resource_table_load_more(self, event: ResourceTable.LoadMore) -> None:
+        event.stop()
+        self.feed.read_more()
 
     def show_load_error(self, group: str | None, error: LabdeckError) -> None:
         """A listing that failed (a group path that does not exist): the rows and detail of the previous
@@ -263,6 +292,7 @@ class IssuesScreen(LabdeckScreen):
         return issue_detail(issue, self.extras.get(issue.id))
 
     def on_resource_table_row_highlighted(self, event: ResourceTable.RowHighlighted) -> None:
+        self.feed.cursor_moved()
         issue = self.table.cursor_row
         if isinstance(issue, Issue) and issue.id not in self.extras:
             self.load_extras(issue)

@@ -32,6 +32,7 @@ from labdeck.domain.text import status_line
 from labdeck.tui.areas import AreaRequest
 from labdeck.tui.bulk import BulkAction, start_bulk
 from labdeck.tui.jobs import Job
+from labdeck.tui.list_feed import EarlyWindow, ListFeed
 from labdeck.tui.screens.base import LabdeckScreen
 from labdeck.tui.screens.confirm import ConfirmScreen, TypeToConfirmScreen
 from labdeck.tui.widgets.detail_fields import append_fields
@@ -40,12 +41,16 @@ from labdeck.tui.widgets.labelled import LabelledField
 from labdeck.tui.widgets.resource_table import ResourceTable
 from labdeck.tui.widgets.resource_view import ResourceView
 from labdeck.tui.widgets.table_model import Column
+from labdeck.tui.workers import app_running
 
 # Tab id -> condition (None: every user), in tab order.
 TABS: Final[dict[str, Condition | None]] = {
     "all": None, "active": Condition.ACTIVE, "pending": Condition.PENDING, "blocked": Condition.BLOCKED,
     "banned": Condition.BANNED, "deactivated": Condition.DEACTIVATED, "dormant": Condition.DORMANT,
 }
+# Columns the server can order a partial listing by (`order_by` of GET /users).
+SERVER_ORDERS: Final = {"username": "username", "name": "name", "created": "created_at",
+                        "activity": "last_activity_on"}
 TYPED: Final = frozenset({Operation.BAN, Operation.REJECT})  # the name must be typed
 GENTLE: Final = frozenset({Operation.APPROVE, Operation.ACTIVATE, Operation.UNBLOCK, Operation.UNBAN})
 Availability = tuple[Operation, bool, str | None]
@@ -136,6 +141,8 @@ class UsersScreen(LabdeckScreen):
         Binding("C", "previous_condition", "Previous condition", show=False, id="users.previous_condition"),
     ]
 
+    feed: ListFeed[ModeratedUser]  # set on mount: the listing read on demand
+
     def __init__(self, request: AreaRequest | None = None, *, today: Callable[[], date] = date.today) -> None:
         super().__init__()
         self.today = today
@@ -144,6 +151,22 @@ class UsersScreen(LabdeckScreen):
         self.condition: Condition | None = TABS[self.first_tab]  # the overview opens a condition
         self.all_users: list[ModeratedUser] = []
         self.denied = False
+        self._early: EarlyWindow[ModeratedUser] | None = None
+        if app_running():  # built inside the app: page 1 is asked for before the widgets exist
+            self._start_early_load()
+
+    def _start_early_load(self) -> None:
+        session = self.ctx.session
+        if session is None or session.user is None or not session.user.is_admin:
+            return
+        service = session.services.users
+        if service.cached_users(search=self.search or None) is None:
+            self._early = EarlyWindow(service.window(search=self.search or None, keyset=True),
+                                      (self.search, None))
+
+    def on_unmount(self) -> None:
+        if self._early is not None:
+            self._early.cancel()
 
     def compose_body(self) -> ComposeResult:
         yield Static("", markup=False, id="users-denied")
@@ -167,14 +190,19 @@ class UsersScreen(LabdeckScreen):
 
     def on_mount(self) -> None:
         self.table.focus()
+        self.feed = ListFeed(self.query_one("#users-view", ResourceView), "users", self.reload_from_server,
+                             orders=SERVER_ORDERS)
+        self.feed.keep = self.in_condition
         self.load_users(refresh=False)
 
     def refresh_data(self) -> None:
-        self.load_users(refresh=True)
+        self.load_users(refresh=True, order=self.feed.order)  # a partial list's server-side sort stays
 
     # -- loading --------------------------------------------------------------------------------------
     @work(exclusive=True, group="users")
-    async def load_users(self, refresh: bool = False) -> None:
+    async def load_users(self, refresh: bool = False, order: tuple[str, bool] | None = None) -> None:
+        """Every user when the instance has few (cached, filtered by condition here); else the first page
+        at once and the rest on demand (`tui/list_feed.py`), searched and sorted by the server."""
         session = self.ctx.session
         if session is None:
             return
@@ -183,13 +211,45 @@ class UsersScreen(LabdeckScreen):
             self.show_denied(me.username)
             return
         service = session.services.users
+        search = self.search or None
+        hit = None if refresh or order is not None else service.cached_users(search=search)
+        if hit is not None and hit[1]:
+            self.all_users = hit[0]
+            self.feed.whole()
+            self.apply_condition()
+            self.mark_data_loaded()
+            return
         self.table.loading_more = True
+        early, self._early = self._early, None
         try:
-            self.all_users = await service.list_users(search=self.search or None, refresh=refresh)
+            order_by, descending = order or ("id", False)
+            taken = early.take((self.search, order)) if early is not None and not refresh else None
+            if early is not None and taken is None:
+                early.cancel()
+            window, first = taken or (service.window(search=search, keyset=True, order_by=order_by,
+                                                     sort="desc" if descending else "asc"), None)
+            rows = await (first or window.start())
+            self.feed.show_first(window, rows, search=self.search, order=order)
+            if await self.feed.complete_if_small(window) and order is None:
+                service.remember(window, search=search)
         finally:
             self.table.loading_more = False
-        self.apply_condition()
+        self.all_users = []
+        self.query_one("#users-view", ResourceView).refresh_detail()
         self.mark_data_loaded()
+
+    def reload_from_server(self, search: str, order: tuple[str, bool] | None) -> None:
+        """A partial list's filter box (the server's search, as the search box) or sort."""
+        self.search = search
+        self.query_one("#users-search", Input).value = search
+        self.load_users(refresh=True, order=order)
+
+    def on_resource_table_load_more(self, event: ResourceTable.LoadMore) -> None:
+        event.stop()
+        self.feed.read_more()
+
+    def on_resource_table_row_highlighted(self, event: ResourceTable.RowHighlighted) -> None:
+        self.feed.cursor_moved()
 
     def show_denied(self, username: str) -> None:
         self.denied = True
@@ -198,10 +258,17 @@ class UsersScreen(LabdeckScreen):
         self.add_class("-denied")
         self.refresh_bindings()
 
+    def in_condition(self, user: ModeratedUser) -> bool:
+        """The user is in the condition of the tab shown (every user on "All")."""
+        return self.condition is None or self.condition in user.conditions(self.today())
+
     def apply_condition(self) -> None:
-        today = self.today()
-        wanted = self.condition
-        self.table.set_rows([u for u in self.all_users if wanted is None or wanted in u.conditions(today)])
+        """The tab's condition over the rows read (all of them on a complete list, else those read so far,
+        and the count says how many are shown of them)."""
+        if self.feed.window is not None:
+            self.feed.show_held()
+        else:
+            self.table.set_rows([u for u in self.all_users if self.in_condition(u)])
         self.query_one("#users-view", ResourceView).refresh_detail()
 
     # -- detail ---------------------------------------------------------------------------------------
