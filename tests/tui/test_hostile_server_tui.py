@@ -19,13 +19,11 @@ import pytest
 from failing import settle
 from snapshot_apps import make_app
 from test_hostile_faults import record_errors
+from tiny_sandbox import Sandbox
 
 import labdeck.tui.session as session_module
 from labdeck.api.client import ApiClient
 from labdeck.api.settings import RetryPolicy
-from labdeck.sandbox.app import create_app
-from labdeck.sandbox.clock import ManualClock
-from labdeck.sandbox.options import SandboxOptions
 from labdeck.tui.areas import AreaRequest
 from labdeck.tui.screens.registry.registry import RegistryScreen
 from labdeck.tui.screens.users.users import UsersScreen
@@ -39,7 +37,7 @@ class HostileServer(httpx.AsyncBaseTransport):
     response."""
 
     def __init__(self, answer: Answer, headers: dict[str, str] | None = None) -> None:
-        self.inner = httpx.ASGITransport(create_app(SandboxOptions(scale="tiny"), clock=ManualClock()))
+        self.inner = Sandbox().factory(None)
         self.answer = answer
         self.headers = headers or {}
 
