@@ -101,6 +101,19 @@ async def settle(pilot, rounds: int = 1, *, failed_ok: bool = False) -> None:  #
         await pilot.pause()
 
 
+async def until(pilot, check: Callable[[], object], what: str, within: float = 20.0) -> None:  # type: ignore[no-untyped-def]
+    """Pause until `check()` is truthy (a debounced table, a notification, a detail drawn), instead of a
+    fixed pause that a busy machine outlasts; fail naming `what` after `within` seconds."""
+    import time
+
+    deadline = time.monotonic() + within
+    while not check():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"{what} never happened within {within} s")
+        await pilot.pause(0.02)
+    await pilot.pause()
+
+
 async def settle_for_snapshot(pilot, rounds: int = 1) -> None:  # type: ignore[no-untyped-def]
     """`settle`, then what a picture must not depend on: cursors stop blinking (a blink is not a layout)
     and every status line is redrawn from the frozen clock."""

@@ -3,7 +3,7 @@ unavailable areas, the request log, read-only mode and confirmations."""
 
 from __future__ import annotations
 
-from snapshot_apps import jump_to, make_app, palette_choose, settle
+from snapshot_apps import jump_to, make_app, palette_choose, settle, until
 from textual.widgets import Button
 
 from labdeck.tui import areas
@@ -78,7 +78,7 @@ async def test_request_log_lists_requests_live() -> None:
         before = len(screen.table.rows)
         assert before >= 1  # GET /user at start
         await app.session.client.get_json("/version")
-        await pilot.pause(0.4)
+        await until(pilot, lambda: len(screen.table.rows) > before, "the new request in the log")
         rows = screen.table.rows
         assert len(rows) == before + 1
         assert rows[-1][1].path.endswith("/version") and rows[-1][1].status == 200

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from snapshot_apps import make_app, settle
+from snapshot_apps import make_app, settle, until
 from test_deployments_screen import GATEWAY
 from textual.screen import Screen
 from textual.widgets import TabbedContent
@@ -154,5 +154,5 @@ async def test_enter_opens_in_the_registry_lists() -> None:
         await settle(pilot)
         panel = app.screen
         panel.query_one("#cleanup-delete").value = ".*"
-        await pilot.pause(0.4)
+        await until(pilot, lambda: panel.table.rows, "the cleanup plan's rows")
         assert isinstance(await press_enter_on(pilot, panel.table), DetailScreen)
