@@ -10,11 +10,9 @@ from typing import Any
 import httpx
 from snapshot_apps import make_app, settle, until
 from textual.widgets import Input, OptionList, Static
+from tiny_sandbox import Sandbox
 
 from labdeck.api.models.registry import RegistryRepository
-from labdeck.sandbox.app import create_app
-from labdeck.sandbox.clock import ManualClock
-from labdeck.sandbox.options import SandboxOptions
 from labdeck.sandbox.seed.registry import Tag, add_repository
 from labdeck.tui.app import LabdeckApp
 from labdeck.tui.areas import AreaRequest
@@ -58,8 +56,8 @@ def toast_text(app: LabdeckApp) -> str:
 
 
 def hostile_sandbox() -> Any:
-    asgi = create_app(SandboxOptions(scale="tiny", async_delay=0), clock=ManualClock())
-    store = asgi.state.store
+    sandbox = Sandbox(async_delay=0)
+    asgi, store = sandbox.asgi, sandbox.store
     bob = store.user_by_username("bob")
     bob.username = CLICK
     bob.name = f"{CLOSE} Bob {OSC52}"
@@ -163,8 +161,8 @@ async def test_hostile_worker_error_becomes_a_literal_notification() -> None:
 
 
 def hostile_registry() -> tuple[Any, Any]:
-    asgi = create_app(SandboxOptions(scale="tiny", async_delay=0), clock=ManualClock())
-    store = asgi.state.store
+    sandbox = Sandbox(async_delay=0)
+    asgi, store = sandbox.asgi, sandbox.store
     now = store.now()
     project = store.project_by_path(GATEWAY)
     tags = [Tag(name, now - timedelta(days=days), f"sha256:{d * 64}", d * 64, 1000)
