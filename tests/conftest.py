@@ -3,7 +3,11 @@ mode), so every folder can import the helper modules kept here (`faulty_sandbox`
 
 The secrets registry (`labdeck.domain.redaction`) is process-wide: every test starts with it empty, so a
 token one test registered never changes what another test sees. labdeck's state file (`$LABDECK_STATE`) is a
-fresh file of each test's own, never the user's; so is the cache folder (`$LABDECK_CACHE_DIR`)."""
+fresh file of each test's own, never the user's; so is the cache folder (`$LABDECK_CACHE_DIR`).
+
+Hypothesis runs without its timing checks (no per-example deadline, no "too slow" health check): on a
+shared machine at a load of 4 a draw can take seconds, and how fast the machine is proves nothing about
+the property under test."""
 
 from __future__ import annotations
 
@@ -11,8 +15,12 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, settings
 
 from labdeck.domain.redaction import forget_secrets
+
+settings.register_profile("labdeck", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("labdeck")
 
 
 @pytest.fixture(autouse=True)

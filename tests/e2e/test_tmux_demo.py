@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import time
-
 import pytest
 from tmux_terminal import Terminal, needs_tmux
 
@@ -23,13 +21,9 @@ def test_demo_home_jump_help_and_quit(demo: Terminal) -> None:
     demo.type("?")
     demo.wait_for("table.mark")  # help lists binding ids of the current screen
     demo.keys("Escape")
-    time.sleep(0.3)
+    demo.wait_gone("table.mark")  # help closed: the next escape reaches the projects screen
+    demo.wait_for("Projects —")
     demo.keys("Escape")
     demo.wait_for("Request log")
     demo.type("q")
-    deadline = time.monotonic() + 10
-    status_file = demo.status_file
-    assert status_file is not None
-    while time.monotonic() < deadline and not status_file.exists():
-        time.sleep(0.1)
-    assert status_file.read_text().strip() == "0"
+    assert demo.exit_status() == "0"

@@ -20,6 +20,9 @@ TMUX = shutil.which("tmux")
 needs_tmux = pytest.mark.skipif(TMUX is None, reason="tmux not installed")
 DETAIL_EDGE = "▏"  # the left border of a ResourceView's detail pane, as capture-pane shows it
 OPEN_KEY = "⏎ Open"  # in the key footer while a list's table has the focus
+# How long a gesture may take to show on screen. Generous: a condition wait returns as soon as the text is
+# there, and a machine at a load of 4 can take many seconds to start labdeck or draw a big list.
+TIMEOUT = 60.0
 FOOTER_ROWS = re.compile(r"^ (?:([\d,]+) of )?([\d,]+) rows", re.MULTILINE)
 
 
@@ -57,7 +60,7 @@ class Terminal:
     def screen(self) -> str:
         return self.tmux("capture-pane", "-p", "-t", self.name, check=False).stdout
 
-    def wait_until(self, check: Callable[[str], object], what: str, timeout: float = 20.0) -> str:
+    def wait_until(self, check: Callable[[str], object], what: str, timeout: float = TIMEOUT) -> str:
         """Poll the screen until `check(screen)` is truthy; return that screen."""
         deadline = time.monotonic() + timeout
         screen = ""
@@ -69,7 +72,7 @@ class Terminal:
         raise AssertionError(f"{what} never happened on screen:\n{screen}")
 
     def wait_steady(self, read: Callable[[str], object], what: str, settle: float = 0.4,
-                    timeout: float = 20.0) -> str:
+                    timeout: float = TIMEOUT) -> str:
         """Wait until `read(screen)` is truthy and has not changed for `settle` seconds (a count that
         is drawn in steps); return that screen."""
         deadline = time.monotonic() + timeout
@@ -84,19 +87,30 @@ class Terminal:
             time.sleep(0.1)
         raise AssertionError(f"{what} never settled on screen:\n{screen}")
 
-    def wait_for(self, text: str, timeout: float = 20.0) -> str:
+    def wait_for(self, text: str, timeout: float = TIMEOUT) -> str:
         return self.wait_until(lambda screen: text in screen, f"{text!r} appearing", timeout)
 
-    def wait_gone(self, text: str, timeout: float = 20.0) -> str:
+    def wait_gone(self, text: str, timeout: float = TIMEOUT) -> str:
         return self.wait_until(lambda screen: text not in screen, f"{text!r} leaving", timeout)
 
-    def wait_match(self, pattern: str, timeout: float = 20.0) -> re.Match[str]:
+    def wait_match(self, pattern: str, timeout: float = TIMEOUT) -> re.Match[str]:
         """Wait for a regular expression (multi-line) to match the screen; return the match."""
         regex = re.compile(pattern, re.MULTILINE)
         screen = self.wait_until(regex.search, f"/{pattern}/ matching", timeout)
         match = regex.search(screen)
         assert match is not None
         return match
+
+    def exit_status(self, timeout: float = TIMEOUT) -> str:
+        """Wait for the command to end (its status file written and complete); return the status."""
+        assert self.status_file is not None
+        status = self.status_file
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if status.exists() and status.read_text().endswith("\n"):
+                return status.read_text().strip()
+            time.sleep(0.1)
+        raise AssertionError(f"the command never ended:\n{self.screen()}")
 
     def alive(self) -> bool:
         return self.tmux("has-session", "-t", self.name, check=False).returncode == 0

@@ -7,18 +7,15 @@ from collections.abc import Callable
 from typing import Any
 
 import httpx
-from textual.worker import WorkerCancelled, WorkerFailed
-
-from labdeck.sandbox.app import create_app
-from labdeck.sandbox.clock import ManualClock
-from labdeck.sandbox.options import SandboxOptions
+import snapshot_apps
+from tiny_sandbox import Sandbox
 
 
 class FailingSandbox(httpx.AsyncBaseTransport):
     """Requests for which `match(request)` is true answer 500 `{"message": "boom"}` while `failures` > 0."""
 
     def __init__(self, match: Callable[[httpx.Request], bool], failures: int = 1) -> None:
-        self.inner = httpx.ASGITransport(create_app(SandboxOptions(scale="tiny"), clock=ManualClock()))
+        self.inner = Sandbox().factory(None)
         self.match = match
         self.failures = failures
         self.failed = 0
@@ -33,10 +30,4 @@ class FailingSandbox(httpx.AsyncBaseTransport):
 
 async def settle(pilot: Any) -> None:
     """Wait for the workers (a failed one was already handled by the app) and the screen."""
-    await pilot.pause()
-    for _ in range(2):
-        try:
-            await pilot.app.workers.wait_for_complete()
-        except (WorkerFailed, WorkerCancelled):
-            pass
-        await pilot.pause()
+    await snapshot_apps.settle(pilot, rounds=2, failed_ok=True)

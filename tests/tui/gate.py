@@ -7,17 +7,14 @@ import asyncio
 from collections.abc import Callable
 
 import httpx
-
-from labdeck.sandbox.app import create_app
-from labdeck.sandbox.clock import ManualClock
-from labdeck.sandbox.options import SandboxOptions
+from tiny_sandbox import Sandbox
 
 
 class GatedSandbox(httpx.AsyncBaseTransport):
     """The tiny sandbox in-process; requests for which `held(request)` is true wait for `release()`."""
 
     def __init__(self, held: Callable[[httpx.Request], bool]) -> None:
-        self.inner = httpx.ASGITransport(create_app(SandboxOptions(scale="tiny"), clock=ManualClock()))
+        self.inner = Sandbox().factory(None)
         self.held = held
         self.gate = asyncio.Event()
         self.waiting = 0

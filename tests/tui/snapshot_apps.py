@@ -32,12 +32,11 @@ TransportFactory = Callable[[ConnectionSettings], httpx.AsyncBaseTransport]
 
 def sandbox(clock: Clock | None = None, **options: Any) -> tuple[Any, TransportFactory]:
     """A tiny sandbox (`options` are `SandboxOptions` fields; the real clock unless `clock`) and a transport
-    factory for `make_app(transport_factory=...)` that reaches it in-process."""
-    from labdeck.sandbox.app import create_app
-    from labdeck.sandbox.options import SandboxOptions
+    factory for `make_app(transport_factory=...)` that reaches it in-process (see `tiny_sandbox.Sandbox`)."""
+    from tiny_sandbox import Sandbox
 
-    asgi = create_app(SandboxOptions(**{"scale": "tiny", **options}), clock=clock)
-    return asgi, lambda settings: httpx.ASGITransport(asgi)
+    made = Sandbox(clock=clock, real_clock=clock is None, **options)
+    return made.asgi, made.factory
 
 
 def sandbox_transport_factory(scale: str = "tiny") -> TransportFactory:
@@ -81,14 +80,50 @@ def home_app() -> LabdeckApp:
     return make_app()
 
 
-async def settle(pilot, rounds: int = 1) -> None:  # type: ignore[no-untyped-def]
-    """Wait until the app's workers are done and the screen has caught up. Pausing first lets pending
-    messages (a button press, a dismiss callback) start their workers before we wait for them; more
-    `rounds` also wait for the workers that finished workers start."""
+async def settle(pilot, rounds: int = 1, *, failed_ok: bool = False) -> None:  # type: ignore[no-untyped-def]
+    """Wait until the app's workers are done and the screen has caught up: the one `settle` of the Pilot
+    tests. Pausing first lets pending messages (a button press, a dismiss callback) start their workers
+    before we wait for them; more `rounds` also wait for the workers that finished workers start (and give
+    timers that start loads their time: a picture taken sooner can differ). A cancelled worker (an
+    exclusive one that a newer load replaced) is normal, on a busy machine too; a failed one raises unless
+    `failed_ok` (the tests of failures, whose app has already handled it with a notification)."""
+    from textual.worker import WorkerCancelled, WorkerFailed
+
     await pilot.pause()
     for _ in range(rounds):
-        await pilot.app.workers.wait_for_complete()
+        try:
+            await pilot.app.workers.wait_for_complete()
+        except WorkerCancelled:
+            pass
+        except WorkerFailed:
+            if not failed_ok:
+                raise
         await pilot.pause()
+
+
+async def until(pilot, check: Callable[[], object], what: str, within: float = 20.0) -> None:  # type: ignore[no-untyped-def]
+    """Pause until `check()` is truthy (a debounced table, a notification, a detail drawn), instead of a
+    fixed pause that a busy machine outlasts; fail naming `what` after `within` seconds."""
+    import time
+
+    deadline = time.monotonic() + within
+    while not check():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"{what} never happened within {within} s")
+        await pilot.pause(0.02)
+    await pilot.pause()
+
+
+async def settle_for_snapshot(pilot, rounds: int = 1) -> None:  # type: ignore[no-untyped-def]
+    """`settle`, then what a picture must not depend on: cursors stop blinking (a blink is not a layout)
+    and every status line is redrawn from the frozen clock."""
+    await settle(pilot, rounds)
+    for widget in pilot.app.screen.query("Input, TextArea"):
+        widget.cursor_blink = False
+    for screen in pilot.app.screen_stack:
+        if hasattr(screen, "refresh_status"):
+            screen.refresh_status()
+    await pilot.pause()
 
 
 async def press_for(pilot, key: str, kind: type[S]) -> S:  # type: ignore[no-untyped-def]

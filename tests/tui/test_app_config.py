@@ -7,7 +7,7 @@ import stat
 from pathlib import Path
 
 import pytest
-from snapshot_apps import SANDBOX_URL, make_app, palette_choose
+from snapshot_apps import SANDBOX_URL, make_app, palette_choose, settle
 from textual.widgets import Button, Input
 
 from labdeck.config.files import load_config
@@ -40,11 +40,6 @@ def _mode(path: Path) -> int:
     return stat.S_IMODE(path.stat().st_mode)
 
 
-async def _settle(pilot) -> None:
-    await pilot.pause()
-    await pilot.app.workers.wait_for_complete()
-    await pilot.pause()
-
 
 async def test_theme_from_palette_is_saved_and_restored(config_file: Path) -> None:
     from labdeck.config.state import load_state, state_path
@@ -53,17 +48,17 @@ async def test_theme_from_palette_is_saved_and_restored(config_file: Path) -> No
     before = _bytes(config_file)
     app = make_app(load_config())
     async with app.run_test(size=SIZE) as pilot:
-        await _settle(pilot)
+        await settle(pilot)
         assert app.theme == "labdeck-dark"
         await palette_choose(pilot, "theme: labdeck-light", "Theme: labdeck-light")
-        await _settle(pilot)
+        await settle(pilot)
         assert app.theme == "labdeck-light"
     assert _bytes(config_file) == before  # the user's config is never rewritten: comments, layout stay
     assert load_state().theme == "labdeck-light"  # labdeck's own state file holds the choice
     assert _mode(state_path()) == 0o600
     again = make_app(load_config())
     async with again.run_test(size=SIZE) as pilot:
-        await _settle(pilot)
+        await settle(pilot)
         assert again.theme == "labdeck-light"
 
 
@@ -72,7 +67,7 @@ async def test_user_theme_from_config_folder_is_offered(config_file: Path) -> No
     _write(config_file, 'theme = "solar"\n')
     app = make_app(load_config())
     async with app.run_test(size=SIZE) as pilot:
-        await _settle(pilot)
+        await settle(pilot)
         assert "solar" in app.available_themes and app.theme == "solar"
 
 
@@ -80,7 +75,7 @@ async def test_keymap_in_config_remaps_a_binding(config_file: Path) -> None:
     _write(config_file, '[keymap]\nhelp = "f1"\njump = "ctrl+g"\n')
     app = make_app(load_config())
     async with app.run_test(size=SIZE) as pilot:
-        await _settle(pilot)
+        await settle(pilot)
         await pilot.press("question_mark")
         assert isinstance(app.screen, HomeScreen)  # ? no longer opens help
         await pilot.press("f1")
@@ -95,7 +90,7 @@ async def test_unknown_keymap_id_is_a_warning_notification(config_file: Path) ->
     _write(config_file, '[keymap]\n"no.such.binding" = "f5"\n')
     app = make_app(load_config())
     async with app.run_test(size=SIZE) as pilot:
-        await _settle(pilot)
+        await settle(pilot)
         messages = [n.message for n in app._notifications]
         assert any("no.such.binding" in m for m in messages)
 
@@ -107,12 +102,12 @@ async def test_switch_instance_rebuilds_the_client(config_file: Path) -> None:
     config = load_config()
     app = make_app(config, settings=config.instances["one"].connection())
     async with app.run_test(size=SIZE) as pilot:
-        await _settle(pilot)
+        await settle(pilot)
         first_client = app.session.client
         assert app.session.user.username == "root" and not app.read_only
         app.switch_instance("two")
-        await _settle(pilot)
-        await _settle(pilot)
+        await settle(pilot)
+        await settle(pilot)
         assert app.session.name == "two" and app.session.client is not first_client
         assert app.session.user.username == "alice"
         assert app.read_only  # read_only = true on the instance
@@ -128,14 +123,14 @@ async def test_first_run_adds_an_instance_checks_it_and_writes_the_config(config
         screen.query_one("#url", Input).value = SANDBOX_URL
         screen.query_one("#token", Input).value = "glpat-sandbox-wrong"
         await pilot.click("#save")
-        await _settle(pilot)
+        await settle(pilot)
         assert isinstance(app.screen, FirstRunScreen)  # 401: stays, says why
         assert "401" in str(screen.query_one("#first-run-status").render())
         assert load_config(config_file).instances == {}
         screen.query_one("#token", Input).value = "glpat-sandbox-root"
         screen.query_one("#save", Button).press()
-        await _settle(pilot)
-        await _settle(pilot)
+        await settle(pilot)
+        await settle(pilot)
         assert isinstance(app.screen, HomeScreen), [(e.path, e.status) for e in app.request_log.entries]
         assert app.session is not None and app.session.name == "sandbox"
     saved = load_config(config_file)
@@ -154,7 +149,7 @@ async def test_first_run_refuses_credentials_in_the_url_and_writes_nothing(confi
         screen.query_one("#url", Input).value = "http://user:pass@sandbox.test"
         screen.query_one("#token", Input).value = "glpat-sandbox-root"
         screen.query_one("#save", Button).press()
-        await _settle(pilot)
+        await settle(pilot)
         assert isinstance(app.screen, FirstRunScreen)
         assert "credentials" in str(screen.query_one("#first-run-status").render())
         assert not await asyncio.to_thread(config_file.exists)
@@ -173,7 +168,7 @@ async def test_switching_instance_with_running_jobs_asks_first(config_file: Path
     config = load_config()
     app = make_app(config, settings=config.instances["one"].connection())
     async with app.run_test(size=SIZE) as pilot:
-        await _settle(pilot)
+        await settle(pilot)
         app.context.note_project(1, "acme/one-only")
         release = asyncio.Event()
 
@@ -190,7 +185,7 @@ async def test_switching_instance_with_running_jobs_asks_first(config_file: Path
         app.switch_instance("two")
         await pilot.pause()
         await pilot.click("#confirm")
-        await _settle(pilot)
-        await _settle(pilot)
+        await settle(pilot)
+        await settle(pilot)
         assert job.state.finished and app.session.name == "two"
         assert app.context.recent_projects == []

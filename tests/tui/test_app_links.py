@@ -3,7 +3,7 @@ admin-only areas are hidden from regular users."""
 
 from __future__ import annotations
 
-from snapshot_apps import jump_to, make_app, sandbox_settings
+from snapshot_apps import jump_to, make_app, sandbox_settings, settle
 from textual.widgets import Button
 
 from labdeck.tui import links
@@ -15,18 +15,13 @@ from labdeck.tui.screens.shell.home import HomeScreen
 SIZE = (110, 30)
 
 
-async def _settle(pilot) -> None:  # type: ignore[no-untyped-def]
-    await pilot.pause()
-    await pilot.app.workers.wait_for_complete()
-    await pilot.pause()
-
 
 async def test_o_opens_the_project_page_and_y_copies_its_url(monkeypatch) -> None:  # type: ignore[no-untyped-def]
     app = make_app()
     opened: list[str] = []
     monkeypatch.setattr(links, "open_in_browser", lambda url: opened.append(url) or True)
     async with app.run_test(size=SIZE) as pilot:
-        await _settle(pilot)
+        await settle(pilot)
         await jump_to(pilot, "projects")
         screen = app.screen
         assert isinstance(screen, ProjectsScreen)
@@ -44,7 +39,7 @@ async def test_an_outside_link_asks_first_and_cancel_opens_nothing(monkeypatch) 
     opened: list[str] = []
     monkeypatch.setattr(links, "open_in_browser", lambda url: opened.append(url) or True)
     async with app.run_test(size=SIZE) as pilot:
-        await _settle(pilot)
+        await settle(pilot)
         open_link(app, "https://elsewhere.example.net/[@click=app.quit]")
         await pilot.pause()
         assert isinstance(app.screen, ConfirmScreen)
@@ -65,7 +60,7 @@ async def test_an_outside_link_asks_first_and_cancel_opens_nothing(monkeypatch) 
 async def test_regular_users_do_not_see_admin_only_areas() -> None:
     app = make_app(settings=sandbox_settings(token="glpat-sandbox-alice"))
     async with app.run_test(size=SIZE) as pilot:
-        await _settle(pilot)
+        await settle(pilot)
         assert isinstance(app.screen, HomeScreen)
         ids = [app.screen.query_one("#areas").get_option_at_index(i).id
                for i in range(app.screen.query_one("#areas").option_count)]
@@ -78,7 +73,7 @@ async def test_regular_users_do_not_see_admin_only_areas() -> None:
 async def test_administrators_see_admin_only_areas_once_signed_in() -> None:
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
-        await _settle(pilot)
+        await settle(pilot)
         areas = app.screen.query_one("#areas")
         assert "users" in [areas.get_option_at_index(i).id for i in range(areas.option_count)]
 
@@ -88,7 +83,7 @@ async def test_o_without_a_browser_shows_the_url_and_offers_to_copy_it(monkeypat
     monkeypatch.setenv("DISPLAY", ":0")
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
-        await _settle(pilot)
+        await settle(pilot)
         await jump_to(pilot, "projects")
         screen = app.screen
         assert isinstance(screen, ProjectsScreen)

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import httpx
 import pytest
-from snapshot_apps import jump_to, make_app
+from snapshot_apps import jump_to, make_app, settle
 
 from labdeck.tui.jobs import Job, JobState
 from labdeck.tui.screens.projects.projects import ProjectsScreen
@@ -21,16 +21,11 @@ def _files(folder: Path) -> list[Path]:
     return sorted(folder.iterdir())
 
 
-async def _settle(pilot) -> None:
-    await pilot.pause()
-    await pilot.app.workers.wait_for_complete()
-    await pilot.pause()
-
 
 async def test_fake_long_job_runs_to_completion_with_notification_and_results() -> None:
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
-        await _settle(pilot)
+        await settle(pilot)
         gate = asyncio.Event()
 
         async def delete_tags(job: Job) -> None:
@@ -62,7 +57,7 @@ async def test_fake_long_job_runs_to_completion_with_notification_and_results() 
 async def test_cancel_the_selected_job_with_c() -> None:
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
-        await _settle(pilot)
+        await settle(pilot)
 
         async def endless_export(job: Job) -> None:
             await asyncio.Event().wait()
@@ -92,9 +87,9 @@ def _not_found_transport(settings) -> httpx.MockTransport:
 async def test_api_error_in_a_worker_becomes_a_notification() -> None:
     app = make_app(transport_factory=_not_found_transport)
     async with app.run_test(size=SIZE) as pilot:
-        await _settle(pilot)
+        await settle(pilot)
         await jump_to(pilot, "projects")
-        await _settle(pilot)
+        await settle(pilot)
         assert isinstance(app.screen, ProjectsScreen)  # still running, still there
         assert [n.message for n in app._notifications] == ["404 Project Not Found"]
         assert app.return_code is None
@@ -109,7 +104,7 @@ async def test_unexpected_error_writes_a_redacted_crash_log_and_stops(tmp_path: 
 
     with pytest.raises(RuntimeError, match="boom"):
         async with app.run_test(size=SIZE) as pilot:
-            await _settle(pilot)
+            await settle(pilot)
             app.run_worker(exploding_worker())
             await pilot.pause(0.2)
     assert app.return_code == 1
@@ -123,7 +118,7 @@ async def test_unexpected_error_writes_a_redacted_crash_log_and_stops(tmp_path: 
 async def test_unexpected_error_in_a_job_fails_the_job_and_writes_a_report(tmp_path: Path) -> None:
     app = make_app(crash_dir=tmp_path)
     async with app.run_test(size=SIZE) as pilot:
-        await _settle(pilot)
+        await settle(pilot)
 
         async def broken(job: Job) -> None:
             raise KeyError("glpat-sandbox-root")
@@ -142,7 +137,7 @@ async def test_starting_with_the_default_theme_writes_no_config(tmp_path: Path) 
 
     app = make_app(Config(path=tmp_path / "config.toml"))
     async with app.run_test(size=SIZE) as pilot:
-        await _settle(pilot)
+        await settle(pilot)
         assert app.theme == "labdeck-dark"
     assert _files(tmp_path) == []
 
@@ -152,7 +147,7 @@ async def test_quit_with_running_jobs_asks_first() -> None:
 
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
-        await _settle(pilot)
+        await settle(pilot)
         job = app.start_job("Export", lambda job: asyncio.Event().wait())
         await pilot.press("q")
         await pilot.pause()
@@ -181,7 +176,7 @@ async def test_a_later_error_never_replaces_the_first_in_the_crash_report(tmp_pa
 
     with pytest.raises(RuntimeError, match="the first error"):
         async with app.run_test(size=SIZE) as pilot:
-            await _settle(pilot)
+            await settle(pilot)
             app.run_worker(first())
             app.run_worker(second())
             await pilot.pause(0.2)

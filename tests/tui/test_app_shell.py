@@ -3,7 +3,7 @@ unavailable areas, the request log, read-only mode and confirmations."""
 
 from __future__ import annotations
 
-from snapshot_apps import jump_to, make_app, palette_choose
+from snapshot_apps import jump_to, make_app, palette_choose, settle, until
 from textual.widgets import Button
 
 from labdeck.tui import areas
@@ -20,16 +20,11 @@ from labdeck.tui.widgets.status_bar import render_status
 SIZE = (110, 30)
 
 
-async def _settle(pilot) -> None:
-    await pilot.pause()
-    await pilot.app.workers.wait_for_complete()
-    await pilot.pause()
-
 
 async def test_starts_signed_in_on_home_with_status() -> None:
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
-        await _settle(pilot)
+        await settle(pilot)
         assert isinstance(app.screen, HomeScreen)
         info = app.status_info(app.screen)
         assert (info.instance, info.username, info.is_admin) == ("demo", "root", True)
@@ -40,11 +35,11 @@ async def test_starts_signed_in_on_home_with_status() -> None:
 async def test_jump_opens_projects_from_the_sandbox_and_escape_goes_back() -> None:
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
-        await _settle(pilot)
+        await settle(pilot)
         await pilot.press("colon")
         assert isinstance(app.screen, JumpScreen)
         await pilot.press("p", "r", "o", "tab", "enter")
-        await _settle(pilot)
+        await settle(pilot)
         screen = app.screen
         assert isinstance(screen, ProjectsScreen)
         assert len(screen.table.rows) > 0
@@ -52,7 +47,7 @@ async def test_jump_opens_projects_from_the_sandbox_and_escape_goes_back() -> No
         assert screen.data_loaded_at is not None
         project_requests = sum(e.path.startswith("/projects") for e in app.request_log.entries)
         await pilot.press("r")  # refresh asks again
-        await _settle(pilot)
+        await settle(pilot)
         assert sum(e.path.startswith("/projects") for e in app.request_log.entries) == project_requests + 1
         await pilot.press("escape")
         assert isinstance(app.screen, HomeScreen)
@@ -62,7 +57,7 @@ async def test_jump_to_an_area_not_built_says_so_and_unknown_names_stay(monkeypa
     monkeypatch.setitem(areas.AREAS, "wikis", areas.Area("wikis", "Wikis", "Project wikis"))  # no factory
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
-        await _settle(pilot)
+        await settle(pilot)
         await jump_to(pilot, "wikis")
         assert isinstance(app.screen, UnavailableScreen)
         assert app.screen.area.name == "wikis"
@@ -76,14 +71,14 @@ async def test_jump_to_an_area_not_built_says_so_and_unknown_names_stay(monkeypa
 async def test_request_log_lists_requests_live() -> None:
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
-        await _settle(pilot)
+        await settle(pilot)
         await jump_to(pilot, "log")
         screen = app.screen
         assert isinstance(screen, RequestLogScreen)
         before = len(screen.table.rows)
         assert before >= 1  # GET /user at start
         await app.session.client.get_json("/version")
-        await pilot.pause(0.4)
+        await until(pilot, lambda: len(screen.table.rows) > before, "the new request in the log")
         rows = screen.table.rows
         assert len(rows) == before + 1
         assert rows[-1][1].path.endswith("/version") and rows[-1][1].status == 200
@@ -92,7 +87,7 @@ async def test_request_log_lists_requests_live() -> None:
 async def test_palette_jumps_to_jobs() -> None:
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
-        await _settle(pilot)
+        await settle(pilot)
         await palette_choose(pilot, "go to jobs", "Go to Jobs")
         assert isinstance(app.screen, JobsScreen)
 
@@ -102,7 +97,7 @@ async def test_palette_offers_the_current_screens_actions() -> None:
 
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
-        await _settle(pilot)
+        await settle(pilot)
         await jump_to(pilot, "projects")
         provider = ScreenActionCommands(app.screen)
         entries = {title: run for title, _, run in provider.entries()}
@@ -115,7 +110,7 @@ async def test_palette_offers_the_current_screens_actions() -> None:
 async def test_help_lists_the_screens_bindings_with_ids() -> None:
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
-        await _settle(pilot)
+        await settle(pilot)
         await jump_to(pilot, "jobs")
         await pilot.press("question_mark")
         help_screen = app.screen
@@ -131,7 +126,7 @@ async def test_help_lists_the_screens_bindings_with_ids() -> None:
 async def test_read_only_hides_the_mutating_action() -> None:
     app = make_app(read_only=True)
     async with app.run_test(size=SIZE) as pilot:
-        await _settle(pilot)
+        await settle(pilot)
         await jump_to(pilot, "projects")
         screen = app.screen
         assert screen.check_action("toggle_archive", ()) is False
@@ -144,7 +139,7 @@ async def test_read_only_hides_the_mutating_action() -> None:
 async def test_mutating_action_asks_first_with_cancel_focused() -> None:
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
-        await _settle(pilot)
+        await settle(pilot)
         await jump_to(pilot, "projects")
         await pilot.press("a")
         await pilot.pause()
@@ -174,7 +169,7 @@ def _hostile_transport(settings):  # type: ignore[no-untyped-def]
 async def test_hostile_server_text_is_shown_literally_everywhere() -> None:
     app = make_app(transport_factory=_hostile_transport)
     async with app.run_test(size=SIZE) as pilot:
-        await _settle(pilot)
+        await settle(pilot)
         status = render_status(app.status_info(app.screen)).plain
         assert "[@click=app.quit]x[/bold]" in status and "\x1b" not in status
         await jump_to(pilot, "projects")
@@ -204,7 +199,7 @@ async def test_palette_offers_saved_views_from_the_config(tmp_path, monkeypatch)
     config = Config(path=tmp_path / "c.toml", views=views)
     app = make_app(config)
     async with app.run_test(size=SIZE) as pilot:
-        await _settle(pilot)
+        await settle(pilot)
         entries = list(SavedViewCommands(app.screen).entries())
         assert [(title, help_text) for title, help_text, _ in entries] == [
             ("Saved view: my-bugs", "instance: label:bug state:opened")]
@@ -219,7 +214,7 @@ async def test_request_log_enter_shows_the_whole_request_and_y_copies_it() -> No
 
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
-        await _settle(pilot)
+        await settle(pilot)
         long_path = "/projects/" + "a-very-long-group-name%2F" * 4 + "project/issues?state=opened"
         try:
             await app.session.client.get_json(long_path)

@@ -7,14 +7,12 @@ from __future__ import annotations
 from datetime import date, timedelta
 from typing import Any
 
-import httpx
 from snapshot_apps import jump_to, make_app, messages, settle
 from textual.widgets import Button, Checkbox, Input, OptionList, RadioButton, Select, Sparkline, Static
+from tiny_sandbox import GATEWAY
+from tiny_sandbox import Sandbox as TinySandbox
 
 from labdeck.domain.deployments import FINISHED
-from labdeck.sandbox.app import create_app
-from labdeck.sandbox.clock import ManualClock
-from labdeck.sandbox.options import SandboxOptions
 from labdeck.sandbox.seed.deployments import (
     Deployment,
     add_deployment,
@@ -32,21 +30,18 @@ from labdeck.tui.screens.deployments.dialogs import (
 from labdeck.tui.screens.deployments.protected_environments import AddRuleDialog, ProtectedEnvironmentsScreen
 
 SIZE = (160, 50)
-GATEWAY = "acme/platform/api-gateway"
 
 
-class Sandbox:
+class Sandbox(TinySandbox):
+    """A tiny sandbox on a stopped clock, with the deployments data of its gateway project at hand."""
+
     def __init__(self) -> None:
-        self.asgi = create_app(SandboxOptions(scale="tiny"), clock=ManualClock())
-        self.store = self.asgi.state.store
+        super().__init__()
         self.project = self.store.project_by_path(GATEWAY)
         self.data = deployments_data(self.store)
 
     def today(self) -> date:
         return self.store.now().date()  # type: ignore[no-any-return]
-
-    def factory(self, settings: Any) -> httpx.ASGITransport:
-        return httpx.ASGITransport(self.asgi)
 
     def gateway_deployments(self) -> list[Deployment]:
         return self.data.deployments_of(self.project.id)

@@ -1,6 +1,7 @@
 """Every dialog at 80x24: Tab reaches each of its controls, and the focused control is on screen, inside the
 dialog's scroll viewport (a dialog that does not fit scrolls to what has focus). At 60x20 no dialog runs
-off the right edge."""
+off the right edge. One running app per size serves every dialog (each test opens a fresh dialog over the
+home view and closes it), since booting labdeck costs more than the check."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from contextlib import asynccontextmanager
 from typing import Any
 
 import pytest
+import pytest_asyncio
 from dialog_catalogue import DIALOGS
 from snapshot_apps import make_app, settle
 from textual.geometry import Region
@@ -16,7 +18,7 @@ from textual.pilot import Pilot
 from textual.screen import Screen
 from textual.widget import Widget
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.asyncio(loop_scope="module")]
 
 
 def _focusables(screen: Any) -> list[Widget]:
@@ -43,21 +45,49 @@ def _assert_visible(widget: Widget, screen_region: Region, name: str) -> None:
             f"{name}: {widget!r} at {region} is outside the viewport {viewport} of {container!r}"
 
 
+@pytest_asyncio.fixture(loop_scope="module", scope="module")
+async def at_80x24() -> AsyncIterator[Pilot[Any]]:
+    """One app at 80x24 (the home view settled) for every dialog of the module: each test opens its
+    dialog over the home view and closes it again (`opened`), so the boot is paid once, not per dialog."""
+    async with running((80, 24)) as pilot:
+        yield pilot
+
+
+@pytest_asyncio.fixture(loop_scope="module", scope="module")
+async def at_60x20() -> AsyncIterator[Pilot[Any]]:
+    async with running((60, 20)) as pilot:
+        yield pilot
+
+
 @asynccontextmanager
-async def opened(name: str, size: tuple[int, int]) -> AsyncIterator[tuple[Pilot[Any], Screen[Any]]]:
-    """The app at `size` with the dialog `name` open over the home view."""
+async def running(size: tuple[int, int]) -> AsyncIterator[Pilot[Any]]:
     app = make_app()
     async with app.run_test(size=size) as pilot:
         await settle(pilot)
-        dialog = DIALOGS[name]()
-        await app.push_screen(dialog)
+        yield pilot
+
+
+@asynccontextmanager
+async def opened(pilot: Pilot[Any], name: str) -> AsyncIterator[Screen[Any]]:
+    """The dialog `name`, freshly built, open over the home view; closed afterwards, pass or fail."""
+    app = pilot.app
+    depth = len(app.screen_stack)
+    dialog = DIALOGS[name]()
+    await app.push_screen(dialog)
+    await settle(pilot)
+    try:
+        assert app.screen is dialog, f"{name} did not open: {app.screen!r}"
+        yield dialog
+    finally:
+        while len(app.screen_stack) > depth:
+            await app.pop_screen()
         await settle(pilot)
-        yield pilot, dialog
 
 
 @pytest.mark.parametrize("name", sorted(DIALOGS))
-async def test_tab_reaches_every_control_at_80x24(name: str) -> None:
-    async with opened(name, (80, 24)) as (pilot, dialog):
+async def test_tab_reaches_every_control_at_80x24(name: str, at_80x24: Pilot[Any]) -> None:
+    pilot = at_80x24
+    async with opened(pilot, name) as dialog:
         wanted = _focusables(dialog)
         assert wanted, f"{name} has nothing to focus"
         screen_region = dialog.region
@@ -74,8 +104,8 @@ async def test_tab_reaches_every_control_at_80x24(name: str) -> None:
 
 
 @pytest.mark.parametrize("name", sorted(DIALOGS))
-async def test_nothing_runs_off_the_right_edge_at_60x20(name: str) -> None:
-    async with opened(name, (60, 20)) as (_pilot, dialog):
+async def test_nothing_runs_off_the_right_edge_at_60x20(name: str, at_60x20: Pilot[Any]) -> None:
+    async with opened(at_60x20, name) as dialog:
         for widget in dialog.query("*"):
             if widget.display and widget.region.width:
                 assert widget.region.right <= 60, f"{name}: {widget!r} at {widget.region} is cut at the right"

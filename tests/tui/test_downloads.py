@@ -4,10 +4,9 @@ last folder used is offered next time."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 import pytest
-from snapshot_apps import make_app, sandbox
+from snapshot_apps import make_app, sandbox, settle
 from textual.widgets import Input
 
 from labdeck.api.private_files import split_name, write_new
@@ -24,11 +23,6 @@ SIZE = (150, 42)
 def fresh_store(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(downloads, "LAST_FOLDER_STORE", downloads._Store())
 
-
-async def settle(pilot: Any) -> None:
-    await pilot.pause()
-    await pilot.app.workers.wait_for_complete()
-    await pilot.pause()
 
 
 def test_names_never_overwrite(tmp_path: Path) -> None:

@@ -4,10 +4,12 @@ presses enter and checks that a screen opened over it (and which kind, where it 
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
-from snapshot_apps import make_app, settle
+import pytest_asyncio
+from snapshot_apps import make_app, settle, until
 from test_deployments_screen import GATEWAY
 from textual.screen import Screen
 from textual.widgets import TabbedContent
@@ -79,15 +81,31 @@ SIMPLE: dict[str, tuple[Any, type[Screen[Any]]]] = {
 }
 
 
-@pytest.mark.parametrize("name", sorted(SIMPLE))
-async def test_enter_opens_on_the_list_of(name: str) -> None:
-    factory, kind = SIMPLE[name]
+@pytest_asyncio.fixture(loop_scope="module", scope="module")
+async def shared_app() -> AsyncIterator[Any]:
+    """One running app for the simple lists (each test opens its list, presses enter, goes back home):
+    labdeck boots once for them, not once per list. Opening a row only reads."""
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        yield pilot
+
+
+@pytest.mark.asyncio(loop_scope="module")
+@pytest.mark.parametrize("name", sorted(SIMPLE))
+async def test_enter_opens_on_the_list_of(name: str, shared_app: Any) -> None:
+    factory, kind = SIMPLE[name]
+    pilot = shared_app
+    depth = len(pilot.app.screen_stack)
+    try:
         screen = await open_screen(pilot, factory())
         table = screen.query(ResourceTable).first()
         opened = await press_enter_on(pilot, table)
         assert isinstance(opened, kind), opened
+    finally:
+        while len(pilot.app.screen_stack) > depth:
+            await pilot.app.pop_screen()
+        await settle(pilot)
 
 
 async def test_enter_opens_on_every_groups_tab() -> None:
@@ -154,5 +172,5 @@ async def test_enter_opens_in_the_registry_lists() -> None:
         await settle(pilot)
         panel = app.screen
         panel.query_one("#cleanup-delete").value = ".*"
-        await pilot.pause(0.4)
+        await until(pilot, lambda: panel.table.rows, "the cleanup plan's rows")
         assert isinstance(await press_enter_on(pilot, panel.table), DetailScreen)

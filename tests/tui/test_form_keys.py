@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from snapshot_apps import jump_to, make_app
+from snapshot_apps import jump_to, make_app, settle
 from textual import events
 from textual.app import ComposeResult
 from textual.command import CommandPalette
@@ -18,11 +18,6 @@ from labdeck.tui.screens.groups.forms import Field, FormScreen
 
 SIZE = (120, 36)
 
-
-async def settle(pilot: Any) -> None:
-    await pilot.pause()
-    await pilot.app.workers.wait_for_complete()
-    await pilot.pause()
 
 
 def burst(app: Any, keys: str) -> None:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from snapshot_apps import make_app, messages, press_for, sandbox, settle
+from snapshot_apps import make_app, messages, press_for, sandbox, settle, until
 from test_groups_screen import SIZE, add_form, cells, open_groups, show_tab
 from textual.widgets import Input
 
@@ -109,7 +109,8 @@ async def test_badge_form_previews_rendered_urls() -> None:
         form.delay = 0.05
         form.query_one("#field-link_url", Input).value = "https://ci/%{project_path}/-/tree/%{default_branch}"
         form.query_one("#field-image_url", Input).value = "https://ci/%{project_id}/[b]badge.svg"
-        await pilot.pause(0.2)
+        await until(pilot, lambda: "/[b]badge.svg" in str(form.query_one("#badge-preview").render()),
+                    "the debounced badge preview")
         await settle(pilot)
         preview = str(form.query_one("#badge-preview").render())
         assert "https://ci/acme/platform/api-gateway/-/tree/main" in preview

@@ -8,14 +8,12 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+from failing import settle
 from snapshot_apps import make_app
-from textual.worker import WorkerFailed
+from tiny_sandbox import Sandbox
 
 from faulty_sandbox import FAULTS, SocketLike, fast_retry_settings
 from labdeck.api.settings import ConnectionSettings
-from labdeck.sandbox.app import create_app
-from labdeck.sandbox.clock import ManualClock
-from labdeck.sandbox.options import SandboxOptions
 from labdeck.tui.app import LabdeckApp
 from labdeck.tui.areas import AreaRequest
 from labdeck.tui.screens.registry.registry import RegistryScreen
@@ -48,21 +46,12 @@ def record_errors(app: LabdeckApp) -> list[str]:
     return seen
 
 
-async def settle(pilot: Any) -> None:
-    """Wait for the workers; a failed one has already been handled by the app (a notification)."""
-    try:
-        await pilot.app.workers.wait_for_complete()
-    except WorkerFailed:
-        pass
-    await pilot.pause()
-
-
 async def healthy_counts() -> tuple[int, int]:
     from labdeck.api.client import ApiClient
     from labdeck.api.registry import RegistryService
     from labdeck.api.users import UsersService
 
-    asgi = create_app(SandboxOptions(scale="tiny"), clock=ManualClock())
+    asgi = Sandbox().asgi
     async with ApiClient(fast_settings(), transport=httpx.ASGITransport(asgi)) as client:
         users = await UsersService(client).list_users()
         repos = await RegistryService(client).project_repositories(GATEWAY)
@@ -73,7 +62,7 @@ async def test_users_and_registry_under_faults(tmp_path: Path) -> None:
     n_users, n_repos = await healthy_counts()
     failures = 0
     for seed in range(2):
-        asgi = create_app(SandboxOptions(scale="tiny", faults=FAULTS, fault_seed=seed), clock=ManualClock())
+        asgi = Sandbox(faults=FAULTS, fault_seed=seed).asgi
         app = make_app(settings=fast_settings(), transport_factory=lambda s, a=asgi: SocketLike(a),
                        crash_dir=tmp_path)
         shown = record_errors(app)
@@ -118,7 +107,7 @@ class WrongShapes(httpx.AsyncBaseTransport):
     with a wrong field type, even its id, would be kept and marked: issue 15, item 4)."""
 
     def __init__(self) -> None:
-        self.inner = httpx.ASGITransport(create_app(SandboxOptions(scale="tiny"), clock=ManualClock()))
+        self.inner = Sandbox().factory(None)
 
     async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
         path = request.url.path

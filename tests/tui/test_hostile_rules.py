@@ -10,12 +10,10 @@ import httpx
 from snapshot_apps import make_app, settle
 from textual.command import CommandList
 from textual.widgets import Button
+from tiny_sandbox import Sandbox
 
 from labdeck.api.models.registry import RegistryRepository, RegistryTagDetail
 from labdeck.config.files import Config, SavedView
-from labdeck.sandbox.app import create_app
-from labdeck.sandbox.clock import ManualClock
-from labdeck.sandbox.options import SandboxOptions
 from labdeck.tui.screens.registry.cleanup import RegistryCleanupScreen
 
 SIZE = (140, 40)
@@ -45,7 +43,7 @@ async def test_saved_views_with_markup_are_listed_literally() -> None:
 
 
 async def test_read_only_hides_the_cleanup_apply_button() -> None:
-    asgi = create_app(SandboxOptions(scale="tiny"), clock=ManualClock())
+    asgi = Sandbox().asgi
     now = asgi.state.store.now()
     tags = [RegistryTagDetail(name=f"t{i}", created_at=now - timedelta(days=i), digest=f"sha256:{i}",
                               total_size=10) for i in range(5)]

@@ -7,19 +7,23 @@ The applied-but-lost write (a truncated body on a POST) is `test_lost_answers.py
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import httpx
+import pytest
 from failing import settle
 from snapshot_apps import make_app
 from test_hostile_faults import record_errors
+from tiny_sandbox import Sandbox
 
-from labdeck.sandbox.app import create_app
-from labdeck.sandbox.clock import ManualClock
-from labdeck.sandbox.options import SandboxOptions
+import labdeck.tui.session as session_module
+from labdeck.api.client import ApiClient
+from labdeck.api.settings import RetryPolicy
 from labdeck.tui.areas import AreaRequest
 from labdeck.tui.screens.registry.registry import RegistryScreen
 from labdeck.tui.screens.users.users import UsersScreen
@@ -33,7 +37,7 @@ class HostileServer(httpx.AsyncBaseTransport):
     response."""
 
     def __init__(self, answer: Answer, headers: dict[str, str] | None = None) -> None:
-        self.inner = httpx.ASGITransport(create_app(SandboxOptions(scale="tiny"), clock=ManualClock()))
+        self.inner = Sandbox().factory(None)
         self.answer = answer
         self.headers = headers or {}
 
@@ -48,6 +52,24 @@ class HostileServer(httpx.AsyncBaseTransport):
         del headers["content-length"]
         return httpx.Response(response.status_code, headers=headers, content=response.content,
                               request=request)
+
+
+@pytest.fixture(autouse=True)
+def slept(monkeypatch: pytest.MonkeyPatch) -> list[float]:
+    """The app's client waits (pacing, retry back-off) through a sleep that records them and returns at
+    once: the cases take no real minute, and a test can check what was waited."""
+    waits: list[float] = []
+
+    async def sleep(seconds: float) -> None:
+        waits.append(seconds)
+        await asyncio.sleep(0)
+
+    class RecordedWaits(ApiClient):
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            super().__init__(*args, **{**kwargs, "sleep": sleep})
+
+    monkeypatch.setattr(session_module, "ApiClient", RecordedWaits)
+    return waits
 
 
 def users_path(request: httpx.Request) -> bool:
@@ -118,11 +140,15 @@ async def test_wrong_types_in_model_fields(tmp_path: Path) -> None:
         assert seen.rows == 1
 
 
-async def test_negative_rate_limit_headers(tmp_path: Path) -> None:
+async def test_negative_rate_limit_headers(tmp_path: Path, slept: list[float]) -> None:
+    """A budget of -1 until a reset a minute away: the client paces its requests (each wait finite and at
+    most the retry policy's `max_delay`), and nothing fails."""
     server = HostileServer(lambda request: None, headers={
         "RateLimit-Remaining": "-1", "RateLimit-Limit": "600", "RateLimit-Reset": str(int(time.time()) + 60)})
     seen = await run_case(tmp_path, server)
     assert seen.errors == [] and seen.rows  # nothing failed: no notification, the list loaded
+    assert slept, "the exhausted budget paced the requests"
+    assert all(0 < pace <= RetryPolicy().max_delay for pace in slept), slept
 
 
 async def test_absurd_rate_limit_headers(tmp_path: Path) -> None:

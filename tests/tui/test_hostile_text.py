@@ -8,13 +8,11 @@ from datetime import timedelta
 from typing import Any
 
 import httpx
-from snapshot_apps import make_app, settle
+from snapshot_apps import make_app, settle, until
 from textual.widgets import Input, OptionList, Static
+from tiny_sandbox import Sandbox
 
 from labdeck.api.models.registry import RegistryRepository
-from labdeck.sandbox.app import create_app
-from labdeck.sandbox.clock import ManualClock
-from labdeck.sandbox.options import SandboxOptions
 from labdeck.sandbox.seed.registry import Tag, add_repository
 from labdeck.tui.app import LabdeckApp
 from labdeck.tui.areas import AreaRequest
@@ -58,8 +56,8 @@ def toast_text(app: LabdeckApp) -> str:
 
 
 def hostile_sandbox() -> Any:
-    asgi = create_app(SandboxOptions(scale="tiny", async_delay=0), clock=ManualClock())
-    store = asgi.state.store
+    sandbox = Sandbox(async_delay=0)
+    asgi, store = sandbox.asgi, sandbox.store
     bob = store.user_by_username("bob")
     bob.username = CLICK
     bob.name = f"{CLOSE} Bob {OSC52}"
@@ -125,8 +123,9 @@ async def test_hostile_error_message_in_notification_and_request_log() -> None:
         user = next(u for u in screen.table.rows if u.username == "alice")
         screen.run_single(user, next(op for op, on, _ in screen.availability(user) if on))
         await settle(pilot)
-        await pilot.pause(0.1)
         shown = f"[red]denied[/red] {CLICK} {CLOSE} {OSC52_SHOWN}"
+        await until(pilot, lambda: any(shown in n.message for n in app._notifications),
+                    "the refusal's notice")
         notes = [n for n in app._notifications if shown in n.message]
         assert notes and all(not n.markup for n in notes)
         toasts = toast_text(app)
@@ -153,8 +152,8 @@ async def test_hostile_worker_error_becomes_a_literal_notification() -> None:
             raise error_for(400, f'{{"message":"[bold]{CLICK}"}}'.encode(), "GET", "/x")
 
         app.run_worker(fail(), exit_on_error=True)
-        await pilot.pause(0.1)
-        await pilot.pause()
+        await until(pilot, lambda: any(f"[bold]{CLICK}" in n.message for n in app._notifications),
+                    "the error's notice")
         notes = [n for n in app._notifications if f"[bold]{CLICK}" in n.message]
         assert notes and not notes[0].markup
         assert f"[bold]{CLICK}" in toast_text(app) and click_actions(app) == []
@@ -162,8 +161,8 @@ async def test_hostile_worker_error_becomes_a_literal_notification() -> None:
 
 
 def hostile_registry() -> tuple[Any, Any]:
-    asgi = create_app(SandboxOptions(scale="tiny", async_delay=0), clock=ManualClock())
-    store = asgi.state.store
+    sandbox = Sandbox(async_delay=0)
+    asgi, store = sandbox.asgi, sandbox.store
     now = store.now()
     project = store.project_by_path(GATEWAY)
     tags = [Tag(name, now - timedelta(days=days), f"sha256:{d * 64}", d * 64, 1000)
@@ -208,7 +207,7 @@ async def test_hostile_registry_names_render_literally() -> None:
         await pilot.pause()
         cleanup = app.screen
         cleanup.query_one("#cleanup-delete", Input).value = ".*"
-        await pilot.pause(0.3)
+        await until(pilot, lambda: CLICK in screen_text(app), "the plan table with the hostile names")
         await settle(pilot)
         assert CLICK in screen_text(app) and click_actions(app) == []
         assert "\x1b" not in str(cleanup.query_one("#cleanup-summary", Static).render())

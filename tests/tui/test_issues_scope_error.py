@@ -3,7 +3,7 @@ where the rows were (and a good path brings rows back)."""
 
 from __future__ import annotations
 
-from snapshot_apps import make_app, settle
+from snapshot_apps import make_app, settle, until
 from test_issues_screen import SIZE, open_issues, submit
 
 
@@ -13,9 +13,8 @@ async def test_a_missing_group_clears_the_rows_and_shows_the_error_in_their_plac
         screen = await open_issues(pilot, scope="acme")
         assert screen.table.rows
         detail = screen.query_one(".resource-view--detail")
-        await pilot.pause(0.3)
+        await until(pilot, lambda: str(detail.render()).strip(), "the detail of an acme issue")
         await settle(pilot)
-        assert str(detail.render()).strip()  # the detail of an acme issue
         await submit(pilot, screen, "", scope="acme/no-such-group")
         assert screen.table.rows == []
         assert "acme/no-such-group" in screen.table.empty_text and "404" in screen.table.empty_text

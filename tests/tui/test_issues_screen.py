@@ -8,9 +8,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-import snapshot_apps
+import pytest
 from rich.console import Console
-from snapshot_apps import jump_to, make_app, press_for, sandbox, sandbox_settings
+from snapshot_apps import jump_to, make_app, press_for, sandbox, sandbox_settings, settle
 from textual.widgets import Button, Input, OptionList
 
 from labdeck.api.models.issues import Issue
@@ -18,6 +18,7 @@ from labdeck.config.files import Config, SavedView
 from labdeck.sandbox.clock import ManualClock
 from labdeck.sandbox.seed.issues import issues_data
 from labdeck.tui import links
+from labdeck.tui.app import LabdeckApp
 from labdeck.tui.areas import AreaRequest
 from labdeck.tui.jobs import Job
 from labdeck.tui.screens.confirm import ConfirmScreen
@@ -36,15 +37,11 @@ SIZE = (160, 45)
 ALICE = "glpat-sandbox-alice"
 
 
-async def settle(pilot: Any) -> None:
-    await snapshot_apps.settle(pilot, rounds=3)
-
-
 async def open_issues(pilot: Any, query: str = "", scope: str | None = None) -> IssuesScreen:
-    await settle(pilot)
+    await settle(pilot, rounds=3)
     screen = IssuesScreen(AreaRequest(query=query, scope=scope))
     await pilot.app.push_screen(screen)
-    await settle(pilot)
+    await settle(pilot, rounds=3)
     return screen
 
 
@@ -62,16 +59,16 @@ async def select(pilot: Any, screen: IssuesScreen, reference: str) -> Issue:
     index = next(i for i, issue in enumerate(rows) if issue.reference == reference)
     screen.table.move_cursor(index)
     await pilot.pause(0.2)
-    await settle(pilot)
+    await settle(pilot, rounds=3)
     return rows[index]
 
 
 async def test_jump_opens_the_issues_view() -> None:
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
+        await settle(pilot, rounds=3)
         await jump_to(pilot, "issues")
-        await settle(pilot)
+        await settle(pilot, rounds=3)
         screen = app.screen
         assert isinstance(screen, IssuesScreen)
         assert len(screen.table.rows) == 15  # root, scope all: every issue but the archived project's
@@ -83,15 +80,15 @@ async def submit(pilot: Any, screen: IssuesScreen, query: str, scope: str | None
     if scope is not None:
         screen.query_one("#issues-scope", Input).value = scope
     await pilot.press("enter")
-    await settle(pilot)
+    await settle(pilot, rounds=3)
 
 
 def query_error(screen: IssuesScreen) -> str:
     return str(screen.query_one("#issues-query-error").render())
 
 
-async def test_filter_bar_compiles_the_query_language() -> None:
-    app = make_app(transport_factory=sandbox(ManualClock())[1])
+async def test_filter_bar_compiles_the_query_language(sandbox_app: LabdeckApp) -> None:
+    app = sandbox_app
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_issues(pilot)
         screen.table.focus()
@@ -122,9 +119,9 @@ async def test_saved_view_from_the_palette(tmp_path: Path) -> None:
                     views={"platform-bugs": SavedView("platform-bugs", "label:bug", "group:acme/platform")})
     app = make_app(config)
     async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
+        await settle(pilot, rounds=3)
         await palette_choose(pilot, "platform-bugs", "Saved view: platform-bugs")
-        await settle(pilot)
+        await settle(pilot, rounds=3)
         screen = app.screen
         assert isinstance(screen, IssuesScreen)
         assert screen.query_one("#issues-query", Input).value == "label:bug"
@@ -133,8 +130,9 @@ async def test_saved_view_from_the_palette(tmp_path: Path) -> None:
                                 "acme/platform/web-portal#2"}
 
 
-async def test_detail_pane_shows_labels_time_merge_requests_and_notes(monkeypatch) -> None:  # type: ignore[no-untyped-def]
-    app = make_app(transport_factory=sandbox(ManualClock())[1])
+async def test_detail_pane_shows_labels_time_merge_requests_and_notes(
+        monkeypatch: pytest.MonkeyPatch, sandbox_app: LabdeckApp) -> None:
+    app = sandbox_app
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_issues(pilot, "label:backend")
         issue = await select(pilot, screen, "acme/platform/api-gateway#1")
@@ -181,7 +179,7 @@ async def answer_prompt(pilot: Any, value: str) -> None:
 async def confirm_job(pilot: Any) -> Job:
     """Press the confirm button of the bulk job's confirmation and wait for the job."""
     await pilot.click("#confirm")
-    await settle(pilot)
+    await settle(pilot, rounds=3)
     job = pilot.app.jobs.jobs[-1]
     await pilot.app.jobs.wait(job)
     return job
@@ -198,7 +196,7 @@ async def test_bulk_close_with_one_issue_refused() -> None:
         await choose_bulk(pilot, "close")
         assert isinstance(app.screen, ConfirmScreen)
         job = await confirm_job(pilot)
-        await settle(pilot)
+        await settle(pilot, rounds=3)
         assert job.done == 3 and len(job.results) == 3
         refused = [(r.item, r.message) for r in job.failed_items]
         assert refused == [("root/sandbox-notes#1", "403 Forbidden")]
@@ -266,13 +264,13 @@ async def test_time_tracking_checks_durations_before_sending() -> None:
         assert len(app.session.client.request_log) == sent  # type: ignore[union-attr]
         dialog.query_one("#issues-time-duration", Input).value = "1h 30m"
         await press(pilot, "#time_estimate")
-        await settle(pilot)
+        await settle(pilot, rounds=3)
         assert sandbox_issue(asgi, "acme/platform/api-gateway", 5).time_estimate == 5400
         await pilot.press("t")
         await pilot.pause()
         app.screen.query_one("#issues-time-duration", Input).value = "1d"
         await press(pilot, "#add_spent_time")
-        await settle(pilot)
+        await settle(pilot, rounds=3)
         assert sandbox_issue(asgi, "acme/platform/api-gateway", 5).total_time_spent == 8 * 3600
         row = next(i for i in screen.table.rows if i.reference == "acme/platform/api-gateway#5")
         assert row.time_stats is not None and row.time_stats.human_time_estimate == "1h 30m"
@@ -317,20 +315,20 @@ async def test_edit_comment_promote_and_copy(monkeypatch) -> None:  # type: igno
         app.screen.query_one("#issues-edit-title", Input).value = "Add RateLimit-* headers"
         app.screen.query_one("#issues-edit-labels", Input).value = "feature, backend, api"
         await pilot.click("#save")
-        await settle(pilot)
+        await settle(pilot, rounds=3)
         issue = sandbox_issue(asgi, "acme/platform/api-gateway", 2)
         assert issue.title == "Add RateLimit-* headers" and issue.labels == ["feature", "backend", "api"]
         await pilot.press("c")
         await pilot.pause()
         app.screen.query_one(Input).value = "On it"
         await pilot.press("enter")
-        await settle(pilot)
+        await settle(pilot, rounds=3)
         notes = issues_data(asgi.state.store).notes[issue.id]
         assert notes[-1].body == "On it"
         await pilot.press("p")
         await pilot.pause()
         await pilot.click("#confirm")
-        await settle(pilot)
+        await settle(pilot, rounds=3)
         assert issue.epic_id is not None and issue.state == "closed"
         await pilot.press("y")
         await pilot.pause()
@@ -379,8 +377,8 @@ async def test_hostile_issue_text_renders_literally() -> None:
         assert app.is_running and isinstance(app.screen, IssuesScreen)
 
 
-async def test_revisiting_within_the_ttl_sends_no_request() -> None:
-    app = make_app(transport_factory=sandbox(ManualClock())[1])
+async def test_revisiting_within_the_ttl_sends_no_request(sandbox_app: LabdeckApp) -> None:
+    app = sandbox_app
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_issues(pilot, "label:backend")
         await select(pilot, screen, "acme/platform/api-gateway#1")
@@ -393,9 +391,9 @@ async def test_revisiting_within_the_ttl_sends_no_request() -> None:
                                                            "acme/platform/api-gateway#2"}
         assert again.extras and len(log) == sent  # rows and detail from the cache
         again.refresh_data()
-        await settle(pilot)
+        await settle(pilot, rounds=3)
         await pilot.pause(0.2)
-        await settle(pilot)
+        await settle(pilot, rounds=3)
         assert len(log) > sent
 
 

@@ -11,9 +11,9 @@ from typing import Any
 import httpx
 from snapshot_apps import jump_to, make_app, press_for, settle
 from textual.widgets import Input, Static, TextArea
+from tiny_sandbox import GATEWAY
+from tiny_sandbox import Sandbox as TinySandbox
 
-from labdeck.sandbox.app import create_app
-from labdeck.sandbox.options import SandboxOptions
 from labdeck.tui.jobs import JobState
 from labdeck.tui.screens.confirm import ConfirmScreen
 from labdeck.tui.screens.projects.dialogs import ForkDialog, TagCreateDialog
@@ -26,23 +26,20 @@ from labdeck.tui.screens.projects.view import ProjectViewScreen
 from labdeck.tui.screens.projects.wiki import WikiEditorScreen, WikiTab
 
 SIZE = (140, 44)
-GATEWAY = "acme/platform/api-gateway"
 
 
-class Sandbox:
-    """A tiny sandbox on the real clock (forks finish after `async_delay` seconds)."""
+class Sandbox(TinySandbox):
+    """A tiny sandbox on the real clock (forks finish after `async_delay` seconds), whose transport fails
+    the next `fail_next[method]` requests of a method with a 500, then behaves."""
 
     def __init__(self, async_delay: float = 0.0) -> None:
-        self.asgi = create_app(SandboxOptions(scale="tiny", async_delay=async_delay))
-        self.store = self.asgi.state.store
+        super().__init__(real_clock=True, async_delay=async_delay)
         self.fail_next: dict[str, int] = {}
 
     def factory(self, settings: Any) -> httpx.AsyncBaseTransport:
         sandbox = self
 
         class Flaky(httpx.ASGITransport):
-            """Fails the next N requests of a method with a 500, then behaves."""
-
             async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
                 if sandbox.fail_next.get(request.method, 0) > 0:
                     sandbox.fail_next[request.method] -= 1
@@ -50,13 +47,6 @@ class Sandbox:
                 return await super().handle_async_request(request)
 
         return Flaky(self.asgi)
-
-    def project(self, path: str) -> Any:
-        from labdeck.api.models.projects import Project
-
-        record = self.store.project_by_path(path)
-        return Project(id=record.id, name=record.name, path=record.path, path_with_namespace=path,
-                       name_with_namespace=record.name_with_namespace, default_branch="main")
 
 
 async def open_view(pilot: Any, sandbox: Sandbox, tab: str = "wiki",

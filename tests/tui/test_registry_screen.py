@@ -5,17 +5,15 @@ deleted is exactly the preview), the hour lock, hand-marked tag deletion and rep
 from __future__ import annotations
 
 import re
-from datetime import datetime, timedelta
+from datetime import timedelta
 from typing import Any
 
-import httpx
 from snapshot_apps import jump_to, make_app, settle
 from textual.widgets import Button, Input, Static
+from tiny_sandbox import GATEWAY
+from tiny_sandbox import Sandbox as TinySandbox
 
 from labdeck.api.models.registry import RegistryRepository
-from labdeck.sandbox.app import create_app
-from labdeck.sandbox.clock import ManualClock
-from labdeck.sandbox.options import SandboxOptions
 from labdeck.sandbox.seed.registry import Repository, Tag, add_repository
 from labdeck.tui.areas import AreaRequest
 from labdeck.tui.jobs import JobState
@@ -24,15 +22,13 @@ from labdeck.tui.screens.registry.cleanup import TABLE_DELAY, PlannedTag, Regist
 from labdeck.tui.screens.registry.registry import RegistryScreen, RegistryTagsScreen
 
 SIZE = (150, 50)
-GATEWAY = "acme/platform/api-gateway"
 
 
-class Sandbox:
+class Sandbox(TinySandbox):
     """A tiny sandbox whose asynchronous operations complete at once, with one known repository."""
 
     def __init__(self) -> None:
-        self.asgi = create_app(SandboxOptions(scale="tiny", async_delay=0), clock=ManualClock())
-        self.store = self.asgi.state.store
+        super().__init__(async_delay=0)
         now = self.store.now()
 
         def tag(name: str, days: int, digest: str, size: int) -> Tag:
@@ -44,12 +40,6 @@ class Sandbox:
             tag("v1.0.0", 60, "b", 2_000_000), tag("pr-1", 90, "c", 3_000_000),
             tag("pr-2", 5, "d", 4_000_000), tag("pr-3", 200, "c", 3_000_000),
             tag("main-abc", 120, "e", 5_000)])
-
-    def now(self) -> datetime:
-        return self.store.now()  # type: ignore[no-any-return]
-
-    def factory(self, settings: Any) -> httpx.ASGITransport:
-        return httpx.ASGITransport(self.asgi)
 
     def tag_names(self) -> set[str]:
         return set(self.repo.tags)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from snapshot_apps import jump_to, make_app, messages, sandbox, sandbox_settings
+from snapshot_apps import jump_to, make_app, messages, sandbox, sandbox_settings, settle
 from textual.widgets import Input, TabbedContent
 
 from labdeck.tui.navigation import MAX_HISTORY
@@ -17,11 +17,6 @@ from labdeck.tui.screens.shell.request_log import RequestLogScreen
 
 SIZE = (150, 42)
 
-
-async def settle(pilot: Any) -> None:
-    await pilot.pause()
-    await pilot.app.workers.wait_for_complete()
-    await pilot.pause()
 
 
 async def test_a_jump_back_to_an_open_area_keeps_its_query_tab_and_cursor() -> None:

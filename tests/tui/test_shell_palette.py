@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from snapshot_apps import jump_to, make_app, palette_choose
+from snapshot_apps import jump_to, make_app, palette_choose, settle
 
 from labdeck.tui.area_commands import AreaActionCommands
 from labdeck.tui.commands import ScreenActionCommands, ThemeCommands
@@ -15,11 +15,6 @@ from labdeck.tui.screens.registry.registry import RegistryScreen
 
 SIZE = (120, 36)
 
-
-async def settle(pilot: Any) -> None:
-    await pilot.pause()
-    await pilot.app.workers.wait_for_complete()
-    await pilot.pause()
 
 
 async def titles(provider_class: type, screen: Any) -> list[str]:

@@ -6,18 +6,10 @@ visual change.
 from __future__ import annotations
 
 from snapshot_apps import make_app
+from snapshot_apps import settle_for_snapshot as _settle
 from textual.pilot import Pilot
 
 SIZE = (110, 30)
-
-
-async def _settle(pilot: Pilot[None]) -> None:
-    await pilot.app.workers.wait_for_complete()
-    await pilot.pause()
-    for screen in pilot.app.screen_stack:
-        if hasattr(screen, "refresh_status"):
-            screen.refresh_status()
-    await pilot.pause()
 
 
 def test_home_view(snap_compare) -> None:

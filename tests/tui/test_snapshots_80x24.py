@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 from dialog_catalogue import DIALOGS
-from snapshot_apps import make_app, sandbox, settle
+from snapshot_apps import make_app, sandbox, settle, settle_for_snapshot
 from textual.pilot import Pilot
 
 from labdeck.sandbox.clock import ManualClock
@@ -30,13 +30,7 @@ def app_and_store() -> tuple[Any, Any]:
 
 
 async def _settled(pilot: Pilot[Any]) -> None:
-    await settle(pilot, rounds=3)
-    for widget in pilot.app.screen.query("Input, TextArea"):
-        widget.cursor_blink = False  # type: ignore[attr-defined]  # a blinking cursor is not a layout
-    for screen in pilot.app.screen_stack:
-        if hasattr(screen, "refresh_status"):
-            screen.refresh_status()
-    await pilot.pause()
+    await settle_for_snapshot(pilot, rounds=3)
 
 
 async def _push(pilot: Pilot[Any], screen: Any) -> None:
