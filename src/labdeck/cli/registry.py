@@ -26,6 +26,7 @@ from labdeck.cli.registry_policy import add_parser as add_policy_parser
 from labdeck.cli.support import (
     UsageError,
     UsageParser,
+    add_reading_options,
     connection_settings,
     demo_transport,
     render_json,
@@ -53,13 +54,7 @@ def build_parser() -> argparse.ArgumentParser:
     plan.add_argument("--keep-n", type=int, metavar="N", help="keep the N newest matching tags")
     plan.add_argument("--older-than", metavar="DURATION", help="delete only tags older than this (1d)")
     plan.add_argument("--json", action="store_true", help="print the plan as JSON")
-    plan.add_argument("--no-cache", action="store_true",
-                      help="read every tag detail again (ignore and do not write the tag-detail cache)")
-    plan.add_argument("--no-graphql", action="store_true",
-                      help="read tag details by REST only (one request per tag), not through GraphQL")
-    plan.add_argument("--instance", metavar="NAME", help="instance from the config")
-    plan.add_argument("--config", metavar="FILE", help="config file (default: $LABDECK_CONFIG or XDG)")
-    plan.add_argument("--demo", action="store_true", help="use the embedded sandbox as root")
+    add_reading_options(plan)
     add_policy_parser(commands)
     return parser
 

@@ -16,7 +16,7 @@ import argparse
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from labdeck.cli.support import connection_settings, demo_transport, render_json
+from labdeck.cli.support import add_reading_options, connection_settings, demo_transport, render_json
 
 if TYPE_CHECKING:
     import httpx
@@ -32,13 +32,7 @@ def add_parser(commands: Any) -> None:
     policy.add_argument("--gitlab-registry", action="store_true",
                         help="the instance runs GitLab's own registry (metadata database): rules per page of "
                              "1,000 tags, runs bounded by time")
-    policy.add_argument("--no-cache", action="store_true",
-                        help="read every tag detail again (ignore and do not write the tag-detail cache)")
-    policy.add_argument("--no-graphql", action="store_true",
-                        help="read tag details by REST only (one request per tag), not through GraphQL")
-    policy.add_argument("--instance", metavar="NAME", help="instance from the config")
-    policy.add_argument("--config", metavar="FILE", help="config file (default: $LABDECK_CONFIG or XDG)")
-    policy.add_argument("--demo", action="store_true", help="use the embedded sandbox as root")
+    add_reading_options(policy)
 
 
 def _iso(value: datetime | None) -> str | None:

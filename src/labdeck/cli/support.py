@@ -123,3 +123,14 @@ def run_guarded(prog: str, body: Callable[[], int]) -> int:
         return fail(prog, "interrupted", 130)
     except Exception as exc:  # never a traceback: one line, whatever went wrong
         return fail(prog, describe_error(exc), 1)
+
+
+def add_reading_options(parser: Any) -> None:
+    """The options every `labdeck registry` command that reads tag details takes: where to read, and how."""
+    parser.add_argument("--no-cache", action="store_true",
+                        help="read every tag detail again (ignore and do not write the tag-detail cache)")
+    parser.add_argument("--no-graphql", action="store_true",
+                        help="read tag details by REST only (one request per tag), not through GraphQL")
+    parser.add_argument("--instance", metavar="NAME", help="instance from the config")
+    parser.add_argument("--config", metavar="FILE", help="config file (default: $LABDECK_CONFIG or XDG)")
+    parser.add_argument("--demo", action="store_true", help="use the embedded sandbox as root")
