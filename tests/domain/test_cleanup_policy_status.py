@@ -47,3 +47,15 @@ def test_schedule_counts_runs_and_the_following_date() -> None:
     overdue = schedule(Policy(enabled=True, next_run_at=NOW - timedelta(days=1)), NOW, [])
     assert overdue.first_at == NOW and overdue.runs == 1
     assert schedule(Policy(enabled=False, next_run_at=NOW), NOW, [plan]).first_at is None
+
+
+def test_an_idle_repository_that_never_started_is_not_said_to_have_finished_a_run() -> None:
+    """GitLab's `cleanup_unscheduled` is its idle state: with no start, there is no last run to have finished
+    ("never started, finished its last run" was shown)."""
+    policy = Policy(enabled=True, next_run_at=NOW + timedelta(hours=3))
+    plan = PolicyPlanner(tags(3)).plan(policy, NOW)
+    lines = explain(policy, NOW, [("app", plan)], [RepositoryState("app", None, "cleanup_unscheduled")])
+    assert not any("finished its last run" in line for line in lines)
+    started = explain(policy, NOW, [("app", plan)],
+                      [RepositoryState("app", NOW - timedelta(days=1), "cleanup_unscheduled")])
+    assert any("last started" in line and "finished its last run" in line for line in started)

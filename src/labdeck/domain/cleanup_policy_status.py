@@ -115,7 +115,10 @@ def _history(policy: Policy, now: datetime, states: Sequence[RepositoryState]) -
                          "repositories have not started a cleanup since: the cleanup workers have not "
                          "picked it up (worker capacity 0, a backlog, or cleanups turned off).")
     for state in states:
-        words = _STATUS_WORDS.get((state.status or "").lower())
+        status = (state.status or "").lower()
+        words = _STATUS_WORDS.get(status)
+        if state.started_at is None and status.endswith("unscheduled"):
+            words = None  # GitLab's idle state: with no start there is no last run to have finished
         if state.started_at is None and words is None:
             continue
         started = f"last started {_when(state.started_at)}" if state.started_at else "never started"
