@@ -308,3 +308,16 @@ async def open_protected_from(pilot: Any, screen: DeploymentsScreen) -> Protecte
     await settle(pilot)
     assert isinstance(pilot.app.screen, ProtectedEnvironmentsScreen)
     return pilot.app.screen  # type: ignore[no-any-return]
+
+
+async def test_escape_in_a_filter_returns_to_the_table_not_out_of_the_area() -> None:
+    """Issue 24: escape in the status filter left Deployments instead of returning to its table."""
+    sandbox = Sandbox()
+    app = make_app(transport_factory=sandbox.factory)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_screen(pilot, sandbox)
+        screen.query_one("#deployments-status", Select).focus()
+        await pilot.pause()
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.screen is screen and app.focused is screen.table

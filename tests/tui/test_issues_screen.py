@@ -446,3 +446,18 @@ async def test_a_labels_edit_never_removes_a_label_the_operator_did_not_remove()
         await pilot.click("#save")
         await settle(pilot)
         assert issue.labels.count("feature") == 1 and "api" in issue.labels and "backend" not in issue.labels
+
+
+async def test_an_emptied_list_shows_no_issues_detail() -> None:
+    """Issue 24: a list emptied by the local filter kept the previous issue's detail pane."""
+    from labdeck.tui.widgets.resource_view import ResourceView
+
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_issues(pilot)
+        view = screen.query_one("#issues-view", ResourceView)
+        assert str(view.detail_pane.render()).strip()  # the first issue's detail
+        screen.table.set_filter("no issue is called this")
+        await settle(pilot)
+        assert screen.table.cursor_row is None
+        assert str(view.detail_pane.render()).strip() == ""

@@ -16,7 +16,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import ModalScreen, Screen
-from textual.widgets import Button, Header, Input, Static
+from textual.widgets import Button, Checkbox, Header, Input, Select, Static
 
 from labdeck.tui.context import Context, context_of
 from labdeck.tui.keymap import bindings_of
@@ -131,8 +131,9 @@ class LabdeckScreen(PanePolicy, FormKeys, Screen[None]):
         return panes.get("") if panes else None
 
     def leave_field(self) -> bool:
-        """Escape in a text field hands focus back to the screen's table (True), before escape means back."""
-        if not is_typing(self.focused):
+        """Escape in a field (text, a choice, a switch) hands focus back to the screen's table (True), before
+        escape means back."""
+        if not (is_typing(self.focused) or isinstance(self.focused, Select | Checkbox)):
             return False
         tables = [table for table in self.query(ResourceTable) if table.display and table.focusable]
         if not tables:

@@ -202,6 +202,8 @@ class ResourceView(Widget):
 
     def on_resource_table_state_changed(self, event: ResourceTable.StateChanged) -> None:
         self._update_footer()
+        if self.table.cursor_row is None:  # emptied (a filter, a reload): no row, so no detail of one
+            self.refresh_detail()
 
     def on_resource_table_row_highlighted(self, event: ResourceTable.RowHighlighted) -> None:
         self.refresh_detail()
