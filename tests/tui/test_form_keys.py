@@ -185,3 +185,25 @@ async def test_keys_typed_while_an_area_opens_are_delivered_to_it_in_order() -> 
         assert app.screen.query_one("#issues-query", Input).value == "label:bug"
         assert any("labels=bug" in entry.path for entry in app.request_log.entries)
         assert not app.context.type_ahead.holding
+
+
+async def test_kept_keys_are_never_kept_for_good() -> None:
+    """A prompt answered but never followed by its area (the callback lost): the type-ahead queue gives the
+    keys to the screen on top after `GIVE_UP` seconds instead of swallowing every key from then on."""
+    from labdeck.tui import type_ahead
+
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        type_ahead.GIVE_UP = 0.05
+        try:
+            app.context.type_ahead.hold(app)
+            burst(app, "j")
+            await settle(pilot)
+            for _ in range(100):  # a condition: the timer fires after GIVE_UP
+                if not app.context.type_ahead.holding:
+                    break
+                await pilot.pause(0.02)
+            assert not app.context.type_ahead.holding
+        finally:
+            type_ahead.GIVE_UP = 10.0

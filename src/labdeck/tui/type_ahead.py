@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     from textual.app import App
 
 MAX_HELD = 256  # a stuck opening must not keep a whole paste
+GIVE_UP = 10.0  # seconds: an area that has not opened by then gets the kept keys anyway
 _CONTROL_KEYS = {"\r": "enter", "\t": "tab"}
 
 
@@ -34,8 +35,11 @@ class TypeAhead:
         self._replayed: set[int] = set()
         self._delivering = False
 
-    def hold(self) -> None:
-        """From now on keys are kept, until `deliver`."""
+    def hold(self, app: App[Any] | None = None) -> None:
+        """From now on keys are kept, until `deliver`; with `app`, delivered after `GIVE_UP` seconds at the
+        latest, so keys are never kept for good if the area never says it opened."""
+        if not self.holding and app is not None:
+            app.set_timer(GIVE_UP, lambda: self.deliver(app) if self.holding else None)
         self.holding = True
 
     def add(self, key: str, character: str | None) -> None:

@@ -68,7 +68,7 @@ class JumpScreen(FormKeys, ModalScreen[str | None]):
     def after_answer(self, keys: list[int | str]) -> None:
         """Keys typed after the enter while the prompt opened: kept for the area it opens."""
         type_ahead = context_of(self).type_ahead
-        type_ahead.hold()
+        type_ahead.hold(self.app)
         for key in keys:
             if isinstance(key, int):
                 type_ahead.add("tab" if key > 0 else "shift+tab", None)
@@ -78,7 +78,7 @@ class JumpScreen(FormKeys, ModalScreen[str | None]):
     def answer(self, name: str) -> None:
         """Close with `name`; from now on keys are held for the area it opens (`type_ahead`)."""
         self.query_one("#jump-input", PromptInput).answered = True
-        context_of(self).type_ahead.hold()
+        context_of(self).type_ahead.hold(self.app)
         self.dismiss(name)
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
