@@ -44,7 +44,7 @@ def test_policy_panel_previews_and_leaves_without_saving(small: Terminal) -> Non
     demo.wait_for("matches no tag")  # the seeded policy's pattern matches nothing, said in words
     screen = demo.screen()
     assert "Runs every" in screen and "Keep (RE2)" in screen
-    demo.keys("Escape")
+    demo.keys("Escape", "Escape")  # out of the editor's field to the tag table, then out of the panel
     demo.wait_gone("Cleanup policy of")
     demo.jump("log")
     demo.wait_for("Request log —")
