@@ -63,6 +63,17 @@ async def select(pilot: Any, screen: IssuesScreen, reference: str) -> Issue:
     return rows[index]
 
 
+async def open_edit(pilot: Any, screen: IssuesScreen, reference: str) -> EditIssueScreen:
+    """`e` on the issue `reference`: its edit dialog."""
+    await select(pilot, screen, reference)
+    screen.table.focus()
+    await pilot.press("e")
+    await pilot.pause()
+    dialog = pilot.app.screen
+    assert isinstance(dialog, EditIssueScreen)
+    return dialog
+
+
 async def test_jump_opens_the_issues_view() -> None:
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
@@ -307,11 +318,7 @@ async def test_edit_comment_promote_and_copy(monkeypatch) -> None:  # type: igno
     app = make_app(settings=sandbox_settings(ALICE), transport_factory=factory)
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_issues(pilot, "label:feature label:backend")
-        await select(pilot, screen, "acme/platform/api-gateway#2")
-        screen.table.focus()
-        await pilot.press("e")
-        await pilot.pause()
-        assert isinstance(app.screen, EditIssueScreen)
+        await open_edit(pilot, screen, "acme/platform/api-gateway#2")
         app.screen.query_one("#issues-edit-title", Input).value = "Add RateLimit-* headers"
         app.screen.query_one("#issues-edit-labels", Input).value = "feature, backend, api"
         await pilot.click("#save")
@@ -425,12 +432,7 @@ async def test_a_labels_edit_never_removes_a_label_the_operator_did_not_remove()
     app = make_app(settings=sandbox_settings(ALICE), transport_factory=factory)
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_issues(pilot, "label:feature label:backend")
-        await select(pilot, screen, "acme/platform/api-gateway#2")
-        screen.table.focus()
-        await pilot.press("e")
-        await pilot.pause()
-        dialog = app.screen
-        assert isinstance(dialog, EditIssueScreen)
+        dialog = await open_edit(pilot, screen, "acme/platform/api-gateway#2")
         await pilot.press("tab", "x")  # into the labels field, then a key: appended, not replacing
         assert dialog.query_one("#issues-edit-labels", Input).value.startswith("feature, backend")
         dialog.query_one("#issues-edit-labels", Input).value = "feature, api"

@@ -65,6 +65,16 @@ async def open_tags(pilot: Any, sandbox: Sandbox) -> RegistryTagsScreen:
     return screen
 
 
+async def open_cleanup(pilot: Any, sandbox: Sandbox) -> RegistryCleanupScreen:
+    """`c` on the known repository's tags: the cleanup panel."""
+    await open_tags(pilot, sandbox)
+    await pilot.press("c")
+    await pilot.pause()
+    panel = pilot.app.screen
+    assert isinstance(panel, RegistryCleanupScreen)
+    return panel
+
+
 def text(screen: Any, selector: str) -> str:
     return str(screen.query_one(selector, Static).render())
 
@@ -124,11 +134,7 @@ async def test_cleanup_panel_from_rules_to_finished_job() -> None:
     sandbox = Sandbox()
     app = make_app(transport_factory=sandbox.factory)
     async with app.run_test(size=SIZE) as pilot:
-        await open_tags(pilot, sandbox)
-        await pilot.press("c")
-        await pilot.pause()
-        panel = app.screen
-        assert isinstance(panel, RegistryCleanupScreen)
+        panel = await open_cleanup(pilot, sandbox)
         await type_into(pilot, "#cleanup-delete", "pr-.*")
         assert text(panel, "#cleanup-summary").startswith("3 to delete · 4 kept (latest 1, not matched 3)")
         assert "frees 7.0 MB" in text(panel, "#cleanup-summary")  # digest c (pr-1, pr-3) counted once
@@ -181,10 +187,7 @@ async def test_lock_taken_elsewhere_deletes_the_names_one_request_each() -> None
     sandbox.repo.lease_until = sandbox.store.clock.time() + 1800
     app = make_app(transport_factory=sandbox.factory)
     async with app.run_test(size=SIZE) as pilot:
-        await open_tags(pilot, sandbox)
-        await pilot.press("c")
-        await pilot.pause()
-        panel = app.screen
+        panel = await open_cleanup(pilot, sandbox)
         await type_into(pilot, "#cleanup-delete", ".*")
         panel.table.focus()
         await pilot.press("a")
@@ -280,10 +283,7 @@ async def test_what_is_deleted_is_exactly_what_the_preview_listed() -> None:
     sandbox = Sandbox()
     app = make_app(transport_factory=sandbox.factory)
     async with app.run_test(size=SIZE) as pilot:
-        await open_tags(pilot, sandbox)
-        await pilot.press("c")
-        await pilot.pause()
-        panel = app.screen
+        panel = await open_cleanup(pilot, sandbox)
         await type_into(pilot, "#cleanup-delete", "pr-.*")
         await type_into(pilot, "#cleanup-keep-n", "2")
         await pilot.pause(TABLE_DELAY + 0.1)
