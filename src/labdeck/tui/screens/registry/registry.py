@@ -307,7 +307,7 @@ class RegistryTagsScreen(LabdeckScreen):
         self.table.loading_more = True
         try:
             self.details = await service.tag_details(self.project, self.repository.id, on_progress=progress,
-                                                     refresh=refresh)
+                                                     refresh=refresh, path=self.repository.path)
         finally:
             self.table.loading_more = False
         self.details.sort(key=lambda t: -_timestamp(t.created_at))
