@@ -508,7 +508,7 @@ class IssuesScreen(LabdeckScreen):
         detail = f" ({text})" if text else ""
         title = f"{label}{detail}: {len(issues)} issue{'' if len(issues) == 1 else 's'}"
         message = Content.assemble(bulk_question(kind, text, len(issues)) + " ",
-                                   "Those the server refuses are listed in the job's results.")
+                                   "Those the server refuses are listed in the task's results.")
         action = self.bulk_action(issues, kind, names, text, title)
         if action is not None:
             confirm_bulk(self, action, BulkQuestion(title, message, label,

@@ -4,9 +4,9 @@ instance right now, each line opening the place to act.
 Users pending approval, dormant, blocked and banned (administrators; bars show the proportions);
 registry repositories with the most tag storage among those this run already read, and repositories whose
 bulk-delete lock is active; Pages certificates expired or expiring within 30 days (administrators);
-deployments that failed in the last 24 hours in the projects recently opened; the running and failed jobs of
-this session. It loads in the background within a request budget (`OverviewService`), shows the age of each
-figure, and `r` reloads it.
+deployments that failed in the last 24 hours in the projects recently opened; labdeck's own running and
+failed tasks of this session. It loads in the background within a request budget (`OverviewService`),
+shows the age of each figure, and `r` reloads it; a task that finishes shows the lines again.
 """
 
 from __future__ import annotations
@@ -238,13 +238,13 @@ class OverviewPanel(Vertical):
         failed = [j for j in jobs.jobs if j.state == JobState.FAILED or (j.state.finished and j.failed_items)]
         if not running and not failed:
             return
-        self._heading(options, "Jobs of this session")
+        self._heading(options, "Tasks of this session")
         if running:
             self._line(options, "jobs.running", f"{len(running)} running: "
-                       + ", ".join(j.title for j in running[:3]), ("jobs", AreaRequest()))
+                       + ", ".join(j.title for j in running[:3]), ("tasks", AreaRequest()))
         if failed:
             self._line(options, "jobs.failed", f"{len(failed)} failed or with failed items: "
-                       + ", ".join(j.title for j in failed[:3]), ("jobs", AreaRequest()), "$error")
+                       + ", ".join(j.title for j in failed[:3]), ("tasks", AreaRequest()), "$error")
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         event.stop()

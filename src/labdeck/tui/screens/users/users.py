@@ -321,7 +321,7 @@ class UsersScreen(LabdeckScreen):
             if op is None or action is None:
                 return
             label = op.label.capitalize()
-            question = (f"{label} {total} marked users? Those the server refuses are listed in the job's "
+            question = (f"{label} {total} marked users? Those the server refuses are listed in the task's "
                         "results.")
             confirm_bulk(self, action, BulkQuestion(
                 f"{label} {total} users", question, label, danger=op not in GENTLE,
