@@ -33,7 +33,8 @@ def test_labdecks_own_work_is_tasks_and_jobs_stays_an_alias() -> None:
     tasks = areas.AREAS["tasks"]
     assert "jobs" not in areas.AREAS and tasks.title == "Tasks" and "job" not in tasks.description.lower()
     assert find_area("jobs") is tasks and find_area(":JOBS") is tasks
-    assert complete("jo") == ["tasks", "journal"] and complete("ta") == ["tasks"]
+    assert complete("jo") == ["journal", "tasks"]  # a name typed first, then an alias
+    assert complete("job") == ["tasks"] and complete("ta") == ["tasks"]
     assert alias_note("jo") == ":jobs is an alias of :tasks" and alias_note("pro") == ""
     shown = render_status(StatusInfo(instance="demo", running_jobs=2)).plain
     assert "tasks 2 running" in shown and "job" not in shown

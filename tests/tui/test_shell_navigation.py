@@ -159,7 +159,7 @@ async def test_the_jump_prompt_says_jobs_is_an_alias_and_it_opens_tasks() -> Non
         assert ":tasks" in str(choices.render()) and ":jobs is an alias of :tasks" in str(choices.render())
         await pilot.press("j", "o")
         await pilot.pause()
-        assert str(choices.render()) == ":tasks  :journal  ·  :jobs is an alias of :tasks"
+        assert str(choices.render()) == ":journal  :tasks  ·  :jobs is an alias of :tasks"
         await pilot.press("escape")
         await settle(pilot)
         await jump_to(pilot, "jobs")

@@ -135,9 +135,10 @@ def shown_areas(is_admin: bool, allowed: Callable[[Area], bool] | None = None) -
 
 
 def complete(prefix: str, is_admin: bool = True, allowed: Callable[[Area], bool] | None = None) -> list[str]:
-    """Names of the shown areas starting with `prefix` (or with an alias that does: `jo` gives `tasks`),
-    in registry order."""
+    """Names of the shown areas starting with `prefix`, in registry order, then those with an alias that
+    does (`jo` gives `journal`, then `tasks` for `jobs`), so tab and the prompt's suggestion agree."""
     wanted = prefix.strip().lstrip(":").lower()
-    return [area.name for area in shown_areas(is_admin, allowed)
-            if area.name.startswith(wanted)
-            or any(alias.startswith(wanted) and name == area.name for alias, name in ALIASES.items())]
+    shown = [area.name for area in shown_areas(is_admin, allowed)]
+    named = [name for name in shown if name.startswith(wanted)]
+    aliased = {name for alias, name in ALIASES.items() if alias.startswith(wanted)}
+    return named + [name for name in shown if name in aliased and name not in named]
