@@ -232,9 +232,9 @@ async def test_bulk_reject_asks_for_the_count_to_be_typed() -> None:
         await pilot.press("m")
         await choose(pilot, "reject")
         confirm = app.screen
-        assert isinstance(confirm, TypeToConfirmScreen) and confirm.expected == "1 users"
+        assert isinstance(confirm, TypeToConfirmScreen) and confirm.expected == "1 user"
         assert confirm.message.plain.endswith("\n\n1 user: pending.user")
-        await type_to_confirm(pilot, confirm, "1 users")
+        await type_to_confirm(pilot, confirm, "1 user")
         await pilot.pause()
         await app.jobs.wait(app.jobs.jobs[-1])
         await settle(pilot)

@@ -30,7 +30,7 @@ from labdeck.domain.moderation import Operation, self_lockout
 from labdeck.domain.text import status_line
 from labdeck.tui.areas import AreaRequest
 from labdeck.tui.bulk import BulkAction, BulkQuestion, confirm_bulk, start_bulk
-from labdeck.tui.jobs import Job
+from labdeck.tui.jobs import Job, counted
 from labdeck.tui.list_feed import EarlyWindow, ListFeed
 from labdeck.tui.screens.base import LabdeckScreen
 from labdeck.tui.screens.confirm import ConfirmScreen, TypeToConfirmScreen
@@ -314,18 +314,18 @@ class UsersScreen(LabdeckScreen):
         rows: list[Availability] = [
             (op, count > 0, f"allowed for {count} of {total}" if count else "not allowed for any marked user")
             for op, count in allowed.items()]
-        title = Text(f"Moderate {total} marked users", style="bold")
+        title = Text(f"Moderate {counted(total, 'marked user')}", style="bold")
 
         def chosen(op: Operation | None) -> None:
             action = self.bulk_action(users, op) if op is not None else None
             if op is None or action is None:
                 return
             label = op.label.capitalize()
-            question = (f"{label} {total} marked users? Those the server refuses are listed in the task's "
-                        "results.")
+            question = (f"{label} {counted(total, 'marked user')}? Those the server refuses are listed in "
+                        "the task's results.")
             confirm_bulk(self, action, BulkQuestion(
-                f"{label} {total} users", question, label, danger=op not in GENTLE,
-                typed=f"{total} users" if op in TYPED else None,
+                f"{label} {counted(total, 'user')}", question, label, danger=op not in GENTLE,
+                typed=counted(total, "user") if op in TYPED else None,
                 irreversible=NO_INVERSE_USER_OPS.get(op.value)), table=self.table)
 
         self.app.push_screen(OperationMenu(title, rows), chosen)
@@ -381,7 +381,8 @@ class UsersScreen(LabdeckScreen):
             return result.ok, result.message if result.ok else status_line(result.status, result.message)
 
         return BulkAction(
-            f"{op.label.capitalize()} {len(users)} users", users, lambda u: u.username or str(u.id), moderate,
+            f"{op.label.capitalize()} {counted(len(users), 'user')}", users,
+            lambda u: u.username or str(u.id), moderate,
             noun="user", verb=f"({op.label})", skip=lambda u: self.refuse_self(u, op),  # not the caller's own
             refresh=lambda: self.load_users(refresh=True))
 
