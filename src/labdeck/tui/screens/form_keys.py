@@ -171,6 +171,8 @@ class FormKeys(Screen[Any]):
                 break
             elif isinstance(field := fields[index], Input):
                 field.insert_text_at_cursor(key)
+            elif isinstance(field, TextArea):
+                field.insert(key)
         target = fields[index]
         if isinstance(target, Input):
             target.select_on_focus = False  # focusing must not select (and so let a key replace) the text

@@ -27,6 +27,7 @@ from labdeck.tui.screens.confirm import ConfirmScreen
 from labdeck.tui.screens.issues.dialogs import (
     BULK_CHOICES,
     BulkMenu,
+    CommentScreen,
     EditIssueScreen,
     LinkMenu,
     PromptScreen,
@@ -115,14 +116,17 @@ class IssueActions(IssuesHost):
             fresh = await service.get_issue(pid, iid)
             edit = LabelEdit(tuple(split_labels(changes.get("add_labels", ""))),
                              tuple(split_labels(changes.get("remove_labels", ""))))
-            return edit.applied_to(fresh.label_names) and fresh.title == changes.get("title", fresh.title)
+            return (edit.applied_to(fresh.label_names) and fresh.title == changes.get("title", fresh.title)
+                    and (fresh.description or "").rstrip() == changes.get("description",
+                                                                          fresh.description or "").rstrip())
 
         def edited(result: Issue | dict[str, str] | None) -> None:
             if isinstance(result, Issue):
                 self.notify("saved", title=issue.reference, markup=False, timeout=4)
                 self.updated(result)
 
-        open_write_form(self, EditIssueScreen(issue.reference, issue.title, issue.label_names),
+        open_write_form(self, EditIssueScreen(issue.reference, issue.title, issue.label_names,
+                                             issue.description or ""),
                         lambda changes: service.update_issue(pid, iid, **changes), verify=saved_already,
                         done=edited, refresh=lambda: self.refresh_issue(issue))
 
@@ -141,9 +145,8 @@ class IssueActions(IssuesHost):
                 self.notify("comment added", title=issue.reference, markup=False, timeout=4)
                 self.refresh_issue(issue)
 
-        prompt = PromptScreen(Content.from_markup("Comment on [b]$ref[/b]", ref=issue.reference),
-                              "your comment (Markdown)")
-        open_write_form(self, prompt, lambda body: service.add_note(pid, iid, body), verify=present,
+        editor = CommentScreen(Content.from_markup("Comment on [b]$ref[/b]", ref=issue.reference))
+        open_write_form(self, editor, lambda body: service.add_note(pid, iid, body), verify=present,
                         done=sent, refresh=lambda: self.refresh_issue(issue))
 
     @work(group="issues-single")
