@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 from snapshot_apps import make_app, messages, sandbox, sandbox_settings, settle
 from test_issues_screen import ALICE, SIZE, open_edit, open_issues, sandbox_issue, select
+from textual import events
 from textual._xterm_parser import XTermParser
 from textual.app import App, ComposeResult
 from textual.content import Content
@@ -188,3 +189,20 @@ def test_the_scratch_folder_is_private(tmp_path: Path) -> None:
     finally:
         remove_scratch(path)
     assert not path.parent.exists()
+
+
+async def test_keys_typed_while_the_comment_editor_opens_are_kept_enter_as_a_new_line() -> None:
+    """`c` then a comment of two lines in one burst: every key lands in the editor, in order (they came out
+    `hellow`: the enter and the keys kept after it were dropped)."""
+    app = make_app(settings=sandbox_settings(ALICE), transport_factory=sandbox(ManualClock())[1])
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_issues(pilot, "label:feature label:backend")
+        await select(pilot, screen, REF)
+        screen.table.focus()
+        for key, character in [("c", "c"), *((c, c) for c in "hello"), ("enter", "\r"),
+                               *((c, c) for c in "world")]:  # as the driver sends them: no wait between
+            app.post_message(events.Key(key, character))
+        await settle(pilot)
+        dialog = app.screen
+        assert isinstance(dialog, CommentScreen)
+        assert dialog.query_one(TextEditor).text == "hello\nworld"
