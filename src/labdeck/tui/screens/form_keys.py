@@ -165,8 +165,8 @@ class FormKeys(Screen[Any]):
         for position, key in enumerate(early):
             if isinstance(key, int):
                 index = (index + key) % len(fields)
-            elif key == ENTER and isinstance(fields[index], TextArea):
-                fields[index].insert("\n")  # a new line in a multi-line field
+            elif key == ENTER and isinstance(area := fields[index], TextArea):
+                area.insert("\n")  # a new line in a multi-line field
             elif key == ENTER:
                 submit = True
                 self.after_answer(early[position + 1:])  # the prompt is answered: later keys go on
