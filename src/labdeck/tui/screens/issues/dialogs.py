@@ -160,6 +160,7 @@ class PromptScreen(FormDialog[str]):
 
 # The keys of a form with a comment or description, on its border (the footer shows them too).
 TEXT_KEYS = "ctrl+s send · ctrl+o editor · enter new line · esc cancel"
+EDIT_KEYS = "ctrl+s save · esc cancel · in the description: ctrl+o your editor"
 
 
 class CommentScreen(FormDialog[str]):
@@ -219,7 +220,7 @@ class EditIssueScreen(FormDialog[dict[str, str]]):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="issues-dialog") as dialog:
-            dialog.border_subtitle = TEXT_KEYS
+            dialog.border_subtitle = EDIT_KEYS
             yield Static(Content.from_markup("Edit [b]$ref[/b]", ref=self.reference))
             yield Static("Title")
             yield Input(self.old_title, id="issues-edit-title")
