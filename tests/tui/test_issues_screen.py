@@ -32,6 +32,7 @@ from labdeck.tui.screens.issues.dialogs import (
 )
 from labdeck.tui.screens.issues.issues import IssuesScreen
 from labdeck.tui.widgets.resource_view import ResourceView
+from labdeck.tui.widgets.text_editor import TextEditor
 
 SIZE = (160, 45)
 ALICE = "glpat-sandbox-alice"
@@ -330,8 +331,8 @@ async def test_edit_comment_promote_and_copy(monkeypatch) -> None:  # type: igno
         assert issue.title == "Add RateLimit-* headers" and issue.labels == ["feature", "backend", "api"]
         await pilot.press("c")
         await pilot.pause()
-        app.screen.query_one(Input).value = "On it"
-        await pilot.press("enter")
+        app.screen.query_one(TextEditor).text = "On it"
+        await pilot.press("ctrl+s")
         await settle(pilot, rounds=3)
         notes = issues_data(asgi.state.store).notes[issue.id]
         assert notes[-1].body == "On it"
