@@ -109,3 +109,39 @@ async def test_the_overview_after_finished_jobs_lists_the_failed_one_and_does_no
         assert isinstance(app.screen, OverviewScreen)
         assert "Delete 2 tags" in lines(app.screen.query_one(OverviewPanel))["jobs.failed"]
         assert app.is_running and app.return_code is None
+
+
+async def test_overview_opens_with_the_cursor_on_the_first_line_and_enter_opens_it() -> None:
+    """`:overview` highlights its first line that opens something (not a heading): the first enter opens
+    it; a reload keeps the cursor on the same line."""
+    _asgi, factory = sandbox(ManualClock())
+    app = make_app(transport_factory=factory)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, rounds=3)
+        await jump_to(pilot, "overview")
+        await settle(pilot, rounds=2)
+        screen = app.screen
+        assert isinstance(screen, OverviewScreen)
+        options = screen.query_one("#overview-lines", OptionList)
+        assert app.focused is options
+        assert options.highlighted_option is not None and options.highlighted_option.id == "users.pending"
+        await pilot.press("enter")
+        await settle(pilot, rounds=2)
+        assert isinstance(app.screen, UsersScreen)
+        await jump_to(pilot, "overview")
+        options.highlighted = options.get_option_index("users.blocked")
+        screen.refresh_data()
+        await settle(pilot, rounds=2)
+        assert options.highlighted_option is not None and options.highlighted_option.id == "users.blocked"
+
+
+def test_first_line_skips_headings_and_keeps_the_chosen_line() -> None:
+    from textual.widgets.option_list import Option
+
+    from labdeck.tui.screens.shell.overview import first_line
+
+    shown = [Option("Users", disabled=True), Option("a", id="a"), Option("b", id="b")]
+    assert first_line(shown, None) == 1
+    assert first_line(shown, "b") == 2
+    assert first_line(shown, "gone") == 1
+    assert first_line([Option("Users", disabled=True)], None) is None
