@@ -202,7 +202,7 @@ class LabdeckScreen(PanePolicy, FormKeys, Screen[None]):
         if self.watcher is not None:
             self.watcher.stop()
             self.watcher = None
-            self.sub_title = ""
+            self.sub_title = None  # the app's again: the instance's name
             self.notify("Watch mode off", markup=False)
             return
         table = self.list_table()
@@ -210,9 +210,8 @@ class LabdeckScreen(PanePolicy, FormKeys, Screen[None]):
             self.notify("Nothing to watch here", severity="warning", markup=False)
             return
         seconds = seconds_for(getattr(self.ctx.config, "watch", {}), self.AREA)
+        self.notify(f"Watch mode on: refreshing now, then every {seconds:g}s (W stops)", markup=False)
         self.watcher = Watcher(self, table, seconds)
-        self.sub_title = self.watcher.state
-        self.notify(f"Watch mode on: refreshing every {seconds:g}s (W stops)", markup=False)
 
     def action_export_list(self) -> None:
         """`ctrl+e`: write the list's filtered (or marked) rows to CSV or JSON."""
