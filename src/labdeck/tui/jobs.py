@@ -162,6 +162,13 @@ def outcome_text(job: Job) -> str:
     return text
 
 
+def still_running_text(running: int) -> str:
+    """What quitting (or switching instance) would cancel, from the job centre's live count."""
+    if not running:
+        return "Every job has finished: nothing will be cancelled."
+    return f"{counted(running, 'job')} still running will be cancelled."
+
+
 JobFunction = Callable[[Job], Awaitable[Any]]
 Listener = Callable[[Job], None]
 
