@@ -128,11 +128,12 @@ class AppBase(HasContext, App[None]):
 
     # -- header ---------------------------------------------------------------------------------------
     def format_title(self, title: str, sub_title: str) -> Content:
-        """The header always names the instance (`demo` in demo mode), whatever a screen puts in its own
-        sub-title (watch mode's state, a project's path): `Users — watching every 30s · demo`."""
+        """The header always names the instance (`demo` in demo mode), first, whatever a screen puts in its
+        own sub-title (watch mode's state, a project's path): `Users — demo · watching every 30s` (a
+        narrow terminal cuts the screen's part, never the instance)."""
         instance = self.sub_title
         if instance and sub_title != instance:
-            sub_title = f"{sub_title} · {instance}" if sub_title else instance
+            sub_title = f"{instance} · {sub_title}" if sub_title else instance
         return super().format_title(title, sub_title)
 
     # -- status ---------------------------------------------------------------------------------------
