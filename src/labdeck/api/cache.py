@@ -26,7 +26,7 @@ from urllib.parse import unquote
 
 from labdeck.api.params import normalise_params
 from labdeck.api.private_files import open_private, private_folder
-from labdeck.domain.catalogue import endpoint_for
+from labdeck.domain.catalogue import changed_families
 from labdeck.domain.endpoints import Endpoint
 
 log = logging.getLogger(__name__)
@@ -53,7 +53,7 @@ def make_key(instance: str, identity: str, path: str, params: Mapping[str, Any] 
     return (instance.rstrip("/"), identity, normalise_path(path), normalise_params(params))
 
 
-def _in_family(path: str, family: str) -> bool:
+def in_family(path: str, family: str) -> bool:
     """True when `path` is `family`, below it, or a list it belongs to (an ancestor of it)."""
     family = normalise_path(family)
     return (path == family or path.startswith(family + "/") or family.startswith(path + "/"))
@@ -137,7 +137,7 @@ class ListCache:
         """Drop every entry of a resource family (`/groups/5/labels` drops `/groups/5/labels*` and the
         lists above it); returns how many were dropped."""
         doomed = [k for k in self._entries
-                  if _in_family(k[2], family) and (instance is None or k[0] == instance.rstrip("/"))]
+                  if in_family(k[2], family) and (instance is None or k[0] == instance.rstrip("/"))]
         for key in doomed:
             del self._entries[key]
         if doomed:
@@ -154,10 +154,8 @@ class ListCache:
         """A change `method path` (relative to `/api/v4`, as sent) succeeded: drop the mutated path's own
         family and, when the catalogue knows the endpoint, the families it declares (`also`), so a change
         made by any caller (a service, `labdeck api`) empties the same lists."""
-        self.invalidate(path, instance)
-        found = endpoint_for(method, path)
-        if found is not None:
-            self.forget(found[0], instance=instance, **found[1])
+        for family in changed_families(method, path):
+            self.invalidate(family, instance)
 
     def clear(self) -> None:
         keys = list(self._entries)

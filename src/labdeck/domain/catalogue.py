@@ -245,6 +245,14 @@ def endpoint_for(method: str, path: str) -> tuple[Endpoint, dict[str, str]] | No
     return find(ENDPOINTS, method, path)
 
 
+def changed_families(method: str, path: str) -> tuple[str, ...]:
+    """The cached list paths a successful change `method path` (relative to `/api/v4`, as sent) alters: the
+    mutated path's own family and, when the catalogue knows the endpoint, the families it declares (the
+    list cache drops these; the TUI re-reads the open lists that show them)."""
+    found = endpoint_for(method, path)
+    return (path, *(found[0].families(**found[1]) if found is not None else ()))
+
+
 def _by_shape() -> dict[str, tuple[Endpoint, ...]]:
     table: dict[str, list[Endpoint]] = {}
     for endpoint in ENDPOINTS:

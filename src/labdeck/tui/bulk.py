@@ -10,22 +10,27 @@ what was done and what failed, and every list the job changed reloads if its scr
 `confirm_bulk` asks first, the same way everywhere: the area's question, then who or what it acts on, by
 the names the results will use (`targets_text`: sanitised, literal text, the first few and "and N more"),
 and those it will skip with why.
+`refresh_lists` re-reads the open areas whose lists show the catalogue's cache families a change altered
+(each area declares its `lists` in `tui/areas.py`): the journal's undo uses it, wherever the list is open.
 """
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
+from textual.app import App
 from textual.content import Content
 from textual.dom import DOMNode
 
+from labdeck.api.cache import in_family, normalise_path
 from labdeck.api.errors import LabdeckError
 from labdeck.domain.text import sanitize_line
 from labdeck.tui.context import context_of
 from labdeck.tui.jobs import Job, counted
 from labdeck.tui.screens.confirm import ConfirmScreen, TypeToConfirmScreen
+from labdeck.tui.textual_internals import screen_stacks
 from labdeck.tui.widgets.resource_table import ResourceTable
 from labdeck.tui.workers import is_live
 
@@ -53,6 +58,29 @@ class BulkAction(Generic[T]):
     prepare: Callable[[Job], Awaitable[None]] | None = None
     refresh: Callable[[], object] | None = None
     changed: Callable[[], object] | None = None
+
+
+def refresh_lists(app: App[Any], families: Iterable[str]) -> int:
+    """Re-read every open area whose lists show one of `families` (the catalogue's cache families a change
+    altered: `domain.catalogue.changed_families`), each screen of its stack, shown or not; returns how many
+    screens were asked. The list cache already dropped these families, so the re-read is fresh."""
+    from labdeck.tui.areas import find_area
+    from labdeck.tui.navigation import mode_name
+    from labdeck.tui.screens.base import LabdeckScreen
+
+    changed = [normalise_path(family) for family in families]
+    asked = 0
+    for mode, stack in screen_stacks(app).items():
+        area = find_area(mode.removeprefix(mode_name("")))
+        if area is None or mode != mode_name(area.name):
+            continue
+        if not any(in_family(shown, family) for shown in area.lists for family in changed):
+            continue
+        for screen in stack:
+            if isinstance(screen, LabdeckScreen) and is_live(screen):
+                screen.refresh_data()
+                asked += 1
+    return asked
 
 
 def start_bulk(owner: DOMNode, action: BulkAction[T], *, table: ResourceTable | None = None) -> Job:

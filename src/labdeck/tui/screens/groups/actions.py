@@ -94,6 +94,7 @@ class GroupActions(GroupsHost):
         def done(result: int | None) -> None:
             if result and is_live(self):
                 self.notify(done_text(tab, what, int(result)))
+                self.table(tab).show_saved_row(row)  # focus back on the tab's list, on the saved row
                 self.reload(tab)
 
         open_write_form(self, form, write, done=done,
