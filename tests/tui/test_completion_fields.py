@@ -109,3 +109,19 @@ async def test_edit_dialog_completes_the_projects_labels(sandbox_app: LabdeckApp
         await type_and_wait(pilot, field, ", fron", f"{before}, frontend")
         await pilot.press("right")
         assert field.value == f"{before}, frontend"
+
+
+async def test_a_suggested_name_is_text_never_markup(sandbox_app: LabdeckApp) -> None:
+    async with sandbox_app.run_test(size=SIZE) as pilot:
+        screen = await open_issues(pilot, scope="group:acme")
+        assert sandbox_app.session is not None
+        await sandbox_app.session.client.post_json("/groups/acme/labels",
+                                                   {"name": "[@click=app.quit]boom", "color": "#ff0000"})
+        screen.action_focus_query()
+        field = screen.query_one("#issues-query", CompletingInput)
+        await type_and_wait(pilot, field, 'label:"[@', 'label:"[@click=app.quit]boom"')
+        await pilot.pause()
+        drawn = "".join(segment.text for y in range(field.size.height) for segment in field.render_line(y))
+        assert '"[@click=app.quit]boom"' in drawn  # drawn as the name, never read as markup
+        await pilot.press("right")
+        assert field.value == 'label:"[@click=app.quit]boom"' and sandbox_app.is_running
