@@ -4,6 +4,7 @@ labels, and the filter's unknown names said under the bar instead of an empty li
 
 from __future__ import annotations
 
+from datetime import date
 from typing import Any
 
 from snapshot_apps import settle, until
@@ -11,8 +12,10 @@ from textual.widgets import Input
 
 from labdeck.tui.app import LabdeckApp
 from labdeck.tui.areas import AreaRequest
+from labdeck.tui.screens.groups.forms import member_form
 from labdeck.tui.screens.issues.dialogs import EditIssueScreen
 from labdeck.tui.screens.issues.issues import IssuesScreen
+from labdeck.tui.screens.projects.dialogs import ForkDialog
 from labdeck.tui.screens.registry.registry import RegistryScreen
 from labdeck.tui.widgets.completion import CompletingInput
 
@@ -125,3 +128,24 @@ async def test_a_suggested_name_is_text_never_markup(sandbox_app: LabdeckApp) ->
         assert '"[@click=app.quit]boom"' in drawn  # drawn as the name, never read as markup
         await pilot.press("right")
         assert field.value == 'label:"[@click=app.quit]boom"' and sandbox_app.is_running
+
+
+async def test_member_and_fork_forms_complete_users_and_groups(sandbox_app: LabdeckApp) -> None:
+    async with sandbox_app.run_test(size=SIZE) as pilot:
+        await settle(pilot, rounds=3)
+        form = member_form("groups", date(2026, 1, 1))
+        await pilot.app.push_screen(form)
+        await settle(pilot)
+        users = form.query_one("#field-user_ids", CompletingInput)
+        users.focus()
+        await type_and_wait(pilot, users, "12, @caro", "12, @carol")
+        await pilot.press("tab")
+        assert users.value == "12, @carol"
+        form.dismiss(None)
+        await settle(pilot)
+        fork = ForkDialog("acme/platform/api-gateway")
+        await pilot.app.push_screen(fork)
+        await settle(pilot)
+        namespace = fork.query_one("#fork-namespace", CompletingInput)
+        namespace.focus()
+        await type_and_wait(pilot, namespace, "acme/pl", "acme/platform")
