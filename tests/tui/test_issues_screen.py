@@ -206,6 +206,9 @@ async def test_bulk_close_with_one_issue_refused() -> None:
         await pilot.press("ctrl+a", "b")
         await choose_bulk(pilot, "close")
         assert isinstance(app.screen, ConfirmScreen)
+        named = app.screen.message.plain.rpartition("\n\n")[2]  # the issues it acts on (issue 24)
+        assert named.startswith("3 issues: ") and set(named.removeprefix("3 issues: ").split(", ")) == {
+            "acme/platform/api-gateway#5", "acme/handbook#1", "root/sandbox-notes#1"}
         job = await confirm_job(pilot)
         await settle(pilot, rounds=3)
         assert job.done == 3 and len(job.results) == 3

@@ -28,6 +28,17 @@ def test_every_private_name_used_still_exists() -> None:
     assert callable(getattr(CommandList, "_update_lines", None))
 
 
+def test_the_pilot_idle_wait_the_tests_tune_still_reads_its_two_names() -> None:
+    """tests/conftest.py shortens Pilot's idle step through these two module globals."""
+    import inspect
+
+    import textual._wait
+
+    source = inspect.getsource(textual._wait.wait_for_idle)
+    assert "sleep(SLEEP_GRANULARITY)" in source and "< SLEEP_IDLE" in source
+    assert textual._wait.SLEEP_IDLE == textual._wait.SLEEP_GRANULARITY / 20
+
+
 def test_no_other_module_touches_textual_internals() -> None:
     private = re.compile(r"^\s*(from|import) textual(\.\w+)*\._|from textual\.widgets\._")
     offenders = [str(path.relative_to(SRC)) for path in SRC.rglob("*.py")

@@ -186,7 +186,7 @@ class LabdeckApp(AppBase):
                 await self.jobs.cancel_all()
                 self._switch_worker(name)
 
-        self.push_screen(ConfirmScreen(f"Switch to {name}?", f"{running} job(s) still running on "
+        self.push_screen(ConfirmScreen(f"Switch to {name}?", f"{running} task(s) still running on "
                                        f"{self.session.name if self.session else 'this instance'} will be "
                                        "cancelled.", confirm_label="Switch"), answered)
 
@@ -305,7 +305,7 @@ class LabdeckApp(AppBase):
             if yes:
                 self.exit()
 
-        question = ConfirmScreen("Quit labdeck?", f"{running} job(s) still running will be cancelled.",
+        question = ConfirmScreen("Quit labdeck?", f"{running} task(s) still running will be cancelled.",
                                  confirm_label="Quit")
         question.quit_question = True  # type: ignore[attr-defined]
         self.push_screen(question, answered)
@@ -380,9 +380,9 @@ class LabdeckApp(AppBase):
         if job.state is JobState.SUCCEEDED:
             failed = len(job.failed_items)
             detail = f" ({failed} item(s) failed)" if failed else ""
-            self.notify(f"{job.title}: done{detail}", title="Job finished", markup=False,
+            self.notify(f"{job.title}: done{detail}", title="Task finished", markup=False,
                         severity="warning" if failed else "information")
         elif job.state is JobState.FAILED:
-            self.notify(f"{job.title}: {job.error}", title="Job failed", severity="error", markup=False)
+            self.notify(f"{job.title}: {job.error}", title="Task failed", severity="error", markup=False)
         else:
-            self.notify(f"{job.title}: cancelled", title="Job cancelled", markup=False)
+            self.notify(f"{job.title}: cancelled", title="Task cancelled", markup=False)

@@ -35,7 +35,7 @@ from labdeck.domain.issue_query import QueryError, help_text
 from labdeck.domain.label_edits import LabelEdit, split_labels
 from labdeck.domain.text import status_line
 from labdeck.tui.areas import AreaRequest
-from labdeck.tui.bulk import BulkAction, start_bulk
+from labdeck.tui.bulk import BulkAction, BulkQuestion, confirm_bulk, start_bulk
 from labdeck.tui.jobs import Job
 from labdeck.tui.links import copy_text, open_link
 from labdeck.tui.list_feed import ListFeed
@@ -515,17 +515,22 @@ class IssuesScreen(LabdeckScreen):
         detail = f" ({text})" if text else ""
         title = f"{label}{detail}: {len(issues)} issue{'' if len(issues) == 1 else 's'}"
         message = Content.assemble(bulk_question(kind, text, len(issues)) + " ",
-                                   "Those the server refuses are listed in the job's results.")
-
-        def answered(yes: bool | None) -> None:
-            if yes:
-                self.run_bulk(issues, kind, names, text, title)
-
-        self.app.push_screen(ConfirmScreen(title, message, confirm_label=label,
-                                           danger=kind in ("close", "unassign", "remove_labels")), answered)
+                                   "Those the server refuses are listed in the task's results.")
+        action = self.bulk_action(issues, kind, names, text, title)
+        if action is not None:
+            confirm_bulk(self, action, BulkQuestion(title, message, label,
+                                                    danger=kind in ("close", "unassign", "remove_labels")),
+                         table=self.table)
 
     def run_bulk(self, issues: list[Issue], kind: BulkKind, names: tuple[str, ...], text: str,
                  title: str) -> Job | None:
+        """Apply the change to `issues` now (no confirmation): the job, or None without a session."""
+        action = self.bulk_action(issues, kind, names, text, title)
+        return None if action is None else start_bulk(self, action, table=self.table)
+
+    def bulk_action(self, issues: list[Issue], kind: BulkKind, names: tuple[str, ...], text: str,
+                    title: str) -> BulkAction[Issue] | None:
+        """The change of `kind` (with `names` or `text`) to every issue of `issues`, as one bulk action."""
         service = self.service
         if service is None:
             return None
@@ -547,8 +552,8 @@ class IssuesScreen(LabdeckScreen):
                 self.updated(result.issue)
             return result.ok, result.message if result.ok else status_line(result.status, result.message)
 
-        return start_bulk(self, BulkAction(title, issues, lambda issue: issue.reference, apply, noun="issue",
-                                           verb="updated", prepare=resolve_users), table=self.table)
+        return BulkAction(title, issues, lambda issue: issue.reference, apply, noun="issue", verb="updated",
+                          prepare=resolve_users)
 
 
 def open_issues(request: AreaRequest) -> IssuesScreen:
