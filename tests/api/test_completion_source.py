@@ -63,6 +63,10 @@ async def test_answers_are_kept_narrowed_and_expire(sandbox: Sandbox) -> None:
     now[0] = 61
     await source.candidates("label", "doc", scope)
     assert source.requests == 4
+    project = ("project", "acme/platform/api-gateway")
+    everything = await source.candidates("label", "", project)  # every label: one page holds them all
+    assert "backend" in everything and source.requests == 5
+    assert await source.candidates("label", "ba", project) == ("backend",) and source.requests == 5
 
 
 async def test_bounded(sandbox: Sandbox) -> None:

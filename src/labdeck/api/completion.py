@@ -20,9 +20,9 @@ What is asked (one small page, `per_page` 20, paths from the endpoint catalogue)
 
 Answers are kept per session for `ttl` seconds, at most `max_entries` of them (least recently used go
 first); a question already on its way is not asked twice (one request in flight per kind, scope and
-search). A complete answer (a page that was not full) for a search of three characters or more also answers
-every longer search that starts with it, without a request: GitLab matches substrings from three
-characters on (shorter ones match exactly, so they narrow nothing).
+search). A complete answer (a page that was not full) for no search at all, or for a search of three
+characters or more, also answers every longer search that starts with it, without a request: GitLab
+matches substrings from three characters on (shorter ones match exactly, so they narrow nothing).
 """
 
 from __future__ import annotations
@@ -144,7 +144,8 @@ class CompletionSource:
             return None
         wanted = ask.search.casefold()
         for key, (_, answer) in self._cache.items():
-            if (answer.complete and len(key.search) >= PARTIAL_MATCH_FROM and key.kind == ask.kind
+            if (answer.complete and (len(key.search) >= PARTIAL_MATCH_FROM or not key.search)
+                    and key.kind == ask.kind
                     and key.scope == ask.scope and key.parent == ask.parent and not key.exact
                     and wanted.startswith(key.search.casefold())):
                 return Candidates(tuple(n for n in answer.names if wanted in n.casefold()), True)
