@@ -33,6 +33,7 @@ from labdeck.tui.screens.issues.dialogs import (
     PromptScreen,
     TimeRequest,
     TimeTrackingScreen,
+    bulk_completion,
     bulk_question,
     links_in,
     stats_text,
@@ -52,6 +53,7 @@ if TYPE_CHECKING:
 
         extras: dict[int, Extras]
         stale_extras: set[int]
+        group: str | None
 
         @property
         def table(self) -> ResourceTable: ...
@@ -246,7 +248,8 @@ class IssueActions(IssuesHost):
                 self.confirm_bulk(issues, kind, "")
                 return
             title, example = _PROMPTS[kind]
-            self.app.push_screen(PromptScreen(title, example, allow_empty=kind == "set_milestone"),
+            self.app.push_screen(PromptScreen(title, example, allow_empty=kind == "set_milestone",
+                                              complete=bulk_completion(kind, issues, self.group)),
                                  lambda text: None if text is None else self.confirm_bulk(issues, kind, text))
 
         self.app.push_screen(BulkMenu(len(issues)), chosen)

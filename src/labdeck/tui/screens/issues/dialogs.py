@@ -2,7 +2,8 @@
 the comment editor, the edit dialog (title, labels, description) and the time tracking dialog, which checks
 durations with GitLab's rules (`domain.durations`) before anything is sent. Comments and descriptions are
 typed in a `TextEditor` (multi-line; `ctrl+s` sends, `ctrl+o` opens `$VISUAL`/`$EDITOR`). Server text
-appears only as `Content`/`Text`.
+appears only as `Content`/`Text`. Label, username and milestone fields complete names from the instance
+(`widgets/completion.py`): the issue's project, or the marked issues' project (else the view's group).
 """
 
 from __future__ import annotations
@@ -20,12 +21,15 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Input, OptionList, Static
 from textual.widgets.option_list import Option
 
+from labdeck.api.completion import Scope
 from labdeck.api.issues import BulkKind
-from labdeck.api.models.issues import TimeStats
+from labdeck.api.models.issues import Issue, TimeStats
+from labdeck.domain.completion import Kind
 from labdeck.domain.durations import DurationError, parse_duration
 from labdeck.domain.label_edits import label_edit
 from labdeck.tui.screens.base import FormDialog, Problem
 from labdeck.tui.screens.form_keys import FormKeys
+from labdeck.tui.widgets.completion import list_input, single_input
 from labdeck.tui.widgets.text_editor import TextEditor
 from labdeck.tui.writes import WriteForm
 
@@ -42,6 +46,28 @@ _QUESTIONS: Final[dict[BulkKind, str]] = {
     "unassign": "Unassign everyone from {issues}?", "set_milestone": "Set the milestone {what} on {issues}?",
     "todo": "Add a to-do for {issues}?",
 }
+
+
+# the names a bulk action's prompt takes
+BULK_NAMES: Final[dict[BulkKind, Kind]] = {"add_labels": "label", "remove_labels": "label", "assign": "user",
+                                           "set_milestone": "milestone"}
+
+
+def bulk_completion(kind: BulkKind, issues: list[Issue], group: str | None) -> tuple[Kind, Scope] | None:
+    """What a bulk prompt completes: its kind of name, in the marked issues' project when they share one,
+    else in the view's group (None: the prompt takes no names)."""
+    names = BULK_NAMES.get(kind)
+    if names is None:
+        return None
+    projects = {issue.project_id for issue in issues}
+    scope: Scope = ("project", projects.pop()) if len(projects) == 1 else ("group", group) if group else None
+    return names, scope
+
+
+def project_of(reference: str) -> Scope:
+    """The project of a full issue reference (`group/project#12`), None for a bare `#12`."""
+    path, _, _ = reference.rpartition("#")
+    return ("project", path) if "/" in path else None
 
 
 def bulk_question(kind: BulkKind, text: str, count: int) -> str:
@@ -135,19 +161,28 @@ class PromptScreen(FormDialog[str]):
     BINDINGS = [Binding("escape", "cancel", "Cancel", id="issues_prompt.cancel")]
 
     def __init__(self, title: str | Content, placeholder: str = "", value: str = "", *,
-                 allow_empty: bool = False) -> None:
+                 allow_empty: bool = False, complete: tuple[Kind, Scope] | None = None) -> None:
         super().__init__()
         self.prompt_title = title if isinstance(title, Content) else Content(title)
         self.placeholder = placeholder
         self.initial = value
         self.allow_empty = allow_empty
+        self.complete = complete  # the names the prompt completes (comma-separated, but one milestone)
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="issues-dialog"):
             yield Static(self.prompt_title, classes="issues-dialog-title")
-            yield Input(self.initial, placeholder=self.placeholder, id="issues-prompt-input")
+            yield self._field()
             yield Static("", markup=False, id=self.ERROR)
             yield Static("enter: OK · escape: cancel", classes="issues-dialog-hint")
+
+    def _field(self) -> Input:
+        if self.complete is None:
+            return Input(self.initial, placeholder=self.placeholder, id="issues-prompt-input")
+        kind, scope = self.complete
+        make = single_input if kind == "milestone" else list_input
+        return make(kind, self.initial, scope=lambda: scope, placeholder=self.placeholder,
+                    id="issues-prompt-input")
 
     def value(self) -> str | Problem:
         text = self.query_one("#issues-prompt-input", Input).value.strip()
@@ -226,7 +261,9 @@ class EditIssueScreen(FormDialog[dict[str, str]]):
             yield Input(self.old_title, id="issues-edit-title")
             yield Static("Labels (comma-separated)")
             # no select-on-focus: a Tab into the field and a quick key must not replace every label
-            yield Input(self.old_labels, id="issues-edit-labels", select_on_focus=False)
+            scope = project_of(self.reference)
+            yield list_input("label", self.old_labels, scope=lambda: scope, id="issues-edit-labels",
+                             select_on_focus=False)
             yield Static("Description (Markdown)")
             yield TextEditor(self.old_description, file_name="description.md", id="issues-edit-description")
             yield Static("", id="issues-edit-error", markup=False)

@@ -32,9 +32,11 @@ from labdeck.tui.list_feed import ListFeed
 from labdeck.tui.screens.base import LabdeckScreen
 from labdeck.tui.screens.issues.actions import IssueActions
 from labdeck.tui.screens.issues.early_load import EarlyLoad
+from labdeck.tui.screens.issues.filter_names import check_names, filter_input
 from labdeck.tui.screens.issues.render import COLUMNS, Extras, issue_cells, issue_detail
 from labdeck.tui.widgets.footer import LIST_KEYS
 from labdeck.tui.widgets.labelled import LabelledField
+from labdeck.tui.widgets.path_input import PathInput
 from labdeck.tui.widgets.resource_table import ResourceTable
 from labdeck.tui.widgets.resource_view import ResourceView
 from labdeck.tui.workers import app_running
@@ -112,11 +114,13 @@ class IssuesScreen(IssueActions, LabdeckScreen):
         if self._early is None:
             self._start_early_load()
         with Horizontal(id="issues-bar"):  # labelled fields; the placeholders are examples
-            bar = Input(self.query_text, placeholder='label:bug assignee:none "text"', id="issues-query")
+            bar = filter_input(self, self.query_text, placeholder='label:bug assignee:none "text"',
+                               id="issues-query")
             bar.tooltip = Text(help_text())  # every filter key, literal text
             yield LabelledField("Filter", bar, id="issues-query-field")
-            yield LabelledField("Group", Input(self.group or "", placeholder="acme (empty: all)",
-                                               id="issues-scope"), id="issues-scope-field")
+            scope = PathInput(self.group or "", kind="group", placeholder="acme (empty: all)",
+                              id="issues-scope")
+            yield LabelledField("Group", scope, id="issues-scope-field")
         yield Static("", markup=False, id="issues-query-error")
         yield ResourceView(COLUMNS, cells=issue_cells, row_key=lambda i: i.id, detail=self.detail_for,
                            show_detail=True, empty_text="No issues", enter_opens_detail=True,
@@ -172,6 +176,7 @@ class IssuesScreen(IssueActions, LabdeckScreen):
             return False
         error.update(Text(""))
         self.remove_class("-query-error")
+        check_names(self, self.query_text, self.group)  # `no user called ...` instead of an empty list
         return True
 
     def action_focus_query(self) -> None:
