@@ -3,36 +3,31 @@ its add and edit forms, the confirmation of a delete, the write, and the re-read
 whose answer was lost was applied. A tab's entry in `tab_list.GROUP_TABS` names its editor; the screen's
 actions (`actions.py`) read only these facts, never the tab's name.
 
-The member and variable writes are owner-parameterised (`members_change`, `ci_variables.change_variable`):
-the project view's Members tab and the instance variables screen send through the same functions.
+The member and variable forms, writes and re-reads are the owner's (`screens/owner.Owner`): the members and
+variables panes of the project view and the instance send through the same methods.
 """
 
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from datetime import date
 from typing import TYPE_CHECKING, Any
 
 from textual.content import Content
 
-from labdeck.api.members import MembersService, Source
 from labdeck.api.models.badges import Badge
 from labdeck.api.models.labels import GroupLabel
 from labdeck.api.models.members import BillableMember, Member
 from labdeck.api.models.variables import CiVariable
-from labdeck.tui.screens.ci_variables import change_variable, delete_variable_screen
 from labdeck.tui.screens.confirm import ConfirmScreen, TypeToConfirmScreen
-from labdeck.tui.screens.groups.applied import badge_holds, labels_hold, members_hold, variables_hold
+from labdeck.tui.screens.groups.applied import badge_holds, labels_hold
 from labdeck.tui.screens.groups.forms import (
     FormScreen,
     Values,
     badge_form,
     label_form,
-    member_form,
-    parse_user_refs,
 )
-from labdeck.tui.screens.groups.forms import variable_form as _variable_form
+from labdeck.tui.screens.owner import Owner
 
 if TYPE_CHECKING:
     from labdeck.api.services import Services
@@ -54,47 +49,7 @@ class TabEditor:
     refuse_add: Callable[[GroupActions], str | None] = lambda screen: None
 
 
-# -- members (of any source: a group or a project) -------------------------------------------------------
-def _expiry(values: Values) -> date | None:
-    text = str(values.get("expires_at") or "")
-    return date.fromisoformat(text) if text else None
-
-
-async def members_change(service: MembersService, source: Source, what: str, row: Any,
-                         values: Values) -> int:
-    """Add (row None: every user the form names), change or remove a member of `source`; how many."""
-    if isinstance(row, BillableMember):
-        await service.remove_billable_member(source[1], row.id)
-    elif what == "delete":
-        await service.remove_member(source, row.id)
-    elif what == "edit":
-        await service.update_member(source, row.id, int(values["access_level"]), expires_at=_expiry(values))
-    else:
-        ids = await service.user_ids_for(parse_user_refs(str(values["user_ids"])) or [])
-        level, expires = int(values["access_level"]), _expiry(values)
-        if len(ids) == 1:
-            await service.add_member(source, ids[0], level, expires_at=expires)
-        else:
-            await service.add_members(source, ids, level, expires_at=expires)
-        return len(ids)
-    return 1
-
-
-async def members_applied(service: MembersService, source: Source, row: Any, values: Values) -> bool:
-    """Re-read the members of `source`: are the users of the form (or `row`) there at its level and expiry?"""
-    refs = [row.id] if row is not None else (parse_user_refs(str(values["user_ids"])) or [])
-    ids = await service.user_ids_for(refs)
-    return members_hold(await service.list_members(source, refresh=True), ids, values)
-
-
-def member_edit_form(kind: str, today: date, row: Any) -> FormScreen | None:
-    if not isinstance(row, Member):
-        return None
-    who = (row.username or str(row.id)) if kind == "projects" else str(row.id)
-    return member_form(kind, today, user_ids=who, level=row.access_level or 30,
-                       expires=row.expires_at.isoformat() if row.expires_at else "", editing=True)
-
-
+# -- members (the writes and re-reads are the owner's: `screens/owner.py`) --------------------------------
 def _member_delete(row: Any, where: str) -> ConfirmScreen:
     name = row.username or str(row.id)
     if isinstance(row, BillableMember):
@@ -105,15 +60,22 @@ def _member_delete(row: Any, where: str) -> ConfirmScreen:
     return TypeToConfirmScreen("Remove member", message, name, confirm_label="Remove")
 
 
+def _group(ref: int) -> Owner:
+    return Owner("groups", ref)
+
+
+GROUPS = Owner("groups")  # the forms of any group (a write names the group: `_group(ref)`)
+
+
 MEMBERS = TabEditor(
     "member",
-    add_form=lambda screen: member_form("groups", screen.today()),
-    edit_form=lambda screen, row: member_edit_form("groups", screen.today(), row),
+    add_form=lambda screen: GROUPS.member_form(screen.today()),
+    edit_form=lambda screen, row: GROUPS.member_form(screen.today(), row) if isinstance(row, Member)
+    else None,
     confirm_delete=_member_delete,
-    change=lambda services, ref, what, row, values: members_change(services.members, ("groups", ref), what,
-                                                                   row, values),
-    applied=lambda services, ref, row, values: members_applied(services.members, ("groups", ref), row,
-                                                               values),
+    change=lambda services, ref, what, row, values: _group(ref).change_member(services.members, what, row,
+                                                                              values),
+    applied=lambda services, ref, row, values: _group(ref).member_applied(services.members, row, values),
     refuse_add=lambda screen: "Billable members are not added here: add members, then they count"
     if screen.billable_members else None,
 )
@@ -185,19 +147,17 @@ BADGES = TabEditor(
 
 # -- variables ------------------------------------------------------------------------------------------
 async def _variable_change(services: Services, ref: int, what: str, row: Any, values: Values) -> int:
-    await change_variable(services.variables, ("groups", ref), what, row, values)
+    await _group(ref).change_variable(services.variables, what, row, values)
     return 1
 
 
 async def _variables_applied(services: Services, ref: int, row: Any, values: Values) -> bool:
-    key = row.key if row is not None else str(values["key"])
-    scope = str(values.get("environment_scope") or "*")
-    return variables_hold(await services.variables.group_variables(ref, refresh=True), values, key=key,
-                          scope=scope, before=row)
+    return await _group(ref).variable_applied(services.variables, row, values, scoped=True)
 
 
 VARIABLES = TabEditor(
-    "variable", add_form=lambda screen: _variable_form(scoped=screen.variables_scoped()),
-    edit_form=lambda screen, row: _variable_form(row, scoped=screen.variables_scoped())
+    "variable", add_form=lambda screen: GROUPS.variable_form(None, scoped=screen.variables_scoped()),
+    edit_form=lambda screen, row: GROUPS.variable_form(row, scoped=screen.variables_scoped())
     if isinstance(row, CiVariable) else None,
-    confirm_delete=delete_variable_screen, change=_variable_change, applied=_variables_applied)
+    confirm_delete=lambda row, where: Owner("groups", None, where).delete_variable_screen(row),
+    change=_variable_change, applied=_variables_applied)
