@@ -18,7 +18,6 @@ from textual.widgets import Static
 from labdeck.api.errors import LabdeckError
 from labdeck.api.models.variables import CiVariable
 from labdeck.api.variables import VariableError, VariablesService
-from labdeck.tui.capabilities import feature_reason
 from labdeck.tui.context import context_of
 from labdeck.tui.pane_policy import PanePolicy
 from labdeck.tui.screens.ci_variables import VariableListKeys
@@ -81,7 +80,7 @@ class VariablesPane(PanePolicy, VariableListKeys, Widget):
         """Whether this owner's variables have an environment scope here (a group's: not on Community
         Edition; a project's always; the instance's never)."""
         if self.owner.kind == "groups":
-            return feature_reason(context_of(self), "group_variable_environment_scope") is None
+            return context_of(self).policy.feature_reason("group_variable_environment_scope") is None
         return self.owner.kind == "projects"
 
     def on_mount(self) -> None:
