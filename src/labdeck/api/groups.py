@@ -1,5 +1,5 @@
-"""The groups service: group listings (`GET /groups`, subgroups, descendant groups) with every parameter
-of GitLab's API docs, one group, group projects and projects shared to a group.
+"""The groups service: group listings (`GET /groups`, subgroups) with every parameter of GitLab's API
+docs, one group, and group projects (shared ones included unless asked otherwise).
 
 Paths come from the endpoint catalogue (`labdeck.domain.catalogue`). Listings go through the client's list
 cache (`refresh=True` always fetches).
@@ -114,13 +114,6 @@ class GroupsService:
         items = await self._list(ep.GROUP_SUBGROUPS.path(group), params, refresh, None)
         return parse_many(Group, items)
 
-    async def descendant_groups(self, group: GroupRef, query: GroupQuery | None = None, *,
-                                refresh: bool = False) -> list[Group]:
-        """`GET /groups/:id/descendant_groups`: every visible group below `group`."""
-        params = (query or GroupQuery()).params(top=False)
-        items = await self._list(ep.GROUP_DESCENDANTS.path(group), params, refresh, None)
-        return parse_many(Group, items)
-
     async def get_group(self, group: GroupRef, *, statistics: bool = False) -> Group:
         """One group (without its project list)."""
         params = {"with_projects": False, "statistics": True if statistics else None}
@@ -131,11 +124,4 @@ class GroupsService:
         """`GET /groups/:id/projects` (shared projects included unless `with_shared=False`)."""
         params = (query or ProjectQuery()).params(shared=False)
         items = await self._list(ep.GROUP_PROJECTS.path(group), params, refresh, on_progress)
-        return parse_many(Project, items)
-
-    async def shared_projects(self, group: GroupRef, query: ProjectQuery | None = None, *,
-                              refresh: bool = False) -> list[Project]:
-        """`GET /groups/:id/projects/shared`: projects of other namespaces shared to `group`."""
-        params = (query or ProjectQuery()).params(shared=True)
-        items = await self._list(ep.GROUP_SHARED_PROJECTS.path(group), params, refresh, None)
         return parse_many(Project, items)

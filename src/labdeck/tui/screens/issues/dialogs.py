@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any, Final, Literal
+from typing import Final, Literal
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -28,10 +28,8 @@ from labdeck.domain.completion import Kind
 from labdeck.domain.durations import DurationError, parse_duration
 from labdeck.domain.label_edits import label_edit
 from labdeck.tui.screens.base import FormDialog, Problem
-from labdeck.tui.screens.form_keys import FormKeys
 from labdeck.tui.widgets.completion import list_input, single_input
 from labdeck.tui.widgets.text_editor import TextEditor
-from labdeck.tui.writes import WriteForm
 
 # id -> label, in menu order
 BULK_CHOICES: Final[dict[BulkKind, str]] = {
@@ -337,13 +335,15 @@ def time_applied(request: TimeRequest, before: TimeStats, after: TimeStats) -> b
 TIME_DEFAULT = "enter, ctrl+s: add to the time spent (Set estimate: replace it)"
 
 
-class TimeTrackingScreen(WriteForm, FormKeys, ModalScreen[Any]):
+class TimeTrackingScreen(FormDialog[TimeRequest]):
     """Add or reset spent time, set or reset the estimate. Adding spent time is the default (the one primary
     button, what enter and ctrl+s press), and the form says so. A duration GitLab would not read (or a
-    negative estimate) is refused here with the reason, and nothing is sent. Opened with `open_write_form`,
-    it sends the request itself and stays open, duration kept, until it is done (`WriteForm`)."""
+    negative estimate) is refused here with the reason (`value`), and nothing is sent. Each button but
+    Cancel submits with its own action (`action`); opened with `open_write_form`, it sends the request itself
+    and stays open, duration kept, until it is done."""
 
     CSS_PATH = "issues.tcss"
+    SUBMIT = "add_spent_time"  # the primary button: enter and ctrl+s press it
     ERROR = "issues-time-error"
     REFUSALS = (DurationError,)
     AUTO_FOCUS = "#issues-time-duration"
@@ -353,6 +353,7 @@ class TimeTrackingScreen(WriteForm, FormKeys, ModalScreen[Any]):
         super().__init__()
         self.reference = reference
         self.stats = stats
+        self.action: TimeAction = "add_spent_time"  # what the form sends: the button pressed last
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="issues-dialog"):
@@ -370,34 +371,32 @@ class TimeTrackingScreen(WriteForm, FormKeys, ModalScreen[Any]):
                 yield Button("Reset spent", id="reset_spent_time")
                 yield Button("Cancel", id="cancel")
 
-    def checked(self, action: TimeAction) -> TimeRequest | None:
-        """The request for `action` with the typed duration, or None (and the reason shown)."""
+    def value(self) -> TimeRequest | Problem:
+        """The request for `action` with the typed duration, or why GitLab would not take it."""
+        action = self.action
         if action in ("reset_time_estimate", "reset_spent_time"):
             return TimeRequest(action)
         text = self.query_one("#issues-time-duration", Input).value.strip()
-        error = self.query_one("#issues-time-error", Static)
         try:
             seconds = parse_duration(text)
         except DurationError as exc:
-            error.update(Text(str(exc), style="red"))
-            return None
+            return Problem(str(exc))
         if action == "time_estimate" and seconds < 0:
-            error.update(Text("an estimate cannot be negative", style="red"))
-            return None
+            return Problem("an estimate cannot be negative")
         return TimeRequest(action, text)
+
+    def show_problem(self, problem: Problem) -> None:
+        self.query_one(f"#{self.ERROR}", Static).update(Text(problem.message, style="red"))
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()
+        event.prevent_default()  # not `FormDialog`'s rule: every button but Cancel submits
         if event.button.id == "cancel":
             self.dismiss(None)
             return
-        request = self.checked(str(event.button.id))  # type: ignore[arg-type]
-        if request is not None:
-            self.submit_value(request)
+        self.action = str(event.button.id)  # type: ignore[assignment]
+        self.submit()
 
     def _set_busy(self, busy: bool) -> None:
         for button in self.query(Button):  # every button but Cancel sends
             button.disabled = busy and button.id != "cancel"
-
-    def action_cancel(self) -> None:
-        self.dismiss(None)

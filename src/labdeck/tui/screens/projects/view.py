@@ -1,8 +1,9 @@
 """One project's resources, opened with enter from `:projects`: tabs (Textual `TabbedContent`) for the
 wiki, repository tags, Pages domains, error tracking, forks, members, CI/CD variables and the registry's
 cleanup policy, each a widget from its own module (`wiki`, `tags`, `pages`, `error_tracking`, `forks`,
-`members`, `variables`, `registry_policy`). `]` and `[` switch to the next and previous tab and put the
-focus in it; `f` forks the project from any tab (the fork runs as a job); `r` reloads the tab in view.
+`registry_policy`; members and variables are the panes of every owner, `screens/panes/`). `]` and `[`
+switch to the next and previous tab and put the focus in it; `f` forks the project from any tab (the fork
+runs as a job); `r` reloads the tab in view.
 """
 
 from __future__ import annotations
@@ -20,13 +21,14 @@ from textual.widgets import Static, TabbedContent, TabPane
 from labdeck.api.models.projects import Project
 from labdeck.tui.pane_policy import PanePolicy
 from labdeck.tui.screens.base import LabdeckScreen
+from labdeck.tui.screens.owner import project_owner
+from labdeck.tui.screens.panes.members import MembersPane
+from labdeck.tui.screens.panes.variables import VariablesPane
 from labdeck.tui.screens.projects.error_tracking import ErrorTrackingTab
 from labdeck.tui.screens.projects.forks import ForksTab
-from labdeck.tui.screens.projects.members import MembersTab
 from labdeck.tui.screens.projects.pages import PagesTab
 from labdeck.tui.screens.projects.registry_policy import RegistryPolicyTab
 from labdeck.tui.screens.projects.tags import TagsTab
-from labdeck.tui.screens.projects.variables import VariablesTab
 from labdeck.tui.screens.projects.wiki import WikiTab
 from labdeck.tui.widgets.resource_table import ResourceTable
 
@@ -132,10 +134,10 @@ class ProjectViewScreen(LabdeckScreen):
 
     def refresh_data(self) -> None:
         active = self.tabs.active.removeprefix("tab-")
-        widgets: dict[str, type[WikiTab | TagsTab | PagesTab | ErrorTrackingTab | ForksTab | MembersTab
-                                 | VariablesTab | RegistryPolicyTab]] = {
+        widgets: dict[str, type[WikiTab | TagsTab | PagesTab | ErrorTrackingTab | ForksTab | MembersPane
+                                 | VariablesPane | RegistryPolicyTab]] = {
             "wiki": WikiTab, "tags": TagsTab, "pages": PagesTab, "errors": ErrorTrackingTab,
-            "forks": ForksTab, "members": MembersTab, "variables": VariablesTab,
+            "forks": ForksTab, "members": MembersPane, "variables": VariablesPane,
             "registry": RegistryPolicyTab}
         tab = self.query_one(widgets[active])
         if isinstance(tab, ErrorTrackingTab):
@@ -156,8 +158,9 @@ TAB_LIST: tuple[Tab, ...] = (
     Tab("pages", "Pages domains", lambda view: PagesTab(view.project, now=view.now, id="project-pages")),
     Tab("errors", "Error tracking", lambda view: ErrorTrackingTab(view.project, id="project-errors")),
     Tab("forks", "Forks", lambda view: ForksTab(view.project, id="project-forks")),
-    Tab("members", "Members", lambda view: MembersTab(view.project, id="project-members")),
-    Tab("variables", "Variables", lambda view: VariablesTab(view.project, id="project-variables")),
+    Tab("members", "Members", lambda view: MembersPane(project_owner(view.project), id="project-members")),
+    Tab("variables", "Variables",
+        lambda view: VariablesPane(project_owner(view.project), id="project-variables")),
     Tab("registry", "Registry policy",
         lambda view: RegistryPolicyTab(view.project, now=view.now, id="project-registry")),
 )
