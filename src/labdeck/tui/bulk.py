@@ -5,13 +5,15 @@ which rows to skip and why, and what to reload when the job is done; `start_bulk
 everywhere: the marks are cleared, the job runs in the job centre (so its changes are journalled under the
 job's key), a refusal of one item is that item's result and never stops the others, the job's summary counts
 what was done and what failed, and every list the job changed reloads if its screen is still open.
+On a partial list the area asks first which rows (`screens/scope_choice.choose_scope`); with "all matching"
+(`everything`) the job reads the rest of the listing first, then acts on every row read.
 """
 
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
-from typing import Generic, TypeVar
+from typing import TYPE_CHECKING, Generic, TypeVar
 
 from textual.dom import DOMNode
 
@@ -20,6 +22,9 @@ from labdeck.tui.context import context_of
 from labdeck.tui.jobs import Job
 from labdeck.tui.widgets.resource_table import ResourceTable
 from labdeck.tui.workers import is_live
+
+if TYPE_CHECKING:
+    from labdeck.tui.screens.scope_choice import Scope
 
 T = TypeVar("T")
 
@@ -44,6 +49,7 @@ class BulkAction(Generic[T]):
     prepare: Callable[[Job], Awaitable[None]] | None = None
     refresh: Callable[[], object] | None = None
     changed: Callable[[], object] | None = None
+    scope: Scope[T] | None = None  # "all matching" replaces `rows` (read in the job first)
 
 
 def start_bulk(owner: DOMNode, action: BulkAction[T], *, table: ResourceTable | None = None) -> Job:
@@ -53,7 +59,8 @@ def start_bulk(owner: DOMNode, action: BulkAction[T], *, table: ResourceTable | 
     async def run(job: Job) -> None:
         if action.prepare is not None:
             await action.prepare(job)
-        for row in action.rows:
+        rows = action.rows if action.scope is None else await action.scope.rows_for(job)
+        for row in rows:
             name = action.label(row)
             reason = action.skip(row)
             if reason is not None:
@@ -72,4 +79,5 @@ def start_bulk(owner: DOMNode, action: BulkAction[T], *, table: ResourceTable | 
 
     if table is not None:
         table.action_unmark_all()
-    return ctx.start_job(action.title, run, total=len(action.rows))
+    everything = action.scope is not None and action.scope.all_matching
+    return ctx.start_job(action.title, run, total=None if everything else len(action.rows))

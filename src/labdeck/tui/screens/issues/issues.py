@@ -56,6 +56,7 @@ from labdeck.tui.screens.issues.dialogs import (
 )
 from labdeck.tui.screens.issues.early_load import EarlyLoad
 from labdeck.tui.screens.issues.render import COLUMNS, Extras, issue_cells, issue_detail
+from labdeck.tui.screens.scope_choice import Scope, choose_scope
 from labdeck.tui.widgets.footer import LIST_KEYS
 from labdeck.tui.widgets.labelled import LabelledField
 from labdeck.tui.widgets.resource_table import ResourceTable
@@ -489,36 +490,47 @@ class IssuesScreen(LabdeckScreen):
         if not issues:
             self.notify("Mark issues with space first", severity="warning", markup=False)
             return
+        choose_scope(self, self.table, issues, "marked", "Bulk", self.bulk_menu)  # a partial list: which
+
+    def bulk_menu(self, scope: Scope[Issue]) -> None:
+        issues = list(scope.rows)
 
         def chosen(kind: BulkKind | None) -> None:
             if kind is None:
                 return
             if kind not in _PROMPTS:
-                self.confirm_bulk(issues, kind, "")
+                self.confirm_bulk(issues, kind, "", scope)
                 return
             title, example = _PROMPTS[kind]
-            self.app.push_screen(PromptScreen(title, example, allow_empty=kind == "set_milestone"),
-                                 lambda text: None if text is None else self.confirm_bulk(issues, kind, text))
+            self.app.push_screen(
+                PromptScreen(title, example, allow_empty=kind == "set_milestone"),
+                lambda text: None if text is None else self.confirm_bulk(issues, kind, text, scope))
 
         self.app.push_screen(BulkMenu(len(issues)), chosen)
 
-    def confirm_bulk(self, issues: list[Issue], kind: BulkKind, text: str) -> None:
+    def confirm_bulk(self, issues: list[Issue], kind: BulkKind, text: str,
+                     scope: Scope[Issue] | None = None) -> None:
         names = tuple(part.strip().lstrip("@") for part in text.split(",") if part.strip())
         label = BULK_CHOICES[kind].rstrip("…")
         detail = f" ({text})" if text else ""
         title = f"{label}{detail}: {len(issues)} issue{'' if len(issues) == 1 else 's'}"
-        message = Content.assemble(bulk_question(kind, text, len(issues)) + " ",
+        question = bulk_question(kind, text, len(issues))
+        if scope is not None and scope.partial:  # say how much of the listing it covers
+            title = f"{label}{detail}: {scope.text}"
+            question = f"{label}{detail}: {scope.text}" + (
+                ", read first?" if scope.all_matching else "?")
+        message = Content.assemble(question + " ",
                                    "Those the server refuses are listed in the job's results.")
 
         def answered(yes: bool | None) -> None:
             if yes:
-                self.run_bulk(issues, kind, names, text, title)
+                self.run_bulk(issues, kind, names, text, title, scope)
 
         self.app.push_screen(ConfirmScreen(title, message, confirm_label=label,
                                            danger=kind in ("close", "unassign", "remove_labels")), answered)
 
     def run_bulk(self, issues: list[Issue], kind: BulkKind, names: tuple[str, ...], text: str,
-                 title: str) -> Job | None:
+                 title: str, scope: Scope[Issue] | None = None) -> Job | None:
         service = self.service
         if service is None:
             return None
@@ -541,7 +553,8 @@ class IssuesScreen(LabdeckScreen):
             return result.ok, result.message if result.ok else status_line(result.status, result.message)
 
         return start_bulk(self, BulkAction(title, issues, lambda issue: issue.reference, apply, noun="issue",
-                                           verb="updated", prepare=resolve_users), table=self.table)
+                                           verb="updated", prepare=resolve_users, scope=scope),
+                          table=self.table)
 
 
 def open_issues(request: AreaRequest) -> IssuesScreen:

@@ -35,6 +35,7 @@ from labdeck.tui.jobs import Job
 from labdeck.tui.list_feed import EarlyWindow, ListFeed
 from labdeck.tui.screens.base import LabdeckScreen
 from labdeck.tui.screens.confirm import ConfirmScreen, TypeToConfirmScreen
+from labdeck.tui.screens.scope_choice import Scope, choose_scope
 from labdeck.tui.widgets.detail_fields import append_fields
 from labdeck.tui.widgets.footer import LIST_KEYS
 from labdeck.tui.widgets.labelled import LabelledField
@@ -335,8 +336,9 @@ class UsersScreen(LabdeckScreen):
     # -- moderation -----------------------------------------------------------------------------------
     def action_moderate(self) -> None:
         marked = [u for u in self.table.marked_rows if isinstance(u, ModeratedUser)]
-        if marked:
-            self.choose_bulk(marked)
+        if marked:  # a partial list: the marked users, or all matching (read first)
+            choose_scope(self, self.table, marked, "marked", "Moderate",
+                         lambda scope: self.choose_bulk(list(scope.rows), scope))
             return
         user = self.table.cursor_row
         if isinstance(user, ModeratedUser):
@@ -355,7 +357,7 @@ class UsersScreen(LabdeckScreen):
 
         self.app.push_screen(OperationMenu(title, self.availability(user)), chosen)
 
-    def choose_bulk(self, users: list[ModeratedUser]) -> None:
+    def choose_bulk(self, users: list[ModeratedUser], scope: Scope[ModeratedUser] | None = None) -> None:
         allowed: dict[Operation, int] = dict.fromkeys(Operation, 0)
         for user in users:
             for op, enabled, _ in self.availability(user):
@@ -371,8 +373,12 @@ class UsersScreen(LabdeckScreen):
                 message = Content.from_markup(
                     "$verb $count marked users? Those the server refuses are listed in the job's results.",
                     verb=op.label.capitalize(), count=str(total))
+                if scope is not None and scope.all_matching:
+                    message = Content.from_markup(
+                        "$verb $text, read first? Those the server refuses are listed in the job's results.",
+                        verb=op.label.capitalize(), text=scope.text)
                 self.confirm(op, f"{total} users", f"{op.label.capitalize()} {total} users", message,
-                             lambda: self.run_bulk(users, op))
+                             lambda: self.run_bulk(users, op, scope))
 
         self.app.push_screen(OperationMenu(title, rows), chosen)
 
@@ -411,7 +417,8 @@ class UsersScreen(LabdeckScreen):
                     markup=False, timeout=8)
         self.load_users(refresh=True)
 
-    def run_bulk(self, users: list[ModeratedUser], op: Operation) -> Job | None:
+    def run_bulk(self, users: list[ModeratedUser], op: Operation,
+                 scope: Scope[ModeratedUser] | None = None) -> Job | None:
         service = self.service()
         if service is None:
             return None
@@ -423,7 +430,7 @@ class UsersScreen(LabdeckScreen):
         return start_bulk(self, BulkAction(
             f"{op.label.capitalize()} {len(users)} users", users, lambda u: u.username or str(u.id), moderate,
             noun="user", verb=f"({op.label})", skip=lambda u: self.refuse_self(u, op),  # not the caller's own
-            refresh=lambda: self.load_users(refresh=True)), table=self.table)
+            refresh=lambda: self.load_users(refresh=True), scope=scope), table=self.table)
 
 
 def open_users(request: AreaRequest) -> UsersScreen:
