@@ -70,7 +70,7 @@ async def test_export_all_matching_reads_the_rest_first(tmp_path: Path) -> None:
 
 
 async def test_bulk_all_matching_reads_the_rest_first_then_acts_on_every_row() -> None:
-    app = huge_app(max_rows=200, virtual_issues=600)
+    app = huge_app(max_rows=100, virtual_issues=250)
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_screen(pilot, IssuesScreen(AreaRequest()))
         table = screen.table
@@ -82,7 +82,7 @@ async def test_bulk_all_matching_reads_the_rest_first_then_acts_on_every_row() -
         screen.action_bulk()
         await pilot.pause()
         assert isinstance(app.screen, ScopeChoice)
-        assert "the 1 marked issues of about 600" in app.screen.message.plain
+        assert "the 1 marked issues of about 250" in app.screen.message.plain
         await pilot.click("#scope-all")
         await settle(pilot)
         assert isinstance(app.screen, BulkMenu)
@@ -90,18 +90,18 @@ async def test_bulk_all_matching_reads_the_rest_first_then_acts_on_every_row() -
         await settle(pilot)
         confirm = app.screen
         assert isinstance(confirm, ConfirmScreen)
-        assert "all about 600 issues, read first" in confirm.message.plain
+        assert "all about 250 issues, read first" in confirm.message.plain
         sent = len(app.session.client.request_log.entries)
         await pilot.click("#confirm")
         await settle(pilot)
         job = app.jobs.jobs[-1]
         await app.jobs.wait(job)
-        assert len(job.results) == 600  # every matching issue acted on, not the one marked
+        assert len(job.results) == 250  # every matching issue acted on, not the one marked
         entries = app.session.client.request_log.entries[sent:]
         methods = [e.method for e in entries]
         reads = [i for i, e in enumerate(entries) if e.method == "GET" and "/issues?" in e.path]
         writes = [i for i, m in enumerate(methods) if m == "PUT"]
-        assert len(writes) == 600 and reads and max(reads) < min(writes)  # read everything, then act
+        assert len(writes) == 250 and reads and max(reads) < min(writes)  # read everything, then act
 
 
 async def test_a_complete_list_exports_without_asking(tmp_path: Path) -> None:
