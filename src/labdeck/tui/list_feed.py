@@ -57,6 +57,7 @@ class ListFeed(Generic[T]):
         self.search = ""  # the filter text the server applied to this window
         self.order: tuple[str, bool] | None = None  # the server order of this window
         self.note = ""  # said after the count ("sorted by Title on the server")
+        self.cached = False  # the rows shown are the cache's first page, until the listing's arrives
         self.table.count_source = self.count_text
         self.table.on_last = self.on_last
         self.table.on_sort = self.on_sort
@@ -73,6 +74,8 @@ class ListFeed(Generic[T]):
         counted as every list is)."""
         window, model = self.window, self.table.model
         loaded, shown = model.row_count, model.visible_count
+        if self.cached:
+            return f"{self.noun}: the first {loaded:,} last seen, reading the list again"
         if window is None or window.complete:
             if not self.search and not self.note:
                 return None
@@ -103,10 +106,21 @@ class ListFeed(Generic[T]):
         if self.window is not None and self.window is not window:
             self.window.cancel()
         self.window, self.start, self.end, self.search, self.order = window, 0, len(rows), search, order
-        self.dry = 0
+        self.dry, self.cached = 0, False
         window.on_drop = self._dropped
         self.table.set_rows(self._kept(rows))
         self._update()
+
+    def show_cached(self, window: WindowedList[T]) -> bool:
+        """Paint the first page last seen of `window`'s listing (the list cache, persisted across runs)
+        while its first page is read again (`show_first` then replaces it); True when there was one."""
+        rows = window.cached_first()
+        if not rows or self.table.model.row_count:
+            return False
+        self.cached = True
+        self.table.set_rows(self._kept(rows))
+        self.table.post_message(self.table.StateChanged(self.table))
+        return True
 
     def _kept(self, rows: list[T]) -> list[T]:
         keep = self.keep
@@ -128,6 +142,7 @@ class ListFeed(Generic[T]):
         if self.window is not None:
             self.window.cancel()
         self.window, self.start, self.end, self.search, self.order, self.note = None, 0, 0, "", None, ""
+        self.cached = False
         self._update()
 
     async def complete_if_small(self, window: WindowedList[T]) -> bool:

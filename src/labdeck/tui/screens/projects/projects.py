@@ -106,6 +106,7 @@ class ProjectsScreen(LabdeckScreen):
         order_by, descending = order or ("id", True)
         window = source.window(search=self.search or None, order_by=order_by,
                                sort="desc" if descending else "asc")
+        self.feed.show_cached(window)  # a relaunch: the first page last seen, at once
         self.table.loading_more = True
         try:
             rows = await window.start()

@@ -229,6 +229,7 @@ class UsersScreen(LabdeckScreen):
                 early.cancel()
             window, first = taken or (service.window(search=search, keyset=True, order_by=order_by,
                                                      sort="desc" if descending else "asc"), None)
+            self.feed.show_cached(window)  # a relaunch: the first page last seen, at once
             rows = await (first or window.start())
             self.feed.show_first(window, rows, search=self.search, order=order)
             if await self.feed.complete_if_small(window) and order is None:
