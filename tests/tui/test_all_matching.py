@@ -96,7 +96,7 @@ async def test_bulk_all_matching_reads_the_rest_first_then_acts_on_every_row() -
         await settle(pilot)
         job = app.jobs.jobs[-1]
         await app.jobs.wait(job)
-        assert len(job.results) == 250  # every matching issue acted on, not the one marked
+        assert len(job.results) == 320  # every matching issue acted on, not the one marked
         entries = app.session.client.request_log.entries[sent:]
         methods = [e.method for e in entries]
         reads = [i for i, e in enumerate(entries) if e.method == "GET" and "/issues?" in e.path]
@@ -112,3 +112,40 @@ async def test_a_complete_list_exports_without_asking(tmp_path: Path) -> None:
         screen.action_export_list()
         await pilot.pause()
         assert isinstance(app.screen, ExportDialog)
+
+
+async def test_moderating_all_matching_users_is_typed_as_such_and_reads_first() -> None:
+    from labdeck.domain.moderation import Operation
+    from labdeck.tui.screens.confirm import TypeToConfirmScreen
+    from labdeck.tui.screens.users.users import UsersScreen
+
+    app = huge_app(max_rows=100, virtual_users=320)  # keyset: no total
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_screen(pilot, UsersScreen(AreaRequest()))
+        screen.refresh_data()  # the overview cached every user: read the listing itself (keyset)
+        await settle(pilot)
+        table = screen.table
+        assert screen.feed.partial
+        table.focus()
+        await pilot.press("space")
+        await settle(pilot)
+        screen.action_moderate()
+        await pilot.pause()
+        assert isinstance(app.screen, ScopeChoice)
+        said = app.screen.message.plain
+        assert "the 1 marked users of the first 300 (more on the server)" in said, said
+        assert "all users (more than 300; read until the end)" in said
+        await pilot.click("#scope-all")
+        await settle(pilot)
+        app.screen.dismiss(Operation.BAN)
+        await settle(pilot)
+        confirm = app.screen
+        assert isinstance(confirm, TypeToConfirmScreen)
+        assert confirm.expected == "all matching users"  # never "1 users" for 320
+        assert "all users (more than 300; read until the end), read first" in confirm.message.plain
+        confirm.query_one("#confirm-name", Input).value = "all matching users"
+        await pilot.click("#confirm")
+        await settle(pilot)
+        job = app.jobs.jobs[-1]
+        await app.jobs.wait(job)
+        assert len(job.results) == 320

@@ -378,7 +378,9 @@ class UsersScreen(LabdeckScreen):
                     message = Content.from_markup(
                         "$verb $text, read first? Those the server refuses are listed in the job's results.",
                         verb=op.label.capitalize(), text=scope.text)
-                self.confirm(op, f"{total} users", f"{op.label.capitalize()} {total} users", message,
+                everyone = scope is not None and scope.all_matching  # typed as such, never as "5 users"
+                count = "all matching" if everyone else str(total)
+                self.confirm(op, f"{count} users", f"{op.label.capitalize()} {count} users", message,
                              lambda: self.run_bulk(users, op, scope))
 
         self.app.push_screen(OperationMenu(title, rows), chosen)
