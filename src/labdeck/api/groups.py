@@ -1,5 +1,8 @@
-"""The groups service: group listings (`GET /groups`, subgroups) with every parameter of GitLab's API
-docs, one group, and group projects (shared ones included unless asked otherwise).
+"""The groups service: group listings (`GET /groups`, subgroups, descendant groups) with every parameter
+of GitLab's API docs, one group, group projects and projects shared to a group. `window` reads `GET /groups`
+on demand (`api/windowed.py`), asking for keyset pagination as GitLab documents it (`order_by=name`,
+`sort=asc`); GitLab grants it to anonymous callers only and pages by number otherwise, which the window
+follows either way.
 
 Paths come from the endpoint catalogue (`labdeck.domain.catalogue`). Listings go through the client's list
 cache (`refresh=True` always fetches).
@@ -15,6 +18,7 @@ from labdeck.api.client import ApiClient
 from labdeck.api.models.base import parse_many, parse_one
 from labdeck.api.models.groups import Group
 from labdeck.api.models.projects import Project
+from labdeck.api.windowed import FROM_SETTINGS, WindowedList
 from labdeck.domain import catalogue as ep
 
 GroupRef = int | str
@@ -100,6 +104,16 @@ class GroupsService:
         """`GET /groups`: every group matching `query` that the caller may see."""
         params = (query or GroupQuery()).params(top=True)
         return parse_many(Group, await self._list(ep.GROUPS.path(), params, refresh, on_progress))
+
+    def window(self, query: GroupQuery | None = None, *,
+               max_rows: int | None = FROM_SETTINGS) -> WindowedList[Group]:
+        """`GET /groups` read on demand; by keyset (its `next` links followed) where the server grants it
+        (GitLab: `order_by=name`, `sort=asc`, anonymous callers), else by page number."""
+        params = (query or GroupQuery()).params(top=True)
+        if params.get("order_by", "name") == "name" and params.get("sort", "asc") == "asc":
+            params.update(pagination="keyset", order_by="name", sort="asc")
+        return WindowedList(self.client, ep.GROUPS.path(), params, lambda items: parse_many(Group, items),
+                            max_rows=max_rows)
 
     async def top_level_groups(self, *, all_available: bool | None = None,
                                refresh: bool = False) -> list[Group]:

@@ -226,6 +226,8 @@ class IssuesScreen(IssueActions, LabdeckScreen):
             order_by, sort = ("created_at", True) if order is None else order
             window, first = taken or (service.window(query, group=group, order_by=order_by,
                                                      sort="desc" if sort else "asc"), None)
+            if hit is None:
+                feed.show_cached(window)  # a relaunch: the first page last seen, at once
             rows = self.remember_labels(await (first or window.start()))
             if hit is None:
                 feed.show_first(window, rows, search=search, order=order)
