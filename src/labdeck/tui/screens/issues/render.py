@@ -17,7 +17,7 @@ from rich.style import Style
 from rich.text import Text
 
 from labdeck.api.models.issues import Issue, IssueMergeRequest, LabelDetail, Note
-from labdeck.tui.screens.issues.dialogs import stats_text
+from labdeck.tui.screens.issues.time_tracking import stats_text
 from labdeck.tui.widgets.table_model import Column, LazyCells
 
 _HEX = re.compile(r"#[0-9a-fA-F]{6}")

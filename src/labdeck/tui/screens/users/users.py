@@ -379,8 +379,7 @@ class UsersScreen(LabdeckScreen):
 
     def bulk_action(self, users: list[ModeratedUser], op: Operation,
                     scope: Scope[ModeratedUser] | None = None) -> BulkAction[ModeratedUser] | None:
-        """`op` on every user of `users` (or all matching, with `scope`) but the caller's own account, as
-        one bulk action."""
+        """`op` on `users` (or all matching, with `scope`) but the caller's own account, as a bulk action."""
         service = self.service()
         if service is None:
             return None
