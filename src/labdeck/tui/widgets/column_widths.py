@@ -1,0 +1,170 @@
+"""How wide each column of a `ResourceTable` is, from its content and the room: the one layout rule.
+
+Pure (no Textual): `measure` gives each column's natural width from a bounded sample of rows (the label
+counts too), `grow` widens those from the rows on screen, and `plan_widths` decides, for the room there is,
+which columns show and how wide:
+
+- the **key column** (the one with the highest `priority`, the first of equals) is cut only when every
+  other shown column is down to its floor (`min_width`, or less when its content is narrower);
+- when even the floors do not fit, columns are **dropped**, lowest `priority` first (the rightmost of
+  equals first), until they do (the key column is never dropped);
+- room left goes to the other columns up to their soft cap (`max_width`), by priority, then up to their
+  content, then to the last column (which fills the line): nothing is cut while room is left.
+
+A dropped column has width 0; `total_width`, `column_at` and the renderers skip it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from rich.cells import cell_len
+
+from labdeck.domain.text import sanitize_line
+
+if TYPE_CHECKING:
+    from labdeck.tui.widgets.table_columns import Cell, Column
+
+MARKER_WIDTH = 2  # "● " before a marked row
+SEPARATOR_WIDTH = 1
+SAMPLE_SIZE = 200  # rows measured for column widths, spread over the loaded rows
+MAX_AUTO_WIDTH = 40  # the soft cap of a column that declares none: wider only once every column has its room
+MEASURE_LIMIT = 200  # cells measured of one value (a longer one is as wide as this)
+LABEL_EXTRA = 2  # room after a label for the sort marker (" ▲")
+
+
+@dataclass(frozen=True)
+class Want:
+    """What one column asks for: its `natural` width (content and label), the `floor` below which it is
+    dropped rather than cut further, a soft `cap`, a `fixed` width (or None) and its `priority`."""
+
+    natural: int
+    floor: int = 3
+    cap: int = MAX_AUTO_WIDTH
+    fixed: int | None = None
+    priority: int = 0
+
+    @property
+    def low(self) -> int:
+        """The narrowest this column is shown at."""
+        return self.fixed if self.fixed is not None else max(1, min(self.natural, self.floor))
+
+
+def sample_indices(count: int, size: int = SAMPLE_SIZE) -> range:
+    """Indices of at most `size` rows spread evenly over `count` rows."""
+    if count <= size:
+        return range(count)
+    return range(0, count, -(-count // size))
+
+
+def cell_width(text: str, limit: int = MEASURE_LIMIT) -> int:
+    """The cells `text` takes on one line (controls made visible), counted up to `limit`."""
+    if len(text) <= limit and text.isascii() and text.isprintable():
+        return len(text)
+    return min(limit, cell_len(sanitize_line(text[: limit * 2 + 1])))
+
+
+def _plain(cell: Cell) -> str:
+    return cell if isinstance(cell, str) else cell.plain
+
+
+def measure(columns: Sequence[Column], sample: Sequence[Sequence[Cell]],
+            limit: int = MEASURE_LIMIT) -> list[int]:
+    """Each column's natural width: its label (with room for the sort marker) or its widest sampled cell."""
+    widths = [cell_len(column.label) + LABEL_EXTRA for column in columns]
+    return grow(widths, sample, limit)
+
+
+def grow(widths: list[int], rows: Sequence[Sequence[Cell]], limit: int = MEASURE_LIMIT) -> list[int]:
+    """`widths` widened (in place, and returned) to fit the cells of `rows`."""
+    count = len(widths)
+    for cells in rows:
+        for index, cell in enumerate(cells[:count]):
+            width = cell_width(_plain(cell), limit)
+            if width > widths[index]:
+                widths[index] = width
+    return widths
+
+
+def wants(columns: Sequence[Column], natural: Sequence[int], default_cap: int = MAX_AUTO_WIDTH) -> list[Want]:
+    """The `Want` of each column from its declaration and its natural width."""
+    return [Want(natural=natural[i] if i < len(natural) else 0, floor=max(1, column.min_width),
+                 cap=column.max_width if column.max_width is not None else default_cap,
+                 fixed=max(column.width, 1) if column.width is not None else None, priority=column.priority)
+            for i, column in enumerate(columns)]
+
+
+def key_index(wanted: Sequence[Want]) -> int:
+    """The key column: the highest priority, the first of equals."""
+    return max(range(len(wanted)), key=lambda i: (wanted[i].priority, -i))
+
+
+def total_width(widths: Sequence[int]) -> int:
+    """The cells a line takes: the marker, the shown columns and a separator between each two."""
+    shown = [w for w in widths if w > 0]
+    return MARKER_WIDTH + sum(shown) + SEPARATOR_WIDTH * max(len(shown) - 1, 0)
+
+
+def plan_widths(wanted: Sequence[Want], available: int) -> list[int]:
+    """Each column's width in `available` cells (0: dropped). With no room known (`available <= 0`, not
+    laid out yet), every column gets its content up to its cap."""
+    if not wanted:
+        return []
+    if available <= 0:
+        return [w.fixed if w.fixed is not None else max(w.low, min(w.natural, w.cap)) for w in wanted]
+    key = key_index(wanted)
+    widths = [w.low for w in wanted]
+    key_want = wanted[key]
+    if key_want.fixed is None:  # the key asks for its content up to its cap before others are dropped
+        widths[key] = max(widths[key], min(key_want.natural, key_want.cap))
+    drop_order = sorted((i for i in range(len(wanted)) if i != key), key=lambda i: (wanted[i].priority, -i))
+    for index in drop_order:
+        if total_width(widths) <= available:
+            break
+        widths[index] = 0
+    widths[key] = key_want.low
+    room = available - total_width(widths)
+    if room < 0:  # only the key is left and even its floor does not fit: it gives way (or, fixed, scrolls)
+        if key_want.fixed is None:
+            widths[key] = max(1, widths[key] + room)
+        return widths
+    room = _give(widths, wanted, [key], room, lambda w: w.natural)
+    order = sorted((i for i in range(len(wanted)) if widths[i] > 0 and i != key),
+                   key=lambda i: (-wanted[i].priority, i))
+    room = _give(widths, wanted, order, room, lambda w: min(w.natural, max(w.cap, w.low)))
+    room = _give(widths, wanted, order, room, lambda w: w.natural)
+    if room > 0:
+        last = max((i for i in range(len(wanted)) if widths[i] > 0 and wanted[i].fixed is None), default=None)
+        if last is not None and last == max(i for i in range(len(wanted)) if widths[i] > 0):
+            widths[last] += room
+    return widths
+
+
+def _give(widths: list[int], wanted: Sequence[Want], order: Sequence[int], room: int,
+          target: Callable[[Want], int]) -> int:
+    """Widen the columns of `order`, in turn, towards `target(want)`; returns the room left."""
+    for index in order:
+        if room <= 0:
+            break
+        want = wanted[index]
+        if want.fixed is not None:
+            continue
+        extra = min(room, target(want) - widths[index])
+        if extra > 0:
+            widths[index] += extra
+            room -= extra
+    return room
+
+
+def column_at(widths: Sequence[int], x: int) -> int | None:
+    """The index of the column under cell offset `x` of a line (None on the marker or past the end)."""
+    position = MARKER_WIDTH
+    for index, width in enumerate(widths):
+        if width <= 0:
+            continue
+        if position <= x < position + width + SEPARATOR_WIDTH:
+            return index
+        position += width + SEPARATOR_WIDTH
+    return None

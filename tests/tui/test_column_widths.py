@@ -1,0 +1,127 @@
+"""The one column-width rule (`column_widths.py`, pure): widths from content and room, the key column cut
+last, lowest-priority columns dropped first, nothing cut while room is left, the line always fitting; and
+the renderers leaving dropped columns out."""
+
+from __future__ import annotations
+
+from hypothesis import given
+from hypothesis import strategies as st
+from rich.console import Console
+
+from labdeck.tui.widgets.column_widths import (
+    MARKER_WIDTH,
+    Want,
+    column_at,
+    grow,
+    key_index,
+    measure,
+    plan_widths,
+    sample_indices,
+    total_width,
+    wants,
+)
+from labdeck.tui.widgets.table_columns import Column
+from labdeck.tui.widgets.table_render import header_segments, row_segments
+
+
+def test_measure_takes_label_and_widest_cell_and_grow_widens() -> None:
+    columns = [Column("a", "A"), Column("due", "Due", width=10), Column("c", "Labels")]
+    natural = measure(columns, [("x" * 100, "2026-01-01", "bug"), ("日本", "", "priority::low, bug")])
+    assert natural == [100, 10, 18]
+    assert grow(natural, [("y", "", "z" * 30)]) == [100, 10, 30]
+    assert len(sample_indices(100_000)) <= 200 and list(sample_indices(5)) == [0, 1, 2, 3, 4]
+
+
+def test_room_enough_nothing_is_cut_and_the_last_column_fills() -> None:
+    wanted = [Want(30, priority=5), Want(10, fixed=10), Want(16, floor=6)]
+    widths = plan_widths(wanted, 100)
+    assert widths[:2] == [30, 10] and widths[2] >= 16 and total_width(widths) == 100
+
+
+def test_a_path_longer_than_the_soft_cap_is_not_cut_with_room_to_spare() -> None:
+    path = Want(58, floor=20, cap=40, priority=9)
+    state = Want(16, floor=8, cap=12)  # "pending approval" is wider than its cap: still whole with room
+    widths = plan_widths([path, state, Want(10, fixed=10)], 160)
+    assert widths[0] >= 58 and widths[1] >= 16 and widths[2] == 10
+
+
+def test_the_key_column_is_cut_only_when_the_others_are_at_their_floor() -> None:
+    title = Want(60, floor=12, priority=10)
+    labels = Want(30, floor=10, priority=3)
+    reference = Want(18, floor=8, priority=5)
+    assert plan_widths([reference, title, labels], 90) == [16, 60, 10]  # key whole; the next in priority
+    assert plan_widths([reference, title, labels], 80) == [8, 58, 10]  # others at their floor: key gives
+
+
+def test_at_80_columns_the_least_useful_are_dropped_first() -> None:
+    columns = [Column("ref", "Reference", min_width=14, priority=6), Column("title", "Title", priority=10),
+               Column("state", "State", width=8, priority=7), Column("labels", "Labels", min_width=12,
+                                                                        priority=5),
+               Column("due", "Due", width=10, priority=2), Column("updated", "Updated", width=10, priority=1),
+               Column("milestone", "Milestone", min_width=9, priority=3)]
+    natural = [28, 41, 8, 25, 10, 10, 12]
+    widths = plan_widths(wants(columns, natural), 80)
+    shown = {c.key for c, w in zip(columns, widths, strict=True) if w}
+    assert shown == {"ref", "title", "state", "labels"}
+    assert widths == [14, 41, 8, 12, 0, 0, 0] and total_width(widths) == 80
+    assert plan_widths(wants(columns, natural), 200)[4] == 10  # every column back when there is room
+
+
+def test_equal_priorities_keep_the_first_column_and_drop_from_the_right() -> None:
+    wanted = [Want(20, floor=20), Want(20, floor=20), Want(20, floor=20), Want(20, floor=20)]
+    assert key_index(wanted) == 0
+    assert plan_widths(wanted, 50) == [20, 27, 0, 0]  # the last one shown fills the line
+
+
+def test_only_the_key_left_gives_way_to_the_room() -> None:
+    assert plan_widths([Want(50, floor=30, priority=1), Want(10, fixed=10)], 20) == [18, 0]
+    assert plan_widths([Want(4), Want(4)], 0) == [4, 4]  # not laid out yet: content up to the cap
+
+
+def test_renderers_and_clicks_skip_dropped_columns() -> None:
+    columns = [Column("a", "Name"), Column("b", "Age"), Column("c", "City")]
+    header = "".join(s.text for s in header_segments(columns, [6, 0, 5], None, False))
+    assert header == "  Name   City "
+    row = "".join(s.text for s in row_segments(("ann", "42", "Oslo"), columns, [6, 0, 5], None, False,
+                                                Console(width=80)))
+    assert row == "  ann    Oslo " and "42" not in row
+    assert column_at([6, 0, 5], MARKER_WIDTH + 7) == 2
+
+
+@st.composite
+def tables(draw: st.DrawFn) -> tuple[list[Want], int]:
+    count = draw(st.integers(1, 8))
+    wanted = []
+    for _ in range(count):
+        fixed = draw(st.one_of(st.none(), st.integers(1, 20)))
+        wanted.append(Want(natural=draw(st.integers(0, 120)), floor=draw(st.integers(1, 30)),
+                           cap=draw(st.integers(1, 60)), fixed=fixed, priority=draw(st.integers(0, 5))))
+    return wanted, draw(st.integers(1, 300))
+
+
+@given(tables())
+def test_plan_properties(table: tuple[list[Want], int]) -> None:
+    wanted, available = table
+    widths = plan_widths(wanted, available)
+    key = key_index(wanted)
+    used = total_width(widths)
+    shown = [i for i, w in enumerate(widths) if w > 0]
+    dropped = [i for i, w in enumerate(widths) if w == 0]
+    assert key in shown  # the key column is never dropped
+    key_fixed = wanted[key].fixed
+    if available >= MARKER_WIDTH + (key_fixed or 1):
+        assert used <= available  # the line fits whenever the key alone can
+    for i in shown:
+        w = wanted[i]
+        assert widths[i] == w.fixed if w.fixed is not None else widths[i] >= min(w.low, widths[i])
+        if i != key and w.fixed is None:
+            assert widths[i] >= w.low  # a shown column is never cut below its floor
+    if key_fixed is None and widths[key] < wanted[key].natural:  # the key is cut only when no one has slack
+        assert all(widths[i] <= wanted[i].low for i in shown if i != key)
+    if used < available:  # room left: nothing is cut and nothing is dropped that would have fitted
+        assert all(widths[i] >= wanted[i].natural or wanted[i].fixed is not None for i in shown)
+        assert all(used + 1 + wanted[i].low > available for i in dropped)
+    order = sorted(range(len(wanted)), key=lambda i: (wanted[i].priority, -i))
+    if dropped:  # lowest priority first: every dropped column comes before every shown one but the key
+        last_dropped = max(order.index(i) for i in dropped)
+        assert all(order.index(i) > last_dropped for i in shown if i != key)
