@@ -15,8 +15,8 @@ from rich.console import Console
 from rich.text import Text
 
 from labdeck.tui.widgets import table_model
-from labdeck.tui.widgets.table_model import Column, TableModel
 from labdeck.tui.widgets.column_widths import MARKER_WIDTH, column_at
+from labdeck.tui.widgets.table_model import Column, TableModel
 from labdeck.tui.widgets.table_render import fit, header_segments, row_segments
 
 
