@@ -45,26 +45,26 @@ def test_a_path_longer_than_the_soft_cap_is_not_cut_with_room_to_spare() -> None
     assert widths[0] >= 58 and widths[1] >= 16 and widths[2] == 10
 
 
-def test_the_key_column_is_cut_only_when_the_others_are_at_their_floor() -> None:
+def test_the_key_whole_then_the_next_whole_or_cut_then_the_rest_dropped() -> None:
+    reference = Want(18, floor=8, priority=5)
     title = Want(60, floor=12, priority=10)
     labels = Want(30, floor=10, priority=3)
-    reference = Want(18, floor=8, priority=5)
-    assert plan_widths([reference, title, labels], 90) == [16, 60, 10]  # key whole; the next in priority
-    assert plan_widths([reference, title, labels], 80) == [8, 58, 10]  # others at their floor: key gives
+    assert plan_widths([reference, title, labels], 90) == [18, 69, 0]  # labels need 10: dropped; key fills
+    assert plan_widths([reference, title, labels], 80) == [17, 60, 0]  # reference cut, still above its floor
+    assert plan_widths([reference, title, labels], 130) == [18, 60, 48]  # all whole, the last fills
 
 
 def test_at_80_columns_the_least_useful_are_dropped_first() -> None:
     columns = [Column("ref", "Reference", min_width=14, priority=6), Column("title", "Title", priority=10),
-               Column("state", "State", width=8, priority=7), Column("labels", "Labels", min_width=12,
-                                                                        priority=5),
+               Column("state", "State", width=8, priority=7),
+               Column("labels", "Labels", min_width=12, priority=5),
                Column("due", "Due", width=10, priority=2), Column("updated", "Updated", width=10, priority=1),
                Column("milestone", "Milestone", min_width=9, priority=3)]
-    natural = [28, 41, 8, 25, 10, 10, 12]
+    natural = [28, 35, 8, 25, 10, 10, 12]
     widths = plan_widths(wants(columns, natural), 80)
-    shown = {c.key for c, w in zip(columns, widths, strict=True) if w}
-    assert shown == {"ref", "title", "state", "labels"}
-    assert widths == [14, 41, 8, 12, 0, 0, 0] and total_width(widths) == 80
-    assert plan_widths(wants(columns, natural), 200)[4] == 10  # every column back when there is room
+    assert widths == [28, 40, 8, 0, 0, 0, 0] and total_width(widths) == 80  # the key takes what is left
+    assert plan_widths(wants(columns, natural), 96) == [28, 35, 8, 20, 0, 0, 0]  # labels cut, not gone
+    assert 0 not in plan_widths(wants(columns, natural), 200)  # every column back when there is room
 
 
 def test_equal_priorities_keep_the_first_column_and_drop_from_the_right() -> None:
@@ -99,29 +99,33 @@ def tables(draw: st.DrawFn) -> tuple[list[Want], int]:
     return wanted, draw(st.integers(1, 300))
 
 
+def _target(want: Want, is_key: bool, default_cap: int = 40) -> int:
+    if want.fixed is not None:
+        return want.fixed
+    if is_key and want.cap is None:
+        return max(want.low, want.natural)
+    return max(want.low, min(want.natural, want.cap if want.cap is not None else default_cap))
+
+
 @given(tables())
 def test_plan_properties(table: tuple[list[Want], int]) -> None:
     wanted, available = table
     widths = plan_widths(wanted, available)
     key = key_index(wanted)
+    order = [key, *sorted((i for i in range(len(wanted)) if i != key), key=lambda i: (-wanted[i].priority, i))]
     used = total_width(widths)
-    shown = [i for i, w in enumerate(widths) if w > 0]
-    dropped = [i for i, w in enumerate(widths) if w == 0]
-    assert key in shown  # the key column is never dropped
-    key_fixed = wanted[key].fixed
-    if available >= MARKER_WIDTH + (key_fixed or 1):
+    shown = [i for i in order if widths[i] > 0]
+    assert shown == order[: len(shown)]  # the key is never dropped; the least useful are dropped first
+    if available >= MARKER_WIDTH + (wanted[key].fixed or 1):
         assert used <= available  # the line fits whenever the key alone can
+    cut = [i for i in shown if widths[i] < _target(wanted[i], i == key)]
+    assert len(cut) <= 1 and (not cut or cut[0] == shown[-1])  # only the last one served is ever cut
+    if key in cut:  # the key is cut only when it alone does not fit
+        assert shown == [key]
     for i in shown:
         w = wanted[i]
-        assert widths[i] == w.fixed if w.fixed is not None else widths[i] >= min(w.low, widths[i])
-        if i != key and w.fixed is None:
-            assert widths[i] >= w.low  # a shown column is never cut below its floor
-    if key_fixed is None and widths[key] < wanted[key].natural:  # the key is cut only when no one has slack
-        assert all(widths[i] <= wanted[i].low for i in shown if i != key)
-    if used < available:  # room left: nothing is cut and nothing is dropped that would have fitted
+        assert widths[i] == w.fixed if w.fixed is not None else widths[i] >= (1 if i == key else w.low)
+    if used <= available and (wanted[max(shown)].fixed is None or wanted[key].fixed is None):
+        assert used == available  # the line is filled
+    if used < available:  # room left: nothing is cut
         assert all(widths[i] >= wanted[i].natural or wanted[i].fixed is not None for i in shown)
-        assert all(used + 1 + wanted[i].low > available for i in dropped)
-    order = sorted(range(len(wanted)), key=lambda i: (wanted[i].priority, -i))
-    if dropped:  # lowest priority first: every dropped column comes before every shown one but the key
-        last_dropped = max(order.index(i) for i in dropped)
-        assert all(order.index(i) > last_dropped for i in shown if i != key)

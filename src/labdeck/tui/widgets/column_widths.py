@@ -2,14 +2,15 @@
 
 Pure (no Textual): `measure` gives each column's natural width from a bounded sample of rows (the label
 counts too), `grow` widens those from the rows on screen, and `plan_widths` decides, for the room there is,
-which columns show and how wide:
+which columns show and how wide. Columns are served in priority order:
 
-- the **key column** (the one with the highest `priority`, the first of equals) is cut only when every
-  other shown column is down to its floor (`min_width`, or less when its content is narrower);
-- when even the floors do not fit, columns are **dropped**, lowest `priority` first (the rightmost of
-  equals first), until they do (the key column is never dropped);
-- room left goes to the other columns up to their soft cap (`max_width`), by priority, then up to their
-  content, then to the last column (which fills the line): nothing is cut while room is left.
+- the **key column** (the highest `priority`, the first of equals) first, with its whole content: it is
+  never dropped, and cut only when it alone does not fit (every other column is dropped then);
+- then each other column, its content up to its soft cap (`max_width`, else the table's); the first that
+  does not fit is cut to the room left if that is at least its floor (`min_width`), and else it and every
+  less useful column are **dropped** (lowest priority first; of equals, the rightmost first);
+- room still left widens the shown columns to their whole content, then fills the line: nothing is cut
+  while room is left.
 
 A dropped column has width 0; `total_width`, `column_at` and the renderers skip it.
 """
@@ -42,7 +43,7 @@ class Want:
 
     natural: int
     floor: int = 3
-    cap: int = MAX_AUTO_WIDTH
+    cap: int | None = None  # None: the table's default (the key column: none)
     fixed: int | None = None
     priority: int = 0
 
@@ -88,10 +89,10 @@ def grow(widths: list[int], rows: Sequence[Sequence[Cell]], limit: int = MEASURE
     return widths
 
 
-def wants(columns: Sequence[Column], natural: Sequence[int], default_cap: int = MAX_AUTO_WIDTH) -> list[Want]:
+def wants(columns: Sequence[Column], natural: Sequence[int]) -> list[Want]:
     """The `Want` of each column from its declaration and its natural width."""
     return [Want(natural=natural[i] if i < len(natural) else 0, floor=max(1, column.min_width),
-                 cap=column.max_width if column.max_width is not None else default_cap,
+                 cap=column.max_width,
                  fixed=max(column.width, 1) if column.width is not None else None, priority=column.priority)
             for i, column in enumerate(columns)]
 
@@ -107,38 +108,48 @@ def total_width(widths: Sequence[int]) -> int:
     return MARKER_WIDTH + sum(shown) + SEPARATOR_WIDTH * max(len(shown) - 1, 0)
 
 
-def plan_widths(wanted: Sequence[Want], available: int) -> list[int]:
+def plan_widths(wanted: Sequence[Want], available: int, default_cap: int = MAX_AUTO_WIDTH) -> list[int]:
     """Each column's width in `available` cells (0: dropped). With no room known (`available <= 0`, not
-    laid out yet), every column gets its content up to its cap."""
+    laid out yet), every column gets its content up to its cap.
+
+    In priority order, the key column first, each column takes its content up to its soft cap (the key: its
+    whole content, unless it declares a cap); the first that does not fit takes what is left if that is
+    at least its floor, and it and every column after it are dropped otherwise. Room still left widens the
+    shown columns to their whole content, in the same order, then fills the line."""
     if not wanted:
         return []
+    caps = [w.cap if w.cap is not None else default_cap for w in wanted]
     if available <= 0:
-        return [w.fixed if w.fixed is not None else max(w.low, min(w.natural, w.cap)) for w in wanted]
+        return [w.fixed if w.fixed is not None else max(w.low, min(w.natural, cap))
+                for w, cap in zip(wanted, caps, strict=True)]
     key = key_index(wanted)
-    widths = [w.low for w in wanted]
-    key_want = wanted[key]
-    if key_want.fixed is None:  # the key asks for its content up to its cap before others are dropped
-        widths[key] = max(widths[key], min(key_want.natural, key_want.cap))
-    drop_order = sorted((i for i in range(len(wanted)) if i != key), key=lambda i: (wanted[i].priority, -i))
-    for index in drop_order:
-        if total_width(widths) <= available:
-            break
-        widths[index] = 0
-    widths[key] = key_want.low
-    room = available - total_width(widths)
-    if room < 0:  # only the key is left and even its floor does not fit: it gives way (or, fixed, scrolls)
-        if key_want.fixed is None:
-            widths[key] = max(1, widths[key] + room)
-        return widths
-    room = _give(widths, wanted, [key], room, lambda w: w.natural)
-    order = sorted((i for i in range(len(wanted)) if widths[i] > 0 and i != key),
-                   key=lambda i: (-wanted[i].priority, i))
-    room = _give(widths, wanted, order, room, lambda w: min(w.natural, max(w.cap, w.low)))
-    room = _give(widths, wanted, order, room, lambda w: w.natural)
+    others = sorted((i for i in range(len(wanted)) if i != key), key=lambda i: (-wanted[i].priority, i))
+    order = [key, *others]
+    widths = [0] * len(wanted)
+    room = available - MARKER_WIDTH
+    for index in order:
+        want = wanted[index]
+        free = room - (SEPARATOR_WIDTH if index != key else 0)
+        if want.fixed is not None:
+            target = want.fixed
+        elif index == key and want.cap is None:
+            target = max(want.low, want.natural)
+        else:
+            target = max(want.low, min(want.natural, caps[index]))
+        if free >= target or (index == key and want.fixed is not None):
+            widths[index] = target
+        elif index == key or (want.fixed is None and free >= want.low):
+            widths[index] = max(1, free)  # the last column that fits is cut to the room left
+        else:
+            break  # this one and every less useful one are dropped
+        room = free - widths[index]
+    shown = [i for i in order if widths[i] > 0]
+    room = max(0, _give(widths, wanted, shown, room, lambda w: w.natural))
     if room > 0:
-        last = max((i for i in range(len(wanted)) if widths[i] > 0 and wanted[i].fixed is None), default=None)
-        if last is not None and last == max(i for i in range(len(wanted)) if widths[i] > 0):
-            widths[last] += room
+        last = max(shown)
+        fill = last if wanted[last].fixed is None else key if wanted[key].fixed is None else None
+        if fill is not None:
+            widths[fill] += room
     return widths
 
 

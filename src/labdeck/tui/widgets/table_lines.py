@@ -90,7 +90,7 @@ class TableLines(_Host):
         cached = self._widths_cache
         if cached is not None and cached[0] == available:
             return cached[1]
-        widths = plan_widths(wants(self.model.columns, self._natural, self.max_auto_width), available)
+        widths = plan_widths(wants(self.model.columns, self._natural), available, self.max_auto_width)
         self._widths_cache = (available, widths)
         self._line_cache.clear()
         return widths
