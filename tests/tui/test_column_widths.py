@@ -50,6 +50,7 @@ def test_the_key_whole_then_the_next_whole_or_cut_then_the_rest_dropped() -> Non
     title = Want(60, floor=12, priority=10)
     labels = Want(30, floor=10, priority=3)
     assert plan_widths([reference, title, labels], 90) == [18, 69, 0]  # labels need 10: dropped; key fills
+    assert plan_widths([reference, title, labels, Want(4, fixed=4)], 90) == [18, 64, 0, 4]  # a narrow one fits
     assert plan_widths([reference, title, labels], 80) == [17, 60, 0]  # reference cut, still above its floor
     assert plan_widths([reference, title, labels], 130) == [18, 60, 48]  # all whole, the last fills
 
@@ -115,7 +116,14 @@ def test_plan_properties(table: tuple[list[Want], int]) -> None:
     order = [key, *sorted((i for i in range(len(wanted)) if i != key), key=lambda i: (-wanted[i].priority, i))]
     used = total_width(widths)
     shown = [i for i in order if widths[i] > 0]
-    assert shown == order[: len(shown)]  # the key is never dropped; the least useful are dropped first
+    assert key in shown  # the key is never dropped
+    for position, index in enumerate(order):  # a column is dropped only when it did not fit at its turn
+        if widths[index] == 0:
+            served = [i for i in order[:position] if widths[i] > 0]
+            room = available - MARKER_WIDTH - sum(min(widths[i], _target(wanted[i], i == key)) + 1
+                                                  for i in served) + 1
+            floor = wanted[index].fixed or wanted[index].low
+            assert room - 1 < floor
     if available >= MARKER_WIDTH + (wanted[key].fixed or 1):
         assert used <= available  # the line fits whenever the key alone can
     cut = [i for i in shown if widths[i] < _target(wanted[i], i == key)]

@@ -6,9 +6,10 @@ which columns show and how wide. Columns are served in priority order:
 
 - the **key column** (the highest `priority`, the first of equals) first, with its whole content: it is
   never dropped, and cut only when it alone does not fit (every other column is dropped then);
-- then each other column, its content up to its soft cap (`max_width`, else the table's); the first that
-  does not fit is cut to the room left if that is at least its floor (`min_width`), and else it and every
-  less useful column are **dropped** (lowest priority first; of equals, the rightmost first);
+- then each other column, its content up to its soft cap (`max_width`, else the table's); one that does
+  not fit is cut to the room left if that is at least its floor (`min_width`), else **dropped**: so the
+  least useful go first (of equal priority, the rightmost), and a narrow one may still take the room a
+  wider, more useful one could not;
 - room still left widens the shown columns to their whole content, then fills the line: nothing is cut
   while room is left.
 
@@ -113,9 +114,9 @@ def plan_widths(wanted: Sequence[Want], available: int, default_cap: int = MAX_A
     laid out yet), every column gets its content up to its cap.
 
     In priority order, the key column first, each column takes its content up to its soft cap (the key: its
-    whole content, unless it declares a cap); the first that does not fit takes what is left if that is
-    at least its floor, and it and every column after it are dropped otherwise. Room still left widens the
-    shown columns to their whole content, in the same order, then fills the line."""
+    whole content, unless it declares a cap); one that does not fit takes what is left if that is at least
+    its floor, and is dropped otherwise. Room still left widens the shown columns to their whole content,
+    in the same order, then fills the line."""
     if not wanted:
         return []
     caps = [w.cap if w.cap is not None else default_cap for w in wanted]
@@ -141,7 +142,7 @@ def plan_widths(wanted: Sequence[Want], available: int, default_cap: int = MAX_A
         elif index == key or (want.fixed is None and free >= want.low):
             widths[index] = max(1, free)  # the last column that fits is cut to the room left
         else:
-            break  # this one and every less useful one are dropped
+            continue  # dropped: a less useful one that is narrower may still fit
         room = free - widths[index]
     shown = [i for i in order if widths[i] > 0]
     room = max(0, _give(widths, wanted, shown, room, lambda w: w.natural))
