@@ -45,13 +45,13 @@ def test_a_path_longer_than_the_soft_cap_is_not_cut_with_room_to_spare() -> None
     assert widths[0] >= 58 and widths[1] >= 16 and widths[2] == 10
 
 
-def test_the_key_whole_then_the_next_whole_or_cut_then_the_rest_dropped() -> None:
+def test_the_key_whole_then_the_most_useful_whole_and_the_least_useful_dropped() -> None:
     reference = Want(18, floor=8, priority=5)
     title = Want(60, floor=12, priority=10)
     labels = Want(30, floor=10, priority=3)
-    assert plan_widths([reference, title, labels], 90) == [18, 69, 0]  # labels need 10: dropped; key fills
-    assert plan_widths([reference, title, labels, Want(4, fixed=4)], 90) == [18, 64, 0, 4]  # a narrow one fits
-    assert plan_widths([reference, title, labels], 80) == [17, 60, 0]  # reference cut, still above its floor
+    assert plan_widths([reference, title, labels], 80) == [17, 60, 0]  # no room for labels' floor
+    assert plan_widths([reference, title, labels], 90) == [18, 69, 0]  # labels would leave reference cut
+    assert plan_widths([reference, title, labels], 100) == [18, 60, 18]  # only the least useful is cut
     assert plan_widths([reference, title, labels], 130) == [18, 60, 48]  # all whole, the last fills
 
 
@@ -62,10 +62,11 @@ def test_at_80_columns_the_least_useful_are_dropped_first() -> None:
                Column("due", "Due", width=10, priority=2), Column("updated", "Updated", width=10, priority=1),
                Column("milestone", "Milestone", min_width=9, priority=3)]
     natural = [28, 35, 8, 25, 10, 10, 12]
-    widths = plan_widths(wants(columns, natural), 80)
-    assert widths == [28, 40, 8, 0, 0, 0, 0] and total_width(widths) == 80  # the key takes what is left
-    assert plan_widths(wants(columns, natural), 96) == [28, 35, 8, 20, 0, 0, 0]  # labels cut, not gone
-    assert 0 not in plan_widths(wants(columns, natural), 200)  # every column back when there is room
+    assert plan_widths(wants(columns, natural), 80) == [28, 40, 8, 0, 0, 0, 0]
+    assert plan_widths(wants(columns, natural), 100) == [28, 35, 8, 24, 0, 0, 0]  # labels nearly whole
+    assert plan_widths(wants(columns, natural), 120) == [28, 35, 8, 25, 0, 0, 18]  # due, updated last
+    assert plan_widths(wants(columns, natural), 60) == [0, 35, 8, 13, 0, 0, 0]  # a narrower one fits
+    assert 0 not in plan_widths(wants(columns, natural), 160)  # every column back when there is room
 
 
 def test_equal_priorities_keep_the_first_column_and_drop_from_the_right() -> None:
@@ -100,11 +101,20 @@ def tables(draw: st.DrawFn) -> tuple[list[Want], int]:
     return wanted, draw(st.integers(1, 300))
 
 
-def _target(want: Want, is_key: bool, default_cap: int = 40) -> int:
+def _admitted(want: Want, is_key: bool, available: int) -> int:
+    """What a column took when it was let in: the key its content (or the room), the others their floor."""
     if want.fixed is not None:
         return want.fixed
-    if is_key and want.cap is None:
-        return max(want.low, want.natural)
+    if is_key:
+        target = want.natural if want.cap is None else min(want.natural, want.cap)
+        return max(1, min(max(want.low, target), available - MARKER_WIDTH))
+    return want.low
+
+
+def _whole(want: Want, default_cap: int = 40) -> int:
+    """A column's content up to its cap (its floor at least): narrower than this, it is cut."""
+    if want.fixed is not None:
+        return want.fixed
     return max(want.low, min(want.natural, want.cap if want.cap is not None else default_cap))
 
 
@@ -113,27 +123,23 @@ def test_plan_properties(table: tuple[list[Want], int]) -> None:
     wanted, available = table
     widths = plan_widths(wanted, available)
     key = key_index(wanted)
-    order = [key, *sorted((i for i in range(len(wanted)) if i != key), key=lambda i: (-wanted[i].priority, i))]
+    others = sorted((i for i in range(len(wanted)) if i != key), key=lambda i: (-wanted[i].priority, i))
     used = total_width(widths)
-    shown = [i for i in order if widths[i] > 0]
-    assert key in shown  # the key is never dropped
-    for position, index in enumerate(order):  # a column is dropped only when it did not fit at its turn
-        if widths[index] == 0:
-            served = [i for i in order[:position] if widths[i] > 0]
-            room = available - MARKER_WIDTH - sum(min(widths[i], _target(wanted[i], i == key)) + 1
-                                                  for i in served) + 1
-            floor = wanted[index].fixed or wanted[index].low
-            assert room - 1 < floor
+    shown = [i for i in others if widths[i] > 0]
+    dropped = [i for i in others if widths[i] == 0]
+    key_width = _admitted(wanted[key], True, available)
+    assert widths[key] >= key_width  # the key: never dropped, whole when it alone fits
+    if widths[key] < _admitted(wanted[key], True, 10_000):
+        assert not shown  # the key is cut only when it alone does not fit
     if available >= MARKER_WIDTH + (wanted[key].fixed or 1):
         assert used <= available  # the line fits whenever the key alone can
-    cut = [i for i in shown if widths[i] < _target(wanted[i], i == key)]
-    assert len(cut) <= 1 and (not cut or cut[0] == shown[-1])  # only the last one served is ever cut
-    if key in cut:  # the key is cut only when it alone does not fit
-        assert shown == [key]
-    for i in shown:
-        w = wanted[i]
-        assert widths[i] == w.fixed if w.fixed is not None else widths[i] >= (1 if i == key else w.low)
-    if used <= available and (wanted[max(shown)].fixed is None or wanted[key].fixed is None):
+    cut = [i for i in shown if widths[i] < _whole(wanted[i])]
+    assert cut in ([], shown[-1:])  # only the least useful shown column is ever cut
+    assert all(widths[i] >= wanted[i].low for i in shown)  # and never below its floor
+    if dropped:  # the most useful dropped one could not be shown, even at its floor, beside whole columns
+        wholes = [key_width] + [_whole(wanted[i]) for i in shown] + [wanted[dropped[0]].low]
+        assert total_width(wholes) > available
+    if used <= available and (wanted[max([key, *shown])].fixed is None or wanted[key].fixed is None):
         assert used == available  # the line is filled
     if used < available:  # room left: nothing is cut
-        assert all(widths[i] >= wanted[i].natural or wanted[i].fixed is not None for i in shown)
+        assert all(widths[i] >= wanted[i].natural or wanted[i].fixed is not None for i in [key, *shown])

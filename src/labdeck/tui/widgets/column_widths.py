@@ -2,16 +2,18 @@
 
 Pure (no Textual): `measure` gives each column's natural width from a bounded sample of rows (the label
 counts too), `grow` widens those from the rows on screen, and `plan_widths` decides, for the room there is,
-which columns show and how wide. Columns are served in priority order:
+which columns show and how wide:
 
-- the **key column** (the highest `priority`, the first of equals) first, with its whole content: it is
-  never dropped, and cut only when it alone does not fit (every other column is dropped then);
-- then each other column, its content up to its soft cap (`max_width`, else the table's); one that does
-  not fit is cut to the room left if that is at least its floor (`min_width`), else **dropped**: so the
-  least useful go first (of equal priority, the rightmost), and a narrow one may still take the room a
-  wider, more useful one could not;
-- room still left widens the shown columns to their whole content, then fills the line: nothing is cut
-  while room is left.
+- the **key column** (the highest `priority`, the first of equals) takes its whole content first: it is
+  never dropped, and cut only when it alone does not fit;
+- then, in priority order, each other column is let in at its floor (`min_width`, or its content when
+  narrower) if that still fits (a narrow one may take room a wider, more useful one could not use);
+- room left widens them in priority order: to their content up to their soft cap (`max_width`, else the
+  table's), then to their whole content, then the last column fills the line: nothing is cut while room
+  is left;
+- while a column more useful than the least useful one shown is still cut, that least useful one is
+  **dropped** (of equal priority, the rightmost goes first): at 80 columns a few whole columns, not many
+  cut ones.
 
 A dropped column has width 0; `total_width`, `column_at` and the renderers skip it.
 """
@@ -113,10 +115,10 @@ def plan_widths(wanted: Sequence[Want], available: int, default_cap: int = MAX_A
     """Each column's width in `available` cells (0: dropped). With no room known (`available <= 0`, not
     laid out yet), every column gets its content up to its cap.
 
-    In priority order, the key column first, each column takes its content up to its soft cap (the key: its
-    whole content, unless it declares a cap); one that does not fit takes what is left if that is at least
-    its floor, and is dropped otherwise. Room still left widens the shown columns to their whole content,
-    in the same order, then fills the line."""
+    The key column takes its whole content (up to its cap, if it declares one). Then, in priority order,
+    each other column is let in at its floor if that still fits. Room left widens them in priority order
+    (content up to the soft cap, then whole content, then the last fills the line); while that leaves a
+    column cut that is more useful than the least useful one shown, the least useful one is dropped."""
     if not wanted:
         return []
     caps = [w.cap if w.cap is not None else default_cap for w in wanted]
@@ -124,30 +126,41 @@ def plan_widths(wanted: Sequence[Want], available: int, default_cap: int = MAX_A
         return [w.fixed if w.fixed is not None else max(w.low, min(w.natural, cap))
                 for w, cap in zip(wanted, caps, strict=True)]
     key = key_index(wanted)
+    head = wanted[key]
+    if head.fixed is not None:
+        key_width = head.fixed
+    else:
+        target = head.natural if head.cap is None else min(head.natural, head.cap)
+        key_width = max(1, min(max(head.low, target), available - MARKER_WIDTH))
     others = sorted((i for i in range(len(wanted)) if i != key), key=lambda i: (-wanted[i].priority, i))
-    order = [key, *others]
+    shown: list[int] = []
+    room = available - MARKER_WIDTH - key_width
+    for index in others:
+        if room >= SEPARATOR_WIDTH + wanted[index].low:
+            shown.append(index)
+            room -= SEPARATOR_WIDTH + wanted[index].low
+    while True:
+        widths = _grow_shown(wanted, caps, key, key_width, shown, available)
+        cut = [i for i in shown
+               if wanted[i].fixed is None and widths[i] < max(wanted[i].low, min(wanted[i].natural, caps[i]))]
+        if not cut or cut == [shown[-1]]:
+            return widths
+        shown.pop()  # the least useful makes way for a more useful one that is cut
+
+
+def _grow_shown(wanted: Sequence[Want], caps: Sequence[int], key: int, key_width: int, shown: list[int],
+                available: int) -> list[int]:
+    """The key at `key_width`, the `shown` columns (in priority order) at their floor, then widened by the
+    room left: to their content up to their cap, to their whole content, and the last fills the line."""
     widths = [0] * len(wanted)
-    room = available - MARKER_WIDTH
-    for index in order:
-        want = wanted[index]
-        free = room - (SEPARATOR_WIDTH if index != key else 0)
-        if want.fixed is not None:
-            target = want.fixed
-        elif index == key and want.cap is None:
-            target = max(want.low, want.natural)
-        else:
-            target = max(want.low, min(want.natural, caps[index]))
-        if free >= target or (index == key and want.fixed is not None):
-            widths[index] = target
-        elif index == key or (want.fixed is None and free >= want.low):
-            widths[index] = max(1, free)  # the last column that fits is cut to the room left
-        else:
-            continue  # dropped: a less useful one that is narrower may still fit
-        room = free - widths[index]
-    shown = [i for i in order if widths[i] > 0]
-    room = max(0, _give(widths, wanted, shown, room, lambda w: w.natural))
+    widths[key] = key_width
+    for index in shown:
+        widths[index] = wanted[index].low
+    room = available - total_width(widths)
+    room = _give(widths, wanted, shown, room, lambda i: min(wanted[i].natural, caps[i]))
+    room = _give(widths, wanted, [key, *shown], room, lambda i: wanted[i].natural)
     if room > 0:
-        last = max(shown)
+        last = max([key, *shown])
         fill = last if wanted[last].fixed is None else key if wanted[key].fixed is None else None
         if fill is not None:
             widths[fill] += room
@@ -155,15 +168,14 @@ def plan_widths(wanted: Sequence[Want], available: int, default_cap: int = MAX_A
 
 
 def _give(widths: list[int], wanted: Sequence[Want], order: Sequence[int], room: int,
-          target: Callable[[Want], int]) -> int:
-    """Widen the columns of `order`, in turn, towards `target(want)`; returns the room left."""
+          target: Callable[[int], int]) -> int:
+    """Widen the columns of `order`, in turn, towards `target(index)`; returns the room left."""
     for index in order:
         if room <= 0:
             break
-        want = wanted[index]
-        if want.fixed is not None:
+        if wanted[index].fixed is not None:
             continue
-        extra = min(room, target(want) - widths[index])
+        extra = min(room, target(index) - widths[index])
         if extra > 0:
             widths[index] += extra
             room -= extra
