@@ -111,10 +111,11 @@ def _admitted(want: Want, is_key: bool, available: int) -> int:
     return want.low
 
 
-def _whole(want: Want, default_cap: int = 40) -> int:
+def _whole(want: Want, available: int) -> int:
     """A column's content up to its cap (its floor at least): narrower than this, it is cut."""
     if want.fixed is not None:
         return want.fixed
+    default_cap = min(40, max(8, (available - MARKER_WIDTH) // 3))
     return max(want.low, min(want.natural, want.cap if want.cap is not None else default_cap))
 
 
@@ -133,11 +134,11 @@ def test_plan_properties(table: tuple[list[Want], int]) -> None:
         assert not shown  # the key is cut only when it alone does not fit
     if available >= MARKER_WIDTH + (wanted[key].fixed or 1):
         assert used <= available  # the line fits whenever the key alone can
-    cut = [i for i in shown if widths[i] < _whole(wanted[i])]
+    cut = [i for i in shown if widths[i] < _whole(wanted[i], available)]
     assert cut in ([], shown[-1:])  # only the least useful shown column is ever cut
     assert all(widths[i] >= wanted[i].low for i in shown)  # and never below its floor
     if dropped:  # the most useful dropped one could not be shown, even at its floor, beside whole columns
-        wholes = [key_width] + [_whole(wanted[i]) for i in shown] + [wanted[dropped[0]].low]
+        wholes = [key_width] + [_whole(wanted[i], available) for i in shown] + [wanted[dropped[0]].low]
         assert total_width(wholes) > available
     if used <= available and (wanted[max([key, *shown])].fixed is None or wanted[key].fixed is None):
         assert used == available  # the line is filled

@@ -9,8 +9,8 @@ which columns show and how wide:
 - then, in priority order, each other column is let in at its floor (`min_width`, or its content when
   narrower) if that still fits (a narrow one may take room a wider, more useful one could not use);
 - room left widens them in priority order: to their content up to their soft cap (`max_width`, else the
-  table's), then to their whole content, then the last column fills the line: nothing is cut while room
-  is left;
+  table's, at most a third of the line), then to their whole content, then the last column fills the
+  line: nothing is cut while room is left;
 - while a column more useful than the least useful one shown is still cut, that least useful one is
   **dropped** (of equal priority, the rightmost goes first): at 80 columns a few whole columns, not many
   cut ones.
@@ -35,6 +35,7 @@ MARKER_WIDTH = 2  # "● " before a marked row
 SEPARATOR_WIDTH = 1
 SAMPLE_SIZE = 200  # rows measured for column widths, spread over the loaded rows
 MAX_AUTO_WIDTH = 40  # the soft cap of a column that declares none: wider only once every column has its room
+MIN_DEFAULT_CAP = 8  # ... and a third of the line, but not less than this
 MEASURE_LIMIT = 200  # cells measured of one value (a longer one is as wide as this)
 LABEL_EXTRA = 2  # room after a label for the sort marker (" ▲")
 
@@ -121,6 +122,8 @@ def plan_widths(wanted: Sequence[Want], available: int, default_cap: int = MAX_A
     column cut that is more useful than the least useful one shown, the least useful one is dropped."""
     if not wanted:
         return []
+    if available > 0:  # a column without a cap of its own is whole enough at a third of the line
+        default_cap = min(default_cap, max(MIN_DEFAULT_CAP, (available - MARKER_WIDTH) // 3))
     caps = [w.cap if w.cap is not None else default_cap for w in wanted]
     if available <= 0:
         return [w.fixed if w.fixed is not None else max(w.low, min(w.natural, cap))
