@@ -45,13 +45,13 @@ def test_a_path_longer_than_the_soft_cap_is_not_cut_with_room_to_spare() -> None
     assert widths[0] >= 58 and widths[1] >= 16 and widths[2] == 10
 
 
-def test_the_key_whole_then_the_most_useful_whole_and_the_least_useful_dropped() -> None:
+def test_the_key_whole_then_every_column_readable_then_room_by_priority() -> None:
     reference = Want(18, floor=8, priority=5)
     title = Want(60, floor=12, priority=10)
     labels = Want(30, floor=10, priority=3)
     assert plan_widths([reference, title, labels], 80) == [17, 60, 0]  # no room for labels' floor
-    assert plan_widths([reference, title, labels], 90) == [18, 69, 0]  # labels would leave reference cut
-    assert plan_widths([reference, title, labels], 100) == [18, 60, 18]  # only the least useful is cut
+    assert plan_widths([reference, title, labels], 90) == [11, 60, 15]  # both readable (half their want)
+    assert plan_widths([reference, title, labels], 100) == [18, 60, 18]  # the more useful whole first
     assert plan_widths([reference, title, labels], 130) == [18, 60, 48]  # all whole, the last fills
 
 
@@ -62,11 +62,11 @@ def test_at_80_columns_the_least_useful_are_dropped_first() -> None:
                Column("due", "Due", width=10, priority=2), Column("updated", "Updated", width=10, priority=1),
                Column("milestone", "Milestone", min_width=9, priority=3)]
     natural = [28, 35, 8, 25, 10, 10, 12]
-    assert plan_widths(wants(columns, natural), 80) == [28, 40, 8, 0, 0, 0, 0]
-    assert plan_widths(wants(columns, natural), 100) == [28, 35, 8, 24, 0, 0, 0]  # labels nearly whole
-    assert plan_widths(wants(columns, natural), 120) == [28, 35, 8, 25, 0, 0, 18]  # due, updated last
+    assert plan_widths(wants(columns, natural), 80) == [19, 35, 8, 13, 0, 0, 0]
     assert plan_widths(wants(columns, natural), 60) == [0, 35, 8, 13, 0, 0, 0]  # a narrower one fits
-    assert 0 not in plan_widths(wants(columns, natural), 160)  # every column back when there is room
+    assert plan_widths(wants(columns, natural), 120) == [27, 35, 8, 13, 10, 10, 9]
+    assert plan_widths(wants(columns, natural), 140) == [28, 35, 8, 25, 10, 10, 16]
+    assert 0 not in plan_widths(wants(columns, natural), 100)[:5]  # updated is the first to go
 
 
 def test_equal_priorities_keep_the_first_column_and_drop_from_the_right() -> None:
@@ -134,12 +134,12 @@ def test_plan_properties(table: tuple[list[Want], int]) -> None:
         assert not shown  # the key is cut only when it alone does not fit
     if available >= MARKER_WIDTH + (wanted[key].fixed or 1):
         assert used <= available  # the line fits whenever the key alone can
-    cut = [i for i in shown if widths[i] < _whole(wanted[i], available)]
-    assert cut in ([], shown[-1:])  # only the least useful shown column is ever cut
+    unreadable = [i for i in shown if widths[i] < max(wanted[i].low, (_whole(wanted[i], available) + 1) // 2)]
+    assert unreadable in ([], shown[-1:])  # only the least useful shown column may be under half its want
     assert all(widths[i] >= wanted[i].low for i in shown)  # and never below its floor
-    if dropped:  # the most useful dropped one could not be shown, even at its floor, beside whole columns
-        wholes = [key_width] + [_whole(wanted[i], available) for i in shown] + [wanted[dropped[0]].low]
-        assert total_width(wholes) > available
+    if dropped:  # the most useful dropped one could not be shown, even at its floor, beside readable ones
+        halves = [max(wanted[i].low, (_whole(wanted[i], available) + 1) // 2) for i in shown]
+        assert total_width([key_width, *halves, wanted[dropped[0]].low]) > available
     if used <= available and (wanted[max([key, *shown])].fixed is None or wanted[key].fixed is None):
         assert used == available  # the line is filled
     if used < available:  # room left: nothing is cut

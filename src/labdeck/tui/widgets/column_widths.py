@@ -8,12 +8,12 @@ which columns show and how wide:
   never dropped, and cut only when it alone does not fit;
 - then, in priority order, each other column is let in at its floor (`min_width`, or its content when
   narrower) if that still fits (a narrow one may take room a wider, more useful one could not use);
-- room left widens them in priority order: to their content up to their soft cap (`max_width`, else the
-  table's, at most a third of the line), then to their whole content, then the last column fills the
-  line: nothing is cut while room is left;
-- while a column more useful than the least useful one shown is still cut, that least useful one is
-  **dropped** (of equal priority, the rightmost goes first): at 80 columns a few whole columns, not many
-  cut ones.
+- room left widens them in priority order: to half their content, to their content up to their soft
+  cap (`max_width`, else the table's, at most a third of the line), then to their whole content, then the
+  last column fills the line: nothing is cut while room is left;
+- while a column more useful than the least useful one shown is still under half its content (up to its
+  cap), that least useful one is **dropped** (of equal priority, the rightmost goes first): at 80 columns
+  a few readable columns, not many unreadable ones.
 
 A dropped column has width 0; `total_width`, `column_at` and the renderers skip it.
 """
@@ -119,7 +119,8 @@ def plan_widths(wanted: Sequence[Want], available: int, default_cap: int = MAX_A
     The key column takes its whole content (up to its cap, if it declares one). Then, in priority order,
     each other column is let in at its floor if that still fits. Room left widens them in priority order
     (content up to the soft cap, then whole content, then the last fills the line); while that leaves a
-    column cut that is more useful than the least useful one shown, the least useful one is dropped."""
+    column more useful than the least useful one shown below half its content (up to its cap), the least
+    useful one is dropped."""
     if not wanted:
         return []
     if available > 0:  # a column without a cap of its own is whole enough at a third of the line
@@ -144,22 +145,29 @@ def plan_widths(wanted: Sequence[Want], available: int, default_cap: int = MAX_A
             room -= SEPARATOR_WIDTH + wanted[index].low
     while True:
         widths = _grow_shown(wanted, caps, key, key_width, shown, available)
-        cut = [i for i in shown
-               if wanted[i].fixed is None and widths[i] < max(wanted[i].low, min(wanted[i].natural, caps[i]))]
+        cut = [i for i in shown if wanted[i].fixed is None and widths[i] < readable(wanted[i], caps[i])]
         if not cut or cut == [shown[-1]]:
             return widths
         shown.pop()  # the least useful makes way for a more useful one that is cut
 
 
+def readable(want: Want, cap: int) -> int:
+    """The width from which a column reads well enough: half its content up to its cap (its floor, at
+    least)."""
+    return max(want.low, (min(want.natural, cap) + 1) // 2)
+
+
 def _grow_shown(wanted: Sequence[Want], caps: Sequence[int], key: int, key_width: int, shown: list[int],
                 available: int) -> list[int]:
     """The key at `key_width`, the `shown` columns (in priority order) at their floor, then widened by the
-    room left: to their content up to their cap, to their whole content, and the last fills the line."""
+    room left: to `readable`, to their content up to their cap, to their whole content; the last fills the
+    line."""
     widths = [0] * len(wanted)
     widths[key] = key_width
     for index in shown:
         widths[index] = wanted[index].low
     room = available - total_width(widths)
+    room = _give(widths, wanted, shown, room, lambda i: readable(wanted[i], caps[i]))
     room = _give(widths, wanted, shown, room, lambda i: min(wanted[i].natural, caps[i]))
     room = _give(widths, wanted, [key, *shown], room, lambda i: wanted[i].natural)
     if room > 0:

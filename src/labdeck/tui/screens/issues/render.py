@@ -82,11 +82,11 @@ issue_cells = LazyCells(build=_build_cells, plains=issue_plains)
 
 
 COLUMNS = [
-    Column("reference", "Reference", min_width=14, priority=8,
+    Column("reference", "Reference", min_width=14, priority=6,
            sort_key=lambda i: (i.reference.rpartition("#")[0], i.iid)),
     Column("title", "Title", min_width=20, max_width=60, priority=10),
     Column("state", "State", width=8, priority=7),
-    Column("labels", "Labels", min_width=12, priority=6),
+    Column("labels", "Labels", min_width=18, priority=8),
     Column("assignees", "Assignees", min_width=9, priority=5),
     Column("milestone", "Milestone", min_width=9, priority=2),
     Column("due", "Due", width=10, priority=3),
