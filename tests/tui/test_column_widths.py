@@ -144,3 +144,27 @@ def test_plan_properties(table: tuple[list[Want], int]) -> None:
         assert used == available  # the line is filled
     if used < available:  # room left: nothing is cut
         assert all(widths[i] >= wanted[i].natural or wanted[i].fixed is not None for i in [key, *shown])
+
+
+async def test_a_value_the_sample_missed_widens_its_column_once_on_screen() -> None:
+    from textual.app import App, ComposeResult
+
+    from labdeck.tui.widgets.resource_table import ResourceTable
+
+    rows = [(str(i), "x", "y") for i in range(10_000)]
+    rows[5_001] = ("5001", "a much longer value here", "y")  # the 200-row sample takes every 50th row
+    columns = [Column("n", "N", priority=1), Column("v", "Value"), Column("w", "W")]
+
+    class Host(App[None]):
+        def compose(self) -> ComposeResult:
+            yield ResourceTable(columns, rows)
+
+    async with Host().run_test(size=(80, 20)) as pilot:
+        table = pilot.app.query_one(ResourceTable)
+        await pilot.pause()
+        assert table.column_widths["v"] < 24  # room to spare, but nothing on screen needs it yet
+        table.move_cursor(5_001)
+        await pilot.pause()
+        assert table.column_widths["v"] >= 24
+        cursor_line = table.line_text(5_001 - round(table.scroll_y) + 1)
+        assert "a much longer value here" in cursor_line  # not cut while room is left
