@@ -75,7 +75,7 @@ class LabdeckFooter(Footer):
     """The footer of labdeck's screens (compact: more keys fit at 80 columns)."""
 
     DEFAULT_CSS = """
-    LabdeckFooter > #footer-keys {
+    LabdeckFooter > .footer-keys {
         width: 1fr; height: 1; layout: horizontal; overflow-x: auto; overflow-y: hidden; scrollbar-size: 0 0;
     }
     LabdeckFooter > FooterKey.-help { width: auto; padding-left: 1; border-left: vkey $foreground 20%; }
@@ -89,7 +89,7 @@ class LabdeckFooter(Footer):
 
     async def recompose(self) -> None:
         """One recompose at a time: two in flight would both remove the old keys, then both mount their
-        own (`DuplicateIds` on `footer-keys`); a request while one runs becomes one more run after it."""
+        own; a request while one runs becomes one more run after it."""
         if self._recomposing:
             self._again = True
             return
@@ -106,7 +106,9 @@ class LabdeckFooter(Footer):
         if not self._bindings_ready:
             return
         entries, help_entry = footer_entries(self.screen)
-        with HorizontalScroll(id="footer-keys"):  # scrolls; the help key beside it stays on screen
+        # scrolls; the help key beside it stays on screen. A class, not an id: a recompose asked from the
+        # screen's idle callbacks can mount the new row while the old one's removal is still pending
+        with HorizontalScroll(classes="footer-keys"):
             for entry in entries:
                 yield self._key(entry)
         if help_entry is not None:
