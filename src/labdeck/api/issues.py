@@ -1,7 +1,8 @@
-"""The issues service: the instance and group listings (`GET /issues`, `GET /groups/:id/issues`) driven
-by the filter language, project issues (read, create, update, close/reopen, delete), notes and `/promote`,
-to-do items, time tracking (durations checked before anything is sent), related and closing merge
-requests, and bulk actions with a result per issue.
+"""The issues service: the instance, group and project listings (`GET /issues`, `GET /groups/:id/issues`,
+`GET /projects/:id/issues`: a listing's `group` may be a `ProjectScope`) driven by the filter language,
+project issues (read, create, update, close/reopen, delete), notes and `/promote`, to-do items, time
+tracking (durations checked before anything is sent), related and closing merge requests, and bulk
+actions with a result per issue.
 
 Paths come from the endpoint catalogue (`labdeck.domain.catalogue`). A mutation drops the cached issue
 listings (the catalogue's families: the global one; and every group listing this service has read), so the
@@ -41,7 +42,19 @@ from labdeck.domain.text import sanitize_json
 
 GLOBAL_PATH: Final = ep.ISSUES.path()
 PARSE_INLINE: Final = 1_000  # longer lists are parsed in a thread
-GroupId = int | str
+
+
+@dataclass(frozen=True, slots=True)
+class ProjectScope:
+    """The issues of one project (`GET /projects/:id/issues`), given where a listing takes its scope."""
+
+    project: int | str
+
+    def __str__(self) -> str:
+        return f"project:{self.project}"
+
+
+GroupId = int | str | ProjectScope  # a listing's scope: a group (id or path) or one project
 BulkKind = Literal["close", "reopen", "add_labels", "remove_labels", "assign", "unassign", "set_milestone",
                    "todo"]
 BulkProgress = Callable[[int, int, BulkItemResult], Awaitable[None] | None]
@@ -130,12 +143,15 @@ class IssuesService:
     # -- listings -------------------------------------------------------------------------------------
     @staticmethod
     def listing_path(group: GroupId | None = None) -> str:
+        if isinstance(group, ProjectScope):
+            return ep.PROJECT_ISSUES.path(group.project)
         return GLOBAL_PATH if group is None else ep.GROUP_ISSUES.path(group)
 
     @staticmethod
     def compile_filter(text: str, group: GroupId | None = None) -> dict[str, Any]:
         """The listing parameters of a filter text (see `domain.issue_query`); raises `QueryError`."""
-        listing = issue_query.GLOBAL if group is None else issue_query.GROUP
+        listing = (issue_query.GLOBAL if group is None else
+                   issue_query.PROJECT if isinstance(group, ProjectScope) else issue_query.GROUP)
         return issue_query.compile(issue_query.parse(text), listing)
 
     @staticmethod

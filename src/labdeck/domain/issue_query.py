@@ -6,9 +6,10 @@
 
 `parse(text) -> IssueQuery` reads it (terms with key, operator, value and negation; values may be quoted
 with `"` and `\\` escapes), `format(query)` writes it back so that `parse(format(q)) == q`, and
-`compile(query, listing)` turns it into the query parameters of `GET /issues` (`GLOBAL`) or
-`GET /groups/:id/issues` (`GROUP`) per GitLab's API docs, raising `QueryError` with a clear message for
-what that listing cannot express. The keys are listed in `KEYS`; `help_text()` describes them.
+`compile(query, listing)` turns it into the query parameters of `GET /issues` (`GLOBAL`),
+`GET /groups/:id/issues` (`GROUP`) or `GET /projects/:id/issues` (`PROJECT`) per GitLab's API docs,
+raising `QueryError` with a clear message for what that listing cannot express. The keys are listed in
+`KEYS`; `help_text()` describes them.
 """
 
 from __future__ import annotations
@@ -18,9 +19,10 @@ from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Any, Final, Literal
 
-Listing = Literal["global", "group"]
+Listing = Literal["global", "group", "project"]
 GLOBAL: Final[Listing] = "global"
 GROUP: Final[Listing] = "group"
+PROJECT: Final[Listing] = "project"
 
 TEXT: Final = ""  # key of free-text terms
 
@@ -64,7 +66,9 @@ NOT_KEYS: Final[dict[Listing, frozenset[str]]] = {
     GROUP: frozenset({"labels", "milestone", "author_id", "author_username", "assignee_id",
                       "assignee_username", "my_reaction_emoji", "search", "in"}),
 }
-_LISTING_NAMES: Final[dict[Listing, str]] = {GLOBAL: "GET /issues", GROUP: "the group issue listing"}
+NOT_KEYS[PROJECT] = NOT_KEYS[GROUP]  # the project listing takes the group listing's `not` (GitLab's docs)
+_LISTING_NAMES: Final[dict[Listing, str]] = {GLOBAL: "GET /issues", GROUP: "the group issue listing",
+                                             PROJECT: "the project issue listing"}
 
 
 class QueryError(ValueError):
@@ -286,12 +290,12 @@ class _Builder:
 
 
 def compile(query: IssueQuery, listing: Listing) -> dict[str, Any]:
-    """Query parameters of `listing` (`GLOBAL` or `GROUP`) for `query`.
+    """Query parameters of `listing` (`GLOBAL`, `GROUP` or `PROJECT`) for `query`.
 
     Lists are meant to be sent as `key[]=v` and the `not` dict as `not[key]=v`. Raises `QueryError` for
     what the listing cannot express: two authors, two milestones, an id and a username for the same person,
     negating a key that the listing's `not` does not accept, a label containing a comma, `in:` on the group
-    listing.
+    or project listing.
     """
     b = _Builder(listing)
     labels: list[str] = []

@@ -28,7 +28,7 @@ from textual.widgets import Input, Static
 
 from labdeck.api.errors import LabdeckError, lost_write
 from labdeck.api.issues import BulkAction as IssueChange
-from labdeck.api.issues import BulkKind, IssuesService
+from labdeck.api.issues import BulkKind, GroupId, IssuesService, ProjectScope
 from labdeck.api.models.base import paused_gc
 from labdeck.api.models.issues import Issue, LabelDetail, TimeStats
 from labdeck.domain.issue_query import QueryError, help_text
@@ -76,8 +76,11 @@ SERVER_ORDERS: Final = {"title": "title", "updated": "updated_at", "due": "due_d
                         "milestone": "milestone_due"}
 
 
-def parse_scope(scope: str | None) -> str | None:
-    """A saved view's scope (`instance` or `group:<full/path>`) as a group path, None for the instance."""
+def parse_scope(scope: str | None) -> GroupId | None:
+    """A saved view's scope (`instance`, `group:<full/path>` or `project:<full/path>`, as the project
+    view's Issues tab opens it) as a group path or a `ProjectScope`, None for the instance."""
+    if scope and scope.startswith("project:") and scope.removeprefix("project:").strip():
+        return ProjectScope(scope.removeprefix("project:").strip())
     if scope and scope.startswith("group:"):
         return scope.removeprefix("group:").strip() or None
     return None
@@ -116,7 +119,7 @@ class IssuesScreen(LabdeckScreen):
         self.extras: dict[int, Extras] = {}
         self.stale_extras: set[int] = set()  # issues whose detail `r` asked to fetch again
         self.label_colours: dict[str, LabelDetail] = {}  # from listings, for issues a PUT sends back bare
-        self.shown_group: str | None = self.group  # the scope the rows on screen belong to
+        self.shown_group: GroupId | None = self.group  # the scope the rows on screen belong to
         self._early: EarlyLoad | None = None
         if app_running():  # built inside the app: page 1 is asked for before the widgets exist
             self._start_early_load()
@@ -147,7 +150,7 @@ class IssuesScreen(LabdeckScreen):
             bar = Input(self.query_text, placeholder='label:bug assignee:none "text"', id="issues-query")
             bar.tooltip = Text(help_text())  # every filter key, literal text
             yield LabelledField("Filter", bar, id="issues-query-field")
-            yield LabelledField("Group", Input(self.group or "", placeholder="acme (empty: all)",
+            yield LabelledField("Group", Input(str(self.group or ""), placeholder="acme (empty: all)",
                                                id="issues-scope"), id="issues-scope-field")
         yield Static("", markup=False, id="issues-query-error")
         yield ResourceView(COLUMNS, cells=issue_cells, row_key=lambda i: i.id, detail=self.detail_for,
@@ -214,7 +217,8 @@ class IssuesScreen(LabdeckScreen):
             return
         event.stop()
         self.query_text = self.query_one("#issues-query", Input).value.strip()
-        self.group = self.query_one("#issues-scope", Input).value.strip() or None
+        scope = self.query_one("#issues-scope", Input).value.strip()
+        self.group = parse_scope(scope) if scope.startswith("project:") else scope or None
         if self.compile():
             self.table.focus()
             self.load_issues(refresh=False)
@@ -277,10 +281,10 @@ class IssuesScreen(LabdeckScreen):
         event.stop()
         self.feed.read_more()
 
-    def show_load_error(self, group: str | None, error: LabdeckError) -> None:
+    def show_load_error(self, group: GroupId | None, error: LabdeckError) -> None:
         """A listing that failed (a group path that does not exist): the rows and detail of the previous
         listing go, and the error takes their place, so nothing looks as if it belonged to this one."""
-        where = f"group {group}" if group else "the instance"
+        where = f"group {group}" if isinstance(group, str) else str(group) if group else "the instance"
         self.table.empty_text = f"Could not list the issues of {where}: {error}"
         self.table.set_rows([])
         self.extras.clear()
