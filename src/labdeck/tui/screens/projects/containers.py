@@ -1,5 +1,6 @@
 """The project view's Registry tab: the project's container repositories with their tag counts, as
-`:registry` lists them (its columns, cells and detail), and their tags through `:registry`'s own screens.
+`:registry` lists them (its columns, cells and detail; read when the tab is first shown), and their tags
+through `:registry`'s own screens.
 
 - `enter` opens a repository's tags (`registry.RegistryTagsScreen`: every tag's detail, `space` marks and
   `x` deletes exactly the marked tags, one request each, as a job).
@@ -57,6 +58,7 @@ class ContainerRegistryTab(PanePolicy, Widget):
         super().__init__(id=id)
         self.project = project
         self.now = now or utc_now
+        self.read = False
 
     def compose(self) -> ComposeResult:
         yield Static("", markup=False, id="project-containers-where")
@@ -68,8 +70,10 @@ class ContainerRegistryTab(PanePolicy, Widget):
     def table(self) -> ResourceTable:
         return self.query_one("#project-containers-view", ResourceView).table
 
-    def on_mount(self) -> None:
-        self.load()
+    def on_show(self) -> None:
+        if not self.read:  # read when the tab is first shown, not with every tab of the view
+            self.read = True
+            self.load()
 
     def reload(self) -> None:
         self.load()

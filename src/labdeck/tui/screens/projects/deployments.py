@@ -15,7 +15,7 @@ the services, through the one segment encoder (an environment named `..` stays a
 from __future__ import annotations
 
 from collections.abc import Callable
-from datetime import date
+from datetime import date, datetime
 
 from rich.text import Text
 from textual import work
@@ -73,13 +73,14 @@ class ProjectDeploymentsTab(PanePolicy, Widget):
     ProjectDeploymentsTab #project-deployments-view { height: 1fr; }
     """
 
-    def __init__(self, project: Project, *, today: Callable[[], date] = utc_today,
+    def __init__(self, project: Project, *, now: Callable[[], datetime] | None = None,
                  id: str | None = None) -> None:
         super().__init__(id=id)
         self.project = project
-        self.today = today
+        self.today: Callable[[], date] = (lambda: now().date()) if now is not None else utc_today
         self.environment: str | None = None  # the environment whose deployments are listed (None: all)
         self.summaries: dict[str, EnvironmentSummary] = {}
+        self.read = False
 
     @property
     def path(self) -> str:
@@ -110,8 +111,10 @@ class ProjectDeploymentsTab(PanePolicy, Widget):
         return (Text(env.name, style=dim), Text(env.tier or ""), Text(env.state or "", style=dim),
                 self.figures(env))
 
-    def on_mount(self) -> None:
-        self.load()
+    def on_show(self) -> None:
+        if not self.read:  # read when the tab is first shown (a history can be long), not with the view
+            self.read = True
+            self.load()
 
     def reload(self) -> None:
         self.load(refresh=True)

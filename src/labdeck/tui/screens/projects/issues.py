@@ -1,6 +1,6 @@
 """The project view's Issues tab: the project's own issues (`GET /projects/:id/issues`), drawn as `:issues`
 draws them (`issues.render`: columns, label chips, the detail pane) and read on demand as it reads them
-(`IssuesService.window` with a `ProjectScope`, `tui/list_feed.ListFeed`).
+(`IssuesService.window` with a `ProjectScope`, `tui/list_feed.ListFeed`), when the tab is first shown.
 
 - `ctrl+f` puts the focus in the filter, which takes the issue query language of `:issues` (compiled for
   the project listing: an error is shown under it and nothing is sent); `enter` in it lists again.
@@ -71,6 +71,7 @@ class ProjectIssuesTab(PanePolicy, Widget):
         self.project = project
         self.query_text = ""
         self.params: dict[str, Any] = {}
+        self.read = False
 
     @property
     def path(self) -> str:
@@ -104,8 +105,11 @@ class ProjectIssuesTab(PanePolicy, Widget):
 
     def on_mount(self) -> None:
         self.feed = ListFeed(self.view, "issues", self.reload_from_server, orders=SERVER_ORDERS)
-        if self.compile():
-            self.load()
+
+    def on_show(self) -> None:
+        if not self.read:  # read when the tab is first shown, not with every tab of the view
+            self.read = True
+            self.reload()
 
     def on_unmount(self) -> None:
         if self.feed.window is not None:

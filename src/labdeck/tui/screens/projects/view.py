@@ -154,7 +154,7 @@ TAB_LIST: tuple[Tab, ...] = (
     Tab("containers", "Registry",
         lambda view: ContainerRegistryTab(view.project, now=view.now, id="project-containers")),
     Tab("deployments", "Deployments",
-        lambda view: ProjectDeploymentsTab(view.project, id="project-deployments")),
+        lambda view: ProjectDeploymentsTab(view.project, now=view.now, id="project-deployments")),
     Tab("tags", "Tags", lambda view: TagsTab(view.project, id="project-tags")),
     Tab("pages", "Pages domains", lambda view: PagesTab(view.project, now=view.now, id="project-pages")),
     Tab("errors", "Error tracking", lambda view: ErrorTrackingTab(view.project, id="project-errors")),
