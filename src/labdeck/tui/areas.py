@@ -63,12 +63,6 @@ def _log(request: AreaRequest) -> Screen[object]:
     return RequestLogScreen()
 
 
-def _projects(request: AreaRequest) -> Screen[object]:
-    from labdeck.tui.screens.projects.projects import ProjectsScreen
-
-    return ProjectsScreen()
-
-
 AREAS: dict[str, Area] = {}
 
 
@@ -94,7 +88,8 @@ for _area in (
          "labdeck.tui.screens.admin.instance_variables:open_instance_variables", admin_only=True),
     Area("pages", "Pages domains", "Every Pages domain and its certificate expiry (administrators)",
          "labdeck.tui.screens.admin.pages_domains:open_pages_admin", admin_only=True),
-    Area("projects", "Projects", "Projects you can see, most recently active first", _projects),
+    Area("projects", "Projects", "Projects you can see, most recently active first",
+         "labdeck.tui.screens.projects.projects:open_projects"),
     Area("jobs", "Jobs", "The job centre: long operations, their progress and results", _jobs),
     Area("log", "Request log", "Every request of this session: method, path, status, duration", _log),
     Area("journal", "Journal", "Every change labdeck made on this instance, and its undo (u)",
