@@ -26,6 +26,7 @@ from labdeck.tui.screens.projects.issues import ProjectIssuesTab
 from labdeck.tui.screens.projects.view import ProjectViewScreen
 from labdeck.tui.screens.registry.cleanup import RegistryCleanupScreen
 from labdeck.tui.screens.registry.registry import RegistryTagsScreen
+from labdeck.tui.widgets.detail_screen import DetailScreen
 
 SIZE = (160, 50)
 PORTAL = "acme/platform/web-portal"
@@ -69,6 +70,21 @@ async def test_issues_tab_lists_the_projects_own_issues_and_takes_the_query_lang
             await settle(pilot)
             assert "project issue listing" in str(tab.query_one("#project-issues-error", Static).render())
             assert {row.id for row in tab.table.rows} == closed  # nothing sent, the rows stay
+
+
+async def test_enter_on_an_issue_opens_its_detail_with_its_notes(tiny_sandbox: Sandbox,
+                                                                sandbox_app: LabdeckApp) -> None:
+    async with sandbox_app.run_test(size=SIZE) as pilot:
+        view = await open_tab(pilot, tiny_sandbox, "issues")
+        tab = view.query_one(ProjectIssuesTab)
+        tab.table.move_cursor(next(i for i, row in enumerate(tab.table.rows) if row.iid == 1))
+        await pilot.press("enter")
+        await settle(pilot, rounds=2)
+        detail = sandbox_app.screen
+        assert isinstance(detail, DetailScreen)
+        text = "".join(segment.text for segment in sandbox_app.console.render(detail.body))
+        assert "Gateway returns 502 under load" in text
+        assert "the upstream pool is exhausted" in text  # its notes were read, as :issues reads them
 
 
 async def test_issues_tab_closes_the_issue_under_the_cursor_and_opens_it_in_issues(

@@ -55,6 +55,7 @@ from labdeck.tui.screens.issues.dialogs import (
     time_applied,
 )
 from labdeck.tui.screens.issues.early_load import EarlyLoad
+from labdeck.tui.screens.issues.extras import read_extras
 from labdeck.tui.screens.issues.render import COLUMNS, Extras, issue_cells, issue_detail
 from labdeck.tui.widgets.footer import LIST_KEYS
 from labdeck.tui.widgets.labelled import LabelledField
@@ -307,16 +308,9 @@ class IssuesScreen(LabdeckScreen):
         service = self.service
         if service is None:
             return
-        pid, iid, refresh = issue.project_id, issue.iid, issue.id in self.stale_extras
+        refresh = issue.id in self.stale_extras
         self.stale_extras.discard(issue.id)
-        try:
-            notes, related, closing = await asyncio.gather(
-                service.notes(pid, iid, refresh=refresh),
-                service.related_merge_requests(pid, iid, refresh=refresh),
-                service.closed_by(pid, iid, refresh=refresh))
-            self.extras[issue.id] = Extras(notes, related, closing)
-        except LabdeckError as exc:
-            self.extras[issue.id] = Extras(error=str(exc))
+        self.extras[issue.id] = await read_extras(service, issue, refresh=refresh)
         self.query_one("#issues-view", ResourceView).refresh_detail()
 
     def updated(self, issue: Issue) -> None:

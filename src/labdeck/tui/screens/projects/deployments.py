@@ -47,7 +47,7 @@ from labdeck.tui.widgets.table_model import Column
 
 ENVIRONMENT_COLUMNS = [
     Column("name", "Environment", min_width=16),
-    Column("tier", "Tier", width=11),
+    Column("tier", "Tier", width=12),
     Column("state", "State", width=9),
     Column("figures", f"Last {TIMELINE_DAYS} days", min_width=30, sort_key=lambda e: e.name),
 ]

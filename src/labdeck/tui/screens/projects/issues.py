@@ -4,7 +4,8 @@ draws them (`issues.render`: columns, label chips, the detail pane) and read on 
 
 - `ctrl+f` puts the focus in the filter, which takes the issue query language of `:issues` (compiled for
   the project listing: an error is shown under it and nothing is sent); `enter` in it lists again.
-- `enter` opens the issue under the cursor in full (its detail); `d` shows the detail beside the list.
+- `enter` opens the issue under the cursor in full (its detail, with its notes and merge requests, read as
+  `:issues` reads them: `issues/extras.py`); `d` shows the detail beside the list.
 - `x` closes the marked issues (or the one under the cursor), `X` reopens them: one job with a result per
   issue (`tui/bulk.start_bulk` and `IssuesService.apply`, the bulk actions of `:issues`).
 - `i` opens `:issues` scoped to this project on the issue under the cursor (`iid:N`), where every action of
@@ -13,6 +14,7 @@ draws them (`issues.render`: columns, label chips, the detail pane) and read on 
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any, Literal
 
 from rich.text import Text
@@ -37,8 +39,9 @@ from labdeck.tui.jobs import Job
 from labdeck.tui.list_feed import ListFeed
 from labdeck.tui.pane_policy import PanePolicy
 from labdeck.tui.screens.confirm import ConfirmScreen
+from labdeck.tui.screens.issues.extras import read_extras
 from labdeck.tui.screens.issues.issues import SERVER_ORDERS
-from labdeck.tui.screens.issues.render import COLUMNS, issue_cells, issue_detail
+from labdeck.tui.screens.issues.render import COLUMNS, Extras, issue_cells, issue_detail
 from labdeck.tui.widgets.footer import LIST_KEYS
 from labdeck.tui.widgets.labelled import LabelledField
 from labdeck.tui.widgets.resource_table import ResourceTable
@@ -72,6 +75,7 @@ class ProjectIssuesTab(PanePolicy, Widget):
         self.query_text = ""
         self.params: dict[str, Any] = {}
         self.read = False
+        self.extras: dict[int, Extras] = {}  # notes and merge requests, read for a detail shown
 
     @property
     def path(self) -> str:
@@ -87,8 +91,8 @@ class ProjectIssuesTab(PanePolicy, Widget):
         yield LabelledField("Filter", bar, id="project-issues-query-field")
         yield Static("", markup=False, id="project-issues-error")
         yield ResourceView(COLUMNS, cells=issue_cells, row_key=lambda i: i.id,
-                           detail=lambda issue: issue_detail(issue, None), empty_text="No issues",
-                           enter_opens_detail=True, id="project-issues-view")
+                           detail=lambda issue: issue_detail(issue, self.extras.get(issue.id)),
+                           empty_text="No issues", id="project-issues-view")
 
     @property
     def view(self) -> ResourceView:
@@ -175,6 +179,30 @@ class ProjectIssuesTab(PanePolicy, Widget):
 
     def on_resource_table_row_highlighted(self, event: ResourceTable.RowHighlighted) -> None:
         self.feed.cursor_moved()
+        issue = self.table.cursor_row
+        if self.view.has_class("-show-detail") and isinstance(issue, Issue) and issue.id not in self.extras:
+            self.load_extras(issue)
+
+    @work(exclusive=True, group="project-issues-extras")
+    async def load_extras(self, issue: Issue, *, then_open: bool = False) -> None:
+        """The issue's notes and merge requests for its detail (as `:issues` reads them); `then_open`:
+        the detail is opened full screen once they are there."""
+        service = self.service
+        if service is None:
+            return
+        if issue.id not in self.extras:
+            if not then_open:
+                await asyncio.sleep(0.1)  # let the cursor settle: only the issue it stops on is read
+            self.extras[issue.id] = await read_extras(service, issue)
+        self.view.refresh_detail()
+        if then_open and self.table.cursor_row is issue:
+            self.view.open_detail()
+
+    def on_resource_table_row_selected(self, event: ResourceTable.RowSelected) -> None:
+        """`enter`: the issue's detail in full, with its notes and merge requests."""
+        if isinstance(event.row, Issue):
+            event.stop()
+            self.load_extras(event.row, then_open=True)
 
     # -- actions --------------------------------------------------------------------------------------
     def chosen(self) -> list[Issue]:
