@@ -111,6 +111,14 @@ async def test_issues_tab_closes_the_issue_under_the_cursor_and_opens_it_in_issu
         assert isinstance(screen, IssuesScreen)
         assert screen.group == ProjectScope(GATEWAY) and screen.query_text == f"iid:{issue.iid}"
         await until(pilot, lambda: [row.id for row in screen.table.rows] == [issue.id], ":issues on it")
+        scope = screen.query_one("#issues-scope", Input)
+        assert scope.value == f"project:{GATEWAY}"
+        screen.query_one("#issues-query", Input).value = "state:all"
+        scope.focus()
+        await pilot.press("enter")  # the box read back: still this project, not a group called so
+        await settle(pilot)
+        own = {i.id for i in tiny_sandbox.store.areas["issues"].issues.values() if i.project_id == 1}
+        await until(pilot, lambda: {row.id for row in screen.table.rows} == own, "the project's issues")
 
 
 # -- Registry -----------------------------------------------------------------------------------------------
