@@ -56,6 +56,8 @@ async def test_issues_tab_lists_the_projects_own_issues_and_takes_the_query_lang
             assert view.focused is tab.table  # the tab's table has the focus
             own = {i.id for i in issues if i.project_id == project_id(tiny_sandbox, path)}
             assert own and {row.id for row in tab.table.rows} == own
+            first = tab.table.rows[0]
+            assert [str(cell) for cell in tab.table.model.cells_of(first)[:2]] == [f"#{first.iid}", first.title]
             if path != GATEWAY:
                 continue
             await pilot.press("ctrl+f")

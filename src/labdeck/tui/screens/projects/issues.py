@@ -1,6 +1,7 @@
 """The project view's Issues tab: the project's own issues (`GET /projects/:id/issues`), drawn as `:issues`
-draws them (`issues.render`: columns, label chips, the detail pane) and read on demand as it reads them
-(`IssuesService.window` with a `ProjectScope`, `tui/list_feed.ListFeed`), when the tab is first shown.
+draws them (`issues.render`: columns, label chips, the detail pane; `#iid` for the reference) and read on
+demand as it reads them (`IssuesService.window` with a `ProjectScope`, `tui/list_feed.ListFeed`), when the
+tab is first shown.
 
 - `ctrl+f` puts the focus in the filter, which takes the issue query language of `:issues` (compiled for
   the project listing: an error is shown under it and nothing is sent); `enter` in it lists again.
@@ -46,9 +47,16 @@ from labdeck.tui.widgets.footer import LIST_KEYS
 from labdeck.tui.widgets.labelled import LabelledField
 from labdeck.tui.widgets.resource_table import ResourceTable
 from labdeck.tui.widgets.resource_view import ResourceView
+from labdeck.tui.widgets.table_model import Column, LazyCells
 from labdeck.tui.workers import is_live
 
 Change = Literal["close", "reopen"]
+
+# The columns and cells of `:issues`, but `#iid` in place of the reference, its first (every row is of this
+# project).
+PROJECT_COLUMNS = [Column("iid", "#", width=6, align="right", sort_key=lambda i: i.iid), *COLUMNS[1:]]
+project_issue_cells = LazyCells(build=lambda i: (Text(f"#{i.iid}"), *issue_cells.build(i)[1:]),
+                                plains=lambda i: (f"#{i.iid}", *issue_cells.plains(i)[1:]))
 
 
 class ProjectIssuesTab(PanePolicy, Widget):
@@ -90,7 +98,7 @@ class ProjectIssuesTab(PanePolicy, Widget):
         bar.tooltip = Text(help_text())
         yield LabelledField("Filter", bar, id="project-issues-query-field")
         yield Static("", markup=False, id="project-issues-error")
-        yield ResourceView(COLUMNS, cells=issue_cells, row_key=lambda i: i.id,
+        yield ResourceView(PROJECT_COLUMNS, cells=project_issue_cells, row_key=lambda i: i.id,
                            detail=lambda issue: issue_detail(issue, self.extras.get(issue.id)),
                            empty_text="No issues", id="project-issues-view")
 
