@@ -7,7 +7,12 @@ fresh file of each test's own, never the user's; so is the cache folder (`$LABDE
 
 Hypothesis runs without its timing checks (no per-example deadline, no "too slow" health check): on a
 shared machine at a load of 4 a draw can take seconds, and how fast the machine is proves nothing about
-the property under test."""
+the property under test.
+
+Pilot's idle wait (`textual._wait.wait_for_idle`, behind every `pilot.press` and `pilot.pause()`) sleeps in
+steps of 20 ms and returns once a step used under 5 % of its time on the CPU. The tests take 5 ms steps with
+the same 5 % rule: an idle app is seen as idle four times sooner, a working one is still waited for. Its two
+names are checked against the Textual release in `tests/tui/test_textual_internals.py`."""
 
 from __future__ import annotations
 
@@ -15,9 +20,13 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+import textual._wait
 from hypothesis import HealthCheck, settings
 
 from labdeck.domain.redaction import forget_secrets
+
+textual._wait.SLEEP_GRANULARITY = 0.005
+textual._wait.SLEEP_IDLE = textual._wait.SLEEP_GRANULARITY / 20
 
 settings.register_profile("labdeck", deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile("labdeck")

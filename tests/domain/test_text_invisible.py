@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from labdeck.domain.text import may_hold_control, sanitize, sanitize_json, sanitize_line
+from labdeck.domain.text import may_hold_control, sanitize, sanitize_json, sanitize_line, typed_text
 
 INVISIBLE = [*range(0x200B, 0x2010), *range(0x202A, 0x202F), 0x2060, *range(0x2066, 0x206A), 0xFEFF]
 
@@ -56,3 +56,17 @@ def test_no_hidden_character_survives(parts: list[str]) -> None:
     text = "".join(parts)
     assert not any(chr(c) in sanitize(text) for c in INVISIBLE)
     assert "\n" not in sanitize_line(text) and "\x1b" not in sanitize_line(text)
+
+
+@given(st.text())
+def test_typed_text_keeps_every_line_and_shows_every_control(text: str) -> None:
+    """A paste or a file from the editor: CR LF and CR are line ends, and nothing but LF and tab is left
+    that a terminal would act on."""
+    typed = typed_text(text)
+    assert "\r" not in typed
+    assert typed.count("\n") == text.replace("\r\n", "\n").count("\n") + text.replace("\r\n", "").count("\r")
+    assert typed == sanitize(typed)
+
+
+def test_typed_text_shows_an_escape_sequence_in_place() -> None:
+    assert typed_text("XXX\x1b[31mYYY\r\nnext\rlast") == "XXX␛[31mYYY\nnext\nlast"

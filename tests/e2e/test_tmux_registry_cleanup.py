@@ -59,4 +59,4 @@ def test_cleanup_preview_counts_matches_and_leaves_without_deleting(demo: Termin
     assert rows is not None, screen
     shown, total = rows
     assert total > 0 and shown == 0, screen  # the log has requests, and none of them is a DELETE
-    assert "jobs 0" in screen
+    assert "tasks 0" in screen

@@ -59,4 +59,4 @@ def test_ldap_blocked_user_shows_refused_operations_with_reasons(demo: Terminal)
     assert "Moderate ldap.user" in menu
     demo.keys("Escape")
     demo.wait_gone("enter: choose")
-    assert "jobs 0" in demo.screen()
+    assert "tasks 0" in demo.screen()

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from rich.text import Text
+from textual.content import Content
 from textual.screen import Screen
 
 from labdeck.api.models.deployments import Deployment
@@ -34,6 +35,7 @@ from labdeck.tui.screens.groups.forms import (
 )
 from labdeck.tui.screens.issues.dialogs import (
     BulkMenu,
+    CommentScreen,
     EditIssueScreen,
     LinkMenu,
     PromptScreen,
@@ -89,7 +91,9 @@ DIALOGS: dict[str, Callable[[], Screen[Any]]] = {
     "issues_bulk_menu": lambda: BulkMenu(3),
     "issues_link_menu": lambda: LinkMenu("acme/app#7", ["https://example.com/a", "https://example.com/b"]),
     "issues_prompt": lambda: PromptScreen("Labels to add (comma-separated)", "bug, needs-review"),
-    "issues_edit": lambda: EditIssueScreen("acme/app#7", "Crash on start", ["bug", "p1"]),
+    "issues_edit": lambda: EditIssueScreen("acme/app#7", "Crash on start", ["bug", "p1"],
+                                           "It crashes.\n\nSteps:\n1. start"),
+    "issues_comment": lambda: CommentScreen(Content("Comment on acme/app#7"), "Looks good\nbut see the docs"),
     "issues_time": lambda: TimeTrackingScreen("acme/app#7", TimeStats(time_estimate=12600,
                                                                       human_time_estimate="3h 30m")),
     "deployment_status": lambda: StatusDialog(_deployment()),

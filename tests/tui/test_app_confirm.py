@@ -62,3 +62,35 @@ async def test_type_to_confirm_needs_the_exact_name() -> None:
         await pilot.press("enter")
         await pilot.pause()
         assert app.answers == [True]
+
+
+async def test_a_typed_name_that_does_not_match_says_so() -> None:
+    """Issue 24: enter on a wrong name did nothing at all; now the dialog says what to type (the name as
+    literal text), stays quiet while the text typed can still become the name, and clears when it does."""
+    from textual.widgets import Static
+
+    app = _Host(TypeToConfirmScreen("Delete repository", "Delete every tag?", "acme/[b]platform"))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        said = app.screen.query_one("#confirm-mismatch", Static)
+        field = app.screen.query_one("#confirm-name", Input)
+        assert not said.display
+        await pilot.press(*"acme/")
+        await pilot.pause()
+        assert not said.display  # on its way to the name
+        await pilot.press("x")
+        await pilot.pause()
+        assert said.display and str(said.render()) == "does not match: type acme/[b]platform to confirm"
+        field.value = "acme/"
+        await pilot.pause()
+        assert not said.display
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.answers == [] and said.display
+        assert "does not match: type acme/[b]platform to confirm" in str(said.render())
+        field.value = "acme/[b]platform"
+        await pilot.pause()
+        assert not said.display
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.answers == [True]

@@ -37,7 +37,7 @@ async def test_fake_long_job_runs_to_completion_with_notification_and_results() 
             job.add_result("latest", False, "400: latest is never deleted")
 
         job = app.start_job("Delete 4 tags", delete_tags)
-        await jump_to(pilot, "jobs")
+        await jump_to(pilot, "tasks")
         screen = app.screen
         assert isinstance(screen, JobsScreen)
         assert app.status_info(screen).running_jobs == 1
@@ -64,7 +64,7 @@ async def test_cancel_the_selected_job_with_c() -> None:
 
         first = app.start_job("Export group a", endless_export)
         second = app.start_job("Export group b", endless_export)
-        await jump_to(pilot, "jobs")
+        await jump_to(pilot, "tasks")
         screen = app.screen
         screen.table.move_cursor(1)
         await pilot.press("c")

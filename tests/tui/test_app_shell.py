@@ -84,11 +84,11 @@ async def test_request_log_lists_requests_live() -> None:
         assert rows[-1][1].path.endswith("/version") and rows[-1][1].status == 200
 
 
-async def test_palette_jumps_to_jobs() -> None:
+async def test_palette_jumps_to_tasks() -> None:
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
-        await palette_choose(pilot, "go to jobs", "Go to Jobs")
+        await palette_choose(pilot, "go to tasks", "Go to Tasks")
         assert isinstance(app.screen, JobsScreen)
 
 
@@ -111,14 +111,14 @@ async def test_help_lists_the_screens_bindings_with_ids() -> None:
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
-        await jump_to(pilot, "jobs")
+        await jump_to(pilot, "tasks")
         await pilot.press("question_mark")
         help_screen = app.screen
         assert isinstance(help_screen, HelpScreen)
         ids = {row.binding_id for row in help_screen.rows}
         assert {"jobs.cancel", "jump", "quit", "refresh", "table.mark"} <= ids
         cancel = next(row for row in help_screen.rows if row.binding_id == "jobs.cancel")
-        assert (cancel.key, cancel.description) == ("c", "Cancel job")
+        assert (cancel.key, cancel.description) == ("c", "Cancel task")
         await pilot.press("escape")
         assert isinstance(app.screen, JobsScreen)
 

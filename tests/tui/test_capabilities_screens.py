@@ -132,12 +132,12 @@ async def test_job_token_home_shows_what_it_reaches() -> None:
         home = app.screen
         names = [str(home.query_one("#areas", OptionList).get_option_at_index(i).id)
                  for i in range(home.query_one("#areas", OptionList).option_count)]
-        assert names == ["registry", "deployments", "jobs", "log"]
+        assert names == ["registry", "deployments", "tasks", "log"]
         reach = str(home.query_one("#home-reach", Static).render())
         assert "CI job token" in reach and GATEWAY in reach and "alice" in reach
         assert "job token" in status_text(app) and "alice" in status_text(app)
         jump_titles = {title for title, _, _ in JumpCommands(home).entries()}
-        assert jump_titles == {"Go to Registry", "Go to Deployments", "Go to Jobs", "Go to Request log"}
+        assert jump_titles == {"Go to Registry", "Go to Deployments", "Go to Tasks", "Go to Request log"}
         await jump_to(pilot, "groups")
         await settle(pilot)
         assert app.screen is home

@@ -281,7 +281,7 @@ async def test_job_progress_never_exceeds_its_total_in_the_job_centre(tmp_path: 
             await app.jobs.wait(job)
         await settle(pilot)
         assert seen and all(total is None or done <= total for done, total in seen)
-        await jump_to(pilot, "jobs")
+        await jump_to(pilot, "tasks")
         assert isinstance(app.screen, JobsScreen)
         for job in jobs:
             assert job is not None

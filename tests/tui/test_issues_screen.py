@@ -32,6 +32,7 @@ from labdeck.tui.screens.issues.dialogs import (
 )
 from labdeck.tui.screens.issues.issues import IssuesScreen
 from labdeck.tui.widgets.resource_view import ResourceView
+from labdeck.tui.widgets.text_editor import TextEditor
 
 SIZE = (160, 45)
 ALICE = "glpat-sandbox-alice"
@@ -206,6 +207,9 @@ async def test_bulk_close_with_one_issue_refused() -> None:
         await pilot.press("ctrl+a", "b")
         await choose_bulk(pilot, "close")
         assert isinstance(app.screen, ConfirmScreen)
+        named = app.screen.message.plain.rpartition("\n\n")[2]  # the issues it acts on (issue 24)
+        assert named.startswith("3 issues: ") and set(named.removeprefix("3 issues: ").split(", ")) == {
+            "acme/platform/api-gateway#5", "acme/handbook#1", "root/sandbox-notes#1"}
         job = await confirm_job(pilot)
         await settle(pilot, rounds=3)
         assert job.done == 3 and len(job.results) == 3
@@ -327,8 +331,8 @@ async def test_edit_comment_promote_and_copy(monkeypatch) -> None:  # type: igno
         assert issue.title == "Add RateLimit-* headers" and issue.labels == ["feature", "backend", "api"]
         await pilot.press("c")
         await pilot.pause()
-        app.screen.query_one(Input).value = "On it"
-        await pilot.press("enter")
+        app.screen.query_one(TextEditor).text = "On it"
+        await pilot.press("ctrl+s")
         await settle(pilot, rounds=3)
         notes = issues_data(asgi.state.store).notes[issue.id]
         assert notes[-1].body == "On it"

@@ -21,7 +21,8 @@ from labdeck.api.errors import Conflict, MalformedResponse
 from labdeck.sandbox.clock import ManualClock
 from labdeck.sandbox.seed.issues import issues_data
 from labdeck.tui.screens.base import FormDialog, Problem
-from labdeck.tui.screens.issues.dialogs import EditIssueScreen, PromptScreen
+from labdeck.tui.screens.issues.dialogs import CommentScreen, EditIssueScreen
+from labdeck.tui.widgets.text_editor import TextEditor
 from labdeck.tui.writes import MAY_HAVE_APPLIED
 
 REF, PROJECT, IID = "acme/platform/api-gateway#2", "acme/platform/api-gateway", 2
@@ -56,18 +57,18 @@ def note_bodies(asgi: Any) -> list[str]:
     return [n.body for n in issues_data(asgi.state.store).notes.get(issue.id, [])]
 
 
-async def comment(pilot: Any, text: str) -> PromptScreen:
+async def comment(pilot: Any, text: str) -> CommentScreen:
     await pilot.press("c")
     await pilot.pause()
     prompt = pilot.app.screen
-    assert isinstance(prompt, PromptScreen)
-    prompt.query_one(Input).value = text
-    await pilot.press("enter")
+    assert isinstance(prompt, CommentScreen)
+    prompt.query_one(TextEditor).text = text
+    await pilot.press("ctrl+s")
     await settle(pilot)
     return prompt
 
 
-def form_message(prompt: PromptScreen) -> str:
+def form_message(prompt: CommentScreen) -> str:
     return str(prompt.query_one(f"#{prompt.ERROR}", Static).render())
 
 
@@ -91,9 +92,9 @@ async def test_comment_whose_answer_was_lost(how: str, found: str) -> None:
         assert app.is_running and app.return_code is None
         if not applied:  # the form stays, text kept: sending again is safe and adds it once
             assert app.screen is prompt
-            assert prompt.query_one(Input).value == "Looking into it"
+            assert prompt.query_one(TextEditor).text == "Looking into it"
             assert found in form_message(prompt)
-            await pilot.press("enter")
+            await pilot.press("ctrl+s")
             await settle(pilot)
             assert app.screen is screen
             assert note_bodies(asgi) == [*before, "Looking into it"]

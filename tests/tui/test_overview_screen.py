@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from snapshot_apps import jump_to, make_app, sandbox, settle
+from snapshot_apps import jump_to, make_app, sandbox, settle, until
 from textual.widgets import OptionList, Tabs
 
 from labdeck.sandbox.clock import ManualClock
@@ -109,3 +109,41 @@ async def test_the_overview_after_finished_jobs_lists_the_failed_one_and_does_no
         assert isinstance(app.screen, OverviewScreen)
         assert "Delete 2 tags" in lines(app.screen.query_one(OverviewPanel))["jobs.failed"]
         assert app.is_running and app.return_code is None
+
+
+def test_a_registry_line_names_the_repository_by_its_path_in_the_registry_screens_units() -> None:
+    """Issue 24: the line read `1.5 GiB  1 #1, 32 tags` (a project id, a repository id, binary units)."""
+    from labdeck.api.registry import format_size
+    from labdeck.api.registry_known import KnownRepository
+    from labdeck.tui.screens.shell.overview import registry_line
+
+    known = KnownRepository("https://a", 1, "acme/platform/api-gateway", "1", 32, 1_600_000_000, 0.0)
+    line = registry_line(known, known.bytes)
+    assert line.startswith(f"  {format_size(known.bytes)}  acme/platform/api-gateway, 32 tags  ")
+    assert format_size(known.bytes) == "1.6 GB" and "#1" not in line
+
+
+async def test_the_registry_line_follows_a_deletion_job_without_r() -> None:
+    """Issue 24: after a registry deletion the overview kept the old figure until `r`; a job that finishes
+    shows the lines again, with what the registry service knows after its deletes."""
+    from labdeck.tui.jobs import Job
+
+    _asgi, factory = sandbox(ManualClock())
+    app = make_app(transport_factory=factory)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, rounds=3)
+        assert app.session is not None
+        service = app.session.services.registry
+        repository = (await service.project_repositories("acme/platform/api-gateway"))[0]
+        details = await service.tag_details(repository.project_id or 0, repository.id, path=repository.path)
+        await pilot.press("r")
+        await settle(pilot, rounds=2)
+        panel = app.screen.query_one(OverviewPanel)
+        key = f"registry.size.{repository.id}"
+        assert f"acme/platform/api-gateway, {len(details)} tags" in lines(panel)[key]
+
+        async def delete(job: Job) -> None:
+            await service.delete_tag("acme/platform/api-gateway", repository.id, details[0].name)
+
+        await app.jobs.wait(app.start_job("Delete 1 tag", delete))
+        await until(pilot, lambda: f"{len(details) - 1} tags" in lines(panel)[key], "the line shown again")

@@ -50,11 +50,11 @@ async def test_escape_goes_back_through_a_short_history_to_home() -> None:
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
-        await jump_to(pilot, "jobs")
+        await jump_to(pilot, "tasks")
         jobs = app.screen
         await jump_to(pilot, "log")
         log = app.screen
-        await jump_to(pilot, "jobs")  # open already: no new screen, no second entry in the history
+        await jump_to(pilot, "tasks")  # open already: no new screen, no second entry in the history
         assert app.screen is jobs
         await pilot.press("escape")
         assert app.screen is log
@@ -70,7 +70,7 @@ async def test_the_history_stays_short() -> None:
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
-        for name in ["jobs", "log", "projects", "jobs", "log", "projects", "jobs", "log"]:
+        for name in ["tasks", "log", "projects", "tasks", "log", "projects", "tasks", "log"]:
             await jump_to(pilot, name)
         assert len(app.navigator.history) <= MAX_HISTORY
         for _ in range(MAX_HISTORY + 1):
@@ -97,7 +97,7 @@ async def test_switching_instance_closes_every_area() -> None:
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
-        await jump_to(pilot, "jobs")
+        await jump_to(pilot, "tasks")
         assert isinstance(app.screen, JobsScreen)
         app.pop_to_home()
         await settle(pilot)
@@ -143,3 +143,27 @@ async def test_the_groups_footer_shows_the_keys_of_the_tab_in_front() -> None:
         assert "reveal" in shown and "toggle_inherited" not in shown
         await pilot.press("i")  # off on this tab: nothing happens
         assert screen.inherited_members is False
+
+
+async def test_the_jump_prompt_says_jobs_is_an_alias_and_it_opens_tasks() -> None:
+    """Issue 24: labdeck's own work is `:tasks` now; the prompt says `:jobs` is an alias of it (when nothing
+    or a beginning of `jobs` is typed), and `:jobs` opens the same screen as `:tasks`."""
+    from textual.widgets import Static
+
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("colon")
+        await pilot.pause()
+        choices = app.screen.query_one("#jump-choices", Static)
+        assert ":tasks" in str(choices.render()) and ":jobs is an alias of :tasks" in str(choices.render())
+        await pilot.press("j", "o")
+        await pilot.pause()
+        assert str(choices.render()) == ":journal  :tasks  ·  :jobs is an alias of :tasks"
+        await pilot.press("escape")
+        await settle(pilot)
+        await jump_to(pilot, "jobs")
+        tasks = app.screen
+        assert isinstance(tasks, JobsScreen) and tasks.TITLE == "Tasks"
+        await jump_to(pilot, "tasks")
+        assert app.screen is tasks

@@ -5,8 +5,11 @@ from __future__ import annotations
 
 import re
 from importlib.metadata import version
+from itertools import pairwise
 from pathlib import Path
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from textual.app import App
 from textual.command import CommandList
 from textual.content import Content
@@ -28,6 +31,17 @@ def test_every_private_name_used_still_exists() -> None:
     assert callable(getattr(CommandList, "_update_lines", None))
 
 
+def test_the_pilot_idle_wait_the_tests_tune_still_reads_its_two_names() -> None:
+    """tests/conftest.py shortens Pilot's idle step through these two module globals."""
+    import inspect
+
+    import textual._wait
+
+    source = inspect.getsource(textual._wait.wait_for_idle)
+    assert "sleep(SLEEP_GRANULARITY)" in source and "< SLEEP_IDLE" in source
+    assert textual._wait.SLEEP_IDLE == textual._wait.SLEEP_GRANULARITY / 20
+
+
 def test_no_other_module_touches_textual_internals() -> None:
     private = re.compile(r"^\s*(from|import) textual(\.\w+)*\._|from textual\.widgets\._")
     offenders = [str(path.relative_to(SRC)) for path in SRC.rglob("*.py")
@@ -44,3 +58,37 @@ def test_a_notification_of_content_is_shown_as_that_content() -> None:
     app.notify = lambda message, **options: shown.append(message)
     textual_internals.notify_content(app, text, timeout=3)
     assert shown == [text]
+
+
+@settings(max_examples=200, deadline=None)
+@given(pasted=st.text(alphabet=st.sampled_from(["a", "Z", "\x1b", "[", "2", "0", "1", "~", "\r", "\n", "é",
+                                                "\x07"]), max_size=40),
+       cuts=st.lists(st.integers(min_value=0, max_value=60), max_size=6))
+def test_a_bracketed_paste_arrives_whole_in_order_wherever_reads_cut_it(pasted: str, cuts: list[int]) -> None:
+    """Textual's parser (with the paste fix on) turns a bracketed paste holding any ESC into one `Paste`,
+    in order, controls visible, followed by the key typed after it, wherever the terminal's reads cut the
+    bytes. (Without the fix `XXX` ESC `[31mYYY` came out as keys `^[31mYYY` before a paste `XXX`.)"""
+    from textual import events
+    from textual._xterm_parser import XTermParser
+
+    from labdeck.domain.text import typed_text
+
+    textual_internals.install_paste_fix()
+    body = pasted
+    while textual_internals.PASTE_END in body:  # a paste never holds its own end marker
+        body = body.replace(textual_internals.PASTE_END, "")
+    data = f"{textual_internals.PASTE_START}{body}{textual_internals.PASTE_END}q"
+    parser = XTermParser()
+    bounds = sorted({0, len(data), *(c for c in cuts if c < len(data))})
+    got = [event for start, end in pairwise(bounds) for event in parser.feed(data[start:end])]
+    pastes = [e for e in got if isinstance(e, events.Paste)]
+    keys = [e.key for e in got if isinstance(e, events.Key)]
+    assert [p.text for p in pastes] == ([typed_text(body)] if body else [""]) and keys == ["q"]
+
+
+def test_the_paste_reader_changes_nothing_outside_a_paste() -> None:
+    reader = textual_internals.PasteReader()
+    assert reader.rewrite("\x1b") == "\x1b"  # a lone escape key is not held back
+    assert reader.rewrite("\x1b[A\x1b[20") == "\x1b[A\x1b[20"
+    assert reader.rewrite("0~x\x1by\x1b[20") == "0~x\ufdd0y"  # inside: ESC hidden, a cut end marker held
+    assert reader.rewrite("1~\x1b") == "\x1b[201~\x1b"

@@ -202,6 +202,9 @@ async def test_bulk_job_with_successes_and_refusals() -> None:
         assert isinstance(menu, OperationMenu)
         assert "allowed for 1 of 3" in str(menu.query_one(OptionList).get_option("approve").prompt)
         await choose(pilot, "approve")
+        confirm = app.screen
+        assert isinstance(confirm, ConfirmScreen)  # it names who it acts on (issue 24)
+        assert "3 users: pending.user, blocked.user, deactivated.user" in confirm.message.plain
         await pilot.click("#confirm")
         await pilot.pause()
         job = app.jobs.jobs[-1]
@@ -229,8 +232,9 @@ async def test_bulk_reject_asks_for_the_count_to_be_typed() -> None:
         await pilot.press("m")
         await choose(pilot, "reject")
         confirm = app.screen
-        assert isinstance(confirm, TypeToConfirmScreen) and confirm.expected == "1 users"
-        await type_to_confirm(pilot, confirm, "1 users")
+        assert isinstance(confirm, TypeToConfirmScreen) and confirm.expected == "1 user"
+        assert confirm.message.plain.endswith("\n\n1 user: pending.user")
+        await type_to_confirm(pilot, confirm, "1 user")
         await pilot.pause()
         await app.jobs.wait(app.jobs.jobs[-1])
         await settle(pilot)

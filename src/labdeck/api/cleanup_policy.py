@@ -209,7 +209,7 @@ class CleanupPolicyService:
         async def read(repo: RegistryRepository) -> RepositorySimulation:
             try:
                 details = await self.registry.tag_details(project, repo.id, on_progress=progress(repo.id),
-                                                          tags_count=repo.tags_count)
+                                                          tags_count=repo.tags_count, path=repo.path)
             except LabdeckError as error:
                 return RepositorySimulation(repo, error=str(error))
             infos = [TagInfo(d.name, d.created_at, d.digest, d.total_size) for d in details]

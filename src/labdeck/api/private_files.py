@@ -8,6 +8,9 @@
   writing through it), so a crash or a failing write leaves the old file intact.
 - A file labdeck keeps open or appends to (the journal, the SQLite cache) is opened with `O_NOFOLLOW`
   (`open_private`): it must be a regular file, and a wider mode found there is tightened to 0600.
+- A file handed to another program for a moment (the text of a comment, for the user's editor) is a
+  scratch file (`write_scratch`): 0600 in a new 0700 folder of its own under the temporary folder;
+  `remove_scratch` deletes both.
 - A folder labdeck creates is 0700 (`private_folder`); one of labdeck's own folders found wider is tightened
   to 0700 (refused with a clear message when it is another user's and open to writes). A folder the user
   chose (downloads, an override without `labdeck` in its path) is never chmod-ed.
@@ -20,6 +23,7 @@ import errno
 import os
 import secrets
 import stat
+import tempfile
 from pathlib import Path
 
 PRIVATE_FILE = 0o600
@@ -201,3 +205,35 @@ def write_new(wanted: Path, data: bytes) -> Path:
         raise
     os.close(fd)
     return path
+
+
+def write_scratch(name: str, data: bytes) -> Path:
+    """A new file `name` holding `data`, 0600, in a new folder of its own (0700, under the temporary folder)
+    that no other user can enter: for another program to read and change (the user's editor). Delete it
+    with `remove_scratch`."""
+    folder = Path(tempfile.mkdtemp(prefix="labdeck-"))
+    try:
+        private_folder(folder, own=True)
+        path = folder / name
+        fd = create_private(path)
+        try:
+            _write_all(fd, data)
+        finally:
+            os.close(fd)
+    except BaseException:
+        remove_scratch(folder / name)
+        raise
+    return path
+
+
+def remove_scratch(path: Path) -> None:
+    """Delete a scratch file and its folder (what is already gone is fine; an editor's leftovers there, a
+    swap or backup file, go too)."""
+    folder = path.parent
+    if not folder.name.startswith("labdeck-"):
+        return
+    for leftover in list(folder.iterdir()) if folder.is_dir() else []:
+        with contextlib.suppress(OSError):
+            leftover.unlink()
+    with contextlib.suppress(OSError):
+        folder.rmdir()

@@ -165,8 +165,11 @@ class RegistryService:
         return True
 
     async def tags(self, project: Ref, repository_id: int) -> list[RegistryTag]:
+        """The whole tag list (names; a bulk delete's read-back): what the overview knows follows it."""
         items = await self.client.fetch_all(ep.REGISTRY_TAGS.path(project, repository_id))
-        return parse_many(RegistryTag, items)
+        tags = parse_many(RegistryTag, items)
+        known_for(self.client).keep_tags(self._instance, repository_id, (tag.name for tag in tags))
+        return tags
 
     async def tag(self, project: Ref, repository_id: int, name: str) -> RegistryTagDetail:
         data = await self.client.get_json(ep.REGISTRY_TAG.path(project, repository_id, name))
@@ -174,11 +177,12 @@ class RegistryService:
 
     async def tag_details(self, project: Ref, repository_id: int, names: list[str] | None = None, *,
                           on_progress: Progress | None = None, refresh: bool = False,
-                          tags_count: int | None = None) -> list[RegistryTagDetail]:
+                          tags_count: int | None = None, path: str | None = None) -> list[RegistryTagDetail]:
         """The detail of every tag (or of `names`, by REST), in name order; tags that vanished are left
         out. `refresh=True` ignores the cache's names (digest facts are always good). `tags_count` (from
         the repository listing): a repository of more than one GraphQL page whose names the cache holds
-        skips the first page, once GraphQL is known to serve (the cache answers the names it gives)."""
+        skips the first page, once GraphQL is known to serve (the cache answers the names it gives).
+        `path`: the repository's own path, by which the overview names it (else the project's)."""
         if names is not None:
             self.last_source = "rest"
             found = await self._rest_details(project, repository_id, names, on_progress)
@@ -198,8 +202,8 @@ class RegistryService:
         if self.tag_cache is not None:
             self.tag_cache.store(repository_id, details, read)
         # the whole repository: the overview may name its storage
-        known_for(self.client).record(self._instance, repository_id, str(project), str(project),
-                                      ((d.digest, d.total_size) for d in details))
+        known_for(self.client).record(self._instance, repository_id, path or str(project), str(project),
+                                      ((d.name, d.digest, d.total_size) for d in details))
         return details
 
     async def _stream_details(self, project: Ref, repository_id: int, first: TagsPage | None,
@@ -361,11 +365,13 @@ class RegistryService:
     async def delete_tag(self, project: Ref, repository_id: int, name: str) -> None:
         await self.client.request("DELETE", ep.REGISTRY_TAG_DELETE.path(project, repository_id, name))
         self._names_changed(repository_id)
+        known_for(self.client).forget_tags(self._instance, repository_id, [name])
 
     async def delete_repository(self, project: Ref, repository_id: int) -> None:
         """Accepted (202): the repository disappears later; see `repository_exists`."""
         await self.client.request("DELETE", ep.REGISTRY_REPOSITORY_DELETE.path(project, repository_id))
         self._names_changed(repository_id)
+        known_for(self.client).forget(self._instance, repository_id)
 
     def lock_remaining(self, repository_id: int) -> float | None:
         """Seconds until a bulk delete of this repository is allowed again (as far as this process knows)."""

@@ -1,6 +1,7 @@
 """What a session already knows of registry repositories' storage (from tag details it read), so that the
 overview can name the largest repositories without a single request. One record per client (`known_for`):
-what one session read never shows in another."""
+what one session read never shows in another. The service keeps it true as it changes the registry: a tag
+it deletes leaves the figure, a tag list it reads drops the tags gone since, a deleted repository goes."""
 
 from __future__ import annotations
 
@@ -10,16 +11,19 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
+TagSize = tuple[str, str | None, int | None]  # (name, digest, total size)
+
 
 @dataclass(frozen=True)
 class KnownRepository:
     instance: str
     repository_id: int
-    path: str
+    path: str  # the repository's own path (`acme/platform/api-gateway/worker`)
     project: str
     tags: int
     bytes: int  # shared digests counted once
     at: float
+    sizes: tuple[TagSize, ...] = ()
 
 
 class KnownRepositories:
@@ -30,15 +34,34 @@ class KnownRepositories:
         self._known: dict[tuple[str, int], KnownRepository] = {}
 
     def record(self, instance: str, repository_id: int, path: str, project: str,
-               sizes: Iterable[tuple[str | None, int | None]]) -> None:
-        """Note a repository's tags as `(digest, total_size)` pairs (a digest shared by tags counts once)."""
+               sizes: Iterable[TagSize]) -> None:
+        """Note a repository's tags as `(name, digest, total_size)` (a digest shared by tags counts once)."""
+        tags = tuple(sizes)
         seen: dict[str, int] = {}
-        count = 0
-        for digest, size in sizes:
-            count += 1
+        for count, (_name, digest, size) in enumerate(tags):
             seen[digest or f"#{count}"] = size or 0
         self._known[(instance, repository_id)] = KnownRepository(
-            instance, repository_id, path, project, count, sum(seen.values()), self.clock())
+            instance, repository_id, path, project, len(tags), sum(seen.values()), self.clock(), tags)
+
+    def forget_tags(self, instance: str, repository_id: int, names: Iterable[str]) -> None:
+        """Tags deleted: the repository's figure without them."""
+        gone = set(names)
+        self._keep(instance, repository_id, lambda name: name not in gone)
+
+    def keep_tags(self, instance: str, repository_id: int, names: Iterable[str]) -> None:
+        """The repository's whole tag list as read now: the tags not in it are gone."""
+        present = set(names)
+        self._keep(instance, repository_id, lambda name: name in present)
+
+    def forget(self, instance: str, repository_id: int) -> None:
+        """The repository is deleted."""
+        self._known.pop((instance, repository_id), None)
+
+    def _keep(self, instance: str, repository_id: int, keep: Callable[[str], bool]) -> None:
+        known = self._known.get((instance, repository_id))
+        if known is not None and not all(keep(name) for name, _, _ in known.sizes):
+            self.record(instance, repository_id, known.path, known.project,
+                        (tag for tag in known.sizes if keep(tag[0])))
 
     def largest(self, instance: str, n: int = 5) -> list[KnownRepository]:
         mine = [r for (i, _), r in self._known.items() if i == instance]

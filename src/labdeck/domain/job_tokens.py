@@ -13,8 +13,8 @@ from typing import Final
 from urllib.parse import unquote, urlsplit
 
 # labdeck areas a job token can work in: the job's own project's container registry and its deployments
-# and environments; the job centre and the request log need no API at all.
-JOB_TOKEN_AREAS: Final[frozenset[str]] = frozenset({"registry", "deployments", "jobs", "log"})
+# and environments; labdeck's own tasks and the request log need no API at all.
+JOB_TOKEN_AREAS: Final[frozenset[str]] = frozenset({"registry", "deployments", "tasks", "log"})
 # Areas opened on the job's project at once (they are about one project).
 PROJECT_SCOPED_AREAS: Final[frozenset[str]] = frozenset({"registry", "deployments"})
 # Features of those areas that a job token cannot reach.

@@ -41,6 +41,13 @@ def sanitize_line(text: str) -> str:
     return sanitize(text.replace("\n", " ").replace("\t", " "))
 
 
+def typed_text(text: str) -> str:
+    """Text that comes in from outside the keyboard, as it goes into a field: a paste (terminals send its
+    line ends as CR) or a file read back from the user's editor. Line ends (CR LF, CR) become LF; every
+    other control is made visible (`sanitize`), in place: `XXX` ESC `[31mYYY` reads `XXX␛[31mYYY`."""
+    return sanitize(text.replace("\r\n", "\n").replace("\r", "\n"))
+
+
 def sanitize_deep(value: object) -> object:
     """Sanitise every string inside nested lists and dicts (keys included)."""
     if isinstance(value, str):

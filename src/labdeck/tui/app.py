@@ -34,11 +34,12 @@ from labdeck.tui.navigation import HOME, Navigator, home_screen
 from labdeck.tui.pane_policy import PanePolicy
 from labdeck.tui.screens.form_keys import FormKeys, hold_key, is_typing
 from labdeck.tui.session import TransportFactory, cache_dir, open_session, state_dir
-from labdeck.tui.textual_internals import install_dismiss_guard
+from labdeck.tui.textual_internals import install_dismiss_guard, install_paste_fix
 from labdeck.tui.themes import DEFAULT_THEME, discover_themes, package_theme_dir, user_theme_dir
 from labdeck.tui.widgets.path_input import PathInput
 
 install_dismiss_guard()  # a screen dismisses only itself, once (fast keys reach a closing dialog)
+install_paste_fix()  # a paste with an ESC in it arrives whole and in order, controls made visible
 
 TYPED_IN_FIELDS = frozenset({"quit", "jump", "help", "refresh"})  # their keys are letters
 
@@ -186,7 +187,7 @@ class LabdeckApp(AppBase):
                 await self.jobs.cancel_all()
                 self._switch_worker(name)
 
-        self.push_screen(ConfirmScreen(f"Switch to {name}?", f"{running} job(s) still running on "
+        self.push_screen(ConfirmScreen(f"Switch to {name}?", f"{running} task(s) still running on "
                                        f"{self.session.name if self.session else 'this instance'} will be "
                                        "cancelled.", confirm_label="Switch"), answered)
 
@@ -305,7 +306,7 @@ class LabdeckApp(AppBase):
             if yes:
                 self.exit()
 
-        question = ConfirmScreen("Quit labdeck?", f"{running} job(s) still running will be cancelled.",
+        question = ConfirmScreen("Quit labdeck?", f"{running} task(s) still running will be cancelled.",
                                  confirm_label="Quit")
         question.quit_question = True  # type: ignore[attr-defined]
         self.push_screen(question, answered)
@@ -380,9 +381,9 @@ class LabdeckApp(AppBase):
         if job.state is JobState.SUCCEEDED:
             failed = len(job.failed_items)
             detail = f" ({failed} item(s) failed)" if failed else ""
-            self.notify(f"{job.title}: done{detail}", title="Job finished", markup=False,
+            self.notify(f"{job.title}: done{detail}", title="Task finished", markup=False,
                         severity="warning" if failed else "information")
         elif job.state is JobState.FAILED:
-            self.notify(f"{job.title}: {job.error}", title="Job failed", severity="error", markup=False)
+            self.notify(f"{job.title}: {job.error}", title="Task failed", severity="error", markup=False)
         else:
-            self.notify(f"{job.title}: cancelled", title="Job cancelled", markup=False)
+            self.notify(f"{job.title}: cancelled", title="Task cancelled", markup=False)

@@ -51,7 +51,7 @@ class Area:
         return factory(request)
 
 
-def _jobs(request: AreaRequest) -> Screen[object]:
+def _tasks(request: AreaRequest) -> Screen[object]:
     from labdeck.tui.screens.shell.jobs import JobsScreen
 
     return JobsScreen()
@@ -64,6 +64,9 @@ def _log(request: AreaRequest) -> Screen[object]:
 
 
 AREAS: dict[str, Area] = {}
+# Former names that still open their area (not offered by completion): labdeck's own background work was
+# called "jobs", which an operator reads as GitLab CI jobs.
+ALIASES: dict[str, str] = {"jobs": "tasks"}
 
 
 def register_area(area: Area) -> None:
@@ -90,7 +93,8 @@ for _area in (
          "labdeck.tui.screens.admin.pages_domains:open_pages_admin", admin_only=True),
     Area("projects", "Projects", "Projects you can see, most recently active first",
          "labdeck.tui.screens.projects.projects:open_projects"),
-    Area("jobs", "Jobs", "The job centre: long operations, their progress and results", _jobs),
+    Area("tasks", "Tasks", "labdeck's own background tasks (exports, forks, bulk changes): progress, results",
+         _tasks),
     Area("log", "Request log", "Every request of this session: method, path, status, duration", _log),
     Area("journal", "Journal", "Every change labdeck made on this instance, and its undo (u)",
          "labdeck.tui.screens.shell.journal:open_journal"),
@@ -99,8 +103,18 @@ for _area in (
 
 
 def find_area(name: str) -> Area | None:
-    """The area called `name` (case-insensitive, a leading `:` allowed)."""
-    return AREAS.get(name.strip().lstrip(":").lower())
+    """The area called `name` or one of its former names (`ALIASES`; case-insensitive, a leading `:`
+    allowed)."""
+    wanted = name.strip().lstrip(":").lower()
+    return AREAS.get(ALIASES.get(wanted, wanted))
+
+
+def alias_note(typed: str) -> str:
+    """`:jobs is an alias of :tasks` for each alias that `typed` (a prefix, as in the jump prompt; empty:
+    every alias) begins; else empty."""
+    wanted = typed.strip().lstrip(":").lower()
+    return "  ".join(f":{alias} is an alias of :{name}" for alias, name in ALIASES.items()
+                     if alias.startswith(wanted))
 
 
 def admin_only_message(area: Area) -> str:
@@ -116,6 +130,10 @@ def shown_areas(is_admin: bool, allowed: Callable[[Area], bool] | None = None) -
 
 
 def complete(prefix: str, is_admin: bool = True, allowed: Callable[[Area], bool] | None = None) -> list[str]:
-    """Names of the shown areas starting with `prefix`, in registry order."""
+    """Names of the shown areas starting with `prefix`, in registry order, then those with an alias that
+    does (`jo` gives `journal`, then `tasks` for `jobs`), so tab and the prompt's suggestion agree."""
     wanted = prefix.strip().lstrip(":").lower()
-    return [area.name for area in shown_areas(is_admin, allowed) if area.name.startswith(wanted)]
+    shown = [area.name for area in shown_areas(is_admin, allowed)]
+    named = [name for name in shown if name.startswith(wanted)]
+    aliased = {name for alias, name in ALIASES.items() if alias.startswith(wanted)}
+    return named + [name for name in shown if name in aliased and name not in named]

@@ -1,10 +1,15 @@
-"""One bulk action for every area: marked rows become a job with a result per item.
+"""One bulk action for every area: marked rows become a job with a result per item, after one confirmation
+that names them.
 
 An area says what to do to one row (`apply`, answering `(ok, message)`), how a row is named in the results,
 which rows to skip and why, and what to reload when the job is done; `start_bulk` does the rest the same way
 everywhere: the marks are cleared, the job runs in the job centre (so its changes are journalled under the
 job's key), a refusal of one item is that item's result and never stops the others, the job's summary counts
 what was done and what failed, and every list the job changed reloads if its screen is still open.
+
+`confirm_bulk` asks first, the same way everywhere: the area's question, then who or what it acts on, by
+the names the results will use (`targets_text`: sanitised, literal text, the first few and "and N more"),
+and those it will skip with why.
 """
 
 from __future__ import annotations
@@ -13,15 +18,19 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Generic, TypeVar
 
+from textual.content import Content
 from textual.dom import DOMNode
 
 from labdeck.api.errors import LabdeckError
+from labdeck.domain.text import sanitize_line
 from labdeck.tui.context import context_of
-from labdeck.tui.jobs import Job
+from labdeck.tui.jobs import Job, counted
+from labdeck.tui.screens.confirm import ConfirmScreen, TypeToConfirmScreen
 from labdeck.tui.widgets.resource_table import ResourceTable
 from labdeck.tui.workers import is_live
 
 T = TypeVar("T")
+TARGETS_SHOWN = 10  # names a confirmation lists before "and N more"
 
 
 def _no_skip(_row: object) -> str | None:
@@ -73,3 +82,56 @@ def start_bulk(owner: DOMNode, action: BulkAction[T], *, table: ResourceTable | 
     if table is not None:
         table.action_unmark_all()
     return ctx.start_job(action.title, run, total=len(action.rows))
+
+
+def targets_text(names: Sequence[str], limit: int = TARGETS_SHOWN) -> str:
+    """`alice, bob and 3 more`: the first `limit` names in their visible form (`sanitize_line`), so a name
+    with hidden characters cannot pass for another. Plain text: put it in a `Content`, never in markup."""
+    shown = [sanitize_line(name) for name in names[:limit]]
+    more = len(names) - len(shown)
+    return ", ".join(shown) + (f" and {more} more" if more > 0 else "")
+
+
+def targets_message(action: BulkAction[T]) -> Content:
+    """Who or what `action` acts on, and those it skips with why (one line each, literal text)."""
+    acting = [action.label(row) for row in action.rows if action.skip(row) is None]
+    skipped = [(action.label(row), action.skip(row)) for row in action.rows if action.skip(row) is not None]
+    text = Content(f"{counted(len(acting), action.noun)}: {targets_text(acting)}" if acting
+                   else f"no {action.noun} to act on")
+    if skipped:
+        reasons = targets_text([f"{name} ({why})" for name, why in skipped])
+        text = Content.assemble(text, "\n", Content(f"skipped: {reasons}"))
+    return text
+
+
+@dataclass
+class BulkQuestion:
+    """The confirmation of a bulk action: a title, the area's question, the button; `typed` asks for that
+    text to be typed (the most dangerous actions), `irreversible` says why the journal cannot undo it."""
+
+    title: str
+    question: str | Content
+    confirm_label: str
+    danger: bool = True
+    typed: str | None = None
+    irreversible: str | None = None
+
+
+def confirm_bulk(owner: DOMNode, action: BulkAction[T], ask: BulkQuestion, *,
+                 table: ResourceTable | None = None) -> None:
+    """Ask `ask`'s question with the targets of `action` named under it; on yes, `start_bulk`."""
+    question = ask.question if isinstance(ask.question, Content) else Content(ask.question)
+    message = Content.assemble(question, "\n\n", targets_message(action))
+
+    def answered(yes: bool | None) -> None:
+        if yes:
+            start_bulk(owner, action, table=table)
+
+    screen: ConfirmScreen
+    if ask.typed is not None:
+        screen = TypeToConfirmScreen(ask.title, message, ask.typed, confirm_label=ask.confirm_label,
+                                     irreversible=ask.irreversible)
+    else:
+        screen = ConfirmScreen(ask.title, message, confirm_label=ask.confirm_label, danger=ask.danger,
+                               irreversible=ask.irreversible)
+    owner.app.push_screen(screen, answered)

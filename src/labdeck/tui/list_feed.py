@@ -223,8 +223,8 @@ class ListFeed(Generic[T]):
         window = self.window
         assert window is not None
         message = Content.from_markup(
-            "Read every one of $noun? The server has $count. They are read as a job you can cancel "
-            "(:jobs); the rows then stay in memory.", noun=self.noun, count=window.count_text())
+            "Read every one of $noun? The server has $count. They are read as a task you can cancel "
+            "(:tasks); the rows then stay in memory.", noun=self.noun, count=window.count_text())
 
         def answered(yes: bool | None) -> None:
             if yes:
@@ -235,7 +235,7 @@ class ListFeed(Generic[T]):
         return True
 
     def read_everything(self) -> Any:
-        """Read the rest of the list as a job (progress, cancel in `:jobs`), then show it whole."""
+        """Read the rest of the list as a job (progress, cancel in `:tasks`), then show it whole."""
         window = self.window
         if window is None:
             return None

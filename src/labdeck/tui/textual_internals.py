@@ -21,6 +21,11 @@ not the version below, or when one of these names has gone):
 - `install_dismiss_guard()` (`Screen.dismiss` replaced): a screen dismisses only itself, and only once.
   Textual's `dismiss()` pops the *top* screen, whoever that is, so `enter` `enter` typed fast on a
   confirmation ran its callback twice and popped the screen below too.
+- `install_paste_fix()` (`XTermParser.feed` wrapped): Textual's input parser reads an ESC inside a bracketed
+  paste as the start of a key sequence and sends what follows it as key presses *before* the paste, which
+  arrives cut at the ESC: `XXX` ESC `[31mYYY` pasted came out `^[31mYYYXXX`. The wrapper hides an ESC of
+  the pasted text from the parser (as a noncharacter, put back in the `Paste` event), so the paste arrives
+  whole and in order; its text is then `domain.text.typed_text` (line ends LF, controls visible).
 - `notify_content(node, content)`: a notification of a `Content` (server text in it never read as markup);
   Textual's toast renders it as it is (`Content.from_markup` returns a `Content` unchanged), though
   `notify`'s hint says `str`.
@@ -28,24 +33,30 @@ not the version below, or when one of these names has gone):
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any, cast
 
+from textual import events
 from textual._context import active_app, active_message_pump
+from textual._xterm_parser import XTermParser
 from textual.app import App
 from textual.await_complete import AwaitComplete
 from textual.command import CommandList
 from textual.content import Content
 from textual.dom import DOMNode
 from textual.keys import _character_to_key
+from textual.message import Message
 from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets._footer import FooterKey
 
+from labdeck.domain.text import typed_text
+
 CHECKED_AGAINST = "8.2.8"  # the Textual release these were read in
 
-__all__ = ["CHECKED_AGAINST", "FooterKey", "active_app", "active_message_pump", "bindings_for_key",
-           "command_list_ready", "install_dismiss_guard", "is_closing", "key_for_character", "notify_content",
-           "screen_stacks", "stop_with_error"]
+__all__ = ["CHECKED_AGAINST", "FooterKey", "PasteReader", "active_app", "active_message_pump",
+           "bindings_for_key", "command_list_ready", "install_dismiss_guard", "install_paste_fix",
+           "is_closing", "key_for_character", "notify_content", "screen_stacks", "stop_with_error"]
 
 
 def bindings_for_key(node: DOMNode, key: str) -> list[Any]:
@@ -114,3 +125,80 @@ def install_dismiss_guard() -> None:
 def notify_content(node: App[Any] | Widget, content: Content, **options: Any) -> None:
     """`node.notify(content, **options)`: shown as that content, never parsed as markup (see above)."""
     node.notify(cast(str, content), **options)
+
+
+PASTE_START, PASTE_END = "\x1b[200~", "\x1b[201~"  # what a terminal sends around a bracketed paste
+_ESC, _HIDDEN_ESC = "\x1b", "\ufdd0"  # U+FDD0: a noncharacter, reserved for a program's internal use
+
+
+class PasteReader:
+    """Where one parser's input stands: outside a bracketed paste (the last few characters passed kept to
+    see a start marker cut between two reads) or inside one (a possible start of the end marker, cut at the
+    end of a read, kept back until the next read says what it is). `rewrite(data)` is `data` with every ESC
+    of pasted text hidden; nothing outside a paste is changed or held back (a lone escape key stays one)."""
+
+    def __init__(self) -> None:
+        self.inside = False
+        self.seen = ""  # outside: the last characters passed, for a start marker cut between reads
+        self.held = ""  # inside: the end of the last read, when it may be the start of the end marker
+
+    def rewrite(self, data: str) -> str:
+        out: list[str] = []
+        while data:
+            if not self.inside:
+                window = self.seen + data
+                start = window.find(PASTE_START)
+                if start < 0:
+                    out.append(data)
+                    self.seen = window[-(len(PASTE_START) - 1):]
+                    return "".join(out)
+                cut = start + len(PASTE_START) - len(self.seen)  # the marker ends inside `data`
+                out.append(data[:cut])
+                data, self.inside, self.seen = data[cut:], True, ""
+                continue
+            pending = self.held + data
+            self.held = ""
+            end = pending.find(PASTE_END)
+            if end >= 0:
+                out.append(pending[:end].replace(_ESC, _HIDDEN_ESC) + PASTE_END)
+                data, self.inside = pending[end + len(PASTE_END):], False
+                continue
+            keep = next((n for n in range(len(PASTE_END) - 1, 0, -1) if pending.endswith(PASTE_END[:n])), 0)
+            if keep:
+                self.held, pending = pending[-keep:], pending[:-keep]
+            out.append(pending.replace(_ESC, _HIDDEN_ESC))
+            return "".join(out)
+        return "".join(out)
+
+    def flush(self) -> str:
+        """What was held back (the input has ended)."""
+        held, self.held = self.held, ""
+        return held
+
+
+def _pasted(message: Message) -> Message:
+    if isinstance(message, events.Paste):
+        return events.Paste(typed_text(message.text.replace(_HIDDEN_ESC, _ESC)))
+    return message
+
+
+_original_feed = XTermParser.feed
+
+
+def _paste_safe_feed(self: XTermParser, data: str) -> Iterator[Message]:
+    reader: PasteReader = self.__dict__.setdefault("_labdeck_paste", PasteReader())
+    if not data:  # the end of the input: what was held back, then the end ("" is the end to the parser)
+        held = reader.flush()
+        if held:
+            yield from map(_pasted, _original_feed(self, held))
+        yield from map(_pasted, _original_feed(self, ""))
+        return
+    rewritten = reader.rewrite(data)
+    if rewritten:  # all of it may be held back (a possible end marker cut by the read)
+        yield from map(_pasted, _original_feed(self, rewritten))
+
+
+def install_paste_fix() -> None:
+    """Put the paste fix on Textual's input parser (idempotent); see the module docstring."""
+    if XTermParser.feed is not _paste_safe_feed:
+        XTermParser.feed = _paste_safe_feed  # type: ignore[method-assign]

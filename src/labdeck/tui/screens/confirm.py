@@ -63,10 +63,17 @@ class ConfirmScreen(ModalScreen[bool]):
         self.dismiss(False)
 
 
+def mismatch_text(expected: str) -> Content:
+    """What a typed confirmation says when the text typed is not the name (`expected` is literal text)."""
+    return Content.from_markup("does not match: type [b]$name[/b] to confirm", name=expected)
+
+
 class TypeToConfirmScreen(ConfirmScreen):
     """The confirm button stays disabled until `expected` is typed exactly. The name shown and compared is
     its visible form (`sanitize_line`: controls, bidi and zero-width characters as `<U+202E>`), so a name
-    with a hidden character cannot pass for another: `alice` + U+202E is confirmed only by typing that."""
+    with a hidden character cannot pass for another: `alice` + U+202E is confirmed only by typing that.
+    Text that can no longer become the name (or enter on text that is not it) says so under the field,
+    instead of nothing happening."""
 
     AUTO_FOCUS = "#confirm-name"
 
@@ -78,16 +85,27 @@ class TypeToConfirmScreen(ConfirmScreen):
     def compose_extra(self) -> ComposeResult:
         yield Static(Content.from_markup("Type [b]$name[/b] to confirm:", name=self.expected))
         yield Input(id="confirm-name", placeholder=self.expected)
+        yield Static("", id="confirm-mismatch", classes="confirm-mismatch")
 
     def on_mount(self) -> None:
         self.query_one("#confirm", Button).disabled = True
+        self.query_one("#confirm-mismatch", Static).display = False
 
     def on_input_changed(self, event: Input.Changed) -> None:
         self.query_one("#confirm", Button).disabled = not self.can_confirm()
+        # said as soon as the text typed cannot become the name; quiet while it still can
+        self.say_mismatch(not self.expected.startswith(event.value))
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         if self.can_confirm():
             self.dismiss(True)
+        else:
+            self.say_mismatch(True)
+
+    def say_mismatch(self, wrong: bool) -> None:
+        said = self.query_one("#confirm-mismatch", Static)
+        said.update(mismatch_text(self.expected) if wrong else "")
+        said.display = wrong
 
     def can_confirm(self) -> bool:
         return self.query_one("#confirm-name", Input).value == self.expected

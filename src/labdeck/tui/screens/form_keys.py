@@ -7,7 +7,7 @@
 - A form opens with its first field focused; a letter typed before any field has focus (while the form is
   still opening) goes into the first field instead of being lost.
 - A prompt (`HOLD_ENTER`, the `:` jump) also keeps an enter typed while it opens: `:issues` and enter in
-  one burst open Issues.
+  one burst open Issues. In a multi-line field (a `TextArea`: the comment editor) a kept enter is a new line.
 - In a dialog, `enter` in its only field submits; in a form of several fields it moves to the next field,
   and submits from the last one. (A dialog that handles `Input.Submitted` itself keeps its own rule.)
 - While a text field has focus, single-letter actions of the screen and app (`q`, `:`, `?`, `r`, `a`) are
@@ -165,12 +165,16 @@ class FormKeys(Screen[Any]):
         for position, key in enumerate(early):
             if isinstance(key, int):
                 index = (index + key) % len(fields)
+            elif key == ENTER and isinstance(area := fields[index], TextArea):
+                area.insert("\n")  # a new line in a multi-line field
             elif key == ENTER:
                 submit = True
                 self.after_answer(early[position + 1:])  # the prompt is answered: later keys go on
                 break
             elif isinstance(field := fields[index], Input):
                 field.insert_text_at_cursor(key)
+            elif isinstance(field, TextArea):
+                field.insert(key)
         target = fields[index]
         if isinstance(target, Input):
             target.select_on_focus = False  # focusing must not select (and so let a key replace) the text
@@ -200,6 +204,8 @@ class FormKeys(Screen[Any]):
             self.focused.post_message(Input.Submitted(self.focused, self.focused.value))
         elif isinstance(self.focused, Input):
             self.focused.insert_text_at_cursor(key)
+        elif isinstance(self.focused, TextArea):
+            self.focused.insert("\n" if key == ENTER else key)
 
     # -- enter ----------------------------------------------------------------------------------------
     def on_input_submitted(self, event: Input.Submitted) -> None:

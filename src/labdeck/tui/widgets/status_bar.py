@@ -52,8 +52,8 @@ def render_status(info: StatusInfo) -> Content:
     if info.rate_remaining is not None:
         limit = f"/{info.rate_limit}" if info.rate_limit else ""
         parts.append(Content(f"rate {info.rate_remaining}{limit}"))
-    parts.append(Content(f"jobs {info.running_jobs}") if info.running_jobs == 0
-                 else Content.from_markup("[b $accent]$n running[/]", n=f"jobs {info.running_jobs}"))
+    parts.append(Content(f"tasks {info.running_jobs}") if info.running_jobs == 0
+                 else Content.from_markup("[b $accent]$n running[/]", n=f"tasks {info.running_jobs}"))
     if info.data_age is not None:
         parts.append(Content(f"data {format_age(info.data_age)} old"))
     return Content(" · ").join(parts)

@@ -1,6 +1,8 @@
-"""The dialogs of the issues view: the bulk action menu, a one-line prompt (labels, usernames, milestone,
-comment), the edit dialog (title and labels) and the time tracking dialog, which checks durations with
-GitLab's rules (`domain.durations`) before anything is sent. Server text appears only as `Content`/`Text`.
+"""The dialogs of the issues view: the bulk action menu, a one-line prompt (labels, usernames, milestone),
+the comment editor, the edit dialog (title, labels, description) and the time tracking dialog, which checks
+durations with GitLab's rules (`domain.durations`) before anything is sent. Comments and descriptions are
+typed in a `TextEditor` (multi-line; `ctrl+s` sends, `ctrl+o` opens `$VISUAL`/`$EDITOR`). Server text
+appears only as `Content`/`Text`.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from labdeck.domain.durations import DurationError, parse_duration
 from labdeck.domain.label_edits import label_edit
 from labdeck.tui.screens.base import FormDialog, Problem
 from labdeck.tui.screens.form_keys import FormKeys
+from labdeck.tui.widgets.text_editor import TextEditor
 from labdeck.tui.writes import WriteForm
 
 # id -> label, in menu order
@@ -155,9 +158,50 @@ class PromptScreen(FormDialog[str]):
         self.submit()
 
 
+# The keys of a form with a comment or description, on its border (the footer shows them too).
+TEXT_KEYS = "ctrl+s send · ctrl+o editor · enter new line · esc cancel"
+EDIT_KEYS = "ctrl+s save · esc cancel · in the description: ctrl+o your editor"
+
+
+class CommentScreen(FormDialog[str]):
+    """A comment (Markdown) in a multi-line `TextEditor`: enter starts a new line, `ctrl+s` (the Comment
+    button) sends it, `ctrl+o` edits it in `$VISUAL`/`$EDITOR`, escape cancels. Opened with
+    `open_write_form`, it sends the comment itself and stays open, text kept, until it is done."""
+
+    CSS_PATH = "issues.tcss"
+    SUBMIT = "send"
+    ERROR = "issues-comment-error"
+    AUTO_FOCUS = "#issues-comment-text"
+    HOLD_ENTER = True  # typed while it opens, with the letters around it: a new line of the comment
+    BINDINGS = [Binding("escape", "cancel", "Cancel", id="issues_comment.cancel")]
+
+    def __init__(self, title: Content, value: str = "") -> None:
+        super().__init__()
+        self.prompt_title = title
+        self.initial = value
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="issues-dialog") as dialog:
+            dialog.border_subtitle = TEXT_KEYS
+            yield Static(self.prompt_title, classes="issues-dialog-title")
+            yield TextEditor(self.initial, file_name="comment.md", placeholder="Your comment (Markdown)",
+                             id="issues-comment-text")
+            yield Static("", markup=False, id=self.ERROR)
+            with Horizontal(classes="issues-dialog-buttons"):
+                yield Button("Cancel", id="cancel")
+                yield Button("Comment", id="send", variant="primary")
+
+    def value(self) -> str | Problem:
+        """The comment as typed, every line, without blank lines around it; nothing typed: nothing sent."""
+        text = self.query_one("#issues-comment-text", TextEditor).text.rstrip().lstrip("\n")
+        return text if text else Problem("Write the comment first (enter starts a new line, ctrl+s sends)")
+
+
 class EditIssueScreen(FormDialog[dict[str, str]]):
-    """Edit the title and the labels (comma-separated); dismisses with only the changed fields, or, with
-    `write_with` set (`WriteForm`), saves them itself and stays open, text kept, until they are saved."""
+    """Edit the title, the labels (comma-separated) and the description (a multi-line `TextEditor`, `ctrl+o`
+    for `$VISUAL`/`$EDITOR`); dismisses with only the changed fields, or, with `write_with` set
+    (`WriteForm`), saves them itself and stays open, text kept, until they are saved. Enter in the title or
+    the labels saves; in the description it starts a new line (`ctrl+s` saves from anywhere)."""
 
     CSS_PATH = "issues.tcss"
     SUBMIT = "save"
@@ -165,36 +209,44 @@ class EditIssueScreen(FormDialog[dict[str, str]]):
     AUTO_FOCUS = "#issues-edit-title"
     BINDINGS = [Binding("escape", "cancel", "Cancel", id="issues_edit.cancel")]
 
-    def __init__(self, reference: str, title: str, labels: list[str]) -> None:
+    def __init__(self, reference: str, title: str, labels: list[str], description: str = "") -> None:
         super().__init__()
         self.reference = reference
         self.old_title = title
+        self.old_description = description
         self.labels_before = list(labels)
         self.old_labels = ", ".join(labels)
         self.removal_shown: tuple[str, ...] = ()  # the removals named once: a second save confirms them
 
     def compose(self) -> ComposeResult:
-        with Vertical(classes="issues-dialog"):
+        with Vertical(classes="issues-dialog") as dialog:
+            dialog.border_subtitle = EDIT_KEYS
             yield Static(Content.from_markup("Edit [b]$ref[/b]", ref=self.reference))
             yield Static("Title")
             yield Input(self.old_title, id="issues-edit-title")
             yield Static("Labels (comma-separated)")
             # no select-on-focus: a Tab into the field and a quick key must not replace every label
             yield Input(self.old_labels, id="issues-edit-labels", select_on_focus=False)
+            yield Static("Description (Markdown)")
+            yield TextEditor(self.old_description, file_name="description.md", id="issues-edit-description")
             yield Static("", id="issues-edit-error", markup=False)
             with Horizontal(classes="issues-dialog-buttons"):
                 yield Button("Cancel", id="cancel")
                 yield Button("Save", id="save", variant="primary")
 
     def value(self) -> dict[str, str] | Problem:
-        """Only the changed fields: the title, and the labels added and removed (never the whole list)."""
+        """Only the changed fields: the title, the description, and the labels added and removed (never the
+        whole list)."""
         title = self.query_one("#issues-edit-title", Input).value.strip()
         labels = self.query_one("#issues-edit-labels", Input).value
+        description = self.query_one("#issues-edit-description", TextEditor).text
         if not title:
             return Problem("The title cannot be empty")
         out: dict[str, str] = {}
         if title != self.old_title:
             out["title"] = title
+        if description.rstrip() != self.old_description.rstrip():
+            out["description"] = description.rstrip()
         edit = label_edit(self.labels_before, labels)
         if edit.removed and edit.removed != self.removal_shown:  # say what goes before it goes
             self.removal_shown = edit.removed

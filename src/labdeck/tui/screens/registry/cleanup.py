@@ -38,6 +38,7 @@ from labdeck.domain.registry_cleanup import (
     newest_first,
     preview_order,
 )
+from labdeck.tui.bulk import targets_text
 from labdeck.tui.context import context_of
 from labdeck.tui.jobs import Job, counted, poll_until
 from labdeck.tui.screens.base import LabdeckScreen
@@ -256,6 +257,8 @@ class RegistryCleanupScreen(LabdeckScreen):
             "name ($how), so tags pushed since the preview are not touched; the repository is read back "
             "afterwards.", count=f"{plan.deleted_count:,}", repo=self.repo_label,
             size=format_size(plan.bytes_freed), how=how)
+        named = Content(f"{counted(len(names), 'tag')}: {targets_text(names)}")  # as the bulk confirmations
+        message = Content.assemble(message, "\n\n", named)
 
         def answered(yes: bool | None) -> None:
             if yes:

@@ -31,11 +31,11 @@ from labdeck.api.models.registry import RegistryRepository, RegistryTagDetail
 from labdeck.api.registry import RegistryService, format_age, format_size
 from labdeck.domain.journal_rules import REGISTRY_NO_INVERSE
 from labdeck.tui.areas import AreaRequest
-from labdeck.tui.bulk import BulkAction, start_bulk
+from labdeck.tui.bulk import BulkAction, BulkQuestion, confirm_bulk, start_bulk
 from labdeck.tui.context import context_of
-from labdeck.tui.jobs import Job, poll_until
+from labdeck.tui.jobs import Job, counted, poll_until
 from labdeck.tui.screens.base import LabdeckScreen, ScopedScreen
-from labdeck.tui.screens.confirm import ConfirmScreen, TypeToConfirmScreen
+from labdeck.tui.screens.confirm import TypeToConfirmScreen
 from labdeck.tui.screens.registry.clock import Now, utc_now
 from labdeck.tui.widgets.detail_fields import append_fields
 from labdeck.tui.widgets.footer import LIST_KEYS
@@ -322,7 +322,7 @@ class RegistryTagsScreen(LabdeckScreen):
         self.table.loading_more = True
         try:
             self.details = await service.tag_details(self.project, self.repository.id, on_progress=progress,
-                                                     refresh=refresh)
+                                                     refresh=refresh, path=self.repository.path)
         finally:
             self.table.loading_more = False
         self.details.sort(key=lambda t: -_timestamp(t.created_at))
@@ -363,19 +363,19 @@ class RegistryTagsScreen(LabdeckScreen):
             tags = [self.table.cursor_row]
         if not tags:
             return
-        names = [t.name for t in tags]
-        shown = ", ".join(names[:5]) + (f" and {len(names) - 5} more" if len(names) > 5 else "")
-        message = Content.from_markup("Delete $count tag(s): $names? Blobs stay until garbage collection.",
-                                      count=str(len(names)), names=shown)
-
-        def answered(yes: bool | None) -> None:
-            if yes:
-                self.delete_tags(names)
-
-        self.app.push_screen(ConfirmScreen("Delete tags", message, confirm_label="Delete",
-                                           irreversible=REGISTRY_NO_INVERSE), answered)
+        action = self.tags_action([t.name for t in tags])
+        if action is not None:
+            confirm_bulk(self, action, BulkQuestion(
+                "Delete tags", f"Delete {counted(len(tags), 'tag')}? Blobs stay until garbage collection.",
+                "Delete", irreversible=REGISTRY_NO_INVERSE), table=self.table)
 
     def delete_tags(self, names: list[str]) -> Job | None:
+        """Delete `names` now (no confirmation): the job, or None without a session."""
+        action = self.tags_action(names)
+        return None if action is None else start_bulk(self, action, table=self.table)
+
+    def tags_action(self, names: list[str]) -> BulkAction[str] | None:
+        """Deleting each tag of `names`, one request each, as one bulk action."""
         service = registry_service(self)
         if service is None:
             return None
@@ -386,9 +386,8 @@ class RegistryTagsScreen(LabdeckScreen):
             return True, "deleted"
 
         title = f"Delete {len(names)} tag(s) of {self.repository.path or self.repository.display_name}"
-        return start_bulk(self, BulkAction(title, names, str, delete, noun="tag", verb="deleted",
-                                           refresh=self.load_tags, changed=self.on_changed),
-                          table=self.table)
+        return BulkAction(title, names, str, delete, noun="tag", verb="deleted", refresh=self.load_tags,
+                          changed=self.on_changed)
 
 
 def open_registry(request: AreaRequest) -> RegistryScreen:

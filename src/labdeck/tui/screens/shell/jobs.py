@@ -1,5 +1,6 @@
-"""`:jobs`, the job centre: every job with a progress bar, state and elapsed time; `c` cancels the selected
-job, enter shows its per-item results. Updates live while jobs run.
+"""`:tasks` (formerly `:jobs`, still an alias), labdeck's own background tasks (called jobs in the code, never
+on screen, where "job" means a GitLab CI job): every task with a progress bar, state and elapsed time; `c`
+cancels the selected one, enter shows its per-item results. Updates live while tasks run.
 """
 
 from __future__ import annotations
@@ -66,7 +67,7 @@ def job_detail(job: Job) -> Text:
 
 JOB_COLUMNS = [
     Column("id", "#", width=4, align="right", sort_key=lambda job: job.id),
-    Column("title", "Job", min_width=20),
+    Column("title", "Task", min_width=20),
     Column("state", "State", width=10),
     Column("progress", "Progress", width=BAR_WIDTH + 12),
     Column("elapsed", "Elapsed", width=8, align="right", sort_key=lambda job: job.elapsed),
@@ -76,16 +77,16 @@ JOB_COLUMNS = [
 
 class JobsScreen(LabdeckScreen):
     FOOTER_PANES = {"": ("select", "cancel_job", "clear_finished", "open_filter", "toggle_detail")}
-    AREA = "jobs"
-    TITLE = "Jobs"
+    AREA = "tasks"
+    TITLE = "Tasks"
     BINDINGS = [
-        Binding("c", "cancel_job", "Cancel job", id="jobs.cancel"),
+        Binding("c", "cancel_job", "Cancel task", id="jobs.cancel"),
         Binding("x", "clear_finished", "Clear finished", id="jobs.clear"),
     ]
 
     def compose_body(self) -> ComposeResult:
         yield ResourceView(JOB_COLUMNS, self.ctx.jobs.jobs, cells=job_cells, row_key=lambda job: job.id,
-                           detail=job_detail, empty_text="No jobs yet (exports, forks, bulk deletes)",
+                           detail=job_detail, empty_text="No tasks yet (exports, forks, bulk changes)",
                            id="jobs-view")
 
     def on_mount(self) -> None:
@@ -165,7 +166,7 @@ class JobResultsScreen(ModalScreen[None]):
                 return Text(result.item), outcome, Text(result.message)
 
             yield ResourceTable(columns, list(enumerate(job.results)), cells=cells,
-                                row_key=lambda pair: pair[0], empty_text="This job has no per-item results")
+                                row_key=lambda pair: pair[0], empty_text="This task has no per-item results")
 
     def action_close(self) -> None:
         self.dismiss(None)

@@ -35,7 +35,7 @@ COLUMNS = [
     Column("target", "Target", width=28, sort_key=lambda e: e.target),
     Column("undo", "Undo", width=16),
     Column("result", "Result", width=28, sort_key=lambda e: e.result),
-    Column("job", "Job", width=22, sort_key=lambda e: e.job_title or ""),
+    Column("job", "Task", width=22, sort_key=lambda e: e.job_title or ""),
 ]
 
 
@@ -62,8 +62,8 @@ def entry_detail(entry: JournalEntry, refusal: str | None) -> Text:
     undo = "u undoes it" if refusal is None else f"no: {refusal}"
     result = entry.result + (" (an undo)" if entry.undoes else "")
     fields = [("When", _when(entry)), ("Target", entry.target), ("Before", befores), ("After", afters),
-              ("Result", result), ("Job", entry.job_title or ""), ("Request", f"{entry.method} {entry.path}"),
-              ("Undo", undo)]
+              ("Result", result), ("Task", entry.job_title or ""),
+              ("Request", f"{entry.method} {entry.path}"), ("Undo", undo)]
     return append_fields(text, fields, width=7)
 
 
@@ -77,7 +77,7 @@ class JournalScreen(StatusTableScreen):
     BINDINGS = [
         # priority: the table's own `u` (unmark all) means nothing here, where rows are never marked
         Binding("u", "undo", "Undo", id="journal.undo", priority=True),
-        Binding("U", "undo_job", "Undo job", id="journal.undo_job", priority=True),
+        Binding("U", "undo_job", "Undo task", id="journal.undo_job", priority=True),
     ]
 
     refusals: dict[str, str | None]  # entry id -> why it cannot be undone (None: it can), per load
@@ -162,10 +162,10 @@ class JournalScreen(StatusTableScreen):
         if not isinstance(entry, JournalEntry) or service is None:
             return
         if not entry.job:
-            self.notify("This change was not part of a job: u undoes it", severity="warning")
+            self.notify("This change was not part of a task: u undoes it", severity="warning")
             return
         items = service.job_entries(entry.job)
-        self._confirm_and_run(items, Content(f"Undo {len(items)} change(s) of the job {entry.job_title}?"))
+        self._confirm_and_run(items, Content(f"Undo {len(items)} change(s) of the task {entry.job_title}?"))
 
     def _confirm_and_run(self, entries: list[JournalEntry], question: Content) -> None:
         def answered(yes: bool | None) -> None:

@@ -11,7 +11,7 @@ from textual.screen import ModalScreen
 from textual.suggester import SuggestFromList
 from textual.widgets import Input, Label, Static
 
-from labdeck.tui.areas import complete, find_area
+from labdeck.tui.areas import alias_note, complete, find_area
 from labdeck.tui.capabilities import area_refusal
 from labdeck.tui.context import context_of
 from labdeck.tui.screens.form_keys import FormKeys
@@ -52,8 +52,11 @@ class JumpScreen(FormKeys, ModalScreen[str | None]):
         return context_of(self).area_allowed
 
     def _choices(self, text: str) -> str:
+        """The views `text` can open, and the aliases it begins (`:jobs is an alias of :tasks`)."""
         names = complete(text, self._admin(), self._allowed())
-        return "  ".join(f":{name}" for name in names) if names else "no view matches"
+        shown = "  ".join(f":{name}" for name in names) if names else "no view matches"
+        note = alias_note(text) if names else ""
+        return f"{shown}  ·  {note}" if note else shown
 
     def on_input_changed(self, event: Input.Changed) -> None:
         self.query_one("#jump-choices", Static).update(self._choices(event.value))

@@ -4,9 +4,9 @@ instance right now, each line opening the place to act.
 Users pending approval, dormant, blocked and banned (administrators; bars show the proportions);
 registry repositories with the most tag storage among those this run already read, and repositories whose
 bulk-delete lock is active; Pages certificates expired or expiring within 30 days (administrators);
-deployments that failed in the last 24 hours in the projects recently opened; the running and failed jobs of
-this session. It loads in the background within a request budget (`OverviewService`), shows the age of each
-figure, and `r` reloads it.
+deployments that failed in the last 24 hours in the projects recently opened; labdeck's own running and
+failed tasks of this session. It loads in the background within a request budget (`OverviewService`),
+shows the age of each figure, and `r` reloads it; a task that finishes shows the lines again.
 """
 
 from __future__ import annotations
@@ -32,11 +32,11 @@ from labdeck.api.overview import (
     age_text,
     bar,
 )
-from labdeck.api.registry import LOCKS
-from labdeck.api.registry_known import known_for
+from labdeck.api.registry import LOCKS, format_size
+from labdeck.api.registry_known import KnownRepository, known_for
 from labdeck.tui.areas import AreaRequest
 from labdeck.tui.context import context_of
-from labdeck.tui.jobs import JobState
+from labdeck.tui.jobs import Job, JobState, counted
 from labdeck.tui.screens.base import LabdeckScreen
 
 Target = tuple[str, AreaRequest]
@@ -45,13 +45,11 @@ USER_LINES = ((Condition.PENDING, "pending", "pending approval"), (Condition.DOR
               (Condition.DEACTIVATED, "deactivated", "deactivated"))
 
 
-def _size(count: int) -> str:
-    value = float(count)
-    for unit in ("B", "KiB", "MiB", "GiB"):
-        if value < 1024:
-            return f"{value:.0f} {unit}" if unit == "B" else f"{value:.1f} {unit}"
-        value /= 1024
-    return f"{value:.1f} TiB"
+def registry_line(known: KnownRepository, top: int) -> str:
+    """`1.6 GB  acme/platform/api-gateway, 32 tags  ████`: the repository by its path, its size in the units
+    of the registry screens (`format_size`)."""
+    tags = counted(known.tags, "tag")
+    return f"{format_size(known.bytes):>8}  {known.path}, {tags}  {bar(known.bytes, top)}"
 
 
 class OverviewPanel(Vertical):
@@ -81,6 +79,15 @@ class OverviewPanel(Vertical):
     def on_mount(self) -> None:
         self.show_lines()
         self.load_once()  # the home also asks once the user is known (`refresh_areas`)
+        # a job that finishes changes what is shown (its own line; a registry deletion's sizes)
+        self._stop_listening = context_of(self).jobs.on_change(self._job_changed)
+
+    def on_unmount(self) -> None:
+        self._stop_listening()
+
+    def _job_changed(self, job: Job) -> None:
+        if job.state.finished and self.is_attached:
+            self.show_lines()
 
     def load_once(self) -> None:
         """Load for the signed-in user unless that is done or under way (`r` reloads with `load`)."""
@@ -186,16 +193,15 @@ class OverviewPanel(Vertical):
         self._heading(options, "Registry (repositories read in this run)")
         top = largest[0].bytes if largest else 0
         for known in largest:
-            self._line(options, f"registry.size.{known.repository_id}",
-                       f"{_size(known.bytes):>10}  {known.project} #{known.repository_id}, "
-                       f"{known.tags} tags  {bar(known.bytes, top)}",
+            self._line(options, f"registry.size.{known.repository_id}", registry_line(known, top),
                        ("registry", AreaRequest(scope=known.project)))
         for repository_id, left in locked:
             locked_repo = known_repositories.get(instance, repository_id)
-            where = locked_repo.project if locked_repo else f"repository #{repository_id}"
+            where = locked_repo.path if locked_repo else f"repository #{repository_id}"
+            scope = locked_repo.project if locked_repo else None
             self._line(options, f"registry.lock.{repository_id}",
                        f"cleanup lock on {where}: next bulk delete in {int(left // 60)} min",
-                       ("registry", AreaRequest(scope=known.project if known else None)), "$warning")
+                       ("registry", AreaRequest(scope=scope)), "$warning")
 
     def _certificate_lines(self, options: list[Option | None]) -> None:
         figures = self.certificates
@@ -232,13 +238,13 @@ class OverviewPanel(Vertical):
         failed = [j for j in jobs.jobs if j.state == JobState.FAILED or (j.state.finished and j.failed_items)]
         if not running and not failed:
             return
-        self._heading(options, "Jobs of this session")
+        self._heading(options, "Tasks of this session")
         if running:
             self._line(options, "jobs.running", f"{len(running)} running: "
-                       + ", ".join(j.title for j in running[:3]), ("jobs", AreaRequest()))
+                       + ", ".join(j.title for j in running[:3]), ("tasks", AreaRequest()))
         if failed:
             self._line(options, "jobs.failed", f"{len(failed)} failed or with failed items: "
-                       + ", ".join(j.title for j in failed[:3]), ("jobs", AreaRequest()), "$error")
+                       + ", ".join(j.title for j in failed[:3]), ("tasks", AreaRequest()), "$error")
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         event.stop()

@@ -2,9 +2,10 @@
 by condition (tabs: active, pending approval, blocked, banned, deactivated, dormant) and by a server-side
 search; `m` moderates the user under the cursor, or every marked user as a bulk job in the job centre.
 
-Only the operations that the domain rules (`labdeck.domain.moderation`) allow are offered: the menu and
-the detail pane show the others disabled, with the reason. Ban and reject ask for the username (or the
-number of users, in bulk) to be typed. Non-administrators see a notice instead of the list; a 403 that
+Only the operations that the domain rules (`labdeck.domain.moderation`) allow are offered: the menu
+(`moderation.py`) and the detail pane show the others disabled, with the reason. Ban and reject ask for the
+username (or the number of users, in bulk) to be typed; a bulk confirmation names the users
+(`tui/bulk.confirm_bulk`). Non-administrators see a notice instead of the list; a 403 that
 still happens is shown as a notification with the server's message.
 """
 
@@ -18,11 +19,9 @@ from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical
+from textual.containers import Horizontal
 from textual.content import Content
-from textual.screen import ModalScreen
-from textual.widgets import Input, OptionList, Static, Tab, Tabs
-from textual.widgets.option_list import Option
+from textual.widgets import Input, Static, Tab, Tabs
 
 from labdeck.api.models.moderation import Condition, ModeratedUser
 from labdeck.api.users import UsersService
@@ -30,11 +29,12 @@ from labdeck.domain.journal_rules import NO_INVERSE_USER_OPS
 from labdeck.domain.moderation import Operation, self_lockout
 from labdeck.domain.text import status_line
 from labdeck.tui.areas import AreaRequest
-from labdeck.tui.bulk import BulkAction, start_bulk
-from labdeck.tui.jobs import Job
+from labdeck.tui.bulk import BulkAction, BulkQuestion, confirm_bulk, start_bulk
+from labdeck.tui.jobs import Job, counted
 from labdeck.tui.list_feed import EarlyWindow, ListFeed
 from labdeck.tui.screens.base import LabdeckScreen
 from labdeck.tui.screens.confirm import ConfirmScreen, TypeToConfirmScreen
+from labdeck.tui.screens.users.moderation import GENTLE, TYPED, Availability, OperationMenu, operations_text
 from labdeck.tui.widgets.detail_fields import append_fields
 from labdeck.tui.widgets.footer import LIST_KEYS
 from labdeck.tui.widgets.labelled import LabelledField
@@ -51,9 +51,6 @@ TABS: Final[dict[str, Condition | None]] = {
 # Columns the server can order a partial listing by (`order_by` of GET /users).
 SERVER_ORDERS: Final = {"username": "username", "name": "name", "created": "created_at",
                         "activity": "last_activity_on"}
-TYPED: Final = frozenset({Operation.BAN, Operation.REJECT})  # the name must be typed
-GENTLE: Final = frozenset({Operation.APPROVE, Operation.ACTIVATE, Operation.UNBLOCK, Operation.UNBAN})
-Availability = tuple[Operation, bool, str | None]
 
 
 def user_cells(today: date) -> Callable[[ModeratedUser], tuple[Text, ...]]:
@@ -72,53 +69,6 @@ COLUMNS = [
     Column("created", "Created", width=10),
     Column("email", "Email", exported=False),  # never written in clear to an export file
 ]
-
-
-def operations_text(rows: list[Availability]) -> Text:
-    """`✓ approve` / `✗ ban: You cannot ban blocked users.` (reasons are literal text)."""
-    text = Text()
-    for op, enabled, reason in rows:
-        if enabled:
-            text.append(f"\n  ✓ {op.label}", style="green")
-        else:
-            text.append(f"\n  ✗ {op.label}", style="dim")
-            text.append(f": {reason or 'not allowed'}", style="dim")
-    return text
-
-
-class OperationMenu(ModalScreen[Operation | None]):
-    """The moderation operations for one user or for the marked users: allowed ones can be chosen,
-    the others are listed disabled with their reason."""
-
-    SENDS_NO_WRITE = "a menu of moderation operations: the screen sends the one chosen after a confirmation"
-
-    CSS_PATH = "users.tcss"
-    BINDINGS = [Binding("escape", "cancel", "Cancel", id="users_menu.cancel")]
-    AUTO_FOCUS = "#users-menu-options"
-
-    def __init__(self, title: Text, rows: list[Availability]) -> None:
-        super().__init__()
-        self.menu_title = title
-        self.rows = rows
-
-    def compose(self) -> ComposeResult:
-        options = []
-        for op, enabled, reason in self.rows:
-            label = Text(op.label, style="bold" if enabled else "dim")
-            if reason:
-                label.append(f" — {reason}", style="dim")
-            options.append(Option(label, id=op.value, disabled=not enabled))
-        with Vertical(classes="users-menu-box"):
-            yield Static(self.menu_title, markup=False, classes="users-menu-title")
-            yield OptionList(*options, id="users-menu-options")
-            yield Static("enter: choose · escape: cancel", classes="users-menu-hint")
-
-    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
-        event.stop()
-        self.dismiss(Operation(str(event.option.id)))
-
-    def action_cancel(self) -> None:
-        self.dismiss(None)
 
 
 class UsersScreen(LabdeckScreen):
@@ -364,15 +314,19 @@ class UsersScreen(LabdeckScreen):
         rows: list[Availability] = [
             (op, count > 0, f"allowed for {count} of {total}" if count else "not allowed for any marked user")
             for op, count in allowed.items()]
-        title = Text(f"Moderate {total} marked users", style="bold")
+        title = Text(f"Moderate {counted(total, 'marked user')}", style="bold")
 
         def chosen(op: Operation | None) -> None:
-            if op is not None:
-                message = Content.from_markup(
-                    "$verb $count marked users? Those the server refuses are listed in the job's results.",
-                    verb=op.label.capitalize(), count=str(total))
-                self.confirm(op, f"{total} users", f"{op.label.capitalize()} {total} users", message,
-                             lambda: self.run_bulk(users, op))
+            action = self.bulk_action(users, op) if op is not None else None
+            if op is None or action is None:
+                return
+            label = op.label.capitalize()
+            question = (f"{label} {counted(total, 'marked user')}? Those the server refuses are listed in "
+                        "the task's results.")
+            confirm_bulk(self, action, BulkQuestion(
+                f"{label} {counted(total, 'user')}", question, label, danger=op not in GENTLE,
+                typed=counted(total, "user") if op in TYPED else None,
+                irreversible=NO_INVERSE_USER_OPS.get(op.value)), table=self.table)
 
         self.app.push_screen(OperationMenu(title, rows), chosen)
 
@@ -412,6 +366,12 @@ class UsersScreen(LabdeckScreen):
         self.load_users(refresh=True)
 
     def run_bulk(self, users: list[ModeratedUser], op: Operation) -> Job | None:
+        """Moderate `users` now (no confirmation): the job, or None without a session."""
+        action = self.bulk_action(users, op)
+        return None if action is None else start_bulk(self, action, table=self.table)
+
+    def bulk_action(self, users: list[ModeratedUser], op: Operation) -> BulkAction[ModeratedUser] | None:
+        """`op` on every user of `users` but the caller's own account, as one bulk action."""
         service = self.service()
         if service is None:
             return None
@@ -420,10 +380,11 @@ class UsersScreen(LabdeckScreen):
             result = await service.try_moderate(user.id, op, user.username)
             return result.ok, result.message if result.ok else status_line(result.status, result.message)
 
-        return start_bulk(self, BulkAction(
-            f"{op.label.capitalize()} {len(users)} users", users, lambda u: u.username or str(u.id), moderate,
+        return BulkAction(
+            f"{op.label.capitalize()} {counted(len(users), 'user')}", users,
+            lambda u: u.username or str(u.id), moderate,
             noun="user", verb=f"({op.label})", skip=lambda u: self.refuse_self(u, op),  # not the caller's own
-            refresh=lambda: self.load_users(refresh=True)), table=self.table)
+            refresh=lambda: self.load_users(refresh=True))
 
 
 def open_users(request: AreaRequest) -> UsersScreen:
