@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from snapshot_apps import make_app, settle, until
+from snapshot_apps import make_app, messages, settle, until
 from textual.widgets import Input, Static
 from tiny_sandbox import GATEWAY, Sandbox
 
@@ -19,6 +19,7 @@ from labdeck.tui.jobs import JobState
 from labdeck.tui.screens.confirm import ConfirmScreen
 from labdeck.tui.screens.deployments.dialogs import DeploymentDetailScreen
 from labdeck.tui.screens.deployments.protected_environments import ProtectedEnvironmentsScreen
+from labdeck.tui.screens.issues.dialogs import CommentScreen
 from labdeck.tui.screens.issues.issues import IssuesScreen
 from labdeck.tui.screens.projects.containers import ContainerRegistryTab
 from labdeck.tui.screens.projects.deployments import ProjectDeploymentsTab
@@ -27,6 +28,7 @@ from labdeck.tui.screens.projects.view import ProjectViewScreen
 from labdeck.tui.screens.registry.cleanup import RegistryCleanupScreen
 from labdeck.tui.screens.registry.registry import RegistryTagsScreen
 from labdeck.tui.widgets.detail_screen import DetailScreen
+from labdeck.tui.widgets.text_editor import TextEditor
 
 SIZE = (160, 50)
 PORTAL = "acme/platform/web-portal"
@@ -88,6 +90,28 @@ async def test_enter_on_an_issue_opens_its_detail_with_its_notes(tiny_sandbox: S
         text = "".join(segment.text for segment in sandbox_app.console.render(detail.body))
         assert "Gateway returns 502 under load" in text
         assert "the upstream pool is exhausted" in text  # its notes were read, as :issues reads them
+
+
+async def test_c_comments_on_the_issue_with_the_editor_of_issues(tiny_sandbox: Sandbox,
+                                                                sandbox_app: LabdeckApp) -> None:
+    """The tab's row actions are those of :issues (the same `IssueActions`): `c` opens its comment editor,
+    and a comment of two lines reaches the issue whole; the detail shows it."""
+    async with sandbox_app.run_test(size=SIZE) as pilot:
+        view = await open_tab(pilot, tiny_sandbox, "issues")
+        tab = view.query_one(ProjectIssuesTab)
+        tab.table.move_cursor(next(i for i, row in enumerate(tab.table.rows) if row.iid == 2))
+        issue = tab.table.cursor_row
+        await pilot.press("c")
+        await pilot.pause()
+        editor = sandbox_app.screen
+        assert isinstance(editor, CommentScreen)
+        editor.query_one(TextEditor).text = "Seen here too.\nSecond line."
+        await pilot.press("ctrl+s")
+        await settle(pilot, rounds=2)
+        assert sandbox_app.screen is view
+        notes = tiny_sandbox.store.areas["issues"].notes.get(issue.id, [])
+        assert [n.body for n in notes][-1] == "Seen here too.\nSecond line."
+        assert "comment added" in messages(sandbox_app)
 
 
 async def test_issues_tab_closes_the_issue_under_the_cursor_and_opens_it_in_issues(

@@ -7,39 +7,35 @@ tab is first shown.
   the project listing: an error is shown under it and nothing is sent); `enter` in it lists again.
 - `enter` opens the issue under the cursor in full (its detail, with its notes and merge requests, read as
   `:issues` reads them: `issues/extras.py`); `d` shows the detail beside the list.
-- `x` closes the marked issues (or the one under the cursor), `X` reopens them: one job with a result per
-  issue (`tui/bulk.start_bulk` and `IssuesService.apply`, the bulk actions of `:issues`).
-- `i` opens `:issues` scoped to this project on the issue under the cursor (`iid:N`), where every action of
-  `:issues` (comment, edit, time tracking, labels, links) works on it.
+- The row actions of `:issues` are this tab's too, the same code (`issues/actions.IssueActions`): `c`
+  comments, `e` edits, `t` tracks time, `p` promotes, `l` lists links, `y` copies the reference, `b` runs a
+  bulk action on the marked issues; `x` closes and `X` reopens the marked issues (or the one under the
+  cursor) through the same bulk action.
+- `i` opens `:issues` scoped to this project on the issue under the cursor (`iid:N`).
 """
 
 from __future__ import annotations
 
 import asyncio
-from typing import Any, Literal
+from typing import Any
 
 from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.content import Content
 from textual.widget import Widget
 from textual.widgets import Input, Static
 
 from labdeck.api.errors import LabdeckError
-from labdeck.api.issues import BulkAction as IssueChange
 from labdeck.api.issues import IssuesService, ProjectScope
 from labdeck.api.models.issues import Issue
 from labdeck.api.models.projects import Project
 from labdeck.domain.issue_query import QueryError, help_text
-from labdeck.domain.text import status_line
 from labdeck.tui.areas import AreaRequest
-from labdeck.tui.bulk import BulkAction, start_bulk
-from labdeck.tui.context import context_of
-from labdeck.tui.jobs import Job
+from labdeck.tui.context import Context, context_of
 from labdeck.tui.list_feed import ListFeed
 from labdeck.tui.pane_policy import PanePolicy
-from labdeck.tui.screens.confirm import ConfirmScreen
+from labdeck.tui.screens.issues.actions import IssueActions
 from labdeck.tui.screens.issues.extras import read_extras
 from labdeck.tui.screens.issues.issues import SERVER_ORDERS
 from labdeck.tui.screens.issues.render import COLUMNS, Extras, issue_cells, issue_detail
@@ -48,9 +44,6 @@ from labdeck.tui.widgets.labelled import LabelledField
 from labdeck.tui.widgets.resource_table import ResourceTable
 from labdeck.tui.widgets.resource_view import ResourceView
 from labdeck.tui.widgets.table_model import Column, LazyCells
-from labdeck.tui.workers import is_live
-
-Change = Literal["close", "reopen"]
 
 # The columns and cells of `:issues`, but `#iid` in place of the reference, its first (every row is of this
 # project).
@@ -59,17 +52,27 @@ project_issue_cells = LazyCells(build=lambda i: (Text(f"#{i.iid}"), *issue_cells
                                 plains=lambda i: (f"#{i.iid}", *issue_cells.plains(i)[1:]))
 
 
-class ProjectIssuesTab(PanePolicy, Widget):
-    FOOTER_ORDER = ("select", "open_in_issues", "close_issues", "reopen_issues", "toggle_mark", "filter",
-                    "next_tab", "previous_tab", *LIST_KEYS)
+class ProjectIssuesTab(IssueActions, PanePolicy, Widget):
+    FOOTER_ORDER = ("select", "comment", "edit", "close_issues", "reopen_issues", "open_in_issues", "bulk",
+                    "toggle_mark", "time_tracking", "filter", "links", "promote", "next_tab", "previous_tab",
+                    *LIST_KEYS)
     BINDINGS = [
         Binding("ctrl+f", "filter", "Filter", id="project_issues.filter"),  # `f` forks, `s` sorts
-        Binding("i", "open_in_issues", "In :issues", id="project_issues.open"),
+        Binding("c", "comment", "Comment", id="project_issues.comment"),
+        Binding("e", "edit", "Edit", id="project_issues.edit"),
         Binding("x", "close_issues", "Close", id="project_issues.close"),
         Binding("X", "reopen_issues", "Reopen", id="project_issues.reopen"),
+        Binding("i", "open_in_issues", "In :issues", id="project_issues.open"),
+        Binding("b", "bulk", "Bulk", id="project_issues.bulk"),
+        Binding("t", "time_tracking", "Time", id="project_issues.time"),
+        Binding("l", "links", "Links", id="project_issues.links"),
+        Binding("p", "promote", "Promote", id="project_issues.promote"),
+        Binding("y", "copy_reference", "Copy reference", show=False, id="project_issues.copy_reference"),
     ]
-    MUTATING_ACTIONS = frozenset({"close_issues", "reopen_issues"})
+    MUTATING_ACTIONS = frozenset({"bulk", "edit", "comment", "time_tracking", "promote", "close_issues",
+                                  "reopen_issues"})
     ROW_ACTIONS = MUTATING_ACTIONS | {"open_in_issues"}
+    FEATURE_ACTIONS = {"promote": "promote_to_epic"}
     DEFAULT_CSS = """
     ProjectIssuesTab { height: 1fr; }
     ProjectIssuesTab #project-issues-error { height: auto; }
@@ -84,6 +87,7 @@ class ProjectIssuesTab(PanePolicy, Widget):
         self.params: dict[str, Any] = {}
         self.read = False
         self.extras: dict[int, Extras] = {}  # notes and merge requests, read for a detail shown
+        self.stale_extras: set[int] = set()  # issues written since (`IssueActions.refresh_issue`)
 
     @property
     def path(self) -> str:
@@ -112,8 +116,12 @@ class ProjectIssuesTab(PanePolicy, Widget):
 
     @property
     def service(self) -> IssuesService | None:
-        session = context_of(self).session
+        session = self.ctx.session
         return session.services.issues if session is not None else None
+
+    @property
+    def ctx(self) -> Context:
+        return context_of(self)
 
     def on_mount(self) -> None:
         self.feed = ListFeed(self.view, "issues", self.reload_from_server, orders=SERVER_ORDERS)
@@ -201,7 +209,9 @@ class ProjectIssuesTab(PanePolicy, Widget):
         if issue.id not in self.extras:
             if not then_open:
                 await asyncio.sleep(0.1)  # let the cursor settle: only the issue it stops on is read
-            self.extras[issue.id] = await read_extras(service, issue)
+            refresh = issue.id in self.stale_extras
+            self.stale_extras.discard(issue.id)
+            self.extras[issue.id] = await read_extras(service, issue, refresh=refresh)
         self.view.refresh_detail()
         if then_open and self.table.cursor_row is issue:
             self.view.open_detail()
@@ -212,52 +222,32 @@ class ProjectIssuesTab(PanePolicy, Widget):
             event.stop()
             self.load_extras(event.row, then_open=True)
 
-    # -- actions --------------------------------------------------------------------------------------
-    def chosen(self) -> list[Issue]:
-        return [row for row in self.rows_acted_on() if isinstance(row, Issue)]
+    # -- actions (the rest are `IssueActions`, as in :issues) ----------------------------------------------
+    def updated(self, issue: Issue) -> None:
+        """Show a changed issue in place (its label colours kept: a write answers with bare label names)."""
+        old = next((row for row in self.table.rows if isinstance(row, Issue) and row.id == issue.id), None)
+        if old is not None and not all(label.color for label in issue.labels):
+            known = {label.name: label for label in old.labels}
+            issue = issue.model_copy(update={"labels": [known.get(label.name, label) if not label.color
+                                                        else label for label in issue.labels]})
+        self.extras.pop(issue.id, None)
+        self.table.replace_row(issue)
+        self.view.refresh_detail()
 
     def action_open_in_issues(self) -> None:
-        """`:issues` scoped to this project, on the issue under the cursor (every issue action is there)."""
+        """`:issues` scoped to this project, on the issue under the cursor."""
         issue = self.table.cursor_row
         query = f"iid:{issue.iid}" if isinstance(issue, Issue) else self.query_text
-        context_of(self).open_area("issues", AreaRequest(query=query, scope=f"project:{self.path}"))
+        self.ctx.open_area("issues", AreaRequest(query=query, scope=f"project:{self.path}"))
 
     def action_close_issues(self) -> None:
-        self.ask_change("close")
+        if issues := self.chosen():
+            self.confirm_bulk(issues, "close", "")
 
     def action_reopen_issues(self) -> None:
-        self.ask_change("reopen")
+        if issues := self.chosen():
+            self.confirm_bulk(issues, "reopen", "")
 
-    def ask_change(self, kind: Change) -> None:
-        issues = self.chosen()
-        if not issues:
-            return
-        verb = "Close" if kind == "close" else "Reopen"
-        what = issues[0].reference if len(issues) == 1 else f"{len(issues):,} issues"
-        message = Content.from_markup(f"{verb} [b]$what[/b]? The server's answer for each is in the job.",
-                                      what=what)
-
-        def answered(yes: bool | None) -> None:
-            if yes:
-                self.change(issues, kind)
-
-        self.app.push_screen(ConfirmScreen(f"{verb} issues", message, confirm_label=verb,
-                                           danger=kind == "close"), answered)
-
-    def change(self, issues: list[Issue], kind: Change) -> Job | None:
-        """Close or reopen `issues` as one job, as the bulk action of `:issues` does."""
-        service = self.service
-        if service is None:
-            return None
-        change = IssueChange(kind)
-
-        async def apply(issue: Issue) -> tuple[bool, str]:
-            result = await service.apply(issue, change)
-            if result.issue is not None and is_live(self):
-                self.table.replace_row(result.issue)
-            return result.ok, result.message if result.ok else status_line(result.status, result.message)
-
-        verb = "closed" if kind == "close" else "reopened"
-        title = f"{'Close' if kind == 'close' else 'Reopen'} {len(issues)} issue(s) of {self.path}"
-        return start_bulk(self, BulkAction(title, issues, lambda issue: issue.reference, apply, noun="issue",
-                                           verb=verb), table=self.table)
+    def chosen(self) -> list[Issue]:
+        """The marked issues, or the one under the cursor."""
+        return [row for row in self.rows_acted_on() if isinstance(row, Issue)]
