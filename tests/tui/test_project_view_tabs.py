@@ -101,6 +101,8 @@ async def test_c_comments_on_the_issue_with_the_editor_of_issues(tiny_sandbox: S
         tab = view.query_one(ProjectIssuesTab)
         tab.table.move_cursor(next(i for i, row in enumerate(tab.table.rows) if row.iid == 2))
         issue = tab.table.cursor_row
+        await pilot.press("d")  # the detail beside the list: its notes are read
+        await until(pilot, lambda: issue.id in tab.extras, "the issue's notes")
         await pilot.press("c")
         await pilot.pause()
         editor = sandbox_app.screen
@@ -112,6 +114,8 @@ async def test_c_comments_on_the_issue_with_the_editor_of_issues(tiny_sandbox: S
         notes = tiny_sandbox.store.areas["issues"].notes.get(issue.id, [])
         assert [n.body for n in notes][-1] == "Seen here too.\nSecond line."
         assert "comment added" in messages(sandbox_app)
+        await until(pilot, lambda: issue.id in tab.extras and "Seen here too.\nSecond line." in [
+            n.body for n in tab.extras[issue.id].notes], "the detail showing the new comment")
 
 
 async def test_issues_tab_closes_the_issue_under_the_cursor_and_opens_it_in_issues(

@@ -19,6 +19,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+from rich.console import RenderableType
 from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
@@ -103,7 +104,7 @@ class ProjectIssuesTab(IssueActions, PanePolicy, Widget):
         yield LabelledField("Filter", bar, id="project-issues-query-field")
         yield Static("", markup=False, id="project-issues-error")
         yield ResourceView(PROJECT_COLUMNS, cells=project_issue_cells, row_key=lambda i: i.id,
-                           detail=lambda issue: issue_detail(issue, self.extras.get(issue.id)),
+                           detail=self.detail_for,
                            empty_text="No issues", id="project-issues-view")
 
     @property
@@ -195,9 +196,13 @@ class ProjectIssuesTab(IssueActions, PanePolicy, Widget):
 
     def on_resource_table_row_highlighted(self, event: ResourceTable.RowHighlighted) -> None:
         self.feed.cursor_moved()
-        issue = self.table.cursor_row
-        if self.view.has_class("-show-detail") and isinstance(issue, Issue) and issue.id not in self.extras:
+
+    def detail_for(self, issue: Issue) -> RenderableType:
+        """The detail shown (beside the list or full screen); its notes are read the first time."""
+        extras = self.extras.get(issue.id)
+        if extras is None:
             self.load_extras(issue)
+        return issue_detail(issue, extras)
 
     @work(exclusive=True, group="project-issues-extras")
     async def load_extras(self, issue: Issue, *, then_open: bool = False) -> None:
@@ -232,7 +237,7 @@ class ProjectIssuesTab(IssueActions, PanePolicy, Widget):
                                                         else label for label in issue.labels]})
         self.extras.pop(issue.id, None)
         self.table.replace_row(issue)
-        self.view.refresh_detail()
+        self.view.refresh_detail()  # shown: its notes are read again (`detail_for`)
 
     def action_open_in_issues(self) -> None:
         """`:issues` scoped to this project, on the issue under the cursor."""
