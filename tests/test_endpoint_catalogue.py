@@ -110,3 +110,12 @@ def test_the_scan_finds_a_hand_written_path() -> None:
     assert not path_literals('x = ep.USERS.path()\nnote = "/promote"\ndef f():\n    """GET /users"""', words)
     assert joined_paths('x = f"{self._base(group)}/{int(badge_id)}"')
     assert not joined_paths('x = f"{method} {where}: {done}"')
+
+
+def test_changed_families_are_the_path_and_the_catalogues_families() -> None:
+    from labdeck.domain.catalogue import changed_families
+
+    assert changed_families("POST", "/users/5/unban") == ("/users/5/unban", "/users")
+    assert changed_families("PUT", "/projects/1/issues/11") == ("/projects/1/issues/11",
+                                                                 "/projects/1/issues/11", "/issues")
+    assert changed_families("POST", "/not/in/the/catalogue") == ("/not/in/the/catalogue",)

@@ -213,7 +213,7 @@ async def test_services_give_rows_from_the_bytes_and_the_cache_holds_them(make_c
     issues = await service.load()
     assert [i.id for i in issues] == [1, 2, 3, 4, 5] and issues[0].author is issues[4].author
     assert declared(issues) == declared(parse_issue_list(json.loads(json.dumps(items))))
-    hit = service.cached_issues()
+    hit = await service.cached()
     assert hit is not None and hit[0] == issues
 
     users = [{"id": n, "username": f"u{n}", "state": "active"} for n in range(1, 4)]

@@ -57,10 +57,6 @@ async def _users(client: ApiClient) -> Any:
     return [u.model_dump() for u in await UsersService(client).list_users(refresh=True)]
 
 
-async def _user(client: ApiClient) -> Any:
-    return (await UsersService(client).get_user(2)).model_dump()
-
-
 async def _me(client: ApiClient) -> Any:
     return (await InstanceService(client).current_user()).username
 
@@ -83,7 +79,7 @@ async def _tag_details(client: ApiClient) -> Any:
     return [t.model_dump() for t in await service.tag_details(GATEWAY, repo.id)]
 
 
-READS: dict[str, Call] = {"users": _users, "user": _user, "me": _me, "version": _version,
+READS: dict[str, Call] = {"users": _users, "me": _me, "version": _version,
                           "repositories": _repositories, "group_repositories": _group_repositories,
                           "tag_details": _tag_details}
 
@@ -123,8 +119,8 @@ def shaped(body: Any, status: int = 200, headers: dict[str, str] | None = None) 
 WRONG_SHAPES: list[tuple[str, Any]] = [
     ("users", {"message": "not a list"}),
     ("users", [1, 2, 3]),
-    ("user", []),
-    ("user", "text"),
+    ("me", []),
+    ("me", "text"),
     ("me", {"username": "no id"}),
     ("me", None),
     ("version", ["16.0"]),

@@ -41,19 +41,18 @@ READERS: dict[str, Call] = {
     "GET /groups": lambda c: GroupsService(c).list_groups(),
     "GET /groups/:id/projects": lambda c: GroupsService(c).projects(5),
     "GET /groups/:id": lambda c: GroupsService(c).get_group(4),
-    "GET /issues": lambda c: IssuesService(c).list_issues(),
-    "GET /groups/:id/issues": lambda c: IssuesService(c).list_issues(group=4),
+    "GET /issues": lambda c: IssuesService(c).load(),
+    "GET /groups/:id/issues": lambda c: IssuesService(c).load(group=4),
     "GET /groups/:id/members/all": lambda c: MembersService(c).list_members(("groups", 5), inherited=True),
     "GET /groups/:id/billable_members": lambda c: MembersService(c).billable_members(5),
-    "GET /groups/:id/billable_members/:user_id/memberships":
-        lambda c: MembersService(c).billable_memberships(5, 2),
     "GET /projects/:id/deployments": lambda c: DeploymentsService(c).deployments(1),
     "POST /projects/:id/deployments": lambda c: DeploymentsService(c).create_deployment(
         1, environment="production", sha="a91957a8", ref="main", tag=False, status="success"),
     "GET /groups/:id/variables": lambda c: VariablesService(c).group_variables(5),
-    "GET /groups/:id/variables/:key": lambda c: VariablesService(c).get_group_variable(5, "TEST_VARIABLE_1"),
-    "PUT /groups/:id/variables/:key": lambda c: VariablesService(c).update_group_variable(
-        5, "NEW_VARIABLE", "updated value"),
+    "GET /groups/:id/variables/:key": lambda c: VariablesService(c).get_variable(("groups", 5),
+                                                                                 "TEST_VARIABLE_1"),
+    "PUT /groups/:id/variables/:key": lambda c: VariablesService(c).update_variable(
+        ("groups", 5), "NEW_VARIABLE", "updated value"),
     "GET /projects/:id/variables": lambda c: VariablesService(c).variables(("projects", 1)),
     "GET /projects/:id/variables/:key": lambda c: VariablesService(c).get_variable(("projects", 1),
                                                                                    "TEST_VARIABLE_1"),
@@ -77,7 +76,6 @@ READERS: dict[str, Call] = {
         lambda c: RegistryService(c).tag(5, 2, "v10.0.0"),
     "GET /projects/:id/forks": lambda c: ForksService(c).forks(5),
     "GET /users": lambda c: UsersService(c).list_users(),
-    "GET /users/:id": lambda c: UsersService(c).get_user(1),
     "GET /pages/domains": lambda c: PagesDomainsService(c).all_domains(),
     "GET /projects/:id/pages/domains": lambda c: PagesDomainsService(c).domains(5),
     "POST /projects/:id/pages/domains": lambda c: PagesDomainsService(c).create(5, "ssl.domain.example",

@@ -8,7 +8,7 @@ from datetime import date
 import pytest
 from groups_sandbox import ALICE_TOKEN, Sandbox, sandbox_fixture  # noqa: F401
 
-from labdeck.api.errors import BadRequest, Conflict, Forbidden, NotFound
+from labdeck.api.errors import BadRequest, Conflict, Forbidden
 from labdeck.api.members import MembersService
 
 ALICE, BOB, CAROL, DAVE, ERIN, FRANK = 2, 3, 4, 5, 6, 7
@@ -24,10 +24,10 @@ async def test_direct_and_inherited(sandbox: Sandbox) -> None:
     assert [m.username for m in found] == ["carol"]
     some = await service.list_members(("groups", "acme"), user_ids=[BOB, DAVE])
     assert {m.id for m in some} == {BOB, DAVE}
-    one = await service.get_member(("groups", "acme/platform"), CAROL, inherited=True)
+    one = next(m for m in await service.list_members(("groups", "acme/platform"), inherited=True)
+               if m.id == CAROL)
     assert one.access_level == 50 and one.created_at is not None
-    with pytest.raises(NotFound):
-        await service.get_member(("groups", "acme/platform"), CAROL)
+    assert CAROL not in {m.id for m in await service.list_members(("groups", "acme/platform"))}
 
 
 async def test_lifecycle_and_cache_invalidation(sandbox: Sandbox) -> None:
@@ -85,9 +85,6 @@ async def test_billable_members(sandbox: Sandbox) -> None:
         await service.billable_members("hidden-lab", sort="shuffle")  # type: ignore[arg-type]
     with pytest.raises(BadRequest):
         await service.billable_members("acme/platform")
-    memberships = await service.billable_memberships("hidden-lab", ERIN)
-    assert [(m.source_full_name, m.access_level.integer_value if m.access_level else None)
-            for m in memberships] == [("Hidden Lab / Experiments", 20)]
     await service.remove_billable_member("hidden-lab", ERIN)
     assert "erin" not in {m.username for m in await service.billable_members("hidden-lab")}
     left = await service.list_members(("projects", "hidden-lab/experiments"), refresh=True)

@@ -13,7 +13,8 @@ from sandbox_clients import ALICE_TOKEN, ClientPool, sandbox_settings
 
 from labdeck.api.client import ApiClient
 from labdeck.api.errors import BadRequest, NotFound
-from labdeck.api.issues import BulkAction, IssuesService, ProjectScope
+from labdeck.api.issues import BulkAction, BulkItemResult, IssuesService, ProjectScope
+from labdeck.api.models.issues import Issue
 from labdeck.domain.durations import DurationError
 from labdeck.domain.issue_query import QueryError
 from labdeck.sandbox.app import create_app
@@ -39,20 +40,20 @@ async def connect(app: Any) -> AsyncIterator[Connect]:
 async def test_filter_text_drives_the_global_listing(connect: Connect) -> None:
     service = connect()
     params = service.compile_filter("label:bug -label:frontend state:opened")
-    issues = await service.list_issues(params)
+    issues = await service.load(params)
     assert {i.title for i in issues} == {"Gateway returns 502 under load", "Leaked token in debug logs"}
     assert all(i.references and i.references.full for i in issues)
-    mine = await service.list_issues(service.compile_filter("scope:created_by_me"))
+    mine = await service.load(service.compile_filter("scope:created_by_me"))
     assert {i.author.username for i in mine if i.author} == {"alice"}
 
 
 async def test_group_listing_and_its_not_keys(connect: Connect) -> None:
     service = connect()
-    everything = await service.list_issues(group="acme")
+    everything = await service.load(group="acme")
     assert len(everything) == 11
     params = service.compile_filter('-"retry"', group="acme")
     assert params == {"not": {"search": "retry"}}
-    assert len(await service.list_issues(params, group="acme")) == 10
+    assert len(await service.load(params, group="acme")) == 10
     with pytest.raises(QueryError):
         service.compile_filter("in:title foo", group="acme")
 
@@ -72,7 +73,7 @@ async def test_project_listing_is_the_projects_own_and_a_change_empties_it(conne
     with pytest.raises(QueryError, match="project issue listing"):
         service.compile_filter("in:title foo", scope)
     target = next(i for i in issues if i.state == "opened")
-    await service.close_issue(target.project_id, target.iid)
+    await service.update_issue(target.project_id, target.iid, state_event="close")
     again = await service.list_issues(group=scope)
     assert next(i for i in again if i.id == target.id).state == "closed"
 
@@ -80,13 +81,15 @@ async def test_project_listing_is_the_projects_own_and_a_change_empties_it(conne
 async def test_listing_is_cached_and_a_mutation_invalidates_it(connect: Connect) -> None:
     service = connect()
     log = service.client.request_log
-    first = await service.list_issues({"labels": "ux"}, group="acme")
+    first = await service.load({"labels": "ux"}, group="acme")
     count = len(log)
-    again = await service.list_issues({"labels": "ux"}, group="acme")
-    assert [i.id for i in again] == [i.id for i in first]
+    again = await service.cached({"labels": "ux"}, group="acme")
+    assert again is not None and again[1] and [i.id for i in again[0]] == [i.id for i in first]
     assert len(log) == count  # no request
     await service.update_issue(GATEWAY, 1, add_labels="ux")
-    after = await service.list_issues({"labels": "ux"}, group="acme")
+    stale = await service.cached({"labels": "ux"}, group="acme")
+    assert stale is None or not stale[1]  # the mutation dropped it: the screen reads the listing again
+    after = await service.load({"labels": "ux"}, group="acme")
     assert len(after) == len(first) + 1
 
 
@@ -103,18 +106,14 @@ async def test_read_create_update_delete(connect: Connect) -> None:
     assert issue.label_names == ["bug", "priority::high", "backend"]
     assert issue.labels[0].color == "#d9534f" and issue.reference == "acme/platform/api-gateway#1"
     assert issue.time_stats and issue.time_stats.human_time_estimate == "3h 30m"
-    created = await service.create_issue(GATEWAY, "From the service", labels="feature")
-    assert created.iid == 6 and created.label_names == ["feature"]
-    closed = await service.close_issue(GATEWAY, created.iid)
+    closed = await service.update_issue(GATEWAY, 1, state_event="close")  # what the bulk close sends
     assert closed.state == "closed" and closed.closed_by and closed.closed_by.username == "alice"
-    assert (await service.reopen_issue(GATEWAY, created.iid)).state == "opened"
+    assert (await service.update_issue(GATEWAY, 1, state_event="reopen")).state == "opened"
     with pytest.raises(BadRequest) as info:
-        await service.create_issue(GATEWAY, "")
+        await service.update_issue(GATEWAY, 1, title="")
     assert "title" in info.value.message
-    root = connect("glpat-sandbox-root")
-    await root.delete_issue(GATEWAY, created.iid)
     with pytest.raises(NotFound):
-        await service.get_issue(GATEWAY, created.iid)
+        await service.get_issue(GATEWAY, 999)
 
 
 async def test_notes_todo_and_promotion(connect: Connect) -> None:
@@ -134,16 +133,16 @@ async def test_notes_todo_and_promotion(connect: Connect) -> None:
 
 async def test_time_tracking(connect: Connect) -> None:
     service = connect()
-    stats = await service.set_estimate(GATEWAY, 5, "1w 2d")
+    stats = await service.track_time(GATEWAY, 5, "time_estimate", "1w 2d")
     assert stats.time_estimate == 7 * 8 * 3600 and stats.human_time_estimate == "1w 2d"
-    stats = await service.add_spent(GATEWAY, 5, "90m")
+    stats = await service.track_time(GATEWAY, 5, "add_spent_time", "90m")
     assert stats.total_time_spent == 5400 and stats.human_total_time_spent == "1h 30m"
     assert (await service.time_stats(GATEWAY, 5)).total_time_spent == 5400
-    assert (await service.reset_spent(GATEWAY, 5)).total_time_spent == 0
-    assert (await service.reset_estimate(GATEWAY, 5)).time_estimate == 0
+    assert (await service.track_time(GATEWAY, 5, "reset_spent_time")).total_time_spent == 0
+    assert (await service.track_time(GATEWAY, 5, "reset_time_estimate")).time_estimate == 0
     sent = len(service.client.request_log)
     with pytest.raises(DurationError):
-        await service.set_estimate(GATEWAY, 5, "3 fortnights")
+        await service.track_time(GATEWAY, 5, "time_estimate", "3 fortnights")
     assert len(service.client.request_log) == sent  # nothing was sent
 
 
@@ -154,51 +153,51 @@ async def test_merge_requests(connect: Connect) -> None:
     assert [m.iid for m in await service.closed_by(GATEWAY, 1)] == [1]
 
 
+async def apply_each(service: IssuesService, issues: list[Issue], action: BulkAction) -> list[BulkItemResult]:
+    """What the screens' bulk job (`tui/bulk.start_bulk`) does with the service: `apply`, issue by issue."""
+    return [await service.apply(issue, action) for issue in issues]
+
+
 async def test_bulk_action_records_each_result(connect: Connect) -> None:
     service = connect()
-    issues = await service.list_issues({"labels": "documentation"})
+    issues = await service.load({"labels": "documentation"})
     assert {i.reference for i in issues} == {"acme/platform/api-gateway#5", "acme/handbook#1",
                                              "root/sandbox-notes#1"}
-    seen: list[tuple[int, int]] = []
-    results = await service.apply_many(issues, BulkAction("add_labels", labels=("triaged",)),
-                                       on_progress=lambda done, total, _: seen.append((done, total)))
-    assert seen == [(1, 3), (2, 3), (3, 3)]
+    results = await apply_each(service, issues, BulkAction("add_labels", labels=("triaged",)))
     by_ref = {r.reference: r for r in results}
     refused = by_ref["root/sandbox-notes#1"]  # alice is no member of root's project
     assert not refused.ok and refused.status == 403 and refused.message == "403 Forbidden"
     assert by_ref["acme/handbook#1"].ok and by_ref["acme/handbook#1"].issue is not None
     assert "triaged" in by_ref["acme/handbook#1"].issue.label_names  # type: ignore[union-attr]
-    todos = await service.apply_many(issues[:1], BulkAction("todo"))
+    todos = await apply_each(service, issues[:1], BulkAction("todo"))
     assert todos[0].ok and todos[0].status == 201
-    again = await service.apply_many(issues[:1], BulkAction("todo"))
+    again = await apply_each(service, issues[:1], BulkAction("todo"))
     assert again[0].ok and again[0].status == 304
 
 
 async def test_bulk_milestone_and_assignees_resolve_names(connect: Connect) -> None:
     service = connect()
     assert await service.find_user_ids(["bob", "@carol", "nobody"]) == {"bob": 3, "carol": 4}
-    issues = await service.list_issues({"iids": [1]}, group="acme/platform")
+    issues = await service.load({"iids": [1]}, group="acme/platform")
     assert {i.reference for i in issues} == {"acme/platform/api-gateway#1", "acme/platform/web-portal#1"}
-    results = await service.apply_many(issues, BulkAction("set_milestone", milestone_title="v1.0"))
+    results = await apply_each(service, issues, BulkAction("set_milestone", milestone_title="v1.0"))
     assert all(r.ok for r in results)
     assert {r.issue.milestone.title for r in results if r.issue and r.issue.milestone} == {"v1.0"}
-    other = await service.create_issue("opensource/tools", "No milestones here")
+    other = issues[0].model_copy(update={"project_id": "opensource/tools"})  # a project without milestones
     action = BulkAction("set_milestone", milestone_title="Backlog")
-    refused = await service.apply_many([other, *issues], action)
+    refused = await apply_each(service, [other, *issues], action)
     assert [r.ok for r in refused] == [False, True, True]  # opensource/tools has no milestones
     assert "no milestone called 'Backlog'" in refused[0].message
-    cleared = await service.apply_many(issues[:1], BulkAction("set_milestone"))
+    cleared = await apply_each(service, issues[:1], BulkAction("set_milestone"))
     assert cleared[0].issue is not None and cleared[0].issue.milestone is None
 
 
 async def test_streamed_pages_fill_the_cache(connect: Connect) -> None:
     service = connect("glpat-sandbox-root")
-    assert service.cached_issues() is None
+    assert await service.cached() is None
     streamed = [i.id for page in [p async for p in service.iter_pages(per_page=4)] for i in page]
-    hit = service.cached_issues()
+    hit = await service.cached()
     assert hit is not None and [i.id for i in hit[0]] == streamed and hit[1] is True
-    again = await service.cached()
-    assert again is not None and [i.id for i in again[0]] == streamed
 
 
 async def test_load_paints_the_first_page_then_everything(connect: Connect) -> None:
@@ -207,7 +206,7 @@ async def test_load_paints_the_first_page_then_everything(connect: Connect) -> N
     issues = await service.load({"state": "opened"},
                                 on_first_page=lambda page: first.append([i.id for i in page]))
     assert len(issues) == 12 and first == [[i.id for i in issues]]  # one page: no second fetch
-    hit = service.cached_issues({"state": "opened"})
+    hit = await service.cached({"state": "opened"})
     assert hit is not None and len(hit[0]) == 12
 
 

@@ -10,9 +10,8 @@ from typing import Any
 import pytest
 from sandbox_clients import ROOT_TOKEN, ClientPool
 
-from labdeck.api.errors import Conflict, Forbidden, NotFound
 from labdeck.api.models.base import parse_one
-from labdeck.api.models.moderation import Condition, ModeratedUser, ModerationResult
+from labdeck.api.models.moderation import Condition, ModeratedUser
 from labdeck.api.users import UsersService
 from labdeck.domain.moderation import Allowed, Operation, UserState
 from labdeck.sandbox.app import create_app
@@ -95,34 +94,39 @@ async def test_search_and_server_filters(connect: Connect) -> None:
 async def test_single_operations_and_their_answers(connect: Connect) -> None:
     service = connect(new_app())
     users = await by_name(service)
-    assert await service.approve(users["pending.user"].id) == {"message": "Success"}
-    assert await service.reactivate(users["deactivated.user"].id) is True
-    assert await service.ban(users["alice"].id) is True
-    assert await service.unban(users["alice"].id) is True
-    assert await service.block(users["bob"].id) is True
-    assert await service.unblock(users["bob"].id) is True
-    assert await service.deactivate(users["dormant.user"].id) is True
-    after = await service.get_user(users["dormant.user"].id)
-    assert after.state == "deactivated"
-    with pytest.raises(Conflict, match="not pending approval"):
-        await service.approve(users["alice"].id)
-    with pytest.raises(NotFound, match="404 User Not Found"):
-        await service.reject(99999)
+
+    async def answer(name: str, op: Operation) -> tuple[bool, str, bool]:
+        result = await service.try_moderate(users[name].id, op, name)
+        return result.ok, result.message, result.changed
+
+    assert await answer("pending.user", Operation.APPROVE) == (True, "Success", True)
+    assert (await answer("deactivated.user", Operation.ACTIVATE))[::2] == (True, True)
+    assert (await answer("alice", Operation.BAN))[::2] == (True, True)
+    assert (await answer("alice", Operation.UNBAN))[::2] == (True, True)
+    assert (await answer("bob", Operation.BLOCK))[::2] == (True, True)
+    assert (await answer("bob", Operation.UNBLOCK))[::2] == (True, True)
+    assert (await answer("dormant.user", Operation.DEACTIVATE))[::2] == (True, True)
+    after = await by_name(service)  # the listing the screen reads
+    assert after["dormant.user"].state == "deactivated"
+    refused = await service.try_moderate(users["alice"].id, Operation.APPROVE, "alice")
+    assert (refused.ok, refused.status) == (False, 409) and "not pending approval" in refused.message
+    missing = await service.try_moderate(99999, Operation.REJECT)
+    assert (missing.ok, missing.status) == (False, 404) and "404 User Not Found" in missing.message
 
 
 async def test_reject_removes_the_user(connect: Connect) -> None:
     service = connect(new_app())
     pending = (await by_name(service))["pending.user"]
-    assert await service.reject(pending.id) == {"message": "Success"}
-    with pytest.raises(NotFound):
-        await service.get_user(pending.id)
+    result = await service.try_moderate(pending.id, Operation.REJECT, "pending.user")
+    assert (result.ok, result.message) == (True, "Success")
+    assert "pending.user" not in await by_name(service)
 
 
 async def test_a_mutation_invalidates_the_cached_listing(connect: Connect) -> None:
     service = connect(new_app())
     before = {u.username: u for u in await service.list_users()}
     assert before["bob"].state == "active"
-    await service.block(int(before["bob"].id))
+    await service.try_moderate(int(before["bob"].id), Operation.BLOCK)
     after = {u.username: u for u in await service.list_users()}  # no refresh: the cache was dropped
     assert after["bob"].state == "blocked"
 
@@ -131,28 +135,24 @@ async def test_non_administrators_get_the_servers_403(connect: Connect) -> None:
     app = new_app()
     pending = (await by_name(connect(app)))["pending.user"]
     alice = connect(app, token="glpat-sandbox-alice")
-    with pytest.raises(Forbidden, match="You are not allowed to approve a user"):
-        await alice.approve(pending.id)
+    refused = await alice.try_moderate(pending.id, Operation.APPROVE, "pending.user")
+    assert (refused.ok, refused.status) == (False, 403) and "not allowed to approve" in refused.message
     result = await alice.try_moderate(pending.id, "block", "pending.user")
     assert (result.ok, result.status, result.message) == (False, 403, "403 Forbidden")
 
 
 async def test_bulk_job_records_each_result_and_keeps_going(connect: Connect) -> None:
+    """What the screen's bulk job (`tui/bulk.start_bulk`) does with the service: `try_moderate`, user by
+    user; a refusal is that user's result and the rest go on."""
     service = connect(new_app())
     users = await by_name(service)
     targets = [(users[n].id, n) for n in ("pending.user", "blocked.user", "alice")] + [(99999, None)]
-    seen: list[tuple[int, int]] = []
-
-    async def progress(done: int, total: int, result: ModerationResult) -> None:
-        seen.append((done, total))
-
-    results = await service.moderate_many(targets, Operation.APPROVE, on_progress=progress)
+    results = [await service.try_moderate(uid, Operation.APPROVE, name) for uid, name in targets]
     assert [(r.ok, r.status) for r in results] == [(True, 201), (False, 403), (False, 409), (False, 404)]
     assert results[1].message == "The user you are trying to approve is blocked and must be unblocked first"
     assert results[3].summary == "approve user 99999: refused, 404 404 User Not Found"
     assert results[0].summary == "approve pending.user: done"
-    assert seen == [(1, 4), (2, 4), (3, 4), (4, 4)]
-    assert (await service.get_user(users["pending.user"].id)).state == "active"
+    assert (await by_name(service))["pending.user"].state == "active"
 
 
 async def test_unblocking_an_active_user_is_reported_as_nothing_to_change(connect: Connect) -> None:

@@ -3,8 +3,8 @@
     .venv/bin/python tests/bench/bench_scale_lists.py [--latency-ms 50] [--pages 50,500]
 
 `labdeck sandbox serve --scale huge --latency 50ms` runs in its own process (so the resident memory measured
-is labdeck's alone), and a headless `LabdeckApp` opens `:issues` (scope all: no totals above 10,000) and
-`:users` against it. For each view:
+is labdeck's alone), and a headless `LabdeckApp` opens `:issues` (scope all: no totals above 10,000),
+`:users` and `:projects` (keyset by id) against it. For each view:
 
 - first rows: from pushing the screen to the first rows in the table, against the budget of 1 RTT + 150 ms
   (the RTT is measured first, with a one-row request);
@@ -100,6 +100,7 @@ async def bench_view(base_url: str, kind: str, pages: list[int], rtt: float, sea
     from labdeck.tui.app import LabdeckApp
     from labdeck.tui.areas import AreaRequest
     from labdeck.tui.screens.issues.issues import IssuesScreen
+    from labdeck.tui.screens.projects.projects import ProjectsScreen
     from labdeck.tui.screens.users.users import UsersScreen
     from labdeck.tui.widgets.resource_view import ResourceView, footer_text
 
@@ -114,10 +115,12 @@ async def bench_view(base_url: str, kind: str, pages: list[int], rtt: float, sea
         while seen != len(log):  # the home screen's own reads (the overview) are done before we start
             seen = len(log)
             await asyncio.sleep(0.5)
-        path = "/issues" if kind == "issues" else "/users"
+        path = f"/{kind}"
         before = listing_requests(app, path)
         started = time.perf_counter()  # the screen is built (it may ask for page 1 then) and pushed
-        screen: Any = IssuesScreen(AreaRequest()) if kind == "issues" else UsersScreen(AreaRequest())
+        screens = {"issues": lambda: IssuesScreen(AreaRequest()), "projects": ProjectsScreen,
+                   "users": lambda: UsersScreen(AreaRequest())}
+        screen: Any = screens[kind]()
         await app.push_screen(screen)
         await until(lambda: screen.is_mounted and bool(screen.table.model.row_count))
         first = time.perf_counter() - started
@@ -127,7 +130,7 @@ async def bench_view(base_url: str, kind: str, pages: list[int], rtt: float, sea
         await pilot.app.workers.wait_for_complete()
         sent = listing_requests(app, path) - before
         out["requests before scrolling"] = f"{sent:6d}    (budget 3: {'ok' if sent <= 3 else 'OVER'})"
-        view_id = "#issues-view" if kind == "issues" else "#users-view"
+        view_id = f"#{kind}-view"
         view = screen.query_one(view_id, ResourceView)
         out["footer"] = footer_text(view.table).plain
         # a filter typed into the partial list (`/`, the text, enter): sent to the server
@@ -165,7 +168,7 @@ async def bench_view(base_url: str, kind: str, pages: list[int], rtt: float, sea
     return out
 
 
-SEARCHES = {"issues": "parser", "users": "ada"}
+SEARCHES = {"issues": "parser", "users": "ada", "projects": "runner"}
 
 
 def main() -> int:

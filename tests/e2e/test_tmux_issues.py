@@ -40,7 +40,8 @@ def test_query_error_is_explained_then_a_valid_query_lists_rows(demo: Terminal) 
 
     demo.keys("C-u")  # clear the bar (the cursor is at its end)
     demo.type("label:bug")
-    demo.wait_for("▊  label:bug ")
+    # the typed text, not the bar's greyed example (which also begins with `label:bug `)
+    demo.wait_until(lambda s: "▊  label:bug " in s and 'assignee:none "text"' not in s, "label:bug typed")
     demo.keys("Enter")
     screen = demo.wait_until(lambda s: "Filter error" not in s and 0 < rows(s) < everything
                              and "f Query" in s, "the bug issues")

@@ -68,3 +68,21 @@ def test_keys_typed_after_a_jump_reach_the_area(terminal: Terminal) -> None:
     screen = terminal.wait_until(lambda s: "▊  label:bug" in s and "f Query" in s, "the filtered issues",
                                  timeout=60)
     assert "No view called" not in screen
+
+
+def test_jumps_chained_in_one_burst_each_reach_their_area(terminal: Terminal) -> None:
+    """The jump race: `:projects` enter `:users` enter `:deployments` enter and a path, in one burst, used to
+    end in a prompt holding `users:deployments...` (an enter lost behind the next `:`)."""
+    terminal.wait_for("Request log", timeout=60)
+    terminal.wait_for("root", timeout=60)
+    terminal.type(":projects")
+    terminal.keys("Enter")
+    terminal.type(":users")
+    terminal.keys("Enter")
+    terminal.type(":deployments")
+    terminal.keys("Enter")
+    terminal.type("acme/platform/api-gateway")
+    terminal.keys("Enter")
+    screen = terminal.wait_until(lambda s: "Deployments —" in s and "production" in s, "the deployments",
+                                 timeout=60)
+    assert "No view called" not in screen and "users:" not in screen

@@ -1,6 +1,6 @@
 """Conformance of `GET /issues` and `GET /groups/:id/issues` (GitLab's API docs, "Issues"): every
 listing parameter and its rule, against the handcrafted issues every scale seeds
-(`labdeck.sandbox.seed.issues.FIXED`)."""
+(`labdeck.sandbox.seed.issues_seed.FIXED`)."""
 
 from __future__ import annotations
 

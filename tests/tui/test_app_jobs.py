@@ -179,3 +179,29 @@ def test_outcome_says_what_the_job_did() -> None:
     assert outcome_text(job) == "deleted 12 tags, 1 failed"
     assert outcome_text(Job(id=2, title="Quiet", state=JobState.SUCCEEDED)) == "done"
     assert outcome_text(Job(id=3, title="Broken", state=JobState.FAILED, error="404: gone")) == "404: gone"
+
+
+async def test_a_finished_job_shows_its_progress_complete() -> None:
+    """A group export counts 2 steps and its last one (saving the archive) adds a result without a step:
+    finished, it shows 2/2, not 1/2."""
+    from labdeck.tui.screens.shell.jobs import progress_text
+
+    centre = JobCentre()
+
+    async def export(job: Job) -> None:
+        job.set_total(2)
+        job.advance()
+        job.add_result("acme_export.tar.gz", True, "1,024 bytes", advance=False)
+
+    job = await centre.wait(centre.start("Export group acme", export))
+    assert job.state is JobState.SUCCEEDED
+    assert (job.done, job.total) == (2, 2)
+    assert progress_text(job).endswith(" 2/2")
+
+    async def fails(job: Job) -> None:
+        job.set_total(2)
+        job.advance()
+        raise ValueError("broken")
+
+    failed = await centre.wait(centre.start("Export group acme", fails))
+    assert failed.state is JobState.FAILED and progress_text(failed).endswith(" 1/2")  # as far as it got

@@ -70,7 +70,8 @@ async def test_home_overview_jobs_log_journal_and_admin_footers() -> None:
         await open_screen(pilot, JournalScreen())
         await check(pilot, ["undo", "undo_job", "select"], {"undo"})
         await open_screen(pilot, InstanceVariablesScreen())
-        await check(pilot, ["select", "edit", "add", "delete", "reveal", "copy_value"])
+        await check(pilot, ["select", "edit_variable", "add_variable", "delete_variable", "reveal",
+                            "copy_value"])
         await open_screen(pilot, PagesAdminScreen())
         await check(pilot, ["select", "open_filter", "toggle_detail"])
         await open_screen(pilot, ProjectsScreen())

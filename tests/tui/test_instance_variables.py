@@ -148,7 +148,9 @@ async def test_edit_keeps_the_key_and_read_only_hides_changes() -> None:
         await pilot.press("a")
         await pilot.pause()
         assert read_only.screen is screen
-        assert screen.check_action("delete", ()) is False and screen.check_action("copy_value", ()) is True
+        pane = screen.pane  # the variables pane of the instance
+        assert pane.check_action("delete_variable", ()) is False
+        assert pane.check_action("copy_value", ()) is True
 
 
 def test_admin_areas_are_listed_for_administrators_only() -> None:

@@ -173,3 +173,37 @@ async def test_enter_opens_the_change_in_words_and_undo_is_seen_at_80_columns() 
         question = pilot.app.screen
         assert isinstance(question, ConfirmScreen)
         assert "Undo: ban user @alice?" in str(question.query_one(".confirm-message").render())
+
+
+async def test_an_undo_from_the_journal_refreshes_the_open_users_list() -> None:
+    """Users is open (as an area) showing alice banned; the journal's undo unbans her: the Users list is
+    read again by itself (it used to keep showing her banned until `r`)."""
+    from test_users_screen import select_row
+
+    from labdeck.tui.screens.users.users import UsersScreen
+
+    asgi, factory = sandbox(ManualClock(CLOCK.time()))
+    app = make_app(transport_factory=factory)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await jump_to(pilot, "users")
+        await settle(pilot)
+        users = app.screen
+        assert isinstance(users, UsersScreen)
+        select_row(users, "alice")
+        await pilot.press("m")
+        await choose(pilot, "ban")
+        confirm = app.screen
+        assert isinstance(confirm, TypeToConfirmScreen)
+        await type_to_confirm(pilot, confirm, "alice")
+        await settle(pilot, rounds=2)
+
+        def shown_state() -> str | None:
+            return next((u.state for u in users.table.rows if u.username == "alice"), None)
+
+        assert state(asgi, "alice") == "banned" and shown_state() == "banned"
+        await open_journal(pilot)
+        await undo_under_cursor(pilot)
+        assert state(asgi, "alice") == "active"
+        await settle(pilot, rounds=2)
+        assert shown_state() == "active"

@@ -281,7 +281,7 @@ async def test_wiki_editor(how: str, found: str) -> None:
 @pytest.mark.parametrize(("how", "found"), HOWS)
 async def test_project_variables_tab(how: str, found: str) -> None:
     """The project Variables tab's form (shared with the instance variables screen: `VariableListKeys`)."""
-    from labdeck.tui.screens.projects.variables import VariablesTab
+    from labdeck.tui.screens.panes.variables import VariablesPane as VariablesTab
 
     project = ProjectSandbox()
     factory, made = losing(project.factory, "POST", r"/projects/\d+/variables$", how)

@@ -147,3 +147,39 @@ async def test_the_registry_line_follows_a_deletion_job_without_r() -> None:
 
         await app.jobs.wait(app.start_job("Delete 1 tag", delete))
         await until(pilot, lambda: f"{len(details) - 1} tags" in lines(panel)[key], "the line shown again")
+
+
+async def test_overview_opens_with_the_cursor_on_the_first_line_and_enter_opens_it() -> None:
+    """`:overview` highlights its first line that opens something (not a heading): the first enter opens
+    it; a reload keeps the cursor on the same line."""
+    _asgi, factory = sandbox(ManualClock())
+    app = make_app(transport_factory=factory)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, rounds=3)
+        await jump_to(pilot, "overview")
+        await settle(pilot, rounds=2)
+        screen = app.screen
+        assert isinstance(screen, OverviewScreen)
+        options = screen.query_one("#overview-lines", OptionList)
+        assert app.focused is options
+        assert options.highlighted_option is not None and options.highlighted_option.id == "users.pending"
+        await pilot.press("enter")
+        await settle(pilot, rounds=2)
+        assert isinstance(app.screen, UsersScreen)
+        await jump_to(pilot, "overview")
+        options.highlighted = options.get_option_index("users.blocked")
+        screen.refresh_data()
+        await settle(pilot, rounds=2)
+        assert options.highlighted_option is not None and options.highlighted_option.id == "users.blocked"
+
+
+def test_first_line_skips_headings_and_keeps_the_chosen_line() -> None:
+    from textual.widgets.option_list import Option
+
+    from labdeck.tui.screens.shell.overview import first_line
+
+    shown = [Option("Users", disabled=True), Option("a", id="a"), Option("b", id="b")]
+    assert first_line(shown, None) == 1
+    assert first_line(shown, "b") == 2
+    assert first_line(shown, "gone") == 1
+    assert first_line([Option("Users", disabled=True)], None) is None

@@ -99,3 +99,32 @@ async def test_without_jobs_quit_is_immediate() -> None:
         quit_via_palette_system_command(app)
         await pilot.pause()
         assert not app.is_running
+
+
+async def test_the_quit_question_follows_the_jobs_while_it_is_open() -> None:
+    """Asked while a job runs, the question says so; once the job finishes it no longer claims that a job
+    runs (it used to keep saying "1 job(s) still running")."""
+    from textual.widgets import Static
+
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await app.workers.wait_for_complete()
+        gate = await start_blocked_job(app)
+        await pilot.pause()
+        await pilot.press("q")
+        await pilot.pause()
+        question = app.screen
+        assert isinstance(question, ConfirmScreen)
+
+        def said() -> str:
+            return str(question.query_one(".confirm-message", Static).render())
+
+        assert "1 task still running" in said()
+        gate.set()
+        for job in app.jobs.jobs:
+            await app.jobs.wait(job)
+        await pilot.pause()
+        assert "still running" not in said() and "nothing will be cancelled" in said()
+        await pilot.click("#confirm")
+        await pilot.pause()
+        assert not app.is_running

@@ -62,7 +62,7 @@ async def test_read_only_hides_every_mutating_action_of_every_pane() -> None:
         await settle(pilot, rounds=2)
         panes = await _open_everything(app, pilot)
         kinds = {type(pane).__name__ for pane in panes}
-        assert {"GroupsScreen", "IssuesScreen", "MembersTab", "VariablesTab", "TagsTab", "PagesTab",
+        assert {"GroupsScreen", "IssuesScreen", "MembersPane", "VariablesPane", "TagsTab", "PagesTab",
                 "WikiTab", "ForksTab", "ErrorTrackingTab", "RegistryPolicyTab", "ProjectIssuesTab",
                 "ContainerRegistryTab", "ProjectDeploymentsTab"} <= kinds
         allowed = [(type(pane).__name__, action) for pane in panes for action in pane.MUTATING_ACTIONS

@@ -12,9 +12,9 @@ from labdeck.tui.jobs import JobState
 from labdeck.tui.screens.admin.pages_domains import PagesAdminScreen
 from labdeck.tui.screens.confirm import TypeToConfirmScreen
 from labdeck.tui.screens.groups.forms import FormScreen
+from labdeck.tui.screens.panes.members import MembersPane as MembersTab
 from labdeck.tui.screens.projects.dialogs import ForkDialog, fork_target
 from labdeck.tui.screens.projects.forks import ForksTab
-from labdeck.tui.screens.projects.members import MembersTab
 
 SIZE = (140, 44)
 GATEWAY = "acme/platform/api-gateway"

@@ -14,7 +14,7 @@ from textual.widgets import Input
 from labdeck.tui.screens.confirm import TypeToConfirmScreen
 from labdeck.tui.screens.groups.forms import FormScreen
 from labdeck.tui.screens.groups.tabs import HIDDEN_REFUSAL
-from labdeck.tui.screens.projects.variables import VariablesTab
+from labdeck.tui.screens.panes.variables import VariablesPane as VariablesTab
 from labdeck.tui.widgets.resource_table import ResourceTable
 
 HIDDEN_SECRET = "pr0d-db-never-shown-again"

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from snapshot_apps import jump_to, make_app, palette_choose, settle
+from snapshot_apps import jump_to, make_app, messages, palette_choose, settle, until
 
 from labdeck.tui.area_commands import AreaActionCommands
 from labdeck.tui.commands import ScreenActionCommands, ThemeCommands
@@ -55,3 +55,38 @@ async def test_themes_are_labdecks_and_quit_is_offered_once() -> None:
                       for title in await titles(provider, app.screen)]
         assert everything.count("Quit") == 1
         await palette_choose(pilot, "quit", "Quit", wait=15)
+
+
+async def test_registry_cleanup_from_the_palette_runs_on_the_tags_shown_on_top() -> None:
+    """The registry area was left on a repository's tags: the palette's Cleanup opens the cleanup panel of
+    that repository (it used to land on the tags and stop)."""
+    from tiny_sandbox import GATEWAY
+
+    from labdeck.tui.areas import AreaRequest
+    from labdeck.tui.screens.registry.cleanup import RegistryCleanupScreen
+    from labdeck.tui.screens.registry.registry import RegistryTagsScreen
+    from labdeck.tui.screens.users.users import UsersScreen
+
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await app.open_area("registry", AreaRequest(scope=GATEWAY))
+        await settle(pilot)
+        await pilot.press("enter")  # the first repository's tags
+        await settle(pilot)
+        assert isinstance(app.screen, RegistryTagsScreen)
+        await jump_to(pilot, "users")
+        assert isinstance(app.screen, UsersScreen)
+        await palette_choose(pilot, "registry: cleanup", "Registry: Cleanup", wait=15)
+        await until(pilot, lambda: isinstance(app.screen, RegistryCleanupScreen), "the cleanup panel")
+
+
+async def test_a_palette_action_that_needs_a_choice_says_so() -> None:
+    """`Registry: Cleanup` with no project chosen says what it needs instead of doing nothing."""
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await palette_choose(pilot, "registry: cleanup", "Registry: Cleanup", wait=15)
+        await until(pilot, lambda: any("choose a project or group first" in m for m in messages(app)),
+                    "the palette saying what Cleanup needs")
+        assert isinstance(app.screen, RegistryScreen)

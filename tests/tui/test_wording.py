@@ -11,9 +11,9 @@ from labdeck.tui.screens.issues.dialogs import bulk_question
 
 
 def test_members_added_counts_them() -> None:
-    assert done_text("members", "add", 1) == "Member added"
-    assert done_text("members", "add", 2) == "2 members added"
-    assert done_text("labels", "delete", 1) == "Label deleted"
+    assert done_text("member", "add", 1) == "Member added"
+    assert done_text("member", "add", 2) == "2 members added"
+    assert done_text("label", "delete", 1) == "Label deleted"
 
 
 def test_bulk_questions_are_sentences() -> None:

@@ -149,3 +149,12 @@ def test_the_scan_sees_a_form_pushed_plainly() -> None:
     function = ast.parse(source).body[0]
     call = next(n for n in ast.walk(function) if isinstance(n, ast.Call) and _callee(n) == "push_screen")
     assert _pushed(call, function) == "member_form" and "member_form" in _form_names()
+
+
+@pytest.mark.parametrize("cls", [c for c in _dialog_classes() if issubclass(c, WriteForm)],
+                         ids=lambda c: c.__qualname__)
+def test_every_form_that_writes_is_a_form_dialog(cls: type) -> None:
+    """One form base: a dialog that sends a write checks its input through `FormDialog.value()`."""
+    from labdeck.tui.screens.base import FormDialog
+
+    assert issubclass(cls, FormDialog), f"{cls.__qualname__}: a hand-rolled writer; derive from FormDialog"

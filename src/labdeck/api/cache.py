@@ -1,6 +1,13 @@
 """The list cache: results keyed by instance, identity, path and params; TTL, stale-while-revalidate,
 invalidation by resource family, and optional SQLite persistence so a relaunch paints the last data.
 
+The disk holds pages, not whole lists (issue 25): a list is written as pages of `PAGE_ROWS` rows, at most
+`persist_rows` rows of it (1,000 by default), so a list of a million rows never writes itself whole. A list
+longer than that is kept on disk as its first pages, marked as only the start of the list: a relaunch never
+serves it as the whole list (`get` does not see it), but `first_rows` gives it to paint the first page at
+once while the listing is read again. `set_first` keeps the first page of a list read on demand
+(`api/windowed.py`) the same way.
+
 What is persisted is never a secret: a list under a `variables` path segment (project, group, instance and
 pipeline CI variables) or any list holding an item shaped like a CI variable stays in memory only, masked,
 hidden or not, and such rows found in an older cache file are dropped. The cache file is 0600 from its first
@@ -26,7 +33,7 @@ from urllib.parse import unquote
 
 from labdeck.api.params import normalise_params
 from labdeck.api.private_files import open_private, private_folder
-from labdeck.domain.catalogue import endpoint_for
+from labdeck.domain.catalogue import changed_families
 from labdeck.domain.endpoints import Endpoint
 
 log = logging.getLogger(__name__)
@@ -53,7 +60,7 @@ def make_key(instance: str, identity: str, path: str, params: Mapping[str, Any] 
     return (instance.rstrip("/"), identity, normalise_path(path), normalise_params(params))
 
 
-def _in_family(path: str, family: str) -> bool:
+def in_family(path: str, family: str) -> bool:
     """True when `path` is `family`, below it, or a list it belongs to (an ancestor of it)."""
     family = normalise_path(family)
     return (path == family or path.startswith(family + "/") or family.startswith(path + "/"))
@@ -91,6 +98,11 @@ class _Entry:
     stored_at: float
 
 
+PAGE_ROWS = 100  # rows per persisted page
+PERSIST_ROWS = 1_000  # rows of one list written to disk at most (its first pages)
+_WHOLE, _HEAD, _VALUE = 1, 0, 2  # a page row's `whole`: the list's pages, its first pages, a non-list value
+
+
 # Lists held at most (the oldest go first): a group's deployments board of 500 projects alone holds about
 # 1,000 (each project's environments and deployments), and must still be whole on a refresh.
 MAX_ENTRIES = 2_500
@@ -100,12 +112,15 @@ class ListCache:
     """In-memory cache of list results with a TTL; `get` returns stale entries too, flagged as not fresh."""
 
     def __init__(self, ttl: float = 60.0, persist_path: str | os.PathLike[str] | None = None, *,
-                 clock: Callable[[], float] = time.time, max_entries: int = MAX_ENTRIES) -> None:
+                 clock: Callable[[], float] = time.time, max_entries: int = MAX_ENTRIES,
+                 persist_rows: int = PERSIST_ROWS) -> None:
         self.ttl = ttl
+        self.persist_rows = persist_rows
         self.persist_path = Path(persist_path) if persist_path else None
         self._clock = clock
         self._max_entries = max_entries
         self._entries: dict[CacheKey, _Entry] = {}
+        self._heads: dict[CacheKey, _Entry] = {}  # first rows of lists known only in part
         self._lock = threading.Lock()
         self._pending: set[asyncio.Future[None]] = set()
         # One writer thread keeps writes and deletes in the order they were made.
@@ -125,21 +140,43 @@ class ListCache:
         return None if entry is None else self._clock() - entry.stored_at
 
     def set(self, key: CacheKey, value: Any) -> None:
-        """Store a value now; persisted off the event loop when `persist_path` is set."""
+        """Store a value now; persisted off the event loop when `persist_path` is set (a list: at most its
+        first `persist_rows` rows, in pages)."""
         entry = _Entry(value, self._clock())
         self._entries.pop(key, None)
+        self._heads.pop(key, None)
         self._entries[key] = entry
         while len(self._entries) > self._max_entries:
             self._entries.pop(next(iter(self._entries)))
         self._persist(lambda: self._write_rows([(key, entry)]))
 
+    def set_first(self, key: CacheKey, rows: list[Any]) -> None:
+        """Keep the first rows of a list read on demand (never served as the whole list; a relaunch
+        paints them at once: `first_rows`)."""
+        entry = _Entry(list(rows[:self.persist_rows]), self._clock())
+        self._entries.pop(key, None)
+        self._heads.pop(key, None)
+        self._heads[key] = entry
+        while len(self._heads) > self._max_entries:
+            self._heads.pop(next(iter(self._heads)))
+        self._persist(lambda: self._write_rows([(key, entry)], whole=False))
+
+    def first_rows(self, key: CacheKey) -> list[Any] | None:
+        """The first rows known of a list (of a whole cached list, or of one known only in part), stale or
+        not, to paint at once while it is read again; None when none are known."""
+        entry = self._entries.get(key) or self._heads.get(key)
+        if entry is None or not isinstance(entry.value, list) or not entry.value:
+            return None
+        return entry.value[:self.persist_rows]
+
     def invalidate(self, family: str, instance: str | None = None) -> int:
         """Drop every entry of a resource family (`/groups/5/labels` drops `/groups/5/labels*` and the
         lists above it); returns how many were dropped."""
-        doomed = [k for k in self._entries
-                  if _in_family(k[2], family) and (instance is None or k[0] == instance.rstrip("/"))]
+        doomed = [k for k in [*self._entries, *self._heads]
+                  if in_family(k[2], family) and (instance is None or k[0] == instance.rstrip("/"))]
         for key in doomed:
-            del self._entries[key]
+            self._entries.pop(key, None)
+            self._heads.pop(key, None)
         if doomed:
             self._persist(lambda: self._delete_rows(doomed))
         return len(doomed)
@@ -154,14 +191,13 @@ class ListCache:
         """A change `method path` (relative to `/api/v4`, as sent) succeeded: drop the mutated path's own
         family and, when the catalogue knows the endpoint, the families it declares (`also`), so a change
         made by any caller (a service, `labdeck api`) empties the same lists."""
-        self.invalidate(path, instance)
-        found = endpoint_for(method, path)
-        if found is not None:
-            self.forget(found[0], instance=instance, **found[1])
+        for family in changed_families(method, path):
+            self.invalidate(family, instance)
 
     def clear(self) -> None:
-        keys = list(self._entries)
+        keys = [*self._entries, *self._heads]
         self._entries.clear()
+        self._heads.clear()
         if keys:
             self._persist(lambda: self._delete_rows(keys))
 
@@ -209,19 +245,30 @@ class ListCache:
         # tightened.
         os.close(open_private(self.persist_path, os.O_RDWR))
         conn = sqlite3.connect(self.persist_path)
-        conn.execute("CREATE TABLE IF NOT EXISTS entries (key TEXT PRIMARY KEY, stored_at REAL, value TEXT)")
+        conn.execute("CREATE TABLE IF NOT EXISTS pages (key TEXT, page INTEGER, stored_at REAL, "
+                     "whole INTEGER, value TEXT, PRIMARY KEY (key, page))")
         return conn
 
-    def _write_rows(self, rows: list[tuple[CacheKey, _Entry]]) -> None:
+    def _write_rows(self, rows: list[tuple[CacheKey, _Entry]], *, whole: bool = True) -> None:
         rows = [(k, e) for k, e in rows if persistable(k[2], e.value)]
         if not rows:
             return
+        records = []
+        for key, entry in rows:
+            name, value = json.dumps(key), entry.value
+            if not isinstance(value, list):
+                records.append((name, 0, entry.stored_at, _VALUE, json.dumps(value, default=_plain)))
+                continue
+            kind = _WHOLE if whole and len(value) <= self.persist_rows else _HEAD
+            kept = value[:self.persist_rows]
+            records.extend((name, at // PAGE_ROWS, entry.stored_at, kind,
+                            json.dumps(kept[at:at + PAGE_ROWS], default=_plain))
+                           for at in range(0, max(len(kept), 1), PAGE_ROWS))
         conn = self._connect()
         try:
             with conn:
-                conn.executemany("INSERT OR REPLACE INTO entries VALUES (?, ?, ?)",
-                                 [(json.dumps(k), e.stored_at, json.dumps(e.value, default=_plain))
-                                  for k, e in rows])
+                conn.executemany("DELETE FROM pages WHERE key = ?", [(json.dumps(k),) for k, _ in rows])
+                conn.executemany("INSERT INTO pages VALUES (?, ?, ?, ?, ?)", records)
         finally:
             conn.close()
 
@@ -229,11 +276,13 @@ class ListCache:
         conn = self._connect()
         try:
             with conn:
-                conn.executemany("DELETE FROM entries WHERE key = ?", [(json.dumps(k),) for k in keys])
+                conn.executemany("DELETE FROM pages WHERE key = ?", [(json.dumps(k),) for k in keys])
         finally:
             conn.close()
 
-    def _read_rows(self) -> list[tuple[CacheKey, _Entry]]:
+    def _read_rows(self) -> list[tuple[CacheKey, _Entry, bool]]:
+        """What the disk holds: `(key, entry, whole)` per list, its pages joined; an older file's whole
+        lists (table `entries`) are read once and written again as pages."""
         if self.persist_path is None or not self.persist_path.exists():
             return []
         with self._lock:
@@ -243,34 +292,61 @@ class ListCache:
                 log.warning("list cache: cannot open the cache file", exc_info=True)
                 return []
             try:
-                rows = conn.execute("SELECT key, stored_at, value FROM entries ORDER BY stored_at").fetchall()
+                rows = conn.execute("SELECT key, page, stored_at, whole, value FROM pages "
+                                    "ORDER BY stored_at, key, page").fetchall()
+                legacy = _legacy_rows(conn)
             except sqlite3.Error:
                 log.warning("list cache: unreadable cache file", exc_info=True)
                 return []
             finally:
                 conn.close()
-        out: list[tuple[CacheKey, _Entry]] = []
+        joined: dict[str, tuple[float, int, list[Any]]] = {}
+        for raw_key, _page, stored_at, kind, raw_value in rows:
+            try:
+                value = json.loads(raw_value)
+            except ValueError:
+                continue
+            held = joined.setdefault(raw_key, (float(stored_at), int(kind), []))
+            if int(kind) == _VALUE:
+                joined[raw_key] = (float(stored_at), _VALUE, value)
+            elif isinstance(value, list):
+                held[2].extend(value)
+        out: list[tuple[CacheKey, _Entry, bool]] = []
         secret: list[CacheKey] = []
-        for raw_key, stored_at, raw_value in rows:
+        for raw_key, (stored_at, kind, value) in [*joined.items(), *legacy]:
             try:
                 inst, ident, path, params = json.loads(raw_key)
                 key: CacheKey = (inst, ident, path, tuple((str(a), str(b)) for a, b in params))
-                entry = _Entry(json.loads(raw_value), float(stored_at))
             except (ValueError, TypeError):
                 continue
-            if persistable(path, entry.value):
-                out.append((key, entry))
+            if persistable(path, value):
+                out.append((key, _Entry(value, stored_at), kind != _HEAD))
             else:  # written by an older labdeck: never load it, and remove it from the disk
                 secret.append(key)
         if secret:
             self._guarded(lambda: self._delete_rows(secret))
+        if legacy:  # an older file: its lists written again as pages, its whole lists dropped
+            again = [(k, e) for k, e, whole in out if whole]
+            def migrate() -> None:
+                self._write_rows(again)
+                self._drop_legacy()
+
+            self._guarded(migrate)
         return out
 
-    def _merge(self, rows: list[tuple[CacheKey, _Entry]]) -> int:
+    def _drop_legacy(self) -> None:
+        conn = self._connect()
+        try:
+            with conn:
+                conn.execute("DROP TABLE IF EXISTS entries")
+        finally:
+            conn.close()
+
+    def _merge(self, rows: list[tuple[CacheKey, _Entry, bool]]) -> int:
         loaded = 0
-        for key, entry in rows:
-            if key not in self._entries:
-                self._entries[key] = entry
+        for key, entry, whole in rows:
+            if key not in self._entries and key not in self._heads:
+                (self._entries if whole else self._heads)[key] = entry
                 loaded += 1
         return loaded
 
@@ -281,6 +357,21 @@ class ListCache:
     async def load(self) -> int:
         """Read persisted entries off the event loop, then merge them on it."""
         return self._merge(await asyncio.to_thread(self._read_rows))
+
+
+def _legacy_rows(conn: sqlite3.Connection) -> list[tuple[str, tuple[float, int, Any]]]:
+    """The whole lists of a cache file written before pages (table `entries`), if any."""
+    found = conn.execute(
+        "SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'entries'").fetchone()
+    if found is None:
+        return []
+    out = []
+    for raw_key, stored_at, raw_value in conn.execute("SELECT key, stored_at, value FROM entries"):
+        try:
+            out.append((raw_key, (float(stored_at), _WHOLE, json.loads(raw_value))))
+        except (ValueError, TypeError):
+            continue
+    return out
 
 
 def _plain(value: Any) -> Any:

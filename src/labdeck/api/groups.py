@@ -1,5 +1,8 @@
 """The groups service: group listings (`GET /groups`, subgroups, descendant groups) with every parameter
-of GitLab's API docs, one group, group projects and projects shared to a group.
+of GitLab's API docs, one group, group projects and projects shared to a group. `window` reads `GET /groups`
+on demand (`api/windowed.py`), asking for keyset pagination as GitLab documents it (`order_by=name`,
+`sort=asc`); GitLab grants it to anonymous callers only and pages by number otherwise, which the window
+follows either way.
 
 Paths come from the endpoint catalogue (`labdeck.domain.catalogue`). Listings go through the client's list
 cache (`refresh=True` always fetches).
@@ -15,6 +18,7 @@ from labdeck.api.client import ApiClient
 from labdeck.api.models.base import parse_many, parse_one
 from labdeck.api.models.groups import Group
 from labdeck.api.models.projects import Project
+from labdeck.api.windowed import FROM_SETTINGS, WindowedList
 from labdeck.domain import catalogue as ep
 
 GroupRef = int | str
@@ -101,6 +105,16 @@ class GroupsService:
         params = (query or GroupQuery()).params(top=True)
         return parse_many(Group, await self._list(ep.GROUPS.path(), params, refresh, on_progress))
 
+    def window(self, query: GroupQuery | None = None, *,
+               max_rows: int | None = FROM_SETTINGS) -> WindowedList[Group]:
+        """`GET /groups` read on demand; by keyset (its `next` links followed) where the server grants it
+        (GitLab: `order_by=name`, `sort=asc`, anonymous callers), else by page number."""
+        params = (query or GroupQuery()).params(top=True)
+        if params.get("order_by", "name") == "name" and params.get("sort", "asc") == "asc":
+            params.update(pagination="keyset", order_by="name", sort="asc")
+        return WindowedList(self.client, ep.GROUPS.path(), params, lambda items: parse_many(Group, items),
+                            max_rows=max_rows)
+
     async def top_level_groups(self, *, all_available: bool | None = None,
                                refresh: bool = False) -> list[Group]:
         """The roots of the group tree."""
@@ -114,13 +128,6 @@ class GroupsService:
         items = await self._list(ep.GROUP_SUBGROUPS.path(group), params, refresh, None)
         return parse_many(Group, items)
 
-    async def descendant_groups(self, group: GroupRef, query: GroupQuery | None = None, *,
-                                refresh: bool = False) -> list[Group]:
-        """`GET /groups/:id/descendant_groups`: every visible group below `group`."""
-        params = (query or GroupQuery()).params(top=False)
-        items = await self._list(ep.GROUP_DESCENDANTS.path(group), params, refresh, None)
-        return parse_many(Group, items)
-
     async def get_group(self, group: GroupRef, *, statistics: bool = False) -> Group:
         """One group (without its project list)."""
         params = {"with_projects": False, "statistics": True if statistics else None}
@@ -131,11 +138,4 @@ class GroupsService:
         """`GET /groups/:id/projects` (shared projects included unless `with_shared=False`)."""
         params = (query or ProjectQuery()).params(shared=False)
         items = await self._list(ep.GROUP_PROJECTS.path(group), params, refresh, on_progress)
-        return parse_many(Project, items)
-
-    async def shared_projects(self, group: GroupRef, query: ProjectQuery | None = None, *,
-                              refresh: bool = False) -> list[Project]:
-        """`GET /groups/:id/projects/shared`: projects of other namespaces shared to `group`."""
-        params = (query or ProjectQuery()).params(shared=True)
-        items = await self._list(ep.GROUP_SHARED_PROJECTS.path(group), params, refresh, None)
         return parse_many(Project, items)

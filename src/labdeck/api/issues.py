@@ -1,8 +1,8 @@
 """The issues service: the instance, group and project listings (`GET /issues`, `GET /groups/:id/issues`,
 `GET /projects/:id/issues`: a listing's `group` may be a `ProjectScope`) driven by the filter language,
-project issues (read, create, update, close/reopen, delete), notes and `/promote`, to-do items, time
-tracking (durations checked before anything is sent), related and closing merge requests, and bulk
-actions with a result per issue.
+project issues (read, update: close and reopen are a `state_event`), notes and `/promote`, to-do items,
+time tracking (durations checked before anything is sent), related and closing merge requests, and a bulk
+action on one issue with its result (`apply`: the job over the marked issues is `tui/bulk.start_bulk`).
 
 Paths come from the endpoint catalogue (`labdeck.domain.catalogue`). A mutation drops the cached issue
 listings (the catalogue's families: the global one; and every group listing this service has read), so the
@@ -12,7 +12,7 @@ next listing shows the change.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping
+from collections.abc import AsyncIterator, Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Final, Literal
 
@@ -55,9 +55,24 @@ class ProjectScope:
 
 
 GroupId = int | str | ProjectScope  # a listing's scope: a group (id or path) or one project
+
+
+def listing_scope(text: str) -> GroupId | None:
+    """A scope as typed in a Group box: `project:<path>` is one project, other text a group's path, nothing
+    the instance."""
+    text = text.strip()
+    if text.startswith("project:") and text.removeprefix("project:").strip():
+        return ProjectScope(text.removeprefix("project:").strip())
+    return text or None
+
+
+def names_scope(group: GroupId | None) -> tuple[Literal["project", "group"], int | str] | None:
+    """Where the label and milestone names of a listing's scope live (None: the instance has no list)."""
+    if isinstance(group, ProjectScope):
+        return ("project", group.project)
+    return ("group", group) if group else None
 BulkKind = Literal["close", "reopen", "add_labels", "remove_labels", "assign", "unassign", "set_milestone",
                    "todo"]
-BulkProgress = Callable[[int, int, BulkItemResult], Awaitable[None] | None]
 Progress = Callable[[int, int | None], None]
 
 
@@ -170,15 +185,6 @@ class IssuesService:
             self._group_paths.add(path)
         return path
 
-    async def list_issues(self, params: Mapping[str, Any] | None = None, *, group: GroupId | None = None,
-                          refresh: bool = False, on_progress: Progress | None = None) -> list[Issue]:
-        """Every issue of the listing (through the list cache; `refresh=True` always fetches)."""
-        if not refresh:
-            hit = await self.cached(params, group=group)
-            if hit is not None and hit[1]:
-                return hit[0]
-        return await self.load(params, group=group, on_progress=on_progress)
-
     async def _fetch_parsed(self, path: str, query: dict[str, Any], *, on_progress: Progress | None,
                             first: Any = None, decode: body.PageDecode | None = None) -> list[Issue]:
         """Every page parsed into issues as it arrives (in page order), sharing repeated parts: no decoded
@@ -213,7 +219,7 @@ class IssuesService:
     async def iter_pages(self, params: Mapping[str, Any] | None = None, *, group: GroupId | None = None,
                          per_page: int = 100) -> AsyncIterator[list[Issue]]:
         """The listing page by page, for painting the first rows at once; once every page has arrived
-        the whole listing goes into the list cache (what `list_issues` and `cached_issues` read)."""
+        the whole listing goes into the list cache (what `cached` reads)."""
         path = self._remember(self.listing_path(group))
         query = self.listing_params(params, group=group)
         shared = issue_parts()
@@ -264,15 +270,9 @@ class IssuesService:
         return self.client.cached_list(self.listing_path(group),
                                        self.listing_params(params, group=group)) is not None
 
-    def cached_issues(self, params: Mapping[str, Any] | None = None, *,
-                      group: GroupId | None = None) -> tuple[list[Issue], bool] | None:
-        """What the cache holds for this listing, `(issues, fresh)`, or None."""
-        hit = self.client.cached_list(self.listing_path(group), self.listing_params(params, group=group))
-        return None if hit is None else (parse_issue_list(hit[0]), hit[1])
-
     async def cached(self, params: Mapping[str, Any] | None = None, *,
                      group: GroupId | None = None) -> tuple[list[Issue], bool] | None:
-        """Like `cached_issues`, parsing a long list off the event loop."""
+        """What the cache holds for this listing, `(issues, fresh)`, or None (parsed off the event loop)."""
         hit = self.client.cached_list(self.listing_path(group), self.listing_params(params, group=group))
         return None if hit is None else (await parse_issues(hit[0]), hit[1])
 
@@ -314,13 +314,6 @@ class IssuesService:
         items = await self.client.fetch_all(ep.PROJECT_ISSUES.path(project_id), params, decode=issue_rows())
         return parse_issue_list(items, sanitised=True)
 
-    async def create_issue(self, project_id: int | str, title: str, **fields: Any) -> Issue:
-        try:
-            body = await self.client.post_json(ep.ISSUE_CREATE.path(project_id), {"title": title, **fields})
-        finally:
-            self._invalidate(ep.ISSUE_CREATE, project_id)
-        return parse_one(Issue, body)
-
     async def update_issue(self, project_id: int | str, iid: int, **fields: Any) -> Issue:
         """`PUT` the given fields (`title`, `labels`, `add_labels`, `remove_labels`, `assignee_ids`,
         `milestone_id`, `due_date`, `confidential`, `state_event`, ...)."""
@@ -329,18 +322,6 @@ class IssuesService:
         finally:
             self._invalidate(ep.ISSUE_UPDATE, project_id, iid)
         return parse_one(Issue, body)
-
-    async def close_issue(self, project_id: int | str, iid: int) -> Issue:
-        return await self.update_issue(project_id, iid, state_event="close")
-
-    async def reopen_issue(self, project_id: int | str, iid: int) -> Issue:
-        return await self.update_issue(project_id, iid, state_event="reopen")
-
-    async def delete_issue(self, project_id: int | str, iid: int) -> None:
-        try:
-            await self.client.delete(ep.ISSUE_DELETE.path(project_id, iid))
-        finally:
-            self._invalidate(ep.ISSUE_DELETE, project_id, iid)
 
     # -- notes, to-do, promotion ----------------------------------------------------------------------
     async def notes(self, project_id: int | str, iid: int, *, refresh: bool = False) -> list[Note]:
@@ -386,18 +367,6 @@ class IssuesService:
             self._invalidate(endpoint, project_id, iid)
         return parse_one(TimeStats, body)
 
-    async def set_estimate(self, project_id: int | str, iid: int, duration: str) -> TimeStats:
-        return await self.track_time(project_id, iid, "time_estimate", duration)
-
-    async def reset_estimate(self, project_id: int | str, iid: int) -> TimeStats:
-        return await self.track_time(project_id, iid, "reset_time_estimate")
-
-    async def add_spent(self, project_id: int | str, iid: int, duration: str) -> TimeStats:
-        return await self.track_time(project_id, iid, "add_spent_time", duration)
-
-    async def reset_spent(self, project_id: int | str, iid: int) -> TimeStats:
-        return await self.track_time(project_id, iid, "reset_spent_time")
-
     async def time_stats(self, project_id: int | str, iid: int) -> TimeStats:
         return parse_one(TimeStats, await self.client.get_json(ep.ISSUE_TIME_STATS.path(project_id, iid)))
 
@@ -434,18 +403,3 @@ class IssuesService:
         except LabdeckError as exc:
             return BulkItemResult(ref, False, getattr(exc, "status", None), failure_text(exc))
         return BulkItemResult(ref, True, 200, "done", updated)
-
-    async def apply_many(self, issues: Iterable[Issue], action: BulkAction, *,
-                         on_progress: BulkProgress | None = None) -> list[BulkItemResult]:
-        """Apply `action` to each issue in turn; refusals never stop the rest. Cancelling the calling task
-        stops after the current issue."""
-        todo = list(issues)
-        results: list[BulkItemResult] = []
-        for issue in todo:
-            result = await self.apply(issue, action)
-            results.append(result)
-            if on_progress is not None:
-                maybe = on_progress(len(results), len(todo), result)
-                if maybe is not None:
-                    await maybe
-        return results

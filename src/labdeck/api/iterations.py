@@ -1,4 +1,4 @@
-"""The iterations service: iterations of a group or of a project (its ancestor groups), by state
+"""The iterations service: iterations of a group (and its ancestor groups), by state
 (`opened` is upcoming or started), title search and with or without ancestors. Paths come from
 the endpoint catalogue (`labdeck.domain.catalogue`)."""
 
@@ -30,9 +30,3 @@ class IterationsService:
                                search: str | None = None, include_ancestors: bool | None = None,
                                refresh: bool = False) -> list[Iteration]:
         return await self._list(ep.GROUP_ITERATIONS.path(group), state, search, include_ancestors, refresh)
-
-    async def project_iterations(self, project: GroupRef, *, state: IterationFilter | None = None,
-                                 search: str | None = None, include_ancestors: bool | None = None,
-                                 refresh: bool = False) -> list[Iteration]:
-        return await self._list(ep.PROJECT_ITERATIONS.path(project), state, search, include_ancestors,
-                                refresh)

@@ -1,4 +1,4 @@
-"""The group labels service: list (counts, ancestor and descendant options, search), get by id or title,
+"""The group labels service: list (counts, ancestor and descendant options, search),
 create (hex or CSS colour names, checked before sending), update (`new_name`), delete, subscribe and
 unsubscribe. Paths come from the endpoint catalogue."""
 
@@ -30,10 +30,6 @@ class GroupLabelsService:
                   "only_group_labels": only_group_labels, "search": search or None}
         items = await self.client.get_list(ep.GROUP_LABELS.path(group), params, refresh=refresh)
         return parse_many(GroupLabel, items)
-
-    async def get_label(self, group: GroupRef, label: int | str) -> GroupLabel:
-        """A label by id or by title."""
-        return parse_one(GroupLabel, await self.client.get_json(ep.GROUP_LABEL.path(group, label)))
 
     async def create_label(self, group: GroupRef, name: str, color: str,
                            description: str | None = None) -> GroupLabel:

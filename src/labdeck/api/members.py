@@ -1,5 +1,5 @@
-"""The members service: members of groups and projects (direct or inherited, one member, add several at
-once, update, remove, the override flag of group members) and the billable members of top-level groups.
+"""The members service: members of groups and projects (direct or inherited, add several at once, update,
+remove, the override flag of group members) and the billable members of top-level groups.
 
 Paths come from the endpoint catalogue. `source` is `("groups", id_or_path)` or
 `("projects", id_or_path)`; a mutation drops the cached member lists of the client.
@@ -15,7 +15,7 @@ from labdeck.api.client import ApiClient
 from labdeck.api.errors import LabdeckError
 from labdeck.api.groups import GroupRef
 from labdeck.api.models.base import parse_many, parse_one
-from labdeck.api.models.members import BillableMember, Member, Membership
+from labdeck.api.models.members import BillableMember, Member
 from labdeck.domain import catalogue as ep
 from labdeck.domain.access_levels import MEMBER_LEVELS, PROJECT_MEMBER_LEVELS
 from labdeck.domain.endpoints import Endpoint
@@ -66,10 +66,6 @@ class MembersService:
         path = _endpoint(source, "members_all" if inherited else "members").path(source[1])
         params = {"query": query or None, "user_ids": list(user_ids) or None}
         return parse_many(Member, await self.client.get_list(path, params, refresh=refresh))
-
-    async def get_member(self, source: Source, user_id: int, *, inherited: bool = False) -> Member:
-        path = _endpoint(source, "member_all" if inherited else "member").path(source[1], user_id)
-        return parse_one(Member, await self.client.get_json(path))
 
     async def user_id_for(self, username: str) -> int:
         """The id of the user called `username` (`GET /users?username=`, case-insensitive, a leading `@`
@@ -152,10 +148,6 @@ class MembersService:
         items = await self.client.get_list(ep.GROUP_BILLABLE_MEMBERS.path(group), params,
                                            refresh=refresh)
         return parse_many(BillableMember, items)
-
-    async def billable_memberships(self, group: GroupRef, user_id: int) -> list[Membership]:
-        path = ep.GROUP_BILLABLE_MEMBERSHIPS.path(group, user_id)
-        return parse_many(Membership, await self.client.fetch_all(path))
 
     async def remove_billable_member(self, group: GroupRef, user_id: int) -> None:
         """Remove the user from the group, its subgroups and projects."""

@@ -1,5 +1,6 @@
-"""The projects service: the projects listing a page at a time (`GET /projects`), one project, and
-archiving. Paths come from the endpoint catalogue (`labdeck.domain.catalogue`); the per-project resources
+"""The projects service: the projects listing read on demand (`GET /projects`, `window`: by keyset when
+ordered by id, as GitLab documents, so deep pages cost the server as little as the first), one project,
+and archiving. Paths come from the endpoint catalogue (`labdeck.domain.catalogue`); the per-project resources
 (wikis, tags, Pages domains, error tracking, forks) have their own services beside it."""
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from labdeck.api.errors import LabdeckError
 from labdeck.api.models.base import parse_many, parse_one
 from labdeck.api.models.fast_lists import fast_decoder
 from labdeck.api.models.projects import Project
+from labdeck.api.windowed import FROM_SETTINGS, WindowedList
 from labdeck.domain import catalogue as ep
 from labdeck.domain.endpoints import Endpoint
 
@@ -37,6 +39,18 @@ class ProjectsService:
 
     def __init__(self, client: ApiClient) -> None:
         self.client = client
+
+    def window(self, *, search: str | None = None, order_by: str = "id", sort: str = "desc",
+               max_rows: int | None = FROM_SETTINGS) -> WindowedList[Project]:
+        """The listing read on demand (`api/windowed.py`). Ordered by id it is read by keyset
+        (`pagination=keyset`, the `next` links followed: GitLab's only keyset order for projects, and the
+        only way past its offset limit of 50,000 rows on `/projects`); other orders by page number."""
+        params = {"order_by": order_by, "sort": sort, "search": search or None}
+        if order_by == "id":
+            params["pagination"] = "keyset"
+        return WindowedList(self.client, ep.PROJECTS.path(), params,
+                            lambda items: parse_many(Project, items, sanitised=True),
+                            decode=project_rows(), max_rows=max_rows)
 
     async def first_page(self, *, per_page: int = PER_PAGE, order_by: str = "last_activity_at",
                          sort: str = "desc", search: str | None = None) -> tuple[list[Project], str | None]:

@@ -15,6 +15,7 @@ from functools import cached_property
 from labdeck.api.badges import BadgesService
 from labdeck.api.cleanup_policy import CleanupPolicyService
 from labdeck.api.client import ApiClient
+from labdeck.api.completion import CompletionSource
 from labdeck.api.deployments import DeploymentsService
 from labdeck.api.error_tracking import ErrorTrackingService
 from labdeck.api.forks import ForksService
@@ -35,15 +36,19 @@ from labdeck.api.tag_cache import TagDetailCache
 from labdeck.api.users import UsersService
 from labdeck.api.variables import VariablesService
 from labdeck.api.wikis import WikiService
+from labdeck.domain.capabilities import Capabilities
 
 
 class Services:
     """The services of `client`. `is_admin` tells, once the user is known, whether the caller is an
-    administrator (the registry then reads bigger GraphQL batches); None while unknown."""
+    administrator (the registry then reads bigger GraphQL batches); None while unknown. `capabilities`
+    gives the instance's edition and version once read (what completion may conclude from a list)."""
 
-    def __init__(self, client: ApiClient, *, is_admin: Callable[[], bool | None] = lambda: None) -> None:
+    def __init__(self, client: ApiClient, *, is_admin: Callable[[], bool | None] = lambda: None,
+                 capabilities: Callable[[], Capabilities] = Capabilities) -> None:
         self.client = client
         self._is_admin = is_admin
+        self._capabilities = capabilities
 
     @cached_property
     def instance(self) -> InstanceService:
@@ -123,6 +128,12 @@ class Services:
     def cleanup_policy(self) -> CleanupPolicyService:
         """Cleanup policies, simulated through the session's registry service (its tag cache)."""
         return CleanupPolicyService(self.client, self.registry)
+
+    @cached_property
+    def completion(self) -> CompletionSource:
+        """Names for completion and existence checks, kept for the session (`api/completion.py`)."""
+        return CompletionSource(self.client,
+                                supports=lambda feature: self._capabilities().supports(feature) is None)
 
     @cached_property
     def undo(self) -> UndoService | None:

@@ -1,5 +1,6 @@
-"""The users service for administrators: the users listing (`GET /users`, `GET /users/:id`) and the
-moderation operations (`POST /users/:id/<op>`), one at a time or in bulk with a result per user.
+"""The users service for administrators: the users listing (`GET /users`) and the moderation operations
+(`POST /users/:id/<op>`, `try_moderate`: a result per user, never an exception; the job over the marked
+users is `tui/bulk.start_bulk`).
 
 Paths come from the endpoint catalogue. An operation, done or refused, invalidates the cached `/users`
 lists (the catalogue's family of the operation), so the next listing shows the new states.
@@ -7,13 +8,13 @@ lists (the catalogue's family of the operation), so the next listing shows the n
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Iterable, Mapping
+from collections.abc import Callable
 from typing import Any, Final
 
 from labdeck.api import body
 from labdeck.api.client import ApiClient
 from labdeck.api.errors import LabdeckError, MalformedResponse, failure_text
-from labdeck.api.models.base import parse_many, parse_one
+from labdeck.api.models.base import parse_many
 from labdeck.api.models.fast_lists import fast_decoder
 from labdeck.api.models.moderation import ModeratedUser, ModerationResult
 from labdeck.api.windowed import FROM_SETTINGS, WindowedList
@@ -21,8 +22,6 @@ from labdeck.domain import catalogue as ep
 from labdeck.domain.moderation import Operation
 
 USERS_PATH: Final = ep.USERS.path()
-# Progress of a bulk job: (done, total, the latest result).
-BulkProgress = Callable[[int, int, ModerationResult], Awaitable[None] | None]
 
 
 def _message(body: Any) -> str:
@@ -94,15 +93,7 @@ class UsersService:
             return None
         return parse_many(ModeratedUser, hit[0], sanitised=True), hit[1]
 
-    async def get_user(self, user_id: int) -> ModeratedUser:
-        return parse_one(ModeratedUser, await self.client.get_json(ep.USER.path(user_id)))
-
     # -- moderation -----------------------------------------------------------------------------------
-    async def moderate(self, user_id: int, op: Operation | str) -> Any:
-        """`POST /users/:id/<op>`; returns the server's body (`{"message": "Success"}`, `true`, `false`)
-        and raises `ApiError` (403, 404, 409, ...) when refused."""
-        return (await self._post(user_id, Operation(op)))[1]
-
     async def _post(self, user_id: int, operation: Operation) -> tuple[int, Any]:
         endpoint = ep.USER_MODERATION[operation.value]
         try:
@@ -116,33 +107,10 @@ class UsersService:
             body = None
         return response.status_code, body
 
-    async def approve(self, user_id: int) -> Any:
-        return await self.moderate(user_id, Operation.APPROVE)
-
-    async def reject(self, user_id: int) -> Any:
-        return await self.moderate(user_id, Operation.REJECT)
-
-    async def deactivate(self, user_id: int) -> Any:
-        return await self.moderate(user_id, Operation.DEACTIVATE)
-
-    async def reactivate(self, user_id: int) -> Any:
-        return await self.moderate(user_id, Operation.ACTIVATE)
-
-    async def block(self, user_id: int) -> Any:
-        return await self.moderate(user_id, Operation.BLOCK)
-
-    async def unblock(self, user_id: int) -> Any:
-        return await self.moderate(user_id, Operation.UNBLOCK)
-
-    async def ban(self, user_id: int) -> Any:
-        return await self.moderate(user_id, Operation.BAN)
-
-    async def unban(self, user_id: int) -> Any:
-        return await self.moderate(user_id, Operation.UNBAN)
-
     async def try_moderate(self, user_id: int, op: Operation | str,
                            username: str | None = None) -> ModerationResult:
-        """Like `moderate`, but a refusal or a network failure becomes a result instead of an exception."""
+        """`POST /users/:id/<op>`: the result says what the server answered (done, or refused with its status
+        and message; a network failure too), never an exception."""
         operation = Operation(op)
         try:
             status, body = await self._post(user_id, operation)
@@ -151,19 +119,3 @@ class UsersService:
                                     failure_text(exc), False)
         return ModerationResult(operation.label, user_id, username, True, status, _message(body),
                                 changed=body is not False)
-
-    async def moderate_many(self, users: Iterable[tuple[int, str | None]] | Mapping[int, str | None],
-                            op: Operation | str, *,
-                            on_progress: BulkProgress | None = None) -> list[ModerationResult]:
-        """Apply `op` to each `(user_id, username)` in turn; refusals are recorded with the server's
-        message and never stop the rest. Cancelling the calling task stops after the current user."""
-        pairs = list(users.items()) if isinstance(users, Mapping) else list(users)
-        results: list[ModerationResult] = []
-        for user_id, username in pairs:
-            result = await self.try_moderate(user_id, op, username)
-            results.append(result)
-            if on_progress is not None:
-                maybe = on_progress(len(results), len(pairs), result)
-                if maybe is not None:
-                    await maybe
-        return results

@@ -122,25 +122,10 @@ class VariablesService:
     async def group_variables(self, group: GroupRef, *, refresh: bool = False) -> list[CiVariable]:
         return await self.variables(("groups", group), refresh=refresh)
 
-    async def get_group_variable(self, group: GroupRef, key: str, **kwargs: Any) -> CiVariable:
-        return await self.get_variable(("groups", group), key, **kwargs)
-
-    async def create_group_variable(self, group: GroupRef, key: str, value: str, **kwargs: Any) -> CiVariable:
-        return await self.create_variable(("groups", group), key, value, **kwargs)
-
-    async def update_group_variable(self, group: GroupRef, key: str, value: str, **kwargs: Any) -> CiVariable:
-        return await self.update_variable(("groups", group), key, value, **kwargs)
-
-    async def delete_group_variable(self, group: GroupRef, key: str, **kwargs: Any) -> None:
-        await self.delete_variable(("groups", group), key, **kwargs)
-
     # -- instance variables ---------------------------------------------------------------------------
     async def instance_variables(self, *, refresh: bool = False) -> list[CiVariable]:
         items = await self.client.get_list(ep.INSTANCE_VARIABLES.path(), refresh=refresh)
         return parse_many(CiVariable, items)
-
-    async def get_instance_variable(self, key: str) -> CiVariable:
-        return parse_one(CiVariable, await self.client.get_json(ep.INSTANCE_VARIABLE.path(key)))
 
     async def create_instance_variable(self, key: str, value: str, *,
                                        variable_type: VariableType | None = None,

@@ -13,6 +13,10 @@ Counts are honest: `total` is the server's `x-total` (None above 10,000 records,
 "1-100 of 1,204,331", "1-100 of 20,000" or "1-100 of the first 20,000 (more on the server)", never a count
 that looks complete when it is not. `read_all` reads everything as an explicit, cancellable operation
 with progress (the ceiling is lifted for it).
+
+The first page of every window goes to the client's list cache as the start of the list (`set_first`:
+never served as the whole list); with the cache persisted, a relaunch paints it at once (`cached_first`)
+while the listing is read again.
 """
 
 from __future__ import annotations
@@ -207,6 +211,8 @@ class WindowedList(Generic[T]):
             self.offset = result.page is not None  # GitLab sends x-page only on offset pages
             self.total, self.total_pages = result.total, result.total_pages
         rows = self.parse(result.items)
+        if page == 0 and rows:
+            self.client.cache.set_first(self.key(), rows)
         if not rows and page > 0:
             self.end = page - 1 if self.end is None else min(self.end, page - 1)
             return rows
@@ -271,6 +277,16 @@ class WindowedList(Generic[T]):
                 return
             yield rows
             page += 1
+
+    def key(self) -> Any:
+        """The list cache's key of this listing (its parameters, paging left out)."""
+        return self.client.cache_key(self.path, self.params)
+
+    def cached_first(self) -> list[T] | None:
+        """The first page last seen of this listing (this run, or a persisted cache's), stale or not, to
+        paint at once while it is read again; None when the cache knows none."""
+        rows = self.client.cache.first_rows(self.key())
+        return self.parse(rows[:self.per_page]) if rows else None
 
     def remember(self, params: Mapping[str, Any] | None = None) -> bool:
         """Put a complete list in the client's list cache under `params` (default: its own), what a

@@ -16,7 +16,8 @@ from pathlib import Path
 
 from labdeck.api.private_files import write_private
 from labdeck.config.errors import ConfigError
-from labdeck.config.schema import Config, InstanceConfig, SavedView, config_to_toml, parse_config
+from labdeck.config.schema import Config, InstanceConfig, SavedView, parse_config
+from labdeck.config.to_toml import config_to_toml
 
 __all__ = [
     "Config", "ConfigError", "InstanceConfig", "SavedView", "config_path", "env_instances", "load_config",

@@ -43,6 +43,9 @@ FEATURES: Final[dict[str, Feature]] = {f.name: f for f in (
     Feature("metadata", "Instance metadata", introduced=(15, 2)),          # doc/api/metadata.md
     Feature("users_keyset", "Keyset pagination of users", introduced=(16, 5)),  # doc/api/rest/index.md
     Feature("job_token_job", "The job of a job token", introduced=(13, 10)),  # doc/api/jobs.md
+    # parameters, not endpoints: without them a group's labels and milestones leave out its projects'
+    Feature("group_label_projects", "Project labels in a group's labels", introduced=(13, 6)),
+    Feature("group_milestone_descendants", "Project milestones in a group's milestones", introduced=(16, 7)),
 )}
 
 E = Endpoint
@@ -81,6 +84,7 @@ GROUP_DESCENDANTS = E("GET", _GROUP + "/descendant_groups")
 GROUP_PROJECTS = E("GET", _GROUP + "/projects")
 GROUP_SHARED_PROJECTS = E("GET", _GROUP + "/projects/shared")
 GROUP_ISSUES = E("GET", _GROUP + "/issues")
+GROUP_MILESTONES = E("GET", _GROUP + "/milestones")  # doc/api/group_milestones.md
 GROUP_ITERATIONS = E("GET", _GROUP + "/iterations", feature="iterations")
 GROUP_REGISTRY_REPOSITORIES = E("GET", _GROUP + "/registry/repositories")
 GROUP_EXPORT = E("POST", _GROUP + "/export", feature="group_export")
@@ -155,6 +159,7 @@ PROJECT_UPDATE = E("PUT", _PROJECT, undo="project")  # the journal undoes cleanu
 PROJECT_ARCHIVE = E("POST", _PROJECT + "/archive")
 PROJECT_UNARCHIVE = E("POST", _PROJECT + "/unarchive")
 PROJECT_MILESTONES = E("GET", _PROJECT + "/milestones")
+PROJECT_LABELS = E("GET", _PROJECT + "/labels")  # doc/api/labels.md
 PROJECT_ITERATIONS = E("GET", _PROJECT + "/iterations", feature="iterations")
 PROJECT_FORKS = E("GET", _PROJECT + "/forks")
 PROJECT_FORK = E("POST", _PROJECT + "/fork", family=_PROJECT + "/forks")
@@ -243,6 +248,14 @@ ENDPOINTS: Final[tuple[Endpoint, ...]] = _collect()
 def endpoint_for(method: str, path: str) -> tuple[Endpoint, dict[str, str]] | None:
     """The catalogue's endpoint that `method path` (relative to `/api/v4`) is, with its decoded values."""
     return find(ENDPOINTS, method, path)
+
+
+def changed_families(method: str, path: str) -> tuple[str, ...]:
+    """The cached list paths a successful change `method path` (relative to `/api/v4`, as sent) alters: the
+    mutated path's own family and, when the catalogue knows the endpoint, the families it declares (the
+    list cache drops these; the TUI re-reads the open lists that show them)."""
+    found = endpoint_for(method, path)
+    return (path, *(found[0].families(**found[1]) if found is not None else ()))
 
 
 def _by_shape() -> dict[str, tuple[Endpoint, ...]]:

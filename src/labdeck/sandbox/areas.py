@@ -31,6 +31,7 @@ AREA_MODULES: dict[str, str] = {  # area name (it also names the area's seed str
     "registry": "registry",
     "cleanup_policy": "cleanup_policy",  # after the registry: its seed adds a repository
     "issues": "issues.issues",
+    "scoped_names": "issues.scoped_names",
     "repository_tags": "projects.repository_tags",
     "wikis": "projects.wikis",
     "pages_domains": "pages_domains",

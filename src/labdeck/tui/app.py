@@ -297,19 +297,16 @@ class LabdeckApp(AppBase):
         if not running:
             self.exit()
             return
-        from labdeck.tui.screens.confirm import ConfirmScreen
+        from labdeck.tui.screens.confirm import QuitScreen
 
-        if any(getattr(screen, "quit_question", False) for screen in self.screen_stack):
+        if any(isinstance(screen, QuitScreen) for screen in self.screen_stack):
             return  # already asking (a second `q` or ctrl+q)
 
         def answered(yes: bool | None) -> None:
             if yes:
                 self.exit()
 
-        question = ConfirmScreen("Quit labdeck?", f"{running} task(s) still running will be cancelled.",
-                                 confirm_label="Quit")
-        question.quit_question = True  # type: ignore[attr-defined]
-        self.push_screen(question, answered)
+        self.push_screen(QuitScreen(self.jobs), answered)  # says what runs now, and follows it
 
     async def action_back(self) -> None:  # (async as Textual's, which it replaces)
         leave_field = getattr(self.screen, "leave_field", None)

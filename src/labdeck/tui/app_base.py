@@ -15,6 +15,7 @@ from typing import Any
 from rich.text import Text
 from textual import work
 from textual.app import App
+from textual.content import Content
 from textual.screen import Screen
 
 from labdeck.api.request_log import RequestLog
@@ -124,6 +125,16 @@ class AppBase(HasContext, App[None]):
                 save_state(self.state)
         except ConfigError as error:
             self.call_from_thread(self.notify, str(error), title="State", severity="warning", markup=False)
+
+    # -- header ---------------------------------------------------------------------------------------
+    def format_title(self, title: str, sub_title: str) -> Content:
+        """The header always names the instance (`demo` in demo mode), first, whatever a screen puts in its
+        own sub-title (watch mode's state, a project's path): `Users — demo · watching every 30s` (a
+        narrow terminal cuts the screen's part, never the instance)."""
+        instance = self.sub_title
+        if instance and sub_title != instance:
+            sub_title = f"{instance} · {sub_title}" if sub_title else instance
+        return super().format_title(title, sub_title)
 
     # -- status ---------------------------------------------------------------------------------------
     def status_info(self, screen: Screen[Any]) -> StatusInfo:

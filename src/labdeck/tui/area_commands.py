@@ -17,10 +17,12 @@ from typing import TYPE_CHECKING, Any
 
 from textual.keys import key_to_character
 
-from labdeck.tui.areas import Area, shown_areas
+from labdeck.tui.areas import Area, find_area, shown_areas
 from labdeck.tui.commands import Entry, _ListProvider
 from labdeck.tui.context import context_of
 from labdeck.tui.keymap import declared_bindings
+from labdeck.tui.screens.base import LabdeckScreen
+from labdeck.tui.screens.form_keys import is_typing
 
 if TYPE_CHECKING:
     from labdeck.tui.app import LabdeckApp
@@ -114,7 +116,8 @@ async def _loaded(screen: Any, timeout: float = 5.0) -> None:  # noqa: ASYNC109
 
 
 class _Runner:
-    """Open the area, then run the action on its screen (awaited by the palette's `call_later`)."""
+    """Open the area, then run the action on its screen (awaited by the palette's `call_later`): to its end,
+    or saying what it needs first ("choose a repository first", "close the open form first")."""
 
     def __init__(self, app: LabdeckApp, area: str, cls: type[Any], action: str) -> None:
         self.app, self.area, self.cls, self.action = app, area, cls, action
@@ -125,15 +128,49 @@ class _Runner:
             return
         await opening
         screen = self.app.navigator.area_screen(self.area)
-        if not isinstance(screen, self.cls) or self.app.screen is not screen:
-            return  # something is open on top of the area's screen: showing the area is the answer
-        await _loaded(screen)
-        if self.app.screen is not screen:
+        if not isinstance(screen, self.cls):
             return
+        target = self._target(screen)
+        if target is None:
+            return
+        await _loaded(target)
+        if self.app.screen is not target:
+            return
+        refusal = self._refusal(target)
+        if refusal is not None:
+            self.app.notify(refusal, severity="warning", markup=False)
+            return
+        await target.run_action(self.action)
+
+    def _target(self, screen: Any) -> Any:
+        """The screen to run the action on: the area's, or the area's sub-screen shown on top of it that
+        offers the same action (the tags of a repository offer Cleanup too); anything else on top (a form,
+        a dialog) must be closed first, and saying so is the answer."""
+        top = self.app.screen
+        if top is screen:
+            return screen
+        if isinstance(top, LabdeckScreen) and callable(getattr(top, f"action_{self.action}", None)):
+            return top
+        title = str(getattr(top, "TITLE", None) or "the open dialog")
+        self.app.notify(f"{self._name()}: close {title} first (esc), then choose it again",
+                        severity="warning", markup=False)
+        return None
+
+    def _refusal(self, screen: Any) -> str | None:
+        needs = screen.action_needs(self.action) if isinstance(screen, LabdeckScreen) else None
+        if needs is not None:
+            return f"{self._name()}: {needs}"
+        if is_typing(screen.focused) and not screen.leave_field():
+            screen.set_focus(None)  # chosen in the palette, not typed: a field does not keep its letter
         if screen.check_action(self.action, ()) is False:
             mutating = self.action in getattr(screen, "MUTATING_ACTIONS", ())
-            read_only = context_of(self.app).read_only and mutating
-            self.app.notify("Not available in read-only mode" if read_only
-                            else "Not available for what the area shows now", severity="warning")
-            return
-        await screen.run_action(self.action)
+            if context_of(self.app).read_only and mutating:
+                return f"{self._name()}: not available in read-only mode"
+            return f"{self._name()}: not available for what the area shows now"
+        return None
+
+    def _name(self) -> str:
+        """`Registry: Cleanup`, as the palette offered it."""
+        titles = {action: title for title, action, _ in area_actions(self.cls)}
+        area = find_area(self.area)
+        return f"{area.title if area else self.area}: {titles.get(self.action, self.action)}"

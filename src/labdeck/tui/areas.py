@@ -13,6 +13,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from labdeck.domain import catalogue
+
+_PROJECTS, _GROUPS = catalogue.PROJECTS.template, catalogue.GROUPS.template
+
 if TYPE_CHECKING:
     from textual.screen import Screen
 
@@ -35,6 +39,9 @@ class Area:
     description: str
     factory: ScreenFactory | str | None = None
     admin_only: bool = False
+    # The cache families (catalogue list paths, `domain/catalogue.py`) the area's lists show: a change to
+    # one of them (an undo from the journal) re-reads the area's open screens (`bulk.refresh_lists`).
+    lists: tuple[str, ...] = ()
 
     @property
     def available(self) -> bool:
@@ -78,21 +85,22 @@ for _area in (
     Area("overview", "Overview", "What needs attention on this instance right now",
          "labdeck.tui.screens.shell.overview:open_overview"),
     Area("groups", "Groups", "Groups and subgroups: members, labels, badges, variables, export",
-         "labdeck.tui.screens.groups.groups:open_groups"),
+         "labdeck.tui.screens.groups.groups:open_groups", lists=(_GROUPS,)),
     Area("issues", "Issues", "Triage issues across the instance with the filter language",
-         "labdeck.tui.screens.issues.issues:open_issues"),
+         "labdeck.tui.screens.issues.issues:open_issues", lists=(catalogue.ISSUES.template, _PROJECTS)),
     Area("registry", "Registry", "Container registry: repositories, tags, interactive cleanup",
-         "labdeck.tui.screens.registry.registry:open_registry"),
+         "labdeck.tui.screens.registry.registry:open_registry", lists=(_PROJECTS, _GROUPS)),
     Area("deployments", "Deployments", "Deployments and environments, their frequency",
-         "labdeck.tui.screens.deployments.deployments:open_deployments"),
+         "labdeck.tui.screens.deployments.deployments:open_deployments", lists=(_PROJECTS,)),
     Area("users", "Users", "User moderation: approve, block, ban, deactivate (administrators)",
-         "labdeck.tui.screens.users.users:open_users", admin_only=True),
+         "labdeck.tui.screens.users.users:open_users", admin_only=True, lists=(catalogue.USERS.template,)),
     Area("variables", "Instance variables", "Instance CI/CD variables: add, edit, delete (administrators)",
-         "labdeck.tui.screens.admin.instance_variables:open_instance_variables", admin_only=True),
+         "labdeck.tui.screens.admin.instance_variables:open_instance_variables", admin_only=True,
+         lists=(catalogue.INSTANCE_VARIABLES.template,)),
     Area("pages", "Pages domains", "Every Pages domain and its certificate expiry (administrators)",
          "labdeck.tui.screens.admin.pages_domains:open_pages_admin", admin_only=True),
     Area("projects", "Projects", "Projects you can see, most recently active first",
-         "labdeck.tui.screens.projects.projects:open_projects"),
+         "labdeck.tui.screens.projects.projects:open_projects", lists=(_PROJECTS,)),
     Area("tasks", "Tasks", "labdeck's own background tasks (exports, forks, bulk changes): progress, results",
          _tasks),
     Area("log", "Request log", "Every request of this session: method, path, status, duration", _log),

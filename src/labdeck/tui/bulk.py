@@ -10,24 +10,34 @@ what was done and what failed, and every list the job changed reloads if its scr
 `confirm_bulk` asks first, the same way everywhere: the area's question, then who or what it acts on, by
 the names the results will use (`targets_text`: sanitised, literal text, the first few and "and N more"),
 and those it will skip with why.
+`refresh_lists` re-reads the open areas whose lists show the catalogue's cache families a change altered
+(each area declares its `lists` in `tui/areas.py`): the journal's undo uses it, wherever the list is open.
+On a partial list the area asks first which rows (`screens/scope_choice.choose_scope`); with "all matching"
+(`everything`) the job reads the rest of the listing first, then acts on every row read.
 """
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
+from textual.app import App
 from textual.content import Content
 from textual.dom import DOMNode
 
+from labdeck.api.cache import in_family, normalise_path
 from labdeck.api.errors import LabdeckError
 from labdeck.domain.text import sanitize_line
 from labdeck.tui.context import context_of
 from labdeck.tui.jobs import Job, counted
 from labdeck.tui.screens.confirm import ConfirmScreen, TypeToConfirmScreen
+from labdeck.tui.textual_internals import screen_stacks
 from labdeck.tui.widgets.resource_table import ResourceTable
 from labdeck.tui.workers import is_live
+
+if TYPE_CHECKING:
+    from labdeck.tui.screens.scope_choice import Scope
 
 T = TypeVar("T")
 TARGETS_SHOWN = 10  # names a confirmation lists before "and N more"
@@ -53,6 +63,30 @@ class BulkAction(Generic[T]):
     prepare: Callable[[Job], Awaitable[None]] | None = None
     refresh: Callable[[], object] | None = None
     changed: Callable[[], object] | None = None
+    scope: Scope[T] | None = None  # "all matching" replaces `rows` (read in the job first)
+
+
+def refresh_lists(app: App[Any], families: Iterable[str]) -> int:
+    """Re-read every open area whose lists show one of `families` (the catalogue's cache families a change
+    altered: `domain.catalogue.changed_families`), each screen of its stack, shown or not; returns how many
+    screens were asked. The list cache already dropped these families, so the re-read is fresh."""
+    from labdeck.tui.areas import find_area
+    from labdeck.tui.navigation import mode_name
+    from labdeck.tui.screens.base import LabdeckScreen
+
+    changed = [normalise_path(family) for family in families]
+    asked = 0
+    for mode, stack in screen_stacks(app).items():
+        area = find_area(mode.removeprefix(mode_name("")))
+        if area is None or mode != mode_name(area.name):
+            continue
+        if not any(in_family(shown, family) for shown in area.lists for family in changed):
+            continue
+        for screen in stack:
+            if isinstance(screen, LabdeckScreen) and is_live(screen):
+                screen.refresh_data()
+                asked += 1
+    return asked
 
 
 def start_bulk(owner: DOMNode, action: BulkAction[T], *, table: ResourceTable | None = None) -> Job:
@@ -62,7 +96,8 @@ def start_bulk(owner: DOMNode, action: BulkAction[T], *, table: ResourceTable | 
     async def run(job: Job) -> None:
         if action.prepare is not None:
             await action.prepare(job)
-        for row in action.rows:
+        rows = action.rows if action.scope is None else await action.scope.rows_for(job)
+        for row in rows:
             name = action.label(row)
             reason = action.skip(row)
             if reason is not None:
@@ -81,7 +116,8 @@ def start_bulk(owner: DOMNode, action: BulkAction[T], *, table: ResourceTable | 
 
     if table is not None:
         table.action_unmark_all()
-    return ctx.start_job(action.title, run, total=len(action.rows))
+    everything = action.scope is not None and action.scope.all_matching
+    return ctx.start_job(action.title, run, total=None if everything else len(action.rows))
 
 
 def targets_text(names: Sequence[str], limit: int = TARGETS_SHOWN) -> str:
@@ -94,6 +130,8 @@ def targets_text(names: Sequence[str], limit: int = TARGETS_SHOWN) -> str:
 
 def targets_message(action: BulkAction[T]) -> Content:
     """Who or what `action` acts on, and those it skips with why (one line each, literal text)."""
+    if action.scope is not None and action.scope.all_matching:  # not read yet: say how many, not who
+        return Content(f"all matching: {action.scope.text}, read first")
     acting = [action.label(row) for row in action.rows if action.skip(row) is None]
     skipped = [(action.label(row), action.skip(row)) for row in action.rows if action.skip(row) is not None]
     text = Content(f"{counted(len(acting), action.noun)}: {targets_text(acting)}" if acting

@@ -162,6 +162,13 @@ def outcome_text(job: Job) -> str:
     return text
 
 
+def still_running_text(running: int) -> str:
+    """What quitting (or switching instance) would cancel, from the job centre's live count."""
+    if not running:
+        return "Every task has finished: nothing will be cancelled."
+    return f"{counted(running, 'task')} still running will be cancelled."
+
+
 JobFunction = Callable[[Job], Awaitable[Any]]
 Listener = Callable[[Job], None]
 
@@ -243,6 +250,8 @@ class JobCentre:
                 current_job.set((job.key, job.title))  # this task's changes belong to the job
                 await function(job)
             job.state = JobState.SUCCEEDED
+            if job.total is not None:  # finished is all done: a last step that counts nothing (a
+                job.done = job.total  # download saved after the export's steps) never leaves `1/2`
         except asyncio.CancelledError:
             job.state = JobState.CANCELLED
         except Exception as error:  # a job's failure is its result, never the App's crash

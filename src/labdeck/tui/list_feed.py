@@ -13,8 +13,9 @@ before reading everything, then reads it as a job with progress that can be canc
 from __future__ import annotations
 
 import asyncio
+import weakref
 from collections.abc import Awaitable, Callable, Hashable
-from typing import Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from textual.content import Content
 
@@ -22,11 +23,22 @@ from labdeck.api.errors import LabdeckError
 from labdeck.api.windowed import WindowedList
 from labdeck.tui.widgets.resource_view import ResourceView
 
+if TYPE_CHECKING:
+    from labdeck.tui.jobs import Job
+    from labdeck.tui.widgets.resource_table import ResourceTable
+
 T = TypeVar("T")
 # The screen's way to list again with a server-side filter text and order (`None`: its default order).
 Reload = Callable[[str, tuple[str, bool] | None], None]
 BACK_THRESHOLD = 20  # rows from the top of what is loaded: read the page before it again
 DRY_PAGES = 10  # pages in a row with no row kept: stop reading by itself (G reads on)
+_FEEDS: weakref.WeakKeyDictionary[Any, ListFeed[Any]] = weakref.WeakKeyDictionary()
+
+
+def feed_of(table: ResourceTable) -> ListFeed[Any] | None:
+    """The on-demand feed of `table`, if its list is read on demand (exports and bulk actions ask it how
+    much of the listing the loaded rows are)."""
+    return _FEEDS.get(table)
 
 
 class ListFeed(Generic[T]):
@@ -45,10 +57,12 @@ class ListFeed(Generic[T]):
         self.search = ""  # the filter text the server applied to this window
         self.order: tuple[str, bool] | None = None  # the server order of this window
         self.note = ""  # said after the count ("sorted by Title on the server")
+        self.cached = False  # the rows shown are the cache's first page, until the listing's arrives
         self.table.count_source = self.count_text
         self.table.on_last = self.on_last
         self.table.on_sort = self.on_sort
         self.table.pace_collections(0)
+        _FEEDS[self.table] = self
 
     # -- state ----------------------------------------------------------------------------------------
     @property
@@ -60,6 +74,8 @@ class ListFeed(Generic[T]):
         counted as every list is)."""
         window, model = self.window, self.table.model
         loaded, shown = model.row_count, model.visible_count
+        if self.cached:
+            return f"{self.noun}: the first {loaded:,} last seen, reading the list again"
         if window is None or window.complete:
             if not self.search and not self.note:
                 return None
@@ -90,10 +106,21 @@ class ListFeed(Generic[T]):
         if self.window is not None and self.window is not window:
             self.window.cancel()
         self.window, self.start, self.end, self.search, self.order = window, 0, len(rows), search, order
-        self.dry = 0
+        self.dry, self.cached = 0, False
         window.on_drop = self._dropped
         self.table.set_rows(self._kept(rows))
         self._update()
+
+    def show_cached(self, window: WindowedList[T]) -> bool:
+        """Paint the first page last seen of `window`'s listing (the list cache, persisted across runs)
+        while its first page is read again (`show_first` then replaces it); True when there was one."""
+        rows = window.cached_first()
+        if not rows or self.table.model.row_count:
+            return False
+        self.cached = True
+        self.table.set_rows(self._kept(rows))
+        self.table.post_message(self.table.StateChanged(self.table))
+        return True
 
     def _kept(self, rows: list[T]) -> list[T]:
         keep = self.keep
@@ -115,6 +142,7 @@ class ListFeed(Generic[T]):
         if self.window is not None:
             self.window.cancel()
         self.window, self.start, self.end, self.search, self.order, self.note = None, 0, 0, "", None, ""
+        self.cached = False
         self._update()
 
     async def complete_if_small(self, window: WindowedList[T]) -> bool:
@@ -234,6 +262,47 @@ class ListFeed(Generic[T]):
                                                  confirm_label="Read all"), answered)
         return True
 
+    def coverage(self, count: int, which: str) -> str:
+        """How much of the listing `count` rows are, for exports and bulk actions: "the 300 loaded issues of
+        about 1,204,331", "the 5 marked issues of the first 20,000 (more on the server)"."""
+        window = self.window
+        rows = f"the {count:,} {which} {self.noun}"
+        if window is None or window.complete:
+            return rows
+        if window.total is not None:
+            return f"{rows} of about {window.total:,}"
+        return f"{rows} of {window.count_text()}"
+
+    def matching_text(self) -> str:
+        """What "all matching" covers: "all about 1,204,331 issues", or "all issues (more than 20,000)"."""
+        window = self.window
+        if window is None or window.total is None:
+            known = window.known if window is not None else 0
+            return f"all {self.noun} (more than {known:,}; read until the end)"
+        return f"all about {window.total:,} {self.noun}"
+
+    async def read_rest(self, job: Job) -> list[T]:
+        """Every row of the listing (the ones `keep` keeps), read now with progress in `job` (cancel the job
+        to stop); the table then shows them all, complete. Exports and bulk actions over "all matching"
+        read first, then act: a change acting while the pages are read by offset would move the rows
+        still to come (closing issues of a listing of open ones) and skip some."""
+        window = self.window
+        if window is None:
+            return list(self.table.rows)
+        table = self.table
+        job.set_total(window.total)
+
+        def progress(done: int, total: int | None) -> None:
+            job.advance(done - job.done)
+
+        rows = await window.read_all(progress)
+        kept = self._kept(rows)
+        if window is self.window and table.is_attached:
+            self.start, self.end = 0, len(rows)
+            table.set_rows(kept)
+            self._update()
+        return kept
+
     def read_everything(self) -> Any:
         """Read the rest of the list as a job (progress, cancel in `:tasks`), then show it whole."""
         window = self.window
@@ -241,19 +310,11 @@ class ListFeed(Generic[T]):
             return None
         table, noun = self.table, self.noun
 
-        async def read(job: Any) -> None:
-            job.set_total(window.total)
-
-            def progress(done: int, total: int | None) -> None:
-                job.advance(done - job.done)
-
-            rows = await window.read_all(progress)
+        async def read(job: Job) -> None:
+            await self.read_rest(job)
             if window is self.window and table.is_attached:
-                self.start, self.end = 0, len(rows)
-                table.set_rows(self._kept(rows))
-                self._update()
                 table.move_cursor(table.model.visible_count - 1)
-            job.set_summary(f"{len(rows):,} {noun} read")
+            job.set_summary(f"{window.held_rows:,} {noun} read")
 
         return table.app.start_job(f"Read all {noun}", read, total=window.total)  # type: ignore[attr-defined]
 

@@ -30,7 +30,7 @@ else:
 
 
 class PanePolicy(_Pane):
-    """Mixed into a pane's class before its Textual base (`class MembersTab(PanePolicy, Widget)`)."""
+    """Mixed into a pane's class before its Textual base (`class MembersPane(PanePolicy, Widget)`)."""
 
     MUTATING_ACTIONS: ClassVar[frozenset[str]] = frozenset()
     FEATURE_ACTIONS: ClassVar[dict[str, str]] = {}

@@ -61,7 +61,8 @@ class Session:
         """This session's services, built once (a switch of instance makes a new session)."""
         from labdeck.api.services import Services
 
-        return Services(self.client, is_admin=lambda: None if self.user is None else self.user.is_admin)
+        return Services(self.client, is_admin=lambda: None if self.user is None else self.user.is_admin,
+                        capabilities=lambda: self.capabilities)
 
     def note_project(self, project_id: int | str, path: str) -> None:
         """Remember a project the user opened on this instance (the overview follows its deployments)."""

@@ -5,7 +5,9 @@ burst. The jump prompt answers on enter; from that moment until the area it open
 held here (the prompt's own field hands over the keys it still receives, `PromptInput`), then replayed one at
 a time, each after the screen has caught up with the one before (a `/` that opens a filter field must have
 moved the focus before the next letter arrives). Keys typed while the replay runs join the end of the queue,
-so nothing is reordered and nothing reaches a screen that is closing.
+so nothing is reordered and nothing reaches a screen that is closing. A replayed key that answers the jump
+prompt again (`:users` enter `:projects` enter, typed in one burst) pauses the replay: the keys after it wait,
+still in order, for the area that second jump opens.
 """
 
 from __future__ import annotations
@@ -38,8 +40,9 @@ class TypeAhead:
     def hold(self, app: App[Any] | None = None) -> None:
         """From now on keys are kept, until `deliver`; with `app`, delivered after `GIVE_UP` seconds at the
         latest, so keys are never kept for good if the area never says it opened."""
-        if not self.holding and app is not None:
+        if app is not None and (not self.holding or self._delivering):
             app.set_timer(GIVE_UP, lambda: self.deliver(app) if self.holding else None)
+        self._delivering = False  # a jump answered by a replayed key: the rest waits for its area
         self.holding = True
 
     def add(self, key: str, character: str | None) -> None:
@@ -71,6 +74,8 @@ class TypeAhead:
         self._next(app)
 
     def _next(self, app: App[Any]) -> None:
+        if not self._delivering:
+            return  # paused by a new `hold`
         if not self._keys:
             self.holding = False
             self._delivering = False

@@ -1,20 +1,19 @@
 """Watch mode (`W`): keep a screen's list fresh at an interval and show what changed behind your back.
 
-Every interval (`[watch]` in the config: seconds per view, `default` for the rest; 30 s otherwise) the
-watcher remembers the plain text of every row, asks the screen to refresh (`refresh_data`, past the cache),
-and when the new rows arrive it briefly highlights the rows that changed or appeared and says which vanished.
-It pauses while a form or dialog is open over the screen or rows are marked (a refresh would not disturb
-them, but the operator is in the middle of something), and backs off, doubling the interval up to ten
-minutes, while fewer than a tenth of the rate limit remains.
+At once when turned on, then every interval (`[watch]` in the config: seconds per view, `default` for the
+rest; 30 s otherwise) the watcher remembers the plain text of every row, asks the screen to refresh
+(`refresh_data`, past the cache), and when the new rows arrive it briefly highlights the rows that changed
+or appeared and says which vanished. It pauses while a form or dialog is open over the screen or rows are
+marked (a refresh would not disturb them, but the operator is in the middle of something), and backs off,
+doubling the interval up to ten minutes, while fewer than a tenth of the rate limit remains. Its state is
+the screen's sub-title (the header adds the instance's name to it: `app_base.format_title`).
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Hashable, Mapping
-from typing import TYPE_CHECKING, Any
-
-from textual.timer import Timer
+from collections.abc import Callable, Hashable, Mapping
+from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
     from labdeck.tui.screens.base import LabdeckScreen
@@ -46,10 +45,20 @@ def rate_is_low(client: Any) -> bool:
     return remaining is not None and limit is not None and bool(limit) and remaining < limit * LOW_RATE
 
 
-class Watcher:
-    """Watches one table of one screen; `stop()` ends it."""
+class Stoppable(Protocol):
+    def stop(self) -> None: ...
 
-    def __init__(self, screen: LabdeckScreen, table: ResourceTable, seconds: float) -> None:
+
+# `schedule(seconds, callback)`: call `callback` once after `seconds` (the screen's `set_timer`; a test's
+# own clock), returning what stops it.
+Schedule = Callable[[float, Callable[[], None]], Stoppable]
+
+
+class Watcher:
+    """Watches one table of one screen: a refresh at once, then one every interval; `stop()` ends it."""
+
+    def __init__(self, screen: LabdeckScreen, table: ResourceTable, seconds: float, *,
+                 schedule: Schedule | None = None) -> None:
         self.screen = screen
         self.table = table
         self.base = seconds
@@ -57,9 +66,11 @@ class Watcher:
         self.state = f"watching every {seconds:g}s"
         self.last: tuple[int, int, int] | None = None  # changed, appeared, vanished of the last refresh
         self._before: dict[Hashable, str] | None = None
-        self._timer: Timer | None = None
+        self._timer: Stoppable | None = None
+        self._schedule: Schedule = schedule or (lambda delay, callback: screen.set_timer(delay, callback))
         table.on_rows_set = self._rows_set
-        self._arm()
+        self._set_state(self.state)
+        self.tick()  # the first refresh now, not an interval from now
 
     def stop(self) -> None:
         if self._timer is not None:
@@ -69,7 +80,7 @@ class Watcher:
             self.table.on_rows_set = None
 
     def _arm(self) -> None:
-        self._timer = self.screen.set_timer(self.seconds, self.tick)
+        self._timer = self._schedule(self.seconds, self.tick)
 
     def tick(self) -> None:
         """One refresh (or a pause with its reason); called by the timer, and by tests."""

@@ -17,7 +17,8 @@ As GitLab (`app/controllers/graphql_controller.rb`, `app/graphql/types/container
   a user, 300 an administrator; one point per field here) the query is refused with graphql-ruby's message;
   Apollo batching (a JSON array) is accepted.
 
-The route lives outside `/api/v4` (`ROOT_ROUTES`, mounted by `app.py`); `SandboxOptions.graphql=False`
+The schema and its scalars are in `graphql_schema.py`. The route lives outside `/api/v4` (`ROOT_ROUTES`,
+mounted by `app.py`); `SandboxOptions.graphql=False`
 (`--no-graphql`) removes it, so the endpoint answers 404 as an instance without GraphQL would.
 """
 
@@ -29,16 +30,13 @@ import inspect
 import json
 from collections import OrderedDict
 from collections.abc import Awaitable
-from datetime import datetime
 from typing import Any, TypeGuard
 
 from graphql import (
     DocumentNode,
     FieldNode,
     GraphQLError,
-    GraphQLSchema,
     Visitor,
-    build_schema,
     execute,
     parse,
     validate,
@@ -49,6 +47,7 @@ from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
 from labdeck.sandbox.http import encode
+from labdeck.sandbox.routes.graphql_schema import SCHEMA, parse_gid
 from labdeck.sandbox.routes.registry import repository_path, sorted_tags
 from labdeck.sandbox.seed.registry import Repository, Tag, registry_data
 from labdeck.sandbox.store import Store, User
@@ -57,134 +56,8 @@ MAX_QUERY_SIZE = 10_000
 # GitlabSchema: DEFAULT_MAX_COMPLEXITY (anonymous), AUTHENTICATED_MAX_COMPLEXITY, ADMIN_MAX_COMPLEXITY.
 MAX_COMPLEXITY = {"anonymous": 200, "user": 250, "admin": 300}
 TAGS_MAX_PAGE_SIZE = 20
-GID_PREFIX = "gid://gitlab/ContainerRepository/"
 _LOCKED_OUT = {"blocked", "ldap_blocked", "banned", "blocked_pending_approval", "deactivated"}
 
-SDL = """
-scalar Time
-scalar BigInt
-scalar ContainerRepositoryID
-
-enum ContainerRepositoryTagSort { NAME_ASC NAME_DESC PUBLISHED_AT_ASC PUBLISHED_AT_DESC }
-
-type PageInfo {
-  hasNextPage: Boolean!
-  hasPreviousPage: Boolean!
-  startCursor: String
-  endCursor: String
-}
-
-type ContainerRepositoryTag {
-  name: String!
-  path: String!
-  location: String!
-  digest: String
-  revision: String
-  shortRevision: String
-  mediaType: String
-  createdAt: Time
-  publishedAt: Time
-  totalSize: BigInt
-}
-
-type ContainerRepositoryTagDetails {
-  name: String!
-  path: String!
-  location: String!
-  digest: String
-  mediaType: String
-  createdAt: Time
-  publishedAt: Time
-  totalSize: BigInt
-}
-
-type ContainerRepositoryTagEdge { cursor: String! node: ContainerRepositoryTag }
-
-type ContainerRepositoryTagConnection {
-  nodes: [ContainerRepositoryTag]
-  edges: [ContainerRepositoryTagEdge]
-  pageInfo: PageInfo!
-}
-
-enum ContainerExpirationPolicyCleanupStatusEnum { UNSCHEDULED SCHEDULED UNFINISHED ONGOING }
-
-type ContainerRepository {
-  id: ContainerRepositoryID!
-  name: String!
-  path: String!
-  status: String
-  tagsCount: Int!
-  expirationPolicyStartedAt: Time
-  expirationPolicyCleanupStatus: ContainerExpirationPolicyCleanupStatusEnum
-}
-
-type ContainerRepositoryConnection { nodes: [ContainerRepository] pageInfo: PageInfo! }
-
-type Project {
-  id: ID!
-  fullPath: ID!
-  containerRepositories(after: String, first: Int): ContainerRepositoryConnection
-}
-
-type ContainerRepositoryDetails {
-  id: ContainerRepositoryID!
-  name: String!
-  path: String!
-  location: String!
-  createdAt: Time
-  status: String
-  tagsCount: Int!
-  expirationPolicyStartedAt: Time
-  expirationPolicyCleanupStatus: ContainerExpirationPolicyCleanupStatusEnum
-  tags(after: String, before: String, first: Int, last: Int, name: String,
-       sort: ContainerRepositoryTagSort): ContainerRepositoryTagConnection
-  tagDetails(name: String!): ContainerRepositoryTagDetails
-}
-
-type Query {
-  containerRepository(id: ContainerRepositoryID!): ContainerRepositoryDetails
-  project(fullPath: ID!): Project
-}
-"""
-
-
-# --- scalars ----------------------------------------------------------------------------------------------
-
-def _time(value: datetime) -> str:
-    """GitLab's `Time`: `value.iso8601`, whole seconds, `Z` for UTC."""
-    return value.strftime("%Y-%m-%dT%H:%M:%SZ")
-
-
-def _parse_gid(value: Any) -> int:
-    if not isinstance(value, str) or not value.startswith("gid://gitlab/"):
-        raise GraphQLError(f"{json.dumps(value)} is not a valid Global ID")
-    if not value.startswith(GID_PREFIX) or not value[len(GID_PREFIX):].isdigit():
-        raise GraphQLError(f"{json.dumps(value)} does not represent an instance of ContainerRepository")
-    return int(value[len(GID_PREFIX):])
-
-
-def _parse_gid_literal(node: Any, _variables: Any = None) -> int:
-    return _parse_gid(getattr(node, "value", None))
-
-
-def _set_scalar(schema: GraphQLSchema, name: str, output: Any, parse: Any = None) -> None:
-    """Give a scalar of the SDL its coercion (graphql-core 3.3 names; the 3.2 ones too)."""
-    scalar = schema.type_map[name]
-    scalar.serialize = scalar.coerce_output_value = output  # type: ignore[attr-defined]
-    if parse is not None:
-        scalar.parse_value = scalar.coerce_input_value = parse  # type: ignore[attr-defined]
-        scalar.parse_literal = _parse_gid_literal  # type: ignore[attr-defined]
-
-
-def build() -> GraphQLSchema:
-    schema = build_schema(SDL)
-    _set_scalar(schema, "Time", _time)
-    _set_scalar(schema, "BigInt", lambda value: str(int(value)))
-    _set_scalar(schema, "ContainerRepositoryID", lambda value: f"{GID_PREFIX}{value}", _parse_gid)
-    return schema
-
-
-SCHEMA = build()
 
 
 # --- resolvers --------------------------------------------------------------------------------------------
@@ -273,7 +146,7 @@ def resolve_tag_details(repo: Repository, info: Any, name: str) -> dict[str, Any
 
 def resolve_container_repository(_root: Any, info: Any, id: int) -> dict[str, Any] | None:
     ctx: Context = info.context
-    repo = registry_data(ctx.store).repositories.get(id if isinstance(id, int) else _parse_gid(id))
+    repo = registry_data(ctx.store).repositories.get(id if isinstance(id, int) else parse_gid(id))
     if repo is None:
         return None
     project = ctx.store.projects.get(repo.project_id)

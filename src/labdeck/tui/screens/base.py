@@ -63,6 +63,10 @@ class LabdeckScreen(PanePolicy, FormKeys, Screen[None]):
     # The footer, per pane (the id of the focused widget or of one of its parents; "" for the rest): the
     # actions it shows, most useful first (`widgets.footer`); the rest are in `?`.
     FOOTER_PANES: ClassVar[dict[str, tuple[str, ...]]] = {}
+    # Actions on the cursor row that are not in ROW_ACTIONS (they open something about it, such as a
+    # cleanup panel), and how a row is called: "choose a repository first" (`action_needs`).
+    CURSOR_ACTIONS: ClassVar[frozenset[str]] = frozenset()
+    ROW_NAME: ClassVar[str] = "a row"
     BINDINGS = [
         Binding("o", "open_in_browser", "Open in browser", show=False, id="open_in_browser"),
         Binding("y", "copy_reference", "Copy URL", show=False, id="copy_reference"),
@@ -175,6 +179,15 @@ class LabdeckScreen(PanePolicy, FormKeys, Screen[None]):
             return [self.selected_item()]
         return list(table.marked_rows) or [table.cursor_row]
 
+    def action_needs(self, action: str) -> str | None:
+        """What `action` needs before it can do anything here ("choose a repository first"), or None: the
+        palette says it instead of running an action that would do nothing. A row action (`ROW_ACTIONS`,
+        `CURSOR_ACTIONS`) needs a row under the cursor or marked."""
+        if action in self.ROW_ACTIONS | self.CURSOR_ACTIONS and not any(
+                row is not None for row in self.rows_acted_on()):
+            return f"choose {self.ROW_NAME} first"
+        return None
+
     def list_table(self) -> ResourceTable | None:
         """The list that watch mode and export act on: the focused table, else the screen's first."""
         focused = self.focused
@@ -189,7 +202,7 @@ class LabdeckScreen(PanePolicy, FormKeys, Screen[None]):
         if self.watcher is not None:
             self.watcher.stop()
             self.watcher = None
-            self.sub_title = ""
+            self.sub_title = None  # the app's again: the instance's name
             self.notify("Watch mode off", markup=False)
             return
         table = self.list_table()
@@ -197,9 +210,8 @@ class LabdeckScreen(PanePolicy, FormKeys, Screen[None]):
             self.notify("Nothing to watch here", severity="warning", markup=False)
             return
         seconds = seconds_for(getattr(self.ctx.config, "watch", {}), self.AREA)
+        self.notify(f"Watch mode on: refreshing now, then every {seconds:g}s (W stops)", markup=False)
         self.watcher = Watcher(self, table, seconds)
-        self.sub_title = self.watcher.state
-        self.notify(f"Watch mode on: refreshing every {seconds:g}s (W stops)", markup=False)
 
     def action_export_list(self) -> None:
         """`ctrl+e`: write the list's filtered (or marked) rows to CSV or JSON."""
@@ -251,6 +263,11 @@ class ScopedScreen(LabdeckScreen):
 
     def action_scope(self) -> None:
         self.query_one(f"#{self.SCOPE_INPUT}", Input).focus()
+
+    def action_needs(self, action: str) -> str | None:
+        if not self.scope and action != "scope":
+            return "choose a project or group first (f)"
+        return super().action_needs(action)
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         if event.input.id != self.SCOPE_INPUT:

@@ -3,7 +3,7 @@
 `VariablesService` method set for the owner (`("projects", id)` or `("groups", id)`), the confirmation of a
 deletion (the key typed; a masked or hidden value is said to be gone for good), and `VariableListKeys`, the
 reveal, copy, add/edit form (sent by the form itself, re-read after a lost answer) and change report of
-the project Variables tab and the instance variables screen.
+the variables pane (`panes/variables.py`).
 """
 
 from __future__ import annotations
@@ -78,6 +78,10 @@ class VariableListKeys(_Host):
     def variables_view(self) -> ResourceView:
         raise NotImplementedError
 
+    def forbidden_hint(self) -> str:
+        """What a 403 means here (`FORBIDDEN_HINT`, unless the host knows better)."""
+        return self.FORBIDDEN_HINT
+
     def current(self) -> CiVariable | None:
         row = self.variables_view().table.cursor_row
         return row if isinstance(row, CiVariable) else None
@@ -85,8 +89,8 @@ class VariableListKeys(_Host):
     def refusal_text(self, error: LabdeckError | VariableError) -> str:
         """A refusal in one line: the form's rule, or the status and message (with the 403 hint)."""
         text = str(error) if isinstance(error, VariableError) else describe_error(error)
-        if isinstance(error, ApiError) and error.status == 403 and self.FORBIDDEN_HINT:
-            text = f"{text} ({self.FORBIDDEN_HINT})"
+        if isinstance(error, ApiError) and error.status == 403 and self.forbidden_hint():
+            text = f"{text} ({self.forbidden_hint()})"
         return text
 
     def _apply(self, what: str, row: CiVariable | None, values: Values | None) -> None:

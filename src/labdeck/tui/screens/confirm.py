@@ -4,6 +4,8 @@ for the most dangerous actions. Messages are Content so server names inside them
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
@@ -12,6 +14,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Static
 
 from labdeck.domain.text import sanitize_line
+from labdeck.tui.jobs import JobCentre, still_running_text
 
 
 def _content(message: str | Content) -> Content:
@@ -66,6 +69,27 @@ class ConfirmScreen(ModalScreen[bool]):
 def mismatch_text(expected: str) -> Content:
     """What a typed confirmation says when the text typed is not the name (`expected` is literal text)."""
     return Content.from_markup("does not match: type [b]$name[/b] to confirm", name=expected)
+class QuitScreen(ConfirmScreen):
+    """The "Quit labdeck?" question while tasks run: its message reads the task centre when shown and
+    follows it while open, so it never claims that a finished task still runs."""
+
+    def __init__(self, jobs: JobCentre) -> None:
+        super().__init__("Quit labdeck?", still_running_text(jobs.running), confirm_label="Quit")
+        self.jobs = jobs
+        self._stop_following: Callable[[], None] | None = None
+
+    def on_mount(self) -> None:
+        self._stop_following = self.jobs.on_change(lambda _job: self.show_running())
+        self.show_running()
+
+    def on_unmount(self) -> None:
+        if self._stop_following is not None:
+            self._stop_following()
+
+    def show_running(self) -> None:
+        self.message = Content(still_running_text(self.jobs.running))
+        for static in self.query(".confirm-message").results(Static):
+            static.update(self.message)
 
 
 class TypeToConfirmScreen(ConfirmScreen):

@@ -3,7 +3,8 @@
 - `ctrl+s` submits the form (presses its primary button, or runs the screen's `submit_form()`); it is a
   priority binding, so it works from inside a field, and the footer shows it whenever there is a form.
 - `tab` and `shift+tab` move between fields as priority bindings: the focus moves before the next key
-  is handled, so `abc`, tab, `def` typed in one burst land in the two fields.
+  is handled, so `abc`, tab, `def` typed in one burst land in the two fields. In a field that completes
+  names (`widgets/completion.CompletingInput`), `tab` first accepts the suggestion shown, if any.
 - A form opens with its first field focused; a letter typed before any field has focus (while the form is
   still opening) goes into the first field instead of being lost.
 - A prompt (`HOLD_ENTER`, the `:` jump) also keeps an enter typed while it opens: `:issues` and enter in
@@ -26,6 +27,8 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Button, Checkbox, Input, OptionList, Select, TextArea
+
+from labdeck.tui.widgets.completion import CompletingInput
 
 TEXT_FIELDS = (Input, TextArea)
 FIELDS = (Input, TextArea, Select, Checkbox, OptionList)
@@ -113,6 +116,8 @@ class FormKeys(Screen[Any]):
         """Now when something has focus; while the form is still opening, in turn with the keys before."""
         if self.focused is None:
             self.post_message(MoveFocus(step))
+            return
+        if step > 0 and isinstance(self.focused, CompletingInput) and self.focused.accept_suggestion():
             return
         self._move(step)
 

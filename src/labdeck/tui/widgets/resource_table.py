@@ -128,6 +128,7 @@ class ResourceTable(TableActions, ScrollView, can_focus=True):
         self._highlighted_row: Any = None
         self.flashed: frozenset[Hashable] = frozenset()  # rows watch mode highlights for a moment
         self.on_rows_set: Callable[[], None] | None = None  # called after every set_rows (watch mode)
+        self._saved: tuple[Hashable | None, frozenset[Hashable]] | None = None  # see `show_saved_row`
         # A list read on demand (`tui/list_feed.py`): its honest count for the footer, `G` (True: handled,
         # the cursor stays) and each change of sort (sent to the server while the list is partial).
         self.count_source: Callable[[], str | None] | None = None
@@ -236,8 +237,27 @@ class ResourceTable(TableActions, ScrollView, can_focus=True):
         self._measure()
         self._changed()
         self._settle()
+        self._cursor_to_saved()
         if self.on_rows_set is not None:
             self.on_rows_set()
+
+    def show_saved_row(self, row: Any = None) -> None:
+        """A form opened from this list saved `row` (an edit), or a new row (`row` None): focus the list
+        now and, when its rows are next set (the reload after the save), put the cursor on that row, so
+        that enter opens it."""
+        self._saved = (None if row is None else self.model.key_of(row), frozenset(self.model.fingerprints()))
+        self.focus()
+
+    def _cursor_to_saved(self) -> None:
+        if self._saved is None or self._loading_more:
+            return
+        key, before = self._saved
+        self._saved = None
+        keys = [self.model.visible_key(i) for i in range(self.model.visible_count)]
+        found = next((i for i, k in enumerate(keys) if k == key), None) if key is not None else \
+            next((i for i, k in enumerate(keys) if k not in before), None)
+        if found is not None:
+            self.move_cursor(found)
 
     def flash(self, keys: Iterable[Hashable], seconds: float = 3.0) -> None:
         """Highlight the rows with these keys for `seconds` (rows that changed since the last refresh)."""

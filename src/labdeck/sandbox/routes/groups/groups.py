@@ -8,13 +8,25 @@ the other group areas share. Group projects and shared projects are in `group_pr
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import base64
+import binascii
+import json
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from starlette.routing import Route
 
 from labdeck.sandbox.errors import SandboxError
-from labdeck.sandbox.http import Ctx, endpoint, json_response, paginate
+from labdeck.sandbox.http import (
+    Ctx,
+    _base_and_query,
+    _link,
+    _page_args,
+    endpoint,
+    json_array_response,
+    json_response,
+    paginate,
+)
 from labdeck.sandbox.shapes import group_json, project_json, project_statistics
 from labdeck.sandbox.store import Group, Member, Store, User
 
@@ -127,7 +139,37 @@ def _listing(ctx: Ctx, source: Callable[[], list[Group]], *, top_level_allowed: 
             body["custom_attributes"] = [{"key": k, "value": v} for k, v in group.custom_attributes.items()]
         return body
 
-    return paginate(ctx, ctx.store.memo(ctx.listing_key(), ordered), shape)
+    if p.str("pagination") == "keyset" and ctx.user is None:  # GitLab: keyset for anonymous callers only
+        if order_by != "name" or sort != "asc":
+            raise SandboxError(405, {"error": KEYSET_ERROR})
+        return _name_keyset(ctx, ctx.store.memo(ctx.listing_key("cursor"), ordered), shape)
+    return paginate(ctx, ctx.store.memo(ctx.listing_key(), ordered), shape)  # signed in: by page number
+
+
+KEYSET_ERROR = "Keyset pagination is not yet available for this type of request"
+
+
+def _name_keyset(ctx: Ctx, rows: Sequence[Group], shape: Callable[[Group], Any]) -> Any:
+    """GitLab's keyset pages of `GET /groups` (`order_by=name`, `sort=asc`): an opaque `cursor` (base64
+    JSON of the last row's name and id) in the `Link` header's `next`, none after the last page."""
+    _, per_page = _page_args(ctx.params)
+    cursor = ctx.params.str("cursor")
+    if cursor:
+        try:
+            last = json.loads(base64.urlsafe_b64decode(cursor.encode()))
+            after = (str(last["name"]).lower(), int(last["id"]))
+        except (ValueError, KeyError, TypeError, binascii.Error):
+            raise SandboxError.invalid("cursor") from None
+        rows = [g for g in rows if (g.name.lower(), g.id) > after]
+    chunk = list(rows[:per_page])
+    headers: dict[str, str] = {}
+    if len(rows) > per_page:
+        token = base64.urlsafe_b64encode(json.dumps(
+            {"name": chunk[-1].name, "id": str(chunk[-1].id), "_kd": "n"}).encode()).decode()
+        url, pairs = _base_and_query(ctx, {"cursor", "page", "per_page"})
+        link = _link(url, [*pairs, ("per_page", str(per_page)), ("cursor", token)], "next")
+        headers = {"Link": link}
+    return json_array_response([shape(g) for g in chunk], headers=headers)
 
 
 async def list_groups(ctx: Ctx) -> Any:

@@ -2,6 +2,8 @@
 by id or title, create (the colour kept as sent, a CSS colour name stored as its upper-case hex, and
 `text_color` by GitLab's rule: dark text only when r + g + b > 500), update with `new_name`, delete,
 subscribe and unsubscribe (304 when nothing changes), and the deprecated forms with `name` in the parameters.
+The listing's `only_group_labels=false` (GitLab 13.6) adds the project labels of the group's projects (of its
+subgroups' too with `include_descendant_groups`): the issues area's labels, which every project has.
 
 Records: `store.areas["group_labels"]` is a `LabelsState`.
 """
@@ -21,6 +23,8 @@ from labdeck.domain.colours import COLOUR_ERROR, ColourError, stored_colour, tex
 from labdeck.sandbox.errors import SandboxError
 from labdeck.sandbox.http import Ctx, endpoint, error, json_response, paginate
 from labdeck.sandbox.routes.groups.groups import authed_group, require_level
+from labdeck.sandbox.seed.issues import Label as ProjectLabel
+from labdeck.sandbox.seed.issues import issues_data
 from labdeck.sandbox.store import Group, Store
 
 AREA = "group_labels"
@@ -93,6 +97,28 @@ def label_json(label: Label, user_id: int | None, *, counts: bool) -> dict[str, 
     return body
 
 
+def project_label_json(label: ProjectLabel) -> dict[str, Any]:
+    """A project label (the issues area's labels, which every sandbox project has)."""
+    return {"id": label.id, "name": label.name, "color": label.color, "text_color": label.text_color,
+            "description": label.description,
+            "description_html": f"<p>{html.escape(label.description)}</p>" if label.description else None,
+            "subscribed": False, "priority": label.priority, "is_project_label": True, "archived": False}
+
+
+def project_labels(ctx: Ctx, project_ids: list[int]) -> list[ProjectLabel]:
+    """The project labels of these projects, those the caller may read (each sandbox project has the issues
+    area's labels)."""
+    store = ctx.store
+    if not any(store.can_read_project(ctx.user, store.projects[pid]) for pid in project_ids):
+        return []
+    return sorted(issues_data(store).labels.values(), key=lambda lb: (lb.name.lower(), lb.id))
+
+
+def label_matches(search: str, title: str, description: str | None) -> bool:
+    """GitLab's label `search`: the title or the description holds it, case-insensitively."""
+    return not search or search in title.lower() or search in (description or "").lower()
+
+
 def _group_ids(ctx: Ctx, group: Group, *, ancestors: bool, descendants: bool) -> list[int]:
     ids = ctx.store.ancestors(group.id) if ancestors else [group.id]
     if descendants:
@@ -133,11 +159,17 @@ async def list_labels(ctx: Ctx) -> Any:
     labels = _available(ctx, group, ancestors=bool(p.bool("include_ancestor_groups", True)),
                         descendants=bool(p.bool("include_descendant_groups", False)))
     search = (p.str("search") or "").lower()
-    if search:
-        labels = [lb for lb in labels
-                  if search in lb.title.lower() or search in (lb.description or "").lower()]
+    labels = [lb for lb in labels if label_matches(search, lb.title, lb.description)]
     counts = bool(p.bool("with_counts", False))
-    return paginate(ctx, labels, lambda lb: label_json(lb, _uid(ctx), counts=counts))
+    rows: list[Any] = [label_json(lb, _uid(ctx), counts=counts) for lb in labels]
+    if not p.bool("only_group_labels", True):
+        descendants = bool(p.bool("include_descendant_groups", False))
+        groups = [group.id, *(ctx.store.descendants(group.id) if descendants else [])]
+        by_namespace = ctx.store.projects_by_namespace()
+        ids = [pid for gid in groups for pid in by_namespace.get(("group", gid), [])]
+        rows += [project_label_json(lb) for lb in project_labels(ctx, ids)
+                 if label_matches(search, lb.name, lb.description)]
+    return paginate(ctx, rows, lambda row: row)
 
 
 async def get_label(ctx: Ctx) -> Any:

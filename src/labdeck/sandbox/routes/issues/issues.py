@@ -2,7 +2,8 @@
 `issue_listing.py`) and project issues as real GitLab serves them (design appendix): read, create,
 update (labels, `add_labels`/`remove_labels`, assignees, milestone, due date, confidential,
 `state_event=close|reopen`), delete; notes (a `/promote` line promotes the issue to an epic); to-do items
-(201, then 304); time tracking with GitLab's working-time durations; related and closing merge requests.
+(201, then 304); time tracking with GitLab's working-time durations (`time_tracking.py`); related and
+closing merge requests. Who may reach and change an issue: `access.py`.
 
 Reading needs read access to the project (404 otherwise, and for a confidential issue the caller may not
 see); updating needs the author or Planner (15) and up; deleting needs Owner (50) or an administrator.
@@ -17,22 +18,22 @@ from typing import Any
 from starlette.responses import Response
 from starlette.routing import Route
 
-from labdeck.domain.durations import DurationError, parse_duration
 from labdeck.sandbox.editions import has_feature
 from labdeck.sandbox.errors import SandboxError
 from labdeck.sandbox.http import Ctx, endpoint, iso, json_response, paginate
 from labdeck.sandbox.routes.groups.groups import find_group
-from labdeck.sandbox.routes.issues.listing import PLANNER, can_see, select_issues
+from labdeck.sandbox.routes.issues.access import issue_of, level_in, require_editor
+from labdeck.sandbox.routes.issues.listing import select_issues
 from labdeck.sandbox.routes.issues.shapes import (
     issue_json,
     issue_listing_json,
     merge_request_json,
     milestone_json,
-    time_stats,
 )
+from labdeck.sandbox.routes.issues.time_tracking import TIME_ROUTES
 from labdeck.sandbox.routes.projects.projects import find_project
 from labdeck.sandbox.seed.issues import Issue, Label, Note, Todo, add_issue, add_note, issues_data
-from labdeck.sandbox.seed.issues import seed as seed  # the area's seeding function
+from labdeck.sandbox.seed.issues_seed import seed as seed  # the area's seeding function
 from labdeck.sandbox.shapes import user_basic
 from labdeck.sandbox.store import Project
 
@@ -74,31 +75,8 @@ async def list_project_issues(ctx: Ctx) -> Any:
 
 # --- single issues --------------------------------------------------------------------------------------
 
-def _issue(ctx: Ctx) -> tuple[Project, Issue]:
-    project = find_project(ctx)
-    try:
-        iid = int(ctx.path("issue_iid"))
-    except ValueError:
-        raise SandboxError.invalid("issue_iid") from None
-    issue = issues_data(ctx.store).by_iid(project.id, iid)
-    if issue is None or not can_see(ctx, issue):
-        raise SandboxError.not_found("Issue")
-    return project, issue
-
-
-def _level(ctx: Ctx, project: Project) -> int:
-    user = ctx.require_user()
-    return 100 if user.is_admin else ctx.store.project_levels(user.id).get(project.id, 0)
-
-
-def _require_editor(ctx: Ctx, project: Project, issue: Issue) -> None:
-    user = ctx.require_user()
-    if _level(ctx, project) < PLANNER and user.id != issue.author_id:
-        raise SandboxError.forbidden()
-
-
 async def get_issue(ctx: Ctx) -> Any:
-    _, issue = _issue(ctx)
+    _, issue = issue_of(ctx)
     return issue_json(ctx, issue, details=bool(ctx.params.bool("with_labels_details")))
 
 
@@ -198,8 +176,8 @@ async def create_issue(ctx: Ctx) -> Any:
 
 
 async def update_issue(ctx: Ctx) -> Any:
-    project, issue = _issue(ctx)
-    _require_editor(ctx, project, issue)
+    project, issue = issue_of(ctx)
+    require_editor(ctx, project, issue)
     if not any(name in ctx.params.data for name in _UPDATE_FIELDS):
         raise SandboxError(400, {"error": f"{', '.join(_UPDATE_FIELDS)} are missing, "
                                           "at least one parameter must be provided"})
@@ -213,8 +191,8 @@ async def update_issue(ctx: Ctx) -> Any:
 
 
 async def delete_issue(ctx: Ctx) -> Any:
-    project, issue = _issue(ctx)
-    if _level(ctx, project) < OWNER:
+    project, issue = issue_of(ctx)
+    if level_in(ctx, project) < OWNER:
         raise SandboxError.forbidden()
     data = issues_data(ctx.store)
     data.remove(issue)
@@ -239,7 +217,7 @@ def note_json(ctx: Ctx, issue: Issue, note: Note, changes: dict[str, Any] | None
 
 
 async def list_notes(ctx: Ctx) -> Any:
-    _, issue = _issue(ctx)
+    _, issue = issue_of(ctx)
     order_by = ctx.params.choice("order_by", ("created_at", "updated_at"), "created_at")
     descending = ctx.params.choice("sort", ("asc", "desc"), "desc") == "desc"
     notes = sorted(issues_data(ctx.store).notes.get(issue.id, []),
@@ -251,7 +229,7 @@ async def list_notes(ctx: Ctx) -> Any:
 def _promote(ctx: Ctx, project: Project, issue: Issue) -> bool:
     """Promote to an epic of the project's group (Reporter and up); False when it cannot be done."""
     user = ctx.require_user()
-    if project.namespace_kind != "group" or issue.epic_id is not None or _level(ctx, project) < REPORTER:
+    if project.namespace_kind != "group" or issue.epic_id is not None or level_in(ctx, project) < REPORTER:
         return False
     data = issues_data(ctx.store)
     group = ctx.store.groups[project.namespace_id]
@@ -266,7 +244,7 @@ def _promote(ctx: Ctx, project: Project, issue: Issue) -> bool:
 
 
 async def create_note(ctx: Ctx) -> Any:
-    project, issue = _issue(ctx)
+    project, issue = issue_of(ctx)
     user = ctx.require_user()
     ctx.params.require("body")
     text = ctx.params.str("body") or ""
@@ -280,10 +258,10 @@ async def create_note(ctx: Ctx) -> Any:
     return json_response(note_json(ctx, issue, note, changes), 201)
 
 
-# --- to-do, time tracking, merge requests -----------------------------------------------------------
+# --- to-do, merge requests (time tracking: `time_tracking.py`) ------------------------------------------
 
 async def create_todo(ctx: Ctx) -> Any:
-    project, issue = _issue(ctx)
+    project, issue = issue_of(ctx)
     user = ctx.require_user()
     data = issues_data(ctx.store)
     if (user.id, issue.id) in data.todos:
@@ -301,73 +279,14 @@ async def create_todo(ctx: Ctx) -> Any:
     return json_response(body, 201)
 
 
-ESTIMATE_REFUSED = "Time estimate must have a valid format and be greater than or equal to zero."
-
-
-def _duration(ctx: Ctx) -> int:
-    ctx.params.require("duration")
-    try:
-        return parse_duration(ctx.params.str("duration") or "")
-    except DurationError:
-        raise SandboxError.validation({"time_estimate": ["must have a valid format"]}) from None
-
-
-async def set_estimate(ctx: Ctx) -> Any:
-    """GitLab's time tracking endpoints: 200 (`status :ok`); an unreadable or negative duration answers
-    `bad_request!(reason: ...)`, the issue unchanged."""
-    project, issue = _issue(ctx)
-    _require_editor(ctx, project, issue)
-    ctx.params.require("duration")
-    try:
-        seconds = parse_duration(ctx.params.str("duration") or "")
-    except DurationError:
-        seconds = -1
-    if seconds < 0:
-        raise SandboxError.message(400, f"400 Bad request - {ESTIMATE_REFUSED}")
-    issue.time_estimate = seconds
-    ctx.store.touch()
-    return time_stats(issue)
-
-
-async def reset_estimate(ctx: Ctx) -> Any:
-    project, issue = _issue(ctx)
-    _require_editor(ctx, project, issue)
-    issue.time_estimate = 0
-    ctx.store.touch()
-    return time_stats(issue)
-
-
-async def add_spent(ctx: Ctx) -> Any:
-    project, issue = _issue(ctx)
-    _require_editor(ctx, project, issue)
-    seconds = _duration(ctx)
-    if issue.total_time_spent + seconds < 0:
-        raise SandboxError.validation({"base": ["Time to subtract exceeds the total time spent"]})
-    issue.total_time_spent += seconds
-    ctx.store.touch()
-    return json_response(time_stats(issue), 201)
-
-
-async def reset_spent(ctx: Ctx) -> Any:
-    project, issue = _issue(ctx)
-    _require_editor(ctx, project, issue)
-    issue.total_time_spent = 0
-    ctx.store.touch()
-    return time_stats(issue)  # 200: only add_spent_time answers 201
-
-
-async def get_time_stats(ctx: Ctx) -> Any:
-    return time_stats(_issue(ctx)[1])
-
-
 async def related_merge_requests(ctx: Ctx) -> Any:
-    _, issue = _issue(ctx)
+    _, issue = issue_of(ctx)
     mrs = [mr for mr in issues_data(ctx.store).merge_requests.values() if issue.id in mr.related]
     return paginate(ctx, mrs, lambda mr: merge_request_json(ctx, mr, full=True))
 
 
 async def closed_by(ctx: Ctx) -> Any:
-    _, issue = _issue(ctx)
+    _, issue = issue_of(ctx)
     mrs = [mr for mr in issues_data(ctx.store).merge_requests.values() if issue.id in mr.closes]
     return paginate(ctx, mrs, lambda mr: merge_request_json(ctx, mr))
 
@@ -398,11 +317,7 @@ routes: list[Route] = [
     Route(f"{_ISSUE}/notes", endpoint(list_notes), methods=["GET"]),
     Route(f"{_ISSUE}/notes", endpoint(create_note), methods=["POST"]),
     Route(f"{_ISSUE}/todo", endpoint(create_todo), methods=["POST"]),
-    Route(f"{_ISSUE}/time_estimate", endpoint(set_estimate), methods=["POST"]),
-    Route(f"{_ISSUE}/reset_time_estimate", endpoint(reset_estimate), methods=["POST"]),
-    Route(f"{_ISSUE}/add_spent_time", endpoint(add_spent), methods=["POST"]),
-    Route(f"{_ISSUE}/reset_spent_time", endpoint(reset_spent), methods=["POST"]),
-    Route(f"{_ISSUE}/time_stats", endpoint(get_time_stats), methods=["GET"]),
     Route(f"{_ISSUE}/related_merge_requests", endpoint(related_merge_requests), methods=["GET"]),
     Route(f"{_ISSUE}/closed_by", endpoint(closed_by), methods=["GET"]),
+    *TIME_ROUTES,
 ]

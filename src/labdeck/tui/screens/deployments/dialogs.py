@@ -22,7 +22,6 @@ from textual.widgets.option_list import Option
 from labdeck.api.models.deployments import Deployment, ShippedMergeRequest
 from labdeck.domain.deployments import SETTABLE_STATUSES, allowed_transitions, sha_problem
 from labdeck.tui.screens.base import FormDialog, Problem
-from labdeck.tui.writes import WriteForm
 
 STATUS_STYLES: dict[str, str] = {"success": "green", "failed": "red", "canceled": "bright_black",
                                  "running": "cyan", "created": "yellow", "blocked": "magenta",
@@ -76,9 +75,9 @@ def deployment_detail(deployment: Deployment) -> Text:
     return out
 
 
-class StatusDialog(WriteForm, ModalScreen[Any]):
-    """Choose a deployment's new status among those its current status allows. Opened with
-    `open_write_form`, it sets the status itself and stays open until it is set (`WriteForm`)."""
+class StatusDialog(FormDialog[str]):
+    """Choose a deployment's new status among those its current status allows (enter on one submits it).
+    Opened with `open_write_form`, it sets the status itself and stays open until it is set."""
 
     CSS_PATH = "deployments.tcss"
     AUTO_FOCUS = "#status-options"
@@ -102,12 +101,20 @@ class StatusDialog(WriteForm, ModalScreen[Any]):
             yield error
             yield Static("enter: set status · escape: cancel", classes="dialog-hint")
 
+    def value(self) -> str | Problem:
+        """The highlighted status, or why there is none."""
+        options = self.query("#status-options").results(OptionList)
+        highlighted = next((o.highlighted_option for o in options), None)
+        if highlighted is None or highlighted.id not in self.choices:
+            return Problem("No status change is allowed from here.")
+        return str(highlighted.id)
+
+    def show_problem(self, problem: Problem) -> None:
+        self.show_form_message(problem.message)
+
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         event.stop()
-        self.submit_value(str(event.option.id))
-
-    def action_cancel(self) -> None:
-        self.dismiss(None)
+        self.submit()
 
 
 @dataclass(frozen=True)

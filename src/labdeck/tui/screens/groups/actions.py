@@ -4,26 +4,25 @@ variable needs its name typed), reveal a masked value, copy a variable's value (
 to a label, show inherited members, and jobs: group export (polled until the archive is there, then saved in
 the folder picked; `downloads.SaveError` names a path that cannot be written), relations export, import.
 
-`GroupActions` is a mixin of `GroupsScreen` (`groups.py`), which provides `group`, `services`,
-`active_tab`, `table()`, `reload()`, `rerender()`, `today`, `download_dir`, `revealed` and `relations`
-(declared for the type checker in `host.py`).
+What each tab adds, edits and deletes, and how, is its editor (`editors.py`, named by its entry in
+`tab_list.GROUP_TABS`); which of the tab-specific actions apply is the entry's `actions`: nothing here
+compares tab names. `GroupActions` is a mixin of `GroupsScreen` (`groups.py`), which provides `group`,
+`services`, `active_tab`, `table()`, `view()`, `reload()`, `rerender()`, `today`, `download_dir`,
+`revealed` and `relations` (declared for the type checker in `host.py`).
 """
 
 from __future__ import annotations
 
 import asyncio
-from datetime import date
 from pathlib import Path
 from typing import Any
 
 from textual import work
-from textual.content import Content
 
 from labdeck.api.badges import BadgeUrlError
-from labdeck.api.models.badges import Badge
 from labdeck.api.models.group_transfer import RelationState, RelationStatus
 from labdeck.api.models.labels import GroupLabel
-from labdeck.api.models.members import BillableMember, Member
+from labdeck.api.models.members import Member
 from labdeck.api.models.variables import CiVariable
 from labdeck.api.variables import VariableError
 from labdeck.tui.capabilities import feature_reason
@@ -31,73 +30,68 @@ from labdeck.tui.context import context_of
 from labdeck.tui.downloads import ensure_folder, safe_name, save_file
 from labdeck.tui.jobs import Job, counted
 from labdeck.tui.screens.base import LabdeckScreen
-from labdeck.tui.screens.ci_variables import DONE, change_variable, delete_variable_screen
-from labdeck.tui.screens.confirm import ConfirmScreen, TypeToConfirmScreen
-from labdeck.tui.screens.groups.applied import group_change_applied
+from labdeck.tui.screens.ci_variables import DONE
+from labdeck.tui.screens.groups.editors import TabEditor
 from labdeck.tui.screens.groups.forms import (
     FormScreen,
     Renderer,
     Values,
-    badge_form,
     folder_form,
     import_form,
-    label_form,
-    member_form,
-    parse_user_refs,
-    variable_form,
 )
 from labdeck.tui.screens.groups.host import GroupsHost
-from labdeck.tui.screens.groups.tab_list import TAB_ACTIONS
+from labdeck.tui.screens.groups.tab_list import TAB_ACTIONS, TAB_BY_KEY
 from labdeck.tui.screens.groups.tabs import copy_variable_value, refuse_hidden, variable_key
-from labdeck.tui.widgets.resource_view import ResourceView
 from labdeck.tui.workers import is_live
 from labdeck.tui.writes import open_write_form
 
-EDITABLE = TAB_ACTIONS["add"]  # the tabs whose rows are added, edited and deleted here
 
-
-def done_text(tab: str, what: str, count: int) -> str:
+def done_text(noun: str, what: str, count: int) -> str:
     """What a change of a tab's items says when done: "Member added", "2 members added"."""
-    noun = tab[:-1]
     return f"{noun.capitalize()} {DONE[what]}" if count == 1 else f"{counted(count, noun)} {DONE[what]}"
 
 
 class GroupActions(GroupsHost):
     """Actions of `GroupsScreen`; see the module docstring."""
 
+    def editor(self) -> TabEditor | None:
+        """How the rows of the tab in front are added, edited and deleted (None: they are not)."""
+        return TAB_BY_KEY[self.active_tab].editor
+
+    def offers(self, action: str) -> bool:
+        """Whether the tab in front declares `action` (`GroupTab.actions`)."""
+        return action in TAB_BY_KEY[self.active_tab].actions
+
     # -- add, edit, delete ----------------------------------------------------------------------------
     def action_add(self) -> None:
-        tab = self.active_tab
-        if self.group is None or tab not in EDITABLE:
+        editor = self.editor()
+        if self.group is None or editor is None:
             self.notify("Add works on members, labels, badges and variables", severity="warning")
             return
-        if tab == "members" and self.billable_members:
-            self.notify("Billable members are not added here: add members, then they count",
-                        severity="warning")
+        if (refusal := editor.refuse_add(self)) is not None:
+            self.notify(refusal, severity="warning")
             return
-        forms = {"members": lambda: member_form("groups", self.today()), "labels": label_form,
-                 "badges": lambda: badge_form(render=self.badge_renderer()),
-                 "variables": lambda: variable_form(scoped=self.variables_scoped())}
-        self.open_change_form(forms[tab](), tab, "add", None)
+        self.open_change_form(editor.add_form(self), self.active_tab, "add", None)
 
     def open_change_form(self, form: FormScreen, tab: str, what: str, row: Any) -> None:
         """Open an add or edit form that sends its change itself: it stays open, values kept, until the
-        change is done; after a lost answer it re-reads the tab (`group_change_applied`)."""
-        services, group = self.services, self.group
-        if services is None or group is None:
+        change is done; after a lost answer it re-reads the tab (its editor's `applied`)."""
+        services, group, editor = self.services, self.group, TAB_BY_KEY[tab].editor
+        if services is None or group is None or editor is None:
             return
         ref = group.id
 
         async def write(values: Values) -> int:
-            return await self._change(services, ref, tab, what, row, values)
+            return await editor.change(services, ref, what, row, values)
 
         def done(result: int | None) -> None:
             if result and is_live(self):
-                self.notify(done_text(tab, what, int(result)))
+                self.notify(done_text(editor.noun, what, int(result)))
+                self.table(tab).show_saved_row(row)  # focus back on the tab's list, on the saved row
                 self.reload(tab)
 
         open_write_form(self, form, write, done=done,
-                        verify=lambda values: group_change_applied(services, ref, tab, row, values),
+                        verify=lambda values: editor.applied(services, ref, row, values),
                         refresh=lambda: self.reload(tab) if is_live(self) else None)
 
     def badge_renderer(self) -> Renderer | None:
@@ -116,118 +110,37 @@ class GroupActions(GroupsHost):
     def action_edit(self) -> None:
         if self.tree_has_focus("edit"):
             return
-        tab, row = self.active_tab, self.table().cursor_row
-        if self.group is None or tab not in EDITABLE or row is None:
+        editor, row = self.editor(), self.table().cursor_row
+        if self.group is None or editor is None or row is None:
             return
-        form: FormScreen
-        if isinstance(row, Member):
-            form = member_form("groups", self.today(), user_ids=str(row.id), level=row.access_level or 30,
-                               expires=row.expires_at.isoformat() if row.expires_at else "", editing=True)
-        elif isinstance(row, GroupLabel):
-            form = label_form(row)
-        elif isinstance(row, Badge):
-            form = badge_form(row.name or "", row.link_url or "", row.image_url or "", editing=True,
-                              render=self.badge_renderer())
-        elif isinstance(row, CiVariable):
-            form = variable_form(row, scoped=self.variables_scoped())
-        else:
-            return
-        self.open_change_form(form, tab, "edit", row)
+        form = editor.edit_form(self, row)
+        if form is not None:
+            self.open_change_form(form, self.active_tab, "edit", row)
 
     def action_delete(self) -> None:
         if self.tree_has_focus("delete"):
             return
-        tab, row = self.active_tab, self.table().cursor_row
-        if self.group is None or row is None or tab not in EDITABLE:
+        tab, editor, row = self.active_tab, self.editor(), self.table().cursor_row
+        if self.group is None or row is None or editor is None:
             return
-        where = self.group.full_path or ""
-        if isinstance(row, BillableMember):
-            name = row.username or str(row.id)
-            message = Content.from_markup("Remove [b]$user[/b] from [b]$group[/b], all its subgroups and "
-                                          "projects?", user=name, group=where)
-            screen: ConfirmScreen = TypeToConfirmScreen("Remove billable member", message, name,
-                                                        confirm_label="Remove")
-        elif isinstance(row, Member):
-            name = row.username or str(row.id)
-            message = Content.from_markup("Remove [b]$user[/b] from [b]$group[/b]?", user=name, group=where)
-            screen = TypeToConfirmScreen("Remove member", message, name, confirm_label="Remove")
-        elif isinstance(row, CiVariable):
-            screen = delete_variable_screen(row, where)
-        else:
-            name = row.name if isinstance(row, GroupLabel) else (row.name or f"badge {row.id}")
-            screen = ConfirmScreen(f"Delete {tab[:-1]}", Content.from_markup(
-                "Delete [b]$name[/b] of [b]$group[/b]?", name=name, group=where), confirm_label="Delete")
         def answered(yes: bool | None) -> None:
             if yes:
                 self.apply_change(tab, "delete", row, {})
 
-        self.app.push_screen(screen, answered)
+        self.app.push_screen(editor.confirm_delete(row, self.group.full_path or ""), answered)
 
     @work(group="groups-change")
     async def apply_change(self, tab: str, what: str, row: Any, values: Values) -> None:
-        services, group = self.services, self.group
-        if services is None or group is None:
+        services, group, editor = self.services, self.group, TAB_BY_KEY[tab].editor
+        if services is None or group is None or editor is None:
             return
         try:
-            count = await self._change(services, group.id, tab, what, row, values)
+            count = await editor.change(services, group.id, what, row, values)
         except (BadgeUrlError, VariableError) as error:  # the forms check first; a last line of defence
             self.notify(str(error), severity="error", markup=False)
             return
-        self.notify(done_text(tab, what, count))
+        self.notify(done_text(editor.noun, what, count))
         self.reload(tab)
-
-    async def _change(self, services: Any, ref: int, tab: str, what: str, row: Any, values: Values) -> int:
-        """Make the change; returns how many items it acted on (several members can be added at once)."""
-        if tab == "members":
-            return await self._member_change(services, ref, what, row, values)
-        elif tab == "labels":
-            await self._label_change(services, ref, what, row, values)
-        elif tab == "badges":
-            if what == "delete":
-                await services.badges.delete_badge(ref, row.id)
-            elif what == "add":
-                await services.badges.create_badge(ref, values["link_url"], values["image_url"],
-                                                   name=values.get("name") or None)
-            else:
-                await services.badges.update_badge(ref, row.id, link_url=values["link_url"],
-                                                   image_url=values["image_url"],
-                                                   name=values.get("name") or None)
-        elif tab == "variables":
-            await self._variable_change(services, ref, what, row, values)
-        return 1
-
-    async def _member_change(self, services: Any, ref: int, what: str, row: Any, values: Values) -> int:
-        source = ("groups", ref)
-        expires = values.get("expires_at") or None
-        day = date.fromisoformat(expires) if expires else None
-        if isinstance(row, BillableMember):
-            await services.members.remove_billable_member(ref, row.id)
-        elif what == "delete":
-            await services.members.remove_member(source, row.id)
-        elif what == "edit":
-            await services.members.update_member(source, row.id, int(values["access_level"]), expires_at=day)
-        else:
-            ids = await services.members.user_ids_for(parse_user_refs(str(values["user_ids"])) or [])
-            if len(ids) == 1:
-                await services.members.add_member(source, ids[0], int(values["access_level"]), expires_at=day)
-            else:
-                await services.members.add_members(source, ids, int(values["access_level"]), expires_at=day)
-            return len(ids)
-        return 1
-
-    async def _label_change(self, services: Any, ref: int, what: str, row: Any, values: Values) -> None:
-        if what == "delete":
-            await services.labels.delete_label(ref, row.id)
-        elif what == "add":
-            await services.labels.create_label(ref, values["name"], values["color"],
-                                               values.get("description") or None)
-        else:
-            new_name = values["name"] if values["name"] != row.name else None
-            await services.labels.update_label(ref, row.id, new_name=new_name, color=values["color"],
-                                               description=values.get("description", ""))
-
-    async def _variable_change(self, services: Any, ref: int, what: str, row: Any, values: Values) -> None:
-        await change_variable(services.variables, ("groups", ref), what, row, values)
 
     def variables_scoped(self) -> bool:
         """Whether group variables have an environment scope here (Premium; not on Community Edition)."""
@@ -235,8 +148,8 @@ class GroupActions(GroupsHost):
 
     def action_copy_reference(self) -> None:
         """`y`: on the variables tab, copy the selected variable's value (never shown); else the URL."""
-        row = self.table("variables").cursor_row
-        if self.active_tab == "variables" and self.focused is not self.tree and isinstance(row, CiVariable):
+        row = self.table().cursor_row
+        if self.focused is not self.tree and isinstance(row, CiVariable):
             copy_variable_value(self.app, row)
             return
         LabdeckScreen.action_copy_reference(self)
@@ -245,23 +158,23 @@ class GroupActions(GroupsHost):
     def action_reveal(self) -> None:
         if self.tree_has_focus("reveal"):
             return
-        row = self.table("variables").cursor_row
-        if self.active_tab != "variables" or not isinstance(row, CiVariable) or refuse_hidden(self.app, row):
+        row = self.table().cursor_row
+        if not self.offers("reveal") or not isinstance(row, CiVariable) or refuse_hidden(self.app, row):
             return
         key = variable_key(row)
         if key in self.revealed:
             self.revealed.discard(key)
         else:
             self.revealed.add(key)
-        self.rerender("variables")
-        self.query_one("#groups-view-variables", ResourceView).refresh_detail()
+        self.rerender(self.active_tab)
+        self.view().refresh_detail()
 
     @work(group="groups-change")
     async def action_subscribe(self) -> None:
         if self.tree_has_focus("subscribe"):
             return
-        row, services, group = self.table("labels").cursor_row, self.services, self.group
-        if self.active_tab != "labels" or not isinstance(row, GroupLabel):
+        row, services, group = self.table().cursor_row, self.services, self.group
+        if not self.offers("subscribe") or not isinstance(row, GroupLabel):
             return
         if services is None or group is None:
             return
@@ -271,18 +184,18 @@ class GroupActions(GroupsHost):
         else:
             self.notify(f"{'Subscribed to' if result.subscribed else 'Unsubscribed from'} {result.name}",
                         markup=False)
-        self.reload("labels")
+        self.reload()
 
     def action_toggle_inherited(self) -> None:
-        if self.active_tab != "members":
+        if not self.offers("toggle_inherited"):
             return
         self.inherited_members = not self.inherited_members
         self.billable_members = False
         self.notify("Members: " + ("direct and inherited" if self.inherited_members else "direct only"))
-        self.reload("members")
+        self.reload()
 
     def action_toggle_billable(self) -> None:
-        if self.active_tab != "members" or self.group is None:
+        if not self.offers("toggle_billable") or self.group is None:
             return
         if self.group.parent_id is not None and not self.billable_members:
             self.notify("Billable members are listed for top-level groups only", severity="warning")
@@ -290,15 +203,16 @@ class GroupActions(GroupsHost):
         self.billable_members = not self.billable_members
         shown = "billable (the whole hierarchy)" if self.billable_members else "direct only"
         self.notify(f"Members: {shown}")
-        self.reload("members")
+        self.reload()
 
     @work(group="groups-change")
     async def action_toggle_override(self) -> None:
         """Turn the override flag of the direct member under the cursor on, or off when we turned it on."""
         if self.tree_has_focus("override"):
             return
-        row, services, group = self.table("members").cursor_row, self.services, self.group
-        if self.active_tab != "members" or not isinstance(row, Member) or services is None or group is None:
+        row, services, group = self.table().cursor_row, self.services, self.group
+        if not self.offers("toggle_override") or not isinstance(row, Member) or services is None \
+                or group is None:
             return
         if self.inherited_members or self.billable_members:
             self.notify("Override applies to direct members (press i or B to go back)", severity="warning")
@@ -309,7 +223,7 @@ class GroupActions(GroupsHost):
         else:
             self.overrides.discard(row.id)
         self.notify(f"Override {'on' if member.override else 'off'} for {member.username}", markup=False)
-        self.rerender("members")
+        self.rerender(self.active_tab)
 
     # -- jobs -----------------------------------------------------------------------------------------
     def ask_folder(self, what: str, then: Any) -> None:
@@ -365,7 +279,7 @@ class GroupActions(GroupsHost):
             job.summarize("relation", "exported")
             if is_live(self) and self.group is not None and self.group.id == ref:
                 self.relations = statuses
-                self.reload("transfer")
+                self.reload(TAB_ACTIONS["export_relations"][0])
 
         return self.ctx.start_job(f"Export relations of {group.full_path}", run)
 

@@ -2,21 +2,21 @@
 tab and the instance variables, which use the same forms) re-read their target, and these say whether what
 was re-read holds what the form sent: the members at that level and expiry, a label of that name and
 colour, a badge with those URLs, a variable of that key and scope with that value and those flags. The
-matchers are pure (they compare models with the form's values); `group_change_applied` does the re-read.
+matchers are pure (they compare models with the form's values); each tab's editor (`editors.py`) does
+the re-read.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 from datetime import date
-from typing import Any
 
 from labdeck.api.models.badges import Badge
 from labdeck.api.models.labels import GroupLabel
 from labdeck.api.models.members import Member
 from labdeck.api.models.variables import CiVariable
 from labdeck.domain.colours import ColourError, normalise_colour
-from labdeck.tui.screens.groups.forms import Values, parse_user_refs, variable_options
+from labdeck.tui.screens.groups.forms import Values, variable_options
 
 
 def _day(value: date | str | None) -> str:
@@ -69,23 +69,3 @@ def variables_hold(variables: Iterable[CiVariable], values: Values, *, key: str,
                  ("masked", variable.masked), ("raw", variable.raw))
         return all(seen is None or seen == options[name] for name, seen in flags)
     return False
-
-
-async def group_change_applied(services: Any, ref: int, tab: str, row: Any, values: Values) -> bool:
-    """Re-read the group's `tab` (members, labels, badges, variables) and say whether the add or edit of
-    `row` (None: an add) with `values` is there."""
-    if tab == "members":
-        refs = [row.id] if row is not None else (parse_user_refs(str(values["user_ids"])) or [])
-        ids = await services.members.user_ids_for(refs)
-        members = await services.members.list_members(("groups", ref), refresh=True)
-        return members_hold(members, ids, values)
-    if tab == "labels":
-        return labels_hold(await services.labels.list_labels(ref, refresh=True), values)
-    if tab == "badges":
-        if row is not None:
-            return badge_holds(await services.badges.get_badge(ref, row.id), values)
-        return any(badge_holds(b, values) for b in await services.badges.list_badges(ref, refresh=True))
-    key = row.key if row is not None else str(values["key"])
-    scope = str(values.get("environment_scope") or "*")
-    return variables_hold(await services.variables.group_variables(ref, refresh=True), values, key=key,
-                          scope=scope, before=row)

@@ -32,7 +32,9 @@ from labdeck.domain.access_levels import MEMBER_LEVELS, PROJECT_MEMBER_LEVELS
 from labdeck.domain.badges import badge_errors, placeholder_list
 from labdeck.domain.ci_variables import DESCRIPTION_MAX, VARIABLE_TYPES, variable_errors
 from labdeck.domain.colours import COLOUR_ERROR, is_colour
+from labdeck.domain.completion import Kind
 from labdeck.tui.screens.base import FormDialog, Problem
+from labdeck.tui.widgets.completion import list_input
 
 Values = dict[str, Any]
 Validator = Callable[[Values], dict[str, str]]
@@ -52,6 +54,7 @@ class Field:
     choices: tuple[tuple[str, Any], ...] | None = None
     switch: bool = False
     disabled: bool = False
+    names: Kind | None = None  # a comma-separated list of these names, completed from the instance
 
 
 class FormScreen(FormDialog[Values]):
@@ -99,6 +102,9 @@ class FormScreen(FormDialog[Values]):
             if field.choices is not None:
                 yield Select(field.choices, value=field.value, allow_blank=False, id=widget_id,
                              disabled=field.disabled)
+            elif field.names is not None:
+                yield list_input(field.names, str(field.value or ""), placeholder=field.placeholder,
+                                 id=widget_id, disabled=field.disabled)
             else:
                 yield Input(str(field.value or ""), placeholder=field.placeholder, password=field.password,
                             id=widget_id, disabled=field.disabled)
@@ -189,7 +195,7 @@ def level_choices(kind: str) -> tuple[tuple[str, int], ...]:
 def member_form(kind: str, today: date, *, user_ids: str = "", level: int = 30, expires: str = "",
                 editing: bool = False) -> FormScreen:
     fields = [Field("user_ids", "User id or username (several separated by commas)", user_ids, "12, alice",
-                    disabled=editing),
+                    disabled=editing, names="user"),
               Field("access_level", "Access level", level, choices=level_choices(kind)),
               Field("expires_at", "Expires on (optional)", expires, "YYYY-MM-DD")]
 

@@ -106,17 +106,14 @@ class GroupsScreen(GroupActions, LabdeckScreen):
             with Vertical(id="groups-detail"):
                 yield Static(Text("Choose a group on the left", style="dim"), id="groups-title")
                 with TabbedContent(id="groups-tabs"):
-                    for key, title in tab_list.TABS:
-                        with TabPane(title, id=f"tab-{key}"):
-                            if key == "transfer":
-                                yield Static(Text(
-                                    "E: export this group (saved in a folder you pick) · X: export its "
-                                    "relations · enter on a relation: download it · I: import a group",
-                                    style="dim"), classes="groups-transfer-help")
-                            spec = self.specs[key]
+                    for tab in tab_list.GROUP_TABS:
+                        with TabPane(tab.title, id=f"tab-{tab.key}"):
+                            if tab.help:
+                                yield Static(Text(tab.help, style="dim"), classes="groups-tab-help")
+                            spec = self.specs[tab.key]
                             yield ResourceView(spec.columns, cells=spec.cells, row_key=spec.row_key,
                                                detail=spec.detail, empty_text=spec.empty,
-                                               id=f"groups-view-{key}")
+                                               id=f"groups-view-{tab.key}")
 
     @property
     def services(self) -> Services | None:
@@ -131,8 +128,11 @@ class GroupsScreen(GroupActions, LabdeckScreen):
     def active_tab(self) -> str:
         return (self.query_one("#groups-tabs", TabbedContent).active or "tab-projects").removeprefix("tab-")
 
+    def view(self, tab: str | None = None) -> ResourceView:
+        return self.query_one(f"#groups-view-{tab or self.active_tab}", ResourceView)
+
     def table(self, tab: str | None = None) -> ResourceTable:
-        return self.query_one(f"#groups-view-{tab or self.active_tab}", ResourceView).table
+        return self.view(tab).table
 
     def tree_has_focus(self, what: str) -> bool:
         """Row actions act on what has focus: with the tree focused they do nothing and say why (the
@@ -322,8 +322,7 @@ class GroupsScreen(GroupActions, LabdeckScreen):
             return
         table = self.table(tab)
         table.empty_text = self.specs[tab].empty  # undo a former reason
-        billable = tab == "members" and self.billable_members
-        feature = tab_list.TAB_FEATURES.get(tab) or ("billable_members" if billable else None)
+        feature = tab_list.TAB_BY_KEY[tab].needs(self)
         missing = feature_reason(context_of(self), feature) if feature else None
         if feature and missing:  # say why in place of the list, and send nothing
             table.empty_text = unavailable(context_of(self), feature, missing)

@@ -1,6 +1,8 @@
-"""The tabs of `:groups`, each declared once (`GroupTab`: key, title, table, the feature its data needs, the
-tab-specific actions that apply in it, its footer keys); the tables the screen reads (`TABS`, `TAB_FEATURES`,
-`TAB_ACTIONS`, `TAB_FOOTER`) are derived from the declarations."""
+"""The tabs of `:groups`, each declared once (`GroupTab`: key, title, table, how it loads, the feature its
+data needs, how its rows are added, edited and deleted, the tab-specific actions that apply in it, its
+footer keys, a help line); the tables the screen reads (`TABS`, `TAB_ACTIONS`, `TAB_FOOTER`, `TAB_BY_KEY`)
+are derived from the declarations. The screen and its actions read only these facts, never a tab's name:
+a new tab is its pane (table, loader, editor) and one entry here."""
 
 from __future__ import annotations
 
@@ -9,6 +11,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from labdeck.api.groups import ProjectQuery
+from labdeck.tui.screens.groups.editors import BADGES, LABELS, MEMBERS, VARIABLES, TabEditor
 from labdeck.tui.screens.groups.tabs import (
     TabSpec,
     badge_tab,
@@ -44,6 +47,13 @@ class GroupTab:
     feature: str | None = None
     actions: tuple[str, ...] = ()
     footer: tuple[str, ...] = ()
+    editor: TabEditor | None = None  # how its rows are added, edited and deleted (None: they are not)
+    help: str = ""  # a line above the table
+    feature_now: Callable[[GroupsScreen], str | None] | None = None  # a feature its current mode needs
+
+    def needs(self, screen: GroupsScreen) -> str | None:
+        """The feature the tab's data needs now (its own, else that of the mode it is in)."""
+        return self.feature or (self.feature_now(screen) if self.feature_now is not None else None)
 
 
 async def _projects(screen: GroupsScreen, services: Services, ref: int, refresh: bool) -> list[Any]:
@@ -89,22 +99,26 @@ GROUP_TABS: tuple[GroupTab, ...] = (
     GroupTab("subgroups", "Subgroups", lambda screen: subgroup_tab(), _subgroups),
     GroupTab("members", "Members", lambda screen: member_tab(screen.overrides), _members,
              actions=(*_EDITING, "toggle_inherited", "toggle_billable", "toggle_override"),
-             footer=("select", *_EDITING, "toggle_inherited", "toggle_billable", "toggle_override")),
+             footer=("select", *_EDITING, "toggle_inherited", "toggle_billable", "toggle_override"),
+             editor=MEMBERS,
+             feature_now=lambda screen: "billable_members" if screen.billable_members else None),
     GroupTab("labels", "Labels", lambda screen: label_tab(), _labels, actions=(*_EDITING, "subscribe"),
-             footer=("select", "add", "edit", "delete", "subscribe")),
+             footer=("select", "add", "edit", "delete", "subscribe"), editor=LABELS),
     GroupTab("badges", "Badges", lambda screen: badge_tab(), _badges, actions=_EDITING,
-             footer=("select", "add", "edit", "delete")),
+             footer=("select", "add", "edit", "delete"), editor=BADGES),
     GroupTab("variables", "Variables", lambda screen: variable_tab(screen.revealed), _variables,
-             actions=(*_EDITING, "reveal"), footer=("select", "edit", "add", "delete", "reveal")),
+             actions=(*_EDITING, "reveal"), footer=("select", "edit", "add", "delete", "reveal"),
+             editor=VARIABLES),
     GroupTab("iterations", "Iterations", lambda screen: iteration_tab(), _iterations, feature="iterations"),
     GroupTab("transfer", "Export and import", lambda screen: relation_tab(), _relations,
              feature="relations_export",
              actions=("export_relations", "import_group"),
-             footer=("export_to", "export_relations", "import_group")),
+             footer=("export_to", "export_relations", "import_group"),
+             help="E: export this group (saved in a folder you pick) · X: export its relations · enter on a "
+                  "relation: download it · I: import a group"),
 )
 # What the rest of the screen reads, derived from the declarations above.
 TABS: tuple[tuple[str, str], ...] = tuple((tab.key, tab.title) for tab in GROUP_TABS)
-TAB_FEATURES: dict[str, str] = {tab.key: tab.feature for tab in GROUP_TABS if tab.feature}
 TAB_ACTIONS: dict[str, tuple[str, ...]] = {}
 for _tab in GROUP_TABS:
     for _action in _tab.actions:

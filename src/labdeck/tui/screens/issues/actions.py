@@ -33,16 +33,18 @@ from labdeck.tui.screens.issues.dialogs import (
     PromptScreen,
     TimeRequest,
     TimeTrackingScreen,
+    bulk_completion,
     bulk_question,
     links_in,
     stats_text,
     time_applied,
 )
+from labdeck.tui.screens.scope_choice import Scope, choose_scope
 from labdeck.tui.workers import is_live
 from labdeck.tui.writes import open_write_form
 
 if TYPE_CHECKING:
-    from labdeck.api.issues import IssuesService
+    from labdeck.api.issues import GroupId, IssuesService
     from labdeck.tui.screens.base import LabdeckScreen
     from labdeck.tui.screens.issues.render import Extras
     from labdeck.tui.widgets.resource_table import ResourceTable
@@ -52,6 +54,7 @@ if TYPE_CHECKING:
 
         extras: dict[int, Extras]
         stale_extras: set[int]
+        group: GroupId | None
 
         @property
         def table(self) -> ResourceTable: ...
@@ -238,41 +241,53 @@ class IssueActions(IssuesHost):
         if not issues:
             self.notify("Mark issues with space first", severity="warning", markup=False)
             return
+        choose_scope(self, self.table, issues, "marked", "Bulk", self.bulk_menu)  # a partial list: which
+
+    def bulk_menu(self, scope: Scope[Issue]) -> None:
+        issues = list(scope.rows)
 
         def chosen(kind: BulkKind | None) -> None:
             if kind is None:
                 return
             if kind not in _PROMPTS:
-                self.confirm_bulk(issues, kind, "")
+                self.confirm_bulk(issues, kind, "", scope)
                 return
             title, example = _PROMPTS[kind]
-            self.app.push_screen(PromptScreen(title, example, allow_empty=kind == "set_milestone"),
-                                 lambda text: None if text is None else self.confirm_bulk(issues, kind, text))
+            self.app.push_screen(
+                PromptScreen(title, example, allow_empty=kind == "set_milestone",
+                             complete=bulk_completion(kind, issues, self.group)),
+                lambda text: None if text is None else self.confirm_bulk(issues, kind, text, scope))
 
         self.app.push_screen(BulkMenu(len(issues)), chosen)
 
-    def confirm_bulk(self, issues: list[Issue], kind: BulkKind, text: str) -> None:
+    def confirm_bulk(self, issues: list[Issue], kind: BulkKind, text: str,
+                     scope: Scope[Issue] | None = None) -> None:
         names = tuple(part.strip().lstrip("@") for part in text.split(",") if part.strip())
         label = BULK_CHOICES[kind].rstrip("…")
         detail = f" ({text})" if text else ""
         title = f"{label}{detail}: {len(issues)} issue{'' if len(issues) == 1 else 's'}"
-        message = Content.assemble(bulk_question(kind, text, len(issues)) + " ",
+        question = bulk_question(kind, text, len(issues))
+        if scope is not None and scope.partial:  # say how much of the listing it covers
+            title = f"{label}{detail}: {scope.text}"
+            question = f"{label}{detail}: {scope.text}" + (", read first?" if scope.all_matching else "?")
+        message = Content.assemble(question + " ",
                                    "Those the server refuses are listed in the task's results.")
-        action = self.bulk_action(issues, kind, names, text, title)
+        action = self.bulk_action(issues, kind, names, text, title, scope)
         if action is not None:
             confirm_bulk(self, action, BulkQuestion(title, message, label,
                                                     danger=kind in ("close", "unassign", "remove_labels")),
                          table=self.table)
 
     def run_bulk(self, issues: list[Issue], kind: BulkKind, names: tuple[str, ...], text: str,
-                 title: str) -> Job | None:
+                 title: str, scope: Scope[Issue] | None = None) -> Job | None:
         """Apply the change to `issues` now (no confirmation): the job, or None without a session."""
-        action = self.bulk_action(issues, kind, names, text, title)
+        action = self.bulk_action(issues, kind, names, text, title, scope)
         return None if action is None else start_bulk(self, action, table=self.table)
 
     def bulk_action(self, issues: list[Issue], kind: BulkKind, names: tuple[str, ...], text: str,
-                    title: str) -> BulkAction[Issue] | None:
-        """The change of `kind` (with `names` or `text`) to every issue of `issues`, as one bulk action."""
+                    title: str, scope: Scope[Issue] | None = None) -> BulkAction[Issue] | None:
+        """The change of `kind` (with `names` or `text`) to every issue of `issues` (or all matching, with
+        `scope`), as one bulk action."""
         service = self.service
         if service is None:
             return None
@@ -295,4 +310,4 @@ class IssueActions(IssuesHost):
             return result.ok, result.message if result.ok else status_line(result.status, result.message)
 
         return BulkAction(title, issues, lambda issue: issue.reference, apply, noun="issue", verb="updated",
-                          prepare=resolve_users)
+                          prepare=resolve_users, scope=scope)

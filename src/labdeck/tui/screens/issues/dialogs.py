@@ -2,14 +2,15 @@
 the comment editor, the edit dialog (title, labels, description) and the time tracking dialog, which checks
 durations with GitLab's rules (`domain.durations`) before anything is sent. Comments and descriptions are
 typed in a `TextEditor` (multi-line; `ctrl+s` sends, `ctrl+o` opens `$VISUAL`/`$EDITOR`). Server text
-appears only as `Content`/`Text`.
+appears only as `Content`/`Text`. Label, username and milestone fields complete names from the instance
+(`widgets/completion.py`): the issue's project, or the marked issues' project (else the view's group).
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any, Final, Literal
+from typing import Final, Literal
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -20,14 +21,15 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Input, OptionList, Static
 from textual.widgets.option_list import Option
 
-from labdeck.api.issues import BulkKind
-from labdeck.api.models.issues import TimeStats
+from labdeck.api.completion import Scope
+from labdeck.api.issues import BulkKind, GroupId, names_scope
+from labdeck.api.models.issues import Issue, TimeStats
+from labdeck.domain.completion import Kind
 from labdeck.domain.durations import DurationError, parse_duration
 from labdeck.domain.label_edits import label_edit
 from labdeck.tui.screens.base import FormDialog, Problem
-from labdeck.tui.screens.form_keys import FormKeys
+from labdeck.tui.widgets.completion import list_input, single_input
 from labdeck.tui.widgets.text_editor import TextEditor
-from labdeck.tui.writes import WriteForm
 
 # id -> label, in menu order
 BULK_CHOICES: Final[dict[BulkKind, str]] = {
@@ -42,6 +44,28 @@ _QUESTIONS: Final[dict[BulkKind, str]] = {
     "unassign": "Unassign everyone from {issues}?", "set_milestone": "Set the milestone {what} on {issues}?",
     "todo": "Add a to-do for {issues}?",
 }
+
+
+# the names a bulk action's prompt takes
+BULK_NAMES: Final[dict[BulkKind, Kind]] = {"add_labels": "label", "remove_labels": "label", "assign": "user",
+                                           "set_milestone": "milestone"}
+
+
+def bulk_completion(kind: BulkKind, issues: list[Issue], group: GroupId | None) -> tuple[Kind, Scope] | None:
+    """What a bulk prompt completes: its kind of name, in the marked issues' project when they share one,
+    else in the view's group (None: the prompt takes no names)."""
+    names = BULK_NAMES.get(kind)
+    if names is None:
+        return None
+    projects = {issue.project_id for issue in issues}
+    scope: Scope = ("project", projects.pop()) if len(projects) == 1 else names_scope(group)
+    return names, scope
+
+
+def project_of(reference: str) -> Scope:
+    """The project of a full issue reference (`group/project#12`), None for a bare `#12`."""
+    path, _, _ = reference.rpartition("#")
+    return ("project", path) if "/" in path else None
 
 
 def bulk_question(kind: BulkKind, text: str, count: int) -> str:
@@ -135,19 +159,28 @@ class PromptScreen(FormDialog[str]):
     BINDINGS = [Binding("escape", "cancel", "Cancel", id="issues_prompt.cancel")]
 
     def __init__(self, title: str | Content, placeholder: str = "", value: str = "", *,
-                 allow_empty: bool = False) -> None:
+                 allow_empty: bool = False, complete: tuple[Kind, Scope] | None = None) -> None:
         super().__init__()
         self.prompt_title = title if isinstance(title, Content) else Content(title)
         self.placeholder = placeholder
         self.initial = value
         self.allow_empty = allow_empty
+        self.complete = complete  # the names the prompt completes (comma-separated, but one milestone)
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="issues-dialog"):
             yield Static(self.prompt_title, classes="issues-dialog-title")
-            yield Input(self.initial, placeholder=self.placeholder, id="issues-prompt-input")
+            yield self._field()
             yield Static("", markup=False, id=self.ERROR)
             yield Static("enter: OK · escape: cancel", classes="issues-dialog-hint")
+
+    def _field(self) -> Input:
+        if self.complete is None:
+            return Input(self.initial, placeholder=self.placeholder, id="issues-prompt-input")
+        kind, scope = self.complete
+        make = single_input if kind == "milestone" else list_input
+        return make(kind, self.initial, scope=lambda: scope, placeholder=self.placeholder,
+                    id="issues-prompt-input")
 
     def value(self) -> str | Problem:
         text = self.query_one("#issues-prompt-input", Input).value.strip()
@@ -226,7 +259,9 @@ class EditIssueScreen(FormDialog[dict[str, str]]):
             yield Input(self.old_title, id="issues-edit-title")
             yield Static("Labels (comma-separated)")
             # no select-on-focus: a Tab into the field and a quick key must not replace every label
-            yield Input(self.old_labels, id="issues-edit-labels", select_on_focus=False)
+            scope = project_of(self.reference)
+            yield list_input("label", self.old_labels, scope=lambda: scope, id="issues-edit-labels",
+                             select_on_focus=False)
             yield Static("Description (Markdown)")
             yield TextEditor(self.old_description, file_name="description.md", id="issues-edit-description")
             yield Static("", id="issues-edit-error", markup=False)
@@ -300,13 +335,15 @@ def time_applied(request: TimeRequest, before: TimeStats, after: TimeStats) -> b
 TIME_DEFAULT = "enter, ctrl+s: add to the time spent (Set estimate: replace it)"
 
 
-class TimeTrackingScreen(WriteForm, FormKeys, ModalScreen[Any]):
+class TimeTrackingScreen(FormDialog[TimeRequest]):
     """Add or reset spent time, set or reset the estimate. Adding spent time is the default (the one primary
     button, what enter and ctrl+s press), and the form says so. A duration GitLab would not read (or a
-    negative estimate) is refused here with the reason, and nothing is sent. Opened with `open_write_form`,
-    it sends the request itself and stays open, duration kept, until it is done (`WriteForm`)."""
+    negative estimate) is refused here with the reason (`value`), and nothing is sent. Each button but
+    Cancel submits with its own action (`action`); opened with `open_write_form`, it sends the request itself
+    and stays open, duration kept, until it is done."""
 
     CSS_PATH = "issues.tcss"
+    SUBMIT = "add_spent_time"  # the primary button: enter and ctrl+s press it
     ERROR = "issues-time-error"
     REFUSALS = (DurationError,)
     AUTO_FOCUS = "#issues-time-duration"
@@ -316,6 +353,7 @@ class TimeTrackingScreen(WriteForm, FormKeys, ModalScreen[Any]):
         super().__init__()
         self.reference = reference
         self.stats = stats
+        self.action: TimeAction = "add_spent_time"  # what the form sends: the button pressed last
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="issues-dialog"):
@@ -333,34 +371,32 @@ class TimeTrackingScreen(WriteForm, FormKeys, ModalScreen[Any]):
                 yield Button("Reset spent", id="reset_spent_time")
                 yield Button("Cancel", id="cancel")
 
-    def checked(self, action: TimeAction) -> TimeRequest | None:
-        """The request for `action` with the typed duration, or None (and the reason shown)."""
+    def value(self) -> TimeRequest | Problem:
+        """The request for `action` with the typed duration, or why GitLab would not take it."""
+        action = self.action
         if action in ("reset_time_estimate", "reset_spent_time"):
             return TimeRequest(action)
         text = self.query_one("#issues-time-duration", Input).value.strip()
-        error = self.query_one("#issues-time-error", Static)
         try:
             seconds = parse_duration(text)
         except DurationError as exc:
-            error.update(Text(str(exc), style="red"))
-            return None
+            return Problem(str(exc))
         if action == "time_estimate" and seconds < 0:
-            error.update(Text("an estimate cannot be negative", style="red"))
-            return None
+            return Problem("an estimate cannot be negative")
         return TimeRequest(action, text)
+
+    def show_problem(self, problem: Problem) -> None:
+        self.query_one(f"#{self.ERROR}", Static).update(Text(problem.message, style="red"))
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()
+        event.prevent_default()  # not `FormDialog`'s rule: every button but Cancel submits
         if event.button.id == "cancel":
             self.dismiss(None)
             return
-        request = self.checked(str(event.button.id))  # type: ignore[arg-type]
-        if request is not None:
-            self.submit_value(request)
+        self.action = str(event.button.id)  # type: ignore[assignment]
+        self.submit()
 
     def _set_busy(self, busy: bool) -> None:
         for button in self.query(Button):  # every button but Cancel sends
             button.disabled = busy and button.id != "cancel"
-
-    def action_cancel(self) -> None:
-        self.dismiss(None)

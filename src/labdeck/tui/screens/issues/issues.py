@@ -23,7 +23,7 @@ from textual.containers import Horizontal
 from textual.widgets import Input, Static
 
 from labdeck.api.errors import LabdeckError
-from labdeck.api.issues import GroupId, IssuesService, ProjectScope
+from labdeck.api.issues import GroupId, IssuesService, listing_scope
 from labdeck.api.models.base import paused_gc
 from labdeck.api.models.issues import Issue, LabelDetail
 from labdeck.domain.issue_query import QueryError, help_text
@@ -33,9 +33,11 @@ from labdeck.tui.screens.base import LabdeckScreen
 from labdeck.tui.screens.issues.actions import IssueActions
 from labdeck.tui.screens.issues.early_load import EarlyLoad
 from labdeck.tui.screens.issues.extras import read_extras
+from labdeck.tui.screens.issues.filter_names import check_names, filter_input
 from labdeck.tui.screens.issues.render import COLUMNS, Extras, issue_cells, issue_detail
 from labdeck.tui.widgets.footer import LIST_KEYS
 from labdeck.tui.widgets.labelled import LabelledField
+from labdeck.tui.widgets.path_input import PathInput
 from labdeck.tui.widgets.resource_table import ResourceTable
 from labdeck.tui.widgets.resource_view import ResourceView
 from labdeck.tui.workers import app_running
@@ -48,8 +50,8 @@ SERVER_ORDERS: Final = {"title": "title", "updated": "updated_at", "due": "due_d
 def parse_scope(scope: str | None) -> GroupId | None:
     """A saved view's scope (`instance`, `group:<full/path>` or `project:<full/path>`, as the project
     view's Issues tab opens it) as a group path or a `ProjectScope`, None for the instance."""
-    if scope and scope.startswith("project:") and scope.removeprefix("project:").strip():
-        return ProjectScope(scope.removeprefix("project:").strip())
+    if scope and scope.startswith("project:"):
+        return listing_scope(scope)
     if scope and scope.startswith("group:"):
         return scope.removeprefix("group:").strip() or None
     return None
@@ -116,11 +118,13 @@ class IssuesScreen(IssueActions, LabdeckScreen):
         if self._early is None:
             self._start_early_load()
         with Horizontal(id="issues-bar"):  # labelled fields; the placeholders are examples
-            bar = Input(self.query_text, placeholder='label:bug assignee:none "text"', id="issues-query")
+            bar = filter_input(self, self.query_text, placeholder='label:bug assignee:none "text"',
+                               id="issues-query")
             bar.tooltip = Text(help_text())  # every filter key, literal text
             yield LabelledField("Filter", bar, id="issues-query-field")
-            yield LabelledField("Group", Input(str(self.group or ""), placeholder="acme (empty: all)",
-                                               id="issues-scope"), id="issues-scope-field")
+            scope = PathInput(str(self.group or ""), kind="group", placeholder="acme (empty: all)",
+                              id="issues-scope")
+            yield LabelledField("Group", scope, id="issues-scope-field")
         yield Static("", markup=False, id="issues-query-error")
         yield ResourceView(COLUMNS, cells=issue_cells, row_key=lambda i: i.id, detail=self.detail_for,
                            show_detail=True, empty_text="No issues", enter_opens_detail=True,
@@ -176,6 +180,7 @@ class IssuesScreen(IssueActions, LabdeckScreen):
             return False
         error.update(Text(""))
         self.remove_class("-query-error")
+        check_names(self, self.query_text, self.group)  # `no user called ...` instead of an empty list
         return True
 
     def action_focus_query(self) -> None:
@@ -187,7 +192,7 @@ class IssuesScreen(IssueActions, LabdeckScreen):
         event.stop()
         self.query_text = self.query_one("#issues-query", Input).value.strip()
         scope = self.query_one("#issues-scope", Input).value.strip()
-        self.group = parse_scope(scope) if scope.startswith("project:") else scope or None
+        self.group = listing_scope(scope)
         if self.compile():
             self.table.focus()
             self.load_issues(refresh=False)
@@ -226,6 +231,8 @@ class IssuesScreen(IssueActions, LabdeckScreen):
             order_by, sort = ("created_at", True) if order is None else order
             window, first = taken or (service.window(query, group=group, order_by=order_by,
                                                      sort="desc" if sort else "asc"), None)
+            if hit is None:
+                feed.show_cached(window)  # a relaunch: the first page last seen, at once
             rows = self.remember_labels(await (first or window.start()))
             if hit is None:
                 feed.show_first(window, rows, search=search, order=order)

@@ -22,6 +22,7 @@ from labdeck.api.errors import ApiError
 from labdeck.tui.errors import describe_error
 from labdeck.tui.screens.base import FormDialog, Problem
 from labdeck.tui.screens.form_keys import FormKeys
+from labdeck.tui.widgets.path_input import PathInput
 from labdeck.tui.writes import may_have_applied
 
 T = TypeVar("T")
@@ -214,7 +215,7 @@ class ForkDialog(FormKeys, ModalScreen[ForkRequest | None]):
             title = Content.from_markup("Fork [b]$source[/b]", source=self.source)
             yield Static(title, classes="dialog-title")
             yield Label("Namespace id or path (empty: your personal namespace)")
-            yield Input(id="fork-namespace", placeholder="group/subgroup or 42")
+            yield PathInput(kind="group", id="fork-namespace", placeholder="group/subgroup or 42")
             yield Label("Name (empty: the same as the source)")
             yield Input(id="fork-name", placeholder="name")
             yield Label("Path (empty: the same as the source)")

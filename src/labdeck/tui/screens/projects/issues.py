@@ -28,7 +28,7 @@ from textual.widget import Widget
 from textual.widgets import Input, Static
 
 from labdeck.api.errors import LabdeckError
-from labdeck.api.issues import IssuesService, ProjectScope
+from labdeck.api.issues import GroupId, IssuesService, ProjectScope
 from labdeck.api.models.issues import Issue
 from labdeck.api.models.projects import Project
 from labdeck.domain.issue_query import QueryError, help_text
@@ -89,6 +89,7 @@ class ProjectIssuesTab(IssueActions, PanePolicy, Widget):
         self.read = False
         self.extras: dict[int, Extras] = {}  # notes and merge requests, read for a detail shown
         self.stale_extras: set[int] = set()  # issues written since (`IssueActions.refresh_issue`)
+        self.group: GroupId | None = ProjectScope(project.id)  # the scope, as `IssueActions` reads it
 
     @property
     def path(self) -> str:

@@ -1,5 +1,7 @@
-"""`:projects`: the projects the signed-in user can see (through `ProjectsService`), most recently active
-first, loaded a page at a time as the cursor nears the end; enter opens the project's view (wiki, tags,
+"""`:projects`: the projects the signed-in user can see (through `ProjectsService.window`), newest first,
+read by keyset pagination (GitLab's for `/projects`: order by id) on demand as the cursor nears the end
+(`tui/list_feed.py`: honest counts, a ceiling on the rows held, filter and sort sent to the server while
+the list is partial, `G` asks before reading everything); enter opens the project's view (wiki, tags,
 Pages domains, error tracking, forks); `a` archives or unarchives (hidden in read-only mode).
 """
 
@@ -14,6 +16,7 @@ from textual.content import Content
 from labdeck.api.models.projects import Project
 from labdeck.api.projects import ProjectsService
 from labdeck.tui.areas import AreaRequest
+from labdeck.tui.list_feed import ListFeed
 from labdeck.tui.screens.base import LabdeckScreen
 from labdeck.tui.screens.confirm import ConfirmScreen
 from labdeck.tui.widgets.detail_fields import append_fields
@@ -23,6 +26,8 @@ from labdeck.tui.widgets.resource_view import ResourceView
 from labdeck.tui.widgets.table_model import Column
 
 PER_PAGE = 50
+# Columns the server can order by (others sort the loaded rows only, and say so); by id: keyset.
+SERVER_ORDERS = {"path": "path", "stars": "star_count", "activity": "last_activity_at"}
 
 
 def project_cells(project: Project) -> tuple[Text, ...]:
@@ -66,9 +71,11 @@ class ProjectsScreen(LabdeckScreen):
     ROW_ACTIONS = MUTATING_ACTIONS
     BINDINGS = [Binding("a", "toggle_archive", "Archive/unarchive", id="projects.archive")]
 
+    feed: ListFeed[Project]  # set on mount: the listing read on demand
+
     def __init__(self) -> None:
         super().__init__()
-        self.next_url: str | None = None
+        self.search = ""  # the server's search of a partial list (its filter box)
 
     def compose_body(self) -> ComposeResult:
         yield ResourceView(PROJECT_COLUMNS, cells=project_cells, row_key=lambda p: p.id,
@@ -83,41 +90,44 @@ class ProjectsScreen(LabdeckScreen):
         return session.services.projects if session else None
 
     def on_mount(self) -> None:
+        self.feed = ListFeed(self.query_one("#projects-view", ResourceView), "projects",
+                             self.reload_from_server, orders=SERVER_ORDERS)
         self.table.focus()
         self.refresh_data()
 
     def refresh_data(self) -> None:
-        self.load_first()
+        self.load_first(self.feed.order)  # a partial list's server-side sort stays
 
     @work(exclusive=True, group="projects")
-    async def load_first(self) -> None:
+    async def load_first(self, order: tuple[str, bool] | None = None) -> None:
+        """The first page now, the rest on demand (all of it at once when the server's total fits)."""
         source = self.source()
         if source is None:
             return
+        order_by, descending = order or ("id", True)
+        window = source.window(search=self.search or None, order_by=order_by,
+                               sort="desc" if descending else "asc")
+        self.feed.show_cached(window)  # a relaunch: the first page last seen, at once
         self.table.loading_more = True
         try:
-            projects, self.next_url = await source.first_page(per_page=PER_PAGE)
+            rows = await window.start()
+            self.feed.show_first(window, rows, search=self.search, order=order)
+            await self.feed.complete_if_small(window)
         finally:
             self.table.loading_more = False
-        self.table.set_rows(projects)
-        self.table.has_more = self.next_url is not None
         self.mark_data_loaded()
 
-    @work(exclusive=True, group="projects-more")
-    async def load_more(self) -> None:
-        source, url = self.source(), self.next_url
-        if source is None or url is None:
-            return
-        self.table.loading_more = True
-        try:
-            projects, self.next_url = await source.next_page(url)
-        finally:
-            self.table.loading_more = False
-        self.table.append_rows(projects)
-        self.table.has_more = self.next_url is not None
+    def reload_from_server(self, search: str, order: tuple[str, bool] | None) -> None:
+        """A partial list's filter box (the server's search) or sort."""
+        self.search = search
+        self.load_first(order)
 
     def on_resource_table_load_more(self, event: ResourceTable.LoadMore) -> None:
-        self.load_more()
+        event.stop()
+        self.feed.read_more()
+
+    def on_resource_table_row_highlighted(self, event: ResourceTable.RowHighlighted) -> None:
+        self.feed.cursor_moved()
 
     def on_resource_table_row_selected(self, event: ResourceTable.RowSelected) -> None:
         if isinstance(event.row, Project):

@@ -2,8 +2,9 @@
 wiki, the project's issues, container registry and deployments, repository tags, Pages domains, error
 tracking, forks, members, CI/CD variables and the registry's cleanup policy, each a widget from its own
 module (`wiki`, `issues`, `containers`, `deployments`, `tags`, `pages`, `error_tracking`, `forks`,
-`members`, `variables`, `registry_policy`). `]` and `[` switch to the next and previous tab and put the
-focus in it; `f` forks the project from any tab (the fork runs as a job); `r` reloads the tab in view.
+`registry_policy`; members and variables are the panes of every owner, `screens/panes/`). `]` and `[`
+switch to the next and previous tab and put the focus in it; `f` forks the project from any tab (the fork
+runs as a job); `r` reloads the tab in view.
 """
 
 from __future__ import annotations
@@ -21,16 +22,17 @@ from textual.widgets import Static, TabbedContent, TabPane
 from labdeck.api.models.projects import Project
 from labdeck.tui.pane_policy import PanePolicy
 from labdeck.tui.screens.base import LabdeckScreen
+from labdeck.tui.screens.owner import project_owner
+from labdeck.tui.screens.panes.members import MembersPane
+from labdeck.tui.screens.panes.variables import VariablesPane
 from labdeck.tui.screens.projects.containers import ContainerRegistryTab
 from labdeck.tui.screens.projects.deployments import ProjectDeploymentsTab
 from labdeck.tui.screens.projects.error_tracking import ErrorTrackingTab
 from labdeck.tui.screens.projects.forks import ForksTab
 from labdeck.tui.screens.projects.issues import ProjectIssuesTab
-from labdeck.tui.screens.projects.members import MembersTab
 from labdeck.tui.screens.projects.pages import PagesTab
 from labdeck.tui.screens.projects.registry_policy import RegistryPolicyTab
 from labdeck.tui.screens.projects.tags import TagsTab
-from labdeck.tui.screens.projects.variables import VariablesTab
 from labdeck.tui.screens.projects.wiki import WikiTab
 from labdeck.tui.widgets.resource_table import ResourceTable
 
@@ -159,8 +161,9 @@ TAB_LIST: tuple[Tab, ...] = (
     Tab("pages", "Pages domains", lambda view: PagesTab(view.project, now=view.now, id="project-pages")),
     Tab("errors", "Error tracking", lambda view: ErrorTrackingTab(view.project, id="project-errors")),
     Tab("forks", "Forks", lambda view: ForksTab(view.project, id="project-forks")),
-    Tab("members", "Members", lambda view: MembersTab(view.project, id="project-members")),
-    Tab("variables", "Variables", lambda view: VariablesTab(view.project, id="project-variables")),
+    Tab("members", "Members", lambda view: MembersPane(project_owner(view.project), id="project-members")),
+    Tab("variables", "Variables",
+        lambda view: VariablesPane(project_owner(view.project), id="project-variables")),
     Tab("registry", "Registry policy",
         lambda view: RegistryPolicyTab(view.project, now=view.now, id="project-registry")),
 )

@@ -96,6 +96,8 @@ class RegistryScreen(ScopedScreen):
     SCOPE_INPUT = "registry-scope"
     MUTATING_ACTIONS = frozenset({"delete_repository"})
     ROW_ACTIONS = MUTATING_ACTIONS
+    CURSOR_ACTIONS = frozenset({"cleanup"})
+    ROW_NAME = "a repository"
     BINDINGS = [
         Binding("f", "scope", "Project/group", id="registry.scope"),
         Binding("x", "delete_repository", "Delete repository", id="registry.delete_repository"),

@@ -17,8 +17,10 @@ from textual.widgets import Static
 
 from labdeck.api.errors import LabdeckError
 from labdeck.api.journal import JournalEntry, UndoService
+from labdeck.domain.catalogue import changed_families
 from labdeck.domain.journal_words import change_phrase, change_rows
 from labdeck.tui.areas import AreaRequest
+from labdeck.tui.bulk import refresh_lists
 from labdeck.tui.context import context_of
 from labdeck.tui.errors import describe_error
 from labdeck.tui.screens.base import StatusTableScreen
@@ -180,14 +182,19 @@ class JournalScreen(StatusTableScreen):
         if service is None:
             return
 
+        app = self.app
+
         async def run(job: Any) -> None:
             job.set_total(len(entries))
+            changed: list[str] = []
             for entry in entries:
                 try:
                     job.add_result(entry.target, True, await service.undo(entry))
                 except LabdeckError as error:  # a lost answer says the server may have applied it
                     job.add_result(entry.target, False, describe_error(error))
-            self.app.call_later(self._reload_if_shown)
+                changed.extend(changed_families(entry.method, entry.path))  # (a lost answer may have)
+            app.call_later(self._reload_if_shown)
+            refresh_lists(app, changed)  # every open list the undo changed is read again (Users, unbanned)
 
         title = f"Undo {entries[0].operation}" if len(entries) == 1 else f"Undo {len(entries)} changes"
         self.ctx.start_job(title, run, total=len(entries))

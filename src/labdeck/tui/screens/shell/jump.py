@@ -30,6 +30,9 @@ class JumpScreen(FormKeys, ModalScreen[str | None]):
     BINDINGS = [
         Binding("escape", "cancel", "Cancel", id="jump.cancel"),
         Binding("tab", "complete", "Complete", id="jump.complete"),
+        # a priority binding: enter answers as the app reads it, before a key typed after it (`:users` enter
+        # `:projects`) can reach the field; an enter that bubbled up from the field came after that key
+        Binding("enter", "answer_typed", "Open", show=False, priority=True, id="jump.open"),
     ]
 
     def footer_order(self) -> tuple[str, ...]:
@@ -84,9 +87,19 @@ class JumpScreen(FormKeys, ModalScreen[str | None]):
         context_of(self).type_ahead.hold(self.app)
         self.dismiss(name)
 
+    def action_answer_typed(self) -> None:
+        self.answer_text(self.query_one("#jump-input", PromptInput).value)
+
     def on_input_submitted(self, event: Input.Submitted) -> None:
-        names = complete(event.value, self._admin(), self._allowed())
-        exact = event.value.strip().lstrip(":").lower()
+        event.stop()
+        self.answer_text(event.value)
+
+    def answer_text(self, value: str) -> None:
+        """Open the view `value` names (or the first it begins), or say why not."""
+        if self.query_one("#jump-input", PromptInput).answered:
+            return
+        names = complete(value, self._admin(), self._allowed())
+        exact = value.strip().lstrip(":").lower()
         if exact in names or (exact and find_area(exact) is not None):
             self.answer(exact)  # an area this instance or token cannot reach: opening it says why
         elif len(names) >= 1 and exact:

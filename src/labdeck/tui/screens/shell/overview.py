@@ -52,6 +52,13 @@ def registry_line(known: KnownRepository, top: int) -> str:
     return f"{format_size(known.bytes):>8}  {known.path}, {tags}  {bar(known.bytes, top)}"
 
 
+def first_line(options: list[Option], wanted: str | None) -> int | None:
+    """The line to highlight: the one with id `wanted` if it is still shown, else the first line that opens
+    something (the headings are not), so the cursor is visible and enter opens at once."""
+    lines = [i for i, option in enumerate(options) if not option.disabled]
+    return next((i for i in lines if options[i].id == wanted), lines[0] if lines else None)
+
+
 class OverviewPanel(Vertical):
     """The overview's lines in an option list; enter opens the line's area."""
 
@@ -146,11 +153,11 @@ class OverviewPanel(Vertical):
         self._deployment_lines(options)
         self._job_lines(options)
         lines = self.query_one("#overview-lines", OptionList)
-        highlighted = lines.highlighted
+        shown = [o for o in options if o is not None]
+        was = lines.highlighted_option.id if lines.highlighted_option is not None else None
         lines.clear_options()
-        lines.add_options([o for o in options if o is not None])
-        if highlighted is not None and lines.option_count:
-            lines.highlighted = min(highlighted, lines.option_count - 1)
+        lines.add_options(shown)
+        lines.highlighted = first_line(shown, was)
 
     def _heading(self, options: list[Option | None], title: str, key: str | None = None) -> None:
         age = f" · {age_text(self.loaded_at.get(key), self._now())}" if key else ""

@@ -34,6 +34,7 @@ from labdeck.tui.jobs import Job, counted
 from labdeck.tui.list_feed import EarlyWindow, ListFeed
 from labdeck.tui.screens.base import LabdeckScreen
 from labdeck.tui.screens.confirm import ConfirmScreen, TypeToConfirmScreen
+from labdeck.tui.screens.scope_choice import Scope, choose_scope
 from labdeck.tui.screens.users.moderation import GENTLE, TYPED, Availability, OperationMenu, operations_text
 from labdeck.tui.widgets.detail_fields import append_fields
 from labdeck.tui.widgets.footer import LIST_KEYS
@@ -178,6 +179,7 @@ class UsersScreen(LabdeckScreen):
                 early.cancel()
             window, first = taken or (service.window(search=search, keyset=True, order_by=order_by,
                                                      sort="desc" if descending else "asc"), None)
+            self.feed.show_cached(window)  # a relaunch: the first page last seen, at once
             rows = await (first or window.start())
             self.feed.show_first(window, rows, search=self.search, order=order)
             if await self.feed.complete_if_small(window) and order is None:
@@ -285,8 +287,9 @@ class UsersScreen(LabdeckScreen):
     # -- moderation -----------------------------------------------------------------------------------
     def action_moderate(self) -> None:
         marked = [u for u in self.table.marked_rows if isinstance(u, ModeratedUser)]
-        if marked:
-            self.choose_bulk(marked)
+        if marked:  # a partial list: the marked users, or all matching (read first)
+            choose_scope(self, self.table, marked, "marked", "Moderate",
+                         lambda scope: self.choose_bulk(list(scope.rows), scope))
             return
         user = self.table.cursor_row
         if isinstance(user, ModeratedUser):
@@ -305,7 +308,7 @@ class UsersScreen(LabdeckScreen):
 
         self.app.push_screen(OperationMenu(title, self.availability(user)), chosen)
 
-    def choose_bulk(self, users: list[ModeratedUser]) -> None:
+    def choose_bulk(self, users: list[ModeratedUser], scope: Scope[ModeratedUser] | None = None) -> None:
         allowed: dict[Operation, int] = dict.fromkeys(Operation, 0)
         for user in users:
             for op, enabled, _ in self.availability(user):
@@ -317,15 +320,18 @@ class UsersScreen(LabdeckScreen):
         title = Text(f"Moderate {counted(total, 'marked user')}", style="bold")
 
         def chosen(op: Operation | None) -> None:
-            action = self.bulk_action(users, op) if op is not None else None
+            action = self.bulk_action(users, op, scope) if op is not None else None
             if op is None or action is None:
                 return
             label = op.label.capitalize()
-            question = (f"{label} {counted(total, 'marked user')}? Those the server refuses are listed in "
-                        "the task's results.")
+            everyone = scope is not None and scope.all_matching  # typed as such, never as "5 users"
+            what = scope.text if everyone and scope is not None else counted(total, 'marked user')
+            question = (f"{label} {what}{', read first' if everyone else ''}? Those the server refuses are "
+                        "listed in the task's results.")
+            count = "all matching users" if everyone else counted(total, "user")
             confirm_bulk(self, action, BulkQuestion(
-                f"{label} {counted(total, 'user')}", question, label, danger=op not in GENTLE,
-                typed=counted(total, "user") if op in TYPED else None,
+                f"{label} {count}", question, label, danger=op not in GENTLE,
+                typed=count if op in TYPED else None,
                 irreversible=NO_INVERSE_USER_OPS.get(op.value)), table=self.table)
 
         self.app.push_screen(OperationMenu(title, rows), chosen)
@@ -365,13 +371,16 @@ class UsersScreen(LabdeckScreen):
                     markup=False, timeout=8)
         self.load_users(refresh=True)
 
-    def run_bulk(self, users: list[ModeratedUser], op: Operation) -> Job | None:
+    def run_bulk(self, users: list[ModeratedUser], op: Operation,
+                 scope: Scope[ModeratedUser] | None = None) -> Job | None:
         """Moderate `users` now (no confirmation): the job, or None without a session."""
-        action = self.bulk_action(users, op)
+        action = self.bulk_action(users, op, scope)
         return None if action is None else start_bulk(self, action, table=self.table)
 
-    def bulk_action(self, users: list[ModeratedUser], op: Operation) -> BulkAction[ModeratedUser] | None:
-        """`op` on every user of `users` but the caller's own account, as one bulk action."""
+    def bulk_action(self, users: list[ModeratedUser], op: Operation,
+                    scope: Scope[ModeratedUser] | None = None) -> BulkAction[ModeratedUser] | None:
+        """`op` on every user of `users` (or all matching, with `scope`) but the caller's own account, as
+        one bulk action."""
         service = self.service()
         if service is None:
             return None
@@ -384,7 +393,7 @@ class UsersScreen(LabdeckScreen):
             f"{op.label.capitalize()} {counted(len(users), 'user')}", users,
             lambda u: u.username or str(u.id), moderate,
             noun="user", verb=f"({op.label})", skip=lambda u: self.refuse_self(u, op),  # not the caller's own
-            refresh=lambda: self.load_users(refresh=True))
+            refresh=lambda: self.load_users(refresh=True), scope=scope)
 
 
 def open_users(request: AreaRequest) -> UsersScreen:

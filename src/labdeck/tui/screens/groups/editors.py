@@ -1,0 +1,163 @@
+"""How the rows of a `:groups` tab are added, edited and deleted, declared per tab (`TabEditor`): its noun,
+its add and edit forms, the confirmation of a delete, the write, and the re-read that says whether a write
+whose answer was lost was applied. A tab's entry in `tab_list.GROUP_TABS` names its editor; the screen's
+actions (`actions.py`) read only these facts, never the tab's name.
+
+The member and variable forms, writes and re-reads are the owner's (`screens/owner.Owner`): the members and
+variables panes of the project view and the instance send through the same methods.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from textual.content import Content
+
+from labdeck.api.models.badges import Badge
+from labdeck.api.models.labels import GroupLabel
+from labdeck.api.models.members import BillableMember, Member
+from labdeck.api.models.variables import CiVariable
+from labdeck.tui.screens.confirm import ConfirmScreen, TypeToConfirmScreen
+from labdeck.tui.screens.groups.applied import badge_holds, labels_hold
+from labdeck.tui.screens.groups.forms import (
+    FormScreen,
+    Values,
+    badge_form,
+    label_form,
+)
+from labdeck.tui.screens.owner import Owner
+
+if TYPE_CHECKING:
+    from labdeck.api.services import Services
+    from labdeck.tui.screens.groups.actions import GroupActions
+
+@dataclass(frozen=True)
+class TabEditor:
+    """The add, edit and delete of one tab's rows. `change(services, group id, what, row, values)` sends
+    "add" (row None), "edit" or "delete" and returns how many items it acted on; `applied(services, group
+    id, row, values)` re-reads the tab after a lost answer; `refuse_add(screen)` says why adding is not
+    offered in the tab's current state (None: it is)."""
+
+    noun: str
+    add_form: Callable[[GroupActions], FormScreen]
+    edit_form: Callable[[GroupActions, Any], FormScreen | None]
+    confirm_delete: Callable[[Any, str], ConfirmScreen]
+    change: Callable[[Services, int, str, Any, Values], Awaitable[int]]
+    applied: Callable[[Services, int, Any, Values], Awaitable[bool]]
+    refuse_add: Callable[[GroupActions], str | None] = lambda screen: None
+
+
+# -- members (the writes and re-reads are the owner's: `screens/owner.py`) --------------------------------
+def _member_delete(row: Any, where: str) -> ConfirmScreen:
+    name = row.username or str(row.id)
+    if isinstance(row, BillableMember):
+        message = Content.from_markup("Remove [b]$user[/b] from [b]$group[/b], all its subgroups and "
+                                      "projects?", user=name, group=where)
+        return TypeToConfirmScreen("Remove billable member", message, name, confirm_label="Remove")
+    message = Content.from_markup("Remove [b]$user[/b] from [b]$group[/b]?", user=name, group=where)
+    return TypeToConfirmScreen("Remove member", message, name, confirm_label="Remove")
+
+
+def _group(ref: int) -> Owner:
+    return Owner("groups", ref)
+
+
+GROUPS = Owner("groups")  # the forms of any group (a write names the group: `_group(ref)`)
+
+
+MEMBERS = TabEditor(
+    "member",
+    add_form=lambda screen: GROUPS.member_form(screen.today()),
+    edit_form=lambda screen, row: GROUPS.member_form(screen.today(), row) if isinstance(row, Member)
+    else None,
+    confirm_delete=_member_delete,
+    change=lambda services, ref, what, row, values: _group(ref).change_member(services.members, what, row,
+                                                                              values),
+    applied=lambda services, ref, row, values: _group(ref).member_applied(services.members, row, values),
+    refuse_add=lambda screen: "Billable members are not added here: add members, then they count"
+    if screen.billable_members else None,
+)
+
+
+# -- labels ---------------------------------------------------------------------------------------------
+def _plain_delete(noun: str) -> Callable[[Any, str], ConfirmScreen]:
+    def confirm(row: Any, where: str) -> ConfirmScreen:
+        name = row.name if isinstance(row, GroupLabel) else (row.name or f"{noun} {row.id}")
+        return ConfirmScreen(f"Delete {noun}", Content.from_markup(
+            "Delete [b]$name[/b] of [b]$group[/b]?", name=name, group=where), confirm_label="Delete")
+    return confirm
+
+
+async def _label_change(services: Services, ref: int, what: str, row: Any, values: Values) -> int:
+    labels = services.labels
+    if what == "delete":
+        await labels.delete_label(ref, row.id)
+    elif what == "add":
+        await labels.create_label(ref, values["name"], values["color"], values.get("description") or None)
+    else:
+        new_name = values["name"] if values["name"] != row.name else None
+        await labels.update_label(ref, row.id, new_name=new_name, color=values["color"],
+                                  description=values.get("description", ""))
+    return 1
+
+
+async def _labels_applied(services: Services, ref: int, row: Any, values: Values) -> bool:
+    return labels_hold(await services.labels.list_labels(ref, refresh=True), values)
+
+
+LABELS = TabEditor(
+    "label", add_form=lambda screen: label_form(),
+    edit_form=lambda screen, row: label_form(row) if isinstance(row, GroupLabel) else None,
+    confirm_delete=_plain_delete("label"), change=_label_change, applied=_labels_applied)
+
+
+# -- badges ---------------------------------------------------------------------------------------------
+async def _badge_change(services: Services, ref: int, what: str, row: Any, values: Values) -> int:
+    badges = services.badges
+    if what == "delete":
+        await badges.delete_badge(ref, row.id)
+    elif what == "add":
+        await badges.create_badge(ref, values["link_url"], values["image_url"],
+                                  name=values.get("name") or None)
+    else:
+        await badges.update_badge(ref, row.id, link_url=values["link_url"], image_url=values["image_url"],
+                                  name=values.get("name") or None)
+    return 1
+
+
+async def _badges_applied(services: Services, ref: int, row: Any, values: Values) -> bool:
+    if row is not None:
+        return badge_holds(await services.badges.get_badge(ref, row.id), values)
+    return any(badge_holds(b, values) for b in await services.badges.list_badges(ref, refresh=True))
+
+
+def _badge_edit_form(screen: GroupActions, row: Any) -> FormScreen | None:
+    if not isinstance(row, Badge):
+        return None
+    return badge_form(row.name or "", row.link_url or "", row.image_url or "", editing=True,
+                      render=screen.badge_renderer())
+
+
+BADGES = TabEditor(
+    "badge", add_form=lambda screen: badge_form(render=screen.badge_renderer()), edit_form=_badge_edit_form,
+    confirm_delete=_plain_delete("badge"), change=_badge_change, applied=_badges_applied)
+
+
+# -- variables ------------------------------------------------------------------------------------------
+async def _variable_change(services: Services, ref: int, what: str, row: Any, values: Values) -> int:
+    await _group(ref).change_variable(services.variables, what, row, values)
+    return 1
+
+
+async def _variables_applied(services: Services, ref: int, row: Any, values: Values) -> bool:
+    return await _group(ref).variable_applied(services.variables, row, values, scoped=True)
+
+
+VARIABLES = TabEditor(
+    "variable", add_form=lambda screen: GROUPS.variable_form(None, scoped=screen.variables_scoped()),
+    edit_form=lambda screen, row: GROUPS.variable_form(row, scoped=screen.variables_scoped())
+    if isinstance(row, CiVariable) else None,
+    confirm_delete=lambda row, where: Owner("groups", None, where).delete_variable_screen(row),
+    change=_variable_change, applied=_variables_applied)

@@ -1,0 +1,160 @@
+"""Whose members or CI/CD variables a pane shows: a group, a project or the instance (`Owner`: its kind, its
+id or path, and the path named in messages), and the service methods each maps to. The members pane and
+the variables pane (`screens/panes/`) and the `:groups` tabs' editors (`groups/editors.py`) read, write and
+re-read through these, so a rule about members or variables lives here once, whatever the owner.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date
+from typing import Any, Literal
+
+from textual.content import Content
+
+from labdeck.api.members import MembersService, Source
+from labdeck.api.models.members import BillableMember, Member
+from labdeck.api.models.projects import Project
+from labdeck.api.models.variables import CiVariable
+from labdeck.api.variables import VariablesService
+from labdeck.domain.journal_rules import SECRET_VARIABLE
+from labdeck.tui.screens.ci_variables import change_variable, delete_variable_screen
+from labdeck.tui.screens.confirm import TypeToConfirmScreen
+from labdeck.tui.screens.groups.applied import members_hold, variables_hold
+from labdeck.tui.screens.groups.forms import (
+    FormScreen,
+    Values,
+    member_form,
+    parse_user_refs,
+    variable_form,
+    variable_options,
+)
+
+OwnerKind = Literal["groups", "projects", "instance"]
+
+
+def _expiry(values: Values) -> date | None:
+    text = str(values.get("expires_at") or "")
+    return date.fromisoformat(text) if text else None
+
+
+@dataclass(frozen=True)
+class Owner:
+    """A group (`"groups"`), a project (`"projects"`) or the instance (`"instance"`, no `ref`)."""
+
+    kind: OwnerKind
+    ref: int | str | None = None
+    where: str = ""  # the path named in confirmations and status lines
+
+    @property
+    def source(self) -> Source:
+        """The owner as the members and variables services name a group or project."""
+        if self.kind == "instance" or self.ref is None:
+            raise ValueError("the instance has no members and no owner path")
+        return (self.kind, self.ref)
+
+    @property
+    def noun(self) -> str:
+        return {"groups": "group", "projects": "project", "instance": "instance"}[self.kind]
+
+    # -- variables ------------------------------------------------------------------------------------
+    @property
+    def forbidden_hint(self) -> str:
+        """What a 403 on its variables means."""
+        return {"groups": "group variables need the Maintainer role",
+                "projects": "project variables need the Maintainer role",
+                "instance": "instance variables are for administrators"}[self.kind]
+
+    @property
+    def no_variables(self) -> str:
+        return "No instance variables" if self.kind == "instance" else "No variables"
+
+    async def variables(self, service: VariablesService, *, refresh: bool = False) -> list[CiVariable]:
+        if self.kind == "instance":
+            return await service.instance_variables(refresh=refresh)
+        return await service.variables(self.source, refresh=refresh)
+
+    async def change_variable(self, service: VariablesService, what: str, row: CiVariable | None,
+                              values: Values) -> None:
+        """Send "add" (row None), "edit" or "delete" for a variable of this owner."""
+        if self.kind != "instance":
+            await change_variable(service, self.source, what, row, values)
+            return
+        options: dict[str, Any] = variable_options(values, row) if what != "delete" else {}
+        if what == "add":
+            await service.create_instance_variable(values["key"], values["value"], **options)
+        elif what == "edit" and row is not None:
+            await service.update_instance_variable(row.key, values["value"], **options)
+        elif row is not None:
+            await service.delete_instance_variable(row.key)
+
+    async def variable_applied(self, service: VariablesService, row: CiVariable | None, values: Values, *,
+                               scoped: bool) -> bool:
+        """Re-read after a lost answer: the key (of the form's scope when `scoped`) with that value and
+        those flags means the add or edit was applied."""
+        key = row.key if row is not None else str(values["key"])
+        scope = str(values.get("environment_scope") or "*") if scoped else None
+        return variables_hold(await self.variables(service, refresh=True), values, key=key, scope=scope,
+                              before=row)
+
+    def variable_form(self, row: CiVariable | None, *, scoped: bool) -> FormScreen:
+        """The add (`row` None) or edit form; `scoped`: the owner's variables have environment scopes
+        here (never the instance's; a group's only where the edition has them)."""
+        if self.kind == "instance":
+            return variable_form(row, instance=True)
+        return variable_form(row, scoped=scoped)
+
+    def delete_variable_screen(self, row: CiVariable) -> TypeToConfirmScreen:
+        """Delete `row` once its key is typed (a masked or hidden value is said to be gone for good)."""
+        if self.kind != "instance":
+            return delete_variable_screen(row, self.where)
+        message = Content.from_markup("Delete the instance variable [b]$key[/b]? Every pipeline of the "
+                                      "instance loses it.", key=row.key)
+        return TypeToConfirmScreen("Delete instance variable", message, row.key, confirm_label="Delete",
+                                   irreversible=SECRET_VARIABLE if row.masked else None)
+
+    # -- members --------------------------------------------------------------------------------------
+    async def members(self, service: MembersService, *, inherited: bool = False,
+                      refresh: bool = False) -> list[Member]:
+        return await service.list_members(self.source, inherited=inherited, refresh=refresh)
+
+    async def change_member(self, service: MembersService, what: str, row: Any, values: Values) -> int:
+        """Add (row None: every user the form names), change or remove a member; how many it acted on."""
+        if isinstance(row, BillableMember):
+            await service.remove_billable_member(self.source[1], row.id)
+        elif what == "delete":
+            await service.remove_member(self.source, row.id)
+        elif what == "edit":
+            await service.update_member(self.source, row.id, int(values["access_level"]),
+                                        expires_at=_expiry(values))
+        else:
+            ids = await service.user_ids_for(parse_user_refs(str(values["user_ids"])) or [])
+            level, expires = int(values["access_level"]), _expiry(values)
+            if len(ids) == 1:
+                await service.add_member(self.source, ids[0], level, expires_at=expires)
+            else:
+                await service.add_members(self.source, ids, level, expires_at=expires)
+            return len(ids)
+        return 1
+
+    async def member_applied(self, service: MembersService, row: Any, values: Values) -> bool:
+        """Re-read the members: are the users of the form (or `row`) there at its level and expiry?"""
+        refs = [row.id] if row is not None else (parse_user_refs(str(values["user_ids"])) or [])
+        ids = await service.user_ids_for(refs)
+        return members_hold(await service.list_members(self.source, refresh=True), ids, values)
+
+    def member_form(self, today: date, row: Member | None = None) -> FormScreen:
+        """The add (`row` None) or change form, with the levels this owner can give."""
+        if row is None:
+            return member_form(self.kind, today)
+        who = (row.username or str(row.id)) if self.kind == "projects" else str(row.id)
+        return member_form(self.kind, today, user_ids=who, level=row.access_level or 30,
+                           expires=row.expires_at.isoformat() if row.expires_at else "", editing=True)
+
+
+INSTANCE = Owner("instance", where="the instance")
+
+
+def project_owner(project: Project) -> Owner:
+    """A project as the owner of its members and variables."""
+    return Owner("projects", project.id, project.path_with_namespace or str(project.id))
