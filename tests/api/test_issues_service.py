@@ -63,18 +63,20 @@ async def test_project_listing_is_the_projects_own_and_a_change_empties_it(conne
     listing's `not` keys, no `in:`); closing one of them is seen at the next listing (not a stale cache)."""
     service, scope = connect(), ProjectScope(GATEWAY)
     assert service.listing_path(scope) == "/projects/acme%2Fplatform%2Fapi-gateway/issues"
-    issues = await service.list_issues(group=scope)
+    issues = await service.load(group=scope)
     assert issues and {i.project_id for i in issues} == {1}
-    assert {i.id for i in issues} < {i.id for i in await service.list_issues(group="acme")}
+    assert {i.id for i in issues} < {i.id for i in await service.load(group="acme")}
     params = service.compile_filter("-label:bug", scope)
     assert params == {"not": {"labels": "bug"}}
-    unlabelled = await service.list_issues(params, group=scope)
+    unlabelled = await service.load(params, group=scope)
     assert unlabelled and all("bug" not in i.label_names for i in unlabelled)
     with pytest.raises(QueryError, match="project issue listing"):
         service.compile_filter("in:title foo", scope)
+    assert await service.cached(group=scope) is not None  # the listing was kept
     target = next(i for i in issues if i.state == "opened")
     await service.update_issue(target.project_id, target.iid, state_event="close")
-    again = await service.list_issues(group=scope)
+    assert await service.cached(group=scope) is None  # a change empties it: never shown stale
+    again = await service.load(group=scope)
     assert next(i for i in again if i.id == target.id).state == "closed"
 
 
