@@ -6,16 +6,15 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from labdeck.domain.issue_listing import NOT_KEYS, compile
 from labdeck.domain.issue_query import (
     GLOBAL,
     GROUP,
     KEYS,
-    NOT_KEYS,
     TEXT,
     IssueQuery,
     QueryError,
     Term,
-    compile,
     format,
     help_text,
     parse,

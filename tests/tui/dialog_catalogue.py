@@ -39,8 +39,8 @@ from labdeck.tui.screens.issues.dialogs import (
     EditIssueScreen,
     LinkMenu,
     PromptScreen,
-    TimeTrackingScreen,
 )
+from labdeck.tui.screens.issues.time_tracking import TimeTrackingScreen
 from labdeck.tui.screens.projects.dialogs import DomainDialog, ForkDialog, PathPrompt, TagCreateDialog
 from labdeck.tui.screens.shell.help import HelpRow, HelpScreen
 from labdeck.tui.screens.shell.jobs import JobResultsScreen

@@ -27,10 +27,10 @@ from labdeck.tui.screens.issues.dialogs import (
     EditIssueScreen,
     LinkMenu,
     PromptScreen,
-    TimeTrackingScreen,
     links_in,
 )
 from labdeck.tui.screens.issues.issues import IssuesScreen
+from labdeck.tui.screens.issues.time_tracking import TimeTrackingScreen
 from labdeck.tui.widgets.resource_view import ResourceView
 from labdeck.tui.widgets.text_editor import TextEditor
 

@@ -30,7 +30,7 @@ from labdeck.api.errors import AnswerLost
 from labdeck.sandbox.clock import ManualClock
 from labdeck.tui.screens.deployments.protected_environments import AddRuleDialog
 from labdeck.tui.screens.groups.forms import FormScreen
-from labdeck.tui.screens.issues.dialogs import TimeTrackingScreen
+from labdeck.tui.screens.issues.time_tracking import TimeTrackingScreen
 from labdeck.tui.screens.projects.dialogs import TagCreateDialog
 from labdeck.tui.screens.projects.tags import TagsTab
 from labdeck.tui.writes import MAY_HAVE_APPLIED, WriteForm

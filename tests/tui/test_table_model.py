@@ -15,17 +15,9 @@ from rich.console import Console
 from rich.text import Text
 
 from labdeck.tui.widgets import table_model
+from labdeck.tui.widgets.column_widths import MARKER_WIDTH, column_at
 from labdeck.tui.widgets.table_model import Column, TableModel
-from labdeck.tui.widgets.table_render import (
-    MARKER_WIDTH,
-    column_at,
-    fit,
-    header_segments,
-    layout_widths,
-    natural_widths,
-    row_segments,
-    sample_indices,
-)
+from labdeck.tui.widgets.table_render import fit, header_segments, row_segments
 
 
 @dataclass(frozen=True)
@@ -314,17 +306,6 @@ def test_fit_pads_truncates_with_ellipsis_and_counts_wide_cells() -> None:
     assert cell_len(fit("x" * 10_000, 30)) == 30
 
 
-def test_widths_come_from_a_bounded_sample_capped_and_last_column_fills() -> None:
-    columns = [Column("a", "A"), Column("b", "Bee", width=7), Column("c", "C")]
-    sample = [("x" * 100, "y", "z"), ("日本", "y", "zz")]
-    natural = natural_widths(columns, sample, cap=40)
-    assert natural == [40, 7, 3 + 0]
-    widths = layout_widths(columns, natural, available=80)
-    assert widths[:2] == [40, 7] and MARKER_WIDTH + sum(widths) + 2 == 80
-    assert len(sample_indices(100_000)) <= 200
-    assert list(sample_indices(5)) == [0, 1, 2, 3, 4]
-
-
 def test_cells_render_literally_with_controls_visible() -> None:
     console = Console(width=200)
     row_cells = ("[@click=app.quit]x", "[/bold]", "\x1b]52;c;ZXZpbA==\x07", "a\nb\tc\x9b")
@@ -364,25 +345,6 @@ def test_header_marks_sorted_column_and_column_at_maps_clicks() -> None:
     assert column_at([8, 6], MARKER_WIDTH) == 0
     assert column_at([8, 6], MARKER_WIDTH + 9) == 1
     assert column_at([8, 6], 100) is None
-
-
-def test_narrow_room_shrinks_the_widest_measured_columns_first() -> None:
-    columns = [Column("id", "ID", width=6), Column("path", "Path", min_width=10), Column("title", "Title")]
-    widths = layout_widths(columns, [6, 30, 40], available=60)
-    assert widths == [6, 25, 25]  # the 40 gave way to 30 first, then both shared the rest
-    assert MARKER_WIDTH + sum(widths) + 2 == 60
-    tiny = layout_widths(columns, [6, 30, 40], available=10)
-    assert tiny == [6, 10, 3]  # floors reached: the table scrolls sideways
-
-
-@given(st.lists(st.integers(1, 60), min_size=1, max_size=8), st.integers(1, 300))
-def test_layout_fills_or_fits_the_room_when_it_can(natural: list[int], available: int) -> None:
-    columns = [Column(str(i), str(i), min_width=1) for i in range(len(natural))]
-    widths = layout_widths(columns, natural, available)
-    used = MARKER_WIDTH + sum(widths) + len(widths) - 1
-    floor = MARKER_WIDTH + len(widths) + len(widths) - 1
-    assert used == max(available, floor)
-    assert all(w >= 1 for w in widths)
 
 
 def test_lazy_cells_are_built_on_demand_and_survive_removals() -> None:

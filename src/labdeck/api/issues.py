@@ -35,7 +35,7 @@ from labdeck.api.models.issues import (
 from labdeck.api.models.shared_parts import SharedParts
 from labdeck.api.windowed import FROM_SETTINGS, WindowedList
 from labdeck.domain import catalogue as ep
-from labdeck.domain import issue_query
+from labdeck.domain import issue_listing, issue_query
 from labdeck.domain.durations import parse_duration
 from labdeck.domain.endpoints import Endpoint
 from labdeck.domain.text import sanitize_json
@@ -167,7 +167,7 @@ class IssuesService:
         """The listing parameters of a filter text (see `domain.issue_query`); raises `QueryError`."""
         listing = (issue_query.GLOBAL if group is None else
                    issue_query.PROJECT if isinstance(group, ProjectScope) else issue_query.GROUP)
-        return issue_query.compile(issue_query.parse(text), listing)
+        return issue_listing.compile(issue_query.parse(text), listing)
 
     @staticmethod
     def listing_params(params: Mapping[str, Any] | None = None, *, group: GroupId | None = None,

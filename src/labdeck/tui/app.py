@@ -51,6 +51,9 @@ class LabdeckApp(AppBase):
     TITLE = "labdeck"
     DEFAULT_MODE = HOME
     MODES = {HOME: home_screen}  # each open area adds its own mode (see `navigation`)
+    # Every screen carries `-compact` below 100 columns (an 80x24 terminal), `-roomy` from 100: stylesheets
+    # rearrange a bar that does not fit (the users' condition tabs go above their search field).
+    HORIZONTAL_BREAKPOINTS = [(0, "-compact"), (100, "-roomy")]
     # No stock system commands: one Quit (from the bindings), labdeck's themes only (ThemeCommands)
     COMMANDS = {commands.JumpCommands, commands.ThemeCommands, commands.InstanceCommands,
                 commands.SavedViewCommands, commands.ScreenActionCommands, AreaActionCommands}

@@ -16,6 +16,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import ModalScreen, Screen
+from textual.widget import Widget
 from textual.widgets import Button, Checkbox, Header, Input, Select, Static
 
 from labdeck.tui.context import Context, context_of
@@ -360,3 +361,17 @@ class FormDialog(WriteForm, FormKeys, ModalScreen[T | None]):
 
     def action_cancel(self) -> None:
         self.dismiss(None)
+
+    def set_focus(self, widget: Widget | None, scroll_visible: bool = True,
+                  from_app_focus: bool = False) -> None:
+        """Textual's, but a field focused before the form is laid out (its first field, as it opens) is not
+        centred: the form opens at its top with its title in view, scrolled only as far as shows the field."""
+        if widget is not None and scroll_visible and not widget.region:
+            super().set_focus(widget, False, from_app_focus)
+            self.call_after_refresh(self._show_focused, widget)
+            return
+        super().set_focus(widget, scroll_visible, from_app_focus)
+
+    def _show_focused(self, widget: Widget) -> None:
+        if self.focused is widget and not self.can_view_entire(widget):
+            widget.scroll_visible(animate=False)

@@ -3,7 +3,7 @@
 When a list is read on demand (`labdeck.tui.list_feed.ListFeed`) and not all of it is loaded, an export
 (`ctrl+e`) or a bulk action first says what the rows chosen on screen are against the listing ("the 300
 loaded issues of about 1,204,331", "the 5 marked users of the first 20,000 (more on the server)") and offers
-"all matching": the rest of the listing is read first, inside the same job (progress; cancel in `:jobs`),
+"all matching": the rest of the listing is read first, inside the same task (progress; cancel in `:tasks`),
 then every row is exported or acted on (`Scope.rows_for`). A complete list asks nothing: `then` runs at once
 with the rows on screen.
 """
@@ -103,8 +103,8 @@ def choose_scope(owner: DOMNode, table: ResourceTable, rows: Sequence[Any], whic
         return
     text = feed.coverage(len(rows), which)
     message = Content.from_markup(
-        "$action $text, or $everything? All matching reads the rest of the list first, as a job you can "
-        "cancel (:jobs), then acts on every row read.", action=action, text=text,
+        "$action $text, or $everything? All matching reads the rest of the list first, as a task you can "
+        "cancel (:tasks), then acts on every row read.", action=action, text=text,
         everything=feed.matching_text())
 
     def answered(choice: str | None) -> None:

@@ -4,48 +4,35 @@ Built on the Line API (`ScrollView` + `render_line`): only the lines on screen a
 load and scroll at once (Textual's `DataTable` measures every cell up front). Rows are any objects; a
 `cells(row)` function gives their cell texts and `row_key(row)` their identity, so the cursor and marks
 survive re-sort, filter and reload. Cell text is literal: never parsed as markup, controls made visible.
-The ordering, filtering and marking live in the headless `TableModel` (`table_model.py`); cells become
-segments in `table_render.py`; keys and clicks are in `table_actions.py`; messages in `table_messages.py`.
+The ordering, filtering and marking live in the headless `TableModel` (`table_model.py`); column widths
+and lines in `table_lines.py` (the rule in `column_widths.py`); cells become segments in `table_render.py`;
+keys and clicks are in `table_actions.py`; messages in `table_messages.py`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Iterable, Sequence
-from typing import Any, ClassVar, Self, TypeAlias
+from typing import Any, ClassVar, TypeAlias
 
-from rich.segment import Segment
-from rich.style import Style
 from textual import events
 from textual.binding import BindingType
-from textual.geometry import Region, Size
+from textual.geometry import Size
 from textual.scroll_view import ScrollView
-from textual.strip import Strip
 
 from labdeck.domain.text import sanitize
 from labdeck.tui.widgets import table_messages
+from labdeck.tui.widgets.column_widths import MAX_AUTO_WIDTH, SAMPLE_SIZE, total_width
 from labdeck.tui.widgets.gc_pacing import LARGE_ROWS, FramePacer
 from labdeck.tui.widgets.table_actions import TABLE_BINDINGS, TableActions
+from labdeck.tui.widgets.table_lines import TableLines
 from labdeck.tui.widgets.table_model import LOAD_MORE_THRESHOLD, CellsFn, Column, RowKeyFn, TableModel
-from labdeck.tui.widgets.table_render import (
-    MAX_AUTO_WIDTH,
-    SAMPLE_SIZE,
-    header_segments,
-    layout_widths,
-    natural_widths,
-    row_segments,
-    sample_indices,
-    total_width,
-)
 
 __all__ = ["Column", "ResourceTable"]
 
-# Rendered lines kept (two screens or more): each is a Strip with its caches, which every full collection
-# walks while it is alive.
-_CACHE_LIMIT = 128
 FREEZE_ROWS = LARGE_ROWS  # a table this large freezes its rows and paces collections by its frames
 
 
-class ResourceTable(TableActions, ScrollView, can_focus=True):
+class ResourceTable(TableActions, TableLines, ScrollView, can_focus=True):
     """A virtualised, sortable, filterable table of rows with marks and load-on-demand."""
 
     BINDINGS: ClassVar[list[BindingType]] = TABLE_BINDINGS
@@ -118,11 +105,7 @@ class ResourceTable(TableActions, ScrollView, can_focus=True):
         self.awaiting_rows = False  # a tracked load started and its rows have not come
         self.tracks_loading = False
         self.ever_filled = False
-        self._natural: list[int] = []
-        self._measured_rows = 0
-        self._widths_cache: tuple[int, list[int]] | None = None
-        self._line_cache: dict[tuple[Any, ...], Strip] = {}
-        self._frame: tuple[Size, Style, int, int] | None = None  # see `_frame_facts`
+        self._init_lines()
         self._pacer = FramePacer(self)
         self._highlighted_key: Hashable | None = None
         self._highlighted_row: Any = None
@@ -233,7 +216,6 @@ class ResourceTable(TableActions, ScrollView, can_focus=True):
     def set_rows(self, rows: Iterable[Any]) -> None:
         self._rows_arrived()
         self.model.set_rows(rows)
-        self._measured_rows = 0
         self._measure()
         self._changed()
         self._settle()
@@ -270,7 +252,7 @@ class ResourceTable(TableActions, ScrollView, can_focus=True):
     def append_rows(self, rows: Iterable[Any]) -> None:
         self._rows_arrived()
         self.model.append_rows(rows)
-        if self._measured_rows < SAMPLE_SIZE:
+        if self._measured_rows < SAMPLE_SIZE:  # past that, the spread sample and the screen are enough
             self._measure()
         self._changed()
         self._settle(replaced=False)
@@ -292,7 +274,6 @@ class ResourceTable(TableActions, ScrollView, can_focus=True):
 
     def clear(self) -> None:
         self.model.clear()
-        self._measured_rows = 0
         self._measure()
         self._changed()
 
@@ -329,25 +310,6 @@ class ResourceTable(TableActions, ScrollView, can_focus=True):
         self._after_cursor_move()
 
     # ---- internals ------------------------------------------------------------------------------------
-
-    def _measure(self) -> None:
-        model = self.model
-        count = model.row_count
-        sample = [model.cells_at(i) for i in sample_indices(count)]
-        self._natural = natural_widths(model.columns, sample, self.max_auto_width)
-        self._measured_rows = count
-        self._widths_cache = None
-
-    def _widths(self, available: int | None = None) -> list[int]:
-        if available is None:
-            available = self.scrollable_content_region.width if self.is_mounted else 0
-        cached = self._widths_cache
-        if cached is not None and cached[0] == available:
-            return cached[1]
-        widths = layout_widths(self.model.columns, self._natural, available)
-        self._widths_cache = (available, widths)
-        self._line_cache.clear()
-        return widths
 
     def _message(self) -> str | None:
         if self._loading_more:
@@ -416,87 +378,3 @@ class ResourceTable(TableActions, ScrollView, can_focus=True):
         self._line_cache.clear()
         self._frame = None
         super().notify_style_update()
-
-    # ---- rendering ------------------------------------------------------------------------------------
-
-    def _style(self, name: str) -> Style:
-        return self.get_component_rich_style(name, partial=True)
-
-    def render_line(self, y: int) -> Strip:
-        scroll_x, scroll_y = self.scroll_offset
-        base, width, page = self._frame_facts()
-        widths = self._widths(width)
-        if y == 0:
-            strip = self._header_strip(widths, base)
-        else:
-            index = scroll_y + y - 1
-            if index < self.model.visible_count:
-                strip = self._row_strip(index, widths, base, page)
-            elif index == self.model.visible_count and (message := self._message()) is not None:
-                style = base + self._style("resource-table--message")
-                strip = Strip([Segment("  " + message)]).apply_style(style)
-            else:
-                return Strip.blank(width, base)
-        if scroll_x == 0 and strip.cell_length == width:
-            return strip  # what crop_extend gives, without caching the strip in itself (a reference cycle)
-        return strip.crop_extend(scroll_x, scroll_x + width, base)
-
-    def _frame_facts(self) -> tuple[Style, int, int]:
-        """The widget's own style (`rich_style` walks every ancestor), the width of a line and the number
-        of row lines: worked out once per repaint, not once per line."""
-        facts, size = self._frame, self.outer_size
-        if facts is None or facts[0] != size:  # a resize marks lines dirty without a `refresh`
-            region = self.scrollable_content_region
-            facts = self._frame = (size, self.rich_style, region.width, max(1, region.height - 1))
-        return facts[1:]
-
-    def refresh(self, *regions: Region, repaint: bool = True, layout: bool = False,
-                recompose: bool = False) -> Self:
-        if repaint:
-            self._frame = None  # what Textual does with its own style cache on a repaint
-        return super().refresh(*regions, repaint=repaint, layout=layout, recompose=recompose)
-
-    def _header_strip(self, widths: list[int], base: Style) -> Strip:
-        model = self.model
-        key = ("header", tuple(widths), model.sort_column, model.sort_reverse)
-        strip = self._line_cache.get(key)
-        if strip is None:
-            segments = header_segments(model.columns, widths, model.sort_column, model.sort_reverse)
-            strip = Strip(segments).apply_style(base + self._style("resource-table--header"))
-            self._line_cache[key] = strip
-        return strip
-
-    def _row_strip(self, index: int, widths: list[int], base: Style, page: int) -> Strip:
-        model = self.model
-        is_cursor = index == model.cursor
-        marked = model.is_marked_at(index)
-        flashed = bool(self.flashed) and model.visible_key(index) in self.flashed
-        key = (index, model.version, is_cursor, marked, flashed)
-        strip = self._line_cache.get(key)
-        if strip is not None:
-            return strip
-        style = base
-        if self._zebra and index % 2:
-            style += self._style("resource-table--even-row")
-        if flashed:
-            style += self._style("resource-table--flash")
-        if marked:
-            style += self._style("resource-table--marked")
-        if is_cursor:
-            style += self._style("resource-table--cursor")
-        segments = row_segments(
-            model.visible_cells(index), model.columns, widths, model.visible_row(index), marked,
-            self.app.console, self._style("resource-table--marker"), line_style=style,
-        )
-        strip = Strip(segments, total_width(widths))
-        self._pacer.line_drawn(model.loaded_count, page)
-        if len(self._line_cache) > _CACHE_LIMIT:
-            self._line_cache.clear()
-        self._line_cache[key] = strip
-        return strip
-
-    # ---- introspection for tests and screens ----------------------------------------------------------
-
-    def line_text(self, y: int) -> str:
-        """The plain text of viewport line `y` (0 is the header), as rendered now."""
-        return self.render_line(y).text

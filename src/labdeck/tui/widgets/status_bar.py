@@ -35,28 +35,38 @@ def format_age(seconds: float) -> str:
     return f"{int(seconds // 3600)} h"
 
 
-def render_status(info: StatusInfo) -> Content:
-    """One line of status as Content (safe for any username)."""
-    parts: list[Content] = [Content.from_markup("[b]$instance[/b]", instance=info.instance or "no instance")]
+def render_status(info: StatusInfo, width: int | None = None) -> Content:
+    """One line of status as Content (safe for any username). With `width`, the least needed parts (the
+    edition and version, then the rate limit, then an idle "tasks 0") give way until the line fits, so the
+    age of the data ("data 1 s old") is never cut off at 80 columns."""
+    parts: list[tuple[int, Content]] = [  # (how needed: the lowest give way first, 9 never, the part)
+        (9, Content.from_markup("[b]$instance[/b]", instance=info.instance or "no instance"))]
     if info.instance_label:
-        parts.append(Content(info.instance_label))
+        parts.append((1, Content(info.instance_label)))
     if info.read_only:
-        parts.append(Content.from_markup("[$warning]read-only[/]"))
+        parts.append((9, Content.from_markup("[$warning]read-only[/]")))
     if info.username is not None:
         user = Content.from_markup("$user", user=info.username)
         if info.is_admin:
             user = user + Content.from_markup(" [reverse $accent] admin [/]")
         if info.job_token:
             user = user + Content.from_markup(" [reverse $warning] job token [/]")
-        parts.append(user)
+        parts.append((9, user))
     if info.rate_remaining is not None:
         limit = f"/{info.rate_limit}" if info.rate_limit else ""
-        parts.append(Content(f"rate {info.rate_remaining}{limit}"))
-    parts.append(Content(f"tasks {info.running_jobs}") if info.running_jobs == 0
-                 else Content.from_markup("[b $accent]$n running[/]", n=f"tasks {info.running_jobs}"))
+        parts.append((2, Content(f"rate {info.rate_remaining}{limit}")))
+    parts.append((3, Content(f"tasks {info.running_jobs}")) if info.running_jobs == 0
+                 else (9, Content.from_markup("[b $accent]$n running[/]", n=f"tasks {info.running_jobs}")))
     if info.data_age is not None:
-        parts.append(Content(f"data {format_age(info.data_age)} old"))
-    return Content(" · ").join(parts)
+        parts.append((8, Content(f"data {format_age(info.data_age)} old")))
+    separator = Content(" · ")
+    line = separator.join(part for _, part in parts)
+    for need in (1, 2, 3):
+        if width is None or line.cell_length <= width:
+            break
+        parts = [(n, part) for n, part in parts if n != need]
+        line = separator.join(part for _, part in parts)
+    return line
 
 
 class StatusBar(Static):
@@ -76,7 +86,10 @@ class StatusBar(Static):
         self.refresh_status()
         self.set_interval(1.0, self.refresh_status)
 
+    def on_resize(self) -> None:
+        self.refresh_status()
+
     def refresh_status(self) -> None:
         shell = context_of(self).shell
         info = shell.status_info(self.screen) if shell is not None else StatusInfo()
-        self.update(render_status(info))
+        self.update(render_status(info, self.content_region.width or None))

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, cast
 from textual import events
 from textual.binding import Binding, BindingType
 
-from labdeck.tui.widgets.table_render import column_at
+from labdeck.tui.widgets.column_widths import column_at
 
 if TYPE_CHECKING:
     from textual.scroll_view import ScrollView as _Host

@@ -1,102 +1,35 @@
 """The headless model behind `ResourceTable`: rows, identity, sort, filter, marks and the load-more trigger.
 
-No Textual here (and no rendering): the widget asks this model which rows are visible, in which order, and
-which are marked. Everything that costs O(rows) is done once when rows arrive (cell texts, a lower-cased
-search string per row), so a filter keystroke or a sort at 100,000 rows stays fast. With `LazyCells` only the
-plain texts are computed on arrival; styled cells are built when a row is first drawn or measured.
-"""
+No Textual, no rendering: the widget asks it which rows are visible, in which order, and which are marked
+(columns and cells are declared in `table_columns.py`). What costs O(rows) is done once when rows arrive
+(cell texts, a lower-cased search string per row), so a filter keystroke or a sort at 100,000 rows stays
+fast; with `LazyCells` styled cells are built only when a row is first drawn or measured."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Iterable, Sequence
-from dataclasses import dataclass
-from typing import Any, Literal, Protocol, cast
+from collections.abc import Hashable, Iterable, Sequence
+from typing import Any, cast
 
+from labdeck.tui.widgets.table_columns import (
+    Cell,
+    CellsFn,
+    Column,
+    HasPlain,
+    LazyCells,
+    RowKeyFn,
+    cells_from,
+    identity_key,
+    none_last,
+    plain,
+    tuple_cells,
+)
 
-class HasPlain(Protocol):
-    """A cell that is not a plain string (a `rich.text.Text`, in practice)."""
+__all__ = ["Cell", "CellsFn", "Column", "HasPlain", "LazyCells", "RowKeyFn", "TableModel", "cells_from",
+           "plain"]
 
-    @property
-    def plain(self) -> str: ...
-
-
-Cell = str | HasPlain
-CellsFn = Callable[[Any], Sequence[Cell]]
-RowKeyFn = Callable[[Any], Hashable]
 
 LOAD_MORE_THRESHOLD = 50
 SEARCH_CELL_LIMIT = 1000  # the filter looks at the first 1,000 characters of each cell (bounded memory)
-
-
-@dataclass(frozen=True)
-class Column:
-    """One column: `key` names it, `label` heads it; `width` fixes it, else it is measured from a sample.
-
-    `text(row)` gives the cell (a `rich.text.Text` or a plain string): with it on every column, a table's
-    cells come from its columns (`cells_from`), so a column is one declaration: label, text, style, sort.
-    `sort_key(row)` gives the value to sort by (default: the cell text, case-insensitive); `style_fn(row)`
-    gives an optional Rich style (a string or `rich.style.Style`) for the cell. `exported=False` keeps the
-    column out of list exports (`ctrl+e`): a CI variable's value, an e-mail address.
-    """
-
-    key: str
-    label: str
-    width: int | None = None
-    min_width: int = 3
-    align: Literal["left", "right"] = "left"
-    sort_key: Callable[[Any], Any] | None = None
-    style_fn: Callable[[Any], Any] | None = None
-    exported: bool = True
-    text: Callable[[Any], Cell] | None = None
-
-
-def cells_from(columns: Sequence[Column]) -> CellsFn | None:
-    """The cells function of a table whose every column says its own `text` (None when one does not)."""
-    texts = [column.text for column in columns]
-    if not texts or any(text is None for text in texts):
-        return None
-    bound = tuple(t for t in texts if t is not None)
-
-    def cells(row: Any) -> tuple[Cell, ...]:
-        return tuple(text(row) for text in bound)
-
-    return cells
-
-
-@dataclass(frozen=True)
-class LazyCells:
-    """A cells function whose styled cells are built only for rows that are drawn or measured.
-
-    `plains(row)` gives each cell's plain text cheaply (what the filter searches and what columns without a
-    `sort_key` sort by); it must equal `plain(c)` for each cell of `build(row)`. Calling a `LazyCells` builds
-    the cells, so it can stand wherever a plain cells function does.
-    """
-
-    build: CellsFn
-    plains: Callable[[Any], Sequence[str]]
-
-    def __call__(self, row: Any) -> Sequence[Cell]:
-        return self.build(row)
-
-
-def plain(cell: Cell) -> str:
-    """The text of a cell, whatever its type."""
-    return cell if isinstance(cell, str) else cell.plain
-
-
-def _tuple_cells(row: Any) -> Sequence[Cell]:
-    return tuple(row)
-
-
-def _identity(row: Any) -> Hashable:
-    return row if isinstance(row, Hashable) else id(row)
-
-
-def _none_last(values: list[Any]) -> list[Any]:
-    """Sort values with None after everything else (wrapped only when a None is there: tuples are slower)."""
-    if any(v is None for v in values):
-        return [(v is None, v) for v in values]
-    return values
 
 
 class TableModel:
@@ -109,8 +42,8 @@ class TableModel:
         row_key: RowKeyFn | None = None,
     ) -> None:
         self.columns: list[Column] = list(columns)
-        self._cells_fn: CellsFn = cells or cells_from(columns) or _tuple_cells
-        self._key_fn: RowKeyFn = row_key or _identity
+        self._cells_fn: CellsFn = cells or cells_from(columns) or tuple_cells
+        self._key_fn: RowKeyFn = row_key or identity_key
         self._plains_fn = cells.plains if isinstance(cells, LazyCells) else None
         self._rows: list[Any] = []
         self._keys: list[Hashable] = []
@@ -289,7 +222,7 @@ class TableModel:
         column = self._column(column_key)
         if column.sort_key is not None:
             fn = column.sort_key
-            return _none_last([fn(row) for row in self._rows])
+            return none_last([fn(row) for row in self._rows])
         index = self.columns.index(column)
         if self._plains_fn is not None:
             texts = map(self._plains_fn, self._rows)

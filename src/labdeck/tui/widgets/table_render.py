@@ -1,5 +1,6 @@
-"""Turning `ResourceTable` cells into Rich segments: column widths from a bounded sample, literal cell text
-(never markup, control characters made visible), truncation with an ellipsis, wide characters measured.
+"""Turning `ResourceTable` cells into Rich segments: literal cell text (never markup, control characters
+made visible), truncation with an ellipsis, wide characters measured, dropped columns (width 0) left out.
+The widths themselves come from `column_widths.py`.
 
 Rich only, no Textual: the widget wraps the segments in `Strip`s.
 """
@@ -16,88 +17,17 @@ from rich.style import Style
 from rich.text import Text
 
 from labdeck.domain.text import sanitize_line
-from labdeck.tui.widgets.table_model import Cell, Column, plain
+from labdeck.tui.widgets.column_widths import MARKER_WIDTH, SEPARATOR_WIDTH
+from labdeck.tui.widgets.table_columns import Cell, Column, plain
 
-MARKER_WIDTH = 2  # "● " before a marked row
-SEPARATOR = " "
-SAMPLE_SIZE = 200  # rows measured for column widths, spread over the loaded rows
-MAX_AUTO_WIDTH = 40  # a measured column is never wider than this (the last one takes the rest)
 ELLIPSIS = "…"
+SEPARATOR = " " * SEPARATOR_WIDTH
 
 
 def clean(text: str) -> str:
     """Cell text safe for one terminal line: controls, bidi and zero-width characters visible (`sanitize`),
     newline and tab as spaces (`domain.text.sanitize_line`)."""
     return sanitize_line(text)
-
-
-def sample_indices(count: int, size: int = SAMPLE_SIZE) -> range:
-    """Indices of at most `size` rows spread evenly over `count` rows."""
-    if count <= size:
-        return range(count)
-    return range(0, count, -(-count // size))
-
-
-def _measure(cell: Cell, cap: int) -> int:
-    text = plain(cell)
-    if len(text) <= cap and text.isascii():
-        return len(text)
-    return cell_len(clean(text[: cap * 2 + 1]))
-
-
-def natural_widths(columns: Sequence[Column], sample: Sequence[Sequence[Cell]], cap: int = MAX_AUTO_WIDTH,
-                   label_extra: int = 2) -> list[int]:
-    """Each column's wanted width: a fixed `width`, else the widest of its label (plus room for the sort
-    marker) and the sampled cells, capped at `cap` and at least `min_width`."""
-    widths = []
-    for index, column in enumerate(columns):
-        if column.width is not None:
-            widths.append(max(column.width, 1))
-            continue
-        wanted = cell_len(column.label) + label_extra
-        for cells in sample:
-            if index < len(cells):
-                wanted = max(wanted, _measure(cells[index], cap))
-        widths.append(max(column.min_width, min(wanted, cap)))
-    return widths
-
-
-def layout_widths(columns: Sequence[Column], natural: Sequence[int], available: int) -> list[int]:
-    """Final widths: the last column (unless it has a fixed width) takes whatever room is left; when the
-    room is short, the widest measured columns give way first, down to their `min_width` (past that the
-    table scrolls sideways)."""
-    widths = list(natural)
-    if not widths or available <= 0:
-        return widths
-    used = MARKER_WIDTH + sum(widths) + len(SEPARATOR) * (len(widths) - 1)
-    if used < available and columns[-1].width is None:
-        widths[-1] += available - used
-    elif used > available:
-        _shrink(columns, widths, used - available)
-    return widths
-
-
-def _shrink(columns: Sequence[Column], widths: list[int], excess: int) -> None:
-    floors = [w if c.width is not None else min(w, max(c.min_width, 1)) for c, w in zip(columns, widths,
-                                                                                          strict=True)]
-    while excess > 0:
-        candidates = [i for i, w in enumerate(widths) if w > floors[i]]
-        if not candidates:
-            return
-        widest = max(widths[i] for i in candidates)
-        tops = [i for i in candidates if widths[i] == widest]
-        below = max([widths[i] for i in candidates if widths[i] < widest] + [max(floors[i] for i in tops)])
-        step = max(1, min(widest - below, -(-excess // len(tops))))
-        for i in tops:
-            cut = min(step, widths[i] - floors[i], excess)
-            widths[i] -= cut
-            excess -= cut
-            if excess <= 0:
-                return
-
-
-def total_width(widths: Sequence[int]) -> int:
-    return MARKER_WIDTH + sum(widths) + len(SEPARATOR) * max(len(widths) - 1, 0)
 
 
 def fit(text: str, width: int, align: str = "left") -> str:
@@ -181,13 +111,16 @@ def row_segments(cells: Sequence[Cell], columns: Sequence[Column], widths: Seque
         segments = [Segment("? ", UNREADABLE_STYLE)]
     else:
         segments = [Segment("  ")]
-    last = len(columns) - 1
+    first = True
     for index, column in enumerate(columns):
+        if widths[index] <= 0:
+            continue
+        if not first:
+            segments.append(Segment(SEPARATOR))
+        first = False
         cell: Cell = cells[index] if index < len(cells) else ""
         style = column.style_fn(row) if column.style_fn is not None else None
         segments.extend(cell_segments(cell, widths[index], column.align, style, console))
-        if index != last:
-            segments.append(Segment(SEPARATOR))
     if line_style is None:
         return segments
     return [Segment(text, None if control else _without_meta(line_style + style if style else line_style),
@@ -206,22 +139,15 @@ def header_segments(columns: Sequence[Column], widths: Sequence[int], sort_colum
                     reverse: bool) -> list[Segment]:
     """The header line: labels (literal), with ▲ or ▼ after the sorted column's label."""
     segments = [Segment(" " * MARKER_WIDTH)]
-    last = len(columns) - 1
+    first = True
     for index, column in enumerate(columns):
+        if widths[index] <= 0:
+            continue
+        if not first:
+            segments.append(Segment(SEPARATOR))
+        first = False
         label = clean(column.label)
         if column.key == sort_column:
             label = f"{label} {'▼' if reverse else '▲'}"
         segments.append(Segment(fit(label, widths[index], column.align)))
-        if index != last:
-            segments.append(Segment(SEPARATOR))
     return segments
-
-
-def column_at(widths: Sequence[int], x: int) -> int | None:
-    """The index of the column under cell offset `x` of a line (None on the marker or past the end)."""
-    position = MARKER_WIDTH
-    for index, width in enumerate(widths):
-        if position <= x < position + width + len(SEPARATOR):
-            return index
-        position += width + len(SEPARATOR)
-    return None

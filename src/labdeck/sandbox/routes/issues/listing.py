@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterable
 from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
-from labdeck.domain.issue_query import NOT_KEYS
+from labdeck.domain.issue_listing import NOT_KEYS
 from labdeck.sandbox.editions import has_feature
 from labdeck.sandbox.errors import SandboxError
 from labdeck.sandbox.http import Ctx

@@ -87,17 +87,17 @@ def _age_key(row: BoardRow) -> float:
 
 
 COLUMNS = [
-    Column("project", "Project", min_width=16),
-    Column("environment", "Environment", min_width=10),
-    Column("status", "Status", width=9),
-    Column("age", "Age", width=4, align="right", sort_key=_age_key),
-    Column("per_day", f"{SPARK_DAYS} days", width=SPARK_DAYS, sort_key=lambda r: sum(r.per_day)),
-    Column("rate_7", "7d", width=4, align="right", sort_key=lambda r: r.rate_7 or -1.0),
-    Column("rate_30", "30d", width=4, align="right", sort_key=lambda r: r.rate_30 or -1.0),
-    Column("drift", "Drift", min_width=8),
-    Column("ref", "Ref", min_width=6),
-    Column("sha", "SHA", width=8),
-    Column("user", "By", min_width=6),
+    Column("project", "Project", min_width=16, priority=10),
+    Column("environment", "Environment", min_width=10, priority=9),
+    Column("status", "Status", width=9, priority=8),
+    Column("age", "Age", width=4, priority=7, align="right", sort_key=_age_key),
+    Column("per_day", f"{SPARK_DAYS} days", width=SPARK_DAYS, priority=6, sort_key=lambda r: sum(r.per_day)),
+    Column("rate_7", "7d", width=4, priority=3, align="right", sort_key=lambda r: r.rate_7 or -1.0),
+    Column("rate_30", "30d", width=4, priority=1, align="right", sort_key=lambda r: r.rate_30 or -1.0),
+    Column("drift", "Drift", min_width=8, priority=5),
+    Column("ref", "Ref", min_width=6, priority=4),
+    Column("sha", "SHA", width=8, priority=2),
+    Column("user", "By", min_width=6, priority=2),
 ]
 
 

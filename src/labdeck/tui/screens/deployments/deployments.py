@@ -78,15 +78,15 @@ def deployment_cells(d: Deployment) -> tuple[Text, ...]:
 
 
 COLUMNS = [
-    Column("iid", "#", width=6, align="right", sort_key=lambda d: d.iid or d.id),
-    Column("environment", "Environment", min_width=14),
-    Column("status", "Status", width=9),
-    Column("ref", "Ref", min_width=10),
-    Column("sha", "SHA", width=8),
-    Column("user", "User", min_width=8),
-    Column("created", "Created", width=16,
+    Column("iid", "#", width=6, priority=7, align="right", sort_key=lambda d: d.iid or d.id),
+    Column("environment", "Environment", min_width=14, priority=10),
+    Column("status", "Status", width=9, priority=9),
+    Column("ref", "Ref", min_width=10, priority=6),
+    Column("sha", "SHA", width=8, priority=3),
+    Column("user", "User", min_width=8, priority=4),
+    Column("created", "Created", width=16, priority=8,
            sort_key=lambda d: d.created_at.timestamp() if d.created_at else 0),
-    Column("job", "Job", min_width=10),
+    Column("job", "Job", min_width=10, priority=2),
 ]
 
 

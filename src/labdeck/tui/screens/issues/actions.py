@@ -31,14 +31,11 @@ from labdeck.tui.screens.issues.dialogs import (
     EditIssueScreen,
     LinkMenu,
     PromptScreen,
-    TimeRequest,
-    TimeTrackingScreen,
     bulk_completion,
     bulk_question,
     links_in,
-    stats_text,
-    time_applied,
 )
+from labdeck.tui.screens.issues.time_tracking import TimeRequest, TimeTrackingScreen, stats_text, time_applied
 from labdeck.tui.screens.scope_choice import Scope, choose_scope
 from labdeck.tui.workers import is_live
 from labdeck.tui.writes import open_write_form

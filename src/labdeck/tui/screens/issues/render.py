@@ -17,7 +17,7 @@ from rich.style import Style
 from rich.text import Text
 
 from labdeck.api.models.issues import Issue, IssueMergeRequest, LabelDetail, Note
-from labdeck.tui.screens.issues.dialogs import stats_text
+from labdeck.tui.screens.issues.time_tracking import stats_text
 from labdeck.tui.widgets.table_model import Column, LazyCells
 
 _HEX = re.compile(r"#[0-9a-fA-F]{6}")
@@ -82,15 +82,15 @@ issue_cells = LazyCells(build=_build_cells, plains=issue_plains)
 
 
 COLUMNS = [
-    Column("reference", "Reference", min_width=18,
+    Column("reference", "Reference", min_width=14, priority=6,
            sort_key=lambda i: (i.reference.rpartition("#")[0], i.iid)),
-    Column("title", "Title", min_width=24),
-    Column("state", "State", width=8),
-    Column("labels", "Labels", min_width=10),
-    Column("assignees", "Assignees", min_width=9),
-    Column("milestone", "Milestone", min_width=9),
-    Column("due", "Due", width=10),
-    Column("updated", "Updated", width=10,
+    Column("title", "Title", min_width=20, max_width=60, priority=10),
+    Column("state", "State", width=8, priority=7),
+    Column("labels", "Labels", min_width=18, priority=8),
+    Column("assignees", "Assignees", min_width=9, priority=5),
+    Column("milestone", "Milestone", min_width=9, priority=2),
+    Column("due", "Due", width=10, priority=3),
+    Column("updated", "Updated", width=10, priority=4,
            sort_key=lambda i: i.updated_at.timestamp() if i.updated_at else 0),
 ]
 

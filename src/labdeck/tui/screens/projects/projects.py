@@ -54,12 +54,12 @@ def project_detail(project: Project) -> Text:
 
 
 PROJECT_COLUMNS = [
-    Column("path", "Project", min_width=24),
-    Column("visibility", "Visibility", width=10),
-    Column("branch", "Default branch", width=14),
-    Column("stars", "★", width=5, align="right", sort_key=lambda p: p.star_count or 0),
-    Column("activity", "Last activity", width=16),
-    Column("archived", "Archived"),
+    Column("path", "Project", min_width=24, priority=10),
+    Column("visibility", "Visibility", width=10, priority=6),
+    Column("branch", "Default branch", width=14, priority=3),
+    Column("stars", "★", width=5, priority=2, align="right", sort_key=lambda p: p.star_count or 0),
+    Column("activity", "Last activity", width=16, priority=5),
+    Column("archived", "Archived", priority=4),
 ]
 
 

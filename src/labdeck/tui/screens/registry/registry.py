@@ -71,11 +71,11 @@ def repository_cells(repo: RegistryRepository) -> tuple[Text, ...]:
 
 
 REPOSITORY_COLUMNS = [
-    Column("path", "Repository", min_width=28),
-    Column("name", "Name", min_width=8),
-    Column("tags", "Tags", width=7, align="right", sort_key=lambda r: r.tags_count or 0),
-    Column("created", "Created", width=10),
-    Column("status", "Status"),
+    Column("path", "Repository", min_width=20, priority=10),
+    Column("name", "Name", min_width=8, priority=2),
+    Column("tags", "Tags", width=7, priority=6, align="right", sort_key=lambda r: r.tags_count or 0),
+    Column("created", "Created", width=10, priority=4),
+    Column("status", "Status", priority=5),
 ]
 
 
@@ -243,11 +243,11 @@ def tag_cells(now: datetime) -> Callable[[RegistryTagDetail], tuple[str, ...]]:
 
 
 TAG_COLUMNS = [
-    Column("name", "Tag", min_width=16),
-    Column("age", "Age", width=5, align="right", sort_key=lambda t: -_timestamp(t.created_at)),
-    Column("size", "Size", width=9, align="right", sort_key=lambda t: t.total_size or 0),
-    Column("digest", "Digest", width=12, style_fn=lambda _t: "dim"),
-    Column("created", "Created", width=16, sort_key=lambda t: _timestamp(t.created_at)),
+    Column("name", "Tag", min_width=16, priority=10),
+    Column("age", "Age", width=5, priority=8, align="right", sort_key=lambda t: -_timestamp(t.created_at)),
+    Column("size", "Size", width=9, priority=7, align="right", sort_key=lambda t: t.total_size or 0),
+    Column("digest", "Digest", width=12, priority=3, style_fn=lambda _t: "dim"),
+    Column("created", "Created", width=16, priority=5, sort_key=lambda t: _timestamp(t.created_at)),
 ]
 
 

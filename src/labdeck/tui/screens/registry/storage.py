@@ -58,7 +58,7 @@ def storage_cells(row: StorageRow) -> tuple[Text, ...]:
 
 
 COLUMNS = [
-    Column("project", "Project", min_width=24),
+    Column("project", "Project", min_width=24, priority=10),
     Column("size", "Registry", width=9, align="right",
            sort_key=lambda r: -1 if r.project.registry_size is None else r.project.registry_size),
     Column("policy", "Policy", min_width=10),

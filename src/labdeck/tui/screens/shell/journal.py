@@ -32,12 +32,12 @@ from labdeck.tui.widgets.table_model import Column
 
 # Undo comes right after the target, so it is seen at 80 columns; the date is in the detail (enter).
 COLUMNS = [
-    Column("at", "Time", width=8, sort_key=lambda e: e.at),
-    Column("operation", "Operation", width=20, sort_key=lambda e: e.operation),
-    Column("target", "Target", width=28, sort_key=lambda e: e.target),
-    Column("undo", "Undo", width=16),
-    Column("result", "Result", width=28, sort_key=lambda e: e.result),
-    Column("job", "Task", width=22, sort_key=lambda e: e.job_title or ""),
+    Column("at", "Time", width=8, priority=4, sort_key=lambda e: e.at),
+    Column("operation", "Operation", min_width=12, priority=8, sort_key=lambda e: e.operation),
+    Column("target", "Target", min_width=16, priority=10, sort_key=lambda e: e.target),
+    Column("undo", "Undo", min_width=6, priority=9),
+    Column("result", "Result", min_width=10, priority=5, sort_key=lambda e: e.result),
+    Column("job", "Task", min_width=10, priority=2, sort_key=lambda e: e.job_title or ""),
 ]
 
 

@@ -86,13 +86,14 @@ def log_detail(row: Row) -> Text:
 
 
 LOG_COLUMNS = [
-    Column("at", "Time", width=8, sort_key=lambda row: row[0]),
-    Column("method", "Method", width=6),
-    Column("status", "Status", width=6, align="right", sort_key=lambda row: row[1].status or 0),
-    Column("duration", "Duration", width=9, align="right", sort_key=lambda row: row[1].duration_ms),
-    Column("retries", "Retries", width=7, align="right", sort_key=lambda row: row[1].retries),
-    Column("error", "Error", min_width=5),
-    Column("path", "Path", min_width=20),  # last: it takes the room left
+    Column("at", "Time", width=8, priority=6, sort_key=lambda row: row[0]),
+    Column("method", "Method", width=6, priority=8),
+    Column("status", "Status", width=6, priority=9, align="right", sort_key=lambda row: row[1].status or 0),
+    Column("duration", "Duration", width=9, priority=5, align="right",
+           sort_key=lambda row: row[1].duration_ms),
+    Column("retries", "Retries", width=7, priority=2, align="right", sort_key=lambda row: row[1].retries),
+    Column("error", "Error", min_width=5, priority=4),
+    Column("path", "Path", min_width=20, priority=10),  # the key; last: it takes the room left
 ]
 
 

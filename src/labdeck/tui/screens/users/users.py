@@ -63,12 +63,12 @@ def user_cells(today: date) -> Callable[[ModeratedUser], tuple[Text, ...]]:
 
 
 COLUMNS = [
-    Column("username", "Username", min_width=14),
-    Column("name", "Name", min_width=12),
-    Column("state", "State", min_width=12),
-    Column("activity", "Last activity", width=13),
-    Column("created", "Created", width=10),
-    Column("email", "Email", exported=False),  # never written in clear to an export file
+    Column("username", "Username", min_width=14, priority=10),
+    Column("name", "Name", min_width=12, priority=6),
+    Column("state", "State", min_width=16, priority=8),
+    Column("activity", "Last activity", width=13, priority=7),
+    Column("created", "Created", width=10, priority=3),
+    Column("email", "Email", exported=False, priority=4),  # never written in clear to an export file
 ]
 
 
@@ -379,8 +379,7 @@ class UsersScreen(LabdeckScreen):
 
     def bulk_action(self, users: list[ModeratedUser], op: Operation,
                     scope: Scope[ModeratedUser] | None = None) -> BulkAction[ModeratedUser] | None:
-        """`op` on every user of `users` (or all matching, with `scope`) but the caller's own account, as
-        one bulk action."""
+        """`op` on `users` (or all matching, with `scope`) but the caller's own account, as a bulk action."""
         service = self.service()
         if service is None:
             return None
