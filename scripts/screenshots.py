@@ -55,7 +55,7 @@ SHOTS: tuple[Shot, ...] = (
     Shot("users", "Users by moderation condition (administrators)", jump("users")),
     Shot("variables", "Instance CI/CD variables (administrators)", jump("variables")),
     Shot("pages", "Pages domains and their certificates (administrators)", jump("pages")),
-    Shot("jobs", "The job centre", jump("jobs")),
+    Shot("tasks", "The task centre: labdeck's own background tasks", jump("tasks")),
     Shot("log", "The request log", jump("log")),
     Shot("journal", "The undo journal: every change, and its undo", jump("journal")),
 )

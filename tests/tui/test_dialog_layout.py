@@ -36,6 +36,23 @@ def _viewports(widget: Widget) -> list[tuple[Widget, Region]]:
     return out
 
 
+def _is_visible(widget: Widget, screen_region: Region) -> bool:
+    region = widget.region
+    top = Region(region.x, region.y, region.width, 1)
+    return screen_region.contains_region(top) and all(
+        viewport.contains_region(top) for _container, viewport in _viewports(widget))
+
+
+async def _assert_visible_soon(pilot: Pilot[Any], widget: Widget, screen_region: Region, name: str) -> None:
+    """The focused control scrolls into view after the focus moves (a refresh later, longer on a busy
+    machine): wait for it, then say where it is if it never came."""
+    for _ in range(100):
+        if _is_visible(widget, screen_region):
+            return
+        await pilot.pause(0.02)
+    _assert_visible(widget, screen_region, name)
+
+
 def _assert_visible(widget: Widget, screen_region: Region, name: str) -> None:
     region = widget.region
     top = Region(region.x, region.y, region.width, 1)  # a control taller than its viewport shows its top
@@ -96,7 +113,7 @@ async def test_tab_reaches_every_control_at_80x24(name: str, at_80x24: Pilot[Any
             focused = dialog.focused
             if focused is not None:
                 reached.append(focused)
-                _assert_visible(focused, screen_region, name)
+                await _assert_visible_soon(pilot, focused, screen_region, name)
             await pilot.press("tab")
             await pilot.pause()
         missing = [w for w in wanted if w not in reached]

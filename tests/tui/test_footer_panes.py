@@ -222,3 +222,4 @@ async def test_a_dialog_over_a_screen_puts_its_own_keys_in_the_footer() -> None:
         await settle(pilot)
         assert app.screen is screen
         assert (await footer(pilot))[0] == "select"
+

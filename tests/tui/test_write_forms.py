@@ -29,7 +29,7 @@ SRC = Path(labdeck.tui.__file__).parent
 NO_WRITE_FORMS = {
     ("ask_folder", "folder_form"): "asks for a local folder; the download is a job",
     ("action_import_group", "import_form"): "the import's options; the import runs as a job",
-    ("action_bulk", "PromptScreen"): "text for a confirmed bulk job (per-issue results in the job)",
+    ("bulk_menu", "PromptScreen"): "text for a confirmed bulk job (per-issue results in the job)",
 }
 
 

@@ -21,6 +21,7 @@ from textual.content import Content
 
 from labdeck.api.errors import LabdeckError
 from labdeck.api.windowed import WindowedList
+from labdeck.tui.jobs import counted
 from labdeck.tui.widgets.resource_view import ResourceView
 
 if TYPE_CHECKING:
@@ -79,7 +80,7 @@ class ListFeed(Generic[T]):
         if window is None or window.complete:
             if not self.search and not self.note:
                 return None
-            text = f"{loaded:,} rows" if shown == loaded else f"{shown:,} of {loaded:,} rows"
+            text = counted(loaded, "row") if shown == loaded else f"{shown:,} of {counted(loaded, 'row')}"
         else:
             read = self.end - self.start
             text = f"{self.noun} {window.count_text(self.start + 1 if read else 0, self.end)}"

@@ -84,6 +84,23 @@ class LabdeckFooter(Footer):
 
     def __init__(self) -> None:
         super().__init__(show_command_palette=False, compact=True)
+        self._recomposing = False
+        self._again = False
+
+    async def recompose(self) -> None:
+        """One recompose at a time: two in flight would both remove the old keys, then both mount their
+        own (`DuplicateIds` on `footer-keys`); a request while one runs becomes one more run after it."""
+        if self._recomposing:
+            self._again = True
+            return
+        self._recomposing = True
+        try:
+            self._again = True
+            while self._again:
+                self._again = False
+                await super().recompose()
+        finally:
+            self._recomposing = False
 
     def compose(self) -> ComposeResult:
         if not self._bindings_ready:
