@@ -13,7 +13,7 @@ from sandbox_clients import ALICE_TOKEN, ClientPool, sandbox_settings
 
 from labdeck.api.client import ApiClient
 from labdeck.api.errors import BadRequest, NotFound
-from labdeck.api.issues import BulkAction, BulkItemResult, IssuesService
+from labdeck.api.issues import BulkAction, BulkItemResult, IssuesService, ProjectScope
 from labdeck.api.models.issues import Issue
 from labdeck.domain.durations import DurationError
 from labdeck.domain.issue_query import QueryError
@@ -56,6 +56,28 @@ async def test_group_listing_and_its_not_keys(connect: Connect) -> None:
     assert len(await service.load(params, group="acme")) == 10
     with pytest.raises(QueryError):
         service.compile_filter("in:title foo", group="acme")
+
+
+async def test_project_listing_is_the_projects_own_and_a_change_empties_it(connect: Connect) -> None:
+    """The project view's Issues tab lists `GET /projects/:id/issues` with the filter language (the group
+    listing's `not` keys, no `in:`); closing one of them is seen at the next listing (not a stale cache)."""
+    service, scope = connect(), ProjectScope(GATEWAY)
+    assert service.listing_path(scope) == "/projects/acme%2Fplatform%2Fapi-gateway/issues"
+    issues = await service.load(group=scope)
+    assert issues and {i.project_id for i in issues} == {1}
+    assert {i.id for i in issues} < {i.id for i in await service.load(group="acme")}
+    params = service.compile_filter("-label:bug", scope)
+    assert params == {"not": {"labels": "bug"}}
+    unlabelled = await service.load(params, group=scope)
+    assert unlabelled and all("bug" not in i.label_names for i in unlabelled)
+    with pytest.raises(QueryError, match="project issue listing"):
+        service.compile_filter("in:title foo", scope)
+    assert await service.cached(group=scope) is not None  # the listing was kept
+    target = next(i for i in issues if i.state == "opened")
+    await service.update_issue(target.project_id, target.iid, state_event="close")
+    assert await service.cached(group=scope) is None  # a change empties it: never shown stale
+    again = await service.load(group=scope)
+    assert next(i for i in again if i.id == target.id).state == "closed"
 
 
 async def test_listing_is_cached_and_a_mutation_invalidates_it(connect: Connect) -> None:

@@ -63,7 +63,8 @@ async def test_read_only_hides_every_mutating_action_of_every_pane() -> None:
         panes = await _open_everything(app, pilot)
         kinds = {type(pane).__name__ for pane in panes}
         assert {"GroupsScreen", "IssuesScreen", "MembersPane", "VariablesPane", "TagsTab", "PagesTab",
-                "WikiTab", "ForksTab", "ErrorTrackingTab", "RegistryPolicyTab"} <= kinds
+                "WikiTab", "ForksTab", "ErrorTrackingTab", "RegistryPolicyTab", "ProjectIssuesTab",
+                "ContainerRegistryTab", "ProjectDeploymentsTab"} <= kinds
         allowed = [(type(pane).__name__, action) for pane in panes for action in pane.MUTATING_ACTIONS
                    if pane.check_action(action, ()) is not False]
         assert allowed == []
@@ -80,6 +81,7 @@ async def test_community_edition_hides_every_premium_action_of_every_pane() -> N
                    if FEATURES[feature].premium and pane.check_action(action, ()) is not False]
         assert premium == []
         assert any(pane.FEATURE_ACTIONS for pane in panes)  # the walk met premium actions at all
+        assert "ProjectDeploymentsTab" in {type(pane).__name__ for pane in panes if pane.FEATURE_ACTIONS}
 
 
 def test_the_kit_keeps_each_panes_textual_css() -> None:

@@ -133,6 +133,16 @@ async def project_view(pilot: Pilot[Any], store: Any) -> None:
     await _push(pilot, ProjectViewScreen(await _project(pilot), tab="tags", now=_now(store)))
 
 
+def project_tab(tab: str) -> Setup:
+    """The project view on `tab` (the Issues, Registry and Deployments tabs of issue 24)."""
+    async def setup(pilot: Pilot[Any], store: Any) -> None:
+        from labdeck.tui.screens.projects.view import ProjectViewScreen
+
+        await settle(pilot)
+        await _push(pilot, ProjectViewScreen(await _project(pilot), tab=tab, now=_now(store)))
+    return setup
+
+
 async def wiki_editor(pilot: Pilot[Any], store: Any) -> None:
     from labdeck.tui.screens.projects.wiki import WikiEditorScreen
 
@@ -152,6 +162,7 @@ SCREENS: dict[str, Setup] = {
     "protected_environments": protected_environments, "users": users,
     "instance_variables": instance_variables, "pages_domains": pages_domains, "projects": projects,
     "project_view": project_view, "wiki_editor": wiki_editor, "jobs": jobs,
+    **{f"project_{tab}": project_tab(tab) for tab in ("issues", "containers", "deployments")},
 }
 
 

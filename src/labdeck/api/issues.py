@@ -1,8 +1,8 @@
-"""The issues service: the instance and group listings (`GET /issues`, `GET /groups/:id/issues`) driven
-by the filter language, project issues (read, update: close and reopen are a `state_event`), notes and
-`/promote`, to-do items, time tracking (durations checked before anything is sent), related and closing merge
-requests, and a bulk action on one issue with its result (`apply`: the job over the marked issues is
-`tui/bulk.start_bulk`).
+"""The issues service: the instance, group and project listings (`GET /issues`, `GET /groups/:id/issues`,
+`GET /projects/:id/issues`: a listing's `group` may be a `ProjectScope`) driven by the filter language,
+project issues (read, update: close and reopen are a `state_event`), notes and `/promote`, to-do items,
+time tracking (durations checked before anything is sent), related and closing merge requests, and a bulk
+action on one issue with its result (`apply`: the job over the marked issues is `tui/bulk.start_bulk`).
 
 Paths come from the endpoint catalogue (`labdeck.domain.catalogue`). A mutation drops the cached issue
 listings (the catalogue's families: the global one; and every group listing this service has read), so the
@@ -42,7 +42,35 @@ from labdeck.domain.text import sanitize_json
 
 GLOBAL_PATH: Final = ep.ISSUES.path()
 PARSE_INLINE: Final = 1_000  # longer lists are parsed in a thread
-GroupId = int | str
+
+
+@dataclass(frozen=True, slots=True)
+class ProjectScope:
+    """The issues of one project (`GET /projects/:id/issues`), given where a listing takes its scope."""
+
+    project: int | str
+
+    def __str__(self) -> str:
+        return f"project:{self.project}"
+
+
+GroupId = int | str | ProjectScope  # a listing's scope: a group (id or path) or one project
+
+
+def listing_scope(text: str) -> GroupId | None:
+    """A scope as typed in a Group box: `project:<path>` is one project, other text a group's path, nothing
+    the instance."""
+    text = text.strip()
+    if text.startswith("project:") and text.removeprefix("project:").strip():
+        return ProjectScope(text.removeprefix("project:").strip())
+    return text or None
+
+
+def names_scope(group: GroupId | None) -> tuple[Literal["project", "group"], int | str] | None:
+    """Where the label and milestone names of a listing's scope live (None: the instance has no list)."""
+    if isinstance(group, ProjectScope):
+        return ("project", group.project)
+    return ("group", group) if group else None
 BulkKind = Literal["close", "reopen", "add_labels", "remove_labels", "assign", "unassign", "set_milestone",
                    "todo"]
 Progress = Callable[[int, int | None], None]
@@ -130,12 +158,15 @@ class IssuesService:
     # -- listings -------------------------------------------------------------------------------------
     @staticmethod
     def listing_path(group: GroupId | None = None) -> str:
+        if isinstance(group, ProjectScope):
+            return ep.PROJECT_ISSUES.path(group.project)
         return GLOBAL_PATH if group is None else ep.GROUP_ISSUES.path(group)
 
     @staticmethod
     def compile_filter(text: str, group: GroupId | None = None) -> dict[str, Any]:
         """The listing parameters of a filter text (see `domain.issue_query`); raises `QueryError`."""
-        listing = issue_query.GLOBAL if group is None else issue_query.GROUP
+        listing = (issue_query.GLOBAL if group is None else
+                   issue_query.PROJECT if isinstance(group, ProjectScope) else issue_query.GROUP)
         return issue_listing.compile(issue_query.parse(text), listing)
 
     @staticmethod

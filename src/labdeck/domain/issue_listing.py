@@ -1,7 +1,8 @@
 """The issue filter language compiled to a listing's query parameters: `compile(query, listing)` turns a
-parsed `IssueQuery` (`domain/issue_query.py`) into the parameters of `GET /issues` (`GLOBAL`) or
-`GET /groups/:id/issues` (`GROUP`) per GitLab's API docs, raising `QueryError` with a clear message for what
-that listing cannot express (`NOT_KEYS`: the negations each listing takes).
+parsed `IssueQuery` (`domain/issue_query.py`) into the parameters of `GET /issues` (`GLOBAL`),
+`GET /groups/:id/issues` (`GROUP`) or `GET /projects/:id/issues` (`PROJECT`) per GitLab's API docs, raising
+`QueryError` with a clear message for what that listing cannot express (`NOT_KEYS`: the negations each
+listing takes).
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from typing import Any, Final
 from labdeck.domain.issue_query import (
     GLOBAL,
     GROUP,
+    PROJECT,
     SPECIAL_VALUES,
     TEXT,
     IssueQuery,
@@ -27,8 +29,10 @@ NOT_KEYS: Final[dict[Listing, frozenset[str]]] = {
     GROUP: frozenset({"labels", "milestone", "author_id", "author_username", "assignee_id",
                       "assignee_username", "my_reaction_emoji", "search", "in"}),
 }
+NOT_KEYS[PROJECT] = NOT_KEYS[GROUP]  # the project listing takes the group listing's `not` (GitLab's docs)
 
-_LISTING_NAMES: Final[dict[Listing, str]] = {GLOBAL: "GET /issues", GROUP: "the group issue listing"}
+_LISTING_NAMES: Final[dict[Listing, str]] = {GLOBAL: "GET /issues", GROUP: "the group issue listing",
+                                             PROJECT: "the project issue listing"}
 
 
 def _special(value: str) -> str | None:
@@ -76,7 +80,7 @@ class _Builder:
 
 
 def compile(query: IssueQuery, listing: Listing) -> dict[str, Any]:
-    """Query parameters of `listing` (`GLOBAL` or `GROUP`) for `query`.
+    """Query parameters of `listing` (`GLOBAL`, `GROUP` or `PROJECT`) for `query`.
 
     Lists are meant to be sent as `key[]=v` and the `not` dict as `not[key]=v`. Raises `QueryError` for
     what the listing cannot express: two authors, two milestones, an id and a username for the same person,

@@ -17,9 +17,10 @@ from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Final, Literal
 
-Listing = Literal["global", "group"]
+Listing = Literal["global", "group", "project"]
 GLOBAL: Final[Listing] = "global"
 GROUP: Final[Listing] = "group"
+PROJECT: Final[Listing] = "project"
 
 TEXT: Final = ""  # key of free-text terms
 

@@ -70,12 +70,6 @@ def _log(request: AreaRequest) -> Screen[object]:
     return RequestLogScreen()
 
 
-def _projects(request: AreaRequest) -> Screen[object]:
-    from labdeck.tui.screens.projects.projects import ProjectsScreen
-
-    return ProjectsScreen()
-
-
 AREAS: dict[str, Area] = {}
 # Former names that still open their area (not offered by completion): labdeck's own background work was
 # called "jobs", which an operator reads as GitLab CI jobs.
@@ -105,8 +99,8 @@ for _area in (
          lists=(catalogue.INSTANCE_VARIABLES.template,)),
     Area("pages", "Pages domains", "Every Pages domain and its certificate expiry (administrators)",
          "labdeck.tui.screens.admin.pages_domains:open_pages_admin", admin_only=True),
-    Area("projects", "Projects", "Projects you can see, most recently active first", _projects,
-         lists=(_PROJECTS,)),
+    Area("projects", "Projects", "Projects you can see, most recently active first",
+         "labdeck.tui.screens.projects.projects:open_projects", lists=(_PROJECTS,)),
     Area("tasks", "Tasks", "labdeck's own background tasks (exports, forks, bulk changes): progress, results",
          _tasks),
     Area("log", "Request log", "Every request of this session: method, path, status, duration", _log),

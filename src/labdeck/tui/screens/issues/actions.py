@@ -41,7 +41,7 @@ from labdeck.tui.workers import is_live
 from labdeck.tui.writes import open_write_form
 
 if TYPE_CHECKING:
-    from labdeck.api.issues import IssuesService
+    from labdeck.api.issues import GroupId, IssuesService
     from labdeck.tui.screens.base import LabdeckScreen
     from labdeck.tui.screens.issues.render import Extras
     from labdeck.tui.widgets.resource_table import ResourceTable
@@ -51,7 +51,7 @@ if TYPE_CHECKING:
 
         extras: dict[int, Extras]
         stale_extras: set[int]
-        group: str | None
+        group: GroupId | None
 
         @property
         def table(self) -> ResourceTable: ...

@@ -21,7 +21,7 @@ from textual.widgets import Button, Input, OptionList, Static
 from textual.widgets.option_list import Option
 
 from labdeck.api.completion import Scope
-from labdeck.api.issues import BulkKind
+from labdeck.api.issues import BulkKind, GroupId, names_scope
 from labdeck.api.models.issues import Issue
 from labdeck.domain.completion import Kind
 from labdeck.domain.label_edits import label_edit
@@ -49,14 +49,14 @@ BULK_NAMES: Final[dict[BulkKind, Kind]] = {"add_labels": "label", "remove_labels
                                            "set_milestone": "milestone"}
 
 
-def bulk_completion(kind: BulkKind, issues: list[Issue], group: str | None) -> tuple[Kind, Scope] | None:
+def bulk_completion(kind: BulkKind, issues: list[Issue], group: GroupId | None) -> tuple[Kind, Scope] | None:
     """What a bulk prompt completes: its kind of name, in the marked issues' project when they share one,
     else in the view's group (None: the prompt takes no names)."""
     names = BULK_NAMES.get(kind)
     if names is None:
         return None
     projects = {issue.project_id for issue in issues}
-    scope: Scope = ("project", projects.pop()) if len(projects) == 1 else ("group", group) if group else None
+    scope: Scope = ("project", projects.pop()) if len(projects) == 1 else names_scope(group)
     return names, scope
 
 

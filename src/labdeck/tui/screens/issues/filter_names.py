@@ -17,6 +17,7 @@ from textual.widgets import Input, Static
 
 from labdeck.api.completion import Scope
 from labdeck.api.errors import LabdeckError
+from labdeck.api.issues import GroupId, ProjectScope, listing_scope, names_scope
 from labdeck.domain.completion import filter_slot, names_in, unknown_text
 from labdeck.domain.issue_query import QueryError, parse
 from labdeck.tui.context import context_of
@@ -32,7 +33,7 @@ def group_scope(screen: Screen[Any]) -> Scope:
     """The group typed in the Group field (None: the whole instance)."""
     fields = screen.query(SCOPE_FIELD)
     typed = fields.first(Input).value.strip() if fields else ""
-    return ("group", typed) if typed else None
+    return names_scope(listing_scope(typed))
 
 
 def filter_input(screen: Screen[Any], value: str, **kwargs: Any) -> CompletingInput:
@@ -41,14 +42,14 @@ def filter_input(screen: Screen[Any], value: str, **kwargs: Any) -> CompletingIn
                            **kwargs)
 
 
-def check_names(screen: Screen[Any], text: str, group: str | None) -> None:
+def check_names(screen: Screen[Any], text: str, group: GroupId | None) -> None:
     """Check, in the background, the names the applied filter `text` relies on in `group` (None: the
     instance); unknown ones are said under the bar. A newer check replaces this one."""
     screen.remove_class(UNKNOWN)
     screen.run_worker(_check(screen, text, group), group="issues-names", exclusive=True, exit_on_error=False)
 
 
-async def unknown_names(screen: Screen[Any], text: str, group: str | None) -> str | None:
+async def unknown_names(screen: Screen[Any], text: str, group: GroupId | None) -> str | None:
     """The sentence naming what `text` relies on that the instance does not have (None: nothing known to
     be missing)."""
     try:
@@ -58,13 +59,14 @@ async def unknown_names(screen: Screen[Any], text: str, group: str | None) -> st
         return None
     if not named:
         return None
-    scope: Scope = ("group", group) if group else None
+    scope: Scope = names_scope(group)
     answers = await asyncio.gather(*(source.exists(n.kind, n.name, scope) for n in named))
     missing = [n for n, known in zip(named, answers, strict=True) if known is False]
-    return unknown_text(missing, group or "the instance") if missing else None
+    where = group.project if isinstance(group, ProjectScope) else group
+    return unknown_text(missing, str(where or "the instance")) if missing else None
 
 
-async def _check(screen: Screen[Any], text: str, group: str | None) -> None:
+async def _check(screen: Screen[Any], text: str, group: GroupId | None) -> None:
     message = await unknown_names(screen, text, group)
     if message is None or not is_live(screen):
         return

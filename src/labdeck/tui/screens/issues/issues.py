@@ -23,7 +23,7 @@ from textual.containers import Horizontal
 from textual.widgets import Input, Static
 
 from labdeck.api.errors import LabdeckError
-from labdeck.api.issues import IssuesService
+from labdeck.api.issues import GroupId, IssuesService, listing_scope
 from labdeck.api.models.base import paused_gc
 from labdeck.api.models.issues import Issue, LabelDetail
 from labdeck.domain.issue_query import QueryError, help_text
@@ -32,6 +32,7 @@ from labdeck.tui.list_feed import ListFeed
 from labdeck.tui.screens.base import LabdeckScreen
 from labdeck.tui.screens.issues.actions import IssueActions
 from labdeck.tui.screens.issues.early_load import EarlyLoad
+from labdeck.tui.screens.issues.extras import read_extras
 from labdeck.tui.screens.issues.filter_names import check_names, filter_input
 from labdeck.tui.screens.issues.render import COLUMNS, Extras, issue_cells, issue_detail
 from labdeck.tui.widgets.footer import LIST_KEYS
@@ -46,8 +47,11 @@ SERVER_ORDERS: Final = {"title": "title", "updated": "updated_at", "due": "due_d
                         "milestone": "milestone_due"}
 
 
-def parse_scope(scope: str | None) -> str | None:
-    """A saved view's scope (`instance` or `group:<full/path>`) as a group path, None for the instance."""
+def parse_scope(scope: str | None) -> GroupId | None:
+    """A saved view's scope (`instance`, `group:<full/path>` or `project:<full/path>`, as the project
+    view's Issues tab opens it) as a group path or a `ProjectScope`, None for the instance."""
+    if scope and scope.startswith("project:"):
+        return listing_scope(scope)
     if scope and scope.startswith("group:"):
         return scope.removeprefix("group:").strip() or None
     return None
@@ -86,7 +90,7 @@ class IssuesScreen(IssueActions, LabdeckScreen):
         self.extras: dict[int, Extras] = {}
         self.stale_extras: set[int] = set()  # issues whose detail `r` asked to fetch again
         self.label_colours: dict[str, LabelDetail] = {}  # from listings, for issues a PUT sends back bare
-        self.shown_group: str | None = self.group  # the scope the rows on screen belong to
+        self.shown_group: GroupId | None = self.group  # the scope the rows on screen belong to
         self._early: EarlyLoad | None = None
         if app_running():  # built inside the app: page 1 is asked for before the widgets exist
             self._start_early_load()
@@ -118,7 +122,7 @@ class IssuesScreen(IssueActions, LabdeckScreen):
                                id="issues-query")
             bar.tooltip = Text(help_text())  # every filter key, literal text
             yield LabelledField("Filter", bar, id="issues-query-field")
-            scope = PathInput(self.group or "", kind="group", placeholder="acme (empty: all)",
+            scope = PathInput(str(self.group or ""), kind="group", placeholder="acme (empty: all)",
                               id="issues-scope")
             yield LabelledField("Group", scope, id="issues-scope-field")
         yield Static("", markup=False, id="issues-query-error")
@@ -187,7 +191,8 @@ class IssuesScreen(IssueActions, LabdeckScreen):
             return
         event.stop()
         self.query_text = self.query_one("#issues-query", Input).value.strip()
-        self.group = self.query_one("#issues-scope", Input).value.strip() or None
+        scope = self.query_one("#issues-scope", Input).value.strip()
+        self.group = listing_scope(scope)
         if self.compile():
             self.table.focus()
             self.load_issues(refresh=False)
@@ -252,10 +257,10 @@ class IssuesScreen(IssueActions, LabdeckScreen):
         event.stop()
         self.feed.read_more()
 
-    def show_load_error(self, group: str | None, error: LabdeckError) -> None:
+    def show_load_error(self, group: GroupId | None, error: LabdeckError) -> None:
         """A listing that failed (a group path that does not exist): the rows and detail of the previous
         listing go, and the error takes their place, so nothing looks as if it belonged to this one."""
-        where = f"group {group}" if group else "the instance"
+        where = f"group {group}" if isinstance(group, str) else str(group) if group else "the instance"
         self.table.empty_text = f"Could not list the issues of {where}: {error}"
         self.table.set_rows([])
         self.extras.clear()
@@ -278,16 +283,9 @@ class IssuesScreen(IssueActions, LabdeckScreen):
         service = self.service
         if service is None:
             return
-        pid, iid, refresh = issue.project_id, issue.iid, issue.id in self.stale_extras
+        refresh = issue.id in self.stale_extras
         self.stale_extras.discard(issue.id)
-        try:
-            notes, related, closing = await asyncio.gather(
-                service.notes(pid, iid, refresh=refresh),
-                service.related_merge_requests(pid, iid, refresh=refresh),
-                service.closed_by(pid, iid, refresh=refresh))
-            self.extras[issue.id] = Extras(notes, related, closing)
-        except LabdeckError as exc:
-            self.extras[issue.id] = Extras(error=str(exc))
+        self.extras[issue.id] = await read_extras(service, issue, refresh=refresh)
         self.query_one("#issues-view", ResourceView).refresh_detail()
 
     def updated(self, issue: Issue) -> None:

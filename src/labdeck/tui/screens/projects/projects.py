@@ -15,6 +15,7 @@ from textual.content import Content
 
 from labdeck.api.models.projects import Project
 from labdeck.api.projects import ProjectsService
+from labdeck.tui.areas import AreaRequest
 from labdeck.tui.list_feed import ListFeed
 from labdeck.tui.screens.base import LabdeckScreen
 from labdeck.tui.screens.confirm import ConfirmScreen
@@ -158,3 +159,8 @@ class ProjectsScreen(LabdeckScreen):
         updated = await source.set_archived(project.id, archive)
         self.table.replace_row(updated)
         self.notify(f"{updated.path_with_namespace}: {'archived' if archive else 'unarchived'}", markup=False)
+
+
+def open_projects(request: AreaRequest) -> ProjectsScreen:
+    """The area factory (`:projects`; lazy, so the area registry imports no screen)."""
+    return ProjectsScreen()

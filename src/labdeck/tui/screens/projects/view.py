@@ -1,6 +1,7 @@
 """One project's resources, opened with enter from `:projects`: tabs (Textual `TabbedContent`) for the
-wiki, repository tags, Pages domains, error tracking, forks, members, CI/CD variables and the registry's
-cleanup policy, each a widget from its own module (`wiki`, `tags`, `pages`, `error_tracking`, `forks`,
+wiki, the project's issues, container registry and deployments, repository tags, Pages domains, error
+tracking, forks, members, CI/CD variables and the registry's cleanup policy, each a widget from its own
+module (`wiki`, `issues`, `containers`, `deployments`, `tags`, `pages`, `error_tracking`, `forks`,
 `registry_policy`; members and variables are the panes of every owner, `screens/panes/`). `]` and `[`
 switch to the next and previous tab and put the focus in it; `f` forks the project from any tab (the fork
 runs as a job); `r` reloads the tab in view.
@@ -24,8 +25,11 @@ from labdeck.tui.screens.base import LabdeckScreen
 from labdeck.tui.screens.owner import project_owner
 from labdeck.tui.screens.panes.members import MembersPane
 from labdeck.tui.screens.panes.variables import VariablesPane
+from labdeck.tui.screens.projects.containers import ContainerRegistryTab
+from labdeck.tui.screens.projects.deployments import ProjectDeploymentsTab
 from labdeck.tui.screens.projects.error_tracking import ErrorTrackingTab
 from labdeck.tui.screens.projects.forks import ForksTab
+from labdeck.tui.screens.projects.issues import ProjectIssuesTab
 from labdeck.tui.screens.projects.pages import PagesTab
 from labdeck.tui.screens.projects.registry_policy import RegistryPolicyTab
 from labdeck.tui.screens.projects.tags import TagsTab
@@ -57,7 +61,7 @@ def project_heading(project: Project) -> Text:
     return heading
 
 
-def tab_widget(pane: Widget) -> Widget | None:
+def tab_widget(pane: Widget) -> PanePolicy | None:
     """The pane widget a tab holds (the first widget of the kit inside it)."""
     return next((node for node in pane.query(Widget) if isinstance(node, PanePolicy)), None)
 
@@ -133,17 +137,11 @@ class ProjectViewScreen(LabdeckScreen):
         return self.query_one("#project-forks", ForksTab)
 
     def refresh_data(self) -> None:
-        active = self.tabs.active.removeprefix("tab-")
-        widgets: dict[str, type[WikiTab | TagsTab | PagesTab | ErrorTrackingTab | ForksTab | MembersPane
-                                 | VariablesPane | RegistryPolicyTab]] = {
-            "wiki": WikiTab, "tags": TagsTab, "pages": PagesTab, "errors": ErrorTrackingTab,
-            "forks": ForksTab, "members": MembersPane, "variables": VariablesPane,
-            "registry": RegistryPolicyTab}
-        tab = self.query_one(widgets[active])
-        if isinstance(tab, ErrorTrackingTab):
-            tab.load()
-        else:
-            tab.load(refresh=True)
+        """`r`: the tab in view reads its data again (each pane's `reload`)."""
+        pane = self.tabs.active_pane
+        widget = tab_widget(pane) if pane is not None else None
+        if widget is not None:
+            widget.reload()
         self.mark_data_loaded()
 
     def action_fork(self) -> None:
@@ -154,6 +152,11 @@ class ProjectViewScreen(LabdeckScreen):
 # Every tab, in order: a new tab is one pane module and one entry here.
 TAB_LIST: tuple[Tab, ...] = (
     Tab("wiki", "Wiki", lambda view: WikiTab(view.project, id="project-wiki")),
+    Tab("issues", "Issues", lambda view: ProjectIssuesTab(view.project, id="project-issues")),
+    Tab("containers", "Registry",
+        lambda view: ContainerRegistryTab(view.project, now=view.now, id="project-containers")),
+    Tab("deployments", "Deployments",
+        lambda view: ProjectDeploymentsTab(view.project, now=view.now, id="project-deployments")),
     Tab("tags", "Tags", lambda view: TagsTab(view.project, id="project-tags")),
     Tab("pages", "Pages domains", lambda view: PagesTab(view.project, now=view.now, id="project-pages")),
     Tab("errors", "Error tracking", lambda view: ErrorTrackingTab(view.project, id="project-errors")),

@@ -23,6 +23,7 @@ from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.content import Content
+from textual.dom import DOMNode
 from textual.widgets import Static
 
 from labdeck.api.errors import NotFound
@@ -31,6 +32,7 @@ from labdeck.api.registry import RegistryService, format_age, format_size
 from labdeck.domain.journal_rules import REGISTRY_NO_INVERSE
 from labdeck.tui.areas import AreaRequest
 from labdeck.tui.bulk import BulkAction, BulkQuestion, confirm_bulk, start_bulk
+from labdeck.tui.context import context_of
 from labdeck.tui.jobs import Job, counted, poll_until
 from labdeck.tui.screens.base import LabdeckScreen, ScopedScreen
 from labdeck.tui.screens.confirm import TypeToConfirmScreen
@@ -47,10 +49,10 @@ from labdeck.tui.workers import is_live
 POLL_TIMEOUT = 600.0
 
 
-def registry_service(screen: LabdeckScreen) -> RegistryService | None:
+def registry_service(node: DOMNode) -> RegistryService | None:
     """The session's registry service (it keeps the session's record of bulk deletes sent and the tag
     cache), or None when no instance is connected."""
-    session = screen.ctx.session
+    session = context_of(node).session
     return session.services.registry if session is not None else None
 
 
@@ -179,37 +181,50 @@ class RegistryScreen(ScopedScreen):
 
     def action_delete_repository(self) -> None:
         repo = self.table.cursor_row
-        if not isinstance(repo, RegistryRepository) or repo.project_id is None:
-            return
-        expected = repo.path or repo.display_name
-        message = Content.from_markup(
-            "Delete repository [b]$path[/b] and all its $count tags? GitLab deletes it in the background.",
-            path=expected, count=str(repo.tags_count if repo.tags_count is not None else "its"))
-
-        def answered(yes: bool | None) -> None:
-            if yes:
-                self.delete_repository(repo)
-
-        self.app.push_screen(TypeToConfirmScreen("Delete repository", message, expected,
-                                                 irreversible=REGISTRY_NO_INVERSE), answered)
+        if isinstance(repo, RegistryRepository):
+            ask_delete_repository(self, repo, self.load_repositories)
 
     def delete_repository(self, repo: RegistryRepository) -> Job | None:
-        service = registry_service(self)
-        if service is None or repo.project_id is None:
-            return None
-        project_id, repo_id = repo.project_id, repo.id
+        return delete_repository(self, repo, self.load_repositories)
 
-        async def run(job: Job) -> None:
-            await service.delete_repository(project_id, repo_id)
-            job.set_total(1)
-            await poll_until(lambda: service.repository_exists(repo_id), lambda exists: not exists,
-                             max_interval=5.0, timeout=POLL_TIMEOUT)
-            job.advance()
-            job.set_summary("repository deleted")
-            if is_live(self):
-                self.load_repositories()
 
-        return self.ctx.start_job(f"Delete repository {repo.path or repo.display_name}", run)
+def ask_delete_repository(owner: DOMNode, repo: RegistryRepository, reload: Callable[[], object]) -> None:
+    """`x` on a repository (of `:registry` or the project view's Registry tab): its path typed, then
+    `delete_repository`."""
+    if repo.project_id is None:
+        return
+    expected = repo.path or repo.display_name
+    message = Content.from_markup(
+        "Delete repository [b]$path[/b] and all its $count tags? GitLab deletes it in the background.",
+        path=expected, count=str(repo.tags_count if repo.tags_count is not None else "its"))
+
+    def answered(yes: bool | None) -> None:
+        if yes:
+            delete_repository(owner, repo, reload)
+
+    owner.app.push_screen(TypeToConfirmScreen("Delete repository", message, expected,
+                                              irreversible=REGISTRY_NO_INVERSE), answered)
+
+
+def delete_repository(owner: DOMNode, repo: RegistryRepository, reload: Callable[[], object]) -> Job | None:
+    """Delete `repo` as a job that follows the deletion until it is gone, then `reload` if `owner` is
+    still open."""
+    service = registry_service(owner)
+    if service is None or repo.project_id is None:
+        return None
+    project_id, repo_id = repo.project_id, repo.id
+
+    async def run(job: Job) -> None:
+        await service.delete_repository(project_id, repo_id)
+        job.set_total(1)
+        await poll_until(lambda: service.repository_exists(repo_id), lambda exists: not exists,
+                         max_interval=5.0, timeout=POLL_TIMEOUT)
+        job.advance()
+        job.set_summary("repository deleted")
+        if is_live(owner):
+            reload()
+
+    return context_of(owner).start_job(f"Delete repository {repo.path or repo.display_name}", run)
 
 
 # --- tags -----------------------------------------------------------------------------------------------

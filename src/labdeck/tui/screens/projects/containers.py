@@ -1,0 +1,121 @@
+"""The project view's Registry tab: the project's container repositories with their tag counts, as
+`:registry` lists them (its columns, cells and detail; read when the tab is first shown), and their tags
+through `:registry`'s own screens.
+
+- `enter` opens a repository's tags (`registry.RegistryTagsScreen`: every tag's detail, `space` marks and
+  `x` deletes exactly the marked tags, one request each, as a job).
+- `c` opens the cleanup panel on a repository's tags: the one cleanup of labdeck (`registry/cleanup.py`,
+  its preview in `registry/cleanup_preview.py`, the exact delete of `api/registry_exact.py`): what the
+  preview lists is what is deleted.
+- `x` deletes the repository under the cursor (its path typed first), followed as a job until it is gone.
+
+The tag counts are read again when a job here deleted tags or a repository. The cleanup policy of the
+project has its own tab (Registry policy).
+"""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual import work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.widget import Widget
+from textual.widgets import Static
+
+from labdeck.api.errors import LabdeckError
+from labdeck.api.models.projects import Project
+from labdeck.api.models.registry import RegistryRepository
+from labdeck.tui.pane_policy import PanePolicy
+from labdeck.tui.screens.registry.clock import Now, utc_now
+from labdeck.tui.screens.registry.registry import (
+    REPOSITORY_COLUMNS,
+    RegistryTagsScreen,
+    ask_delete_repository,
+    registry_service,
+    repository_cells,
+    repository_detail,
+)
+from labdeck.tui.widgets.footer import LIST_KEYS
+from labdeck.tui.widgets.resource_table import ResourceTable
+from labdeck.tui.widgets.resource_view import ResourceView
+from labdeck.tui.workers import is_live
+
+
+class ContainerRegistryTab(PanePolicy, Widget):
+    FOOTER_ORDER = ("select", "cleanup", "delete_repository", "next_tab", "previous_tab", *LIST_KEYS)
+    BINDINGS = [
+        Binding("c", "cleanup", "Cleanup", id="project_registry.cleanup"),
+        Binding("x", "delete_repository", "Delete repository", id="project_registry.delete_repository"),
+    ]
+    MUTATING_ACTIONS = frozenset({"delete_repository"})
+    ROW_ACTIONS = frozenset({"delete_repository", "cleanup"})
+    DEFAULT_CSS = """
+    ContainerRegistryTab { height: 1fr; }
+    ContainerRegistryTab #project-containers-where { height: 1; }
+    """
+
+    def __init__(self, project: Project, *, now: Now | None = None, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.project = project
+        self.now = now or utc_now
+        self.read = False
+
+    def compose(self) -> ComposeResult:
+        yield Static("", markup=False, id="project-containers-where")
+        yield ResourceView(REPOSITORY_COLUMNS, cells=repository_cells, row_key=lambda r: r.id,
+                           detail=repository_detail, empty_text="No container repositories",
+                           id="project-containers-view")
+
+    @property
+    def table(self) -> ResourceTable:
+        return self.query_one("#project-containers-view", ResourceView).table
+
+    def on_show(self) -> None:
+        if not self.read:  # read when the tab is first shown, not with every tab of the view
+            self.read = True
+            self.load()
+
+    def reload(self) -> None:
+        self.load()
+
+    @work(exclusive=True, group="project-containers")
+    async def load(self) -> None:
+        service = registry_service(self)
+        if service is None:
+            return
+        where = self.query_one("#project-containers-where", Static)
+        self.table.loading_more = True
+        try:
+            repos = await service.project_repositories(self.project.id)
+        except LabdeckError as exc:
+            self.table.show_load_error(f"Could not list the container repositories: {exc}")
+            return
+        finally:
+            self.table.loading_more = False
+        self.table.set_rows(repos)
+        total = sum(r.tags_count or 0 for r in repos)
+        where.update(Text(f"{len(repos)} repositories, {total:,} tags", style="dim"))
+
+    def changed(self) -> None:
+        """A job deleted tags or a repository: the counts are read again (if the tab is still open)."""
+        if is_live(self):
+            self.load()
+
+    def open_tags(self, repo: RegistryRepository, *, cleanup: bool = False) -> None:
+        self.app.push_screen(RegistryTagsScreen(repo, now=self.now, open_cleanup=cleanup,
+                                                on_changed=self.changed))
+
+    def on_resource_table_row_selected(self, event: ResourceTable.RowSelected) -> None:
+        if isinstance(event.row, RegistryRepository):
+            event.stop()
+            self.open_tags(event.row)
+
+    def action_cleanup(self) -> None:
+        repo = self.table.cursor_row
+        if isinstance(repo, RegistryRepository):
+            self.open_tags(repo, cleanup=True)
+
+    def action_delete_repository(self) -> None:
+        repo = self.table.cursor_row
+        if isinstance(repo, RegistryRepository):
+            ask_delete_repository(self, repo, self.changed)

@@ -1,0 +1,188 @@
+"""The project view's Deployments tab: the project's environments (tier, state, and the figures of the
+last 90 days that `:deployments` draws in its timeline: deployments, success rate, last success) above
+its deployments, drawn as `:deployments` draws them (its columns, colours and detail).
+
+- `enter` on an environment lists only its deployments (the server filters; `enter` on it again lists
+  them all); `enter` on a deployment opens its detail with the merge requests it shipped.
+- `p` opens the protected environments of the project (`deployments.protected_environments`).
+- `D` opens `:deployments` on this project, where deployments are recorded (`n`) and their status
+  changed (`c`).
+
+Environment names are server text: shown as `Text`, sent as a query parameter, and put in a path only by
+the services, through the one segment encoder (an environment named `..` stays a name).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import date, datetime
+
+from rich.text import Text
+from textual import work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.widget import Widget
+from textual.widgets import Static
+
+from labdeck.api.errors import ApiError, LabdeckError
+from labdeck.api.models.deployments import Deployment, Environment
+from labdeck.api.models.projects import Project
+from labdeck.domain.deployments import EnvironmentSummary, summarise
+from labdeck.tui.areas import AreaRequest
+from labdeck.tui.context import context_of
+from labdeck.tui.pane_policy import PanePolicy
+from labdeck.tui.screens.deployments.deployments import (
+    COLUMNS,
+    TIMELINE_DAYS,
+    deployment_cells,
+    summary_text,
+    utc_today,
+)
+from labdeck.tui.screens.deployments.dialogs import DeploymentDetailScreen, deployment_detail
+from labdeck.tui.widgets.detail_fields import append_fields
+from labdeck.tui.widgets.footer import LIST_KEYS
+from labdeck.tui.widgets.resource_table import ResourceTable
+from labdeck.tui.widgets.resource_view import ResourceView
+from labdeck.tui.widgets.table_model import Column
+
+ENVIRONMENT_COLUMNS = [
+    Column("name", "Environment", min_width=16),
+    Column("tier", "Tier", width=12),
+    Column("state", "State", width=9),
+    Column("figures", f"Last {TIMELINE_DAYS} days", min_width=30, sort_key=lambda e: e.name),
+]
+
+
+def environment_detail(env: Environment) -> Text:
+    return append_fields(Text(env.name, style="bold"), (
+        ("tier", env.tier or ""), ("state", env.state or ""), ("url", env.external_url or ""),
+        ("slug", env.slug or "")), width=6)
+
+
+class ProjectDeploymentsTab(PanePolicy, Widget):
+    FOOTER_ORDER = ("select", "protected", "open_in_deployments", "next_tab", "previous_tab", *LIST_KEYS)
+    BINDINGS = [
+        Binding("p", "protected", "Protected envs", id="project_deployments.protected"),
+        Binding("D", "open_in_deployments", "In :deployments", id="project_deployments.open"),
+    ]
+    FEATURE_ACTIONS = {"protected": "protected_environments"}
+    DEFAULT_CSS = """
+    ProjectDeploymentsTab { height: 1fr; }
+    ProjectDeploymentsTab #project-environments-view { height: 9; }
+    ProjectDeploymentsTab #project-deployments-title { height: 1; }
+    ProjectDeploymentsTab #project-deployments-view { height: 1fr; }
+    """
+
+    def __init__(self, project: Project, *, now: Callable[[], datetime] | None = None,
+                 id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.project = project
+        self.today: Callable[[], date] = (lambda: now().date()) if now is not None else utc_today
+        self.environment: str | None = None  # the environment whose deployments are listed (None: all)
+        self.summaries: dict[str, EnvironmentSummary] = {}
+        self.read = False
+
+    @property
+    def path(self) -> str:
+        return self.project.path_with_namespace or str(self.project.id)
+
+    def compose(self) -> ComposeResult:
+        yield ResourceView(ENVIRONMENT_COLUMNS, cells=self.environment_cells,
+                           row_key=lambda e: e.id, detail=environment_detail, empty_text="No environments",
+                           id="project-environments-view")
+        yield Static("", markup=False, id="project-deployments-title")
+        yield ResourceView(COLUMNS, cells=deployment_cells, row_key=lambda d: d.id, detail=deployment_detail,
+                           empty_text="No deployments", id="project-deployments-view")
+
+    @property
+    def environments_table(self) -> ResourceTable:
+        return self.query_one("#project-environments-view", ResourceView).table
+
+    @property
+    def deployments_table(self) -> ResourceTable:
+        return self.query_one("#project-deployments-view", ResourceView).table
+
+    def figures(self, env: Environment) -> Text:
+        summary = self.summaries.get(env.name)
+        return summary_text(summary, self.today()) if summary else Text("no deployments", style="dim")
+
+    def environment_cells(self, env: Environment) -> tuple[Text, ...]:
+        dim = "dim" if env.state == "stopped" else ""
+        return (Text(env.name, style=dim), Text(env.tier or ""), Text(env.state or "", style=dim),
+                self.figures(env))
+
+    def on_show(self) -> None:
+        if not self.read:  # read when the tab is first shown (a history can be long), not with the view
+            self.read = True
+            self.load()
+
+    def reload(self) -> None:
+        self.load(refresh=True)
+
+    @work(exclusive=True, group="project-deployments")
+    async def load(self, refresh: bool = False) -> None:
+        """The whole history (the environments' figures), the environments, then the deployments."""
+        session = context_of(self).session
+        if session is None:
+            return
+        service, project = session.services.deployments, self.project.id
+        self.deployments_table.loading_more = True
+        try:
+            history = await service.deployments(project, refresh=refresh)
+            try:
+                environments = await service.environments(project, refresh=refresh)
+            except ApiError:  # environments hidden from this user: the history still names them
+                environments = []
+        except LabdeckError as exc:
+            self.deployments_table.show_load_error(f"Could not list the deployments: {exc}")
+            return
+        finally:
+            self.deployments_table.loading_more = False
+        facts = [fact for d in history if (fact := d.fact()) is not None]
+        self.summaries = {s.environment: s for s in summarise(facts, self.today(), TIMELINE_DAYS)}
+        self.environments_table.set_rows(environments)
+        await self.list_deployments(refresh)
+
+    async def list_deployments(self, refresh: bool = False) -> None:
+        session = context_of(self).session
+        if session is None:
+            return
+        rows = await session.services.deployments.deployments(
+            self.project.id, environment=self.environment, order_by="id", sort="desc", refresh=refresh)
+        title = Text("Deployments", style="bold")
+        if self.environment is not None:
+            title.append(" of ")
+            title.append(self.environment, style="bold")
+            title.append("  (enter on it again: every environment)", style="dim")
+        self.query_one("#project-deployments-title", Static).update(title)
+        self.deployments_table.set_rows(rows)
+
+    @work(exclusive=True, group="project-deployments")
+    async def choose_environment(self, name: str | None) -> None:
+        self.environment = name
+        await self.list_deployments()
+
+    def on_resource_table_row_selected(self, event: ResourceTable.RowSelected) -> None:
+        if isinstance(event.row, Environment):
+            event.stop()
+            self.choose_environment(None if event.row.name == self.environment else event.row.name)
+        elif isinstance(event.row, Deployment):
+            event.stop()
+            self.open_detail(event.row)
+
+    def open_detail(self, deployment: Deployment) -> None:
+        session = context_of(self).session
+        if session is None:
+            return
+        service, project = session.services.deployments, self.project.id
+        self.app.push_screen(DeploymentDetailScreen(
+            deployment, lambda: service.merge_requests(project, deployment.id)))
+
+    def action_protected(self) -> None:
+        from labdeck.tui.screens.deployments.protected_environments import ProtectedEnvironmentsScreen
+
+        names = [env.name for env in self.environments_table.rows if isinstance(env, Environment)]
+        self.app.push_screen(ProtectedEnvironmentsScreen(self.path, environments=names))
+
+    def action_open_in_deployments(self) -> None:
+        context_of(self).open_area("deployments", AreaRequest(scope=self.path))
