@@ -13,7 +13,8 @@ from sandbox_clients import ALICE_TOKEN, ClientPool, sandbox_settings
 
 from labdeck.api.client import ApiClient
 from labdeck.api.errors import BadRequest, NotFound
-from labdeck.api.issues import BulkAction, BulkItemResult, IssuesService, ProjectScope
+from labdeck.api.issue_scopes import ProjectScope
+from labdeck.api.issues import BulkAction, BulkItemResult, IssuesService
 from labdeck.api.models.issues import Issue
 from labdeck.domain.durations import DurationError
 from labdeck.domain.issue_query import QueryError

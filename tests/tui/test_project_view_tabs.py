@@ -11,7 +11,7 @@ from snapshot_apps import make_app, messages, settle, until
 from textual.widgets import Input, Static
 from tiny_sandbox import GATEWAY, Sandbox
 
-from labdeck.api.issues import ProjectScope
+from labdeck.api.issue_scopes import ProjectScope
 from labdeck.api.models.issues import Issue
 from labdeck.sandbox.seed.deployments import add_deployment, add_environment, deployments_data
 from labdeck.tui.app import LabdeckApp

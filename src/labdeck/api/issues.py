@@ -19,6 +19,7 @@ from typing import Any, Final, Literal
 from labdeck.api import body
 from labdeck.api.client import ApiClient
 from labdeck.api.errors import LabdeckError, PageLimit, failure_text
+from labdeck.api.issue_scopes import GroupId, ProjectScope
 from labdeck.api.models.base import parse_many, parse_one
 from labdeck.api.models.fast_lists import fast_decoder
 from labdeck.api.models.issues import (
@@ -44,33 +45,6 @@ GLOBAL_PATH: Final = ep.ISSUES.path()
 PARSE_INLINE: Final = 1_000  # longer lists are parsed in a thread
 
 
-@dataclass(frozen=True, slots=True)
-class ProjectScope:
-    """The issues of one project (`GET /projects/:id/issues`), given where a listing takes its scope."""
-
-    project: int | str
-
-    def __str__(self) -> str:
-        return f"project:{self.project}"
-
-
-GroupId = int | str | ProjectScope  # a listing's scope: a group (id or path) or one project
-
-
-def listing_scope(text: str) -> GroupId | None:
-    """A scope as typed in a Group box: `project:<path>` is one project, other text a group's path, nothing
-    the instance."""
-    text = text.strip()
-    if text.startswith("project:") and text.removeprefix("project:").strip():
-        return ProjectScope(text.removeprefix("project:").strip())
-    return text or None
-
-
-def names_scope(group: GroupId | None) -> tuple[Literal["project", "group"], int | str] | None:
-    """Where the label and milestone names of a listing's scope live (None: the instance has no list)."""
-    if isinstance(group, ProjectScope):
-        return ("project", group.project)
-    return ("group", group) if group else None
 BulkKind = Literal["close", "reopen", "add_labels", "remove_labels", "assign", "unassign", "set_milestone",
                    "todo"]
 Progress = Callable[[int, int | None], None]

@@ -32,12 +32,11 @@ from labdeck.tui.jobs import Job, counted
 from labdeck.tui.screens.base import LabdeckScreen
 from labdeck.tui.screens.ci_variables import DONE
 from labdeck.tui.screens.groups.editors import TabEditor
+from labdeck.tui.screens.groups.file_forms import folder_form, import_form
 from labdeck.tui.screens.groups.forms import (
     FormScreen,
     Renderer,
     Values,
-    folder_form,
-    import_form,
 )
 from labdeck.tui.screens.groups.host import GroupsHost
 from labdeck.tui.screens.groups.tab_list import TAB_ACTIONS, TAB_BY_KEY

@@ -1,18 +1,17 @@
 """The forms of the groups view: a generic `FormScreen` (inputs, selects and switches, validated before it
-closes, errors shown under their fields) and the forms for members, labels, badges, CI variables and group
-import. Validation uses the domain rules the sandbox enforces too (`domain.colours`, `domain.ci_variables`,
-`domain.access_levels`), so a form never sends what the server would refuse for these reasons.
+closes, errors shown under their fields) and the forms for members, labels, badges and CI variables (the
+forms that name a local file or folder are in `file_forms.py`). Validation uses the domain rules the
+sandbox enforces too (`domain.colours`, `domain.ci_variables`, `domain.access_levels`), so a form never
+sends what the server would refuse for these reasons.
 """
 
 from __future__ import annotations
 
 import calendar
-import os
 import re
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from datetime import date
-from pathlib import Path
 from typing import Any
 
 from rich.text import Text
@@ -143,7 +142,7 @@ class FormScreen(FormDialog[Values]):
 
 # --- validators ------------------------------------------------------------------------------------------
 
-def _required(values: Values, *names: str) -> dict[str, str]:
+def required(values: Values, *names: str) -> dict[str, str]:
     return {name: "required" for name in names if not str(values.get(name) or "").strip()}
 
 
@@ -218,7 +217,7 @@ def label_form(label: GroupLabel | None = None) -> FormScreen:
               Field("description", "Description", (label.description or "") if label else "")]
 
     def validate(values: Values) -> dict[str, str]:
-        errors = _required(values, "name", "color")
+        errors = required(values, "name", "color")
         if "color" not in errors and not is_colour(str(values["color"])):
             errors["color"] = COLOUR_ERROR
         return errors
@@ -297,7 +296,7 @@ def badge_form(name: str = "", link_url: str = "", image_url: str = "", *, editi
               Field("image_url", "Image URL, http(s)", image_url, "https://…/badge.svg")]
 
     def validate(values: Values) -> dict[str, str]:
-        errors = _required(values, "link_url", "image_url")
+        errors = required(values, "link_url", "image_url")
         for key, messages in badge_errors(str(values.get("link_url") or "") or None,
                                           str(values.get("image_url") or "") or None).items():
             errors.setdefault(key, "must be http or https (" + "; ".join(messages) + ")")
@@ -352,50 +351,3 @@ def variable_options(values: Values, before: CiVariable | None = None) -> dict[s
     return {"variable_type": values["variable_type"], "protected": bool(values["protected"]),
             "masked": bool(values["masked"]), "raw": bool(values.get("raw")),
             "description": description if description or cleared else None}
-
-
-def folder_error(text: str) -> str | None:
-    """Why a download folder cannot be used (not a folder, not writable), or None. A missing folder is
-    fine when it can be created (the user is asked first: `tui.downloads.ensure_folder`)."""
-    if not text.strip():
-        return "required"
-    folder = Path(text.strip()).expanduser()
-    if not folder.exists():
-        parent = next((p for p in folder.parents if p.exists()), None)
-        if parent is None or not parent.is_dir() or not os.access(parent, os.W_OK | os.X_OK):
-            return f"no such folder, and it cannot be created: {folder}"
-        return None
-    if not folder.is_dir():
-        return f"not a folder: {folder}"
-    if not os.access(folder, os.W_OK | os.X_OK):
-        return f"cannot write in {folder}"
-    return None
-
-
-def folder_form(what: str, folder: Path) -> FormScreen:
-    """Ask where to save a download, prefilled with `folder` (values: `folder`)."""
-    fields = [Field("folder", "Save in the folder", str(folder), "~/Downloads")]
-
-    def validate(values: Values) -> dict[str, str]:
-        problem = folder_error(str(values.get("folder", "")))
-        return {"folder": problem} if problem else {}
-
-    return FormScreen(Content.assemble("Save ", what), fields, validate, submit_label="Save")
-
-
-def import_form(parent_id: int | None = None) -> FormScreen:
-    fields = [Field("name", "Group name", ""), Field("path", "Group path", ""),
-              Field("file", "Export file (.tar.gz)", "", "~/Downloads/acme_export.tar.gz"),
-              Field("parent_id", "Parent group id (empty: a top-level group)",
-                    str(parent_id) if parent_id else "")]
-
-    def validate(values: Values) -> dict[str, str]:
-        errors = _required(values, "name", "path", "file")
-        if "file" not in errors and not Path(str(values["file"])).expanduser().is_file():
-            errors["file"] = "no such file"
-        parent = str(values.get("parent_id") or "")
-        if parent and not parent.isdigit():
-            errors["parent_id"] = "a group id (a number)"
-        return errors
-
-    return FormScreen("Import a group", fields, validate, submit_label="Import")

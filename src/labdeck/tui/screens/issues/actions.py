@@ -41,7 +41,8 @@ from labdeck.tui.workers import is_live
 from labdeck.tui.writes import open_write_form
 
 if TYPE_CHECKING:
-    from labdeck.api.issues import GroupId, IssuesService
+    from labdeck.api.issue_scopes import GroupId
+    from labdeck.api.issues import IssuesService
     from labdeck.tui.screens.base import LabdeckScreen
     from labdeck.tui.screens.issues.render import Extras
     from labdeck.tui.widgets.resource_table import ResourceTable

@@ -21,7 +21,8 @@ from textual.widgets import Button, Input, OptionList, Static
 from textual.widgets.option_list import Option
 
 from labdeck.api.completion import Scope
-from labdeck.api.issues import BulkKind, GroupId, names_scope
+from labdeck.api.issue_scopes import GroupId, names_scope
+from labdeck.api.issues import BulkKind
 from labdeck.api.models.issues import Issue
 from labdeck.domain.completion import Kind
 from labdeck.domain.label_edits import label_edit

@@ -10,7 +10,8 @@ import asyncio
 from collections.abc import Mapping
 from typing import Any
 
-from labdeck.api.issues import GroupId, IssuesService
+from labdeck.api.issue_scopes import GroupId
+from labdeck.api.issues import IssuesService
 from labdeck.api.models.issues import Issue
 from labdeck.api.windowed import WindowedList
 from labdeck.tui.list_feed import EarlyWindow

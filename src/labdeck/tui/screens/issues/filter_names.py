@@ -17,7 +17,7 @@ from textual.widgets import Input, Static
 
 from labdeck.api.completion import Scope
 from labdeck.api.errors import LabdeckError
-from labdeck.api.issues import GroupId, ProjectScope, listing_scope, names_scope
+from labdeck.api.issue_scopes import GroupId, ProjectScope, listing_scope, names_scope
 from labdeck.domain.completion import filter_slot, names_in, unknown_text
 from labdeck.domain.issue_query import QueryError, parse
 from labdeck.tui.context import context_of

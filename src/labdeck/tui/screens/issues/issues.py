@@ -23,7 +23,8 @@ from textual.containers import Horizontal
 from textual.widgets import Input, Static
 
 from labdeck.api.errors import LabdeckError
-from labdeck.api.issues import GroupId, IssuesService, listing_scope
+from labdeck.api.issue_scopes import GroupId, listing_scope
+from labdeck.api.issues import IssuesService
 from labdeck.api.models.base import paused_gc
 from labdeck.api.models.issues import Issue, LabelDetail
 from labdeck.domain.issue_query import QueryError, help_text

@@ -28,7 +28,8 @@ from textual.widget import Widget
 from textual.widgets import Input, Static
 
 from labdeck.api.errors import LabdeckError
-from labdeck.api.issues import GroupId, IssuesService, ProjectScope
+from labdeck.api.issue_scopes import GroupId, ProjectScope
+from labdeck.api.issues import IssuesService
 from labdeck.api.models.issues import Issue
 from labdeck.api.models.projects import Project
 from labdeck.domain.issue_query import QueryError, help_text
