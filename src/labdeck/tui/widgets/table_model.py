@@ -18,6 +18,7 @@ from labdeck.tui.widgets.table_columns import (
     LazyCells,
     RowKeyFn,
     cells_from,
+    column_cells,
     identity_key,
     none_last,
     plain,
@@ -25,7 +26,7 @@ from labdeck.tui.widgets.table_columns import (
 )
 
 __all__ = ["Cell", "CellsFn", "Column", "HasPlain", "LazyCells", "RowKeyFn", "TableModel", "cells_from",
-           "plain"]
+           "column_cells", "plain"]
 
 
 LOAD_MORE_THRESHOLD = 50
@@ -44,7 +45,7 @@ class TableModel:
         self.columns: list[Column] = list(columns)
         self._cells_fn: CellsFn = cells or cells_from(columns) or tuple_cells
         self._key_fn: RowKeyFn = row_key or identity_key
-        self._plains_fn = cells.plains if isinstance(cells, LazyCells) else None
+        self._plains_fn = self._cells_fn.plains if isinstance(self._cells_fn, LazyCells) else None
         self._rows: list[Any] = []
         self._keys: list[Hashable] = []
         self._cells: list[tuple[Cell, ...] | None] = []  # None: not built yet (LazyCells)

@@ -54,22 +54,20 @@ SERVER_ORDERS: Final = {"username": "username", "name": "name", "created": "crea
                         "activity": "last_activity_on"}
 
 
-def user_cells(today: date) -> Callable[[ModeratedUser], tuple[Text, ...]]:
-    def cells(user: ModeratedUser) -> tuple[Text, ...]:
-        return (Text(user.username or str(user.id)), Text(user.name or ""), Text(user.state_label(today)),
-                Text(user.last_activity_on.isoformat() if user.last_activity_on else "never"),
-                Text(user.created_at.strftime("%Y-%m-%d") if user.created_at else ""), Text(user.email or ""))
-    return cells
-
-
-COLUMNS = [
-    Column("username", "Username", min_width=14, priority=10),
-    Column("name", "Name", min_width=12, priority=6),
-    Column("state", "State", min_width=16, priority=8),
-    Column("activity", "Last activity", width=13, priority=7),
-    Column("created", "Created", width=10, priority=3),
-    Column("email", "Email", exported=False, priority=4),  # never written in clear to an export file
-]
+def user_columns(today: date) -> list[Column]:
+    """The users list's columns (a user's state is told as of `today`)."""
+    return [
+        Column("username", "Username", min_width=14, priority=10,
+               text=lambda u: Text(u.username or str(u.id))),
+        Column("name", "Name", min_width=12, priority=6, text=lambda u: Text(u.name or "")),
+        Column("state", "State", min_width=16, priority=8, text=lambda u: Text(u.state_label(today))),
+        Column("activity", "Last activity", width=13, priority=7,
+               text=lambda u: Text(u.last_activity_on.isoformat() if u.last_activity_on else "never")),
+        Column("created", "Created", width=10, priority=3,
+               text=lambda u: Text(u.created_at.strftime("%Y-%m-%d") if u.created_at else "")),
+        # never written in clear to an export file
+        Column("email", "Email", exported=False, priority=4, text=lambda u: Text(u.email or "")),
+    ]
 
 
 class UsersScreen(LabdeckScreen):
@@ -127,7 +125,7 @@ class UsersScreen(LabdeckScreen):
             yield Tabs(*tabs, active=f"users-tab-{self.first_tab}", id="users-conditions")
             yield LabelledField("Search", Input(self.search, placeholder="name, email", id="users-search"),
                                 id="users-search-field")
-        yield ResourceView(COLUMNS, cells=user_cells(self.today()), row_key=lambda u: u.id,
+        yield ResourceView(user_columns(self.today()), row_key=lambda u: u.id,
                            detail=self.user_detail, show_detail=True, empty_text="No users",
                            enter_opens_detail=True, id="users-view")
 
