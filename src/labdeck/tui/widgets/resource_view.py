@@ -23,7 +23,7 @@ from textual.widgets import Input, Static
 from labdeck.api.models.tolerant import IDENTITY_UNREADABLE, identity_unreadable
 from labdeck.tui.jobs import counted
 from labdeck.tui.widgets.resource_table import ResourceTable
-from labdeck.tui.widgets.table_model import Column, RowKeyFn
+from labdeck.tui.widgets.table_model import Column, RowKeyFn, cells_from
 
 DetailFn = Callable[[Any], RenderableType | str]
 
@@ -110,6 +110,8 @@ class ResourceView(Widget):
         id: str | None = None,
         classes: str | None = None,
     ) -> None:
+        if cells_from(columns) is None:  # one declaration per column: no list passes a cells function
+            raise ValueError("every column of a ResourceView says its own cell: Column(..., text=...)")
         super().__init__(name=name, id=id, classes=classes)
         self.table = ResourceTable(
             columns, rows, row_key=row_key, zebra=zebra, empty_text=empty_text,
