@@ -1,13 +1,15 @@
 """What a `ResourceTable` column is: the `Column` declaration (label, cell text, sort, style, width and
 its place in the layout), the cell types, and the cells function built from the columns (`cells_from`,
-`LazyCells`). A column is one declaration: a screen never passes a cells function of its own. No Textual
-here."""
+`LazyCells`, `plain_column`). A column is one declaration: a screen never passes a cells function of its
+own. No Textual here."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, Protocol
+
+from rich.text import Text
 
 
 class HasPlain(Protocol):
@@ -57,25 +59,35 @@ class Column:
     plain: Callable[[Any], str] | None = None
 
 
+def plain_column(key: str, label: str, value: Callable[[Any], str], *, style: str = "",
+                 **layout: Any) -> Column:
+    """A column whose cell is `value(row)` as one-styled `Text`: its plain text is `value` itself, so a
+    list of such columns builds its styled cells only for the rows it draws (`LazyCells`)."""
+    return Column(key, label, text=lambda row: Text(value(row), style=style), plain=value, **layout)
+
+
+def _each_of(fns: Sequence[Callable[[Any], Any]]) -> Callable[[Any], tuple[Any, ...]]:
+    """`row -> (fns[0](row), fns[1](row), ...)`, unrolled as `dataclasses` does: twice as fast as a loop
+    over the functions, which counts at 100,000 rows. The source holds only indexes, never data."""
+    names = {f"f{i}": fn for i, fn in enumerate(fns)}
+    body = ", ".join(f"{name}(row)" for name in names)
+    namespace: dict[str, Any] = {}
+    exec(f"def each(row):\n    return ({body},)\n", names, namespace)
+    each: Callable[[Any], tuple[Any, ...]] = namespace["each"]
+    return each
+
+
 def cells_from(columns: Sequence[Column]) -> CellsFn | None:
     """The cells function of a table whose every column says its own `text` (None when one does not): a
     `LazyCells` when every column also says its `plain` text."""
     texts = [column.text for column in columns]
     if not texts or any(text is None for text in texts):
         return None
-    bound = tuple(t for t in texts if t is not None)
-
-    def cells(row: Any) -> tuple[Cell, ...]:
-        return tuple([text(row) for text in bound])
-
-    plains = tuple(column.plain for column in columns if column.plain is not None)
-    if len(plains) < len(bound):
+    cells = _each_of([t for t in texts if t is not None])
+    plains = [column.plain for column in columns if column.plain is not None]
+    if len(plains) < len(texts):
         return cells
-
-    def plain_texts(row: Any) -> tuple[str, ...]:
-        return tuple([fn(row) for fn in plains])
-
-    return LazyCells(build=cells, plains=plain_texts)
+    return LazyCells(build=cells, plains=_each_of(plains))
 
 
 def column_cells(columns: Sequence[Column]) -> CellsFn:

@@ -22,11 +22,12 @@ from labdeck.tui.widgets.table_columns import (
     identity_key,
     none_last,
     plain,
+    plain_column,
     tuple_cells,
 )
 
 __all__ = ["Cell", "CellsFn", "Column", "HasPlain", "LazyCells", "RowKeyFn", "TableModel", "cells_from",
-           "column_cells", "plain"]
+           "column_cells", "plain", "plain_column"]
 
 
 LOAD_MORE_THRESHOLD = 50
@@ -224,6 +225,9 @@ class TableModel:
         if column.sort_key is not None:
             fn = column.sort_key
             return none_last([fn(row) for row in self._rows])
+        if column.plain is not None:  # the column's own plain text: no other cell computed
+            text = column.plain
+            return [text(row).lower() for row in self._rows]
         index = self.columns.index(column)
         if self._plains_fn is not None:
             texts = map(self._plains_fn, self._rows)

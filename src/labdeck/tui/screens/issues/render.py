@@ -6,11 +6,11 @@ Markdown source, never Textual markup."""
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 from functools import lru_cache
-from typing import Any, Final
+from operator import attrgetter
+from typing import Final
 
 from rich.console import Group, RenderableType
 from rich.markdown import Markdown
@@ -19,7 +19,7 @@ from rich.text import Text
 
 from labdeck.api.models.issues import Issue, IssueMergeRequest, LabelDetail, Note
 from labdeck.tui.screens.issues.time_tracking import stats_text
-from labdeck.tui.widgets.table_model import Column, LazyCells, cells_from
+from labdeck.tui.widgets.table_model import Column, LazyCells, cells_from, plain_column
 
 _HEX = re.compile(r"#[0-9a-fA-F]{6}")
 
@@ -69,24 +69,19 @@ def _state_cell(issue: Issue) -> Text:
     return state
 
 
-def _text_column(key: str, label: str, value: Callable[[Issue], str], **layout: Any) -> Column:
-    """A column whose cell is `value` as unstyled text (its plain text is `value` itself)."""
-    return Column(key, label, text=lambda i: Text(value(i)), plain=value, **layout)
-
-
 COLUMNS = [
-    _text_column("reference", "Reference", lambda i: i.reference, min_width=14, priority=6,
+    plain_column("reference", "Reference", attrgetter("reference"), min_width=14, priority=6,
                  sort_key=lambda i: (i.reference.rpartition("#")[0], i.iid)),
-    _text_column("title", "Title", lambda i: i.title, min_width=20, max_width=60, priority=10),
+    plain_column("title", "Title", attrgetter("title"), min_width=20, max_width=60, priority=10),
     Column("state", "State", width=8, priority=7, text=_state_cell, plain=_state_plain),
     Column("labels", "Labels", min_width=18, priority=8, text=lambda i: label_chips(i.labels),
            plain=lambda i: _chips_plain(i.labels)),
-    _text_column("assignees", "Assignees", lambda i: ", ".join(i.assignee_usernames), min_width=9,
+    plain_column("assignees", "Assignees", lambda i: ", ".join(i.assignee_usernames), min_width=9,
                  priority=5),
-    _text_column("milestone", "Milestone", lambda i: i.milestone.title if i.milestone else "", min_width=9,
+    plain_column("milestone", "Milestone", lambda i: i.milestone.title if i.milestone else "", min_width=9,
                  priority=2),
-    _text_column("due", "Due", lambda i: i.due_date.isoformat() if i.due_date else "", width=10, priority=3),
-    _text_column("updated", "Updated", lambda i: _day(i.updated_at), width=10, priority=4,
+    plain_column("due", "Due", lambda i: i.due_date.isoformat() if i.due_date else "", width=10, priority=3),
+    plain_column("updated", "Updated", lambda i: _day(i.updated_at), width=10, priority=4,
                  sort_key=lambda i: i.updated_at.timestamp() if i.updated_at else 0),
 ]
 
