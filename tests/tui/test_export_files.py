@@ -25,8 +25,8 @@ from labdeck.tui.downloads import SaveError, save_file
 from labdeck.tui.errors import add_to_crash_log, write_crash_log
 from labdeck.tui.list_export import check_target, create_exclusive, write_rows
 from labdeck.tui.screens.groups.tabs import variable_key, variable_tab
-from labdeck.tui.screens.users.users import COLUMNS, user_cells
-from labdeck.tui.widgets.table_model import Column
+from labdeck.tui.screens.users.users import user_columns
+from labdeck.tui.widgets.table_model import Column, column_cells
 
 
 @pytest.fixture(autouse=True)
@@ -96,7 +96,8 @@ async def test_no_variable_value_reaches_an_export_even_revealed(tmp_path: Path,
 
 async def test_no_email_reaches_an_export(tmp_path: Path) -> None:
     users = [ModeratedUser(id=7, username="alice", name="Alice", state="active", email="alice@example.com")]
-    path = await export(tmp_path / "users.csv", COLUMNS, user_cells(date(2026, 1, 1)), users)
+    columns = user_columns(date(2026, 1, 1))
+    path = await export(tmp_path / "users.csv", columns, column_cells(columns), users)
     text = path.read_text(encoding="utf-8")
     assert "alice@example.com" not in text and "Email" not in text
     assert "alice" in text

@@ -82,7 +82,7 @@ async def test_pages_admin_lists_every_domain_for_administrators() -> None:
         assert "5 domain(s)" in status and "expired" in status
         # GitLab's admin listing sends `certificate_expiration` (PagesDomainBasic): the expiry still shows
         assert "1 expired, 1 expiring within 30 days" in status
-        expiry = {d.domain: str(screen.cells(d)[2]) for d in screen.table.visible_rows}
+        expiry = {d.domain: str(screen.table.model.cells_of(d)[2]) for d in screen.table.visible_rows}
         assert expiry["old.acme.test"].startswith("expired ") and expiry["soon.acme.test"].startswith("in ")
         assert expiry["plain.acme.test"] == "no certificate"
 

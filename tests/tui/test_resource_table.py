@@ -299,6 +299,13 @@ async def test_one_hundred_thousand_rows_load_and_reach_the_end() -> None:
 
 # ---- ResourceView ----------------------------------------------------------------------------------------
 
+# a view's columns say their own text (screens never pass a cells function)
+VIEW_COLUMNS = [
+    Column("id", "ID", align="right", sort_key=lambda p: p.id, text=lambda p: str(p.id)),
+    Column("path", "Path", text=lambda p: p.path),
+    Column("stars", "Stars", align="right", sort_key=lambda p: p.stars, text=lambda p: str(p.stars)),
+]
+
 
 class ViewApp(App[None]):
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "back", "Back")]
@@ -312,7 +319,7 @@ class ViewApp(App[None]):
         self.backs += 1
 
     def compose(self) -> ComposeResult:
-        yield ResourceView(COLUMNS, self.rows, cells=cells, row_key=lambda p: p.id,
+        yield ResourceView(VIEW_COLUMNS, self.rows, row_key=lambda p: p.id,
                            detail=lambda p: f"[b]{p.path}[/b] has {p.stars} stars")
 
     @property

@@ -364,3 +364,45 @@ def test_lazy_cells_are_built_on_demand_and_survive_removals() -> None:
     model.remove_rows([9, 3])
     assert [model.visible_cells(i)[0].plain for i in range(3)] == ["8", "7", "6"]  # type: ignore[union-attr]
     assert built == [9, 8, 7, 6]
+
+
+# ---- cells from the columns ------------------------------------------------------------------------------
+
+def test_columns_that_say_their_plain_text_give_lazy_cells_built_only_when_drawn() -> None:
+    built: list[str] = []
+
+    def shout(row: str) -> Text:
+        built.append(row)
+        return Text(row.upper(), style="bold")
+
+    columns = [table_model.plain_column("name", "Name", str.lower),
+               table_model.Column("loud", "Loud", text=shout, plain=str.upper)]
+    cells = table_model.cells_from(columns)
+    assert isinstance(cells, table_model.LazyCells)
+    assert [table_model.plain(c) for c in cells("Ab")] == list(cells.plains("Ab")) == ["ab", "AB"]
+    built.clear()
+    model = TableModel(columns)  # no cells function: the lazy path comes from the columns
+    model.set_rows(["b", "A", "c"])
+    model.set_filter("a")
+    assert built == []
+    assert [table_model.plain(c) for c in model.visible_cells(0)] == ["a", "A"]
+    assert built == ["A"]
+    # a column without its plain text: cells are built at once, as before
+    eager = table_model.cells_from([columns[0], table_model.Column("loud", "Loud", text=shout)])
+    assert eager is not None and not isinstance(eager, table_model.LazyCells)
+
+
+def test_a_sort_by_a_plain_column_reads_that_column_alone() -> None:
+    read: list[str] = []
+
+    def other(row: str) -> str:
+        read.append(row)
+        return row
+
+    columns = [table_model.plain_column("name", "Name", str.lower), table_model.plain_column("o", "O", other)]
+    model = TableModel(columns)
+    model.set_rows(["b", "C", "a"])
+    read.clear()
+    model.sort_by("name")
+    assert [model.visible_row(i) for i in range(3)] == ["a", "b", "C"]
+    assert read == []

@@ -14,10 +14,12 @@ from labdeck.api.models.members import Member
 from labdeck.api.models.tolerant import IDENTITY_UNREADABLE, NOT_AN_OBJECT, identity_unreadable
 from labdeck.api.request_log import RequestLog
 from labdeck.sandbox.clock import ManualClock
-from labdeck.tui.screens.shell.request_log import log_cells
+from labdeck.tui.screens.shell.request_log import LOG_COLUMNS
 from labdeck.tui.screens.users.users import OperationMenu, UsersScreen
 from labdeck.tui.widgets.resource_view import ResourceView
-from labdeck.tui.widgets.table_model import Column
+from labdeck.tui.widgets.table_model import Column, column_cells
+
+log_cells = column_cells(LOG_COLUMNS)
 
 
 class _ViewApp(App[None]):
@@ -26,7 +28,7 @@ class _ViewApp(App[None]):
         self.rows = rows
 
     def compose(self) -> ComposeResult:
-        yield ResourceView([Column("username", "User")], self.rows, cells=lambda m: (Text(m.username or ""),),
+        yield ResourceView([Column("username", "User", text=lambda m: Text(m.username or ""))], self.rows,
                            row_key=lambda m: m.id, detail=lambda m: Text(f"member {m.username}"),
                            show_detail=True, id="view")
 

@@ -1,9 +1,11 @@
 """`ResourceTable`: the one virtualised list widget every labdeck screen uses.
 
 Built on the Line API (`ScrollView` + `render_line`): only the lines on screen are rendered, so 100,000 rows
-load and scroll at once (Textual's `DataTable` measures every cell up front). Rows are any objects; a
-`cells(row)` function gives their cell texts and `row_key(row)` their identity, so the cursor and marks
-survive re-sort, filter and reload. Cell text is literal: never parsed as markup, controls made visible.
+load and scroll at once (Textual's `DataTable` measures every cell up front). Rows are any objects; their
+columns' `text` gives their cell texts (`cells_from`; a bare `cells(row)` function is only for the kit's
+own tests and benchmarks: screens declare each column once) and `row_key(row)` their identity, so the
+cursor and marks survive re-sort, filter and reload. Cell text is literal: never parsed as markup,
+controls made visible.
 The ordering, filtering and marking live in the headless `TableModel` (`table_model.py`); column widths
 and lines in `table_lines.py` (the rule in `column_widths.py`); cells become segments in `table_render.py`;
 keys and clicks are in `table_actions.py`; messages in `table_messages.py`.

@@ -1,10 +1,10 @@
 """`ResourceView`: a `ResourceTable` with its filter box (`/`), a detail pane (`d`) and a counts footer.
 
-The reusable body of every list screen: a screen builds one with its columns, `cells`, `row_key` and a
-`detail(row)` function, fills it with `view.table.set_rows(...)`, and handles the table's messages
-(`RowSelected`, `LoadMore`). With `enter_opens_detail`, `enter` opens the cursor row's detail in a
-`DetailScreen` (for lists whose rows have nothing bigger to open). Server text reaches the screen only as
-`rich` objects, never as markup.
+The reusable body of every list screen: a screen builds one with its columns (each says its own cell
+text: one declaration per column, no separate cells function), `row_key` and a `detail(row)` function,
+fills it with `view.table.set_rows(...)`, and handles the table's messages (`RowSelected`, `LoadMore`).
+With `enter_opens_detail`, `enter` opens the cursor row's detail in a `DetailScreen` (for lists whose rows
+have nothing bigger to open). Server text reaches the screen only as `rich` objects, never as markup.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from textual.widgets import Input, Static
 from labdeck.api.models.tolerant import IDENTITY_UNREADABLE, identity_unreadable
 from labdeck.tui.jobs import counted
 from labdeck.tui.widgets.resource_table import ResourceTable
-from labdeck.tui.widgets.table_model import CellsFn, Column, RowKeyFn
+from labdeck.tui.widgets.table_model import Column, RowKeyFn, cells_from
 
 DetailFn = Callable[[Any], RenderableType | str]
 
@@ -99,7 +99,6 @@ class ResourceView(Widget):
         columns: Sequence[Column],
         rows: Iterable[Any] = (),
         *,
-        cells: CellsFn | None = None,
         row_key: RowKeyFn | None = None,
         detail: DetailFn | None = None,
         detail_position: Literal["right", "bottom"] = "right",
@@ -111,9 +110,11 @@ class ResourceView(Widget):
         id: str | None = None,
         classes: str | None = None,
     ) -> None:
+        if cells_from(columns) is None:  # one declaration per column: no list passes a cells function
+            raise ValueError("every column of a ResourceView says its own cell: Column(..., text=...)")
         super().__init__(name=name, id=id, classes=classes)
         self.table = ResourceTable(
-            columns, rows, cells=cells, row_key=row_key, zebra=zebra, empty_text=empty_text,
+            columns, rows, row_key=row_key, zebra=zebra, empty_text=empty_text,
             classes="resource-view--table",
         )
         self.detail = detail

@@ -1,12 +1,15 @@
 """What a `ResourceTable` column is: the `Column` declaration (label, cell text, sort, style, width and
 its place in the layout), the cell types, and the cells function built from the columns (`cells_from`,
-`LazyCells`). No Textual here."""
+`LazyCells`, `plain_column`). A column is one declaration: a screen never passes a cells function of its
+own. No Textual here."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, Protocol
+
+from rich.text import Text
 
 
 class HasPlain(Protocol):
@@ -29,7 +32,10 @@ class Column:
     cells come from its columns (`cells_from`), so a column is one declaration: label, text, style, sort.
     `sort_key(row)` gives the value to sort by (default: the cell text, case-insensitive); `style_fn(row)`
     gives an optional Rich style (a string or `rich.style.Style`) for the cell. `exported=False` keeps the
-    column out of list exports (`ctrl+e`): a CI variable's value, an e-mail address.
+    column out of list exports (`ctrl+e`): a CI variable's value, an e-mail address. `plain(row)` gives
+    the cell's text without styling, cheaply (it must equal the text of `text(row)`): with it on every
+    column, the table builds styled cells only for the rows it draws (`LazyCells`), as the issues list at
+    100,000 rows needs.
 
     Its width comes from its content and the room (`column_widths.plan_widths`): `width` fixes it;
     `min_width` is the narrowest it is cut to (below that it is dropped instead); `max_width` is a soft cap
@@ -50,18 +56,44 @@ class Column:
     text: Callable[[Any], Cell] | None = None
     priority: int = 0
     max_width: int | None = None
+    plain: Callable[[Any], str] | None = None
+
+
+def plain_column(key: str, label: str, value: Callable[[Any], str], *, style: str = "",
+                 **layout: Any) -> Column:
+    """A column whose cell is `value(row)` as one-styled `Text`: its plain text is `value` itself, so a
+    list of such columns builds its styled cells only for the rows it draws (`LazyCells`)."""
+    return Column(key, label, text=lambda row: Text(value(row), style=style), plain=value, **layout)
+
+
+def _each_of(fns: Sequence[Callable[[Any], Any]]) -> Callable[[Any], tuple[Any, ...]]:
+    """`row -> (fns[0](row), fns[1](row), ...)`."""
+    bound = tuple(fns)
+
+    def each(row: Any) -> tuple[Any, ...]:
+        return tuple([fn(row) for fn in bound])
+
+    return each
 
 
 def cells_from(columns: Sequence[Column]) -> CellsFn | None:
-    """The cells function of a table whose every column says its own `text` (None when one does not)."""
+    """The cells function of a table whose every column says its own `text` (None when one does not): a
+    `LazyCells` when every column also says its `plain` text."""
     texts = [column.text for column in columns]
     if not texts or any(text is None for text in texts):
         return None
-    bound = tuple(t for t in texts if t is not None)
+    cells = _each_of([t for t in texts if t is not None])
+    plains = [column.plain for column in columns if column.plain is not None]
+    if len(plains) < len(texts):
+        return cells
+    return LazyCells(build=cells, plains=_each_of(plains))
 
-    def cells(row: Any) -> tuple[Cell, ...]:
-        return tuple(text(row) for text in bound)
 
+def column_cells(columns: Sequence[Column]) -> CellsFn:
+    """The cells function of columns that each say their own `text` (exports, tests); raises otherwise."""
+    cells = cells_from(columns)
+    if cells is None:
+        raise ValueError("a column does not declare its text")
     return cells
 
 

@@ -18,14 +18,16 @@ from labdeck.tui.widgets.table_columns import (
     LazyCells,
     RowKeyFn,
     cells_from,
+    column_cells,
     identity_key,
     none_last,
     plain,
+    plain_column,
     tuple_cells,
 )
 
 __all__ = ["Cell", "CellsFn", "Column", "HasPlain", "LazyCells", "RowKeyFn", "TableModel", "cells_from",
-           "plain"]
+           "column_cells", "plain", "plain_column"]
 
 
 LOAD_MORE_THRESHOLD = 50
@@ -44,7 +46,7 @@ class TableModel:
         self.columns: list[Column] = list(columns)
         self._cells_fn: CellsFn = cells or cells_from(columns) or tuple_cells
         self._key_fn: RowKeyFn = row_key or identity_key
-        self._plains_fn = cells.plains if isinstance(cells, LazyCells) else None
+        self._plains_fn = self._cells_fn.plains if isinstance(self._cells_fn, LazyCells) else None
         self._rows: list[Any] = []
         self._keys: list[Hashable] = []
         self._cells: list[tuple[Cell, ...] | None] = []  # None: not built yet (LazyCells)
@@ -223,6 +225,9 @@ class TableModel:
         if column.sort_key is not None:
             fn = column.sort_key
             return none_last([fn(row) for row in self._rows])
+        if column.plain is not None:  # the column's own plain text: no other cell computed
+            text = column.plain
+            return [text(row).lower() for row in self._rows]
         index = self.columns.index(column)
         if self._plains_fn is not None:
             texts = map(self._plains_fn, self._rows)

@@ -22,7 +22,7 @@ from labdeck.api.models.projects import Project
 from labdeck.tui.areas import AreaRequest
 from labdeck.tui.errors import describe_error
 from labdeck.tui.screens.base import StatusTableScreen
-from labdeck.tui.screens.projects.pages import DOMAIN_COLUMNS, domain_cells, domain_detail, pages_service
+from labdeck.tui.screens.projects.pages import domain_columns, domain_detail, pages_service
 from labdeck.tui.widgets.footer import LIST_KEYS
 from labdeck.tui.widgets.resource_table import ResourceTable
 from labdeck.tui.widgets.resource_view import ResourceView
@@ -42,12 +42,10 @@ class PagesAdminScreen(StatusTableScreen):
     def __init__(self, *, now: Now | None = None) -> None:
         super().__init__()
         self.now: Now = now or (lambda: datetime.now(UTC))
-        domain_row = domain_cells(lambda: self.now())
         self.projects: dict[int, Project] = {}
-        self.cells: Callable[[PagesDomain], tuple[Text, ...]] = \
-            lambda d: (Text(self.project_path(d)), *domain_row(d))
-        self.columns = [Column("project", "Project", min_width=16, sort_key=self.project_path),
-                        *DOMAIN_COLUMNS]
+        self.columns = [Column("project", "Project", min_width=16, sort_key=self.project_path,
+                               text=lambda d: Text(self.project_path(d))),
+                        *domain_columns(lambda: self.now())]
 
     def project_path(self, domain: PagesDomain) -> str:
         if domain.project_id is None:
@@ -58,7 +56,7 @@ class PagesAdminScreen(StatusTableScreen):
     def compose_body(self) -> ComposeResult:
         yield Static(Text("Every Pages domain of the instance (administrators)", style="dim"),
                      id="pages-admin-status")
-        yield ResourceView(self.columns, cells=self.cells, row_key=lambda d: (d.project_id, d.domain),
+        yield ResourceView(self.columns, row_key=lambda d: (d.project_id, d.domain),
                            detail=domain_detail, empty_text="No Pages domains", id="pages-admin-view")
 
     @work(exclusive=True, group="pages-admin")

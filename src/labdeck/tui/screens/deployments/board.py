@@ -69,36 +69,39 @@ def environment_label(row: BoardRow) -> str:
     return f"{row.environment} ({len(row.environments)})" if folded else row.environment
 
 
-def board_cells(row: BoardRow, group: str = "") -> tuple[Text, ...]:
-    """A row's cells; the project's path is shown below `group` (the board's own group)."""
-    last = row.last
-    status = status_text(row.status) if last else Text("none in 30d", style="dim")
+def _status(row: BoardRow) -> Text:
+    status = status_text(row.status) if row.last else Text("none in 30d", style="dim")
     if row.failed_recently:
         status.stylize("bold")
-    project = row.project.removeprefix(f"{group}/") if group else row.project
-    return (Text(project), Text(environment_label(row)), status, Text(age_text(row.age)),
-            Text(sparkline(row.per_day[-SPARK_DAYS:]), style="cyan"), _rate(row.rate_7), _rate(row.rate_30),
-            drift_text(row), Text(last.ref if last else ""), Text(row.short_sha, style="dim"),
-            Text(last.user if last else ""))
+    return status
 
 
 def _age_key(row: BoardRow) -> float:
     return row.age.total_seconds() if row.age is not None else float("inf")
 
 
-COLUMNS = [
-    Column("project", "Project", min_width=16, priority=10),
-    Column("environment", "Environment", min_width=10, priority=9),
-    Column("status", "Status", width=9, priority=8),
-    Column("age", "Age", width=4, priority=7, align="right", sort_key=_age_key),
-    Column("per_day", f"{SPARK_DAYS} days", width=SPARK_DAYS, priority=6, sort_key=lambda r: sum(r.per_day)),
-    Column("rate_7", "7d", width=4, priority=3, align="right", sort_key=lambda r: r.rate_7 or -1.0),
-    Column("rate_30", "30d", width=4, priority=1, align="right", sort_key=lambda r: r.rate_30 or -1.0),
-    Column("drift", "Drift", min_width=8, priority=5),
-    Column("ref", "Ref", min_width=6, priority=4),
-    Column("sha", "SHA", width=8, priority=2),
-    Column("user", "By", min_width=6, priority=2),
-]
+def board_columns(group: str = "") -> list[Column]:
+    """The board's columns; the project's path is shown below `group` (the board's own group)."""
+    return [
+        Column("project", "Project", min_width=16, priority=10,
+               text=lambda r: Text(r.project.removeprefix(f"{group}/") if group else r.project)),
+        Column("environment", "Environment", min_width=10, priority=9,
+               text=lambda r: Text(environment_label(r))),
+        Column("status", "Status", width=9, priority=8, text=_status),
+        Column("age", "Age", width=4, priority=7, align="right", sort_key=_age_key,
+               text=lambda r: Text(age_text(r.age))),
+        Column("per_day", f"{SPARK_DAYS} days", width=SPARK_DAYS, priority=6,
+               sort_key=lambda r: sum(r.per_day),
+               text=lambda r: Text(sparkline(r.per_day[-SPARK_DAYS:]), style="cyan")),
+        Column("rate_7", "7d", width=4, priority=3, align="right", sort_key=lambda r: r.rate_7 or -1.0,
+               text=lambda r: _rate(r.rate_7)),
+        Column("rate_30", "30d", width=4, priority=1, align="right", sort_key=lambda r: r.rate_30 or -1.0,
+               text=lambda r: _rate(r.rate_30)),
+        Column("drift", "Drift", min_width=8, priority=5, text=drift_text),
+        Column("ref", "Ref", min_width=6, priority=4, text=lambda r: Text(r.last.ref if r.last else "")),
+        Column("sha", "SHA", width=8, priority=2, text=lambda r: Text(r.short_sha, style="dim")),
+        Column("user", "By", min_width=6, priority=2, text=lambda r: Text(r.last.user if r.last else "")),
+    ]
 
 
 def board_detail(row: BoardRow) -> Text:
@@ -153,8 +156,7 @@ class DeployBoardScreen(LabdeckScreen):
             yield Input(placeholder="environment", id="board-environment")
             yield Select[str]([(s, s) for s in LISTABLE_STATUSES], prompt="any status", id="board-state")
             yield Select[str](AGES, prompt="any age", id="board-age")
-        group = self.group
-        yield ResourceView(COLUMNS, cells=lambda row: board_cells(row, group), row_key=lambda r: r.key,
+        yield ResourceView(board_columns(self.group), row_key=lambda r: r.key,
                            detail=board_detail, empty_text="No environments yet", id="board-view")
 
     @property

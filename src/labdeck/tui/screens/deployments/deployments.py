@@ -70,23 +70,23 @@ def _stamp(value: datetime | None) -> str:
     return value.strftime("%Y-%m-%d %H:%M") if value is not None else ""
 
 
-def deployment_cells(d: Deployment) -> tuple[Text, ...]:
-    job = d.deployable.name if d.deployable is not None and d.deployable.name else "—"
-    return (Text(str(d.iid or d.id)), Text(d.environment_name), status_text(d.status), Text(d.ref),
-            Text(d.sha[:8], style="dim"), Text((d.user.username or "") if d.user else ""),
-            Text(_stamp(d.created_at)), Text(job, style="dim"))
+def _job_name(d: Deployment) -> str:
+    return d.deployable.name if d.deployable is not None and d.deployable.name else "—"
 
 
 COLUMNS = [
-    Column("iid", "#", width=6, priority=7, align="right", sort_key=lambda d: d.iid or d.id),
-    Column("environment", "Environment", min_width=14, priority=10),
-    Column("status", "Status", width=9, priority=9),
-    Column("ref", "Ref", min_width=10, priority=6),
-    Column("sha", "SHA", width=8, priority=3),
-    Column("user", "User", min_width=8, priority=4),
+    Column("iid", "#", width=6, priority=7, align="right", sort_key=lambda d: d.iid or d.id,
+           text=lambda d: Text(str(d.iid or d.id))),
+    Column("environment", "Environment", min_width=14, priority=10, text=lambda d: Text(d.environment_name)),
+    Column("status", "Status", width=9, priority=9, text=lambda d: status_text(d.status)),
+    Column("ref", "Ref", min_width=10, priority=6, text=lambda d: Text(d.ref)),
+    Column("sha", "SHA", width=8, priority=3, text=lambda d: Text(d.sha[:8], style="dim")),
+    Column("user", "User", min_width=8, priority=4,
+           text=lambda d: Text((d.user.username or "") if d.user else "")),
     Column("created", "Created", width=16, priority=8,
-           sort_key=lambda d: d.created_at.timestamp() if d.created_at else 0),
-    Column("job", "Job", min_width=10, priority=2),
+           sort_key=lambda d: d.created_at.timestamp() if d.created_at else 0,
+           text=lambda d: Text(_stamp(d.created_at))),
+    Column("job", "Job", min_width=10, priority=2, text=lambda d: Text(_job_name(d), style="dim")),
 ]
 
 
@@ -147,7 +147,7 @@ class DeploymentsScreen(ScopedScreen):
                               id="deployments-status")
             yield Select[str](SORTS, value="id:desc", allow_blank=False, id="deployments-sort")
         yield Vertical(id="deployments-timeline")
-        yield ResourceView(COLUMNS, cells=deployment_cells, row_key=lambda d: d.id, detail=deployment_detail,
+        yield ResourceView(COLUMNS, row_key=lambda d: d.id, detail=deployment_detail,
                            empty_text="No deployments", id="deployments-view")
 
     @property

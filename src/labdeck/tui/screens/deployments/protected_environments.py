@@ -58,12 +58,11 @@ class RuleRequest:
     who: str | None = None
 
 
-def rule_cells(row: RuleRow) -> tuple[Text, ...]:
+def _target(row: RuleRow) -> Text:
     level = row.level
     target = (str(level.user_id) if level.user_id is not None else str(level.group_id)
               if level.group_id is not None else str(level.access_level or ""))
-    return (Text(row.environment), Text(level.kind), Text(level.access_level_description or ""),
-            Text(target, style="dim"))
+    return Text(target, style="dim")
 
 
 def rule_detail(row: RuleRow) -> Text:
@@ -80,10 +79,11 @@ def rule_detail(row: RuleRow) -> Text:
 
 
 COLUMNS = [
-    Column("environment", "Environment", min_width=16),
-    Column("kind", "Kind", width=6),
-    Column("who", "Who may deploy", min_width=24),
-    Column("target", "Id / level", width=10),
+    Column("environment", "Environment", min_width=16, text=lambda r: Text(r.environment)),
+    Column("kind", "Kind", width=6, text=lambda r: Text(r.level.kind)),
+    Column("who", "Who may deploy", min_width=24,
+           text=lambda r: Text(r.level.access_level_description or "")),
+    Column("target", "Id / level", width=10, text=_target),
 ]
 
 
@@ -178,7 +178,7 @@ class ProtectedEnvironmentsScreen(LabdeckScreen):
 
     def compose_body(self) -> ComposeResult:
         yield Static(Text(f"{self.project}: who may deploy", style="bold"), id="protected-title")
-        yield ResourceView(COLUMNS, cells=rule_cells, row_key=lambda r: (r.environment, r.index),
+        yield ResourceView(COLUMNS, row_key=lambda r: (r.environment, r.index),
                            detail=rule_detail, enter_opens_detail=True,
                            empty_text="No protected environments", id="protected-view")
 

@@ -111,7 +111,7 @@ class GroupsScreen(GroupActions, LabdeckScreen):
                             if tab.help:
                                 yield Static(Text(tab.help, style="dim"), classes="groups-tab-help")
                             spec = self.specs[tab.key]
-                            yield ResourceView(spec.columns, cells=spec.cells, row_key=spec.row_key,
+                            yield ResourceView(spec.columns, row_key=spec.row_key,
                                                detail=spec.detail, empty_text=spec.empty,
                                                id=f"groups-view-{tab.key}")
 

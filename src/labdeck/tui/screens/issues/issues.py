@@ -35,7 +35,7 @@ from labdeck.tui.screens.issues.actions import IssueActions
 from labdeck.tui.screens.issues.early_load import EarlyLoad
 from labdeck.tui.screens.issues.extras import read_extras
 from labdeck.tui.screens.issues.filter_names import check_names, filter_input
-from labdeck.tui.screens.issues.render import COLUMNS, Extras, issue_cells, issue_detail
+from labdeck.tui.screens.issues.render import COLUMNS, Extras, issue_detail
 from labdeck.tui.widgets.footer import LIST_KEYS
 from labdeck.tui.widgets.labelled import LabelledField
 from labdeck.tui.widgets.path_input import PathInput
@@ -127,7 +127,7 @@ class IssuesScreen(IssueActions, LabdeckScreen):
                               id="issues-scope")
             yield LabelledField("Group", scope, id="issues-scope-field")
         yield Static("", markup=False, id="issues-query-error")
-        yield ResourceView(COLUMNS, cells=issue_cells, row_key=lambda i: i.id, detail=self.detail_for,
+        yield ResourceView(COLUMNS, row_key=lambda i: i.id, detail=self.detail_for,
                            show_detail=True, empty_text="No issues", enter_opens_detail=True,
                            id="issues-view")
 

@@ -9,6 +9,7 @@ import re
 from dataclasses import dataclass, field
 from datetime import datetime
 from functools import lru_cache
+from operator import attrgetter
 from typing import Final
 
 from rich.console import Group, RenderableType
@@ -18,7 +19,7 @@ from rich.text import Text
 
 from labdeck.api.models.issues import Issue, IssueMergeRequest, LabelDetail, Note
 from labdeck.tui.screens.issues.time_tracking import stats_text
-from labdeck.tui.widgets.table_model import Column, LazyCells
+from labdeck.tui.widgets.table_model import Column, LazyCells, cells_from, plain_column
 
 _HEX = re.compile(r"#[0-9a-fA-F]{6}")
 
@@ -61,38 +62,38 @@ def _day(stamp: datetime | None) -> str:
     return stamp.date().isoformat() if stamp.year >= 1000 else stamp.strftime("%Y-%m-%d")
 
 
-def issue_plains(issue: Issue) -> tuple[str, ...]:
-    """The plain text of each cell of `issue_cells(issue)` (what the filter searches), without any styling."""
-    return (issue.reference, issue.title, _state_plain(issue), _chips_plain(issue.labels),
-            ", ".join(issue.assignee_usernames), issue.milestone.title if issue.milestone else "",
-            issue.due_date.isoformat() if issue.due_date else "", _day(issue.updated_at))
-
-
-def _build_cells(issue: Issue) -> tuple[Text, ...]:
+def _state_cell(issue: Issue) -> Text:
     state = Text(issue.state, style="green" if issue.state == "opened" else "magenta")
     if issue.confidential:
         state.append(" ⊘", style="yellow")
-    reference, title, _state, _labels, assignees, milestone, due, updated = issue_plains(issue)
-    return (Text(reference), Text(title), state, label_chips(issue.labels), Text(assignees),
-            Text(milestone), Text(due), Text(updated))
-
-
-issue_cells = LazyCells(build=_build_cells, plains=issue_plains)
-"""The cells of one issue row: the table builds them only for the rows it draws."""
+    return state
 
 
 COLUMNS = [
-    Column("reference", "Reference", min_width=14, priority=6,
-           sort_key=lambda i: (i.reference.rpartition("#")[0], i.iid)),
-    Column("title", "Title", min_width=20, max_width=60, priority=10),
-    Column("state", "State", width=8, priority=7),
-    Column("labels", "Labels", min_width=18, priority=8),
-    Column("assignees", "Assignees", min_width=9, priority=5),
-    Column("milestone", "Milestone", min_width=9, priority=2),
-    Column("due", "Due", width=10, priority=3),
-    Column("updated", "Updated", width=10, priority=4,
-           sort_key=lambda i: i.updated_at.timestamp() if i.updated_at else 0),
+    plain_column("reference", "Reference", attrgetter("reference"), min_width=14, priority=6,
+                 sort_key=lambda i: (i.reference.rpartition("#")[0], i.iid)),
+    plain_column("title", "Title", attrgetter("title"), min_width=20, max_width=60, priority=10),
+    Column("state", "State", width=8, priority=7, text=_state_cell, plain=_state_plain),
+    Column("labels", "Labels", min_width=18, priority=8, text=lambda i: label_chips(i.labels),
+           plain=lambda i: _chips_plain(i.labels)),
+    plain_column("assignees", "Assignees", lambda i: ", ".join(i.assignee_usernames), min_width=9,
+                 priority=5),
+    plain_column("milestone", "Milestone", lambda i: i.milestone.title if i.milestone else "", min_width=9,
+                 priority=2),
+    plain_column("due", "Due", lambda i: i.due_date.isoformat() if i.due_date else "", width=10, priority=3),
+    plain_column("updated", "Updated", lambda i: _day(i.updated_at), width=10, priority=4,
+                 sort_key=lambda i: i.updated_at.timestamp() if i.updated_at else 0),
 ]
+
+_cells = cells_from(COLUMNS)
+assert isinstance(_cells, LazyCells), "every issue column declares its text and its plain text"
+issue_cells: LazyCells = _cells
+"""The cells of one issue row, from the columns: the table builds them only for the rows it draws."""
+
+
+def issue_plains(issue: Issue) -> tuple[str, ...]:
+    """The plain text of each cell of `issue_cells(issue)` (what the filter searches), without any styling."""
+    return tuple(issue_cells.plains(issue))
 
 
 @dataclass

@@ -64,7 +64,7 @@ class MembersPane(PanePolicy, Widget):
 
     def compose(self) -> ComposeResult:
         yield Static("", markup=False, id="members-scope")
-        yield ResourceView(self.spec.columns, cells=self.spec.cells, row_key=self.spec.row_key,
+        yield ResourceView(self.spec.columns, row_key=self.spec.row_key,
                            detail=self.spec.detail, empty_text=self.spec.empty, enter_opens_detail=True,
                            id="members-view")
 

@@ -60,7 +60,7 @@ class VariablesPane(PanePolicy, VariableListKeys, Widget):
     def compose(self) -> ComposeResult:
         yield Static(Text(self.first_status, style="dim"), markup=False, id=self.status_id,
                      classes="variables-status")
-        yield ResourceView(self.spec.columns, cells=self.spec.cells, row_key=self.spec.row_key,
+        yield ResourceView(self.spec.columns, row_key=self.spec.row_key,
                            detail=self.spec.detail, empty_text=self.owner.no_variables,
                            enter_opens_detail=True, id=self.view_id)
 

@@ -32,7 +32,6 @@ from labdeck.tui.screens.registry.registry import (
     RegistryTagsScreen,
     ask_delete_repository,
     registry_service,
-    repository_cells,
     repository_detail,
 )
 from labdeck.tui.widgets.footer import LIST_KEYS
@@ -62,7 +61,7 @@ class ContainerRegistryTab(PanePolicy, Widget):
 
     def compose(self) -> ComposeResult:
         yield Static("", markup=False, id="project-containers-where")
-        yield ResourceView(REPOSITORY_COLUMNS, cells=repository_cells, row_key=lambda r: r.id,
+        yield ResourceView(REPOSITORY_COLUMNS, row_key=lambda r: r.id,
                            detail=repository_detail, empty_text="No container repositories",
                            id="project-containers-view")
 

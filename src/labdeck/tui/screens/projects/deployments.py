@@ -34,7 +34,6 @@ from labdeck.tui.pane_policy import PanePolicy
 from labdeck.tui.screens.deployments.deployments import (
     COLUMNS,
     TIMELINE_DAYS,
-    deployment_cells,
     summary_text,
     utc_today,
 )
@@ -45,12 +44,20 @@ from labdeck.tui.widgets.resource_table import ResourceTable
 from labdeck.tui.widgets.resource_view import ResourceView
 from labdeck.tui.widgets.table_model import Column
 
-ENVIRONMENT_COLUMNS = [
-    Column("name", "Environment", min_width=16),
-    Column("tier", "Tier", width=12),
-    Column("state", "State", width=9),
-    Column("figures", f"Last {TIMELINE_DAYS} days", min_width=30, sort_key=lambda e: e.name),
-]
+
+def _dim(env: Environment) -> str:
+    return "dim" if env.state == "stopped" else ""
+
+
+def environment_columns(figures: Callable[[Environment], Text]) -> list[Column]:
+    """The environments' columns; `figures(env)` draws the last days' deployments of one."""
+    return [
+        Column("name", "Environment", min_width=16, text=lambda e: Text(e.name, style=_dim(e))),
+        Column("tier", "Tier", width=12, text=lambda e: Text(e.tier or "")),
+        Column("state", "State", width=9, text=lambda e: Text(e.state or "", style=_dim(e))),
+        Column("figures", f"Last {TIMELINE_DAYS} days", min_width=30, sort_key=lambda e: e.name,
+               text=figures),
+    ]
 
 
 def environment_detail(env: Environment) -> Text:
@@ -87,11 +94,11 @@ class ProjectDeploymentsTab(PanePolicy, Widget):
         return self.project.path_with_namespace or str(self.project.id)
 
     def compose(self) -> ComposeResult:
-        yield ResourceView(ENVIRONMENT_COLUMNS, cells=self.environment_cells,
-                           row_key=lambda e: e.id, detail=environment_detail, empty_text="No environments",
+        yield ResourceView(environment_columns(self.figures), row_key=lambda e: e.id, detail=environment_detail,
+                           empty_text="No environments",
                            id="project-environments-view")
         yield Static("", markup=False, id="project-deployments-title")
-        yield ResourceView(COLUMNS, cells=deployment_cells, row_key=lambda d: d.id, detail=deployment_detail,
+        yield ResourceView(COLUMNS, row_key=lambda d: d.id, detail=deployment_detail,
                            empty_text="No deployments", id="project-deployments-view")
 
     @property
@@ -105,11 +112,6 @@ class ProjectDeploymentsTab(PanePolicy, Widget):
     def figures(self, env: Environment) -> Text:
         summary = self.summaries.get(env.name)
         return summary_text(summary, self.today()) if summary else Text("no deployments", style="dim")
-
-    def environment_cells(self, env: Environment) -> tuple[Text, ...]:
-        dim = "dim" if env.state == "stopped" else ""
-        return (Text(env.name, style=dim), Text(env.tier or ""), Text(env.state or "", style=dim),
-                self.figures(env))
 
     def on_show(self) -> None:
         if not self.read:  # read when the tab is first shown (a history can be long), not with the view

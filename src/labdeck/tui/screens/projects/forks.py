@@ -43,20 +43,19 @@ def forks_service(widget: Widget) -> ForksService | None:
     return session.services.forks if session else None
 
 
-def fork_cells(project: Project) -> tuple[Text, ...]:
+def _import_status(project: Project) -> Text:
     status = project.import_status or "none"
-    created = project.created_at.strftime("%Y-%m-%d %H:%M") if project.created_at else ""
-    return (Text(project.path_with_namespace or project.name or str(project.id)),
-            Text(project.visibility or ""), Text(status, style=STATUS_STYLES.get(status, "dim")),
-            Text(created), Text(str(project.star_count or 0)))
+    return Text(status, style=STATUS_STYLES.get(status, "dim"))
 
 
 FORK_COLUMNS = [
-    Column("path", "Fork", min_width=24),
-    Column("visibility", "Visibility", width=10),
-    Column("status", "Import", width=10),
-    Column("created", "Created", width=16),
-    Column("stars", "★", width=5, align="right", sort_key=lambda p: p.star_count or 0),
+    Column("path", "Fork", min_width=24, text=lambda p: Text(p.path_with_namespace or p.name or str(p.id))),
+    Column("visibility", "Visibility", width=10, text=lambda p: Text(p.visibility or "")),
+    Column("status", "Import", width=10, text=_import_status),
+    Column("created", "Created", width=16,
+           text=lambda p: Text(p.created_at.strftime("%Y-%m-%d %H:%M") if p.created_at else "")),
+    Column("stars", "★", width=5, align="right", sort_key=lambda p: p.star_count or 0,
+           text=lambda p: Text(str(p.star_count or 0))),
 ]
 
 
@@ -109,7 +108,7 @@ class ForksTab(PanePolicy, Widget):
         self.last_job: Job | None = None
 
     def compose(self) -> ComposeResult:
-        yield ResourceView(FORK_COLUMNS, cells=fork_cells, row_key=lambda p: p.id, empty_text="No forks",
+        yield ResourceView(FORK_COLUMNS, row_key=lambda p: p.id, empty_text="No forks",
                            id="forks-view")
 
     @property

@@ -40,18 +40,17 @@ from labdeck.tui.pane_policy import PanePolicy
 from labdeck.tui.screens.issues.actions import IssueActions
 from labdeck.tui.screens.issues.extras import read_extras
 from labdeck.tui.screens.issues.issues import SERVER_ORDERS
-from labdeck.tui.screens.issues.render import COLUMNS, Extras, issue_cells, issue_detail
+from labdeck.tui.screens.issues.render import COLUMNS, Extras, issue_detail
 from labdeck.tui.widgets.footer import LIST_KEYS
 from labdeck.tui.widgets.labelled import LabelledField
 from labdeck.tui.widgets.resource_table import ResourceTable
 from labdeck.tui.widgets.resource_view import ResourceView
-from labdeck.tui.widgets.table_model import Column, LazyCells
+from labdeck.tui.widgets.table_columns import plain_column
 
 # The columns and cells of `:issues`, but `#iid` in place of the reference, its first (every row is of this
 # project).
-PROJECT_COLUMNS = [Column("iid", "#", width=6, align="right", sort_key=lambda i: i.iid), *COLUMNS[1:]]
-project_issue_cells = LazyCells(build=lambda i: (Text(f"#{i.iid}"), *issue_cells.build(i)[1:]),
-                                plains=lambda i: (f"#{i.iid}", *issue_cells.plains(i)[1:]))
+PROJECT_COLUMNS = [plain_column("iid", "#", lambda i: f"#{i.iid}", width=6, align="right",
+                                sort_key=lambda i: i.iid), *COLUMNS[1:]]
 
 
 class ProjectIssuesTab(IssueActions, PanePolicy, Widget):
@@ -105,7 +104,7 @@ class ProjectIssuesTab(IssueActions, PanePolicy, Widget):
         bar.tooltip = Text(help_text())
         yield LabelledField("Filter", bar, id="project-issues-query-field")
         yield Static("", markup=False, id="project-issues-error")
-        yield ResourceView(PROJECT_COLUMNS, cells=project_issue_cells, row_key=lambda i: i.id,
+        yield ResourceView(PROJECT_COLUMNS, row_key=lambda i: i.id,
                            detail=self.detail_for,
                            empty_text="No issues", id="project-issues-view")
 

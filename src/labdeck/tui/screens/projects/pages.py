@@ -56,15 +56,6 @@ def expiry_text(domain: PagesDomain, now: datetime) -> Text:
     return Text(label, style=EXPIRY_STYLES[state])
 
 
-def domain_cells(now: Now) -> Callable[[PagesDomain], tuple[Text, ...]]:
-    def cells(domain: PagesDomain) -> tuple[Text, ...]:
-        subject = domain.certificate.subject or "" if domain.certificate else ""
-        return (Text(domain.domain), expiry_text(domain, now()),
-                Text("yes" if domain.auto_ssl_enabled else ""), Text(subject, style="dim"),
-                Text(domain.url or ""))
-    return cells
-
-
 def domain_detail(domain: PagesDomain) -> Text:
     detail = Text(domain.domain, style="bold")
     if domain.verified is not None:  # GitLab sends these; an old or odd server may not
@@ -87,13 +78,17 @@ def _expiry_key(domain: PagesDomain) -> float:
     return not_after.timestamp() if not_after else float("inf")
 
 
-DOMAIN_COLUMNS = [
-    Column("domain", "Domain", min_width=24),
-    Column("expiry", "Certificate expiry", width=24, sort_key=_expiry_key),
-    Column("auto_ssl", "Auto SSL", width=8),
-    Column("subject", "Subject", min_width=16),
-    Column("url", "URL", min_width=16),
-]
+def domain_columns(now: Now) -> list[Column]:
+    """The columns of a Pages domain list (the expiry is told against `now()`)."""
+    return [
+        Column("domain", "Domain", min_width=24, text=lambda d: Text(d.domain)),
+        Column("expiry", "Certificate expiry", width=24, sort_key=_expiry_key,
+               text=lambda d: expiry_text(d, now())),
+        Column("auto_ssl", "Auto SSL", width=8, text=lambda d: Text("yes" if d.auto_ssl_enabled else "")),
+        Column("subject", "Subject", min_width=16,
+               text=lambda d: Text(d.certificate.subject or "" if d.certificate else "", style="dim")),
+        Column("url", "URL", min_width=16, text=lambda d: Text(d.url or "")),
+    ]
 
 
 class PagesTab(PanePolicy, Widget):
@@ -115,7 +110,7 @@ class PagesTab(PanePolicy, Widget):
         self.now = now or (lambda: datetime.now(UTC))
 
     def compose(self) -> ComposeResult:
-        yield ResourceView(DOMAIN_COLUMNS, cells=domain_cells(self.now), row_key=lambda d: d.domain,
+        yield ResourceView(domain_columns(self.now), row_key=lambda d: d.domain,
                            detail=domain_detail, empty_text="No Pages domains", enter_opens_detail=True,
                            id="pages-view")
 

@@ -30,14 +30,6 @@ PER_PAGE = 50
 SERVER_ORDERS = {"path": "path", "stars": "star_count", "activity": "last_activity_at"}
 
 
-def project_cells(project: Project) -> tuple[Text, ...]:
-    activity = project.last_activity_at.strftime("%Y-%m-%d %H:%M") if project.last_activity_at else ""
-    return (Text(project.path_with_namespace or project.name or str(project.id)),
-            Text(project.visibility or ""), Text(project.default_branch or ""),
-            Text(str(project.star_count or 0)), Text(activity),
-            Text("archived" if project.archived else "", style="yellow"))
-
-
 def project_detail(project: Project) -> Text:
     """The detail pane: every field as literal text (server strings are never markup)."""
     detail = Text()
@@ -54,12 +46,16 @@ def project_detail(project: Project) -> Text:
 
 
 PROJECT_COLUMNS = [
-    Column("path", "Project", min_width=24, priority=10),
-    Column("visibility", "Visibility", width=10, priority=6),
-    Column("branch", "Default branch", width=14, priority=3),
-    Column("stars", "★", width=5, priority=2, align="right", sort_key=lambda p: p.star_count or 0),
-    Column("activity", "Last activity", width=16, priority=5),
-    Column("archived", "Archived", priority=4),
+    Column("path", "Project", min_width=24, priority=10,
+           text=lambda p: Text(p.path_with_namespace or p.name or str(p.id))),
+    Column("visibility", "Visibility", width=10, priority=6, text=lambda p: Text(p.visibility or "")),
+    Column("branch", "Default branch", width=14, priority=3, text=lambda p: Text(p.default_branch or "")),
+    Column("stars", "★", width=5, priority=2, align="right", sort_key=lambda p: p.star_count or 0,
+           text=lambda p: Text(str(p.star_count or 0))),
+    Column("activity", "Last activity", width=16, priority=5,
+           text=lambda p: Text(p.last_activity_at.strftime("%Y-%m-%d %H:%M") if p.last_activity_at else "")),
+    Column("archived", "Archived", priority=4,
+           text=lambda p: Text("archived" if p.archived else "", style="yellow")),
 ]
 
 
@@ -78,7 +74,7 @@ class ProjectsScreen(LabdeckScreen):
         self.search = ""  # the server's search of a partial list (its filter box)
 
     def compose_body(self) -> ComposeResult:
-        yield ResourceView(PROJECT_COLUMNS, cells=project_cells, row_key=lambda p: p.id,
+        yield ResourceView(PROJECT_COLUMNS, row_key=lambda p: p.id,
                            detail=project_detail, empty_text="No projects", id="projects-view")
 
     @property

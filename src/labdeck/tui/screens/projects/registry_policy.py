@@ -69,24 +69,30 @@ def summaries(sim: ProjectSimulation) -> list[RepositorySummary]:
     return sorted(rows, key=lambda r: (r.deleted is None, -(r.deleted or 0), r.name))
 
 
-def summary_cells(row: RepositorySummary) -> tuple[Text, ...]:
-    def count(value: int | None) -> Text:
-        return Text("" if value is None else f"{value:,}")
+def _count(value: int | None) -> Text:
+    return Text("" if value is None else f"{value:,}")
 
+
+def _deleted(row: RepositorySummary) -> Text:
     if row.error is not None:
-        return (Text(row.name), count(row.tags), Text("?", style="dim"), Text("?", style="dim"),
-                Text(row.error, style="red"))
-    deleted = Text(f"{row.deleted:,}", style="bold red" if row.deleted else "dim")
-    return (Text(row.name), count(row.tags), deleted, count(row.kept),
-            Text(format_size(row.freed or 0) if row.deleted else ""))
+        return Text("?", style="dim")
+    return Text(f"{row.deleted:,}", style="bold red" if row.deleted else "dim")
+
+
+def _freed(row: RepositorySummary) -> Text:
+    if row.error is not None:
+        return Text(row.error, style="red")
+    return Text(format_size(row.freed or 0) if row.deleted else "")
 
 
 COLUMNS = [
-    Column("repository", "Repository", min_width=18),
-    Column("tags", "Tags", width=7, align="right", sort_key=lambda r: r.tags or 0),
-    Column("deleted", "Delete", width=7, align="right", sort_key=lambda r: r.deleted or 0),
-    Column("kept", "Keep", width=7, align="right", sort_key=lambda r: r.kept or 0),
-    Column("freed", "Frees", min_width=9, sort_key=lambda r: r.freed or 0),
+    Column("repository", "Repository", min_width=18, text=lambda r: Text(r.name)),
+    Column("tags", "Tags", width=7, align="right", sort_key=lambda r: r.tags or 0,
+           text=lambda r: _count(r.tags)),
+    Column("deleted", "Delete", width=7, align="right", sort_key=lambda r: r.deleted or 0, text=_deleted),
+    Column("kept", "Keep", width=7, align="right", sort_key=lambda r: r.kept or 0,
+           text=lambda r: Text("?", style="dim") if r.error is not None else _count(r.kept)),
+    Column("freed", "Frees", min_width=9, sort_key=lambda r: r.freed or 0, text=_freed),
 ]
 
 
@@ -132,7 +138,7 @@ class RegistryPolicyTab(PanePolicy, Widget):
             yield Static(Text("Reading the cleanup policy…", style="dim"), markup=False,
                          id="registry-policy-values")
             yield Static("", markup=False, id="registry-policy-summary")
-        yield ResourceView(COLUMNS, cells=summary_cells, row_key=lambda r: r.id,
+        yield ResourceView(COLUMNS, row_key=lambda r: r.id,
                            empty_text="No registry repositories", id="registry-policy-view")
 
     @property

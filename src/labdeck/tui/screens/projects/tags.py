@@ -41,15 +41,6 @@ def _stamp(tag: RepositoryTag) -> float:
     return tag.updated.timestamp() if tag.updated else 0.0
 
 
-def tag_cells(tag: RepositoryTag) -> tuple[Text, ...]:
-    commit = tag.commit
-    when = tag.updated.strftime("%Y-%m-%d %H:%M") if tag.updated else ""
-    return (Text(tag.name), Text("annotated" if tag.annotated else "lightweight", style="dim"),
-            Text(commit.short_id or commit.id[:8] if commit else ""),
-            Text(commit.title or "" if commit else ""),
-            Text(when), Text("protected" if tag.protected else "", style="yellow"))
-
-
 def tag_detail(tag: RepositoryTag) -> Text:
     detail = Text(tag.name, style="bold")
     if tag.message:
@@ -63,12 +54,17 @@ def tag_detail(tag: RepositoryTag) -> Text:
 
 
 TAG_COLUMNS = [
-    Column("name", "Tag", min_width=16),
-    Column("kind", "Kind", width=11),
-    Column("commit", "Commit", width=9),
-    Column("title", "Commit title", min_width=20),
-    Column("updated", "Date", width=16, sort_key=_stamp),
-    Column("protected", "Protected", width=9),
+    Column("name", "Tag", min_width=16, text=lambda t: Text(t.name)),
+    Column("kind", "Kind", width=11,
+           text=lambda t: Text("annotated" if t.annotated else "lightweight", style="dim")),
+    Column("commit", "Commit", width=9,
+           text=lambda t: Text(t.commit.short_id or t.commit.id[:8] if t.commit else "")),
+    Column("title", "Commit title", min_width=20,
+           text=lambda t: Text(t.commit.title or "" if t.commit else "")),
+    Column("updated", "Date", width=16, sort_key=_stamp,
+           text=lambda t: Text(t.updated.strftime("%Y-%m-%d %H:%M") if t.updated else "")),
+    Column("protected", "Protected", width=9,
+           text=lambda t: Text("protected" if t.protected else "", style="yellow")),
 ]
 
 
@@ -96,7 +92,7 @@ class TagsTab(PanePolicy, Widget):
     def compose(self) -> ComposeResult:
         yield LabelledField("Search", Input(placeholder="^v1, rc$ or part of a name", id="tags-search"),
                             id="tags-search-field")
-        yield ResourceView(TAG_COLUMNS, cells=tag_cells, row_key=lambda t: t.name, detail=tag_detail,
+        yield ResourceView(TAG_COLUMNS, row_key=lambda t: t.name, detail=tag_detail,
                            empty_text="No tags", enter_opens_detail=True, id="tags-view")
 
     @property

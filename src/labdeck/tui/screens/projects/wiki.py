@@ -40,12 +40,9 @@ def wiki_service(widget: Widget) -> WikiService | None:
     return session.services.wikis if session else None
 
 
-def page_cells(page: WikiPage) -> tuple[Text, ...]:
-    return (Text(page.slug), Text(page.title), Text(page.format, style="dim"))
-
-
-PAGE_COLUMNS = [Column("slug", "Slug", min_width=24), Column("title", "Title", min_width=16),
-                Column("format", "Format", width=9)]
+PAGE_COLUMNS = [Column("slug", "Slug", min_width=24, text=lambda p: Text(p.slug)),
+                Column("title", "Title", min_width=16, text=lambda p: Text(p.title)),
+                Column("format", "Format", width=9, text=lambda p: Text(p.format, style="dim"))]
 
 
 class WikiTab(PanePolicy, Widget):
@@ -65,7 +62,7 @@ class WikiTab(PanePolicy, Widget):
         self.project = project
 
     def compose(self) -> ComposeResult:
-        yield ResourceView(PAGE_COLUMNS, cells=page_cells, row_key=lambda p: p.slug,
+        yield ResourceView(PAGE_COLUMNS, row_key=lambda p: p.slug,
                            empty_text="No wiki pages", id="wiki-pages")
 
     @property

@@ -45,10 +45,9 @@ from labdeck.tui.screens.base import LabdeckScreen
 from labdeck.tui.screens.confirm import TypeToConfirmScreen
 from labdeck.tui.screens.registry.cleanup_preview import (
     HEIGHT,
-    PLAN_COLUMNS,
     PlannedTag,
     age_histogram,
-    planned_cells,
+    plan_columns,
     planned_detail,
     reason_label,
     static_cells,
@@ -115,7 +114,7 @@ class RegistryCleanupScreen(LabdeckScreen):
         yield Static("", markup=False, id="cleanup-summary")
         yield Static("", markup=False, id="cleanup-lock")
         yield Static("", markup=False, id="cleanup-histogram")
-        yield ResourceView(PLAN_COLUMNS, cells=planned_cells(self._fixed), row_key=lambda r: r.name,
+        yield ResourceView(plan_columns(self._fixed), row_key=lambda r: r.name,
                            detail=planned_detail, enter_opens_detail=True,
                            empty_text="Enter a delete pattern to see the plan", id="cleanup-view")
 
@@ -316,7 +315,7 @@ class RegistryCleanupScreen(LabdeckScreen):
         """The deleted tags leave the panel; the preview is recomputed on what is left."""
         self.tags = [tag for tag in self.tags if tag.name not in gone]
         self.planner = CleanupPlanner([t.to_tag_info() for t in self.tags])
-        self._fixed[:] = static_cells(self.tags, self.now())  # in place: the table's cells function holds it
+        self._fixed[:] = static_cells(self.tags, self.now())  # in place: the columns hold it
         self._order = newest_first(self.tags)
         self._times = None
         self.query_one("#cleanup-title", Static).update(

@@ -4,7 +4,6 @@ ages with the cut-off. Pure rendering of `domain.registry_cleanup` plans; the pa
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from datetime import datetime
 
 from rich.text import Text
@@ -50,15 +49,6 @@ def static_cells(tags: list[RegistryTagDetail], now: datetime) -> list[tuple[str
     return [(tag.name, format_age(tag.created_at, now), format_size(tag.total_size)) for tag in tags]
 
 
-def planned_cells(fixed: list[tuple[str, str, str]]) -> Callable[[PlannedTag], tuple[str, ...]]:
-    """Plain-string cells (styled by the columns), so 20,000 rows rebuild fast. Tag names are made safe
-    by the model layer and `ResourceTable` never parses cells as markup."""
-    def cells(row: PlannedTag) -> tuple[str, ...]:
-        name, age, size = fixed[row.index]
-        return ("delete" if row.deleted else "keep", name, age, size, row.why)
-    return cells
-
-
 def planned_detail(row: PlannedTag) -> Text:
     """What `enter` opens on a preview row: the decision and why, then the tag's details."""
     head = Text("delete" if row.deleted else "keep", style="bold red" if row.deleted else "bold green")
@@ -66,13 +56,20 @@ def planned_detail(row: PlannedTag) -> Text:
     return head.append_text(tag_detail(row.tag))
 
 
-PLAN_COLUMNS = [
-    Column("decision", "", width=6, style_fn=lambda r: "bold red" if r.deleted else "green"),
-    Column("name", "Tag", min_width=16),
-    Column("age", "Age", width=5, align="right", sort_key=lambda r: -_created(r)),
-    Column("size", "Size", width=9, align="right", sort_key=lambda r: r.tag.total_size or 0),
-    Column("reason", "Why", style_fn=lambda r: None if r.deleted else "dim"),
-]
+def plan_columns(fixed: list[tuple[str, str, str]]) -> list[Column]:
+    """Plain-string cells (styled by the columns), so 20,000 rows rebuild fast; name, age and size come
+    from `fixed` (`static_cells`, by the row's index). Tag names are made safe by the model layer and
+    `ResourceTable` never parses cells as markup."""
+    return [
+        Column("decision", "", width=6, style_fn=lambda r: "bold red" if r.deleted else "green",
+               text=lambda r: "delete" if r.deleted else "keep"),
+        Column("name", "Tag", min_width=16, text=lambda r: fixed[r.index][0]),
+        Column("age", "Age", width=5, align="right", sort_key=lambda r: -_created(r),
+               text=lambda r: fixed[r.index][1]),
+        Column("size", "Size", width=9, align="right", sort_key=lambda r: r.tag.total_size or 0,
+               text=lambda r: fixed[r.index][2]),
+        Column("reason", "Why", style_fn=lambda r: None if r.deleted else "dim", text=lambda r: r.why),
+    ]
 
 
 def summary_text(plan: CleanupPlan) -> Text:

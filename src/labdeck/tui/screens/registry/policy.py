@@ -11,9 +11,9 @@ journalled with the old policy as its undo. Server text is shown as `rich.text.T
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from datetime import datetime
-from typing import Any
 
 from rich.text import Text
 from textual import work
@@ -63,14 +63,17 @@ class PolicyRow:
         return f"{self.repository}:{self.tag.name}"
 
 
-COLUMNS = [
-    Column("verdict", "", width=6),
-    Column("repository", "Repository", min_width=10),
-    Column("tag", "Tag", min_width=14),
-    Column("age", "Age", width=5, align="right"),
-    Column("size", "Size", width=8, align="right"),
-    Column("reason", "Reason", min_width=10),
-]
+def policy_columns(now: Callable[[], datetime]) -> list[Column]:
+    """The preview's columns (a tag's age is told as of `now()`)."""
+    return [
+        Column("verdict", "", width=6,
+               text=lambda r: Text("delete", style="bold red") if r.deleted else Text("keep", style="green")),
+        Column("repository", "Repository", min_width=10, text=lambda r: r.repository),
+        Column("tag", "Tag", min_width=14, text=lambda r: r.tag.name),
+        Column("age", "Age", width=5, align="right", text=lambda r: format_age(r.tag.created_at, now())),
+        Column("size", "Size", width=8, align="right", text=lambda r: format_size(r.tag.total_size)),
+        Column("reason", "Reason", min_width=10, text=lambda r: r.why),
+    ]
 
 
 def policy_service(screen: LabdeckScreen) -> CleanupPolicyService | None:
@@ -140,7 +143,7 @@ class CleanupPolicyScreen(LabdeckScreen):
                     yield Input(compact=True, id=key, placeholder="none" if key == "policy-keep" else ".*")
         yield Static("", markup=False, id="policy-errors")
         yield Static("", markup=False, id="policy-summary")
-        yield ResourceView(COLUMNS, cells=self.cells, row_key=lambda r: r.key, empty_text="No tags",
+        yield ResourceView(policy_columns(self.now), row_key=lambda r: r.key, empty_text="No tags",
                            id="policy-view")
 
     @property
@@ -149,11 +152,6 @@ class CleanupPolicyScreen(LabdeckScreen):
 
     def now(self) -> datetime:
         return instance_now(self, self.clock)
-
-    def cells(self, row: PolicyRow) -> tuple[Any, ...]:
-        verdict = Text("delete", style="bold red") if row.deleted else Text("keep", style="green")
-        return (verdict, row.repository, row.tag.name, format_age(row.tag.created_at, self.now()),
-                format_size(row.tag.total_size), row.why)
 
     def on_mount(self) -> None:
         self.query_one("#policy-errors", Static).display = False

@@ -62,20 +62,15 @@ def _timestamp(value: datetime | None) -> float:
 
 # --- repositories ---------------------------------------------------------------------------------------
 
-def repository_cells(repo: RegistryRepository) -> tuple[Text, ...]:
-    status = Text(repo.status or "", style="yellow")
-    name = Text(repo.name or "(root)", style="" if repo.name else "dim")
-    return (Text(repo.path or repo.display_name), name,
-            Text("" if repo.tags_count is None else f"{repo.tags_count:,}"),
-            Text(repo.created_at.strftime("%Y-%m-%d") if repo.created_at else ""), status)
-
-
 REPOSITORY_COLUMNS = [
-    Column("path", "Repository", min_width=20, priority=10),
-    Column("name", "Name", min_width=8, priority=2),
-    Column("tags", "Tags", width=7, priority=6, align="right", sort_key=lambda r: r.tags_count or 0),
-    Column("created", "Created", width=10, priority=4),
-    Column("status", "Status", priority=5),
+    Column("path", "Repository", min_width=20, priority=10, text=lambda r: Text(r.path or r.display_name)),
+    Column("name", "Name", min_width=8, priority=2,
+           text=lambda r: Text(r.name or "(root)", style="" if r.name else "dim")),
+    Column("tags", "Tags", width=7, priority=6, align="right", sort_key=lambda r: r.tags_count or 0,
+           text=lambda r: Text("" if r.tags_count is None else f"{r.tags_count:,}")),
+    Column("created", "Created", width=10, priority=4,
+           text=lambda r: Text(r.created_at.strftime("%Y-%m-%d") if r.created_at else "")),
+    Column("status", "Status", priority=5, text=lambda r: Text(r.status or "", style="yellow")),
 ]
 
 
@@ -115,7 +110,7 @@ class RegistryScreen(ScopedScreen):
         scope = PathInput(self.scope, placeholder="e.g. acme/platform/api-gateway", id="registry-scope")
         yield LabelledField("Project or group", scope, id="registry-scope-field")
         yield Static("", markup=False, id="registry-where")
-        yield ResourceView(REPOSITORY_COLUMNS, cells=repository_cells, row_key=lambda r: r.id,
+        yield ResourceView(REPOSITORY_COLUMNS, row_key=lambda r: r.id,
                            detail=repository_detail, empty_text="No repositories", id="registry-view")
 
     @property
@@ -232,23 +227,20 @@ def delete_repository(owner: DOMNode, repo: RegistryRepository, reload: Callable
 PROGRESS_EVERY = 0.25  # seconds between two progress updates of the tags title
 
 
-def tag_cells(now: datetime) -> Callable[[RegistryTagDetail], tuple[str, ...]]:
-    """Plain-string cells (the digest styled by its column), so 15,000 rows load fast. Tag names are made
-    safe by the model layer and `ResourceTable` never parses cells as markup."""
-    def cells(tag: RegistryTagDetail) -> tuple[str, ...]:
-        digest = (tag.digest or "").removeprefix("sha256:")[:12]
-        return (tag.name, format_age(tag.created_at, now), format_size(tag.total_size), digest,
-                tag.created_at.isoformat(" ", "minutes")[:16] if tag.created_at else "—")  # fast strftime
-    return cells
-
-
-TAG_COLUMNS = [
-    Column("name", "Tag", min_width=16, priority=10),
-    Column("age", "Age", width=5, priority=8, align="right", sort_key=lambda t: -_timestamp(t.created_at)),
-    Column("size", "Size", width=9, priority=7, align="right", sort_key=lambda t: t.total_size or 0),
-    Column("digest", "Digest", width=12, priority=3, style_fn=lambda _t: "dim"),
-    Column("created", "Created", width=16, priority=5, sort_key=lambda t: _timestamp(t.created_at)),
-]
+def tag_columns(now: datetime) -> list[Column]:
+    """Plain-string cells (the digest styled by its column), so 15,000 rows load fast; ages are told as of
+    `now`. Tag names are made safe by the model layer and `ResourceTable` never parses cells as markup."""
+    return [
+        Column("name", "Tag", min_width=16, priority=10, text=lambda t: t.name),
+        Column("age", "Age", width=5, priority=8, align="right", sort_key=lambda t: -_timestamp(t.created_at),
+               text=lambda t: format_age(t.created_at, now)),
+        Column("size", "Size", width=9, priority=7, align="right", sort_key=lambda t: t.total_size or 0,
+               text=lambda t: format_size(t.total_size)),
+        Column("digest", "Digest", width=12, priority=3, style_fn=lambda _t: "dim",
+               text=lambda t: (t.digest or "").removeprefix("sha256:")[:12]),
+        Column("created", "Created", width=16, priority=5, sort_key=lambda t: _timestamp(t.created_at),
+               text=lambda t: t.created_at.isoformat(" ", "minutes")[:16] if t.created_at else "—"),  # fast
+    ]
 
 
 def tag_detail(tag: RegistryTagDetail) -> Text:
@@ -288,7 +280,7 @@ class RegistryTagsScreen(LabdeckScreen):
     def compose_body(self) -> ComposeResult:
         yield Static(Text(self.repository.path or self.repository.display_name, style="bold"),
                      id="registry-tags-title")
-        yield ResourceView(TAG_COLUMNS, cells=tag_cells(self.now()), row_key=lambda t: t.name,
+        yield ResourceView(tag_columns(self.now()), row_key=lambda t: t.name,
                            detail=tag_detail, empty_text="No tags", enter_opens_detail=True,
                            id="registry-tags-view")
 

@@ -41,28 +41,32 @@ class StorageRow:
         return self.project.id
 
 
-def storage_cells(row: StorageRow) -> tuple[Text, ...]:
+def _policy_cell(row: StorageRow) -> Text:
     project = row.project
     state = project.policy_state
     if project.policy is not None and project.policy.enabled:
         state += f" ({project.policy.cadence})"
-    if row.error is not None:
-        frees = Text("unknown", style="dim")
-    elif row.frees is None:
-        frees = Text("…" if project.policy is not None and project.policy.enabled else "", style="dim")
-    else:
-        frees = Text(f"{format_size(row.frees)} ({row.deletes:,} tags)")
-    size = Text("?" if project.registry_size is None else format_size(project.registry_size))
     style = "green" if state.startswith("enabled") else ("dim" if state == "none" else "")
-    return (Text(project.path), size, Text(state, style=style), frees)
+    return Text(state, style=style)
+
+
+def _frees_cell(row: StorageRow) -> Text:
+    project = row.project
+    if row.error is not None:
+        return Text("unknown", style="dim")
+    if row.frees is None:
+        return Text("…" if project.policy is not None and project.policy.enabled else "", style="dim")
+    return Text(f"{format_size(row.frees)} ({row.deletes:,} tags)")
 
 
 COLUMNS = [
-    Column("project", "Project", min_width=24, priority=10),
+    Column("project", "Project", min_width=24, priority=10, text=lambda r: Text(r.project.path)),
     Column("size", "Registry", width=9, align="right",
-           sort_key=lambda r: -1 if r.project.registry_size is None else r.project.registry_size),
-    Column("policy", "Policy", min_width=10),
-    Column("frees", "Next run frees", min_width=14, sort_key=lambda r: r.frees or 0),
+           sort_key=lambda r: -1 if r.project.registry_size is None else r.project.registry_size,
+           text=lambda r: Text("?" if r.project.registry_size is None
+                               else format_size(r.project.registry_size))),
+    Column("policy", "Policy", min_width=10, text=_policy_cell),
+    Column("frees", "Next run frees", min_width=14, sort_key=lambda r: r.frees or 0, text=_frees_cell),
 ]
 
 
@@ -79,7 +83,7 @@ class RegistryStorageScreen(LabdeckScreen):
 
     def compose_body(self) -> ComposeResult:
         yield Static(Text(f"Registry storage of {self.group}: reading…", style="bold"), id="storage-title")
-        yield ResourceView(COLUMNS, cells=storage_cells, row_key=lambda r: r.key, empty_text="No projects",
+        yield ResourceView(COLUMNS, row_key=lambda r: r.key, empty_text="No projects",
                            id="storage-view")
 
     @property

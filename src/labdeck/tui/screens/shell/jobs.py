@@ -5,8 +5,6 @@ cancels the selected one, enter shows its per-item results. Updates live while t
 
 from __future__ import annotations
 
-from typing import Any
-
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -42,12 +40,6 @@ def elapsed_text(seconds: float) -> str:
     return f"{minutes}:{secs:02d}" if minutes < 60 else f"{minutes // 60}h{minutes % 60:02d}m"
 
 
-def job_cells(job: Job) -> tuple[Text, ...]:
-    outcome = outcome_text(job)
-    return (Text(str(job.id)), Text(job.title), Text(job.state.value, style=_STATE_STYLE[job.state]),
-            Text(progress_text(job)), Text(elapsed_text(job.elapsed)), Text(outcome))
-
-
 def job_detail(job: Job) -> Text:
     detail = Text(job.title, style="bold")
     detail.append(f"\n{job.state.value} · {progress_text(job)} · {elapsed_text(job.elapsed)}")
@@ -66,12 +58,22 @@ def job_detail(job: Job) -> Text:
 
 
 JOB_COLUMNS = [
-    Column("id", "#", width=4, align="right", sort_key=lambda job: job.id),
-    Column("title", "Task", min_width=20),
-    Column("state", "State", width=10),
-    Column("progress", "Progress", width=BAR_WIDTH + 12),
-    Column("elapsed", "Elapsed", width=8, align="right", sort_key=lambda job: job.elapsed),
-    Column("outcome", "Result"),
+    Column("id", "#", width=4, align="right", sort_key=lambda job: job.id,
+           text=lambda job: Text(str(job.id))),
+    Column("title", "Task", min_width=20, text=lambda job: Text(job.title)),
+    Column("state", "State", width=10, text=lambda job: Text(job.state.value, style=_STATE_STYLE[job.state])),
+    Column("progress", "Progress", width=BAR_WIDTH + 12, text=lambda job: Text(progress_text(job))),
+    Column("elapsed", "Elapsed", width=8, align="right", sort_key=lambda job: job.elapsed,
+           text=lambda job: Text(elapsed_text(job.elapsed))),
+    Column("outcome", "Result", text=lambda job: Text(outcome_text(job))),
+]
+
+# The per-item results of one task: rows are (index, ItemResult) pairs.
+RESULT_COLUMNS = [
+    Column("item", "Item", min_width=20, text=lambda pair: Text(pair[1].item)),
+    Column("ok", "Outcome", width=8,
+           text=lambda pair: Text("ok", style="green") if pair[1].ok else Text("failed", style="bold red")),
+    Column("message", "Message", text=lambda pair: Text(pair[1].message)),
 ]
 
 
@@ -85,7 +87,7 @@ class JobsScreen(LabdeckScreen):
     ]
 
     def compose_body(self) -> ComposeResult:
-        yield ResourceView(JOB_COLUMNS, self.ctx.jobs.jobs, cells=job_cells, row_key=lambda job: job.id,
+        yield ResourceView(JOB_COLUMNS, self.ctx.jobs.jobs, row_key=lambda job: job.id,
                            detail=job_detail, empty_text="No tasks yet (exports, forks, bulk changes)",
                            id="jobs-view")
 
@@ -157,15 +159,7 @@ class JobResultsScreen(ModalScreen[None]):
                    f"{len(job.failed_items)} failed")
         with Vertical():
             yield Static(Text(summary), id="results-title")
-            columns = [Column("item", "Item", min_width=20), Column("ok", "Outcome", width=8),
-                       Column("message", "Message")]
-
-            def cells(index_result: tuple[int, Any]) -> tuple[Text, ...]:
-                _, result = index_result
-                outcome = Text("ok", style="green") if result.ok else Text("failed", style="bold red")
-                return Text(result.item), outcome, Text(result.message)
-
-            yield ResourceTable(columns, list(enumerate(job.results)), cells=cells,
+            yield ResourceTable(RESULT_COLUMNS, list(enumerate(job.results)),
                                 row_key=lambda pair: pair[0], empty_text="This task has no per-item results")
 
     def action_close(self) -> None:

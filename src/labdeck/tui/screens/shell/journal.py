@@ -6,6 +6,7 @@ GitLab has no inverse or the target changed since.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
@@ -30,15 +31,33 @@ from labdeck.tui.widgets.detail_fields import append_fields
 from labdeck.tui.widgets.resource_view import ResourceView
 from labdeck.tui.widgets.table_model import Column
 
+
 # Undo comes right after the target, so it is seen at 80 columns; the date is in the detail (enter).
-COLUMNS = [
-    Column("at", "Time", width=8, priority=4, sort_key=lambda e: e.at),
-    Column("operation", "Operation", min_width=12, priority=8, sort_key=lambda e: e.operation),
-    Column("target", "Target", min_width=16, priority=10, sort_key=lambda e: e.target),
-    Column("undo", "Undo", min_width=6, priority=9),
-    Column("result", "Result", min_width=10, priority=5, sort_key=lambda e: e.result),
-    Column("job", "Task", min_width=10, priority=2, sort_key=lambda e: e.job_title or ""),
-]
+def _result_cell(entry: JournalEntry) -> Text:
+    result = Text(entry.result, style="green" if entry.ok else "red")
+    if entry.undoes:
+        result.append(" (an undo)", style="dim")
+    return result
+
+
+def journal_columns(refusal: Callable[[JournalEntry], str | None]) -> list[Column]:
+    """The journal's columns; `refusal(entry)` says why an entry cannot be undone (None: it can)."""
+    def undo_cell(entry: JournalEntry) -> Text:
+        why = refusal(entry)
+        return Text("u undoes it", style="green") if why is None else Text(why, style="dim")
+
+    return [
+        Column("at", "Time", width=8, priority=4, sort_key=lambda e: e.at,
+               text=lambda e: Text(_when(e, "%H:%M:%S"))),
+        Column("operation", "Operation", min_width=12, priority=8, sort_key=lambda e: e.operation,
+               text=lambda e: Text(e.operation)),
+        Column("target", "Target", min_width=16, priority=10, sort_key=lambda e: e.target,
+               text=lambda e: Text(e.target)),
+        Column("undo", "Undo", min_width=6, priority=9, text=undo_cell),
+        Column("result", "Result", min_width=10, priority=5, sort_key=lambda e: e.result, text=_result_cell),
+        Column("job", "Task", min_width=10, priority=2, sort_key=lambda e: e.job_title or "",
+               text=lambda e: Text(e.job_title or "")),
+    ]
 
 
 def damaged_notice(lines: list[int]) -> str:
@@ -89,7 +108,7 @@ class JournalScreen(StatusTableScreen):
         self.refusals = {}
         yield Static(Text("Changes labdeck made on this instance, newest first", style="dim"),
                      id=self.STATUS_ID)
-        yield ResourceView(COLUMNS, cells=self._cells, row_key=lambda e: e.id, detail=self._detail,
+        yield ResourceView(journal_columns(self._refusal), row_key=lambda e: e.id, detail=self._detail,
                            detail_position="bottom", enter_opens_detail=True, empty_text="No changes yet",
                            id=self.VIEW_ID)
 
@@ -98,14 +117,8 @@ class JournalScreen(StatusTableScreen):
         session = context_of(self).session
         return session.services.undo if session is not None else None
 
-    def _cells(self, entry: JournalEntry) -> tuple[Text, ...]:
-        refusal = self.refusals.get(entry.id, "no session")
-        undo = Text("u undoes it", style="green") if refusal is None else Text(refusal, style="dim")
-        result = Text(entry.result, style="green" if entry.ok else "red")
-        if entry.undoes:
-            result.append(" (an undo)", style="dim")
-        return (Text(_when(entry, "%H:%M:%S")), Text(entry.operation), Text(entry.target), undo, result,
-                Text(entry.job_title or ""))
+    def _refusal(self, entry: JournalEntry) -> str | None:
+        return self.refusals.get(entry.id, "no session")
 
     def _detail(self, entry: JournalEntry) -> Text:
         return entry_detail(entry, self.refusals.get(entry.id, "no session"))

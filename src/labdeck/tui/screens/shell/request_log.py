@@ -36,19 +36,22 @@ def _status_style(status: int | None) -> str:
     return "green"
 
 
-def log_cells(row: Row) -> tuple[Text, ...]:
-    _, entry = row
-    status = "—" if entry.status is None else str(entry.status)
-    # A 2xx whose body was truncated or unreadable carries an error: red, not a green success.
-    style = "bold red" if entry.error else _status_style(entry.status)
-    error = Text(entry.error or "", style="yellow" if entry.kind == "decode" else "red")
+def _status_cell(row: Row) -> Text:
+    entry = row[1]
     if entry.kind == "decode":  # tolerant reading: an item kept with fields it could not read
-        status, style = "warn", "yellow"
-    elif entry.expected:  # an answer the caller waited for (a poll's 404): not an error
-        style, error = "dim", Text(f"expected: {entry.expected}", style="dim")
-    return (Text(entry.at.astimezone().strftime("%H:%M:%S")), Text(entry.method),
-            Text(status, style=style), Text(f"{entry.duration_ms:.0f} ms"),
-            Text(str(entry.retries) if entry.retries else ""), error, Text(entry.path))
+        return Text("warn", style="yellow")
+    status = "—" if entry.status is None else str(entry.status)
+    if entry.expected:  # an answer the caller waited for (a poll's 404): not an error
+        return Text(status, style="dim")
+    # A 2xx whose body was truncated or unreadable carries an error: red, not a green success.
+    return Text(status, style="bold red" if entry.error else _status_style(entry.status))
+
+
+def _error_cell(row: Row) -> Text:
+    entry = row[1]
+    if entry.kind != "decode" and entry.expected:
+        return Text(f"expected: {entry.expected}", style="dim")
+    return Text(entry.error or "", style="yellow" if entry.kind == "decode" else "red")
 
 
 def request_line(entry: RequestLogEntry) -> str:
@@ -86,14 +89,18 @@ def log_detail(row: Row) -> Text:
 
 
 LOG_COLUMNS = [
-    Column("at", "Time", width=8, priority=6, sort_key=lambda row: row[0]),
-    Column("method", "Method", width=6, priority=8),
-    Column("status", "Status", width=6, priority=9, align="right", sort_key=lambda row: row[1].status or 0),
+    Column("at", "Time", width=8, priority=6, sort_key=lambda row: row[0],
+           text=lambda row: Text(row[1].at.astimezone().strftime("%H:%M:%S"))),
+    Column("method", "Method", width=6, priority=8, text=lambda row: Text(row[1].method)),
+    Column("status", "Status", width=6, priority=9, align="right", sort_key=lambda row: row[1].status or 0,
+           text=_status_cell),
     Column("duration", "Duration", width=9, priority=5, align="right",
-           sort_key=lambda row: row[1].duration_ms),
-    Column("retries", "Retries", width=7, priority=2, align="right", sort_key=lambda row: row[1].retries),
-    Column("error", "Error", min_width=5, priority=4),
-    Column("path", "Path", min_width=20, priority=10),  # the key; last: it takes the room left
+           sort_key=lambda row: row[1].duration_ms, text=lambda row: Text(f"{row[1].duration_ms:.0f} ms")),
+    Column("retries", "Retries", width=7, priority=2, align="right", sort_key=lambda row: row[1].retries,
+           text=lambda row: Text(str(row[1].retries) if row[1].retries else "")),
+    Column("error", "Error", min_width=5, priority=4, text=_error_cell),
+    # the key; last: it takes the room left
+    Column("path", "Path", min_width=20, priority=10, text=lambda row: Text(row[1].path)),
 ]
 
 
@@ -104,7 +111,7 @@ class RequestLogScreen(LabdeckScreen):
     BINDINGS = [Binding("y", "copy_reference", "Copy request", id="log.copy")]
 
     def compose_body(self) -> ComposeResult:
-        yield ResourceView(LOG_COLUMNS, self._rows(), cells=log_cells, row_key=lambda row: row[0],
+        yield ResourceView(LOG_COLUMNS, self._rows(), row_key=lambda row: row[0],
                            detail=log_detail, detail_position="bottom", empty_text="No requests yet",
                            id="log-view")
 
