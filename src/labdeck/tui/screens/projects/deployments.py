@@ -94,8 +94,8 @@ class ProjectDeploymentsTab(PanePolicy, Widget):
         return self.project.path_with_namespace or str(self.project.id)
 
     def compose(self) -> ComposeResult:
-        yield ResourceView(environment_columns(self.figures), row_key=lambda e: e.id, detail=environment_detail,
-                           empty_text="No environments",
+        yield ResourceView(environment_columns(self.figures), row_key=lambda e: e.id,
+                           detail=environment_detail, empty_text="No environments",
                            id="project-environments-view")
         yield Static("", markup=False, id="project-deployments-title")
         yield ResourceView(COLUMNS, row_key=lambda d: d.id, detail=deployment_detail,
