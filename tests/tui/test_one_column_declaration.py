@@ -63,7 +63,8 @@ def test_a_view_refuses_a_column_that_does_not_say_its_cell() -> None:
 def _declared_columns() -> dict[str, list[Column]]:
     """Every column list the screens declare: module-level lists, `*_columns(...)` builders (called with
     stand-ins: the cells are not drawn here) and the tab specs of `*_tab(...)`."""
-    stand_ins: dict[str, Any] = {"today": date(2026, 1, 1), "now": lambda: datetime(2026, 1, 1, tzinfo=UTC)}
+    stand_ins: dict[str, Any] = {"today": date(2026, 1, 1), "now": lambda: datetime(2026, 1, 1, tzinfo=UTC),
+                                 "figures": lambda row: ""}
     found: dict[str, list[Column]] = {}
     for info in pkgutil.walk_packages(labdeck.tui.screens.__path__, "labdeck.tui.screens."):
         module = importlib.import_module(info.name)
