@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 from rich.console import Console
-from snapshot_apps import jump_to, make_app, press_for, sandbox, sandbox_settings, settle
+from snapshot_apps import jump_to, make_app, messages, press_for, sandbox, sandbox_settings, settle
 from textual.widgets import Button, Input, OptionList
 
 from labdeck.api.models.issues import Issue
@@ -467,3 +467,8 @@ async def test_an_emptied_list_shows_no_issues_detail() -> None:
         await settle(pilot)
         assert screen.table.cursor_row is None
         assert str(view.detail_pane.render()).strip() == ""
+        screen.table.focus()
+        await pilot.press("c")  # `c` on the empty list says why nothing opens (it did nothing)
+        await pilot.pause()
+        assert "No issue under the cursor" in messages(app)
+        assert app.screen is screen

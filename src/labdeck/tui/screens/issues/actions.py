@@ -75,8 +75,12 @@ class IssueActions(IssuesHost):
 
     # -- single-issue actions -------------------------------------------------------------------------
     def current(self) -> Issue | None:
+        """The issue under the cursor; with none (an empty list), says so rather than doing nothing."""
         row = self.table.cursor_row
-        return row if isinstance(row, Issue) else None
+        if not isinstance(row, Issue):
+            self.notify("No issue under the cursor", severity="warning", markup=False)
+            return None
+        return row
 
     def _write_target(self) -> tuple[Issue, IssuesService] | None:
         """The issue under the cursor and the service to write it with (None when either is missing)."""
