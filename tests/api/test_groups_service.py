@@ -29,7 +29,7 @@ def test_query_parameters() -> None:
 
 async def test_listings_and_tree(sandbox: Sandbox) -> None:
     service = GroupsService(sandbox.client())
-    roots = await service.top_level_groups()
+    roots = await service.top_level_window().start()
     assert [g.full_path for g in roots] == ["acme", "hidden-lab", "opensource"]
     subgroups = await service.subgroups("acme")
     assert [g.full_path for g in subgroups] == ["acme/infra", "acme/platform", "acme/security"]
@@ -44,7 +44,7 @@ async def test_user_defaults_and_precedence(sandbox: Sandbox) -> None:
     service = GroupsService(sandbox.client(ALICE_TOKEN))
     owned = await service.list_groups(GroupQuery(owned=True, all_available=True))
     assert [g.full_path for g in owned] == ["opensource"]
-    visible = await service.top_level_groups(all_available=True)
+    visible = await service.top_level_window(all_available=True).start()
     assert "hidden-lab" not in {g.full_path for g in visible}
     with pytest.raises(NotFound):
         await service.subgroups("hidden-lab")

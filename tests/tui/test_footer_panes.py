@@ -17,7 +17,8 @@ from labdeck.tui.screens.admin.instance_variables import InstanceVariablesScreen
 from labdeck.tui.screens.admin.pages_domains import PagesAdminScreen
 from labdeck.tui.screens.deployments.deployments import DeploymentsScreen
 from labdeck.tui.screens.deployments.protected_environments import ProtectedEnvironmentsScreen
-from labdeck.tui.screens.groups.groups import GroupsScreen, GroupTree
+from labdeck.tui.screens.groups.groups import GroupsScreen
+from labdeck.tui.screens.groups.tree import GroupTree
 from labdeck.tui.screens.issues.issues import IssuesScreen
 from labdeck.tui.screens.projects.projects import ProjectsScreen
 from labdeck.tui.screens.registry.cleanup import RegistryCleanupScreen

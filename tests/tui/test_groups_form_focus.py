@@ -9,7 +9,7 @@ from test_groups_screen import open_groups, show_tab
 from textual.widgets import Input
 
 from labdeck.tui.screens.groups.forms import FormScreen
-from labdeck.tui.screens.groups.groups import GroupTree
+from labdeck.tui.screens.groups.tree import GroupTree
 from labdeck.tui.widgets.detail_screen import DetailScreen
 
 

@@ -105,7 +105,7 @@ class GroupsService:
         params = (query or GroupQuery()).params(top=True)
         return parse_many(Group, await self._list(ep.GROUPS.path(), params, refresh, on_progress))
 
-    def window(self, query: GroupQuery | None = None, *,
+    def window(self, query: GroupQuery | None = None, *, per_page: int = 100,
                max_rows: int | None = FROM_SETTINGS) -> WindowedList[Group]:
         """`GET /groups` read on demand; by keyset (its `next` links followed) where the server grants it
         (GitLab: `order_by=name`, `sort=asc`, anonymous callers), else by page number."""
@@ -113,13 +113,18 @@ class GroupsService:
         if params.get("order_by", "name") == "name" and params.get("sort", "asc") == "asc":
             params.update(pagination="keyset", order_by="name", sort="asc")
         return WindowedList(self.client, ep.GROUPS.path(), params, lambda items: parse_many(Group, items),
-                            max_rows=max_rows)
+                            per_page=per_page, max_rows=max_rows)
 
-    async def top_level_groups(self, *, all_available: bool | None = None,
-                               refresh: bool = False) -> list[Group]:
-        """The roots of the group tree."""
-        query = GroupQuery(top_level_only=True, all_available=all_available, order_by="name")
-        return await self.list_groups(query, refresh=refresh)
+    def top_level_window(self, *, all_available: bool | None = None,
+                         per_page: int = 100) -> WindowedList[Group]:
+        """The roots of the group tree, read on demand (a page at a time, by name)."""
+        return self.window(GroupQuery(top_level_only=True, all_available=all_available, order_by="name"),
+                           per_page=per_page, max_rows=2 * per_page)  # the tree holds the rows
+
+    def subgroups_window(self, group: GroupRef, *, per_page: int = 100) -> WindowedList[Group]:
+        """`GET /groups/:id/subgroups` read on demand: a group of the tree opened a page at a time."""
+        return WindowedList(self.client, ep.GROUP_SUBGROUPS.path(group), GroupQuery().params(top=False),
+                            lambda items: parse_many(Group, items), per_page=per_page, max_rows=2 * per_page)
 
     async def subgroups(self, group: GroupRef, query: GroupQuery | None = None, *,
                         refresh: bool = False) -> list[Group]:

@@ -28,7 +28,6 @@ from labdeck.api.models.group_transfer import RelationStatus
 from labdeck.api.models.groups import Group
 from labdeck.api.models.projects import Project
 from labdeck.api.services import Services
-from labdeck.domain.text import sanitize
 from labdeck.tui.areas import AreaRequest
 from labdeck.tui.capabilities import feature_reason, refused, unavailable
 from labdeck.tui.context import context_of
@@ -38,24 +37,11 @@ from labdeck.tui.screens.form_keys import is_typing
 from labdeck.tui.screens.groups import tab_list
 from labdeck.tui.screens.groups.actions import GroupActions
 from labdeck.tui.screens.groups.tabs import TabSpec
+from labdeck.tui.screens.groups.tree import PAGE, GroupTree, failure_label
 from labdeck.tui.widgets.resource_table import ResourceTable
 from labdeck.tui.widgets.resource_view import ResourceView
 
 Today = Callable[[], date]
-
-
-def failure_label(message: str) -> Text:
-    """The tree line that stands where groups would be when their load failed (literal text)."""
-    return Text(f"Could not load: {' '.join(sanitize(message).split())} — r to retry", style="red")
-
-
-class GroupTree(Tree[Group | None]):
-    """The group tree; nodes carry their `Group`, children load on first expansion."""
-
-    def __init__(self) -> None:
-        super().__init__(Text("Groups"), data=None, id="groups-tree")
-        self.show_root = False
-        self.loaded: set[int] = set()
 
 
 class GroupsScreen(GroupActions, LabdeckScreen):
@@ -173,19 +159,16 @@ class GroupsScreen(GroupActions, LabdeckScreen):
         if services is None:
             return
         tree = self.tree
+        tree.forget_all()
         try:
-            roots = await services.groups.top_level_groups(all_available=True, refresh=refresh)
+            roots = await tree.add_page(tree.root, services.groups.top_level_window(all_available=True,
+                                                                                   per_page=PAGE))
         except LabdeckError as error:
             self.roots_failed = True
-            tree.clear()
-            tree.loaded.clear()
+            tree.forget_all()
             tree.root.add_leaf(failure_label(self.ctx.describe(error)), data=None)
             raise
         self.roots_failed = False
-        tree.clear()
-        tree.loaded.clear()
-        for group in roots:
-            tree.root.add(Text(group.name or group.full_path or str(group.id)), data=group, allow_expand=True)
         self.mark_data_loaded()
         if self.start_path:
             await self.open_path(self.start_path)
@@ -197,9 +180,7 @@ class GroupsScreen(GroupActions, LabdeckScreen):
         node = self.tree.root
         parts = full_path.strip("/").split("/")
         for depth in range(1, len(parts) + 1):
-            wanted = "/".join(parts[:depth]).lower()
-            child = next((c for c in node.children
-                          if c.data and (c.data.full_path or "").lower() == wanted), None)
+            child = await self.tree.find_child(node, "/".join(parts[:depth]))
             if child is None:
                 self.notify(f"No group {full_path}", severity="warning", markup=False)
                 return
@@ -218,16 +199,15 @@ class GroupsScreen(GroupActions, LabdeckScreen):
         if group is None or services is None or group.id in self.tree.loaded:
             return
         self.tree.loaded.add(group.id)
+        node.remove_children()
         try:
-            children = await services.groups.subgroups(group.id)
+            window = services.groups.subgroups_window(group.id, per_page=PAGE)
+            children = await self.tree.add_page(node, window)
         except LabdeckError as error:  # not loaded: `r` (or expanding it again) retries
             self.tree.loaded.discard(group.id)
             node.remove_children()
             node.add_leaf(failure_label(self.ctx.describe(error)), data=None)
             raise
-        node.remove_children()
-        for child in children:
-            node.add(Text(child.name or child.full_path or str(child.id)), data=child, allow_expand=True)
         if not children:
             node.allow_expand = False
 
@@ -238,6 +218,15 @@ class GroupsScreen(GroupActions, LabdeckScreen):
     @work(group="groups-tree")
     async def expand_node(self, node: Any) -> None:
         await self.load_children(node)
+
+    def on_tree_node_selected(self, event: Tree.NodeSelected[Group | None]) -> None:
+        if event.node.id in self.tree.more:  # enter on "… more groups": the next page of that level
+            event.stop()
+            self.read_more(event.node)
+
+    @work(group="groups-tree")
+    async def read_more(self, line: Any) -> None:
+        await self.tree.read_more(line)
 
     def on_tree_node_highlighted(self, event: Tree.NodeHighlighted[Group | None]) -> None:
         event.stop()
