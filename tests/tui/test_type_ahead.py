@@ -86,3 +86,25 @@ async def test_jumps_chained_in_one_burst_each_open_their_area_and_the_last_take
                     and app.screen.query_one("#deployments-scope", Input).value == "acme", "the third area")
         assert [type(screen).__name__ for screen in app.screen_stack] == ["DeploymentsScreen"]
         assert not [n for n in app._notifications if "No view" in str(n.message)]
+
+
+async def test_an_enter_typed_in_one_burst_with_the_name_answers_with_the_whole_name() -> None:
+    """Into an open prompt, `users` and enter in one burst: the enter is read in the field's turn, after
+    the letters before it (answered at the app's level, it once came before them: `No view called :`)."""
+    from snapshot_apps import make_app, settle, until
+
+    from labdeck.tui.screens.shell.jump import JumpScreen
+    from labdeck.tui.screens.users.users import UsersScreen
+
+    app = make_app()
+    characters = {"enter": "\r"}
+    async with app.run_test(size=(120, 36)) as pilot:
+        await settle(pilot)
+        await pilot.press("colon")
+        await until(pilot, lambda: isinstance(app.screen, JumpScreen) and app.screen._form_ready, "the prompt")
+        for key in ["u", "s", "e", "r", "s", "enter"]:
+            event = events.Key(key, characters.get(key, key))
+            event.set_sender(app)
+            app._driver.send_message(event)  # type: ignore[union-attr]
+        await until(pilot, lambda: isinstance(app.screen, UsersScreen), "Users")
+        assert not [n for n in app._notifications if "No view" in str(n.message)]

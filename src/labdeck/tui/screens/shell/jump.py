@@ -30,9 +30,6 @@ class JumpScreen(FormKeys, ModalScreen[str | None]):
     BINDINGS = [
         Binding("escape", "cancel", "Cancel", id="jump.cancel"),
         Binding("tab", "complete", "Complete", id="jump.complete"),
-        # a priority binding: enter answers as the app reads it, before a key typed after it (`:users` enter
-        # `:projects`) can reach the field; an enter that bubbled up from the field came after that key
-        Binding("enter", "answer_typed", "Open", show=False, priority=True, id="jump.open"),
     ]
 
     def footer_order(self) -> tuple[str, ...]:
@@ -43,7 +40,7 @@ class JumpScreen(FormKeys, ModalScreen[str | None]):
         with Vertical(id="jump-box"):
             with Vertical(id="jump-line"):
                 yield Label(":", id="jump-colon")
-                yield PromptInput(placeholder="view name", id="jump-input",
+                yield PromptInput(placeholder="view name", id="jump-input", on_enter=self.answer_text,
                             suggester=SuggestFromList(complete("", self._admin(), self._allowed()),
                                                       case_sensitive=False))
             yield Static(self._choices(""), id="jump-choices")
@@ -86,9 +83,6 @@ class JumpScreen(FormKeys, ModalScreen[str | None]):
         self.query_one("#jump-input", PromptInput).answered = True
         context_of(self).type_ahead.hold(self.app)
         self.dismiss(name)
-
-    def action_answer_typed(self) -> None:
-        self.answer_text(self.query_one("#jump-input", PromptInput).value)
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()
