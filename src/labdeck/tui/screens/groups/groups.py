@@ -82,6 +82,7 @@ class GroupsScreen(GroupActions, LabdeckScreen):
         self.revealed: set[tuple[str, str]] = set()
         self.relations: list[RelationStatus] = []
         self._loaded_for: dict[str, int] = {}
+        self._loading_for: dict[str, int] = {}  # the group each tab's running load is for
         self.roots_failed = False
         self.specs: dict[str, TabSpec] = {tab.key: tab.spec(self) for tab in tab_list.GROUP_TABS}
 
@@ -208,8 +209,9 @@ class GroupsScreen(GroupActions, LabdeckScreen):
             node.remove_children()
             node.add_leaf(failure_label(self.ctx.describe(error)), data=None)
             raise
-        if not children:
+        if not children:  # a leaf: no arrow (an expansion that found nothing is undone)
             node.allow_expand = False
+            node.collapse()
 
     def on_tree_node_expanded(self, event: Tree.NodeExpanded[Group | None]) -> None:
         event.stop()
@@ -230,7 +232,9 @@ class GroupsScreen(GroupActions, LabdeckScreen):
 
     def on_tree_node_highlighted(self, event: Tree.NodeHighlighted[Group | None]) -> None:
         event.stop()
-        if event.node.data is not None:
+        # a highlight that is no longer where the cursor is (the tree grew while a level was read) is stale:
+        # following it would load another group's tab, then this one's again
+        if event.node.data is not None and event.node is self.tree.cursor_node:
             self.select_group(event.node.data)
 
     def select_group(self, group: Group) -> None:
@@ -278,8 +282,9 @@ class GroupsScreen(GroupActions, LabdeckScreen):
         event.stop()
         self.refresh_bindings()
         tab = (event.pane.id or "").removeprefix("tab-")
-        if self.group is not None and self._loaded_for.get(tab) != self.group.id:
-            self.load_tab(tab)
+        if self.group is not None and self.group.id not in (self._loaded_for.get(tab),
+                                                            self._loading_for.get(tab)):
+            self.load_tab(tab)  # (the first tab's activation at mount can come while its load runs)
 
     def action_next_tab(self, step: int = 1) -> None:
         keys = [key for key, _ in tab_list.TABS]
@@ -318,6 +323,7 @@ class GroupsScreen(GroupActions, LabdeckScreen):
             table.set_rows([])
             return
         table.loading_more = True
+        self._loading_for[tab] = group.id
         try:
             rows = await self.fetch(services, tab, group, refresh)
         except ApiError as error:
@@ -328,6 +334,7 @@ class GroupsScreen(GroupActions, LabdeckScreen):
             rows = []
         finally:
             table.loading_more = False
+            self._loading_for.pop(tab, None)
         if self.group is None or self.group.id != group.id:
             return
         table.set_rows(rows)
