@@ -26,7 +26,8 @@ from labdeck.tui.errors import add_to_crash_log, write_crash_log
 from labdeck.tui.list_export import check_target, create_exclusive, write_rows
 from labdeck.tui.screens.groups.tabs import variable_key, variable_tab
 from labdeck.tui.screens.users.users import user_columns
-from labdeck.tui.widgets.table_model import Column, column_cells
+from labdeck.tui.widgets.table_columns import column_cells
+from labdeck.tui.widgets.table_model import Column
 
 
 @pytest.fixture(autouse=True)

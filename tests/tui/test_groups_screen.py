@@ -268,7 +268,7 @@ async def test_relations_export_and_import_jobs(tmp_path: Path) -> None:
 
 async def test_job_progress_never_exceeds_its_total_in_the_job_centre(tmp_path: Path) -> None:
     from labdeck.tui.screens.shell.jobs import JOB_COLUMNS, JobsScreen
-    from labdeck.tui.widgets.table_model import column_cells
+    from labdeck.tui.widgets.table_columns import column_cells
     job_cells = column_cells(JOB_COLUMNS)
 
     _asgi, factory = sandbox(async_delay=0.05)

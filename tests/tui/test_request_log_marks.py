@@ -12,7 +12,7 @@ from snapshot_apps import make_app, sandbox_transport_factory, settle
 from labdeck.api.errors import MalformedResponse
 from labdeck.api.request_log import RequestLog, RequestLogEntry
 from labdeck.tui.screens.shell.request_log import LOG_COLUMNS, RequestLogScreen
-from labdeck.tui.widgets.table_model import column_cells
+from labdeck.tui.widgets.table_columns import column_cells
 
 log_cells = column_cells(LOG_COLUMNS)
 

@@ -17,7 +17,8 @@ from labdeck.sandbox.clock import ManualClock
 from labdeck.tui.screens.shell.request_log import LOG_COLUMNS
 from labdeck.tui.screens.users.users import OperationMenu, UsersScreen
 from labdeck.tui.widgets.resource_view import ResourceView
-from labdeck.tui.widgets.table_model import Column, column_cells
+from labdeck.tui.widgets.table_columns import column_cells
+from labdeck.tui.widgets.table_model import Column
 
 log_cells = column_cells(LOG_COLUMNS)
 

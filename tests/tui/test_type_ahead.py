@@ -101,7 +101,8 @@ async def test_an_enter_typed_in_one_burst_with_the_name_answers_with_the_whole_
     async with app.run_test(size=(120, 36)) as pilot:
         await settle(pilot)
         await pilot.press("colon")
-        await until(pilot, lambda: isinstance(app.screen, JumpScreen) and app.screen._form_ready, "the prompt")
+        await until(pilot, lambda: isinstance(app.screen, JumpScreen) and app.screen._form_ready,
+                    "the prompt")
         for key in ["u", "s", "e", "r", "s", "enter"]:
             event = events.Key(key, characters.get(key, key))
             event.set_sender(app)

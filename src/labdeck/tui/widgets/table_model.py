@@ -14,20 +14,16 @@ from labdeck.tui.widgets.table_columns import (
     Cell,
     CellsFn,
     Column,
-    HasPlain,
     LazyCells,
     RowKeyFn,
     cells_from,
-    column_cells,
     identity_key,
     none_last,
     plain,
-    plain_column,
     tuple_cells,
 )
 
-__all__ = ["Cell", "CellsFn", "Column", "HasPlain", "LazyCells", "RowKeyFn", "TableModel", "cells_from",
-           "column_cells", "plain", "plain_column"]
+__all__ = ["Cell", "CellsFn", "Column", "LazyCells", "RowKeyFn", "TableModel", "cells_from", "plain"]
 
 
 LOAD_MORE_THRESHOLD = 50
@@ -378,8 +374,7 @@ class TableModel:
         return True
 
     def mark_range(self) -> int:
-        """Mark the visible rows from the last marked row to the cursor (both included); returns how many
-        rows that range holds. With no visible anchor, marks the cursor row."""
+        """Mark the visible rows from the last marked row (else the cursor row) to the cursor; how many."""
         if not self._visible:
             return 0
         start = self.cursor

@@ -19,7 +19,8 @@ from rich.text import Text
 
 from labdeck.api.models.issues import Issue, IssueMergeRequest, LabelDetail, Note
 from labdeck.tui.screens.issues.time_tracking import stats_text
-from labdeck.tui.widgets.table_model import Column, LazyCells, cells_from, plain_column
+from labdeck.tui.widgets.table_columns import plain_column
+from labdeck.tui.widgets.table_model import Column, LazyCells, cells_from
 
 _HEX = re.compile(r"#[0-9a-fA-F]{6}")
 

@@ -41,7 +41,7 @@ from labdeck.tui.widgets.footer import LIST_KEYS
 from labdeck.tui.widgets.labelled import LabelledField
 from labdeck.tui.widgets.resource_table import ResourceTable
 from labdeck.tui.widgets.resource_view import ResourceView
-from labdeck.tui.widgets.table_model import Column, plain_column
+from labdeck.tui.widgets.table_columns import Column, plain_column
 from labdeck.tui.workers import app_running
 
 # Tab id -> condition (None: every user), in tab order.
