@@ -14,7 +14,7 @@ from rich.cells import cell_len
 from rich.console import Console
 from rich.text import Text
 
-from labdeck.tui.widgets import table_model
+from labdeck.tui.widgets import table_columns, table_model
 from labdeck.tui.widgets.column_widths import MARKER_WIDTH, column_at
 from labdeck.tui.widgets.table_model import Column, TableModel
 from labdeck.tui.widgets.table_render import fit, header_segments, row_segments
@@ -375,7 +375,7 @@ def test_columns_that_say_their_plain_text_give_lazy_cells_built_only_when_drawn
         built.append(row)
         return Text(row.upper(), style="bold")
 
-    columns = [table_model.plain_column("name", "Name", str.lower),
+    columns = [table_columns.plain_column("name", "Name", str.lower),
                table_model.Column("loud", "Loud", text=shout, plain=str.upper)]
     cells = table_model.cells_from(columns)
     assert isinstance(cells, table_model.LazyCells)
@@ -399,7 +399,7 @@ def test_a_sort_by_a_plain_column_reads_that_column_alone() -> None:
         read.append(row)
         return row
 
-    columns = [table_model.plain_column("name", "Name", str.lower), table_model.plain_column("o", "O", other)]
+    columns = [table_columns.plain_column("name", "Name", str.lower), table_model.plain_column("o", "O", other)]
     model = TableModel(columns)
     model.set_rows(["b", "C", "a"])
     read.clear()
