@@ -399,7 +399,8 @@ def test_a_sort_by_a_plain_column_reads_that_column_alone() -> None:
         read.append(row)
         return row
 
-    columns = [table_columns.plain_column("name", "Name", str.lower), table_model.plain_column("o", "O", other)]
+    columns = [table_columns.plain_column("name", "Name", str.lower),
+               table_columns.plain_column("o", "O", other)]
     model = TableModel(columns)
     model.set_rows(["b", "C", "a"])
     read.clear()
