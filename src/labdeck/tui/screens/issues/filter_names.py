@@ -3,7 +3,8 @@
 a filter is applied, that the names it relies on exist: `no user called nosuchuser: no issue can match`
 under the bar instead of a silent empty list. Both use the session's one completion source, so the check
 costs no request for a name just completed. Labels and milestones are checked only where GitLab lists them
-for the scope (a group; the instance has no such list) and the list can be complete.
+for the scope (a group; the instance has no such list) and the list can be complete. `compiled` turns the
+bar's text into a listing's parameters, or shows why it cannot under the bar (both issue lists use it).
 """
 
 from __future__ import annotations
@@ -72,3 +73,17 @@ async def _check(screen: Screen[Any], text: str, group: GroupId | None) -> None:
         return
     screen.query_one(MESSAGE, Static).update(Text(message, style="yellow"))
     screen.add_class(UNKNOWN)
+
+
+def compiled(error: Static, text: str, scope: GroupId | None) -> dict[str, Any] | None:
+    """The listing parameters of the filter `text` for `scope`; on a `QueryError`, it is shown in `error`
+    and None is returned (nothing is sent)."""
+    from labdeck.api.issues import IssuesService
+
+    try:
+        params = IssuesService.compile_filter(text, scope)
+    except QueryError as exc:
+        error.update(Text(f"Filter error: {exc}", style="bold red"))
+        return None
+    error.update(Text(""))
+    return params

@@ -34,7 +34,7 @@ from labdeck.tui.screens.base import LabdeckScreen
 from labdeck.tui.screens.issues.actions import IssueActions
 from labdeck.tui.screens.issues.early_load import EarlyLoad
 from labdeck.tui.screens.issues.extras import read_extras
-from labdeck.tui.screens.issues.filter_names import check_names, filter_input
+from labdeck.tui.screens.issues.filter_names import check_names, compiled, filter_input
 from labdeck.tui.screens.issues.render import COLUMNS, Extras, issue_detail
 from labdeck.tui.widgets.footer import LIST_KEYS
 from labdeck.tui.widgets.labelled import LabelledField
@@ -172,15 +172,11 @@ class IssuesScreen(IssueActions, LabdeckScreen):
     # -- query ----------------------------------------------------------------------------------------
     def compile(self) -> bool:
         """Compile the filter bar for the scope; show a `QueryError` under the bar and return False."""
-        error = self.query_one("#issues-query-error", Static)
-        try:
-            self.params = IssuesService.compile_filter(self.query_text, self.group)
-        except QueryError as exc:
-            error.update(Text(f"Filter error: {exc}", style="bold red"))
-            self.add_class("-query-error")
+        params = compiled(self.query_one("#issues-query-error", Static), self.query_text, self.group)
+        self.set_class(params is None, "-query-error")
+        if params is None:
             return False
-        error.update(Text(""))
-        self.remove_class("-query-error")
+        self.params = params
         check_names(self, self.query_text, self.group)  # `no user called ...` instead of an empty list
         return True
 

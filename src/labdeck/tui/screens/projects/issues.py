@@ -32,13 +32,14 @@ from labdeck.api.issue_scopes import GroupId, ProjectScope
 from labdeck.api.issues import IssuesService
 from labdeck.api.models.issues import Issue
 from labdeck.api.models.projects import Project
-from labdeck.domain.issue_query import QueryError, help_text
+from labdeck.domain.issue_query import help_text
 from labdeck.tui.areas import AreaRequest
 from labdeck.tui.context import Context, context_of
 from labdeck.tui.list_feed import ListFeed
 from labdeck.tui.pane_policy import PanePolicy
 from labdeck.tui.screens.issues.actions import IssueActions
 from labdeck.tui.screens.issues.extras import read_extras
+from labdeck.tui.screens.issues.filter_names import compiled
 from labdeck.tui.screens.issues.issues import SERVER_ORDERS
 from labdeck.tui.screens.issues.render import COLUMNS, Extras, issue_detail
 from labdeck.tui.widgets.footer import LIST_KEYS
@@ -144,13 +145,10 @@ class ProjectIssuesTab(IssueActions, PanePolicy, Widget):
     # -- query and loading ----------------------------------------------------------------------------
     def compile(self) -> bool:
         """The filter compiled for the project listing; a `QueryError` is shown and nothing is sent."""
-        error = self.query_one("#project-issues-error", Static)
-        try:
-            self.params = IssuesService.compile_filter(self.query_text, self.scope)
-        except QueryError as exc:
-            error.update(Text(f"Filter error: {exc}", style="bold red"))
+        params = compiled(self.query_one("#project-issues-error", Static), self.query_text, self.scope)
+        if params is None:
             return False
-        error.update(Text(""))
+        self.params = params
         return True
 
     def action_filter(self) -> None:
