@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 from dialog_catalogue import DIALOGS
-from snapshot_apps import make_app, sandbox, settle, settle_for_snapshot
+from snapshot_apps import make_app, sandbox, settle, settle_for_snapshot, until
 from textual.pilot import Pilot
 
 from labdeck.sandbox.clock import ManualClock
@@ -84,9 +84,15 @@ async def registry_cleanup(pilot: Pilot[Any], store: Any) -> None:
     await registry_tags(pilot, store)
     await pilot.press("c")
     await _settled(pilot)
-    pilot.app.screen.query_one("#cleanup-delete").value = "main-.*"
-    pilot.app.screen.query_one("#cleanup-keep-n").value = "5"
-    await pilot.pause(0.4)
+    screen = pilot.app.screen
+    screen.query_one("#cleanup-delete").value = "main-.*"
+    screen.query_one("#cleanup-keep-n").value = "5"
+    # both rules are in their fields before any preview is drawn: the table is built from the final rules
+    # only (a busy machine could otherwise draw the first rule's table between the two, and its cursor and
+    # scroll would differ), and its delayed rebuild is awaited, not slept through
+    screen.recompute()
+    screen.flush_table()
+    await until(pilot, lambda: screen._table_timer is None, "the preview table")
     await _settled(pilot)
 
 
