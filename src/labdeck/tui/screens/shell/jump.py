@@ -30,6 +30,10 @@ class JumpScreen(FormKeys, ModalScreen[str | None]):
     BINDINGS = [
         Binding("escape", "cancel", "Cancel", id="jump.cancel"),
         Binding("tab", "complete", "Complete", id="jump.complete"),
+        # enter is read by the app in order with the keys around it: the keys after it are held at once
+        # (none reaches the prompt or the screen below before it answers), and the answer is given in the
+        # field's turn, after the letters typed before the enter have reached it
+        Binding("enter", "answer_typed", "Open", show=False, priority=True, id="jump.open"),
     ]
 
     def footer_order(self) -> tuple[str, ...]:
@@ -40,7 +44,7 @@ class JumpScreen(FormKeys, ModalScreen[str | None]):
         with Vertical(id="jump-box"):
             with Vertical(id="jump-line"):
                 yield Label(":", id="jump-colon")
-                yield PromptInput(placeholder="view name", id="jump-input", on_enter=self.answer_text,
+                yield PromptInput(placeholder="view name", id="jump-input",
                             suggester=SuggestFromList(complete("", self._admin(), self._allowed()),
                                                       case_sensitive=False))
             yield Static(self._choices(""), id="jump-choices")
@@ -88,6 +92,13 @@ class JumpScreen(FormKeys, ModalScreen[str | None]):
         event.stop()
         self.answer_text(event.value)
 
+    def action_answer_typed(self) -> None:
+        field = self.query_one("#jump-input", PromptInput)
+        if field.answered:
+            return
+        context_of(self).type_ahead.hold(self.app)
+        field.call_later(lambda: self.answer_text(field.value))
+
     def answer_text(self, value: str) -> None:
         """Open the view `value` names (or the first it begins), or say why not."""
         if self.query_one("#jump-input", PromptInput).answered:
@@ -105,6 +116,7 @@ class JumpScreen(FormKeys, ModalScreen[str | None]):
                 self.notify(refusal, severity="warning", markup=False)
             else:
                 self.notify(f"No view called :{exact}", severity="warning", markup=False)
+            context_of(self).type_ahead.deliver(self.app)  # the prompt stays: keys typed after enter are its
 
     def action_cancel(self) -> None:
         self.dismiss(None)
