@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
@@ -30,9 +31,9 @@ class JumpScreen(FormKeys, ModalScreen[str | None]):
     BINDINGS = [
         Binding("escape", "cancel", "Cancel", id="jump.cancel"),
         Binding("tab", "complete", "Complete", id="jump.complete"),
-        # enter is read by the app in order with the keys around it: the keys after it are held at once
-        # (none reaches the prompt or the screen below before it answers), and the answer is given in the
-        # field's turn, after the letters typed before the enter have reached it
+        # enter is read by the app in order with the keys around it (the letters before it are typed into
+        # the field by the app as it reads them, `type_letter`), so it answers with exactly those letters,
+        # before a key typed after it can reach the field
         Binding("enter", "answer_typed", "Open", show=False, priority=True, id="jump.open"),
     ]
 
@@ -96,8 +97,17 @@ class JumpScreen(FormKeys, ModalScreen[str | None]):
         field = self.query_one("#jump-input", PromptInput)
         if field.answered:
             return
-        context_of(self).type_ahead.hold(self.app)
-        field.call_later(lambda: self.answer_text(field.value))
+        self.answer_text(field.value)
+
+    def type_letter(self, event: events.Key) -> bool:
+        """A letter the app read while the prompt is open goes into the field at once, in order with the
+        enter that may follow (which the app reads itself): True when taken."""
+        field = self.query_one("#jump-input", PromptInput)
+        if field.answered or not self._form_ready or self.focused is not field or not event.is_printable \
+                or not event.character:
+            return False
+        field.insert_text_at_cursor(event.character)
+        return True
 
     def answer_text(self, value: str) -> None:
         """Open the view `value` names (or the first it begins), or say why not."""
