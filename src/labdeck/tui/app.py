@@ -33,7 +33,6 @@ from labdeck.tui.keymap import binding_ids, check_keymap
 from labdeck.tui.navigation import HOME, Navigator, home_screen
 from labdeck.tui.pane_policy import PanePolicy
 from labdeck.tui.screens.form_keys import FormKeys, hold_key, is_typing
-from labdeck.tui.screens.shell.jump import JumpScreen
 from labdeck.tui.session import TransportFactory, cache_dir, open_session, state_dir
 from labdeck.tui.textual_internals import install_dismiss_guard, install_paste_fix
 from labdeck.tui.themes import DEFAULT_THEME, discover_themes, package_theme_dir, user_theme_dir
@@ -357,9 +356,6 @@ class LabdeckApp(AppBase):
             self._say_read_only(event.key)
         if isinstance(event, events.Key) and self.screen_stack and hold_key(self.screen, event):
             return  # a form that is still opening takes it, in order (see `form_keys`)
-        if isinstance(event, events.Key) and not event.is_forwarded and self.screen_stack \
-                and isinstance(self.screen, JumpScreen) and self.screen.type_letter(event):
-            return  # typed into the jump prompt as read, in order with its enter
         await super().on_event(event)
 
     def _say_read_only(self, key: str) -> None:

@@ -13,6 +13,7 @@ still in order, for the area that second jump opens.
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from textual import events
@@ -88,13 +89,23 @@ class TypeAhead:
 
 
 class PromptInput(Input):
-    """The jump prompt's field: once the prompt has its answer, keys it still receives (already on their
-    way to it when enter was read) go to the type-ahead queue instead of into the field."""
+    """The jump prompt's field: enter answers in the field's own turn (`on_enter(value)`, with exactly the
+    letters typed before it: an enter that bubbled up to the screen was read after the keys that followed it,
+    `:users` enter `:projects` read as `users:`); once the prompt has its answer (`answered`), keys it still
+    receives go to the type-ahead queue instead of into the field."""
 
     answered = False
 
+    def __init__(self, *args: Any, on_enter: Callable[[str], object] | None = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.on_enter = on_enter
+
     def on_key(self, event: events.Key) -> None:
         if not self.answered:
+            if event.key == "enter" and self.on_enter is not None:
+                event.stop()
+                event.prevent_default()
+                self.on_enter(self.value)
             return
         from labdeck.tui.context import context_of
 

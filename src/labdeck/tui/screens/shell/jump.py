@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
@@ -31,10 +30,6 @@ class JumpScreen(FormKeys, ModalScreen[str | None]):
     BINDINGS = [
         Binding("escape", "cancel", "Cancel", id="jump.cancel"),
         Binding("tab", "complete", "Complete", id="jump.complete"),
-        # enter is read by the app in order with the keys around it (the letters before it are typed into
-        # the field by the app as it reads them, `type_letter`), so it answers with exactly those letters,
-        # before a key typed after it can reach the field
-        Binding("enter", "answer_typed", "Open", show=False, priority=True, id="jump.open"),
     ]
 
     def footer_order(self) -> tuple[str, ...]:
@@ -45,7 +40,7 @@ class JumpScreen(FormKeys, ModalScreen[str | None]):
         with Vertical(id="jump-box"):
             with Vertical(id="jump-line"):
                 yield Label(":", id="jump-colon")
-                yield PromptInput(placeholder="view name", id="jump-input",
+                yield PromptInput(placeholder="view name", id="jump-input", on_enter=self.answer_text,
                             suggester=SuggestFromList(complete("", self._admin(), self._allowed()),
                                                       case_sensitive=False))
             yield Static(self._choices(""), id="jump-choices")
@@ -93,22 +88,6 @@ class JumpScreen(FormKeys, ModalScreen[str | None]):
         event.stop()
         self.answer_text(event.value)
 
-    def action_answer_typed(self) -> None:
-        field = self.query_one("#jump-input", PromptInput)
-        if field.answered:
-            return
-        self.answer_text(field.value)
-
-    def type_letter(self, event: events.Key) -> bool:
-        """A letter the app read while the prompt is open goes into the field at once, in order with the
-        enter that may follow (which the app reads itself): True when taken."""
-        field = self.query_one("#jump-input", PromptInput)
-        if field.answered or not self._form_ready or self.focused is not field or not event.is_printable \
-                or not event.character:
-            return False
-        field.insert_text_at_cursor(event.character)
-        return True
-
     def answer_text(self, value: str) -> None:
         """Open the view `value` names (or the first it begins), or say why not."""
         if self.query_one("#jump-input", PromptInput).answered:
@@ -126,7 +105,6 @@ class JumpScreen(FormKeys, ModalScreen[str | None]):
                 self.notify(refusal, severity="warning", markup=False)
             else:
                 self.notify(f"No view called :{exact}", severity="warning", markup=False)
-            context_of(self).type_ahead.deliver(self.app)  # the prompt stays: keys typed after enter are its
 
     def action_cancel(self) -> None:
         self.dismiss(None)
