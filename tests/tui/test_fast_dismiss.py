@@ -4,10 +4,11 @@ escapes after a jump stop at the home screen."""
 
 from __future__ import annotations
 
-from snapshot_apps import make_app
+from snapshot_apps import make_app, until
 from textual import events
 
 from labdeck.tui.screens.confirm import ConfirmScreen
+from labdeck.tui.screens.shell.help import HelpScreen
 from labdeck.tui.screens.shell.home import HomeScreen
 from labdeck.tui.screens.shell.request_log import RequestLogScreen
 
@@ -16,7 +17,7 @@ SIZE = (100, 30)
 
 def send(app: object, *keys: str) -> None:
     """Queue keys as a terminal does, without waiting for the app between them."""
-    chars = {"enter": "\r", "escape": "\x1b", "colon": ":"}
+    chars = {"enter": "\r", "escape": "\x1b", "colon": ":", "question_mark": "?"}
     for key in keys:
         event = events.Key(key, chars.get(key, key if len(key) == 1 else None))
         app._driver.send_message(event)  # type: ignore[attr-defined]
@@ -28,10 +29,10 @@ async def test_jump_then_escape_at_once_and_escapes_past_home() -> None:
         await app.workers.wait_for_complete()
         send(app, "colon")
         await pilot.pause()
-        send(app, *"log", "enter", "escape", "escape", "escape", "escape")
-        await pilot.pause()
-        await pilot.pause()
-        assert isinstance(app.screen, HomeScreen)
+        send(app, *"log", "enter", "escape", "escape", "escape", "escape", "question_mark")
+        # the `?` typed last opens help once every escape before it has been read
+        await until(pilot, lambda: isinstance(app.screen, HelpScreen), "help opened after the escapes")
+        assert [type(screen) for screen in app.screen_stack] == [HomeScreen, HelpScreen]
         assert app.is_running and app.return_code is None
 
 
@@ -57,3 +58,15 @@ async def test_a_closed_dialog_dismissing_again_pops_nothing() -> None:
         confirm.dismiss(True)  # with only the home screen left: no "Can't pop screen"
         await pilot.pause()
         assert isinstance(app.screen, HomeScreen) and app.is_running and app.return_code is None
+
+
+async def test_keys_still_on_their_way_when_the_app_closes_are_dropped() -> None:
+    """The app closes while kept keys are still being replayed (one per refresh): a key that reaches it
+    after its screens are gone is dropped, not a crash (`ScreenStackError`)."""
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await app.workers.wait_for_complete()
+        send(app, "colon", *"log", "enter", *["escape"] * 40)
+        await until(pilot, lambda: isinstance(app.screen, HomeScreen) and app.context.type_ahead.holding,
+                    "the replay under way")
+    # leaving the block closes the app mid-replay; a crash inside it would be raised here

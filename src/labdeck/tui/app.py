@@ -36,6 +36,7 @@ from labdeck.tui.screens.form_keys import FormKeys, hold_key, is_typing
 from labdeck.tui.session import TransportFactory, cache_dir, open_session, state_dir
 from labdeck.tui.textual_internals import install_dismiss_guard, install_paste_fix
 from labdeck.tui.themes import DEFAULT_THEME, discover_themes, package_theme_dir, user_theme_dir
+from labdeck.tui.type_ahead import PromptKeys
 from labdeck.tui.widgets.path_input import PathInput
 
 install_dismiss_guard()  # a screen dismisses only itself, once (fast keys reach a closing dialog)
@@ -350,8 +351,12 @@ class LabdeckApp(AppBase):
         return True
 
     async def on_event(self, event: events.Event) -> None:
+        if isinstance(event, (events.Key, events.Paste)) and not self.screen_stack:
+            return  # a key still on its way while the app closes (a replayed one, or one bubbling back)
         if self.context.type_ahead.takes(event):
             return  # typed while an area opens: delivered to it once it is on screen (`type_ahead`)
+        if self.screen_stack and isinstance(self.screen, PromptKeys) and self.screen.read(event):
+            return  # the jump prompt's keys, read here in the order typed (`type_ahead.PromptKeys`)
         if isinstance(event, events.Key) and not event.is_forwarded:
             self._say_read_only(event.key)
         if isinstance(event, events.Key) and self.screen_stack and hold_key(self.screen, event):

@@ -1,8 +1,8 @@
 """Type-ahead: keys typed while an area opens are kept, in order, and delivered to it once it can take them.
 
 k9s users type ahead by habit: `:projects` enter `/api-gate`, or `:issues` enter `f label:bug` enter, in one
-burst. The jump prompt answers on enter; from that moment until the area it opens is on screen, every key is
-held here (the prompt's own field hands over the keys it still receives, `PromptInput`), then replayed one at
+burst. The jump prompt answers on enter (`PromptKeys`: the app reads the prompt's keys itself, in order); from
+that moment until the area it opens is on screen, every key is held here, then replayed one at
 a time, each after the screen has caught up with the one before (a `/` that opens a filter field must have
 moved the focus before the next letter arrives). Keys typed while the replay runs join the end of the queue,
 so nothing is reordered and nothing reaches a screen that is closing. A replayed key that answers the jump
@@ -13,10 +13,11 @@ still in order, for the area that second jump opens.
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from textual import events
+from textual.actions import parse
+from textual.binding import Binding
 from textual.widgets import Input
 
 from labdeck.tui.textual_internals import key_for_character
@@ -88,27 +89,87 @@ class TypeAhead:
         app.call_after_refresh(self._next, app)
 
 
-class PromptInput(Input):
-    """The jump prompt's field: enter answers in the field's own turn (`on_enter(value)`, with exactly the
-    letters typed before it: an enter that bubbled up to the screen was read after the keys that followed it,
-    `:users` enter `:projects` read as `users:`); once the prompt has its answer (`answered`), keys it still
-    receives go to the type-ahead queue instead of into the field."""
+class PromptKeys:
+    """A prompt whose keys the app reads in its own turn, in the order they were typed (the `:` jump).
+
+    Textual hands a key to the focused field's own queue, so an enter and the keys typed after it were read
+    by different readers: a fast burst could put `users:` in the field, or let escapes pass the enter and
+    close the screens under the prompt. Here the app calls `read(event)` for every key and paste while the
+    prompt is on top, before anything else sees it: letters go into the field at once (or are kept until
+    the field exists), the field's editing keys run at once, and enter and escape answer at once. A key read
+    after the answer finds the prompt already off the stack (or the type-ahead queue holding)."""
 
     answered = False
+    _typed = ""  # letters read before the field was mounted
+    _field: Input | None = None
 
-    def __init__(self, *args: Any, on_enter: Callable[[str], object] | None = None, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.on_enter = on_enter
+    def adopt(self, field: Input) -> None:
+        """The field is mounted: it takes what was typed so far, and every key from now on."""
+        self._field = field
+        self.set_text(self._typed)
 
-    def on_key(self, event: events.Key) -> None:
-        if not self.answered:
-            if event.key == "enter" and self.on_enter is not None:
-                event.stop()
-                event.prevent_default()
-                self.on_enter(self.value)
-            return
-        from labdeck.tui.context import context_of
+    def set_text(self, text: str) -> None:
+        """Replace what is typed (a completion), the cursor after it."""
+        if self._field is None:
+            self._typed = text
+        else:
+            self._field.value = text
+            self._field.cursor_position = len(text)
 
-        event.stop()
-        event.prevent_default()
-        context_of(self).type_ahead.add(event.key, event.character)
+    @property
+    def text(self) -> str:
+        return self._field.value if self._field is not None else self._typed
+
+    def read(self, event: events.Event) -> bool:
+        """Take `event` now; False leaves it to Textual (keys the prompt has no use for, bindings)."""
+        if self.answered:
+            return False
+        if isinstance(event, events.Paste):
+            lines = event.text.splitlines()
+            self._type(lines[0] if lines else "")
+            return True
+        if not isinstance(event, events.Key):
+            return False
+        if event.key == "enter":
+            self.on_enter(self.text)
+        elif event.key == "escape":
+            self.on_escape()
+        elif event.key == "tab":
+            self.on_tab()
+        elif event.is_printable and event.character:
+            self._type(event.character)
+        elif self._field is None:
+            if event.key != "backspace":
+                return False
+            self._typed = self._typed[:-1]
+        else:
+            return _run_field_key(self._field, event.key)
+        return True
+
+    def _type(self, text: str) -> None:
+        field = self._field
+        if field is None:
+            self._typed += text
+        elif field.selection.is_empty:
+            field.insert_text_at_cursor(text)
+        else:
+            field.replace(text, *field.selection)
+
+    def on_enter(self, text: str) -> None:
+        """Answer with `text` (exactly the letters typed before the enter)."""
+
+    def on_escape(self) -> None:
+        """Close without an answer."""
+
+    def on_tab(self) -> None:
+        """Complete the name typed so far."""
+
+
+def _run_field_key(field: Input, key: str) -> bool:
+    """Run the field's own binding for `key` now (cursor moves, deletions); False when it has none."""
+    for binding in Binding.make_bindings(type(field).BINDINGS):
+        if binding.key == key and binding.action != "submit":
+            name, arguments = parse(binding.action)[1:]
+            getattr(field, f"action_{name}")(*arguments)
+            return True
+    return False

@@ -7,8 +7,9 @@
   names (`widgets/completion.CompletingInput`), `tab` first accepts the suggestion shown, if any.
 - A form opens with its first field focused; a letter typed before any field has focus (while the form is
   still opening) goes into the first field instead of being lost.
-- A prompt (`HOLD_ENTER`, the `:` jump) also keeps an enter typed while it opens: `:issues` and enter in
-  one burst open Issues. In a multi-line field (a `TextArea`: the comment editor) a kept enter is a new line.
+- A form with `HOLD_ENTER` also keeps an enter typed while it opens, in order with the letters around it:
+  in a multi-line field (a `TextArea`: the comment editor) it is a new line; in a one-line field it
+  submits, and keys after it are dropped. (The `:` prompt reads its keys another way: `type_ahead`.)
 - In a dialog, `enter` in its only field submits; in a form of several fields it moves to the next field,
   and submits from the last one. (A dialog that handles `Input.Submitted` itself keeps its own rule.)
 - While a text field has focus, single-letter actions of the screen and app (`q`, `:`, `?`, `r`, `a`) are
@@ -44,7 +45,7 @@ def is_held(event: events.Key) -> bool:
     return event.key in ("tab", "shift+tab") or bool(event.is_printable and event.character)
 
 
-ENTER = "\r"  # an enter kept while a prompt opens (`FormKeys.HOLD_ENTER`)
+ENTER = "\r"  # an enter kept while a form opens (`FormKeys.HOLD_ENTER`)
 
 
 def hold_key(screen: Screen[Any], event: events.Key) -> bool:
@@ -71,7 +72,7 @@ class FormKeys(Screen[Any]):
     the module docstring. A `Screen` itself, since Textual merges only DOMNode classes' BINDINGS."""
 
     IS_DIALOG: ClassVar[bool] = True  # enter submits/moves, early letters go to the first field
-    HOLD_ENTER: ClassVar[bool] = False  # a prompt: an enter typed while it opens submits once replayed
+    HOLD_ENTER: ClassVar[bool] = False  # an enter typed while it opens is kept (a new line, or submits)
     BINDINGS: ClassVar[list[Any]] = [
         Binding("ctrl+s", "submit_form", "Submit", priority=True, id="form.submit"),
         Binding("tab", "move_focus(1)", "Next field", show=False, priority=True, id="form.next_field"),
@@ -167,14 +168,13 @@ class FormKeys(Screen[Any]):
             return
         index = fields.index(focused) if focused in fields else 0
         submit = False
-        for position, key in enumerate(early):
+        for key in early:
             if isinstance(key, int):
                 index = (index + key) % len(fields)
             elif key == ENTER and isinstance(area := fields[index], TextArea):
                 area.insert("\n")  # a new line in a multi-line field
             elif key == ENTER:
                 submit = True
-                self.after_answer(early[position + 1:])  # the prompt is answered: later keys go on
                 break
             elif isinstance(field := fields[index], Input):
                 field.insert_text_at_cursor(key)
@@ -186,10 +186,6 @@ class FormKeys(Screen[Any]):
         target.focus()
         if submit and isinstance(target, Input):
             target.post_message(Input.Submitted(target, target.value))
-
-    def after_answer(self, keys: list[int | str]) -> None:
-        """Keys kept while a prompt opened that came after its enter: they belong to what it opens (a
-        prompt hands them to the type-ahead queue); a form drops them."""
 
     def on_key(self, event: events.Key) -> None:
         """A letter or tab that reached the form itself (`hold_key` sends them here while it opens; a

@@ -15,14 +15,12 @@ from labdeck.tui.areas import alias_note, complete, find_area
 from labdeck.tui.capabilities import area_refusal
 from labdeck.tui.context import context_of
 from labdeck.tui.screens.form_keys import FormKeys
-from labdeck.tui.type_ahead import PromptInput
+from labdeck.tui.type_ahead import PromptKeys
 
 
-class JumpScreen(FormKeys, ModalScreen[str | None]):
-    """Returns the chosen area name, or None when cancelled. Keys typed while it opens (`:issues` and enter
-    in one burst) are kept and replayed in order (`FormKeys`), enter included."""
-
-    HOLD_ENTER = True
+class JumpScreen(PromptKeys, FormKeys, ModalScreen[str | None]):
+    """Returns the chosen area name, or None when cancelled. The app reads its keys in order as they are
+    typed (`PromptKeys`): `:issues` enter `/bug` in one burst opens Issues and filters it."""
 
     SENDS_NO_WRITE = "the jump prompt; sends nothing"
 
@@ -40,10 +38,13 @@ class JumpScreen(FormKeys, ModalScreen[str | None]):
         with Vertical(id="jump-box"):
             with Vertical(id="jump-line"):
                 yield Label(":", id="jump-colon")
-                yield PromptInput(placeholder="view name", id="jump-input", on_enter=self.answer_text,
+                yield Input(placeholder="view name", id="jump-input",
                             suggester=SuggestFromList(complete("", self._admin(), self._allowed()),
                                                       case_sensitive=False))
             yield Static(self._choices(""), id="jump-choices")
+
+    def on_mount(self) -> None:
+        self.adopt(self.query_one("#jump-input", Input))
 
     def _admin(self) -> bool:
         return context_of(self).is_admin
@@ -62,35 +63,28 @@ class JumpScreen(FormKeys, ModalScreen[str | None]):
         self.query_one("#jump-choices", Static).update(self._choices(event.value))
 
     def action_complete(self) -> None:
-        field = self.query_one("#jump-input", Input)
-        names = complete(field.value, self._admin(), self._allowed())
+        names = complete(self.text, self._admin(), self._allowed())
         if names:
-            field.value = names[0]
-            field.cursor_position = len(field.value)
+            self.set_text(names[0])
 
-    def after_answer(self, keys: list[int | str]) -> None:
-        """Keys typed after the enter while the prompt opened: kept for the area it opens."""
-        type_ahead = context_of(self).type_ahead
-        type_ahead.hold(self.app)
-        for key in keys:
-            if isinstance(key, int):
-                type_ahead.add("tab" if key > 0 else "shift+tab", None)
-            else:
-                type_ahead.add_text(key)
+    def on_tab(self) -> None:
+        self.action_complete()
+
+    def on_escape(self) -> None:
+        self.action_cancel()
+
+    def on_enter(self, text: str) -> None:
+        self.answer_text(text)
 
     def answer(self, name: str) -> None:
         """Close with `name`; from now on keys are held for the area it opens (`type_ahead`)."""
-        self.query_one("#jump-input", PromptInput).answered = True
+        self.answered = True
         context_of(self).type_ahead.hold(self.app)
         self.dismiss(name)
 
-    def on_input_submitted(self, event: Input.Submitted) -> None:
-        event.stop()
-        self.answer_text(event.value)
-
     def answer_text(self, value: str) -> None:
         """Open the view `value` names (or the first it begins), or say why not."""
-        if self.query_one("#jump-input", PromptInput).answered:
+        if self.answered:
             return
         names = complete(value, self._admin(), self._allowed())
         exact = value.strip().lstrip(":").lower()
@@ -107,4 +101,5 @@ class JumpScreen(FormKeys, ModalScreen[str | None]):
                 self.notify(f"No view called :{exact}", severity="warning", markup=False)
 
     def action_cancel(self) -> None:
+        self.answered = True
         self.dismiss(None)
