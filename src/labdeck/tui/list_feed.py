@@ -187,18 +187,25 @@ class ListFeed(Generic[T]):
 
     def read_more(self) -> None:
         """`more()` in a worker of the table (the screen's `LoadMore` handler calls this)."""
-        self.table.run_worker(self._guarded(self.more), group="list-feed", exclusive=True)
+        self._run(self.more)
 
     def cursor_moved(self) -> None:
         """Call on each `RowHighlighted`: near the top of what is held, the page before is read again."""
         if self.near_top():
-            self.table.run_worker(self._guarded(self.back), group="list-feed", exclusive=True)
+            self._run(self.back)
 
-    async def _guarded(self, work: Callable[[], Awaitable[None]]) -> None:
-        try:
-            await work()
-        except LabdeckError as exc:  # said where the rows would be; `r` reloads
-            self.table.show_load_error(str(exc))
+    def _run(self, work: Callable[[], Awaitable[None]]) -> None:
+        """`work` in the table's one list-feed worker; a failure is said where the rows would be (`r`
+        reloads). The worker gets a function, not a coroutine: one replaced before it starts leaves no
+        coroutine unawaited."""
+        async def guarded() -> None:
+            try:
+                await work()
+            except LabdeckError as exc:
+                self.table.show_load_error(str(exc))
+
+        worker: Any = guarded  # (Textual's hint cannot infer the result type of a coroutine function)
+        self.table.run_worker(worker, group="list-feed", exclusive=True)
 
     def near_top(self) -> bool:
         """The cursor is near the first loaded row and rows before it were dropped."""
