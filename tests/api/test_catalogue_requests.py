@@ -1,0 +1,106 @@
+"""The client holds every request built from the catalogue to what its endpoint declares
+(`ApiClient.request`, `Endpoint.refuse_undeclared`): an undeclared query parameter or another method is a
+programming error raised before anything is sent; the pagination parameters go to paged lists only. The
+service tests, which run against the sandbox, prove every declared set complete; here the filter
+dataclasses that feed whole listings are checked field by field."""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+import httpx
+import pytest
+
+from labdeck.api.forks import ForkFilters
+from labdeck.api.groups import GroupQuery, ProjectQuery
+from labdeck.api.issues import IssuesService
+from labdeck.api.users import UsersService
+from labdeck.domain import catalogue as ep
+from labdeck.domain.endpoints import EndpointPath, UndeclaredRequest
+
+
+def _recording(sent: list[httpx.Request]) -> Any:
+    def handler(request: httpx.Request) -> httpx.Response:
+        sent.append(request)
+        return httpx.Response(200, json=[])
+    return handler
+
+
+async def test_an_undeclared_parameter_is_refused_before_anything_is_sent(make_client: Any) -> None:
+    sent: list[httpx.Request] = []
+    client = make_client(_recording(sent))
+    with pytest.raises(UndeclaredRequest, match=r"query parameter\(s\) colour not declared.*group_badges"):
+        await client.get_json(ep.GROUP_BADGES.path("acme"), {"name": "x", "colour": "red"})
+    with pytest.raises(UndeclaredRequest, match="sort"):  # a single resource takes no pagination
+        await client.get_json(ep.GROUP_BADGE.path("acme", 1), {"sort": "asc"})
+    with pytest.raises(UndeclaredRequest):  # every way of reading a list goes through the same check
+        await client.get_list(ep.PROJECT_TAGS.path(5), {"with_content": True})
+    with pytest.raises(UndeclaredRequest):
+        await client.fetch_all(ep.USERS.path(), {"state": "active"})
+    with pytest.raises(UndeclaredRequest):  # a value of None is refused too: the name is what is declared
+        await client.get_page(ep.GROUPS.path(), {"nope": None})
+    assert sent == []
+
+
+async def test_another_method_on_a_catalogue_path_is_refused(make_client: Any) -> None:
+    sent: list[httpx.Request] = []
+    client = make_client(_recording(sent))
+    with pytest.raises(UndeclaredRequest, match="declares group_badge as GET"):
+        await client.request("DELETE", ep.GROUP_BADGE.path("acme", 1))
+    assert sent == []
+
+
+async def test_declared_and_pagination_parameters_pass(make_client: Any) -> None:
+    sent: list[httpx.Request] = []
+    client = make_client(_recording(sent))
+    await client.fetch_all(ep.GROUP_BADGES.path("acme"), {"name": "x"})
+    await client.get_json(ep.GROUP.path("acme"), {"with_projects": False})
+    await client.get_list(ep.GROUP_OWNED["variables"].path("acme"))
+    first_page = {"per_page": "100", "page": "1"}
+    assert [dict(r.url.params) for r in sent] == [{"name": "x", **first_page}, {"with_projects": "false"},
+                                                  first_page]
+
+
+async def test_a_path_from_outside_the_catalogue_is_sent_as_it_is(make_client: Any) -> None:
+    """`labdeck api`'s paths, `Link` URLs and the journal's stored paths are plain strings: not checked."""
+    sent: list[httpx.Request] = []
+    client = make_client(_recording(sent))
+    await client.get_json("/groups/acme/badges", {"colour": "red"})
+    assert sent[0].url.params["colour"] == "red"
+
+
+def test_a_catalogue_path_is_the_text_sent_and_knows_its_endpoint() -> None:
+    path = ep.GROUP_BADGE.path("acme/sub", 3)
+    assert isinstance(path, EndpointPath) and path.endpoint is ep.GROUP_BADGE
+    assert path == "/groups/acme%2Fsub/badges/3" and hash(path) == hash("/groups/acme%2Fsub/badges/3")
+
+
+def _fields(cls: Any) -> set[str]:
+    return {f.name for f in dataclasses.fields(cls)}
+
+
+def test_every_filter_of_a_listing_is_declared_for_its_endpoints() -> None:
+    assert _fields(GroupQuery) - {"order_by", "sort"} <= ep.GROUPS.params
+    assert _fields(GroupQuery) - {"order_by", "sort", "top_level_only", "custom_attributes"} \
+        <= ep.GROUP_SUBGROUPS.params
+    project_filters = set(ProjectQuery(search="x").params(shared=False)) | _fields(ProjectQuery)
+    assert project_filters - {"order_by", "sort"} <= ep.GROUP_PROJECTS.params
+    assert project_filters - {"order_by", "sort"} <= ep.GROUP_SHARED_PROJECTS.params
+    assert _fields(ForkFilters) - {"order_by", "sort"} <= ep.PROJECT_FORKS.params
+    every_user_filter = UsersService.list_params(search="a", active=True, blocked=False,
+                                                 exclude_internal=True)
+    assert set(every_user_filter) <= ep.USERS.accepted
+    compiled: set[str] = set()
+    for text in _EVERY_ISSUE_FILTER:
+        compiled |= set(IssuesService.listing_params(IssuesService.compile_filter(text)))
+    assert {"labels", "not", "in", "iteration_title", "created_before", "my_reaction_emoji"} <= compiled
+    for listing in (ep.ISSUES, ep.GROUP_ISSUES, ep.PROJECT_ISSUES):
+        assert compiled <= listing.accepted
+
+
+_EVERY_ISSUE_FILTER = (
+    "label:a author:bob assignee:carol milestone:m iteration:it state:opened scope:all confidential:true "
+    "due:week type:issue iid:3 weight:2 reaction:thumbsup created>2024-01-01 updated<2024-02-01 "
+    "in:title word -label:b -author:x",
+    "author_id:3 assignee_id:4 iteration:none created<2024-01-01 updated>2024-01-01 -milestone:m")
