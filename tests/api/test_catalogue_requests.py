@@ -82,11 +82,14 @@ def _fields(cls: Any) -> set[str]:
 
 def test_every_filter_of_a_listing_is_declared_for_its_endpoints() -> None:
     assert _fields(GroupQuery) - {"order_by", "sort"} <= ep.GROUPS.params
-    assert _fields(GroupQuery) - {"order_by", "sort", "top_level_only", "custom_attributes"} \
-        <= ep.GROUP_SUBGROUPS.params
-    project_filters = set(ProjectQuery(search="x").params(shared=False)) | _fields(ProjectQuery)
-    assert project_filters - {"order_by", "sort"} <= ep.GROUP_PROJECTS.params
-    assert project_filters - {"order_by", "sort"} <= ep.GROUP_SHARED_PROJECTS.params
+    every_group_filter = GroupQuery(**{**{name: True for name in _fields(GroupQuery)},
+                                       "skip_groups": (1,), "custom_attributes": {"a": "b"}})
+    assert set(every_group_filter.params(top=False)) <= ep.GROUP_SUBGROUPS.accepted
+    assert set(every_group_filter.params(top=False)) <= ep.GROUP_DESCENDANTS.accepted
+    every_project_filter = ProjectQuery(**{n: True for n in _fields(ProjectQuery)})  # type: ignore[arg-type]
+    assert set(every_project_filter.params(shared=False)) <= ep.GROUP_PROJECTS.accepted
+    assert set(every_project_filter.params(shared=True)) <= ep.GROUP_SHARED_PROJECTS.accepted
+    assert not ep.GROUP_SHARED_PROJECTS.accepted >= {"owned", "with_shared", "include_subgroups"}
     assert _fields(ForkFilters) - {"order_by", "sort"} <= ep.PROJECT_FORKS.params
     every_user_filter = UsersService.list_params(search="a", active=True, blocked=False,
                                                  exclude_internal=True)

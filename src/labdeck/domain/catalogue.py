@@ -51,11 +51,15 @@ FEATURES: Final[dict[str, Feature]] = {f.name: f for f in (
 E = Endpoint
 # Query parameters several listings share (the names of GitLab's API docs, doc/api/*.md), beside PAGINATION.
 _USER_QUERY = names("username search active blocked exclude_internal")  # users.md
+# groups.md (lib/api/groups.rb `group_list_params`); a group's subgroups are never filtered by the two last
 _GROUP_QUERY = names("search skip_groups all_available statistics with_custom_attributes owned "
-                     "min_access_level top_level_only custom_attributes")  # groups.md
-_PROJECT_QUERY = names("archived visibility search simple owned starred with_issues_enabled "
-                       "with_merge_requests_enabled with_shared include_subgroups min_access_level "
-                       "with_custom_attributes with_security_reports statistics")  # groups.md, projects.md
+                     "min_access_level top_level_only custom_attributes")
+_SUBGROUP_QUERY = _GROUP_QUERY - names("top_level_only custom_attributes")
+# "List a group's shared projects" takes these; "List a group's projects" these and the ones after
+_SHARED_PROJECT_QUERY = names("archived visibility search simple starred with_issues_enabled "
+                              "with_merge_requests_enabled min_access_level with_custom_attributes")
+_PROJECT_QUERY = _SHARED_PROJECT_QUERY | names("owned with_shared include_subgroups with_security_reports "
+                                               "statistics")
 _FORK_QUERY = names("archived membership min_access_level owned search simple starred statistics "
                     "updated_after updated_before visibility with_custom_attributes with_issues_enabled "
                     "with_merge_requests_enabled")  # projects.md, "List forks of a project"
@@ -97,10 +101,10 @@ USER_MODERATION: Final[dict[str, Endpoint]] = {
 # -- groups -----------------------------------------------------------------------------------------------
 GROUPS = E("GET", "/groups", params=_GROUP_QUERY, paged=True, model="Group")
 GROUP = E("GET", _GROUP, params=names("with_projects statistics"), model="Group")
-GROUP_SUBGROUPS = E("GET", _GROUP + "/subgroups", params=_GROUP_QUERY, paged=True, model="Group")
-GROUP_DESCENDANTS = E("GET", _GROUP + "/descendant_groups", params=_GROUP_QUERY, paged=True, model="Group")
+GROUP_SUBGROUPS = E("GET", _GROUP + "/subgroups", params=_SUBGROUP_QUERY, paged=True, model="Group")
+GROUP_DESCENDANTS = E("GET", _GROUP + "/descendant_groups", params=_SUBGROUP_QUERY, paged=True, model="Group")
 GROUP_PROJECTS = E("GET", _GROUP + "/projects", params=_PROJECT_QUERY, paged=True, model="Project")
-GROUP_SHARED_PROJECTS = E("GET", _GROUP + "/projects/shared", params=_PROJECT_QUERY, paged=True,
+GROUP_SHARED_PROJECTS = E("GET", _GROUP + "/projects/shared", params=_SHARED_PROJECT_QUERY, paged=True,
                           model="Project")
 GROUP_ISSUES = E("GET", _GROUP + "/issues", params=_ISSUE_QUERY, paged=True, model="Issue")
 GROUP_MILESTONES = E("GET", _GROUP + "/milestones",  # doc/api/group_milestones.md
@@ -186,7 +190,7 @@ def owned(kind: str) -> dict[str, Endpoint]:
     raise ValueError(f"unknown owner kind {kind!r}")
 
 # -- projects ---------------------------------------------------------------------------------------------
-PROJECTS = E("GET", "/projects", params=_PROJECT_QUERY | names("search_namespaces"), paged=True,
+PROJECTS = E("GET", "/projects", params=names("search search_namespaces simple"), paged=True,
              model="Project")
 PROJECT = E("GET", _PROJECT, model="Project")
 PROJECT_UPDATE = E("PUT", _PROJECT, undo="project",
