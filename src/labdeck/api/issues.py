@@ -20,7 +20,8 @@ from labdeck.api import body
 from labdeck.api.client import ApiClient
 from labdeck.api.errors import LabdeckError, PageLimit, failure_text
 from labdeck.api.issue_scopes import GroupId, ProjectScope
-from labdeck.api.models.base import parse_many, parse_one
+from labdeck.api.models.base import parse_many
+from labdeck.api.models.catalogue import read_many, read_one
 from labdeck.api.models.fast_lists import fast_decoder
 from labdeck.api.models.issues import (
     BulkItemResult,
@@ -281,7 +282,7 @@ class IssuesService:
     # -- single issues --------------------------------------------------------------------------------
     async def get_issue(self, project_id: int | str, iid: int) -> Issue:
         body = await self.client.get_json(ep.ISSUE.path(project_id, iid), {"with_labels_details": "true"})
-        return parse_one(Issue, body)
+        return read_one(ep.ISSUE, body)
 
     async def project_issues(self, project_id: int | str,
                              params: Mapping[str, Any] | None = None) -> list[Issue]:
@@ -295,21 +296,21 @@ class IssuesService:
             body = await self.client.put_json(ep.ISSUE_UPDATE.path(project_id, iid), fields)
         finally:
             self._invalidate(ep.ISSUE_UPDATE, project_id, iid)
-        return parse_one(Issue, body)
+        return read_one(ep.ISSUE_UPDATE, body)
 
     # -- notes, to-do, promotion ----------------------------------------------------------------------
     async def notes(self, project_id: int | str, iid: int, *, refresh: bool = False) -> list[Note]:
         """The issue's notes, oldest first (through the list cache)."""
         items = await self.client.get_list(ep.ISSUE_NOTES.path(project_id, iid),
                                            {"sort": "asc", "order_by": "created_at"}, refresh=refresh)
-        return parse_many(Note, items)
+        return read_many(ep.ISSUE_NOTES, items)
 
     async def add_note(self, project_id: int | str, iid: int, body: str) -> Note:
         try:
             data = await self.client.post_json(ep.ISSUE_NOTE_CREATE.path(project_id, iid), {"body": body})
         finally:
             self._invalidate(ep.ISSUE_NOTE_CREATE, project_id, iid)
-        return parse_one(Note, data)
+        return read_one(ep.ISSUE_NOTE_CREATE, data)
 
     async def promote(self, project_id: int | str, iid: int) -> bool:
         """Promote to an epic with a `/promote` note; True when the server says it promoted."""
@@ -321,7 +322,7 @@ class IssuesService:
         response = await self.client.request("POST", ep.ISSUE_TODO.path(project_id, iid), allow_304=True)
         if response.status_code == 304:
             return None
-        return parse_one(Todo, self.client.decode(response))
+        return read_one(ep.ISSUE_TODO, self.client.decode(response))
 
     # -- time tracking --------------------------------------------------------------------------------
     async def track_time(self, project_id: int | str, iid: int, action: str,
@@ -339,22 +340,23 @@ class IssuesService:
             body = await self.client.post_json(endpoint.path(project_id, iid), payload)
         finally:
             self._invalidate(endpoint, project_id, iid)
-        return parse_one(TimeStats, body)
+        return read_one(endpoint, body)
 
     async def time_stats(self, project_id: int | str, iid: int) -> TimeStats:
-        return parse_one(TimeStats, await self.client.get_json(ep.ISSUE_TIME_STATS.path(project_id, iid)))
+        stats = await self.client.get_json(ep.ISSUE_TIME_STATS.path(project_id, iid))
+        return read_one(ep.ISSUE_TIME_STATS, stats)
 
     # -- merge requests -------------------------------------------------------------------------------
     async def related_merge_requests(self, project_id: int | str, iid: int, *,
                                      refresh: bool = False) -> list[IssueMergeRequest]:
         """Merge requests that mention the issue (through the list cache)."""
-        return parse_many(IssueMergeRequest, await self.client.get_list(
+        return read_many(ep.ISSUE_RELATED_MERGE_REQUESTS, await self.client.get_list(
             ep.ISSUE_RELATED_MERGE_REQUESTS.path(project_id, iid), refresh=refresh))
 
     async def closed_by(self, project_id: int | str, iid: int, *,
                         refresh: bool = False) -> list[IssueMergeRequest]:
         """Merge requests that close the issue when merged (through the list cache)."""
-        return parse_many(IssueMergeRequest, await self.client.get_list(
+        return read_many(ep.ISSUE_CLOSED_BY, await self.client.get_list(
             ep.ISSUE_CLOSED_BY.path(project_id, iid), refresh=refresh))
 
     # -- bulk -----------------------------------------------------------------------------------------

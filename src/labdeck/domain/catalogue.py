@@ -195,8 +195,8 @@ PROJECTS = E("GET", "/projects", params=names("search search_namespaces simple")
 PROJECT = E("GET", _PROJECT, model="Project")
 PROJECT_UPDATE = E("PUT", _PROJECT, undo="project",
                    model="Project")  # the journal undoes cleanup policy changes
-PROJECT_ARCHIVE = E("POST", _PROJECT + "/archive")
-PROJECT_UNARCHIVE = E("POST", _PROJECT + "/unarchive")
+PROJECT_ARCHIVE = E("POST", _PROJECT + "/archive", model="Project")
+PROJECT_UNARCHIVE = E("POST", _PROJECT + "/unarchive", model="Project")
 PROJECT_MILESTONES = E("GET", _PROJECT + "/milestones", params=names("search title include_ancestors"),
                        paged=True, model="Milestone")
 PROJECT_LABELS = E("GET", _PROJECT + "/labels", params=_LABEL_QUERY, paged=True,
