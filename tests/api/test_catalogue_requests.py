@@ -7,12 +7,14 @@ dataclasses that feed whole listings are checked field by field."""
 from __future__ import annotations
 
 import dataclasses
+import typing
 from typing import Any
 
 import httpx
 import pytest
 from pydantic import BaseModel
 
+from labdeck.api.client import ApiClient
 from labdeck.api.forks import ForkFilters
 from labdeck.api.groups import GroupQuery, ProjectQuery
 from labdeck.api.issues import IssuesService
@@ -21,7 +23,7 @@ from labdeck.api.models.groups import Group
 from labdeck.api.models.registry import RegistryTag
 from labdeck.api.users import UsersService
 from labdeck.domain import catalogue as ep
-from labdeck.domain.endpoints import EndpointPath, UndeclaredRequest
+from labdeck.domain.endpoints import EndpointPath, RawPath, UndeclaredRequest
 
 
 def _recording(sent: list[httpx.Request]) -> Any:
@@ -137,3 +139,13 @@ def every_endpoint_reading_a_body_declares_its_model() -> list[str]:
     raw = {"metadata", "current_job", "application_settings", "group_export_download",
            "group_relations_download", "project_tag_protection_rules"}
     return sorted(e.name for e in ep.ENDPOINTS if e.method == "GET" and e.model is None and e.name not in raw)
+
+
+@pytest.mark.parametrize("method", ["request", "get_json", "post_json", "put_json", "delete", "get_page",
+                                    "pages", "fetch_all", "get_list", "cached_list", "cache_key"])
+def test_the_client_takes_catalogue_paths_or_paths_said_to_be_raw(method: str) -> None:
+    """The type of every path the client takes: mypy (run in the suite, `test_types.py`) refuses a plain
+    `str` anywhere in the source, so a path is the catalogue's or written `RawPath(...)` where it is not
+    (a `Link` URL, `labdeck api`'s path, the journal's stored paths, GraphQL's URL)."""
+    hints = typing.get_type_hints(getattr(ApiClient, method))
+    assert hints["path"] == EndpointPath | RawPath

@@ -45,7 +45,7 @@ from labdeck.api.request_log import RequestLog, redact_url
 from labdeck.api.server_time import ServerTime
 from labdeck.api.settings import ConnectionSettings
 from labdeck.domain import read_only
-from labdeck.domain.endpoints import EndpointPath
+from labdeck.domain.endpoints import ApiPath, EndpointPath
 from labdeck.domain.redaction import register_secret
 
 if TYPE_CHECKING:
@@ -178,7 +178,7 @@ class ApiClient(Addressing, Reads):
         return f"ApiClient({self.settings!r})"
 
     # -- requests -------------------------------------------------------------------------------------
-    async def request(self, method: str, path: str, **kwargs: Any) -> httpx.Response:
+    async def request(self, method: str, path: ApiPath, **kwargs: Any) -> httpx.Response:
         """Send a request with retries, pacing and the overall deadline; raise typed errors for >= 400.
         Keywords: `params`, `json`, `data`, `files`, `headers`, `allow_304`. A change goes through the undo
         journal when the client has one (`labdeck.api.journal`). A path naming a placeholder of an item whose

@@ -20,6 +20,7 @@ from labdeck.api.models.groups import Group
 from labdeck.api.models.projects import Project
 from labdeck.api.windowed import FROM_SETTINGS, WindowedList
 from labdeck.domain import catalogue as ep
+from labdeck.domain.endpoints import EndpointPath
 
 GroupRef = int | str
 Progress = Callable[[int, int | None], None]
@@ -95,7 +96,7 @@ class GroupsService:
     def __init__(self, client: ApiClient) -> None:
         self.client = client
 
-    async def _list(self, path: str, params: dict[str, Any], refresh: bool,
+    async def _list(self, path: EndpointPath, params: dict[str, Any], refresh: bool,
                     on_progress: Progress | None) -> list[Any]:
         return await self.client.get_list(path, params, refresh=refresh, on_progress=on_progress)
 

@@ -39,7 +39,7 @@ from labdeck.api.windowed import FROM_SETTINGS, WindowedList
 from labdeck.domain import catalogue as ep
 from labdeck.domain import issue_listing, issue_query
 from labdeck.domain.durations import parse_duration
-from labdeck.domain.endpoints import Endpoint
+from labdeck.domain.endpoints import Endpoint, EndpointPath
 from labdeck.domain.text import sanitize_json
 
 GLOBAL_PATH: Final = ep.ISSUES.path()
@@ -127,12 +127,12 @@ class IssuesService:
 
     def __init__(self, client: ApiClient) -> None:
         self.client = client
-        self._group_paths: set[str] = set()
+        self._group_paths: set[EndpointPath] = set()
         self._milestones: dict[tuple[str, str], int | None] = {}
 
     # -- listings -------------------------------------------------------------------------------------
     @staticmethod
-    def listing_path(group: GroupId | None = None) -> str:
+    def listing_path(group: GroupId | None = None) -> EndpointPath:
         if isinstance(group, ProjectScope):
             return ep.PROJECT_ISSUES.path(group.project)
         return GLOBAL_PATH if group is None else ep.GROUP_ISSUES.path(group)
@@ -155,12 +155,12 @@ class IssuesService:
             out.setdefault("scope", "all")
         return out
 
-    def _remember(self, path: str) -> str:
+    def _remember(self, path: EndpointPath) -> EndpointPath:
         if path != GLOBAL_PATH:
             self._group_paths.add(path)
         return path
 
-    async def _fetch_parsed(self, path: str, query: dict[str, Any], *, on_progress: Progress | None,
+    async def _fetch_parsed(self, path: EndpointPath, query: dict[str, Any], *, on_progress: Progress | None,
                             first: Any = None, decode: body.PageDecode | None = None) -> list[Issue]:
         """Every page parsed into issues as it arrives (in page order), sharing repeated parts: no decoded
         copy of the whole listing is ever held. `first`: page 1, already parsed by the caller (with

@@ -22,6 +22,7 @@ from labdeck.api.models.project_resources import PagesDomain
 from labdeck.api.pagination import Page
 from labdeck.api.users import USERS_PATH, UsersService
 from labdeck.domain import catalogue as ep
+from labdeck.domain.endpoints import EndpointPath
 from labdeck.domain.moderation import DEFAULT_DORMANT_DAYS
 
 BUDGET = 12  # requests the overview may send in all
@@ -110,7 +111,8 @@ class OverviewService:
                 figures.counts[condition] = figures.counts.get(condition, 0) + 1
         return figures
 
-    async def _pages(self, path: str, params: dict[str, str] | None, limit: int) -> tuple[list[Page], bool]:
+    async def _pages(self, path: EndpointPath, params: dict[str, str] | None,
+                     limit: int) -> tuple[list[Page], bool]:
         """The first pages of a list within the budget (at most `limit`), and whether that was all of it."""
         self.budget.take()
         found: list[Page] = []

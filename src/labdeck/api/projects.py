@@ -16,7 +16,7 @@ from labdeck.api.models.fast_lists import fast_decoder
 from labdeck.api.models.projects import Project
 from labdeck.api.windowed import FROM_SETTINGS, WindowedList
 from labdeck.domain import catalogue as ep
-from labdeck.domain.endpoints import Endpoint
+from labdeck.domain.endpoints import Endpoint, RawPath
 
 PER_PAGE = 50
 ProjectRef = int | str
@@ -62,7 +62,7 @@ class ProjectsService:
 
     async def next_page(self, url: str) -> tuple[list[Project], str | None]:
         """The page a `next` link points at, and the link after it."""
-        page = await self.client.get_page(url, decode=project_rows())
+        page = await self.client.get_page(RawPath(url), decode=project_rows())
         return read_many(ep.PROJECTS, page.items, sanitised=True), page.next_url  # client pages are clean
 
     async def project(self, project: ProjectRef) -> Project:

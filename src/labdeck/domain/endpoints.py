@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Final, Literal
+from typing import Final, Literal, NewType
 from urllib.parse import unquote
 
 from labdeck.domain.paths import segment
@@ -30,6 +30,12 @@ _MATCHERS: Final = {"text": r"[^/]+", "int": r"\d+", "path": r".+"}
 # What every paged list takes (doc/api/rest/index.md, "Pagination"): offset pages, and keyset pages, which
 # GitLab orders by `order_by`/`sort` (the next page is a `Link` URL, sent as the server wrote it).
 PAGINATION: Final = frozenset({"page", "per_page", "pagination", "order_by", "sort"})
+
+
+# A path that is not the catalogue's, sent as it is: a `Link` URL the server gave, a path typed to
+# `labdeck api`, one the journal stored. The client's methods take an `ApiPath`, so mypy holds every other
+# path in the source to the catalogue (`RawPath(text)` says, where it is written, that it is not).
+RawPath = NewType("RawPath", str)
 
 
 class UndeclaredRequest(TypeError):
@@ -46,6 +52,9 @@ class EndpointPath(str):
         made = super().__new__(cls, text)
         made.endpoint = endpoint
         return made
+
+
+ApiPath = EndpointPath | RawPath
 
 
 def names(text: str) -> frozenset[str]:
