@@ -1,6 +1,10 @@
 """The endpoint catalogue: every REST endpoint labdeck calls (paths relative to `/api/v4`), declared once,
 and the features that not every GitLab has.
 
+Each endpoint also says which query parameters labdeck may send it (`params`, and `paged` for the
+pagination ones), which `ApiClient.request` enforces, and the model its body is (`model`, a name that
+`labdeck.api.models.catalogue` resolves and the services read bodies through).
+
 Read by the services (`ENDPOINT.path(...)`: a service never writes a path), the journal's undo rules
 (`journal_rules` matches a request against these templates), list cache invalidation (`families`), the
 TUI's capability checks (`FEATURES`, through `domain.capabilities`) and the sandbox, which mounts a route
