@@ -4,6 +4,8 @@ duplicates or unknown features."""
 
 from __future__ import annotations
 
+import copy
+import pickle
 from collections import Counter
 
 import pytest
@@ -125,6 +127,8 @@ def test_a_path_knows_its_endpoint_and_what_it_accepts() -> None:
     path = ep.GROUP_LABELS.path("acme")
     assert isinstance(path, EndpointPath) and path.endpoint is ep.GROUP_LABELS
     assert path == "/groups/acme/labels"
+    for copied in (copy.copy(path), copy.deepcopy(path), pickle.loads(pickle.dumps(path))):
+        assert copied == path and copied.endpoint == ep.GROUP_LABELS
     assert "search" in ep.GROUP_LABELS.accepted and PAGINATION <= ep.GROUP_LABELS.accepted
     assert ep.GROUP_LABEL.accepted == frozenset()  # one label: no pagination, no parameter
 

@@ -203,8 +203,8 @@ PROJECT_ARCHIVE = E("POST", _PROJECT + "/archive", model="Project")
 PROJECT_UNARCHIVE = E("POST", _PROJECT + "/unarchive", model="Project")
 PROJECT_MILESTONES = E("GET", _PROJECT + "/milestones", params=names("search title include_ancestors"),
                        paged=True, model="Milestone")
-PROJECT_LABELS = E("GET", _PROJECT + "/labels", params=_LABEL_QUERY, paged=True,
-                   model="GroupLabel")  # doc/api/labels.md
+PROJECT_LABELS = E("GET", _PROJECT + "/labels",  # doc/api/labels.md
+                   params=names("with_counts include_ancestor_groups search"), paged=True, model="GroupLabel")
 PROJECT_ITERATIONS = E("GET", _PROJECT + "/iterations", feature="iterations", params=_ITERATION_QUERY,
                        paged=True, model="Iteration")
 PROJECT_FORKS = E("GET", _PROJECT + "/forks", params=_FORK_QUERY, paged=True, model="Project")

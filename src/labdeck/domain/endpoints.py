@@ -53,6 +53,10 @@ class EndpointPath(str):
         made.endpoint = endpoint
         return made
 
+    def __reduce__(self) -> tuple[type[EndpointPath], tuple[str, Endpoint]]:
+        """Copied and pickled with its endpoint (`str`'s own way would call `__new__` with the text only)."""
+        return EndpointPath, (str(self), self.endpoint)
+
 
 ApiPath = EndpointPath | RawPath
 
