@@ -132,6 +132,8 @@ def test_a_body_is_read_as_its_endpoints_model() -> None:
     tags = read_many(ep.REGISTRY_TAGS, [{"name": "v1", "path": "acme/app:v1", "location": "x"}])
     assert [type(tag) for tag in tags] == [RegistryTag]
     assert every_endpoint_reading_a_body_declares_its_model() == []
+    # one decoder reads every issue listing's pages (`issues.issue_rows`): they are one model
+    assert {e.model for e in (ep.ISSUES, ep.GROUP_ISSUES, ep.PROJECT_ISSUES)} == {"Issue"}
 
 
 def every_endpoint_reading_a_body_declares_its_model() -> list[str]:

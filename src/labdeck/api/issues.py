@@ -21,7 +21,7 @@ from labdeck.api.client import ApiClient
 from labdeck.api.errors import LabdeckError, PageLimit, failure_text
 from labdeck.api.issue_scopes import GroupId, ProjectScope
 from labdeck.api.models.base import parse_many
-from labdeck.api.models.catalogue import read_many, read_one
+from labdeck.api.models.catalogue import model_of, read_many, read_one
 from labdeck.api.models.fast_lists import fast_decoder
 from labdeck.api.models.issues import (
     BulkItemResult,
@@ -60,7 +60,7 @@ def issue_parts() -> SharedParts:
 def issue_rows() -> body.PageDecode | None:
     """How a listing's pages become issues: parsed straight from the bytes (`fast_lists`), or, for a page
     that path cannot read exactly, decoded for `parse_issue_list` (the tolerant path). One per listing."""
-    fast = fast_decoder(Issue, names_as={"labels": "name"})
+    fast = fast_decoder(model_of(ep.ISSUES), names_as={"labels": "name"})  # every issue listing's model
     return None if fast is None else body.page_decoder(fast.decode)
 
 

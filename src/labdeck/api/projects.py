@@ -11,7 +11,7 @@ from collections.abc import Iterable
 from labdeck.api import body
 from labdeck.api.client import ApiClient
 from labdeck.api.errors import LabdeckError
-from labdeck.api.models.catalogue import read_many, read_one
+from labdeck.api.models.catalogue import model_of, read_many, read_one
 from labdeck.api.models.fast_lists import fast_decoder
 from labdeck.api.models.projects import Project
 from labdeck.api.windowed import FROM_SETTINGS, WindowedList
@@ -30,7 +30,7 @@ def forget(client: ApiClient, endpoint: Endpoint, *values: object) -> None:
 
 def project_rows() -> body.PageDecode | None:
     """How a listing page becomes projects: parsed from the bytes, or decoded for `parse_many`."""
-    fast = fast_decoder(Project)
+    fast = fast_decoder(model_of(ep.PROJECTS))
     return None if fast is None else body.page_decoder(fast.decode)
 
 

@@ -14,7 +14,7 @@ from typing import Any, Final
 from labdeck.api import body
 from labdeck.api.client import ApiClient
 from labdeck.api.errors import LabdeckError, MalformedResponse, failure_text
-from labdeck.api.models.catalogue import read_many
+from labdeck.api.models.catalogue import model_of, read_many
 from labdeck.api.models.fast_lists import fast_decoder
 from labdeck.api.models.moderation import ModeratedUser, ModerationResult
 from labdeck.api.windowed import FROM_SETTINGS, WindowedList
@@ -36,7 +36,7 @@ def _message(body: Any) -> str:
 
 def user_rows() -> body.PageDecode | None:
     """How a listing page becomes users: parsed from the bytes, or decoded for `parse_many`."""
-    fast = fast_decoder(ModeratedUser)
+    fast = fast_decoder(model_of(ep.USERS))
     return None if fast is None else body.page_decoder(fast.decode)
 
 
