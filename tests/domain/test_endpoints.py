@@ -4,6 +4,8 @@ duplicates or unknown features."""
 
 from __future__ import annotations
 
+import copy
+import pickle
 from collections import Counter
 
 import pytest
@@ -12,7 +14,7 @@ from hypothesis import strategies as st
 
 from labdeck.domain import catalogue as ep
 from labdeck.domain.capabilities import Capabilities
-from labdeck.domain.endpoints import Endpoint, shape
+from labdeck.domain.endpoints import PAGINATION, Endpoint, EndpointPath, UndeclaredRequest, shape
 from labdeck.domain.paths import has_dot_segment
 
 
@@ -119,3 +121,31 @@ def test_shape_forgets_segment_names() -> None:
     assert ep.endpoints_shaped("/projects/{id}/repository/tags", "get") == (ep.PROJECT_TAGS,)
     with pytest.raises(ValueError):
         Endpoint("GET", "/x/{y:float}")
+
+
+def test_a_path_knows_its_endpoint_and_what_it_accepts() -> None:
+    path = ep.GROUP_LABELS.path("acme")
+    assert isinstance(path, EndpointPath) and path.endpoint is ep.GROUP_LABELS
+    assert path == "/groups/acme/labels"
+    for copied in (copy.copy(path), copy.deepcopy(path), pickle.loads(pickle.dumps(path))):
+        assert copied == path and copied.endpoint == ep.GROUP_LABELS
+    assert "search" in ep.GROUP_LABELS.accepted and PAGINATION <= ep.GROUP_LABELS.accepted
+    assert ep.GROUP_LABEL.accepted == frozenset()  # one label: no pagination, no parameter
+
+
+@given(st.sets(st.sampled_from(sorted(ep.ISSUES.accepted))), st.text(min_size=1, max_size=12))
+def test_only_declared_parameters_and_the_declared_method_pass(declared: set[str], other: str) -> None:
+    ep.ISSUES.refuse_undeclared("get", declared)
+    if other not in ep.ISSUES.accepted:
+        with pytest.raises(UndeclaredRequest):
+            ep.ISSUES.refuse_undeclared("GET", {*declared, other})
+    with pytest.raises(UndeclaredRequest):
+        ep.ISSUES.refuse_undeclared("POST", declared)
+
+
+def test_writes_declare_the_query_they_take_and_lists_are_paged() -> None:
+    assert {e.name for e in ep.ENDPOINTS if e.method != "GET" and e.params} == {
+        "instance_variable_update", "instance_variable_delete", "group_owned.variable_update",
+        "group_owned.variable_delete", "project_owned.variable_update", "project_owned.variable_delete",
+        "registry_tags_delete"}
+    assert all(e.method == "GET" for e in ep.ENDPOINTS if e.paged)

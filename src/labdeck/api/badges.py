@@ -8,7 +8,7 @@ from __future__ import annotations
 from labdeck.api.client import ApiClient
 from labdeck.api.groups import GroupRef
 from labdeck.api.models.badges import Badge, RenderedBadge
-from labdeck.api.models.base import parse_many, parse_one
+from labdeck.api.models.catalogue import read_many, read_one
 from labdeck.domain import catalogue as ep
 from labdeck.domain.badges import badge_errors
 
@@ -38,10 +38,10 @@ class BadgesService:
                           refresh: bool = False) -> list[Badge]:
         params = {"name": name} if name else None
         items = await self.client.get_list(ep.GROUP_BADGES.path(group), params, refresh=refresh)
-        return parse_many(Badge, items)
+        return read_many(ep.GROUP_BADGES, items)
 
     async def get_badge(self, group: GroupRef, badge_id: int) -> Badge:
-        return parse_one(Badge, await self.client.get_json(ep.GROUP_BADGE.path(group, badge_id)))
+        return read_one(ep.GROUP_BADGE, await self.client.get_json(ep.GROUP_BADGE.path(group, badge_id)))
 
     async def create_badge(self, group: GroupRef, link_url: str, image_url: str, *,
                            name: str | None = None) -> Badge:
@@ -50,7 +50,8 @@ class BadgesService:
         check_urls(link_url, image_url)
         body = {"link_url": link_url, "image_url": image_url, **({"name": name} if name else {})}
         try:
-            return parse_one(Badge, await self.client.post_json(ep.GROUP_BADGE_CREATE.path(group), body))
+            created = await self.client.post_json(ep.GROUP_BADGE_CREATE.path(group), body)
+            return read_one(ep.GROUP_BADGE_CREATE, created)
         finally:
             self.client.cache.forget(ep.GROUP_BADGE_CREATE, group)
 
@@ -60,7 +61,7 @@ class BadgesService:
         body = {k: v for k, v in (("link_url", link_url), ("image_url", image_url), ("name", name)) if v}
         try:
             updated = await self.client.put_json(ep.GROUP_BADGE_UPDATE.path(group, badge_id), body)
-            return parse_one(Badge, updated)
+            return read_one(ep.GROUP_BADGE_UPDATE, updated)
         finally:
             self.client.cache.forget(ep.GROUP_BADGE_UPDATE, group, badge_id)
 
@@ -74,4 +75,5 @@ class BadgesService:
         """Preview URLs with the placeholders resolved as the server would."""
         check_urls(link_url, image_url)
         params = {"link_url": link_url, "image_url": image_url}
-        return parse_one(RenderedBadge, await self.client.get_json(ep.GROUP_BADGE_RENDER.path(group), params))
+        rendered = await self.client.get_json(ep.GROUP_BADGE_RENDER.path(group), params)
+        return read_one(ep.GROUP_BADGE_RENDER, rendered)

@@ -45,6 +45,7 @@ from labdeck.api.request_log import RequestLog, redact_url
 from labdeck.api.server_time import ServerTime
 from labdeck.api.settings import ConnectionSettings
 from labdeck.domain import read_only
+from labdeck.domain.endpoints import ApiPath, EndpointPath
 from labdeck.domain.redaction import register_secret
 
 if TYPE_CHECKING:
@@ -177,11 +178,16 @@ class ApiClient(Addressing, Reads):
         return f"ApiClient({self.settings!r})"
 
     # -- requests -------------------------------------------------------------------------------------
-    async def request(self, method: str, path: str, **kwargs: Any) -> httpx.Response:
+    async def request(self, method: str, path: ApiPath, **kwargs: Any) -> httpx.Response:
         """Send a request with retries, pacing and the overall deadline; raise typed errors for >= 400.
         Keywords: `params`, `json`, `data`, `files`, `headers`, `allow_304`. A change goes through the undo
         journal when the client has one (`labdeck.api.journal`). A path naming a placeholder of an item whose
-        id could not be read is refused before anything is sent (`UnreadableIdentity`)."""
+        id could not be read is refused before anything is sent (`UnreadableIdentity`). A path built by the
+        catalogue (`EndpointPath`) is held to what its endpoint declares, its method and its query parameters
+        (`UndeclaredRequest`, a programming error, before anything is sent); any other path (a `Link` URL,
+        `labdeck api`'s, the journal's) is sent as it is."""
+        if isinstance(path, EndpointPath):
+            path.endpoint.refuse_undeclared(method, kwargs.get("params") or ())
         if decode_warnings.placeholder_in_path(path):
             raise UnreadableIdentity(decode_warnings.IDENTITY_UNREADABLE)
         if self.settings.read_only and method.upper() not in read_only.READS:

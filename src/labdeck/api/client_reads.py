@@ -15,6 +15,7 @@ from labdeck.api.errors import LabdeckError, MalformedResponse
 from labdeck.api.pagination import Page, page_from_response
 from labdeck.api.request_log import RequestLog
 from labdeck.api.settings import ConnectionSettings
+from labdeck.domain.endpoints import ApiPath
 
 Progress = page_fetch.Progress
 FetchMode = page_fetch.FetchMode
@@ -29,7 +30,7 @@ class Reads:
     identity: Any
 
     if TYPE_CHECKING:
-        async def request(self, method: str, path: str, **kwargs: Any) -> httpx.Response: ...
+        async def request(self, method: str, path: ApiPath, **kwargs: Any) -> httpx.Response: ...
 
     # -- JSON helpers ---------------------------------------------------------------------------------
     @staticmethod
@@ -73,22 +74,24 @@ class Reads:
             self.unreadable(response, exc)
             raise
 
-    async def get_json(self, path: str, params: Mapping[str, Any] | None = None) -> Any:
+    async def get_json(self, path: ApiPath, params: Mapping[str, Any] | None = None) -> Any:
         return await self.read_async(await self.request("GET", path, params=params))
 
-    async def post_json(self, path: str, json: Any = None, *, params: Mapping[str, Any] | None = None,
+    async def post_json(self, path: ApiPath, json: Any = None, *, params: Mapping[str, Any] | None = None,
                         data: Mapping[str, Any] | None = None, files: Any = None) -> Any:
         return await self.read_async(await self.request("POST", path, params=params, json=json, data=data,
                                                         files=files))
 
-    async def put_json(self, path: str, json: Any = None, *, params: Mapping[str, Any] | None = None) -> Any:
+    async def put_json(self, path: ApiPath, json: Any = None, *,
+                       params: Mapping[str, Any] | None = None) -> Any:
         return await self.read_async(await self.request("PUT", path, params=params, json=json))
 
-    async def delete(self, path: str, *, params: Mapping[str, Any] | None = None, json: Any = None) -> Any:
+    async def delete(self, path: ApiPath, *, params: Mapping[str, Any] | None = None,
+                     json: Any = None) -> Any:
         return await self.read_async(await self.request("DELETE", path, params=params, json=json))
 
     # -- lists ----------------------------------------------------------------------------------------
-    async def get_page(self, path: str, params: Mapping[str, Any] | None = None, *,
+    async def get_page(self, path: ApiPath, params: Mapping[str, Any] | None = None, *,
                        decode: body.PageDecode | None = None) -> Page:
         """One page of a list endpoint (`path` may be a `Link` URL). Its items are sanitised (every string,
         keys too), once for the whole page and only when the body can hold a control character at all, so
@@ -109,12 +112,12 @@ class Reads:
         """This client, or one whose `get_page` decodes with `decode` (for the page loops)."""
         return self if decode is None else _Decoding(self, decode)
 
-    def pages(self, path: str, params: Mapping[str, Any] | None = None, *, per_page: int = 100,
+    def pages(self, path: ApiPath, params: Mapping[str, Any] | None = None, *, per_page: int = 100,
               keyset: bool = False, decode: body.PageDecode | None = None) -> AsyncIterator[Page]:
         """Pages on demand, following `rel="next"` (keyset pagination when `keyset=True`)."""
         return page_fetch.iter_pages(self._decoding(decode), path, params, per_page=per_page, keyset=keyset)
 
-    async def fetch_all(self, path: str, params: Mapping[str, Any] | None = None, *,
+    async def fetch_all(self, path: ApiPath, params: Mapping[str, Any] | None = None, *,
                         on_progress: Progress | None = None, per_page: int = 100,
                         mode: FetchMode = "auto", keyset: bool = False,
                         first: Page | None = None, on_items: page_fetch.OnItems | None = None,
@@ -128,15 +131,15 @@ class Reads:
                                           on_items=on_items)
 
     # -- cached lists ---------------------------------------------------------------------------------
-    def cache_key(self, path: str, params: Mapping[str, Any] | None = None) -> Any:
+    def cache_key(self, path: ApiPath, params: Mapping[str, Any] | None = None) -> Any:
         return make_key(self.settings.base_url, self.identity, path, params)
 
-    def cached_list(self, path: str,
+    def cached_list(self, path: ApiPath,
                     params: Mapping[str, Any] | None = None) -> tuple[list[Any], bool] | None:
         """What the cache holds for a list, `(items, fresh)`, without a request (for painting at once)."""
         return self.cache.get(self.cache_key(path, params))
 
-    async def get_list(self, path: str, params: Mapping[str, Any] | None = None, *, refresh: bool = False,
+    async def get_list(self, path: ApiPath, params: Mapping[str, Any] | None = None, *, refresh: bool = False,
                        on_progress: Progress | None = None,
                        decode: body.PageDecode | None = None) -> list[Any]:
         """A whole list through the cache: a fresh entry costs no request; `refresh=True` always fetches
@@ -162,7 +165,7 @@ class _Decoding:
     def __getattr__(self, name: str) -> Any:
         return getattr(self._client, name)
 
-    async def get_page(self, path: str, params: Mapping[str, Any] | None = None) -> Page:
+    async def get_page(self, path: ApiPath, params: Mapping[str, Any] | None = None) -> Page:
         return await self._client.get_page(path, params, decode=self._decode)
 
 

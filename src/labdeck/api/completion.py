@@ -38,6 +38,7 @@ from labdeck.api.client import ApiClient
 from labdeck.api.errors import LabdeckError
 from labdeck.domain import catalogue as ep
 from labdeck.domain.completion import Kind, matches
+from labdeck.domain.endpoints import EndpointPath
 from labdeck.domain.text import sanitize_line
 
 Scope = tuple[Literal["project", "group"], str | int] | None
@@ -180,7 +181,7 @@ _GROUP_FEATURES: Final[dict[str, str]] = {"label": "group_label_projects",
                                           "milestone": "group_milestone_descendants"}
 
 
-def _request(ask: _Ask) -> tuple[str, dict[str, Any], str] | None:
+def _request(ask: _Ask) -> tuple[EndpointPath, dict[str, Any], str] | None:
     """The path, parameters and name field of one question (None: nothing to ask for this scope)."""
     search = {"search": ask.search} if ask.search else {}
     if ask.kind == "user":

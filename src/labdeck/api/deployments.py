@@ -15,7 +15,8 @@ from typing import Any
 from labdeck.api import body
 from labdeck.api.client import ApiClient
 from labdeck.api.errors import ApiError, LabdeckError, MalformedResponse, NotFound, may_have_applied
-from labdeck.api.models.base import parse_many, parse_one
+from labdeck.api.models.base import parse_many
+from labdeck.api.models.catalogue import read_many, read_one
 from labdeck.api.models.deployments import (
     DeployAccessLevel,
     Deployment,
@@ -72,7 +73,7 @@ class DeploymentsService:
             "sort": sort, "updated_after": _when(updated_after), "updated_before": _when(updated_before)}
         items = await self.client.get_list(ep.DEPLOYMENTS.path(project), params, refresh=refresh,
                                            on_progress=on_progress)
-        return parse_many(Deployment, items)
+        return read_many(ep.DEPLOYMENTS, items)
 
     async def deployment_rows(self, project: Ref, *, updated_after: datetime,
                               refresh: bool = False) -> list[DeploymentRow]:
@@ -85,11 +86,11 @@ class DeploymentsService:
 
     async def deployment(self, project: Ref, deployment_id: int) -> Deployment:
         data = await self.client.get_json(ep.DEPLOYMENT.path(project, deployment_id))
-        return parse_one(Deployment, data)
+        return read_one(ep.DEPLOYMENT, data)
 
     async def merge_requests(self, project: Ref, deployment_id: int) -> list[ShippedMergeRequest]:
         items = await self.client.fetch_all(ep.DEPLOYMENT_MERGE_REQUESTS.path(project, deployment_id))
-        return parse_many(ShippedMergeRequest, items)
+        return read_many(ep.DEPLOYMENT_MERGE_REQUESTS, items)
 
     async def create_deployment(self, project: Ref, *, environment: str, sha: str, ref: str, tag: bool,
                                 status: str = "running") -> Deployment:
@@ -102,37 +103,37 @@ class DeploymentsService:
         data = await self.client.post_json(ep.DEPLOYMENT_CREATE.path(project), json=body)
         # A new environment may have been created: that list is another family (the catalogue's `also`).
         forget(self.client, ep.DEPLOYMENT_CREATE, project)
-        return parse_one(Deployment, data)
+        return read_one(ep.DEPLOYMENT_CREATE, data)
 
     async def set_status(self, project: Ref, deployment_id: int, status: str) -> Deployment:
         _check_status(status)
         data = await self.client.put_json(ep.DEPLOYMENT_UPDATE.path(project, deployment_id),
                                           json={"status": status})
-        return parse_one(Deployment, data)
+        return read_one(ep.DEPLOYMENT_UPDATE, data)
 
     # -- environments -----------------------------------------------------------------------------------
     async def environments(self, project: Ref, *, states: str | None = None, search: str | None = None,
                            refresh: bool = False) -> list[Environment]:
         items = await self.client.get_list(ep.ENVIRONMENTS.path(project),
                                            {"states": states, "search": search}, refresh=refresh)
-        return parse_many(Environment, items)
+        return read_many(ep.ENVIRONMENTS, items)
 
     async def environment(self, project: Ref, environment_id: int) -> Environment:
         data = await self.client.get_json(ep.ENVIRONMENT.path(project, environment_id))
-        return parse_one(Environment, data)
+        return read_one(ep.ENVIRONMENT, data)
 
     # -- protected environments -------------------------------------------------------------------------
     async def protected_environments(self, project: Ref, *,
                                      refresh: bool = False) -> list[ProtectedEnvironment]:
         items = await self.client.get_list(ep.PROTECTED_ENVIRONMENTS.path(project), refresh=refresh)
-        return parse_many(ProtectedEnvironment, items)
+        return read_many(ep.PROTECTED_ENVIRONMENTS, items)
 
     async def protected_environment(self, project: Ref, name: str) -> ProtectedEnvironment:
         """The protection of `name`. An answer that is not that protection (another name, or something
         that is not a protection at all) is a `MalformedResponse`: what replaces a protection must never
         remove one it did not read."""
         data = await self.client.get_json(ep.PROTECTED_ENVIRONMENT.path(project, name))
-        found = parse_one(ProtectedEnvironment, data)
+        found: ProtectedEnvironment = read_one(ep.PROTECTED_ENVIRONMENT, data)
         if found.name != name:
             raise MalformedResponse(f"asked for the protection of environment {sanitize(name)!r}, the server "
                                     f"answered with {sanitize(str(found.name))[:80]!r}: nothing was changed")
@@ -150,7 +151,7 @@ class DeploymentsService:
             parse_rule(rule.as_json(), index)
         body = {"name": name, "deploy_access_levels": [rule.as_json() for rule in checked]}
         data = await self.client.post_json(ep.PROTECTED_ENVIRONMENT_CREATE.path(project), json=body)
-        return parse_one(ProtectedEnvironment, data)
+        return read_one(ep.PROTECTED_ENVIRONMENT_CREATE, data)
 
     async def add_rule(self, project: Ref, name: str, rule: DeployRule) -> ProtectedEnvironment:
         """Add one deploy rule: protects `name` when it is not yet protected; otherwise the protection is

@@ -10,7 +10,7 @@ from typing import Any
 
 from labdeck.api.client import ApiClient
 from labdeck.api.errors import NotModified
-from labdeck.api.models.base import parse_many, parse_one
+from labdeck.api.models.catalogue import read_many, read_one
 from labdeck.api.models.projects import Project
 from labdeck.api.projects import ProjectRef, forget
 from labdeck.domain import catalogue as ep
@@ -65,23 +65,23 @@ class ForksService:
         data = await self.client.post_json(ep.PROJECT_FORK.path(project),
                                            {k: v for k, v in body.items() if v is not None})
         forget(self.client, ep.PROJECT_FORK, project)
-        return parse_one(Project, data)
+        return read_one(ep.PROJECT_FORK, data)
 
     async def import_status(self, project_id: int) -> Project:
         """The fork as it is now (poll until `import_done`)."""
-        return parse_one(Project, await self.client.get_json(ep.PROJECT.path(int(project_id))))
+        return read_one(ep.PROJECT, await self.client.get_json(ep.PROJECT.path(int(project_id))))
 
     async def forks(self, project: ProjectRef, filters: ForkFilters | None = None, *,
                     refresh: bool = False) -> list[Project]:
         params = (filters or ForkFilters()).params()
         items = await self.client.get_list(ep.PROJECT_FORKS.path(project), params, refresh=refresh)
-        return parse_many(Project, items)
+        return read_many(ep.PROJECT_FORKS, items)
 
     async def create_relationship(self, project: ProjectRef, forked_from_id: int) -> Project:
         """Mark `project` as a fork of `forked_from_id` (administrators and owners)."""
         data = await self.client.post_json(ep.PROJECT_FORK_RELATION.path(project, forked_from_id))
         forget(self.client, ep.PROJECT_FORK_RELATION, project, forked_from_id)
-        return parse_one(Project, data)
+        return read_one(ep.PROJECT_FORK_RELATION, data)
 
     async def delete_relationship(self, project: ProjectRef) -> bool:
         """Remove the fork relationship; False when the project was not a fork (304)."""

@@ -13,7 +13,7 @@ from typing import Any, TypeVar
 from labdeck.api.client import ApiClient
 from labdeck.api.errors import LabdeckError, NotFound
 from labdeck.api.groups import GroupRef
-from labdeck.api.models.base import parse_many
+from labdeck.api.models.catalogue import read_many
 from labdeck.api.models.group_transfer import RelationState, RelationStatus
 from labdeck.api.request_log import expecting
 from labdeck.domain import catalogue as ep
@@ -96,7 +96,7 @@ class GroupTransferService:
 
     async def relations_status(self, group: GroupRef) -> list[RelationStatus]:
         items = await self.client.get_json(ep.GROUP_RELATIONS_STATUS.path(group))
-        return parse_many(RelationStatus, items)
+        return read_many(ep.GROUP_RELATIONS_STATUS, items)
 
     async def wait_for_relations(self, group: GroupRef, *, within: float = 600.0,
                                  on_poll: OnPoll | None = None) -> list[RelationStatus]:

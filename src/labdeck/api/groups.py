@@ -15,11 +15,12 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from labdeck.api.client import ApiClient
-from labdeck.api.models.base import parse_many, parse_one
+from labdeck.api.models.catalogue import read_many, read_one
 from labdeck.api.models.groups import Group
 from labdeck.api.models.projects import Project
 from labdeck.api.windowed import FROM_SETTINGS, WindowedList
 from labdeck.domain import catalogue as ep
+from labdeck.domain.endpoints import EndpointPath
 
 GroupRef = int | str
 Progress = Callable[[int, int | None], None]
@@ -95,7 +96,7 @@ class GroupsService:
     def __init__(self, client: ApiClient) -> None:
         self.client = client
 
-    async def _list(self, path: str, params: dict[str, Any], refresh: bool,
+    async def _list(self, path: EndpointPath, params: dict[str, Any], refresh: bool,
                     on_progress: Progress | None) -> list[Any]:
         return await self.client.get_list(path, params, refresh=refresh, on_progress=on_progress)
 
@@ -103,7 +104,7 @@ class GroupsService:
                           on_progress: Progress | None = None) -> list[Group]:
         """`GET /groups`: every group matching `query` that the caller may see."""
         params = (query or GroupQuery()).params(top=True)
-        return parse_many(Group, await self._list(ep.GROUPS.path(), params, refresh, on_progress))
+        return read_many(ep.GROUPS, await self._list(ep.GROUPS.path(), params, refresh, on_progress))
 
     def window(self, query: GroupQuery | None = None, *, per_page: int = 100,
                max_rows: int | None = FROM_SETTINGS) -> WindowedList[Group]:
@@ -112,7 +113,7 @@ class GroupsService:
         params = (query or GroupQuery()).params(top=True)
         if params.get("order_by", "name") == "name" and params.get("sort", "asc") == "asc":
             params.update(pagination="keyset", order_by="name", sort="asc")
-        return WindowedList(self.client, ep.GROUPS.path(), params, lambda items: parse_many(Group, items),
+        return WindowedList(self.client, ep.GROUPS.path(), params, lambda items: read_many(ep.GROUPS, items),
                             per_page=per_page, max_rows=max_rows)
 
     def top_level_window(self, *, all_available: bool | None = None,
@@ -124,23 +125,24 @@ class GroupsService:
     def subgroups_window(self, group: GroupRef, *, per_page: int = 100) -> WindowedList[Group]:
         """`GET /groups/:id/subgroups` read on demand: a group of the tree opened a page at a time."""
         return WindowedList(self.client, ep.GROUP_SUBGROUPS.path(group), GroupQuery().params(top=False),
-                            lambda items: parse_many(Group, items), per_page=per_page, max_rows=2 * per_page)
+                            lambda items: read_many(ep.GROUP_SUBGROUPS, items), per_page=per_page,
+                            max_rows=2 * per_page)
 
     async def subgroups(self, group: GroupRef, query: GroupQuery | None = None, *,
                         refresh: bool = False) -> list[Group]:
         """`GET /groups/:id/subgroups`: the visible direct subgroups."""
         params = (query or GroupQuery()).params(top=False)
         items = await self._list(ep.GROUP_SUBGROUPS.path(group), params, refresh, None)
-        return parse_many(Group, items)
+        return read_many(ep.GROUP_SUBGROUPS, items)
 
     async def get_group(self, group: GroupRef, *, statistics: bool = False) -> Group:
         """One group (without its project list)."""
         params = {"with_projects": False, "statistics": True if statistics else None}
-        return parse_one(Group, await self.client.get_json(ep.GROUP.path(group), params))
+        return read_one(ep.GROUP, await self.client.get_json(ep.GROUP.path(group), params))
 
     async def projects(self, group: GroupRef, query: ProjectQuery | None = None, *,
                        refresh: bool = False, on_progress: Progress | None = None) -> list[Project]:
         """`GET /groups/:id/projects` (shared projects included unless `with_shared=False`)."""
         params = (query or ProjectQuery()).params(shared=False)
         items = await self._list(ep.GROUP_PROJECTS.path(group), params, refresh, on_progress)
-        return parse_many(Project, items)
+        return read_many(ep.GROUP_PROJECTS, items)

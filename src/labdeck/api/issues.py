@@ -20,7 +20,8 @@ from labdeck.api import body
 from labdeck.api.client import ApiClient
 from labdeck.api.errors import LabdeckError, PageLimit, failure_text
 from labdeck.api.issue_scopes import GroupId, ProjectScope
-from labdeck.api.models.base import parse_many, parse_one
+from labdeck.api.models.base import parse_many
+from labdeck.api.models.catalogue import model_of, read_many, read_one
 from labdeck.api.models.fast_lists import fast_decoder
 from labdeck.api.models.issues import (
     BulkItemResult,
@@ -38,7 +39,7 @@ from labdeck.api.windowed import FROM_SETTINGS, WindowedList
 from labdeck.domain import catalogue as ep
 from labdeck.domain import issue_listing, issue_query
 from labdeck.domain.durations import parse_duration
-from labdeck.domain.endpoints import Endpoint
+from labdeck.domain.endpoints import Endpoint, EndpointPath
 from labdeck.domain.text import sanitize_json
 
 GLOBAL_PATH: Final = ep.ISSUES.path()
@@ -59,7 +60,7 @@ def issue_parts() -> SharedParts:
 def issue_rows() -> body.PageDecode | None:
     """How a listing's pages become issues: parsed straight from the bytes (`fast_lists`), or, for a page
     that path cannot read exactly, decoded for `parse_issue_list` (the tolerant path). One per listing."""
-    fast = fast_decoder(Issue, names_as={"labels": "name"})
+    fast = fast_decoder(model_of(ep.ISSUES), names_as={"labels": "name"})  # every issue listing's model
     return None if fast is None else body.page_decoder(fast.decode)
 
 
@@ -126,12 +127,12 @@ class IssuesService:
 
     def __init__(self, client: ApiClient) -> None:
         self.client = client
-        self._group_paths: set[str] = set()
+        self._group_paths: set[EndpointPath] = set()
         self._milestones: dict[tuple[str, str], int | None] = {}
 
     # -- listings -------------------------------------------------------------------------------------
     @staticmethod
-    def listing_path(group: GroupId | None = None) -> str:
+    def listing_path(group: GroupId | None = None) -> EndpointPath:
         if isinstance(group, ProjectScope):
             return ep.PROJECT_ISSUES.path(group.project)
         return GLOBAL_PATH if group is None else ep.GROUP_ISSUES.path(group)
@@ -154,12 +155,12 @@ class IssuesService:
             out.setdefault("scope", "all")
         return out
 
-    def _remember(self, path: str) -> str:
+    def _remember(self, path: EndpointPath) -> EndpointPath:
         if path != GLOBAL_PATH:
             self._group_paths.add(path)
         return path
 
-    async def _fetch_parsed(self, path: str, query: dict[str, Any], *, on_progress: Progress | None,
+    async def _fetch_parsed(self, path: EndpointPath, query: dict[str, Any], *, on_progress: Progress | None,
                             first: Any = None, decode: body.PageDecode | None = None) -> list[Issue]:
         """Every page parsed into issues as it arrives (in page order), sharing repeated parts: no decoded
         copy of the whole listing is ever held. `first`: page 1, already parsed by the caller (with
@@ -281,7 +282,7 @@ class IssuesService:
     # -- single issues --------------------------------------------------------------------------------
     async def get_issue(self, project_id: int | str, iid: int) -> Issue:
         body = await self.client.get_json(ep.ISSUE.path(project_id, iid), {"with_labels_details": "true"})
-        return parse_one(Issue, body)
+        return read_one(ep.ISSUE, body)
 
     async def project_issues(self, project_id: int | str,
                              params: Mapping[str, Any] | None = None) -> list[Issue]:
@@ -295,21 +296,21 @@ class IssuesService:
             body = await self.client.put_json(ep.ISSUE_UPDATE.path(project_id, iid), fields)
         finally:
             self._invalidate(ep.ISSUE_UPDATE, project_id, iid)
-        return parse_one(Issue, body)
+        return read_one(ep.ISSUE_UPDATE, body)
 
     # -- notes, to-do, promotion ----------------------------------------------------------------------
     async def notes(self, project_id: int | str, iid: int, *, refresh: bool = False) -> list[Note]:
         """The issue's notes, oldest first (through the list cache)."""
         items = await self.client.get_list(ep.ISSUE_NOTES.path(project_id, iid),
                                            {"sort": "asc", "order_by": "created_at"}, refresh=refresh)
-        return parse_many(Note, items)
+        return read_many(ep.ISSUE_NOTES, items)
 
     async def add_note(self, project_id: int | str, iid: int, body: str) -> Note:
         try:
             data = await self.client.post_json(ep.ISSUE_NOTE_CREATE.path(project_id, iid), {"body": body})
         finally:
             self._invalidate(ep.ISSUE_NOTE_CREATE, project_id, iid)
-        return parse_one(Note, data)
+        return read_one(ep.ISSUE_NOTE_CREATE, data)
 
     async def promote(self, project_id: int | str, iid: int) -> bool:
         """Promote to an epic with a `/promote` note; True when the server says it promoted."""
@@ -321,7 +322,7 @@ class IssuesService:
         response = await self.client.request("POST", ep.ISSUE_TODO.path(project_id, iid), allow_304=True)
         if response.status_code == 304:
             return None
-        return parse_one(Todo, self.client.decode(response))
+        return read_one(ep.ISSUE_TODO, self.client.decode(response))
 
     # -- time tracking --------------------------------------------------------------------------------
     async def track_time(self, project_id: int | str, iid: int, action: str,
@@ -339,22 +340,23 @@ class IssuesService:
             body = await self.client.post_json(endpoint.path(project_id, iid), payload)
         finally:
             self._invalidate(endpoint, project_id, iid)
-        return parse_one(TimeStats, body)
+        return read_one(endpoint, body)
 
     async def time_stats(self, project_id: int | str, iid: int) -> TimeStats:
-        return parse_one(TimeStats, await self.client.get_json(ep.ISSUE_TIME_STATS.path(project_id, iid)))
+        stats = await self.client.get_json(ep.ISSUE_TIME_STATS.path(project_id, iid))
+        return read_one(ep.ISSUE_TIME_STATS, stats)
 
     # -- merge requests -------------------------------------------------------------------------------
     async def related_merge_requests(self, project_id: int | str, iid: int, *,
                                      refresh: bool = False) -> list[IssueMergeRequest]:
         """Merge requests that mention the issue (through the list cache)."""
-        return parse_many(IssueMergeRequest, await self.client.get_list(
+        return read_many(ep.ISSUE_RELATED_MERGE_REQUESTS, await self.client.get_list(
             ep.ISSUE_RELATED_MERGE_REQUESTS.path(project_id, iid), refresh=refresh))
 
     async def closed_by(self, project_id: int | str, iid: int, *,
                         refresh: bool = False) -> list[IssueMergeRequest]:
         """Merge requests that close the issue when merged (through the list cache)."""
-        return parse_many(IssueMergeRequest, await self.client.get_list(
+        return read_many(ep.ISSUE_CLOSED_BY, await self.client.get_list(
             ep.ISSUE_CLOSED_BY.path(project_id, iid), refresh=refresh))
 
     # -- bulk -----------------------------------------------------------------------------------------

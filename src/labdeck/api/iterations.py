@@ -8,9 +8,10 @@ from typing import Literal
 
 from labdeck.api.client import ApiClient
 from labdeck.api.groups import GroupRef
-from labdeck.api.models.base import parse_many
+from labdeck.api.models.catalogue import read_many
 from labdeck.api.models.iterations import Iteration
 from labdeck.domain import catalogue as ep
+from labdeck.domain.endpoints import EndpointPath
 
 IterationFilter = Literal["opened", "upcoming", "started", "closed", "all"]
 
@@ -21,10 +22,10 @@ class IterationsService:
     def __init__(self, client: ApiClient) -> None:
         self.client = client
 
-    async def _list(self, path: str, state: IterationFilter | None, search: str | None,
+    async def _list(self, path: EndpointPath, state: IterationFilter | None, search: str | None,
                     include_ancestors: bool | None, refresh: bool) -> list[Iteration]:
         params = {"state": state, "search": search or None, "include_ancestors": include_ancestors}
-        return parse_many(Iteration, await self.client.get_list(path, params, refresh=refresh))
+        return read_many(path.endpoint, await self.client.get_list(path, params, refresh=refresh))
 
     async def group_iterations(self, group: GroupRef, *, state: IterationFilter | None = None,
                                search: str | None = None, include_ancestors: bool | None = None,

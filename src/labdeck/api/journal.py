@@ -28,6 +28,7 @@ import httpx
 from labdeck.api.errors import ApiError, LabdeckError, NotFound
 from labdeck.api.private_files import open_private, private_folder
 from labdeck.domain import catalogue as ep
+from labdeck.domain.endpoints import RawPath
 from labdeck.domain.journal_rules import (
     VALUE_KEPT_IN_MEMORY,
     Inverse,
@@ -280,7 +281,7 @@ class Journal:
             return None
         scoped = params if op.kind == "variable.delete" else None  # a variable's environment_scope filter
         try:
-            found = await client.get_json(op.snapshot, params=scoped)
+            found = await client.get_json(RawPath(op.snapshot), params=scoped)  # stored: not re-checked
         except (LabdeckError, ValueError):
             return None
         return found if isinstance(found, dict) else None
@@ -343,7 +344,7 @@ class UndoService:
             scope = inverse.body.get("environment_scope") if "key" in inverse.body else None
             try:  # a variable is looked up in its own scope: another scope may share the key
                 current = await self.client.get_json(
-                    inverse.check_path, {"filter": {"environment_scope": scope}} if scope else None)
+                    RawPath(inverse.check_path), {"filter": {"environment_scope": scope}} if scope else None)
             except NotFound:
                 current = None
             changed = changed_since(inverse, current if isinstance(current, dict) else None)
@@ -354,7 +355,7 @@ class UndoService:
             body["value"] = self.journal.value_for(entry)
         token = _undoing.set(entry.id)
         try:
-            await self.client.request(inverse.method, inverse.path, json=body or None)
+            await self.client.request(inverse.method, RawPath(inverse.path), json=body or None)
         finally:
             _undoing.reset(token)
         return f"undone: {change_phrase(entry.operation, entry.target)}"

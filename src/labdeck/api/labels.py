@@ -8,7 +8,7 @@ from typing import Any
 
 from labdeck.api.client import ApiClient
 from labdeck.api.groups import GroupRef
-from labdeck.api.models.base import parse_many, parse_one
+from labdeck.api.models.catalogue import read_many, read_one
 from labdeck.api.models.labels import GroupLabel
 from labdeck.domain import catalogue as ep
 from labdeck.domain.colours import normalise_colour
@@ -29,7 +29,7 @@ class GroupLabelsService:
                   "include_descendant_groups": include_descendant_groups,
                   "only_group_labels": only_group_labels, "search": search or None}
         items = await self.client.get_list(ep.GROUP_LABELS.path(group), params, refresh=refresh)
-        return parse_many(GroupLabel, items)
+        return read_many(ep.GROUP_LABELS, items)
 
     async def create_label(self, group: GroupRef, name: str, color: str,
                            description: str | None = None) -> GroupLabel:
@@ -43,7 +43,7 @@ class GroupLabelsService:
                                                   {k: v for k, v in body.items() if v is not None})
         finally:
             self.client.cache.forget(ep.GROUP_LABEL_CREATE, group)
-        return parse_one(GroupLabel, created)
+        return read_one(ep.GROUP_LABEL_CREATE, created)
 
     async def update_label(self, group: GroupRef, label: int | str, *, new_name: str | None = None,
                            color: str | None = None, description: str | None = None) -> GroupLabel:
@@ -57,7 +57,7 @@ class GroupLabelsService:
             updated = await self.client.put_json(ep.GROUP_LABEL_UPDATE.path(group, label), body)
         finally:
             self.client.cache.forget(ep.GROUP_LABEL_UPDATE, group, label)
-        return parse_one(GroupLabel, updated)
+        return read_one(ep.GROUP_LABEL_UPDATE, updated)
 
     async def delete_label(self, group: GroupRef, label: int | str) -> None:
         try:
@@ -75,4 +75,4 @@ class GroupLabelsService:
             self.client.cache.forget(endpoint, group, label)
         if response.status_code == 304:
             return None
-        return parse_one(GroupLabel, self.client.decode(response))
+        return read_one(endpoint, self.client.decode(response))

@@ -14,7 +14,7 @@ from typing import Any, Literal
 from labdeck.api.client import ApiClient
 from labdeck.api.errors import LabdeckError
 from labdeck.api.groups import GroupRef
-from labdeck.api.models.base import parse_many, parse_one
+from labdeck.api.models.catalogue import read_many, read_one
 from labdeck.api.models.members import BillableMember, Member
 from labdeck.domain import catalogue as ep
 from labdeck.domain.access_levels import MEMBER_LEVELS, PROJECT_MEMBER_LEVELS
@@ -65,7 +65,7 @@ class MembersService:
         """Direct members, or with `inherited=True` everyone with access (the highest level per user)."""
         path = _endpoint(source, "members_all" if inherited else "members").path(source[1])
         params = {"query": query or None, "user_ids": list(user_ids) or None}
-        return parse_many(Member, await self.client.get_list(path, params, refresh=refresh))
+        return read_many(path.endpoint, await self.client.get_list(path, params, refresh=refresh))
 
     async def user_id_for(self, username: str) -> int:
         """The id of the user called `username` (`GET /users?username=`, case-insensitive, a leading `@`
@@ -91,7 +91,7 @@ class MembersService:
                 "expires_at": expires_at.isoformat() if expires_at else None, "invite_source": invite_source}
         try:
             path = _endpoint(source, "member_add").path(source[1])
-            return parse_one(Member, await self.client.post_json(path, _clean(body)))
+            return read_one(path.endpoint, await self.client.post_json(path, _clean(body)))
         finally:
             self._changed(source)
 
@@ -118,7 +118,7 @@ class MembersService:
         try:
             path = _endpoint(source, "member_update").path(source[1], user_id)
             updated = await self.client.put_json(path, _clean(body))
-            return parse_one(Member, updated)
+            return read_one(path.endpoint, updated)
         finally:
             self._changed(source)
 
@@ -135,7 +135,7 @@ class MembersService:
             response = await self.client.request(endpoint.method, endpoint.path(group, user_id))
         finally:
             self._changed(("groups", group))
-        return parse_one(Member, self.client.decode(response))
+        return read_one(endpoint, self.client.decode(response))
 
     # -- billable members -----------------------------------------------------------------------------
     async def billable_members(self, group: GroupRef, *, search: str | None = None,
@@ -147,7 +147,7 @@ class MembersService:
         params = {"search": search or None, "sort": sort}
         items = await self.client.get_list(ep.GROUP_BILLABLE_MEMBERS.path(group), params,
                                            refresh=refresh)
-        return parse_many(BillableMember, items)
+        return read_many(ep.GROUP_BILLABLE_MEMBERS, items)
 
     async def remove_billable_member(self, group: GroupRef, user_id: int) -> None:
         """Remove the user from the group, its subgroups and projects."""

@@ -15,13 +15,14 @@ from datetime import UTC, date, datetime, timedelta
 
 from labdeck.api.client import ApiClient
 from labdeck.api.errors import LabdeckError
-from labdeck.api.models.base import parse_many
+from labdeck.api.models.catalogue import read_many
 from labdeck.api.models.deployments import Deployment
 from labdeck.api.models.moderation import Condition, ModeratedUser
 from labdeck.api.models.project_resources import PagesDomain
 from labdeck.api.pagination import Page
 from labdeck.api.users import USERS_PATH, UsersService
 from labdeck.domain import catalogue as ep
+from labdeck.domain.endpoints import EndpointPath
 from labdeck.domain.moderation import DEFAULT_DORMANT_DAYS
 
 BUDGET = 12  # requests the overview may send in all
@@ -93,6 +94,7 @@ class OverviewService:
         figures = UsersFigures(dormant_days=dormant_days)
         users = UsersService(self.client)
         cached = users.cached_users()  # the users view's own list: no request while it is fresh
+        found: list[ModeratedUser]
         if cached is not None and cached[1]:
             found = cached[0]
             figures.total = len(found)
@@ -102,14 +104,15 @@ class OverviewService:
             figures.total = next((p.total for p in pages if p.total is not None), None)
             if figures.complete:  # the whole list: the users view will not ask again
                 self.client.cache.set(self.client.cache_key(USERS_PATH, users.list_params()), items)
-            found = parse_many(ModeratedUser, items, sanitised=True)
+            found = read_many(ep.USERS, items, sanitised=True)
         for user in found:
             figures.scanned += 1
             for condition in user.conditions(today, dormant_days):
                 figures.counts[condition] = figures.counts.get(condition, 0) + 1
         return figures
 
-    async def _pages(self, path: str, params: dict[str, str] | None, limit: int) -> tuple[list[Page], bool]:
+    async def _pages(self, path: EndpointPath, params: dict[str, str] | None,
+                     limit: int) -> tuple[list[Page], bool]:
         """The first pages of a list within the budget (at most `limit`), and whether that was all of it."""
         self.budget.take()
         found: list[Page] = []
@@ -128,7 +131,8 @@ class OverviewService:
         now = self.now()
         pages, figures.complete = await self._pages(ep.ALL_PAGES_DOMAINS.path(), None, DOMAIN_PAGES)
         for page in pages:
-            for domain in parse_many(PagesDomain, page.items, sanitised=True):
+            domains: list[PagesDomain] = read_many(ep.ALL_PAGES_DOMAINS, page.items, sanitised=True)
+            for domain in domains:
                 figures.scanned += 1
                 state = domain.expiry_state(now)
                 if state == "expired":
@@ -147,7 +151,8 @@ class OverviewService:
             page = await self.client.get_page(ep.DEPLOYMENTS.path(project_id), {
                 "status": "failed", "updated_after": since, "order_by": "updated_at", "sort": "desc",
                 "per_page": 20})
-            found += [FailedDeployment(path, d) for d in parse_many(Deployment, page.items, sanitised=True)]
+            failed: list[Deployment] = read_many(ep.DEPLOYMENTS, page.items, sanitised=True)
+            found += [FailedDeployment(path, d) for d in failed]
         return sorted(found, key=lambda f: _when(f.deployment), reverse=True)
 
 

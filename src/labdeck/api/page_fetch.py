@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from labdeck.api.errors import PageLimit, PaginationLoop
 from labdeck.api.models.base import paused_gc
 from labdeck.api.pagination import Page
+from labdeck.domain.endpoints import ApiPath, RawPath
 
 if TYPE_CHECKING:
     from labdeck.api.client import ApiClient
@@ -96,7 +97,7 @@ def _base_params(params: Mapping[str, Any] | None) -> dict[str, Any]:
     return {k: v for k, v in (params or {}).items() if k not in _PAGE_KEYS}
 
 
-async def iter_pages(client: ApiClient, path: str, params: Mapping[str, Any] | None = None, *,
+async def iter_pages(client: ApiClient, path: ApiPath, params: Mapping[str, Any] | None = None, *,
                      per_page: int = 100, keyset: bool = False) -> AsyncIterator[Page]:
     """Yield pages one by one, following `rel="next"` (or `x-next-page` when there is no `Link`)."""
     query = _base_params(params)
@@ -115,7 +116,7 @@ async def iter_pages(client: ApiClient, path: str, params: Mapping[str, Any] | N
             return
         if page.next_url:
             walk.follow(page.next_url)  # a server that links to itself must not loop us forever
-            page = await client.get_page(page.next_url)
+            page = await client.get_page(RawPath(page.next_url))
             walk.add(page)
         elif page.next_page and not keyset:
             if page.next_page <= query.get("page", 1):  # `x-next-page` must move forward, or we loop
@@ -168,7 +169,7 @@ async def _cancel_all(tasks: list[asyncio.Task[Page]]) -> None:
     await asyncio.gather(*tasks, return_exceptions=True)
 
 
-async def _sequential(client: ApiClient, path: str, params: Mapping[str, Any] | None, per_page: int,
+async def _sequential(client: ApiClient, path: ApiPath, params: Mapping[str, Any] | None, per_page: int,
                       keyset: bool, on_progress: Progress | None, sink: _Sink, number: int = 1) -> None:
     async for page in iter_pages(client, path, params, per_page=per_page, keyset=keyset):
         sink.put(number, page.items)
@@ -176,7 +177,7 @@ async def _sequential(client: ApiClient, path: str, params: Mapping[str, Any] | 
         _report(on_progress, sink.count, page.total)
 
 
-async def _known_total(client: ApiClient, path: str, query: dict[str, Any], first: Page,
+async def _known_total(client: ApiClient, path: ApiPath, query: dict[str, Any], first: Page,
                        on_progress: Progress | None, sink: _Sink) -> None:
     """All pages 2..total_pages at once; the client's semaphore bounds how many are in flight."""
     total_pages = first.total_pages or 1
@@ -205,7 +206,7 @@ async def _known_total(client: ApiClient, path: str, query: dict[str, Any], firs
         raise walk.limit()
 
 
-async def _speculative(client: ApiClient, path: str, query: dict[str, Any], first: Page, size: int,
+async def _speculative(client: ApiClient, path: ApiPath, query: dict[str, Any], first: Page, size: int,
                        on_progress: Progress | None, sink: _Sink) -> None:
     """Unknown total: keep `concurrency` page numbers in flight until a short, empty or last page."""
     window = max(1, client.settings.concurrency)
@@ -250,7 +251,7 @@ async def _speculative(client: ApiClient, path: str, query: dict[str, Any], firs
     _report(on_progress, sink.count, sink.count)
 
 
-async def fetch_all(client: ApiClient, path: str, params: Mapping[str, Any] | None = None, *,
+async def fetch_all(client: ApiClient, path: ApiPath, params: Mapping[str, Any] | None = None, *,
                     on_progress: Progress | None = None, per_page: int = 100, mode: FetchMode = "auto",
                     keyset: bool = False, first: Page | None = None,
                     on_items: OnItems | None = None) -> list[Any]:
@@ -273,7 +274,7 @@ async def fetch_all(client: ApiClient, path: str, params: Mapping[str, Any] | No
         return sink.items
 
 
-async def _fetch_all(client: ApiClient, path: str, params: Mapping[str, Any] | None, *,
+async def _fetch_all(client: ApiClient, path: ApiPath, params: Mapping[str, Any] | None, *,
                      on_progress: Progress | None, per_page: int, mode: FetchMode, keyset: bool,
                      first: Page | None, sink: _Sink) -> None:
     if keyset or mode == "sequential" or (params or {}).get("pagination") == "keyset":
@@ -295,7 +296,7 @@ async def _fetch_all(client: ApiClient, path: str, params: Mapping[str, Any] | N
         walk.add(first)
         while page.next_url and page.items:
             walk.follow(page.next_url)
-            page = await client.get_page(page.next_url)
+            page = await client.get_page(RawPath(page.next_url))
             walk.add(page)
             number += 1
             sink.put(number, page.items)

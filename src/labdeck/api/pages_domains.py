@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from labdeck.api.client import ApiClient
-from labdeck.api.models.base import parse_many, parse_one
+from labdeck.api.models.catalogue import read_many, read_one
 from labdeck.api.models.project_resources import PagesDomain
 from labdeck.api.projects import ProjectRef, forget
 from labdeck.domain import catalogue as ep
@@ -21,15 +21,15 @@ class PagesDomainsService:
     async def all_domains(self, *, refresh: bool = False) -> list[PagesDomain]:
         """Every domain with its project id and certificate expiry (administrators only)."""
         items = await self.client.get_list(ep.ALL_PAGES_DOMAINS.path(), refresh=refresh)
-        return parse_many(PagesDomain, items)
+        return read_many(ep.ALL_PAGES_DOMAINS, items)
 
     async def domains(self, project: ProjectRef, *, refresh: bool = False) -> list[PagesDomain]:
         items = await self.client.get_list(ep.PROJECT_PAGES_DOMAINS.path(project), refresh=refresh)
-        return parse_many(PagesDomain, items)
+        return read_many(ep.PROJECT_PAGES_DOMAINS, items)
 
     async def domain(self, project: ProjectRef, domain: str) -> PagesDomain:
         data = await self.client.get_json(ep.PROJECT_PAGES_DOMAIN.path(project, domain))
-        return parse_one(PagesDomain, data)
+        return read_one(ep.PROJECT_PAGES_DOMAIN, data)
 
     @staticmethod
     def _form(fields: dict[str, Any], certificate: str | None, key: str | None,
@@ -54,7 +54,7 @@ class PagesDomainsService:
         response = await self.client.post_json(ep.PROJECT_PAGES_DOMAIN_CREATE.path(project), data=data,
                                                files=files)
         forget(self.client, ep.PROJECT_PAGES_DOMAIN_CREATE, project)
-        return parse_one(PagesDomain, response)
+        return read_one(ep.PROJECT_PAGES_DOMAIN_CREATE, response)
 
     async def update(self, project: ProjectRef, domain: str, *, auto_ssl_enabled: bool | None = None,
                      certificate: str | None = None, key: str | None = None,
@@ -63,14 +63,14 @@ class PagesDomainsService:
         response = await self.client.request("PUT", ep.PROJECT_PAGES_DOMAIN_UPDATE.path(project, domain),
                                              data=data, files=files)
         forget(self.client, ep.PROJECT_PAGES_DOMAIN_UPDATE, project, domain)
-        return parse_one(PagesDomain, self.client.decode(response))
+        return read_one(ep.PROJECT_PAGES_DOMAIN_UPDATE, self.client.decode(response))
 
     async def remove_certificate(self, project: ProjectRef, domain: str) -> PagesDomain:
         """Detach the certificate (empty `certificate` and `key`); `auto_ssl_enabled` goes off too."""
         response = await self.client.request("PUT", ep.PROJECT_PAGES_DOMAIN_UPDATE.path(project, domain),
                                              data={"certificate": "", "key": ""})
         forget(self.client, ep.PROJECT_PAGES_DOMAIN_UPDATE, project, domain)
-        return parse_one(PagesDomain, self.client.decode(response))
+        return read_one(ep.PROJECT_PAGES_DOMAIN_UPDATE, self.client.decode(response))
 
     async def delete(self, project: ProjectRef, domain: str) -> None:
         await self.client.delete(ep.PROJECT_PAGES_DOMAIN_DELETE.path(project, domain))

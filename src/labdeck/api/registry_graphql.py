@@ -36,6 +36,7 @@ from labdeck.api.client import ApiClient
 from labdeck.api.errors import ApiError, Forbidden, MalformedResponse, NotFound, Unauthorized
 from labdeck.api.models.base import parse_many
 from labdeck.api.models.registry import RegistryTagDetail, trusted_detail
+from labdeck.domain.endpoints import RawPath
 from labdeck.domain.text import may_hold_control
 
 PAGE = 20
@@ -196,7 +197,7 @@ class RegistryGraphQL:
         """`data` of a query, and whether its bytes were free of control characters (then its strings
         need no sanitising); `GraphQLRefused` when GraphQL is absent, refuses, or answers with errors."""
         try:
-            response = await self.client.request("POST", self.url,
+            response = await self.client.request("POST", RawPath(self.url),
                                                  json={"query": query, "variables": variables})
         except (NotFound, Unauthorized, Forbidden) as error:
             raise GraphQLRefused(f"GraphQL answered {error.status}", session_wide=True) from None

@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Literal
 
 from labdeck.api.client import ApiClient
-from labdeck.api.models.base import parse_many, parse_one
+from labdeck.api.models.catalogue import read_many, read_one
 from labdeck.api.models.project_resources import RepositoryTag
 from labdeck.api.projects import ProjectRef
 from labdeck.domain import catalogue as ep
@@ -24,18 +24,18 @@ class TagsService:
     async def tags(self, project: ProjectRef, *, order_by: OrderBy = "updated", sort: Sort = "desc",
                    search: str | None = None, refresh: bool = False) -> list[RepositoryTag]:
         params = {"order_by": order_by, "sort": sort, "search": search or None}
-        return parse_many(RepositoryTag, await self.client.get_list(ep.PROJECT_TAGS.path(project), params,
+        return read_many(ep.PROJECT_TAGS, await self.client.get_list(ep.PROJECT_TAGS.path(project), params,
                                                                     refresh=refresh))
 
     async def tag(self, project: ProjectRef, name: str) -> RepositoryTag:
-        return parse_one(RepositoryTag, await self.client.get_json(ep.PROJECT_TAG.path(project, name)))
+        return read_one(ep.PROJECT_TAG, await self.client.get_json(ep.PROJECT_TAG.path(project, name)))
 
     async def create(self, project: ProjectRef, name: str, ref: str, *,
                      message: str | None = None) -> RepositoryTag:
         """A lightweight tag, or an annotated one when `message` is given."""
         body = {"tag_name": name, "ref": ref, **({"message": message} if message else {})}
         data = await self.client.post_json(ep.PROJECT_TAG_CREATE.path(project), body)
-        return parse_one(RepositoryTag, data)
+        return read_one(ep.PROJECT_TAG_CREATE, data)
 
     async def delete(self, project: ProjectRef, name: str) -> None:
         await self.client.delete(ep.PROJECT_TAG_DELETE.path(project, name))

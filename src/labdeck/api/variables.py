@@ -12,7 +12,7 @@ from typing import Any, Literal
 
 from labdeck.api.client import ApiClient
 from labdeck.api.groups import GroupRef
-from labdeck.api.models.base import parse_many, parse_one
+from labdeck.api.models.catalogue import read_many, read_one
 from labdeck.api.models.variables import CiVariable
 from labdeck.api.projects import ProjectRef
 from labdeck.domain import catalogue as ep
@@ -68,12 +68,12 @@ class VariablesService:
     async def variables(self, owner: Owner, *, refresh: bool = False) -> list[CiVariable]:
         """The variables of a project (`("projects", ref)`) or a group (`("groups", ref)`)."""
         path = ep.owned(owner[0])["variables"].path(owner[1])
-        return parse_many(CiVariable, await self.client.get_list(path, refresh=refresh))
+        return read_many(path.endpoint, await self.client.get_list(path, refresh=refresh))
 
     async def get_variable(self, owner: Owner, key: str, *,
                            environment_scope: str | None = None) -> CiVariable:
         path = ep.owned(owner[0])["variable"].path(owner[1], key)
-        return parse_one(CiVariable, await self.client.get_json(path, self._scope(environment_scope)))
+        return read_one(path.endpoint, await self.client.get_json(path, self._scope(environment_scope)))
 
     async def create_variable(self, owner: Owner, key: str, value: str, *,
                               variable_type: VariableType | None = None, protected: bool | None = None,
@@ -89,7 +89,7 @@ class VariablesService:
                             masked_and_hidden)
         try:
             endpoint = ep.owned(owner[0])["variable_create"]
-            return parse_one(CiVariable, await self.client.post_json(endpoint.path(owner[1]), body))
+            return read_one(endpoint, await self.client.post_json(endpoint.path(owner[1]), body))
         finally:
             self.client.cache.forget(ep.owned(owner[0])["variable_create"], owner[1])
 
@@ -109,7 +109,7 @@ class VariablesService:
                                                  params=self._scope(environment_scope))
         finally:
             self.client.cache.forget(endpoint, owner[1], key)
-        return parse_one(CiVariable, updated)
+        return read_one(endpoint, updated)
 
     async def delete_variable(self, owner: Owner, key: str, *, environment_scope: str | None = None) -> None:
         endpoint = ep.owned(owner[0])["variable_delete"]
@@ -125,7 +125,7 @@ class VariablesService:
     # -- instance variables ---------------------------------------------------------------------------
     async def instance_variables(self, *, refresh: bool = False) -> list[CiVariable]:
         items = await self.client.get_list(ep.INSTANCE_VARIABLES.path(), refresh=refresh)
-        return parse_many(CiVariable, items)
+        return read_many(ep.INSTANCE_VARIABLES, items)
 
     async def create_instance_variable(self, key: str, value: str, *,
                                        variable_type: VariableType | None = None,
@@ -137,7 +137,7 @@ class VariablesService:
         body = _body(value, variable_type, protected, masked, key=key, raw=raw, description=description)
         try:
             created = await self.client.post_json(ep.INSTANCE_VARIABLE_CREATE.path(), body)
-            return parse_one(CiVariable, created)
+            return read_one(ep.INSTANCE_VARIABLE_CREATE, created)
         finally:
             self.client.cache.forget(ep.INSTANCE_VARIABLE_CREATE)
 
@@ -153,7 +153,7 @@ class VariablesService:
             updated = await self.client.put_json(ep.INSTANCE_VARIABLE_UPDATE.path(key), body)
         finally:
             self.client.cache.forget(ep.INSTANCE_VARIABLE_UPDATE, key)
-        return parse_one(CiVariable, updated)
+        return read_one(ep.INSTANCE_VARIABLE_UPDATE, updated)
 
     async def delete_instance_variable(self, key: str) -> None:
         try:

@@ -5,7 +5,7 @@ attachment uploads (multipart). Paths come from the endpoint catalogue."""
 from __future__ import annotations
 
 from labdeck.api.client import ApiClient
-from labdeck.api.models.base import parse_many, parse_one
+from labdeck.api.models.catalogue import read_many, read_one
 from labdeck.api.models.project_resources import WikiAttachment, WikiPage
 from labdeck.api.projects import ProjectRef
 from labdeck.domain import catalogue as ep
@@ -19,16 +19,16 @@ class WikiService:
                     refresh: bool = False) -> list[WikiPage]:
         items = await self.client.get_list(ep.PROJECT_WIKIS.path(project),
                                            {"with_content": with_content or None}, refresh=refresh)
-        return parse_many(WikiPage, items)
+        return read_many(ep.PROJECT_WIKIS, items)
 
     async def page(self, project: ProjectRef, slug: str) -> WikiPage:
-        return parse_one(WikiPage, await self.client.get_json(ep.PROJECT_WIKI.path(project, slug)))
+        return read_one(ep.PROJECT_WIKI, await self.client.get_json(ep.PROJECT_WIKI.path(project, slug)))
 
     async def create(self, project: ProjectRef, title: str, content: str, *,
                      format: str = "markdown") -> WikiPage:
         data = await self.client.post_json(ep.PROJECT_WIKI_CREATE.path(project),
                                            {"title": title, "content": content, "format": format})
-        return parse_one(WikiPage, data)
+        return read_one(ep.PROJECT_WIKI_CREATE, data)
 
     async def update(self, project: ProjectRef, slug: str, *, title: str | None = None,
                      content: str | None = None, format: str | None = None) -> WikiPage:
@@ -38,7 +38,7 @@ class WikiService:
         if not body:
             raise ValueError("give a title, content or format to update")
         data = await self.client.put_json(ep.PROJECT_WIKI_UPDATE.path(project, slug), body)
-        return parse_one(WikiPage, data)
+        return read_one(ep.PROJECT_WIKI_UPDATE, data)
 
     async def delete(self, project: ProjectRef, slug: str) -> None:
         await self.client.delete(ep.PROJECT_WIKI_DELETE.path(project, slug))
@@ -49,4 +49,4 @@ class WikiService:
         data = await self.client.post_json(ep.PROJECT_WIKI_ATTACHMENT.path(project),
                                            data={"branch": branch} if branch else None,
                                            files={"file": (file_name, content)})
-        return parse_one(WikiAttachment, data)
+        return read_one(ep.PROJECT_WIKI_ATTACHMENT, data)

@@ -30,6 +30,7 @@ from labdeck.api import body
 from labdeck.api.client import ApiClient
 from labdeck.api.errors import ApiError
 from labdeck.api.pagination import Page
+from labdeck.domain.endpoints import ApiPath, RawPath
 
 T = TypeVar("T")
 Parse = Callable[[list[Any]], list[T]]
@@ -41,7 +42,7 @@ _PAGING = ("page", "per_page", "cursor", "id_after", "id_before")
 class WindowedList(Generic[T]):
     """The rows of one listing (`path` with `params`), read a page at a time as they are asked for."""
 
-    def __init__(self, client: ApiClient, path: str, params: Mapping[str, Any] | None, parse: Parse[T], *,
+    def __init__(self, client: ApiClient, path: ApiPath, params: Mapping[str, Any] | None, parse: Parse[T], *,
                  decode: body.PageDecode | None = None, per_page: int = 100,
                  max_rows: int | None = FROM_SETTINGS, readahead: int = 2,
                  on_drop: Callable[[int, list[T]], None] | None = None) -> None:
@@ -194,10 +195,10 @@ class WindowedList(Generic[T]):
                 link = self.links.get(page)
                 if link is None:  # the page before was the last
                     return []
-            result = await self._get(link, None)
+            result = await self._get(RawPath(link), None)
         return self._arrived(page, result)
 
-    async def _get(self, path: str, params: Mapping[str, Any] | None) -> Page:
+    async def _get(self, path: ApiPath, params: Mapping[str, Any] | None) -> Page:
         self.requests += 1
         self.in_flight += 1
         self.peak_in_flight = max(self.peak_in_flight, self.in_flight)

@@ -36,6 +36,7 @@ from labdeck.cli.support import (
     demo_transport,
     run_guarded,
 )
+from labdeck.domain.endpoints import RawPath
 
 if TYPE_CHECKING:
     import httpx
@@ -201,14 +202,15 @@ async def _call(args: argparse.Namespace, settings: ConnectionSettings, method: 
             from labdeck.cli.json_out import ArrayWriter
 
             writer = ArrayWriter(_stdout_bytes(), pretty=sys.stdout.isatty())
-            await client.fetch_all(path, params, per_page=int(per_page), on_items=writer.add)
+            await client.fetch_all(RawPath(path), params, per_page=int(per_page), on_items=writer.add)
             writer.close()
             return "done", None
         if method in _READS:
             _merge(params, fields)
-            response = await client.request(method, path, params=params, headers=headers)
+            response = await client.request(method, RawPath(path), params=params, headers=headers)
         else:
-            response = await client.request(method, path, params=params, json=fields or None, headers=headers)
+            response = await client.request(method, RawPath(path), params=params, json=fields or None,
+                                            headers=headers)
         body = response.content
         if not body.strip():
             return "empty", None

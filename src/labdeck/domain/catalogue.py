@@ -1,6 +1,10 @@
 """The endpoint catalogue: every REST endpoint labdeck calls (paths relative to `/api/v4`), declared once,
 and the features that not every GitLab has.
 
+Each endpoint also says which query parameters labdeck may send it (`params`, and `paged` for the
+pagination ones), which `ApiClient.request` enforces, and the model its body is (`model`, a name that
+`labdeck.api.models.catalogue` resolves and the services read bodies through).
+
 Read by the services (`ENDPOINT.path(...)`: a service never writes a path), the journal's undo rules
 (`journal_rules` matches a request against these templates), list cache invalidation (`families`), the
 TUI's capability checks (`FEATURES`, through `domain.capabilities`) and the sandbox, which mounts a route
@@ -15,7 +19,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Final
 
-from labdeck.domain.endpoints import Endpoint, find, shape
+from labdeck.domain.endpoints import Endpoint, find, names, shape
 
 
 @dataclass(frozen=True)
@@ -49,6 +53,27 @@ FEATURES: Final[dict[str, Feature]] = {f.name: f for f in (
 )}
 
 E = Endpoint
+# Query parameters several listings share (the names of GitLab's API docs, doc/api/*.md), beside PAGINATION.
+_USER_QUERY = names("username search active blocked exclude_internal")  # users.md
+# groups.md (lib/api/groups.rb `group_list_params`); a group's subgroups are never filtered by the two last
+_GROUP_QUERY = names("search skip_groups all_available statistics with_custom_attributes owned "
+                     "min_access_level top_level_only custom_attributes")
+_SUBGROUP_QUERY = _GROUP_QUERY - names("top_level_only custom_attributes")
+# "List a group's shared projects" takes these; "List a group's projects" these and the ones after
+_SHARED_PROJECT_QUERY = names("archived visibility search simple starred with_issues_enabled "
+                              "with_merge_requests_enabled min_access_level with_custom_attributes")
+_PROJECT_QUERY = _SHARED_PROJECT_QUERY | names("owned with_shared include_subgroups with_security_reports "
+                                               "statistics")
+_FORK_QUERY = names("archived membership min_access_level owned search simple starred statistics "
+                    "updated_after updated_before visibility with_custom_attributes with_issues_enabled "
+                    "with_merge_requests_enabled")  # projects.md, "List forks of a project"
+_ISSUE_QUERY = names("labels not iids search in author_id author_username assignee_id assignee_username "
+                     "milestone weight my_reaction_emoji confidential created_after created_before "
+                     "updated_after updated_before state scope due_date issue_type iteration_id "
+                     "iteration_title with_labels_details")  # issues.md (domain/issue_listing.py)
+_LABEL_QUERY = names("with_counts include_ancestor_groups include_descendant_groups only_group_labels search")
+_ITERATION_QUERY = names("state search include_ancestors")  # iterations.md, group_iterations.md
+_SCOPE = names("filter")  # `filter[environment_scope]` (variables.md)
 _USERS = "/users"
 _GROUP = "/groups/{group}"
 _PROJECT = "/projects/{project}"
@@ -56,67 +81,79 @@ _ISSUE = _PROJECT + "/issues/{iid:int}"
 _REPO = _PROJECT + "/registry/repositories/{repository_id:int}"
 
 # -- instance ---------------------------------------------------------------------------------------------
-VERSION = E("GET", "/version")
+VERSION = E("GET", "/version", model="Version")
 METADATA = E("GET", "/metadata", feature="metadata")
-CURRENT_USER = E("GET", "/user")
+CURRENT_USER = E("GET", "/user", model="CurrentUser")
 CURRENT_JOB = E("GET", "/job", feature="job_token_job", job_token=True)
 APPLICATION_SETTINGS = E("GET", "/application/settings")
-ALL_PAGES_DOMAINS = E("GET", "/pages/domains")
-INSTANCE_VARIABLES = E("GET", "/admin/ci/variables")
-INSTANCE_VARIABLE_CREATE = E("POST", "/admin/ci/variables")
-INSTANCE_VARIABLE = E("GET", "/admin/ci/variables/{key}")
-INSTANCE_VARIABLE_UPDATE = E("PUT", "/admin/ci/variables/{key}", family="/admin/ci/variables")
+ALL_PAGES_DOMAINS = E("GET", "/pages/domains", paged=True, model="PagesDomain")
+INSTANCE_VARIABLES = E("GET", "/admin/ci/variables", paged=True, model="CiVariable")
+INSTANCE_VARIABLE_CREATE = E("POST", "/admin/ci/variables", model="CiVariable")
+INSTANCE_VARIABLE = E("GET", "/admin/ci/variables/{key}", params=_SCOPE, model="CiVariable")
+INSTANCE_VARIABLE_UPDATE = E("PUT", "/admin/ci/variables/{key}", family="/admin/ci/variables", params=_SCOPE,
+                             model="CiVariable")
 INSTANCE_VARIABLE_DELETE = E("DELETE", "/admin/ci/variables/{key}", family="/admin/ci/variables",
-                             undo="instance_variable")
+                             undo="instance_variable", params=_SCOPE)
 
 # -- users ------------------------------------------------------------------------------------------------
-USERS = E("GET", _USERS)
-USER = E("GET", _USERS + "/{user_id:int}")
+USERS = E("GET", _USERS, params=_USER_QUERY, paged=True, model="ModeratedUser")
+USER = E("GET", _USERS + "/{user_id:int}", model="ModeratedUser")
 USER_MODERATION: Final[dict[str, Endpoint]] = {
     op: E("POST", _USERS + "/{user_id:int}/" + op, family=_USERS, undo="user")
     for op in ("approve", "reject", "deactivate", "activate", "block", "unblock", "ban", "unban")}
 
 # -- groups -----------------------------------------------------------------------------------------------
-GROUPS = E("GET", "/groups")
-GROUP = E("GET", _GROUP)
-GROUP_SUBGROUPS = E("GET", _GROUP + "/subgroups")
-GROUP_DESCENDANTS = E("GET", _GROUP + "/descendant_groups")
-GROUP_PROJECTS = E("GET", _GROUP + "/projects")
-GROUP_SHARED_PROJECTS = E("GET", _GROUP + "/projects/shared")
-GROUP_ISSUES = E("GET", _GROUP + "/issues")
-GROUP_MILESTONES = E("GET", _GROUP + "/milestones")  # doc/api/group_milestones.md
-GROUP_ITERATIONS = E("GET", _GROUP + "/iterations", feature="iterations")
-GROUP_REGISTRY_REPOSITORIES = E("GET", _GROUP + "/registry/repositories")
+GROUPS = E("GET", "/groups", params=_GROUP_QUERY, paged=True, model="Group")
+GROUP = E("GET", _GROUP, params=names("with_projects statistics"), model="Group")
+GROUP_SUBGROUPS = E("GET", _GROUP + "/subgroups", params=_SUBGROUP_QUERY, paged=True, model="Group")
+GROUP_DESCENDANTS = E("GET", _GROUP + "/descendant_groups", params=_SUBGROUP_QUERY, paged=True, model="Group")
+GROUP_PROJECTS = E("GET", _GROUP + "/projects", params=_PROJECT_QUERY, paged=True, model="Project")
+GROUP_SHARED_PROJECTS = E("GET", _GROUP + "/projects/shared", params=_SHARED_PROJECT_QUERY, paged=True,
+                          model="Project")
+GROUP_ISSUES = E("GET", _GROUP + "/issues", params=_ISSUE_QUERY, paged=True, model="Issue")
+GROUP_MILESTONES = E("GET", _GROUP + "/milestones",  # doc/api/group_milestones.md
+                     params=names("search title include_ancestors include_descendants"), paged=True,
+                     model="Milestone")
+GROUP_ITERATIONS = E("GET", _GROUP + "/iterations", feature="iterations", params=_ITERATION_QUERY,
+                     paged=True, model="Iteration")
+GROUP_REGISTRY_REPOSITORIES = E("GET", _GROUP + "/registry/repositories", params=names("tags_count"),
+                                paged=True, model="RegistryRepository")
 GROUP_EXPORT = E("POST", _GROUP + "/export", feature="group_export")
 GROUP_EXPORT_DOWNLOAD = E("GET", _GROUP + "/export/download", feature="group_export")
 GROUP_IMPORT = E("POST", "/groups/import", family="/groups")
 GROUP_RELATIONS_EXPORT = E("POST", _GROUP + "/export_relations", feature="relations_export")
-GROUP_RELATIONS_STATUS = E("GET", _GROUP + "/export_relations/status", feature="relations_export")
-GROUP_RELATIONS_DOWNLOAD = E("GET", _GROUP + "/export_relations/download", feature="relations_export")
-GROUP_BADGES = E("GET", _GROUP + "/badges")
-GROUP_BADGE_CREATE = E("POST", _GROUP + "/badges")
-GROUP_BADGE = E("GET", _GROUP + "/badges/{badge_id:int}")
-GROUP_BADGE_UPDATE = E("PUT", _GROUP + "/badges/{badge_id:int}", family=_GROUP + "/badges")
+GROUP_RELATIONS_STATUS = E("GET", _GROUP + "/export_relations/status", feature="relations_export",
+                           model="RelationStatus")
+GROUP_RELATIONS_DOWNLOAD = E("GET", _GROUP + "/export_relations/download", feature="relations_export",
+                             params=names("relation"))
+GROUP_BADGES = E("GET", _GROUP + "/badges", params=names("name"), paged=True, model="Badge")
+GROUP_BADGE_CREATE = E("POST", _GROUP + "/badges", model="Badge")
+GROUP_BADGE = E("GET", _GROUP + "/badges/{badge_id:int}", model="Badge")
+GROUP_BADGE_UPDATE = E("PUT", _GROUP + "/badges/{badge_id:int}", family=_GROUP + "/badges", model="Badge")
 GROUP_BADGE_DELETE = E("DELETE", _GROUP + "/badges/{badge_id:int}", family=_GROUP + "/badges", undo="badge")
-GROUP_BADGE_RENDER = E("GET", _GROUP + "/badges/render")
-GROUP_LABELS = E("GET", _GROUP + "/labels")
-GROUP_LABEL_CREATE = E("POST", _GROUP + "/labels")
-GROUP_LABEL = E("GET", _GROUP + "/labels/{label}")
-GROUP_LABEL_UPDATE = E("PUT", _GROUP + "/labels/{label}", family=_GROUP + "/labels")
+GROUP_BADGE_RENDER = E("GET", _GROUP + "/badges/render", params=names("link_url image_url"),
+                       model="RenderedBadge")
+GROUP_LABELS = E("GET", _GROUP + "/labels", params=_LABEL_QUERY, paged=True, model="GroupLabel")
+GROUP_LABEL_CREATE = E("POST", _GROUP + "/labels", model="GroupLabel")
+GROUP_LABEL = E("GET", _GROUP + "/labels/{label}", model="GroupLabel")
+GROUP_LABEL_UPDATE = E("PUT", _GROUP + "/labels/{label}", family=_GROUP + "/labels", model="GroupLabel")
 GROUP_LABEL_DELETE = E("DELETE", _GROUP + "/labels/{label}", family=_GROUP + "/labels", undo="label")
-GROUP_LABEL_SUBSCRIBE = E("POST", _GROUP + "/labels/{label}/subscribe", family=_GROUP + "/labels")
-GROUP_LABEL_UNSUBSCRIBE = E("POST", _GROUP + "/labels/{label}/unsubscribe", family=_GROUP + "/labels")
-GROUP_BILLABLE_MEMBERS = E("GET", _GROUP + "/billable_members", feature="billable_members")
+GROUP_LABEL_SUBSCRIBE = E("POST", _GROUP + "/labels/{label}/subscribe", family=_GROUP + "/labels",
+                          model="GroupLabel")
+GROUP_LABEL_UNSUBSCRIBE = E("POST", _GROUP + "/labels/{label}/unsubscribe", family=_GROUP + "/labels",
+                            model="GroupLabel")
+GROUP_BILLABLE_MEMBERS = E("GET", _GROUP + "/billable_members", feature="billable_members",
+                           params=names("search sort"), paged=True, model="BillableMember")
 GROUP_BILLABLE_MEMBERSHIPS = E("GET", _GROUP + "/billable_members/{user_id:int}/memberships",
-                               feature="billable_members")
+                               feature="billable_members", paged=True, model="Membership")
 GROUP_BILLABLE_MEMBER_DELETE = E("DELETE", _GROUP + "/billable_members/{user_id:int}",
                                  family=_GROUP + "/members", also=(_GROUP + "/billable_members", "/projects"),
                                  feature="billable_members")
 GROUP_MEMBER_OVERRIDE = E("POST", _GROUP + "/members/{user_id:int}/override", feature="member_override",
-                          family=_GROUP + "/members", also=(_GROUP + "/billable_members",))
+                          family=_GROUP + "/members", also=(_GROUP + "/billable_members",), model="Member")
 GROUP_MEMBER_OVERRIDE_DELETE = E("DELETE", _GROUP + "/members/{user_id:int}/override",
                                  feature="member_override", family=_GROUP + "/members",
-                                 also=(_GROUP + "/billable_members",))
+                                 also=(_GROUP + "/billable_members",), model="Member")
 
 
 def _owned(owner: str, billable: bool) -> dict[str, Endpoint]:
@@ -124,19 +161,23 @@ def _owned(owner: str, billable: bool) -> dict[str, Endpoint]:
     members = owner + "/members"
     also = (owner + "/billable_members",) if billable else ()
     variables = owner + "/variables"
+    listed = names("query user_ids")
+    member, variable = "Member", "CiVariable"
     return {
-        "members": E("GET", members),
-        "members_all": E("GET", members + "/all"),
-        "member": E("GET", members + "/{user_id:int}"),
-        "member_all": E("GET", members + "/all/{user_id:int}"),
-        "member_add": E("POST", members, also=also),
-        "member_update": E("PUT", members + "/{user_id:int}", family=members, also=also, undo="member"),
+        "members": E("GET", members, params=listed, paged=True, model=member),
+        "members_all": E("GET", members + "/all", params=listed, paged=True, model=member),
+        "member": E("GET", members + "/{user_id:int}", model=member),
+        "member_all": E("GET", members + "/all/{user_id:int}", model=member),
+        "member_add": E("POST", members, also=also, model=member),
+        "member_update": E("PUT", members + "/{user_id:int}", family=members, also=also, undo="member",
+                           model=member),
         "member_delete": E("DELETE", members + "/{user_id:int}", family=members, also=also, undo="member"),
-        "variables": E("GET", variables),
-        "variable_create": E("POST", variables),
-        "variable": E("GET", variables + "/{key}"),
-        "variable_update": E("PUT", variables + "/{key}", family=variables),
-        "variable_delete": E("DELETE", variables + "/{key}", family=variables, undo="variable"),
+        "variables": E("GET", variables, paged=True, model=variable),
+        "variable_create": E("POST", variables, model=variable),
+        "variable": E("GET", variables + "/{key}", params=_SCOPE, model=variable),
+        "variable_update": E("PUT", variables + "/{key}", family=variables, params=_SCOPE, model=variable),
+        "variable_delete": E("DELETE", variables + "/{key}", family=variables, undo="variable",
+                             params=_SCOPE),
     }
 
 
@@ -153,79 +194,99 @@ def owned(kind: str) -> dict[str, Endpoint]:
     raise ValueError(f"unknown owner kind {kind!r}")
 
 # -- projects ---------------------------------------------------------------------------------------------
-PROJECTS = E("GET", "/projects")
-PROJECT = E("GET", _PROJECT)
-PROJECT_UPDATE = E("PUT", _PROJECT, undo="project")  # the journal undoes cleanup policy changes
-PROJECT_ARCHIVE = E("POST", _PROJECT + "/archive")
-PROJECT_UNARCHIVE = E("POST", _PROJECT + "/unarchive")
-PROJECT_MILESTONES = E("GET", _PROJECT + "/milestones")
-PROJECT_LABELS = E("GET", _PROJECT + "/labels")  # doc/api/labels.md
-PROJECT_ITERATIONS = E("GET", _PROJECT + "/iterations", feature="iterations")
-PROJECT_FORKS = E("GET", _PROJECT + "/forks")
-PROJECT_FORK = E("POST", _PROJECT + "/fork", family=_PROJECT + "/forks")
+PROJECTS = E("GET", "/projects", params=names("search search_namespaces simple"), paged=True,
+             model="Project")
+PROJECT = E("GET", _PROJECT, model="Project")
+PROJECT_UPDATE = E("PUT", _PROJECT, undo="project",
+                   model="Project")  # the journal undoes cleanup policy changes
+PROJECT_ARCHIVE = E("POST", _PROJECT + "/archive", model="Project")
+PROJECT_UNARCHIVE = E("POST", _PROJECT + "/unarchive", model="Project")
+PROJECT_MILESTONES = E("GET", _PROJECT + "/milestones", params=names("search title include_ancestors"),
+                       paged=True, model="Milestone")
+PROJECT_LABELS = E("GET", _PROJECT + "/labels",  # doc/api/labels.md
+                   params=names("with_counts include_ancestor_groups search"), paged=True, model="GroupLabel")
+PROJECT_ITERATIONS = E("GET", _PROJECT + "/iterations", feature="iterations", params=_ITERATION_QUERY,
+                       paged=True, model="Iteration")
+PROJECT_FORKS = E("GET", _PROJECT + "/forks", params=_FORK_QUERY, paged=True, model="Project")
+PROJECT_FORK = E("POST", _PROJECT + "/fork", family=_PROJECT + "/forks", model="Project")
 PROJECT_FORK_RELATION = E("POST", _PROJECT + "/fork/{forked_from_id:int}",
-                          family="/projects/{forked_from_id}/forks")
+                          family="/projects/{forked_from_id}/forks", model="Project")
 PROJECT_FORK_RELATION_DELETE = E("DELETE", _PROJECT + "/fork")
-PROJECT_ERROR_TRACKING = E("GET", _PROJECT + "/error_tracking/settings")
-PROJECT_ERROR_TRACKING_UPDATE = E("PATCH", _PROJECT + "/error_tracking/settings")
-PROJECT_WIKIS = E("GET", _PROJECT + "/wikis")
-PROJECT_WIKI_CREATE = E("POST", _PROJECT + "/wikis")
-PROJECT_WIKI = E("GET", _PROJECT + "/wikis/{slug:path}")
-PROJECT_WIKI_UPDATE = E("PUT", _PROJECT + "/wikis/{slug:path}")
+PROJECT_ERROR_TRACKING = E("GET", _PROJECT + "/error_tracking/settings", model="ErrorTrackingSettings")
+PROJECT_ERROR_TRACKING_UPDATE = E("PATCH", _PROJECT + "/error_tracking/settings",
+                                  model="ErrorTrackingSettings")
+PROJECT_WIKIS = E("GET", _PROJECT + "/wikis", params=names("with_content"), paged=True, model="WikiPage")
+PROJECT_WIKI_CREATE = E("POST", _PROJECT + "/wikis", model="WikiPage")
+PROJECT_WIKI = E("GET", _PROJECT + "/wikis/{slug:path}", model="WikiPage")
+PROJECT_WIKI_UPDATE = E("PUT", _PROJECT + "/wikis/{slug:path}", model="WikiPage")
 PROJECT_WIKI_DELETE = E("DELETE", _PROJECT + "/wikis/{slug:path}")
-PROJECT_WIKI_ATTACHMENT = E("POST", _PROJECT + "/wikis/attachments")
-PROJECT_TAGS = E("GET", _PROJECT + "/repository/tags", job_token=True)  # the listing only
-PROJECT_TAG_CREATE = E("POST", _PROJECT + "/repository/tags")
-PROJECT_TAG = E("GET", _PROJECT + "/repository/tags/{tag:path}")
+PROJECT_WIKI_ATTACHMENT = E("POST", _PROJECT + "/wikis/attachments", model="WikiAttachment")
+PROJECT_TAGS = E("GET", _PROJECT + "/repository/tags", job_token=True, params=names("search"), paged=True,
+                 model="RepositoryTag")  # the listing only
+PROJECT_TAG_CREATE = E("POST", _PROJECT + "/repository/tags", model="RepositoryTag")
+PROJECT_TAG = E("GET", _PROJECT + "/repository/tags/{tag:path}", model="RepositoryTag")
 PROJECT_TAG_DELETE = E("DELETE", _PROJECT + "/repository/tags/{tag:path}", undo="tag")
 _DOMAINS = _PROJECT + "/pages/domains"
-PROJECT_PAGES_DOMAINS = E("GET", _DOMAINS)
-PROJECT_PAGES_DOMAIN_CREATE = E("POST", _DOMAINS, also=("/pages/domains",))
-PROJECT_PAGES_DOMAIN = E("GET", _DOMAINS + "/{domain}")
-PROJECT_PAGES_DOMAIN_UPDATE = E("PUT", _DOMAINS + "/{domain}", family=_DOMAINS, also=("/pages/domains",))
+PROJECT_PAGES_DOMAINS = E("GET", _DOMAINS, paged=True, model="PagesDomain")
+PROJECT_PAGES_DOMAIN_CREATE = E("POST", _DOMAINS, also=("/pages/domains",), model="PagesDomain")
+PROJECT_PAGES_DOMAIN = E("GET", _DOMAINS + "/{domain}", model="PagesDomain")
+PROJECT_PAGES_DOMAIN_UPDATE = E("PUT", _DOMAINS + "/{domain}", family=_DOMAINS, also=("/pages/domains",),
+                                model="PagesDomain")
 PROJECT_PAGES_DOMAIN_DELETE = E("DELETE", _DOMAINS + "/{domain}", family=_DOMAINS, also=("/pages/domains",))
 
 # -- issues -----------------------------------------------------------------------------------------------
-ISSUES = E("GET", "/issues")
-PROJECT_ISSUES = E("GET", _PROJECT + "/issues")
-ISSUE_CREATE = E("POST", _PROJECT + "/issues", also=("/issues",))
-ISSUE = E("GET", _ISSUE)
-ISSUE_UPDATE = E("PUT", _ISSUE, also=("/issues",), undo="issue")
+ISSUES = E("GET", "/issues", params=_ISSUE_QUERY, paged=True, model="Issue")
+PROJECT_ISSUES = E("GET", _PROJECT + "/issues", params=_ISSUE_QUERY, paged=True, model="Issue")
+ISSUE_CREATE = E("POST", _PROJECT + "/issues", also=("/issues",), model="Issue")
+ISSUE = E("GET", _ISSUE, params=names("with_labels_details"), model="Issue")
+ISSUE_UPDATE = E("PUT", _ISSUE, also=("/issues",), undo="issue", model="Issue")
 ISSUE_DELETE = E("DELETE", _ISSUE, also=("/issues",))
-ISSUE_NOTES = E("GET", _ISSUE + "/notes")
-ISSUE_NOTE_CREATE = E("POST", _ISSUE + "/notes", family=_ISSUE, also=("/issues",))
-ISSUE_TODO = E("POST", _ISSUE + "/todo")
-ISSUE_TIME_STATS = E("GET", _ISSUE + "/time_stats")
+ISSUE_NOTES = E("GET", _ISSUE + "/notes", paged=True, model="Note")
+ISSUE_NOTE_CREATE = E("POST", _ISSUE + "/notes", family=_ISSUE, also=("/issues",), model="Note")
+ISSUE_TODO = E("POST", _ISSUE + "/todo", model="Todo")
+ISSUE_TIME_STATS = E("GET", _ISSUE + "/time_stats", model="TimeStats")
 ISSUE_TIME: Final[dict[str, Endpoint]] = {
-    action: E("POST", _ISSUE + "/" + action, family=_ISSUE, also=("/issues",))
+    action: E("POST", _ISSUE + "/" + action, family=_ISSUE, also=("/issues",), model="TimeStats")
     for action in ("time_estimate", "reset_time_estimate", "add_spent_time", "reset_spent_time")}
-ISSUE_RELATED_MERGE_REQUESTS = E("GET", _ISSUE + "/related_merge_requests")
-ISSUE_CLOSED_BY = E("GET", _ISSUE + "/closed_by")
+ISSUE_RELATED_MERGE_REQUESTS = E("GET", _ISSUE + "/related_merge_requests", paged=True,
+                                 model="IssueMergeRequest")
+ISSUE_CLOSED_BY = E("GET", _ISSUE + "/closed_by", paged=True, model="IssueMergeRequest")
 
 # -- deployments and environments (a job token reaches every one of them) ------------------------------------
 _DEPLOYMENT = _PROJECT + "/deployments/{deployment_id:int}"
-DEPLOYMENTS = E("GET", _PROJECT + "/deployments", job_token=True)
-DEPLOYMENT_CREATE = E("POST", _PROJECT + "/deployments", also=(_PROJECT + "/environments",), job_token=True)
-DEPLOYMENT = E("GET", _DEPLOYMENT, job_token=True)
-DEPLOYMENT_UPDATE = E("PUT", _DEPLOYMENT, job_token=True)
-DEPLOYMENT_MERGE_REQUESTS = E("GET", _DEPLOYMENT + "/merge_requests", job_token=True)
-ENVIRONMENTS = E("GET", _PROJECT + "/environments", job_token=True)
-ENVIRONMENT = E("GET", _PROJECT + "/environments/{environment_id:int}", job_token=True)
+DEPLOYMENTS = E("GET", _PROJECT + "/deployments", job_token=True,
+                params=names("environment status updated_after updated_before"), paged=True,
+                model="Deployment")
+DEPLOYMENT_CREATE = E("POST", _PROJECT + "/deployments", also=(_PROJECT + "/environments",), job_token=True,
+                      model="Deployment")
+DEPLOYMENT = E("GET", _DEPLOYMENT, job_token=True, model="Deployment")
+DEPLOYMENT_UPDATE = E("PUT", _DEPLOYMENT, job_token=True, model="Deployment")
+DEPLOYMENT_MERGE_REQUESTS = E("GET", _DEPLOYMENT + "/merge_requests", job_token=True, paged=True,
+                              model="ShippedMergeRequest")
+ENVIRONMENTS = E("GET", _PROJECT + "/environments", job_token=True, params=names("states search"),
+                 paged=True, model="Environment")
+ENVIRONMENT = E("GET", _PROJECT + "/environments/{environment_id:int}", job_token=True, model="Environment")
 _PROTECTED = _PROJECT + "/protected_environments"
-PROTECTED_ENVIRONMENTS = E("GET", _PROTECTED, feature="protected_environments")
-PROTECTED_ENVIRONMENT = E("GET", _PROTECTED + "/{name}", feature="protected_environments")
-PROTECTED_ENVIRONMENT_CREATE = E("POST", _PROTECTED, feature="protected_environments")
+PROTECTED_ENVIRONMENTS = E("GET", _PROTECTED, feature="protected_environments", paged=True,
+                           model="ProtectedEnvironment")
+PROTECTED_ENVIRONMENT = E("GET", _PROTECTED + "/{name}", feature="protected_environments",
+                          model="ProtectedEnvironment")
+PROTECTED_ENVIRONMENT_CREATE = E("POST", _PROTECTED, feature="protected_environments",
+                                 model="ProtectedEnvironment")
 PROTECTED_ENVIRONMENT_DELETE = E("DELETE", _PROTECTED + "/{name}", family=_PROTECTED,
                                  feature="protected_environments")
 
 # -- container registry (a job token reaches the project's registry) ----------------------------------------
-PROJECT_TAG_PROTECTION_RULES = E("GET", _PROJECT + "/registry/protection/tag/rules")
-PROJECT_REGISTRY_REPOSITORIES = E("GET", _PROJECT + "/registry/repositories", job_token=True)
-REGISTRY_REPOSITORY = E("GET", "/registry/repositories/{repository_id:int}")
+PROJECT_TAG_PROTECTION_RULES = E("GET", _PROJECT + "/registry/protection/tag/rules", paged=True)
+PROJECT_REGISTRY_REPOSITORIES = E("GET", _PROJECT + "/registry/repositories", job_token=True,
+                                  params=names("tags_count"), paged=True, model="RegistryRepository")
+REGISTRY_REPOSITORY = E("GET", "/registry/repositories/{repository_id:int}", params=names("tags tags_count"),
+                        model="RegistryRepository")
 REGISTRY_REPOSITORY_DELETE = E("DELETE", _REPO, job_token=True, undo="registry")
-REGISTRY_TAGS = E("GET", _REPO + "/tags", job_token=True)
-REGISTRY_TAGS_DELETE = E("DELETE", _REPO + "/tags", job_token=True, undo="registry")
-REGISTRY_TAG = E("GET", _REPO + "/tags/{tag}", job_token=True)
+REGISTRY_TAGS = E("GET", _REPO + "/tags", job_token=True, paged=True, model="RegistryTag")
+REGISTRY_TAGS_DELETE = E("DELETE", _REPO + "/tags", job_token=True, undo="registry",
+                         params=names("name_regex_delete name_regex_keep keep_n older_than"))
+REGISTRY_TAG = E("GET", _REPO + "/tags/{tag}", job_token=True, model="RegistryTagDetail")
 REGISTRY_TAG_DELETE = E("DELETE", _REPO + "/tags/{tag}", family=_REPO + "/tags", job_token=True,
                         undo="registry")
 

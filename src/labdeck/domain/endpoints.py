@@ -17,8 +17,9 @@ that may hold `/` when matched (sent encoded all the same).
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Final, Literal
+from typing import Final, Literal, NewType
 from urllib.parse import unquote
 
 from labdeck.domain.paths import segment
@@ -26,6 +27,43 @@ from labdeck.domain.paths import segment
 Method = Literal["GET", "POST", "PUT", "PATCH", "DELETE"]
 _PLACEHOLDER: Final = re.compile(r"\{(\w+)(?::(\w+))?\}")
 _MATCHERS: Final = {"text": r"[^/]+", "int": r"\d+", "path": r".+"}
+# What every paged list takes (doc/api/rest/index.md, "Pagination"): offset pages, and keyset pages, which
+# GitLab orders by `order_by`/`sort` (the next page is a `Link` URL, sent as the server wrote it).
+PAGINATION: Final = frozenset({"page", "per_page", "pagination", "order_by", "sort"})
+
+
+# A path that is not the catalogue's, sent as it is: a `Link` URL the server gave, a path typed to
+# `labdeck api`, one the journal stored. The client's methods take an `ApiPath`, so mypy holds every other
+# path in the source to the catalogue (`RawPath(text)` says, where it is written, that it is not).
+RawPath = NewType("RawPath", str)
+
+
+class UndeclaredRequest(TypeError):
+    """A programming error: a request the catalogue does not declare for its endpoint (a query parameter it
+    does not list, or another method). Raised before anything is sent."""
+
+
+class EndpointPath(str):
+    """A path built by `Endpoint.path`: the text sent, and `endpoint`, what it is in the catalogue."""
+
+    endpoint: Endpoint
+
+    def __new__(cls, text: str, endpoint: Endpoint) -> EndpointPath:
+        made = super().__new__(cls, text)
+        made.endpoint = endpoint
+        return made
+
+    def __reduce__(self) -> tuple[type[EndpointPath], tuple[str, Endpoint]]:
+        """Copied and pickled with its endpoint (`str`'s own way would call `__new__` with the text only)."""
+        return EndpointPath, (str(self), self.endpoint)
+
+
+ApiPath = EndpointPath | RawPath
+
+
+def names(text: str) -> frozenset[str]:
+    """Query parameter names written as one string: `names("search order_by sort")`."""
+    return frozenset(text.split())
 
 
 def shape(template: str) -> str:
@@ -47,7 +85,10 @@ class Endpoint:
     """One REST endpoint. `family`: the template of the cached lists a change through it empties (None:
     its own template); `also`: other families it changes, written over the same segment names;
     `feature`: the `Feature` it needs (edition, version); `job_token`: a CI job token authenticates here;
-    `undo`: the journal's rule for it (`labdeck.domain.journal_rules`)."""
+    `undo`: the journal's rule for it (`labdeck.domain.journal_rules`); `params`: the query parameters
+    labdeck may send (names as the service writes them: `filter` for `filter[environment_scope]`);
+    `paged`: a list walked page by page (it takes `PAGINATION` too); `model`: the name of its body's
+    model (of one item for a list), `None` when labdeck reads no body."""
 
     method: Method
     template: str
@@ -56,6 +97,9 @@ class Endpoint:
     feature: str | None = None
     job_token: bool = False
     undo: str | None = None
+    params: frozenset[str] = frozenset()
+    paged: bool = False
+    model: str | None = None
     name: str = ""
     segments: tuple[tuple[str, str], ...] = field(init=False, repr=False, compare=False)
     _pattern: re.Pattern[str] = field(init=False, repr=False, compare=False)
@@ -98,11 +142,28 @@ class Endpoint:
             raise TypeError(f"{self.name}: missing {', '.join(missing)}")
         return values
 
-    def path(self, *args: object, **kwargs: object) -> str:
+    def path(self, *args: object, **kwargs: object) -> EndpointPath:
         """The path for these segment values (positional in template order, or by name), each encoded."""
         values = self._values(args, kwargs)
         kinds = dict(self.segments)
-        return _fill(self.template, {k: _segment_value(k, kinds[k], v) for k, v in values.items()})
+        encoded = {k: _segment_value(k, kinds[k], v) for k, v in values.items()}
+        return EndpointPath(_fill(self.template, encoded), self)
+
+    @property
+    def accepted(self) -> frozenset[str]:
+        """Every query parameter this endpoint takes: its own, and the pagination ones when paged."""
+        return self.params | PAGINATION if self.paged else self.params
+
+    def refuse_undeclared(self, method: str, params: Iterable[str] = ()) -> None:
+        """`UndeclaredRequest` when `method` is not this endpoint's or a parameter is not declared."""
+        if method.upper() != self.method:
+            raise UndeclaredRequest(f"{method.upper()} {self.template}: the catalogue declares "
+                                    f"{self.name or self.template} as {self.method}")
+        extra = sorted(set(params) - self.accepted)
+        if extra:
+            raise UndeclaredRequest(f"{self.method} {self.template}: query parameter(s) {', '.join(extra)} "
+                                    f"not declared in the catalogue for {self.name or 'it'} (declared: "
+                                    f"{', '.join(sorted(self.accepted)) or 'none'})")
 
     def families(self, *args: object, **kwargs: object) -> tuple[str, ...]:
         """The cached list paths a change through this endpoint empties, for these values."""
