@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import given
+from hypothesis import assume, given
 from hypothesis import strategies as st
 
 from labdeck.domain.completion import (
@@ -151,6 +151,8 @@ _PLAIN = st.characters(blacklist_categories=("Cs", "Cc", "Zs"), blacklist_charac
        before=st.sampled_from(["", "state:opened ", '"free text" ']))
 def test_spliced_filter_reads_back_as_the_name(name: str, cut: int, key: str, before: str) -> None:
     prefix = "".join(ch for ch in name[:cut] if ch not in '"\\' and not ch.isspace())
+    # a username never holds `@` (GitLab's rule): `assignee:@al` is the `@al` way of writing `al`
+    assume(not (key == "assignee" and "@" in name))
     for typed in (f"{before}{key}:{prefix}", f'{before}{key}:"{prefix}'):
         slot = filter_slot(typed)
         assert slot is not None and slot.prefix == prefix
