@@ -302,6 +302,9 @@ class GroupsScreen(GroupActions, LabdeckScreen):
             tab = self.active_tab
         except Exception:  # not composed yet
             return tab_list.EVERY_TAB_FOOTER
+        pane = self.pane(tab)
+        if pane is not None and self.focused is not None and pane in self.focused.ancestors_with_self:
+            return super().footer_order()  # the pane's own (`FOOTER_ORDER`)
         return (*tab_list.TAB_FOOTER.get(tab, ()), *tab_list.EVERY_TAB_FOOTER)
 
     def on_tabbed_content_tab_activated(self, event: TabbedContent.TabActivated) -> None:
