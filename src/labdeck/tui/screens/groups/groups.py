@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from rich.text import Text
-from textual import events, work
+from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
@@ -38,18 +38,16 @@ from labdeck.tui.screens.base import LabdeckScreen
 from labdeck.tui.screens.form_keys import is_typing
 from labdeck.tui.screens.groups import tab_list
 from labdeck.tui.screens.groups.actions import GroupActions
+from labdeck.tui.screens.groups.pane_tabs import PaneTabs
 from labdeck.tui.screens.groups.tabs import TabSpec
 from labdeck.tui.screens.groups.tree import PAGE, GroupTree, failure_label
-from labdeck.tui.screens.owner import group_owner
-from labdeck.tui.screens.panes.owned import OwnerPane
-from labdeck.tui.textual_internals import bindings_for_key
 from labdeck.tui.widgets.resource_table import ResourceTable
 from labdeck.tui.widgets.resource_view import ResourceView
 
 Today = Callable[[], date]
 
 
-class GroupsScreen(GroupActions, LabdeckScreen):
+class GroupsScreen(GroupActions, PaneTabs, LabdeckScreen):
     AREA = "groups"
     TITLE = "Groups"
     CSS_PATH = "groups.tcss"
@@ -118,11 +116,6 @@ class GroupsScreen(GroupActions, LabdeckScreen):
         """The list of a tab: its table's, or its pane's (once the pane is made)."""
         return self.query_one(f"#tab-{tab or self.active_tab}", TabPane).query(ResourceView).first()
 
-    def pane(self, tab: str | None = None) -> OwnerPane | None:
-        """The pane a pane tab holds (None: a table tab, or a pane not made yet)."""
-        holder = self.query_one(f"#tab-{tab or self.active_tab}", TabPane)
-        return next((node for node in holder.children if isinstance(node, OwnerPane)), None)
-
     def table(self, tab: str | None = None) -> ResourceTable:
         return self.view(tab).table
 
@@ -147,24 +140,6 @@ class GroupsScreen(GroupActions, LabdeckScreen):
             return node.data if node is not None else None
         table = self.shown_table()
         return table.cursor_row if table is not None else None
-
-    def on_key(self, event: events.Key) -> None:
-        """With the tree focused, a key of the pane in front (a pane tab: Members, Variables) works as the
-        screen's own keys do there: one for the whole list (`a` add, `i` inherited) runs in the pane; one
-        for a row (`e`, `x`, `m`) says to move to the list first."""
-        pane = self.pane() if isinstance(self.focused, GroupTree) else None
-        if pane is None:
-            return
-        for binding in bindings_for_key(pane, event.key):
-            if pane.check_action(binding.action, ()) is False:
-                continue
-            event.stop()
-            event.prevent_default()
-            if binding.action in pane.ROW_ACTIONS:
-                self.tree_has_focus(binding.description or binding.action)
-            else:
-                self.call_later(self.app.run_action, binding.action, pane)
-            return
 
     def on_mount(self) -> None:
         self.tree.focus()
@@ -343,21 +318,8 @@ class GroupsScreen(GroupActions, LabdeckScreen):
         `reload`), else the table's rows."""
         if tab_list.TAB_BY_KEY[tab].pane is None:
             self.load_table(tab, refresh)
-        elif self.group is not None:
-            pane = self.pane(tab)
-            if refresh and pane is not None and pane.owner == group_owner(self.group):
-                pane.reload()
-            else:
-                self.show_pane(tab, self.group)
-
-    def show_pane(self, tab: str, group: Group) -> None:
-        """Make `tab`'s pane for `group` (the first time it is shown), or show `group` in it."""
-        owner, pane = group_owner(group), self.pane(tab)
-        make = tab_list.TAB_BY_KEY[tab].pane
-        if pane is None and make is not None:
-            self.query_one(f"#tab-{tab}", TabPane).mount(make(self, owner))
-        elif pane is not None and pane.owner != owner:
-            pane.show_owner(owner)
+        else:
+            self.load_pane(tab, refresh)
 
     @work(exclusive=True, group="groups-tab")
     async def load_table(self, tab: str, refresh: bool = False) -> None:
@@ -375,7 +337,8 @@ class GroupsScreen(GroupActions, LabdeckScreen):
         table.loading_more = True
         self._loading_for[tab] = group.id
         try:
-            rows = await self.fetch(services, tab, group, refresh)
+            load = tab_list.TAB_BY_KEY[tab].load  # (a table tab declares how it loads)
+            rows = await load(self, services, group.id, refresh) if load is not None else []
         except ApiError as error:
             explained = refused(context_of(self), feature, error) if feature else None
             if explained is None:
@@ -390,11 +353,6 @@ class GroupsScreen(GroupActions, LabdeckScreen):
         table.set_rows(rows)
         self._loaded_for[tab] = group.id
         self.mark_data_loaded()
-
-    async def fetch(self, services: Services, tab: str, group: Group, refresh: bool) -> list[Any]:
-        """The rows of `tab` for `group` (each tab declares how it loads: `tab_list.GROUP_TABS`)."""
-        load = tab_list.TAB_BY_KEY[tab].load
-        return await load(self, services, group.id, refresh) if load is not None else []
 
     def reload(self, tab: str | None = None) -> None:
         """Show the current state of a tab after a change (the service already dropped its cache)."""

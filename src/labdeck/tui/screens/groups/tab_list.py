@@ -33,6 +33,7 @@ from labdeck.tui.widgets.footer import LIST_KEYS
 if TYPE_CHECKING:
     from labdeck.api.services import Services
     from labdeck.tui.screens.groups.groups import GroupsScreen
+    from labdeck.tui.screens.groups.host import GroupsHost
 
 
 # The tree's keys in the footer, most useful first.
@@ -52,7 +53,7 @@ class GroupTab:
     title: str
     spec: Callable[[GroupsScreen], TabSpec] | None = None
     load: Callable[[GroupsScreen, Services, int, bool], Awaitable[list[Any]]] | None = None
-    pane: Callable[[GroupsScreen, Owner], OwnerPane] | None = None
+    pane: Callable[[GroupsHost, Owner], OwnerPane] | None = None
     feature: str | None = None
     actions: tuple[str, ...] = ()
     footer: tuple[str, ...] = ()
