@@ -48,7 +48,7 @@ READERS: dict[str, Call] = {
     "GET /projects/:id/deployments": lambda c: DeploymentsService(c).deployments(1),
     "POST /projects/:id/deployments": lambda c: DeploymentsService(c).create_deployment(
         1, environment="production", sha="a91957a8", ref="main", tag=False, status="success"),
-    "GET /groups/:id/variables": lambda c: VariablesService(c).group_variables(5),
+    "GET /groups/:id/variables": lambda c: VariablesService(c).variables(("groups", 5)),
     "GET /groups/:id/variables/:key": lambda c: VariablesService(c).get_variable(("groups", 5),
                                                                                  "TEST_VARIABLE_1"),
     "PUT /groups/:id/variables/:key": lambda c: VariablesService(c).update_variable(

@@ -15,12 +15,12 @@ ACME: Owner = ("groups", "acme")
 
 async def test_group_variables_crud_and_scopes(sandbox: Sandbox) -> None:
     service = VariablesService(sandbox.client())
-    keys = {v.key for v in await service.group_variables("acme")}
+    keys = {v.key for v in await service.variables(ACME)}
     assert keys == {"DEPLOY_TOKEN", "REGISTRY_MIRROR", "KUBECONFIG"}
     made = await service.create_variable(ACME, "SCOPED", "a", environment_scope="staging")
     assert (made.environment_scope, made.variable_type) == ("staging", "env_var")
     await service.create_variable(ACME, "SCOPED", "b", environment_scope="production", protected=True)
-    assert {v.key for v in await service.group_variables("acme")} == keys | {"SCOPED"}  # cache dropped
+    assert {v.key for v in await service.variables(ACME)} == keys | {"SCOPED"}  # cache dropped
     with pytest.raises(Conflict):
         await service.get_variable(ACME, "SCOPED")
     staging = await service.get_variable(ACME, "SCOPED", environment_scope="staging")

@@ -69,6 +69,12 @@ async def test_ce_status_bar_and_premium_tab_and_actions() -> None:
         assert {"toggle_billable", "toggle_override"}.isdisjoint(actions(groups))
         await pilot.press("B")  # the key does nothing: no billable members request
         await settle(pilot)
+        groups = await open_group_tab(pilot, "members")  # nor in the members pane, where its list has focus
+        groups.table("members").focus()
+        await settle(pilot)
+        assert {"toggle_billable", "toggle_override"}.isdisjoint(actions(groups))
+        await pilot.press("B")
+        await settle(pilot)
         assert not any("iterations" in e.path or "billable" in e.path for e in app.request_log.entries)
         await pilot.app.push_screen(IssuesScreen())
         await settle(pilot)
@@ -105,6 +111,8 @@ async def test_ee_keeps_the_premium_tab_and_actions() -> None:
         groups = await open_group_tab(pilot, "iterations")
         assert groups.table("iterations").rows
         groups = await open_group_tab(pilot, "members")  # the footer offers the keys of the tab in front
+        groups.table("members").focus()  # (the members pane's, where its list has focus)
+        await settle(pilot)
         assert "toggle_billable" in actions(groups)
 
 

@@ -5,7 +5,7 @@ is offered when creating a variable only."""
 from __future__ import annotations
 
 from snapshot_apps import make_app, messages, sandbox, settle
-from test_groups_screen import SIZE, add_form, cells, open_groups, show_tab
+from test_groups_screen import SIZE, add_form, cells, open_groups, pane, show_tab
 from textual.widgets import Checkbox, Input
 
 from labdeck.api.models.variables import NEVER_SHOWN
@@ -34,7 +34,7 @@ async def test_a_hidden_variable_is_never_revealed_nor_copied() -> None:
         refusals = [m for m in messages(app) if "cannot be revealed or copied" in m]
         assert len(refusals) == 2 and app.clipboard == ""
         raw = table.visible_rows[keys.index("DOLLAR_TEMPLATE")]
-        detail = screen.specs["variables"].detail(raw).plain
+        detail = pane(screen, "variables").spec.detail(raw).plain
         assert "yes (not expanded)" in detail and "passed as typed" in detail
 
 

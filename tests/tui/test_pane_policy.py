@@ -8,17 +8,30 @@ from typing import Any
 
 from snapshot_apps import make_app, settle
 from textual.screen import ModalScreen
+from textual.widgets import TabbedContent
 
 from labdeck.domain.capabilities import FEATURES, Capabilities
 from labdeck.tui.areas import AreaRequest
 from labdeck.tui.pane_policy import PanePolicy
 from labdeck.tui.screens.form_keys import FormKeys
+from labdeck.tui.screens.panes.members import MembersPane
+from labdeck.tui.screens.panes.owned import OwnerPane
 from labdeck.tui.screens.shell.catalogue import screen_classes
 
 SIZE = (160, 50)
 GATEWAY = "acme/platform/api-gateway"
 AREAS = [("groups", None), ("issues", None), ("registry", GATEWAY), ("deployments", GATEWAY), ("users", None),
          ("variables", None), ("pages", None), ("projects", None), ("journal", None)]
+
+
+# (pane, owner kind) the walk must meet: the members and variables panes in `:groups`, the project view
+# and `:variables`
+OWNED = {("MembersPane", "groups"), ("VariablesPane", "groups"), ("MembersPane", "projects"),
+         ("VariablesPane", "projects"), ("VariablesPane", "instance")}
+
+
+def owned(panes: list[PanePolicy]) -> set[tuple[str, str]]:
+    return {(type(pane).__name__, pane.owner.kind) for pane in panes if isinstance(pane, OwnerPane)}
 
 
 def panes_of(app: Any) -> list[PanePolicy]:
@@ -36,7 +49,8 @@ def test_every_pane_of_the_screens_is_in_the_kit() -> None:
 
 
 async def _open_everything(app: Any, pilot: Any) -> list[PanePolicy]:
-    """Every area and every tab of the project view, and the panes each shows."""
+    """Every area, every tab of `:groups` and of the project view, and the panes each shows."""
+    from labdeck.tui.screens.groups.tab_list import GROUP_TABS
     from labdeck.tui.screens.projects.view import TABS, ProjectViewScreen
 
     found: list[PanePolicy] = []
@@ -45,6 +59,10 @@ async def _open_everything(app: Any, pilot: Any) -> list[PanePolicy]:
         if opened is not None:
             await opened
         await settle(pilot, rounds=2)
+        if name == "groups":  # a pane tab's pane is made when the tab is first shown
+            for tab in GROUP_TABS:
+                app.screen.query_one("#groups-tabs", TabbedContent).active = f"tab-{tab.key}"
+                await settle(pilot)
         found.extend(panes_of(app))
     project = await app.session.services.projects.project(GATEWAY)
     view = ProjectViewScreen(project)
@@ -65,6 +83,7 @@ async def test_read_only_hides_every_mutating_action_of_every_pane() -> None:
         assert {"GroupsScreen", "IssuesScreen", "MembersPane", "VariablesPane", "TagsTab", "PagesTab",
                 "WikiTab", "ForksTab", "ErrorTrackingTab", "RegistryPolicyTab", "ProjectIssuesTab",
                 "ContainerRegistryTab", "ProjectDeploymentsTab"} <= kinds
+        assert OWNED <= owned(panes)  # members and variables: one pane each, whatever the owner
         allowed = [(type(pane).__name__, action) for pane in panes for action in pane.MUTATING_ACTIONS
                    if pane.check_action(action, ()) is not False]
         assert allowed == []
@@ -82,6 +101,11 @@ async def test_community_edition_hides_every_premium_action_of_every_pane() -> N
         assert premium == []
         assert any(pane.FEATURE_ACTIONS for pane in panes)  # the walk met premium actions at all
         assert "ProjectDeploymentsTab" in {type(pane).__name__ for pane in panes if pane.FEATURE_ACTIONS}
+        assert OWNED <= owned(panes)
+        group_members = [pane for pane in panes
+                         if isinstance(pane, MembersPane) and pane.owner.kind == "groups"]
+        assert group_members and all(pane.check_action(action, ()) is False for pane in group_members
+                                     for action in ("toggle_billable", "toggle_override"))
 
 
 def test_the_kit_keeps_each_panes_textual_css() -> None:

@@ -134,15 +134,22 @@ async def test_the_groups_footer_shows_the_keys_of_the_tab_in_front() -> None:
         tabs = screen.query_one("#groups-tabs", TabbedContent)
         tabs.active = "tab-members"
         await settle(pilot)
+        screen.table("members").focus()  # the members pane's keys are offered where its list has focus
+        await settle(pilot)
         shown = footer_actions(screen)
         assert {"toggle_inherited", "toggle_billable", "toggle_override", "next_tab"} <= shown
         assert "reveal" not in shown and "subscribe" not in shown
         tabs.active = "tab-variables"
         await settle(pilot)
+        screen.table("variables").focus()
+        await settle(pilot)
         shown = footer_actions(screen)
         assert "reveal" in shown and "toggle_inherited" not in shown
+        screen.tree.focus()
         await pilot.press("i")  # off on this tab: nothing happens
-        assert screen.inherited_members is False
+        await settle(pilot)
+        members = screen.pane("members")
+        assert members is not None and members.inherited is False  # type: ignore[attr-defined]
 
 
 async def test_the_jump_prompt_says_jobs_is_an_alias_and_it_opens_tasks() -> None:

@@ -118,10 +118,6 @@ class VariablesService:
         finally:
             self.client.cache.forget(endpoint, owner[1], key)
 
-    # the group spellings (callers that only ever meant a group)
-    async def group_variables(self, group: GroupRef, *, refresh: bool = False) -> list[CiVariable]:
-        return await self.variables(("groups", group), refresh=refresh)
-
     # -- instance variables ---------------------------------------------------------------------------
     async def instance_variables(self, *, refresh: bool = False) -> list[CiVariable]:
         items = await self.client.get_list(ep.INSTANCE_VARIABLES.path(), refresh=refresh)

@@ -50,6 +50,12 @@ class PanePolicy(_Pane):
     def reload(self) -> None:
         """`r`: read the pane's data again, past the cache (a pane that loads overrides it)."""
 
+    def mark_data_loaded(self) -> None:
+        """The pane's data was just read: a screen that shows the data's age says so."""
+        mark = getattr(self.screen, "mark_data_loaded", None) if self.is_attached else None
+        if callable(mark):
+            mark()
+
     def list_table(self) -> ResourceTable | None:
         """The table whose rows the pane's row actions act on: the focused one, else the first."""
         focused = self.screen.focused if self.is_attached else None

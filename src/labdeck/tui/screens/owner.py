@@ -1,7 +1,8 @@
 """Whose members or CI/CD variables a pane shows: a group, a project or the instance (`Owner`: its kind, its
 id or path, and the path named in messages), and the service methods each maps to. The members pane and
-the variables pane (`screens/panes/`) and the `:groups` tabs' editors (`groups/editors.py`) read, write and
-re-read through these, so a rule about members or variables lives here once, whatever the owner.
+the variables pane (`screens/panes/`), wherever they are shown (the project view, `:groups`,
+`:variables`), read, write and re-read through these, so a rule about members or variables lives here
+once, whatever the owner.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from typing import Any, Literal
 from textual.content import Content
 
 from labdeck.api.members import MembersService, Source
+from labdeck.api.models.groups import Group
 from labdeck.api.models.members import BillableMember, Member
 from labdeck.api.models.projects import Project
 from labdeck.api.models.variables import CiVariable
@@ -45,6 +47,7 @@ class Owner:
     kind: OwnerKind
     ref: int | str | None = None
     where: str = ""  # the path named in confirmations and status lines
+    nested: bool = False  # a subgroup (billable members are listed for top-level groups only)
 
     @property
     def source(self) -> Source:
@@ -118,6 +121,25 @@ class Owner:
                       refresh: bool = False) -> list[Member]:
         return await service.list_members(self.source, inherited=inherited, refresh=refresh)
 
+    async def billable_members(self, service: MembersService, *,
+                               refresh: bool = False) -> list[BillableMember]:
+        """A top-level group's billable members (the whole hierarchy), by name."""
+        return await service.billable_members(self.source[1], sort="name_asc", refresh=refresh)
+
+    async def set_override(self, service: MembersService, user_id: int, enabled: bool) -> Member:
+        """Turn a group member's override flag on or off."""
+        return await service.set_override(self.source[1], user_id, enabled)
+
+    def remove_member_screen(self, row: Member | BillableMember) -> TypeToConfirmScreen:
+        """Remove `row` once its username is typed (a billable member leaves the whole hierarchy)."""
+        name = row.username or str(row.id)
+        if isinstance(row, BillableMember):
+            message = Content.from_markup("Remove [b]$user[/b] from [b]$where[/b], all its subgroups and "
+                                          "projects?", user=name, where=self.where)
+            return TypeToConfirmScreen("Remove billable member", message, name, confirm_label="Remove")
+        message = Content.from_markup("Remove [b]$user[/b] from [b]$where[/b]?", user=name, where=self.where)
+        return TypeToConfirmScreen("Remove member", message, name, confirm_label="Remove")
+
     async def change_member(self, service: MembersService, what: str, row: Any, values: Values) -> int:
         """Add (row None: every user the form names), change or remove a member; how many it acted on."""
         if isinstance(row, BillableMember):
@@ -153,6 +175,12 @@ class Owner:
 
 
 INSTANCE = Owner("instance", where="the instance")
+
+
+def group_owner(group: Group) -> Owner:
+    """A group as the owner of its members and variables."""
+    return Owner("groups", group.id, group.full_path or group.name or str(group.id),
+                 nested=group.parent_id is not None)
 
 
 def project_owner(project: Project) -> Owner:

@@ -1,14 +1,14 @@
-"""The actions of the groups view, per tab: add, edit and delete members, labels, badges and CI variables
-(validated forms that send the change and re-read after a lost answer; removing a member or deleting a
-variable needs its name typed), reveal a masked value, copy a variable's value (`y`, never shown), subscribe
-to a label, show inherited members, and jobs: group export (polled until the archive is there, then saved in
-the folder picked; `downloads.SaveError` names a path that cannot be written), relations export, import.
+"""The actions of the groups view's table tabs: add, edit and delete labels and badges (validated forms that
+send the change and re-read after a lost answer), subscribe to a label, and jobs: group export (polled
+until the archive is there, then saved in the folder picked; `downloads.SaveError` names a path that cannot
+be written), relations export, import. The Members and Variables tabs are panes with their own actions
+(`screens/panes/`).
 
 What each tab adds, edits and deletes, and how, is its editor (`editors.py`, named by its entry in
 `tab_list.GROUP_TABS`); which of the tab-specific actions apply is the entry's `actions`: nothing here
 compares tab names. `GroupActions` is a mixin of `GroupsScreen` (`groups.py`), which provides `group`,
-`services`, `active_tab`, `table()`, `view()`, `reload()`, `rerender()`, `today`, `download_dir`,
-`revealed` and `relations` (declared for the type checker in `host.py`).
+`services`, `active_tab`, `table()`, `view()`, `reload()`, `today`, `download_dir` and `relations`
+(declared for the type checker in `host.py`).
 """
 
 from __future__ import annotations
@@ -22,14 +22,8 @@ from textual import work
 from labdeck.api.badges import BadgeUrlError
 from labdeck.api.models.group_transfer import RelationState, RelationStatus
 from labdeck.api.models.labels import GroupLabel
-from labdeck.api.models.members import Member
-from labdeck.api.models.variables import CiVariable
-from labdeck.api.variables import VariableError
-from labdeck.tui.capabilities import feature_reason
-from labdeck.tui.context import context_of
 from labdeck.tui.downloads import ensure_folder, safe_name, save_file
 from labdeck.tui.jobs import Job, counted
-from labdeck.tui.screens.base import LabdeckScreen
 from labdeck.tui.screens.ci_variables import DONE
 from labdeck.tui.screens.groups.editors import TabEditor
 from labdeck.tui.screens.groups.file_forms import folder_form, import_form
@@ -40,7 +34,6 @@ from labdeck.tui.screens.groups.forms import (
 )
 from labdeck.tui.screens.groups.host import GroupsHost
 from labdeck.tui.screens.groups.tab_list import TAB_ACTIONS, TAB_BY_KEY
-from labdeck.tui.screens.groups.tabs import copy_variable_value, refuse_hidden, variable_key
 from labdeck.tui.workers import is_live
 from labdeck.tui.writes import open_write_form
 
@@ -65,10 +58,8 @@ class GroupActions(GroupsHost):
     def action_add(self) -> None:
         editor = self.editor()
         if self.group is None or editor is None:
-            self.notify("Add works on members, labels, badges and variables", severity="warning")
-            return
-        if (refusal := editor.refuse_add(self)) is not None:
-            self.notify(refusal, severity="warning")
+            self.notify("Add works on labels and badges (members and variables: in their tab)",
+                        severity="warning")
             return
         self.open_change_form(editor.add_form(self), self.active_tab, "add", None)
 
@@ -135,39 +126,13 @@ class GroupActions(GroupsHost):
             return
         try:
             count = await editor.change(services, group.id, what, row, values)
-        except (BadgeUrlError, VariableError) as error:  # the forms check first; a last line of defence
+        except BadgeUrlError as error:  # the forms check first; a last line of defence
             self.notify(str(error), severity="error", markup=False)
             return
         self.notify(done_text(editor.noun, what, count))
         self.reload(tab)
 
-    def variables_scoped(self) -> bool:
-        """Whether group variables have an environment scope here (Premium; not on Community Edition)."""
-        return feature_reason(context_of(self), "group_variable_environment_scope") is None
-
-    def action_copy_reference(self) -> None:
-        """`y`: on the variables tab, copy the selected variable's value (never shown); else the URL."""
-        row = self.table().cursor_row
-        if self.focused is not self.tree and isinstance(row, CiVariable):
-            copy_variable_value(self.app, row)
-            return
-        LabdeckScreen.action_copy_reference(self)
-
     # -- small toggles --------------------------------------------------------------------------------
-    def action_reveal(self) -> None:
-        if self.tree_has_focus("reveal"):
-            return
-        row = self.table().cursor_row
-        if not self.offers("reveal") or not isinstance(row, CiVariable) or refuse_hidden(self.app, row):
-            return
-        key = variable_key(row)
-        if key in self.revealed:
-            self.revealed.discard(key)
-        else:
-            self.revealed.add(key)
-        self.rerender(self.active_tab)
-        self.view().refresh_detail()
-
     @work(group="groups-change")
     async def action_subscribe(self) -> None:
         if self.tree_has_focus("subscribe"):
@@ -184,45 +149,6 @@ class GroupActions(GroupsHost):
             self.notify(f"{'Subscribed to' if result.subscribed else 'Unsubscribed from'} {result.name}",
                         markup=False)
         self.reload()
-
-    def action_toggle_inherited(self) -> None:
-        if not self.offers("toggle_inherited"):
-            return
-        self.inherited_members = not self.inherited_members
-        self.billable_members = False
-        self.notify("Members: " + ("direct and inherited" if self.inherited_members else "direct only"))
-        self.reload()
-
-    def action_toggle_billable(self) -> None:
-        if not self.offers("toggle_billable") or self.group is None:
-            return
-        if self.group.parent_id is not None and not self.billable_members:
-            self.notify("Billable members are listed for top-level groups only", severity="warning")
-            return
-        self.billable_members = not self.billable_members
-        shown = "billable (the whole hierarchy)" if self.billable_members else "direct only"
-        self.notify(f"Members: {shown}")
-        self.reload()
-
-    @work(group="groups-change")
-    async def action_toggle_override(self) -> None:
-        """Turn the override flag of the direct member under the cursor on, or off when we turned it on."""
-        if self.tree_has_focus("override"):
-            return
-        row, services, group = self.table().cursor_row, self.services, self.group
-        if not self.offers("toggle_override") or not isinstance(row, Member) or services is None \
-                or group is None:
-            return
-        if self.inherited_members or self.billable_members:
-            self.notify("Override applies to direct members (press i or B to go back)", severity="warning")
-            return
-        member = await services.members.set_override(group.id, row.id, row.id not in self.overrides)
-        if member.override:
-            self.overrides.add(row.id)
-        else:
-            self.overrides.discard(row.id)
-        self.notify(f"Override {'on' if member.override else 'off'} for {member.username}", markup=False)
-        self.rerender(self.active_tab)
 
     # -- jobs -----------------------------------------------------------------------------------------
     def ask_folder(self, what: str, then: Any) -> None:

@@ -3,8 +3,8 @@ its add and edit forms, the confirmation of a delete, the write, and the re-read
 whose answer was lost was applied. A tab's entry in `tab_list.GROUP_TABS` names its editor; the screen's
 actions (`actions.py`) read only these facts, never the tab's name.
 
-The member and variable forms, writes and re-reads are the owner's (`screens/owner.Owner`): the members and
-variables panes of the project view and the instance send through the same methods.
+The Members and Variables tabs have no editor: they are the members and variables panes of every owner
+(`screens/panes/`), which write through `screens/owner.Owner`.
 """
 
 from __future__ import annotations
@@ -17,9 +17,7 @@ from textual.content import Content
 
 from labdeck.api.models.badges import Badge
 from labdeck.api.models.labels import GroupLabel
-from labdeck.api.models.members import BillableMember, Member
-from labdeck.api.models.variables import CiVariable
-from labdeck.tui.screens.confirm import ConfirmScreen, TypeToConfirmScreen
+from labdeck.tui.screens.confirm import ConfirmScreen
 from labdeck.tui.screens.groups.applied import badge_holds, labels_hold
 from labdeck.tui.screens.groups.forms import (
     FormScreen,
@@ -27,7 +25,6 @@ from labdeck.tui.screens.groups.forms import (
     badge_form,
     label_form,
 )
-from labdeck.tui.screens.owner import Owner
 
 if TYPE_CHECKING:
     from labdeck.api.services import Services
@@ -37,8 +34,7 @@ if TYPE_CHECKING:
 class TabEditor:
     """The add, edit and delete of one tab's rows. `change(services, group id, what, row, values)` sends
     "add" (row None), "edit" or "delete" and returns how many items it acted on; `applied(services, group
-    id, row, values)` re-reads the tab after a lost answer; `refuse_add(screen)` says why adding is not
-    offered in the tab's current state (None: it is)."""
+    id, row, values)` re-reads the tab after a lost answer."""
 
     noun: str
     add_form: Callable[[GroupActions], FormScreen]
@@ -46,39 +42,6 @@ class TabEditor:
     confirm_delete: Callable[[Any, str], ConfirmScreen]
     change: Callable[[Services, int, str, Any, Values], Awaitable[int]]
     applied: Callable[[Services, int, Any, Values], Awaitable[bool]]
-    refuse_add: Callable[[GroupActions], str | None] = lambda screen: None
-
-
-# -- members (the writes and re-reads are the owner's: `screens/owner.py`) --------------------------------
-def _member_delete(row: Any, where: str) -> ConfirmScreen:
-    name = row.username or str(row.id)
-    if isinstance(row, BillableMember):
-        message = Content.from_markup("Remove [b]$user[/b] from [b]$group[/b], all its subgroups and "
-                                      "projects?", user=name, group=where)
-        return TypeToConfirmScreen("Remove billable member", message, name, confirm_label="Remove")
-    message = Content.from_markup("Remove [b]$user[/b] from [b]$group[/b]?", user=name, group=where)
-    return TypeToConfirmScreen("Remove member", message, name, confirm_label="Remove")
-
-
-def _group(ref: int) -> Owner:
-    return Owner("groups", ref)
-
-
-GROUPS = Owner("groups")  # the forms of any group (a write names the group: `_group(ref)`)
-
-
-MEMBERS = TabEditor(
-    "member",
-    add_form=lambda screen: GROUPS.member_form(screen.today()),
-    edit_form=lambda screen, row: GROUPS.member_form(screen.today(), row) if isinstance(row, Member)
-    else None,
-    confirm_delete=_member_delete,
-    change=lambda services, ref, what, row, values: _group(ref).change_member(services.members, what, row,
-                                                                              values),
-    applied=lambda services, ref, row, values: _group(ref).member_applied(services.members, row, values),
-    refuse_add=lambda screen: "Billable members are not added here: add members, then they count"
-    if screen.billable_members else None,
-)
 
 
 # -- labels ---------------------------------------------------------------------------------------------
@@ -143,21 +106,3 @@ def _badge_edit_form(screen: GroupActions, row: Any) -> FormScreen | None:
 BADGES = TabEditor(
     "badge", add_form=lambda screen: badge_form(render=screen.badge_renderer()), edit_form=_badge_edit_form,
     confirm_delete=_plain_delete("badge"), change=_badge_change, applied=_badges_applied)
-
-
-# -- variables ------------------------------------------------------------------------------------------
-async def _variable_change(services: Services, ref: int, what: str, row: Any, values: Values) -> int:
-    await _group(ref).change_variable(services.variables, what, row, values)
-    return 1
-
-
-async def _variables_applied(services: Services, ref: int, row: Any, values: Values) -> bool:
-    return await _group(ref).variable_applied(services.variables, row, values, scoped=True)
-
-
-VARIABLES = TabEditor(
-    "variable", add_form=lambda screen: GROUPS.variable_form(None, scoped=screen.variables_scoped()),
-    edit_form=lambda screen, row: GROUPS.variable_form(row, scoped=screen.variables_scoped())
-    if isinstance(row, CiVariable) else None,
-    confirm_delete=lambda row, where: Owner("groups", None, where).delete_variable_screen(row),
-    change=_variable_change, applied=_variables_applied)

@@ -2,10 +2,12 @@
 tabs: Projects, Subgroups, Members, Labels, Badges, Variables, Iterations, and Export and import.
 
 Each tab loads when it is shown for a group (lists come through the client's cache, so revisiting costs no
-request until `r`). The actions (`a` add, `e` edit, `x` delete, `m` reveal a masked value, `y` copy a
-variable's value, `b` subscribe, `i` inherited members, `B` billable members, `O` member override, `E`
-export and enter on a relation (both saved in a folder the user picks), `X` relations export, `I` import)
-are in `group_actions.py`; the tables in `group_tabs.py`; the forms in `group_forms.py`. Server text is
+request until `r`). A tab is declared once in `tab_list.GROUP_TABS`: either a pane (Members and Variables
+are the members and variables panes of every owner, `screens/panes/`, here for the selected group, with
+their own keys: add, change, remove, inherited, billable and override members; add, edit, delete, reveal
+and copy variables) or a table of the screen, whose actions (`a` add, `e` edit, `x` delete, `b`
+subscribe, `E` export and enter on a relation (both saved in a folder the user picks), `X` relations
+export, `I` import) are in `actions.py`; the tables in `tabs.py`; the forms in `forms.py`. Server text is
 shown as `rich.text.Text`, never markup.
 """
 
@@ -36,6 +38,7 @@ from labdeck.tui.screens.base import LabdeckScreen
 from labdeck.tui.screens.form_keys import is_typing
 from labdeck.tui.screens.groups import tab_list
 from labdeck.tui.screens.groups.actions import GroupActions
+from labdeck.tui.screens.groups.pane_tabs import PaneTabs
 from labdeck.tui.screens.groups.tabs import TabSpec
 from labdeck.tui.screens.groups.tree import PAGE, GroupTree, failure_label
 from labdeck.tui.widgets.resource_table import ResourceTable
@@ -44,22 +47,17 @@ from labdeck.tui.widgets.resource_view import ResourceView
 Today = Callable[[], date]
 
 
-class GroupsScreen(GroupActions, LabdeckScreen):
+class GroupsScreen(GroupActions, PaneTabs, LabdeckScreen):
     AREA = "groups"
     TITLE = "Groups"
     CSS_PATH = "groups.tcss"
-    MUTATING_ACTIONS = frozenset({"add", "edit", "delete", "subscribe", "import_group", "toggle_override"})
-    ROW_ACTIONS = frozenset({"edit", "delete", "toggle_override"})
-    FEATURE_ACTIONS = {"toggle_billable": "billable_members", "toggle_override": "member_override"}
+    MUTATING_ACTIONS = frozenset({"add", "edit", "delete", "subscribe", "import_group"})
+    ROW_ACTIONS = frozenset({"edit", "delete"})
     BINDINGS = [
         Binding("a", "add", "Add", id="groups.add"),
         Binding("e", "edit", "Edit", id="groups.edit"),
         Binding("x", "delete", "Delete", id="groups.delete"),
-        Binding("m", "reveal", "Reveal value", id="groups.reveal"),
         Binding("b", "subscribe", "Subscribe", id="groups.subscribe"),
-        Binding("i", "toggle_inherited", "Inherited", id="groups.inherited"),
-        Binding("B", "toggle_billable", "Billable", id="groups.billable"),
-        Binding("O", "toggle_override", "Override", id="groups.override"),
         Binding("X", "export_relations", "Relations export", id="groups.export_relations"),
         Binding("I", "import_group", "Import", id="groups.import"),
         Binding("E", "export_to", "Export", id="groups.export"),
@@ -76,15 +74,12 @@ class GroupsScreen(GroupActions, LabdeckScreen):
         self.download_dir = download_dir or default_download_dir()  # the last folder, else the user's
         self.download_dir_given = download_dir is not None  # else the app's remembered folder, if any
         self.group: Group | None = None
-        self.inherited_members = False
-        self.billable_members = False
-        self.overrides: set[int] = set()
-        self.revealed: set[tuple[str, str]] = set()
         self.relations: list[RelationStatus] = []
         self._loaded_for: dict[str, int] = {}
         self._loading_for: dict[str, int] = {}  # the group each tab's running load is for
         self.roots_failed = False
-        self.specs: dict[str, TabSpec] = {tab.key: tab.spec(self) for tab in tab_list.GROUP_TABS}
+        self.specs: dict[str, TabSpec] = {tab.key: tab.spec(self) for tab in tab_list.GROUP_TABS
+                                          if tab.spec is not None}
 
     # -- layout ---------------------------------------------------------------------------------------
     def compose_body(self) -> ComposeResult:
@@ -97,6 +92,8 @@ class GroupsScreen(GroupActions, LabdeckScreen):
                         with TabPane(tab.title, id=f"tab-{tab.key}"):
                             if tab.help:
                                 yield Static(Text(tab.help, style="dim"), classes="groups-tab-help")
+                            if tab.pane is not None:  # made when first shown for a group (`show_pane`)
+                                continue
                             spec = self.specs[tab.key]
                             yield ResourceView(spec.columns, row_key=spec.row_key,
                                                detail=spec.detail, empty_text=spec.empty,
@@ -116,7 +113,8 @@ class GroupsScreen(GroupActions, LabdeckScreen):
         return (self.query_one("#groups-tabs", TabbedContent).active or "tab-projects").removeprefix("tab-")
 
     def view(self, tab: str | None = None) -> ResourceView:
-        return self.query_one(f"#groups-view-{tab or self.active_tab}", ResourceView)
+        """The list of a tab: its table's, or its pane's (once the pane is made)."""
+        return self.query_one(f"#tab-{tab or self.active_tab}", TabPane).query(ResourceView).first()
 
     def table(self, tab: str | None = None) -> ResourceTable:
         return self.view(tab).table
@@ -130,12 +128,18 @@ class GroupsScreen(GroupActions, LabdeckScreen):
                     "to the table first (the group tree has focus)", severity="warning", markup=False)
         return True
 
+    def shown_table(self) -> ResourceTable | None:
+        """The table of the tab in front (None: a pane tab whose pane is not made yet)."""
+        views = self.query_one(f"#tab-{self.active_tab}", TabPane).query(ResourceView)
+        return views.first().table if views else None
+
     def selected_item(self) -> Any:
         focused = self.focused
         if isinstance(focused, GroupTree):
             node = focused.cursor_node
             return node.data if node is not None else None
-        return self.table().cursor_row
+        table = self.shown_table()
+        return table.cursor_row if table is not None else None
 
     def on_mount(self) -> None:
         self.tree.focus()
@@ -148,9 +152,10 @@ class GroupsScreen(GroupActions, LabdeckScreen):
     def action_toggle_tree(self) -> None:
         """`t` hides the group tree (the table gets the whole width) or shows it again."""
         self.toggle_class("-tree-hidden")
-        if self.has_class("-tree-hidden"):
-            self.table().focus()
-        else:
+        table = self.shown_table()
+        if self.has_class("-tree-hidden") and table is not None:
+            table.focus()
+        elif not self.has_class("-tree-hidden"):
             self.tree.focus()
 
     # -- the tree -------------------------------------------------------------------------------------
@@ -241,11 +246,7 @@ class GroupsScreen(GroupActions, LabdeckScreen):
         if self.group is not None and self.group.id == group.id:
             return
         self.group = group
-        self.revealed.clear()
-        self.overrides.clear()
         self.relations = []
-        if group.parent_id is not None:
-            self.billable_members = False
         title = Text(group.full_path or group.name or "", style="bold")
         if group.description:
             title.append(f"  {group.description}", style="dim")
@@ -276,6 +277,9 @@ class GroupsScreen(GroupActions, LabdeckScreen):
             tab = self.active_tab
         except Exception:  # not composed yet
             return tab_list.EVERY_TAB_FOOTER
+        pane = self.pane(tab)
+        if pane is not None and self.focused is not None and pane in self.focused.ancestors_with_self:
+            return super().footer_order()  # the pane's own (`FOOTER_ORDER`)
         return (*tab_list.TAB_FOOTER.get(tab, ()), *tab_list.EVERY_TAB_FOOTER)
 
     def on_tabbed_content_tab_activated(self, event: TabbedContent.TabActivated) -> None:
@@ -309,14 +313,22 @@ class GroupsScreen(GroupActions, LabdeckScreen):
             return
         self.load_tab(self.active_tab, refresh=True)
 
+    def load_tab(self, tab: str, refresh: bool = False) -> None:
+        """Show `tab` for the selected group: a pane tab's pane (made, or shown for this group; `r` is its
+        `reload`), else the table's rows."""
+        if tab_list.TAB_BY_KEY[tab].pane is None:
+            self.load_table(tab, refresh)
+        else:
+            self.load_pane(tab, refresh)
+
     @work(exclusive=True, group="groups-tab")
-    async def load_tab(self, tab: str, refresh: bool = False) -> None:
+    async def load_table(self, tab: str, refresh: bool = False) -> None:
         group, services = self.group, self.services
         if group is None or services is None:
             return
         table = self.table(tab)
         table.empty_text = self.specs[tab].empty  # undo a former reason
-        feature = tab_list.TAB_BY_KEY[tab].needs(self)
+        feature = tab_list.TAB_BY_KEY[tab].feature
         missing = feature_reason(context_of(self), feature) if feature else None
         if feature and missing:  # say why in place of the list, and send nothing
             table.empty_text = unavailable(context_of(self), feature, missing)
@@ -325,7 +337,8 @@ class GroupsScreen(GroupActions, LabdeckScreen):
         table.loading_more = True
         self._loading_for[tab] = group.id
         try:
-            rows = await self.fetch(services, tab, group, refresh)
+            load = tab_list.TAB_BY_KEY[tab].load  # (a table tab declares how it loads)
+            rows = await load(self, services, group.id, refresh) if load is not None else []
         except ApiError as error:
             explained = refused(context_of(self), feature, error) if feature else None
             if explained is None:
@@ -341,17 +354,9 @@ class GroupsScreen(GroupActions, LabdeckScreen):
         self._loaded_for[tab] = group.id
         self.mark_data_loaded()
 
-    async def fetch(self, services: Services, tab: str, group: Group, refresh: bool) -> list[Any]:
-        """The rows of `tab` for `group` (each tab declares how it loads: `tab_list.GROUP_TABS`)."""
-        return await tab_list.TAB_BY_KEY[tab].load(self, services, group.id, refresh)
-
     def reload(self, tab: str | None = None) -> None:
         """Show the current state of a tab after a change (the service already dropped its cache)."""
         self.load_tab(tab or self.active_tab)
-
-    def rerender(self, tab: str) -> None:
-        table = self.table(tab)
-        table.set_rows(list(table.rows))
 
     def on_resource_table_row_selected(self, event: ResourceTable.RowSelected) -> None:
         row = event.row

@@ -26,10 +26,6 @@ if TYPE_CHECKING:
         download_dir: Path
         download_dir_given: bool
         group: Group | None
-        inherited_members: bool
-        billable_members: bool
-        overrides: set[int]
-        revealed: set[tuple[str, str]]
         relations: list[RelationStatus]
 
         @property
@@ -40,7 +36,6 @@ if TYPE_CHECKING:
         def view(self, tab: str | None = None) -> ResourceView: ...
         def tree_has_focus(self, what: str) -> bool: ...
         def reload(self, tab: str | None = None) -> None: ...
-        def rerender(self, tab: str) -> None: ...
         def load_roots(self, refresh: bool = False) -> Worker[None]: ...
 else:
     GroupsHost = object

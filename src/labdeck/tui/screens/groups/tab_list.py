@@ -1,8 +1,11 @@
-"""The tabs of `:groups`, each declared once (`GroupTab`: key, title, table, how it loads, the feature its
-data needs, how its rows are added, edited and deleted, the tab-specific actions that apply in it, its
-footer keys, a help line); the tables the screen reads (`TABS`, `TAB_ACTIONS`, `TAB_FOOTER`, `TAB_BY_KEY`)
-are derived from the declarations. The screen and its actions read only these facts, never a tab's name:
-a new tab is its pane (table, loader, editor) and one entry here."""
+"""The tabs of `:groups`, each declared once (`GroupTab`). A tab is either a pane (`pane`: a pane widget
+made for the selected group, `panes/owned.OwnerPane`, as the project view's tabs are: it has its own keys,
+footer, load and reload; the Members and Variables tabs are the members and variables panes of every owner,
+`screens/panes/`) or a table of the screen (`spec`: columns; `load`; the feature its data needs; how its
+rows are added, edited and deleted; the tab-specific actions that apply in it; its footer keys; a help
+line). The tables the screen reads (`TABS`, `TAB_ACTIONS`, `TAB_FOOTER`, `TAB_BY_KEY`) are derived from
+the declarations. The screen and its actions read only these facts, never a tab's name: a new tab is one
+pane module (or its table, loader and editor) and one entry here."""
 
 from __future__ import annotations
 
@@ -11,23 +14,27 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from labdeck.api.groups import ProjectQuery
-from labdeck.tui.screens.groups.editors import BADGES, LABELS, MEMBERS, VARIABLES, TabEditor
+from labdeck.tui.screens.groups.editors import BADGES, LABELS, TabEditor
 from labdeck.tui.screens.groups.tabs import (
     TabSpec,
     badge_tab,
     iteration_tab,
     label_tab,
-    member_tab,
     project_tab,
     relation_tab,
     subgroup_tab,
-    variable_tab,
 )
+from labdeck.tui.screens.owner import Owner
+from labdeck.tui.screens.panes.members import MembersPane
+from labdeck.tui.screens.panes.owned import OwnerPane
+from labdeck.tui.screens.panes.variables import VariablesPane
 from labdeck.tui.widgets.footer import LIST_KEYS
 
 if TYPE_CHECKING:
     from labdeck.api.services import Services
     from labdeck.tui.screens.groups.groups import GroupsScreen
+    from labdeck.tui.screens.groups.host import GroupsHost
+
 
 # The tree's keys in the footer, most useful first.
 TREE_FOOTER = ("select_cursor", "toggle_node", "next_tab", "previous_tab", "toggle_tree", "export_to")
@@ -36,24 +43,26 @@ _EDITING = ("add", "edit", "delete")
 
 @dataclass(frozen=True)
 class GroupTab:
-    """One tab of `:groups`, declared once: its key and title, its table (`spec`, from the screen's own
-    state), the feature its data needs (the tab says why where the instance lacks it), the tab-specific
-    actions that apply in it, and its footer keys before those every tab has."""
+    """One tab of `:groups`, declared once: its key and title, and either its pane (`pane(screen,
+    owner)`, made when the tab is first shown for a group; the pane declares its keys, footer and policy)
+    or its table (`spec`, from the screen's own state, and `load`), the feature its data needs (the tab
+    says why where the instance lacks it), the tab-specific actions that apply in it, and its footer keys
+    before those every tab has."""
 
     key: str
     title: str
-    spec: Callable[[GroupsScreen], TabSpec]
-    load: Callable[[GroupsScreen, Services, int, bool], Awaitable[list[Any]]]
+    spec: Callable[[GroupsScreen], TabSpec] | None = None
+    load: Callable[[GroupsScreen, Services, int, bool], Awaitable[list[Any]]] | None = None
+    pane: Callable[[GroupsHost, Owner], OwnerPane] | None = None
     feature: str | None = None
     actions: tuple[str, ...] = ()
     footer: tuple[str, ...] = ()
     editor: TabEditor | None = None  # how its rows are added, edited and deleted (None: they are not)
     help: str = ""  # a line above the table
-    feature_now: Callable[[GroupsScreen], str | None] | None = None  # a feature its current mode needs
 
-    def needs(self, screen: GroupsScreen) -> str | None:
-        """The feature the tab's data needs now (its own, else that of the mode it is in)."""
-        return self.feature or (self.feature_now(screen) if self.feature_now is not None else None)
+    def __post_init__(self) -> None:
+        if (self.pane is None) == (self.spec is None or self.load is None):
+            raise ValueError(f"the {self.key} tab is a pane or a table (spec and load), not both")
 
 
 async def _projects(screen: GroupsScreen, services: Services, ref: int, refresh: bool) -> list[Any]:
@@ -65,23 +74,12 @@ async def _subgroups(screen: GroupsScreen, services: Services, ref: int, refresh
     return list(await services.groups.subgroups(ref, refresh=refresh))
 
 
-async def _members(screen: GroupsScreen, services: Services, ref: int, refresh: bool) -> list[Any]:
-    if screen.billable_members:
-        return list(await services.members.billable_members(ref, sort="name_asc", refresh=refresh))
-    return list(await services.members.list_members(("groups", ref), inherited=screen.inherited_members,
-                                                    refresh=refresh))
-
-
 async def _labels(screen: GroupsScreen, services: Services, ref: int, refresh: bool) -> list[Any]:
     return list(await services.labels.list_labels(ref, with_counts=True, refresh=refresh))
 
 
 async def _badges(screen: GroupsScreen, services: Services, ref: int, refresh: bool) -> list[Any]:
     return list(await services.badges.list_badges(ref, refresh=refresh))
-
-
-async def _variables(screen: GroupsScreen, services: Services, ref: int, refresh: bool) -> list[Any]:
-    return list(await services.variables.group_variables(ref, refresh=refresh))
 
 
 async def _iterations(screen: GroupsScreen, services: Services, ref: int, refresh: bool) -> list[Any]:
@@ -97,18 +95,16 @@ async def _relations(screen: GroupsScreen, services: Services, ref: int, refresh
 GROUP_TABS: tuple[GroupTab, ...] = (
     GroupTab("projects", "Projects", lambda screen: project_tab(lambda: screen.group), _projects),
     GroupTab("subgroups", "Subgroups", lambda screen: subgroup_tab(), _subgroups),
-    GroupTab("members", "Members", lambda screen: member_tab(screen.overrides), _members,
-             actions=(*_EDITING, "toggle_inherited", "toggle_billable", "toggle_override"),
-             footer=("select", *_EDITING, "toggle_inherited", "toggle_billable", "toggle_override"),
-             editor=MEMBERS,
-             feature_now=lambda screen: "billable_members" if screen.billable_members else None),
+    GroupTab("members", "Members",
+             pane=lambda screen, owner: MembersPane(owner, today=screen.today, id="groups-pane-members")),
     GroupTab("labels", "Labels", lambda screen: label_tab(), _labels, actions=(*_EDITING, "subscribe"),
              footer=("select", "add", "edit", "delete", "subscribe"), editor=LABELS),
     GroupTab("badges", "Badges", lambda screen: badge_tab(), _badges, actions=_EDITING,
              footer=("select", "add", "edit", "delete"), editor=BADGES),
-    GroupTab("variables", "Variables", lambda screen: variable_tab(screen.revealed), _variables,
-             actions=(*_EDITING, "reveal"), footer=("select", "edit", "add", "delete", "reveal"),
-             editor=VARIABLES),
+    GroupTab("variables", "Variables",
+             pane=lambda screen, owner: VariablesPane(owner, id="groups-pane-variables",
+                                                      view_id="groups-variables-view",
+                                                      status_id="groups-variables-status")),
     GroupTab("iterations", "Iterations", lambda screen: iteration_tab(), _iterations, feature="iterations"),
     GroupTab("transfer", "Export and import", lambda screen: relation_tab(), _relations,
              feature="relations_export",

@@ -3,14 +3,18 @@ members, or with `i` everyone with access (direct and inherited), through `api/m
 members by id or username (the member form, with the levels the owner can give: no Owner on a project),
 `e` changes a direct member's level or expiry, `x` removes a direct member once their username is typed.
 The form, the write and the re-read after a lost answer are the owner's (`Owner.member_form`,
-`change_member`, `member_applied`), as in the `:groups` Members tab. The project view's Members tab is this
-pane. Server text is shown as `rich.text.Text`, never markup.
+`change_member`, `member_applied`). A group's members have two more modes, offered only when the owner is
+a group and the instance has the feature (Premium): `B` lists the billable members of a top-level group
+(the whole hierarchy; `x` removes one from all of it) and `O` turns a direct member's override flag on or
+off. The project view's and `:groups`' Members tabs are this pane. Server text is shown as
+`rich.text.Text`, never markup.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import UTC, date, datetime
+from typing import Any
 
 from rich.text import Text
 from textual import work
@@ -20,15 +24,16 @@ from textual.content import Content
 from textual.widget import Widget
 from textual.widgets import Static
 
+from labdeck.api.errors import ApiError
 from labdeck.api.members import MembersService
-from labdeck.api.models.members import Member
+from labdeck.api.models.members import BillableMember, Member
+from labdeck.tui.capabilities import feature_reason, refused, unavailable
 from labdeck.tui.context import context_of
 from labdeck.tui.jobs import counted
-from labdeck.tui.pane_policy import PanePolicy
-from labdeck.tui.screens.confirm import TypeToConfirmScreen
 from labdeck.tui.screens.groups.forms import FormScreen, Values
 from labdeck.tui.screens.groups.tabs import member_tab
 from labdeck.tui.screens.owner import Owner
+from labdeck.tui.screens.panes.owned import OwnerPane
 from labdeck.tui.textual_internals import notify_content
 from labdeck.tui.widgets.footer import LIST_KEYS
 from labdeck.tui.widgets.resource_view import ResourceView
@@ -36,20 +41,26 @@ from labdeck.tui.workers import is_live
 from labdeck.tui.writes import open_write_form
 
 Today = Callable[[], date]
+BILLABLE = "billable_members"  # the feature billable members need (`domain/capabilities.py`)
+GROUP_ONLY = frozenset({"toggle_billable", "toggle_override"})  # offered when the owner is a group
 
 
-class MembersPane(PanePolicy, Widget):
+class MembersPane(OwnerPane, Widget):
     # the footer while this pane has focus, most useful first (`widgets.footer`)
-    FOOTER_ORDER = ("select", "add_member", "edit_member", "remove_member", "toggle_inherited", "next_tab",
-                    "previous_tab", "fork", *LIST_KEYS)
+    FOOTER_ORDER = ("select", "add_member", "edit_member", "remove_member", "toggle_inherited",
+                    "toggle_billable", "toggle_override", "next_tab", "previous_tab", "toggle_tree", "fork",
+                    *LIST_KEYS)
     BINDINGS = [
         Binding("a", "add_member", "Add member", id="members.add"),
         Binding("e", "edit_member", "Change level", id="members.edit"),
         Binding("x", "remove_member", "Remove member", id="members.remove"),
         Binding("i", "toggle_inherited", "Inherited", id="members.inherited"),
+        Binding("B", "toggle_billable", "Billable", id="members.billable"),
+        Binding("O", "toggle_override", "Override", id="members.override"),
     ]
-    MUTATING_ACTIONS = frozenset({"add_member", "edit_member", "remove_member"})
-    ROW_ACTIONS = frozenset({"edit_member", "remove_member"})
+    MUTATING_ACTIONS = frozenset({"add_member", "edit_member", "remove_member", "toggle_override"})
+    ROW_ACTIONS = frozenset({"edit_member", "remove_member", "toggle_override"})
+    FEATURE_ACTIONS = {"toggle_billable": BILLABLE, "toggle_override": "member_override"}
     DEFAULT_CSS = """
     MembersPane { height: 1fr; }
     MembersPane #members-scope { height: 1; padding: 0 1; }
@@ -60,13 +71,21 @@ class MembersPane(PanePolicy, Widget):
         self.owner = owner
         self.today: Today = today or (lambda: datetime.now(UTC).date())
         self.inherited = False
-        self.spec = member_tab()
+        self.billable = False  # a group's billable members (the whole hierarchy) instead of its members
+        self.overrides: set[int] = set()  # members whose override flag this pane turned on
+        self.spec = member_tab(self.overrides)
 
     def compose(self) -> ComposeResult:
         yield Static("", markup=False, id="members-scope")
         yield ResourceView(self.spec.columns, row_key=self.spec.row_key,
                            detail=self.spec.detail, empty_text=self.spec.empty, enter_opens_detail=True,
                            id="members-view")
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """The group-only modes are not offered for a project's members."""
+        if action in GROUP_ONLY and self.owner.kind != "groups":
+            return False
+        return super().check_action(action, parameters)
 
     @property
     def view(self) -> ResourceView:
@@ -83,21 +102,88 @@ class MembersPane(PanePolicy, Widget):
     def reload(self) -> None:
         self.load(refresh=True)
 
-    @work(exclusive=True, group="members-pane")
-    async def load(self, refresh: bool = False) -> None:
-        service = self.service
-        if service is None:
-            return
-        members = await self.owner.members(service, inherited=self.inherited, refresh=refresh)
-        scope = "direct and inherited members (i: direct only)" if self.inherited else \
-            "direct members (i: with inherited)"
-        self.query_one("#members-scope", Static).update(Text(scope, style="dim"))
-        self.view.table.set_rows(members)
-
-    def action_toggle_inherited(self) -> None:
-        self.inherited = not self.inherited
+    def show_owner(self, owner: Owner) -> None:
+        """Show the members of another owner (another group chosen in `:groups`): the list mode is kept,
+        but billable members only for a top-level group; the overrides turned on are forgotten."""
+        self.owner = owner
+        self.overrides.clear()
+        if owner.nested:
+            self.billable = False
+        self.view.table.set_rows([])  # never the former owner's rows under this one's name
         self.load()
 
+    def scope_text(self) -> str:
+        if self.billable:
+            return "billable members of the whole hierarchy (B: direct only)"
+        return "direct and inherited members (i: direct only)" if self.inherited else \
+            "direct members (i: with inherited)"
+
+    @work(exclusive=True, group="members-pane")
+    async def load(self, refresh: bool = False) -> None:
+        service, owner, table = self.service, self.owner, self.view.table
+        if service is None:
+            return
+        table.empty_text = self.spec.empty  # undo a former reason
+        rows: list[Any] = []
+        if self.billable and (missing := feature_reason(context_of(self), BILLABLE)):
+            table.empty_text = unavailable(context_of(self), BILLABLE, missing)  # say why; send nothing
+        else:
+            table.loading_more = True
+            try:
+                rows = await self.read(service, refresh)
+            except ApiError as error:
+                explained = refused(context_of(self), BILLABLE, error) if self.billable else None
+                if explained is None:
+                    raise
+                table.empty_text = explained
+            finally:
+                table.loading_more = False
+        if owner != self.owner:  # another owner was chosen meanwhile: its own load shows it
+            return
+        self.query_one("#members-scope", Static).update(Text(self.scope_text(), style="dim"))
+        table.set_rows(rows)
+        self.mark_data_loaded()
+
+    async def read(self, service: MembersService, refresh: bool) -> list[Any]:
+        if self.billable:
+            return list(await self.owner.billable_members(service, refresh=refresh))
+        return list(await self.owner.members(service, inherited=self.inherited, refresh=refresh))
+
+    # -- list modes -----------------------------------------------------------------------------------
+    def action_toggle_inherited(self) -> None:
+        self.inherited = not self.inherited
+        self.billable = False
+        self.notify("Members: " + ("direct and inherited" if self.inherited else "direct only"))
+        self.load()
+
+    def action_toggle_billable(self) -> None:
+        if self.owner.nested and not self.billable:
+            self.notify("Billable members are listed for top-level groups only", severity="warning")
+            return
+        self.billable = not self.billable
+        self.inherited = False
+        self.notify("Members: " + ("billable (the whole hierarchy)" if self.billable else "direct only"))
+        self.load()
+
+    @work(group="members-pane-change")
+    async def action_toggle_override(self) -> None:
+        """Turn the override flag of the direct member under the cursor on, or off when we turned it on."""
+        row, service = self.view.table.cursor_row, self.service
+        if not isinstance(row, Member) or service is None:
+            return
+        if self.inherited or self.billable:
+            self.notify("Override applies to direct members (press i or B to go back)", severity="warning")
+            return
+        member = await self.owner.set_override(service, row.id, row.id not in self.overrides)
+        if member.override:
+            self.overrides.add(row.id)
+        else:
+            self.overrides.discard(row.id)
+        self.notify(f"Override {'on' if member.override else 'off'} for {member.username}", markup=False)
+        self.view.table.set_rows(list(self.view.table.rows))
+        self.view.refresh_detail()
+
+    # -- add, change, remove --------------------------------------------------------------------------
     def direct_member(self) -> Member | None:
         """The member under the cursor when it can be changed here (direct members only)."""
         row = self.view.table.cursor_row
@@ -109,6 +195,10 @@ class MembersPane(PanePolicy, Widget):
         return row
 
     def action_add_member(self) -> None:
+        if self.billable:
+            self.notify("Billable members are not added here: add members, then they count",
+                        severity="warning")
+            return
         self.open_member_form(self.owner.member_form(self.today()), None)
 
     def action_edit_member(self) -> None:
@@ -138,22 +228,19 @@ class MembersPane(PanePolicy, Widget):
                         done=done, refresh=lambda: self.load(refresh=True) if is_live(self) else None)
 
     def action_remove_member(self) -> None:
-        row = self.direct_member()
+        cursor = self.view.table.cursor_row
+        row = cursor if isinstance(cursor, BillableMember) else self.direct_member()
         if row is None:
             return
-        name = row.username or str(row.id)
-        message = Content.from_markup("Remove [b]$user[/b] from [b]$where[/b]?", user=name,
-                                      where=self.owner.where)
-        screen = TypeToConfirmScreen("Remove member", message, name, confirm_label="Remove")
 
         def answered(yes: bool | None) -> None:
-            if yes:
+            if yes and row is not None:
                 self.remove_member(row)
 
-        self.app.push_screen(screen, answered)
+        self.app.push_screen(self.owner.remove_member_screen(row), answered)
 
     @work(group="members-pane-change")
-    async def remove_member(self, row: Member) -> None:
+    async def remove_member(self, row: Member | BillableMember) -> None:
         service = self.service
         if service is None:
             return

@@ -3,7 +3,7 @@
 description, masked and hidden on create, the environment scope where the owner has one), `x` deletes once
 the key is typed, `m` reveals a masked value, `y` copies a value (the notification never shows it). A
 hidden value was never sent, so `m` and `y` say so. Revealed values live in this widget only, never on
-disk. The project view's Variables tab and `:variables` (the instance's) are this pane.
+disk. The project view's and `:groups`' Variables tabs and `:variables` (the instance's) are this pane.
 """
 
 from __future__ import annotations
@@ -19,16 +19,16 @@ from labdeck.api.errors import LabdeckError
 from labdeck.api.models.variables import CiVariable
 from labdeck.api.variables import VariableError, VariablesService
 from labdeck.tui.context import context_of
-from labdeck.tui.pane_policy import PanePolicy
 from labdeck.tui.screens.ci_variables import VariableListKeys
 from labdeck.tui.screens.groups.forms import Values
 from labdeck.tui.screens.groups.tabs import variable_tab
 from labdeck.tui.screens.owner import Owner
+from labdeck.tui.screens.panes.owned import OwnerPane
 from labdeck.tui.widgets.footer import LIST_KEYS
 from labdeck.tui.widgets.resource_view import ResourceView
 
 
-class VariablesPane(PanePolicy, VariableListKeys, Widget):
+class VariablesPane(OwnerPane, VariableListKeys, Widget):
     # the footer while this pane has focus, most useful first (`widgets.footer`)
     FOOTER_ORDER = ("select", "edit_variable", "add_variable", "delete_variable", "reveal", "copy_value",
                     "next_tab", "previous_tab", "fork", *LIST_KEYS)
@@ -40,7 +40,7 @@ class VariablesPane(PanePolicy, VariableListKeys, Widget):
         Binding("y", "copy_value", "Copy value", id="variables.copy_value"),
     ]
     MUTATING_ACTIONS = frozenset({"add_variable", "edit_variable", "delete_variable"})
-    ROW_ACTIONS = frozenset({"edit_variable", "delete_variable"})
+    ROW_ACTIONS = frozenset({"edit_variable", "delete_variable", "reveal", "copy_value"})
     DEFAULT_CSS = """
     VariablesPane { height: 1fr; }
     VariablesPane .variables-status { height: 1; padding: 0 1; }
@@ -98,26 +98,35 @@ class VariablesPane(PanePolicy, VariableListKeys, Widget):
     def reload(self) -> None:
         self.load(refresh=True)
 
+    def show_owner(self, owner: Owner) -> None:
+        """Show the variables of another owner (another group chosen in `:groups`); values revealed for
+        the former one are hidden again."""
+        self.owner = owner
+        self.revealed.clear()
+        self.view.table.set_rows([])  # never the former owner's rows under this one's name
+        self.load()
+
     @work(exclusive=True, group="variables-pane")
     async def load(self, refresh: bool = False) -> None:
         service = self.service
         if service is None:
             return
+        owner = self.owner
         try:
-            rows = await self.owner.variables(service, refresh=refresh)
+            rows = await owner.variables(service, refresh=refresh)
         except LabdeckError as error:
             if self.owner.kind == "instance":  # the screen is this pane: say it aloud too
                 self.refused(error)
             else:  # in the tab's status line only: the tab may not even be in view
                 self.show_status(self.refusal_text(error), "red")
             return
+        if owner != self.owner:  # another owner was chosen meanwhile: its own load shows it
+            return
         self.view.table.set_rows(rows)
         instance = self.owner.kind == "instance"
         self.show_status(f"{len(rows)} instance variable(s)" if instance
                          else f"{len(rows)} variable(s) of {self.owner.where}")
-        mark = getattr(self.screen, "mark_data_loaded", None)  # a screen that shows the data's age
-        if callable(mark):
-            mark()
+        self.mark_data_loaded()
 
     # -- actions --------------------------------------------------------------------------------------
     def action_add_variable(self) -> None:

@@ -1,0 +1,56 @@
+"""The pane tabs of `:groups` (an entry of `tab_list.GROUP_TABS` with a `pane`: Members, Variables): the
+pane is made the first time its tab is shown for a group, then shown each group chosen in the tree
+(`OwnerPane.show_owner`); `r` is its `reload`. With the group tree focused, a key of the pane in front works
+as the screen's own keys do there: one for the whole list (`a` add, `i` inherited) runs in the pane, one for
+a row (`e`, `x`, `m`) says to move to the list first. `PaneTabs` is a mixin of `GroupsScreen`."""
+
+from __future__ import annotations
+
+from textual import events
+from textual.widgets import TabPane
+
+from labdeck.tui.screens.groups.host import GroupsHost
+from labdeck.tui.screens.groups.tab_list import TAB_BY_KEY
+from labdeck.tui.screens.groups.tree import GroupTree
+from labdeck.tui.screens.owner import group_owner
+from labdeck.tui.screens.panes.owned import OwnerPane
+from labdeck.tui.textual_internals import bindings_for_key
+
+
+class PaneTabs(GroupsHost):
+    """The pane tabs of `GroupsScreen`; see the module docstring."""
+
+    def pane(self, tab: str | None = None) -> OwnerPane | None:
+        """The pane a pane tab holds (None: a table tab, or a pane not made yet)."""
+        holder = self.query_one(f"#tab-{tab or self.active_tab}", TabPane)
+        return next((node for node in holder.children if isinstance(node, OwnerPane)), None)
+
+    def load_pane(self, tab: str, refresh: bool = False) -> None:
+        """Show `tab`'s pane for the selected group: made the first time, else shown this group (a group
+        it already shows: nothing, or with `refresh` its `reload`)."""
+        if self.group is None:
+            return
+        owner, pane, make = group_owner(self.group), self.pane(tab), TAB_BY_KEY[tab].pane
+        if pane is None and make is not None:
+            self.query_one(f"#tab-{tab}", TabPane).mount(make(self, owner))
+        elif pane is not None and pane.owner != owner:
+            pane.show_owner(owner)
+        elif pane is not None and refresh:
+            pane.reload()
+
+    def on_key(self, event: events.Key) -> None:
+        """A key of the pane in front, with the tree focused (see the module docstring)."""
+        pane = self.pane() if isinstance(self.focused, GroupTree) else None
+        if pane is None:
+            return
+        for binding in bindings_for_key(pane, event.key):
+            if pane.check_action(binding.action, ()) is False:
+                continue
+            event.stop()
+            event.prevent_default()
+            if binding.action in pane.ROW_ACTIONS:
+                self.tree_has_focus(binding.description or binding.action)
+            else:
+                self.call_later(self.app.run_action, binding.action, pane)
+            return
+
