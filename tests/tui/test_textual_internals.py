@@ -92,3 +92,23 @@ def test_the_paste_reader_changes_nothing_outside_a_paste() -> None:
     assert reader.rewrite("\x1b[A\x1b[20") == "\x1b[A\x1b[20"
     assert reader.rewrite("0~x\x1by\x1b[20") == "0~x\ufdd0y"  # inside: ESC hidden, a cut end marker held
     assert reader.rewrite("1~\x1b") == "\x1b[201~\x1b"
+
+
+async def test_a_header_whose_title_is_gone_takes_a_new_title_quietly() -> None:
+    """The key storm's crash: the title changed while a screen's header was losing its title widget."""
+    from textual.app import ComposeResult
+    from textual.widgets._header import HeaderTitle
+
+    class WithHeader(App[None]):
+        def compose(self) -> ComposeResult:
+            yield textual_internals.Header()
+
+    app = WithHeader()
+    async with app.run_test() as pilot:
+        app.title = "first"
+        await pilot.pause()
+        assert "first" in str(app.query_one(HeaderTitle).render())
+        await app.query_one(HeaderTitle).remove()
+        app.title = "second"  # Textual's own header raised NoMatches here, ending the app
+        await pilot.pause()
+        assert app.is_running

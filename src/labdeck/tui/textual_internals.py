@@ -26,6 +26,9 @@ not the version below, or when one of these names has gone):
   arrives cut at the ESC: `XXX` ESC `[31mYYY` pasted came out `^[31mYYYXXX`. The wrapper hides an ESC of
   the pasted text from the parser (as a noncharacter, put back in the `Paste` event), so the paste arrives
   whole and in order; its text is then `domain.text.typed_text` (line ends LF, controls visible).
+- `Header` (`textual.widgets._header.HeaderTitle`, `Header._on_mount` replaced): Textual's header updates its
+  title from a watcher that raises `NoMatches` when the title widget is already gone (a screen being removed
+  while the title changes: a key storm crashed on it); this one skips a header without its title.
 - `notify_content(node, content)`: a notification of a `Content` (server text in it never read as markup);
   Textual's toast renders it as it is (`Content.from_markup` returns a `Content` unchanged), though
   `notify`'s hint says `str`.
@@ -43,18 +46,20 @@ from textual.app import App
 from textual.await_complete import AwaitComplete
 from textual.command import CommandList
 from textual.content import Content
-from textual.dom import DOMNode
+from textual.dom import DOMNode, NoScreen
 from textual.keys import _character_to_key
 from textual.message import Message
 from textual.screen import Screen
 from textual.widget import Widget
+from textual.widgets import Header as TextualHeader
 from textual.widgets._footer import FooterKey
+from textual.widgets._header import HeaderTitle
 
 from labdeck.domain.text import typed_text
 
 CHECKED_AGAINST = "8.2.8"  # the Textual release these were read in
 
-__all__ = ["CHECKED_AGAINST", "FooterKey", "PasteReader", "active_app", "active_message_pump",
+__all__ = ["CHECKED_AGAINST", "FooterKey", "Header", "PasteReader", "active_app", "active_message_pump",
            "bindings_for_key", "command_list_ready", "install_dismiss_guard", "install_paste_fix",
            "is_closing", "key_for_character", "notify_content", "screen_stacks", "stop_with_error"]
 
@@ -202,3 +207,24 @@ def install_paste_fix() -> None:
     """Put the paste fix on Textual's input parser (idempotent); see the module docstring."""
     if XTermParser.feed is not _paste_safe_feed:
         XTermParser.feed = _paste_safe_feed  # type: ignore[method-assign]
+
+
+class Header(TextualHeader):
+    """Textual's `Header`, whose title watcher tolerates a header whose title widget is gone (module
+    docstring)."""
+
+    def _on_mount(self, event: events.Mount) -> None:
+        event.prevent_default()  # Textual's own would watch with the callback that raises
+        Widget._on_mount(self, event)
+
+        async def set_title() -> None:
+            try:
+                for title in self.query(HeaderTitle):
+                    title.update(self.format_title())
+            except NoScreen:
+                pass
+
+        self.watch(self.app, "title", set_title)
+        self.watch(self.app, "sub_title", set_title)
+        self.watch(self.screen, "title", set_title)
+        self.watch(self.screen, "sub_title", set_title)

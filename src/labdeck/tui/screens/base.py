@@ -17,13 +17,14 @@ from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import ModalScreen, Screen
 from textual.widget import Widget
-from textual.widgets import Button, Checkbox, Header, Input, Select, Static
+from textual.widgets import Button, Checkbox, Input, Select, Static
 
 from labdeck.tui.context import Context, context_of
 from labdeck.tui.keymap import bindings_of
 from labdeck.tui.links import copy_text, open_link, reference_of, web_url_of
 from labdeck.tui.pane_policy import PanePolicy
 from labdeck.tui.screens.form_keys import FormKeys, is_typing
+from labdeck.tui.textual_internals import Header
 from labdeck.tui.widgets.footer import TYPING, LabdeckFooter
 from labdeck.tui.widgets.resource_table import ResourceTable
 from labdeck.tui.widgets.resource_view import ResourceView
@@ -86,7 +87,7 @@ class LabdeckScreen(PanePolicy, FormKeys, Screen[None]):
         return context_of(self)
 
     def compose(self) -> ComposeResult:
-        yield Header(icon="◆")
+        yield Header(icon="◆")  # (`textual_internals.Header`: Textual's, safe while it is removed)
         yield from self.compose_body()
         with Vertical(classes="bottom-bars"):
             yield StatusBar()
