@@ -49,12 +49,12 @@ READERS: dict[str, Call] = {
     "POST /projects/:id/deployments": lambda c: DeploymentsService(c).create_deployment(
         1, environment="production", sha="a91957a8", ref="main", tag=False, status="success"),
     "GET /groups/:id/variables": lambda c: VariablesService(c).variables(("groups", 5)),
-    "GET /groups/:id/variables/:key": lambda c: VariablesService(c).get_variable(("groups", 5),
+    "GET /groups/:id/variables/:key": lambda c: VariablesService(c).variable(("groups", 5),
                                                                                  "TEST_VARIABLE_1"),
     "PUT /groups/:id/variables/:key": lambda c: VariablesService(c).update_variable(
         ("groups", 5), "NEW_VARIABLE", "updated value"),
     "GET /projects/:id/variables": lambda c: VariablesService(c).variables(("projects", 1)),
-    "GET /projects/:id/variables/:key": lambda c: VariablesService(c).get_variable(("projects", 1),
+    "GET /projects/:id/variables/:key": lambda c: VariablesService(c).variable(("projects", 1),
                                                                                    "TEST_VARIABLE_1"),
     "POST /projects/:id/variables": lambda c: VariablesService(c).create_variable(
         ("projects", 1), "NEW_VARIABLE", "new value"),

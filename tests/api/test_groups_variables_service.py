@@ -22,14 +22,14 @@ async def test_group_variables_crud_and_scopes(sandbox: Sandbox) -> None:
     await service.create_variable(ACME, "SCOPED", "b", environment_scope="production", protected=True)
     assert {v.key for v in await service.variables(ACME)} == keys | {"SCOPED"}  # cache dropped
     with pytest.raises(Conflict):
-        await service.get_variable(ACME, "SCOPED")
-    staging = await service.get_variable(ACME, "SCOPED", environment_scope="staging")
+        await service.variable(ACME, "SCOPED")
+    staging = await service.variable(ACME, "SCOPED", environment_scope="staging")
     assert staging.value == "a"
     updated = await service.update_variable(ACME, "SCOPED", "c", environment_scope="staging",
                                                   variable_type="file")
     assert (updated.value, updated.variable_type) == ("c", "file")
     await service.delete_variable(ACME, "SCOPED", environment_scope="production")
-    assert (await service.get_variable(ACME, "SCOPED")).environment_scope == "staging"
+    assert (await service.variable(ACME, "SCOPED")).environment_scope == "staging"
 
 
 async def test_rules_are_checked_before_sending(sandbox: Sandbox) -> None:
@@ -56,11 +56,14 @@ async def test_instance_variables(sandbox: Sandbox) -> None:
     made = await service.create_instance_variable("GLOBAL", "x" * 10_000, masked=False)
     assert len(made.value or "") == 10_000
     assert (await service.update_instance_variable("GLOBAL", "y")).value == "y"
+    assert (await service.instance_variable("GLOBAL")).value == "y"  # one variable, read again
     assert {v.key: v.value for v in await service.instance_variables()}["GLOBAL"] == "y"  # the cache dropped
     await service.delete_instance_variable("GLOBAL")
     assert "GLOBAL" not in {v.key for v in await service.instance_variables()}
     with pytest.raises(NotFound):
         await service.delete_instance_variable("GLOBAL")
+    with pytest.raises(NotFound):
+        await service.instance_variable("GLOBAL")
     sandbox.store.areas["ci_variables"].instance_limit = 2
     with pytest.raises(BadRequest, match="Maximum number"):
         await service.create_instance_variable("THIRD", "x")
@@ -70,11 +73,11 @@ async def test_instance_variables(sandbox: Sandbox) -> None:
 
 async def test_masked_values_stay_hidden(sandbox: Sandbox) -> None:
     service = VariablesService(sandbox.client())
-    token = await service.get_variable(ACME, "DEPLOY_TOKEN")
+    token = await service.variable(ACME, "DEPLOY_TOKEN")
     assert token.masked and token.shown_value() == HIDDEN
     assert token.shown_value(revealed=True) == "s3cr3t-deploy-token-42"
     assert "s3cr3t" not in repr(token) and "s3cr3t" not in str(token)
-    plain = await service.get_variable(ACME, "REGISTRY_MIRROR")
+    plain = await service.variable(ACME, "REGISTRY_MIRROR")
     assert plain.shown_value() == "https://mirror.acme.example"
 
 

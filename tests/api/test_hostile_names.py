@@ -50,7 +50,7 @@ CASES: list[tuple[str, Call, list[str]]] = [
     ("label update", lambda c, n: GroupLabelsService(c).update_label(3, n, color="#ffffff"),
      ["groups", "3", "labels", "N"]),
     ("label delete", lambda c, n: GroupLabelsService(c).delete_label(3, n), ["groups", "3", "labels", "N"]),
-    ("project variable", lambda c, n: VariablesService(c).get_variable(("projects", 7), n),
+    ("project variable", lambda c, n: VariablesService(c).variable(("projects", 7), n),
      ["projects", "7", "variables", "N"]),
     ("group variable delete", lambda c, n: VariablesService(c).delete_variable(("groups", 3), n),
      ["groups", "3", "variables", "N"]),

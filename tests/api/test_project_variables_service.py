@@ -33,8 +33,8 @@ async def test_crud_and_scopes_through_the_owner() -> None:
         by_id = await service.variables(("projects", 1))
         assert [v.key for v in by_id] == [v.key for v in seeded]
         with pytest.raises(Conflict):  # two scopes share the key: GitLab asks for the filter
-            await service.get_variable(GATEWAY, "DATABASE_URL")
-        staging = await service.get_variable(GATEWAY, "DATABASE_URL", environment_scope="staging")
+            await service.variable(GATEWAY, "DATABASE_URL")
+        staging = await service.variable(GATEWAY, "DATABASE_URL", environment_scope="staging")
         assert "staging" in (staging.value or "")
         made = await service.create_variable(GATEWAY, "NEW_ONE", "v", environment_scope="review/*",
                                              description="made by a test", raw=True)
@@ -45,7 +45,7 @@ async def test_crud_and_scopes_through_the_owner() -> None:
         assert (updated.value, updated.environment_scope, updated.protected) == ("w", "production", True)
         await service.delete_variable(GATEWAY, "NEW_ONE", environment_scope="production")
         with pytest.raises(NotFound) as gone:
-            await service.get_variable(GATEWAY, "NEW_ONE")
+            await service.variable(GATEWAY, "NEW_ONE")
         assert gone.value.message == "404 Variable Not Found"
         hidden = await service.create_variable(GATEWAY, "HIDDEN_ONE", "h1dden-value-1",
                                                masked_and_hidden=True)
@@ -87,7 +87,7 @@ async def test_journal_and_cache_keep_no_value_on_disk(tmp_path: object) -> None
         deletion, masked_deletion = entries[-2], entries[-1]
         assert "masked or hidden" in (undo.refusal(masked_deletion) or "")
         await undo.undo(deletion)  # an unmasked deletion comes back, value and scope, in this run
-        back = await service.get_variable(GATEWAY, "DATABASE_URL", environment_scope="staging")
+        back = await service.variable(GATEWAY, "DATABASE_URL", environment_scope="staging")
         assert back.value == plain.value
         await service.variables(GATEWAY, refresh=True)  # listed again after the changes
         await client.get_list("/projects")  # something that is persisted, to show the file is written

@@ -306,3 +306,7 @@ async def test_project_variables_tab(how: str, found: str) -> None:
         assert [v.key for v in stored].count("LOST_AND_FOUND") == 1
         assert [v.key for v in tab.view.table.rows].count("LOST_AND_FOUND") == 1
         assert made[-1].seen == 1
+        # the check after the lost answer read that one variable (of the form's scope), not the list
+        checks = [e for e in app.request_log.entries if e.method == "GET" and "LOST_AND_FOUND" in e.path]
+        assert checks and all(e.path.split("?")[0].endswith("/variables/LOST_AND_FOUND") for e in checks)
+        assert all(e.error is None or e.expected for e in checks)  # its 404 (not applied) is no error

@@ -70,8 +70,10 @@ class VariablesService:
         path = ep.owned(owner[0])["variables"].path(owner[1])
         return read_many(path.endpoint, await self.client.get_list(path, refresh=refresh))
 
-    async def get_variable(self, owner: Owner, key: str, *,
-                           environment_scope: str | None = None) -> CiVariable:
+    async def variable(self, owner: Owner, key: str, *,
+                       environment_scope: str | None = None) -> CiVariable:
+        """One variable of a project or group (of `environment_scope` where the key has several: GitLab
+        answers 409 without it); `NotFound` when there is none."""
         path = ep.owned(owner[0])["variable"].path(owner[1], key)
         return read_one(path.endpoint, await self.client.get_json(path, self._scope(environment_scope)))
 
@@ -122,6 +124,10 @@ class VariablesService:
     async def instance_variables(self, *, refresh: bool = False) -> list[CiVariable]:
         items = await self.client.get_list(ep.INSTANCE_VARIABLES.path(), refresh=refresh)
         return read_many(ep.INSTANCE_VARIABLES, items)
+
+    async def instance_variable(self, key: str) -> CiVariable:
+        """One instance variable; `NotFound` when there is none."""
+        return read_one(ep.INSTANCE_VARIABLE, await self.client.get_json(ep.INSTANCE_VARIABLE.path(key)))
 
     async def create_instance_variable(self, key: str, value: str, *,
                                        variable_type: VariableType | None = None,

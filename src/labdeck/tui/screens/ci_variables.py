@@ -99,10 +99,12 @@ class VariableListKeys(_Host):
 
     def open_variable_form(self, form: FormScreen, row: CiVariable | None,
                            send: Callable[[Values], Awaitable[Any]],
-                           read: Callable[[], Awaitable[list[CiVariable]]], *, scoped: bool) -> None:
+                           read: Callable[[str, str | None], Awaitable[CiVariable | None]], *,
+                           scoped: bool) -> None:
         """The add (`row` None) or edit `form`, sending `send(values)` itself (`open_write_form`): a refusal
-        stays in the form with what was typed; after a lost answer `read()` re-reads the variables: the key
-        (of the form's scope when `scoped`) with that value and those flags means it was applied."""
+        stays in the form with what was typed; after a lost answer `read(key, scope)` reads the variable
+        again: the key (of the form's scope when `scoped`) with that value and those flags means it was
+        applied."""
         what = "edit" if row is not None else "add"
 
         async def write(values: Values) -> Values:
@@ -112,7 +114,8 @@ class VariableListKeys(_Host):
         async def applied(values: Values) -> bool:
             key = row.key if row is not None else str(values["key"])
             scope = str(values.get("environment_scope") or "*") if scoped else None
-            return variables_hold(await read(), values, key=key, scope=scope, before=row)
+            found = await read(key, scope)
+            return found is not None and variables_hold([found], values, key=key, scope=scope, before=row)
 
         def done(values: Values | None) -> None:
             if values is not None and is_live(self):

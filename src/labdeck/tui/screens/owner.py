@@ -13,16 +13,18 @@ from typing import Any, Literal
 
 from textual.content import Content
 
+from labdeck.api.errors import NotFound
 from labdeck.api.members import MembersService, Source
 from labdeck.api.models.groups import Group
 from labdeck.api.models.members import BillableMember, Member
 from labdeck.api.models.projects import Project
 from labdeck.api.models.variables import CiVariable
+from labdeck.api.request_log import expecting
 from labdeck.api.variables import VariablesService
 from labdeck.domain.journal_rules import SECRET_VARIABLE
 from labdeck.tui.screens.ci_variables import change_variable, delete_variable_screen
 from labdeck.tui.screens.confirm import TypeToConfirmScreen
-from labdeck.tui.screens.groups.applied import members_hold, variables_hold
+from labdeck.tui.screens.groups.applied import members_hold
 from labdeck.tui.screens.groups.forms import (
     FormScreen,
     Values,
@@ -91,14 +93,16 @@ class Owner:
         elif row is not None:
             await service.delete_instance_variable(row.key)
 
-    async def variable_applied(self, service: VariablesService, row: CiVariable | None, values: Values, *,
-                               scoped: bool) -> bool:
-        """Re-read after a lost answer: the key (of the form's scope when `scoped`) with that value and
-        those flags means the add or edit was applied."""
-        key = row.key if row is not None else str(values["key"])
-        scope = str(values.get("environment_scope") or "*") if scoped else None
-        return variables_hold(await self.variables(service, refresh=True), values, key=key, scope=scope,
-                              before=row)
+    async def variable(self, service: VariablesService, key: str, scope: str | None) -> CiVariable | None:
+        """The variable `key` (of `scope`, where the owner's variables have scopes), read again, or None
+        when there is none: what a form checks after a lost answer (one request, not the whole list)."""
+        try:
+            with expecting({404}, "read again after a lost answer: not there"):
+                if self.kind == "instance":
+                    return await service.instance_variable(key)
+                return await service.variable(self.source, key, environment_scope=scope)
+        except NotFound:
+            return None
 
     def variable_form(self, row: CiVariable | None, *, scoped: bool) -> FormScreen:
         """The add (`row` None) or edit form; `scoped`: the owner's variables have environment scopes

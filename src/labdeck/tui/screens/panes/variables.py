@@ -143,7 +143,7 @@ class VariablesPane(OwnerPane, VariableListKeys, Widget):
             what = "edit" if row is not None else "add"
             self.open_variable_form(owner.variable_form(row, scoped=scoped), row,
                                     lambda values: owner.change_variable(service, what, row, values),
-                                    lambda: owner.variables(service, refresh=True), scoped=scoped)
+                                    lambda key, scope: owner.variable(service, key, scope), scoped=scoped)
 
     def action_delete_variable(self) -> None:
         row = self.current()
