@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from snapshot_apps import make_app, messages, press_for, sandbox, settle, until
-from test_groups_screen import SIZE, add_form, cells, open_groups, show_tab
+from test_groups_screen import SIZE, add_form, cells, on_variable, open_groups
 from textual.widgets import Input
 
 from labdeck.config.state import load_state
@@ -21,10 +21,7 @@ async def test_y_copies_a_masked_value_without_showing_it() -> None:
     app = make_app(transport_factory=factory)
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_groups(pilot)
-        await show_tab(pilot, screen, "variables")
-        table = screen.table("variables")
-        table.focus()
-        table.move_cursor([v.key for v in table.visible_rows].index("DEPLOY_TOKEN"))
+        table, _ = await on_variable(pilot, screen, "DEPLOY_TOKEN")
         copied: list[str] = []
         app.copy_to_clipboard = copied.append  # type: ignore[method-assign]
         await pilot.press("y")

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from snapshot_apps import make_app, messages, sandbox, settle
-from test_groups_screen import SIZE, cells, open_groups, pane, show_tab
+from test_groups_screen import SIZE, cells, on_variable, open_groups, pane, show_tab
 from test_project_view import Sandbox, open_view
 
 from labdeck.tui.screens.groups.forms import FormScreen
@@ -59,10 +59,7 @@ async def test_revealed_values_are_forgotten_with_the_group() -> None:
     app = make_app(transport_factory=factory)
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_groups(pilot)
-        await show_tab(pilot, screen, "variables")
-        table = screen.table("variables")
-        table.move_cursor([v.key for v in table.visible_rows].index("DEPLOY_TOKEN"))
-        table.focus()
+        await on_variable(pilot, screen, "DEPLOY_TOKEN")
         await pilot.press("m")
         await pilot.pause()
         assert "s3cr3t-deploy-token-42" in cells(screen, "variables", 1)

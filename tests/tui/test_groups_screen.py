@@ -34,6 +34,17 @@ async def show_tab(pilot: Any, screen: GroupsScreen, tab: str) -> None:
     await settle(pilot)
 
 
+async def on_variable(pilot: Any, screen: GroupsScreen, key: str) -> tuple[Any, int]:
+    """The Variables tab shown, its list focused with the cursor on `key`: the list and the row's index."""
+    await show_tab(pilot, screen, "variables")
+    table = screen.table("variables")
+    table.focus()
+    index = [v.key for v in table.visible_rows].index(key)
+    table.move_cursor(index)
+    await pilot.pause()
+    return table, index
+
+
 async def add_form(pilot: Any, screen: GroupsScreen, tab: str, kind: type[Form] = FormScreen) -> Form:
     """Show `tab` and open its add form (`a`)."""
     await show_tab(pilot, screen, tab)
@@ -100,12 +111,7 @@ async def test_masked_values_stay_hidden_until_revealed() -> None:
     app = make_app(transport_factory=factory)
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_groups(pilot)
-        await show_tab(pilot, screen, "variables")
-        table = screen.table("variables")
-        index = [v.key for v in table.visible_rows].index("DEPLOY_TOKEN")
-        table.move_cursor(index)
-        table.focus()
-        await pilot.pause()
+        _, index = await on_variable(pilot, screen, "DEPLOY_TOKEN")
         assert cells(screen, "variables", 1)[index] == "••••••••"
         await pilot.press("m")
         await pilot.pause()
