@@ -9,6 +9,7 @@ from typing import Any
 
 from snapshot_apps import make_app, messages, settle, until
 from textual.widgets import Input, Static
+from test_completion_fields import type_and_wait
 from tiny_sandbox import GATEWAY, Sandbox
 
 from labdeck.api.issue_scopes import ProjectScope
@@ -27,6 +28,7 @@ from labdeck.tui.screens.projects.issues import ProjectIssuesTab
 from labdeck.tui.screens.projects.view import ProjectViewScreen
 from labdeck.tui.screens.registry.cleanup import RegistryCleanupScreen
 from labdeck.tui.screens.registry.registry import RegistryTagsScreen
+from labdeck.tui.widgets.completion import CompletingInput
 from labdeck.tui.widgets.detail_screen import DetailScreen
 from labdeck.tui.widgets.text_editor import TextEditor
 
@@ -75,6 +77,26 @@ async def test_issues_tab_lists_the_projects_own_issues_and_takes_the_query_lang
             await settle(pilot)
             assert "project issue listing" in str(tab.query_one("#project-issues-error", Static).render())
             assert {row.id for row in tab.table.rows} == closed  # nothing sent, the rows stay
+
+
+async def test_the_issues_tabs_filter_completes_and_checks_names_of_the_project(
+        tiny_sandbox: Sandbox) -> None:
+    """The filter of `:issues`, the same code: names completed from the project (its labels), and a name
+    the project or instance lacks said under the filter instead of an empty list."""
+    async with make_app(transport_factory=tiny_sandbox.factory).run_test(size=SIZE) as pilot:
+        view = await open_tab(pilot, tiny_sandbox, "issues")
+        tab = view.query_one(ProjectIssuesTab)
+        field = tab.query_one("#project-issues-query", Input)
+        assert isinstance(field, CompletingInput)
+        await pilot.press("ctrl+f")
+        label = sorted(label.name for issue in tab.table.rows for label in issue.labels)[0]
+        await type_and_wait(pilot, field, f"label:{label[:2]}", f"label:{label}")
+        field.value = "assignee:nosuchuser label:nosuchlabel"
+        await pilot.press("enter")
+        await until(pilot, lambda: tab.has_class("-unknown-names"), "the unknown-name line")
+        said = str(tab.query_one("#project-issues-error", Static).render())
+        assert "no user called nosuchuser" in said and "no label called nosuchlabel" in said, said
+        assert GATEWAY in said
 
 
 async def test_enter_on_an_issue_opens_its_detail_with_its_notes(tiny_sandbox: Sandbox,

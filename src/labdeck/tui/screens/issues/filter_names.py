@@ -10,9 +10,11 @@ bar's text into a listing's parameters, or shows why it cannot under the bar (bo
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from typing import Any
 
 from rich.text import Text
+from textual.dom import DOMNode
 from textual.screen import Screen
 from textual.widgets import Input, Static
 
@@ -26,36 +28,38 @@ from labdeck.tui.widgets.completion import CompletingInput
 from labdeck.tui.workers import is_live
 
 SCOPE_FIELD = "#issues-scope"
-MESSAGE = "#issues-query-error"
-UNKNOWN = "-unknown-names"  # the screen's class while the line under the bar names unknown names
+UNKNOWN = "-unknown-names"  # the class of the bar's screen or tab while the line under it names unknown names
 
 
-def group_scope(screen: Screen[Any]) -> Scope:
-    """The group typed in the Group field (None: the whole instance)."""
+def group_scope(screen: Screen[Any]) -> GroupId | None:
+    """The scope typed in the Group field of `:issues` (None: the whole instance)."""
     fields = screen.query(SCOPE_FIELD)
     typed = fields.first(Input).value.strip() if fields else ""
-    return names_scope(listing_scope(typed))
+    return listing_scope(typed)
 
 
-def filter_input(screen: Screen[Any], value: str, **kwargs: Any) -> CompletingInput:
-    """The filter bar: an `Input` completing the names of the filter language's values."""
-    return CompletingInput(value, find_slot=filter_slot, quoting="filter", scope=lambda: group_scope(screen),
-                           **kwargs)
+def filter_input(scope: Callable[[], GroupId | None], value: str, **kwargs: Any) -> CompletingInput:
+    """A filter bar: an `Input` completing the names of the filter language's values in `scope()` (the
+    group or project whose labels and milestones count; users from the instance)."""
+    return CompletingInput(value, find_slot=filter_slot, quoting="filter",
+                           scope=lambda: names_scope(scope()), **kwargs)
 
 
-def check_names(screen: Screen[Any], text: str, group: GroupId | None) -> None:
+def check_names(node: DOMNode, text: str, group: GroupId | None, message: Static) -> None:
     """Check, in the background, the names the applied filter `text` relies on in `group` (None: the
-    instance); unknown ones are said under the bar. A newer check replaces this one."""
-    screen.remove_class(UNKNOWN)
-    screen.run_worker(_check(screen, text, group), group="issues-names", exclusive=True, exit_on_error=False)
+    instance); unknown ones are said in `message` (under the bar) and `node` (the screen or tab holding the
+    bar) gets the class `-unknown-names` meanwhile. A newer check replaces this one."""
+    node.remove_class(UNKNOWN)
+    node.run_worker(_check(node, text, group, message), group="issues-names", exclusive=True,
+                    exit_on_error=False)
 
 
-async def unknown_names(screen: Screen[Any], text: str, group: GroupId | None) -> str | None:
+async def unknown_names(node: DOMNode, text: str, group: GroupId | None) -> str | None:
     """The sentence naming what `text` relies on that the instance does not have (None: nothing known to
     be missing)."""
     try:
         named = names_in(parse(text))
-        source = context_of(screen).services.completion
+        source = context_of(node).services.completion
     except (QueryError, LabdeckError):
         return None
     if not named:
@@ -67,12 +71,12 @@ async def unknown_names(screen: Screen[Any], text: str, group: GroupId | None) -
     return unknown_text(missing, str(where or "the instance")) if missing else None
 
 
-async def _check(screen: Screen[Any], text: str, group: GroupId | None) -> None:
-    message = await unknown_names(screen, text, group)
-    if message is None or not is_live(screen):
+async def _check(node: DOMNode, text: str, group: GroupId | None, message: Static) -> None:
+    said = await unknown_names(node, text, group)
+    if said is None or not is_live(node):
         return
-    screen.query_one(MESSAGE, Static).update(Text(message, style="yellow"))
-    screen.add_class(UNKNOWN)
+    message.update(Text(said, style="yellow"))
+    node.add_class(UNKNOWN)
 
 
 def compiled(error: Static, text: str, scope: GroupId | None) -> dict[str, Any] | None:

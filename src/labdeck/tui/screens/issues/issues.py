@@ -34,7 +34,7 @@ from labdeck.tui.screens.base import LabdeckScreen
 from labdeck.tui.screens.issues.actions import IssueActions
 from labdeck.tui.screens.issues.early_load import EarlyLoad
 from labdeck.tui.screens.issues.extras import read_extras
-from labdeck.tui.screens.issues.filter_names import check_names, compiled, filter_input
+from labdeck.tui.screens.issues.filter_names import check_names, compiled, filter_input, group_scope
 from labdeck.tui.screens.issues.render import COLUMNS, Extras, issue_detail
 from labdeck.tui.widgets.footer import LIST_KEYS
 from labdeck.tui.widgets.labelled import LabelledField
@@ -119,8 +119,8 @@ class IssuesScreen(IssueActions, LabdeckScreen):
         if self._early is None:
             self._start_early_load()
         with Horizontal(id="issues-bar"):  # labelled fields; the placeholders are examples
-            bar = filter_input(self, self.query_text, placeholder='label:bug assignee:none "text"',
-                               id="issues-query")
+            bar = filter_input(lambda: group_scope(self), self.query_text,
+                               placeholder='label:bug assignee:none "text"', id="issues-query")
             bar.tooltip = Text(help_text())  # every filter key, literal text
             yield LabelledField("Filter", bar, id="issues-query-field")
             scope = PathInput(str(self.group or ""), kind="group", placeholder="acme (empty: all)",
@@ -177,7 +177,8 @@ class IssuesScreen(IssueActions, LabdeckScreen):
         if params is None:
             return False
         self.params = params
-        check_names(self, self.query_text, self.group)  # `no user called ...` instead of an empty list
+        # `no user called ...` instead of an empty list
+        check_names(self, self.query_text, self.group, self.query_one("#issues-query-error", Static))
         return True
 
     def action_focus_query(self) -> None:

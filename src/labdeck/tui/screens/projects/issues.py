@@ -39,7 +39,7 @@ from labdeck.tui.list_feed import ListFeed
 from labdeck.tui.pane_policy import PanePolicy
 from labdeck.tui.screens.issues.actions import IssueActions
 from labdeck.tui.screens.issues.extras import read_extras
-from labdeck.tui.screens.issues.filter_names import compiled
+from labdeck.tui.screens.issues.filter_names import check_names, compiled, filter_input
 from labdeck.tui.screens.issues.issues import SERVER_ORDERS
 from labdeck.tui.screens.issues.render import COLUMNS, Extras, issue_detail
 from labdeck.tui.widgets.footer import LIST_KEYS
@@ -101,7 +101,8 @@ class ProjectIssuesTab(IssueActions, PanePolicy, Widget):
         return ProjectScope(self.project.id)
 
     def compose(self) -> ComposeResult:
-        bar = Input(placeholder='label:bug assignee:none state:all "text"', id="project-issues-query")
+        bar = filter_input(lambda: ProjectScope(self.path), "", id="project-issues-query",
+                           placeholder='label:bug assignee:none state:all "text"')
         bar.tooltip = Text(help_text())
         yield LabelledField("Filter", bar, id="project-issues-query-field")
         yield Static("", markup=False, id="project-issues-error")
@@ -145,10 +146,13 @@ class ProjectIssuesTab(IssueActions, PanePolicy, Widget):
     # -- query and loading ----------------------------------------------------------------------------
     def compile(self) -> bool:
         """The filter compiled for the project listing; a `QueryError` is shown and nothing is sent."""
-        params = compiled(self.query_one("#project-issues-error", Static), self.query_text, self.scope)
+        message = self.query_one("#project-issues-error", Static)
+        params = compiled(message, self.query_text, self.scope)
         if params is None:
             return False
         self.params = params
+        # `no label called ... in acme/platform/api-gateway` under the filter (the project named by its path)
+        check_names(self, self.query_text, ProjectScope(self.path), message)
         return True
 
     def action_filter(self) -> None:
