@@ -31,13 +31,13 @@ def test_a_tab_is_a_pane_or_a_table() -> None:
     """Members and Variables are panes (the members and variables panes of every owner): no table, editor
     or screen actions of their own here; a tab declaring both a pane and a table, or neither, is refused."""
     panes = {tab.key for tab in tab_list.GROUP_TABS if tab.pane is not None}
-    assert panes == {"members", "variables"}
+    assert {"projects", "subgroups", "members", "variables", "iterations"} <= panes
     for tab in tab_list.GROUP_TABS:
         if tab.pane is not None:
             declared = (tab.spec, tab.load, tab.editor, tab.actions, tab.footer)
             assert declared == (None, None, None, (), ()), tab
     with pytest.raises(ValueError):
         tab_list.GroupTab("empty", "Empty")
-    both = tab_list.GROUP_TABS[0]
+    both = tab_list.TAB_BY_KEY["labels"]
     with pytest.raises(ValueError):
         tab_list.GroupTab("both", "Both", both.spec, both.load, pane=tab_list.GROUP_TABS[2].pane)

@@ -28,7 +28,6 @@ from textual.widgets import Static, TabbedContent, TabPane, Tree
 from labdeck.api.errors import ApiError, LabdeckError
 from labdeck.api.models.group_transfer import RelationStatus
 from labdeck.api.models.groups import Group
-from labdeck.api.models.projects import Project
 from labdeck.api.services import Services
 from labdeck.tui.areas import AreaRequest
 from labdeck.tui.capabilities import feature_reason, refused, unavailable
@@ -45,6 +44,7 @@ from labdeck.tui.widgets.resource_table import ResourceTable
 from labdeck.tui.widgets.resource_view import ResourceView
 
 Today = Callable[[], date]
+CHOOSE = "Choose a group on the left"
 
 
 class GroupsScreen(GroupActions, PaneTabs, LabdeckScreen):
@@ -86,7 +86,7 @@ class GroupsScreen(GroupActions, PaneTabs, LabdeckScreen):
         with Horizontal(id="groups-body"):
             yield GroupTree()
             with Vertical(id="groups-detail"):
-                yield Static(Text("Choose a group on the left", style="dim"), id="groups-title")
+                yield Static(Text(CHOOSE, style="dim"), id="groups-title")
                 with TabbedContent(id="groups-tabs"):
                     for tab in tab_list.GROUP_TABS:
                         with TabPane(tab.title, id=f"tab-{tab.key}"):
@@ -173,7 +173,11 @@ class GroupsScreen(GroupActions, PaneTabs, LabdeckScreen):
             self.roots_failed = True
             tree.forget_all()
             tree.root.add_leaf(failure_label(self.ctx.describe(error)), data=None)
+            if self.group is None:  # no tab has a list yet: the detail says it where the list would be
+                self.query_one("#groups-title", Static).update(failure_label(self.ctx.describe(error)))
             raise
+        if self.roots_failed and self.group is None:
+            self.query_one("#groups-title", Static).update(Text(CHOOSE, style="dim"))
         self.roots_failed = False
         self.mark_data_loaded()
         if self.start_path:
@@ -369,11 +373,6 @@ class GroupsScreen(GroupActions, PaneTabs, LabdeckScreen):
         elif isinstance(row, RelationStatus):
             event.stop()
             self.ask_relation_download(row)
-        elif isinstance(row, Project):
-            event.stop()
-            from labdeck.tui.screens.projects.view import ProjectViewScreen
-
-            self.app.push_screen(ProjectViewScreen(row))
         elif event.table is not None:  # members, labels, badges, variables, iterations: the row's detail
             event.stop()
             view = next((a for a in event.table.ancestors if isinstance(a, ResourceView)), None)

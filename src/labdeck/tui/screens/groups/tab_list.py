@@ -13,16 +13,15 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from labdeck.api.groups import ProjectQuery
 from labdeck.tui.screens.groups.editors import BADGES, LABELS, TabEditor
+from labdeck.tui.screens.groups.panes.iterations import IterationsPane
+from labdeck.tui.screens.groups.panes.projects import ProjectsPane
+from labdeck.tui.screens.groups.panes.subgroups import SubgroupsPane
 from labdeck.tui.screens.groups.tabs import (
     TabSpec,
     badge_tab,
-    iteration_tab,
     label_tab,
-    project_tab,
     relation_tab,
-    subgroup_tab,
 )
 from labdeck.tui.screens.owner import Owner
 from labdeck.tui.screens.panes.members import MembersPane
@@ -65,25 +64,12 @@ class GroupTab:
             raise ValueError(f"the {self.key} tab is a pane or a table (spec and load), not both")
 
 
-async def _projects(screen: GroupsScreen, services: Services, ref: int, refresh: bool) -> list[Any]:
-    query = ProjectQuery(order_by="path", sort="asc")
-    return list(await services.groups.projects(ref, query, refresh=refresh))
-
-
-async def _subgroups(screen: GroupsScreen, services: Services, ref: int, refresh: bool) -> list[Any]:
-    return list(await services.groups.subgroups(ref, refresh=refresh))
-
-
 async def _labels(screen: GroupsScreen, services: Services, ref: int, refresh: bool) -> list[Any]:
     return list(await services.labels.list_labels(ref, with_counts=True, refresh=refresh))
 
 
 async def _badges(screen: GroupsScreen, services: Services, ref: int, refresh: bool) -> list[Any]:
     return list(await services.badges.list_badges(ref, refresh=refresh))
-
-
-async def _iterations(screen: GroupsScreen, services: Services, ref: int, refresh: bool) -> list[Any]:
-    return list(await services.iterations.group_iterations(ref, refresh=refresh))
 
 
 async def _relations(screen: GroupsScreen, services: Services, ref: int, refresh: bool) -> list[Any]:
@@ -93,8 +79,12 @@ async def _relations(screen: GroupsScreen, services: Services, ref: int, refresh
 
 
 GROUP_TABS: tuple[GroupTab, ...] = (
-    GroupTab("projects", "Projects", lambda screen: project_tab(lambda: screen.group), _projects),
-    GroupTab("subgroups", "Subgroups", lambda screen: subgroup_tab(), _subgroups),
+    GroupTab("projects", "Projects",
+             pane=lambda screen, owner: ProjectsPane(owner, lambda: screen.group, id="groups-pane-projects",
+                                                     view_id="groups-view-projects")),
+    GroupTab("subgroups", "Subgroups",
+             pane=lambda screen, owner: SubgroupsPane(owner, id="groups-pane-subgroups",
+                                                      view_id="groups-view-subgroups")),
     GroupTab("members", "Members",
              pane=lambda screen, owner: MembersPane(owner, today=screen.today, id="groups-pane-members")),
     GroupTab("labels", "Labels", lambda screen: label_tab(), _labels, actions=(*_EDITING, "subscribe"),
@@ -105,7 +95,9 @@ GROUP_TABS: tuple[GroupTab, ...] = (
              pane=lambda screen, owner: VariablesPane(owner, id="groups-pane-variables",
                                                       view_id="groups-variables-view",
                                                       status_id="groups-variables-status")),
-    GroupTab("iterations", "Iterations", lambda screen: iteration_tab(), _iterations, feature="iterations"),
+    GroupTab("iterations", "Iterations",
+             pane=lambda screen, owner: IterationsPane(owner, id="groups-pane-iterations",
+                                                       view_id="groups-view-iterations")),
     GroupTab("transfer", "Export and import", lambda screen: relation_tab(), _relations,
              feature="relations_export",
              actions=("export_relations", "import_group"),
