@@ -10,6 +10,7 @@ from typing import Any
 import httpx
 from failing import FailingSandbox, settle
 from snapshot_apps import make_app
+from textual.widgets import Static
 
 from labdeck.tui.areas import AreaRequest
 from labdeck.tui.screens.groups.groups import GroupsScreen
@@ -59,11 +60,14 @@ async def test_group_roots_failure_is_shown_and_r_retries() -> None:
         assert transport.failed == 1
         shown = labels(screen.tree.root)
         assert len(shown) == 1 and shown[0].startswith("Could not load: 500") and "r to retry" in shown[0]
-        assert "Could not load" in table_message(screen.table("projects"))  # not "No projects"
+        # no tab has a list yet (no group): the detail says it failed, not "No projects"
+        assert screen.pane("projects") is None
+        assert "Could not load: 500" in str(screen.query_one("#groups-title", Static).render())
         await pilot.press("r")
         await settle(pilot)
         roots = [node.data.full_path for node in screen.tree.root.children]
         assert roots == ["acme", "hidden-lab", "opensource"]
+        assert "Could not load" not in str(screen.query_one("#groups-title", Static).render())
 
 
 async def test_subgroup_failure_is_not_marked_loaded_and_r_retries() -> None:

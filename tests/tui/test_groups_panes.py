@@ -124,3 +124,34 @@ async def test_a_projects_members_have_no_group_modes() -> None:
         await pilot.press("B")
         await settle(pilot)
         assert gets(app, "billable") == 0
+
+
+async def test_a_list_pane_follows_the_group_and_r_reads_it_past_the_cache() -> None:
+    """The Labels tab (a `ListPane`, as Projects, Subgroups, Badges, Iterations and Export and import are):
+    made once, shown each group chosen in the tree, read again past the cache by `r`; the relations export
+    shown for one group is forgotten with it."""
+    _asgi, factory = sandbox()
+    app = make_app(transport_factory=factory)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_groups(pilot)
+        await show_tab(pilot, screen, "transfer")
+        transfer = pane(screen, "transfer")
+        job = transfer.action_export_relations()
+        await app.jobs.wait(job)
+        await settle(pilot)
+        assert transfer.relations and cells(screen, "transfer")
+        await show_tab(pilot, screen, "labels")
+        labels = pane(screen, "labels")
+        await screen.open_path("acme/platform")
+        await settle(pilot)
+        platform = screen.group
+        assert platform is not None and screen.pane("labels") is labels
+        assert labels.owner.where == "acme/platform"
+        assert gets(app, f"/groups/{platform.id}/labels") == 1
+        screen.table("labels").focus()
+        await pilot.press("r")
+        await settle(pilot)
+        assert gets(app, f"/groups/{platform.id}/labels") == 2  # past the cache
+        await show_tab(pilot, screen, "transfer")
+        assert screen.pane("transfer") is transfer and transfer.owner.where == "acme/platform"
+        assert cells(screen, "transfer") == []  # acme's export is not shown as this group's

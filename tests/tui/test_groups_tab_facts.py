@@ -9,12 +9,13 @@ from pathlib import Path
 import pytest
 
 from labdeck.tui.screens.groups import tab_list
+from labdeck.tui.screens.groups.editors import TabEditor
 
 GROUPS = Path(tab_list.__file__).parent
 KEYS = {tab.key for tab in tab_list.GROUP_TABS}
 
 
-@pytest.mark.parametrize("module", ["actions.py", "applied.py", "groups.py", "pane_tabs.py"])
+@pytest.mark.parametrize("module", ["actions.py", "applied.py", "editors.py", "groups.py", "pane_tabs.py"])
 def test_no_tab_is_named_outside_the_tab_list(module: str) -> None:
     tree = ast.parse((GROUPS / module).read_text(encoding="utf-8"))
     named = sorted({node.value for node in ast.walk(tree)
@@ -22,22 +23,26 @@ def test_no_tab_is_named_outside_the_tab_list(module: str) -> None:
     assert named == [], f"{module} names the tabs {named}: declare the fact on the tab's entry instead"
 
 
-def test_every_editing_tab_declares_its_editor_and_the_rest_none() -> None:
-    for tab in tab_list.GROUP_TABS:
-        assert (tab.editor is not None) == ("add" in tab.actions), tab.key
+def test_every_editing_pane_declares_its_editor() -> None:
+    """A pane with `add` (Labels, Badges) adds, edits and deletes through its editor (`EditedPane`)."""
+    from labdeck.tui.screens.groups.panes.edited import EditedPane
+    from labdeck.tui.screens.groups.panes.labels import LabelsPane
+
+    for cls in (*EditedPane.__subclasses__(), EditedPane):
+        bound = {binding.action for klass in cls.__mro__ for binding in klass.__dict__.get("BINDINGS", ())}
+        assert {"add", "edit", "delete"} <= bound, cls
+        if cls is not EditedPane:
+            assert isinstance(cls.EDITOR, TabEditor), cls
+    assert {"LabelsPane", "BadgesPane"} <= {cls.__name__ for cls in EditedPane.__subclasses__()}
+    assert "subscribe" in LabelsPane.ROW_ACTIONS and "subscribe" in LabelsPane.MUTATING_ACTIONS
 
 
-def test_a_tab_is_a_pane_or_a_table() -> None:
-    """Members and Variables are panes (the members and variables panes of every owner): no table, editor
-    or screen actions of their own here; a tab declaring both a pane and a table, or neither, is refused."""
-    panes = {tab.key for tab in tab_list.GROUP_TABS if tab.pane is not None}
-    assert panes == {"members", "variables"}
-    for tab in tab_list.GROUP_TABS:
-        if tab.pane is not None:
-            declared = (tab.spec, tab.load, tab.editor, tab.actions, tab.footer)
-            assert declared == (None, None, None, (), ()), tab
-    with pytest.raises(ValueError):
-        tab_list.GroupTab("empty", "Empty")
-    both = tab_list.GROUP_TABS[0]
-    with pytest.raises(ValueError):
-        tab_list.GroupTab("both", "Both", both.spec, both.load, pane=tab_list.GROUP_TABS[2].pane)
+def test_every_tab_is_a_pane() -> None:
+    """Every tab is one pane module and one entry: no table, loader or actions of the screen's own (the
+    members and variables panes are every owner's, the others only a group's)."""
+    from labdeck.tui.screens.groups.tab_list import GroupTab
+
+    assert [field for field in GroupTab.__dataclass_fields__] == ["key", "title", "pane"]
+    modules = {tab.key: tab.pane.__code__.co_names for tab in tab_list.GROUP_TABS}
+    assert all(any(name.endswith("Pane") for name in names) for names in modules.values()), modules
+    assert "TabSpec" not in (GROUPS / "groups.py").read_text()  # the screen holds no table of its own

@@ -1,7 +1,7 @@
-"""How the rows of a `:groups` tab are added, edited and deleted, declared per tab (`TabEditor`): its noun,
-its add and edit forms, the confirmation of a delete, the write, and the re-read that says whether a write
-whose answer was lost was applied. A tab's entry in `tab_list.GROUP_TABS` names its editor; the screen's
-actions (`actions.py`) read only these facts, never the tab's name.
+"""How the rows of the Labels and Badges tabs of `:groups` are added, edited and deleted (`TabEditor`): its
+noun, its add and edit forms, the confirmation of a delete, the write, and the re-read that says whether a
+write whose answer was lost was applied. Each pane names its editor (`panes/edited.EditedPane.EDITOR`),
+whose actions read only these facts.
 
 The Members and Variables tabs have no editor: they are the members and variables panes of every owner
 (`screens/panes/`), which write through `screens/owner.Owner`.
@@ -15,12 +15,14 @@ from typing import TYPE_CHECKING, Any
 
 from textual.content import Content
 
+from labdeck.api.groups import GroupRef
 from labdeck.api.models.badges import Badge
 from labdeck.api.models.labels import GroupLabel
 from labdeck.tui.screens.confirm import ConfirmScreen
 from labdeck.tui.screens.groups.applied import badge_holds, labels_hold
 from labdeck.tui.screens.groups.forms import (
     FormScreen,
+    Renderer,
     Values,
     badge_form,
     label_form,
@@ -28,20 +30,21 @@ from labdeck.tui.screens.groups.forms import (
 
 if TYPE_CHECKING:
     from labdeck.api.services import Services
-    from labdeck.tui.screens.groups.actions import GroupActions
+
 
 @dataclass(frozen=True)
 class TabEditor:
-    """The add, edit and delete of one tab's rows. `change(services, group id, what, row, values)` sends
-    "add" (row None), "edit" or "delete" and returns how many items it acted on; `applied(services, group
-    id, row, values)` re-reads the tab after a lost answer."""
+    """The add, edit and delete of one tab's rows. The forms are made for (services, group id[, row]);
+    `change(services, group id, what, row, values)` sends "add" (row None), "edit" or "delete" and returns
+    how many items it acted on; `applied(services, group id, row, values)` re-reads the tab after a lost
+    answer."""
 
     noun: str
-    add_form: Callable[[GroupActions], FormScreen]
-    edit_form: Callable[[GroupActions, Any], FormScreen | None]
+    add_form: Callable[[Services, GroupRef], FormScreen]
+    edit_form: Callable[[Services, GroupRef, Any], FormScreen | None]
     confirm_delete: Callable[[Any, str], ConfirmScreen]
-    change: Callable[[Services, int, str, Any, Values], Awaitable[int]]
-    applied: Callable[[Services, int, Any, Values], Awaitable[bool]]
+    change: Callable[[Services, GroupRef, str, Any, Values], Awaitable[int]]
+    applied: Callable[[Services, GroupRef, Any, Values], Awaitable[bool]]
 
 
 # -- labels ---------------------------------------------------------------------------------------------
@@ -53,7 +56,7 @@ def _plain_delete(noun: str) -> Callable[[Any, str], ConfirmScreen]:
     return confirm
 
 
-async def _label_change(services: Services, ref: int, what: str, row: Any, values: Values) -> int:
+async def _label_change(services: Services, ref: GroupRef, what: str, row: Any, values: Values) -> int:
     labels = services.labels
     if what == "delete":
         await labels.delete_label(ref, row.id)
@@ -66,18 +69,18 @@ async def _label_change(services: Services, ref: int, what: str, row: Any, value
     return 1
 
 
-async def _labels_applied(services: Services, ref: int, row: Any, values: Values) -> bool:
+async def _labels_applied(services: Services, ref: GroupRef, row: Any, values: Values) -> bool:
     return labels_hold(await services.labels.list_labels(ref, refresh=True), values)
 
 
 LABELS = TabEditor(
-    "label", add_form=lambda screen: label_form(),
-    edit_form=lambda screen, row: label_form(row) if isinstance(row, GroupLabel) else None,
+    "label", add_form=lambda services, ref: label_form(),
+    edit_form=lambda services, ref, row: label_form(row) if isinstance(row, GroupLabel) else None,
     confirm_delete=_plain_delete("label"), change=_label_change, applied=_labels_applied)
 
 
 # -- badges ---------------------------------------------------------------------------------------------
-async def _badge_change(services: Services, ref: int, what: str, row: Any, values: Values) -> int:
+async def _badge_change(services: Services, ref: GroupRef, what: str, row: Any, values: Values) -> int:
     badges = services.badges
     if what == "delete":
         await badges.delete_badge(ref, row.id)
@@ -90,19 +93,29 @@ async def _badge_change(services: Services, ref: int, what: str, row: Any, value
     return 1
 
 
-async def _badges_applied(services: Services, ref: int, row: Any, values: Values) -> bool:
+async def _badges_applied(services: Services, ref: GroupRef, row: Any, values: Values) -> bool:
     if row is not None:
         return badge_holds(await services.badges.get_badge(ref, row.id), values)
     return any(badge_holds(b, values) for b in await services.badges.list_badges(ref, refresh=True))
 
 
-def _badge_edit_form(screen: GroupActions, row: Any) -> FormScreen | None:
+def badge_renderer(services: Services, ref: GroupRef) -> Renderer:
+    """Render typed badge URLs with the server's `render` (the group's first project)."""
+    async def render(link: str, image: str) -> tuple[str, str]:
+        rendered = await services.badges.render(ref, link, image)
+        return rendered.rendered_link_url or link, rendered.rendered_image_url or image
+
+    return render
+
+
+def _badge_edit_form(services: Services, ref: GroupRef, row: Any) -> FormScreen | None:
     if not isinstance(row, Badge):
         return None
     return badge_form(row.name or "", row.link_url or "", row.image_url or "", editing=True,
-                      render=screen.badge_renderer())
+                      render=badge_renderer(services, ref))
 
 
 BADGES = TabEditor(
-    "badge", add_form=lambda screen: badge_form(render=screen.badge_renderer()), edit_form=_badge_edit_form,
+    "badge", add_form=lambda services, ref: badge_form(render=badge_renderer(services, ref)),
+    edit_form=_badge_edit_form,
     confirm_delete=_plain_delete("badge"), change=_badge_change, applied=_badges_applied)

@@ -1,14 +1,13 @@
 """`:groups`: the group tree (subgroups load when a node is expanded) beside the selected group's detail in
 tabs: Projects, Subgroups, Members, Labels, Badges, Variables, Iterations, and Export and import.
 
-Each tab loads when it is shown for a group (lists come through the client's cache, so revisiting costs no
-request until `r`). A tab is declared once in `tab_list.GROUP_TABS`: either a pane (Members and Variables
-are the members and variables panes of every owner, `screens/panes/`, here for the selected group, with
-their own keys: add, change, remove, inherited, billable and override members; add, edit, delete, reveal
-and copy variables) or a table of the screen, whose actions (`a` add, `e` edit, `x` delete, `b`
-subscribe, `E` export and enter on a relation (both saved in a folder the user picks), `X` relations
-export, `I` import) are in `actions.py`; the tables in `tabs.py`; the forms in `forms.py`. Server text is
-shown as `rich.text.Text`, never markup.
+Each tab is a pane (declared once in `tab_list.GROUP_TABS`), made when the tab is first shown for a group,
+then shown each group chosen in the tree (`pane_tabs.PaneTabs`); it loads, gates its features, refuses in
+read-only mode and offers its own keys (Members and Variables are the members and variables panes of every
+owner, `screens/panes/`; the others only a group has, `groups/panes/`). Lists come through the client's
+cache, so revisiting costs no request until `r`, which reads the pane in front again. The screen's own
+keys: the tabs (`[`, `]`), the tree (`t`) and the group's export (`E`, `actions.py`). Server text is shown
+as `rich.text.Text`, never markup.
 """
 
 from __future__ import annotations
@@ -25,41 +24,29 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Static, TabbedContent, TabPane, Tree
 
-from labdeck.api.errors import ApiError, LabdeckError
-from labdeck.api.models.group_transfer import RelationStatus
+from labdeck.api.errors import LabdeckError
 from labdeck.api.models.groups import Group
-from labdeck.api.models.projects import Project
 from labdeck.api.services import Services
 from labdeck.tui.areas import AreaRequest
-from labdeck.tui.capabilities import feature_reason, refused, unavailable
-from labdeck.tui.context import context_of
 from labdeck.tui.downloads import default_download_dir
 from labdeck.tui.screens.base import LabdeckScreen
 from labdeck.tui.screens.form_keys import is_typing
 from labdeck.tui.screens.groups import tab_list
 from labdeck.tui.screens.groups.actions import GroupActions
 from labdeck.tui.screens.groups.pane_tabs import PaneTabs
-from labdeck.tui.screens.groups.tabs import TabSpec
 from labdeck.tui.screens.groups.tree import PAGE, GroupTree, failure_label
 from labdeck.tui.widgets.resource_table import ResourceTable
 from labdeck.tui.widgets.resource_view import ResourceView
 
 Today = Callable[[], date]
+CHOOSE = "Choose a group on the left"
 
 
 class GroupsScreen(GroupActions, PaneTabs, LabdeckScreen):
     AREA = "groups"
     TITLE = "Groups"
     CSS_PATH = "groups.tcss"
-    MUTATING_ACTIONS = frozenset({"add", "edit", "delete", "subscribe", "import_group"})
-    ROW_ACTIONS = frozenset({"edit", "delete"})
     BINDINGS = [
-        Binding("a", "add", "Add", id="groups.add"),
-        Binding("e", "edit", "Edit", id="groups.edit"),
-        Binding("x", "delete", "Delete", id="groups.delete"),
-        Binding("b", "subscribe", "Subscribe", id="groups.subscribe"),
-        Binding("X", "export_relations", "Relations export", id="groups.export_relations"),
-        Binding("I", "import_group", "Import", id="groups.import"),
         Binding("E", "export_to", "Export", id="groups.export"),
         Binding("t", "toggle_tree", "Tree", id="groups.toggle_tree"),
         Binding("right_square_bracket", "next_tab", "Next tab", id="groups.next_tab"),
@@ -74,30 +61,17 @@ class GroupsScreen(GroupActions, PaneTabs, LabdeckScreen):
         self.download_dir = download_dir or default_download_dir()  # the last folder, else the user's
         self.download_dir_given = download_dir is not None  # else the app's remembered folder, if any
         self.group: Group | None = None
-        self.relations: list[RelationStatus] = []
-        self._loaded_for: dict[str, int] = {}
-        self._loading_for: dict[str, int] = {}  # the group each tab's running load is for
         self.roots_failed = False
-        self.specs: dict[str, TabSpec] = {tab.key: tab.spec(self) for tab in tab_list.GROUP_TABS
-                                          if tab.spec is not None}
 
     # -- layout ---------------------------------------------------------------------------------------
     def compose_body(self) -> ComposeResult:
         with Horizontal(id="groups-body"):
             yield GroupTree()
             with Vertical(id="groups-detail"):
-                yield Static(Text("Choose a group on the left", style="dim"), id="groups-title")
+                yield Static(Text(CHOOSE, style="dim"), id="groups-title")
                 with TabbedContent(id="groups-tabs"):
-                    for tab in tab_list.GROUP_TABS:
-                        with TabPane(tab.title, id=f"tab-{tab.key}"):
-                            if tab.help:
-                                yield Static(Text(tab.help, style="dim"), classes="groups-tab-help")
-                            if tab.pane is not None:  # made when first shown for a group (`show_pane`)
-                                continue
-                            spec = self.specs[tab.key]
-                            yield ResourceView(spec.columns, row_key=spec.row_key,
-                                               detail=spec.detail, empty_text=spec.empty,
-                                               id=f"groups-view-{tab.key}")
+                    for tab in tab_list.GROUP_TABS:  # each pane is made when first shown for a group
+                        yield TabPane(tab.title, id=f"tab-{tab.key}")
 
     @property
     def services(self) -> Services | None:
@@ -113,7 +87,7 @@ class GroupsScreen(GroupActions, PaneTabs, LabdeckScreen):
         return (self.query_one("#groups-tabs", TabbedContent).active or "tab-projects").removeprefix("tab-")
 
     def view(self, tab: str | None = None) -> ResourceView:
-        """The list of a tab: its table's, or its pane's (once the pane is made)."""
+        """The list of a tab's pane (once the pane is made)."""
         return self.query_one(f"#tab-{tab or self.active_tab}", TabPane).query(ResourceView).first()
 
     def table(self, tab: str | None = None) -> ResourceTable:
@@ -129,7 +103,7 @@ class GroupsScreen(GroupActions, PaneTabs, LabdeckScreen):
         return True
 
     def shown_table(self) -> ResourceTable | None:
-        """The table of the tab in front (None: a pane tab whose pane is not made yet)."""
+        """The table of the tab in front (None: its pane is not made yet)."""
         views = self.query_one(f"#tab-{self.active_tab}", TabPane).query(ResourceView)
         return views.first().table if views else None
 
@@ -173,7 +147,11 @@ class GroupsScreen(GroupActions, PaneTabs, LabdeckScreen):
             self.roots_failed = True
             tree.forget_all()
             tree.root.add_leaf(failure_label(self.ctx.describe(error)), data=None)
+            if self.group is None:  # no tab has a list yet: the detail says it where the list would be
+                self.query_one("#groups-title", Static).update(failure_label(self.ctx.describe(error)))
             raise
+        if self.roots_failed and self.group is None:
+            self.query_one("#groups-title", Static).update(Text(CHOOSE, style="dim"))
         self.roots_failed = False
         self.mark_data_loaded()
         if self.start_path:
@@ -246,49 +224,31 @@ class GroupsScreen(GroupActions, PaneTabs, LabdeckScreen):
         if self.group is not None and self.group.id == group.id:
             return
         self.group = group
-        self.relations = []
         title = Text(group.full_path or group.name or "", style="bold")
         if group.description:
             title.append(f"  {group.description}", style="dim")
         self.query_one("#groups-title", Static).update(title)
-        self.load_tab(self.active_tab)
+        self.load_pane(self.active_tab)
 
     # -- tabs -----------------------------------------------------------------------------------------
-    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """The footer shows the keys of the tab in front: the others are hidden (and off)."""
-        allowed = super().check_action(action, parameters)
-        tabs = tab_list.TAB_ACTIONS.get(action)
-        if allowed and tabs is not None:
-            try:
-                tab = self.active_tab
-            except Exception:  # not composed yet
-                return allowed
-            if tab not in tabs:
-                return False
-        return allowed
-
     def footer_order(self) -> tuple[str, ...] | None:
-        """The tree's keys while it has focus, else the keys of the tab in front (`TAB_FOOTER`)."""
+        """The tree's keys while it has focus, else the focused pane's (its `FOOTER_ORDER`)."""
         if isinstance(self.focused, GroupTree):
             return tab_list.TREE_FOOTER
         if is_typing(self.focused):
             return super().footer_order()
         try:
-            tab = self.active_tab
+            pane = self.pane()
         except Exception:  # not composed yet
             return tab_list.EVERY_TAB_FOOTER
-        pane = self.pane(tab)
         if pane is not None and self.focused is not None and pane in self.focused.ancestors_with_self:
             return super().footer_order()  # the pane's own (`FOOTER_ORDER`)
-        return (*tab_list.TAB_FOOTER.get(tab, ()), *tab_list.EVERY_TAB_FOOTER)
+        return tab_list.EVERY_TAB_FOOTER
 
     def on_tabbed_content_tab_activated(self, event: TabbedContent.TabActivated) -> None:
         event.stop()
         self.refresh_bindings()
-        tab = (event.pane.id or "").removeprefix("tab-")
-        if self.group is not None and self.group.id not in (self._loaded_for.get(tab),
-                                                            self._loading_for.get(tab)):
-            self.load_tab(tab)  # (the first tab's activation at mount can come while its load runs)
+        self.load_pane((event.pane.id or "").removeprefix("tab-"))  # (made, or shown this group)
 
     def action_next_tab(self, step: int = 1) -> None:
         keys = [key for key, _ in tab_list.TABS]
@@ -311,52 +271,7 @@ class GroupsScreen(GroupActions, PaneTabs, LabdeckScreen):
                 and node.children and node.children[0].data is None:
             self.expand_node(node)
             return
-        self.load_tab(self.active_tab, refresh=True)
-
-    def load_tab(self, tab: str, refresh: bool = False) -> None:
-        """Show `tab` for the selected group: a pane tab's pane (made, or shown for this group; `r` is its
-        `reload`), else the table's rows."""
-        if tab_list.TAB_BY_KEY[tab].pane is None:
-            self.load_table(tab, refresh)
-        else:
-            self.load_pane(tab, refresh)
-
-    @work(exclusive=True, group="groups-tab")
-    async def load_table(self, tab: str, refresh: bool = False) -> None:
-        group, services = self.group, self.services
-        if group is None or services is None:
-            return
-        table = self.table(tab)
-        table.empty_text = self.specs[tab].empty  # undo a former reason
-        feature = tab_list.TAB_BY_KEY[tab].feature
-        missing = feature_reason(context_of(self), feature) if feature else None
-        if feature and missing:  # say why in place of the list, and send nothing
-            table.empty_text = unavailable(context_of(self), feature, missing)
-            table.set_rows([])
-            return
-        table.loading_more = True
-        self._loading_for[tab] = group.id
-        try:
-            load = tab_list.TAB_BY_KEY[tab].load  # (a table tab declares how it loads)
-            rows = await load(self, services, group.id, refresh) if load is not None else []
-        except ApiError as error:
-            explained = refused(context_of(self), feature, error) if feature else None
-            if explained is None:
-                raise
-            table.empty_text = explained
-            rows = []
-        finally:
-            table.loading_more = False
-            self._loading_for.pop(tab, None)
-        if self.group is None or self.group.id != group.id:
-            return
-        table.set_rows(rows)
-        self._loaded_for[tab] = group.id
-        self.mark_data_loaded()
-
-    def reload(self, tab: str | None = None) -> None:
-        """Show the current state of a tab after a change (the service already dropped its cache)."""
-        self.load_tab(tab or self.active_tab)
+        self.load_pane(self.active_tab, refresh=True)
 
     def on_resource_table_row_selected(self, event: ResourceTable.RowSelected) -> None:
         row = event.row
@@ -366,15 +281,7 @@ class GroupsScreen(GroupActions, PaneTabs, LabdeckScreen):
             if node is not None:
                 self.tree.move_cursor(node)
             self.select_group(row)
-        elif isinstance(row, RelationStatus):
-            event.stop()
-            self.ask_relation_download(row)
-        elif isinstance(row, Project):
-            event.stop()
-            from labdeck.tui.screens.projects.view import ProjectViewScreen
-
-            self.app.push_screen(ProjectViewScreen(row))
-        elif event.table is not None:  # members, labels, badges, variables, iterations: the row's detail
+        elif event.table is not None:  # a row no pane opened (labels, badges, iterations): its detail
             event.stop()
             view = next((a for a in event.table.ancestors if isinstance(a, ResourceView)), None)
             if view is not None:

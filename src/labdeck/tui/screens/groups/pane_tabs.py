@@ -1,8 +1,8 @@
-"""The pane tabs of `:groups` (an entry of `tab_list.GROUP_TABS` with a `pane`: Members, Variables): the
-pane is made the first time its tab is shown for a group, then shown each group chosen in the tree
-(`OwnerPane.show_owner`); `r` is its `reload`. With the group tree focused, a key of the pane in front works
-as the screen's own keys do there: one for the whole list (`a` add, `i` inherited) runs in the pane, one for
-a row (`e`, `x`, `m`) says to move to the list first. `PaneTabs` is a mixin of `GroupsScreen`."""
+"""The tabs of `:groups`, each a pane (`tab_list.GROUP_TABS`): the pane is made the first time its tab is
+shown for a group, then shown each group chosen in the tree (`OwnerPane.show_owner`); `r` is its `reload`.
+With the group tree focused, a key of the pane in front works as the screen's own keys do there: one for
+the whole list (`a` add, `i` inherited, `X` relations export) runs in the pane, one for a row (`e`, `x`,
+`m`, `b`) says to move to the list first. `PaneTabs` is a mixin of `GroupsScreen`."""
 
 from __future__ import annotations
 
@@ -21,7 +21,7 @@ class PaneTabs(GroupsHost):
     """The pane tabs of `GroupsScreen`; see the module docstring."""
 
     def pane(self, tab: str | None = None) -> OwnerPane | None:
-        """The pane a pane tab holds (None: a table tab, or a pane not made yet)."""
+        """The pane a tab holds (None: not made yet)."""
         holder = self.query_one(f"#tab-{tab or self.active_tab}", TabPane)
         return next((node for node in holder.children if isinstance(node, OwnerPane)), None)
 
@@ -30,12 +30,12 @@ class PaneTabs(GroupsHost):
         it already shows: nothing, or with `refresh` its `reload`)."""
         if self.group is None:
             return
-        owner, pane, make = group_owner(self.group), self.pane(tab), TAB_BY_KEY[tab].pane
-        if pane is None and make is not None:
-            self.query_one(f"#tab-{tab}", TabPane).mount(make(self, owner))
-        elif pane is not None and pane.owner != owner:
+        owner, pane = group_owner(self.group), self.pane(tab)
+        if pane is None:
+            self.query_one(f"#tab-{tab}", TabPane).mount(TAB_BY_KEY[tab].pane(self, owner))
+        elif pane.owner != owner:
             pane.show_owner(owner)
-        elif pane is not None and refresh:
+        elif refresh:
             pane.reload()
 
     def on_key(self, event: events.Key) -> None:

@@ -1,124 +1,67 @@
-"""The tabs of `:groups`, each declared once (`GroupTab`). A tab is either a pane (`pane`: a pane widget
-made for the selected group, `panes/owned.OwnerPane`, as the project view's tabs are: it has its own keys,
-footer, load and reload; the Members and Variables tabs are the members and variables panes of every owner,
-`screens/panes/`) or a table of the screen (`spec`: columns; `load`; the feature its data needs; how its
-rows are added, edited and deleted; the tab-specific actions that apply in it; its footer keys; a help
-line). The tables the screen reads (`TABS`, `TAB_ACTIONS`, `TAB_FOOTER`, `TAB_BY_KEY`) are derived from
-the declarations. The screen and its actions read only these facts, never a tab's name: a new tab is one
-pane module (or its table, loader and editor) and one entry here."""
+"""The tabs of `:groups`, each declared once (`GroupTab`): its key, its title and its pane (`pane(screen,
+owner)`: a pane widget made for the selected group, `panes/owned.OwnerPane`, as the project view's tabs
+are: it declares its own columns, load, keys, footer and policy, and follows the group chosen in the tree).
+The Members and Variables tabs are the members and variables panes of every owner (`screens/panes/`); the
+others are panes only a group has (`groups/panes/`). The screen and its actions read only these
+declarations, never a tab's name: a new tab is one pane module and one entry here."""
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from labdeck.api.groups import ProjectQuery
-from labdeck.tui.screens.groups.editors import BADGES, LABELS, TabEditor
-from labdeck.tui.screens.groups.tabs import (
-    TabSpec,
-    badge_tab,
-    iteration_tab,
-    label_tab,
-    project_tab,
-    relation_tab,
-    subgroup_tab,
-)
+from labdeck.tui.screens.groups.panes.badges import BadgesPane
+from labdeck.tui.screens.groups.panes.iterations import IterationsPane
+from labdeck.tui.screens.groups.panes.labels import LabelsPane
+from labdeck.tui.screens.groups.panes.projects import ProjectsPane
+from labdeck.tui.screens.groups.panes.subgroups import SubgroupsPane
+from labdeck.tui.screens.groups.panes.transfer import TransferPane
 from labdeck.tui.screens.owner import Owner
+from labdeck.tui.screens.panes.listed import EVERY_LIST_FOOTER
 from labdeck.tui.screens.panes.members import MembersPane
 from labdeck.tui.screens.panes.owned import OwnerPane
 from labdeck.tui.screens.panes.variables import VariablesPane
-from labdeck.tui.widgets.footer import LIST_KEYS
 
 if TYPE_CHECKING:
-    from labdeck.api.services import Services
-    from labdeck.tui.screens.groups.groups import GroupsScreen
     from labdeck.tui.screens.groups.host import GroupsHost
 
 
 # The tree's keys in the footer, most useful first.
 TREE_FOOTER = ("select_cursor", "toggle_node", "next_tab", "previous_tab", "toggle_tree", "export_to")
-_EDITING = ("add", "edit", "delete")
+EVERY_TAB_FOOTER = EVERY_LIST_FOOTER  # where neither the tree nor a pane has focus (the tab bar)
 
 
 @dataclass(frozen=True)
 class GroupTab:
-    """One tab of `:groups`, declared once: its key and title, and either its pane (`pane(screen,
-    owner)`, made when the tab is first shown for a group; the pane declares its keys, footer and policy)
-    or its table (`spec`, from the screen's own state, and `load`), the feature its data needs (the tab
-    says why where the instance lacks it), the tab-specific actions that apply in it, and its footer keys
-    before those every tab has."""
+    """One tab of `:groups`: its key and title, and its pane, made when the tab is first shown for a
+    group (`pane_tabs.PaneTabs`), then shown each group chosen in the tree (`OwnerPane.show_owner`)."""
 
     key: str
     title: str
-    spec: Callable[[GroupsScreen], TabSpec] | None = None
-    load: Callable[[GroupsScreen, Services, int, bool], Awaitable[list[Any]]] | None = None
-    pane: Callable[[GroupsHost, Owner], OwnerPane] | None = None
-    feature: str | None = None
-    actions: tuple[str, ...] = ()
-    footer: tuple[str, ...] = ()
-    editor: TabEditor | None = None  # how its rows are added, edited and deleted (None: they are not)
-    help: str = ""  # a line above the table
-
-    def __post_init__(self) -> None:
-        if (self.pane is None) == (self.spec is None or self.load is None):
-            raise ValueError(f"the {self.key} tab is a pane or a table (spec and load), not both")
+    pane: Callable[[GroupsHost, Owner], OwnerPane]
 
 
-async def _projects(screen: GroupsScreen, services: Services, ref: int, refresh: bool) -> list[Any]:
-    query = ProjectQuery(order_by="path", sort="asc")
-    return list(await services.groups.projects(ref, query, refresh=refresh))
-
-
-async def _subgroups(screen: GroupsScreen, services: Services, ref: int, refresh: bool) -> list[Any]:
-    return list(await services.groups.subgroups(ref, refresh=refresh))
-
-
-async def _labels(screen: GroupsScreen, services: Services, ref: int, refresh: bool) -> list[Any]:
-    return list(await services.labels.list_labels(ref, with_counts=True, refresh=refresh))
-
-
-async def _badges(screen: GroupsScreen, services: Services, ref: int, refresh: bool) -> list[Any]:
-    return list(await services.badges.list_badges(ref, refresh=refresh))
-
-
-async def _iterations(screen: GroupsScreen, services: Services, ref: int, refresh: bool) -> list[Any]:
-    return list(await services.iterations.group_iterations(ref, refresh=refresh))
-
-
-async def _relations(screen: GroupsScreen, services: Services, ref: int, refresh: bool) -> list[Any]:
-    if refresh or not screen.relations:
-        screen.relations = await services.transfer.relations_status(ref)
-    return list(screen.relations)
+def _ids(key: str) -> dict[str, str]:
+    return {"id": f"groups-pane-{key}", "view_id": f"groups-view-{key}"}
 
 
 GROUP_TABS: tuple[GroupTab, ...] = (
-    GroupTab("projects", "Projects", lambda screen: project_tab(lambda: screen.group), _projects),
-    GroupTab("subgroups", "Subgroups", lambda screen: subgroup_tab(), _subgroups),
+    GroupTab("projects", "Projects",
+             lambda screen, owner: ProjectsPane(owner, lambda: screen.group, **_ids("projects"))),
+    GroupTab("subgroups", "Subgroups", lambda screen, owner: SubgroupsPane(owner, **_ids("subgroups"))),
     GroupTab("members", "Members",
-             pane=lambda screen, owner: MembersPane(owner, today=screen.today, id="groups-pane-members")),
-    GroupTab("labels", "Labels", lambda screen: label_tab(), _labels, actions=(*_EDITING, "subscribe"),
-             footer=("select", "add", "edit", "delete", "subscribe"), editor=LABELS),
-    GroupTab("badges", "Badges", lambda screen: badge_tab(), _badges, actions=_EDITING,
-             footer=("select", "add", "edit", "delete"), editor=BADGES),
+             lambda screen, owner: MembersPane(owner, today=screen.today, id="groups-pane-members")),
+    GroupTab("labels", "Labels", lambda screen, owner: LabelsPane(owner, **_ids("labels"))),
+    GroupTab("badges", "Badges", lambda screen, owner: BadgesPane(owner, **_ids("badges"))),
     GroupTab("variables", "Variables",
-             pane=lambda screen, owner: VariablesPane(owner, id="groups-pane-variables",
-                                                      view_id="groups-variables-view",
-                                                      status_id="groups-variables-status")),
-    GroupTab("iterations", "Iterations", lambda screen: iteration_tab(), _iterations, feature="iterations"),
-    GroupTab("transfer", "Export and import", lambda screen: relation_tab(), _relations,
-             feature="relations_export",
-             actions=("export_relations", "import_group"),
-             footer=("export_to", "export_relations", "import_group"),
-             help="E: export this group (saved in a folder you pick) · X: export its relations · enter on a "
-                  "relation: download it · I: import a group"),
+             lambda screen, owner: VariablesPane(owner, id="groups-pane-variables",
+                                                 view_id="groups-variables-view",
+                                                 status_id="groups-variables-status")),
+    GroupTab("iterations", "Iterations", lambda screen, owner: IterationsPane(owner, **_ids("iterations"))),
+    GroupTab("transfer", "Export and import",
+             lambda screen, owner: TransferPane(owner, screen, **_ids("transfer"))),
 )
 # What the rest of the screen reads, derived from the declarations above.
 TABS: tuple[tuple[str, str], ...] = tuple((tab.key, tab.title) for tab in GROUP_TABS)
-TAB_ACTIONS: dict[str, tuple[str, ...]] = {}
-for _tab in GROUP_TABS:
-    for _action in _tab.actions:
-        TAB_ACTIONS[_action] = (*TAB_ACTIONS.get(_action, ()), _tab.key)
-TAB_FOOTER: dict[str, tuple[str, ...]] = {tab.key: tab.footer for tab in GROUP_TABS if tab.footer}
 TAB_BY_KEY: dict[str, GroupTab] = {tab.key: tab for tab in GROUP_TABS}
-EVERY_TAB_FOOTER = ("select", "next_tab", "previous_tab", "toggle_tree", *LIST_KEYS)

@@ -1,6 +1,7 @@
-"""The tables of the groups view's tabs: columns, cells and detail text for projects, subgroups, members,
-labels, badges, CI variables, iterations and relation exports (the members and variables tables are those
-of the members and variables panes, `screens/panes/`, wherever they are shown). Server text is turned into
+"""The lists of the groups view's tabs (`TabSpec`): columns, cells and detail text for projects, subgroups,
+members, labels, badges, CI variables, iterations and relation exports, each shown by its tab's pane
+(`groups/panes/`; the members and variables lists by the members and variables panes, `screens/panes/`,
+wherever they are shown). Server text is turned into
 `rich.text.Text` here and never parsed as markup; masked variable values stay hidden unless their key is in
 `revealed`.
 """
