@@ -8,8 +8,8 @@ from __future__ import annotations
 from typing import Any
 
 from snapshot_apps import make_app, messages, settle, until
-from textual.widgets import Input, Static
 from test_completion_fields import type_and_wait
+from textual.widgets import Input, Static
 from tiny_sandbox import GATEWAY, Sandbox
 
 from labdeck.api.issue_scopes import ProjectScope
