@@ -11,6 +11,7 @@ from typing import Any
 from snapshot_apps import make_app, messages, sandbox, settle
 from test_groups_screen import SIZE, cells, on_variable, open_groups, pane, show_tab
 from test_project_view import Sandbox, open_view
+from test_shell_navigation import footer_actions
 
 from labdeck.tui.screens.groups.forms import FormScreen
 from labdeck.tui.screens.groups.groups import GroupsScreen
@@ -155,3 +156,20 @@ async def test_a_list_pane_follows_the_group_and_r_reads_it_past_the_cache() -> 
         await show_tab(pilot, screen, "transfer")
         assert screen.pane("transfer") is transfer and transfer.owner.where == "acme/platform"
         assert cells(screen, "transfer") == []  # acme's export is not shown as this group's
+
+
+async def test_tab_goes_from_the_tree_straight_to_the_list_and_back() -> None:
+    """The tab bar is no focus stop (tabs switch with `[` and `]`): tab from the tree reaches the list of
+    the tab in front, as the "press tab to move to the table" hint says, and its keys are in the footer."""
+    _asgi, factory = sandbox()
+    app = make_app(transport_factory=factory)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_groups(pilot)
+        await show_tab(pilot, screen, "members")
+        screen.tree.focus()
+        await pilot.press("tab")
+        assert app.focused is screen.table("members")
+        await pilot.pause()
+        assert "add_member" in footer_actions(screen)
+        await pilot.press("shift+tab")
+        assert app.focused is screen.tree

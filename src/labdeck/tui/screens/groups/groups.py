@@ -37,6 +37,7 @@ from labdeck.tui.screens.groups.pane_tabs import PaneTabs
 from labdeck.tui.screens.groups.tree import PAGE, GroupTree, failure_label
 from labdeck.tui.widgets.resource_table import ResourceTable
 from labdeck.tui.widgets.resource_view import ResourceView
+from labdeck.tui.widgets.tabbed_panes import PaneTabbedContent
 
 Today = Callable[[], date]
 CHOOSE = "Choose a group on the left"
@@ -69,7 +70,7 @@ class GroupsScreen(GroupActions, PaneTabs, LabdeckScreen):
             yield GroupTree()
             with Vertical(id="groups-detail"):
                 yield Static(Text(CHOOSE, style="dim"), id="groups-title")
-                with TabbedContent(id="groups-tabs"):
+                with PaneTabbedContent(id="groups-tabs"):
                     for tab in tab_list.GROUP_TABS:  # each pane is made when first shown for a group
                         yield TabPane(tab.title, id=f"tab-{tab.key}")
 
