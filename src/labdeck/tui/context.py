@@ -1,6 +1,6 @@
 """The typed context of the TUI: everything a screen or widget may use of the running console.
 
-Screens never reach into the app (no `getattr(self.app, ...)`, no private member): they read
+Screens never reach into the app (no attribute looked up on the app by name, no private member): they read
 `context_of(self)` (a `LabdeckScreen` has it as `self.ctx`). The context holds the connected session and its
 services (`ctx.services.registry`, built once per client), the policy (read-only, edition and version,
 administrator, job token), the job centre, the request log, the clock, the config and labdeck's state, the

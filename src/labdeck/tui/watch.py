@@ -15,6 +15,8 @@ import time
 from collections.abc import Callable, Hashable, Mapping
 from typing import TYPE_CHECKING, Any, Protocol
 
+from labdeck.tui.context import context_of
+
 if TYPE_CHECKING:
     from labdeck.tui.screens.base import LabdeckScreen
     from labdeck.tui.widgets.resource_table import ResourceTable
@@ -93,7 +95,7 @@ class Watcher:
         if self.table.marked_rows:
             self._set_state("paused while rows are marked")
             return
-        session = getattr(self.screen.app, "session", None)
+        session = context_of(self.screen).session
         if session is not None and rate_is_low(session.client):
             self.seconds = min(self.seconds * 2, MAX_SECONDS)
             self._set_state(f"rate limit low: every {self.seconds:g}s")
