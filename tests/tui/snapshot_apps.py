@@ -103,11 +103,20 @@ async def settle(pilot, rounds: int = 1, *, failed_ok: bool = False) -> None:  #
 
 async def until(pilot, check: Callable[[], object], what: str, within: float = 20.0) -> None:  # type: ignore[no-untyped-def]
     """Pause until `check()` is truthy (a debounced table, a notification, a detail drawn), instead of a
-    fixed pause that a busy machine outlasts; fail naming `what` after `within` seconds."""
+    fixed pause that a busy machine outlasts; fail naming `what` after `within` seconds. A widget `check`
+    queries that is not there yet counts as not yet."""
     import time
 
+    from textual.css.query import NoMatches
+
+    def holds() -> bool:
+        try:
+            return bool(check())
+        except NoMatches:  # what it looks at is not composed yet (a screen still opening)
+            return False
+
     deadline = time.monotonic() + within
-    while not check():
+    while not holds():
         if time.monotonic() > deadline:
             raise AssertionError(f"{what} never happened within {within} s")
         await pilot.pause(0.02)
