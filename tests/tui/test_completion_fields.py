@@ -8,6 +8,7 @@ from datetime import date
 from typing import Any
 
 from snapshot_apps import settle, until
+from test_issues_screen import open_issues
 from textual.widgets import Input
 
 from labdeck.tui.app import LabdeckApp
@@ -20,14 +21,6 @@ from labdeck.tui.screens.registry.registry import RegistryScreen
 from labdeck.tui.widgets.completion import CompletingInput
 
 SIZE = (160, 45)
-
-
-async def open_issues(pilot: Any, query: str = "", scope: str | None = None) -> IssuesScreen:
-    await settle(pilot, rounds=3)
-    screen = IssuesScreen(AreaRequest(query=query, scope=scope))
-    await pilot.app.push_screen(screen)
-    await settle(pilot, rounds=3)
-    return screen
 
 
 async def type_and_wait(pilot: Any, field: CompletingInput, text: str, shown: str) -> None:
