@@ -70,7 +70,7 @@ def test_serve_command_prints_url_and_tokens_and_stops_on_ctrl_c() -> None:
         url = text.split("listening on ")[1].split()[0]
         assert httpx.get(f"{url}/api/v4/groups").status_code == 200
         process.send_signal(signal.SIGINT)
-        deadline = time.monotonic() + 10
+        deadline = time.monotonic() + 30  # a condition: it stops in about a second, later on a busy machine
         while process.poll() is None and time.monotonic() < deadline:
             time.sleep(0.05)
         assert process.returncode == 0

@@ -56,9 +56,10 @@ def _server(options: SandboxOptions) -> uvicorn.Server:
     from labdeck.sandbox.app import create_app
 
     logging.getLogger("uvicorn.error").addFilter(_QUIET_RESETS)  # adding the same filter twice is a no-op
-    # `date_header=False`: the app dates its answers by the sandbox's clock (`app.InstanceDate`)
+    # `date_header=False`: the app dates its answers by the sandbox's clock (`app.InstanceDate`);
+    # `timeout_graceful_shutdown`: Ctrl+C stops it within seconds even if a client keeps a connection open
     config = uvicorn.Config(create_app(options), log_level="warning", lifespan="off", access_log=False,
-                            date_header=False)
+                            date_header=False, timeout_graceful_shutdown=2)
     return uvicorn.Server(config)
 
 
