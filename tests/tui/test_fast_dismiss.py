@@ -70,3 +70,16 @@ async def test_keys_still_on_their_way_when_the_app_closes_are_dropped() -> None
         await until(pilot, lambda: isinstance(app.screen, HomeScreen) and app.context.type_ahead.holding,
                     "the replay under way")
     # leaving the block closes the app mid-replay; a crash inside it would be raised here
+
+
+async def test_a_palette_action_still_opening_its_area_when_the_app_closes_ends_quietly() -> None:
+    """A palette action awaits its area, then looks for its screen: if the app closed meanwhile, there is
+    no screen to look at, which is no error (the key storm met it as a `ScreenStackError`)."""
+    from labdeck.tui.area_commands import _Runner
+    from labdeck.tui.screens.users.users import UsersScreen
+
+    app = make_app()
+    async with app.run_test(size=SIZE):
+        await app.workers.wait_for_complete()
+        app.call_later(_Runner(app, "users", UsersScreen, "refresh_data"))
+    # leaving the block closed the app while the action awaited its area; a crash would be raised here

@@ -14,7 +14,7 @@ from typing import Any
 
 from rich.text import Text
 from textual import work
-from textual.app import App
+from textual.app import App, ScreenStackError
 from textual.content import Content
 from textual.screen import Screen
 
@@ -231,6 +231,10 @@ class AppBase(HasContext, App[None]):
             return
         if is_gone(self, error_node()):  # about a screen that has closed: nothing left to tell or break
             self.log.warning(f"dropped an error of a closed screen: {type(cause).__name__}")
+            return
+        if isinstance(cause, ScreenStackError) and not self.screen_stack:
+            # code still running while the app closes (a palette action awaiting its area) met no screen
+            self.log.warning("dropped an error of code that outlived the app's screens")
             return
         stop_with_error(self, cause)  # run_test re-raises it; a plain run never prints it
         if is_expected(cause):
