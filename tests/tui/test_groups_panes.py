@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from snapshot_apps import make_app, messages, sandbox, settle
+from snapshot_apps import make_app, messages, sandbox, settle, until
 from test_groups_screen import SIZE, cells, on_variable, open_groups, pane, show_tab
 from test_project_view import Sandbox, open_view
 from test_shell_navigation import footer_actions
@@ -173,3 +173,24 @@ async def test_tab_goes_from_the_tree_straight_to_the_list_and_back() -> None:
         assert "add_member" in footer_actions(screen)
         await pilot.press("shift+tab")
         assert app.focused is screen.tree
+
+
+async def test_brackets_with_a_list_focused_focus_the_list_of_each_tab() -> None:
+    """`]` and `[` from a tab's list: the list of the tab they show takes the focus (it was left on the
+    hidden list, so `a` did nothing and escape left `:groups`); from the tree the tree keeps it."""
+    _asgi, factory = sandbox()
+    app = make_app(transport_factory=factory)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_groups(pilot)
+        await show_tab(pilot, screen, "iterations")
+        screen.table("iterations").focus()
+        for key, tab in (("left_square_bracket", "variables"), ("left_square_bracket", "badges"),
+                         ("right_square_bracket", "variables")):
+            await pilot.press(key)
+            await until(pilot, lambda tab=tab: app.focused is screen.table(tab), f"the {tab} list focused")
+            if tab == "badges":
+                assert "add" in footer_actions(screen)  # its keys are offered
+        screen.tree.focus()
+        await pilot.press("left_square_bracket")
+        await settle(pilot)
+        assert screen.active_tab == "badges" and app.focused is screen.tree

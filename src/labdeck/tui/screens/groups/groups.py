@@ -249,7 +249,20 @@ class GroupsScreen(GroupActions, PaneTabs, LabdeckScreen):
     def on_tabbed_content_tab_activated(self, event: TabbedContent.TabActivated) -> None:
         event.stop()
         self.refresh_bindings()
-        self.load_pane((event.pane.id or "").removeprefix("tab-"))  # (made, or shown this group)
+        tab = (event.pane.id or "").removeprefix("tab-")
+        self.load_pane(tab)  # (made, or shown this group)
+        if not isinstance(self.focused, GroupTree):  # a list had the focus: the new tab's list takes it
+            self.call_after_refresh(self._focus_list, tab)
+
+    def _focus_list(self, tab: str, tries: int = 5) -> None:
+        """Focus the list of `tab` (still in front), once its pane has drawn it."""
+        if self.active_tab != tab or isinstance(self.focused, GroupTree):
+            return
+        views = self.query_one(f"#tab-{tab}", TabPane).query(ResourceView)
+        if views:
+            views.first().table.focus()
+        elif tries:
+            self.call_after_refresh(self._focus_list, tab, tries - 1)
 
     def action_next_tab(self, step: int = 1) -> None:
         keys = [key for key, _ in tab_list.TABS]
