@@ -149,3 +149,15 @@ def test_writes_declare_the_query_they_take_and_lists_are_paged() -> None:
         "group_owned.variable_delete", "project_owned.variable_update", "project_owned.variable_delete",
         "registry_tags_delete"}
     assert all(e.method == "GET" for e in ep.ENDPOINTS if e.paged)
+
+
+def test_a_path_knows_when_a_value_is_an_unreadable_identity_and_a_name_is_only_a_name() -> None:
+    """A negative id or an empty text is what a row whose id could not be read holds: the client refuses
+    such a path. A tag or label *named* `-0` is a name (hypothesis found the client refusing it)."""
+    from labdeck.domain import catalogue as ep
+
+    assert ep.PROJECT_ISSUES.path(-3).placeholder and ep.PROJECT_ISSUES.path("").placeholder
+    assert not ep.PROJECT_ISSUES.path(7).placeholder
+    for named in (ep.PROJECT_TAG.path(7, "-0"), ep.GROUP_LABEL.path("acme", "-1")):
+        assert not named.placeholder, named
+    assert ep.PROJECT_TAG.path(-1, "v1").placeholder

@@ -188,7 +188,7 @@ class ApiClient(Addressing, Reads):
         `labdeck api`'s, the journal's) is sent as it is."""
         if isinstance(path, EndpointPath):
             path.endpoint.refuse_undeclared(method, kwargs.get("params") or ())
-        if decode_warnings.placeholder_in_path(path):
+        if path.placeholder if isinstance(path, EndpointPath) else decode_warnings.placeholder_in_path(path):
             raise UnreadableIdentity(decode_warnings.IDENTITY_UNREADABLE)
         if self.settings.read_only and method.upper() not in read_only.READS:
             try:

@@ -44,18 +44,29 @@ class UndeclaredRequest(TypeError):
 
 
 class EndpointPath(str):
-    """A path built by `Endpoint.path`: the text sent, and `endpoint`, what it is in the catalogue."""
+    """A path built by `Endpoint.path`: the text sent, `endpoint`, what it is in the catalogue, and
+    `placeholder`: one of its values is what a row whose id could not be read holds (a negative id, an empty
+    text), so the client refuses it. Told by the values themselves: a tag or label *named* `-0` is a name."""
 
     endpoint: Endpoint
+    placeholder: bool
 
-    def __new__(cls, text: str, endpoint: Endpoint) -> EndpointPath:
+    def __new__(cls, text: str, endpoint: Endpoint, placeholder: bool = False) -> EndpointPath:
         made = super().__new__(cls, text)
         made.endpoint = endpoint
+        made.placeholder = placeholder
         return made
 
-    def __reduce__(self) -> tuple[type[EndpointPath], tuple[str, Endpoint]]:
+    def __reduce__(self) -> tuple[type[EndpointPath], tuple[str, Endpoint, bool]]:
         """Copied and pickled with its endpoint (`str`'s own way would call `__new__` with the text only)."""
-        return EndpointPath, (str(self), self.endpoint)
+        return EndpointPath, (str(self), self.endpoint, self.placeholder)
+
+
+def _placeholder_value(value: object) -> bool:
+    """A tolerant model's stand-in for an identity it could not read: a negative integer, or empty text."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value < 0
+    return isinstance(value, str) and value == ""
 
 
 ApiPath = EndpointPath | RawPath
@@ -147,7 +158,8 @@ class Endpoint:
         values = self._values(args, kwargs)
         kinds = dict(self.segments)
         encoded = {k: _segment_value(k, kinds[k], v) for k, v in values.items()}
-        return EndpointPath(_fill(self.template, encoded), self)
+        placeholder = any(_placeholder_value(v) for v in values.values())
+        return EndpointPath(_fill(self.template, encoded), self, placeholder)
 
     @property
     def accepted(self) -> frozenset[str]:

@@ -224,7 +224,10 @@ class LabdeckApp(AppBase):
     # -- navigation -----------------------------------------------------------------------------------
     def open_area(self, name: str, request: AreaRequest | None = None) -> Awaitable[Any] | None:
         """Show an area: the open one as it was left, else a new one (see `navigation`); awaiting the
-        result waits for its screen to be mounted. None when it cannot be shown (said why)."""
+        result waits for its screen to be mounted. None when it cannot be shown (said why), or when the
+        app is closing (a palette action still running: Textual is closing the screens of every mode)."""
+        if not self.is_running:
+            return None
         area = find_area(name)
         if area is None:
             self.notify(f"No view called :{name}", severity="warning", markup=False)
