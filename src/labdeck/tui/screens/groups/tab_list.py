@@ -29,7 +29,7 @@ if TYPE_CHECKING:
 
 # The tree's keys in the footer, most useful first.
 TREE_FOOTER = ("select_cursor", "toggle_node", "next_tab", "previous_tab", "toggle_tree", "export_to")
-EVERY_TAB_FOOTER = EVERY_LIST_FOOTER  # where neither the tree nor a pane has focus (the tab bar)
+EVERY_TAB_FOOTER = EVERY_LIST_FOOTER  # where neither the tree nor a pane has focus (while a tab opens)
 
 
 @dataclass(frozen=True)
