@@ -111,3 +111,23 @@ async def test_an_enter_typed_in_one_burst_with_the_name_answers_with_the_whole_
             app._driver.send_message(event)  # type: ignore[union-attr]
         await until(pilot, lambda: isinstance(app.screen, UsersScreen), "Users")
         assert not [n for n in app._notifications if "No view" in str(n.message)]
+
+
+async def test_the_mouse_entering_the_jump_prompt_answers_nothing() -> None:
+    """Textual sends an `Enter` event when the mouse enters a widget, to `on_enter` handlers: the prompt's
+    answer must not be such a handler (it once was: moving the mouse over the prompt "answered" it)."""
+    from snapshot_apps import make_app, settle, until
+
+    from labdeck.tui.screens.shell.jump import JumpScreen
+
+    app = make_app()
+    async with app.run_test(size=(120, 36)) as pilot:
+        await settle(pilot)
+        await pilot.press("colon", "u", "s")
+        await until(pilot, lambda: isinstance(app.screen, JumpScreen) and app.screen.text == "us",
+                    "the prompt with what was typed")
+        prompt = app.screen
+        await pilot.hover("#jump-input")
+        await pilot.hover("#jump-choices")
+        await settle(pilot)
+        assert app.screen is prompt and not prompt.answered and prompt.text == "us"

@@ -127,8 +127,6 @@ class _Runner:
         if opening is None:
             return
         await opening
-        if not self.app.screen_stack:  # the app closed meanwhile
-            return
         screen = self.app.navigator.area_screen(self.area)
         if not isinstance(screen, self.cls):
             return
@@ -136,7 +134,7 @@ class _Runner:
         if target is None:
             return
         await _loaded(target)
-        if not self.app.screen_stack or self.app.screen is not target:
+        if self.app.screen is not target:
             return
         refusal = self._refusal(target)
         if refusal is not None:

@@ -131,11 +131,11 @@ class PromptKeys:
         if not isinstance(event, events.Key):
             return False
         if event.key == "enter":
-            self.on_enter(self.text)
+            self.submit_text(self.text)
         elif event.key == "escape":
-            self.on_escape()
+            self.cancel_prompt()
         elif event.key == "tab":
-            self.on_tab()
+            self.complete_text()
         elif event.is_printable and event.character:
             self._type(event.character)
         elif self._field is None:
@@ -155,13 +155,14 @@ class PromptKeys:
         else:
             field.replace(text, *field.selection)
 
-    def on_enter(self, text: str) -> None:
+    # (not `on_enter` and the like: Textual would call those for its own `Enter` event, the mouse entering)
+    def submit_text(self, text: str) -> None:
         """Answer with `text` (exactly the letters typed before the enter)."""
 
-    def on_escape(self) -> None:
+    def cancel_prompt(self) -> None:
         """Close without an answer."""
 
-    def on_tab(self) -> None:
+    def complete_text(self) -> None:
         """Complete the name typed so far."""
 
 

@@ -67,13 +67,13 @@ class JumpScreen(PromptKeys, FormKeys, ModalScreen[str | None]):
         if names:
             self.set_text(names[0])
 
-    def on_tab(self) -> None:
+    def complete_text(self) -> None:
         self.action_complete()
 
-    def on_escape(self) -> None:
+    def cancel_prompt(self) -> None:
         self.action_cancel()
 
-    def on_enter(self, text: str) -> None:
+    def submit_text(self, text: str) -> None:
         self.answer_text(text)
 
     def answer(self, name: str) -> None:
