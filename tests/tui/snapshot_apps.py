@@ -61,9 +61,10 @@ class FrozenClock:
 
 def make_app(config: Config | Path | None = None, *, settings: ConnectionSettings | None = None,
              read_only: bool = False, transport_factory: TransportFactory | None = None,
-             clock: Callable[[], float] | None = None, crash_dir: Path | None = None,
-             first_run: bool = False) -> LabdeckApp:
-    """A LabdeckApp against the tiny sandbox (or `transport_factory`), config from a path or object."""
+             clock: Callable[[], float] | None = None, wall: Callable[[], float] | None = None,
+             crash_dir: Path | None = None, first_run: bool = False) -> LabdeckApp:
+    """A LabdeckApp against the tiny sandbox (or `transport_factory`), config from a path or object; `wall`
+    stands for this machine's calendar (the console's dates come from the instance's, whatever it says)."""
     if config is None:
         config = Config(path=Path("/nonexistent/labdeck-test/config.toml"))
     elif isinstance(config, Path):
@@ -72,7 +73,8 @@ def make_app(config: Config | Path | None = None, *, settings: ConnectionSetting
         settings = sandbox_settings()
     return LabdeckApp(config, settings, read_only=read_only,
                       transport_factory=transport_factory or sandbox_transport_factory(),
-                      clock=clock or FrozenClock(), crash_dir=crash_dir)
+                      clock=clock or FrozenClock(), crash_dir=crash_dir,
+                      **({"wall": wall} if wall is not None else {}))
 
 
 def home_app() -> LabdeckApp:

@@ -5,8 +5,10 @@ opened is listed."""
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
+import pytest
 from snapshot_apps import jump_to, make_app, sandbox, settle, until
 from textual.widgets import OptionList, Tabs
 
@@ -183,3 +185,22 @@ def test_first_line_skips_headings_and_keeps_the_chosen_line() -> None:
     assert first_line(shown, "b") == 2
     assert first_line(shown, "gone") == 1
     assert first_line([Option("Users", disabled=True)], None) is None
+
+
+YEAR = 365 * 86_400.0
+
+
+@pytest.mark.parametrize("shift", [-YEAR, 0.0, YEAR], ids=["a year back", "today", "a year ahead"])
+async def test_the_home_views_dates_are_the_instances_whatever_the_machines_calendar(shift: float) -> None:
+    """The console has one "now", the instance's (its answers' `Date`): a machine whose calendar is a year off
+    tells the seeded certificates as the instance does (one expired, one expiring within 30 days, the rest
+    valid), where the machine's own calendar would call them all expired, or all valid."""
+    _asgi, factory = sandbox(ManualClock())
+    app = make_app(transport_factory=factory, wall=lambda: time.time() + shift)
+    async with app.run_test(size=SIZE) as pilot:
+        panel = app.screen.query_one(OverviewPanel)
+        await until(pilot, lambda: any(k.startswith("pages.") for k in lines(panel)), "the certificate lines")
+        shown = lines(panel)
+        assert abs(app.context.now().timestamp() - ManualClock().time()) < 60
+        assert [v for k, v in shown.items() if k.startswith("pages.")] == [
+            "expired: old.acme.test", "expires within 30 days: soon.acme.test"]

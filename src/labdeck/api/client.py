@@ -126,7 +126,7 @@ class ApiClient(Addressing, Reads):
         self.request_log = request_log if request_log is not None else RequestLog()
         self.cache = cache if cache is not None else ListCache()
         self.rate_limit = RateLimitState()
-        self.server_time = ServerTime()  # the instance's clock, from its answers' `Date`
+        self.server_time = ServerTime(wall=clock)  # the instance's clock, from its answers' `Date`
         self.journal: Journal | None = None  # the undo journal; the TUI sets one per instance
         self._sleep: Sleep = sleep or asyncio.sleep
         self._clock = clock

@@ -101,8 +101,8 @@ class DeployBoardService:
 
     async def board(self, group: GroupRef, *, now: datetime | None = None, refresh: bool = False,
                     on_rows: OnRows | None = None) -> BoardRead:
-        """The whole board of `group` at `now` (default: the clock's)."""
-        now = now or datetime.now(UTC)
+        """The whole board of `group` at `now` (default: the instance's time, as its answers tell it)."""
+        now = now or self.deployments.client.server_time.now()
         since = window_start(now)
         projects = await self.projects(group, refresh=refresh)
         results: dict[int, list[BoardRow]] = {}  # project id -> its rows (computed once, as it arrives)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from datetime import UTC, date, datetime, timedelta
+from datetime import date, datetime, timedelta
 
 from labdeck.api.client import ApiClient
 from labdeck.api.errors import LabdeckError
@@ -73,10 +73,10 @@ class OverviewService:
     """Reads the overview's figures within `budget` requests in all."""
 
     def __init__(self, client: ApiClient, *, budget: int = BUDGET,
-                 now: Callable[[], datetime] = lambda: datetime.now(UTC)) -> None:
+                 now: Callable[[], datetime] | None = None) -> None:
         self.client = client
         self.budget = Budget(budget)
-        self.now = now
+        self.now = now or client.server_time.now  # the instance's time, as its answers tell it
 
     async def dormant_days(self) -> int:
         """The instance's dormant period (`deactivate_dormant_users_period`), 90 days when unknown."""

@@ -19,7 +19,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import sys
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from labdeck.cli.registry_policy import add_parser as add_policy_parser
@@ -109,12 +109,15 @@ def plan_text(plan: CleanupPlan, now: datetime) -> str:
 
 
 async def compute_plan(service: RegistryService, project: str, repository_id: int, rules: CleanupRules,
-                       now: datetime) -> CleanupPlan:
+                       now: datetime | None = None) -> tuple[CleanupPlan, datetime]:
+    """The plan and the moment it was made for: `now`, else the instance's time once its tags are read
+    (`ApiClient.server_time`: the instance's clock, not this machine's, says how old a tag is)."""
     from labdeck.domain.registry_cleanup import CleanupPlanner
 
     ref: int | str = int(project) if project.isdigit() else project
     details = await service.tag_details(ref, repository_id)
-    return CleanupPlanner([d.to_tag_info() for d in details]).plan(rules, now)
+    at = now or service.client.server_time.now()
+    return CleanupPlanner([d.to_tag_info() for d in details]).plan(rules, at), at
 
 
 async def _run(args: argparse.Namespace, rules: CleanupRules,
@@ -126,10 +129,9 @@ async def _run(args: argparse.Namespace, rules: CleanupRules,
     cache = None if args.no_cache else TagDetailCache.for_instance(settings.base_url)
     if args.demo and transport is None:
         transport = demo_transport()
-    now = datetime.now(UTC)
     async with ApiClient(settings, transport=transport) as client:
         service = RegistryService(client, tag_cache=cache, graphql=not args.no_graphql)
-        plan = await compute_plan(service, args.project, args.repository_id, rules, now)
+        plan, now = await compute_plan(service, args.project, args.repository_id, rules)
     if args.json:
         return render_json(plan_json(plan, rules, args.project, args.repository_id, now))
     return plan_text(plan, now)

@@ -72,12 +72,12 @@ class LabdeckApp(AppBase):
 
     def __init__(self, config: Config, settings: ConnectionSettings | None, *, read_only: bool = False,
                  transport_factory: TransportFactory | None = None,
-                 clock: Callable[[], float] = time.monotonic, crash_dir: Path | None = None,
-                 state: State | None = None) -> None:
+                 clock: Callable[[], float] = time.monotonic, wall: Callable[[], float] = time.time,
+                 crash_dir: Path | None = None, state: State | None = None) -> None:
         super().__init__()
         self.context = Context(config=config, state=state if state is not None else load_state(),
                                read_only=read_only or bool(settings and settings.read_only), clock=clock,
-                               request_log=RequestLog(), shell=self)
+                               wall=wall, request_log=RequestLog(), shell=self)
         self._wire_download_folder()
         self._state_lock = threading.Lock()
         self.cli_read_only = read_only
@@ -145,7 +145,7 @@ class LabdeckApp(AppBase):
         persist_dir = cache_dir() if self.config.persist_cache else None
         self.session = open_session(settings, request_log=self.request_log,
                                     transport_factory=self.transport_factory, persist_dir=persist_dir,
-                                    journal_dir=state_dir())
+                                    journal_dir=state_dir(), wall=self.context.wall)
         self.read_only = settings.read_only
         self.sub_title = settings.name
         if old is not None:

@@ -3,8 +3,14 @@
 Screens never reach into the app (no attribute looked up on the app by name, no private member): they read
 `context_of(self)` (a `LabdeckScreen` has it as `self.ctx`). The context holds the connected session and its
 services (`ctx.services.registry`, built once per client), the policy (read-only, edition and version,
-administrator, job token), the job centre, the request log, the clock, the config and labdeck's state, the
+administrator, job token), the job centre, the request log, the clocks, the config and labdeck's state, the
 one way to describe an error, and the shell's navigation (`ctx.shell.open_area(...)`).
+
+Two clocks, each with one use: `clock` (monotonic seconds) measures how old loaded data is; `now()` and
+`today()` are the one "now" of every date a screen shows or computes (a certificate's expiry, a member's
+expiry, a user's dormancy, a tag's age, a deployment window): the instance's time as its answers tell it
+(`ApiClient.server_time`), or `wall` when no instance is connected. A test moves it by moving the instance's
+clock (the sandbox's), never by depending on the calendar.
 
 A widget shown outside labdeck's app (a test app, a snapshot) gets `DETACHED`: no session, no jobs, a
 monotonic clock.
@@ -15,6 +21,7 @@ from __future__ import annotations
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
+from datetime import UTC, date, datetime
 from typing import TYPE_CHECKING, Any, Protocol
 
 from labdeck.api.errors import LabdeckError
@@ -89,6 +96,7 @@ class Context:
     jobs: JobCentre = field(default_factory=lambda: _job_centre())
     request_log: RequestLog = field(default_factory=RequestLog)
     clock: Callable[[], float] = time.monotonic
+    wall: Callable[[], float] = time.time
     config: Config | None = None
     state: State | None = None
     shell: Shell | None = None
@@ -102,6 +110,16 @@ class Context:
         if self.session is None:
             raise NotConnected()
         return self.session.services
+
+    def now(self) -> datetime:
+        """The one "now" of the console: the connected instance's time (its answers' `Date`), else `wall`."""
+        if self.session is not None:
+            return self.session.client.server_time.now()
+        return datetime.fromtimestamp(self.wall(), UTC)
+
+    def today(self) -> date:
+        """The instance's date (UTC), from `now()`."""
+        return self.now().date()
 
     @property
     def connected(self) -> bool:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -143,14 +144,16 @@ def journal_file(settings: ConnectionSettings, folder: Path) -> Path:
 
 def open_session(settings: ConnectionSettings, *, request_log: RequestLog,
                  transport_factory: TransportFactory | None = None,
-                 persist_dir: Path | None = None, journal_dir: Path | None = None) -> Session:
+                 persist_dir: Path | None = None, journal_dir: Path | None = None,
+                 wall: Callable[[], float] = time.time) -> Session:
     """A session with a new client; with `persist_dir`, its list cache is kept on disk between runs; with
-    `journal_dir`, its changes are journalled there (else in memory only)."""
+    `journal_dir`, its changes are journalled there (else in memory only). `wall`: this machine's clock
+    (the instance's time is told from it and the answers' `Date`)."""
     transport = transport_factory(settings) if transport_factory is not None else None
     cache = None
     if persist_dir is not None:
         private_folder(persist_dir, own=True)  # 0700, an older, looser folder tightened
         cache = ListCache(persist_path=cache_file(settings, persist_dir))
-    client = ApiClient(settings, transport=transport, request_log=request_log, cache=cache)
+    client = ApiClient(settings, transport=transport, request_log=request_log, cache=cache, clock=wall)
     client.journal = Journal(journal_file(settings, journal_dir) if journal_dir is not None else None)
     return Session(settings, client)

@@ -9,7 +9,7 @@ message, never a crash.
 from __future__ import annotations
 
 from collections.abc import Callable
-from datetime import UTC, datetime
+from datetime import datetime
 
 from rich.text import Text
 from textual import work
@@ -20,6 +20,7 @@ from labdeck.api.errors import LabdeckError
 from labdeck.api.models.project_resources import PagesDomain
 from labdeck.api.models.projects import Project
 from labdeck.tui.areas import AreaRequest
+from labdeck.tui.clock import now_of
 from labdeck.tui.errors import describe_error
 from labdeck.tui.screens.base import StatusTableScreen
 from labdeck.tui.screens.projects.pages import domain_columns, domain_detail, pages_service
@@ -41,7 +42,7 @@ class PagesAdminScreen(StatusTableScreen):
 
     def __init__(self, *, now: Now | None = None) -> None:
         super().__init__()
-        self.now: Now = now or (lambda: datetime.now(UTC))
+        self.now: Now = now_of(self, now)
         self.projects: dict[int, Project] = {}
         self.columns = [Column("project", "Project", min_width=16, sort_key=self.project_path,
                                text=lambda d: Text(self.project_path(d))),

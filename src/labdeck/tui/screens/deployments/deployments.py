@@ -14,8 +14,7 @@ Mutating actions are hidden in read-only mode. Server text is shown as `rich.tex
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from datetime import UTC, date, datetime, timedelta
+from datetime import date, datetime, timedelta
 from typing import Any
 
 from rich.text import Text
@@ -31,6 +30,7 @@ from labdeck.api.errors import ApiError, NotFound
 from labdeck.api.models.deployments import Deployment, Environment
 from labdeck.domain.deployments import LISTABLE_STATUSES, EnvironmentSummary, summarise
 from labdeck.tui.areas import AreaRequest
+from labdeck.tui.clock import Today, today_of
 from labdeck.tui.screens.base import LabdeckScreen, ScopedScreen
 from labdeck.tui.screens.deployments.dialogs import (
     CreateDeploymentDialog,
@@ -49,16 +49,11 @@ from labdeck.tui.widgets.table_model import Column
 from labdeck.tui.workers import is_live
 from labdeck.tui.writes import open_write_form
 
-Today = Callable[[], date]
 TIMELINE_DAYS = 90
 # how far before sending a new deployment the re-read after a lost answer looks (clocks differ)
 CLOCK_SKEW = timedelta(minutes=10)
 SORTS: list[tuple[str, str]] = [("Newest first", "id:desc"), ("Oldest first", "id:asc"),
                                 ("Recently updated", "updated_at:desc"), ("Ref", "ref:asc")]
-
-
-def utc_today() -> date:
-    return datetime.now(UTC).date()
 
 
 def deployments_service(screen: LabdeckScreen) -> DeploymentsService | None:
@@ -131,9 +126,9 @@ class DeploymentsScreen(ScopedScreen):
         Binding("p", "protected", "Protected envs", id="deployments.protected"),
     ]
 
-    def __init__(self, request: AreaRequest | None = None, *, today: Today = utc_today) -> None:
+    def __init__(self, request: AreaRequest | None = None, *, today: Today | None = None) -> None:
         super().__init__(request)
-        self.today = today
+        self.today = today_of(self, today)
         self.history: list[Deployment] = []
         self.environments: list[Environment] = []
         self.summaries: list[EnvironmentSummary] = []
@@ -312,7 +307,7 @@ class DeploymentsScreen(ScopedScreen):
                                              updated_after=since, refresh=True)
 
         async def create(value: NewDeployment) -> Any:
-            since = datetime.now(UTC) - CLOCK_SKEW
+            since = self.ctx.now() - CLOCK_SKEW
             seen.update(since=since, ids={d.id for d in await recent(value, since)})
             return await service.create_deployment(scope, environment=value.environment, sha=value.sha,
                                                    ref=value.ref, tag=value.tag, status=value.status)

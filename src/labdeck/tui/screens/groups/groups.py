@@ -12,8 +12,6 @@ as `rich.text.Text`, never markup.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import Any
 
@@ -28,6 +26,7 @@ from labdeck.api.errors import LabdeckError
 from labdeck.api.models.groups import Group
 from labdeck.api.services import Services
 from labdeck.tui.areas import AreaRequest
+from labdeck.tui.clock import Today, today_of
 from labdeck.tui.downloads import default_download_dir
 from labdeck.tui.screens.base import LabdeckScreen
 from labdeck.tui.screens.form_keys import is_typing
@@ -39,7 +38,6 @@ from labdeck.tui.widgets.resource_table import ResourceTable
 from labdeck.tui.widgets.resource_view import ResourceView
 from labdeck.tui.widgets.tabbed_panes import PaneTabbedContent
 
-Today = Callable[[], date]
 CHOOSE = "Choose a group on the left"
 
 
@@ -58,7 +56,7 @@ class GroupsScreen(GroupActions, PaneTabs, LabdeckScreen):
                  download_dir: Path | None = None) -> None:
         super().__init__()
         self.start_path = ((request.scope or request.query or "") if request else "").strip()
-        self.today: Today = today or (lambda: datetime.now(UTC).date())
+        self.today: Today = today_of(self, today)
         self.download_dir = download_dir or default_download_dir()  # the last folder, else the user's
         self.download_dir_given = download_dir is not None  # else the app's remembered folder, if any
         self.group: Group | None = None

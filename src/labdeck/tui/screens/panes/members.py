@@ -12,8 +12,6 @@ off. The project view's and `:groups`' Members tabs are this pane. Server text i
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from datetime import UTC, date, datetime
 from typing import Any
 
 from rich.text import Text
@@ -28,6 +26,7 @@ from labdeck.api.errors import ApiError
 from labdeck.api.members import MembersService
 from labdeck.api.models.members import BillableMember, Member
 from labdeck.tui.capabilities import feature_reason, refused, unavailable
+from labdeck.tui.clock import Today, today_of
 from labdeck.tui.context import context_of
 from labdeck.tui.jobs import counted
 from labdeck.tui.screens.groups.forms import FormScreen, Values
@@ -40,7 +39,6 @@ from labdeck.tui.widgets.resource_view import ResourceView
 from labdeck.tui.workers import is_live
 from labdeck.tui.writes import open_write_form
 
-Today = Callable[[], date]
 BILLABLE = "billable_members"  # the feature billable members need (`domain/capabilities.py`)
 GROUP_ONLY = frozenset({"toggle_billable", "toggle_override"})  # offered when the owner is a group
 
@@ -69,7 +67,7 @@ class MembersPane(OwnerPane, Widget):
     def __init__(self, owner: Owner, *, today: Today | None = None, id: str | None = None) -> None:
         super().__init__(id=id)
         self.owner = owner
-        self.today: Today = today or (lambda: datetime.now(UTC).date())
+        self.today: Today = today_of(self, today)
         self.inherited = False
         self.billable = False  # a group's billable members (the whole hierarchy) instead of its members
         self.overrides: set[int] = set()  # members whose override flag this pane turned on

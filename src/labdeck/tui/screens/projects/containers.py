@@ -25,8 +25,8 @@ from textual.widgets import Static
 from labdeck.api.errors import LabdeckError
 from labdeck.api.models.projects import Project
 from labdeck.api.models.registry import RegistryRepository
+from labdeck.tui.clock import Now, now_of
 from labdeck.tui.pane_policy import PanePolicy
-from labdeck.tui.screens.registry.clock import Now, utc_now
 from labdeck.tui.screens.registry.registry import (
     REPOSITORY_COLUMNS,
     RegistryTagsScreen,
@@ -56,7 +56,7 @@ class ContainerRegistryTab(PanePolicy, Widget):
     def __init__(self, project: Project, *, now: Now | None = None, id: str | None = None) -> None:
         super().__init__(id=id)
         self.project = project
-        self.now = now or utc_now
+        self.now = now_of(self, now)
         self.read = False
 
     def compose(self) -> ComposeResult:

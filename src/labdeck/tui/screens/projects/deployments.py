@@ -15,7 +15,7 @@ the services, through the one segment encoder (an environment named `..` stays a
 from __future__ import annotations
 
 from collections.abc import Callable
-from datetime import date, datetime
+from datetime import datetime
 
 from rich.text import Text
 from textual import work
@@ -29,13 +29,13 @@ from labdeck.api.models.deployments import Deployment, Environment
 from labdeck.api.models.projects import Project
 from labdeck.domain.deployments import EnvironmentSummary, summarise
 from labdeck.tui.areas import AreaRequest
+from labdeck.tui.clock import Today, today_of
 from labdeck.tui.context import context_of
 from labdeck.tui.pane_policy import PanePolicy
 from labdeck.tui.screens.deployments.deployments import (
     COLUMNS,
     TIMELINE_DAYS,
     summary_text,
-    utc_today,
 )
 from labdeck.tui.screens.deployments.dialogs import DeploymentDetailScreen, deployment_detail
 from labdeck.tui.widgets.detail_fields import append_fields
@@ -84,7 +84,7 @@ class ProjectDeploymentsTab(PanePolicy, Widget):
                  id: str | None = None) -> None:
         super().__init__(id=id)
         self.project = project
-        self.today: Callable[[], date] = (lambda: now().date()) if now is not None else utc_today
+        self.today: Today = today_of(self, (lambda: now().date()) if now is not None else None)
         self.environment: str | None = None  # the environment whose deployments are listed (None: all)
         self.summaries: dict[str, EnvironmentSummary] = {}
         self.read = False

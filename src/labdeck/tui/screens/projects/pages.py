@@ -7,7 +7,7 @@ destroys something).
 from __future__ import annotations
 
 from collections.abc import Callable
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any
 
 from rich.text import Text
@@ -21,6 +21,7 @@ from labdeck.api.errors import NotFound
 from labdeck.api.models.project_resources import PagesDomain
 from labdeck.api.models.projects import Project
 from labdeck.api.pages_domains import PagesDomainsService
+from labdeck.tui.clock import now_of
 from labdeck.tui.pane_policy import PanePolicy
 from labdeck.tui.screens.confirm import ConfirmScreen
 from labdeck.tui.screens.projects.dialogs import DomainDialog, DomainRequest
@@ -107,7 +108,7 @@ class PagesTab(PanePolicy, Widget):
     def __init__(self, project: Project, *, now: Now | None = None, id: str | None = None) -> None:
         super().__init__(id=id)
         self.project = project
-        self.now = now or (lambda: datetime.now(UTC))
+        self.now = now_of(self, now)
 
     def compose(self) -> ComposeResult:
         yield ResourceView(domain_columns(self.now), row_key=lambda d: d.domain,

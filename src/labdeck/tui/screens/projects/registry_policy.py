@@ -28,9 +28,9 @@ from labdeck.api.errors import LabdeckError
 from labdeck.api.models.projects import Project
 from labdeck.api.registry import format_size
 from labdeck.domain.cleanup_policy import Policy
+from labdeck.tui.clock import Now, now_of
 from labdeck.tui.context import context_of
 from labdeck.tui.pane_policy import PanePolicy
-from labdeck.tui.screens.registry.clock import Now
 from labdeck.tui.screens.registry.policy import CleanupPolicyScreen, summary_text
 from labdeck.tui.widgets.footer import LIST_KEYS
 from labdeck.tui.widgets.resource_table import ResourceTable
@@ -128,7 +128,7 @@ class RegistryPolicyTab(PanePolicy, Widget):
     def __init__(self, project: Project, *, now: Now | None = None, id: str | None = None) -> None:
         super().__init__(id=id)
         self.project = project
-        self.clock = now  # None: the instance's time (the service's default)
+        self.now = now_of(self, now)
         self.sim: ProjectSimulation | None = None
         self._read = False  # the simulation is read when the tab is first shown
         self._panel: Screen[Any] | None = None
@@ -170,7 +170,7 @@ class RegistryPolicyTab(PanePolicy, Widget):
         values = self.query_one("#registry-policy-values", Static)
         try:
             sim = await session.services.cleanup_policy.simulate(
-                self.project.id, now=self.clock() if self.clock is not None else None)
+                self.project.id, now=self.now())
         except LabdeckError as error:
             if is_live(self):
                 values.update(Text(f"The cleanup policy could not be read: {error}", style="red"))
@@ -183,7 +183,7 @@ class RegistryPolicyTab(PanePolicy, Widget):
         self.view.table.set_rows(summaries(sim))
 
     def _open(self, *, edit: bool) -> None:
-        panel = CleanupPolicyScreen(self.project.id, now=self.clock)
+        panel = CleanupPolicyScreen(self.project.id, now=self.now)
         self._panel = panel
         self.app.push_screen(panel)
         if edit:

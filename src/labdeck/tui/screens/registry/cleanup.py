@@ -39,6 +39,7 @@ from labdeck.domain.registry_cleanup import (
     preview_order,
 )
 from labdeck.tui.bulk import targets_text
+from labdeck.tui.clock import Now, now_of
 from labdeck.tui.context import context_of
 from labdeck.tui.jobs import Job, counted, poll_until
 from labdeck.tui.screens.base import LabdeckScreen
@@ -54,7 +55,7 @@ from labdeck.tui.screens.registry.cleanup_preview import (
     summary_text,
     timestamps,
 )
-from labdeck.tui.screens.registry.registry import POLL_TIMEOUT, Now, registry_service, utc_now
+from labdeck.tui.screens.registry.registry import POLL_TIMEOUT, registry_service
 from labdeck.tui.widgets.resource_table import ResourceTable
 from labdeck.tui.widgets.resource_view import ResourceView
 from labdeck.tui.workers import is_live
@@ -82,14 +83,14 @@ class RegistryCleanupScreen(LabdeckScreen):
     ]
 
     def __init__(self, repository: RegistryRepository, tags: list[RegistryTagDetail], *,
-                 now: Now = utc_now, on_deleted: Callable[[set[str]], None] | None = None) -> None:
+                 now: Now | None = None, on_deleted: Callable[[set[str]], None] | None = None) -> None:
         super().__init__()
         self.on_deleted = on_deleted  # the tag list under the panel, told when a cleanup job finished
         self.repository = repository
-        self.now = now
+        self.now = now_of(self, now)
         self.tags = list(tags)
         self.planner = CleanupPlanner([t.to_tag_info() for t in self.tags])
-        self._fixed = static_cells(self.tags, now())
+        self._fixed = static_cells(self.tags, self.now())
         self._order = newest_first(self.tags)
         self._times: list[float | None] | None = None
         self.rules: CleanupRules | None = None

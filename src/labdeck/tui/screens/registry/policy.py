@@ -28,9 +28,9 @@ from labdeck.api.cleanup_policy import CleanupPolicyService, ProjectSimulation
 from labdeck.api.registry import format_age, format_size
 from labdeck.domain.cleanup_policy import CADENCES, KEEP_N_VALUES, OLDER_THAN_VALUES, Policy
 from labdeck.domain.registry_cleanup import TagInfo
+from labdeck.tui.clock import Now, now_of
 from labdeck.tui.screens.base import LabdeckScreen
 from labdeck.tui.screens.confirm import ConfirmScreen
-from labdeck.tui.screens.registry.clock import Now, instance_now
 from labdeck.tui.widgets.resource_table import ResourceTable
 from labdeck.tui.widgets.resource_view import ResourceView
 from labdeck.tui.widgets.table_model import Column
@@ -124,7 +124,7 @@ class CleanupPolicyScreen(LabdeckScreen):
     def __init__(self, project: int | str, *, now: Now | None = None) -> None:
         super().__init__()
         self.project = project
-        self.clock = now  # None: the instance's time (`instance_now`)
+        self.now = now_of(self, now)
         self.sim: ProjectSimulation | None = None
         self.loaded: Policy | None = None
         self._filling = False
@@ -150,9 +150,6 @@ class CleanupPolicyScreen(LabdeckScreen):
     def table(self) -> ResourceTable:
         return self.query_one("#policy-view", ResourceView).table
 
-    def now(self) -> datetime:
-        return instance_now(self, self.clock)
-
     def on_mount(self) -> None:
         self.query_one("#policy-errors", Static).display = False
         self.load()
@@ -166,7 +163,7 @@ class CleanupPolicyScreen(LabdeckScreen):
         if service is None:
             return
         # a clock given, or the instance's time once its answers told it (the service's default)
-        sim = await service.simulate(self.project, now=self.clock() if self.clock is not None else None)
+        sim = await service.simulate(self.project, now=self.now())
         if not is_live(self):
             return
         self.sim, self.loaded = sim, sim.policy

@@ -32,11 +32,11 @@ from labdeck.api.registry import RegistryService, format_age, format_size
 from labdeck.domain.journal_rules import REGISTRY_NO_INVERSE
 from labdeck.tui.areas import AreaRequest
 from labdeck.tui.bulk import BulkAction, BulkQuestion, confirm_bulk, start_bulk
+from labdeck.tui.clock import Now, now_of
 from labdeck.tui.context import context_of
 from labdeck.tui.jobs import Job, counted, poll_until
 from labdeck.tui.screens.base import LabdeckScreen, ScopedScreen
 from labdeck.tui.screens.confirm import TypeToConfirmScreen
-from labdeck.tui.screens.registry.clock import Now, utc_now
 from labdeck.tui.widgets.detail_fields import append_fields
 from labdeck.tui.widgets.footer import LIST_KEYS
 from labdeck.tui.widgets.labelled import LabelledField
@@ -103,8 +103,7 @@ class RegistryScreen(ScopedScreen):
 
     def __init__(self, request: AreaRequest | None = None, *, now: Now | None = None) -> None:
         super().__init__(request)
-        self.clock = now  # given (tests) or None: the policy screens then read the instance's time
-        self.now = now or utc_now
+        self.now = now_of(self, now)
 
     def compose_body(self) -> ComposeResult:
         scope = PathInput(self.scope, placeholder="e.g. acme/platform/api-gateway", id="registry-scope")
@@ -160,14 +159,14 @@ class RegistryScreen(ScopedScreen):
         repo = self.table.cursor_row
         project = repo.project_id if isinstance(repo, RegistryRepository) and repo.project_id else self.scope
         if project:
-            self.app.push_screen(CleanupPolicyScreen(project, now=self.clock))
+            self.app.push_screen(CleanupPolicyScreen(project, now=self.now))
 
     def action_storage(self) -> None:
         """Where the storage of the group in scope goes: its projects by registry size, with policies."""
         from labdeck.tui.screens.registry.storage import RegistryStorageScreen
 
         if self.scope:
-            self.app.push_screen(RegistryStorageScreen(self.scope, now=self.clock))
+            self.app.push_screen(RegistryStorageScreen(self.scope, now=self.now))
 
     def tags_changed(self) -> None:
         """A job deleted tags of one of the repositories: their tag counts (and sizes) are read again."""
@@ -263,12 +262,12 @@ class RegistryTagsScreen(LabdeckScreen):
         Binding("c", "cleanup", "Cleanup", id="registry_tags.cleanup"),
     ]
 
-    def __init__(self, repository: RegistryRepository, *, now: Now = utc_now,
+    def __init__(self, repository: RegistryRepository, *, now: Now | None = None,
                  open_cleanup: bool = False, on_changed: Callable[[], None] | None = None) -> None:
         super().__init__()
         self.repository = repository
         self.on_changed = on_changed  # the repositories list, told when a job here deleted tags
-        self.now = now
+        self.now = now_of(self, now)
         self.open_cleanup = open_cleanup
         self.details: list[RegistryTagDetail] = []
         self._rows_stale = False  # details read while the cleanup panel covered this screen

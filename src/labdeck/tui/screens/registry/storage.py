@@ -17,8 +17,8 @@ from textual.widgets import Static
 from labdeck.api.cleanup_policy import ProjectStorage
 from labdeck.api.errors import LabdeckError
 from labdeck.api.registry import format_size
+from labdeck.tui.clock import Now, now_of
 from labdeck.tui.screens.base import LabdeckScreen
-from labdeck.tui.screens.registry.clock import Now
 from labdeck.tui.screens.registry.policy import CleanupPolicyScreen, policy_service
 from labdeck.tui.widgets.footer import LIST_KEYS
 from labdeck.tui.widgets.resource_table import ResourceTable
@@ -79,7 +79,7 @@ class RegistryStorageScreen(LabdeckScreen):
     def __init__(self, group: str, *, now: Now | None = None) -> None:
         super().__init__()
         self.group = group
-        self.clock = now  # None: the instance's time (`instance_now`)
+        self.now = now_of(self, now)
 
     def compose_body(self) -> ComposeResult:
         yield Static(Text(f"Registry storage of {self.group}: reading…", style="bold"), id="storage-title")
@@ -118,7 +118,7 @@ class RegistryStorageScreen(LabdeckScreen):
         async def simulate(row: StorageRow) -> None:
             async with gate:
                 try:
-                    sim = await service.simulate(row.project.id, now=self.clock() if self.clock else None)
+                    sim = await service.simulate(row.project.id, now=self.now())
                 except LabdeckError as error:
                     row.error = str(error)
                 else:
@@ -132,4 +132,4 @@ class RegistryStorageScreen(LabdeckScreen):
     def on_resource_table_row_selected(self, event: ResourceTable.RowSelected) -> None:
         if isinstance(event.row, StorageRow):
             event.stop()
-            self.app.push_screen(CleanupPolicyScreen(event.row.project.id, now=self.clock))
+            self.app.push_screen(CleanupPolicyScreen(event.row.project.id, now=self.now))

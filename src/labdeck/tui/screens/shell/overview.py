@@ -11,7 +11,6 @@ shows the age of each figure, and `r` reloads it; a task that finishes shows the
 
 from __future__ import annotations
 
-from datetime import date
 from typing import Any
 
 from textual import work
@@ -35,6 +34,7 @@ from labdeck.api.overview import (
 from labdeck.api.registry import LOCKS, format_size
 from labdeck.api.registry_known import KnownRepository, known_for
 from labdeck.tui.areas import AreaRequest
+from labdeck.tui.clock import Today, today_of
 from labdeck.tui.context import context_of
 from labdeck.tui.jobs import Job, JobState, counted
 from labdeck.tui.screens.base import LabdeckScreen
@@ -68,9 +68,9 @@ class OverviewPanel(Vertical):
     OverviewPanel > #overview-status { color: $text-muted; padding: 0 1; }
     """
 
-    def __init__(self, *, today: Any = date.today, id: str | None = None) -> None:
+    def __init__(self, *, today: Today | None = None, id: str | None = None) -> None:
         super().__init__(id=id)
-        self.today = today
+        self.today = today_of(self, today)
         self.targets: dict[str, Target] = {}
         self.users: UsersFigures | None = None
         self.certificates: CertificateFigures | None = None

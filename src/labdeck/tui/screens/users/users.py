@@ -30,6 +30,7 @@ from labdeck.domain.moderation import Operation, self_lockout
 from labdeck.domain.text import status_line
 from labdeck.tui.areas import AreaRequest
 from labdeck.tui.bulk import BulkAction, BulkQuestion, confirm_bulk, start_bulk
+from labdeck.tui.clock import Today, today_of
 from labdeck.tui.jobs import Job, counted
 from labdeck.tui.list_feed import EarlyWindow, ListFeed
 from labdeck.tui.screens.base import LabdeckScreen
@@ -94,9 +95,9 @@ class UsersScreen(LabdeckScreen):
 
     feed: ListFeed[ModeratedUser]  # set on mount: the listing read on demand
 
-    def __init__(self, request: AreaRequest | None = None, *, today: Callable[[], date] = date.today) -> None:
+    def __init__(self, request: AreaRequest | None = None, *, today: Today | None = None) -> None:
         super().__init__()
-        self.today = today
+        self.today = today_of(self, today)
         self.search = (request.query or "").strip() if request else ""
         self.first_tab = (request.scope or "all") if request and request.scope in TABS else "all"
         self.condition: Condition | None = TABS[self.first_tab]  # the overview opens a condition
