@@ -50,6 +50,8 @@ FEATURES: Final[dict[str, Feature]] = {f.name: f for f in (
     # parameters, not endpoints: without them a group's labels and milestones leave out its projects'
     Feature("group_label_projects", "Project labels in a group's labels", introduced=(13, 6)),
     Feature("group_milestone_descendants", "Project milestones in a group's milestones", introduced=(16, 7)),
+    # a value, not an endpoint: `older_than: 60d` in a cleanup policy (commit c7be549c, GitLab 14.4)
+    Feature("cleanup_older_than_60d", "60 days in a cleanup policy", introduced=(14, 4)),
 )}
 
 E = Endpoint
