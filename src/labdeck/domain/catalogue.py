@@ -201,8 +201,9 @@ PROJECTS = E("GET", "/projects", params=names("search search_namespaces simple")
 PROJECT = E("GET", _PROJECT, model="Project")
 PROJECT_UPDATE = E("PUT", _PROJECT, undo="project",
                    model="Project")  # the journal undoes cleanup policy changes
-PROJECT_ARCHIVE = E("POST", _PROJECT + "/archive", model="Project")
-PROJECT_UNARCHIVE = E("POST", _PROJECT + "/unarchive", model="Project")
+# lib/api/projects.rb: 201 and Entities::Project; each undoes the other (the journal's rule "archive")
+PROJECT_ARCHIVE = E("POST", _PROJECT + "/archive", undo="archive", model="Project")
+PROJECT_UNARCHIVE = E("POST", _PROJECT + "/unarchive", undo="archive", model="Project")
 PROJECT_MILESTONES = E("GET", _PROJECT + "/milestones", params=names("search title include_ancestors"),
                        paged=True, model="Milestone")
 PROJECT_LABELS = E("GET", _PROJECT + "/labels",  # doc/api/labels.md

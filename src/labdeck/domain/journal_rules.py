@@ -35,6 +35,7 @@ REGISTRY_NO_INVERSE = "registry tags cannot be recreated through the API (the im
 SECRET_VARIABLE = "the value of a masked or hidden variable is never kept"
 POLICY = "container_expiration_policy"
 POLICY_ATTRIBUTES = "container_expiration_policy_attributes"
+ARCHIVE_OPS = ("project.archive", "project.unarchive")
 ISSUE_FIELDS = ("state_event", "labels", "add_labels", "remove_labels", "assignee_ids", "assignee_id",
                 "milestone_id")
 
@@ -137,6 +138,9 @@ def _operation(kind: str, method: str, g: dict[str, str], path: str) -> Operatio
         return Operation("tag.delete", "delete repository tag", snapshot=path, **of(f"tag {g['tag']}"))
     if kind == "project":
         return Operation("project.update", "update project", f"project {g['project']}", path, owner=owner)
+    if kind == "archive":  # archive or unarchive: the project is read before, its `archived` compared
+        return Operation(f"project.{g['op']}", f"{g['op']} project", f"project {g['project']}",
+                         ep.PROJECT.path(g["project"]).lstrip("/"), owner=owner)
     if kind == "variable":
         return Operation("variable.delete", "delete CI variable", snapshot=path,
                          **of(f"variable {g['key']}"))
@@ -167,7 +171,7 @@ def describe_target(op: Operation, before: Mapping[str, Any] | None, owner_path:
         return f"{name} of {op.target.split(' of ', 1)[1]}" if name and " of " in op.target else op.target
     if op.kind == "issue.update":
         return f"{owner_path}{op.name}"
-    if op.kind == "project.update":
+    if op.kind == "project.update" or op.kind in ARCHIVE_OPS:
         return owner_path
     return f"{name} of {owner_path}" if name else op.target
 
@@ -239,6 +243,8 @@ def inverse_of(op: Operation, path: str, before: Mapping[str, Any] | None,
         return _issue_inverse(clean, before, after, sent or {})
     if op.kind == "project.update":
         return _policy_inverse(clean, before, after, sent or {})
+    if op.kind in ARCHIVE_OPS:
+        return _archive_inverse(op, clean, before)
     if op.kind == "variable.delete" and (before.get("masked") or before.get("hidden")
                                          or before.get("masked_and_hidden")):
         return None
@@ -321,6 +327,19 @@ def _policy_inverse(path: str, before: Mapping[str, Any], after: Mapping[str, An
     if POLICY_ATTRIBUTES not in sent or old is None or new is None or old == new:
         return None
     return Inverse("PUT", path, {POLICY_ATTRIBUTES: old}, check_path=path, expect={POLICY: new})
+
+
+def _archive_inverse(op: Operation, path: str, before: Mapping[str, Any]) -> Inverse | None:
+    """Archiving is undone by unarchiving and the other way round, while the project is still as the change
+    left it; a change that changed nothing (GitLab answers 201 all the same) has nothing to undo."""
+    archived = op.kind == "project.archive"
+    found = endpoint_for("POST", path)
+    if found is None or before.get("archived") is archived:
+        return None
+    project = found[1]["project"]
+    undo = ep.PROJECT_UNARCHIVE if archived else ep.PROJECT_ARCHIVE
+    return Inverse("POST", undo.path(project).lstrip("/"), check_path=ep.PROJECT.path(project).lstrip("/"),
+                   expect={"archived": archived})
 
 
 def changed_since(inverse: Inverse, current: Mapping[str, Any] | None) -> str | None:
