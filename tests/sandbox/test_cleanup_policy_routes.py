@@ -228,3 +228,12 @@ async def test_answers_are_dated_by_the_sandbox_clock(app: Starlette, client: ht
     later = told(await client.get(f"{API}/projects/{GATEWAY}", headers=ROOT))
     assert abs((later - (before + timedelta(days=30))).total_seconds()) < 1.5
     assert told(await client.get(f"{API}/projects/nope%2Fnope", headers=ROOT)) == later  # a 404 too
+
+
+async def test_the_seeded_60d_policy_follows_the_version_played(client: httpx.AsyncClient) -> None:
+    """web-portal's policy holds `older_than: 60d` (GitLab 14.4+); a sandbox playing 14.3 seeds 90d, a
+    value that version has, so every seeded policy is one the version played could hold."""
+    assert (await policy(client, "acme/platform/web-portal")).older_than == "60d"
+    app = create_app(SandboxOptions(scale="tiny", gitlab_version="14.3"), clock=ManualClock())
+    async with httpx.AsyncClient(transport=httpx.ASGITransport(app), base_url="http://sandbox.test") as old:
+        assert (await policy(old, "acme/platform/web-portal")).older_than == "90d"
