@@ -180,6 +180,8 @@ async def test_a_value_labdeck_did_not_offer_is_shown_and_kept_on_save() -> None
         await settle(pilot)
         await pilot.press("ctrl+s")
         await until(pilot, lambda: isinstance(app.screen, ConfirmScreen), "the confirmation")
+        said = str(app.screen.query_one(".confirm-message", Static).render())
+        assert "It changes keep_n 10 → 25 (nothing else is sent)" in said
         app.screen.query_one("#confirm").press()
         await settle(pilot, rounds=3)
         assert sandbox.puts == [{"container_expiration_policy_attributes": {"keep_n": 25}}]

@@ -274,8 +274,11 @@ class CleanupPolicyScreen(LabdeckScreen):
         if not changes:
             self.notify("Nothing to save: the policy is as it was read", markup=False)
             return
-        old = (self.loaded or Policy()).attributes()
-        said = "; ".join(f"{name} {_said(old[name])} → {_said(value)}" for name, value in changes.items())
+        if self.loaded is None:  # nothing could be read: every value is sent, as shown
+            said = "every value (the project's policy could not be read)"
+        else:
+            old = self.loaded.attributes()
+            said = "; ".join(f"{name} {_said(old[name])} → {_said(value)}" for name, value in changes.items())
         message = Content.from_markup(
             "Save this cleanup policy for [b]$project[/b]? It changes $changes (nothing else is sent). Its "
             "next run would delete $count tags; GitLab starts the interval again from now. The change can be "
