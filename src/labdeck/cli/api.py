@@ -1,7 +1,7 @@
 """`labdeck api`: one authenticated REST call from the command line, printing JSON (like `glab api`/`gh api`).
 
     labdeck api [-X METHOD] PATH [-f key=value ...] [-F key=value ...] [-H 'Name: value' ...] [--paginate]
-                [--instance NAME] [--sudo USER] [--config FILE] [--demo]
+                [--instance NAME] [--sudo USER] [--config FILE] [--demo] [--read-only]
 
 PATH is relative to `/api/v4` (the leading slash is optional) and may hold a query string; a full URL on
 the instance (say, from a `Link` header) works too. Fields:
@@ -16,6 +16,9 @@ pages arrive. JSON is printed indented on a terminal and compact otherwise (as `
 one line on stderr, such as `labdeck api: 404 Project Not Found` (the status once), with exit status 1 (2
 for usage and config errors); so is a 2xx answered with an HTML page or with `NaN`/`Infinity` (not JSON).
 The configured token never appears in the output or the errors.
+`--read-only` (or `read_only = true` on the instance) sends reads only, and POSTs of GraphQL queries to the
+instance's `/api/graphql` (a full URL) in the one shape the client allows (`domain.read_only`): anything else
+is refused before it is sent, exit status 2.
 `--demo` talks to the embedded sandbox in-process, as root.
 """
 
@@ -65,6 +68,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--sudo", metavar="USER", help="act as USER (admin token with the sudo scope)")
     parser.add_argument("--config", metavar="FILE", help="config file (default: $LABDECK_CONFIG or XDG)")
     parser.add_argument("--demo", action="store_true", help="use the embedded sandbox as root")
+    parser.add_argument("--read-only", action="store_true",
+                        help="send reads only (and GraphQL queries), as an instance with read_only = true")
     return parser
 
 
@@ -282,8 +287,8 @@ def run_api_command(argv: list[str], *, transport: httpx.AsyncBaseTransport | No
         settings = connection_settings(args)
         if args.sudo:
             settings = dataclasses.replace(settings, sudo=args.sudo)
-        if settings.read_only and method not in _READS:
-            raise UsageError(f"instance {settings.name} is read-only: {method} refused")
+        if args.read_only:  # the client refuses what a read-only session may not send (`domain.read_only`)
+            settings = dataclasses.replace(settings, read_only=True)
         if args.demo and transport is None:
             transport = demo_transport()
         kind, result = asyncio.run(_call(args, settings, method, fields, transport))
