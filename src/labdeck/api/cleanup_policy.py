@@ -40,6 +40,7 @@ from labdeck.domain.cleanup_policy import (
     policy_errors_text,
 )
 from labdeck.domain.cleanup_policy_status import RepositoryState, Schedule, explain, schedule
+from labdeck.domain.digits import parse_digits
 from labdeck.domain.registry_cleanup import RulesError, TagInfo
 from labdeck.domain.text import sanitize
 
@@ -277,12 +278,12 @@ class CleanupPolicyService:
         found: dict[int, tuple[datetime | None, str | None]] = {}
         for node in nodes if isinstance(nodes, list) else []:
             ident = str(node.get("id", "")) if isinstance(node, dict) else ""
-            number = ident.rsplit("/", 1)[-1]
-            if not number.isdigit():
+            number = parse_digits(ident.rsplit("/", 1)[-1])
+            if number is None:
                 continue
             started = _when(node.get("expirationPolicyStartedAt"))
             status = node.get("expirationPolicyCleanupStatus")
-            found[int(number)] = (started, sanitize(status) if isinstance(status, str) else None)
+            found[number] = (started, sanitize(status) if isinstance(status, str) else None)
         return found
 
     async def save(self, project: Ref, policy: Policy, *, loaded: Policy | None = None) -> Policy:

@@ -29,6 +29,7 @@ from labdeck.api.models.fast_lists import fast_decoder
 from labdeck.api.projects import forget
 from labdeck.domain import catalogue as ep
 from labdeck.domain.deployments import SETTABLE_STATUSES, DeployRule, parse_rule, sha_problem
+from labdeck.domain.digits import integer_value, parse_digits
 from labdeck.domain.text import sanitize
 
 Ref = int | str
@@ -55,6 +56,11 @@ def rule_of(level: DeployAccessLevel) -> DeployRule:
     """The rule a listed deploy access level stands for (a user or group rule carries no level)."""
     return DeployRule(access_level=None if level.user_id or level.group_id else level.access_level,
                       user_id=level.user_id, group_id=level.group_id)
+
+
+def _id_of(item: Any) -> int | None:
+    """The `id` of an object in an answer, or None (absent, or not an integer)."""
+    return integer_value(item.get("id")) if isinstance(item, dict) else None
 
 
 class DeploymentsService:
@@ -214,18 +220,20 @@ class DeploymentsService:
     async def find_user_id(self, who: str) -> int | None:
         """A user's id from a username (or a numeric id as is); None when nobody has that username."""
         who = who.strip().lstrip("@")
-        if who.isdigit():
-            return int(who)
+        number = parse_digits(who)
+        if number is not None:
+            return number
         items = await self.client.get_json(ep.USERS.path(), {"username": who})
-        return int(items[0]["id"]) if isinstance(items, list) and items else None
+        return _id_of(items[0]) if isinstance(items, list) and items else None
 
     async def find_group_id(self, group: str) -> int | None:
         """A group's id from its full path (or a numeric id as is); None when not found."""
         group = group.strip()
-        if group.isdigit():
-            return int(group)
+        number = parse_digits(group)
+        if number is not None:
+            return number
         try:
             data = await self.client.get_json(ep.GROUP.path(group), {"with_projects": "false"})
         except NotFound:
             return None
-        return int(data["id"]) if isinstance(data, dict) and "id" in data else None
+        return _id_of(data)

@@ -12,6 +12,7 @@ from labdeck.api.models.users import CurrentUser
 from labdeck.api.models.version import Version
 from labdeck.domain import catalogue as ep
 from labdeck.domain.capabilities import Capabilities, capabilities_from_version
+from labdeck.domain.digits import integer_value
 from labdeck.domain.job_tokens import JobScope, project_path_from_job_url
 from labdeck.domain.text import sanitize
 
@@ -42,10 +43,11 @@ class InstanceService:
         it. `MalformedResponse` when the answer lacks them."""
         body: Any = await self.client.get_json(ep.CURRENT_JOB.path())
         try:
-            job_id = int(body["id"])
-            project_id = int(body["pipeline"]["project_id"])
-        except (KeyError, TypeError, ValueError):
-            raise MalformedResponse("GET /job: the answer names no job and project") from None
+            job_id, project_id = integer_value(body["id"]), integer_value(body["pipeline"]["project_id"])
+        except (KeyError, TypeError):
+            job_id = project_id = None
+        if job_id is None or project_id is None:
+            raise MalformedResponse("GET /job: the answer names no job and project")
         web_url = found if isinstance(found := body.get("web_url"), str) else ""
         user = found if isinstance(found := body.get("user"), dict) else {}
         username = found if isinstance(found := user.get("username"), str) else "?"

@@ -26,7 +26,7 @@ __all__ = ["FEATURES", "PREMIUM", "Capabilities", "Edition", "Feature", "capabil
            "parse_version"]
 
 
-_VERSION: Final = re.compile(r"^\s*(\d+)\.(\d+)(?:\.(\d+))?(?:-(\w+))?")
+_VERSION: Final = re.compile(r"^\s*([0-9]+)\.([0-9]+)(?:\.([0-9]+))?(?:-(\w+))?")
 
 
 def parse_version(text: str) -> tuple[tuple[int, int, int] | None, str]:

@@ -22,11 +22,12 @@ from dataclasses import dataclass, field
 from typing import Final, Literal, NewType
 from urllib.parse import unquote
 
+from labdeck.domain.digits import integer_value
 from labdeck.domain.paths import segment
 
 Method = Literal["GET", "POST", "PUT", "PATCH", "DELETE"]
 _PLACEHOLDER: Final = re.compile(r"\{(\w+)(?::(\w+))?\}")
-_MATCHERS: Final = {"text": r"[^/]+", "int": r"\d+", "path": r".+"}
+_MATCHERS: Final = {"text": r"[^/]+", "int": r"[0-9]+", "path": r".+"}
 # What every paged list takes (doc/api/rest/index.md, "Pagination"): offset pages, and keyset pages, which
 # GitLab orders by `order_by`/`sort` (the next page is a `Link` URL, sent as the server wrote it).
 PAGINATION: Final = frozenset({"page", "per_page", "pagination", "order_by", "sort"})
@@ -87,7 +88,10 @@ def _segment_value(name: str, kind: str, value: object) -> str:
     if kind == "int":
         if isinstance(value, bool) or not isinstance(value, int | str):
             raise TypeError(f"{name} must be an integer, not {type(value).__name__}")
-        return str(int(value))  # "../x" raises ValueError: never sent
+        number = integer_value(value)
+        if number is None:  # "../x", "²", "٣": never sent
+            raise ValueError(f"{name} must be an integer in ASCII digits")
+        return str(number)
     return segment(value)  # "" stays an empty segment: the client refuses it as an unreadable identity
 
 

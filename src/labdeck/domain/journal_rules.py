@@ -16,6 +16,7 @@ from typing import Any
 from labdeck.domain import catalogue as ep
 from labdeck.domain.catalogue import endpoint_for
 from labdeck.domain.cleanup_policy import EDITABLE
+from labdeck.domain.digits import is_digits
 from labdeck.domain.endpoints import Endpoint
 
 VALUE_KEPT_IN_MEMORY = "<kept in memory>"
@@ -162,7 +163,7 @@ def describe_target(op: Operation, before: Mapping[str, Any] | None, owner_path:
     references = before.get("references") if before else None
     if op.kind == "issue.update" and isinstance(references, Mapping) and references.get("full"):
         return str(references["full"])
-    if owner_path is None and op.owner is not None and not op.owner[1].isdigit():
+    if owner_path is None and op.owner is not None and not is_digits(op.owner[1]):
         owner_path = op.owner[1]  # the request named the owner by its path
     name = op.name
     if before and op.kind.startswith("member.") and before.get("username"):

@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from labdeck.domain.access_levels import AccessLevel
+from labdeck.domain.digits import integer_value
 from labdeck.domain.journal_rules import ARCHIVE_OPS, POLICY, USER_OPS, issue_state
 
 # The state GitLab's API calls each account condition, in words
@@ -50,9 +51,10 @@ def words(value: Any) -> str:
 
 
 def _level(value: Any) -> str:
+    number = integer_value(value)
     try:
-        return AccessLevel(int(value)).label
-    except (TypeError, ValueError):
+        return AccessLevel(number).label if number is not None else words(value)
+    except ValueError:
         return words(value)
 
 

@@ -14,6 +14,8 @@ import re
 import threading
 from collections.abc import Iterable
 
+from labdeck.domain.digits import is_digits
+
 # GitLab's token prefixes (its "Token prefixes" table): personal, project, group access and impersonation
 # tokens, OAuth application secrets, deploy, runner (and runner created by registration), CI/CD job,
 # trigger, feed, incoming mail, agent, workspace, SCIM and feature flags client tokens. Only these: a rule
@@ -94,7 +96,7 @@ def _secret_like(match: re.Match[str]) -> str:
     run = match.group()
     if _HEX.search(run):
         return REDACTED
-    if any(c.isupper() for c in run) and any(c.islower() for c in run) and any(c.isdigit() for c in run):
+    if any(c.isupper() for c in run) and any(c.islower() for c in run) and any(is_digits(c) for c in run):
         return REDACTED
     return run
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from labdeck.domain.digits import parse_digits
 from labdeck.sandbox.errors import SandboxError
 from labdeck.sandbox.params import Params
 from labdeck.sandbox.store import Store, Token, User
@@ -56,8 +57,9 @@ def _presented(headers: dict[str, str], params: Params) -> tuple[str, str] | Non
 def find_user(store: Store, identifier: str) -> User | None:
     """A user by id (all digits) or by username, case-insensitive, as GitLab's `find_user`."""
     identifier = identifier.strip()
-    if identifier.isdigit():
-        return store.users.get(int(identifier))
+    number = parse_digits(identifier)
+    if number is not None:
+        return store.users.get(number)
     return store.user_by_username(identifier)
 
 

@@ -17,13 +17,13 @@ HUGE = 1_000_000
 Edition = Literal["ce", "ee"]
 EDITIONS: tuple[str, ...] = ("ce", "ee")
 DEFAULT_GITLAB_VERSION = "17.6.0"
-_VERSION = re.compile(r"^\s*(\d{1,3})\.(\d{1,3})(?:\.(\d{1,3}))?\s*$")
+_VERSION = re.compile(r"^\s*([0-9]{1,3})\.([0-9]{1,3})(?:\.([0-9]{1,3}))?\s*$")
 
 # Fault kinds: 429 carries Retry-After, 429r carries no rate-limit hint, reset aborts the connection,
 # slow adds `slow_seconds`, badjson returns a truncated JSON body.
 FAULT_KINDS: tuple[str, ...] = ("429", "429r", "500", "502", "503", "504", "reset", "slow", "badjson")
 
-_DURATION = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*(ms|s)?\s*$")
+_DURATION = re.compile(r"^\s*([0-9]+(?:\.[0-9]+)?)\s*(ms|s)?\s*$")
 
 
 def parse_latency_ms(text: str) -> float:

@@ -46,6 +46,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
+from labdeck.domain.digits import parse_digits
 from labdeck.sandbox.http import encode
 from labdeck.sandbox.routes.graphql_schema import SCHEMA, parse_gid
 from labdeck.sandbox.routes.registry import repository_path, sorted_tags
@@ -175,7 +176,7 @@ def resolve_project(_root: Any, info: Any, fullPath: str) -> dict[str, Any] | No
 
     def repositories(_info: Any, after: str | None = None, first: int | None = None) -> dict[str, Any]:
         repos = registry_data(ctx.store).of_projects({project.id})
-        start = int(_uncursor(after)) if after and _uncursor(after).isdigit() else 0
+        start = (parse_digits(_uncursor(after)) if after else None) or 0
         page = repos[start:start + min(first or 100, 100)]
         nodes = [{"id": r.id, "name": r.name, "path": repository_path(ctx, r),  # type: ignore[arg-type]
                   "status": r.status, "tagsCount": len(r.tags), **_cleanup_fields(r)} for r in page]

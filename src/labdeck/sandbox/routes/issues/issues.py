@@ -21,6 +21,7 @@ from starlette.routing import Route
 from labdeck.sandbox.editions import has_feature
 from labdeck.sandbox.errors import SandboxError
 from labdeck.sandbox.http import Ctx, endpoint, iso, json_response, paginate
+from labdeck.sandbox.params import integer
 from labdeck.sandbox.routes.groups.groups import find_group
 from labdeck.sandbox.routes.issues.access import issue_of, level_in, require_editor
 from labdeck.sandbox.routes.issues.listing import select_issues
@@ -97,10 +98,10 @@ def _assignees(ctx: Ctx) -> list[int] | None:
     p = ctx.params
     if "assignee_ids" in p:
         values = [v for v in p.list("assignee_ids") if str(v).strip() not in ("", "0")]
-        try:
-            ids = [int(v) for v in values]
-        except (TypeError, ValueError):
-            raise SandboxError.invalid("assignee_ids") from None
+        found = [integer(v) for v in values]
+        if None in found:
+            raise SandboxError.invalid("assignee_ids")
+        ids = [v for v in found if v is not None]
     elif "assignee_id" in p:
         ids = [p.int("assignee_id") or 0]
     else:

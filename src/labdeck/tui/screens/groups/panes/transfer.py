@@ -15,6 +15,7 @@ from textual import work
 from textual.binding import Binding
 
 from labdeck.api.models.group_transfer import RelationState, RelationStatus
+from labdeck.domain.digits import parse_digits
 from labdeck.tui.context import context_of
 from labdeck.tui.downloads import safe_name, save_file
 from labdeck.tui.jobs import Job
@@ -114,7 +115,7 @@ class TransferPane(ListPane):
         if values is None or services is None:
             return
         path = Path(str(values["file"])).expanduser()
-        parent = int(values["parent_id"]) if values.get("parent_id") else None
+        parent = parse_digits(str(values.get("parent_id") or ""))  # checked by the form
 
         async def run(job: Job) -> None:
             archive = await asyncio.to_thread(path.read_bytes)
