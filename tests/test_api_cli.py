@@ -379,3 +379,14 @@ def test_json_output_escapes_every_format_character(pretty: bool) -> None:
     assert json.loads(text) == value  # the same data
     assert not any(h in text for h in hidden) and '"bug\\u2063"' in text and "\\udb40\\udc62" in text
     assert "日本 café \U0001f600" in text  # visible text stays as it is
+
+
+def test_a_typed_field_too_long_for_an_integer_is_sent_as_text(env: Path,
+                                                               capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 32 item 9: `-F n=` with 5,000 digits ended in "unexpected error: ValueError" (`int` refuses
+    more than 4,300 digits); numbers are read by `domain.digits`, and what is not one is a string."""
+    fake = FakeGitLab()
+    code, out, err = run(["projects/1/issues", "-F", "weight=" + "9" * 5000, "-F", "milestone_id=7",
+                          "-F", "x=²"], fake, capsys)
+    assert (code, err) == (0, "")
+    assert json.loads(out)["received"] == {"weight": "9" * 5000, "milestone_id": 7, "x": "²"}

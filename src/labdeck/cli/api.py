@@ -39,6 +39,7 @@ from labdeck.cli.support import (
     demo_transport,
     run_guarded,
 )
+from labdeck.domain.digits import parse_digits, parse_integer
 from labdeck.domain.endpoints import RawPath
 
 if TYPE_CHECKING:
@@ -79,8 +80,9 @@ def typed_value(raw: str) -> Any:
         return raw == "true"
     if raw == "null":
         return None
-    if _INTEGER.match(raw):
-        return int(raw)
+    number = parse_integer(raw) if _INTEGER.fullmatch(raw) else None  # no leading zeros: "007" stays text
+    if number is not None:
+        return number
     if raw.startswith("@"):
         name = raw[1:]
         if name == "-":
@@ -202,12 +204,13 @@ async def _call(args: argparse.Namespace, settings: ConnectionSettings, method: 
         if args.paginate:
             _merge(params, fields)
             per_page = params.pop("per_page", 100)
-            if not _INTEGER.match(str(per_page)) or int(per_page) < 1:
+            pages = parse_digits(str(per_page))
+            if pages is None or pages < 1:
                 raise UsageError(f"invalid per_page {per_page!r}")
             from labdeck.cli.json_out import ArrayWriter
 
             writer = ArrayWriter(_stdout_bytes(), pretty=sys.stdout.isatty())
-            await client.fetch_all(RawPath(path), params, per_page=int(per_page), on_items=writer.add)
+            await client.fetch_all(RawPath(path), params, per_page=pages, on_items=writer.add)
             writer.close()
             return "done", None
         if method in _READS:
