@@ -248,7 +248,8 @@ def _html_page(method: str, where: str, response: httpx.Response) -> Exception:
 
 
 def _print_body(kind: str, body: Any) -> None:
-    """Write the response: JSON pretty; text as is (made safe on a terminal); bytes never to a terminal."""
+    """Write the response: JSON pretty; text as is (made safe on a terminal); bytes never to a terminal.
+    The configured token(s) are removed by value from each, bytes that are not UTF-8 included."""
     if kind == "json":
         from labdeck.cli.json_out import encode
 
@@ -259,8 +260,10 @@ def _print_body(kind: str, body: Any) -> None:
         if sys.stdout.isatty():
             raise UsageError(f"binary response ({len(body)} bytes) not printed to a terminal; "
                              "redirect stdout to a file")
+        from labdeck.domain.redaction import redact_known_bytes
+
         sys.stdout.flush()
-        sys.stdout.buffer.write(body)
+        sys.stdout.buffer.write(redact_known_bytes(body))  # a server echoing headers echoes the token
         sys.stdout.buffer.flush()
     elif kind == "text":
         from labdeck.domain.redaction import redact_known

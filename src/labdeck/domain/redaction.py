@@ -79,6 +79,15 @@ def redact_known(text: str, secrets: Iterable[str] = ()) -> str:
     return text
 
 
+def redact_known_bytes(data: bytes, secrets: Iterable[str] = ()) -> bytes:
+    """`redact_known` for bytes that need not be text (an answer that is not UTF-8, written out as it came):
+    each secret's bytes replaced, every other byte kept as it was (undecodable bytes round-trip through
+    `surrogateescape`)."""
+    text = data.decode("utf-8", "surrogateescape")
+    redacted = redact_known(text, secrets)
+    return data if redacted is text else redacted.encode("utf-8", "surrogateescape")
+
+
 def redact(text: str, secrets: Iterable[str] = ()) -> str:
     """Remove registered and given secret values, and anything that looks like a token, from `text`."""
     text = redact_known(text, secrets)
