@@ -63,6 +63,15 @@ def find_user(store: Store, identifier: str) -> User | None:
     return store.user_by_username(identifier)
 
 
+def caller_outside_body(store: Store, headers: dict[str, str], query: Params, *,
+                        job_token_allowed: bool = True) -> Identity | None:
+    """The caller named by a credential in the headers or the query string, checked (the 401/403 GitLab
+    gives raised) before the body is read; None when no credential is there (it may be in the body)."""
+    if _presented(headers, query) is None:
+        return None
+    return identify(store, headers, query, job_token_allowed=job_token_allowed)
+
+
 def identify(store: Store, headers: dict[str, str], params: Params, *,
              job_token_allowed: bool = True) -> Identity:
     """Resolve the caller, applying sudo; raise the 401/403/404 responses GitLab gives. Where the route does
