@@ -18,6 +18,7 @@ from textual.widget import Widget
 from textual.widgets import Static
 
 from labdeck.api.errors import ApiError
+from labdeck.domain.features import Feature
 from labdeck.tui.capabilities import feature_reason, refused, unavailable
 from labdeck.tui.context import context_of
 from labdeck.tui.screens.owner import Owner
@@ -36,7 +37,7 @@ EVERY_LIST_FOOTER = ("select", "next_tab", "previous_tab", "toggle_tree", *LIST_
 class ListPane(OwnerPane, Widget):
     """One owner's list; a subclass names its `read` (and, when it has them, its keys)."""
 
-    FEATURE: ClassVar[str | None] = None  # the feature its data needs (`domain/capabilities.py`)
+    FEATURE: ClassVar[Feature | None] = None  # the feature its data needs (`domain/features.py`)
     HELP: ClassVar[str] = ""  # a line above the list
     FOOTER_ORDER: ClassVar[tuple[str, ...]] = EVERY_LIST_FOOTER
     DEFAULT_CSS = """

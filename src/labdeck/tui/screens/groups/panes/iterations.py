@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from labdeck.domain.features import ITERATIONS
 from labdeck.tui.screens.groups.tabs import iteration_tab
 from labdeck.tui.screens.owner import Owner
 from labdeck.tui.screens.panes.listed import ListPane
@@ -14,7 +15,7 @@ if TYPE_CHECKING:
 
 
 class IterationsPane(ListPane):
-    FEATURE = "iterations"
+    FEATURE = ITERATIONS
 
     def __init__(self, owner: Owner, *, id: str | None = None, view_id: str | None = None) -> None:
         super().__init__(owner, iteration_tab(), id=id, view_id=view_id)
