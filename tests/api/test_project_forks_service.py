@@ -1,5 +1,6 @@
-"""`ProjectsService` and `ForksService` against the tiny sandbox: one project, archiving; forking with a namespace, polling `import_status` to the end, conflicts, the forks
-listing with filters, and fork relationships."""
+"""`ProjectsService` and `ForksService` against the tiny sandbox: one project, archiving; forking with a
+namespace, polling `import_status` to the end, conflicts, the forks listing with filters, and fork
+relationships."""
 
 from __future__ import annotations
 
