@@ -29,7 +29,6 @@ from labdeck.api.group_transfer import GroupTransferService
 from labdeck.api.groups import GroupsService
 from labdeck.api.instance import InstanceService
 from labdeck.api.issues import IssuesService
-from labdeck.api.iterations import IterationsService
 from labdeck.api.journal import UndoService
 from labdeck.api.labels import GroupLabelsService
 from labdeck.api.members import MembersService
@@ -98,10 +97,6 @@ class Services:
     @cached_property
     def variables(self) -> VariablesService:
         return VariablesService(self.client)
-
-    @cached_property
-    def iterations(self) -> IterationsService:
-        return IterationsService(self.client)
 
     @cached_property
     def transfer(self) -> GroupTransferService:
