@@ -1,6 +1,7 @@
-"""The Pages domains service: every domain of the instance (administrators), a project's domains, create,
-update, delete. Certificate and key are PEM text, sent as form fields or, with `as_files=True`, as uploaded
-files; `remove_certificate()` sends both empty, which detaches the certificate. Paths come from the
+"""The Pages domains service: a project's domains, create, update, delete (every domain of the instance, for
+administrators, is read from its binding, `bindings.ALL_PAGES_DOMAINS`). Certificate and key are PEM text,
+sent as form fields or, with `as_files=True`, as uploaded files; `remove_certificate()` sends both empty,
+which detaches the certificate. Paths come from the
 endpoint catalogue (`labdeck.domain.catalogue`)."""
 
 from __future__ import annotations
@@ -17,10 +18,6 @@ from labdeck.domain import catalogue as ep
 class PagesDomainsService:
     def __init__(self, client: ApiClient) -> None:
         self.client = client
-
-    async def all_domains(self, *, refresh: bool = False) -> list[PagesDomain]:
-        """Every domain with its project id and certificate expiry (administrators only)."""
-        return await b.ALL_PAGES_DOMAINS.read(self.client, refresh=refresh)
 
     async def domains(self, project: ProjectRef, *, refresh: bool = False) -> list[PagesDomain]:
         return await b.PROJECT_PAGES_DOMAINS.read(self.client, project, refresh=refresh)
