@@ -117,7 +117,7 @@ _REQUIRED = frozenset({"id", "at", "operation", "kind", "target", "method", "pat
 _KEEP = ("id", "username", "name", "state", "access_level", "expires_at", "color", "description", "priority",
          "link_url", "image_url", "message", "target", "commit", "key", "variable_type", "protected",
          "masked", "hidden", "masked_and_hidden", "raw", "environment_scope", "labels", "assignees",
-         "milestone", "iid", "title", "container_expiration_policy")
+         "milestone", "iid", "title", "container_expiration_policy", "archived")
 
 
 def _summary(before: Mapping[str, Any] | None) -> dict[str, Any] | None:

@@ -147,7 +147,7 @@ class Services:
     @cached_property
     def cleanup_policy(self) -> CleanupPolicyService:
         """Cleanup policies, simulated through the session's registry service (its tag cache)."""
-        return CleanupPolicyService(self.client, self.registry)
+        return CleanupPolicyService(self.client, self.registry, capabilities=self._capabilities)
 
     @cached_property
     def completion(self) -> CompletionSource:

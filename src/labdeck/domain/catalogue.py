@@ -29,6 +29,7 @@ from labdeck.domain.undo_rules import (
     BadgeDeletion,
     LabelDeletion,
     MemberChange,
+    ProjectArchiving,
     TagDeletion,
     UserModeration,
     VariableDeletion,
@@ -177,8 +178,12 @@ def owned(kind: str) -> dict[str, Endpoint]:
 PROJECTS = E("GET", "/projects", params=names("search search_namespaces simple"), paged=True)
 PROJECT = E("GET", _PROJECT)
 PROJECT_UPDATE = E("PUT", _PROJECT, undo=PROJECT_UNDO)  # the journal undoes cleanup policy changes
-PROJECT_ARCHIVE = E("POST", _PROJECT + "/archive")
-PROJECT_UNARCHIVE = E("POST", _PROJECT + "/unarchive")
+# lib/api/projects.rb: 201 and Entities::Project; each undoes the other (the rule holds them both)
+_ARCHIVING: Final[dict[str, Endpoint]] = {}
+_ARCHIVE_UNDO: Final = ProjectArchiving(read=PROJECT, operations=_ARCHIVING)
+PROJECT_ARCHIVE = E("POST", _PROJECT + "/archive", undo=_ARCHIVE_UNDO)
+PROJECT_UNARCHIVE = E("POST", _PROJECT + "/unarchive", undo=_ARCHIVE_UNDO)
+_ARCHIVING.update(archive=PROJECT_ARCHIVE, unarchive=PROJECT_UNARCHIVE)
 PROJECT_MILESTONES = E("GET", _PROJECT + "/milestones", params=names("search title include_ancestors"),
                        paged=True)
 PROJECT_LABELS = E("GET", _PROJECT + "/labels",  # doc/api/labels.md
@@ -264,6 +269,8 @@ def _collect() -> tuple[Endpoint, ...]:
     """Every endpoint above, each given its name (`group_label_delete`, `user_moderation.ban`)."""
     found: list[Endpoint] = []
     for key, value in list(globals().items()):
+        if key.startswith("_"):
+            continue  # the module's own helpers (`_ARCHIVING`: the archive rule's view of two endpoints)
         tables = {"": value} if isinstance(value, Endpoint) else value if isinstance(value, dict) else {}
         for sub, endpoint in tables.items():
             if isinstance(endpoint, Endpoint):

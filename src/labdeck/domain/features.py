@@ -48,6 +48,9 @@ GROUP_LABEL_PROJECTS: Final = Feature("group_label_projects", "Project labels in
                                       introduced=(13, 6))
 GROUP_MILESTONE_DESCENDANTS: Final = Feature("group_milestone_descendants",
                                              "Project milestones in a group's milestones", introduced=(16, 7))
+# a value, not an endpoint: `older_than: 60d` in a cleanup policy (commit c7be549c, GitLab 14.4)
+CLEANUP_OLDER_THAN_60D: Final = Feature("cleanup_older_than_60d", "60 days in a cleanup policy",
+                                        introduced=(14, 4))
 
 # Every feature above (for tests and listings: nothing is looked up in it by name).
 FEATURES: Final[tuple[Feature, ...]] = tuple(value for value in tuple(globals().values())

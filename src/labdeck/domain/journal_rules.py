@@ -17,6 +17,7 @@ from typing import Any
 from labdeck.domain.catalogue import endpoint_for
 from labdeck.domain.undo_rules import (
     ABSENT,
+    ARCHIVE_OPS,
     NO_INVERSE_USER_OPS,
     POLICY,
     POLICY_ATTRIBUTES,
@@ -32,10 +33,11 @@ from labdeck.domain.undo_rules import (
     policy_settings,
 )
 
-__all__ = ["ABSENT", "NO_INVERSE_USER_OPS", "POLICY", "POLICY_ATTRIBUTES",
+__all__ = ["ABSENT", "ARCHIVE_OPS", "NO_INVERSE_USER_OPS", "POLICY", "POLICY_ATTRIBUTES",
            "REGISTRY_NO_INVERSE", "SECRET_VARIABLE", "USER_OPS", "VALUE_KEPT_IN_MEMORY", "Inverse",
            "Operation", "changed_since", "classify", "describe_target", "inverse_of", "issue_state",
            "policy_settings", "why_no_inverse"]
+
 
 def _clean(path: str) -> str:
     return path.split("?", 1)[0].strip("/")
@@ -73,7 +75,7 @@ def describe_target(op: Operation, before: Mapping[str, Any] | None, owner_path:
         return f"{name} of {op.target.split(' of ', 1)[1]}" if name and " of " in op.target else op.target
     if op.kind == "issue.update":
         return f"{owner_path}{op.name}"
-    if op.kind == "project.update":
+    if op.kind == "project.update" or op.kind in ARCHIVE_OPS:
         return owner_path
     return f"{name} of {owner_path}" if name else op.target
 

@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from labdeck.domain.access_levels import AccessLevel
-from labdeck.domain.journal_rules import POLICY, USER_OPS, issue_state
+from labdeck.domain.journal_rules import ARCHIVE_OPS, POLICY, USER_OPS, issue_state
 
 # The state GitLab's API calls each account condition, in words
 _STATES = {"blocked_pending_approval": "pending approval", "ldap_blocked": "blocked by LDAP"}
@@ -106,6 +106,9 @@ def change_rows(kind: str, operation: str, before: Mapping[str, Any] | None,
         return _issue_rows(before, after) if ok and after else []
     if kind == "project.update":
         return _policy_rows(before, after) if ok and after else []
+    if kind in ARCHIVE_OPS and "archived" in before:
+        after_change = words(kind == "project.archive") if ok else "not done"
+        return [("archived", words(before.get("archived")), after_change)]
     if kind in _DELETED:
         return [("", what_was(kind, before), _DELETED[kind] if ok else "not done")]
     return []

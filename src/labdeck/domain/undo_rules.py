@@ -39,6 +39,7 @@ REGISTRY_NO_INVERSE = "registry tags cannot be recreated through the API (the im
 SECRET_VARIABLE = "the value of a masked or hidden variable is never kept"
 POLICY = "container_expiration_policy"
 POLICY_ATTRIBUTES = "container_expiration_policy_attributes"
+ARCHIVE_OPS = ("project.archive", "project.unarchive")
 
 
 @dataclass(frozen=True)
@@ -357,6 +358,31 @@ class ProjectUpdate(UndoRule):
         if POLICY_ATTRIBUTES not in sent or old is None or new is None or old == new:
             return None
         return Inverse("PUT", path, {POLICY_ATTRIBUTES: old}, check_path=path, expect={POLICY: new})
+
+
+class ProjectArchiving(UndoRule):
+    """Archiving a project, or unarchiving it (`POST /projects/:id/archive`, `/unarchive`): each undone by the
+    other (`operations`, by the last segment), while the project (`read`) is still as the change left it; a
+    change that changed nothing (GitLab answers 201 all the same) has nothing to undo."""
+
+    def __init__(self, read: Endpoint, operations: Mapping[str, Endpoint]) -> None:
+        self.read = read
+        self.operations = operations
+
+    def operation(self, change: Change) -> Operation:
+        verb, project = change.last, change.values["project"]
+        return Operation(f"project.{verb}", f"{verb} project", f"project {project}",
+                         self.read.path(project).lstrip("/"), owner=change.owner)
+
+    def inverse(self, op: Operation, path: str, before: Mapping[str, Any], after: Mapping[str, Any] | None,
+                sent: Mapping[str, Any]) -> Inverse | None:
+        archived = op.kind == "project.archive"
+        if before.get("archived") is archived:
+            return None
+        project = op.values["project"]
+        undo = self.operations["unarchive" if archived else "archive"]
+        return Inverse("POST", undo.path(project).lstrip("/"), check_path=self.read.path(project).lstrip("/"),
+                       expect={"archived": archived})
 
 
 class RegistryDeletion(UndoRule):

@@ -32,6 +32,7 @@ from labdeck.domain.badges import badge_errors, placeholder_list
 from labdeck.domain.ci_variables import DESCRIPTION_MAX, VARIABLE_TYPES, variable_errors
 from labdeck.domain.colours import COLOUR_ERROR, is_colour
 from labdeck.domain.completion import Kind
+from labdeck.domain.kept_values import kept_choices
 from labdeck.tui.screens.base import FormDialog, Problem
 from labdeck.tui.widgets.completion import list_input
 
@@ -43,7 +44,8 @@ _USERNAME = re.compile(r"^@?[A-Za-z0-9_][A-Za-z0-9_.-]*$")
 
 @dataclass(frozen=True)
 class Field:
-    """One form field: an `Input` (default), a `Select` (`choices` as (label, value)) or a `Checkbox`."""
+    """One form field: an `Input` (default), a `Select` (`choices` as (label, value); a `value` not among
+    them is offered too, shown as it is with a note: `domain.kept_values`) or a `Checkbox`."""
 
     key: str
     label: str
@@ -98,9 +100,9 @@ class FormScreen(FormDialog[Values]):
             yield Checkbox(field.label, bool(field.value), id=widget_id, disabled=field.disabled)
         else:
             yield Static(Text(field.label), classes="group-form-label")
-            if field.choices is not None:
-                yield Select(field.choices, value=field.value, allow_blank=False, id=widget_id,
-                             disabled=field.disabled)
+            if field.choices is not None:  # a stored value the choices lack is shown as it is, and kept
+                yield Select(kept_choices(field.choices, field.value), value=field.value, allow_blank=False,
+                             id=widget_id, disabled=field.disabled)
             elif field.names is not None:
                 yield list_input(field.names, str(field.value or ""), placeholder=field.placeholder,
                                  id=widget_id, disabled=field.disabled)
