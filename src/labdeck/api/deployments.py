@@ -12,11 +12,10 @@ from collections.abc import Callable, Iterable
 from datetime import datetime
 from typing import Any
 
+from labdeck.api import bindings as b
 from labdeck.api import body
 from labdeck.api.client import ApiClient
 from labdeck.api.errors import ApiError, LabdeckError, MalformedResponse, NotFound, may_have_applied
-from labdeck.api.models.base import parse_many
-from labdeck.api.models.catalogue import read_many, read_one
 from labdeck.api.models.deployments import (
     DeployAccessLevel,
     Deployment,
@@ -48,7 +47,7 @@ def _check_status(status: str) -> None:
 
 def deployment_rows() -> body.PageDecode | None:
     """How a listing page becomes board rows: parsed from the bytes, or decoded for `parse_many`."""
-    fast = fast_decoder(DeploymentRow)
+    fast = fast_decoder(b.DEPLOYMENT_ROWS.model)
     return None if fast is None else body.page_decoder(fast.decode)
 
 
@@ -77,26 +76,23 @@ class DeploymentsService:
         params: dict[str, Any] = {
             "environment": environment or None, "status": status or None, "order_by": order_by,
             "sort": sort, "updated_after": _when(updated_after), "updated_before": _when(updated_before)}
-        items = await self.client.get_list(ep.DEPLOYMENTS.path(project), params, refresh=refresh,
-                                           on_progress=on_progress)
-        return read_many(ep.DEPLOYMENTS, items)
+        return await b.DEPLOYMENTS.read(self.client, project, params=params, refresh=refresh,
+                                        on_progress=on_progress)
 
     async def deployment_rows(self, project: Ref, *, updated_after: datetime,
                               refresh: bool = False) -> list[DeploymentRow]:
         """Deployments updated after `updated_after`, oldest first, with only what the group board shows
         (parsed from the bytes: a board reads thousands)."""
         params = {"order_by": "id", "sort": "asc", "updated_after": _when(updated_after)}
-        items = await self.client.get_list(ep.DEPLOYMENTS.path(project), params, refresh=refresh,
-                                           decode=deployment_rows())
-        return parse_many(DeploymentRow, items, sanitised=True)
+        return await b.DEPLOYMENT_ROWS.read(self.client, project, params=params, refresh=refresh,
+                                            decode=deployment_rows())
 
     async def deployment(self, project: Ref, deployment_id: int) -> Deployment:
-        data = await self.client.get_json(ep.DEPLOYMENT.path(project, deployment_id))
-        return read_one(ep.DEPLOYMENT, data)
+        return await b.DEPLOYMENT.read(self.client, project, deployment_id)
 
     async def merge_requests(self, project: Ref, deployment_id: int) -> list[ShippedMergeRequest]:
-        items = await self.client.fetch_all(ep.DEPLOYMENT_MERGE_REQUESTS.path(project, deployment_id))
-        return read_many(ep.DEPLOYMENT_MERGE_REQUESTS, items)
+        shipped = b.DEPLOYMENT_MERGE_REQUESTS
+        return shipped.parse(await self.client.fetch_all(shipped.path(project, deployment_id)))  # uncached
 
     async def create_deployment(self, project: Ref, *, environment: str, sha: str, ref: str, tag: bool,
                                 status: str = "running") -> Deployment:
@@ -109,37 +105,33 @@ class DeploymentsService:
         data = await self.client.post_json(ep.DEPLOYMENT_CREATE.path(project), json=body)
         # A new environment may have been created: that list is another family (the catalogue's `also`).
         forget(self.client, ep.DEPLOYMENT_CREATE, project)
-        return read_one(ep.DEPLOYMENT_CREATE, data)
+        return b.DEPLOYMENT_CREATE.parse(data)
 
     async def set_status(self, project: Ref, deployment_id: int, status: str) -> Deployment:
         _check_status(status)
         data = await self.client.put_json(ep.DEPLOYMENT_UPDATE.path(project, deployment_id),
                                           json={"status": status})
-        return read_one(ep.DEPLOYMENT_UPDATE, data)
+        return b.DEPLOYMENT_UPDATE.parse(data)
 
     # -- environments -----------------------------------------------------------------------------------
     async def environments(self, project: Ref, *, states: str | None = None, search: str | None = None,
                            refresh: bool = False) -> list[Environment]:
-        items = await self.client.get_list(ep.ENVIRONMENTS.path(project),
-                                           {"states": states, "search": search}, refresh=refresh)
-        return read_many(ep.ENVIRONMENTS, items)
+        return await b.ENVIRONMENTS.read(self.client, project, params={"states": states, "search": search},
+                                         refresh=refresh)
 
     async def environment(self, project: Ref, environment_id: int) -> Environment:
-        data = await self.client.get_json(ep.ENVIRONMENT.path(project, environment_id))
-        return read_one(ep.ENVIRONMENT, data)
+        return await b.ENVIRONMENT.read(self.client, project, environment_id)
 
     # -- protected environments -------------------------------------------------------------------------
     async def protected_environments(self, project: Ref, *,
                                      refresh: bool = False) -> list[ProtectedEnvironment]:
-        items = await self.client.get_list(ep.PROTECTED_ENVIRONMENTS.path(project), refresh=refresh)
-        return read_many(ep.PROTECTED_ENVIRONMENTS, items)
+        return await b.PROTECTED_ENVIRONMENTS.read(self.client, project, refresh=refresh)
 
     async def protected_environment(self, project: Ref, name: str) -> ProtectedEnvironment:
         """The protection of `name`. An answer that is not that protection (another name, or something
         that is not a protection at all) is a `MalformedResponse`: what replaces a protection must never
         remove one it did not read."""
-        data = await self.client.get_json(ep.PROTECTED_ENVIRONMENT.path(project, name))
-        found: ProtectedEnvironment = read_one(ep.PROTECTED_ENVIRONMENT, data)
+        found = await b.PROTECTED_ENVIRONMENT.read(self.client, project, name)
         if found.name != name:
             raise MalformedResponse(f"asked for the protection of environment {sanitize(name)!r}, the server "
                                     f"answered with {sanitize(str(found.name))[:80]!r}: nothing was changed")
@@ -157,7 +149,7 @@ class DeploymentsService:
             parse_rule(rule.as_json(), index)
         body = {"name": name, "deploy_access_levels": [rule.as_json() for rule in checked]}
         data = await self.client.post_json(ep.PROTECTED_ENVIRONMENT_CREATE.path(project), json=body)
-        return read_one(ep.PROTECTED_ENVIRONMENT_CREATE, data)
+        return b.PROTECTED_ENVIRONMENT_CREATE.parse(data)
 
     async def add_rule(self, project: Ref, name: str, rule: DeployRule) -> ProtectedEnvironment:
         """Add one deploy rule: protects `name` when it is not yet protected; otherwise the protection is

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from labdeck.api import bindings as b
 from labdeck.api.client import ApiClient
 from labdeck.api.errors import MalformedResponse, NotFound
-from labdeck.api.models.catalogue import read_one
 from labdeck.api.models.users import CurrentUser
 from labdeck.api.models.version import Version
 from labdeck.domain import catalogue as ep
@@ -24,7 +24,7 @@ class InstanceService:
         self.client = client
 
     async def version(self) -> Version:
-        return read_one(ep.VERSION, await self.client.get_json(ep.VERSION.path()))
+        return await b.VERSION.read(self.client)
 
     async def capabilities(self) -> Capabilities:
         """The edition and version: `GET /metadata` (GitLab 15.2 and later), else `GET /version` when the
@@ -36,7 +36,7 @@ class InstanceService:
         return capabilities_from_version(body)
 
     async def current_user(self) -> CurrentUser:
-        return read_one(ep.CURRENT_USER, await self.client.get_json(ep.CURRENT_USER.path()))
+        return await b.CURRENT_USER.read(self.client)
 
     async def current_job(self) -> JobScope:
         """`GET /job` (the one user-level endpoint a job token reaches): the job, its project and who ran

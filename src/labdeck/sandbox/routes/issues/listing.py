@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterable
 from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
+from labdeck.domain.features import ISSUE_WEIGHT
 from labdeck.domain.issue_listing import NOT_KEYS
 from labdeck.sandbox.editions import has_feature
 from labdeck.sandbox.errors import SandboxError
@@ -220,7 +221,7 @@ def _positive(ctx: Ctx, listing: str) -> list[Predicate]:
             preds.append(lambda i: bool(mine(i)))
         else:
             preds.append(lambda i: emoji in mine(i))
-    if "weight" in p and has_feature(ctx.options, "issue_weight"):  # CE ignores the filter
+    if "weight" in p and has_feature(ctx.options, ISSUE_WEIGHT):  # CE ignores the filter
         kind = special(p.get("weight"))
         if kind == "none":
             preds.append(lambda i: i.weight is None)

@@ -171,14 +171,6 @@ def date_error(text: str, today: date) -> str | None:
     return None
 
 
-def parse_user_ids(text: str) -> list[int] | None:
-    """`"3, 5,7"` -> [3, 5, 7]; None when any part is not a number."""
-    numbers = [parse_digits(p.strip()) for p in text.split(",") if p.strip()]
-    if not numbers or None in numbers:
-        return None
-    return [n for n in numbers if n is not None]
-
-
 def parse_user_refs(text: str) -> list[int | str] | None:
     """`"3, alice, @bob"` -> [3, "alice", "bob"] (ids and usernames); None when a part is neither."""
     parts = [p.strip() for p in text.split(",") if p.strip()]

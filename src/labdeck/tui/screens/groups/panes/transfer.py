@@ -16,6 +16,7 @@ from textual.binding import Binding
 
 from labdeck.api.models.group_transfer import RelationState, RelationStatus
 from labdeck.domain.digits import parse_digits
+from labdeck.domain.features import RELATIONS_EXPORT
 from labdeck.tui.context import context_of
 from labdeck.tui.downloads import safe_name, save_file
 from labdeck.tui.jobs import Job
@@ -41,7 +42,7 @@ class Transfers(Protocol):
 
 
 class TransferPane(ListPane):
-    FEATURE = "relations_export"
+    FEATURE = RELATIONS_EXPORT
     HELP = ("E: export this group (saved in a folder you pick) · X: export its relations · enter on a "
             "relation: download it · I: import a group")
     FOOTER_ORDER = ("export_to", "export_relations", "import_group", *EVERY_LIST_FOOTER)
