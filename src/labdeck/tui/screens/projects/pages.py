@@ -82,13 +82,15 @@ def _expiry_key(domain: PagesDomain) -> float:
 def domain_columns(now: Now) -> list[Column]:
     """The columns of a Pages domain list (the expiry is told against `now()`)."""
     return [
-        Column("domain", "Domain", min_width=24, text=lambda d: Text(d.domain)),
+        Column("domain", "Domain", min_width=24, text=lambda d: Text(d.domain), data=lambda d: d.domain),
         Column("expiry", "Certificate expiry", width=24, sort_key=_expiry_key,
-               text=lambda d: expiry_text(d, now())),
-        Column("auto_ssl", "Auto SSL", width=8, text=lambda d: Text("yes" if d.auto_ssl_enabled else "")),
+               text=lambda d: expiry_text(d, now()), data=lambda d: d.not_after),
+        Column("auto_ssl", "Auto SSL", width=8, text=lambda d: Text("yes" if d.auto_ssl_enabled else ""),
+               data=lambda d: bool(d.auto_ssl_enabled)),
         Column("subject", "Subject", min_width=16,
-               text=lambda d: Text(d.certificate.subject or "" if d.certificate else "", style="dim")),
-        Column("url", "URL", min_width=16, text=lambda d: Text(d.url or "")),
+               text=lambda d: Text(d.certificate.subject or "" if d.certificate else "", style="dim"),
+               data=lambda d: d.certificate.subject if d.certificate else None),
+        Column("url", "URL", min_width=16, text=lambda d: Text(d.url or ""), data=lambda d: d.url),
     ]
 
 

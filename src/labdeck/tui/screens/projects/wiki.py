@@ -40,9 +40,10 @@ def wiki_service(widget: Widget) -> WikiService | None:
     return session.services.wikis if session else None
 
 
-PAGE_COLUMNS = [Column("slug", "Slug", min_width=24, text=lambda p: Text(p.slug)),
-                Column("title", "Title", min_width=16, text=lambda p: Text(p.title)),
-                Column("format", "Format", width=9, text=lambda p: Text(p.format, style="dim"))]
+PAGE_COLUMNS = [Column("slug", "Slug", min_width=24, text=lambda p: Text(p.slug), data=lambda p: p.slug),
+                Column("title", "Title", min_width=16, text=lambda p: Text(p.title), data=lambda p: p.title),
+                Column("format", "Format", width=9, text=lambda p: Text(p.format, style="dim"),
+                       data=lambda p: p.format)]
 
 
 class WikiTab(PanePolicy, Widget):

@@ -7,7 +7,7 @@ GitLab has no inverse or the target changed since.
 from __future__ import annotations
 
 from collections.abc import Callable
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
 from rich.text import Text
@@ -48,15 +48,17 @@ def journal_columns(refusal: Callable[[JournalEntry], str | None]) -> list[Colum
 
     return [
         Column("at", "Time", width=8, priority=4, sort_key=lambda e: e.at,
-               text=lambda e: Text(_when(e, "%H:%M:%S"))),
+               text=lambda e: Text(_when(e, "%H:%M:%S")), data=lambda e: datetime.fromtimestamp(e.at, UTC)),
         Column("operation", "Operation", min_width=12, priority=8, sort_key=lambda e: e.operation,
-               text=lambda e: Text(e.operation)),
+               text=lambda e: Text(e.operation), data=lambda e: e.operation),
         Column("target", "Target", min_width=16, priority=10, sort_key=lambda e: e.target,
-               text=lambda e: Text(e.target)),
-        Column("undo", "Undo", min_width=6, priority=9, text=undo_cell),
-        Column("result", "Result", min_width=10, priority=5, sort_key=lambda e: e.result, text=_result_cell),
+               text=lambda e: Text(e.target), data=lambda e: e.target),
+        Column("undo", "Undo", min_width=6, priority=9, text=undo_cell, data=lambda e: refusal(e) is None,
+               extra_data=(("no_undo", refusal),)),
+        Column("result", "Result", min_width=10, priority=5, sort_key=lambda e: e.result, text=_result_cell,
+               data=lambda e: e.result, extra_data=(("ok", lambda e: e.ok), ("undoes", lambda e: e.undoes))),
         Column("job", "Task", min_width=10, priority=2, sort_key=lambda e: e.job_title or "",
-               text=lambda e: Text(e.job_title or "")),
+               text=lambda e: Text(e.job_title or ""), data=lambda e: e.job_title),
     ]
 
 
