@@ -10,11 +10,12 @@ variable's deletion names the value as `VALUE_KEPT_IN_MEMORY`, and the journal f
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from labdeck.domain import catalogue as ep
 from labdeck.domain.catalogue import endpoint_for
+from labdeck.domain.change_names import NAMINGS, Naming, names_owner, names_to_read, said
 from labdeck.domain.cleanup_policy import EDITABLE
 from labdeck.domain.endpoints import Endpoint
 
@@ -43,8 +44,10 @@ ISSUE_FIELDS = ("state_event", "labels", "add_labels", "remove_labels", "assigne
 @dataclass(frozen=True)
 class Operation:
     """One change as the journal names it. `snapshot` is the path to read before it (None: nothing).
-    `name` is what was changed without its owner (`variable MY_VAR`), `owner` the group or project it
-    belongs to as the request named it (`("groups", "61")`), so the target can name the owner's path."""
+    `owner` is the group or project it belongs to as the request named it (`("groups", "61")`), so the
+    target can name the owner's path.
+    `naming` says the target in words (`domain.change_names`), over the request's segment `values`;
+    `target` is that said with what the request alone tells (`tag v1 of project 58`)."""
 
     kind: str
     label: str
@@ -52,8 +55,26 @@ class Operation:
     snapshot: str | None = None
     no_inverse: str | None = None
     groups: tuple[str, ...] = ()
-    name: str = ""
     owner: tuple[str, str] | None = None
+    naming: Naming | None = None
+    values: tuple[tuple[str, str], ...] = ()
+
+    def reads(self, before: Mapping[str, Any] | None = None,
+              answer: Mapping[str, Any] | None = None) -> list[tuple[str, str]]:
+        """The names the target needs read (`("user", "17")`, `("repository", "2")`) that what was read
+        before the change and its answer do not give."""
+        return names_to_read(self.naming, dict(self.values), before, answer) if self.naming else []
+
+    @property
+    def names_from_answer(self) -> bool:
+        """Whether the change's answer may name the target (a created item, a member, an issue)."""
+        template = self.naming.target + self.naming.it_else if self.naming is not None else ""
+        return any(word in template for word in ("{it}", "{user}", "{issue}"))
+
+    def uses_owner(self, before: Mapping[str, Any] | None = None,
+                   answer: Mapping[str, Any] | None = None) -> bool:
+        """Whether the target names the owner's path (an issue's own reference names its project)."""
+        return self.naming is not None and names_owner(self.naming, before, answer)
 
 
 @dataclass(frozen=True)
@@ -81,18 +102,26 @@ def _clean(path: str) -> str:
     return path.split("?", 1)[0].strip("/")
 
 
-def classify(method: str, path: str) -> Operation:
-    """The operation a mutating request is (the catalogue's endpoint for it and that endpoint's undo
-    rule); an unknown one is journalled with no inverse."""
+def classify(method: str, path: str, sent: Mapping[str, Any] | None = None) -> Operation:
+    """The operation a mutating request is (the catalogue's endpoint for it, that endpoint's undo rule and
+    its words, `domain.change_names`; `sent`: what the request sends, for words that depend on it, a
+    `/promote` note); a request the catalogue does not know is journalled with no inverse."""
     method = method.upper()
     clean = _clean(path)
     found = endpoint_for(method, clean)
-    if found is not None and found[0].undo is not None:
-        endpoint, values = found
-        op = _operation(endpoint.undo or "", method, _facts(endpoint, values), clean)
-        if op is not None:
-            return op
-    return Operation("other", f"{method} request", clean, no_inverse="labdeck knows no inverse for it")
+    if found is None:
+        return Operation("other", f"{method} request", clean, no_inverse="labdeck knows no inverse for it")
+    endpoint, values = found
+    facts = _facts(endpoint, values)
+    op = _operation(endpoint.undo, method, facts, clean) if endpoint.undo is not None else None
+    if op is None:
+        owner = (facts["scope"], facts["id"]) if facts["scope"] in ("groups", "projects") else None
+        op = Operation("other", "", "", no_inverse="labdeck knows no inverse for it", owner=owner)
+    naming = NAMINGS.get(endpoint.name)
+    if naming is None:  # a write the words do not know yet: said by its endpoint's name, never its path
+        naming = Naming(endpoint.name.replace("_", " ").replace(".", " "), "{owner}")
+    op = replace(op, naming=naming, values=tuple(values.items()), label=naming.label_for(sent))
+    return replace(op, target=_said(op, None, _scope_name(*op.owner) if op.owner else None))
 
 
 def _facts(endpoint: Endpoint, values: dict[str, str]) -> dict[str, str]:
@@ -108,72 +137,55 @@ def _scope_name(scope: str | None, ident: str) -> str:
     return f"{'group' if scope == 'groups' else 'project'} {ident}"
 
 
+
 def _operation(kind: str, method: str, g: dict[str, str], path: str) -> Operation | None:
+    """The undo rule's facts of one change: its kind, what to read before it, why GitLab has no inverse.
+    Its words (label and target) are the endpoint's (`domain.change_names`), set by `classify`."""
     if kind == "user":
         op = g["op"]
         snapshot = ep.USER.path(g["user_id"]).lstrip("/")
         if op in USER_OPS:
-            return Operation(f"user.{op}", f"{op} user", f"user {g['id']}", snapshot)
+            return Operation(f"user.{op}", "", "", snapshot)
         if op in NO_INVERSE_USER_OPS:
-            return Operation(f"user.{op}", f"{op} user", f"user {g['id']}", snapshot, NO_INVERSE_USER_OPS[op])
+            return Operation(f"user.{op}", "", "", snapshot, NO_INVERSE_USER_OPS[op])
         return None
     owner = (g["scope"], g.get("id", "")) if g.get("scope") in ("groups", "projects") else None
-    where = _scope_name(g.get("scope"), g.get("id", ""))
-
-    def of(name: str) -> dict[str, Any]:
-        return {"target": f"{name} of {where}", "name": name, "owner": owner}
-
+    kinds = {"label": "label.delete", "badge": "badge.delete", "tag": "tag.delete", "issue": "issue.update",
+             "variable": "variable.delete", "instance_variable": "variable.delete",
+             "project": "project.update"}
     if kind == "member":
-        verb = "remove member" if method == "DELETE" else "change member level"
-        return Operation("member.remove" if method == "DELETE" else "member.level", verb,
-                         snapshot=path, groups=("members",), **of(f"user {g['user_id']}"))
-    if kind == "label":
-        return Operation("label.delete", "delete label", snapshot=path, **of(f"label {g['label']}"))
-    if kind == "badge":
-        return Operation("badge.delete", "delete badge", snapshot=path, **of(f"badge {g['badge_id']}"))
-    if kind == "issue":
-        return Operation("issue.update", "update issue", f"issue {g['project']}#{g['iid']}", path,
-                         name=f"#{g['iid']}", owner=owner)
-    if kind == "tag":
-        return Operation("tag.delete", "delete repository tag", snapshot=path, **of(f"tag {g['tag']}"))
-    if kind == "project":
-        return Operation("project.update", "update project", f"project {g['project']}", path, owner=owner)
+        return Operation("member.remove" if method == "DELETE" else "member.level", "", "", path,
+                         groups=("members",), owner=owner)
+    if kind in kinds:
+        return Operation(kinds[kind], "", "", path, owner=owner)
     if kind == "archive":  # archive or unarchive: the project is read before, its `archived` compared
-        return Operation(f"project.{g['op']}", f"{g['op']} project", f"project {g['project']}",
-                         ep.PROJECT.path(g["project"]).lstrip("/"), owner=owner)
-    if kind == "variable":
-        return Operation("variable.delete", "delete CI variable", snapshot=path,
-                         **of(f"variable {g['key']}"))
-    if kind == "instance_variable":
-        return Operation("variable.delete", "delete CI variable", f"variable {g['key']} of the instance",
-                         path, name=f"variable {g['key']}")
+        return Operation(f"project.{g['op']}", "", "", ep.PROJECT.path(g["project"]).lstrip("/"), owner=owner)
     if kind == "registry":
-        what = "delete registry repository" if g["op"] == "repositories" else "delete registry tags"
-        return Operation("registry.delete", what, no_inverse=REGISTRY_NO_INVERSE,
-                         **of(f"repository {g['repository_id']}"))
+        return Operation("registry.delete", "", "", no_inverse=REGISTRY_NO_INVERSE, owner=owner)
     return None
 
 
-def describe_target(op: Operation, before: Mapping[str, Any] | None, owner_path: str | None = None) -> str:
-    """A friendlier target once the snapshot and the owner's path are known: `@alice`, not `user 17`;
-    `acme/platform/api-gateway#11`, not `issue 1#11`; `variable MY_VAR of acme`, not `... of group 61`."""
-    if before and op.kind.startswith("user.") and before.get("username"):
-        return f"@{before['username']}"
-    references = before.get("references") if before else None
-    if op.kind == "issue.update" and isinstance(references, Mapping) and references.get("full"):
-        return str(references["full"])
+def describe_target(op: Operation, before: Mapping[str, Any] | None, owner_path: str | None = None, *,
+                    answer: Mapping[str, Any] | None = None, sent: Mapping[str, Any] | None = None,
+                    names: Mapping[tuple[str, str], str] | None = None) -> str:
+    """The target by path and name, from what is known when the change is made: what was read before it,
+    the owner's path, the change's answer, what was sent, and the names the journal read (`names`, by
+    `Operation.reads()` key): `@alice`, not `user 17`; `acme/platform/api-gateway#11`, not `issue 1#11`;
+    `variable MY_VAR of acme`, not `... of group 61`; `acme/platform/api-gateway/builds`, not
+    `repository 2`."""
+    if op.naming is None:
+        return op.target
     if owner_path is None and op.owner is not None and not op.owner[1].isdigit():
         owner_path = op.owner[1]  # the request named the owner by its path
-    name = op.name
-    if before and op.kind.startswith("member.") and before.get("username"):
-        name = f"@{before['username']}"
-    if owner_path is None:
-        return f"{name} of {op.target.split(' of ', 1)[1]}" if name and " of " in op.target else op.target
-    if op.kind == "issue.update":
-        return f"{owner_path}{op.name}"
-    if op.kind == "project.update" or op.kind in ARCHIVE_OPS:
-        return owner_path
-    return f"{name} of {owner_path}" if name else op.target
+    return _said(op, before, owner_path or (_scope_name(*op.owner) if op.owner else None), answer=answer,
+                 sent=sent, names=names)
+
+
+def _said(op: Operation, before: Mapping[str, Any] | None, owner: str | None, *,
+          answer: Mapping[str, Any] | None = None, sent: Mapping[str, Any] | None = None,
+          names: Mapping[tuple[str, str], str] | None = None) -> str:
+    assert op.naming is not None
+    return said(op.naming, dict(op.values), owner, before=before, answer=answer, sent=sent, names=names)
 
 
 def _ids(people: Any) -> list[int]:

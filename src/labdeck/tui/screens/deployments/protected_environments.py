@@ -274,8 +274,9 @@ class ProtectedEnvironmentsScreen(LabdeckScreen):
             return
         last = sum(1 for r in self.table.rows if r.environment == row.environment) == 1
         message = Content.from_markup(
-            "Remove [b]$who[/b] from who may deploy to [b]$env[/b]?$more",
+            "Remove [b]$who[/b] from who may deploy to [b]$env[/b] of [b]$project[/b]?$more",
             who=row.level.access_level_description or row.level.kind, env=row.environment,
+            project=self.project,
             more=" It is the last rule: the environment will no longer be protected." if last else "")
 
         def answered(yes: bool | None) -> None:

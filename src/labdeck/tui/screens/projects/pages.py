@@ -190,20 +190,23 @@ class PagesTab(PanePolicy, Widget):
             if yes:
                 act(domain.domain)
 
-        self.app.push_screen(ConfirmScreen(title, Content.from_markup(template, domain=domain.domain),
+        project = self.project.path_with_namespace or str(self.project.id)
+        self.app.push_screen(ConfirmScreen(title, Content.from_markup(template, domain=domain.domain,
+                                                                      project=project),
                                            confirm_label=title.split()[0]), answered)
 
     def action_remove_certificate(self) -> None:
         domain = self.view.table.cursor_row
         if isinstance(domain, PagesDomain) and domain.certificate is not None:
-            self._confirm("Remove certificate", "Remove the certificate of [b]$domain[/b]? It is then served "
-                          "over plain HTTP.", domain, self.remove_certificate)
+            self._confirm("Remove certificate", "Remove the certificate of [b]$domain[/b] of "
+                          "[b]$project[/b]? It is then served over plain HTTP.", domain,
+                          self.remove_certificate)
 
     def action_delete_domain(self) -> None:
         domain = self.view.table.cursor_row
         if isinstance(domain, PagesDomain):
-            self._confirm("Delete domain", "Delete the Pages domain [b]$domain[/b]?", domain,
-                          self.delete_domain)
+            self._confirm("Delete domain", "Delete the Pages domain [b]$domain[/b] of [b]$project[/b]?",
+                          domain, self.delete_domain)
 
     @work(group="project-pages-change")
     async def remove_certificate(self, name: str) -> None:

@@ -157,8 +157,9 @@ class TagsTab(PanePolicy, Widget):
         tag = self.view.table.cursor_row
         if not isinstance(tag, RepositoryTag):
             return
-        message = Content.from_markup("Delete the tag [b]$name[/b]? Releases that use it lose their tag.",
-                                      name=tag.name)
+        message = Content.from_markup("Delete the tag [b]$name[/b] of [b]$project[/b]? Releases that use it "
+                                      "lose their tag.", name=tag.name,
+                                      project=self.project.path_with_namespace or str(self.project.id))
 
         def answered(yes: bool | None) -> None:
             if yes:

@@ -102,7 +102,8 @@ class WikiTab(PanePolicy, Widget):
         page = self.view.table.cursor_row
         if not isinstance(page, WikiPage):
             return
-        message = Content.from_markup("Delete the wiki page [b]$slug[/b]?", slug=page.slug)
+        message = Content.from_markup("Delete the wiki page [b]$slug[/b] of [b]$project[/b]?", slug=page.slug,
+                                      project=self.project.path_with_namespace or str(self.project.id))
 
         def answered(yes: bool | None) -> None:
             if yes:

@@ -364,9 +364,10 @@ class RegistryTagsScreen(LabdeckScreen):
             return
         action = self.tags_action([t.name for t in tags])
         if action is not None:
+            where = self.repository.path or self.repository.display_name
             confirm_bulk(self, action, BulkQuestion(
-                "Delete tags", f"Delete {counted(len(tags), 'tag')}? Blobs stay until garbage collection.",
-                "Delete", irreversible=REGISTRY_NO_INVERSE), table=self.table)
+                "Delete tags", f"Delete {counted(len(tags), 'tag')} of {where}? Blobs stay until garbage "
+                "collection.", "Delete", irreversible=REGISTRY_NO_INVERSE), table=self.table)
 
     def delete_tags(self, names: list[str]) -> Job | None:
         """Delete `names` now (no confirmation): the job, or None without a session."""
