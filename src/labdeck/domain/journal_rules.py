@@ -15,6 +15,7 @@ from dataclasses import replace
 from typing import Any
 
 from labdeck.domain.catalogue import endpoint_for
+from labdeck.domain.change_names import NAMINGS, Naming, said
 from labdeck.domain.digits import is_digits
 from labdeck.domain.undo_rules import (
     ABSENT,
@@ -44,41 +45,55 @@ def _clean(path: str) -> str:
     return path.split("?", 1)[0].strip("/")
 
 
-def classify(method: str, path: str) -> Operation:
-    """The operation a mutating request is: the catalogue's endpoint for it names it with the undo rule it
-    holds; an unknown one is journalled with no inverse."""
+def classify(method: str, path: str, sent: Mapping[str, Any] | None = None) -> Operation:
+    """The operation a mutating request is: the catalogue's endpoint for it, the undo rule that endpoint
+    holds, and its words (`domain.change_names`; `sent`: what the request sends, for words that depend on
+    it, a `/promote` note); a request the catalogue does not know is journalled with no inverse."""
     method = method.upper()
     clean = _clean(path)
     found = endpoint_for(method, clean)
-    rule = found[0].undo if found is not None else None
-    if found is not None and rule is not None:
-        endpoint, values = found
-        op = rule.operation(Change(method, clean, endpoint, values))
-        if op is not None:
-            return replace(op, rule=rule, values=values)
-    return Operation("other", f"{method} request", clean, no_inverse="labdeck knows no inverse for it")
+    if found is None:
+        return Operation("other", f"{method} request", clean, no_inverse="labdeck knows no inverse for it")
+    endpoint, values = found
+    change = Change(method, clean, endpoint, values)
+    rule = endpoint.undo
+    op = rule.operation(change) if rule is not None else None
+    if op is None:
+        op = Operation("other", no_inverse="labdeck knows no inverse for it", owner=change.owner)
+    else:
+        op = replace(op, rule=rule)
+    naming = NAMINGS.get(endpoint.name)
+    if naming is None:  # a write the words do not know yet: said by its endpoint's name, never its path
+        naming = Naming(endpoint.name.replace("_", " ").replace(".", " "), "{owner}")
+    op = replace(op, naming=naming, values=values, label=naming.label_for(sent))
+    return replace(op, target=_said(op, None, _scope_name(*op.owner) if op.owner else None))
 
 
-def describe_target(op: Operation, before: Mapping[str, Any] | None, owner_path: str | None = None) -> str:
-    """A friendlier target once the snapshot and the owner's path are known: `@alice`, not `user 17`;
-    `acme/platform/api-gateway#11`, not `issue 1#11`; `variable MY_VAR of acme`, not `... of group 61`."""
-    if before and op.kind.startswith("user.") and before.get("username"):
-        return f"@{before['username']}"
-    references = before.get("references") if before else None
-    if op.kind == "issue.update" and isinstance(references, Mapping) and references.get("full"):
-        return str(references["full"])
+def _scope_name(scope: str | None, ident: str) -> str:
+    return f"{'group' if scope == 'groups' else 'project'} {ident}"
+
+
+def describe_target(op: Operation, before: Mapping[str, Any] | None, owner_path: str | None = None, *,
+                    answer: Mapping[str, Any] | None = None, sent: Mapping[str, Any] | None = None,
+                    names: Mapping[tuple[str, str], str] | None = None) -> str:
+    """The target by path and name, from what is known when the change is made: what was read before it,
+    the owner's path, the change's answer, what was sent, and the names the journal read (`names`, by
+    `Operation.reads()` key): `@alice`, not `user 17`; `acme/platform/api-gateway#11`, not `issue 1#11`;
+    `variable MY_VAR of acme`, not `... of group 61`; `acme/platform/api-gateway/builds`, not
+    `repository 2`."""
+    if op.naming is None:
+        return op.target
     if owner_path is None and op.owner is not None and not is_digits(op.owner[1]):
         owner_path = op.owner[1]  # the request named the owner by its path
-    name = op.name
-    if before and op.kind.startswith("member.") and before.get("username"):
-        name = f"@{before['username']}"
-    if owner_path is None:
-        return f"{name} of {op.target.split(' of ', 1)[1]}" if name and " of " in op.target else op.target
-    if op.kind == "issue.update":
-        return f"{owner_path}{op.name}"
-    if op.kind == "project.update" or op.kind in ARCHIVE_OPS:
-        return owner_path
-    return f"{name} of {owner_path}" if name else op.target
+    return _said(op, before, owner_path or (_scope_name(*op.owner) if op.owner else None), answer=answer,
+                 sent=sent, names=names)
+
+
+def _said(op: Operation, before: Mapping[str, Any] | None, owner: str | None, *,
+          answer: Mapping[str, Any] | None = None, sent: Mapping[str, Any] | None = None,
+          names: Mapping[tuple[str, str], str] | None = None) -> str:
+    assert op.naming is not None
+    return said(op.naming, dict(op.values), owner, before=before, answer=answer, sent=sent, names=names)
 
 
 def inverse_of(op: Operation, path: str, before: Mapping[str, Any] | None,

@@ -19,6 +19,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from labdeck.domain.change_names import Naming, names_owner, names_to_read
 from labdeck.domain.cleanup_policy import EDITABLE
 from labdeck.domain.endpoints import Endpoint
 
@@ -45,21 +46,39 @@ ARCHIVE_OPS = ("project.archive", "project.unarchive")
 @dataclass(frozen=True)
 class Operation:
     """One change as the journal names it. `snapshot` is the path to read before it (None: nothing).
-    `name` is what was changed without its owner (`variable MY_VAR`), `owner` the group or project it
-    belongs to as the request named it (`("groups", "61")`), so the target can name the owner's path.
-    `rule` is the endpoint's undo rule and `values` the request's decoded segment values (None and empty
-    for a change the catalogue does not know)."""
+    `owner` is the group or project it belongs to as the request named it (`("groups", "61")`), so the
+    target can name the owner's path. `rule` is the endpoint's undo rule and `values` the request's decoded
+    segment values (None and empty for a change the catalogue does not know). `naming` says the target in
+    words (`domain.change_names`), over `values`; `label` and `target` are that said with what the request
+    alone tells (`tag v1 of project 58`), set by `journal_rules.classify`."""
 
     kind: str
-    label: str
-    target: str
+    label: str = ""
+    target: str = ""
     snapshot: str | None = None
     no_inverse: str | None = None
     groups: tuple[str, ...] = ()
-    name: str = ""
     owner: tuple[str, str] | None = None
     rule: UndoRule | None = field(default=None, compare=False, repr=False)
     values: Mapping[str, str] = field(default_factory=dict, compare=False, repr=False)
+    naming: Naming | None = field(default=None, compare=False, repr=False)
+
+    def reads(self, before: Mapping[str, Any] | None = None,
+              answer: Mapping[str, Any] | None = None) -> list[tuple[str, str]]:
+        """The names the target needs read (`("user", "17")`, `("repository", "2")`) that what was read
+        before the change and its answer do not give."""
+        return names_to_read(self.naming, dict(self.values), before, answer) if self.naming else []
+
+    @property
+    def names_from_answer(self) -> bool:
+        """Whether the change's answer may name the target (a created item, a member, an issue)."""
+        template = self.naming.target + self.naming.it_else if self.naming is not None else ""
+        return any(word in template for word in ("{it}", "{user}", "{issue}"))
+
+    def uses_owner(self, before: Mapping[str, Any] | None = None,
+                   answer: Mapping[str, Any] | None = None) -> bool:
+        """Whether the target names the owner's path (an issue's own reference names its project)."""
+        return self.naming is not None and names_owner(self.naming, before, answer)
 
 
 @dataclass(frozen=True)
@@ -116,10 +135,6 @@ class Change:
     def owner(self) -> tuple[str, str] | None:
         return (self.scope, self.ident) if self.scope in ("groups", "projects") else None
 
-    def of(self, name: str) -> dict[str, Any]:
-        """The target, name and owner of `name` held by the request's group or project."""
-        where = f"{'group' if self.scope == 'groups' else 'project'} {self.ident}"
-        return {"target": f"{name} of {where}", "name": name, "owner": self.owner}
 
 
 def _segments_of(endpoint: Endpoint, values: Mapping[str, str]) -> dict[str, str]:
@@ -161,9 +176,9 @@ class UserModeration(UndoRule):
         op, user = change.last, change.values["user_id"]
         snapshot = self.read.path(user).lstrip("/")
         if op in USER_OPS:
-            return Operation(f"user.{op}", f"{op} user", f"user {user}", snapshot)
+            return Operation(f"user.{op}", snapshot=snapshot)
         if op in NO_INVERSE_USER_OPS:
-            return Operation(f"user.{op}", f"{op} user", f"user {user}", snapshot, NO_INVERSE_USER_OPS[op])
+            return Operation(f"user.{op}", snapshot=snapshot, no_inverse=NO_INVERSE_USER_OPS[op])
         return None
 
     def inverse(self, op: Operation, path: str, before: Mapping[str, Any], after: Mapping[str, Any] | None,
@@ -183,9 +198,8 @@ class MemberChange(UndoRule):
 
     def operation(self, change: Change) -> Operation:
         removed = change.method == "DELETE"
-        return Operation("member.remove" if removed else "member.level",
-                         "remove member" if removed else "change member level", snapshot=change.path,
-                         groups=("members",), **change.of(f"user {change.values['user_id']}"))
+        return Operation("member.remove" if removed else "member.level", snapshot=change.path,
+                         groups=("members",), owner=change.owner)
 
     def inverse(self, op: Operation, path: str, before: Mapping[str, Any], after: Mapping[str, Any] | None,
                 sent: Mapping[str, Any]) -> Inverse | None:
@@ -208,8 +222,7 @@ class LabelDeletion(UndoRule):
         self.read = read
 
     def operation(self, change: Change) -> Operation:
-        return Operation("label.delete", "delete label", snapshot=change.path,
-                         **change.of(f"label {change.values['label']}"))
+        return Operation("label.delete", snapshot=change.path, owner=change.owner)
 
     def inverse(self, op: Operation, path: str, before: Mapping[str, Any], after: Mapping[str, Any] | None,
                 sent: Mapping[str, Any]) -> Inverse | None:
@@ -227,8 +240,7 @@ class BadgeDeletion(UndoRule):
         self.create = create
 
     def operation(self, change: Change) -> Operation:
-        return Operation("badge.delete", "delete badge", snapshot=change.path,
-                         **change.of(f"badge {change.values['badge_id']}"))
+        return Operation("badge.delete", snapshot=change.path, owner=change.owner)
 
     def inverse(self, op: Operation, path: str, before: Mapping[str, Any], after: Mapping[str, Any] | None,
                 sent: Mapping[str, Any]) -> Inverse | None:
@@ -244,8 +256,7 @@ class TagDeletion(UndoRule):
         self.create = create
 
     def operation(self, change: Change) -> Operation:
-        return Operation("tag.delete", "delete repository tag", snapshot=change.path,
-                         **change.of(f"tag {change.values['tag']}"))
+        return Operation("tag.delete", snapshot=change.path, owner=change.owner)
 
     def inverse(self, op: Operation, path: str, before: Mapping[str, Any], after: Mapping[str, Any] | None,
                 sent: Mapping[str, Any]) -> Inverse | None:
@@ -269,12 +280,7 @@ class VariableDeletion(UndoRule):
         self.create = create
 
     def operation(self, change: Change) -> Operation:
-        key = change.values["key"]
-        if change.owner is None:
-            return Operation("variable.delete", "delete CI variable", f"variable {key} of the instance",
-                             change.path, name=f"variable {key}")
-        return Operation("variable.delete", "delete CI variable", snapshot=change.path,
-                         **change.of(f"variable {key}"))
+        return Operation("variable.delete", snapshot=change.path, owner=change.owner)
 
     def inverse(self, op: Operation, path: str, before: Mapping[str, Any], after: Mapping[str, Any] | None,
                 sent: Mapping[str, Any]) -> Inverse | None:
@@ -312,9 +318,7 @@ class IssueUpdate(UndoRule):
     against what the update left."""
 
     def operation(self, change: Change) -> Operation:
-        project, iid = change.values["project"], change.values["iid"]
-        return Operation("issue.update", "update issue", f"issue {project}#{iid}", change.path,
-                         name=f"#{iid}", owner=change.owner)
+        return Operation("issue.update", snapshot=change.path, owner=change.owner)
 
     def inverse(self, op: Operation, path: str, before: Mapping[str, Any], after: Mapping[str, Any] | None,
                 sent: Mapping[str, Any]) -> Inverse | None:
@@ -349,8 +353,7 @@ class ProjectUpdate(UndoRule):
     restarts its interval)."""
 
     def operation(self, change: Change) -> Operation:
-        return Operation("project.update", "update project", f"project {change.values['project']}",
-                         change.path, owner=change.owner)
+        return Operation("project.update", snapshot=change.path, owner=change.owner)
 
     def inverse(self, op: Operation, path: str, before: Mapping[str, Any], after: Mapping[str, Any] | None,
                 sent: Mapping[str, Any]) -> Inverse | None:
@@ -370,9 +373,8 @@ class ProjectArchiving(UndoRule):
         self.operations = operations
 
     def operation(self, change: Change) -> Operation:
-        verb, project = change.last, change.values["project"]
-        return Operation(f"project.{verb}", f"{verb} project", f"project {project}",
-                         self.read.path(project).lstrip("/"), owner=change.owner)
+        snapshot = self.read.path(change.values["project"]).lstrip("/")
+        return Operation(f"project.{change.last}", snapshot=snapshot, owner=change.owner)
 
     def inverse(self, op: Operation, path: str, before: Mapping[str, Any], after: Mapping[str, Any] | None,
                 sent: Mapping[str, Any]) -> Inverse | None:
@@ -390,9 +392,7 @@ class RegistryDeletion(UndoRule):
     again), so the journal says so before it runs."""
 
     def operation(self, change: Change) -> Operation:
-        what = "delete registry repository" if change.last == "repositories" else "delete registry tags"
-        return Operation("registry.delete", what, no_inverse=REGISTRY_NO_INVERSE,
-                         **change.of(f"repository {change.values['repository_id']}"))
+        return Operation("registry.delete", no_inverse=REGISTRY_NO_INVERSE, owner=change.owner)
 
 
 ISSUE_UNDO = IssueUpdate()

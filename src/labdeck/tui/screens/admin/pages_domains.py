@@ -46,7 +46,7 @@ class PagesAdminScreen(StatusTableScreen):
         self.now: Now = now_of(self, now)
         self.projects: dict[int, Project] = {}
         self.columns = [Column("project", "Project", min_width=16, sort_key=self.project_path,
-                               text=lambda d: Text(self.project_path(d))),
+                               text=lambda d: Text(self.project_path(d)), data=self.project_path),
                         *domain_columns(lambda: self.now())]
 
     def project_path(self, domain: PagesDomain) -> str:

@@ -59,11 +59,16 @@ class RuleRequest:
     who: str | None = None
 
 
-def _target(row: RuleRow) -> Text:
+def _target_value(row: RuleRow) -> int | None:
+    """The user id, the group id or the access level of a rule (its `kind` says which)."""
     level = row.level
-    target = (str(level.user_id) if level.user_id is not None else str(level.group_id)
-              if level.group_id is not None else str(level.access_level or ""))
-    return Text(target, style="dim")
+    return (level.user_id if level.user_id is not None else level.group_id if level.group_id is not None
+            else level.access_level)
+
+
+def _target(row: RuleRow) -> Text:
+    value = _target_value(row)
+    return Text("" if value is None else str(value), style="dim")
 
 
 def rule_detail(row: RuleRow) -> Text:
@@ -80,11 +85,13 @@ def rule_detail(row: RuleRow) -> Text:
 
 
 COLUMNS = [
-    Column("environment", "Environment", min_width=16, text=lambda r: Text(r.environment)),
-    Column("kind", "Kind", width=6, text=lambda r: Text(r.level.kind)),
+    Column("environment", "Environment", min_width=16, text=lambda r: Text(r.environment),
+           data=lambda r: r.environment),
+    Column("kind", "Kind", width=6, text=lambda r: Text(r.level.kind), data=lambda r: r.level.kind),
     Column("who", "Who may deploy", min_width=24,
-           text=lambda r: Text(r.level.access_level_description or "")),
-    Column("target", "Id / level", width=10, text=_target),
+           text=lambda r: Text(r.level.access_level_description or ""),
+           data=lambda r: r.level.access_level_description),
+    Column("target", "Id / level", width=10, text=_target, data=_target_value),  # `kind` says which
 ]
 
 
@@ -268,8 +275,9 @@ class ProtectedEnvironmentsScreen(LabdeckScreen):
             return
         last = sum(1 for r in self.table.rows if r.environment == row.environment) == 1
         message = Content.from_markup(
-            "Remove [b]$who[/b] from who may deploy to [b]$env[/b]?$more",
+            "Remove [b]$who[/b] from who may deploy to [b]$env[/b] of [b]$project[/b]?$more",
             who=row.level.access_level_description or row.level.kind, env=row.environment,
+            project=self.project,
             more=" It is the last rule: the environment will no longer be protected." if last else "")
 
         def answered(yes: bool | None) -> None:

@@ -200,10 +200,12 @@ class IssueActions(IssuesHost):
             if yes:
                 self.run_single(issue, "promote", {})
 
+        # GitLab closes a promoted issue (a closed one stays closed): said as what will happen
+        after = "It stays closed." if issue.state == "closed" else "The issue will be closed."
         self.app.push_screen(ConfirmScreen(
             "Promote to an epic",
-            Content.from_markup("Promote [b]$ref[/b] to an epic of its group? The issue is closed.",
-                                ref=issue.reference),
+            Content.from_markup("Promote [b]$ref[/b] to an epic of its group? $after",
+                                ref=issue.reference, after=after),
             confirm_label="Promote"), answered)
 
     @work(group="issues-single")

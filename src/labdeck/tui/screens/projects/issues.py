@@ -52,7 +52,7 @@ from labdeck.tui.widgets.table_columns import plain_column
 # The columns and cells of `:issues`, but `#iid` in place of the reference, its first (every row is of this
 # project).
 PROJECT_COLUMNS = [plain_column("iid", "#", lambda i: f"#{i.iid}", width=6, align="right",
-                                sort_key=lambda i: i.iid), *COLUMNS[1:]]
+                                sort_key=lambda i: i.iid, data=lambda i: i.iid), *COLUMNS[1:]]
 
 
 class ProjectIssuesTab(IssueActions, PanePolicy, Widget):

@@ -82,13 +82,15 @@ def _expiry_key(domain: PagesDomain) -> float:
 def domain_columns(now: Now) -> list[Column]:
     """The columns of a Pages domain list (the expiry is told against `now()`)."""
     return [
-        Column("domain", "Domain", min_width=24, text=lambda d: Text(d.domain)),
+        Column("domain", "Domain", min_width=24, text=lambda d: Text(d.domain), data=lambda d: d.domain),
         Column("expiry", "Certificate expiry", width=24, sort_key=_expiry_key,
-               text=lambda d: expiry_text(d, now())),
-        Column("auto_ssl", "Auto SSL", width=8, text=lambda d: Text("yes" if d.auto_ssl_enabled else "")),
+               text=lambda d: expiry_text(d, now()), data=lambda d: d.not_after),
+        Column("auto_ssl", "Auto SSL", width=8, text=lambda d: Text("yes" if d.auto_ssl_enabled else ""),
+               data=lambda d: bool(d.auto_ssl_enabled)),
         Column("subject", "Subject", min_width=16,
-               text=lambda d: Text(d.certificate.subject or "" if d.certificate else "", style="dim")),
-        Column("url", "URL", min_width=16, text=lambda d: Text(d.url or "")),
+               text=lambda d: Text(d.certificate.subject or "" if d.certificate else "", style="dim"),
+               data=lambda d: d.certificate.subject if d.certificate else None),
+        Column("url", "URL", min_width=16, text=lambda d: Text(d.url or ""), data=lambda d: d.url),
     ]
 
 
@@ -188,20 +190,23 @@ class PagesTab(PanePolicy, Widget):
             if yes:
                 act(domain.domain)
 
-        self.app.push_screen(ConfirmScreen(title, Content.from_markup(template, domain=domain.domain),
+        project = self.project.path_with_namespace or str(self.project.id)
+        self.app.push_screen(ConfirmScreen(title, Content.from_markup(template, domain=domain.domain,
+                                                                      project=project),
                                            confirm_label=title.split()[0]), answered)
 
     def action_remove_certificate(self) -> None:
         domain = self.view.table.cursor_row
         if isinstance(domain, PagesDomain) and domain.certificate is not None:
-            self._confirm("Remove certificate", "Remove the certificate of [b]$domain[/b]? It is then served "
-                          "over plain HTTP.", domain, self.remove_certificate)
+            self._confirm("Remove certificate", "Remove the certificate of [b]$domain[/b] of "
+                          "[b]$project[/b]? It is then served over plain HTTP.", domain,
+                          self.remove_certificate)
 
     def action_delete_domain(self) -> None:
         domain = self.view.table.cursor_row
         if isinstance(domain, PagesDomain):
-            self._confirm("Delete domain", "Delete the Pages domain [b]$domain[/b]?", domain,
-                          self.delete_domain)
+            self._confirm("Delete domain", "Delete the Pages domain [b]$domain[/b] of [b]$project[/b]?",
+                          domain, self.delete_domain)
 
     @work(group="project-pages-change")
     async def remove_certificate(self, name: str) -> None:

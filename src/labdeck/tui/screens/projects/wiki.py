@@ -40,9 +40,10 @@ def wiki_service(widget: Widget) -> WikiService | None:
     return session.services.wikis if session else None
 
 
-PAGE_COLUMNS = [Column("slug", "Slug", min_width=24, text=lambda p: Text(p.slug)),
-                Column("title", "Title", min_width=16, text=lambda p: Text(p.title)),
-                Column("format", "Format", width=9, text=lambda p: Text(p.format, style="dim"))]
+PAGE_COLUMNS = [Column("slug", "Slug", min_width=24, text=lambda p: Text(p.slug), data=lambda p: p.slug),
+                Column("title", "Title", min_width=16, text=lambda p: Text(p.title), data=lambda p: p.title),
+                Column("format", "Format", width=9, text=lambda p: Text(p.format, style="dim"),
+                       data=lambda p: p.format)]
 
 
 class WikiTab(PanePolicy, Widget):
@@ -101,7 +102,8 @@ class WikiTab(PanePolicy, Widget):
         page = self.view.table.cursor_row
         if not isinstance(page, WikiPage):
             return
-        message = Content.from_markup("Delete the wiki page [b]$slug[/b]?", slug=page.slug)
+        message = Content.from_markup("Delete the wiki page [b]$slug[/b] of [b]$project[/b]?", slug=page.slug,
+                                      project=self.project.path_with_namespace or str(self.project.id))
 
         def answered(yes: bool | None) -> None:
             if yes:

@@ -63,14 +63,19 @@ def _timestamp(value: datetime | None) -> float:
 # --- repositories ---------------------------------------------------------------------------------------
 
 REPOSITORY_COLUMNS = [
-    Column("path", "Repository", min_width=20, priority=10, text=lambda r: Text(r.path or r.display_name)),
+    Column("path", "Repository", min_width=20, priority=10, text=lambda r: Text(r.path or r.display_name),
+           data=lambda r: r.path or r.display_name),
     Column("name", "Name", min_width=8, priority=2,
-           text=lambda r: Text(r.name or "(root)", style="" if r.name else "dim")),
+           text=lambda r: Text(r.name or "(root)", style="" if r.name else "dim"),
+           data=lambda r: r.name),  # "" for the project's root image, as GitLab says it
     Column("tags", "Tags", width=7, priority=6, align="right", sort_key=lambda r: r.tags_count or 0,
-           text=lambda r: Text("" if r.tags_count is None else f"{r.tags_count:,}")),
+           text=lambda r: Text("" if r.tags_count is None else f"{r.tags_count:,}"),
+           data=lambda r: r.tags_count),
     Column("created", "Created", width=10, priority=4,
-           text=lambda r: Text(r.created_at.strftime("%Y-%m-%d") if r.created_at else "")),
-    Column("status", "Status", priority=5, text=lambda r: Text(r.status or "", style="yellow")),
+           text=lambda r: Text(r.created_at.strftime("%Y-%m-%d") if r.created_at else ""),
+           data=lambda r: r.created_at),
+    Column("status", "Status", priority=5, text=lambda r: Text(r.status or "", style="yellow"),
+           data=lambda r: r.status),
 ]
 
 
@@ -230,15 +235,16 @@ def tag_columns(now: datetime) -> list[Column]:
     """Plain-string cells (the digest styled by its column), so 15,000 rows load fast; ages are told as of
     `now`. Tag names are made safe by the model layer and `ResourceTable` never parses cells as markup."""
     return [
-        Column("name", "Tag", min_width=16, priority=10, text=lambda t: t.name),
+        Column("name", "Tag", min_width=16, priority=10, text=lambda t: t.name, data=lambda t: t.name),
         Column("age", "Age", width=5, priority=8, align="right", sort_key=lambda t: -_timestamp(t.created_at),
-               text=lambda t: format_age(t.created_at, now)),
+               text=lambda t: format_age(t.created_at, now), exported=False),  # `created` is the data
         Column("size", "Size", width=9, priority=7, align="right", sort_key=lambda t: t.total_size or 0,
-               text=lambda t: format_size(t.total_size)),
+               text=lambda t: format_size(t.total_size), data=lambda t: t.total_size),  # bytes
         Column("digest", "Digest", width=12, priority=3, style_fn=lambda _t: "dim",
-               text=lambda t: (t.digest or "").removeprefix("sha256:")[:12]),
+               text=lambda t: (t.digest or "").removeprefix("sha256:")[:12], data=lambda t: t.digest),
         Column("created", "Created", width=16, priority=5, sort_key=lambda t: _timestamp(t.created_at),
-               text=lambda t: t.created_at.isoformat(" ", "minutes")[:16] if t.created_at else "—"),  # fast
+               text=lambda t: t.created_at.isoformat(" ", "minutes")[:16] if t.created_at else "—",  # fast
+               data=lambda t: t.created_at),
     ]
 
 
@@ -358,9 +364,10 @@ class RegistryTagsScreen(LabdeckScreen):
             return
         action = self.tags_action([t.name for t in tags])
         if action is not None:
+            where = self.repository.path or self.repository.display_name
             confirm_bulk(self, action, BulkQuestion(
-                "Delete tags", f"Delete {counted(len(tags), 'tag')}? Blobs stay until garbage collection.",
-                "Delete", irreversible=REGISTRY_NO_INVERSE), table=self.table)
+                "Delete tags", f"Delete {counted(len(tags), 'tag')} of {where}? Blobs stay until garbage "
+                "collection.", "Delete", irreversible=REGISTRY_NO_INVERSE), table=self.table)
 
     def delete_tags(self, names: list[str]) -> Job | None:
         """Delete `names` now (no confirmation): the job, or None without a session."""

@@ -60,13 +60,18 @@ def _frees_cell(row: StorageRow) -> Text:
 
 
 COLUMNS = [
-    Column("project", "Project", min_width=24, priority=10, text=lambda r: Text(r.project.path)),
+    Column("project", "Project", min_width=24, priority=10, text=lambda r: Text(r.project.path),
+           data=lambda r: r.project.path),
     Column("size", "Registry", width=9, align="right",
            sort_key=lambda r: -1 if r.project.registry_size is None else r.project.registry_size,
            text=lambda r: Text("?" if r.project.registry_size is None
-                               else format_size(r.project.registry_size))),
-    Column("policy", "Policy", min_width=10, text=_policy_cell),
-    Column("frees", "Next run frees", min_width=14, sort_key=lambda r: r.frees or 0, text=_frees_cell),
+                               else format_size(r.project.registry_size)),
+           data=lambda r: r.project.registry_size),  # bytes
+    Column("policy", "Policy", min_width=10, text=_policy_cell, data=lambda r: r.project.policy_state,
+           extra_data=(("cadence", lambda r: r.project.policy.cadence if r.project.policy else None),)),
+    Column("frees", "Next run frees", min_width=14, sort_key=lambda r: r.frees or 0, text=_frees_cell,
+           data=lambda r: r.frees,  # bytes
+           extra_data=(("deletes", lambda r: r.deletes), ("error", lambda r: r.error))),
 ]
 
 

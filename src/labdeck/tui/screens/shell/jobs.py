@@ -59,21 +59,25 @@ def job_detail(job: Job) -> Text:
 
 JOB_COLUMNS = [
     Column("id", "#", width=4, align="right", sort_key=lambda job: job.id,
-           text=lambda job: Text(str(job.id))),
-    Column("title", "Task", min_width=20, text=lambda job: Text(job.title)),
-    Column("state", "State", width=10, text=lambda job: Text(job.state.value, style=_STATE_STYLE[job.state])),
-    Column("progress", "Progress", width=BAR_WIDTH + 12, text=lambda job: Text(progress_text(job))),
+           text=lambda job: Text(str(job.id)), exported=False),  # the record's own `id`
+    Column("title", "Task", min_width=20, text=lambda job: Text(job.title), data=lambda job: job.title),
+    Column("state", "State", width=10, text=lambda job: Text(job.state.value, style=_STATE_STYLE[job.state]),
+           data=lambda job: job.state.value),
+    Column("progress", "Progress", width=BAR_WIDTH + 12, text=lambda job: Text(progress_text(job)),
+           data=lambda job: job.done, extra_data=(("total", lambda job: job.total),)),
     Column("elapsed", "Elapsed", width=8, align="right", sort_key=lambda job: job.elapsed,
-           text=lambda job: Text(elapsed_text(job.elapsed))),
-    Column("outcome", "Result", text=lambda job: Text(outcome_text(job))),
+           text=lambda job: Text(elapsed_text(job.elapsed)), data=lambda job: round(job.elapsed, 3)),  # s
+    Column("outcome", "Result", text=lambda job: Text(outcome_text(job)), data=outcome_text),
 ]
 
 # The per-item results of one task: rows are (index, ItemResult) pairs.
 RESULT_COLUMNS = [
-    Column("item", "Item", min_width=20, text=lambda pair: Text(pair[1].item)),
+    Column("item", "Item", min_width=20, text=lambda pair: Text(pair[1].item),
+           data=lambda pair: pair[1].item),
     Column("ok", "Outcome", width=8,
-           text=lambda pair: Text("ok", style="green") if pair[1].ok else Text("failed", style="bold red")),
-    Column("message", "Message", text=lambda pair: Text(pair[1].message)),
+           text=lambda pair: Text("ok", style="green") if pair[1].ok else Text("failed", style="bold red"),
+           data=lambda pair: pair[1].ok),
+    Column("message", "Message", text=lambda pair: Text(pair[1].message), data=lambda pair: pair[1].message),
 ]
 
 

@@ -59,15 +59,19 @@ def user_columns(today: date) -> list[Column]:
     """The users list's columns (a user's state is told as of `today`); unstyled, so the list builds its
     cells only for the rows it draws (100,000 users load at once)."""
     return [
-        plain_column("username", "Username", lambda u: u.username or str(u.id), min_width=14, priority=10),
-        plain_column("name", "Name", lambda u: u.name or "", min_width=12, priority=6),
-        plain_column("state", "State", lambda u: u.state_label(today), min_width=16, priority=8),
+        plain_column("username", "Username", lambda u: u.username or str(u.id), min_width=14, priority=10,
+                     data=lambda u: u.username),
+        plain_column("name", "Name", lambda u: u.name or "", min_width=12, priority=6, data=lambda u: u.name),
+        plain_column("state", "State", lambda u: u.state_label(today), min_width=16, priority=8,
+                     data=lambda u: u.state,  # GitLab's word; the label's other facts as their own fields
+                     extra_data=(("dormant", lambda u: u.is_dormant(today)),
+                                 ("internal", lambda u: u.internal))),
         plain_column("activity", "Last activity",
                      lambda u: u.last_activity_on.isoformat() if u.last_activity_on else "never", width=13,
-                     priority=7),
+                     priority=7, data=lambda u: u.last_activity_on),
         plain_column("created", "Created",
                      lambda u: u.created_at.strftime("%Y-%m-%d") if u.created_at else "", width=10,
-                     priority=3),
+                     priority=3, data=lambda u: u.created_at),
         # never written in clear to an export file
         plain_column("email", "Email", lambda u: u.email or "", exported=False, priority=4),
     ]
