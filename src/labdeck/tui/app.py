@@ -331,8 +331,12 @@ class LabdeckApp(AppBase):
 
     async def run_action(self, action: Any, default_namespace: Any = None, namespaces: Any = None) -> bool:
         """Every action, as Textual runs it; an action on a row whose id could not be read (tolerant
-        reading) is refused here with the reason, before its screen sees it (`identity_refusal`)."""
+        reading) is refused here with the reason, before its screen sees it (`identity_refusal`), and a
+        row action takes the row the cursor shows as the key is pressed (`row_action_starts`)."""
         refuse = getattr(default_namespace, "identity_refusal", None)  # a LabdeckScreen's
+        starts = getattr(default_namespace, "row_action_starts", None)  # the kit's (`PanePolicy`)
+        if callable(starts) and isinstance(action, str):
+            starts(action.split("(", 1)[0])
         if callable(refuse) and isinstance(action, str):
             refusal = refuse(action.split("(", 1)[0])
             if refusal is not None:
