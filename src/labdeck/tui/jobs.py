@@ -59,6 +59,8 @@ class Job:
     results: list[ItemResult] = field(default_factory=list)
     error: str | None = None
     summary: str | None = None  # what the job did, in words ("deleted 12 tags"), set by its function
+    # what it covered, when less than it was asked to (a list cut at max_pages): said with its outcome
+    caveat: str | None = None
     created_at: float = 0.0
     started_at: float | None = None
     finished_at: float | None = None
@@ -113,6 +115,11 @@ class Job:
         self.summary = text
         self._changed()
 
+    def set_caveat(self, text: str) -> None:
+        """Say that the job covered less than asked ("cut at max_pages: the first 300 issues read")."""
+        self.caveat = text
+        self._changed()
+
     def summarize(self, noun: str, verb: str) -> None:
         """`12 tags deleted, 1 failed` from the per-item results (`noun` singular)."""
         failed = len(self.failed_items)
@@ -157,6 +164,8 @@ def outcome_text(job: Job) -> str:
         text = f"done ({job.done:,} of {job.total:,})" if job.total else "done"
     else:
         text = ""
+    if job.caveat:
+        text = f"{text} · {job.caveat}" if text else job.caveat
     if job.state is JobState.CANCELLED:
         text = f"cancelled · {text}" if text else "cancelled"
     return text
