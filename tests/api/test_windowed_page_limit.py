@@ -52,7 +52,8 @@ async def test_a_list_with_totals_cut_at_max_pages_is_not_complete(client_for: M
 
 async def test_a_list_without_totals_cut_at_max_pages_is_not_complete(client_for: Make) -> None:
     """Above 10,000 records GitLab sends no totals: the cut is known from the `next` link of the last
-    page read (doc/api/rest/index.md, "Pagination response headers")."""
+    page read (GitLab's doc/api/rest/_index.md, "Pagination response headers": no x-total,
+    x-total-pages nor rel="last" above 10,000 records)."""
     window = IssuesService(client_for(2, virtual_issues=50_000)).window(max_rows=None)
     await window.start()
     assert window.total is None
