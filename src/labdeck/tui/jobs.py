@@ -2,7 +2,9 @@
 
 This module is headless (no Textual import): the App subscribes to changes and completions and shows them.
 A job function receives its `Job` and reports progress (`set_total`, `advance`) and per-item results
-(`add_result`); raising marks the job failed, cancellation marks it cancelled.
+(`add_result`); raising marks the job failed, cancellation marks it cancelled. What a task says it did is
+defined once, here: `Job.outcome` (succeeded, partly failed, failed, cancelled) from its run (`state`) and
+its per-item results, which `:tasks`, the notification when it ends and the overview all show.
 """
 
 from __future__ import annotations
@@ -36,6 +38,18 @@ class JobState(StrEnum):
     @property
     def finished(self) -> bool:
         return self in (JobState.SUCCEEDED, JobState.FAILED, JobState.CANCELLED)
+
+
+class JobOutcome(StrEnum):
+    """What a task did, as it says it (`Job.outcome`): its run's state, and for a run that ended by itself,
+    its items': succeeded (none failed), partly failed (some), failed (all of them, or the run raised)."""
+
+    QUEUED = "queued"
+    RUNNING = "running"
+    SUCCEEDED = "succeeded"
+    PARTLY_FAILED = "partly failed"
+    FAILED = "failed"
+    CANCELLED = "cancelled"
 
 
 @dataclass(frozen=True)
@@ -93,6 +107,26 @@ class Job:
     @property
     def failed_items(self) -> list[ItemResult]:
         return [r for r in self.results if not r.ok]
+
+    @property
+    def outcome(self) -> JobOutcome:
+        """The one rule of what a task did: a run that ended by itself succeeded only if no item failed;
+        it failed if every item did (a task whose only item failed failed), else it partly failed. A run
+        that raised failed; a cancelled one is cancelled (its items say how far it went)."""
+        if self.state is not JobState.SUCCEEDED:
+            return JobOutcome(self.state.value)
+        failed = len(self.failed_items)
+        if not failed:
+            return JobOutcome.SUCCEEDED
+        return JobOutcome.FAILED if failed == len(self.results) else JobOutcome.PARTLY_FAILED
+
+    def outcome_text(self) -> str:
+        """The outcome with its count when items failed: "failed: 1 of 1 item", "partly failed: 2 of 5
+        items", "succeeded"."""
+        outcome, failed = self.outcome, len(self.failed_items)
+        if failed and outcome in (JobOutcome.FAILED, JobOutcome.PARTLY_FAILED):
+            return f"{outcome.value}: {failed:,} of {counted(len(self.results), 'item')}"
+        return outcome.value
 
     def set_total(self, total: int | None) -> None:
         self.total = total
