@@ -28,7 +28,7 @@ from labdeck.tui.app_base import AppBase
 from labdeck.tui.area_commands import AreaActionCommands
 from labdeck.tui.areas import Area, AreaRequest, find_area
 from labdeck.tui.context import Context
-from labdeck.tui.jobs import Job, JobCentre, JobState
+from labdeck.tui.jobs import Job, JobCentre, JobOutcome
 from labdeck.tui.keymap import binding_ids, check_keymap
 from labdeck.tui.navigation import HOME, Navigator, home_screen
 from labdeck.tui.pane_policy import PanePolicy
@@ -331,8 +331,12 @@ class LabdeckApp(AppBase):
 
     async def run_action(self, action: Any, default_namespace: Any = None, namespaces: Any = None) -> bool:
         """Every action, as Textual runs it; an action on a row whose id could not be read (tolerant
-        reading) is refused here with the reason, before its screen sees it (`identity_refusal`)."""
+        reading) is refused here with the reason, before its screen sees it (`identity_refusal`), and a
+        row action takes the row the cursor shows as the key is pressed (`row_action_starts`)."""
         refuse = getattr(default_namespace, "identity_refusal", None)  # a LabdeckScreen's
+        starts = getattr(default_namespace, "row_action_starts", None)  # the kit's (`PanePolicy`)
+        if callable(starts) and isinstance(action, str):
+            starts(action.split("(", 1)[0])
         if callable(refuse) and isinstance(action, str):
             refusal = refuse(action.split("(", 1)[0])
             if refusal is not None:
@@ -385,13 +389,16 @@ class LabdeckApp(AppBase):
         return self.jobs.start(title, function, total=total)
 
     def _job_done(self, job: Job) -> None:
+        """Say how a task ended, by its outcome (`Job.outcome`: the one rule `:tasks` shows too)."""
         self._refresh_status()
-        if job.state is JobState.SUCCEEDED:
-            failed = len(job.failed_items)
-            detail = f" ({failed} item(s) failed)" if failed else ""
-            self.notify(f"{job.title}: done{detail}", title="Task finished", markup=False,
-                        severity="warning" if failed else "information")
-        elif job.state is JobState.FAILED:
-            self.notify(f"{job.title}: {job.error}", title="Task failed", severity="error", markup=False)
+        outcome = job.outcome
+        if outcome is JobOutcome.SUCCEEDED:
+            self.notify(f"{job.title}: done", title="Task finished", markup=False)
+        elif outcome is JobOutcome.PARTLY_FAILED:
+            self.notify(f"{job.title}: {job.outcome_text()}", title="Task partly failed", markup=False,
+                        severity="warning")
+        elif outcome is JobOutcome.FAILED:
+            self.notify(f"{job.title}: {job.error or job.outcome_text()}", title="Task failed",
+                        severity="error", markup=False)
         else:
             self.notify(f"{job.title}: cancelled", title="Task cancelled", markup=False)

@@ -7,7 +7,9 @@ on the cursor or marked rows by their id (`ROW_ACTIONS`). The kit then, for ever
 - hides mutating actions in read-only mode (footer, palette, and the key does nothing);
 - hides actions whose feature the instance cannot do ("needs GitLab Premium"), or a CI job token cannot reach;
 - refuses, with the reason, a row action on an item whose id could not be read (tolerant reading): the app
-  asks `identity_refusal` before it runs any action (`LabdeckApp.run_action`).
+  asks `identity_refusal` before it runs any action (`LabdeckApp.run_action`);
+- lets a row action act on the row the cursor shows when its key is pressed (`row_action_starts`: the
+  cursor is not moved under it afterwards to a row a form saved).
 
 Before this, each project tab wrote its own read-only check and had neither feature gating nor the
 unreadable-row refusal.
@@ -80,6 +82,14 @@ class PanePolicy(_Pane):
             if binding.action in self.MUTATING_ACTIONS:
                 return f"read-only: {binding.description or binding.action} is not available"
         return None
+
+    def row_action_starts(self, action: str) -> None:
+        """`action` is about to run: a row action reads the row the cursor shows now, and the cursor stays
+        under it (a move to a row a form just saved, not yet read again, is dropped: `saved_row.py`)."""
+        if action in self.ROW_ACTIONS | getattr(self, "CURSOR_ACTIONS", frozenset()):
+            table = self.list_table()
+            if table is not None:
+                table.keep_cursor()
 
     def identity_refusal(self, action: str) -> str | None:
         """Why `action` must not run: a row it acts on is an item whose id could not be read."""

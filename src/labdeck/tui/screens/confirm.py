@@ -1,10 +1,15 @@
 """Confirmations: `ConfirmScreen` (yes/no, Cancel focused) and `TypeToConfirmScreen` (the name must be typed)
 for the most dangerous actions. Messages are Content so server names inside them are never markup.
+
+Drafts: `DraftGuard` is the one rule of every screen that edits text (the form base `FormDialog`, the wiki
+editor): closing it while its text differs from what it opened with asks `DiscardChangesScreen` ("Discard
+your changes?", Keep editing focused) first.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -15,6 +20,12 @@ from textual.widgets import Button, Input, Static
 
 from labdeck.domain.text import sanitize_line
 from labdeck.tui.jobs import JobCentre, still_running_text
+from labdeck.tui.widgets.text_editor import TextEditor
+
+if TYPE_CHECKING:
+    _Screen = ModalScreen[Any]  # what the guard is mixed into (a form, or a full screen)
+else:
+    _Screen = object
 
 
 def _content(message: str | Content) -> Content:
@@ -32,11 +43,12 @@ class ConfirmScreen(ModalScreen[bool]):
     BINDINGS = [Binding("escape", "cancel", "Cancel", id="confirm.cancel")]
 
     def __init__(self, title: str | Content, message: str | Content, *, confirm_label: str = "Confirm",
-                 danger: bool = True, irreversible: str | None = None) -> None:
+                 danger: bool = True, irreversible: str | None = None, cancel_label: str = "Cancel") -> None:
         super().__init__()
         self.confirm_title = _content(title)
         self.message = _content(message)
         self.confirm_label = confirm_label
+        self.cancel_label = cancel_label
         self.danger = danger
         self.irreversible = irreversible  # why labdeck's journal cannot undo it (said before it runs)
 
@@ -49,7 +61,7 @@ class ConfirmScreen(ModalScreen[bool]):
                              classes="confirm-irreversible")
             yield from self.compose_extra()
             with Horizontal(classes="confirm-buttons"):
-                yield Button("Cancel", id="cancel", variant="default")
+                yield Button(self.cancel_label, id="cancel", variant="default")
                 yield Button(self.confirm_label, id="confirm", variant="error" if self.danger else "primary")
 
     def compose_extra(self) -> ComposeResult:
@@ -133,3 +145,33 @@ class TypeToConfirmScreen(ConfirmScreen):
 
     def can_confirm(self) -> bool:
         return self.query_one("#confirm-name", Input).value == self.expected
+
+
+class DiscardChangesScreen(ConfirmScreen):
+    """Asked before an editor with unsaved text closes (`DraftGuard`): Keep editing is focused (enter and
+    escape keep editing), Discard closes the editor and loses the text."""
+
+    def __init__(self) -> None:
+        super().__init__("Discard your changes?", "What you typed here has not been saved; it is lost if you "
+                         "discard it.", confirm_label="Discard", cancel_label="Keep editing")
+
+
+class DraftGuard(_Screen):
+    """Mixed into every screen that edits text, before its Textual base: `close_keeping_drafts(close)` runs
+    `close` at once when nothing typed would be lost, else asks `DiscardChangesScreen` first and closes
+    only on Discard. What counts as unsaved is `unsaved_changes()`: by default a `TextEditor` whose text
+    differs from what it opened with; a screen that knows more (a title, a saved page) says so there."""
+
+    def unsaved_changes(self) -> bool:
+        return any(editor.changed for editor in self.query(TextEditor))
+
+    def close_keeping_drafts(self, close: Callable[[], object]) -> None:
+        if not self.unsaved_changes():
+            close()
+            return
+
+        def answered(discard: bool | None) -> None:
+            if discard:
+                close()
+
+        self.app.push_screen(DiscardChangesScreen(), answered)

@@ -115,6 +115,10 @@ class TableModel:
     def key_of(self, row: Any) -> Hashable:
         return self._key_fn(row)
 
+    def keys(self) -> frozenset[Hashable]:
+        """The keys of every loaded row."""
+        return frozenset(self._pos)
+
     def _prepare(self, row: Any) -> tuple[Hashable, tuple[Cell, ...] | None, str]:
         if self._plains_fn is not None:
             texts = self._plains_fn(row)

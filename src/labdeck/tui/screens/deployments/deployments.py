@@ -292,7 +292,8 @@ class DeploymentsScreen(ScopedScreen):
                 self.load_all(refresh=True)
 
         open_write_form(self, StatusDialog(deployment), lambda status: service.set_status(
-            scope, deployment.id, status), verify=is_set, done=changed, refresh=self._reload_all)
+            scope, deployment.id, status), verify=is_set, row=deployment, done=changed,
+                        refresh=self._reload_all)
 
     def _reload_all(self) -> None:
         if is_live(self):
@@ -330,7 +331,7 @@ class DeploymentsScreen(ScopedScreen):
 
         # the dialog sends it and stays open (input kept) until it is recorded (`WriteForm`)
         open_write_form(self, CreateDeploymentDialog(self._select("environment") or ""), create,
-                        verify=recorded, done=created, refresh=self._reload_all)
+                        verify=recorded, row=None, done=created, refresh=self._reload_all)
 
     def action_protected(self) -> None:
         if not self.scope:

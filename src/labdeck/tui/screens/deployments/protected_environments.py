@@ -251,8 +251,8 @@ class ProtectedEnvironmentsScreen(LabdeckScreen):
                 self.notify(f"{request.environment}: rule added", markup=False)
                 self.load(refresh=True)
 
-        open_write_form(self, AddRuleDialog(current, self.environments), add, verify=present, done=added,
-                        refresh=lambda: self.load(refresh=True) if is_live(self) else None)
+        open_write_form(self, AddRuleDialog(current, self.environments), add, verify=present, row=None,
+                        done=added, refresh=lambda: self.load(refresh=True) if is_live(self) else None)
 
     async def resolve(self, service: DeploymentsService, request: RuleRequest) -> DeployRule:
         """The rule of `request`; a user or group that does not exist is refused (`UnknownTarget`)."""

@@ -63,6 +63,9 @@ class GroupTree(Tree[Group | None]):
             line.remove()
         for group in rows:
             node.add(group_label(group), data=group, allow_expand=True)
+        if window.cut and not rows:  # the level goes on past max_pages: said, never a silent end
+            node.add_leaf(Text(f"… groups {window.count_text()} (raise max_pages to read on)",
+                               style="dim italic"), data=None)
         if rows and not window.exhausted:
             shown = start + len(rows)
             more = node.add_leaf(Text(f"… more groups ({window.count_text(1, shown)}): enter reads the next "

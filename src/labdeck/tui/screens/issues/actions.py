@@ -133,7 +133,7 @@ class IssueActions(IssuesHost):
         open_write_form(self, EditIssueScreen(issue.reference, issue.title, issue.label_names,
                                              issue.description or ""),
                         lambda changes: service.update_issue(pid, iid, **changes), verify=saved_already,
-                        done=edited, refresh=lambda: self.refresh_issue(issue))
+                        row=issue, done=edited, refresh=lambda: self.refresh_issue(issue))
 
     def action_comment(self) -> None:
         target = self._write_target()
@@ -152,7 +152,7 @@ class IssueActions(IssuesHost):
 
         editor = CommentScreen(Content.from_markup("Comment on [b]$ref[/b]", ref=issue.reference))
         open_write_form(self, editor, lambda body: service.add_note(pid, iid, body), verify=present,
-                        done=sent, refresh=lambda: self.refresh_issue(issue))
+                        row=issue, done=sent, refresh=lambda: self.refresh_issue(issue))
 
     @work(group="issues-single")
     async def refresh_issue(self, issue: Issue) -> None:
@@ -189,7 +189,7 @@ class IssueActions(IssuesHost):
                 self.refresh_issue(issue)
 
         open_write_form(self, TimeTrackingScreen(issue.reference, issue.time_stats), track, verify=applied,
-                        done=tracked, refresh=lambda: self.refresh_issue(issue))
+                        row=issue, done=tracked, refresh=lambda: self.refresh_issue(issue))
 
     def action_promote(self) -> None:
         issue = self.current()

@@ -292,6 +292,12 @@ class EditIssueScreen(FormDialog[dict[str, str]]):
     def nothing_to_send(self, result: dict[str, str]) -> bool:
         return not result
 
+    def unsaved_changes(self) -> bool:
+        """The description typed (`DraftGuard`), and the title and labels too."""
+        return super().unsaved_changes() or (
+            self.query_one("#issues-edit-title", Input).value != self.old_title
+            or self.query_one("#issues-edit-labels", Input).value != self.old_labels)
+
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()
         self.submit()

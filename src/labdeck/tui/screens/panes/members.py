@@ -224,7 +224,8 @@ class MembersPane(OwnerPane, Widget):
                 self.load(refresh=True)
 
         open_write_form(self, form, write, verify=lambda values: owner.member_applied(service, row, values),
-                        done=done, refresh=lambda: self.load(refresh=True) if is_live(self) else None)
+                        row=row, done=done,
+                        refresh=lambda: self.load(refresh=True) if is_live(self) else None)
 
     def action_remove_member(self) -> None:
         cursor = self.view.table.cursor_row

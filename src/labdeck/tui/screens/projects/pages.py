@@ -151,7 +151,7 @@ class PagesTab(PanePolicy, Widget):
             return await service.create(project_id, request.name, auto_ssl_enabled=request.auto_ssl,
                                         certificate=request.certificate, key=request.key, as_files=True)
 
-        self._open_domain_form(DomainDialog(), save, "Added")
+        self._open_domain_form(DomainDialog(), save, "Added", None)
 
     def action_certificate(self) -> None:
         domain, service, project_id = self.view.table.cursor_row, pages_service(self), self.project.id
@@ -163,10 +163,10 @@ class PagesTab(PanePolicy, Widget):
                                         certificate=request.certificate, key=request.key, as_files=True)
 
         self._open_domain_form(DomainDialog(domain=domain.domain, auto_ssl=domain.auto_ssl_enabled), save,
-                               "Updated")
+                               "Updated", domain)
 
     def _open_domain_form(self, dialog: DomainDialog, save: Callable[[DomainRequest], Any],
-                          verb: str) -> None:
+                          verb: str, domain: PagesDomain | None) -> None:
         """After a lost answer the domain is read again: there, with that automatic-certificate setting and,
         when one was sent, that certificate?"""
         service, project_id = pages_service(self), self.project.id
@@ -182,7 +182,7 @@ class PagesTab(PanePolicy, Widget):
             return found.auto_ssl_enabled == request.auto_ssl and (
                 request.certificate is None or (pem or "").strip() == request.certificate.strip())
 
-        open_write_form(self, dialog, save, verify=saved, done=self._saved(verb),
+        open_write_form(self, dialog, save, verify=saved, row=domain, done=self._saved(verb),
                         refresh=lambda: self.load(refresh=True) if is_live(self) else None)
 
     def _confirm(self, title: str, template: str, domain: PagesDomain, act: Callable[[str], Any]) -> None:

@@ -151,7 +151,8 @@ class TagsTab(PanePolicy, Widget):
                 self.load(refresh=True)
 
         open_write_form(self, TagCreateDialog(self.project.default_branch or "main"), create, verify=exists,
-                        done=created, refresh=lambda: self.load(refresh=True) if is_live(self) else None)
+                        row=None, done=created,
+                        refresh=lambda: self.load(refresh=True) if is_live(self) else None)
 
     def action_delete_tag(self) -> None:
         tag = self.view.table.cursor_row

@@ -36,7 +36,7 @@ from labdeck.api.registry_known import KnownRepository, known_for
 from labdeck.tui.areas import AreaRequest
 from labdeck.tui.clock import Today, today_of
 from labdeck.tui.context import context_of
-from labdeck.tui.jobs import Job, JobState, counted
+from labdeck.tui.jobs import Job, JobOutcome, JobState, counted
 from labdeck.tui.screens.base import LabdeckScreen
 
 Target = tuple[str, AreaRequest]
@@ -242,7 +242,7 @@ class OverviewPanel(Vertical):
     def _job_lines(self, options: list[Option | None]) -> None:
         jobs = context_of(self).jobs
         running = [j for j in jobs.jobs if j.state in (JobState.RUNNING, JobState.QUEUED)]
-        failed = [j for j in jobs.jobs if j.state == JobState.FAILED or (j.state.finished and j.failed_items)]
+        failed = [j for j in jobs.jobs if j.outcome in (JobOutcome.FAILED, JobOutcome.PARTLY_FAILED)]
         if not running and not failed:
             return
         self._heading(options, "Tasks of this session")
