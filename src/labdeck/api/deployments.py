@@ -27,11 +27,13 @@ from labdeck.api.models.deployments import (
 from labdeck.api.models.fast_lists import fast_decoder
 from labdeck.api.projects import forget
 from labdeck.domain import catalogue as ep
+from labdeck.domain.deploy_failures import FailureWindow
 from labdeck.domain.deployments import SETTABLE_STATUSES, DeployRule, parse_rule, sha_problem
 from labdeck.domain.digits import integer_value, parse_digits
 from labdeck.domain.text import sanitize
 
 Ref = int | str
+FAILED_PAGE = 100  # failed deployments read per project for a count (more: the server's x-total counts)
 Progress = Callable[[int, int | None], None]  # (read so far, total when the server said)
 
 
@@ -86,6 +88,19 @@ class DeploymentsService:
         params = {"order_by": "id", "sort": "asc", "updated_after": _when(updated_after)}
         return await b.DEPLOYMENT_ROWS.read(self.client, project, params=params, refresh=refresh,
                                             decode=deployment_rows())
+
+    async def failed(self, project: Ref, window: FailureWindow,
+                     per_page: int = FAILED_PAGE) -> tuple[list[Deployment], int]:
+        """The deployments that failed in `window` (`deploy_failures`), newest first, from one page of the
+        server's `status=failed&updated_after=` listing (GitLab pairs an `updated_at` filter with
+        `order_by=updated_at`, `app/finders/deployments_finder.rb`), and how many there are: the server's
+        `x-total` when more pages follow, else those of the page that the window holds."""
+        params = {"status": "failed", "updated_after": _when(window.since), "order_by": "updated_at",
+                  "sort": "desc", "per_page": per_page}
+        page = await self.client.get_page(ep.DEPLOYMENTS.path(project), params)
+        found = window.failed(b.DEPLOYMENTS.parse_clean(page.items))
+        more = page.next_url is not None and page.total is not None
+        return found, page.total if more and page.total is not None else len(found)
 
     async def deployment(self, project: Ref, deployment_id: int) -> Deployment:
         return await b.DEPLOYMENT.read(self.client, project, deployment_id)

@@ -9,6 +9,7 @@
   `user_id`, `group_id`, `access_level`; access levels are 30 (Developer), 40 (Maintainer), 60 (Admin).
 - A deployment's commit SHA: 7 to 40 hexadecimal characters (an abbreviated or a full SHA-1), or 64 (a full
   SHA-256 of a repository in that object format); anything else is refused before it is sent.
+- The listing's `updated_after`/`updated_before` bounds (`updated_within`: both include the instant).
 - Summaries for the timeline: deployments per day, success rate, the last successful deployment.
 """
 
@@ -62,6 +63,19 @@ def allowed_transitions(current: str) -> tuple[str, ...]:
             continue
         out.append(status)
     return tuple(out)
+
+
+def updated_within(updated_at: datetime | None, after: datetime | None = None,
+                   before: datetime | None = None) -> bool:
+    """Whether a deployment updated at `updated_at` passes the listing's `updated_after`/`updated_before`
+    filters: both bounds include the instant (GitLab's `Deployment` includes `UpdatedAtFilterable`,
+    `app/models/concerns/updated_at_filterable.rb`: `updated_at >= after`, `updated_at <= before`). One
+    without an update time passes no bound."""
+    if after is None and before is None:
+        return True
+    if updated_at is None:
+        return False
+    return (after is None or updated_at >= after) and (before is None or updated_at <= before)
 
 
 def can_transition(current: str, new: str) -> bool:

@@ -178,6 +178,15 @@ class Context:
         if self.session is not None:
             self.session.note_project(project_id, path)
 
+    @property
+    def recent_groups(self) -> list[str]:
+        return list(self.session.recent_groups) if self.session is not None else []
+
+    def note_group(self, path: str) -> None:
+        """Remember a group whose deployments board the user opened (the overview follows its failures)."""
+        if self.session is not None:
+            self.session.note_group(path)
+
 
 def _type_ahead() -> TypeAhead:
     from labdeck.tui.type_ahead import TypeAhead

@@ -5,8 +5,10 @@ age, deployments per day (a sparkline of the last 14 days; the detail pane has 3
 and 30 days, drift from production, ref, short SHA and who deployed; rows whose newest deployment failed
 in the last 24 hours come first. Rows paint as projects arrive. `enter` opens the project's deployments,
 the environment, status and age fields filter, `ctrl+e` exports (the shared list export), `W` watches
-(the shared watch mode: changed rows lit), `r` reads everything again. Projects that could not be read
-are named in the status line; projects without environments are folded away and counted.
+(the shared watch mode: changed rows lit), `r` reads everything again. The status line counts the
+deployments that failed in the last 24 hours (`domain.deploy_failures`, as the overview counts them for
+this group); projects that could not be read are named there, projects without environments are folded
+away and counted. Opening a board makes the overview follow the group's failed deployments.
 """
 
 from __future__ import annotations
@@ -221,6 +223,7 @@ class DeployBoardScreen(LabdeckScreen):
             self.table.loading_more = False
         self.progress = ""
         self.rows = self.read.board.rows
+        self.ctx.note_group(self.group)  # the overview follows this group's failed deployments
         self.apply_filters()
         self.show_status()
         self.mark_data_loaded()
@@ -231,10 +234,10 @@ class DeployBoardScreen(LabdeckScreen):
         if self.progress or read is None:
             out.append(f"{counted(len(self.rows), 'row')}, {self.progress}", style="dim")
         else:
-            failed = sum(r.failed_recently for r in read.board.rows)
             out.append(f"{read.projects} projects, {len(read.board.rows)} environments")
-            if failed:
-                out.append(f", {failed} failed in 24h", style="red")
+            if read.window is not None:  # the overview's figure for this group (`deploy_failures`)
+                failed = read.window.count_text(len(read.failed))
+                out.append(f", {failed}", style="red" if read.failed else "dim")
             if read.board.without_environments:
                 out.append(f", {len(read.board.without_environments)} without environments", style="dim")
             if read.unreadable:

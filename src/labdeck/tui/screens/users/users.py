@@ -23,13 +23,14 @@ from textual.containers import Horizontal
 from textual.content import Content
 from textual.widgets import Input, Static, Tab, Tabs
 
+from labdeck.api import changes_seen
 from labdeck.api.models.moderation import Condition, ModeratedUser
 from labdeck.api.users import UsersService
 from labdeck.domain.journal_rules import NO_INVERSE_USER_OPS
 from labdeck.domain.moderation import Operation, self_lockout
 from labdeck.domain.text import status_line
 from labdeck.tui.areas import AreaRequest
-from labdeck.tui.bulk import BulkAction, BulkQuestion, confirm_bulk, start_bulk
+from labdeck.tui.bulk import BulkAction, BulkQuestion, confirm_bulk, refresh_lists, show_in_place, start_bulk
 from labdeck.tui.clock import Today, today_of
 from labdeck.tui.jobs import Job, counted
 from labdeck.tui.list_feed import EarlyWindow, ListFeed
@@ -371,9 +372,13 @@ class UsersScreen(LabdeckScreen):
             self.notify(f"{op.label} {user.username}: refused, {reason}", title="Moderation",
                         severity="error", markup=False, timeout=8)
             return
-        result = await service.try_moderate(user.id, op, user.username)
+        with changes_seen.watching() as altered:
+            result = await service.try_moderate(user.id, op, user.username)
+        if result.ok:  # the row reads its new state when "done" shows (bulk.show_in_place)
+            show_in_place(self.app, user, user.after(op, self.today()))
         self.notify(result.summary, title="Moderation", severity="information" if result.ok else "error",
                     markup=False, timeout=8)
+        refresh_lists(self.app, altered, besides=(self,))
         self.load_users(refresh=True)
 
     def run_bulk(self, users: list[ModeratedUser], op: Operation,
@@ -397,7 +402,8 @@ class UsersScreen(LabdeckScreen):
             f"{op.label.capitalize()} {counted(len(users), 'user')}", users,
             lambda u: u.username or str(u.id), moderate,
             noun="user", verb=f"({op.label})", skip=lambda u: self.refuse_self(u, op),  # not the caller's own
-            refresh=lambda: self.load_users(refresh=True), scope=scope)
+            refresh=lambda: self.load_users(refresh=True), scope=scope,
+            after=lambda u: u.after(op, self.today()))
 
 
 def open_users(request: AreaRequest) -> UsersScreen:
