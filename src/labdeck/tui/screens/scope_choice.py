@@ -66,9 +66,6 @@ class ScopeChoice(ModalScreen[str | None]):
     SENDS_NO_WRITE = "a question: the opener acts after the answer"
 
     CSS_PATH = "confirm.tcss"
-    DEFAULT_CSS = """
-    ScopeChoice { align: center middle; background: $background 60%; }
-    """
     AUTO_FOCUS = "#scope-loaded"
     BINDINGS = [Binding("escape", "cancel", "Cancel", id="scope.cancel")]
 
