@@ -3,10 +3,9 @@ retries, rate-limit pacing, redirects kept on the instance, a concurrency limit,
 errors, the request log) and reads their answers (JSON bodies, off the event loop when large; pages; whole
 lists through the list cache).
 
-It uses, and is not used by: `addressing.py` (a path made the instance's URL, auth headers, names shown),
-`read_only_guard.py` (what a change is: refused while read-only, journalled otherwise), `page_fetch.py`
-(walking a list's pages), `body.py` (bodies read capped, decoded), `backoff.py`, `redirects.py`,
-`rate_limit.py`, `server_time.py`, `cache.py` and the undo journal it is given (`journal`)."""
+It touches the network (through httpx), the request log, the list cache and the undo journal it is given;
+never the TUI. The parts it stands on (the instance's addressing, the read-only guard, the page walks,
+bodies, backoff, redirects, rate limits, the instance's clock) never name it."""
 
 from __future__ import annotations
 

@@ -3,7 +3,7 @@ on every redirect hop; the undo journal records them. Reads are not changes, nor
 queries (no mutation) to the instance's own `/api/graphql` with no query string and nothing sent beside its
 JSON; everything else is (the rule itself is `domain.read_only.refusal`).
 
-Reads the connection settings and the instance's address (`api/addressing.py`); sends nothing."""
+Reads the connection settings and the instance's address (`Addressing`); sends nothing."""
 
 from __future__ import annotations
 

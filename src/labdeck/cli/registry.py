@@ -1,5 +1,4 @@
-"""`labdeck registry plan`: the bulk tag delete preview, headless (`labdeck registry policy`, the cleanup
-policy's simulation, lives in `cli/registry_policy.py`).
+"""`labdeck registry plan`: the bulk tag delete preview, headless.
 
     labdeck registry plan PROJECT REPOSITORY_ID --delete REGEX [--keep REGEX] [--keep-n N]
                           [--older-than 1d] [--json] [--no-cache] [--no-graphql]

@@ -3,8 +3,8 @@ natural widths measured from a bounded sample of the loaded rows, widened by the
 of every row), and its lines as `Strip`s (the header, a row), each built once with its final styles and
 cached.
 
-Reads the table's model (`table_model.py`) and the styles it is given; never the widget: the widget says
-which line goes where, which styles the table has, and when drawn lines are stale (`forget`)."""
+Reads the table's model and the styles it is given; never the widget: the widget says which line goes
+where, which styles the table has, and when drawn lines are stale (`forget`)."""
 
 from __future__ import annotations
 
