@@ -34,13 +34,14 @@ from labdeck.tui.navigation import HOME, Navigator, home_screen
 from labdeck.tui.pane_policy import PanePolicy
 from labdeck.tui.screens.form_keys import FormKeys, hold_key, is_typing
 from labdeck.tui.session import TransportFactory, cache_dir, open_session, state_dir
-from labdeck.tui.textual_internals import install_dismiss_guard, install_paste_fix
+from labdeck.tui.textual_internals import install_dismiss_guard, install_field_key_fix, install_paste_fix
 from labdeck.tui.themes import DEFAULT_THEME, discover_themes, package_theme_dir, user_theme_dir
 from labdeck.tui.type_ahead import PromptKeys
 from labdeck.tui.widgets.path_input import PathInput
 
 install_dismiss_guard()  # a screen dismisses only itself, once (fast keys reach a closing dialog)
 install_paste_fix()  # a paste with an ESC in it arrives whole and in order, controls made visible
+install_field_key_fix()  # a backspace and a letter read together: both typed, in order
 
 TYPED_IN_FIELDS = frozenset({"quit", "jump", "help", "refresh"})  # their keys are letters
 
