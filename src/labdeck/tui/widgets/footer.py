@@ -28,8 +28,9 @@ from textual.widgets import Footer
 
 from labdeck.tui.textual_internals import FooterKey
 
-TAIL = ("close_filter", "back", "jump", "command_palette", "refresh", "quit")
-TYPING = ("submit", "submit_form", "move_focus(1)", "close_filter", "back", "command_palette", "quit")
+TAIL = ("close_filter", "back", "jump", "command_palette", "refresh", "quit", "quit_anywhere")
+TYPING = ("submit", "submit_form", "move_focus(1)", "close_filter", "back", "command_palette", "quit",
+          "quit_anywhere")  # (ctrl+q: `q` is typed)
 HELP = ("help", "help_anywhere")  # kept at the right edge: always on screen
 # Textual's stock descriptions, in labdeck's words
 LABELS = {"select_cursor": "Open", "toggle_node": "Expand", "submit": "Apply", "show_overlay": "Choose",
