@@ -9,7 +9,8 @@ what was done and what failed, and every list the job changed reloads if its scr
 
 `confirm_bulk` asks first, the same way everywhere: the area's question, then who or what it acts on, by
 the names the results will use (`targets_text`: sanitised, literal text, the first few and "and N more"),
-and those it will skip with why.
+and those it will skip with why; a change that writes over something says what (`BulkQuestion.replaces`).
+Cancelling it says "cancelled" (`screens/confirm.Cancellable`).
 `refresh_lists` re-reads the open areas whose lists show the catalogue's cache families a change altered
 (each area declares its `lists` in `tui/areas.py`): the journal's undo uses it, wherever the list is open.
 On a partial list the area asks first which rows (`screens/scope_choice.choose_scope`); with "all matching"
@@ -145,7 +146,8 @@ def targets_message(action: BulkAction[T]) -> Content:
 @dataclass
 class BulkQuestion:
     """The confirmation of a bulk action: a title, the area's question, the button; `typed` asks for that
-    text to be typed (the most dangerous actions), `irreversible` says why the journal cannot undo it."""
+    text to be typed (the most dangerous actions), `irreversible` says why the journal cannot undo it,
+    `replaces` what it writes over (`domain.replacements.replaced_text`: "replaces bob on 3 issues")."""
 
     title: str
     question: str | Content
@@ -153,6 +155,7 @@ class BulkQuestion:
     danger: bool = True
     typed: str | None = None
     irreversible: str | None = None
+    replaces: str = ""
 
 
 def confirm_bulk(owner: DOMNode, action: BulkAction[T], ask: BulkQuestion, *,
@@ -168,8 +171,8 @@ def confirm_bulk(owner: DOMNode, action: BulkAction[T], ask: BulkQuestion, *,
     screen: ConfirmScreen
     if ask.typed is not None:
         screen = TypeToConfirmScreen(ask.title, message, ask.typed, confirm_label=ask.confirm_label,
-                                     irreversible=ask.irreversible)
+                                     irreversible=ask.irreversible, replaces=ask.replaces)
     else:
         screen = ConfirmScreen(ask.title, message, confirm_label=ask.confirm_label, danger=ask.danger,
-                               irreversible=ask.irreversible)
+                               irreversible=ask.irreversible, replaces=ask.replaces)
     owner.app.push_screen(screen, answered)

@@ -272,7 +272,7 @@ class WikiEditorScreen(LabdeckScreen):
                 self.dismiss(self.saved_once)
 
         self.app.push_screen(ConfirmScreen("Unsaved changes", "Leave and discard the unsaved changes?",
-                                           confirm_label="Discard"), answered)
+                                           confirm_label="Discard", changes=False), answered)
 
     def action_upload(self) -> None:
         def chosen(path: str | None) -> None:
