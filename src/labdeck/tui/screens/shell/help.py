@@ -4,7 +4,8 @@ It opens on the focused screen's own keys (issue 33): first what the footer show
 the focus, in the footer's order (`footer_order`), then the rest of the screen's keys (its own bindings
 and its panes'), then the keys of the focused list or field itself (moving, marking, sorting), and last,
 under "Everywhere", the app's keys that work on every screen (jump, palette, back, refresh, quit). At 80x24
-the help fills the terminal, so the screen's own keys are on screen without scrolling.
+the help may fill the terminal (no spacing lines), so the screen's own keys are on screen without
+scrolling.
 """
 
 from __future__ import annotations
@@ -90,11 +91,11 @@ class HelpScreen(ModalScreen[None]):
             yield Static(Text(f"Keys · {self.help_title}", style="bold"), id="help-title")
             table: DataTable[Text] = DataTable(id="help-table", cursor_type="row", zebra_stripes=True)
             table.add_columns(Text("Key"), Text("Action"), Text("Id (for [keymap])"))
-            everywhere_said = False
+            own = False  # a key of the screen listed: the app's keys then come under a line of their own
             for row in self.rows:
-                if row.section == "app" and not everywhere_said and row is not self.rows[0]:
+                if row.section == "app" and own:
                     table.add_row(Text(""), Text(EVERYWHERE, style="bold dim"), Text(""))
-                    everywhere_said = True
+                own = row.section != "app"
                 table.add_row(Text(row.key, style="bold"), Text(row.description), Text(row.binding_id))
             yield table
             yield Static("Remap any key in the config: [keymap] id = \"keys\" · escape closes",
