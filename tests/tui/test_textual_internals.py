@@ -29,6 +29,13 @@ def test_every_private_name_used_still_exists() -> None:
     for name in ("_screen_stacks", "_return_code", "_exception", "_exception_event"):
         assert hasattr(app, name), name
     assert callable(getattr(CommandList, "_update_lines", None))
+    from textual.message import Message
+    from textual.widgets import Input, TextArea
+
+    for field in (Input, TextArea):  # the field key fix wraps their own key handlers
+        assert "_on_key" in field.__dict__, field
+    message = Message()
+    assert message._stop_propagation is False and message._no_default_action is False
 
 
 def test_the_pilot_idle_wait_the_tests_tune_still_reads_its_two_names() -> None:
