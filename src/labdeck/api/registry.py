@@ -44,6 +44,7 @@ from labdeck.api.tag_cache import TagDetailCache
 from labdeck.api.tag_detail_stream import DetailStream
 from labdeck.domain import catalogue as ep
 from labdeck.domain.registry_cleanup import CleanupRules
+from labdeck.domain.registry_sizes import format_size as format_size  # the registry's one size format
 
 LOCK_SECONDS = 3600
 _LOCK_HINT = "at most once an hour"
@@ -66,18 +67,6 @@ def format_wait(seconds: float) -> str:
     seconds = max(int(seconds + 0.999), 0)
     minutes, rest = divmod(seconds, 60)
     return f"{minutes}m {rest:02d}s" if minutes else f"{rest}s"
-
-
-def format_size(size: int | None) -> str:
-    """`1.2 GB`, `350 MB`, `0 B` (decimal units, as the registry's UI shows sizes); `—` when unknown."""
-    if size is None:
-        return "—"
-    value = float(size)
-    for unit in ("B", "kB", "MB", "GB", "TB"):
-        if value < 1000 or unit == "TB":
-            return f"{value:.0f} {unit}" if unit == "B" or value >= 100 else f"{value:.1f} {unit}"
-        value /= 1000
-    return f"{value:.1f} TB"  # pragma: no cover
 
 
 def format_age(created: datetime | None, now: datetime) -> str:
