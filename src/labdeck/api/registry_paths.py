@@ -13,6 +13,7 @@ repositories at a time (the tag-detail cache makes a second read cheap).
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from labdeck.api.errors import LabdeckError, NotFound
@@ -94,9 +95,11 @@ async def find_repository(service: RegistryService, target: str, *, repository_i
     raise RepositoryNotFound(f"no project holds a repository at {target}")
 
 
-async def repository_sizes(service: RegistryService, repos: list[RegistryRepository],
+async def repository_sizes(service: RegistryService, repos: list[RegistryRepository], *,
+                           on_size: Callable[[RegistryRepository, Figure | LabdeckError], None] | None = None,
                            ) -> dict[int, Figure | LabdeckError]:
-    """Each repository's size (its unique blobs), or the error that kept it from being read."""
+    """Each repository's size (its unique blobs), or the error that kept it from being read; `on_size` is
+    told each as it is known (a list fills its cells as they come)."""
     gate = asyncio.Semaphore(SIZES_AT_ONCE)
 
     async def one(repo: RegistryRepository) -> Figure | LabdeckError:
@@ -105,8 +108,12 @@ async def repository_sizes(service: RegistryService, repos: list[RegistryReposit
                 details = await service.tag_details(repo.project_id or owner_path(repo), repo.id,
                                                     tags_count=repo.tags_count, path=repo.path)
             except LabdeckError as error:
-                return error
-        return repository_size([d.to_tag_info() for d in details])
+                found: Figure | LabdeckError = error
+            else:
+                found = repository_size([d.to_tag_info() for d in details])
+        if on_size is not None:
+            on_size(repo, found)
+        return found
 
     found = await asyncio.gather(*(one(repo) for repo in repos))
     return {repo.id: figure for repo, figure in zip(repos, found, strict=True)}
