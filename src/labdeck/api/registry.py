@@ -35,7 +35,6 @@ from labdeck.api.models.registry import RegistryRepository, RegistryTag, Registr
 from labdeck.api.registry_graphql import (
     ADMIN_BATCH,
     BATCH,
-    MANIFEST_BATCH,
     PAGE,
     GraphQLRefused,
     RegistryGraphQL,
@@ -43,11 +42,11 @@ from labdeck.api.registry_graphql import (
     availability,
 )
 from labdeck.api.registry_known import known_for
+from labdeck.api.registry_layers import with_layers
 from labdeck.api.tag_cache import TagDetailCache
 from labdeck.api.tag_detail_stream import DetailStream
 from labdeck.domain import catalogue as ep
 from labdeck.domain.registry_cleanup import CleanupRules
-from labdeck.domain.registry_sizes import Blob
 from labdeck.domain.registry_sizes import format_size as format_size  # the registry's one size format
 
 LOCK_SECONDS = 3600
@@ -206,37 +205,8 @@ class RegistryService:
 
     async def with_layers(self, repository_id: int,
                           details: list[RegistryTagDetail]) -> list[RegistryTagDetail]:
-        """The details with their manifests' layers: from the cache (a digest's layers never change), else
-        GraphQL's `manifest`, `MANIFEST_BATCH` digests a request, concurrently. Where GraphQL cannot say (no
-        GraphQL, refused, a manifest list) a detail stays without: the figures then say they are upper
-        bounds."""
-        missing = sorted({d.digest for d in details if d.layers is None and d.digest})
-        if not missing:
-            return details
-        found: dict[str, tuple[Blob, ...]] = {}
-        if self.tag_cache is not None:
-            found.update(self.tag_cache.layers(repository_id, missing))
-        wanted = [digest for digest in missing if digest not in found]
-        state = availability(self.client)
-        if wanted and self.graphql is not None and state.usable is not False:
-            graphql = self.graphql
-
-            async def batch(chunk: list[str]) -> dict[str, tuple[Blob, ...] | None]:
-                try:
-                    return await graphql.manifests_batch(repository_id, chunk)
-                except GraphQLRefused as refused:
-                    if refused.session_wide:
-                        state.usable, state.reason = False, refused.reason
-                    return {}
-
-            parts = await asyncio.gather(*(batch(wanted[i:i + MANIFEST_BATCH])
-                                           for i in range(0, len(wanted), MANIFEST_BATCH)))
-            found.update((digest, blobs) for part in parts for digest, blobs in part.items()
-                         if blobs is not None)
-        if not found:
-            return details
-        return [d.with_layers(found[d.digest]) if d.layers is None and d.digest in found else d
-                for d in details]
+        """The details with their manifests' layers (`registry_layers.with_layers`)."""
+        return await with_layers(self.client, self.graphql, self.tag_cache, repository_id, details)
 
     async def _stream_details(self, project: Ref, repository_id: int, first: TagsPage | None,
                               on_progress: Progress | None,

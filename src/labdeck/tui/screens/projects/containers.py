@@ -27,13 +27,11 @@ from labdeck.api.models.projects import Project
 from labdeck.api.models.registry import RegistryRepository
 from labdeck.tui.clock import Now, now_of
 from labdeck.tui.pane_policy import PanePolicy
-from labdeck.tui.screens.registry.registry import (
-    RegistryTagsScreen,
+from labdeck.tui.screens.registry.registry import RegistryTagsScreen, ask_delete_repository, registry_service
+from labdeck.tui.screens.registry.repositories import (
     Sizes,
-    ask_delete_repository,
     known_sizes,
     read_sizes,
-    registry_service,
     repository_columns,
     repository_detail,
 )
@@ -104,7 +102,7 @@ class ContainerRegistryTab(PanePolicy, Widget):
 
     @work(exclusive=True, group="project-containers-sizes")
     async def load_sizes(self, repos: list[RegistryRepository]) -> None:
-        await read_sizes(self, self.table, repos, self.sizes)
+        await read_sizes(self, registry_service(self), self.table, repos, self.sizes)
 
     def changed(self) -> None:
         """A job deleted tags or a repository: the counts are read again (if the tab is still open)."""

@@ -1,10 +1,9 @@
 """`:registry`: container registry repositories of a project or a group (with tag counts, ids and sizes), and
 the tags of one repository (name, age, size, digest).
 
-A repository's size is its unique blobs (`domain.registry_sizes`, the figure of every screen and the CLI):
-known at once for a repository this session has read, else read in the background, a few repositories at a
-time (`api.registry_paths.repository_sizes`), each cell filled as it comes. A tag's size is GitLab's
-`total_size`: all its layers, shared ones included.
+A repository's size is its unique blobs (`domain.registry_sizes`, the figure of every screen and the CLI;
+the list's columns and sizes are `repositories.py`'s). A tag's size is GitLab's `total_size`: all its layers,
+shared ones included.
 
 - Repositories: type a project or group path (`f`) and press enter; `enter` opens a repository's tags;
   `x` deletes the repository (its path must be typed), then follows the deletion as a job until it is
@@ -31,13 +30,11 @@ from textual.content import Content
 from textual.dom import DOMNode
 from textual.widgets import Static
 
-from labdeck.api.errors import LabdeckError, NotFound
+from labdeck.api.errors import NotFound
 from labdeck.api.models.registry import RegistryRepository, RegistryTagDetail
 from labdeck.api.registry import RegistryService, format_age, format_size
-from labdeck.api.registry_known import known_for
-from labdeck.api.registry_paths import repository_sizes
 from labdeck.domain.journal_rules import REGISTRY_NO_INVERSE
-from labdeck.domain.registry_sizes import SIZE_HEADER, SIZE_MEANS, TAG_SIZE_MEANS, Figure, size_text
+from labdeck.domain.registry_sizes import SIZE_MEANS, TAG_SIZE_MEANS
 from labdeck.tui.areas import AreaRequest
 from labdeck.tui.bulk import BulkAction, BulkQuestion, confirm_bulk, start_bulk
 from labdeck.tui.clock import Now, now_of
@@ -45,6 +42,13 @@ from labdeck.tui.context import context_of
 from labdeck.tui.jobs import Job, counted, poll_until
 from labdeck.tui.screens.base import LabdeckScreen, ScopedScreen
 from labdeck.tui.screens.confirm import TypeToConfirmScreen
+from labdeck.tui.screens.registry.repositories import (
+    Sizes,
+    known_sizes,
+    read_sizes,
+    repository_columns,
+    repository_detail,
+)
 from labdeck.tui.widgets.detail_fields import append_fields
 from labdeck.tui.widgets.footer import LIST_KEYS
 from labdeck.tui.widgets.labelled import LabelledField
@@ -55,7 +59,6 @@ from labdeck.tui.widgets.table_model import Column
 from labdeck.tui.workers import is_live
 
 POLL_TIMEOUT = 600.0
-Sizes = dict[int, Figure | str]  # a repository's size, or why it could not be read
 
 
 def registry_service(node: DOMNode) -> RegistryService | None:
@@ -70,79 +73,6 @@ def _timestamp(value: datetime | None) -> float:
 
 
 # --- repositories ---------------------------------------------------------------------------------------
-
-def size_cell(sizes: Sizes, repo: RegistryRepository) -> Text:
-    """The repository's unique blobs; `…` while it is read, `?` when it could not be."""
-    found = sizes.get(repo.id)
-    if found is None:
-        return Text("…", style="dim")
-    return Text("?", style="dim") if isinstance(found, str) else Text(size_text(found))
-
-
-def _size_key(sizes: Sizes, repo: RegistryRepository) -> int:
-    found = sizes.get(repo.id)
-    return found.bytes if isinstance(found, Figure) else -1
-
-
-def repository_columns(sizes: Sizes) -> list[Column]:
-    """The repositories' columns; the size cells read `sizes` (filled as the sizes are read)."""
-    return [
-        Column("path", "Repository", min_width=20, priority=10,
-               text=lambda r: Text(r.path or r.display_name)),
-        Column("name", "Name", min_width=8, priority=2,
-               text=lambda r: Text(r.name or "(root)", style="" if r.name else "dim")),
-        Column("tags", "Tags", width=7, priority=6, align="right", sort_key=lambda r: r.tags_count or 0,
-               text=lambda r: Text("" if r.tags_count is None else f"{r.tags_count:,}")),
-        Column("size", SIZE_HEADER, width=len(SIZE_HEADER), priority=7, align="right",
-               sort_key=lambda r: _size_key(sizes, r), text=lambda r: size_cell(sizes, r)),
-        Column("id", "ID", width=7, priority=3, align="right", text=lambda r: Text(str(r.id))),
-        Column("created", "Created", width=10, priority=4,
-               text=lambda r: Text(r.created_at.strftime("%Y-%m-%d") if r.created_at else "")),
-        Column("status", "Status", priority=5, text=lambda r: Text(r.status or "", style="yellow")),
-    ]
-
-
-def repository_detail(repo: RegistryRepository, sizes: Sizes | None = None) -> Text:
-    found = (sizes or {}).get(repo.id)
-    size = size_text(found) if isinstance(found, Figure) else found or "not read yet"
-    return append_fields(Text(repo.path or repo.display_name, style="bold"), (
-        ("id", str(repo.id)), ("project id", str(repo.project_id or "")), ("location", repo.location or ""),
-        ("tags", str(repo.tags_count or 0)), ("size", f"{size} ({SIZE_MEANS})"),
-        ("status", repo.status or "")), width=12)
-
-
-def known_sizes(owner: DOMNode, repos: list[RegistryRepository], sizes: Sizes) -> list[RegistryRepository]:
-    """Fill `sizes` with what this session already knows (no request); the repositories still to read."""
-    session = context_of(owner).session
-    if session is None:
-        return []
-    known = known_for(session.client)
-    instance = session.client.settings.base_url
-    missing = []
-    for repo in repos:
-        record = known.get(instance, repo.id)
-        if record is not None:
-            sizes[repo.id] = record.size
-        else:
-            missing.append(repo)
-    return missing
-
-
-async def read_sizes(owner: DOMNode, table: ResourceTable, repos: list[RegistryRepository],
-                     sizes: Sizes) -> None:
-    """The sizes not known yet, read a few repositories at a time; each row redrawn as its size comes."""
-    service = registry_service(owner)
-    missing = known_sizes(owner, repos, sizes)
-    if service is None or not missing:
-        return
-
-    def found(repo: RegistryRepository, figure: Figure | LabdeckError) -> None:
-        sizes[repo.id] = figure if isinstance(figure, Figure) else str(figure)
-        if is_live(owner):
-            table.replace_row(repo)
-
-    await repository_sizes(service, missing, on_size=found)
-
 
 class RegistryScreen(ScopedScreen):
     FOOTER_PANES = {
@@ -213,7 +143,7 @@ class RegistryScreen(ScopedScreen):
 
     @work(exclusive=True, group="registry-sizes")
     async def load_sizes(self, repos: list[RegistryRepository]) -> None:
-        await read_sizes(self, self.table, repos, self.sizes)
+        await read_sizes(self, registry_service(self), self.table, repos, self.sizes)
 
     def on_resource_table_row_selected(self, event: ResourceTable.RowSelected) -> None:
         if isinstance(event.row, RegistryRepository):
