@@ -197,3 +197,17 @@ def test_plan_reasons_say_which_rule_decided(sandbox: Sandbox, capsys: pytest.Ca
     assert why["pr-2"].endswith("kept by keep_n: among the 1 newest")
     assert why["old"].endswith("older than 30d and past keep_n (1)")
     assert "frees" in out.splitlines()[-1] and "blobs no kept tag uses" in out.splitlines()[-1]
+
+
+@pytest.mark.parametrize("command", ["plan", "policy"])
+def test_a_project_given_with_a_wide_digit_is_a_path(sandbox: Sandbox, capsys: pytest.CaptureFixture[str],
+                                                    command: str) -> None:
+    """Issue 32 item 9: `²` passed `str.isdigit` and `int("²")` ended the command with "unexpected error:
+    ValueError"; it is a project path, and both commands read the project: 404 (`plan` checks that the
+    repository is the project's, issue 34, where it used to read the repository by its id alone)."""
+    transport, _ = sandbox
+    args = ["plan", "²", "1", "--delete", ".*"] if command == "plan" else ["policy", "²"]
+    status = run_registry_command([*args, "--demo"], transport=transport)
+    err = capsys.readouterr().err
+    assert "unexpected error" not in err and "ValueError" not in err, err
+    assert (status, "404" in err) == (1, True), err

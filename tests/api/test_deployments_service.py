@@ -49,8 +49,10 @@ async def test_updated_bounds_are_sent_as_iso(services: dict[str, DeploymentsSer
     everything = await service.deployments(GATEWAY)
     middle = sorted(d.updated_at for d in everything if d.updated_at)[len(everything) // 2]
     after = await service.deployments(GATEWAY, updated_after=middle, order_by="updated_at")
-    before = await service.deployments(GATEWAY, updated_before=middle + timedelta(microseconds=1))
-    assert all(d.updated_at and d.updated_at > middle for d in after)
+    before = await service.deployments(GATEWAY, updated_before=middle - timedelta(microseconds=1))
+    # both bounds include their instant (GitLab's UpdatedAtFilterable: >= after, <= before)
+    assert all(d.updated_at and d.updated_at >= middle for d in after)
+    assert any(d.updated_at == middle for d in after)
     assert len(after) + len(before) == len(everything)
 
 

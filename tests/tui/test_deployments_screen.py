@@ -276,6 +276,7 @@ async def test_remove_rule_asks_first() -> None:
         await pilot.press("x")
         await pilot.pause()
         assert isinstance(app.screen, ConfirmScreen)
+        assert f"staging of {screen.project}?" in app.screen.message.plain  # by path (issue 34)
         await pilot.press("escape")
         await pilot.pause()
         pid = sandbox.project.id

@@ -217,6 +217,7 @@ async def test_marked_tags_are_deleted_one_request_each() -> None:
         await pilot.pause()
         assert isinstance(app.screen, ConfirmScreen)
         assert app.screen.message.plain.endswith("\n\n2 tags: pr-1, main-abc")  # named (issue 24)
+        assert f"of {screen.repository.path}?" in app.screen.message.plain  # by path (issue 34)
         await pilot.click("#confirm")
         job = app.jobs.jobs[-1]
         await app.jobs.wait(job)

@@ -19,13 +19,13 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from labdeck.api import bindings as b
 from labdeck.api import body
 from labdeck.api.client import ApiClient
 from labdeck.api.errors import ApiError, LabdeckError, may_have_applied
 from labdeck.api.groups import ProjectQuery
-from labdeck.api.models.base import parse_many
 from labdeck.api.models.fast_lists import fast_decoder
-from labdeck.api.models.registry import RegistryRepository, StorageProject
+from labdeck.api.models.registry import RegistryRepository
 from labdeck.api.registry import RegistryService
 from labdeck.api.registry_graphql import GraphQLRefused, availability
 from labdeck.domain import catalogue as ep
@@ -40,6 +40,7 @@ from labdeck.domain.cleanup_policy import (
     policy_errors_text,
 )
 from labdeck.domain.cleanup_policy_status import RepositoryState, Schedule, explain, schedule
+from labdeck.domain.digits import parse_digits
 from labdeck.domain.registry_cleanup import RulesError
 from labdeck.domain.registry_sizes import Figure, total_size
 from labdeck.domain.text import sanitize
@@ -146,7 +147,7 @@ class ProjectStorage:
 def storage_rows() -> body.PageDecode | None:
     """How a page of a group's projects becomes storage rows: the few fields the view reads, parsed from the
     bytes (or decoded for `parse_many` when the fast path cannot read the page)."""
-    fast = fast_decoder(StorageProject)
+    fast = fast_decoder(b.GROUP_STORAGE_PROJECTS.model)
     return None if fast is None else body.page_decoder(fast.decode)
 
 
@@ -283,12 +284,12 @@ class CleanupPolicyService:
         found: dict[int, tuple[datetime | None, str | None]] = {}
         for node in nodes if isinstance(nodes, list) else []:
             ident = str(node.get("id", "")) if isinstance(node, dict) else ""
-            number = ident.rsplit("/", 1)[-1]
-            if not number.isdigit():
+            number = parse_digits(ident.rsplit("/", 1)[-1])
+            if number is None:
                 continue
             started = _when(node.get("expirationPolicyStartedAt"))
             status = node.get("expirationPolicyCleanupStatus")
-            found[int(number)] = (started, sanitize(status) if isinstance(status, str) else None)
+            found[number] = (started, sanitize(status) if isinstance(status, str) else None)
         return found
 
     async def save(self, project: Ref, policy: Policy, *, loaded: Policy | None = None) -> Policy:
@@ -324,10 +325,11 @@ class CleanupPolicyService:
         administrators) and its policy, largest first (unknown sizes last); through the list cache
         (`refresh=True` reads the instance again)."""
         query = ProjectQuery(include_subgroups=True, with_shared=False, statistics=statistics or None)
-        items = await self.client.get_list(ep.GROUP_PROJECTS.path(group), query.params(shared=False),
-                                           refresh=refresh, on_progress=on_progress, decode=storage_rows())
+        projects = await b.GROUP_STORAGE_PROJECTS.read(self.client, group, params=query.params(shared=False),
+                                                       refresh=refresh, on_progress=on_progress,
+                                                       decode=storage_rows())
         rows = []
-        for project in parse_many(StorageProject, items, sanitised=True):  # the client's pages are clean
+        for project in projects:
             size = project.statistics.container_registry_size if project.statistics is not None else None
             raw = project.container_expiration_policy
             rows.append(ProjectStorage(project.id, project.path_with_namespace or str(project.id), size,

@@ -20,6 +20,7 @@ from labdeck.api.errors import LabdeckError, NotFound
 from labdeck.api.models.registry import RegistryRepository
 from labdeck.api.registry import RegistryService
 from labdeck.domain import catalogue as ep
+from labdeck.domain.digits import parse_digits
 from labdeck.domain.registry_sizes import Figure, repository_size
 
 ROOT_NAMES = ("", "(root)")
@@ -48,7 +49,8 @@ def owner_path(repo: RegistryRepository) -> str:
 
 async def project_ref(service: RegistryService, project: str) -> ProjectRef:
     """The project's id and full path (`GET /projects/:id`)."""
-    data = await service.client.get_json(ep.PROJECT.path(int(project) if project.isdigit() else project))
+    number = parse_digits(project)
+    data = await service.client.get_json(ep.PROJECT.path(project if number is None else number))
     ident = data.get("id") if isinstance(data, dict) else None
     path = data.get("path_with_namespace") if isinstance(data, dict) else None
     if not isinstance(ident, int):
@@ -79,7 +81,7 @@ async def find_repository(service: RegistryService, target: str, *, repository_i
         if found is None:
             raise RepositoryNotFound(f"{target} has no repository named '{name}'; it has: {_named(repos)}")
         return found
-    if target.isdigit():
+    if parse_digits(target) is not None:
         raise RepositoryNotFound(f"a project id ({target}) needs a repository: its id or --repository NAME")
     segments = target.strip("/").split("/")
     for cut in range(len(segments), 1, -1):  # the deepest project first: groups nest

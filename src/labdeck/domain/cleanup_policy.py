@@ -40,6 +40,7 @@ from typing import Any, Final
 
 from labdeck.domain.capabilities import Capabilities
 from labdeck.domain.durations import parse_calendar_duration
+from labdeck.domain.features import CLEANUP_OLDER_THAN_60D, Feature
 from labdeck.domain.kept_values import changed
 from labdeck.domain.registry_cleanup import CleanupPlanner, CleanupRules, Reason, TagInfo, validate_pattern
 from labdeck.domain.registry_sizes import Figure
@@ -49,7 +50,7 @@ from labdeck.domain.registry_sizes import Figure
 CADENCES: Final = ("1d", "7d", "14d", "1month", "3month")
 KEEP_N_VALUES: Final = (1, 5, 10, 25, 50, 100)
 OLDER_THAN_VALUES: Final = ("7d", "14d", "30d", "60d", "90d")
-OLDER_THAN_FEATURES: Final = {"60d": "cleanup_older_than_60d"}  # the catalogue's FEATURES
+OLDER_THAN_FEATURES: Final[dict[str, Feature]] = {"60d": CLEANUP_OLDER_THAN_60D}
 DEFAULT_MAX_LIST_SIZE: Final = 200
 GITLAB_REGISTRY_PAGE: Final = 1000
 NOT_INCLUDED: Final = "is not included in the list"
@@ -141,8 +142,9 @@ def older_than_values(version: tuple[int, int, int] | None = None) -> tuple[str,
     """The `older_than` values GitLab of `version` accepts (`60d` from 14.4); every one when the version is
     not known (nothing known, nothing held back)."""
     capabilities = Capabilities(version=version)
-    return tuple(value for value in OLDER_THAN_VALUES
-                 if capabilities.supports(OLDER_THAN_FEATURES.get(value, "")) is None)
+    needed = {value: OLDER_THAN_FEATURES.get(value) for value in OLDER_THAN_VALUES}
+    return tuple(value for value, feature in needed.items()
+                 if feature is None or capabilities.supports(feature) is None)
 
 
 def policy_errors_text(errors: Mapping[str, list[str]]) -> str:

@@ -28,6 +28,7 @@ from textual.widgets import Button, Static
 from labdeck.api.errors import READS, LabdeckError
 from labdeck.tui.context import context_of
 from labdeck.tui.errors import MAY_HAVE_APPLIED, describe_error, may_have_applied
+from labdeck.tui.widgets.resource_table import ResourceTable
 from labdeck.tui.workers import cancel_if_gone
 
 __all__ = ["MAY_HAVE_APPLIED", "CannotVerify", "WriteForm", "WriteOutcome", "attempt_write",
@@ -185,14 +186,37 @@ class WriteForm(_FormBase):
 
 
 def open_write_form(opener: Widget, form: WriteForm, write: Callable[[Any], Awaitable[Any]], *,
-                    verify: ValueVerify, refresh: Callable[[], object] | None = None,
+                    verify: ValueVerify, row: Any, refresh: Callable[[], object] | None = None,
                     done: Callable[[Any], object] | None = None) -> WriteForm:
     """Open `form` so that it sends `write(value)` itself and stays open until it is done. `verify(value)`
     re-reads the target after a lost answer (True: it was applied), or `CannotVerify` says why nothing
     can; `refresh` re-reads the opener's lists after a lost answer; `done(result)` runs when the form
-    closes (the write's result; None when cancelled or found applied after a lost answer)."""
+    closes (the write's result; None when cancelled or found applied after a lost answer).
+
+    `row` is the row of the opener's list (`list_table()`, the kit's) that the form edits, or None for a
+    form that adds rows to it. Once the write is done (or found applied), that list has focus and, when its
+    rows are read again, its cursor is on the saved row, the new or the edited one (`widgets/saved_row.py`),
+    so that enter opens it and a row key acts on it: one rule for every form that creates or edits rows."""
+    table = _list_of(opener)
+    saved = table.saved_row(row) if table is not None else None
+
+    def closed(result: Any) -> None:
+        outcome = form.last_outcome
+        if table is not None and saved is not None and outcome is not None and (
+                outcome.done or outcome.applied) and table.is_attached:
+            table.show_saved_row(saved)  # before `done`, which starts the re-read
+        if done is not None:
+            done(result)
+
     form.write_with = write
     form.verify_with = verify
     form.after_unknown = refresh
-    opener.app.push_screen(form, done)  # type: ignore[arg-type]
+    opener.app.push_screen(form, closed)
     return form
+
+
+def _list_of(opener: Widget) -> ResourceTable | None:
+    """The list a form opened by `opener` (a pane or a screen of the kit) saves its rows into."""
+    list_table = getattr(opener, "list_table", None)
+    table = list_table() if callable(list_table) else None
+    return table if isinstance(table, ResourceTable) else None

@@ -90,6 +90,7 @@ class DeploymentRow(ApiModel):
     sha: str = ""
     status: str = "created"
     created_at: datetime | None = None
+    updated_at: datetime | None = None  # when it failed, for a failed one (`deploy_failures`)
     user: UserRef | None = None
     environment: EnvironmentRef | None = None
 

@@ -21,6 +21,7 @@ from labdeck.domain.cleanup_policy import EDITABLE, Policy, next_run_after, olde
 from labdeck.domain.registry_cleanup import TagInfo
 from labdeck.sandbox.errors import SandboxError
 from labdeck.sandbox.http import Ctx, endpoint, iso
+from labdeck.sandbox.params import integer
 from labdeck.sandbox.routes.projects.projects import find_project, require_level
 from labdeck.sandbox.seed.cleanup_policy import policy_data, policy_of, protected_patterns
 from labdeck.sandbox.seed.cleanup_policy import seed as seed  # the area's seeding function
@@ -46,12 +47,11 @@ def _coerce(attrs: dict[str, Any]) -> dict[str, Any]:
         if value is None:
             out[name] = None
         elif name == "keep_n":
-            try:
-                if isinstance(value, bool) or isinstance(value, (dict, list)):
-                    raise ValueError(value)
-                out[name] = int(str(value))
-            except ValueError:
+            number = integer(value) if isinstance(value, int | str) else None
+            if number is None:
                 bad.append(name)
+            else:
+                out[name] = number
         elif name == "enabled":
             text = str(value).strip().lower()
             if isinstance(value, bool) or text in ("true", "false", "1", "0"):

@@ -18,6 +18,7 @@ from starlette.responses import Response
 from starlette.routing import Route
 
 from labdeck.domain.deployments import DeployRule, level_description, rule_problems
+from labdeck.domain.digits import integer_value, parse_digits
 from labdeck.sandbox.errors import SandboxError
 from labdeck.sandbox.http import Ctx, endpoint, iso, json_response, paginate
 from labdeck.sandbox.routes.deployments.deployments import deployment_json, read_environments
@@ -75,8 +76,8 @@ async def list_environments(ctx: Ctx) -> Any:
 async def get_environment(ctx: Ctx) -> Any:
     project = find_project(ctx)
     data = deployments_data(ctx.store)
-    raw = ctx.path("environment_id")
-    env = data.environments.get(int(raw)) if raw.isdigit() else None
+    number = parse_digits(ctx.path("environment_id"))
+    env = data.environments.get(number) if number is not None else None
     if env is None or env.project_id != project.id:
         raise SandboxError.not_found("Environment")
     successes = [d for d in data.deployments_of(project.id)
@@ -134,7 +135,7 @@ async def get_protected(ctx: Ctx) -> Any:
 def _parse_rules(ctx: Ctx) -> list[DeployRule]:
     raw = ctx.params.get("deploy_access_levels")
     if isinstance(raw, dict):  # form-encoded `deploy_access_levels[0][user_id]=1`
-        raw = [raw[k] for k in sorted(raw, key=lambda k: int(k) if str(k).isdigit() else 0)]
+        raw = [raw[k] for k in sorted(raw, key=lambda k: parse_digits(str(k)) or 0)]
     if not isinstance(raw, list) or not raw or not all(isinstance(e, dict) for e in raw):
         raise SandboxError.invalid("deploy_access_levels")
     problems = [problem for index, element in enumerate(raw) for problem in rule_problems(element, index)]
@@ -143,7 +144,7 @@ def _parse_rules(ctx: Ctx) -> list[DeployRule]:
     rules = []
     for element in raw:
         key = next(k for k in ("access_level", "user_id", "group_id") if element.get(k) not in (None, ""))
-        rules.append(DeployRule(**{key: int(str(element[key]))}))
+        rules.append(DeployRule(**{key: integer_value(element[key])}))
     return rules
 
 

@@ -87,14 +87,18 @@ def _freed(row: RepositorySummary) -> Text:
 
 
 COLUMNS = [
-    Column("repository", "Repository", min_width=18, text=lambda r: Text(r.name)),
+    Column("repository", "Repository", min_width=18, text=lambda r: Text(r.name), data=lambda r: r.name),
     Column("tags", "Tags", width=7, align="right", sort_key=lambda r: r.tags or 0,
-           text=lambda r: _count(r.tags)),
-    Column("deleted", "Delete", width=7, align="right", sort_key=lambda r: r.deleted or 0, text=_deleted),
+           text=lambda r: _count(r.tags), data=lambda r: r.tags),
+    Column("deleted", "Delete", width=7, align="right", sort_key=lambda r: r.deleted or 0, text=_deleted,
+           data=lambda r: r.deleted),
     Column("kept", "Keep", width=7, align="right", sort_key=lambda r: r.kept or 0,
-           text=lambda r: Text("?", style="dim") if r.error is not None else _count(r.kept)),
+           text=lambda r: Text("?", style="dim") if r.error is not None else _count(r.kept),
+           data=lambda r: None if r.error is not None else r.kept),
     Column("freed", FREES_HEADER, min_width=9, sort_key=lambda r: r.freed.bytes if r.freed else 0,
-           text=_freed),
+           text=_freed, data=lambda r: (r.freed.bytes if r.freed else None) if r.deleted else 0,  # bytes
+           extra_data=(("error", lambda r: r.error),
+                       ("freed_exact", lambda r: r.freed.exact if r.freed else None))),
 ]
 
 

@@ -64,13 +64,15 @@ def plan_columns(fixed: list[tuple[str, str, str]]) -> list[Column]:
     `ResourceTable` never parses cells as markup."""
     return [
         Column("decision", "", width=6, style_fn=lambda r: "bold red" if r.deleted else "green",
-               text=lambda r: "delete" if r.deleted else "keep"),
-        Column("name", "Tag", min_width=16, text=lambda r: fixed[r.index][0]),
+               text=lambda r: "delete" if r.deleted else "keep",
+               data=lambda r: "delete" if r.deleted else "keep"),
+        Column("name", "Tag", min_width=16, text=lambda r: fixed[r.index][0], data=lambda r: r.tag.name),
         Column("age", "Age", width=5, align="right", sort_key=lambda r: -_created(r),
-               text=lambda r: fixed[r.index][1]),
+               text=lambda r: fixed[r.index][1], data=lambda r: r.tag.created_at),  # when it was created
         Column("size", "Size", width=9, align="right", sort_key=lambda r: r.tag.total_size or 0,
-               text=lambda r: fixed[r.index][2]),
-        Column("reason", "Why", style_fn=lambda r: None if r.deleted else "dim", text=lambda r: r.why),
+               text=lambda r: fixed[r.index][2], data=lambda r: r.tag.total_size),  # bytes
+        Column("reason", "Why", style_fn=lambda r: None if r.deleted else "dim", text=lambda r: r.why,
+               data=lambda r: r.why),
     ]
 
 

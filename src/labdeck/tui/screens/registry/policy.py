@@ -93,12 +93,17 @@ def _verdict(row: PolicyRow) -> Text:
 def policy_columns(now: Callable[[], datetime]) -> list[Column]:
     """The preview's columns (a tag's age is told as of `now()`)."""
     return [
-        Column("verdict", "", width=12, text=_verdict),
-        Column("repository", "Repository", min_width=10, text=lambda r: r.repository),
-        Column("tag", "Tag", min_width=14, text=lambda r: r.tag.name),
-        Column("age", "Age", width=5, align="right", text=lambda r: format_age(r.tag.created_at, now())),
-        Column("size", "Size", width=8, align="right", text=lambda r: format_size(r.tag.total_size)),
-        Column("reason", "Reason (the rule that decided)", min_width=10, text=lambda r: r.why),
+        Column("verdict", "", width=12, text=_verdict,
+               data=lambda r: r.verdict or ("delete" if r.deleted else "keep")),
+        Column("repository", "Repository", min_width=10, text=lambda r: r.repository,
+               data=lambda r: r.repository),
+        Column("tag", "Tag", min_width=14, text=lambda r: r.tag.name, data=lambda r: r.tag.name),
+        Column("age", "Age", width=5, align="right", text=lambda r: format_age(r.tag.created_at, now()),
+               data=lambda r: r.tag.created_at),  # when it was created
+        Column("size", "Size", width=8, align="right", text=lambda r: format_size(r.tag.total_size),
+               data=lambda r: r.tag.total_size),  # bytes: all its layers (GitLab's total_size)
+        Column("reason", "Reason (the rule that decided)", min_width=10, text=lambda r: r.why,
+               data=lambda r: r.why),
     ]
 
 

@@ -234,15 +234,16 @@ def tag_columns(now: datetime) -> list[Column]:
     """Plain-string cells (the digest styled by its column), so 15,000 rows load fast; ages are told as of
     `now`. Tag names are made safe by the model layer and `ResourceTable` never parses cells as markup."""
     return [
-        Column("name", "Tag", min_width=16, priority=10, text=lambda t: t.name),
+        Column("name", "Tag", min_width=16, priority=10, text=lambda t: t.name, data=lambda t: t.name),
         Column("age", "Age", width=5, priority=8, align="right", sort_key=lambda t: -_timestamp(t.created_at),
-               text=lambda t: format_age(t.created_at, now)),
+               text=lambda t: format_age(t.created_at, now), exported=False),  # `created` is the data
         Column("size", "Size", width=9, priority=7, align="right", sort_key=lambda t: t.total_size or 0,
-               text=lambda t: format_size(t.total_size)),
+               text=lambda t: format_size(t.total_size), data=lambda t: t.total_size),  # bytes
         Column("digest", "Digest", width=12, priority=3, style_fn=lambda _t: "dim",
-               text=lambda t: (t.digest or "").removeprefix("sha256:")[:12]),
+               text=lambda t: (t.digest or "").removeprefix("sha256:")[:12], data=lambda t: t.digest),
         Column("created", "Created", width=16, priority=5, sort_key=lambda t: _timestamp(t.created_at),
-               text=lambda t: t.created_at.isoformat(" ", "minutes")[:16] if t.created_at else "—"),  # fast
+               text=lambda t: t.created_at.isoformat(" ", "minutes")[:16] if t.created_at else "—",  # fast
+               data=lambda t: t.created_at),
     ]
 
 
@@ -363,9 +364,10 @@ class RegistryTagsScreen(LabdeckScreen):
             return
         action = self.tags_action([t.name for t in tags])
         if action is not None:
+            where = self.repository.path or self.repository.display_name
             confirm_bulk(self, action, BulkQuestion(
-                "Delete tags", f"Delete {counted(len(tags), 'tag')}? Blobs stay until garbage collection.",
-                "Delete", irreversible=REGISTRY_NO_INVERSE), table=self.table)
+                "Delete tags", f"Delete {counted(len(tags), 'tag')} of {where}? Blobs stay until garbage "
+                "collection.", "Delete", irreversible=REGISTRY_NO_INVERSE), table=self.table)
 
     def delete_tags(self, names: list[str]) -> Job | None:
         """Delete `names` now (no confirmation): the job, or None without a session."""

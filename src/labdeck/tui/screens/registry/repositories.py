@@ -38,21 +38,38 @@ def _size_key(sizes: Sizes, repo: RegistryRepository) -> int:
     return found.bytes if isinstance(found, Figure) else -1
 
 
+def _size_data(sizes: Sizes, repo: RegistryRepository) -> int | None:
+    found = sizes.get(repo.id)
+    return found.bytes if isinstance(found, Figure) else None
+
+
+def _size_exact(sizes: Sizes, repo: RegistryRepository) -> bool | None:
+    found = sizes.get(repo.id)
+    return found.exact if isinstance(found, Figure) else None
+
+
 def repository_columns(sizes: Sizes) -> list[Column]:
     """The repositories' columns; the size cells read `sizes` (filled as the sizes are read)."""
     return [
         Column("path", "Repository", min_width=20, priority=10,
-               text=lambda r: Text(r.path or r.display_name)),
+               text=lambda r: Text(r.path or r.display_name), data=lambda r: r.path or r.display_name),
         Column("name", "Name", min_width=8, priority=2,
-               text=lambda r: Text(r.name or "(root)", style="" if r.name else "dim")),
+               text=lambda r: Text(r.name or "(root)", style="" if r.name else "dim"),
+               data=lambda r: r.name),  # "" for the project's root image, as GitLab says it
         Column("tags", "Tags", width=7, priority=6, align="right", sort_key=lambda r: r.tags_count or 0,
-               text=lambda r: Text("" if r.tags_count is None else f"{r.tags_count:,}")),
+               text=lambda r: Text("" if r.tags_count is None else f"{r.tags_count:,}"),
+               data=lambda r: r.tags_count),
         Column("size", SIZE_HEADER, width=len(SIZE_HEADER), priority=7, align="right",
-               sort_key=lambda r: _size_key(sizes, r), text=lambda r: size_cell(sizes, r)),
-        Column("id", "ID", width=7, priority=3, align="right", text=lambda r: Text(str(r.id))),
+               sort_key=lambda r: _size_key(sizes, r), text=lambda r: size_cell(sizes, r),
+               data=lambda r: _size_data(sizes, r),  # bytes: its unique blobs (None until read)
+               extra_data=(("size_exact", lambda r: _size_exact(sizes, r)),)),
+        Column("id", "ID", width=7, priority=3, align="right", text=lambda r: Text(str(r.id)),
+               exported=False),  # an export carries the record's own `id` already
         Column("created", "Created", width=10, priority=4,
-               text=lambda r: Text(r.created_at.strftime("%Y-%m-%d") if r.created_at else "")),
-        Column("status", "Status", priority=5, text=lambda r: Text(r.status or "", style="yellow")),
+               text=lambda r: Text(r.created_at.strftime("%Y-%m-%d") if r.created_at else ""),
+               data=lambda r: r.created_at),
+        Column("status", "Status", priority=5, text=lambda r: Text(r.status or "", style="yellow"),
+               data=lambda r: r.status),
     ]
 
 

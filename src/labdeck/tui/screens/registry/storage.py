@@ -71,14 +71,21 @@ def _frees_cell(row: StorageRow) -> Text:
 
 
 COLUMNS = [
-    Column("project", "Project", min_width=24, priority=10, text=lambda r: Text(r.project.path)),
+    Column("project", "Project", min_width=24, priority=10, text=lambda r: Text(r.project.path),
+           data=lambda r: r.project.path),
     Column("size", SIZE_HEADER, width=len(SIZE_HEADER), align="right", priority=8,
            sort_key=lambda r: -1 if r.project.registry_size is None else r.project.registry_size,
            text=lambda r: Text("?" if r.project.registry_size is None
-                               else size_text(Figure(r.project.registry_size)))),
-    Column("policy", "Policy", min_width=10, priority=5, text=_policy_cell),
+                               else size_text(Figure(r.project.registry_size))),
+           data=lambda r: r.project.registry_size),  # bytes: the unique blobs of its repositories
+    Column("policy", "Policy", min_width=10, priority=5, text=_policy_cell,
+           data=lambda r: r.project.policy_state,
+           extra_data=(("cadence", lambda r: r.project.policy.cadence if r.project.policy else None),)),
     Column("frees", FREES_HEADER, min_width=16, priority=7,
-           sort_key=lambda r: r.frees.bytes if r.frees else 0, text=_frees_cell),
+           sort_key=lambda r: r.frees.bytes if r.frees else 0, text=_frees_cell,
+           data=lambda r: r.frees.bytes if r.frees else None,  # bytes: the blobs no kept tag uses
+           extra_data=(("frees_exact", lambda r: r.frees.exact if r.frees else None),
+                       ("deletes", lambda r: r.deletes), ("error", lambda r: r.error))),
 ]
 
 
