@@ -3,8 +3,10 @@
 One row per deploy rule (environment, kind, who). `a` adds a rule with a picker: a role (Developer 30,
 Maintainer 40, Admin 60), a user (username or id) or a group (full path or id); the form holds exactly one
 of them, checked with the domain rule before anything is sent. `x` removes the rule under the cursor after
-a confirmation (removing the last rule unprotects the environment). The server's refusals (a user without
-access, a group the project is not shared with) show as notifications.
+a confirmation (removing the last rule unprotects the environment). A change rewrites the environment's
+rules as a whole, and both the form and the confirmation say so before it is sent: "replaces Maintainers
+and carol with Maintainers" (`rules_replaced`). The server's refusals (a user without access, a group the
+project is not shared with) show as notifications.
 
 Mutating actions are hidden in read-only mode. Server text is shown as `rich.text.Text`, never markup.
 """
@@ -26,6 +28,7 @@ from labdeck.api.errors import ApiError, LabdeckError, NotFound
 from labdeck.api.models.deployments import DeployAccessLevel, ProtectedEnvironment
 from labdeck.domain.deployments import ACCESS_LEVELS, DeployRule, rule_problems
 from labdeck.domain.features import PROTECTED_ENVIRONMENTS
+from labdeck.domain.replacements import replaced_text
 from labdeck.tui.capabilities import refused
 from labdeck.tui.context import context_of
 from labdeck.tui.screens.base import FormDialog, LabdeckScreen, Problem
@@ -100,6 +103,24 @@ def rows_of(protected: list[ProtectedEnvironment]) -> list[RuleRow]:
             for index, level in enumerate(pe.deploy_access_levels)]
 
 
+def rule_text(level: DeployAccessLevel) -> str:
+    """A rule as the list shows it (GitLab's `access_level_description`: "Maintainers", a user's name)."""
+    return level.access_level_description or level.kind
+
+
+def rules_by_environment(rows: list[RuleRow]) -> dict[str, list[str]]:
+    """Each protected environment's rules, in words, in the server's order."""
+    rules: dict[str, list[str]] = {}
+    for row in rows:
+        rules.setdefault(row.environment, []).append(rule_text(row.level))
+    return rules
+
+
+def rules_replaced(before: list[str], after: list[str]) -> str:
+    """What a change of an environment's rules replaces: its rules as a whole, with what comes instead."""
+    return replaced_text([before], after, whole=True) if before else ""
+
+
 class UnknownTarget(LabdeckError):
     """A rule names a user or group the instance does not have (nothing was sent)."""
 
@@ -112,10 +133,12 @@ class AddRuleDialog(FormDialog[RuleRequest]):
     SUBMIT, ERROR = "rule-add", "rule-error"
     BINDINGS = [Binding("escape", "cancel", "Cancel", id="protected_rule.cancel")]
 
-    def __init__(self, environment: str = "", environments: list[str] | None = None) -> None:
+    def __init__(self, environment: str = "", environments: list[str] | None = None, *,
+                 rules: dict[str, list[str]] | None = None) -> None:
         super().__init__()
         self.environment = environment
         self.environments = environments or []
+        self.rules = rules or {}  # the protected environments' rules now, in words (`rules_by_environment`)
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog-box"):
@@ -132,10 +155,37 @@ class AddRuleDialog(FormDialog[RuleRequest]):
                          value=40, allow_blank=False, id="rule-level")
             yield Input(placeholder="username or user id", id="rule-user", classes="-off")
             yield Input(placeholder="group full path or id", id="rule-group", classes="-off")
+            yield Static("", markup=False, id="rule-replaces", classes="dialog-replaces")
             yield Static("", markup=False, id="rule-error", classes="dialog-error")
             with Horizontal(classes="dialog-buttons"):
                 yield Button("Cancel", id="rule-cancel")
                 yield Button("Add rule", id="rule-add", variant="primary")
+
+    def on_mount(self) -> None:
+        self.show_replaced()
+
+    def new_rule_text(self) -> str:
+        """The rule the form holds now, in words ("user dave"; a role as GitLab names it)."""
+        if self.kind == "role":
+            level = self.query_one("#rule-level", Select).value
+            return ACCESS_LEVELS.get(level, str(level)) if isinstance(level, int) else ""
+        who = self.query_one(f"#rule-{self.kind}", Input).value.strip()
+        return f"{self.kind} {who}" if who else ""
+
+    def show_replaced(self) -> None:
+        """Say which rules adding this one replaces, for an environment protected already."""
+        before = self.rules.get(self.query_one("#rule-environment", Input).value.strip(), [])
+        new = self.new_rule_text()
+        text = rules_replaced(before, [*before, new]) if new else ""
+        line = self.query_one("#rule-replaces", Static)
+        line.update(f"This {text}." if text else "")
+        line.display = bool(text)
+
+    def on_input_changed(self, _event: Input.Changed) -> None:
+        self.show_replaced()
+
+    def on_select_changed(self, _event: Select.Changed) -> None:
+        self.show_replaced()
 
     @property
     def kind(self) -> str:
@@ -148,6 +198,7 @@ class AddRuleDialog(FormDialog[RuleRequest]):
         self.query_one("#rule-level").set_class(kind != "role", "-off")
         self.query_one("#rule-user").set_class(kind != "user", "-off")
         self.query_one("#rule-group").set_class(kind != "group", "-off")
+        self.show_replaced()
 
     def value(self) -> RuleRequest | Problem:
         """The request, or the problem with the form (the domain's exactly-one and level rules)."""
@@ -251,8 +302,9 @@ class ProtectedEnvironmentsScreen(LabdeckScreen):
                 self.notify(f"{request.environment}: rule added", markup=False)
                 self.load(refresh=True)
 
-        open_write_form(self, AddRuleDialog(current, self.environments), add, verify=present, row=None,
-                        done=added, refresh=lambda: self.load(refresh=True) if is_live(self) else None)
+        form = AddRuleDialog(current, self.environments, rules=rules_by_environment(list(self.table.rows)))
+        open_write_form(self, form, add, verify=present, row=None, done=added,
+                        refresh=lambda: self.load(refresh=True) if is_live(self) else None)
 
     async def resolve(self, service: DeploymentsService, request: RuleRequest) -> DeployRule:
         """The rule of `request`; a user or group that does not exist is refused (`UnknownTarget`)."""
@@ -273,18 +325,21 @@ class ProtectedEnvironmentsScreen(LabdeckScreen):
         row = self.table.cursor_row
         if not isinstance(row, RuleRow):
             return
-        last = sum(1 for r in self.table.rows if r.environment == row.environment) == 1
+        rules = [r for r in self.table.rows if r.environment == row.environment]
+        last = len(rules) == 1
         message = Content.from_markup(
             "Remove [b]$who[/b] from who may deploy to [b]$env[/b] of [b]$project[/b]?$more",
-            who=row.level.access_level_description or row.level.kind, env=row.environment,
-            project=self.project,
+            who=rule_text(row.level), env=row.environment, project=self.project,
             more=" It is the last rule: the environment will no longer be protected." if last else "")
+        replaces = rules_replaced([rule_text(r.level) for r in rules],
+                                  [rule_text(r.level) for r in rules if r != row])
 
         def answered(yes: bool | None) -> None:
             if yes:
                 self.remove_rule(row)
 
-        self.app.push_screen(ConfirmScreen("Remove deploy rule", message, confirm_label="Remove"), answered)
+        self.app.push_screen(ConfirmScreen("Remove deploy rule", message, confirm_label="Remove",
+                                           replaces=replaces), answered)
 
     @work(group="protected-mutation")
     async def remove_rule(self, row: RuleRow) -> None:
