@@ -78,6 +78,21 @@ def test_config_sits_below_the_tui() -> None:
     assert _offenders("config", ("labdeck.tui", "labdeck.sandbox", "labdeck.cli")) == []
 
 
+def test_config_uses_three_parts_of_the_api_only() -> None:
+    """docs/design.md: `config` imports the connection settings, the errors and private files of `api`."""
+    allowed = ("labdeck.api.settings", "labdeck.api.errors", "labdeck.api.private_files")
+    used = {name for names in _layer_imports("config").values() for name in names
+            if name.startswith("labdeck.api") and name != "labdeck.api"}
+    assert {name for name in used if not name.startswith(allowed)} == set()
+
+
+def test_the_tui_starts_the_sandbox_from_launch_only() -> None:
+    """docs/design.md: one module of `tui`, `launch.py`, starts the embedded sandbox for `--demo`."""
+    reaching = {module for module, names in _layer_imports("tui").items()
+                if any(n == "labdeck.sandbox" or n.startswith("labdeck.sandbox.") for n in names)}
+    assert reaching == {"tui/launch.py"}
+
+
 @pytest.mark.parametrize("layer", ["domain", "api", "sandbox", "config", "tui"])
 def test_only_the_entry_point_imports_the_commands(layer: str) -> None:
     assert _offenders(layer, ("labdeck.cli",)) == []
