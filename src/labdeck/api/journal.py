@@ -117,7 +117,10 @@ _REQUIRED = frozenset({"id", "at", "operation", "kind", "target", "method", "pat
 _KEEP = ("id", "username", "name", "state", "access_level", "expires_at", "color", "description", "priority",
          "link_url", "image_url", "message", "target", "commit", "key", "variable_type", "protected",
          "masked", "hidden", "masked_and_hidden", "raw", "environment_scope", "labels", "assignees",
-         "milestone", "iid", "title", "container_expiration_policy")
+         "milestone", "iid", "title", "container_expiration_policy", "deploy_access_levels", "approval_rules",
+         "required_approval_count")
+# Changes whose answer (the target after it) the undo needs
+_ANSWER_KEPT = frozenset({"issue.update", "member.level", "project.update", "protected_environment.update"})
 
 
 def _summary(before: Mapping[str, Any] | None) -> dict[str, Any] | None:
@@ -240,7 +243,7 @@ class Journal:
             self._finish(entry, op, before, None, kwargs,
                          f"unknown (the server may have applied it): {reason}", False)
             raise
-        after = _body(response) if op.kind in ("issue.update", "member.level", "project.update") else None
+        after = _body(response) if op.kind in _ANSWER_KEPT else None
         entry.target = describe_target(op, before, await self._owner_path(client, op, before))
         self._finish(entry, op, before, after, kwargs, "done", True)
         return response

@@ -36,6 +36,10 @@ class Feature:
 FEATURES: Final[dict[str, Feature]] = {f.name: f for f in (
     Feature("iterations", "Iterations", premium=True, introduced=(13, 5)),     # doc/api/iterations.md
     Feature("protected_environments", "Protected environments", premium=True),  # ee/lib/ee/api/api.rb
+    # `PUT .../protected_environments/:name`: rules changed in place (doc/api/protected_environments.md,
+    # "Update a protected environment", gitlab#351854); before it a change is unprotect, then protect
+    Feature("protected_environment_update", "Changing deploy rules in place", premium=True,
+            introduced=(15, 4)),
     Feature("billable_members", "Billable members", premium=True),              # ee/lib/ee/api/members.rb
     Feature("member_override", "LDAP member override", premium=True),
     Feature("promote_to_epic", "Promotion to an epic", premium=True),
@@ -273,8 +277,11 @@ PROTECTED_ENVIRONMENT = E("GET", _PROTECTED + "/{name}", feature="protected_envi
                           model="ProtectedEnvironment")
 PROTECTED_ENVIRONMENT_CREATE = E("POST", _PROTECTED, feature="protected_environments",
                                  model="ProtectedEnvironment")
+PROTECTED_ENVIRONMENT_UPDATE = E("PUT", _PROTECTED + "/{name}", family=_PROTECTED,
+                                 feature="protected_environment_update", undo="protected_environment",
+                                 model="ProtectedEnvironment")
 PROTECTED_ENVIRONMENT_DELETE = E("DELETE", _PROTECTED + "/{name}", family=_PROTECTED,
-                                 feature="protected_environments")
+                                 feature="protected_environments", undo="protected_environment")
 
 # -- container registry (a job token reaches the project's registry) ----------------------------------------
 PROJECT_TAG_PROTECTION_RULES = E("GET", _PROJECT + "/registry/protection/tag/rules", paged=True)

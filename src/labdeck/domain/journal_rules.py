@@ -17,6 +17,13 @@ from labdeck.domain import catalogue as ep
 from labdeck.domain.catalogue import endpoint_for
 from labdeck.domain.cleanup_policy import EDITABLE
 from labdeck.domain.endpoints import Endpoint
+from labdeck.domain.protection_rules import (
+    APPROVAL_COUNT,
+    RULE_LISTS,
+    recreating_body,
+    restoring_body,
+    rule_entries,
+)
 
 VALUE_KEPT_IN_MEMORY = "<kept in memory>"
 ABSENT = "absent"  # an undo's check: the target must not exist (it is recreated)
@@ -143,6 +150,11 @@ def _operation(kind: str, method: str, g: dict[str, str], path: str) -> Operatio
     if kind == "instance_variable":
         return Operation("variable.delete", "delete CI variable", f"variable {g['key']} of the instance",
                          path, name=f"variable {g['key']}")
+    if kind == "protected_environment":  # a change in place (15.4+) or an unprotect
+        update = method == "PUT"
+        return Operation("protected_environment.update" if update else "protected_environment.delete",
+                         "change deploy rules" if update else "unprotect environment", snapshot=path,
+                         **of(f"environment {g['name']}"))
     if kind == "registry":
         what = "delete registry repository" if g["op"] == "repositories" else "delete registry tags"
         return Operation("registry.delete", what, no_inverse=REGISTRY_NO_INVERSE,
@@ -191,7 +203,8 @@ def issue_state(issue: Mapping[str, Any]) -> dict[str, Any]:
 
 # The method of the request each undoable operation is (to find its endpoint again).
 _METHOD_OF = {"member.remove": "DELETE", "member.level": "PUT", "label.delete": "DELETE",
-              "badge.delete": "DELETE", "tag.delete": "DELETE", "variable.delete": "DELETE"}
+              "badge.delete": "DELETE", "tag.delete": "DELETE", "variable.delete": "DELETE",
+              "protected_environment.delete": "DELETE"}
 
 
 def _recreate(op: Operation, clean: str) -> tuple[str, str] | None:
@@ -211,6 +224,8 @@ def _recreate(op: Operation, clean: str) -> tuple[str, str] | None:
         create = ep.GROUP_BADGE_CREATE.path(owner)
     elif op.kind == "tag.delete":
         create = ep.PROJECT_TAG_CREATE.path(owner)
+    elif op.kind == "protected_environment.delete":
+        create = ep.PROTECTED_ENVIRONMENT_CREATE.path(owner)
     elif kind == "admin":
         create = ep.INSTANCE_VARIABLE_CREATE.path()
     else:
@@ -239,6 +254,8 @@ def inverse_of(op: Operation, path: str, before: Mapping[str, Any] | None,
         return _issue_inverse(clean, before, after, sent or {})
     if op.kind == "project.update":
         return _policy_inverse(clean, before, after, sent or {})
+    if op.kind == "protected_environment.update":
+        return _rules_inverse(clean, before, after, sent or {})
     if op.kind == "variable.delete" and (before.get("masked") or before.get("hidden")
                                          or before.get("masked_and_hidden")):
         return None
@@ -266,6 +283,8 @@ def inverse_of(op: Operation, path: str, before: Mapping[str, Any] | None,
                 "message": before.get("message") or None}
         return Inverse("POST", collection, {k: v for k, v in body.items() if v},
                        check_path=clean, expect=ABSENT)
+    if op.kind == "protected_environment.delete":  # protected again as it was, if nobody did since
+        return Inverse("POST", collection, recreating_body(before), check_path=clean, expect=ABSENT)
     if op.kind == "variable.delete":
         keys = ("key", "variable_type", "protected", "masked", "raw", "environment_scope", "description")
         body = {k: before.get(k) for k in keys if before.get(k) is not None}
@@ -323,6 +342,24 @@ def _policy_inverse(path: str, before: Mapping[str, Any], after: Mapping[str, An
     return Inverse("PUT", path, {POLICY_ATTRIBUTES: old}, check_path=path, expect={POLICY: new})
 
 
+def _rules_inverse(path: str, before: Mapping[str, Any], after: Mapping[str, Any] | None,
+                   sent: Mapping[str, Any]) -> Inverse | None:
+    """Rules changed in place are undone by the PUT that turns the rules answered after the change back into
+    those read before it, if the rules are still what the change left (`protection_rules`)."""
+    if after is None:
+        return None
+    keys = tuple(key for key in RULE_LISTS if key in sent)
+    body = restoring_body(after, before, keys)
+    if APPROVAL_COUNT in sent and before.get(APPROVAL_COUNT) != after.get(APPROVAL_COUNT):
+        body[APPROVAL_COUNT] = before.get(APPROVAL_COUNT)
+    if not body:
+        return None
+    expect: dict[str, Any] = {key: rule_entries(after, key) for key in keys}
+    if APPROVAL_COUNT in body:
+        expect[APPROVAL_COUNT] = after.get(APPROVAL_COUNT)
+    return Inverse("PUT", path, body, check_path=path, expect=expect)
+
+
 def changed_since(inverse: Inverse, current: Mapping[str, Any] | None) -> str | None:
     """Why an undo must not run now (the target changed since), or None when it is safe."""
     if inverse.check_path is None:
@@ -335,11 +372,15 @@ def changed_since(inverse: Inverse, current: Mapping[str, Any] | None) -> str | 
     now = issue_state(current) if "labels" in expected or "assignee_ids" in expected else dict(current)
     if POLICY in expected:
         now[POLICY] = policy_settings(current)
+    for key in RULE_LISTS.keys() & expected.keys():
+        now[key] = rule_entries(current, key)
     if "state" in expected and "state" not in now:
         now["state"] = current.get("state")
     if "milestone_id" in expected:
         now["milestone_id"] = _milestone(current)
     for key, value in expected.items():
+        if now.get(key) != value and key in RULE_LISTS:
+            return f"its {key.replace('_', ' ')} are not the ones the change left"
         if now.get(key) != value:
             return f"its {key.replace('_', ' ')} is now {_show(now.get(key))}, not {_show(value)}"
     return None
