@@ -107,3 +107,17 @@ def test_plan_lists_tags_in_the_tui_preview_order(sandbox: Sandbox,
     assert run_registry_command(args, transport=transport) == 0
     rows = [line.split()[1] for line in capsys.readouterr().out.splitlines()[1:-1]]
     assert rows == names
+
+
+@pytest.mark.parametrize("command", ["plan", "policy"])
+def test_a_project_given_with_a_wide_digit_is_a_path(sandbox: Sandbox, capsys: pytest.CaptureFixture[str],
+                                                    command: str) -> None:
+    """Issue 32 item 9: `²` passed `str.isdigit` and `int("²")` ended the command with "unexpected error:
+    ValueError"; it is a project path (`policy` reads the project: 404; `plan` reads the repository by
+    its id through GraphQL, which does not need the project)."""
+    transport, _ = sandbox
+    args = ["plan", "²", "1", "--delete", ".*"] if command == "plan" else ["policy", "²"]
+    status = run_registry_command([*args, "--demo"], transport=transport)
+    err = capsys.readouterr().err
+    assert "unexpected error" not in err and "ValueError" not in err, err
+    assert (status, "404" in err) == ((1, True) if command == "policy" else (0, False)), err

@@ -53,7 +53,7 @@ def test_json_simulation_is_what_the_run_deletes(app: Starlette, capsys: pytest.
 def test_text_simulation_says_why(app: Starlette, capsys: pytest.CaptureFixture[str]) -> None:
     assert run(app, "acme/platform/web-portal") == 0
     out = capsys.readouterr().out
-    assert out.startswith("policy: enabled, every 7d, keep_n 10, older_than 7d, name_regex 'nightly-.*'")
+    assert out.startswith("policy: enabled, every 7d, keep_n 10, older_than 60d, name_regex 'nightly-.*'")
     assert "matches no tag" in out and "total: 0 tags to delete" in out
     assert run(app, "acme/infra/terraform") == 0
     assert "The policy is disabled" in capsys.readouterr().out

@@ -15,11 +15,10 @@ from collections.abc import Awaitable, Callable, Iterable
 from datetime import datetime
 from typing import Any
 
+from labdeck.api import bindings as b
 from labdeck.api import body
 from labdeck.api.client import ApiClient
 from labdeck.api.errors import ApiError, LabdeckError, MalformedResponse, NotFound, may_have_applied
-from labdeck.api.models.base import parse_many
-from labdeck.api.models.catalogue import read_many, read_one
 from labdeck.api.models.deployments import (
     DeployAccessLevel,
     Deployment,
@@ -32,6 +31,8 @@ from labdeck.api.models.fast_lists import fast_decoder
 from labdeck.api.projects import forget
 from labdeck.domain import catalogue as ep
 from labdeck.domain.deployments import SETTABLE_STATUSES, DeployRule, parse_rule, sha_problem
+from labdeck.domain.digits import integer_value, parse_digits
+from labdeck.domain.features import PROTECTED_ENVIRONMENT_UPDATE, Feature
 from labdeck.domain.text import sanitize
 
 Ref = int | str
@@ -50,11 +51,10 @@ def _check_status(status: str) -> None:
 
 def deployment_rows() -> body.PageDecode | None:
     """How a listing page becomes board rows: parsed from the bytes, or decoded for `parse_many`."""
-    fast = fast_decoder(DeploymentRow)
+    fast = fast_decoder(b.DEPLOYMENT_ROWS.model)
     return None if fast is None else body.page_decoder(fast.decode)
 
 
-IN_PLACE = "protected_environment_update"  # the catalogue's feature: `PUT`, GitLab 15.4
 Confirm = Callable[[], Awaitable[bool]]
 
 
@@ -99,11 +99,16 @@ def rule_of(level: DeployAccessLevel) -> DeployRule:
                       user_id=level.user_id, group_id=level.group_id)
 
 
+def _id_of(item: Any) -> int | None:
+    """The `id` of an object in an answer, or None (absent, or not an integer)."""
+    return integer_value(item.get("id")) if isinstance(item, dict) else None
+
+
 class DeploymentsService:
     """Every deployments and environments endpoint labdeck uses. `project` is an id or a full path."""
 
     def __init__(self, client: ApiClient, *,
-                 supports: Callable[[str], str | None] = lambda feature: None) -> None:
+                 supports: Callable[[Feature], str | None] = lambda feature: None) -> None:
         self.client = client
         self._supports = supports  # the instance's answer for a feature: None, or why it lacks it
 
@@ -115,26 +120,23 @@ class DeploymentsService:
         params: dict[str, Any] = {
             "environment": environment or None, "status": status or None, "order_by": order_by,
             "sort": sort, "updated_after": _when(updated_after), "updated_before": _when(updated_before)}
-        items = await self.client.get_list(ep.DEPLOYMENTS.path(project), params, refresh=refresh,
-                                           on_progress=on_progress)
-        return read_many(ep.DEPLOYMENTS, items)
+        return await b.DEPLOYMENTS.read(self.client, project, params=params, refresh=refresh,
+                                        on_progress=on_progress)
 
     async def deployment_rows(self, project: Ref, *, updated_after: datetime,
                               refresh: bool = False) -> list[DeploymentRow]:
         """Deployments updated after `updated_after`, oldest first, with only what the group board shows
         (parsed from the bytes: a board reads thousands)."""
         params = {"order_by": "id", "sort": "asc", "updated_after": _when(updated_after)}
-        items = await self.client.get_list(ep.DEPLOYMENTS.path(project), params, refresh=refresh,
-                                           decode=deployment_rows())
-        return parse_many(DeploymentRow, items, sanitised=True)
+        return await b.DEPLOYMENT_ROWS.read(self.client, project, params=params, refresh=refresh,
+                                            decode=deployment_rows())
 
     async def deployment(self, project: Ref, deployment_id: int) -> Deployment:
-        data = await self.client.get_json(ep.DEPLOYMENT.path(project, deployment_id))
-        return read_one(ep.DEPLOYMENT, data)
+        return await b.DEPLOYMENT.read(self.client, project, deployment_id)
 
     async def merge_requests(self, project: Ref, deployment_id: int) -> list[ShippedMergeRequest]:
-        items = await self.client.fetch_all(ep.DEPLOYMENT_MERGE_REQUESTS.path(project, deployment_id))
-        return read_many(ep.DEPLOYMENT_MERGE_REQUESTS, items)
+        shipped = b.DEPLOYMENT_MERGE_REQUESTS
+        return shipped.parse(await self.client.fetch_all(shipped.path(project, deployment_id)))  # uncached
 
     async def create_deployment(self, project: Ref, *, environment: str, sha: str, ref: str, tag: bool,
                                 status: str = "running") -> Deployment:
@@ -147,37 +149,33 @@ class DeploymentsService:
         data = await self.client.post_json(ep.DEPLOYMENT_CREATE.path(project), json=body)
         # A new environment may have been created: that list is another family (the catalogue's `also`).
         forget(self.client, ep.DEPLOYMENT_CREATE, project)
-        return read_one(ep.DEPLOYMENT_CREATE, data)
+        return b.DEPLOYMENT_CREATE.parse(data)
 
     async def set_status(self, project: Ref, deployment_id: int, status: str) -> Deployment:
         _check_status(status)
         data = await self.client.put_json(ep.DEPLOYMENT_UPDATE.path(project, deployment_id),
                                           json={"status": status})
-        return read_one(ep.DEPLOYMENT_UPDATE, data)
+        return b.DEPLOYMENT_UPDATE.parse(data)
 
     # -- environments -----------------------------------------------------------------------------------
     async def environments(self, project: Ref, *, states: str | None = None, search: str | None = None,
                            refresh: bool = False) -> list[Environment]:
-        items = await self.client.get_list(ep.ENVIRONMENTS.path(project),
-                                           {"states": states, "search": search}, refresh=refresh)
-        return read_many(ep.ENVIRONMENTS, items)
+        return await b.ENVIRONMENTS.read(self.client, project, params={"states": states, "search": search},
+                                         refresh=refresh)
 
     async def environment(self, project: Ref, environment_id: int) -> Environment:
-        data = await self.client.get_json(ep.ENVIRONMENT.path(project, environment_id))
-        return read_one(ep.ENVIRONMENT, data)
+        return await b.ENVIRONMENT.read(self.client, project, environment_id)
 
     # -- protected environments -------------------------------------------------------------------------
     async def protected_environments(self, project: Ref, *,
                                      refresh: bool = False) -> list[ProtectedEnvironment]:
-        items = await self.client.get_list(ep.PROTECTED_ENVIRONMENTS.path(project), refresh=refresh)
-        return read_many(ep.PROTECTED_ENVIRONMENTS, items)
+        return await b.PROTECTED_ENVIRONMENTS.read(self.client, project, refresh=refresh)
 
     async def protected_environment(self, project: Ref, name: str) -> ProtectedEnvironment:
         """The protection of `name`. An answer that is not that protection (another name, or something
         that is not a protection at all) is a `MalformedResponse`: what replaces a protection must never
         remove one it did not read."""
-        data = await self.client.get_json(ep.PROTECTED_ENVIRONMENT.path(project, name))
-        found: ProtectedEnvironment = read_one(ep.PROTECTED_ENVIRONMENT, data)
+        found = await b.PROTECTED_ENVIRONMENT.read(self.client, project, name)
         if found.name != name:
             raise MalformedResponse(f"asked for the protection of environment {sanitize(name)!r}, the server "
                                     f"answered with {sanitize(str(found.name))[:80]!r}: nothing was changed")
@@ -195,12 +193,12 @@ class DeploymentsService:
             parse_rule(rule.as_json(), index)
         body = {"name": name, "deploy_access_levels": [rule.as_json() for rule in checked]}
         data = await self.client.post_json(ep.PROTECTED_ENVIRONMENT_CREATE.path(project), json=body)
-        return read_one(ep.PROTECTED_ENVIRONMENT_CREATE, data)
+        return b.PROTECTED_ENVIRONMENT_CREATE.parse(data)
 
     def rules_in_place(self) -> bool:
         """Whether this instance changes deploy rules in one request (`PUT`, GitLab 15.4+); an instance whose
         version is not known is taken to (a `PUT` it does not serve is said plainly, `InPlaceUnsupported`)."""
-        return self._supports(IN_PLACE) is None
+        return self._supports(PROTECTED_ENVIRONMENT_UPDATE) is None
 
     async def change_rules(self, project: Ref, name: str,
                            entries: list[dict[str, Any]]) -> ProtectedEnvironment:
@@ -215,7 +213,7 @@ class DeploymentsService:
                 raise InPlaceUnsupported(f"this GitLab cannot change the rules of {sanitize(name)} in place "
                                          "(that needs GitLab 15.4): nothing was changed") from None
             raise
-        return read_one(ep.PROTECTED_ENVIRONMENT_UPDATE, data)
+        return b.PROTECTED_ENVIRONMENT_UPDATE.parse(data)
 
     async def add_rule(self, project: Ref, name: str, rule: DeployRule, *,
                        confirm_two_step: Confirm | None = None) -> ProtectedEnvironment:
@@ -299,18 +297,20 @@ class DeploymentsService:
     async def find_user_id(self, who: str) -> int | None:
         """A user's id from a username (or a numeric id as is); None when nobody has that username."""
         who = who.strip().lstrip("@")
-        if who.isdigit():
-            return int(who)
+        number = parse_digits(who)
+        if number is not None:
+            return number
         items = await self.client.get_json(ep.USERS.path(), {"username": who})
-        return int(items[0]["id"]) if isinstance(items, list) and items else None
+        return _id_of(items[0]) if isinstance(items, list) and items else None
 
     async def find_group_id(self, group: str) -> int | None:
         """A group's id from its full path (or a numeric id as is); None when not found."""
         group = group.strip()
-        if group.isdigit():
-            return int(group)
+        number = parse_digits(group)
+        if number is not None:
+            return number
         try:
             data = await self.client.get_json(ep.GROUP.path(group), {"with_projects": "false"})
         except NotFound:
             return None
-        return int(data["id"]) if isinstance(data, dict) and "id" in data else None
+        return _id_of(data)

@@ -28,6 +28,7 @@ import httpx
 from labdeck.api.errors import ApiError, LabdeckError, NotFound
 from labdeck.api.private_files import open_private, private_folder
 from labdeck.domain import catalogue as ep
+from labdeck.domain.digits import is_digits
 from labdeck.domain.endpoints import RawPath
 from labdeck.domain.journal_rules import (
     VALUE_KEPT_IN_MEMORY,
@@ -117,8 +118,8 @@ _REQUIRED = frozenset({"id", "at", "operation", "kind", "target", "method", "pat
 _KEEP = ("id", "username", "name", "state", "access_level", "expires_at", "color", "description", "priority",
          "link_url", "image_url", "message", "target", "commit", "key", "variable_type", "protected",
          "masked", "hidden", "masked_and_hidden", "raw", "environment_scope", "labels", "assignees",
-         "milestone", "iid", "title", "container_expiration_policy", "deploy_access_levels", "approval_rules",
-         "required_approval_count")
+         "milestone", "iid", "title", "container_expiration_policy", "archived", "deploy_access_levels",
+         "approval_rules", "required_approval_count")
 # Changes whose answer (the target after it) the undo needs
 _ANSWER_KEPT = frozenset({"issue.update", "member.level", "project.update", "protected_environment.update"})
 
@@ -251,7 +252,7 @@ class Journal:
     async def _owner_path(self, client: Any, op: Operation, before: Mapping[str, Any] | None) -> str | None:
         """The path of the group or project `op` names by id (`acme` for `groups/61`): one read per owner
         and run, after the change was sent; None when it is not needed or cannot be read."""
-        if op.owner is None or not op.owner[1].isdigit() or op.kind.startswith("user."):
+        if op.owner is None or not is_digits(op.owner[1]) or op.kind.startswith("user."):
             return None
         if op.kind == "issue.update" and describe_target(op, before) != op.target:
             return None  # the issue's own reference names its project

@@ -13,9 +13,9 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 
+from labdeck.api import bindings as b
 from labdeck.api.client import ApiClient
 from labdeck.api.errors import LabdeckError
-from labdeck.api.models.catalogue import read_many
 from labdeck.api.models.deployments import Deployment
 from labdeck.api.models.moderation import Condition, ModeratedUser
 from labdeck.api.models.project_resources import PagesDomain
@@ -104,7 +104,7 @@ class OverviewService:
             figures.total = next((p.total for p in pages if p.total is not None), None)
             if figures.complete:  # the whole list: the users view will not ask again
                 self.client.cache.set(self.client.cache_key(USERS_PATH, users.list_params()), items)
-            found = read_many(ep.USERS, items, sanitised=True)
+            found = b.USERS.parse_clean(items)
         for user in found:
             figures.scanned += 1
             for condition in user.conditions(today, dormant_days):
@@ -131,7 +131,7 @@ class OverviewService:
         now = self.now()
         pages, figures.complete = await self._pages(ep.ALL_PAGES_DOMAINS.path(), None, DOMAIN_PAGES)
         for page in pages:
-            domains: list[PagesDomain] = read_many(ep.ALL_PAGES_DOMAINS, page.items, sanitised=True)
+            domains = b.ALL_PAGES_DOMAINS.parse_clean(page.items)
             for domain in domains:
                 figures.scanned += 1
                 state = domain.expiry_state(now)
@@ -151,7 +151,7 @@ class OverviewService:
             page = await self.client.get_page(ep.DEPLOYMENTS.path(project_id), {
                 "status": "failed", "updated_after": since, "order_by": "updated_at", "sort": "desc",
                 "per_page": 20})
-            failed: list[Deployment] = read_many(ep.DEPLOYMENTS, page.items, sanitised=True)
+            failed = b.DEPLOYMENTS.parse_clean(page.items)
             found += [FailedDeployment(path, d) for d in failed]
         return sorted(found, key=lambda f: _when(f.deployment), reverse=True)
 

@@ -24,11 +24,11 @@ from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
+from labdeck.api import bindings as b
 from labdeck.api import body
 from labdeck.api.client import ApiClient
 from labdeck.api.errors import BadRequest, LabdeckError, NotFound
 from labdeck.api.instance import InstanceService
-from labdeck.api.models.catalogue import read_many, read_one
 from labdeck.api.models.registry import RegistryRepository, RegistryTag, RegistryTagDetail
 from labdeck.api.registry_graphql import (
     ADMIN_BATCH,
@@ -142,19 +142,18 @@ class RegistryService:
     # -- reading ----------------------------------------------------------------------------------------
     async def project_repositories(self, project: Ref, *,
                                    tags_count: bool = True) -> list[RegistryRepository]:
-        items = await self.client.fetch_all(ep.PROJECT_REGISTRY_REPOSITORIES.path(project),
-                                            {"tags_count": tags_count or None})
-        return read_many(ep.PROJECT_REGISTRY_REPOSITORIES, items)
+        listing = b.PROJECT_REGISTRY_REPOSITORIES
+        items = await self.client.fetch_all(listing.path(project), {"tags_count": tags_count or None})
+        return listing.parse(items)
 
     async def group_repositories(self, group: Ref, *, tags_count: bool = True) -> list[RegistryRepository]:
-        items = await self.client.fetch_all(ep.GROUP_REGISTRY_REPOSITORIES.path(group),
-                                            {"tags_count": tags_count or None})
-        return read_many(ep.GROUP_REGISTRY_REPOSITORIES, items)
+        listing = b.GROUP_REGISTRY_REPOSITORIES
+        items = await self.client.fetch_all(listing.path(group), {"tags_count": tags_count or None})
+        return listing.parse(items)
 
     async def repository(self, repository_id: int, *, tags_count: bool = False) -> RegistryRepository:
-        data = await self.client.get_json(ep.REGISTRY_REPOSITORY.path(repository_id),
-                                          {"tags_count": tags_count or None})
-        return read_one(ep.REGISTRY_REPOSITORY, data)
+        return await b.REGISTRY_REPOSITORY.read(self.client, repository_id,
+                                                params={"tags_count": tags_count or None})
 
     async def repository_exists(self, repository_id: int) -> bool:
         """False once the repository is gone (after an asynchronous delete)."""
@@ -166,14 +165,13 @@ class RegistryService:
 
     async def tags(self, project: Ref, repository_id: int) -> list[RegistryTag]:
         """The whole tag list (names; a bulk delete's read-back): what the overview knows follows it."""
-        items = await self.client.fetch_all(ep.REGISTRY_TAGS.path(project, repository_id))
-        tags: list[RegistryTag] = read_many(ep.REGISTRY_TAGS, items)
+        listing = b.REGISTRY_TAGS
+        tags = listing.parse(await self.client.fetch_all(listing.path(project, repository_id)))  # uncached
         known_for(self.client).keep_tags(self._instance, repository_id, (tag.name for tag in tags))
         return tags
 
     async def tag(self, project: Ref, repository_id: int, name: str) -> RegistryTagDetail:
-        data = await self.client.get_json(ep.REGISTRY_TAG.path(project, repository_id, name))
-        return read_one(ep.REGISTRY_TAG, data)
+        return await b.REGISTRY_TAG.read(self.client, project, repository_id, name)
 
     async def tag_details(self, project: Ref, repository_id: int, names: list[str] | None = None, *,
                           on_progress: Progress | None = None, refresh: bool = False,

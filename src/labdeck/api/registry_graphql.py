@@ -36,6 +36,7 @@ from labdeck.api.client import ApiClient
 from labdeck.api.errors import ApiError, Forbidden, MalformedResponse, NotFound, Unauthorized
 from labdeck.api.models.base import parse_many
 from labdeck.api.models.registry import RegistryTagDetail, trusted_detail
+from labdeck.domain.digits import integer_value
 from labdeck.domain.endpoints import RawPath
 from labdeck.domain.text import may_hold_control
 
@@ -103,12 +104,7 @@ def gid(repository_id: int) -> str:
 
 def _size(value: Any) -> int | None:
     """GitLab's `BigInt` (a string) as an int; None when absent or unreadable."""
-    if isinstance(value, int) and not isinstance(value, bool):
-        return value
-    try:
-        return int(value) if isinstance(value, str) else None
-    except ValueError:
-        return None
+    return integer_value(value) if isinstance(value, int | str) else None
 
 
 def rest_shaped(node: dict[str, Any], name: Any = None) -> dict[str, Any]:

@@ -112,9 +112,11 @@ async def compute_plan(service: RegistryService, project: str, repository_id: in
                        now: datetime | None = None) -> tuple[CleanupPlan, datetime]:
     """The plan and the moment it was made for: `now`, else the instance's time once its tags are read
     (`ApiClient.server_time`: the instance's clock, not this machine's, says how old a tag is)."""
+    from labdeck.domain.digits import parse_digits
     from labdeck.domain.registry_cleanup import CleanupPlanner
 
-    ref: int | str = int(project) if project.isdigit() else project
+    number = parse_digits(project)
+    ref: int | str = project if number is None else number
     details = await service.tag_details(ref, repository_id)
     at = now or service.client.server_time.now()
     return CleanupPlanner([d.to_tag_info() for d in details]).plan(rules, at), at

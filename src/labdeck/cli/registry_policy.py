@@ -127,12 +127,14 @@ async def run_policy(args: argparse.Namespace, transport: httpx.AsyncBaseTranspo
     from labdeck.api.client import ApiClient
     from labdeck.api.registry import RegistryService
     from labdeck.api.tag_cache import TagDetailCache
+    from labdeck.domain.digits import parse_digits
 
     settings = connection_settings(args)
     cache = None if args.no_cache else TagDetailCache.for_instance(settings.base_url)
     if args.demo and transport is None:
         transport = demo_transport()
-    ref: int | str = int(args.project) if args.project.isdigit() else args.project
+    number = parse_digits(args.project)
+    ref: int | str = args.project if number is None else number
     async with ApiClient(settings, transport=transport) as client:
         registry = RegistryService(client, tag_cache=cache, graphql=not args.no_graphql)
         sim = await CleanupPolicyService(client, registry).simulate(ref, gitlab_registry=args.gitlab_registry)

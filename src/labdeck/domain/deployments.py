@@ -21,6 +21,8 @@ from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from typing import Any
 
+from labdeck.domain.digits import integer_value
+
 STATUSES: tuple[str, ...] = ("created", "running", "success", "failed", "canceled")
 FINISHED: frozenset[str] = frozenset({"success", "failed", "canceled"})
 # What the API accepts as `status` on create and update (GitLab's Grape `values`).
@@ -123,9 +125,8 @@ def rule_problems(element: Mapping[str, Any], index: int = 0) -> list[str]:
         chosen = [f"deploy_access_levels[{index}][{key}]" for key in present]
         return [f"{', '.join(chosen)} are mutually exclusive"]
     key = present[0]
-    try:
-        value = int(str(element[key]))
-    except ValueError:
+    value = integer_value(element[key])
+    if value is None:
         return [f"deploy_access_levels[{index}][{key}] is invalid"]
     if key == "access_level" and value not in ACCESS_LEVELS:
         return [f"deploy_access_levels[{index}][access_level] does not have a valid value"]
@@ -138,7 +139,7 @@ def parse_rule(element: Mapping[str, Any], index: int = 0) -> DeployRule:
     if problems:
         raise RuleError(", ".join(problems))
     key = next(k for k in RULE_KEYS if _present(element, k))
-    return DeployRule(**{key: int(str(element[key]))})
+    return DeployRule(**{key: integer_value(element[key])})
 
 
 def level_description(level: int | None) -> str:

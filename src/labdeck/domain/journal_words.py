@@ -11,7 +11,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from labdeck.domain.access_levels import AccessLevel
-from labdeck.domain.journal_rules import POLICY, USER_OPS, issue_state
+from labdeck.domain.digits import integer_value
+from labdeck.domain.journal_rules import ARCHIVE_OPS, POLICY, USER_OPS, issue_state
 from labdeck.domain.protection_rules import describe_rules
 
 # The state GitLab's API calls each account condition, in words
@@ -54,9 +55,10 @@ def words(value: Any) -> str:
 
 
 def _level(value: Any) -> str:
+    number = integer_value(value)
     try:
-        return AccessLevel(int(value)).label
-    except (TypeError, ValueError):
+        return AccessLevel(number).label if number is not None else words(value)
+    except ValueError:
         return words(value)
 
 
@@ -113,6 +115,9 @@ def change_rows(kind: str, operation: str, before: Mapping[str, Any] | None,
     if kind == "protected_environment.update":
         return [("who may deploy", words(describe_rules(before)),
                  words(describe_rules(after)) if ok and after else "not done")]
+    if kind in ARCHIVE_OPS and "archived" in before:
+        after_change = words(kind == "project.archive") if ok else "not done"
+        return [("archived", words(before.get("archived")), after_change)]
     if kind in _DELETED:
         return [("", what_was(kind, before), _DELETED[kind] if ok else "not done")]
     return []

@@ -10,13 +10,18 @@ rules read before it (`restoring_body`): the rules it added are dropped, those i
 then must still be the rules the change left (`rule_entries`, compared by id and value).
 
 Pure functions over the JSON GitLab answers (`ProtectedEnvironment` entity: `name`, `deploy_access_levels`,
-`required_approval_count`, `approval_rules`).
+`required_approval_count`, `approval_rules`), and the journal's rule for both changes of a protection
+(`ProtectionChange`, held by the catalogue's `PROTECTED_ENVIRONMENT_UPDATE` and `_DELETE`): a change in place
+is undone by the restoring PUT, an unprotect by protecting again as it was (`recreating_body`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import Any, Final
+
+from labdeck.domain.endpoints import Endpoint
+from labdeck.domain.undo_rules import ABSENT, Change, Inverse, Operation, UndoRule
 
 # The nested lists a PUT changes, and the fields of one of their entries that say what it is
 RULE_LISTS: Final[dict[str, tuple[str, ...]]] = {
@@ -100,3 +105,33 @@ def _plain(entry: Mapping[str, Any]) -> str:
     for name, value in who(entry).items():
         return f"{name.removesuffix('_id').replace('access_', '')} {value}"
     return "unknown"
+
+
+class ProtectionChange(UndoRule):
+    """A protected environment's rules changed in place (`PUT`, 15.4+: undone by the PUT that restores the
+    rules read before it, while they are still the ones the change left) or its unprotect (`DELETE`: undone
+    by protecting it again as it was, in `create`, while it is not protected again)."""
+
+    def __init__(self, create: Endpoint) -> None:
+        self.create = create
+
+    def operation(self, change: Change) -> Operation:
+        update = change.method == "PUT"
+        return Operation("protected_environment.update" if update else "protected_environment.delete",
+                         "change deploy rules" if update else "unprotect environment", snapshot=change.path,
+                         **change.of(f"environment {change.values['name']}"))
+
+    def inverse(self, op: Operation, path: str, before: Mapping[str, Any], after: Mapping[str, Any] | None,
+                sent: Mapping[str, Any]) -> Inverse | None:
+        if op.kind == "protected_environment.delete":
+            owner = {name: op.values[name] for name, _ in self.create.segments}
+            return Inverse("POST", self.create.path(**owner).lstrip("/"), recreating_body(before),
+                           check_path=path, expect=ABSENT)
+        if after is None:
+            return None
+        keys = tuple(key for key in RULE_LISTS if key in sent)
+        body = restoring_body(after, before, keys)
+        if not body:
+            return None
+        return Inverse("PUT", path, body, check_path=path,
+                       expect={key: rule_entries(after, key) for key in keys})

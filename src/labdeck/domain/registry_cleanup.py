@@ -139,11 +139,6 @@ def _anchored(pattern: str) -> str:
     return "\\A" + pattern + "\\z"
 
 
-def tag_finds(pattern: str, name: str) -> bool:
-    """Whether `pattern` occurs anywhere in `name` (RE2, unanchored), as tag protection rules match."""
-    return re2.search(pattern, name, _OPTIONS) is not None
-
-
 def tag_matches(pattern: str, name: str) -> bool:
     """Whether `name` matches `pattern` the way GitLab's cleanup applies it (`\\A<pattern>\\z`, RE2)."""
     return re2.search(_anchored(pattern), name, _OPTIONS) is not None

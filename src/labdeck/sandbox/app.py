@@ -19,8 +19,10 @@ from starlette.routing import BaseRoute, Match, Mount, NoMatchFound, Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from labdeck.sandbox.areas import load_areas
+from labdeck.sandbox.bodies import ANONYMOUS_BODY, TOO_LARGE
 from labdeck.sandbox.clock import Clock, SystemClock
 from labdeck.sandbox.editions import route_available
+from labdeck.sandbox.errors import SandboxError
 from labdeck.sandbox.faults import FaultLayer
 from labdeck.sandbox.http import json_response, read_params
 from labdeck.sandbox.options import SandboxOptions
@@ -72,7 +74,7 @@ class InstanceDate:
 
 async def _echo(request: Request) -> Response:
     """`/-/sandbox/echo`: the parsed parameters of any request (to check body and bracket decoding)."""
-    params = await read_params(request)
+    params = await read_params(request, ANONYMOUS_BODY, SandboxError(413, TOO_LARGE))  # no caller here
 
     def plain(value: Any) -> Any:
         if isinstance(value, dict):

@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from labdeck.api.errors import LabdeckError
 from labdeck.api.request_log import RequestLog
 from labdeck.domain.capabilities import Capabilities
+from labdeck.domain.features import Feature
 from labdeck.domain.job_tokens import JOB_TOKEN_AREAS, JOB_TOKEN_UNREACHABLE, NOT_WITH_JOB_TOKEN
 from labdeck.domain.redaction import redact
 from labdeck.tui.errors import describe_error
@@ -75,7 +76,7 @@ class Policy:
     is_admin: bool = False
     job_token: bool = False
 
-    def feature_reason(self, feature: str) -> str | None:
+    def feature_reason(self, feature: Feature) -> str | None:
         """Why `feature` cannot work here ("needs GitLab Premium", "needs GitLab 15.2", "not reachable with a
         CI job token"), or None when it can (or when the edition is not known yet: nothing is hidden)."""
         if self.job_token and feature in JOB_TOKEN_UNREACHABLE:

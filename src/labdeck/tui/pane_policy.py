@@ -1,8 +1,8 @@
 """The one policy every pane applies, screens and the tab widgets inside them alike.
 
 A pane declares which of its actions change something (`MUTATING_ACTIONS`), which need a feature the
-instance may lack (`FEATURE_ACTIONS`: action -> feature of `domain/capabilities.py`), and which act on the
-cursor or marked rows by their id (`ROW_ACTIONS`). The kit then, for every pane:
+instance may lack (`FEATURE_ACTIONS`: action -> a `Feature` object of `domain/features.py`), and which act
+on the cursor or marked rows by their id (`ROW_ACTIONS`). The kit then, for every pane:
 
 - hides mutating actions in read-only mode (footer, palette, and the key does nothing);
 - hides actions whose feature the instance cannot do ("needs GitLab Premium"), or a CI job token cannot reach;
@@ -18,6 +18,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from labdeck.api.models.tolerant import IDENTITY_UNREADABLE, identity_unreadable
+from labdeck.domain.features import Feature
 from labdeck.tui.context import context_of
 from labdeck.tui.textual_internals import bindings_for_key
 from labdeck.tui.widgets.resource_table import ResourceTable
@@ -33,7 +34,7 @@ class PanePolicy(_Pane):
     """Mixed into a pane's class before its Textual base (`class MembersPane(PanePolicy, Widget)`)."""
 
     MUTATING_ACTIONS: ClassVar[frozenset[str]] = frozenset()
-    FEATURE_ACTIONS: ClassVar[dict[str, str]] = {}
+    FEATURE_ACTIONS: ClassVar[dict[str, Feature]] = {}
     ROW_ACTIONS: ClassVar[frozenset[str]] = frozenset()
 
     def policy_allows(self, action: str) -> bool:

@@ -23,6 +23,7 @@ from typing import Any
 from starlette.routing import Route
 
 from labdeck.domain.deployments import LISTABLE_STATUSES, SETTABLE_STATUSES, transition_error
+from labdeck.domain.digits import parse_digits
 from labdeck.sandbox.errors import SandboxError
 from labdeck.sandbox.http import Ctx, datetime_param, endpoint, iso, json_response, paginate
 from labdeck.sandbox.routes.projects.projects import find_project, require_level
@@ -65,10 +66,10 @@ def read_environments(ctx: Ctx) -> Project:
 
 
 def _deployment(ctx: Ctx, data: DeploymentsData, project: Project) -> Deployment:
-    raw = ctx.path("deployment_id")
-    if not raw.isdigit():
+    number = parse_digits(ctx.path("deployment_id"))
+    if number is None:
         raise SandboxError.invalid("deployment_id")
-    deployment = data.deployments.get(int(raw))
+    deployment = data.deployments.get(number)
     if deployment is None or deployment.project_id != project.id:
         raise SandboxError.not_found("Deployment")
     return deployment

@@ -12,6 +12,7 @@ from typing import Any
 
 from starlette.routing import Route
 
+from labdeck.domain.digits import parse_digits
 from labdeck.sandbox.errors import SandboxError
 from labdeck.sandbox.http import Ctx, endpoint, iso, paginate
 from labdeck.sandbox.routes.deployments.deployments import deployment_json, read_environments
@@ -61,8 +62,8 @@ async def list_environments(ctx: Ctx) -> Any:
 async def get_environment(ctx: Ctx) -> Any:
     project = find_project(ctx)
     data = deployments_data(ctx.store)
-    raw = ctx.path("environment_id")
-    env = data.environments.get(int(raw)) if raw.isdigit() else None
+    number = parse_digits(ctx.path("environment_id"))
+    env = data.environments.get(number) if number is not None else None
     if env is None or env.project_id != project.id:
         raise SandboxError.not_found("Environment")
     successes = [d for d in data.deployments_of(project.id)

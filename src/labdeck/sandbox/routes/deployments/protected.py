@@ -14,13 +14,14 @@
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from starlette.responses import Response
 from starlette.routing import Route
 
 from labdeck.domain.deployments import ACCESS_LEVELS, DeployRule, level_description, rule_problems
+from labdeck.domain.digits import integer_value, parse_digits
+from labdeck.domain.features import PROTECTED_ENVIRONMENT_UPDATE
 from labdeck.sandbox.editions import has_feature
 from labdeck.sandbox.errors import SandboxError
 from labdeck.sandbox.http import Ctx, endpoint, json_response, paginate
@@ -36,15 +37,13 @@ from labdeck.sandbox.seed.sharing import groups_of
 from labdeck.sandbox.store import Project
 
 MAINTAINER = 40
-IN_PLACE = "protected_environment_update"  # the catalogue's feature: GitLab 15.4, Premium
 INHERITANCE = (0, 1)  # ProtectedEnvironments::Authorizable::GROUP_INHERITANCE_TYPE
-_INTEGER = re.compile(r"-?[0-9]+")  # ASCII digits only: Grape's Integer
 _INTEGERS = ("id", "user_id", "group_id", "group_inheritance_type", "access_level", "required_approvals")
 
 
 def in_place(ctx: Ctx) -> bool:
     """Whether the version played changes rules in place (and its entity shows the rules' ids)."""
-    return has_feature(ctx.options, IN_PLACE)
+    return has_feature(ctx.options, PROTECTED_ENVIRONMENT_UPDATE)
 
 
 def rule_json(ctx: Ctx, rule: StoredRule, *, approval: bool = False) -> dict[str, Any]:
@@ -105,7 +104,7 @@ def nested_entries(ctx: Ctx, key: str) -> list[dict[str, Any]]:
     naming at least one of its role, user and group."""
     raw = ctx.params.get(key)
     if isinstance(raw, dict):
-        raw = [raw[k] for k in sorted(raw, key=lambda k: int(k) if str(k).isdigit() else 0)]
+        raw = [raw[k] for k in sorted(raw, key=lambda k: parse_digits(str(k)) or 0)]
     if not isinstance(raw, list) or not all(isinstance(e, dict) for e in raw):
         raise SandboxError.invalid(key)
     problems: list[str] = []
@@ -116,12 +115,11 @@ def nested_entries(ctx: Ctx, key: str) -> list[dict[str, Any]]:
             value = element.get(name)
             if name not in element or value == "":
                 continue
-            if value is None:
-                entry[name] = None
-            elif isinstance(value, bool) or not _INTEGER.fullmatch(str(value)):
+            number = integer_value(value)
+            if value is not None and number is None:
                 problems.append(f"{key}[{index}][{name}] is invalid")
             else:
-                entry[name] = int(str(value))
+                entry[name] = number
         if entry.get("access_level") is not None and entry["access_level"] not in ACCESS_LEVELS:
             problems.append(f"{key}[{index}][access_level] does not have a valid value")
         if entry.get("group_inheritance_type") not in (None, *INHERITANCE):
@@ -159,7 +157,7 @@ async def get_protected(ctx: Ctx) -> Any:
 def _parse_rules(ctx: Ctx) -> list[DeployRule]:
     raw = ctx.params.get("deploy_access_levels")
     if isinstance(raw, dict):  # form-encoded `deploy_access_levels[0][user_id]=1`
-        raw = [raw[k] for k in sorted(raw, key=lambda k: int(k) if str(k).isdigit() else 0)]
+        raw = [raw[k] for k in sorted(raw, key=lambda k: parse_digits(str(k)) or 0)]
     if not isinstance(raw, list) or not raw or not all(isinstance(e, dict) for e in raw):
         raise SandboxError.invalid("deploy_access_levels")
     problems = [problem for index, element in enumerate(raw) for problem in rule_problems(element, index)]
@@ -168,7 +166,7 @@ def _parse_rules(ctx: Ctx) -> list[DeployRule]:
     rules = []
     for element in raw:
         key = next(k for k in ("access_level", "user_id", "group_id") if element.get(k) not in (None, ""))
-        rules.append(DeployRule(**{key: int(str(element[key]))}))
+        rules.append(DeployRule(**{key: integer_value(element[key])}))
     return rules
 
 

@@ -16,6 +16,7 @@ from typing import Any
 
 from starlette.routing import Route
 
+from labdeck.domain.digits import parse_digits
 from labdeck.sandbox.errors import SandboxError
 from labdeck.sandbox.http import (
     Ctx,
@@ -39,7 +40,8 @@ _STAT_FIELDS = ("storage_size", "repository_size", "wiki_size", "lfs_objects_siz
 def find_group(ctx: Ctx, ident: str | None = None) -> Group:
     """The group named by the `id` path parameter (id or URL-encoded full path) that the caller may read."""
     key = ctx.path("id") if ident is None else ident
-    group = ctx.store.groups.get(int(key)) if key.isdigit() else ctx.store.group_by_path(key)
+    number = parse_digits(key)
+    group = ctx.store.groups.get(number) if number is not None else ctx.store.group_by_path(key)
     if group is None or not ctx.store.can_read_group(ctx.user, group):
         raise SandboxError.not_found("Group")
     return group

@@ -29,6 +29,7 @@ from labdeck.api.deployments import DeploymentsService
 from labdeck.api.errors import ApiError, NotFound
 from labdeck.api.models.deployments import Deployment, Environment
 from labdeck.domain.deployments import LISTABLE_STATUSES, EnvironmentSummary, summarise
+from labdeck.domain.features import PROTECTED_ENVIRONMENTS
 from labdeck.tui.areas import AreaRequest
 from labdeck.tui.clock import Today, today_of
 from labdeck.tui.screens.base import LabdeckScreen, ScopedScreen
@@ -117,7 +118,7 @@ class DeploymentsScreen(ScopedScreen):
     SCOPE_INPUT = "deployments-scope"
     MUTATING_ACTIONS = frozenset({"new_deployment", "set_status"})
     ROW_ACTIONS = frozenset({"set_status"})
-    FEATURE_ACTIONS = {"protected": "protected_environments"}
+    FEATURE_ACTIONS = {"protected": PROTECTED_ENVIRONMENTS}
     BINDINGS = [
         Binding("f", "scope", "Project", id="deployments.scope"),
         Binding("t", "toggle_timeline", "Timeline", id="deployments.timeline"),

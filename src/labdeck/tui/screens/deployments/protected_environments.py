@@ -31,6 +31,7 @@ from labdeck.api.deployments import DeploymentsService, LeftUnprotected, NotSent
 from labdeck.api.errors import ApiError, LabdeckError, NotFound
 from labdeck.api.models.deployments import DeployAccessLevel, ProtectedEnvironment
 from labdeck.domain.deployments import ACCESS_LEVELS, DeployRule, level_description, rule_problems
+from labdeck.domain.features import PROTECTED_ENVIRONMENTS
 from labdeck.tui.capabilities import refused
 from labdeck.tui.context import context_of
 from labdeck.tui.screens.base import FormDialog, LabdeckScreen, Problem
@@ -221,7 +222,7 @@ class ProtectedEnvironmentsScreen(LabdeckScreen):
         try:
             protected = await service.protected_environments(self.project, refresh=refresh)
         except ApiError as error:  # an EE instance without Premium refuses with 403 or 404
-            explained = refused(context_of(self), "protected_environments", error)
+            explained = refused(context_of(self), PROTECTED_ENVIRONMENTS, error)
             if explained is None:
                 raise
             self.table.empty_text = explained

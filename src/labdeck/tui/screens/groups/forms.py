@@ -32,18 +32,21 @@ from labdeck.domain.badges import badge_errors, placeholder_list
 from labdeck.domain.ci_variables import DESCRIPTION_MAX, VARIABLE_TYPES, variable_errors
 from labdeck.domain.colours import COLOUR_ERROR, is_colour
 from labdeck.domain.completion import Kind
+from labdeck.domain.digits import is_digits, parse_digits, wide_digit_problem
+from labdeck.domain.kept_values import kept_choices
 from labdeck.tui.screens.base import FormDialog, Problem
 from labdeck.tui.widgets.completion import list_input
 
 Values = dict[str, Any]
 Validator = Callable[[Values], dict[str, str]]
-_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+_DATE = re.compile(r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$")
 _USERNAME = re.compile(r"^@?[A-Za-z0-9_][A-Za-z0-9_.-]*$")
 
 
 @dataclass(frozen=True)
 class Field:
-    """One form field: an `Input` (default), a `Select` (`choices` as (label, value)) or a `Checkbox`."""
+    """One form field: an `Input` (default), a `Select` (`choices` as (label, value); a `value` not among
+    them is offered too, shown as it is with a note: `domain.kept_values`) or a `Checkbox`."""
 
     key: str
     label: str
@@ -98,9 +101,9 @@ class FormScreen(FormDialog[Values]):
             yield Checkbox(field.label, bool(field.value), id=widget_id, disabled=field.disabled)
         else:
             yield Static(Text(field.label), classes="group-form-label")
-            if field.choices is not None:
-                yield Select(field.choices, value=field.value, allow_blank=False, id=widget_id,
-                             disabled=field.disabled)
+            if field.choices is not None:  # a stored value the choices lack is shown as it is, and kept
+                yield Select(kept_choices(field.choices, field.value), value=field.value, allow_blank=False,
+                             id=widget_id, disabled=field.disabled)
             elif field.names is not None:
                 yield list_input(field.names, str(field.value or ""), placeholder=field.placeholder,
                                  id=widget_id, disabled=field.disabled)
@@ -152,7 +155,7 @@ def date_error(text: str, today: date) -> str | None:
     if not text:
         return None
     if not _DATE.match(text):
-        return "use YEAR-MONTH-DAY"
+        return wide_digit_problem(text) or "use YEAR-MONTH-DAY"
     try:
         day = date.fromisoformat(text)
     except ValueError:
@@ -168,20 +171,12 @@ def date_error(text: str, today: date) -> str | None:
     return None
 
 
-def parse_user_ids(text: str) -> list[int] | None:
-    """`"3, 5,7"` -> [3, 5, 7]; None when any part is not a number."""
-    parts = [p.strip() for p in text.split(",") if p.strip()]
-    if not parts or not all(p.isdigit() for p in parts):
-        return None
-    return [int(p) for p in parts]
-
-
 def parse_user_refs(text: str) -> list[int | str] | None:
     """`"3, alice, @bob"` -> [3, "alice", "bob"] (ids and usernames); None when a part is neither."""
     parts = [p.strip() for p in text.split(",") if p.strip()]
-    if not parts or not all(p.isdigit() or _USERNAME.match(p) for p in parts):
+    if not parts or not all(is_digits(p) or _USERNAME.match(p) for p in parts):
         return None
-    return [int(p) if p.isdigit() else p.removeprefix("@") for p in parts]
+    return [number if (number := parse_digits(p)) is not None else p.removeprefix("@") for p in parts]
 
 
 # --- the forms -------------------------------------------------------------------------------------------
@@ -200,8 +195,10 @@ def member_form(kind: str, today: date, *, user_ids: str = "", level: int = 30, 
 
     def validate(values: Values) -> dict[str, str]:
         errors = {}
-        if not editing and parse_user_refs(str(values.get("user_ids", ""))) is None:
-            errors["user_ids"] = "one or more user ids or usernames, separated by commas"
+        typed = str(values.get("user_ids", ""))
+        if not editing and parse_user_refs(typed) is None:
+            errors["user_ids"] = (wide_digit_problem(typed)
+                                  or "one or more user ids or usernames, separated by commas")
         problem = date_error(str(values.get("expires_at", "")), today)
         if problem:
             errors["expires_at"] = problem

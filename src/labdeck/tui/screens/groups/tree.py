@@ -8,7 +8,6 @@ line and a failure line carry none.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from rich.text import Text
 from textual.widgets import Tree
@@ -96,7 +95,3 @@ class GroupTree(Tree[Group | None]):
         self.clear()
         self.loaded.clear()
         self.more.clear()
-
-
-def is_more_line(tree: GroupTree, node: Any) -> bool:
-    return node is not None and node.id in tree.more

@@ -18,6 +18,7 @@ from textual.widgets import Static
 from labdeck.api.errors import LabdeckError
 from labdeck.api.models.variables import CiVariable
 from labdeck.api.variables import VariableError, VariablesService
+from labdeck.domain.features import GROUP_VARIABLE_ENVIRONMENT_SCOPE
 from labdeck.tui.context import context_of
 from labdeck.tui.screens.ci_variables import VariableListKeys
 from labdeck.tui.screens.groups.forms import Values
@@ -80,7 +81,7 @@ class VariablesPane(OwnerPane, VariableListKeys, Widget):
         """Whether this owner's variables have an environment scope here (a group's: not on Community
         Edition; a project's always; the instance's never)."""
         if self.owner.kind == "groups":
-            return context_of(self).policy.feature_reason("group_variable_environment_scope") is None
+            return context_of(self).policy.feature_reason(GROUP_VARIABLE_ENVIRONMENT_SCOPE) is None
         return self.owner.kind == "projects"
 
     def on_mount(self) -> None:

@@ -28,6 +28,7 @@ from labdeck.api.errors import ApiError, LabdeckError
 from labdeck.api.models.deployments import Deployment, Environment
 from labdeck.api.models.projects import Project
 from labdeck.domain.deployments import EnvironmentSummary, summarise
+from labdeck.domain.features import PROTECTED_ENVIRONMENTS
 from labdeck.tui.areas import AreaRequest
 from labdeck.tui.clock import Today, today_of
 from labdeck.tui.context import context_of
@@ -72,7 +73,7 @@ class ProjectDeploymentsTab(PanePolicy, Widget):
         Binding("p", "protected", "Protected envs", id="project_deployments.protected"),
         Binding("D", "open_in_deployments", "In :deployments", id="project_deployments.open"),
     ]
-    FEATURE_ACTIONS = {"protected": "protected_environments"}
+    FEATURE_ACTIONS = {"protected": PROTECTED_ENVIRONMENTS}
     DEFAULT_CSS = """
     ProjectDeploymentsTab { height: 1fr; }
     ProjectDeploymentsTab #project-environments-view { height: 9; }

@@ -19,6 +19,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Checkbox, Input, Label, Select, Static
 
 from labdeck.api.errors import ApiError
+from labdeck.domain.digits import parse_digits
 from labdeck.tui.errors import describe_error
 from labdeck.tui.screens.base import FormDialog, Problem
 from labdeck.tui.screens.form_keys import FormKeys
@@ -194,7 +195,8 @@ def fork_target(text: str | None) -> tuple[int | None, str | None]:
     text = (text or "").strip().strip("/")
     if not text:
         return None, None
-    return (int(text), None) if text.isdigit() else (None, text)
+    number = parse_digits(text)
+    return (number, None) if number is not None else (None, text)
 
 
 class ForkDialog(FormKeys, ModalScreen[ForkRequest | None]):

@@ -19,6 +19,7 @@ from textual.widget import Widget
 from labdeck.api.errors import LabdeckError
 from labdeck.api.forks import ForksService, import_done
 from labdeck.api.models.projects import Project
+from labdeck.domain.digits import parse_digits
 from labdeck.tui.context import context_of
 from labdeck.tui.jobs import Job, poll_until
 from labdeck.tui.pane_policy import PanePolicy
@@ -181,9 +182,8 @@ class ForksTab(PanePolicy, Widget):
         service = forks_service(self)
         if session is None or service is None:
             return
-        if source.isdigit():
-            origin = int(source)
-        else:
+        origin = parse_digits(source)
+        if origin is None:
             origin = (await session.services.projects.project(source)).id
         self.project = await service.create_relationship(self.project.id, origin)
         origin_path = (self.project.forked_from_project or {}).get("path_with_namespace", source)

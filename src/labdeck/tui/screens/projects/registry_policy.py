@@ -27,7 +27,8 @@ from labdeck.api.cleanup_policy import ProjectSimulation, RepositorySimulation
 from labdeck.api.errors import LabdeckError
 from labdeck.api.models.projects import Project
 from labdeck.api.registry import format_size
-from labdeck.domain.cleanup_policy import Policy
+from labdeck.domain.cleanup_policy import CADENCES, KEEP_N_VALUES, OLDER_THAN_VALUES, Policy
+from labdeck.domain.kept_values import shown
 from labdeck.tui.clock import Now, now_of
 from labdeck.tui.context import context_of
 from labdeck.tui.pane_policy import PanePolicy
@@ -97,16 +98,17 @@ COLUMNS = [
 
 
 def policy_text(policy: Policy | None) -> Text:
-    """The policy's values as GitLab holds them, one labelled line each pair (patterns as plain text)."""
+    """The policy's values as GitLab holds them, one labelled line each pair (patterns as plain text; a value
+    labdeck does not know as it is, with a note)."""
     if policy is None:
         return Text("No cleanup policy: the instance gives none for this project (registry off, or no "
                     "right to read it).", style="bold")
     text = Text("Policy: ", style="bold")
     text.append("enabled" if policy.enabled else "disabled", style="bold green" if policy.enabled else "bold")
-    text.append(f"  every {policy.cadence or '?'}  keep newest ")
-    text.append("none" if policy.keep_n is None else str(policy.keep_n))
+    text.append(f"  every {shown(policy.cadence, CADENCES)}  keep newest ")
+    text.append("none" if policy.keep_n is None else shown(policy.keep_n, KEEP_N_VALUES))
     text.append("  older than ")
-    text.append(policy.older_than or "none")
+    text.append("none" if policy.older_than is None else shown(policy.older_than, OLDER_THAN_VALUES))
     text.append("\nRemove: ", style="dim")
     text.append(policy.name_regex or "none")
     text.append("  Keep: ", style="dim")

@@ -28,6 +28,7 @@ from textual.widgets import Button, Input, Label, Static
 from labdeck.api.models.registry import RegistryRepository, RegistryTagDetail
 from labdeck.api.registry import format_size, format_wait
 from labdeck.api.registry_exact import delete_exactly
+from labdeck.domain.digits import parse_integer
 from labdeck.domain.journal_rules import REGISTRY_NO_INVERSE
 from labdeck.domain.registry_cleanup import (
     CleanupPlan,
@@ -148,10 +149,9 @@ class RegistryCleanupScreen(LabdeckScreen):
         problems: list[str] = []
         keep_n: int | None = None
         if values["cleanup-keep-n"]:
-            try:
-                keep_n = int(values["cleanup-keep-n"])
-            except ValueError:
-                problems.append("keep N must be a whole number")
+            keep_n = parse_integer(values["cleanup-keep-n"])
+            if keep_n is None:
+                problems.append("keep N must be a whole number (digits 0-9)")
         rules = CleanupRules(self.query_one("#cleanup-delete", Input).value, values["cleanup-keep"] or None,
                              keep_n, values["cleanup-older-than"] or None)
         problems += rules.errors()

@@ -2,11 +2,15 @@
 next run deletes on every repository and why, and an editor whose preview follows every change.
 
 The values offered are the ones GitLab accepts (`domain.cleanup_policy`: cadence, keep_n, older_than as
-lists, the two patterns as RE2 text checked as typed); the simulation is `api.cleanup_policy`'s (GitLab's own
-run: latest kept, anchored patterns, keep wins, keep_n by date, older_than, protection rules, the per-run
-limit), recomputed without a request as the operator edits. `ctrl+s` saves with `PUT /projects/:id` after a
-confirmation (refused before sending when GitLab would refuse; after a lost answer the policy is read back),
-journalled with the old policy as its undo. Server text is shown as `rich.text.Text`, never markup.
+lists, `older_than` as the instance's version has them (`60d` from 14.4), the two patterns as RE2 text
+checked as typed). An editor never changes what the operator did not change (`domain.kept_values`): a
+stored value labdeck does not offer is shown as it is ("45d (not a value labdeck knows)") and kept, a field
+left as it was filled is read back as loaded, and a save sends only the values the operator changed. The
+simulation is `api.cleanup_policy`'s (GitLab's own run: latest kept, anchored patterns, keep wins, keep_n by
+date, older_than, protection rules, the per-run limit), recomputed without a request as the operator edits.
+`ctrl+s` saves with `PUT /projects/:id` after a confirmation that names each change (refused before sending
+when GitLab would refuse; after a lost answer the policy is read back), journalled with the old policy as its
+undo. Server text is shown as `rich.text.Text`, never markup.
 """
 
 from __future__ import annotations
@@ -27,6 +31,7 @@ from textual.widgets import Input, Label, Select, Static
 from labdeck.api.cleanup_policy import CleanupPolicyService, ProjectSimulation
 from labdeck.api.registry import format_age, format_size
 from labdeck.domain.cleanup_policy import CADENCES, KEEP_N_VALUES, OLDER_THAN_VALUES, Policy
+from labdeck.domain.kept_values import as_loaded, kept_choices
 from labdeck.domain.registry_cleanup import TagInfo
 from labdeck.tui.clock import Now, now_of
 from labdeck.tui.screens.base import LabdeckScreen
@@ -38,11 +43,21 @@ from labdeck.tui.workers import is_live
 
 TABLE_DELAY = 0.15  # seconds of quiet editing before the tag table is rebuilt
 NONE = "none"
-_SELECTS = {
+_SELECTS = {  # the values offered (older_than's as the instance's version has them, when known: `choices`)
     "policy-enabled": [("on", "on"), ("off", "off")],
     "policy-cadence": [(c, c) for c in CADENCES],
     "policy-keep-n": [(NONE, NONE), *((str(n), str(n)) for n in KEEP_N_VALUES)],
     "policy-older-than": [(NONE, NONE), *((v, v) for v in OLDER_THAN_VALUES)],
+}
+# each field: the policy's attribute, its value as its widget holds it, and the widget's value read back
+_FIELDS: dict[str, tuple[str, Callable[[Policy], str], Callable[[str], object]]] = {
+    "policy-enabled": ("enabled", lambda p: "on" if p.enabled else "off", lambda v: v == "on"),
+    "policy-cadence": ("cadence", lambda p: p.cadence, str),
+    "policy-keep-n": ("keep_n", lambda p: NONE if p.keep_n is None else str(p.keep_n),
+                      lambda v: None if v == NONE else int(v)),
+    "policy-older-than": ("older_than", lambda p: p.older_than or NONE, lambda v: None if v == NONE else v),
+    "policy-regex": ("name_regex", lambda p: p.name_regex or "", str),
+    "policy-keep": ("name_regex_keep", lambda p: p.name_regex_keep or "", lambda v: v or None),
 }
 _LABELS = {"policy-enabled": "Enabled", "policy-cadence": "Runs every", "policy-keep-n": "Keep newest",
            "policy-older-than": "Older than", "policy-regex": "Remove (RE2)", "policy-keep": "Keep (RE2)"}
@@ -74,6 +89,10 @@ def policy_columns(now: Callable[[], datetime]) -> list[Column]:
         Column("size", "Size", width=8, align="right", text=lambda r: format_size(r.tag.total_size)),
         Column("reason", "Reason", min_width=10, text=lambda r: r.why),
     ]
+
+
+def _said(value: object) -> str:
+    return "none" if value is None else repr(value) if isinstance(value, str) else str(value).lower()
 
 
 def policy_service(screen: LabdeckScreen) -> CleanupPolicyService | None:
@@ -127,6 +146,7 @@ class CleanupPolicyScreen(LabdeckScreen):
         self.now = now_of(self, now)
         self.sim: ProjectSimulation | None = None
         self.loaded: Policy | None = None
+        self._filled: dict[str, str] = {}  # what `fill` put in each field
         self._filling = False
         self._table_timer: Timer | None = None
 
@@ -174,40 +194,44 @@ class CleanupPolicyScreen(LabdeckScreen):
         self.mark_data_loaded()
 
     # -- the editor -----------------------------------------------------------------------------------
+    def choices(self, key: str) -> list[tuple[str, str]]:
+        """The values a select offers (`older_than`'s as the instance's version has them)."""
+        service = policy_service(self)
+        if key == "policy-older-than" and service is not None:
+            return [(NONE, NONE), *((v, v) for v in service.older_than_values())]
+        return _SELECTS[key]
+
     def fill(self, policy: Policy) -> None:
+        """Every field shows the policy's value as it is, even one labdeck does not offer (with a note)."""
         self._filling = True
         try:
-            self.query_one("#policy-enabled", Select).value = "on" if policy.enabled else "off"
-            cadence = self.query_one("#policy-cadence", Select)
-            cadence.value = policy.cadence if policy.cadence in CADENCES else CADENCES[0]
-            keep = str(policy.keep_n) if policy.keep_n in KEEP_N_VALUES else NONE
-            self.query_one("#policy-keep-n", Select).value = keep
-            older = policy.older_than if policy.older_than in OLDER_THAN_VALUES else NONE
-            self.query_one("#policy-older-than", Select).value = older
-            self.query_one("#policy-regex", Input).value = policy.name_regex or ""
-            self.query_one("#policy-keep", Input).value = policy.name_regex_keep or ""
+            for key, (_name, held, _parse) in _FIELDS.items():
+                value = held(policy)
+                widget = self.query_one(f"#{key}")
+                if isinstance(widget, Select):
+                    widget.set_options(kept_choices(self.choices(key), value))
+                widget.value = value  # type: ignore[attr-defined]  # a Select or an Input
+                self._filled[key] = value
         finally:
             self._filling = False
 
     def read_policy(self) -> Policy:
-        """The policy as edited (patterns exactly as typed; an empty keep pattern is none)."""
-        def value(key: str) -> str:
-            return str(self.query_one(f"#{key}", Select).value)
-
-        keep_n, older = value("policy-keep-n"), value("policy-older-than")
+        """The policy as edited: a field left as filled is the value loaded, a changed one as chosen or
+        typed (patterns exactly as typed; an empty keep pattern is none)."""
         base = self.loaded or Policy()
-        return replace(base, enabled=value("policy-enabled") == "on", cadence=value("policy-cadence"),
-                       keep_n=None if keep_n == NONE else int(keep_n),
-                       older_than=None if older == NONE else older,
-                       name_regex=self.query_one("#policy-regex", Input).value,
-                       name_regex_keep=self.query_one("#policy-keep", Input).value or None)
+        values = {}
+        for key, (name, _held, parse) in _FIELDS.items():
+            shown = str(self.query_one(f"#{key}").value)  # type: ignore[attr-defined]  # a Select or an Input
+            values[name] = as_loaded(shown, self._filled.get(key, ""), getattr(base, name), parse)
+        return replace(base, **values)
 
     def recompute(self) -> None:
         """The preview of the edited policy: summary at once, the tag table after a pause."""
         if self.sim is None:
             return
         policy = self.read_policy()
-        errors = policy.errors()
+        service = policy_service(self)
+        errors = service.errors(policy, self.loaded) if service is not None else policy.errors()
         for key, name in (("policy-regex", "name_regex"), ("policy-keep", "name_regex_keep")):
             self.query_one(f"#{key}", Input).set_class(name in errors, "-invalid")
         shown = self.query_one("#policy-errors", Static)
@@ -238,17 +262,28 @@ class CleanupPolicyScreen(LabdeckScreen):
 
     # -- saving ---------------------------------------------------------------------------------------
     def action_save(self) -> None:
-        if self.sim is None:
+        service = policy_service(self)
+        if self.sim is None or service is None:
             return
         policy = self.read_policy()
-        if errors := policy.errors():
+        if errors := service.errors(policy, self.loaded):
             refused = "; ".join(f"{k} {v[0]}" for k, v in errors.items())
             self.notify(f"Not saved: GitLab would refuse {refused}", severity="error", markup=False)
             return
+        changes = policy.changed_attributes(self.loaded)
+        if not changes:
+            self.notify("Nothing to save: the policy is as it was read", markup=False)
+            return
+        if self.loaded is None:  # nothing could be read: every value is sent, as shown
+            said = "every value (the project's policy could not be read)"
+        else:
+            old = self.loaded.attributes()
+            said = "; ".join(f"{name} {_said(old[name])} → {_said(value)}" for name, value in changes.items())
         message = Content.from_markup(
-            "Save this cleanup policy for [b]$project[/b]? Its next run would delete $count tags; GitLab "
-            "starts the interval again from now. The change can be undone from the journal.",
-            project=self.sim.path or str(self.project), count=f"{self.sim.deleted_count:,}")
+            "Save this cleanup policy for [b]$project[/b]? It changes $changes (nothing else is sent). Its "
+            "next run would delete $count tags; GitLab starts the interval again from now. The change can be "
+            "undone from the journal.",
+            project=self.sim.path or str(self.project), changes=said, count=f"{self.sim.deleted_count:,}")
 
         def answered(yes: bool | None) -> None:
             if yes:
@@ -261,7 +296,7 @@ class CleanupPolicyScreen(LabdeckScreen):
         service = policy_service(self)
         if service is None:
             return
-        saved = await service.save(self.project, policy)
+        saved = await service.save(self.project, policy, loaded=self.loaded)
         if is_live(self):
             self.notify(f"Cleanup policy saved; next run {saved.next_run_at:%Y-%m-%d %H:%M} UTC"
                         if saved.next_run_at else "Cleanup policy saved", markup=False)
