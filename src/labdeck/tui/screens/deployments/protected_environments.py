@@ -8,11 +8,17 @@ rules as a whole, and both the form and the confirmation say so before it is sen
 and carol with Maintainers" (`rules_replaced`). The server's refusals (a user without access, a group the
 project is not shared with) show as notifications.
 
+On GitLab 15.4 and later a rule is added or removed in one request (the environment stays protected, and
+`:journal` can undo it). Before 15.4 GitLab can only unprotect and protect again: the confirmation says so
+first (`two_step_risk`), and when protecting again fails the screen says so loudly and offers to protect
+the environment again with its previous rules (`LeftUnprotected`).
+
 Mutating actions are hidden in read-only mode. Server text is shown as `rich.text.Text`, never markup.
 """
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import dataclass
 
 from rich.text import Text
@@ -23,10 +29,10 @@ from textual.containers import Horizontal, Vertical
 from textual.content import Content
 from textual.widgets import Button, Input, Label, RadioButton, RadioSet, Select, Static
 
-from labdeck.api.deployments import DeploymentsService, rule_of
+from labdeck.api.deployments import DeploymentsService, LeftUnprotected, NotSent, rule_of, two_step_risk
 from labdeck.api.errors import ApiError, LabdeckError, NotFound
 from labdeck.api.models.deployments import DeployAccessLevel, ProtectedEnvironment
-from labdeck.domain.deployments import ACCESS_LEVELS, DeployRule, rule_problems
+from labdeck.domain.deployments import ACCESS_LEVELS, DeployRule, level_description, rule_problems
 from labdeck.domain.features import PROTECTED_ENVIRONMENTS
 from labdeck.domain.replacements import replaced_text
 from labdeck.tui.capabilities import refused
@@ -119,6 +125,15 @@ def rules_by_environment(rows: list[RuleRow]) -> dict[str, list[str]]:
 def rules_replaced(before: list[str], after: list[str]) -> str:
     """What a change of an environment's rules replaces: its rules as a whole, with what comes instead."""
     return replaced_text([before], after, whole=True) if before else ""
+
+
+def _rule_words(rule: DeployRule) -> str:
+    """`Maintainers`, `user 5`, `group 9`: a rule as the question names it."""
+    if rule.user_id is not None:
+        return f"user {rule.user_id}"
+    if rule.group_id is not None:
+        return f"group {rule.group_id}"
+    return level_description(rule.access_level)
 
 
 class UnknownTarget(LabdeckError):
@@ -285,8 +300,17 @@ class ProtectedEnvironmentsScreen(LabdeckScreen):
         current = row.environment if isinstance(row, RuleRow) else ""
         project = self.project
 
-        async def add(request: RuleRequest) -> RuleRequest:
-            await service.add_rule(project, request.environment, await self.resolve(service, request))
+        async def add(request: RuleRequest) -> RuleRequest | None:
+            rule = await self.resolve(service, request)
+            try:
+                await service.add_rule(project, request.environment, rule,
+                                       confirm_two_step=lambda: self.agree_to_two_steps(request.environment))
+            except NotSent as declined:
+                self.notify(f"Cancelled: {declined}", markup=False)
+                return None
+            except LeftUnprotected as left:
+                self.left_unprotected(left)
+                raise
             return request
 
         async def present(request: RuleRequest) -> bool:
@@ -321,16 +345,61 @@ class ProtectedEnvironmentsScreen(LabdeckScreen):
             raise UnknownTarget(f"No group {who}")
         return DeployRule(group_id=group_id)
 
+    async def agree_to_two_steps(self, environment: str) -> bool:
+        """GitLab before 15.4: the risk of changing `environment`'s rules, said before anything is sent (a
+        question over the open form, from its worker)."""
+        risk = Content(f"{two_step_risk(environment)}.")
+        question = ConfirmScreen("Change rules in two steps", risk, confirm_label="Unprotect and protect")
+        answer: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
+
+        def answered(yes: bool | None) -> None:
+            if not answer.done():
+                answer.set_result(bool(yes))
+
+        self.app.push_screen(question, answered)
+        return await answer
+
+    def left_unprotected(self, error: LeftUnprotected) -> None:
+        """Said loudly (an error that stays on screen), with the offer to protect the environment again with
+        the rules it had."""
+        self.notify(str(error), title="Left unprotected", severity="error", timeout=120, markup=False)
+        question = Content.from_markup(
+            "[b]$env[/b] is not protected: anyone who can run a pipeline may deploy to it. Protect it again "
+            "with the rules it had ($rules)?", env=error.environment,
+            rules=", ".join(_rule_words(rule) for rule in error.rules))
+
+        def answered(yes: bool | None) -> None:
+            if yes and is_live(self):
+                self.protect_again(error)
+
+        self.app.push_screen(ConfirmScreen("Protect again", question, confirm_label="Protect again",
+                                           danger=False), answered)
+
+    @work(group="protected-mutation")
+    async def protect_again(self, error: LeftUnprotected) -> None:
+        service = self.service
+        if service is None:
+            return
+        try:
+            await service.protect(self.project, error.environment, error.rules)
+        except LabdeckError as again:
+            self.left_unprotected(LeftUnprotected(error.environment, error.rules, again))
+        else:
+            self.notify(f"{error.environment} is protected again", markup=False)
+        self.load(refresh=True)
+
     def action_remove_rule(self) -> None:
-        row = self.table.cursor_row
+        row, service = self.table.cursor_row, self.service
         if not isinstance(row, RuleRow):
             return
         rules = [r for r in self.table.rows if r.environment == row.environment]
         last = len(rules) == 1
+        more = " It is the last rule: the environment will no longer be protected." if last else ""
+        if not last and service is not None and not service.rules_in_place():
+            more = f" {two_step_risk(row.environment)}."
         message = Content.from_markup(
             "Remove [b]$who[/b] from who may deploy to [b]$env[/b] of [b]$project[/b]?$more",
-            who=rule_text(row.level), env=row.environment, project=self.project,
-            more=" It is the last rule: the environment will no longer be protected." if last else "")
+            who=rule_text(row.level), env=row.environment, project=self.project, more=more)
         replaces = rules_replaced([rule_text(r.level) for r in rules],
                                   [rule_text(r.level) for r in rules if r != row])
 
@@ -350,4 +419,6 @@ class ProtectedEnvironmentsScreen(LabdeckScreen):
             await service.remove_rule(self.project, row.environment, rule_of(row.level))
         except (NotFound, LookupError):
             self.notify(f"{row.environment} no longer has that rule", severity="warning", markup=False)
+        except LeftUnprotected as left:
+            self.left_unprotected(left)
         self.load(refresh=True)
