@@ -1,8 +1,8 @@
 """Turning `ResourceTable` cells into Rich segments: literal cell text (never markup, control characters
 made visible), truncation with an ellipsis, wide characters measured, dropped columns (width 0) left out.
+The widths themselves come from `column_widths.py`.
 
-Given the columns, their cells and their widths (decided by the one width rule); Rich only, no Textual,
-no state.
+Rich only, no Textual: the widget wraps the segments in `Strip`s.
 """
 
 from __future__ import annotations
