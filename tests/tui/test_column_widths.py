@@ -90,6 +90,20 @@ def test_renderers_and_clicks_skip_dropped_columns() -> None:
     assert column_at([6, 0, 5], MARKER_WIDTH + 7) == 2
 
 
+def test_a_column_that_says_how_to_fit_is_cut_its_own_way() -> None:
+    """`Column.fitted` (issue 34): the cell for a width its content exceeds; content that fits is drawn as
+    it is, and a column without it is cut at its end."""
+    def keep_end(row: tuple[str, str], width: int) -> str:
+        return "…" + row[0][len(row[0]) - width + 1:]
+
+    columns = [Column("a", "Path", fitted=keep_end), Column("b", "Other")]
+    row = ("group/project#12", "a long value")
+    drawn = "".join(s.text for s in row_segments(row, columns, [8, 6], row, False, Console(width=80)))
+    assert drawn == "  …ject#12 a lon…"
+    whole = "".join(s.text for s in row_segments(row, columns, [16, 12], row, False, Console(width=80)))
+    assert whole == "  group/project#12 a long value"
+
+
 @st.composite
 def tables(draw: st.DrawFn) -> tuple[list[Want], int]:
     count = draw(st.integers(1, 8))

@@ -30,7 +30,7 @@ GATEWAY = "acme/platform/api-gateway"
 KEY_COLUMNS = {
     "log": ("Time", "Method", "Status", "Path"),
     "journal": ("Time", "Operation", "Target", "Undo", "Result", "Task"),
-    "tasks": ("Task", "State", "Result"),
+    "tasks": ("Task", "State", "Progress", "Result"),
     "issues": ("Reference", "Title", "State", "Labels"),
     "users": ("Username", "Name", "State"),
     "projects": ("Project", "Visibility", "Last activity"),
@@ -42,9 +42,20 @@ CLOSE_ERROR = ("403 Forbidden: You are not allowed to close this issue in acme/p
                "the project's issues are limited to its members with at least the Reporter role")
 
 
+# A project access token's bot user, named as GitLab names it: `{resource}_{id}_bot_{SecureRandom.hex(16)}`
+# (`app/services/resource_access_tokens/create_service.rb`,
+# `lib/gitlab/utils/username_and_email_generator.rb`).
+BOT = "project_278964_bot_e1c8bbd4cba3e6f5a2b9d7c0f1e2d3c4"
+
+
 def demo_app() -> Any:
-    """The demo data (long project paths and references, issues with several labels) on a still clock."""
-    return make_app(transport_factory=sandbox(ManualClock(), scale="demo")[1])
+    """The demo data (long project paths and references, issues with several labels, a bot user) on a
+    still clock."""
+    asgi, factory = sandbox(ManualClock(), scale="demo")
+    store = asgi.state.store
+    store.user_by_username("dave").username = BOT
+    store.touch()
+    return make_app(transport_factory=factory)
 
 
 def cell_text(table: ResourceTable, y: int, key: str) -> str:
@@ -269,3 +280,12 @@ async def test_log_shown_again_keeps_the_entry_whose_detail_is_read() -> None:
         entries = app.session.client.request_log.entries
         await until(pilot, lambda: len(screen.table.rows) == len(entries), "the new requests in the log")
         assert screen.table.cursor_row is read  # none of them moved the entry being read
+
+
+def test_a_narrow_progress_bar_keeps_its_count() -> None:
+    from labdeck.tui.screens.shell.jobs import progress_in, progress_text
+
+    job = Job(id=1, title="Delete 30 tags", total=30, done=12)
+    assert progress_in(job, 40) == progress_text(job) == "████████░░░░░░░░░░░░ 12/30"
+    assert progress_in(job, 12) == "██░░░░ 12/30"  # the bar narrowed to the room, the count whole
+    assert progress_in(Job(id=2, title="Export"), 5) == "working…"  # no bar to narrow: cut as any cell

@@ -5,6 +5,9 @@ top, a project view, a tag list, a dialog). A `:` jump (or the palette, or home)
 switches back to that mode, so the area is exactly as it was left: query, tab, cursor, sub-screen. A request
 with a query or scope (a saved view) opens the area afresh on that request.
 
+An area shown again this way is told so (`AreaShownAgain`, posted to its screen): most ignore it; `:log`
+goes to its newest request, as `tail -f` does.
+
 Escape first closes what the area opened on top of its screen; on the area's own screen it goes back to the
 area shown before (at most `MAX_HISTORY` deep), ending at home. Areas left this way stay open for the next
 jump. Switching instance closes every area (their data belongs to the old instance).
@@ -15,6 +18,8 @@ from __future__ import annotations
 from collections.abc import Awaitable
 from typing import TYPE_CHECKING, Any
 
+from textual.message import Message
+
 from labdeck.tui.areas import Area, AreaRequest
 from labdeck.tui.textual_internals import screen_stacks
 
@@ -23,6 +28,11 @@ if TYPE_CHECKING:
 
 HOME = "home"  # the app's DEFAULT_MODE: the home view
 MAX_HISTORY = 4
+
+
+class AreaShownAgain(Message):
+    """Posted to an area's screen when a jump (`:`, the palette, home) shows the area that was open, from
+    another area or from itself: the operator asked for it again."""
 
 
 def home_screen() -> Any:
@@ -59,10 +69,15 @@ class Navigator:
             if self.current == mode:
                 self.app.switch_mode(HOME)
             self._close(mode)
-        if mode not in self.open_modes:
+        again = mode in self.open_modes
+        if not again:
             self.app.add_mode(mode, lambda: self._build(area, request or AreaRequest()))
             self.open_modes.add(mode)
-        return self._switch(mode)
+        shown = self._switch(mode)
+        screen = self.area_screen(area.name) if again else None
+        if screen is not None:
+            screen.post_message(AreaShownAgain())
+        return shown
 
     @staticmethod
     def _build(area: Area, request: AreaRequest) -> Any:

@@ -50,7 +50,8 @@ def project_detail(project: Project) -> Text:
 
 
 PROJECT_COLUMNS = [
-    Column("path", "Project", min_width=24, priority=10,
+    # the key, whole up to 40 cells before the others are let in: visibility and last activity at 80 columns
+    Column("path", "Project", min_width=24, max_width=40, priority=10,
            text=lambda p: Text(p.path_with_namespace or p.name or str(p.id)),
            data=lambda p: p.path_with_namespace or p.name),
     Column("visibility", "Visibility", width=10, priority=6, text=lambda p: Text(p.visibility or ""),
