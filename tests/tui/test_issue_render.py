@@ -157,3 +157,4 @@ def test_labels_in_a_narrow_cell_are_whole_ones_and_a_count_of_the_rest(width: i
 def test_a_cut_reference_keeps_its_project_and_number(width: int, shown: str) -> None:
     assert reference_in("stark-industries/developer-experience/scheduler-core#6", width) == shown
     assert len(shown) <= width
+    assert reference_in("initech/renderer-config#1", 20) == "…/renderer-config#1"  # not "i…/renderer-…"

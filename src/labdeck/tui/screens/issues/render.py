@@ -90,9 +90,12 @@ def reference_in(reference: str, width: int) -> str:
     if width <= 1:
         return "…"[:width]
     tail = reference[reference.rfind("/"):] if "/" in reference else reference
-    if len(tail) + 2 > width:  # no room for its start: the end, with its number
-        return "…" + reference[len(reference) - width + 1:]
-    return reference[:width - 1 - len(tail)] + "…" + tail
+    head = width - 1 - len(tail)
+    if head >= 3:
+        return reference[:head] + "…" + tail
+    if len(tail) < width:  # too little room for its start to say anything: its last part
+        return "…" + tail
+    return "…" + reference[len(reference) - width + 1:]  # the end, with its number
 
 
 def _state_plain(issue: Issue) -> str:
@@ -117,9 +120,10 @@ def issue_columns(first_labels: Callable[[], Collection[str]] = tuple) -> list[C
     """The issues' columns; `first_labels()` names the labels the list is filtered by, shown first in the
     Labels cell (a list filtered by `label:bug` shows `bug` in every row).
 
-    At 80 columns: the reference (the key, whole up to 32 cells, else cut in its middle), the title, the
-    state and the labels; then the assignees, the update, the due date and the milestone as room allows.
-    The title and the reference are read whole in the detail pane."""
+    The reference is the key: whole up to 32 cells, and further once the others have their room, as far as
+    the title, the state and the labels (essential) leave room, else cut in its middle (`reference_in`);
+    then the assignees, the update, the due date and the milestone as room allows. The title and the
+    reference are read whole in the detail pane."""
     def labels(issue: Issue) -> list[LabelDetail]:
         return labels_first(issue.labels, first_labels())
 
@@ -129,12 +133,12 @@ def issue_columns(first_labels: Callable[[], Collection[str]] = tuple) -> list[C
                      sort_key=lambda i: (i.reference.rpartition("#")[0], i.iid),
                      data=attrgetter("reference")),
         plain_column("title", "Title", attrgetter("title"), min_width=20, max_width=40, priority=9,
-                     data=attrgetter("title")),
-        Column("state", "State", width=8, priority=8, text=_state_cell, plain=_state_plain,
+                     essential=True, data=attrgetter("title")),
+        Column("state", "State", width=8, priority=8, essential=True, text=_state_cell, plain=_state_plain,
                data=attrgetter("state"), extra_data=(("confidential", attrgetter("confidential")),)),
-        Column("labels", "Labels", min_width=10, priority=7, text=lambda i: label_chips(labels(i)),
-               plain=lambda i: _chips_plain(labels(i)), fitted=lambda i, width: label_chips(labels(i), width),
-               data=attrgetter("label_names")),
+        Column("labels", "Labels", min_width=10, priority=7, essential=True,
+               text=lambda i: label_chips(labels(i)), plain=lambda i: _chips_plain(labels(i)),
+               fitted=lambda i, width: label_chips(labels(i), width), data=attrgetter("label_names")),
         plain_column("assignees", "Assignees", lambda i: ", ".join(i.assignee_usernames), min_width=9,
                      priority=5, data=attrgetter("assignee_usernames")),
         plain_column("milestone", "Milestone", lambda i: i.milestone.title if i.milestone else "",

@@ -78,15 +78,15 @@ JOB_COLUMNS = [
            text=lambda job: Text(str(job.id)), exported=False),  # the record's own `id`
     Column("title", "Task", min_width=16, max_width=30, priority=10, text=lambda job: Text(job.title),
            data=lambda job: job.title),
-    Column("state", "State", width=13, priority=9, text=lambda job: Text(job.outcome.value,
+    Column("state", "State", width=13, priority=9, essential=True, text=lambda job: Text(job.outcome.value,
                                                                           style=_OUTCOME_STYLE[job.outcome]),
            data=lambda job: job.outcome.value),
-    Column("progress", "Progress", min_width=12, max_width=BAR_WIDTH + 12, priority=7,
+    Column("progress", "Progress", min_width=12, max_width=BAR_WIDTH + 12, priority=7, essential=True,
            text=lambda job: Text(progress_text(job)), fitted=lambda job, width: Text(progress_in(job, width)),
            data=lambda job: job.done, extra_data=(("total", lambda job: job.total),)),
     Column("elapsed", "Elapsed", width=8, priority=4, align="right", sort_key=lambda job: job.elapsed,
            text=lambda job: Text(elapsed_text(job.elapsed)), data=lambda job: round(job.elapsed, 3)),  # s
-    Column("outcome", "Result", min_width=12, priority=8, text=lambda job: Text(
+    Column("outcome", "Result", min_width=12, priority=8, essential=True, text=lambda job: Text(
         outcome_text(job), style="red" if job.failed_items or job.error else ""), data=outcome_text),
 ]
 

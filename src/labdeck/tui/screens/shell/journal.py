@@ -51,16 +51,17 @@ def journal_columns(refusal: Callable[[JournalEntry], str | None]) -> list[Colum
         return Text("u undoes it", style="green") if why is None else Text(f"no: {why}", style="dim")
 
     return [
-        Column("at", "Time", width=8, priority=7, sort_key=lambda e: e.at,
+        Column("at", "Time", width=8, priority=7, essential=True, sort_key=lambda e: e.at,
                text=lambda e: Text(_when(e, "%H:%M:%S")), data=lambda e: datetime.fromtimestamp(e.at, UTC)),
-        Column("operation", "Operation", min_width=12, priority=9, sort_key=lambda e: e.operation,
-               text=lambda e: Text(e.operation), data=lambda e: e.operation),
+        Column("operation", "Operation", min_width=12, priority=9, essential=True,
+               sort_key=lambda e: e.operation, text=lambda e: Text(e.operation), data=lambda e: e.operation),
         Column("target", "Target", min_width=16, max_width=TARGET_WIDTH, priority=10,
                sort_key=lambda e: e.target, text=lambda e: Text(e.target), data=lambda e: e.target),
-        Column("undo", "Undo", min_width=6, max_width=14, priority=8, text=undo_cell,
+        Column("undo", "Undo", min_width=6, max_width=14, priority=8, essential=True, text=undo_cell,
                data=lambda e: refusal(e) is None, extra_data=(("no_undo", refusal),)),
-        Column("result", "Result", min_width=10, priority=6, sort_key=lambda e: e.result, text=_result_cell,
-               data=lambda e: e.result, extra_data=(("ok", lambda e: e.ok), ("undoes", lambda e: e.undoes))),
+        Column("result", "Result", min_width=10, priority=6, essential=True, sort_key=lambda e: e.result,
+               text=_result_cell, data=lambda e: e.result,
+               extra_data=(("ok", lambda e: e.ok), ("undoes", lambda e: e.undoes))),
         Column("job", "Task", min_width=10, priority=3, sort_key=lambda e: e.job_title or "",
                text=lambda e: Text(e.job_title or ""), data=lambda e: e.job_title),
     ]

@@ -95,12 +95,12 @@ def log_detail(row: Row) -> Text:
 
 
 LOG_COLUMNS = [
-    Column("at", "Time", width=8, priority=6, sort_key=lambda row: row[0],
+    Column("at", "Time", width=8, priority=6, essential=True, sort_key=lambda row: row[0],
            text=lambda row: Text(row[1].at.astimezone().strftime("%H:%M:%S")), data=lambda row: row[1].at),
-    Column("method", "Method", width=6, priority=8, text=lambda row: Text(row[1].method),
+    Column("method", "Method", width=6, priority=8, essential=True, text=lambda row: Text(row[1].method),
            data=lambda row: row[1].method),
-    Column("status", "Status", width=6, priority=9, align="right", sort_key=lambda row: row[1].status or 0,
-           text=_status_cell, data=lambda row: row[1].status,
+    Column("status", "Status", width=6, priority=9, essential=True, align="right",
+           sort_key=lambda row: row[1].status or 0, text=_status_cell, data=lambda row: row[1].status,
            extra_data=(("kind", lambda row: row[1].kind),)),
     Column("duration", "Duration", width=9, priority=5, align="right",
            sort_key=lambda row: row[1].duration_ms, text=lambda row: Text(f"{row[1].duration_ms:.0f} ms"),
