@@ -231,6 +231,32 @@ async def test_a_cut_failure_message_is_readable_whole_in_the_task_results() -> 
         assert CLOSE_ERROR in painted(results.query_one(".resource-view--detail"))
 
 
+def _squeezed(text: str) -> str:
+    return "".join(text.split())
+
+
+async def test_a_cut_path_and_a_cut_target_read_whole_in_their_detail() -> None:
+    """`:log`'s path and `:journal`'s target, cut at 80 columns, are whole (wrapped) in the detail."""
+    app = make_app(transport_factory=sandbox(ManualClock())[1])
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        log = await _log(pilot)
+        index = next(i for i, row in enumerate(log.visible_rows) if len(row[1].path) > 80)
+        log.move_cursor(index)
+        path = log.cursor_row[1].path
+        line = index - round(log.scroll_y) + 1
+        assert cell_text(log, line, "path").rstrip().endswith("…")
+        await pilot.press("enter")
+        await settle(pilot)
+        assert _squeezed(path) in _squeezed(painted(app.screen.query_one(".resource-view--detail")))
+        journal = await _journal(pilot)
+        entry = journal.cursor_row
+        assert cell_text(journal, 1, "target").rstrip().endswith("…")
+        await pilot.press("enter")
+        await settle(pilot)
+        assert entry.target in painted(app.screen.query_one("#detail-screen-body"))
+
+
 async def _log_at_oldest(pilot: Pilot[Any]) -> Any:
     await jump_to(pilot, "log")
     await settle(pilot)

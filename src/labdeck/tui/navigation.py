@@ -18,8 +18,7 @@ from __future__ import annotations
 from collections.abc import Awaitable
 from typing import TYPE_CHECKING, Any
 
-from textual.message import Message
-
+from labdeck.tui.area_events import AreaShownAgain
 from labdeck.tui.areas import Area, AreaRequest
 from labdeck.tui.textual_internals import screen_stacks
 
@@ -28,11 +27,6 @@ if TYPE_CHECKING:
 
 HOME = "home"  # the app's DEFAULT_MODE: the home view
 MAX_HISTORY = 4
-
-
-class AreaShownAgain(Message):
-    """Posted to an area's screen when a jump (`:`, the palette, home) shows the area that was open, from
-    another area or from itself: the operator asked for it again."""
 
 
 def home_screen() -> Any:

@@ -22,8 +22,8 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 
 from labdeck.api.request_log import RequestLogEntry
+from labdeck.tui.area_events import AreaShownAgain
 from labdeck.tui.links import copy_text
-from labdeck.tui.navigation import AreaShownAgain
 from labdeck.tui.screens.base import LabdeckScreen
 from labdeck.tui.widgets.resource_table import ResourceTable
 from labdeck.tui.widgets.resource_view import ResourceView
