@@ -32,7 +32,7 @@ KEY_COLUMNS = {
     "journal": ("Time", "Operation", "Target", "Undo", "Result", "Task"),
     "tasks": ("Task", "State", "Progress", "Result"),
     "issues": ("Reference", "Title", "State", "Labels"),
-    "users": ("Username", "Name", "State"),
+    "users": ("Username", "Name", "State", "Last activity"),
     "projects": ("Project", "Visibility", "Last activity"),
     "registry": ("Repository", "Tags", "Status"),
 }
