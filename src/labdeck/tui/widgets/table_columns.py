@@ -1,7 +1,7 @@
 """What a `ResourceTable` column is: the `Column` declaration (label, cell text, sort, style, width and
 its place in the layout), the cell types, and the cells function built from the columns (`cells_from`,
 `LazyCells`, `plain_column`). A column is one declaration: a screen never passes a cells function of its
-own. No Textual here."""
+own. No Textual here, and nothing else of the table: the model, the width rule and the drawing read it."""
 
 from __future__ import annotations
 

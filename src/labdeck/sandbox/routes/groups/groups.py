@@ -1,6 +1,6 @@
 """Group routes: the listings (`GET /groups`, `/groups/:id/subgroups`, `/groups/:id/descendant_groups`)
 with every parameter of GitLab's API docs, `GET /groups/:id`, `POST /groups`, and the access helpers
-the other group areas share. Group projects and shared projects are in `group_projects.py`.
+the other group areas share (group projects and shared projects are routes of their own).
 
 `find_group()` is what other areas use to resolve `:id` (id or URL-encoded full path) with GitLab's 404;
 `require_level()` refuses (403) a caller below an access level in a group (administrators always pass).
@@ -75,7 +75,7 @@ def group_statistics(store: Store, group: Group) -> dict[str, int]:
     totals = dict.fromkeys(_STAT_FIELDS, 0)
     for gid in [group.id, *store.descendants(group.id)]:
         for pid in by_namespace.get(("group", gid), []):
-            stats = project_statistics(store.projects[pid])
+            stats = project_statistics(store, store.projects[pid])
             for name in _STAT_FIELDS:
                 totals[name] += stats.get(name, 0)
     return totals

@@ -1,8 +1,8 @@
 """`:projects`: the projects the signed-in user can see (through `ProjectsService.window`), newest first,
 read by keyset pagination (GitLab's for `/projects`: order by id) on demand as the cursor nears the end
 (`tui/list_feed.py`: honest counts, a ceiling on the rows held, filter and sort sent to the server while
-the list is partial, `G` asks before reading everything); enter opens the project's view (wiki, tags,
-Pages domains, error tracking, forks); `a` archives or unarchives (hidden in read-only mode; GitLab lets
+the list is partial, `G` asks before reading everything); enter opens the project's view (a tab per
+resource of the project); `a` archives or unarchives (hidden in read-only mode; GitLab lets
 the project's Owners and administrators do it, and a refusal says so), journalled with the other as its
 undo.
 """

@@ -190,13 +190,7 @@ class JobResultsScreen(ModalScreen[None]):
 
     SENDS_NO_WRITE = "shows a job's results; sends nothing"
 
-    DEFAULT_CSS = """
-    JobResultsScreen { align: center middle; background: $background 50%; }
-    JobResultsScreen > Vertical { width: 90%; height: 80%; border: round $primary; background: $surface; }
-    JobResultsScreen #results-title { padding: 0 1; text-style: bold; }
-    JobResultsScreen #results-outcome { padding: 0 1; max-height: 6; overflow-y: auto; }
-    JobResultsScreen #results-outcome.-empty { display: none; }
-    """
+    CSS_PATH = "jobs.tcss"
     BINDINGS = [Binding("escape", "close", "Close", id="jobs.results_close")]
 
     def __init__(self, job: Job) -> None:

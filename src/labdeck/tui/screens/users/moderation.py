@@ -1,6 +1,7 @@
 """The moderation menu of `:users` (`m`): the operations the domain rules allow for one user or the marked
 users, the others listed disabled with their reason; and which operations ask for a typed confirmation
-(`TYPED`) or are harmless enough for a plain one (`GENTLE`). The screen that opens it is `users.py`.
+(`TYPED`) or are harmless enough for a plain one (`GENTLE`). It sends nothing: the screen that opens it
+acts on the choice.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from labdeck.domain.moderation import Operation
+from labdeck.tui.screens.confirm import Cancellable
 
 TYPED: Final = frozenset({Operation.BAN, Operation.REJECT})  # the name must be typed
 GENTLE: Final = frozenset({Operation.APPROVE, Operation.ACTIVATE, Operation.UNBLOCK, Operation.UNBAN})
@@ -34,7 +36,7 @@ def operations_text(rows: list[Availability]) -> Text:
     return text
 
 
-class OperationMenu(ModalScreen[Operation | None]):
+class OperationMenu(Cancellable[Operation | None], ModalScreen[Operation | None]):
     """The moderation operations for one user or for the marked users: allowed ones can be chosen,
     the others are listed disabled with their reason."""
 
@@ -65,5 +67,3 @@ class OperationMenu(ModalScreen[Operation | None]):
         event.stop()
         self.dismiss(Operation(str(event.option.id)))
 
-    def action_cancel(self) -> None:
-        self.dismiss(None)
