@@ -281,10 +281,12 @@ async def test_log_shown_again_is_on_its_newest_request() -> None:
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
         screen = await _log_at_oldest(pilot)
-        await jump_to(pilot, "users")  # requests made while the log is not shown
+        await jump_to(pilot, "users")
         await settle(pilot, 2)
+        seen = len(app.session.client.request_log.entries)
+        await app.session.client.get_json("/version")  # a request while the log is not shown
         await jump_to(pilot, "log")
-        assert app.screen is screen
+        assert app.screen is screen and len(app.session.client.request_log.entries) > seen
         await until(pilot, lambda: _on_newest(pilot, screen.table), "the cursor on the newest request")
         await pilot.press("home")
         await app.session.client.get_json("/version")  # a request while the log is shown
@@ -303,9 +305,19 @@ async def test_log_shown_again_keeps_the_entry_whose_detail_is_read() -> None:
         await jump_to(pilot, "users")
         await settle(pilot, 2)
         await jump_to(pilot, "log")
-        entries = app.session.client.request_log.entries
-        await until(pilot, lambda: len(screen.table.rows) == len(entries), "the new requests in the log")
+        log = app.session.client.request_log
+
+        def all_in() -> bool:
+            return len(screen.table.rows) == len(log.entries)
+
+        await until(pilot, all_in, "the new requests in the log")
         assert screen.table.cursor_row is read  # none of them moved the entry being read
+        await pilot.press("end")  # the newest request's detail: new ones are added below it, not followed
+        read = screen.table.cursor_row
+        await app.session.client.get_json("/version")
+        await until(pilot, lambda: all_in() and screen.table.rows[-1][1].path == "/version",
+                    "the new request in the log")
+        assert screen.table.cursor_row is read and screen.table.cursor_index == len(log.entries) - 2
 
 
 def test_a_narrow_progress_bar_keeps_its_count() -> None:
