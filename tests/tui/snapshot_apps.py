@@ -131,6 +131,10 @@ async def settle_for_snapshot(pilot, rounds: int = 1) -> None:  # type: ignore[n
     await settle(pilot, rounds)
     for widget in pilot.app.screen.query("Input, TextArea"):
         widget.cursor_blink = False
+        # TextArea's line cache keys a still cursor like a blinked-off one: a line drawn while the cursor
+        # blinked off would be shown without it (Textual 8.2.8, `TextArea.render_line`).
+        getattr(widget, "_line_cache", {}).clear()
+        widget.refresh()
     for screen in pilot.app.screen_stack:
         if hasattr(screen, "refresh_status"):
             screen.refresh_status()
