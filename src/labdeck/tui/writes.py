@@ -7,7 +7,8 @@ truncated or unreadable body, a 502/504 from a proxy), it says "the server may h
 the resource to find out (`verify`) and says what it found, and asks the screen behind to refresh its
 lists (`after_unknown`). When the re-read finds it applied, the form closes (the lists are re-read); when
 it finds it not applied, the form stays, so sending again is safe. So a retry by the user never duplicates
-a comment unknowingly.
+a comment unknowingly. When a form closes with a result, the focus goes to the list it was opened from (the
+opener's, `focus_list_of`), where the keys typed meanwhile then go.
 
 Every form that writes goes through `open_write_form(opener, form, write, verify=...)`: `verify` is
 required, either a re-read (`Verify`) or `CannotVerify("why")`, so no form can forget to say how a lost
@@ -28,6 +29,7 @@ from textual.widgets import Button, Static
 from labdeck.api.errors import READS, LabdeckError
 from labdeck.tui.context import context_of
 from labdeck.tui.errors import MAY_HAVE_APPLIED, describe_error, may_have_applied
+from labdeck.tui.widgets.resource_table import ResourceTable
 from labdeck.tui.workers import cancel_if_gone
 
 __all__ = ["MAY_HAVE_APPLIED", "CannotVerify", "WriteForm", "WriteOutcome", "attempt_write",
@@ -159,7 +161,9 @@ class WriteForm(_FormBase):
         if self.sending:
             return
         self.sending = True
-        self.run_worker(self._send(write, verify), group="form-write")
+        # the keys typed while it sends wait: for the list it was opened from once it closes, or for the
+        # form again when it stays with a refusal (the app's key router)
+        context_of(self).keys.wait_for(self.run_worker(self._send(write, verify), group="form-write"))
 
     async def _send(self, write: Write, verify: Verify | CannotVerify | None) -> None:
         self._set_busy(True)
@@ -194,5 +198,26 @@ def open_write_form(opener: Widget, form: WriteForm, write: Callable[[Any], Awai
     form.write_with = write
     form.verify_with = verify
     form.after_unknown = refresh
-    opener.app.push_screen(form, done)  # type: ignore[arg-type]
+
+    def closed(result: Any) -> None:
+        if result is not None:
+            focus_list_of(opener)  # the list the change was made in, for the keys typed next
+        if done is not None:
+            done(result)
+
+    opener.app.push_screen(form, closed)
     return form
+
+
+def focus_list_of(opener: Widget) -> None:
+    """Focus the list a form was opened from: the opener's own list (a pane's), else its screen's focused
+    or first list; nothing when the opener has gone."""
+    if not opener.is_attached:
+        return
+    tables = [opener] if isinstance(opener, ResourceTable) else list(opener.query(ResourceTable))
+    if not tables:
+        return
+    focused = opener.screen.focused
+    table = focused if focused in tables else tables[0]
+    if table.focusable:
+        table.focus()
