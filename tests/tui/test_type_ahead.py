@@ -88,6 +88,7 @@ class RoutedApp(App[None]):
 
 
 async def handled(app: RoutedApp, pilot: Any) -> None:
+    await pilot.pause()  # the app reads the burst from its queue (into the router's)
     for _ in range(500):
         if app.router.idle:
             break
@@ -211,3 +212,24 @@ async def test_the_mouse_entering_the_jump_prompt_answers_nothing() -> None:
         await pilot.hover("#jump-choices")
         await settle(pilot)
         assert app.screen is prompt and not prompt.answered and prompt.text == "us"
+
+
+async def test_a_colon_typed_in_a_path_field_still_jumps_and_the_rest_follows() -> None:
+    """Characters typed into a field go in together, but not past a key the app runs before the field sees
+    it: on `:deployments` (it opens in its path field) `acme`, `:users` and enter in one burst fill the path
+    with `acme` and open Users, whose prompt got `users`."""
+    from snapshot_apps import jump_to, make_app, settle, until
+
+    from labdeck.tui.screens.users.users import UsersScreen
+
+    app = make_app()
+    async with app.run_test(size=(120, 36)) as pilot:
+        await settle(pilot)
+        await jump_to(pilot, "deployments")
+        await until(pilot, lambda: app.focused is not None and app.focused.id == "deployments-scope",
+                    "the path field")
+        deployments = app.screen
+        burst(app, *"acme", ":", *"users", "enter")
+        await settle(pilot)
+        assert isinstance(app.screen, UsersScreen), app.screen
+        assert deployments.query_one("#deployments-scope", Input).value == "acme"

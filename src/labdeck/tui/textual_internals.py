@@ -31,10 +31,14 @@ not the version below, or when one of these names has gone):
   while the title changes: a key storm crashed on it); this one skips a header without its title.
 - `install_handling_count()` (`MessagePump._dispatch_message` and `_flush_next_callbacks` wrapped, counting
   on each node the messages and `call_next` callbacks it is handling now: Textual's own queue keeps no such
-  count), `pump_busy(node)` (that count, `_message_queue`, `_next_callbacks`, `_is_mounted`,
+  count), `pump_busy(node)` (that count, `_message_queue.values`, `_next_callbacks`, `_is_mounted`,
   `_closing`/`_closed`) and `refresh_pending(screen)` (`Screen._callbacks`, the `call_after_refresh`
   callbacks not yet run): whether a node still has work (a message waiting or being handled, a callback
   due, not mounted yet), which the key router (`type_ahead.KeyRouter`) waits for before the next key.
+  Textual's messages that only schedule drawing (`textual.messages.Update`, `Layout`, `UpdateScroll`,
+  `Prompt`) are not work: a key's effects on what has focus and what is open do not wait for a repaint
+  (waiting for them cost a frame per key typed into a filter). `priority_keys(app)` (`Screen._binding_chain`,
+  `BindingsMap.key_to_bindings`): the keys the app runs before the focused widget sees them.
 - `notify_content(node, content)`: a notification of a `Content` (server text in it never read as markup);
   Textual's toast renders it as it is (`Content.from_markup` returns a `Content` unchanged), though
   `notify`'s hint says `str`.
@@ -42,10 +46,10 @@ not the version below, or when one of these names has gone):
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import Any, cast
 
-from textual import events
+from textual import events, messages
 from textual._context import active_app, active_message_pump
 from textual._xterm_parser import XTermParser
 from textual.app import App
@@ -68,9 +72,8 @@ CHECKED_AGAINST = "8.2.8"  # the Textual release these were read in
 
 __all__ = ["CHECKED_AGAINST", "FooterKey", "Header", "PasteReader", "active_app", "active_message_pump",
            "bindings_for_key", "command_list_ready", "install_dismiss_guard", "install_handling_count",
-           "install_paste_fix",
-           "is_closing", "key_for_character", "notify_content", "pump_busy", "refresh_pending",
-           "screen_stacks", "stop_with_error"]
+           "install_paste_fix", "is_closing", "key_for_character", "notify_content", "priority_keys",
+           "pump_busy", "refresh_pending", "screen_stacks", "stop_with_error"]
 
 
 def bindings_for_key(node: DOMNode, key: str) -> list[Any]:
@@ -95,11 +98,15 @@ def is_closing(node: DOMNode) -> bool:
 
 
 _HANDLING = "_labdeck_handling"  # the count `install_handling_count` keeps in a node's own attributes
+DRAWING = (messages.Update, messages.Layout, messages.UpdateScroll, messages.Prompt)  # not work (above)
 _original_dispatch = MessagePump._dispatch_message
 _original_flush = MessagePump._flush_next_callbacks
 
 
 async def _counted_dispatch(self: MessagePump, message: Message) -> None:
+    if isinstance(message, DRAWING):
+        await _original_dispatch(self, message)
+        return
     counts = self.__dict__
     counts[_HANDLING] = counts.get(_HANDLING, 0) + 1
     try:
@@ -129,8 +136,17 @@ def pump_busy(node: MessagePump) -> bool:
     not mounted yet. A node being removed is never busy: nothing it still does can take a key."""
     if node._closing or node._closed:
         return False
-    return (node.__dict__.get(_HANDLING, 0) > 0 or not node._message_queue.empty()
-            or bool(node._next_callbacks) or not node._is_mounted)
+    if node.__dict__.get(_HANDLING, 0) > 0 or node._next_callbacks or not node._is_mounted:
+        return True
+    queued: Iterable[Message | None] = node._message_queue.values
+    return any(not isinstance(message, DRAWING) for message in queued)
+
+
+def priority_keys(app: App[Any]) -> set[str]:
+    """The keys with a priority binding where the focus is now (`Screen._binding_chain`): the app runs
+    them before the focused widget sees them (`:` jumps even from a path field)."""
+    return {key for _node, bindings in app.screen._binding_chain
+            for key, found in bindings.key_to_bindings.items() if any(b.priority for b in found)}
 
 
 def refresh_pending(screen: Screen[Any]) -> bool:

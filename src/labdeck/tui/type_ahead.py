@@ -51,15 +51,18 @@ from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 from textual import events
 from textual.actions import parse
 from textual.binding import Binding
-from textual.widgets import Input
+from textual.widget import Widget
+from textual.widgets import Input, TextArea
 
-from labdeck.tui.textual_internals import pump_busy, refresh_pending
+from labdeck.tui.textual_internals import priority_keys, pump_busy, refresh_pending
 
 if TYPE_CHECKING:
     from textual.app import App
     from textual.screen import Screen
 
+TEXT_FIELDS = (Input, TextArea)
 MAX_HELD = 4096  # keys kept at most (a stuck app must not keep a whole flood)
+MAX_RUN = 64  # characters let in together into a text field
 GIVE_UP = 10.0  # seconds: a screen not ready by then (or a write still running) gets the keys anyway
 QUIET_LIMIT = 5.0  # seconds: a key whose effects still run by then (a handler awaiting) lets the next in
 SPINS = 12  # reads of the app's state one event-loop turn apart, before waiting `POLL` between reads
@@ -82,6 +85,11 @@ def _finished(opening: Any) -> bool:
     return bool(done()) if callable(done) else True
 
 
+def _typed(event: events.Key | events.Paste) -> bool:
+    """A character or a paste: what a text field takes as text, in its own `on_key`/`on_paste`."""
+    return isinstance(event, events.Paste) or bool(event.is_printable and event.character)
+
+
 def _alive(app: App[Any]) -> bool:
     try:
         return app.is_running and bool(app.screen_stack)
@@ -97,8 +105,9 @@ class KeyRouter:
         self.reads = 0  # how many times the app's state was read (the benchmark reports it)
         self._clock = clock
         self._queue: deque[events.Key | events.Paste] = deque()
-        self._turn: events.Key | events.Paste | None = None  # let in, until its effects have happened
-        self._handled = False  # the key in turn has reached the app's handler
+        self._released: deque[events.Key | events.Paste] = deque()  # let in, not yet at the app's handler
+        self._turn: events.Key | events.Paste | None = None  # the last let in, until its effects happened
+        self._field: Widget | None = None  # the text field that had the focus when it reached the app
         self._openings: list[Any] = []
         self._given_up: weakref.WeakSet[Screen[Any]] = weakref.WeakSet()
         self._task: asyncio.Task[None] | None = None
@@ -115,11 +124,12 @@ class KeyRouter:
 
     def takes(self, app: App[Any], event: events.Event) -> bool:
         """Asked by the app for every event: True when `event` is a key or paste the router keeps for its
-        turn; False lets it through (the key whose turn it is, a key bubbling back, anything else)."""
+        turn; False lets it through (a key whose turn it is, a key bubbling back, anything else)."""
         if not self.enabled or not isinstance(event, events.Key | events.Paste) or event.is_forwarded:
             return False
-        if event is self._turn and not self._handled:
-            self._handled = True
+        if self._released and event is self._released[0]:
+            self._released.popleft()
+            self._field = app.focused if isinstance(app.focused, TEXT_FIELDS) else None
             return False
         if len(self._queue) < MAX_HELD:
             self._queue.append(event)
@@ -136,6 +146,7 @@ class KeyRouter:
     def stop(self) -> None:
         """The app is closing: drop the kept keys."""
         self._queue.clear()
+        self._released.clear()
         self._turn = None
         if self._task is not None:
             self._task.cancel()
@@ -151,22 +162,42 @@ class KeyRouter:
                     break
                 if not self._queue:
                     break
-                event = self._queue.popleft()
-                self._turn, self._handled = event, False
-                if not app.post_message(event):  # the app is closing
-                    self._turn = None
-                    self._queue.clear()
+                for event in self._next_turn(app):
+                    self._turn = event
+                    self._released.append(event)
+                    if not app.post_message(event):  # the app is closing
+                        self.stop()
+                        break
         except asyncio.CancelledError:
             raise
         except Exception as error:  # a bug here must not swallow every key from now on
             self._queue.clear()
+            self._released.clear()
             self._turn = None
             app._handle_exception(error)
+
+    def _next_turn(self, app: App[Any]) -> list[events.Key | events.Paste]:
+        """The next key; with a text field focused, the whole run of characters typed next (none of them a
+        key with a priority binding, which the app runs before the field sees it: `:` from a path field)."""
+        turn = [self._queue.popleft()]
+        if not isinstance(app.focused, TEXT_FIELDS) or not _typed(turn[0]):
+            return turn
+        priority = priority_keys(app)
+        if isinstance(turn[0], events.Key) and turn[0].key in priority:
+            return turn
+        while self._queue and len(turn) < MAX_RUN and _typed(self._queue[0]):
+            following = self._queue[0]
+            if isinstance(following, events.Key) and following.key in priority:
+                break
+            turn.append(self._queue.popleft())
+        return turn
 
     async def _until_settled(self, app: App[Any]) -> None:
         started = self._clock()
         reads = 0
         while _alive(app):
+            if self._follows_in_field(app):
+                return
             ready = self._ready(app)
             if ready and self._quiet(app):
                 return
@@ -178,6 +209,19 @@ class KeyRouter:
                 return
             reads += 1
             await asyncio.sleep(0 if reads <= SPINS else POLL)
+
+    def _follows_in_field(self, app: App[Any]) -> bool:
+        """Characters typed into a text field that keeps the focus, followed by more characters: those may
+        follow as soon as the app has passed the first ones on (the field's own queue keeps them in order,
+        and a character typed into one of labdeck's fields moves no focus), so typing into a filter does
+        not wait for the list to filter and draw between letters. Anything else waits (editing keys too:
+        the field runs them as bindings, once they have come back up to the app)."""
+        previous, field = self._turn, self._field
+        if previous is None or field is None or self._released or not self._queue or self._openings:
+            return False
+        if not (_typed(previous) and _typed(self._queue[0])):
+            return False
+        return app.focused is field and field.screen is app.screen and not pump_busy(app)
 
     def _give_up(self, app: App[Any]) -> None:
         """Waited `GIVE_UP` seconds for a screen or a write: keys go to the screen as it is."""
@@ -203,8 +247,8 @@ class KeyRouter:
     def _quiet(self, app: App[Any]) -> bool:
         """Nothing left to do from the keys so far (see the module docstring), the likeliest busy first."""
         self.reads += 1
-        if self._turn is not None and not self._handled:
-            return False  # the key in turn has not even reached the app's handler
+        if self._released:
+            return False  # a key let in has not even reached the app's handler
         stack = app.screen_stack
         focused = app.focused
         path = focused.ancestors_with_self if focused is not None else []
