@@ -112,3 +112,38 @@ async def test_a_header_whose_title_is_gone_takes_a_new_title_quietly() -> None:
         app.title = "second"  # Textual's own header raised NoMatches here, ending the app
         await pilot.pause()
         assert app.is_running
+
+
+async def test_the_key_router_reads_whether_a_node_still_has_work() -> None:
+    """`pump_busy` (the count of messages being handled, the queue, `call_next` callbacks, mounting) and
+    `priority_keys`, as the key router reads them: a node handling a message or holding one is busy; one
+    holding only drawing messages is not."""
+    from textual import messages
+    from textual.message import Message
+
+    textual_internals.install_handling_count()
+
+    class Ping(Message, bubble=False):
+        pass
+
+    during: list[bool] = []
+
+    class Probe(App[None]):
+        def on_ping(self, message: Ping) -> None:
+            during.append(textual_internals.pump_busy(self))
+
+    app = Probe()
+    async with app.run_test() as pilot:
+        await pilot.pause()
+        screen = app.screen
+        assert not textual_internals.pump_busy(screen) and not textual_internals.pump_busy(app)
+        screen.post_message(messages.Layout(screen))
+        assert not textual_internals.pump_busy(screen)  # drawing only
+        screen.post_message(Ping())
+        assert textual_internals.pump_busy(screen)
+        screen.call_next(lambda: None)
+        app.post_message(Ping())
+        await pilot.pause()
+        assert during == [True] and not textual_internals.pump_busy(app)
+        assert not textual_internals.pump_busy(screen) and not textual_internals.refresh_pending(screen)
+        assert "ctrl+q" in textual_internals.priority_keys(app)
