@@ -192,3 +192,27 @@ async def test_on_a_slow_instance_keys_wait_for_what_they_open() -> None:
         assert groups.focused is groups.table("members")
         view = next(node for node in groups.table("members").ancestors if isinstance(node, ResourceView))
         assert view.detail_shown
+
+
+async def test_keys_typed_after_a_confirmed_cleanup_leave_the_rule_field() -> None:
+    """The registry cleanup panel, the same gesture as the policy's: ctrl+s from a rule field, the name
+    typed, enter; the keys typed next (`d`) reach the preview, not the rule field."""
+    from test_registry_screen import GATEWAY, open_tags
+
+    from labdeck.tui.screens.registry.cleanup import RegistryCleanupScreen
+    from labdeck.tui.widgets.resource_table import ResourceTable
+
+    sandbox_ = RegistrySandbox()
+    app = make_app(transport_factory=sandbox_.factory)
+    async with app.run_test(size=(150, 50)) as pilot:
+        await open_tags(pilot, sandbox_)
+        await pilot.press("c")
+        await until(pilot, lambda: isinstance(app.screen, RegistryCleanupScreen), "the cleanup panel")
+        panel = app.screen
+        await type_into(pilot, "#cleanup-delete", "pr-.*")
+        await settle(pilot)
+        field = panel.query_one("#cleanup-delete", Input)
+        burst(app, "ctrl+s", *f"{GATEWAY}/known", "enter", "d")
+        await settle(pilot, rounds=2)
+        assert field.value == "pr-.*"
+        assert isinstance(panel.focused, ResourceTable)

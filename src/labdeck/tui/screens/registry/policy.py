@@ -252,7 +252,7 @@ class CleanupPolicyScreen(LabdeckScreen):
 
         def answered(yes: bool | None) -> None:
             if yes:  # saved: the editing is over; the focus leaves the field for the preview's tags
-                self.table.focus()
+                self.leave_field()
                 self.save(policy)
 
         self.app.push_screen(ConfirmScreen("Save cleanup policy", message), answered)
