@@ -365,3 +365,28 @@ def test_output_into_a_reader_that_leaves_ends_quietly(tmp_path: Path) -> None:
         status = child.wait(timeout=60)
     assert err == ""
     assert status == 141
+
+
+@pytest.mark.parametrize("pretty", [True, False])
+def test_json_output_escapes_every_format_character(pretty: bool) -> None:
+    """Issue 32 item 9: U+2063, U+061C, the tag characters, the Hangul fillers, ... (every Cf and
+    Default_Ignorable code point `domain.text.sanitize` shows) are escaped too, as valid JSON (an astral one
+    as a surrogate pair): `bug` and `bug` + U+2063 no longer print the same."""
+    hidden = ["\u2063", "\u061c", "\u00ad", "\u3164", "\u115f", "\uffa0", "\ufe0f", "\U000e0001",
+              "\U000e0062", "\U000e0fff", "\u17b4", "\u180e", "\U0001d173", "\u0600", "\U000110bd"]
+    value = {"labels": ["bug", *(f"bug{h}" for h in hidden)], "ok": "日本 café \U0001f600"}
+    text = encode(value, pretty=pretty).decode()
+    assert json.loads(text) == value  # the same data
+    assert not any(h in text for h in hidden) and '"bug\\u2063"' in text and "\\udb40\\udc62" in text
+    assert "日本 café \U0001f600" in text  # visible text stays as it is
+
+
+def test_a_typed_field_too_long_for_an_integer_is_sent_as_text(env: Path,
+                                                               capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 32 item 9: `-F n=` with 5,000 digits ended in "unexpected error: ValueError" (`int` refuses
+    more than 4,300 digits); numbers are read by `domain.digits`, and what is not one is a string."""
+    fake = FakeGitLab()
+    code, out, err = run(["projects/1/issues", "-F", "weight=" + "9" * 5000, "-F", "milestone_id=7",
+                          "-F", "x=²"], fake, capsys)
+    assert (code, err) == (0, "")
+    assert json.loads(out)["received"] == {"weight": "9" * 5000, "milestone_id": 7, "x": "²"}

@@ -25,7 +25,7 @@ NOT_CALLED_BY_LABDECK = {
     ("DELETE", "/projects/{}/fork/{}"),
 }
 # Endpoints labdeck calls that the sandbox does not serve (it answers GitLab's catch-all 404).
-NOT_SERVED_BY_THE_SANDBOX = {("POST", "/projects/{}/archive"), ("POST", "/projects/{}/unarchive")}
+NOT_SERVED_BY_THE_SANDBOX: set[tuple[str, str]] = set()
 
 
 def _served() -> set[tuple[str, str]]:

@@ -11,6 +11,7 @@ from labdeck.api.client import ApiClient
 from labdeck.api.errors import NotFound, Unauthorized
 from labdeck.api.instance import InstanceService
 from labdeck.api.settings import ConnectionSettings
+from labdeck.domain.features import ITERATIONS, PROTECTED_ENVIRONMENTS, RELATIONS_EXPORT
 from labdeck.sandbox.app import create_app
 from labdeck.sandbox.clock import ManualClock
 from labdeck.sandbox.options import SandboxOptions
@@ -45,9 +46,9 @@ async def test_capabilities_per_edition_and_version(options: dict[str, object], 
 async def test_ce_capabilities_explain_missing_premium_features() -> None:
     async with client_for(edition="ce", gitlab_version="13.4") as client:
         found = await InstanceService(client).capabilities()
-    assert found.supports("iterations") == "needs GitLab 13.5"
-    assert found.supports("protected_environments") == "needs GitLab Premium"
-    assert found.supports("relations_export") == "needs GitLab 13.12"
+    assert found.supports(ITERATIONS) == "needs GitLab 13.5"
+    assert found.supports(PROTECTED_ENVIRONMENTS) == "needs GitLab Premium"
+    assert found.supports(RELATIONS_EXPORT) == "needs GitLab 13.12"
     assert found.label() == "GitLab 13.4.0 CE"
 
 

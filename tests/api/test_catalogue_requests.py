@@ -12,15 +12,11 @@ from typing import Any
 
 import httpx
 import pytest
-from pydantic import BaseModel
 
 from labdeck.api.client import ApiClient
 from labdeck.api.forks import ForkFilters
 from labdeck.api.groups import GroupQuery, ProjectQuery
 from labdeck.api.issues import IssuesService
-from labdeck.api.models.catalogue import MODELS, model_of, read_many, read_one
-from labdeck.api.models.groups import Group
-from labdeck.api.models.registry import RegistryTag
 from labdeck.api.users import UsersService
 from labdeck.domain import catalogue as ep
 from labdeck.domain.endpoints import EndpointPath, RawPath, UndeclaredRequest
@@ -113,34 +109,6 @@ _EVERY_ISSUE_FILTER = (
     "due:week type:issue iid:3 weight:2 reaction:thumbsup created>2024-01-01 updated<2024-02-01 "
     "in:title word -label:b -author:x",
     "author_id:3 assignee_id:4 iteration:none created<2024-01-01 updated>2024-01-01 -milestone:m")
-
-
-def test_every_model_the_catalogue_names_is_a_pydantic_model() -> None:
-    named = {e.model for e in ep.ENDPOINTS if e.model is not None}
-    assert named <= set(MODELS), sorted(named - set(MODELS))
-    assert set(MODELS) <= named, sorted(set(MODELS) - named)  # no model kept here that no endpoint names
-    for endpoint in ep.ENDPOINTS:
-        if endpoint.model is not None:
-            assert issubclass(model_of(endpoint), BaseModel)
-    with pytest.raises(TypeError, match="no model"):
-        model_of(ep.GROUP_EXPORT)
-
-
-def test_a_body_is_read_as_its_endpoints_model() -> None:
-    group: Group = read_one(ep.GROUP, {"id": 7, "name": "Acme", "path": "acme", "full_path": "acme"})
-    assert type(group) is Group and group.id == 7
-    tags = read_many(ep.REGISTRY_TAGS, [{"name": "v1", "path": "acme/app:v1", "location": "x"}])
-    assert [type(tag) for tag in tags] == [RegistryTag]
-    assert every_endpoint_reading_a_body_declares_its_model() == []
-    # one decoder reads every issue listing's pages (`issues.issue_rows`): they are one model
-    assert {e.model for e in (ep.ISSUES, ep.GROUP_ISSUES, ep.PROJECT_ISSUES)} == {"Issue"}
-
-
-def every_endpoint_reading_a_body_declares_its_model() -> list[str]:
-    """GET endpoints whose body labdeck reads raw (no model of their own yet), kept short and named."""
-    raw = {"metadata", "current_job", "application_settings", "group_export_download",
-           "group_relations_download", "project_tag_protection_rules"}
-    return sorted(e.name for e in ep.ENDPOINTS if e.method == "GET" and e.model is None and e.name not in raw)
 
 
 @pytest.mark.parametrize("method", ["request", "get_json", "post_json", "put_json", "delete", "get_page",

@@ -88,6 +88,38 @@ async def test_save_refuses_before_sending_what_gitlab_refuses(pool: ClientPool)
     assert unchanged is not None and unchanged.same_settings(Policy(enabled=False, cadence="14d"))
 
 
+async def test_save_sends_only_what_the_operator_changed(pool: ClientPool) -> None:
+    """A policy stored with `older_than: 60d` (GitLab 14.4+), edited in `keep_n` only: the PUT carries
+    `keep_n` alone, so `older_than` stays 60d (before, labdeck knew no 60d and sent it back as null, every
+    tag past keep_n then deletable whatever its age); an enabled policy with a blank `name_regex` is
+    refused before sending, in GitLab's words."""
+    client = pool.client()
+    service = CleanupPolicyService(client)
+    await service.save("acme/infra/terraform", Policy(enabled=False, cadence="14d", older_than="60d"))
+    loaded = await service.policy("acme/infra/terraform")
+    assert loaded is not None and loaded.older_than == "60d"
+    bodies: list[object] = []
+    client.request_log.subscribe(lambda record: bodies.append(record) if record.method == "PUT" else None)
+    sent: list[dict[str, object]] = []
+    real_put = client.put_json
+
+    async def put_json(path, body, **kw):  # type: ignore[no-untyped-def]
+        sent.append(body)
+        return await real_put(path, body, **kw)
+
+    client.put_json = put_json  # type: ignore[method-assign]
+    saved = await service.save("acme/infra/terraform", replace(loaded, keep_n=25), loaded=loaded)
+    assert sent == [{"container_expiration_policy_attributes": {"keep_n": 25}}]
+    assert (saved.keep_n, saved.older_than) == (25, "60d")
+    back = await service.policy("acme/infra/terraform")
+    assert back is not None and back.older_than == "60d" and back.keep_n == 25
+    with pytest.raises(PolicyRefused, match="name_regex can't be blank"):
+        await service.save("acme/infra/terraform", replace(back, enabled=True, name_regex=""), loaded=back)
+    assert len(sent) == 1 and len(bodies) == 1  # refused before sending
+    assert await service.save("acme/infra/terraform", back, loaded=back) == back  # nothing changed: no PUT
+    assert len(sent) == 1
+
+
 async def test_save_is_journalled_with_the_old_policy_as_its_undo(pool: ClientPool, tmp_path: Path) -> None:
     client = pool.client()
     client.journal = Journal(tmp_path / "journal.jsonl")

@@ -16,6 +16,7 @@ from starlette.applications import Starlette
 from labdeck.api.cache import ListCache, make_key
 from labdeck.api.client import ApiClient
 from labdeck.api.deploy_board import DeployBoardService
+from labdeck.api.overview import OverviewService
 from labdeck.api.settings import ConnectionSettings
 from labdeck.sandbox.app import create_app
 from labdeck.sandbox.clock import ManualClock
@@ -183,3 +184,102 @@ def test_the_default_cache_holds_a_500_project_board() -> None:
     for key in keys:
         cache.set(key, [])
     assert all(cache.get(key) == ([], True) for key in keys)
+
+
+def _failures_at_the_edges(app: Starlette) -> dict[str, int]:
+    """fleet/edge/edges: production failed 23 h ago then succeeded (a failure of the window, though not
+    the newest deployment), staging failed at the window's first second (counted: the bound includes it)
+    and one second before it (not counted)."""
+    store = app.state.store
+    project = add_project(store, "Edges", "edges", "public", group=store.group_by_path("fleet/edge"))
+    production = add_environment(store, project, "production", created_at=NOW - timedelta(days=60))
+    staging = add_environment(store, project, "staging", created_at=NOW - timedelta(days=60))
+    since = (NOW - timedelta(hours=24)).replace(microsecond=0)
+    made = {}
+    for name, env, status, updated in (
+            ("recovered", production, "failed", NOW - timedelta(hours=23)),
+            ("fixed", production, "success", NOW - timedelta(hours=1)),
+            ("first second", staging, "failed", since),
+            ("a second early", staging, "failed", since - timedelta(seconds=1))):
+        record = add_deployment(store, project, env, ref="main", sha="e" * 40, tag=False, status=status,
+                                user_id=store.user_by_username("carol").id,
+                                created_at=updated - timedelta(minutes=5))
+        record.updated_at = updated
+        made[name] = record.id
+    store.touch()
+    return made
+
+
+async def test_the_overview_and_the_board_count_the_same_failed_deployments(
+        app: Starlette, made: list[ApiClient]) -> None:
+    """Issue 34: the board said `6 failed in 24h` of fleet while the overview said `none` (it read only the
+    projects opened). Both now count `deploy_failures`' deployments for the same scope, the fleet group:
+    the same deployments, the same figure, the edges of the window included once."""
+    edges = _failures_at_the_edges(app)
+    board_service, _ = service(app, made)
+    read = await board_service.board("fleet", now=NOW)
+    overview = OverviewService(board_service.client, now=lambda: NOW)
+    figures = await overview.failed_deployments(("fleet",), ())
+    on_board = {f.deployment.id for f in read.failed}
+    assert {f.deployment.id for f in figures.failed} == on_board and figures.count == len(on_board)
+    assert len(on_board) >= 6  # the seeded failures of the last hours, and more
+    assert edges["recovered"] in on_board and edges["first second"] in on_board
+    assert edges["a second early"] not in on_board
+    assert (figures.read, figures.total, figures.unreadable) == (SIZES["demo"] + 1, SIZES["demo"] + 1, [])
+    assert figures.coverage().text() == read.coverage().text() == f"{SIZES['demo'] + 1} projects"
+    assert read.window is not None and read.window.count_text(len(read.failed)) == \
+        figures.window.count_text(figures.count) == f"{len(on_board)} deployments failed in 24h"
+    # newest first, as the overview lists them
+    times = [f.deployment.updated_at for f in figures.failed]
+    assert times == sorted(times, reverse=True)
+
+
+async def test_the_overview_covers_opened_projects_once_and_says_what_it_could_not_read(
+        app: Starlette, made: list[ApiClient]) -> None:
+    """The overview's scope is the groups whose board was opened and the projects opened outside them (a
+    project inside the group is not counted twice); unreadable projects are named by both, and a budget
+    too small to read every project says so instead of counting fewer."""
+    store = app.state.store
+    gateway = store.project_by_path("acme/platform/api-gateway")
+    inside = next(p for p in store.projects.values() if p.path_with_namespace.startswith("fleet/core/"))
+    board_service, _ = service(app, made, sudo="dave")  # a Guest of fleet/restricted only
+    read = await board_service.board("fleet", now=NOW)
+    overview = OverviewService(board_service.client, now=lambda: NOW)
+    figures = await overview.failed_deployments(
+        ("fleet",), ((gateway.id, gateway.path_with_namespace), (inside.id, inside.path_with_namespace)))
+    assert figures.projects == (gateway.path_with_namespace,)
+    assert figures.total == SIZES["demo"] + 1
+    assert figures.unreadable == sorted(u.project for u in read.unreadable) and figures.unreadable
+    assert figures.count == len(read.failed)  # dave's view of fleet; api-gateway had no failure
+    assert "unreadable: fleet/restricted/" in figures.coverage().text()
+    small = OverviewService(board_service.client, deploy_budget=10, now=lambda: NOW)
+    cut = await small.failed_deployments(("fleet",), ())
+    assert (cut.read + len(cut.unreadable), cut.total) == (10, SIZES["demo"])  # the board's listing: free
+    assert cut.coverage().text().startswith(f"10 of {SIZES['demo']} projects (request budget)")
+    cold, transport = service(app, made, sudo="dave")  # a client of its own: the listing is read
+    cut = await OverviewService(cold.client, deploy_budget=10, now=lambda: NOW).failed_deployments(
+        ("fleet",), ())
+    assert (cut.read + len(cut.unreadable), transport.count) == (9, 10)
+
+
+async def test_a_hidden_project_is_unreadable_never_one_without_environments(
+        app: Starlette, made: list[ApiClient]) -> None:
+    """Issue 34: a project that could not be read is never counted as one without environments. Once listed
+    (the listing cached), a project without environments and one with some become private: dave, no member
+    of them, is answered 404 (GitLab hides a project it will not show) and both are named unreadable."""
+    store = app.state.store
+    fleet = sorted((p for p in store.projects.values() if p.path_with_namespace.startswith("fleet/")
+                    and not p.path_with_namespace.startswith("fleet/restricted/")), key=lambda p: p.id)
+    data = deployments_data(store)
+    empty = next(p for p in fleet if not data.environments_of(p.id))
+    full = next(p for p in fleet if data.environments_of(p.id))
+    board_service, _ = service(app, made, sudo="dave")
+    await board_service.projects("fleet")  # listed while public
+    for project in (empty, full):
+        project.visibility = "private"
+    store.touch()
+    read = await board_service.board("fleet", now=NOW)
+    named = {u.project: u.status for u in read.unreadable}
+    assert named[empty.path_with_namespace] == named[full.path_with_namespace] == 404
+    assert empty.path_with_namespace not in read.board.without_environments
+    assert all(r.project not in named for r in read.board.rows)

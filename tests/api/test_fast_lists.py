@@ -222,8 +222,9 @@ async def test_services_give_rows_from_the_bytes_and_the_cache_holds_them(make_c
     assert [u.username for u in listed] == ["u1", "u2", "u3"]
 
     projects = [{"id": n, "name": f"p{n}", "namespace": {"id": 1}} for n in range(1, 4)]
-    rows, url = await ProjectsService(make_client(_pages(projects, 2))).first_page(per_page=2)
-    assert [p.name for p in rows] == ["p1", "p2"] and url is not None
+    window = ProjectsService(make_client(_pages(projects, 2))).window(order_by="name", sort="asc")
+    rows = await window.start()
+    assert [(type(p), p.name) for p in rows] == [(Project, "p1"), (Project, "p2")] and not window.exhausted
 
 
 async def test_a_page_with_an_odd_item_keeps_the_others(make_client: Any) -> None:

@@ -19,6 +19,7 @@ from typing import Any
 import httpx
 import pytest
 
+from labdeck.api import bindings
 from labdeck.api.badges import BadgesService
 from labdeck.api.client import ApiClient
 from labdeck.api.deployments import DeploymentsService
@@ -76,7 +77,7 @@ READERS: dict[str, Call] = {
         lambda c: RegistryService(c).tag(5, 2, "v10.0.0"),
     "GET /projects/:id/forks": lambda c: ForksService(c).forks(5),
     "GET /users": lambda c: UsersService(c).list_users(),
-    "GET /pages/domains": lambda c: PagesDomainsService(c).all_domains(),
+    "GET /pages/domains": lambda c: bindings.ALL_PAGES_DOMAINS.read(c),
     "GET /projects/:id/pages/domains": lambda c: PagesDomainsService(c).domains(5),
     "POST /projects/:id/pages/domains": lambda c: PagesDomainsService(c).create(5, "ssl.domain.example",
                                                                              auto_ssl_enabled=True),

@@ -16,10 +16,11 @@ from typing import Any
 
 import httpx
 
+from labdeck.api import bindings
 from labdeck.api.body import decode_json, exact_loads
 from labdeck.api.models.project_resources import PagesDomain
 from labdeck.api.overview import OverviewService
-from labdeck.api.pages_domains import PagesDomainsService
+from labdeck.api.services import Services
 from labdeck.api.users import UsersService
 from labdeck.tui.screens.projects.pages import expiry_text
 
@@ -64,7 +65,7 @@ def test_each_certificate_shape_gives_the_expiry() -> None:
 
 
 async def test_the_admin_listing_in_gitlabs_shape_shows_real_expiry(make_client: Any) -> None:
-    domains = await PagesDomainsService(make_client(_serving(BASIC))).all_domains()
+    domains = await Services(make_client(_serving(BASIC))).read(bindings.ALL_PAGES_DOMAINS)
     assert {d.domain: d.expiry_state(NOW) for d in domains} == STATES
     cells = {d.domain: str(expiry_text(d, NOW)) for d in domains}
     assert cells == {"old.example.com": "expired 31d ago", "soon.example.com": "in 10d (2026-06-11)",

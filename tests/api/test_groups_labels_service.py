@@ -1,14 +1,16 @@
-"""`GroupLabelsService`, `BadgesService` and `IterationsService` against the sandbox."""
+"""`GroupLabelsService`, `BadgesService` and a group's iterations (read from their binding, no service
+method) against the sandbox."""
 
 from __future__ import annotations
 
 import pytest
 from groups_sandbox import ALICE_TOKEN, Sandbox, sandbox_fixture  # noqa: F401
 
+from labdeck.api import bindings
 from labdeck.api.badges import BadgesService, BadgeUrlError
 from labdeck.api.errors import Conflict, NotFound
-from labdeck.api.iterations import IterationsService
 from labdeck.api.labels import GroupLabelsService
+from labdeck.api.services import Services
 from labdeck.domain.colours import ColourError
 
 
@@ -93,13 +95,14 @@ async def test_badges(sandbox: Sandbox) -> None:
 
 
 async def test_iterations(sandbox: Sandbox) -> None:
-    service = IterationsService(sandbox.client())
-    opened = await service.group_iterations("acme", state="opened")
+    services = Services(sandbox.client())
+    opened = await services.read(bindings.GROUP_ITERATIONS, "acme", params={"state": "opened"})
     assert [(it.title, it.state_label) for it in opened] == [
         ("Sprint 42", "started"),
         ("Sprint 43", "upcoming"),
     ]
-    own = await service.group_iterations("acme/platform", include_ancestors=False, search="launch")
+    own = await services.read(bindings.GROUP_ITERATIONS, "acme/platform",
+                              params={"include_ancestors": False, "search": "launch"})
     assert [it.title for it in own] == ["Platform launch"]
-    closed = await service.group_iterations("acme", state="closed")
+    closed = await services.read(bindings.GROUP_ITERATIONS, "acme", params={"state": "closed"})
     assert "Sprint 41" in [it.title for it in closed] and all(it.state == 3 for it in closed)

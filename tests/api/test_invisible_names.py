@@ -51,3 +51,22 @@ def test_shared_parts_of_an_issue_listing_are_shown_too() -> None:
 def test_a_single_user_is_shown_too() -> None:
     user = ModeratedUser.model_validate({"id": 1, "username": "ali\u2067ce", "state": "active"})
     assert user.username == "ali<U+2067>ce"
+
+
+@pytest.mark.parametrize("hidden", ["\u2063", "\u061c", "\U000e0062", "\u3164", "\u115f", "\u00ad", "\ufe0f"])
+def test_two_labels_that_differ_by_a_format_character_differ_on_screen(hidden: str) -> None:
+    """Issue 32 item 9: `bug` and `bug` + U+2063 (or a tag character, a Hangul filler, ...) looked the same
+    in a list; at the model boundary the second is `bug<U+2063>`, through every way a listing is read."""
+    from labdeck.api.models.labels import GroupLabel
+
+    items = [{"id": 1, "name": "bug", "color": "#f00"}, {"id": 2, "name": f"bug{hidden}", "color": "#f00"}]
+    shown = f"bug<U+{ord(hidden):04X}>"
+    for ensure_ascii in (True, False):
+        body = json.dumps(items, ensure_ascii=ensure_ascii).encode()
+        labels = parse_many(GroupLabel, clean_items(body, "GET /groups/1/labels"), sanitised=True)
+        assert [label.name for label in labels] == ["bug", shown]
+    assert GroupLabel.model_validate(items[1]).name == shown
+    decoder = fast_decoder(ModeratedUser)
+    assert decoder is not None
+    rows = decoder.decode(json.dumps(_users(f"bug{hidden}"), ensure_ascii=False).encode())
+    assert rows is not None and rows[0].username == shown

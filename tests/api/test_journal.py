@@ -188,3 +188,19 @@ async def test_targets_are_named_by_their_paths_and_changes_kept_in_words(client
     assert len(client.request_log) - sent == 2  # the issue's own reference names its project
     text = (client.journal.path).read_text()  # type: ignore[union-attr]
     assert f"group {group['id']}" not in text and f"issue {project['id']}#" not in text
+
+
+async def test_registry_and_issue_changes_are_named_by_path_against_the_sandbox(client: ApiClient) -> None:
+    """Issue 34: a registry deletion names the repository by its path (read before the change), never
+    `repository 2 of ...`; a note and a to-do name the issue by its reference, never `projects/58/...`."""
+    project = await client.get_json(f"/{GATEWAY}")
+    repo = (await client.get_json(f"/projects/{project['id']}/registry/repositories"))[0]
+    tag = (await client.get_json(f"/projects/{project['id']}/registry/repositories/{repo['id']}/tags"))[0]
+    await client.delete(f"/projects/{project['id']}/registry/repositories/{repo['id']}/tags/{tag['name']}")
+    entry = last(client)
+    assert (entry.operation, entry.target) == ("delete registry tag", f"{repo['path']}:{tag['name']}")
+    issue = (await client.get_json(f"/projects/{project['id']}/issues", {"per_page": 1}))[0]
+    await client.post_json(f"/projects/{project['id']}/issues/{issue['iid']}/notes", {"body": "seen"})
+    entry = last(client)
+    assert (entry.operation, entry.target) == ("comment on issue",
+                                               f"acme/platform/api-gateway#{issue['iid']}")

@@ -10,12 +10,14 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from sandbox_clients import ClientPool
 
+from labdeck.api import bindings
 from labdeck.api.client import ApiClient
 from labdeck.api.error_tracking import ErrorTrackingService
 from labdeck.api.errors import BadRequest, Forbidden, MethodNotAllowed, NotFound
 from labdeck.api.models.project_resources import PagesCertificate, PagesDomain
 from labdeck.api.pages_domains import PagesDomainsService
 from labdeck.api.repository_tags import TagsService
+from labdeck.api.services import Services
 from labdeck.api.wikis import WikiService
 from labdeck.sandbox.app import create_app
 from labdeck.sandbox.clock import ManualClock
@@ -111,7 +113,7 @@ async def test_tag_create_and_delete(connect: Callable[..., ApiClient]) -> None:
 
 async def test_pages_domains(connect: Callable[..., ApiClient]) -> None:
     pages = PagesDomainsService(connect())
-    every = {d.domain: d for d in await pages.all_domains()}
+    every = {d.domain: d for d in await Services(pages.client).read(bindings.ALL_PAGES_DOMAINS)}
     assert every["old.acme.test"].expiry_state(NOW) == "expired"
     assert every["soon.acme.test"].expiry_state(NOW) == "soon"
     assert every["portal.acme.test"].expiry_state(NOW) == "valid"

@@ -15,6 +15,7 @@ from labdeck.domain.capabilities import (
     capabilities_from_version,
     parse_version,
 )
+from labdeck.domain.features import BILLABLE_MEMBERS, ITERATIONS, RELATIONS_EXPORT
 from labdeck.domain.job_tokens import project_path_from_job_url
 
 
@@ -40,21 +41,20 @@ def test_premium_features_need_premium_on_ce_only() -> None:
     ce = Capabilities(edition="ce", version=(16, 11, 0))
     ee = Capabilities(edition="ee", version=(16, 11, 0))
     unknown = Capabilities()
-    for name, feature in FEATURES.items():
+    for feature in FEATURES:
         if feature.premium:
-            assert ce.supports(name) == PREMIUM
-        assert ee.supports(name) is None
-        assert unknown.supports(name) is None  # nothing known, nothing hidden
-    assert ce.supports("no-such-feature") is None
+            assert ce.supports(feature) == PREMIUM
+        assert ee.supports(feature) is None
+        assert unknown.supports(feature) is None  # nothing known, nothing hidden
 
 
 def test_features_newer_than_the_version_name_the_version() -> None:
     old = Capabilities(edition="ee", version=(13, 4, 2))
-    assert old.supports("iterations") == "needs GitLab 13.5"
-    assert old.supports("relations_export") == "needs GitLab 13.12"
-    assert old.supports("billable_members") is None
-    assert Capabilities(edition="ce", version=(13, 0, 0)).supports("iterations") == "needs GitLab 13.5"
-    assert Capabilities(edition="ee", version=(13, 12, 0)).supports("relations_export") is None
+    assert old.supports(ITERATIONS) == "needs GitLab 13.5"
+    assert old.supports(RELATIONS_EXPORT) == "needs GitLab 13.12"
+    assert old.supports(BILLABLE_MEMBERS) is None
+    assert Capabilities(edition="ce", version=(13, 0, 0)).supports(ITERATIONS) == "needs GitLab 13.5"
+    assert Capabilities(edition="ee", version=(13, 12, 0)).supports(RELATIONS_EXPORT) is None
 
 
 @given(st.recursive(st.none() | st.booleans() | st.integers() | st.text(max_size=30),
@@ -65,8 +65,9 @@ def test_any_answer_reads_without_raising(body: Any) -> None:
     found = capabilities_from_version(body)
     assert found.edition in (None, "ce", "ee")
     assert isinstance(found.label(), str)
-    for name in FEATURES:
-        assert found.supports(name) in (None, PREMIUM) or found.supports(name).startswith("needs GitLab ")
+    for feature in FEATURES:
+        reason = found.supports(feature)
+        assert reason in (None, PREMIUM) or reason.startswith("needs GitLab ")
 
 
 @given(st.integers(0, 999), st.integers(0, 999), st.integers(0, 999), st.sampled_from(["", "-ee", "-pre"]))

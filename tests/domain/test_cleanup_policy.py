@@ -4,6 +4,7 @@ per-run limit and its sample, GitLab's validation; hypothesis for keep_n with ti
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -11,10 +12,12 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from labdeck.domain.cleanup_policy import (
+    OLDER_THAN_VALUES,
     Policy,
     PolicyPlanner,
     PolicyReason,
     RepositoryPlan,
+    older_than_values,
     policy_errors_text,
     run_once,
     saved,
@@ -125,7 +128,7 @@ def test_validation_uses_gitlabs_lists_and_messages() -> None:
     assert Policy(enabled=True).errors() == {}
     for cadence in ("1d", "7d", "14d", "1month", "3month"):
         assert Policy(cadence=cadence).errors() == {}
-    bad = Policy(enabled=True, cadence="2d", keep_n=3, older_than="60d", name_regex="(a")
+    bad = Policy(enabled=True, cadence="2d", keep_n=3, older_than="45d", name_regex="(a")
     errors = bad.errors()
     assert errors["cadence"] == ["is not included in the list"]
     assert errors["keep_n"] == ["is not included in the list"]
@@ -136,6 +139,47 @@ def test_validation_uses_gitlabs_lists_and_messages() -> None:
     text = policy_errors_text({"keep_n": ["is not included in the list"]})
     assert text == "keep_n is not included in the list"
     assert Policy(keep_n=None, older_than=None).errors() == {}
+
+
+def test_older_than_values_are_gitlabs_with_60d_from_14_4() -> None:
+    """`ContainerExpirationPolicy.older_than_options` (app/models/container_expiration_policy.rb): 7d, 14d,
+    30d, 60d and 90d; `60d` came in 14.4 (commit c7be549c, "Add option of 60 days to container image
+    expiration policy"), so an older instance refuses it and is not offered it."""
+    assert OLDER_THAN_VALUES == ("7d", "14d", "30d", "60d", "90d")
+    assert Policy(older_than="60d").errors() == {}
+    assert older_than_values(None) == OLDER_THAN_VALUES  # the version unknown: nothing is held back
+    assert older_than_values((14, 4, 0)) == OLDER_THAN_VALUES
+    assert older_than_values((14, 3, 2)) == ("7d", "14d", "30d", "90d")
+    assert Policy(older_than="60d").errors(older_than=older_than_values((14, 3, 0))) == {
+        "older_than": ["is not included in the list"]}
+
+
+def test_an_enabled_policy_needs_a_name_regex() -> None:
+    """`validates :name_regex, presence: true, if: :enabled?`: blank (nil, empty or spaces, Rails' `blank?`)
+    is refused with "can't be blank" when the policy is enabled, and only then; a blank pattern is a valid
+    RE2 pattern, so it is the only message."""
+    for blank in (None, "", "   "):
+        assert Policy(enabled=True, name_regex=blank).errors() == {"name_regex": ["can't be blank"]}
+        assert Policy(enabled=False, name_regex=blank).errors() == {}
+    assert policy_errors_text(Policy(enabled=True, name_regex="").errors()) == "name_regex can't be blank"
+
+
+def test_an_edit_sends_only_what_changed_and_keeps_what_it_does_not_know() -> None:
+    """An editor never changes a field the operator did not change: a save sends the values that differ
+    from the policy loaded, and a loaded value labdeck does not know (a newer GitLab's) is the instance's
+    own, never refused for not being in labdeck's lists."""
+    loaded = Policy(enabled=True, cadence="7d", keep_n=10, older_than="60d", name_regex="nightly-.*")
+    edited = Policy(enabled=True, cadence="7d", keep_n=25, older_than="60d", name_regex="nightly-.*")
+    assert edited.changed_attributes(loaded) == {"keep_n": 25}
+    assert edited.changed_attributes(None) == edited.attributes()  # nothing loaded: every value
+    assert loaded.changed_attributes(loaded) == {}
+    unknown = Policy(enabled=True, cadence="2month", keep_n=3, older_than="45d", name_regex=".*")
+    assert set(unknown.errors()) == {"cadence", "keep_n", "older_than"}
+    assert unknown.errors(kept=unknown) == {}  # as loaded: GitLab holds it, GitLab judges it
+    changed = Policy(enabled=True, cadence="2month", keep_n=7, older_than="45d", name_regex=".*")
+    assert changed.errors(kept=unknown) == {"keep_n": ["is not included in the list"]}
+    blank = Policy(enabled=True, name_regex="")
+    assert blank.errors(kept=replace(blank, enabled=False)) == {"name_regex": ["can't be blank"]}
 
 
 def test_from_json_and_save_resets_the_interval() -> None:

@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from labdeck.domain import catalogue as ep
 from labdeck.domain.capabilities import Capabilities
 from labdeck.domain.endpoints import PAGINATION, Endpoint, EndpointPath, UndeclaredRequest, shape
+from labdeck.domain.features import Feature
 from labdeck.domain.paths import has_dot_segment
 
 
@@ -92,27 +93,31 @@ def test_the_catalogue_declares_each_endpoint_once() -> None:
     assert ep.PROTECTED_ENVIRONMENT_DELETE.name == "protected_environment_delete"
 
 
-def test_every_feature_named_is_declared_and_every_family_fills() -> None:
+def test_every_feature_held_is_declared_and_every_family_fills() -> None:
+    from labdeck.domain.features import FEATURES
+
     for endpoint in ep.ENDPOINTS:
-        assert endpoint.feature is None or endpoint.feature in ep.FEATURES, endpoint.name
+        assert endpoint.feature is None or endpoint.feature in FEATURES, endpoint.name
         values = {name: 1 for name, _ in endpoint.segments}
         for family in endpoint.families(**values):
             assert "{" not in family, endpoint.name
 
 
-def test_endpoints_of_one_route_need_the_same_feature() -> None:
-    """The sandbox mounts a route (all its methods) or not: its endpoints must agree on the feature."""
-    features: dict[str, set[str | None]] = {}
+def test_endpoints_of_one_route_and_method_need_the_same_feature() -> None:
+    """The sandbox mounts a route's method or not: the endpoints of one path and method must agree on the
+    feature (one path's methods may differ: `PUT .../protected_environments/:name` came in 15.4)."""
+    features: dict[tuple[str, str], set[Feature | None]] = {}
     for endpoint in ep.ENDPOINTS:
-        features.setdefault(endpoint.shape, set()).add(endpoint.feature)
+        features.setdefault((endpoint.shape, endpoint.method), set()).add(endpoint.feature)
     assert {k: v for k, v in features.items() if len(v) > 1} == {}
 
 
 def test_capabilities_read_the_catalogues_features() -> None:
     ce = Capabilities(edition="ce", version=(13, 0, 0))
-    assert ce.supports(ep.PROTECTED_ENVIRONMENTS.feature or "") == "needs GitLab Premium"
-    assert ce.supports(ep.GROUP_RELATIONS_STATUS.feature or "") == "needs GitLab 13.12"
-    assert ce.supports(ep.CURRENT_JOB.feature or "") == "needs GitLab 13.10"
+    for endpoint, reason in ((ep.PROTECTED_ENVIRONMENTS, "needs GitLab Premium"),
+                             (ep.GROUP_RELATIONS_STATUS, "needs GitLab 13.12"),
+                             (ep.CURRENT_JOB, "needs GitLab 13.10")):
+        assert endpoint.feature is not None and ce.supports(endpoint.feature) == reason
 
 
 def test_shape_forgets_segment_names() -> None:
@@ -161,3 +166,27 @@ def test_a_path_knows_when_a_value_is_an_unreadable_identity_and_a_name_is_only_
     for named in (ep.PROJECT_TAG.path(7, "-0"), ep.GROUP_LABEL.path("acme", "-1")):
         assert not named.placeholder, named
     assert ep.PROJECT_TAG.path(-1, "v1").placeholder
+
+
+def test_undo_rules_and_features_are_objects_held_by_their_endpoints() -> None:
+    """No string names a model, an undo rule or a feature (issue 35): an endpoint holds its undo rule and
+    its feature themselves, and the journal classifies a change with the rule its endpoint holds."""
+    from labdeck.domain.journal_rules import classify
+    from labdeck.domain.undo_rules import UndoRule
+
+    assert not hasattr(ep.GROUP, "model")  # the model is the api's binding (`api/bindings.py`)
+    for endpoint in ep.ENDPOINTS:
+        assert endpoint.undo is None or isinstance(endpoint.undo, UndoRule), endpoint.name
+        assert endpoint.feature is None or isinstance(endpoint.feature, Feature), endpoint.name
+    op = classify("DELETE", "groups/acme/labels/bug")
+    assert op.rule is ep.GROUP_LABEL_DELETE.undo and op.kind == "label.delete"
+    assert classify("POST", "users/3/ban").rule is ep.USER_MODERATION["ban"].undo
+
+
+def test_capabilities_read_the_feature_object_itself() -> None:
+    """A feature is what the endpoint holds, not a name looked up: one declared nowhere else still says
+    what it needs."""
+    newer = Feature("x_feature", "X", introduced=(99, 1))
+    premium = Feature("y_feature", "Y", premium=True)
+    assert Capabilities(edition="ee", version=(17, 0, 0)).supports(newer) == "needs GitLab 99.1"
+    assert Capabilities(edition="ce", version=(17, 0, 0)).supports(premium) == "needs GitLab Premium"

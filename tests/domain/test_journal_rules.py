@@ -109,6 +109,25 @@ def test_a_cleanup_policy_change_is_undone_by_the_old_policy() -> None:
     assert other is None  # only cleanup policy changes of a project are undone
 
 
+def test_archive_and_unarchive_undo_each_other() -> None:
+    """`POST /projects/:id/archive` is undone by `/unarchive` and the other way round (both catalogued with
+    their undo rule); the undo checks the project is still in the state the change left it in, and a change
+    that changed nothing (archiving an archived project: GitLab answers 201 all the same) has no undo."""
+    for verb, inverse, state in (("archive", "unarchive", True), ("unarchive", "archive", False)):
+        op = classify("POST", f"/projects/acme%2Fapp/{verb}")
+        assert (op.kind, op.label) == (f"project.{verb}", f"{verb} project")
+        assert op.snapshot == "projects/acme%2Fapp"
+        assert op.no_inverse is None
+        undo = inverse_of(op, f"projects/acme%2Fapp/{verb}", {"archived": not state}, None, {})
+        assert undo == Inverse("POST", f"projects/acme%2Fapp/{inverse}", check_path="projects/acme%2Fapp",
+                               expect={"archived": state})
+        assert changed_since(undo, {"archived": state}) is None
+        assert changed_since(undo, {"archived": not state}) == f"its archived is now {not state}, not {state}"
+        assert inverse_of(op, f"projects/acme%2Fapp/{verb}", {"archived": state}, None, {}) is None
+    by_id = classify("POST", "projects/7/archive")
+    assert (by_id.kind, by_id.target, by_id.snapshot) == ("project.archive", "project 7", "projects/7")
+
+
 def test_a_tag_named_with_a_slash_is_recreated_in_its_collection() -> None:
     """The collection of an undo comes from the catalogue, not from cutting the path at its last `/`."""
     path = "projects/acme%2Fapp/repository/tags/release/1.0"

@@ -51,6 +51,12 @@ def test_changes_in_words() -> None:
                        True) == [("", "variable K", "deleted")]
     assert change_rows("label.delete", "delete label", {"name": "bug"}, None, False) == [
         ("", "label bug", "not done")]
+    assert change_rows("project.archive", "archive project", {"archived": False}, None, True) == [
+        ("archived", "no", "yes")]
+    assert change_rows("project.unarchive", "unarchive project", {"archived": True}, None, False) == [
+        ("archived", "yes", "not done")]
+    archive = classify("POST", "projects/7/archive")
+    assert describe_target(archive, {"archived": False}, "acme/app") == "acme/app"
 
 
 _TEXT = st.text(alphabet="abc_", max_size=5)

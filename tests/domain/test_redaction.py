@@ -13,6 +13,7 @@ from labdeck.domain.redaction import (
     forget_secrets,
     redact,
     redact_known,
+    redact_known_bytes,
     register_secret,
     registered_secrets,
 )
@@ -84,3 +85,18 @@ def test_a_registered_secret_never_survives_redaction(secret: str, before: str, 
     register_secret(secret)
     assert secret not in redact(before + secret + after)
     assert secret not in redact_known(before + secret + after)
+
+
+@given(st.binary(max_size=40), st.binary(max_size=40))
+def test_bytes_not_text_lose_the_secret_and_keep_every_other_byte(before: bytes, after: bytes) -> None:
+    """Issue 32 item 10: `labdeck api` writes an answer that is not UTF-8 as bytes; the token is removed
+    from those too."""
+    forget_secrets()
+    register_secret(LEGACY)
+    if LEGACY.encode() in before + after:
+        return
+    data = before + LEGACY.encode() + after
+    redacted = redact_known_bytes(data)
+    assert LEGACY.encode() not in redacted
+    assert redacted == before + REDACTED.encode() + after  # an ASCII token's bytes never join a neighbour
+    assert redact_known_bytes(before + after) == before + after

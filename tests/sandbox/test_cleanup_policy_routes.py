@@ -12,13 +12,16 @@ from starlette.applications import Starlette
 
 from labdeck.domain.cleanup_policy import Policy, PolicyPlanner, RepositoryPlan
 from labdeck.domain.registry_cleanup import TagInfo
+from labdeck.sandbox.app import create_app
 from labdeck.sandbox.clock import ManualClock
+from labdeck.sandbox.options import SandboxOptions
 from labdeck.sandbox.seed.registry import registry_data
 
 GATEWAY = "acme%2Fplatform%2Fapi-gateway"
 SEEDED = ("acme/platform/api-gateway", "acme/platform/web-portal", "opensource/labdeck",
           "acme/security/vault")
 DAY = 86_400
+ATTRIBUTES = "container_expiration_policy_attributes"
 
 
 async def policy(client: httpx.AsyncClient, path: str) -> Policy:
@@ -59,7 +62,7 @@ async def test_put_saves_and_restarts_the_interval(app: Starlette, client: httpx
 
 async def test_put_refuses_what_gitlab_refuses(client: httpx.AsyncClient) -> None:
     url = f"{API}/projects/acme%2Finfra%2Fterraform"
-    bad = {"container_expiration_policy_attributes": {"cadence": "2d", "keep_n": 3, "older_than": "60d"}}
+    bad = {"container_expiration_policy_attributes": {"cadence": "2d", "keep_n": 3, "older_than": "45d"}}
     response = await client.put(url, json=bad, headers=ROOT)
     assert response.status_code == 400
     assert response.json() == {"message": {
@@ -74,6 +77,42 @@ async def test_put_refuses_what_gitlab_refuses(client: httpx.AsyncClient) -> Non
     assert typed.json() == {"error": "container_expiration_policy_attributes[keep_n] is invalid"}
     assert (await client.put(url, json=regex, headers=ALICE)).status_code in (403, 404)
     assert (await policy(client, "acme/infra/terraform")).enabled is False  # nothing was saved
+
+
+async def test_an_enabled_policy_with_a_blank_name_regex_is_refused(client: httpx.AsyncClient) -> None:
+    """GitLab validates `name_regex` with `presence: true, if: :enabled?`
+    (app/models/container_expiration_policy.rb); `PUT /projects/:id` answers a failed validation with
+    `render_validation_error!` (lib/api/projects.rb): 400 and the nested model's errors by attribute."""
+    url = f"{API}/projects/acme%2Finfra%2Fterraform"
+    refused = {"message": {"container_expiration_policy.name_regex": ["can't be blank"]}}
+    for blank in ("", "  ", None):
+        body = {"container_expiration_policy_attributes": {"enabled": True, "name_regex": blank}}
+        response = await client.put(url, json=body, headers=ROOT)
+        assert (response.status_code, response.json()) == (400, refused)
+    form = await client.put(url, headers=ROOT, data={f"{ATTRIBUTES}[enabled]": "true",
+                                                     f"{ATTRIBUTES}[name_regex]": ""})
+    assert (form.status_code, form.json()) == (400, refused)
+    assert (await policy(client, "acme/infra/terraform")).enabled is False  # nothing was saved
+    off = {"container_expiration_policy_attributes": {"enabled": False, "name_regex": ""}}
+    assert (await client.put(url, json=off, headers=ROOT)).status_code == 200  # disabled: no rule
+
+
+async def test_60d_is_accepted_from_14_4_and_refused_before() -> None:
+    """`older_than_options` gained `60d` in 14.4 (commit c7be549c): the sandbox playing 14.4 or later
+    stores it, one playing 14.3 refuses it as GitLab 14.3 did (`is not included in the list`)."""
+    body = {"container_expiration_policy_attributes": {"older_than": "60d"}}
+    for version, status in (("14.4", 200), ("17.6", 200), ("14.3", 400)):
+        app = create_app(SandboxOptions(scale="tiny", gitlab_version=version), clock=ManualClock())
+        async with httpx.AsyncClient(transport=httpx.ASGITransport(app),
+                                     base_url="http://sandbox.test") as http:
+            response = await http.put(f"{API}/projects/acme%2Finfra%2Fterraform", json=body, headers=ROOT)
+            assert response.status_code == status, version
+            if status == 200:
+                assert response.json()["container_expiration_policy"]["older_than"] == "60d"
+                assert (await policy(http, "acme/infra/terraform")).older_than == "60d"
+            else:
+                assert response.json() == {"message": {
+                    "container_expiration_policy.older_than": ["is not included in the list"]}}
 
 
 async def test_clock_needs_an_administrator_and_a_number(client: httpx.AsyncClient) -> None:
@@ -189,3 +228,12 @@ async def test_answers_are_dated_by_the_sandbox_clock(app: Starlette, client: ht
     later = told(await client.get(f"{API}/projects/{GATEWAY}", headers=ROOT))
     assert abs((later - (before + timedelta(days=30))).total_seconds()) < 1.5
     assert told(await client.get(f"{API}/projects/nope%2Fnope", headers=ROOT)) == later  # a 404 too
+
+
+async def test_the_seeded_60d_policy_follows_the_version_played(client: httpx.AsyncClient) -> None:
+    """web-portal's policy holds `older_than: 60d` (GitLab 14.4+); a sandbox playing 14.3 seeds 90d, a
+    value that version has, so every seeded policy is one the version played could hold."""
+    assert (await policy(client, "acme/platform/web-portal")).older_than == "60d"
+    app = create_app(SandboxOptions(scale="tiny", gitlab_version="14.3"), clock=ManualClock())
+    async with httpx.AsyncClient(transport=httpx.ASGITransport(app), base_url="http://sandbox.test") as old:
+        assert (await policy(old, "acme/platform/web-portal")).older_than == "90d"

@@ -67,12 +67,15 @@ async def test_status_and_updated_bounds(app: Starlette, client: httpx.AsyncClie
     pid, ids = _known(app)
     assert await _ids(client, pid, status="failed") == [ids[1]]
     assert await _ids(client, pid, status="canceled") == []
-    # updated_at: 11th, 10th, 9th, 8th of March for ids[0..3]; bounds are strict
-    assert await _ids(client, pid, updated_after="2026-03-09T00:00:00Z") == [ids[0], ids[1]]
-    assert await _ids(client, pid, updated_before="2026-03-09T00:00:00Z") == [ids[3]]
-    assert await _ids(client, pid, updated_before="2026-03-09T00:00:00") == [ids[3]]  # bare: UTC
-    assert await _ids(client, pid, updated_after="2026-03-08T00:00:00Z",
-                      updated_before="2026-03-11T00:00:00+00:00") == [ids[1], ids[2]]
+    # updated_at: 11th, 10th, 9th, 8th of March for ids[0..3]; bounds include the instant, as GitLab's
+    # (Deployment includes UpdatedAtFilterable, app/models/concerns/updated_at_filterable.rb:
+    # `updated_at >= updated_after`, `updated_at <= updated_before`)
+    assert await _ids(client, pid, updated_after="2026-03-09T00:00:00Z") == [ids[0], ids[1], ids[2]]
+    assert await _ids(client, pid, updated_after="2026-03-09T00:00:01Z") == [ids[0], ids[1]]
+    assert await _ids(client, pid, updated_before="2026-03-09T00:00:00Z") == [ids[2], ids[3]]
+    assert await _ids(client, pid, updated_before="2026-03-09T00:00:00") == [ids[2], ids[3]]  # bare: UTC
+    assert await _ids(client, pid, updated_after="2026-03-08T00:00:01Z",
+                      updated_before="2026-03-10T23:59:59+00:00") == [ids[1], ids[2]]
 
 
 @pytest.mark.parametrize(("params", "error"), [

@@ -48,7 +48,7 @@ async def test_fake_long_job_runs_to_completion_with_notification_and_results() 
         await app.jobs.wait(job)
         await pilot.pause()
         assert job.state is JobState.SUCCEEDED and app.status_info(screen).running_jobs == 0
-        assert any("Delete 4 tags: done (1 item(s) failed)" in n.message for n in app._notifications)
+        assert any("Delete 4 tags: partly failed: 1 of 4 items" in n.message for n in app._notifications)
         await pilot.press("enter")
         assert isinstance(app.screen, JobResultsScreen)
         assert [r.item for r in app.screen.job.failed_items] == ["latest"]

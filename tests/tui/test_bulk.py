@@ -47,3 +47,48 @@ async def test_every_item_has_its_result_and_the_lists_reload() -> None:
         assert results["@ghost"] == (False, "unknown user")
         assert job.done == 4 and "thing" in (job.summary or "")
         assert reloaded == ["own", "behind"] and not table.marked_rows
+
+
+async def test_a_task_rereads_the_open_lists_its_changes_touch_before_it_says_done(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """A bulk task started on one screen changes users: the open `:users` area (another mode, not shown) is
+    read again before the task reports done (issue 34), the owner's screen is not asked twice, and a task
+    that changes nothing re-reads nothing."""
+    from snapshot_apps import jump_to, sandbox
+
+    from labdeck.sandbox.clock import ManualClock
+    from labdeck.tui.screens.users.users import UsersScreen
+
+    asgi, factory = sandbox(ManualClock())
+    app = make_app(transport_factory=factory)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await settle(pilot)
+        await jump_to(pilot, "users")
+        await settle(pilot)
+        users_screen = app.screen
+        assert isinstance(users_screen, UsersScreen)
+        asked: list[str] = []
+        monkeypatch.setattr(UsersScreen, "refresh_data",
+                            lambda self: asked.append(app.jobs.jobs[-1].state.value))
+        await jump_to(pilot, "overview")
+        await settle(pilot)
+        bob = asgi.state.store.user_by_username("bob").id
+        session = app.context.session
+        assert session is not None
+
+        async def block(row: str) -> tuple[bool, str]:
+            result = await session.services.users.try_moderate(bob, "block", "bob")
+            return result.ok, result.message
+
+        async def look(row: str) -> tuple[bool, str]:
+            await session.client.get_json(f"/users/{bob}")
+            return True, "read"
+
+        job = start_bulk(app.screen, BulkAction("Block bob", ["bob"], str, block))
+        await app.jobs.wait(job)
+        assert job.state is JobState.SUCCEEDED and asked == ["running"]  # read again before "done"
+        job = start_bulk(app.screen, BulkAction("Read bob", ["bob"], str, look))
+        await app.jobs.wait(job)
+        assert asked == ["running"]  # no change: nothing read again
+        job = start_bulk(users_screen, BulkAction("Block bob again", ["bob"], str, block))
+        await app.jobs.wait(job)
+        assert asked == ["running"]  # the owner reads its own list (its `refresh`), not twice

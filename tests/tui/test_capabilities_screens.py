@@ -191,14 +191,15 @@ def test_refusals_of_premium_features_are_explained() -> None:
     from types import SimpleNamespace
 
     from labdeck.api.errors import error_for
+    from labdeck.domain.features import BILLABLE_MEMBERS, ITERATIONS, PROTECTED_ENVIRONMENTS, RELATIONS_EXPORT
     from labdeck.tui.capabilities import refused
 
     app = SimpleNamespace(session=None)
     bare = error_for(404, b'{"error":"404 Not Found"}', "GET", "/projects/1/protected_environments", {})
-    assert refused(app, "protected_environments", bare) == (
+    assert refused(app, PROTECTED_ENVIRONMENTS, bare) == (
         "Protected environments: needs GitLab Premium (the instance refused: 404)")
     forbidden = error_for(403, b'{"message":"403 Forbidden"}', "GET", "/groups/1/billable_members", {})
-    assert refused(app, "billable_members", forbidden) is not None
+    assert refused(app, BILLABLE_MEMBERS, forbidden) is not None
     no_project = error_for(404, b'{"message":"404 Project Not Found"}', "GET", "/projects/x/iterations", {})
-    assert refused(app, "iterations", no_project) is None
-    assert refused(app, "relations_export", forbidden) is None  # not a premium feature: its own message
+    assert refused(app, ITERATIONS, no_project) is None
+    assert refused(app, RELATIONS_EXPORT, forbidden) is None  # not a premium feature: its own message

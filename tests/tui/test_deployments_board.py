@@ -114,9 +114,10 @@ async def test_ctrl_e_exports_the_rows_shown(tmp_path: Path) -> None:
         await export(pilot, tmp_path / "board.csv")
         with (tmp_path / "board.csv").open() as handle:
             lines = list(csv.DictReader(handle))
-        assert [(f"fleet/{line['Project']}", line["Status"]) for line in lines] == [
-            (r.project, r.status) for r in shown]
-        assert all(line["Drift"] is not None for line in lines)
+        # the data, not the cells: the whole path, GitLab's status word, a time, the days as a list
+        assert [(line["project"], line["status"]) for line in lines] == [(r.project, r.status) for r in shown]
+        assert all(line["drift"] is not None and line["failed_in_24h"] in ("true", "false") for line in lines)
+        assert all(line["age"] == "" or "T" in line["age"] for line in lines)
 
 
 async def test_unreadable_projects_are_named() -> None:

@@ -33,10 +33,11 @@ SIZE = (160, 50)
 
 
 class Sandbox(TinySandbox):
-    """A tiny sandbox on a stopped clock, with the deployments data of its gateway project at hand."""
+    """A tiny sandbox on a stopped clock (`options`: `SandboxOptions` fields), with the deployments data of
+    its gateway project at hand."""
 
-    def __init__(self) -> None:
-        super().__init__()
+    def __init__(self, **options: Any) -> None:
+        super().__init__(**options)
         self.project = self.store.project_by_path(GATEWAY)
         self.data = deployments_data(self.store)
 
@@ -276,6 +277,7 @@ async def test_remove_rule_asks_first() -> None:
         await pilot.press("x")
         await pilot.pause()
         assert isinstance(app.screen, ConfirmScreen)
+        assert f"staging of {screen.project}?" in app.screen.message.plain  # by path (issue 34)
         await pilot.press("escape")
         await pilot.pause()
         pid = sandbox.project.id

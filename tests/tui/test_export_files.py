@@ -90,9 +90,9 @@ async def test_no_variable_value_reaches_an_export_even_revealed(tmp_path: Path,
     assert "s3cr3t-revealed" not in text and "plain-value" not in text
     if suffix == ".csv":
         head = next(csv.reader(text.splitlines()))
-        assert head == ["Key", "Type", "Scope", "Protected", "Masked", "id", "web_url"]
+        assert head == ["key", "type", "scope", "protected", "masked", "hidden", "id", "web_url"]
     else:
-        assert json.loads(text)[0]["Key"] == "DEPLOY_KEY" and "Value" not in json.loads(text)[0]
+        assert json.loads(text)[0]["key"] == "DEPLOY_KEY" and "value" not in json.loads(text)[0]
 
 
 async def test_no_email_reaches_an_export(tmp_path: Path) -> None:

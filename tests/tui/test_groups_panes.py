@@ -194,3 +194,16 @@ async def test_brackets_with_a_list_focused_focus_the_list_of_each_tab() -> None
         await pilot.press("left_square_bracket")
         await settle(pilot)
         assert screen.active_tab == "badges" and app.focused is screen.tree
+
+
+def test_a_read_only_list_pane_is_a_binding_and_a_declaration() -> None:
+    """The Iterations tab has no service method and no `read`: it names its binding, and the feature it
+    needs is the one its endpoint holds (issue 35)."""
+    from labdeck.api import bindings
+    from labdeck.domain.features import ITERATIONS
+    from labdeck.tui.screens.groups.panes.iterations import IterationsPane
+
+    assert IterationsPane.LISTING is bindings.GROUP_ITERATIONS
+    assert "read" not in vars(IterationsPane) and "FEATURE" not in vars(IterationsPane)
+    pane = IterationsPane(Owner("groups", 1, "acme"))
+    assert pane.feature is ITERATIONS

@@ -54,3 +54,30 @@ async def test_a_group_named_by_path_beyond_the_first_page_is_found(monkeypatch:
         await settle(pilot, rounds=3)
         assert screen.group is not None and screen.group.full_path == "opensource"
         assert shown(screen.query_one(GroupTree)) == ["Acme", "Hidden Lab", "Open Source"]
+
+
+async def test_a_level_cut_at_max_pages_says_so(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Pages of one group and `max_pages = 2`: the third top-level group is past the limit; the level
+    ends in a line that says it was cut (issue 32 item 8), not in silence as if it were whole."""
+    from dataclasses import replace
+
+    from snapshot_apps import sandbox_settings
+
+    monkeypatch.setattr(groups_screen, "PAGE", 1)
+    app = make_app(settings=replace(sandbox_settings(), max_pages=2))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        screen = GroupsScreen(AreaRequest())
+        await app.push_screen(screen)
+        await settle(pilot, rounds=2)
+        tree = screen.query_one(GroupTree)
+        tree.focus()
+        tree.move_cursor(tree.root.children[1])  # "… more groups"
+        await pilot.press("enter")
+        await settle(pilot, rounds=2)
+        assert shown(tree)[:2] == ["Acme", "Hidden Lab"]
+        tree.move_cursor(tree.root.children[2])
+        await pilot.press("enter")
+        await settle(pilot, rounds=2)
+        assert "Open Source" not in shown(tree)
+        assert shown(tree)[2] == "… groups the first 2 of 3, cut at max_pages (raise max_pages to read on)"

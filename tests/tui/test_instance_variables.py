@@ -15,6 +15,7 @@ from snapshot_apps import (
     sandbox_settings,
     settle,
     type_to_confirm,
+    until,
 )
 from textual.widgets import Input
 
@@ -61,6 +62,35 @@ async def test_lists_instance_variables_with_masked_values_hidden_until_revealed
         assert copied == ["sonar-token-0123456789"]
         assert not any("sonar-token" in m for m in messages(app))
         assert any("Copied the value of SONAR_TOKEN" in m for m in messages(app))
+
+
+async def test_a_revealed_value_is_hidden_again_after_a_reload_and_when_the_row_is_left() -> None:
+    """Revealing lasts until the row is left or the list is read again (issue 34): `m`, then `r`, shows the
+    dots again; `m`, then a move of the cursor away and back, too."""
+    _asgi, factory = sandbox()
+    app = make_app(transport_factory=factory)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_screen(pilot)
+        index = keys(screen).index("SONAR_TOKEN")
+        screen.table.move_cursor(index)
+        await pilot.press("m")
+        await until(pilot, lambda: values(screen)[index] == "sonar-token-0123456789", "the value revealed")
+        before = screen.table.visible_rows[index]
+        await pilot.press("r")
+        await until(pilot, lambda: screen.table.visible_rows
+                    and screen.table.visible_rows[index] is not before, "the list read again")
+        assert values(screen)[keys(screen).index("SONAR_TOKEN")] == "••••••••"
+        index = keys(screen).index("SONAR_TOKEN")
+        screen.table.move_cursor(index)
+        await pilot.press("m")
+        await until(pilot, lambda: values(screen)[index] == "sonar-token-0123456789", "revealed again")
+        other = keys(screen).index("HTTP_PROXY")
+        await pilot.press("down" if other > index else "up")
+        await until(pilot, lambda: screen.table.cursor_row is screen.table.visible_rows[other], "moved")
+        assert values(screen)[index] == "••••••••"
+        await pilot.press("up" if other > index else "down")  # back on it: still hidden
+        await pilot.pause()
+        assert values(screen)[index] == "••••••••"
 
 
 async def test_create_refused_by_the_form_then_by_the_server_limit() -> None:

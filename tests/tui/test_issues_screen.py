@@ -336,8 +336,13 @@ async def test_edit_comment_promote_and_copy(monkeypatch) -> None:  # type: igno
         await settle(pilot, rounds=3)
         notes = issues_data(asgi.state.store).notes[issue.id]
         assert notes[-1].body == "On it"
+        assert issue.state == "opened"
         await pilot.press("p")
         await pilot.pause()
+        question = app.screen
+        assert isinstance(question, ConfirmScreen)
+        said = str(question.query_one(".confirm-message").render())  # of an open issue: it will be (issue 34)
+        assert "acme/platform/api-gateway#2" in said and "will be closed" in said and "is closed" not in said
         await pilot.click("#confirm")
         await settle(pilot, rounds=3)
         assert issue.epic_id is not None and issue.state == "closed"

@@ -172,7 +172,8 @@ async def test_enter_opens_the_change_in_words_and_undo_is_seen_at_80_columns() 
         await pilot.pause()
         question = pilot.app.screen
         assert isinstance(question, ConfirmScreen)
-        assert "Undo: ban user @alice?" in str(question.query_one(".confirm-message").render())
+        # what the undo will do, not what was done (issue 34)
+        assert "Undo: unban @alice?" in str(question.query_one(".confirm-message").render())
 
 
 async def test_an_undo_from_the_journal_refreshes_the_open_users_list() -> None:

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 from snapshot_apps import jump_to, make_app, sandbox, settle, until
-from textual.widgets import OptionList, Tabs
+from textual.widgets import OptionList, Static, Tabs
 
 from labdeck.sandbox.clock import ManualClock
 from labdeck.tui.screens.admin.pages_domains import PagesAdminScreen
@@ -19,6 +19,12 @@ from labdeck.tui.screens.shell.overview import OverviewPanel, OverviewScreen
 from labdeck.tui.screens.users.users import UsersScreen
 
 SIZE = (160, 45)
+
+
+def headings(panel: OverviewPanel) -> list[str]:
+    options = panel.query_one("#overview-lines", OptionList)
+    return [str(options.get_option_at_index(i).prompt) for i in range(options.option_count)
+            if not options.get_option_at_index(i).id]
 
 
 def lines(panel: OverviewPanel) -> dict[str, str]:
@@ -79,8 +85,55 @@ async def test_failed_deployments_of_opened_projects_and_the_overview_area() -> 
         screen = app.screen
         assert isinstance(screen, OverviewScreen)
         shown = lines(screen.query_one(OverviewPanel))
-        failed = [text for key, text in shown.items() if key.startswith("deploy.")]
+        failed = [text for key, text in shown.items() if key.startswith("deploy.") and key != "deploy.count"]
         assert failed and "acme/platform/api-gateway → production" in failed[0]
+        assert shown["deploy.count"] == "1 deployment failed in 24h in 1 project"  # its scope, stated
+        assert headings(screen.query_one(OverviewPanel))[-1].startswith(
+            "Failed deployments, last 24 hours, in 1 project you opened")
+
+
+async def test_the_overview_counts_the_failures_of_the_board_opened_as_the_board_does() -> None:
+    """Issue 34: the fleet board said `6 failed in 24h` while the overview said `none` (it counted only the
+    projects opened). A board opened makes the overview follow its group: back home, the overview reads
+    fleet's failed deployments by the board's definition, and its figure is the board's, scope stated."""
+    from test_deployments_board import open_board
+
+    from labdeck.tui.screens.deployments.board import DeployBoardScreen
+
+    _asgi, factory = sandbox(ManualClock(), scale="demo")
+    app = make_app(transport_factory=factory)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, rounds=3)
+        home = app.screen
+        assert isinstance(home, HomeScreen)
+        assert not any(k.startswith("deploy.") for k in lines(home.query_one(OverviewPanel)))  # no scope yet
+        board = await open_board(pilot)
+        assert isinstance(board, DeployBoardScreen) and board.read is not None and board.read.window
+        figure = board.read.window.count_text(len(board.read.failed))
+        status = str(board.query_one("#board-status", Static).render())
+        assert figure in status and len(board.read.failed) >= 6
+        while not isinstance(app.screen, HomeScreen):
+            await pilot.press("escape")
+            await settle(pilot)
+        panel = app.screen.query_one(OverviewPanel)
+        await until(pilot, lambda: "deploy.count" in lines(panel), "the failed deployments of fleet")
+        assert lines(panel)["deploy.count"] == f"{figure} in 36 projects"
+        assert any(h.startswith("Failed deployments, last 24 hours, in fleet") for h in headings(panel))
+        shown = [text for key, text in lines(panel).items()
+                 if key.startswith("deploy.") and key.removeprefix("deploy.").isdigit()]
+        newest = board.read.failed[0]
+        assert shown[0].startswith(f"{newest.project} → {newest.deployment.environment}: ")
+        assert len(shown) == min(8, len(board.read.failed))
+        if len(board.read.failed) > 8:
+            assert lines(panel)["deploy.more"] == f"and {len(board.read.failed) - 8} more"
+        await jump_to(pilot, "overview")
+        await settle(pilot, rounds=3)
+        screen = app.screen
+        assert isinstance(screen, OverviewScreen)
+        assert lines(screen.query_one(OverviewPanel))["deploy.count"] == f"{figure} in 36 projects"
+        await choose(pilot, screen.query_one(OverviewPanel), "deploy.count")  # enter: the group's board
+        await until(pilot, lambda: isinstance(app.screen, DeployBoardScreen), "fleet's board")
+        assert app.screen.group == "fleet"
 
 
 async def test_the_overview_after_finished_jobs_lists_the_failed_one_and_does_not_crash() -> None:
@@ -117,9 +170,10 @@ def test_a_registry_line_names_the_repository_by_its_path_in_the_registry_screen
     """Issue 24: the line read `1.5 GiB  1 #1, 32 tags` (a project id, a repository id, binary units)."""
     from labdeck.api.registry import format_size
     from labdeck.api.registry_known import KnownRepository
+    from labdeck.domain.registry_sizes import Figure
     from labdeck.tui.screens.shell.overview import registry_line
 
-    known = KnownRepository("https://a", 1, "acme/platform/api-gateway", "1", 32, 1_600_000_000, 0.0)
+    known = KnownRepository("https://a", 1, "acme/platform/api-gateway", "1", 32, Figure(1_600_000_000), 0.0)
     line = registry_line(known, known.bytes)
     assert line.startswith(f"  {format_size(known.bytes)}  acme/platform/api-gateway, 32 tags  ")
     assert format_size(known.bytes) == "1.6 GB" and "#1" not in line

@@ -10,7 +10,7 @@ from snapshot_apps import make_app, settle
 from textual.screen import ModalScreen
 from textual.widgets import TabbedContent
 
-from labdeck.domain.capabilities import FEATURES, Capabilities
+from labdeck.domain.capabilities import Capabilities
 from labdeck.tui.areas import AreaRequest
 from labdeck.tui.pane_policy import PanePolicy
 from labdeck.tui.screens.form_keys import FormKeys
@@ -97,7 +97,7 @@ async def test_community_edition_hides_every_premium_action_of_every_pane() -> N
         panes = await _open_everything(app, pilot)
         premium = [(type(pane).__name__, action) for pane in panes
                    for action, feature in pane.FEATURE_ACTIONS.items()
-                   if FEATURES[feature].premium and pane.check_action(action, ()) is not False]
+                   if feature.premium and pane.check_action(action, ()) is not False]
         assert premium == []
         assert any(pane.FEATURE_ACTIONS for pane in panes)  # the walk met premium actions at all
         assert "ProjectDeploymentsTab" in {type(pane).__name__ for pane in panes if pane.FEATURE_ACTIONS}

@@ -298,3 +298,31 @@ async def test_the_new_tabs_read_nothing_until_shown(tiny_sandbox: Sandbox, sand
         view.show_tab("containers")
         await settle(pilot, rounds=2)
         assert read() == {"/issues", "/registry/repositories"}
+
+
+async def test_deletions_in_the_project_tabs_name_the_project(tiny_sandbox: Sandbox,
+                                                             sandbox_app: LabdeckApp) -> None:
+    """Issue 34: a confirmation names its target by path: the wiki page and the tag of
+    `acme/platform/api-gateway`, the Pages domain of `acme/platform/web-portal`, not a bare name that could
+    be any project's."""
+    from labdeck.tui.screens.projects.pages import PagesTab
+    from labdeck.tui.screens.projects.tags import TagsTab
+    from labdeck.tui.screens.projects.wiki import WikiTab
+
+    async with sandbox_app.run_test(size=SIZE) as pilot:
+        for tab, kind, path in (("wiki", WikiTab, GATEWAY), ("tags", TagsTab, GATEWAY),
+                                ("pages", PagesTab, PORTAL)):
+            view = await open_tab(pilot, tiny_sandbox, tab, path)
+            pane = view.query_one(kind)
+            await until(pilot, lambda pane=pane: pane.view.table.rows, f"the {tab} tab's rows")  # type: ignore[misc]
+            pane.view.table.focus()
+            await pilot.press("delete")
+            await pilot.pause()
+            question = sandbox_app.screen
+            assert isinstance(question, ConfirmScreen), tab
+            said = question.message.plain
+            assert f" of {path}?" in said, said
+            await pilot.press("escape")
+            await pilot.pause()
+            view.dismiss()
+            await pilot.pause()

@@ -217,7 +217,7 @@ async def test_bulk_job_with_successes_and_refusals() -> None:
             "403: The user you are trying to approve is blocked and must be unblocked first"
         assert job.results[2].message == "409: The user you are trying to approve is not pending approval"
         assert state(asgi, "pending.user") == "active"
-        assert any("Approve 3 users: done (2 item(s) failed)" in m for m in messages(app))
+        assert any("Approve 3 users: partly failed: 2 of 3 items" in m for m in messages(app))
         assert screen.table.marked_rows == []
 
 

@@ -105,14 +105,14 @@ async def test_an_export_of_a_filtered_list_writes_exactly_the_rows_shown(tmp_pa
         await export(pilot, tmp_path / "projects.csv")
         with (tmp_path / "projects.csv").open(encoding="utf-8") as handle:
             lines = list(csv.reader(handle))
-        assert lines[0][0] == "Project" and lines[0][-2:] == ["id", "web_url"]
+        assert lines[0][0] == "path" and lines[0][-2:] == ["id", "web_url"]
         assert [(row[0], row[-2], row[-1]) for row in lines[1:]] == shown
         await export(pilot, tmp_path / "projects.csv")  # the same name again: never overwritten
         assert (tmp_path / "projects (1).csv").exists()
         assert any("rows written" in r.message for r in app.jobs.jobs[-1].results)
         await export(pilot, tmp_path / "sub" / "projects.json")  # a new folder is created (after asking)
         data = json.loads((tmp_path / "sub" / "projects.json").read_text(encoding="utf-8"))
-        assert [(d["Project"], d["id"], d["web_url"]) for d in data] == shown
+        assert [(d["path"], str(d["id"]), d["web_url"]) for d in data] == shown  # the id a number
         await pilot.press("ctrl+e")
         await pilot.pause()
         app.screen.query_one("#export-path", Input).value = str(tmp_path / "projects.txt")

@@ -5,10 +5,10 @@ like GitLab's field errors). Paths come from the endpoint catalogue."""
 
 from __future__ import annotations
 
+from labdeck.api import bindings as b
 from labdeck.api.client import ApiClient
 from labdeck.api.groups import GroupRef
 from labdeck.api.models.badges import Badge, RenderedBadge
-from labdeck.api.models.catalogue import read_many, read_one
 from labdeck.domain import catalogue as ep
 from labdeck.domain.badges import badge_errors
 
@@ -37,11 +37,10 @@ class BadgesService:
     async def list_badges(self, group: GroupRef, *, name: str | None = None,
                           refresh: bool = False) -> list[Badge]:
         params = {"name": name} if name else None
-        items = await self.client.get_list(ep.GROUP_BADGES.path(group), params, refresh=refresh)
-        return read_many(ep.GROUP_BADGES, items)
+        return await b.GROUP_BADGES.read(self.client, group, params=params, refresh=refresh)
 
     async def get_badge(self, group: GroupRef, badge_id: int) -> Badge:
-        return read_one(ep.GROUP_BADGE, await self.client.get_json(ep.GROUP_BADGE.path(group, badge_id)))
+        return await b.GROUP_BADGE.read(self.client, group, badge_id)
 
     async def create_badge(self, group: GroupRef, link_url: str, image_url: str, *,
                            name: str | None = None) -> Badge:
@@ -51,7 +50,7 @@ class BadgesService:
         body = {"link_url": link_url, "image_url": image_url, **({"name": name} if name else {})}
         try:
             created = await self.client.post_json(ep.GROUP_BADGE_CREATE.path(group), body)
-            return read_one(ep.GROUP_BADGE_CREATE, created)
+            return b.GROUP_BADGE_CREATE.parse(created)
         finally:
             self.client.cache.forget(ep.GROUP_BADGE_CREATE, group)
 
@@ -61,7 +60,7 @@ class BadgesService:
         body = {k: v for k, v in (("link_url", link_url), ("image_url", image_url), ("name", name)) if v}
         try:
             updated = await self.client.put_json(ep.GROUP_BADGE_UPDATE.path(group, badge_id), body)
-            return read_one(ep.GROUP_BADGE_UPDATE, updated)
+            return b.GROUP_BADGE_UPDATE.parse(updated)
         finally:
             self.client.cache.forget(ep.GROUP_BADGE_UPDATE, group, badge_id)
 
@@ -75,5 +74,4 @@ class BadgesService:
         """Preview URLs with the placeholders resolved as the server would."""
         check_urls(link_url, image_url)
         params = {"link_url": link_url, "image_url": image_url}
-        rendered = await self.client.get_json(ep.GROUP_BADGE_RENDER.path(group), params)
-        return read_one(ep.GROUP_BADGE_RENDER, rendered)
+        return await b.GROUP_BADGE_RENDER.read(self.client, group, params=params)

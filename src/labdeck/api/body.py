@@ -15,6 +15,7 @@ import httpx
 import orjson
 
 from labdeck.api.errors import MalformedResponse
+from labdeck.domain.digits import parse_digits
 from labdeck.domain.text import may_hold_control, sanitize_deep
 
 MIB: Final = 1024 * 1024
@@ -50,8 +51,8 @@ async def read_capped(response: httpx.Response, cap: int) -> None:
     """Read a streamed response's body into `response.content`, decompressed, and raise `BodyTooLarge` as
     soon as it passes `cap` bytes (or when its `Content-Length` already says it will). Closes the stream."""
     try:
-        declared = response.headers.get("content-length", "").strip()
-        if declared.isdigit() and int(declared) > cap:
+        declared = parse_digits(response.headers.get("content-length", "").strip())
+        if declared is not None and declared > cap:
             raise BodyTooLarge(cap)
         chunks: list[bytes] = []
         size = 0

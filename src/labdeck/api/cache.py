@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import unquote
 
+from labdeck.api import changes_seen
 from labdeck.api.params import normalise_params
 from labdeck.api.private_files import open_private, private_folder
 from labdeck.domain.catalogue import changed_families
@@ -190,9 +191,12 @@ class ListCache:
     def changed(self, method: str, path: str, instance: str | None = None) -> None:
         """A change `method path` (relative to `/api/v4`, as sent) succeeded: drop the mutated path's own
         family and, when the catalogue knows the endpoint, the families it declares (`also`), so a change
-        made by any caller (a service, `labdeck api`) empties the same lists."""
-        for family in changed_families(method, path):
+        made by any caller (a service, `labdeck api`) empties the same lists; a `changes_seen.watching()`
+        block of the task that sent it sees them too."""
+        families = changed_families(method, path)
+        for family in families:
             self.invalidate(family, instance)
+        changes_seen.note(families)
 
     def clear(self) -> None:
         keys = [*self._entries, *self._heads]

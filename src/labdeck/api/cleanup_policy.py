@@ -1,7 +1,8 @@
 """The container registry cleanup policy of a project: read it, simulate its next run on every repository
 (tag details through `RegistryService.tag_details`: GraphQL, REST fallback, the tag cache), save it with
-`PUT /projects/:id` (validated before sending; after a lost answer, read back and compared), and the storage
-of a group's projects with their policies.
+`PUT /projects/:id` (validated before sending, the instance's own `older_than` values by its version; an edit
+sends only what the operator changed; after a lost answer, read back and compared), and the storage of a
+group's projects with their policies.
 
 The simulation uses `domain.cleanup_policy` (the sandbox runs policies with the same rules). The per-run
 limit comes from the application settings when the caller may read them (administrators), else GitLab's
@@ -18,26 +19,30 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from labdeck.api import bindings as b
 from labdeck.api import body
 from labdeck.api.client import ApiClient
 from labdeck.api.errors import ApiError, LabdeckError, may_have_applied
 from labdeck.api.groups import ProjectQuery
-from labdeck.api.models.base import parse_many
 from labdeck.api.models.fast_lists import fast_decoder
-from labdeck.api.models.registry import RegistryRepository, StorageProject
+from labdeck.api.models.registry import RegistryRepository
 from labdeck.api.registry import RegistryService
 from labdeck.api.registry_graphql import GraphQLRefused, availability
 from labdeck.domain import catalogue as ep
+from labdeck.domain.capabilities import Capabilities
 from labdeck.domain.cleanup_policy import (
     DEFAULT_MAX_LIST_SIZE,
     GITLAB_REGISTRY_PAGE,
     Policy,
     PolicyPlanner,
     RepositoryPlan,
+    older_than_values,
     policy_errors_text,
 )
 from labdeck.domain.cleanup_policy_status import RepositoryState, Schedule, explain, schedule
-from labdeck.domain.registry_cleanup import RulesError, TagInfo
+from labdeck.domain.digits import parse_digits
+from labdeck.domain.registry_cleanup import RulesError
+from labdeck.domain.registry_sizes import Figure, total_size
 from labdeck.domain.text import sanitize
 
 Ref = int | str
@@ -114,8 +119,13 @@ class ProjectSimulation:
         return sum(r.plan.deleted_count for r in self.repositories if r.plan is not None)
 
     @property
+    def freed(self) -> Figure:
+        """What the next run frees over the repositories: the blobs no kept tag uses."""
+        return total_size(r.plan.freed for r in self.repositories if r.plan is not None)
+
+    @property
     def bytes_freed(self) -> int:
-        return sum(r.plan.bytes_freed for r in self.repositories if r.plan is not None)
+        return self.freed.bytes
 
 
 @dataclass(frozen=True)
@@ -137,7 +147,7 @@ class ProjectStorage:
 def storage_rows() -> body.PageDecode | None:
     """How a page of a group's projects becomes storage rows: the few fields the view reads, parsed from the
     bytes (or decoded for `parse_many` when the fast path cannot read the page)."""
-    fast = fast_decoder(StorageProject)
+    fast = fast_decoder(b.GROUP_STORAGE_PROJECTS.model)
     return None if fast is None else body.page_decoder(fast.decode)
 
 
@@ -149,9 +159,21 @@ def _policy_of(project: Any) -> Policy | None:
 class CleanupPolicyService:
     """Reading, simulating and saving a project's cleanup policy; a group's registry storage."""
 
-    def __init__(self, client: ApiClient, registry: RegistryService | None = None) -> None:
+    def __init__(self, client: ApiClient, registry: RegistryService | None = None, *,
+                 capabilities: Callable[[], Capabilities] = Capabilities) -> None:
         self.client = client
         self.registry = registry or RegistryService(client)
+        self._capabilities = capabilities
+
+    def older_than_values(self) -> tuple[str, ...]:
+        """The `older_than` values the instance accepts (`60d` from GitLab 14.4; all while its version is not
+        known)."""
+        return older_than_values(self._capabilities().version)
+
+    def errors(self, policy: Policy, loaded: Policy | None = None) -> dict[str, list[str]]:
+        """What GitLab would refuse in `policy`, an edit of `loaded` (a value still as loaded is the
+        instance's own: never refused for being unknown to labdeck)."""
+        return policy.errors(older_than=self.older_than_values(), kept=loaded)
 
     async def policy(self, project: Ref) -> Policy | None:
         """The project's policy (None when the instance gives none: registry disabled, no rights)."""
@@ -212,7 +234,7 @@ class CleanupPolicyService:
                                                           tags_count=repo.tags_count, path=repo.path)
             except LabdeckError as error:
                 return RepositorySimulation(repo, error=str(error))
-            infos = [TagInfo(d.name, d.created_at, d.digest, d.total_size) for d in details]
+            infos = [d.to_tag_info() for d in details]
             return RepositorySimulation(repo, PolicyPlanner(infos, page_size=page))
 
         if self.registry.admin is None:  # only administrators read the settings: no `GET /user` each
@@ -262,28 +284,34 @@ class CleanupPolicyService:
         found: dict[int, tuple[datetime | None, str | None]] = {}
         for node in nodes if isinstance(nodes, list) else []:
             ident = str(node.get("id", "")) if isinstance(node, dict) else ""
-            number = ident.rsplit("/", 1)[-1]
-            if not number.isdigit():
+            number = parse_digits(ident.rsplit("/", 1)[-1])
+            if number is None:
                 continue
             started = _when(node.get("expirationPolicyStartedAt"))
             status = node.get("expirationPolicyCleanupStatus")
-            found[int(number)] = (started, sanitize(status) if isinstance(status, str) else None)
+            found[number] = (started, sanitize(status) if isinstance(status, str) else None)
         return found
 
-    async def save(self, project: Ref, policy: Policy) -> Policy:
-        """Send the policy (`PUT /projects/:id`), refused before sending when GitLab would refuse it. When
-        the answer is lost, the policy is read back: the saved one when it matches, else `PolicyNotApplied`
-        (the journal records the change with the old policy as its undo)."""
-        if errors := policy.errors():
+    async def save(self, project: Ref, policy: Policy, *, loaded: Policy | None = None) -> Policy:
+        """Send the policy (`PUT /projects/:id`), refused before sending when GitLab would refuse it. An edit
+        of `loaded` sends only the values that differ from it (none: nothing is sent, `loaded` is returned),
+        so what the operator did not change stays as the instance holds it. When the answer is lost, the
+        policy is read back: the saved one when the values sent match, else `PolicyNotApplied` (the journal
+        records the change with the old policy as its undo)."""
+        if errors := self.errors(policy, loaded):
             raise PolicyRefused(errors)
+        attributes = policy.changed_attributes(loaded)
+        if not attributes and loaded is not None:
+            return loaded
         path = ep.PROJECT_UPDATE.path(project)
         try:
-            answer = await self.client.put_json(path, {ATTRIBUTES: policy.attributes()})
+            answer = await self.client.put_json(path, {ATTRIBUTES: attributes})
         except LabdeckError as error:
             if not may_have_applied(error):
                 raise
             current = await self.policy(project)
-            if current is not None and current.same_settings(policy):
+            held = current.attributes() if current is not None else {}
+            if current is not None and all(held[name] == value for name, value in attributes.items()):
                 return current
             raise PolicyNotApplied(f"the answer was lost and the policy read back differs: {error}") \
                 from error
@@ -297,10 +325,11 @@ class CleanupPolicyService:
         administrators) and its policy, largest first (unknown sizes last); through the list cache
         (`refresh=True` reads the instance again)."""
         query = ProjectQuery(include_subgroups=True, with_shared=False, statistics=statistics or None)
-        items = await self.client.get_list(ep.GROUP_PROJECTS.path(group), query.params(shared=False),
-                                           refresh=refresh, on_progress=on_progress, decode=storage_rows())
+        projects = await b.GROUP_STORAGE_PROJECTS.read(self.client, group, params=query.params(shared=False),
+                                                       refresh=refresh, on_progress=on_progress,
+                                                       decode=storage_rows())
         rows = []
-        for project in parse_many(StorageProject, items, sanitised=True):  # the client's pages are clean
+        for project in projects:
             size = project.statistics.container_registry_size if project.statistics is not None else None
             raw = project.container_expiration_policy
             rows.append(ProjectStorage(project.id, project.path_with_namespace or str(project.id), size,

@@ -18,7 +18,7 @@ import httpx
 from labdeck.api import backoff, body
 from labdeck.api.cache import ListCache, identity_of
 from labdeck.api.client_reads import Reads
-from labdeck.api.client_urls import Addressing
+from labdeck.api.client_urls import Addressing, body_beside_json
 from labdeck.api.errors import (
     AnswerLost,
     ApiError,
@@ -31,7 +31,6 @@ from labdeck.api.errors import (
     error_for,
 )
 from labdeck.api.models import tolerant as decode_warnings
-from labdeck.api.params import encode_params
 from labdeck.api.rate_limit import RateLimitState
 from labdeck.api.redirects import (
     MAX_REDIRECTS,
@@ -192,12 +191,12 @@ class ApiClient(Addressing, Reads):
             raise UnreadableIdentity(decode_warnings.IDENTITY_UNREADABLE)
         if self.settings.read_only and method.upper() not in read_only.READS:
             try:
-                target = self.url_for(path)
+                target = self.target(path, kwargs.get("params"))
             except httpx.InvalidURL:  # refused whatever it is: it could only be a change
                 raise ReadOnly(f"instance {self.settings.name} is read-only: {method.upper()} refused; "
                                "nothing was sent") from None
-            self._refuse_if_read_only(method, target, kwargs.get("json"))
-        if self.journal is None or not self._changes(method, path, kwargs.get("json")):
+            self._refuse_if_read_only(method, target, kwargs.get("json"), beside=body_beside_json(kwargs))
+        if self.journal is None or not self._changes(method, path, kwargs):
             return await self._request(method, path, **kwargs)
         return await self.journal.around(self, method, path, kwargs, self._request)
 
@@ -207,10 +206,7 @@ class ApiClient(Addressing, Reads):
         method = method.upper()
         decode_warnings.use_sink(self.request_log.note)
         try:
-            url = self.url_for(path)
-            pairs = encode_params(params)
-            if pairs:
-                url = url.copy_merge_params(tuple(pairs))  # (a tuple: httpx's type takes no list[str pairs])
+            url = self.target(path, params)
         except httpx.InvalidURL as exc:  # typically a `Link` the server sent
             raise MalformedResponse(f"invalid URL: {exc}") from None
         started = time.monotonic()
@@ -218,7 +214,9 @@ class ApiClient(Addressing, Reads):
         # starts, even one its caller abandoned (`_exchange`): a server dripping a byte at a time holds a
         # connection and a slot until the deadline, never longer.
         deadline_at = asyncio.get_running_loop().time() + self.settings.timeouts.deadline
-        state: dict[str, Any] = {"retries": 0, "status": None, "url": url, "deadline_at": deadline_at}
+        endpoint = path.endpoint if isinstance(path, EndpointPath) else None
+        state: dict[str, Any] = {"retries": 0, "status": None, "url": url, "deadline_at": deadline_at,
+                                 "retry_safe": endpoint is None or endpoint.retry_safe}
         error_text: str | None = None
         try:
             async with asyncio.timeout_at(deadline_at):
@@ -263,7 +261,7 @@ class ApiClient(Addressing, Reads):
     async def _with_retries(self, method: str, url: httpx.URL, json: Any, data: Any, files: Any,
                             headers: Mapping[str, str] | None, state: dict[str, Any]) -> httpx.Response:
         policy = self.settings.retry
-        may_retry = backoff.is_idempotent(method) and files is None
+        may_retry = backoff.is_idempotent(method) and files is None and state["retry_safe"]
         waited = 0.0
         attempt = 0
         maybe_applied = False  # an earlier attempt may have reached the server and done the work
@@ -302,7 +300,8 @@ class ApiClient(Addressing, Reads):
                                 headers: Mapping[str, str] | None, state: dict[str, Any]) -> httpx.Response:
         for _hop in range(MAX_REDIRECTS + 1):
             state["url"] = url
-            self._refuse_if_read_only(method, url, json)  # a redirect cannot turn a read into a change
+            beside = body_beside_json({"data": data, "files": files, "headers": headers})
+            self._refuse_if_read_only(method, url, json, beside=beside)  # a redirect cannot make a change
             response = await self._attempt(method, url, json, data, files, headers, state)
             if response.status_code not in REDIRECT_STATUSES or "location" not in response.headers:
                 return response

@@ -5,12 +5,14 @@ errors, and what a request is: a change (journalled, refused in read-only mode) 
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from typing import Any
 from urllib.parse import urlsplit
 
 import httpx
 
 from labdeck.api.errors import LabdeckError, ReadOnly, UnsafePath
+from labdeck.api.params import encode_params
 from labdeck.api.redirects import Origin, origin_of
 from labdeck.api.request_log import needs_redaction, redact_url
 from labdeck.api.settings import ConnectionSettings
@@ -88,26 +90,58 @@ class Addressing:
         except (httpx.InvalidURL, UnsafePath):
             return sanitize(path)[:200]
 
-    def _refuse_if_read_only(self, method: str, url: httpx.URL, json: Any) -> None:
+    def target(self, path: str, params: Mapping[str, Any] | None = None) -> httpx.URL:
+        """The URL a request for `path` with the query `params` goes to (`url_for`, then the parameters)."""
+        url = self.url_for(path)
+        pairs = encode_params(params)
+        return url.copy_merge_params(tuple(pairs)) if pairs else url  # (httpx's type takes no list of pairs)
+
+    def _refuse_if_read_only(self, method: str, url: httpx.URL, json: Any, *, beside: bool) -> None:
         """`ReadOnly` when the session is read-only and the request would change something: only reads
-        leave, and a POST of GraphQL queries (no mutation) to the instance's own `/api/graphql`."""
+        leave, and a POST of GraphQL queries (no mutation) to the instance's own `/api/graphql`, with no
+        query string in `url` and nothing sent `beside` its JSON (`domain.read_only.refusal`)."""
         if not self.settings.read_only:
             return
-        graphql = self._graphql_path if self.same_origin(url) else read_only.GRAPHQL_PATH + "/off-origin"
-        why = read_only.refusal(method, url.path, json, graphql)
+        why = self._why_a_change(method, url, json, beside)
         if why is not None:
             raise ReadOnly(f"instance {self.settings.name} is read-only: {method.upper()} "
                            f"{self._log_path(url.copy_with(query=None))} refused ({why}); nothing was sent")
 
-    def _changes(self, method: str, path: str, json: Any) -> bool:
-        """Whether the request can change the instance (what the journal records): not a read, and not a
-        GraphQL document of queries only (the registry reads tag details that way)."""
+    def _why_a_change(self, method: str, url: httpx.URL, json: Any, beside: bool) -> str | None:
+        graphql = self._graphql_path if self.same_origin(url) else read_only.GRAPHQL_PATH + "/off-origin"
+        query = url.query.decode("ascii", "replace")
+        return read_only.refusal(method, url.path, json, graphql, query=query, other_body=beside)
+
+    def _changes(self, method: str, path: str, kwargs: Mapping[str, Any]) -> bool:
+        """Whether the request (`request`'s keywords) can change the instance (what the journal records):
+        not a read, and not a GraphQL request of queries only (the registry reads tag details that way)."""
         if method.upper() in read_only.READS:
             return False
         try:
-            target = self.url_for(path)
+            url = self.target(path, kwargs.get("params"))
         except (httpx.InvalidURL, UnsafePath):
             return True
-        graphql = self._graphql_path if self.same_origin(target) else read_only.GRAPHQL_PATH + "/off-origin"
-        return read_only.refusal(method, target.path, json, graphql) is not None
+        return self._why_a_change(method, url, kwargs.get("json"), body_beside_json(kwargs)) is not None
 
+
+# What the client can send instead of, or beside, a checked `json=`: httpx sends `content=`, then `files=`,
+# then `data=` before `json=`; a keyword the client does not know could only be another body; and a caller's
+# header can make the server read the body as something else (a form), or the method as another.
+_OTHER_BODIES = ("content", "data", "files")
+_REQUEST_KEYWORDS = frozenset({"params", "json", "data", "files", "headers", "allow_304"})
+_BODY_HEADERS = frozenset({"content-type", "content-encoding", "transfer-encoding", "x-http-method-override"})
+
+
+def body_beside_json(kwargs: Mapping[str, Any]) -> bool:
+    """True when a request made with `kwargs` (`ApiClient.request`'s keywords) would send something besides
+    or instead of its `json=` (see above); `Content-Type: application/json` is only what httpx sets."""
+    if any(kwargs.get(k) is not None for k in _OTHER_BODIES):
+        return True
+    if any(v is not None for k, v in kwargs.items() if k not in _REQUEST_KEYWORDS):
+        return True
+    for name, value in (kwargs.get("headers") or {}).items():
+        name = name.lower()
+        if name in _BODY_HEADERS and not (name == "content-type"
+                                          and value.split(";")[0].strip().lower() == "application/json"):
+            return True
+    return False

@@ -39,6 +39,7 @@ from labdeck.api.errors import LabdeckError
 from labdeck.domain import catalogue as ep
 from labdeck.domain.completion import Kind, matches
 from labdeck.domain.endpoints import EndpointPath
+from labdeck.domain.features import GROUP_LABEL_PROJECTS, GROUP_MILESTONE_DESCENDANTS, Feature
 from labdeck.domain.text import sanitize_line
 
 Scope = tuple[Literal["project", "group"], str | int] | None
@@ -72,7 +73,7 @@ class CompletionSource:
 
     def __init__(self, client: ApiClient, *, ttl: float = 60.0, max_entries: int = 256,
                  clock: Callable[[], float] = time.monotonic,
-                 supports: Callable[[str], bool] = lambda feature: True) -> None:
+                 supports: Callable[[Feature], bool] = lambda feature: True) -> None:
         self.client = client
         self.ttl = ttl
         self.max_entries = max_entries
@@ -99,7 +100,8 @@ class CompletionSource:
         if kind == "user":
             found = await self._answer(_Ask("user", None, "", name, exact=True))
             return bool(found.names) if found.complete else None
-        if scope is None or (scope[0] == "group" and not self.supports(_GROUP_FEATURES.get(kind, ""))):
+        needed = _GROUP_FEATURES.get(kind) if scope is not None and scope[0] == "group" else None
+        if scope is None or (needed is not None and not self.supports(needed)):
             return None
         found = await self._answer(self._ask_for(kind, name, scope))
         wanted = name.casefold()
@@ -177,8 +179,8 @@ class CompletionSource:
         return answer
 
 
-_GROUP_FEATURES: Final[dict[str, str]] = {"label": "group_label_projects",
-                                          "milestone": "group_milestone_descendants"}
+_GROUP_FEATURES: Final[dict[str, Feature]] = {"label": GROUP_LABEL_PROJECTS,
+                                              "milestone": GROUP_MILESTONE_DESCENDANTS}
 
 
 def _request(ask: _Ask) -> tuple[EndpointPath, dict[str, Any], str] | None:

@@ -3,8 +3,8 @@ Paths come from the endpoint catalogue (`labdeck.domain.catalogue`)."""
 
 from __future__ import annotations
 
+from labdeck.api import bindings as b
 from labdeck.api.client import ApiClient
-from labdeck.api.models.catalogue import read_one
 from labdeck.api.models.project_resources import ErrorTrackingSettings
 from labdeck.api.projects import ProjectRef
 from labdeck.domain import catalogue as ep
@@ -16,10 +16,9 @@ class ErrorTrackingService:
 
     async def settings(self, project: ProjectRef) -> ErrorTrackingSettings:
         """The settings; `NotFound` when the project has none."""
-        data = await self.client.get_json(ep.PROJECT_ERROR_TRACKING.path(project))
-        return read_one(ep.PROJECT_ERROR_TRACKING, data)
+        return await b.PROJECT_ERROR_TRACKING.read(self.client, project)
 
     async def set_active(self, project: ProjectRef, active: bool) -> ErrorTrackingSettings:
         response = await self.client.request("PATCH", ep.PROJECT_ERROR_TRACKING_UPDATE.path(project),
                                              json={"active": active})
-        return read_one(ep.PROJECT_ERROR_TRACKING_UPDATE, self.client.decode(response))
+        return b.PROJECT_ERROR_TRACKING_UPDATE.parse(self.client.decode(response))

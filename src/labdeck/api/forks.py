@@ -8,9 +8,9 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from typing import Any
 
+from labdeck.api import bindings as b
 from labdeck.api.client import ApiClient
 from labdeck.api.errors import NotModified
-from labdeck.api.models.catalogue import read_many, read_one
 from labdeck.api.models.projects import Project
 from labdeck.api.projects import ProjectRef, forget
 from labdeck.domain import catalogue as ep
@@ -65,23 +65,22 @@ class ForksService:
         data = await self.client.post_json(ep.PROJECT_FORK.path(project),
                                            {k: v for k, v in body.items() if v is not None})
         forget(self.client, ep.PROJECT_FORK, project)
-        return read_one(ep.PROJECT_FORK, data)
+        return b.PROJECT_FORK.parse(data)
 
     async def import_status(self, project_id: int) -> Project:
         """The fork as it is now (poll until `import_done`)."""
-        return read_one(ep.PROJECT, await self.client.get_json(ep.PROJECT.path(int(project_id))))
+        return await b.PROJECT.read(self.client, int(project_id))
 
     async def forks(self, project: ProjectRef, filters: ForkFilters | None = None, *,
                     refresh: bool = False) -> list[Project]:
         params = (filters or ForkFilters()).params()
-        items = await self.client.get_list(ep.PROJECT_FORKS.path(project), params, refresh=refresh)
-        return read_many(ep.PROJECT_FORKS, items)
+        return await b.PROJECT_FORKS.read(self.client, project, params=params, refresh=refresh)
 
     async def create_relationship(self, project: ProjectRef, forked_from_id: int) -> Project:
         """Mark `project` as a fork of `forked_from_id` (administrators and owners)."""
         data = await self.client.post_json(ep.PROJECT_FORK_RELATION.path(project, forked_from_id))
         forget(self.client, ep.PROJECT_FORK_RELATION, project, forked_from_id)
-        return read_one(ep.PROJECT_FORK_RELATION, data)
+        return b.PROJECT_FORK_RELATION.parse(data)
 
     async def delete_relationship(self, project: ProjectRef) -> bool:
         """Remove the fork relationship; False when the project was not a fork (304)."""

@@ -10,10 +10,10 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 
+from labdeck.api import bindings as b
 from labdeck.api.client import ApiClient
 from labdeck.api.errors import LabdeckError, NotFound
 from labdeck.api.groups import GroupRef
-from labdeck.api.models.catalogue import read_many
 from labdeck.api.models.group_transfer import RelationState, RelationStatus
 from labdeck.api.request_log import expecting
 from labdeck.domain import catalogue as ep
@@ -95,8 +95,8 @@ class GroupTransferService:
         return await self.client.post_json(ep.GROUP_RELATIONS_EXPORT.path(group))
 
     async def relations_status(self, group: GroupRef) -> list[RelationStatus]:
-        items = await self.client.get_json(ep.GROUP_RELATIONS_STATUS.path(group))
-        return read_many(ep.GROUP_RELATIONS_STATUS, items)
+        status = b.GROUP_RELATIONS_STATUS
+        return status.parse(await self.client.get_json(status.path(group)))  # never cached: polled
 
     async def wait_for_relations(self, group: GroupRef, *, within: float = 600.0,
                                  on_poll: OnPoll | None = None) -> list[RelationStatus]:

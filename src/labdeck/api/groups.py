@@ -14,13 +14,11 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from labdeck.api import bindings as b
 from labdeck.api.client import ApiClient
-from labdeck.api.models.catalogue import read_many, read_one
 from labdeck.api.models.groups import Group
 from labdeck.api.models.projects import Project
 from labdeck.api.windowed import FROM_SETTINGS, WindowedList
-from labdeck.domain import catalogue as ep
-from labdeck.domain.endpoints import EndpointPath
 
 GroupRef = int | str
 Progress = Callable[[int, int | None], None]
@@ -96,15 +94,11 @@ class GroupsService:
     def __init__(self, client: ApiClient) -> None:
         self.client = client
 
-    async def _list(self, path: EndpointPath, params: dict[str, Any], refresh: bool,
-                    on_progress: Progress | None) -> list[Any]:
-        return await self.client.get_list(path, params, refresh=refresh, on_progress=on_progress)
-
     async def list_groups(self, query: GroupQuery | None = None, *, refresh: bool = False,
                           on_progress: Progress | None = None) -> list[Group]:
         """`GET /groups`: every group matching `query` that the caller may see."""
         params = (query or GroupQuery()).params(top=True)
-        return read_many(ep.GROUPS, await self._list(ep.GROUPS.path(), params, refresh, on_progress))
+        return await b.GROUPS.read(self.client, params=params, refresh=refresh, on_progress=on_progress)
 
     def window(self, query: GroupQuery | None = None, *, per_page: int = 100,
                max_rows: int | None = FROM_SETTINGS) -> WindowedList[Group]:
@@ -113,8 +107,8 @@ class GroupsService:
         params = (query or GroupQuery()).params(top=True)
         if params.get("order_by", "name") == "name" and params.get("sort", "asc") == "asc":
             params.update(pagination="keyset", order_by="name", sort="asc")
-        return WindowedList(self.client, ep.GROUPS.path(), params, lambda items: read_many(ep.GROUPS, items),
-                            per_page=per_page, max_rows=max_rows)
+        return WindowedList(self.client, b.GROUPS.path(), params, b.GROUPS.parse, per_page=per_page,
+                            max_rows=max_rows)
 
     def top_level_window(self, *, all_available: bool | None = None,
                          per_page: int = 100) -> WindowedList[Group]:
@@ -124,25 +118,23 @@ class GroupsService:
 
     def subgroups_window(self, group: GroupRef, *, per_page: int = 100) -> WindowedList[Group]:
         """`GET /groups/:id/subgroups` read on demand: a group of the tree opened a page at a time."""
-        return WindowedList(self.client, ep.GROUP_SUBGROUPS.path(group), GroupQuery().params(top=False),
-                            lambda items: read_many(ep.GROUP_SUBGROUPS, items), per_page=per_page,
-                            max_rows=2 * per_page)
+        return WindowedList(self.client, b.GROUP_SUBGROUPS.path(group), GroupQuery().params(top=False),
+                            b.GROUP_SUBGROUPS.parse, per_page=per_page, max_rows=2 * per_page)
 
     async def subgroups(self, group: GroupRef, query: GroupQuery | None = None, *,
                         refresh: bool = False) -> list[Group]:
         """`GET /groups/:id/subgroups`: the visible direct subgroups."""
         params = (query or GroupQuery()).params(top=False)
-        items = await self._list(ep.GROUP_SUBGROUPS.path(group), params, refresh, None)
-        return read_many(ep.GROUP_SUBGROUPS, items)
+        return await b.GROUP_SUBGROUPS.read(self.client, group, params=params, refresh=refresh)
 
     async def get_group(self, group: GroupRef, *, statistics: bool = False) -> Group:
         """One group (without its project list)."""
         params = {"with_projects": False, "statistics": True if statistics else None}
-        return read_one(ep.GROUP, await self.client.get_json(ep.GROUP.path(group), params))
+        return await b.GROUP.read(self.client, group, params=params)
 
     async def projects(self, group: GroupRef, query: ProjectQuery | None = None, *,
                        refresh: bool = False, on_progress: Progress | None = None) -> list[Project]:
         """`GET /groups/:id/projects` (shared projects included unless `with_shared=False`)."""
         params = (query or ProjectQuery()).params(shared=False)
-        items = await self._list(ep.GROUP_PROJECTS.path(group), params, refresh, on_progress)
-        return read_many(ep.GROUP_PROJECTS, items)
+        return await b.GROUP_PROJECTS.read(self.client, group, params=params, refresh=refresh,
+                                           on_progress=on_progress)

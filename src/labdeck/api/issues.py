@@ -16,12 +16,12 @@ from collections.abc import AsyncIterator, Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Final, Literal
 
+from labdeck.api import bindings as b
 from labdeck.api import body
 from labdeck.api.client import ApiClient
 from labdeck.api.errors import LabdeckError, PageLimit, failure_text
 from labdeck.api.issue_scopes import GroupId, ProjectScope
 from labdeck.api.models.base import parse_many
-from labdeck.api.models.catalogue import model_of, read_many, read_one
 from labdeck.api.models.fast_lists import fast_decoder
 from labdeck.api.models.issues import (
     BulkItemResult,
@@ -60,7 +60,7 @@ def issue_parts() -> SharedParts:
 def issue_rows() -> body.PageDecode | None:
     """How a listing's pages become issues: parsed straight from the bytes (`fast_lists`), or, for a page
     that path cannot read exactly, decoded for `parse_issue_list` (the tolerant path). One per listing."""
-    fast = fast_decoder(model_of(ep.ISSUES), names_as={"labels": "name"})  # every issue listing's model
+    fast = fast_decoder(b.ISSUES.model, names_as={"labels": "name"})  # every issue listing's model
     return None if fast is None else body.page_decoder(fast.decode)
 
 
@@ -281,13 +281,7 @@ class IssuesService:
 
     # -- single issues --------------------------------------------------------------------------------
     async def get_issue(self, project_id: int | str, iid: int) -> Issue:
-        body = await self.client.get_json(ep.ISSUE.path(project_id, iid), {"with_labels_details": "true"})
-        return read_one(ep.ISSUE, body)
-
-    async def project_issues(self, project_id: int | str,
-                             params: Mapping[str, Any] | None = None) -> list[Issue]:
-        items = await self.client.fetch_all(ep.PROJECT_ISSUES.path(project_id), params, decode=issue_rows())
-        return parse_issue_list(items, sanitised=True)
+        return await b.ISSUE.read(self.client, project_id, iid, params={"with_labels_details": "true"})
 
     async def update_issue(self, project_id: int | str, iid: int, **fields: Any) -> Issue:
         """`PUT` the given fields (`title`, `labels`, `add_labels`, `remove_labels`, `assignee_ids`,
@@ -296,21 +290,20 @@ class IssuesService:
             body = await self.client.put_json(ep.ISSUE_UPDATE.path(project_id, iid), fields)
         finally:
             self._invalidate(ep.ISSUE_UPDATE, project_id, iid)
-        return read_one(ep.ISSUE_UPDATE, body)
+        return b.ISSUE_UPDATE.parse(body)
 
     # -- notes, to-do, promotion ----------------------------------------------------------------------
     async def notes(self, project_id: int | str, iid: int, *, refresh: bool = False) -> list[Note]:
         """The issue's notes, oldest first (through the list cache)."""
-        items = await self.client.get_list(ep.ISSUE_NOTES.path(project_id, iid),
-                                           {"sort": "asc", "order_by": "created_at"}, refresh=refresh)
-        return read_many(ep.ISSUE_NOTES, items)
+        return await b.ISSUE_NOTES.read(self.client, project_id, iid,
+                                        params={"sort": "asc", "order_by": "created_at"}, refresh=refresh)
 
     async def add_note(self, project_id: int | str, iid: int, body: str) -> Note:
         try:
             data = await self.client.post_json(ep.ISSUE_NOTE_CREATE.path(project_id, iid), {"body": body})
         finally:
             self._invalidate(ep.ISSUE_NOTE_CREATE, project_id, iid)
-        return read_one(ep.ISSUE_NOTE_CREATE, data)
+        return b.ISSUE_NOTE_CREATE.parse(data)
 
     async def promote(self, project_id: int | str, iid: int) -> bool:
         """Promote to an epic with a `/promote` note; True when the server says it promoted."""
@@ -322,42 +315,39 @@ class IssuesService:
         response = await self.client.request("POST", ep.ISSUE_TODO.path(project_id, iid), allow_304=True)
         if response.status_code == 304:
             return None
-        return read_one(ep.ISSUE_TODO, self.client.decode(response))
+        return b.ISSUE_TODO.parse(self.client.decode(response))
 
     # -- time tracking --------------------------------------------------------------------------------
     async def track_time(self, project_id: int | str, iid: int, action: str,
                          duration: str | None = None) -> TimeStats:
         """`POST .../<action>` (`time_estimate`, `add_spent_time` with a duration; `reset_time_estimate`,
         `reset_spent_time`); the duration is checked first and `DurationError` raised before sending."""
-        endpoint = ep.ISSUE_TIME.get(action)
-        if endpoint is None:
+        binding = b.ISSUE_TIME.get(action)
+        if binding is None:
             raise ValueError(f"unknown time tracking action {action!r}")
         payload = None
         if duration is not None:
             parse_duration(duration)  # DurationError before anything is sent
             payload = {"duration": duration.strip()}
         try:
-            body = await self.client.post_json(endpoint.path(project_id, iid), payload)
+            body = await self.client.post_json(binding.path(project_id, iid), payload)
         finally:
-            self._invalidate(endpoint, project_id, iid)
-        return read_one(endpoint, body)
+            self._invalidate(binding.endpoint, project_id, iid)
+        return binding.parse(body)
 
     async def time_stats(self, project_id: int | str, iid: int) -> TimeStats:
-        stats = await self.client.get_json(ep.ISSUE_TIME_STATS.path(project_id, iid))
-        return read_one(ep.ISSUE_TIME_STATS, stats)
+        return await b.ISSUE_TIME_STATS.read(self.client, project_id, iid)
 
     # -- merge requests -------------------------------------------------------------------------------
     async def related_merge_requests(self, project_id: int | str, iid: int, *,
                                      refresh: bool = False) -> list[IssueMergeRequest]:
         """Merge requests that mention the issue (through the list cache)."""
-        return read_many(ep.ISSUE_RELATED_MERGE_REQUESTS, await self.client.get_list(
-            ep.ISSUE_RELATED_MERGE_REQUESTS.path(project_id, iid), refresh=refresh))
+        return await b.ISSUE_RELATED_MERGE_REQUESTS.read(self.client, project_id, iid, refresh=refresh)
 
     async def closed_by(self, project_id: int | str, iid: int, *,
                         refresh: bool = False) -> list[IssueMergeRequest]:
         """Merge requests that close the issue when merged (through the list cache)."""
-        return read_many(ep.ISSUE_CLOSED_BY, await self.client.get_list(
-            ep.ISSUE_CLOSED_BY.path(project_id, iid), refresh=refresh))
+        return await b.ISSUE_CLOSED_BY.read(self.client, project_id, iid, refresh=refresh)
 
     # -- bulk -----------------------------------------------------------------------------------------
     async def apply(self, issue: Issue, action: BulkAction) -> BulkItemResult:

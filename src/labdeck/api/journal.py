@@ -28,6 +28,7 @@ import httpx
 from labdeck.api.errors import ApiError, LabdeckError, NotFound
 from labdeck.api.private_files import open_private, private_folder
 from labdeck.domain import catalogue as ep
+from labdeck.domain.digits import is_digits
 from labdeck.domain.endpoints import RawPath
 from labdeck.domain.journal_rules import (
     VALUE_KEPT_IN_MEMORY,
@@ -117,7 +118,10 @@ _REQUIRED = frozenset({"id", "at", "operation", "kind", "target", "method", "pat
 _KEEP = ("id", "username", "name", "state", "access_level", "expires_at", "color", "description", "priority",
          "link_url", "image_url", "message", "target", "commit", "key", "variable_type", "protected",
          "masked", "hidden", "masked_and_hidden", "raw", "environment_scope", "labels", "assignees",
-         "milestone", "iid", "title", "container_expiration_policy")
+         "milestone", "iid", "title", "container_expiration_policy", "archived", "deploy_access_levels",
+         "approval_rules", "required_approval_count")
+# Changes whose answer (the target after it) the undo needs
+_ANSWER_KEPT = frozenset({"issue.update", "member.level", "project.update", "protected_environment.update"})
 
 
 def _summary(before: Mapping[str, Any] | None) -> dict[str, Any] | None:
@@ -152,6 +156,7 @@ class Journal:
     _loaded: bool = False
     _listeners: list[Callable[[JournalEntry], object]] = field(default_factory=list)
     _owner_paths: dict[tuple[str, str], str] = field(default_factory=dict)  # ("groups", "61") -> "acme"
+    _known: dict[tuple[str, str], str] = field(default_factory=dict)  # ("user", "17") -> "bob", per run
     damaged: list[int] = field(default_factory=list)  # line numbers (from 1) skipped as damaged, per read
 
     def entries(self) -> list[JournalEntry]:
@@ -221,18 +226,21 @@ class Journal:
         before anything is sent (`JournalUnavailable`): no change is made that could not be undone."""
         self._check_writable()
         relative = client.relative_path(path)
-        op = classify(method, relative)
+        sent = _sent(kwargs)
+        op = classify(method, relative, sent)
         before = await self._snapshot(client, op, kwargs.get("params"))
+        # a registry repository is named before the change takes it away
+        early = await self._names(client, [r for r in op.reads(before) if r[0] == "repository"])
         job = current_job.get()
         entry = JournalEntry(
             id=uuid.uuid4().hex[:12], at=self.clock(), operation=op.label, kind=op.kind,
-            target=describe_target(op, before), method=method.upper(), path=relative,
-            job=job[0] if job else None, job_title=job[1] if job else None, undoes=_undoing.get(),
-            before=_summary(before))
+            target=describe_target(op, before, sent=sent, names=early), method=method.upper(),
+            path=relative, job=job[0] if job else None, job_title=job[1] if job else None,
+            undoes=_undoing.get(), before=_summary(before))
         try:
             response = await send(method, path, **kwargs)
         except ApiError as error:
-            entry.target = describe_target(op, before, await self._owner_path(client, op, before))
+            entry.target = await self._target(client, op, before, None, sent)
             self._finish(entry, op, before, None, kwargs, f"refused: {error.status} {error.message}", False)
             raise
         except BaseException as error:  # the answer was lost: the server may have applied it
@@ -240,18 +248,46 @@ class Journal:
             self._finish(entry, op, before, None, kwargs,
                          f"unknown (the server may have applied it): {reason}", False)
             raise
-        after = _body(response) if op.kind in ("issue.update", "member.level", "project.update") else None
-        entry.target = describe_target(op, before, await self._owner_path(client, op, before))
+        kept = op.kind in _ANSWER_KEPT  # what the answer is kept for
+        answer = _body(response) if kept or op.names_from_answer else None
+        entry.target = await self._target(client, op, before, answer if isinstance(answer, dict) else None,
+                                          sent)
+        after = answer if kept else None
         self._finish(entry, op, before, after, kwargs, "done", True)
         return response
 
-    async def _owner_path(self, client: Any, op: Operation, before: Mapping[str, Any] | None) -> str | None:
+    async def _target(self, client: Any, op: Operation, before: Mapping[str, Any] | None,
+                      answer: Mapping[str, Any] | None, sent: Mapping[str, Any]) -> str:
+        """The target by path and name, recorded when the change is made: the owner's path and the names the
+        words need (a user, a registry repository, a project) read once per run and kept."""
+        owner = await self._owner_path(client, op, before, answer)
+        names = await self._names(client, op.reads(before, answer))
+        return describe_target(op, before, owner, answer=answer, sent=sent, names=names)
+
+    async def _names(self, client: Any, wanted: list[tuple[str, str]]) -> dict[tuple[str, str], str]:
+        """`("user", "17") -> "bob"`, `("repository", "2") -> "acme/app/builds"`, `("project", "90") ->
+        "acme/upstream"`: each read once per run (a name that cannot be read is left out)."""
+        for key in wanted:
+            if key in self._known or not is_digits(key[1]):
+                continue
+            kind, ident = key
+            endpoint, name = {"user": (ep.USER, "username"), "repository": (ep.REGISTRY_REPOSITORY, "path"),
+                              "project": (ep.PROJECT, "path_with_namespace")}[kind]
+            try:
+                found = await client.get_json(endpoint.path(int(ident)))
+            except (LabdeckError, ValueError):
+                continue
+            value = found.get(name) if isinstance(found, dict) else None
+            if isinstance(value, str) and value:
+                self._known[key] = sanitize(value)
+        return {key: self._known[key] for key in wanted if key in self._known}
+
+    async def _owner_path(self, client: Any, op: Operation, before: Mapping[str, Any] | None,
+                          answer: Mapping[str, Any] | None = None) -> str | None:
         """The path of the group or project `op` names by id (`acme` for `groups/61`): one read per owner
         and run, after the change was sent; None when it is not needed or cannot be read."""
-        if op.owner is None or not op.owner[1].isdigit() or op.kind.startswith("user."):
+        if op.owner is None or not is_digits(op.owner[1]) or not op.uses_owner(before, answer):
             return None
-        if op.kind == "issue.update" and describe_target(op, before) != op.target:
-            return None  # the issue's own reference names its project
         scope, ident = op.owner
         key = (scope, ident)
         if key not in self._owner_paths:
@@ -291,9 +327,8 @@ class Journal:
         entry.result, entry.ok = result, ok
         entry.after = _summary(after) if isinstance(after, dict) else None
         if ok:
-            sent = kwargs.get("json") or kwargs.get("data") or kwargs.get("params") or {}
             inverse = inverse_of(op, entry.path, before, after if isinstance(after, dict) else None,
-                                 sent if isinstance(sent, Mapping) else {})
+                                 _sent(kwargs))
             entry.no_undo = None if inverse is not None else (why_no_inverse(op, before) or "nothing to undo")
             if inverse is not None:
                 entry.inverse = inverse.to_json()
@@ -302,6 +337,12 @@ class Journal:
         else:
             entry.no_undo = "it did not complete"
         self.append(entry)
+
+
+def _sent(kwargs: Mapping[str, Any]) -> Mapping[str, Any]:
+    """What a request sends (its JSON body, form fields or query), for its words; never stored."""
+    sent = kwargs.get("json") or kwargs.get("data") or kwargs.get("params") or {}
+    return sent if isinstance(sent, Mapping) else {}
 
 
 def _body(response: httpx.Response) -> Any:

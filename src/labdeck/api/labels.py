@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from labdeck.api import bindings as b
 from labdeck.api.client import ApiClient
 from labdeck.api.groups import GroupRef
-from labdeck.api.models.catalogue import read_many, read_one
 from labdeck.api.models.labels import GroupLabel
 from labdeck.domain import catalogue as ep
 from labdeck.domain.colours import normalise_colour
@@ -28,8 +28,7 @@ class GroupLabelsService:
         params = {"with_counts": with_counts or None, "include_ancestor_groups": include_ancestor_groups,
                   "include_descendant_groups": include_descendant_groups,
                   "only_group_labels": only_group_labels, "search": search or None}
-        items = await self.client.get_list(ep.GROUP_LABELS.path(group), params, refresh=refresh)
-        return read_many(ep.GROUP_LABELS, items)
+        return await b.GROUP_LABELS.read(self.client, group, params=params, refresh=refresh)
 
     async def create_label(self, group: GroupRef, name: str, color: str,
                            description: str | None = None) -> GroupLabel:
@@ -43,7 +42,7 @@ class GroupLabelsService:
                                                   {k: v for k, v in body.items() if v is not None})
         finally:
             self.client.cache.forget(ep.GROUP_LABEL_CREATE, group)
-        return read_one(ep.GROUP_LABEL_CREATE, created)
+        return b.GROUP_LABEL_CREATE.parse(created)
 
     async def update_label(self, group: GroupRef, label: int | str, *, new_name: str | None = None,
                            color: str | None = None, description: str | None = None) -> GroupLabel:
@@ -57,7 +56,7 @@ class GroupLabelsService:
             updated = await self.client.put_json(ep.GROUP_LABEL_UPDATE.path(group, label), body)
         finally:
             self.client.cache.forget(ep.GROUP_LABEL_UPDATE, group, label)
-        return read_one(ep.GROUP_LABEL_UPDATE, updated)
+        return b.GROUP_LABEL_UPDATE.parse(updated)
 
     async def delete_label(self, group: GroupRef, label: int | str) -> None:
         try:
@@ -68,11 +67,11 @@ class GroupLabelsService:
     async def set_subscription(self, group: GroupRef, label: int | str,
                                subscribed: bool) -> GroupLabel | None:
         """Subscribe or unsubscribe; returns the label, or None when nothing changed (the server's 304)."""
-        endpoint = ep.GROUP_LABEL_SUBSCRIBE if subscribed else ep.GROUP_LABEL_UNSUBSCRIBE
+        binding = b.GROUP_LABEL_SUBSCRIBE if subscribed else b.GROUP_LABEL_UNSUBSCRIBE
         try:
-            response = await self.client.request("POST", endpoint.path(group, label), allow_304=True)
+            response = await self.client.request("POST", binding.path(group, label), allow_304=True)
         finally:
-            self.client.cache.forget(endpoint, group, label)
+            self.client.cache.forget(binding.endpoint, group, label)
         if response.status_code == 304:
             return None
-        return read_one(endpoint, self.client.decode(response))
+        return binding.parse(self.client.decode(response))

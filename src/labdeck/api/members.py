@@ -11,10 +11,10 @@ from collections.abc import Iterable
 from datetime import date
 from typing import Any, Literal
 
+from labdeck.api import bindings as b
 from labdeck.api.client import ApiClient
 from labdeck.api.errors import LabdeckError
 from labdeck.api.groups import GroupRef
-from labdeck.api.models.catalogue import read_many, read_one
 from labdeck.api.models.members import BillableMember, Member
 from labdeck.domain import catalogue as ep
 from labdeck.domain.access_levels import MEMBER_LEVELS, PROJECT_MEMBER_LEVELS
@@ -36,9 +36,17 @@ class UnknownUser(LabdeckError):
 
 
 def _endpoint(source: Source, name: str) -> Endpoint:
-    """The catalogue's `name` endpoint (`members`, `member_add`, ...) of the source's kind."""
+    """The catalogue's `name` endpoint (`member_add`, `member_delete`, ...) of the source's kind."""
     try:
         return ep.owned(source[0])[name]
+    except ValueError:
+        raise ValueError(f"unknown member source {source[0]!r}") from None
+
+
+def _bound(source: Source) -> b.Owned:
+    """The member bindings of the source's kind."""
+    try:
+        return b.owned(source[0])
     except ValueError:
         raise ValueError(f"unknown member source {source[0]!r}") from None
 
@@ -63,9 +71,9 @@ class MembersService:
     async def list_members(self, source: Source, *, inherited: bool = False, query: str | None = None,
                            user_ids: Iterable[int] = (), refresh: bool = False) -> list[Member]:
         """Direct members, or with `inherited=True` everyone with access (the highest level per user)."""
-        path = _endpoint(source, "members_all" if inherited else "members").path(source[1])
+        listing = _bound(source).members_all if inherited else _bound(source).members
         params = {"query": query or None, "user_ids": list(user_ids) or None}
-        return read_many(path.endpoint, await self.client.get_list(path, params, refresh=refresh))
+        return await listing.read(self.client, source[1], params=params, refresh=refresh)
 
     async def user_id_for(self, username: str) -> int:
         """The id of the user called `username` (`GET /users?username=`, case-insensitive, a leading `@`
@@ -90,8 +98,8 @@ class MembersService:
         body = {"user_id": int(user_id), "access_level": int(access_level),
                 "expires_at": expires_at.isoformat() if expires_at else None, "invite_source": invite_source}
         try:
-            path = _endpoint(source, "member_add").path(source[1])
-            return read_one(path.endpoint, await self.client.post_json(path, _clean(body)))
+            add = _bound(source).member_add
+            return add.parse(await self.client.post_json(add.path(source[1]), _clean(body)))
         finally:
             self._changed(source)
 
@@ -116,9 +124,8 @@ class MembersService:
         body = {"access_level": int(access_level),
                 "expires_at": expires_at.isoformat() if expires_at else None}
         try:
-            path = _endpoint(source, "member_update").path(source[1], user_id)
-            updated = await self.client.put_json(path, _clean(body))
-            return read_one(path.endpoint, updated)
+            update = _bound(source).member_update
+            return update.parse(await self.client.put_json(update.path(source[1], user_id), _clean(body)))
         finally:
             self._changed(source)
 
@@ -130,12 +137,12 @@ class MembersService:
 
     async def set_override(self, group: GroupRef, user_id: int, enabled: bool) -> Member:
         """Turn a group member's override flag on (`POST`) or off (`DELETE`)."""
-        endpoint = ep.GROUP_MEMBER_OVERRIDE if enabled else ep.GROUP_MEMBER_OVERRIDE_DELETE
+        binding = b.GROUP_MEMBER_OVERRIDE if enabled else b.GROUP_MEMBER_OVERRIDE_DELETE
         try:
-            response = await self.client.request(endpoint.method, endpoint.path(group, user_id))
+            response = await self.client.request(binding.endpoint.method, binding.path(group, user_id))
         finally:
             self._changed(("groups", group))
-        return read_one(endpoint, self.client.decode(response))
+        return binding.parse(self.client.decode(response))
 
     # -- billable members -----------------------------------------------------------------------------
     async def billable_members(self, group: GroupRef, *, search: str | None = None,
@@ -145,9 +152,7 @@ class MembersService:
         if sort is not None and sort not in BILLABLE_SORTS:
             raise ValueError(f"unknown billable members sort {sort!r}")
         params = {"search": search or None, "sort": sort}
-        items = await self.client.get_list(ep.GROUP_BILLABLE_MEMBERS.path(group), params,
-                                           refresh=refresh)
-        return read_many(ep.GROUP_BILLABLE_MEMBERS, items)
+        return await b.GROUP_BILLABLE_MEMBERS.read(self.client, group, params=params, refresh=refresh)
 
     async def remove_billable_member(self, group: GroupRef, user_id: int) -> None:
         """Remove the user from the group, its subgroups and projects."""

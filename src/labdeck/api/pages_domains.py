@@ -1,14 +1,15 @@
-"""The Pages domains service: every domain of the instance (administrators), a project's domains, create,
-update, delete. Certificate and key are PEM text, sent as form fields or, with `as_files=True`, as uploaded
-files; `remove_certificate()` sends both empty, which detaches the certificate. Paths come from the
+"""The Pages domains service: a project's domains, create, update, delete (every domain of the instance, for
+administrators, is read from its binding, `bindings.ALL_PAGES_DOMAINS`). Certificate and key are PEM text,
+sent as form fields or, with `as_files=True`, as uploaded files; `remove_certificate()` sends both empty,
+which detaches the certificate. Paths come from the
 endpoint catalogue (`labdeck.domain.catalogue`)."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from labdeck.api import bindings as b
 from labdeck.api.client import ApiClient
-from labdeck.api.models.catalogue import read_many, read_one
 from labdeck.api.models.project_resources import PagesDomain
 from labdeck.api.projects import ProjectRef, forget
 from labdeck.domain import catalogue as ep
@@ -18,18 +19,11 @@ class PagesDomainsService:
     def __init__(self, client: ApiClient) -> None:
         self.client = client
 
-    async def all_domains(self, *, refresh: bool = False) -> list[PagesDomain]:
-        """Every domain with its project id and certificate expiry (administrators only)."""
-        items = await self.client.get_list(ep.ALL_PAGES_DOMAINS.path(), refresh=refresh)
-        return read_many(ep.ALL_PAGES_DOMAINS, items)
-
     async def domains(self, project: ProjectRef, *, refresh: bool = False) -> list[PagesDomain]:
-        items = await self.client.get_list(ep.PROJECT_PAGES_DOMAINS.path(project), refresh=refresh)
-        return read_many(ep.PROJECT_PAGES_DOMAINS, items)
+        return await b.PROJECT_PAGES_DOMAINS.read(self.client, project, refresh=refresh)
 
     async def domain(self, project: ProjectRef, domain: str) -> PagesDomain:
-        data = await self.client.get_json(ep.PROJECT_PAGES_DOMAIN.path(project, domain))
-        return read_one(ep.PROJECT_PAGES_DOMAIN, data)
+        return await b.PROJECT_PAGES_DOMAIN.read(self.client, project, domain)
 
     @staticmethod
     def _form(fields: dict[str, Any], certificate: str | None, key: str | None,
@@ -54,7 +48,7 @@ class PagesDomainsService:
         response = await self.client.post_json(ep.PROJECT_PAGES_DOMAIN_CREATE.path(project), data=data,
                                                files=files)
         forget(self.client, ep.PROJECT_PAGES_DOMAIN_CREATE, project)
-        return read_one(ep.PROJECT_PAGES_DOMAIN_CREATE, response)
+        return b.PROJECT_PAGES_DOMAIN_CREATE.parse(response)
 
     async def update(self, project: ProjectRef, domain: str, *, auto_ssl_enabled: bool | None = None,
                      certificate: str | None = None, key: str | None = None,
@@ -63,14 +57,14 @@ class PagesDomainsService:
         response = await self.client.request("PUT", ep.PROJECT_PAGES_DOMAIN_UPDATE.path(project, domain),
                                              data=data, files=files)
         forget(self.client, ep.PROJECT_PAGES_DOMAIN_UPDATE, project, domain)
-        return read_one(ep.PROJECT_PAGES_DOMAIN_UPDATE, self.client.decode(response))
+        return b.PROJECT_PAGES_DOMAIN_UPDATE.parse(self.client.decode(response))
 
     async def remove_certificate(self, project: ProjectRef, domain: str) -> PagesDomain:
         """Detach the certificate (empty `certificate` and `key`); `auto_ssl_enabled` goes off too."""
         response = await self.client.request("PUT", ep.PROJECT_PAGES_DOMAIN_UPDATE.path(project, domain),
                                              data={"certificate": "", "key": ""})
         forget(self.client, ep.PROJECT_PAGES_DOMAIN_UPDATE, project, domain)
-        return read_one(ep.PROJECT_PAGES_DOMAIN_UPDATE, self.client.decode(response))
+        return b.PROJECT_PAGES_DOMAIN_UPDATE.parse(self.client.decode(response))
 
     async def delete(self, project: ProjectRef, domain: str) -> None:
         await self.client.delete(ep.PROJECT_PAGES_DOMAIN_DELETE.path(project, domain))

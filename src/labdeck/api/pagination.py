@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from labdeck.api.errors import MalformedResponse
+from labdeck.domain.digits import parse_integer
 
 # One link-value: `<URI-Reference>` then parameters up to the next `<` that starts a new link-value.
 # The URI is taken verbatim between `<` and the first `>` (a URL never holds a raw `>`: it is %3E).
@@ -51,13 +52,7 @@ def format_link_header(links: Mapping[str, str]) -> str:
 def _int_or_none(value: str | None) -> int | None:
     if value is None:
         return None
-    value = value.strip()
-    if not value:
-        return None
-    try:
-        return int(value)
-    except ValueError:
-        return None
+    return parse_integer(value.strip())
 
 
 @dataclass

@@ -8,15 +8,15 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Iterable
 
+from labdeck.api import bindings as b
 from labdeck.api import body
 from labdeck.api.client import ApiClient
 from labdeck.api.errors import LabdeckError
-from labdeck.api.models.catalogue import model_of, read_many, read_one
 from labdeck.api.models.fast_lists import fast_decoder
 from labdeck.api.models.projects import Project
 from labdeck.api.windowed import FROM_SETTINGS, WindowedList
 from labdeck.domain import catalogue as ep
-from labdeck.domain.endpoints import Endpoint, RawPath
+from labdeck.domain.endpoints import Endpoint
 
 PER_PAGE = 50
 ProjectRef = int | str
@@ -30,7 +30,7 @@ def forget(client: ApiClient, endpoint: Endpoint, *values: object) -> None:
 
 def project_rows() -> body.PageDecode | None:
     """How a listing page becomes projects: parsed from the bytes, or decoded for `parse_many`."""
-    fast = fast_decoder(model_of(ep.PROJECTS))
+    fast = fast_decoder(b.PROJECTS.model)
     return None if fast is None else body.page_decoder(fast.decode)
 
 
@@ -49,24 +49,11 @@ class ProjectsService:
         if order_by == "id":
             params["pagination"] = "keyset"
         return WindowedList(self.client, ep.PROJECTS.path(), params,
-                            lambda items: read_many(ep.PROJECTS, items, sanitised=True),
+                            b.PROJECTS.parse_clean,
                             decode=project_rows(), max_rows=max_rows)
 
-    async def first_page(self, *, per_page: int = PER_PAGE, order_by: str = "last_activity_at",
-                         sort: str = "desc", search: str | None = None) -> tuple[list[Project], str | None]:
-        """The first page, most recently active first, and the `next` link (None on the last page)."""
-        page = await self.client.get_page(ep.PROJECTS.path(), {"order_by": order_by, "sort": sort,
-                                                          "per_page": per_page, "search": search or None},
-                                          decode=project_rows())
-        return read_many(ep.PROJECTS, page.items, sanitised=True), page.next_url  # client pages are clean
-
-    async def next_page(self, url: str) -> tuple[list[Project], str | None]:
-        """The page a `next` link points at, and the link after it."""
-        page = await self.client.get_page(RawPath(url), decode=project_rows())
-        return read_many(ep.PROJECTS, page.items, sanitised=True), page.next_url  # client pages are clean
-
     async def project(self, project: ProjectRef) -> Project:
-        return read_one(ep.PROJECT, await self.client.get_json(ep.PROJECT.path(project)))
+        return await b.PROJECT.read(self.client, project)
 
     async def projects_by_id(self, ids: Iterable[int]) -> dict[int, Project]:
         """The projects of `ids` (each read once, concurrently within the client's limit); one that cannot
@@ -83,6 +70,5 @@ class ProjectsService:
         return {i: p for i, p in zip(wanted, found, strict=True) if p is not None}
 
     async def set_archived(self, project: ProjectRef, archived: bool) -> Project:
-        endpoint = ep.PROJECT_ARCHIVE if archived else ep.PROJECT_UNARCHIVE
-        data = await self.client.post_json(endpoint.path(project))
-        return read_one(endpoint, data)
+        binding = b.PROJECT_ARCHIVE if archived else b.PROJECT_UNARCHIVE
+        return binding.parse(await self.client.post_json(binding.path(project)))

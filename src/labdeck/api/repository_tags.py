@@ -1,14 +1,14 @@
 """The repository tags service: the listing (`order_by` name or updated, `sort`, `search` with `^term` and
 `term$`), one tag, create (lightweight, or annotated with a message) and delete. A refused creation comes
 back as the server's 405 with its message (`MethodNotAllowed.message`). Paths come from the endpoint
-catalogue (`labdeck.domain.catalogue`)."""
+catalogue (`labdeck.domain.catalogue`), models from the bindings (`labdeck.api.bindings`)."""
 
 from __future__ import annotations
 
 from typing import Literal
 
+from labdeck.api import bindings as b
 from labdeck.api.client import ApiClient
-from labdeck.api.models.catalogue import read_many, read_one
 from labdeck.api.models.project_resources import RepositoryTag
 from labdeck.api.projects import ProjectRef
 from labdeck.domain import catalogue as ep
@@ -24,18 +24,17 @@ class TagsService:
     async def tags(self, project: ProjectRef, *, order_by: OrderBy = "updated", sort: Sort = "desc",
                    search: str | None = None, refresh: bool = False) -> list[RepositoryTag]:
         params = {"order_by": order_by, "sort": sort, "search": search or None}
-        return read_many(ep.PROJECT_TAGS, await self.client.get_list(ep.PROJECT_TAGS.path(project), params,
-                                                                    refresh=refresh))
+        return await b.PROJECT_TAGS.read(self.client, project, params=params, refresh=refresh)
 
     async def tag(self, project: ProjectRef, name: str) -> RepositoryTag:
-        return read_one(ep.PROJECT_TAG, await self.client.get_json(ep.PROJECT_TAG.path(project, name)))
+        return await b.PROJECT_TAG.read(self.client, project, name)
 
     async def create(self, project: ProjectRef, name: str, ref: str, *,
                      message: str | None = None) -> RepositoryTag:
         """A lightweight tag, or an annotated one when `message` is given."""
         body = {"tag_name": name, "ref": ref, **({"message": message} if message else {})}
         data = await self.client.post_json(ep.PROJECT_TAG_CREATE.path(project), body)
-        return read_one(ep.PROJECT_TAG_CREATE, data)
+        return b.PROJECT_TAG_CREATE.parse(data)
 
     async def delete(self, project: ProjectRef, name: str) -> None:
         await self.client.delete(ep.PROJECT_TAG_DELETE.path(project, name))

@@ -4,15 +4,21 @@ A screen asks its context for `services.registry` rather than building a `Regist
 session's client: one object per service and per client, so what a service remembers for the session (the
 registry's bulk-delete locks and tag cache, the issues service's milestone ids) is shared by every screen,
 and a switch of instance, which makes a new client, makes new services.
+
+A resource that needs nothing but reading is read from its binding (`api/bindings.py`), with no service
+method: `await services.read(bindings.PROJECT_TAGS, project, params=..., refresh=refresh)` is a
+`list[RepositoryTag]` read through the list cache, `await services.read(bindings.PROJECT, 7)` a `Project`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from datetime import datetime
 from functools import cached_property
+from typing import Any, TypeVar, overload
 
 from labdeck.api.badges import BadgesService
+from labdeck.api.bindings import Listing, One
 from labdeck.api.cleanup_policy import CleanupPolicyService
 from labdeck.api.client import ApiClient
 from labdeck.api.completion import CompletionSource
@@ -23,10 +29,10 @@ from labdeck.api.group_transfer import GroupTransferService
 from labdeck.api.groups import GroupsService
 from labdeck.api.instance import InstanceService
 from labdeck.api.issues import IssuesService
-from labdeck.api.iterations import IterationsService
 from labdeck.api.journal import UndoService
 from labdeck.api.labels import GroupLabelsService
 from labdeck.api.members import MembersService
+from labdeck.api.models.base import ApiModel
 from labdeck.api.overview import OverviewService
 from labdeck.api.pages_domains import PagesDomainsService
 from labdeck.api.projects import ProjectsService
@@ -37,6 +43,8 @@ from labdeck.api.users import UsersService
 from labdeck.api.variables import VariablesService
 from labdeck.api.wikis import WikiService
 from labdeck.domain.capabilities import Capabilities
+
+M = TypeVar("M", bound=ApiModel)
 
 
 class Services:
@@ -49,6 +57,22 @@ class Services:
         self.client = client
         self._is_admin = is_admin
         self._capabilities = capabilities
+
+    @overload
+    async def read(self, binding: Listing[M], *values: object, params: Mapping[str, Any] | None = None,
+                   refresh: bool = False) -> list[M]: ...
+
+    @overload
+    async def read(self, binding: One[M], *values: object,
+                   params: Mapping[str, Any] | None = None) -> M: ...
+
+    async def read(self, binding: Listing[M] | One[M], *values: object,
+                   params: Mapping[str, Any] | None = None, refresh: bool = False) -> list[M] | M:
+        """What `binding` gives at these segment values, as its model: a list through the list cache (a
+        fresh entry costs no request; `refresh=True` always reads), one resource read each time."""
+        if isinstance(binding, Listing):
+            return await binding.read(self.client, *values, params=params, refresh=refresh)
+        return await binding.read(self.client, *values, params=params)
 
     @cached_property
     def instance(self) -> InstanceService:
@@ -73,10 +97,6 @@ class Services:
     @cached_property
     def variables(self) -> VariablesService:
         return VariablesService(self.client)
-
-    @cached_property
-    def iterations(self) -> IterationsService:
-        return IterationsService(self.client)
 
     @cached_property
     def transfer(self) -> GroupTransferService:
@@ -116,7 +136,9 @@ class Services:
 
     @cached_property
     def deployments(self) -> DeploymentsService:
-        return DeploymentsService(self.client)
+        """Deployments; deploy rules change in one request where the instance's version allows it."""
+        return DeploymentsService(self.client,
+                                  supports=lambda feature: self._capabilities().supports(feature))
 
     @cached_property
     def registry(self) -> RegistryService:
@@ -127,7 +149,7 @@ class Services:
     @cached_property
     def cleanup_policy(self) -> CleanupPolicyService:
         """Cleanup policies, simulated through the session's registry service (its tag cache)."""
-        return CleanupPolicyService(self.client, self.registry)
+        return CleanupPolicyService(self.client, self.registry, capabilities=self._capabilities)
 
     @cached_property
     def completion(self) -> CompletionSource:

@@ -11,10 +11,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Final
 
+from labdeck.api import bindings as b
 from labdeck.api import body
 from labdeck.api.client import ApiClient
 from labdeck.api.errors import LabdeckError, MalformedResponse, failure_text
-from labdeck.api.models.catalogue import model_of, read_many
 from labdeck.api.models.fast_lists import fast_decoder
 from labdeck.api.models.moderation import ModeratedUser, ModerationResult
 from labdeck.api.windowed import FROM_SETTINGS, WindowedList
@@ -36,7 +36,7 @@ def _message(body: Any) -> str:
 
 def user_rows() -> body.PageDecode | None:
     """How a listing page becomes users: parsed from the bytes, or decoded for `parse_many`."""
-    fast = fast_decoder(model_of(ep.USERS))
+    fast = fast_decoder(b.USERS.model)
     return None if fast is None else body.page_decoder(fast.decode)
 
 
@@ -67,9 +67,8 @@ class UsersService:
         """Every user matching the filters (through the list cache; `refresh=True` always fetches)."""
         params = self.list_params(search=search, active=active, blocked=blocked,
                                   exclude_internal=exclude_internal)
-        items = await self.client.get_list(USERS_PATH, params, refresh=refresh, on_progress=on_progress,
-                                           decode=user_rows())
-        return read_many(ep.USERS, items, sanitised=True)  # the client's list pages are clean
+        return await b.USERS.read(self.client, params=params, refresh=refresh, on_progress=on_progress,
+                                  decode=user_rows())
 
     def window(self, *, search: str | None = None, keyset: bool = False, order_by: str = "id",
                sort: str = "asc", max_rows: int | None = FROM_SETTINGS) -> WindowedList[ModeratedUser]:
@@ -79,7 +78,7 @@ class UsersService:
         if keyset and order_by in ("id", "name", "username"):
             params["pagination"] = "keyset"
         return WindowedList(self.client, USERS_PATH, params,
-                            lambda items: read_many(ep.USERS, items, sanitised=True),
+                            b.USERS.parse_clean,
                             decode=user_rows(), max_rows=max_rows)
 
     def remember(self, window: WindowedList[ModeratedUser], *, search: str | None = None) -> bool:
@@ -88,10 +87,7 @@ class UsersService:
 
     def cached_users(self, *, search: str | None = None) -> tuple[list[ModeratedUser], bool] | None:
         """What the cache holds for the unfiltered listing (with `search`), `(users, fresh)`, or None."""
-        hit = self.client.cached_list(USERS_PATH, self.list_params(search=search))
-        if hit is None:
-            return None
-        return read_many(ep.USERS, hit[0], sanitised=True), hit[1]
+        return b.USERS.cached(self.client, params=self.list_params(search=search))
 
     # -- moderation -----------------------------------------------------------------------------------
     async def _post(self, user_id: int, operation: Operation) -> tuple[int, Any]:

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
+from labdeck.api import bindings as b
 from labdeck.api.client import ApiClient
 from labdeck.api.groups import GroupRef
-from labdeck.api.models.catalogue import read_many, read_one
 from labdeck.api.models.variables import CiVariable
 from labdeck.api.projects import ProjectRef
 from labdeck.domain import catalogue as ep
@@ -67,15 +67,14 @@ class VariablesService:
 
     async def variables(self, owner: Owner, *, refresh: bool = False) -> list[CiVariable]:
         """The variables of a project (`("projects", ref)`) or a group (`("groups", ref)`)."""
-        path = ep.owned(owner[0])["variables"].path(owner[1])
-        return read_many(path.endpoint, await self.client.get_list(path, refresh=refresh))
+        return await b.owned(owner[0]).variables.read(self.client, owner[1], refresh=refresh)
 
     async def variable(self, owner: Owner, key: str, *,
                        environment_scope: str | None = None) -> CiVariable:
         """One variable of a project or group (of `environment_scope` where the key has several: GitLab
         answers 409 without it); `NotFound` when there is none."""
-        path = ep.owned(owner[0])["variable"].path(owner[1], key)
-        return read_one(path.endpoint, await self.client.get_json(path, self._scope(environment_scope)))
+        return await b.owned(owner[0]).variable.read(self.client, owner[1], key,
+                                                     params=self._scope(environment_scope))
 
     async def create_variable(self, owner: Owner, key: str, value: str, *,
                               variable_type: VariableType | None = None, protected: bool | None = None,
@@ -90,8 +89,8 @@ class VariablesService:
                                   environment_scope=environment_scope, raw=raw, description=description),
                             masked_and_hidden)
         try:
-            endpoint = ep.owned(owner[0])["variable_create"]
-            return read_one(endpoint, await self.client.post_json(endpoint.path(owner[1]), body))
+            create = b.owned(owner[0]).variable_create
+            return create.parse(await self.client.post_json(create.path(owner[1]), body))
         finally:
             self.client.cache.forget(ep.owned(owner[0])["variable_create"], owner[1])
 
@@ -105,13 +104,13 @@ class VariablesService:
                description=description)
         body = _body(value, variable_type, protected, masked, environment_scope=new_environment_scope,
                      raw=raw, description=description)
-        endpoint = ep.owned(owner[0])["variable_update"]
+        update = b.owned(owner[0]).variable_update
         try:
-            updated = await self.client.put_json(endpoint.path(owner[1], key), body,
+            updated = await self.client.put_json(update.path(owner[1], key), body,
                                                  params=self._scope(environment_scope))
         finally:
-            self.client.cache.forget(endpoint, owner[1], key)
-        return read_one(endpoint, updated)
+            self.client.cache.forget(update.endpoint, owner[1], key)
+        return update.parse(updated)
 
     async def delete_variable(self, owner: Owner, key: str, *, environment_scope: str | None = None) -> None:
         endpoint = ep.owned(owner[0])["variable_delete"]
@@ -122,12 +121,11 @@ class VariablesService:
 
     # -- instance variables ---------------------------------------------------------------------------
     async def instance_variables(self, *, refresh: bool = False) -> list[CiVariable]:
-        items = await self.client.get_list(ep.INSTANCE_VARIABLES.path(), refresh=refresh)
-        return read_many(ep.INSTANCE_VARIABLES, items)
+        return await b.INSTANCE_VARIABLES.read(self.client, refresh=refresh)
 
     async def instance_variable(self, key: str) -> CiVariable:
         """One instance variable; `NotFound` when there is none."""
-        return read_one(ep.INSTANCE_VARIABLE, await self.client.get_json(ep.INSTANCE_VARIABLE.path(key)))
+        return await b.INSTANCE_VARIABLE.read(self.client, key)
 
     async def create_instance_variable(self, key: str, value: str, *,
                                        variable_type: VariableType | None = None,
@@ -139,7 +137,7 @@ class VariablesService:
         body = _body(value, variable_type, protected, masked, key=key, raw=raw, description=description)
         try:
             created = await self.client.post_json(ep.INSTANCE_VARIABLE_CREATE.path(), body)
-            return read_one(ep.INSTANCE_VARIABLE_CREATE, created)
+            return b.INSTANCE_VARIABLE_CREATE.parse(created)
         finally:
             self.client.cache.forget(ep.INSTANCE_VARIABLE_CREATE)
 
@@ -155,7 +153,7 @@ class VariablesService:
             updated = await self.client.put_json(ep.INSTANCE_VARIABLE_UPDATE.path(key), body)
         finally:
             self.client.cache.forget(ep.INSTANCE_VARIABLE_UPDATE, key)
-        return read_one(ep.INSTANCE_VARIABLE_UPDATE, updated)
+        return b.INSTANCE_VARIABLE_UPDATE.parse(updated)
 
     async def delete_instance_variable(self, key: str) -> None:
         try:

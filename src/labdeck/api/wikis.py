@@ -4,8 +4,8 @@ attachment uploads (multipart). Paths come from the endpoint catalogue."""
 
 from __future__ import annotations
 
+from labdeck.api import bindings as b
 from labdeck.api.client import ApiClient
-from labdeck.api.models.catalogue import read_many, read_one
 from labdeck.api.models.project_resources import WikiAttachment, WikiPage
 from labdeck.api.projects import ProjectRef
 from labdeck.domain import catalogue as ep
@@ -17,18 +17,17 @@ class WikiService:
 
     async def pages(self, project: ProjectRef, *, with_content: bool = False,
                     refresh: bool = False) -> list[WikiPage]:
-        items = await self.client.get_list(ep.PROJECT_WIKIS.path(project),
-                                           {"with_content": with_content or None}, refresh=refresh)
-        return read_many(ep.PROJECT_WIKIS, items)
+        return await b.PROJECT_WIKIS.read(self.client, project, params={"with_content": with_content or None},
+                                          refresh=refresh)
 
     async def page(self, project: ProjectRef, slug: str) -> WikiPage:
-        return read_one(ep.PROJECT_WIKI, await self.client.get_json(ep.PROJECT_WIKI.path(project, slug)))
+        return await b.PROJECT_WIKI.read(self.client, project, slug)
 
     async def create(self, project: ProjectRef, title: str, content: str, *,
                      format: str = "markdown") -> WikiPage:
         data = await self.client.post_json(ep.PROJECT_WIKI_CREATE.path(project),
                                            {"title": title, "content": content, "format": format})
-        return read_one(ep.PROJECT_WIKI_CREATE, data)
+        return b.PROJECT_WIKI_CREATE.parse(data)
 
     async def update(self, project: ProjectRef, slug: str, *, title: str | None = None,
                      content: str | None = None, format: str | None = None) -> WikiPage:
@@ -38,7 +37,7 @@ class WikiService:
         if not body:
             raise ValueError("give a title, content or format to update")
         data = await self.client.put_json(ep.PROJECT_WIKI_UPDATE.path(project, slug), body)
-        return read_one(ep.PROJECT_WIKI_UPDATE, data)
+        return b.PROJECT_WIKI_UPDATE.parse(data)
 
     async def delete(self, project: ProjectRef, slug: str) -> None:
         await self.client.delete(ep.PROJECT_WIKI_DELETE.path(project, slug))
@@ -49,4 +48,4 @@ class WikiService:
         data = await self.client.post_json(ep.PROJECT_WIKI_ATTACHMENT.path(project),
                                            data={"branch": branch} if branch else None,
                                            files={"file": (file_name, content)})
-        return read_one(ep.PROJECT_WIKI_ATTACHMENT, data)
+        return b.PROJECT_WIKI_ATTACHMENT.parse(data)

@@ -59,6 +59,9 @@ class WindowedList(Generic[T]):
         self.total: int | None = None
         self.total_pages: int | None = None
         self.end: int | None = None  # index of the last page, once seen
+        # The listing goes on past `max_pages` (the client's limit on the pages of one list): `end` is the
+        # last page the limit lets us read, not the listing's. A cut list is never complete.
+        self.cut = False
         self.focus = 0  # the page last asked for: dropping starts farthest from it
         self.requests = 0  # pages requested (tests and benchmarks count them)
         self.in_flight = self.peak_in_flight = 0
@@ -80,9 +83,26 @@ class WindowedList(Generic[T]):
         return self.end is not None or (self.total is not None and self.known >= self.total)
 
     @property
-    def complete(self) -> bool:
-        """Every row is held: the list can be filtered and sorted locally."""
+    def all_held(self) -> bool:
+        """Every row that will be read is held (the listing's, or a cut list's first ones)."""
         return self.exhausted and all(i in self.pages for i in range(self.last_page + 1))
+
+    @property
+    def complete(self) -> bool:
+        """Every row of the listing is held: the list can be filtered and sorted locally (never a list cut
+        at `max_pages`: its rows are only the first of the listing's)."""
+        return self.all_held and not self.cut
+
+    @property
+    def most_rows(self) -> int:
+        """The most rows the page limit lets this list read (`max_pages` pages)."""
+        return self.client.settings.max_pages * self.per_page
+
+    @property
+    def will_be_cut(self) -> bool:
+        """Reading everything stops at `max_pages` before the listing ends: it has (`cut`), or the server's
+        total is more than the limit reads."""
+        return self.cut or (self.total is not None and self.total > self.most_rows)
 
     @property
     def last_page(self) -> int:
@@ -98,8 +118,13 @@ class WindowedList(Generic[T]):
 
     def count_text(self, first: int | None = None, last: int | None = None) -> str:
         """'1-100 of 1,204,331' (a total), '… of 20,000' (all seen), '… of the first 20,000 (more on the
-        server)' (neither): `first`/`last` are 1-based row numbers on screen, left out when None."""
+        server)' (neither), '… of the first 500 of 2,500, cut at max_pages' (a list cut at the page limit:
+        `first`/`last` are 1-based row numbers on screen, left out when None."""
         shown = f"{first:,}-{last:,} of " if first is not None and last is not None else ""
+        if self.cut:
+            if self.total is not None:
+                return f"{shown}the first {self.known:,} of {self.total:,}, cut at max_pages"
+            return f"{shown}the first {self.known:,}, cut at max_pages (more on the server)"
         if self.total is not None:
             return f"{shown}{self.total:,}"
         if self.exhausted:
@@ -173,8 +198,14 @@ class WindowedList(Generic[T]):
         self._running.pop(page, None)
 
     async def _read(self, page: int) -> list[T]:
-        if page >= self.client.settings.max_pages:
-            self.end = min(self.end if self.end is not None else page - 1, page - 1)
+        limit = self.client.settings.max_pages
+        if page >= limit:  # never read: the last page the limit allows says whether the listing goes on
+            last = limit - 1
+            if last >= 0 and (self.end is None or self.end > last):
+                await self._page(last)
+                if self.end is None or self.end > last:  # it had a next page (or a total says more)
+                    self.cut = True
+                    self.end = last
             return []
         if page > 0 and 0 not in self.sizes:
             await self._page(0)  # the first page says how the others are found (numbers or links)

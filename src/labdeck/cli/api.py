@@ -1,7 +1,7 @@
 """`labdeck api`: one authenticated REST call from the command line, printing JSON (like `glab api`/`gh api`).
 
     labdeck api [-X METHOD] PATH [-f key=value ...] [-F key=value ...] [-H 'Name: value' ...] [--paginate]
-                [--instance NAME] [--sudo USER] [--config FILE] [--demo]
+                [--instance NAME] [--sudo USER] [--config FILE] [--demo] [--read-only]
 
 PATH is relative to `/api/v4` (the leading slash is optional) and may hold a query string; a full URL on
 the instance (say, from a `Link` header) works too. Fields:
@@ -16,6 +16,9 @@ pages arrive. JSON is printed indented on a terminal and compact otherwise (as `
 one line on stderr, such as `labdeck api: 404 Project Not Found` (the status once), with exit status 1 (2
 for usage and config errors); so is a 2xx answered with an HTML page or with `NaN`/`Infinity` (not JSON).
 The configured token never appears in the output or the errors.
+`--read-only` (or `read_only = true` on the instance) sends reads only, and POSTs of GraphQL queries to the
+instance's `/api/graphql` (a full URL) in the one shape the client allows (`domain.read_only`): anything else
+is refused before it is sent, exit status 2.
 `--demo` talks to the embedded sandbox in-process, as root.
 """
 
@@ -36,6 +39,7 @@ from labdeck.cli.support import (
     demo_transport,
     run_guarded,
 )
+from labdeck.domain.digits import parse_digits, parse_integer
 from labdeck.domain.endpoints import RawPath
 
 if TYPE_CHECKING:
@@ -65,6 +69,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--sudo", metavar="USER", help="act as USER (admin token with the sudo scope)")
     parser.add_argument("--config", metavar="FILE", help="config file (default: $LABDECK_CONFIG or XDG)")
     parser.add_argument("--demo", action="store_true", help="use the embedded sandbox as root")
+    parser.add_argument("--read-only", action="store_true",
+                        help="send reads only (and GraphQL queries), as an instance with read_only = true")
     return parser
 
 
@@ -74,8 +80,9 @@ def typed_value(raw: str) -> Any:
         return raw == "true"
     if raw == "null":
         return None
-    if _INTEGER.match(raw):
-        return int(raw)
+    number = parse_integer(raw) if _INTEGER.fullmatch(raw) else None  # no leading zeros: "007" stays text
+    if number is not None:
+        return number
     if raw.startswith("@"):
         name = raw[1:]
         if name == "-":
@@ -197,12 +204,13 @@ async def _call(args: argparse.Namespace, settings: ConnectionSettings, method: 
         if args.paginate:
             _merge(params, fields)
             per_page = params.pop("per_page", 100)
-            if not _INTEGER.match(str(per_page)) or int(per_page) < 1:
+            pages = parse_digits(str(per_page))
+            if pages is None or pages < 1:
                 raise UsageError(f"invalid per_page {per_page!r}")
             from labdeck.cli.json_out import ArrayWriter
 
             writer = ArrayWriter(_stdout_bytes(), pretty=sys.stdout.isatty())
-            await client.fetch_all(RawPath(path), params, per_page=int(per_page), on_items=writer.add)
+            await client.fetch_all(RawPath(path), params, per_page=pages, on_items=writer.add)
             writer.close()
             return "done", None
         if method in _READS:
@@ -240,7 +248,8 @@ def _html_page(method: str, where: str, response: httpx.Response) -> Exception:
 
 
 def _print_body(kind: str, body: Any) -> None:
-    """Write the response: JSON pretty; text as is (made safe on a terminal); bytes never to a terminal."""
+    """Write the response: JSON pretty; text as is (made safe on a terminal); bytes never to a terminal.
+    The configured token(s) are removed by value from each, bytes that are not UTF-8 included."""
     if kind == "json":
         from labdeck.cli.json_out import encode
 
@@ -251,8 +260,10 @@ def _print_body(kind: str, body: Any) -> None:
         if sys.stdout.isatty():
             raise UsageError(f"binary response ({len(body)} bytes) not printed to a terminal; "
                              "redirect stdout to a file")
+        from labdeck.domain.redaction import redact_known_bytes
+
         sys.stdout.flush()
-        sys.stdout.buffer.write(body)
+        sys.stdout.buffer.write(redact_known_bytes(body))  # a server echoing headers echoes the token
         sys.stdout.buffer.flush()
     elif kind == "text":
         from labdeck.domain.redaction import redact_known
@@ -282,8 +293,8 @@ def run_api_command(argv: list[str], *, transport: httpx.AsyncBaseTransport | No
         settings = connection_settings(args)
         if args.sudo:
             settings = dataclasses.replace(settings, sudo=args.sudo)
-        if settings.read_only and method not in _READS:
-            raise UsageError(f"instance {settings.name} is read-only: {method} refused")
+        if args.read_only:  # the client refuses what a read-only session may not send (`domain.read_only`)
+            settings = dataclasses.replace(settings, read_only=True)
         if args.demo and transport is None:
             transport = demo_transport()
         kind, result = asyncio.run(_call(args, settings, method, fields, transport))

@@ -1,34 +1,25 @@
 """JSON output of `labdeck api`, as `gh api` writes it: indented on a terminal, compact otherwise, encoded
 by orjson, and for `--paginate` one array written page by page as the pages arrive (no copy of the whole
-result is ever held). DEL, C1, bidi and zero-width controls are escaped, so server text cannot drive the
-terminal nor reorder a line, and the configured token(s) are removed by value."""
+result is ever held). DEL, C1 and every character `domain.text.sanitize` shows (bidi and zero-width controls,
+format and default-ignorable characters) are escaped as `\\uXXXX`, so server text cannot drive the terminal,
+reorder a line or hide a character, and the configured token(s) are removed by value."""
 
 from __future__ import annotations
 
 import json
-import re
 from typing import Any, BinaryIO
 
 import orjson
 
 from labdeck.api.errors import MalformedResponse
 from labdeck.domain.redaction import redact_known
-
-# DEL and C1 controls in UTF-8 (orjson escapes C0 itself, and writes these raw), and the bidi and zero-width
-# characters `domain.text.sanitize` makes visible (U+200B-F, U+202A-E, U+2060, U+2066-9, U+FEFF): escaped as
-# `\uXXXX`, the JSON is the same data and the terminal shows the escape, not a reordered line.
-_UNSAFE = re.compile(rb"\x7f|\xc2[\x80-\x9f]|\xe2(?:\x80[\x8b-\x8f\xaa-\xae]|\x81[\xa0\xa6-\xa9])"
-                     rb"|\xef\xbb\xbf")
-
-
-def _escape(match: re.Match[bytes]) -> bytes:
-    return b"\\u%04x" % ord(match.group().decode("utf-8"))
+from labdeck.domain.text import escape_hidden_in_json
 
 
 def encode(value: Any, *, pretty: bool) -> bytes:
-    """`value` as JSON bytes (2-space indent when `pretty`), DEL and C1 escaped. orjson first; what it
-    refuses (integers beyond 64 bits, nesting deeper than 254 levels) goes through the standard encoder,
-    and nesting too deep for that too is a `MalformedResponse`, never a `RecursionError`."""
+    """`value` as JSON bytes (2-space indent when `pretty`), DEL, C1 and hidden characters escaped. orjson
+    first; what it refuses (integers beyond 64 bits, nesting deeper than 254 levels) goes through the
+    standard encoder, and nesting too deep for that too is a `MalformedResponse`, never a `RecursionError`."""
     try:
         out = orjson.dumps(value, option=orjson.OPT_INDENT_2 if pretty else 0)
     except TypeError:
@@ -38,8 +29,7 @@ def encode(value: Any, *, pretty: bool) -> bytes:
         except RecursionError:
             raise MalformedResponse("the response is nested too deeply to print") from None
         out = text.encode("utf-8", "surrogatepass")
-    if b"\x7f" in out or b"\xc2" in out or b"\xe2" in out or b"\xef" in out:
-        out = _UNSAFE.sub(_escape, out)
+    out = escape_hidden_in_json(out)  # DEL, C1 and the invisible characters `sanitize` shows, as `\uXXXX`
     text = out.decode("utf-8", "surrogatepass")
     redacted = redact_known(text)  # the configured token(s), by value
     return out if redacted is text else redacted.encode("utf-8", "surrogatepass")

@@ -104,9 +104,10 @@ def quiet_broken_pipe() -> int:
 def run_guarded(prog: str, body: Callable[[], int]) -> int:
     """Run a command's body; every failure becomes one line on stderr and an exit status, never a traceback.
 
-    2 for usage and config errors, 1 for API, network and unexpected errors, 130 when interrupted, 141
-    (quietly) when the reader of stdout has gone.
+    2 for usage and config errors and read-only refusals (nothing was sent), 1 for API, network and
+    unexpected errors, 130 when interrupted, 141 (quietly) when the reader of stdout has gone.
     """
+    from labdeck.api.errors import ReadOnly
     from labdeck.config.files import ConfigError
 
     try:
@@ -117,7 +118,7 @@ def run_guarded(prog: str, body: Callable[[], int]) -> int:
         return fail(prog, f"{exc} (see {exc.prog or prog} --help)", 2)
     except BrokenPipeError:  # `labdeck api ... | head`: the reader left; end quietly, as gh does
         return quiet_broken_pipe()
-    except ConfigError as exc:
+    except (ConfigError, ReadOnly) as exc:  # a read-only refusal sent nothing: the command was refused
         return fail(prog, str(exc), 2)
     except KeyboardInterrupt:
         return fail(prog, "interrupted", 130)

@@ -145,10 +145,6 @@ class Config:
             views[name] = dataclasses.replace(view, name=name)
         return dataclasses.replace(self, views=views)
 
-    def with_keymap(self, keymap: Mapping[str, str]) -> Config:
-        """A copy with another `[keymap]` (binding id -> keys)."""
-        return dataclasses.replace(self, keymap=dict(keymap))
-
 
 class _Reader:
     """Checks values of one file, collecting warnings; every error names the file and the dotted key."""

@@ -2,7 +2,8 @@
 
 `token_command` runs without a shell (`shlex.split`), with a 20 s timeout and no stdin; its stdout, stripped,
 is the token (only the first line when it prints several, as `pass show` does for multi-line entries). A
-failing command gives a `ConfigError` holding its stderr, never its stdout (which may hold a secret).
+failing command gives a `ConfigError` holding its exit status and the last line of its stderr, redacted,
+never its stdout (which may hold a secret) nor the rest of its stderr (a trace of every command it ran).
 """
 
 from __future__ import annotations
@@ -40,14 +41,16 @@ def _from_env(instance: InstanceConfig, name: str, environ: Mapping[str, str]) -
 
 
 def _stderr_line(stderr: bytes, stdout: bytes = b"") -> str:
-    """The command's stderr as one line, with secrets removed: by value, registered tokens (one this command
-    fetched before, any configured one) and anything the command printed on stdout (a failing command may
-    have printed the token before it failed), lines and long words; by shape, GitLab's token shapes and
-    any run that reads as a credential (`set -x` echoes a 64-hex OAuth token as `+ T=5f0c...`)."""
+    """The last line of the command's stderr, with secrets removed. Only the last: a command that traces
+    itself (`sh -x`, `set -x`) writes every command it runs there, with the secrets it handles in shapes no
+    rule can know (`+ PASS=hunter2`); the last line is what failed. Removed from it: by value, registered
+    tokens (one this command fetched before, any configured one) and anything the command printed on stdout
+    (a failing command may have printed the token before it failed), lines and long words; by shape,
+    GitLab's token shapes and any run that reads as a credential (`+ T=5f0c...`, a 64-hex OAuth token)."""
     out = stdout.decode("utf-8", errors="replace")
     printed = [line.strip() for line in out.splitlines()] + [w for w in out.split() if len(w) >= 16]
-    text = redact_secret_like(redact(stderr.decode("utf-8", errors="replace"),
-                                     [p for p in printed if len(p) >= 8]))
+    lines = [line for line in stderr.decode("utf-8", errors="replace").splitlines() if line.strip()]
+    text = redact_secret_like(redact(lines[-1] if lines else "", [p for p in printed if len(p) >= 8]))
     text = " ".join(text.split())
     if len(text) > _STDERR_LIMIT:
         text = text[:_STDERR_LIMIT] + "..."
@@ -74,8 +77,8 @@ def _from_command(instance: InstanceConfig, command: str, timeout: float) -> Sec
     except OSError as exc:
         raise ConfigError(f"{where}: cannot run the command: {exc.strerror}") from None
     if done.returncode != 0:
-        raise ConfigError(f"{where}: the command failed with exit status {done.returncode}: "
-                          f"{_stderr_line(done.stderr, done.stdout)}")
+        raise ConfigError(f"{where}: the command failed with exit status {done.returncode}; last line of "
+                          f"its error output: {_stderr_line(done.stderr, done.stdout)}")
     lines = done.stdout.decode("utf-8", errors="replace").strip().splitlines()
     token = lines[0].strip() if lines else ""
     if not token:

@@ -9,6 +9,8 @@ from __future__ import annotations
 from enum import IntEnum
 from typing import Final
 
+from labdeck.domain.digits import parse_digits
+
 
 class AccessLevel(IntEnum):
     """A GitLab access level; `int(level)` is the API value and `level.label` its display name."""
@@ -79,8 +81,9 @@ def parse_access_level(value: str | int) -> AccessLevel:
         except ValueError:
             raise AccessLevelError(_unknown(str(value))) from None
     text = value.strip()
-    if text.isdigit():
-        return parse_access_level(int(text))
+    number = parse_digits(text)
+    if number is not None:
+        return parse_access_level(number)
     level = _BY_NAME.get(_key(text))
     if level is None:
         raise AccessLevelError(_unknown(text))

@@ -1,7 +1,7 @@
 """What an instance can do: its edition and version, read once per session, and the features that need a
 paid tier or a newer GitLab (`Capabilities.supports(feature)` gives the reason a feature is missing, or None).
-The features themselves (Premium or not, the version that introduced them) are declared in the endpoint
-catalogue (`labdeck.domain.catalogue.FEATURES`), beside the endpoints that need them.
+The features themselves (Premium or not, the version that introduced them) are objects
+(`labdeck.domain.features`), held by the endpoints that need them; `supports` reads the object it is given.
 
 Pure rules, no I/O: `api/instance.py` reads `/metadata` or `/version` and builds `Capabilities` with
 `capabilities_from_version`; the TUI asks `supports()` before offering a feature.
@@ -18,7 +18,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, Final, Literal
 
-from labdeck.domain.catalogue import FEATURES, Feature
+from labdeck.domain.features import FEATURES, Feature
 
 Edition = Literal["ce", "ee"]
 PREMIUM: Final = "needs GitLab Premium"
@@ -26,7 +26,7 @@ __all__ = ["FEATURES", "PREMIUM", "Capabilities", "Edition", "Feature", "capabil
            "parse_version"]
 
 
-_VERSION: Final = re.compile(r"^\s*(\d+)\.(\d+)(?:\.(\d+))?(?:-(\w+))?")
+_VERSION: Final = re.compile(r"^\s*([0-9]+)\.([0-9]+)(?:\.([0-9]+))?(?:-(\w+))?")
 
 
 def parse_version(text: str) -> tuple[tuple[int, int, int] | None, str]:
@@ -48,12 +48,9 @@ class Capabilities:
     version: tuple[int, int, int] | None = None
     version_text: str = ""
 
-    def supports(self, name: str) -> str | None:
-        """None when the instance can have the feature, else why not: "needs GitLab Premium" or
-        "needs GitLab 15.2". An unknown feature name is supported (nothing to say against it)."""
-        feature = FEATURES.get(name)
-        if feature is None:
-            return None
+    def supports(self, feature: Feature) -> str | None:
+        """None when the instance can have `feature`, else why not: "needs GitLab Premium" or
+        "needs GitLab 15.2"."""
         if feature.introduced is not None and self.version is not None \
                 and self.version[:2] < feature.introduced:
             major, minor = feature.introduced

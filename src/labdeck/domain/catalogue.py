@@ -1,56 +1,40 @@
-"""The endpoint catalogue: every REST endpoint labdeck calls (paths relative to `/api/v4`), declared once,
-and the features that not every GitLab has.
+"""The endpoint catalogue: every REST endpoint labdeck calls (paths relative to `/api/v4`), declared once.
 
 Each endpoint also says which query parameters labdeck may send it (`params`, and `paged` for the
-pagination ones), which `ApiClient.request` enforces, and the model its body is (`model`, a name that
-`labdeck.api.models.catalogue` resolves and the services read bodies through).
+pagination ones), which `ApiClient.request` enforces; the feature it needs (`feature=needs.ITERATIONS`, a
+`labdeck.domain.features.Feature`) and the journal's rule for undoing a change through it
+(`undo=ISSUE_UNDO`, or a rule given the endpoints it reaches: `LabelDeletion(GROUP_LABEL_CREATE, ...)`;
+`labdeck.domain.undo_rules`): objects it holds, never names. The model of its body is the api's binding
+(`labdeck.api.bindings`: `Listing(ep.PROJECT_TAGS, RepositoryTag)`).
 
-Read by the services (`ENDPOINT.path(...)`: a service never writes a path), the journal's undo rules
-(`journal_rules` matches a request against these templates), list cache invalidation (`families`), the
-TUI's capability checks (`FEATURES`, through `domain.capabilities`) and the sandbox, which mounts a route
-only where the edition and version played have its feature and lets a CI job token in only where
-`job_token` says (doc/ci/jobs/ci_job_token.md). Facts come from GitLab's API docs ("Introduced in GitLab
-X.Y") and `ee/lib` (Premium routes); a feature not listed exists everywhere.
+Read by the services (`ENDPOINT.path(...)`: a service never writes a path), the journal (`journal_rules`
+matches a request against these templates and asks the endpoint's rule), list cache invalidation
+(`families`), the capability checks (`domain.capabilities`) and the sandbox, which mounts a route only where
+the edition and version played have its feature and lets a CI job token in only where `job_token` says
+(doc/ci/jobs/ci_job_token.md). Facts come from GitLab's API docs ("Introduced in GitLab X.Y") and `ee/lib`
+(Premium routes); an endpoint without a feature exists everywhere.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import lru_cache
 from typing import Final
 
+from labdeck.domain import features as needs
 from labdeck.domain.endpoints import Endpoint, find, names, shape
-
-
-@dataclass(frozen=True)
-class Feature:
-    """A feature labdeck offers that not every instance has: `premium` (Premium or Ultimate tier, absent
-    from Community Edition) and/or the GitLab version that `introduced` it."""
-
-    name: str
-    title: str
-    premium: bool = False
-    introduced: tuple[int, int] | None = None
-
-
-FEATURES: Final[dict[str, Feature]] = {f.name: f for f in (
-    Feature("iterations", "Iterations", premium=True, introduced=(13, 5)),     # doc/api/iterations.md
-    Feature("protected_environments", "Protected environments", premium=True),  # ee/lib/ee/api/api.rb
-    Feature("billable_members", "Billable members", premium=True),              # ee/lib/ee/api/members.rb
-    Feature("member_override", "LDAP member override", premium=True),
-    Feature("promote_to_epic", "Promotion to an epic", premium=True),
-    Feature("issue_weight", "Issue weight", premium=True),
-    Feature("health_status", "Health status", premium=True),
-    Feature("group_variable_environment_scope", "Environment scope of group variables", premium=True),
-    Feature("relations_export", "Relations export", introduced=(13, 12)),  # doc/api/group_relations_export.md
-    Feature("group_export", "Group export", introduced=(12, 5)),           # lib/api/group_export.rb
-    Feature("metadata", "Instance metadata", introduced=(15, 2)),          # doc/api/metadata.md
-    Feature("users_keyset", "Keyset pagination of users", introduced=(16, 5)),  # doc/api/rest/index.md
-    Feature("job_token_job", "The job of a job token", introduced=(13, 10)),  # doc/api/jobs.md
-    # parameters, not endpoints: without them a group's labels and milestones leave out its projects'
-    Feature("group_label_projects", "Project labels in a group's labels", introduced=(13, 6)),
-    Feature("group_milestone_descendants", "Project milestones in a group's milestones", introduced=(16, 7)),
-)}
+from labdeck.domain.protection_rules import ProtectionChange
+from labdeck.domain.undo_rules import (
+    ISSUE_UNDO,
+    PROJECT_UNDO,
+    REGISTRY_UNDO,
+    BadgeDeletion,
+    LabelDeletion,
+    MemberChange,
+    ProjectArchiving,
+    TagDeletion,
+    UserModeration,
+    VariableDeletion,
+)
 
 E = Endpoint
 # Query parameters several listings share (the names of GitLab's API docs, doc/api/*.md), beside PAGINATION.
@@ -81,79 +65,76 @@ _ISSUE = _PROJECT + "/issues/{iid:int}"
 _REPO = _PROJECT + "/registry/repositories/{repository_id:int}"
 
 # -- instance ---------------------------------------------------------------------------------------------
-VERSION = E("GET", "/version", model="Version")
-METADATA = E("GET", "/metadata", feature="metadata")
-CURRENT_USER = E("GET", "/user", model="CurrentUser")
-CURRENT_JOB = E("GET", "/job", feature="job_token_job", job_token=True)
+VERSION = E("GET", "/version")
+METADATA = E("GET", "/metadata", feature=needs.METADATA)
+CURRENT_USER = E("GET", "/user")
+CURRENT_JOB = E("GET", "/job", feature=needs.JOB_TOKEN_JOB, job_token=True)
 APPLICATION_SETTINGS = E("GET", "/application/settings")
-ALL_PAGES_DOMAINS = E("GET", "/pages/domains", paged=True, model="PagesDomain")
-INSTANCE_VARIABLES = E("GET", "/admin/ci/variables", paged=True, model="CiVariable")
-INSTANCE_VARIABLE_CREATE = E("POST", "/admin/ci/variables", model="CiVariable")
-INSTANCE_VARIABLE = E("GET", "/admin/ci/variables/{key}", params=_SCOPE, model="CiVariable")
-INSTANCE_VARIABLE_UPDATE = E("PUT", "/admin/ci/variables/{key}", family="/admin/ci/variables", params=_SCOPE,
-                             model="CiVariable")
+ALL_PAGES_DOMAINS = E("GET", "/pages/domains", paged=True)
+INSTANCE_VARIABLES = E("GET", "/admin/ci/variables", paged=True)
+INSTANCE_VARIABLE_CREATE = E("POST", "/admin/ci/variables")
+INSTANCE_VARIABLE = E("GET", "/admin/ci/variables/{key}", params=_SCOPE)
+INSTANCE_VARIABLE_UPDATE = E("PUT", "/admin/ci/variables/{key}", family="/admin/ci/variables", params=_SCOPE)
 INSTANCE_VARIABLE_DELETE = E("DELETE", "/admin/ci/variables/{key}", family="/admin/ci/variables",
-                             undo="instance_variable", params=_SCOPE)
+                             undo=VariableDeletion(INSTANCE_VARIABLE_CREATE), params=_SCOPE)
 
 # -- users ------------------------------------------------------------------------------------------------
-USERS = E("GET", _USERS, params=_USER_QUERY, paged=True, model="ModeratedUser")
-USER = E("GET", _USERS + "/{user_id:int}", model="ModeratedUser")
-USER_MODERATION: Final[dict[str, Endpoint]] = {
-    op: E("POST", _USERS + "/{user_id:int}/" + op, family=_USERS, undo="user")
-    for op in ("approve", "reject", "deactivate", "activate", "block", "unblock", "ban", "unban")}
+USERS = E("GET", _USERS, params=_USER_QUERY, paged=True)
+USER = E("GET", _USERS + "/{user_id:int}")
+USER_MODERATION: Final[dict[str, Endpoint]] = {}  # filled below: its rule undoes one operation by another
+_MODERATION_UNDO: Final = UserModeration(read=USER, operations=USER_MODERATION)
+USER_MODERATION.update({
+    op: E("POST", _USERS + "/{user_id:int}/" + op, family=_USERS, undo=_MODERATION_UNDO)
+    for op in ("approve", "reject", "deactivate", "activate", "block", "unblock", "ban", "unban")})
 
 # -- groups -----------------------------------------------------------------------------------------------
-GROUPS = E("GET", "/groups", params=_GROUP_QUERY, paged=True, model="Group")
-GROUP = E("GET", _GROUP, params=names("with_projects statistics"), model="Group")
-GROUP_SUBGROUPS = E("GET", _GROUP + "/subgroups", params=_SUBGROUP_QUERY, paged=True, model="Group")
-GROUP_DESCENDANTS = E("GET", _GROUP + "/descendant_groups", params=_SUBGROUP_QUERY, paged=True, model="Group")
-GROUP_PROJECTS = E("GET", _GROUP + "/projects", params=_PROJECT_QUERY, paged=True, model="Project")
-GROUP_SHARED_PROJECTS = E("GET", _GROUP + "/projects/shared", params=_SHARED_PROJECT_QUERY, paged=True,
-                          model="Project")
-GROUP_ISSUES = E("GET", _GROUP + "/issues", params=_ISSUE_QUERY, paged=True, model="Issue")
+GROUPS = E("GET", "/groups", params=_GROUP_QUERY, paged=True)
+GROUP = E("GET", _GROUP, params=names("with_projects statistics"))
+GROUP_SUBGROUPS = E("GET", _GROUP + "/subgroups", params=_SUBGROUP_QUERY, paged=True)
+GROUP_DESCENDANTS = E("GET", _GROUP + "/descendant_groups", params=_SUBGROUP_QUERY, paged=True)
+GROUP_PROJECTS = E("GET", _GROUP + "/projects", params=_PROJECT_QUERY, paged=True)
+GROUP_SHARED_PROJECTS = E("GET", _GROUP + "/projects/shared", params=_SHARED_PROJECT_QUERY, paged=True)
+GROUP_ISSUES = E("GET", _GROUP + "/issues", params=_ISSUE_QUERY, paged=True)
 GROUP_MILESTONES = E("GET", _GROUP + "/milestones",  # doc/api/group_milestones.md
-                     params=names("search title include_ancestors include_descendants"), paged=True,
-                     model="Milestone")
-GROUP_ITERATIONS = E("GET", _GROUP + "/iterations", feature="iterations", params=_ITERATION_QUERY,
-                     paged=True, model="Iteration")
+                     params=names("search title include_ancestors include_descendants"), paged=True)
+GROUP_ITERATIONS = E("GET", _GROUP + "/iterations", feature=needs.ITERATIONS, params=_ITERATION_QUERY,
+                     paged=True)
 GROUP_REGISTRY_REPOSITORIES = E("GET", _GROUP + "/registry/repositories", params=names("tags_count"),
-                                paged=True, model="RegistryRepository")
-GROUP_EXPORT = E("POST", _GROUP + "/export", feature="group_export")
-GROUP_EXPORT_DOWNLOAD = E("GET", _GROUP + "/export/download", feature="group_export")
+                                paged=True)
+GROUP_EXPORT = E("POST", _GROUP + "/export", feature=needs.GROUP_EXPORT)
+GROUP_EXPORT_DOWNLOAD = E("GET", _GROUP + "/export/download", feature=needs.GROUP_EXPORT)
 GROUP_IMPORT = E("POST", "/groups/import", family="/groups")
-GROUP_RELATIONS_EXPORT = E("POST", _GROUP + "/export_relations", feature="relations_export")
-GROUP_RELATIONS_STATUS = E("GET", _GROUP + "/export_relations/status", feature="relations_export",
-                           model="RelationStatus")
-GROUP_RELATIONS_DOWNLOAD = E("GET", _GROUP + "/export_relations/download", feature="relations_export",
+GROUP_RELATIONS_EXPORT = E("POST", _GROUP + "/export_relations", feature=needs.RELATIONS_EXPORT)
+GROUP_RELATIONS_STATUS = E("GET", _GROUP + "/export_relations/status", feature=needs.RELATIONS_EXPORT)
+GROUP_RELATIONS_DOWNLOAD = E("GET", _GROUP + "/export_relations/download", feature=needs.RELATIONS_EXPORT,
                              params=names("relation"))
-GROUP_BADGES = E("GET", _GROUP + "/badges", params=names("name"), paged=True, model="Badge")
-GROUP_BADGE_CREATE = E("POST", _GROUP + "/badges", model="Badge")
-GROUP_BADGE = E("GET", _GROUP + "/badges/{badge_id:int}", model="Badge")
-GROUP_BADGE_UPDATE = E("PUT", _GROUP + "/badges/{badge_id:int}", family=_GROUP + "/badges", model="Badge")
-GROUP_BADGE_DELETE = E("DELETE", _GROUP + "/badges/{badge_id:int}", family=_GROUP + "/badges", undo="badge")
-GROUP_BADGE_RENDER = E("GET", _GROUP + "/badges/render", params=names("link_url image_url"),
-                       model="RenderedBadge")
-GROUP_LABELS = E("GET", _GROUP + "/labels", params=_LABEL_QUERY, paged=True, model="GroupLabel")
-GROUP_LABEL_CREATE = E("POST", _GROUP + "/labels", model="GroupLabel")
-GROUP_LABEL = E("GET", _GROUP + "/labels/{label}", model="GroupLabel")
-GROUP_LABEL_UPDATE = E("PUT", _GROUP + "/labels/{label}", family=_GROUP + "/labels", model="GroupLabel")
-GROUP_LABEL_DELETE = E("DELETE", _GROUP + "/labels/{label}", family=_GROUP + "/labels", undo="label")
-GROUP_LABEL_SUBSCRIBE = E("POST", _GROUP + "/labels/{label}/subscribe", family=_GROUP + "/labels",
-                          model="GroupLabel")
-GROUP_LABEL_UNSUBSCRIBE = E("POST", _GROUP + "/labels/{label}/unsubscribe", family=_GROUP + "/labels",
-                            model="GroupLabel")
-GROUP_BILLABLE_MEMBERS = E("GET", _GROUP + "/billable_members", feature="billable_members",
-                           params=names("search sort"), paged=True, model="BillableMember")
+GROUP_BADGES = E("GET", _GROUP + "/badges", params=names("name"), paged=True)
+GROUP_BADGE_CREATE = E("POST", _GROUP + "/badges")
+GROUP_BADGE = E("GET", _GROUP + "/badges/{badge_id:int}")
+GROUP_BADGE_UPDATE = E("PUT", _GROUP + "/badges/{badge_id:int}", family=_GROUP + "/badges")
+GROUP_BADGE_DELETE = E("DELETE", _GROUP + "/badges/{badge_id:int}", family=_GROUP + "/badges",
+                       undo=BadgeDeletion(GROUP_BADGE_CREATE))
+GROUP_BADGE_RENDER = E("GET", _GROUP + "/badges/render", params=names("link_url image_url"))
+GROUP_LABELS = E("GET", _GROUP + "/labels", params=_LABEL_QUERY, paged=True)
+GROUP_LABEL_CREATE = E("POST", _GROUP + "/labels")
+GROUP_LABEL = E("GET", _GROUP + "/labels/{label}")
+GROUP_LABEL_UPDATE = E("PUT", _GROUP + "/labels/{label}", family=_GROUP + "/labels")
+GROUP_LABEL_DELETE = E("DELETE", _GROUP + "/labels/{label}", family=_GROUP + "/labels",
+                       undo=LabelDeletion(GROUP_LABEL_CREATE, read=GROUP_LABEL))
+GROUP_LABEL_SUBSCRIBE = E("POST", _GROUP + "/labels/{label}/subscribe", family=_GROUP + "/labels")
+GROUP_LABEL_UNSUBSCRIBE = E("POST", _GROUP + "/labels/{label}/unsubscribe", family=_GROUP + "/labels")
+GROUP_BILLABLE_MEMBERS = E("GET", _GROUP + "/billable_members", feature=needs.BILLABLE_MEMBERS,
+                           params=names("search sort"), paged=True)
 GROUP_BILLABLE_MEMBERSHIPS = E("GET", _GROUP + "/billable_members/{user_id:int}/memberships",
-                               feature="billable_members", paged=True, model="Membership")
+                               feature=needs.BILLABLE_MEMBERS, paged=True)
 GROUP_BILLABLE_MEMBER_DELETE = E("DELETE", _GROUP + "/billable_members/{user_id:int}",
                                  family=_GROUP + "/members", also=(_GROUP + "/billable_members", "/projects"),
-                                 feature="billable_members")
-GROUP_MEMBER_OVERRIDE = E("POST", _GROUP + "/members/{user_id:int}/override", feature="member_override",
-                          family=_GROUP + "/members", also=(_GROUP + "/billable_members",), model="Member")
+                                 feature=needs.BILLABLE_MEMBERS)
+GROUP_MEMBER_OVERRIDE = E("POST", _GROUP + "/members/{user_id:int}/override", feature=needs.MEMBER_OVERRIDE,
+                          family=_GROUP + "/members", also=(_GROUP + "/billable_members",))
 GROUP_MEMBER_OVERRIDE_DELETE = E("DELETE", _GROUP + "/members/{user_id:int}/override",
-                                 feature="member_override", family=_GROUP + "/members",
-                                 also=(_GROUP + "/billable_members",), model="Member")
+                                 feature=needs.MEMBER_OVERRIDE, family=_GROUP + "/members",
+                                 also=(_GROUP + "/billable_members",))
 
 
 def _owned(owner: str, billable: bool) -> dict[str, Endpoint]:
@@ -162,22 +143,23 @@ def _owned(owner: str, billable: bool) -> dict[str, Endpoint]:
     also = (owner + "/billable_members",) if billable else ()
     variables = owner + "/variables"
     listed = names("query user_ids")
-    member, variable = "Member", "CiVariable"
+    member_add = E("POST", members, also=also)
+    member_undo = MemberChange(add=member_add)
+    variable_create = E("POST", variables)
     return {
-        "members": E("GET", members, params=listed, paged=True, model=member),
-        "members_all": E("GET", members + "/all", params=listed, paged=True, model=member),
-        "member": E("GET", members + "/{user_id:int}", model=member),
-        "member_all": E("GET", members + "/all/{user_id:int}", model=member),
-        "member_add": E("POST", members, also=also, model=member),
-        "member_update": E("PUT", members + "/{user_id:int}", family=members, also=also, undo="member",
-                           model=member),
-        "member_delete": E("DELETE", members + "/{user_id:int}", family=members, also=also, undo="member"),
-        "variables": E("GET", variables, paged=True, model=variable),
-        "variable_create": E("POST", variables, model=variable),
-        "variable": E("GET", variables + "/{key}", params=_SCOPE, model=variable),
-        "variable_update": E("PUT", variables + "/{key}", family=variables, params=_SCOPE, model=variable),
-        "variable_delete": E("DELETE", variables + "/{key}", family=variables, undo="variable",
-                             params=_SCOPE),
+        "members": E("GET", members, params=listed, paged=True),
+        "members_all": E("GET", members + "/all", params=listed, paged=True),
+        "member": E("GET", members + "/{user_id:int}"),
+        "member_all": E("GET", members + "/all/{user_id:int}"),
+        "member_add": member_add,
+        "member_update": E("PUT", members + "/{user_id:int}", family=members, also=also, undo=member_undo),
+        "member_delete": E("DELETE", members + "/{user_id:int}", family=members, also=also, undo=member_undo),
+        "variables": E("GET", variables, paged=True),
+        "variable_create": variable_create,
+        "variable": E("GET", variables + "/{key}", params=_SCOPE),
+        "variable_update": E("PUT", variables + "/{key}", family=variables, params=_SCOPE),
+        "variable_delete": E("DELETE", variables + "/{key}", family=variables,
+                             undo=VariableDeletion(variable_create), params=_SCOPE),
     }
 
 
@@ -194,107 +176,107 @@ def owned(kind: str) -> dict[str, Endpoint]:
     raise ValueError(f"unknown owner kind {kind!r}")
 
 # -- projects ---------------------------------------------------------------------------------------------
-PROJECTS = E("GET", "/projects", params=names("search search_namespaces simple"), paged=True,
-             model="Project")
-PROJECT = E("GET", _PROJECT, model="Project")
-PROJECT_UPDATE = E("PUT", _PROJECT, undo="project",
-                   model="Project")  # the journal undoes cleanup policy changes
-PROJECT_ARCHIVE = E("POST", _PROJECT + "/archive", model="Project")
-PROJECT_UNARCHIVE = E("POST", _PROJECT + "/unarchive", model="Project")
+PROJECTS = E("GET", "/projects", params=names("search search_namespaces simple"), paged=True)
+PROJECT = E("GET", _PROJECT)
+PROJECT_UPDATE = E("PUT", _PROJECT, undo=PROJECT_UNDO)  # the journal undoes cleanup policy changes
+# lib/api/projects.rb: 201 and Entities::Project; each undoes the other (the rule holds them both)
+_ARCHIVING: Final[dict[str, Endpoint]] = {}
+_ARCHIVE_UNDO: Final = ProjectArchiving(read=PROJECT, operations=_ARCHIVING)
+PROJECT_ARCHIVE = E("POST", _PROJECT + "/archive", undo=_ARCHIVE_UNDO)
+PROJECT_UNARCHIVE = E("POST", _PROJECT + "/unarchive", undo=_ARCHIVE_UNDO)
+_ARCHIVING.update(archive=PROJECT_ARCHIVE, unarchive=PROJECT_UNARCHIVE)
 PROJECT_MILESTONES = E("GET", _PROJECT + "/milestones", params=names("search title include_ancestors"),
-                       paged=True, model="Milestone")
+                       paged=True)
 PROJECT_LABELS = E("GET", _PROJECT + "/labels",  # doc/api/labels.md
-                   params=names("with_counts include_ancestor_groups search"), paged=True, model="GroupLabel")
-PROJECT_ITERATIONS = E("GET", _PROJECT + "/iterations", feature="iterations", params=_ITERATION_QUERY,
-                       paged=True, model="Iteration")
-PROJECT_FORKS = E("GET", _PROJECT + "/forks", params=_FORK_QUERY, paged=True, model="Project")
-PROJECT_FORK = E("POST", _PROJECT + "/fork", family=_PROJECT + "/forks", model="Project")
+                   params=names("with_counts include_ancestor_groups search"), paged=True)
+PROJECT_ITERATIONS = E("GET", _PROJECT + "/iterations", feature=needs.ITERATIONS, params=_ITERATION_QUERY,
+                       paged=True)
+PROJECT_FORKS = E("GET", _PROJECT + "/forks", params=_FORK_QUERY, paged=True)
+PROJECT_FORK = E("POST", _PROJECT + "/fork", family=_PROJECT + "/forks")
 PROJECT_FORK_RELATION = E("POST", _PROJECT + "/fork/{forked_from_id:int}",
-                          family="/projects/{forked_from_id}/forks", model="Project")
+                          family="/projects/{forked_from_id}/forks")
 PROJECT_FORK_RELATION_DELETE = E("DELETE", _PROJECT + "/fork")
-PROJECT_ERROR_TRACKING = E("GET", _PROJECT + "/error_tracking/settings", model="ErrorTrackingSettings")
-PROJECT_ERROR_TRACKING_UPDATE = E("PATCH", _PROJECT + "/error_tracking/settings",
-                                  model="ErrorTrackingSettings")
-PROJECT_WIKIS = E("GET", _PROJECT + "/wikis", params=names("with_content"), paged=True, model="WikiPage")
-PROJECT_WIKI_CREATE = E("POST", _PROJECT + "/wikis", model="WikiPage")
-PROJECT_WIKI = E("GET", _PROJECT + "/wikis/{slug:path}", model="WikiPage")
-PROJECT_WIKI_UPDATE = E("PUT", _PROJECT + "/wikis/{slug:path}", model="WikiPage")
+PROJECT_ERROR_TRACKING = E("GET", _PROJECT + "/error_tracking/settings")
+PROJECT_ERROR_TRACKING_UPDATE = E("PATCH", _PROJECT + "/error_tracking/settings")
+PROJECT_WIKIS = E("GET", _PROJECT + "/wikis", params=names("with_content"), paged=True)
+PROJECT_WIKI_CREATE = E("POST", _PROJECT + "/wikis")
+PROJECT_WIKI = E("GET", _PROJECT + "/wikis/{slug:path}")
+PROJECT_WIKI_UPDATE = E("PUT", _PROJECT + "/wikis/{slug:path}")
 PROJECT_WIKI_DELETE = E("DELETE", _PROJECT + "/wikis/{slug:path}")
-PROJECT_WIKI_ATTACHMENT = E("POST", _PROJECT + "/wikis/attachments", model="WikiAttachment")
-PROJECT_TAGS = E("GET", _PROJECT + "/repository/tags", job_token=True, params=names("search"), paged=True,
-                 model="RepositoryTag")  # the listing only
-PROJECT_TAG_CREATE = E("POST", _PROJECT + "/repository/tags", model="RepositoryTag")
-PROJECT_TAG = E("GET", _PROJECT + "/repository/tags/{tag:path}", model="RepositoryTag")
-PROJECT_TAG_DELETE = E("DELETE", _PROJECT + "/repository/tags/{tag:path}", undo="tag")
+PROJECT_WIKI_ATTACHMENT = E("POST", _PROJECT + "/wikis/attachments")
+PROJECT_TAGS = E("GET", _PROJECT + "/repository/tags", job_token=True, params=names("search"),
+                 paged=True)  # the listing only
+PROJECT_TAG_CREATE = E("POST", _PROJECT + "/repository/tags")
+PROJECT_TAG = E("GET", _PROJECT + "/repository/tags/{tag:path}")
+PROJECT_TAG_DELETE = E("DELETE", _PROJECT + "/repository/tags/{tag:path}",
+                       undo=TagDeletion(PROJECT_TAG_CREATE))
 _DOMAINS = _PROJECT + "/pages/domains"
-PROJECT_PAGES_DOMAINS = E("GET", _DOMAINS, paged=True, model="PagesDomain")
-PROJECT_PAGES_DOMAIN_CREATE = E("POST", _DOMAINS, also=("/pages/domains",), model="PagesDomain")
-PROJECT_PAGES_DOMAIN = E("GET", _DOMAINS + "/{domain}", model="PagesDomain")
-PROJECT_PAGES_DOMAIN_UPDATE = E("PUT", _DOMAINS + "/{domain}", family=_DOMAINS, also=("/pages/domains",),
-                                model="PagesDomain")
+PROJECT_PAGES_DOMAINS = E("GET", _DOMAINS, paged=True)
+PROJECT_PAGES_DOMAIN_CREATE = E("POST", _DOMAINS, also=("/pages/domains",))
+PROJECT_PAGES_DOMAIN = E("GET", _DOMAINS + "/{domain}")
+PROJECT_PAGES_DOMAIN_UPDATE = E("PUT", _DOMAINS + "/{domain}", family=_DOMAINS, also=("/pages/domains",))
 PROJECT_PAGES_DOMAIN_DELETE = E("DELETE", _DOMAINS + "/{domain}", family=_DOMAINS, also=("/pages/domains",))
 
 # -- issues -----------------------------------------------------------------------------------------------
-ISSUES = E("GET", "/issues", params=_ISSUE_QUERY, paged=True, model="Issue")
-PROJECT_ISSUES = E("GET", _PROJECT + "/issues", params=_ISSUE_QUERY, paged=True, model="Issue")
-ISSUE_CREATE = E("POST", _PROJECT + "/issues", also=("/issues",), model="Issue")
-ISSUE = E("GET", _ISSUE, params=names("with_labels_details"), model="Issue")
-ISSUE_UPDATE = E("PUT", _ISSUE, also=("/issues",), undo="issue", model="Issue")
+ISSUES = E("GET", "/issues", params=_ISSUE_QUERY, paged=True)
+PROJECT_ISSUES = E("GET", _PROJECT + "/issues", params=_ISSUE_QUERY, paged=True)
+ISSUE_CREATE = E("POST", _PROJECT + "/issues", also=("/issues",))
+ISSUE = E("GET", _ISSUE, params=names("with_labels_details"))
+ISSUE_UPDATE = E("PUT", _ISSUE, also=("/issues",), undo=ISSUE_UNDO)
 ISSUE_DELETE = E("DELETE", _ISSUE, also=("/issues",))
-ISSUE_NOTES = E("GET", _ISSUE + "/notes", paged=True, model="Note")
-ISSUE_NOTE_CREATE = E("POST", _ISSUE + "/notes", family=_ISSUE, also=("/issues",), model="Note")
-ISSUE_TODO = E("POST", _ISSUE + "/todo", model="Todo")
-ISSUE_TIME_STATS = E("GET", _ISSUE + "/time_stats", model="TimeStats")
+ISSUE_NOTES = E("GET", _ISSUE + "/notes", paged=True)
+ISSUE_NOTE_CREATE = E("POST", _ISSUE + "/notes", family=_ISSUE, also=("/issues",))
+ISSUE_TODO = E("POST", _ISSUE + "/todo")
+ISSUE_TIME_STATS = E("GET", _ISSUE + "/time_stats")
 ISSUE_TIME: Final[dict[str, Endpoint]] = {
-    action: E("POST", _ISSUE + "/" + action, family=_ISSUE, also=("/issues",), model="TimeStats")
+    action: E("POST", _ISSUE + "/" + action, family=_ISSUE, also=("/issues",))
     for action in ("time_estimate", "reset_time_estimate", "add_spent_time", "reset_spent_time")}
-ISSUE_RELATED_MERGE_REQUESTS = E("GET", _ISSUE + "/related_merge_requests", paged=True,
-                                 model="IssueMergeRequest")
-ISSUE_CLOSED_BY = E("GET", _ISSUE + "/closed_by", paged=True, model="IssueMergeRequest")
+ISSUE_RELATED_MERGE_REQUESTS = E("GET", _ISSUE + "/related_merge_requests", paged=True)
+ISSUE_CLOSED_BY = E("GET", _ISSUE + "/closed_by", paged=True)
 
 # -- deployments and environments (a job token reaches every one of them) ------------------------------------
 _DEPLOYMENT = _PROJECT + "/deployments/{deployment_id:int}"
 DEPLOYMENTS = E("GET", _PROJECT + "/deployments", job_token=True,
-                params=names("environment status updated_after updated_before"), paged=True,
-                model="Deployment")
-DEPLOYMENT_CREATE = E("POST", _PROJECT + "/deployments", also=(_PROJECT + "/environments",), job_token=True,
-                      model="Deployment")
-DEPLOYMENT = E("GET", _DEPLOYMENT, job_token=True, model="Deployment")
-DEPLOYMENT_UPDATE = E("PUT", _DEPLOYMENT, job_token=True, model="Deployment")
-DEPLOYMENT_MERGE_REQUESTS = E("GET", _DEPLOYMENT + "/merge_requests", job_token=True, paged=True,
-                              model="ShippedMergeRequest")
+                params=names("environment status updated_after updated_before"), paged=True)
+DEPLOYMENT_CREATE = E("POST", _PROJECT + "/deployments", also=(_PROJECT + "/environments",), job_token=True)
+DEPLOYMENT = E("GET", _DEPLOYMENT, job_token=True)
+DEPLOYMENT_UPDATE = E("PUT", _DEPLOYMENT, job_token=True)
+DEPLOYMENT_MERGE_REQUESTS = E("GET", _DEPLOYMENT + "/merge_requests", job_token=True, paged=True)
 ENVIRONMENTS = E("GET", _PROJECT + "/environments", job_token=True, params=names("states search"),
-                 paged=True, model="Environment")
-ENVIRONMENT = E("GET", _PROJECT + "/environments/{environment_id:int}", job_token=True, model="Environment")
+                 paged=True)
+ENVIRONMENT = E("GET", _PROJECT + "/environments/{environment_id:int}", job_token=True)
 _PROTECTED = _PROJECT + "/protected_environments"
-PROTECTED_ENVIRONMENTS = E("GET", _PROTECTED, feature="protected_environments", paged=True,
-                           model="ProtectedEnvironment")
-PROTECTED_ENVIRONMENT = E("GET", _PROTECTED + "/{name}", feature="protected_environments",
-                          model="ProtectedEnvironment")
-PROTECTED_ENVIRONMENT_CREATE = E("POST", _PROTECTED, feature="protected_environments",
-                                 model="ProtectedEnvironment")
+PROTECTED_ENVIRONMENTS = E("GET", _PROTECTED, feature=needs.PROTECTED_ENVIRONMENTS, paged=True)
+PROTECTED_ENVIRONMENT = E("GET", _PROTECTED + "/{name}", feature=needs.PROTECTED_ENVIRONMENTS)
+PROTECTED_ENVIRONMENT_CREATE = E("POST", _PROTECTED, feature=needs.PROTECTED_ENVIRONMENTS)
+_PROTECTION_UNDO = ProtectionChange(create=PROTECTED_ENVIRONMENT_CREATE)
+# A rule sent without an `id` is created: sent again after a lost answer it would be added twice.
+PROTECTED_ENVIRONMENT_UPDATE = E("PUT", _PROTECTED + "/{name}", family=_PROTECTED,
+                                 feature=needs.PROTECTED_ENVIRONMENT_UPDATE, undo=_PROTECTION_UNDO,
+                                 retry_safe=False)
 PROTECTED_ENVIRONMENT_DELETE = E("DELETE", _PROTECTED + "/{name}", family=_PROTECTED,
-                                 feature="protected_environments")
+                                 feature=needs.PROTECTED_ENVIRONMENTS, undo=_PROTECTION_UNDO)
 
 # -- container registry (a job token reaches the project's registry) ----------------------------------------
 PROJECT_TAG_PROTECTION_RULES = E("GET", _PROJECT + "/registry/protection/tag/rules", paged=True)
 PROJECT_REGISTRY_REPOSITORIES = E("GET", _PROJECT + "/registry/repositories", job_token=True,
-                                  params=names("tags_count"), paged=True, model="RegistryRepository")
-REGISTRY_REPOSITORY = E("GET", "/registry/repositories/{repository_id:int}", params=names("tags tags_count"),
-                        model="RegistryRepository")
-REGISTRY_REPOSITORY_DELETE = E("DELETE", _REPO, job_token=True, undo="registry")
-REGISTRY_TAGS = E("GET", _REPO + "/tags", job_token=True, paged=True, model="RegistryTag")
-REGISTRY_TAGS_DELETE = E("DELETE", _REPO + "/tags", job_token=True, undo="registry",
+                                  params=names("tags_count"), paged=True)
+REGISTRY_REPOSITORY = E("GET", "/registry/repositories/{repository_id:int}", params=names("tags tags_count"))
+REGISTRY_REPOSITORY_DELETE = E("DELETE", _REPO, job_token=True, undo=REGISTRY_UNDO)
+REGISTRY_TAGS = E("GET", _REPO + "/tags", job_token=True, paged=True)
+REGISTRY_TAGS_DELETE = E("DELETE", _REPO + "/tags", job_token=True, undo=REGISTRY_UNDO,
                          params=names("name_regex_delete name_regex_keep keep_n older_than"))
-REGISTRY_TAG = E("GET", _REPO + "/tags/{tag}", job_token=True, model="RegistryTagDetail")
+REGISTRY_TAG = E("GET", _REPO + "/tags/{tag}", job_token=True)
 REGISTRY_TAG_DELETE = E("DELETE", _REPO + "/tags/{tag}", family=_REPO + "/tags", job_token=True,
-                        undo="registry")
+                        undo=REGISTRY_UNDO)
 
 
 def _collect() -> tuple[Endpoint, ...]:
     """Every endpoint above, each given its name (`group_label_delete`, `user_moderation.ban`)."""
     found: list[Endpoint] = []
     for key, value in list(globals().items()):
+        if key.startswith("_"):
+            continue  # the module's own helpers (`_ARCHIVING`: the archive rule's view of two endpoints)
         tables = {"": value} if isinstance(value, Endpoint) else value if isinstance(value, dict) else {}
         for sub, endpoint in tables.items():
             if isinstance(endpoint, Endpoint):

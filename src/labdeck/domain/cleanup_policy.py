@@ -16,7 +16,8 @@ The run, as GitLab's `ContainerExpirationPolicies::CleanupService` and the third
    date is kept (`no creation date`).
 6. Tags matching a protection rule (`container_registry_protection_tag_rules` with a delete level;
    unanchored RE2, as `DeleteTagsService#filter_out_protected!`) are kept. They count towards `keep_n`.
-7. The rest are deleted. Space freed counts a shared digest once (as the bulk preview does).
+7. The rest are deleted. Space freed is the blobs no kept tag still uses (`registry_sizes`, as the bulk
+   preview counts it).
 
 With GitLab's own registry (the metadata database), `gitlab/cleanup_tags_service.rb` runs instead: it walks
 the tags in pages of 1,000 (`TAGS_PAGE_SIZE`, name order) and applies the rules, keep_n included, to each page
@@ -37,12 +38,19 @@ from datetime import UTC, datetime
 from enum import StrEnum
 from typing import Any, Final
 
+from labdeck.domain.capabilities import Capabilities
 from labdeck.domain.durations import parse_calendar_duration
+from labdeck.domain.features import CLEANUP_OLDER_THAN_60D, Feature
+from labdeck.domain.kept_values import changed
 from labdeck.domain.registry_cleanup import CleanupPlanner, CleanupRules, Reason, TagInfo, validate_pattern
+from labdeck.domain.registry_sizes import Figure
 
+# GitLab's `cadence_options`, `keep_n_options` and `older_than_options` (app/models/
+# container_expiration_policy.rb); `60d` came in 14.4 (commit c7be549c), the feature named beside it.
 CADENCES: Final = ("1d", "7d", "14d", "1month", "3month")
 KEEP_N_VALUES: Final = (1, 5, 10, 25, 50, 100)
-OLDER_THAN_VALUES: Final = ("7d", "14d", "30d", "90d")
+OLDER_THAN_VALUES: Final = ("7d", "14d", "30d", "60d", "90d")
+OLDER_THAN_FEATURES: Final[dict[str, Feature]] = {"60d": CLEANUP_OLDER_THAN_60D}
 DEFAULT_MAX_LIST_SIZE: Final = 200
 GITLAB_REGISTRY_PAGE: Final = 1000
 NOT_INCLUDED: Final = "is not included in the list"
@@ -82,28 +90,44 @@ class Policy:
         """`container_expiration_policy_attributes` for `PUT /projects/:id` (every editable value)."""
         return {name: getattr(self, name) for name in EDITABLE}
 
+    def changed_attributes(self, loaded: Policy | None) -> dict[str, Any]:
+        """The attributes a save of this edit of `loaded` sends: the values that differ from it (every value
+        when nothing was loaded). A value the operator did not change is not sent, so the instance keeps it
+        as it holds it, whether labdeck knows it or not."""
+        return self.attributes() if loaded is None else changed(loaded.attributes(), self.attributes())
+
     def same_settings(self, other: Policy) -> bool:
         """Whether the editable values agree (`next_run_at` aside: every save moves it)."""
         return self.attributes() == other.attributes()
 
-    def errors(self) -> dict[str, list[str]]:
+    def errors(self, *, older_than: Sequence[str] = OLDER_THAN_VALUES,
+               kept: Policy | None = None) -> dict[str, list[str]]:
         """GitLab's model validation (`app/models/container_expiration_policy.rb`), its messages by
-        attribute; empty when GitLab would accept the policy."""
+        attribute; empty when GitLab would accept the policy. `older_than`: the values the instance accepts
+        (`older_than_values(version)`). `kept`: the policy as the instance holds it; a value still as it
+        was loaded is the instance's own (a newer GitLab's, perhaps) and not held to labdeck's lists."""
         problems: dict[str, list[str]] = {}
+
+        def listed(name: str, allowed: Sequence[Any]) -> bool:
+            value = getattr(self, name)
+            return value in allowed or (kept is not None and getattr(kept, name) == value)
+
         if not self.cadence:
             problems.setdefault("cadence", []).append(BLANK)
-        if self.cadence not in CADENCES:
+        if not listed("cadence", CADENCES):
             problems.setdefault("cadence", []).append(NOT_INCLUDED)
-        if self.older_than is not None and self.older_than not in OLDER_THAN_VALUES:
+        if self.older_than is not None and not listed("older_than", older_than):
             problems["older_than"] = [NOT_INCLUDED]
-        if self.keep_n is not None and self.keep_n not in KEEP_N_VALUES:
+        if self.keep_n is not None and not listed("keep_n", KEEP_N_VALUES):
             problems["keep_n"] = [NOT_INCLUDED]
-        if self.enabled:
+        if self.enabled:  # `presence: true, if: :enabled?`, then `untrusted_regexp: true, if: :enabled?`
+            if not (self.name_regex or "").strip():  # Rails' `blank?`: nil, empty or only spaces
+                problems["name_regex"] = [BLANK]
             for name in ("name_regex", "name_regex_keep"):
                 pattern = getattr(self, name)
                 if pattern is not None and (message := validate_pattern(pattern)) is not None:
                     detail = message.removeprefix("invalid RE2 regular expression: ")
-                    problems[name] = [f"not valid RE2 syntax: {detail}"]
+                    problems.setdefault(name, []).append(f"not valid RE2 syntax: {detail}")
         return problems
 
     def cadence_seconds(self) -> int | None:
@@ -112,6 +136,15 @@ class Policy:
 
 def _text(value: Any) -> str | None:
     return None if value is None else str(value)
+
+
+def older_than_values(version: tuple[int, int, int] | None = None) -> tuple[str, ...]:
+    """The `older_than` values GitLab of `version` accepts (`60d` from 14.4); every one when the version is
+    not known (nothing known, nothing held back)."""
+    capabilities = Capabilities(version=version)
+    needed = {value: OLDER_THAN_FEATURES.get(value) for value in OLDER_THAN_VALUES}
+    return tuple(value for value, feature in needed.items()
+                 if feature is None or capabilities.supports(feature) is None)
 
 
 def policy_errors_text(errors: Mapping[str, list[str]]) -> str:
@@ -149,7 +182,7 @@ class RepositoryPlan:
     reasons: list[PolicyReason]
     keep_n: int | None
     max_list_size: int
-    bytes_freed: int
+    freed: Figure  # the blobs no kept tag uses (`registry_sizes`)
     ties: tuple[str, ...] = ()
     counts: dict[PolicyReason, int] = field(default_factory=dict)
 
@@ -161,6 +194,10 @@ class RepositoryPlan:
     @property
     def deleted_count(self) -> int:
         return self.counts.get(PolicyReason.DELETE, 0)
+
+    @property
+    def bytes_freed(self) -> int:
+        return self.freed.bytes
 
     @property
     def truncated(self) -> bool:
@@ -239,7 +276,7 @@ class PolicyPlanner:
             counts[reason] += 1
         limit = 0 if self._pages is not None else max(max_list_size, 0)  # GitLab's registry: bound by time
         return RepositoryPlan(self.tags, reasons, policy.keep_n, limit,
-                              self.bulk.bytes_freed(deleted), self._ties(reasons, policy.keep_n), counts)
+                              self.bulk.freed(deleted), self._ties(reasons, policy.keep_n), counts)
 
     def _ties(self, reasons: list[PolicyReason], keep_n: int | None) -> tuple[str, ...]:
         """Names of candidates whose date equals the date at the keep_n boundary, when that date is shared

@@ -6,6 +6,9 @@ project's environments and deployments with an injected `now` (pure; the service
 - A row shows the newest deployment (status, ref, short SHA, who, when, age), the success rate over 7
   and 30 days (successes over finished deployments), deployments per day over 30 days for a sparkline,
   and whether its newest deployment failed in the last 24 hours (those rows come first).
+- The board's failure figure is `deploy_failures`' (deployments that failed in the last 24 hours), the
+  overview's too; a row's `failed_recently` (its newest deployment failed in the last 24 hours) orders
+  the rows.
 - Drift: an environment runs the commit of its newest successful deployment. Against production, an
   environment is `same`, `ahead` (production's commit is in its history: how many successful deployments
   it has had since), `behind` (its commit is in production's history: how many production has had since),
@@ -38,6 +41,7 @@ class DeployRecord:
     sha: str
     user: str
     created_at: datetime
+    updated_at: datetime | None = None  # when it finished (a failure: when it failed)
 
 
 @dataclass(frozen=True)

@@ -9,6 +9,7 @@
   `user_id`, `group_id`, `access_level`; access levels are 30 (Developer), 40 (Maintainer), 60 (Admin).
 - A deployment's commit SHA: 7 to 40 hexadecimal characters (an abbreviated or a full SHA-1), or 64 (a full
   SHA-256 of a repository in that object format); anything else is refused before it is sent.
+- The listing's `updated_after`/`updated_before` bounds (`updated_within`: both include the instant).
 - Summaries for the timeline: deployments per day, success rate, the last successful deployment.
 """
 
@@ -20,6 +21,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from typing import Any
+
+from labdeck.domain.digits import integer_value
 
 STATUSES: tuple[str, ...] = ("created", "running", "success", "failed", "canceled")
 FINISHED: frozenset[str] = frozenset({"success", "failed", "canceled"})
@@ -60,6 +63,19 @@ def allowed_transitions(current: str) -> tuple[str, ...]:
             continue
         out.append(status)
     return tuple(out)
+
+
+def updated_within(updated_at: datetime | None, after: datetime | None = None,
+                   before: datetime | None = None) -> bool:
+    """Whether a deployment updated at `updated_at` passes the listing's `updated_after`/`updated_before`
+    filters: both bounds include the instant (GitLab's `Deployment` includes `UpdatedAtFilterable`,
+    `app/models/concerns/updated_at_filterable.rb`: `updated_at >= after`, `updated_at <= before`). One
+    without an update time passes no bound."""
+    if after is None and before is None:
+        return True
+    if updated_at is None:
+        return False
+    return (after is None or updated_at >= after) and (before is None or updated_at <= before)
 
 
 def can_transition(current: str, new: str) -> bool:
@@ -123,9 +139,8 @@ def rule_problems(element: Mapping[str, Any], index: int = 0) -> list[str]:
         chosen = [f"deploy_access_levels[{index}][{key}]" for key in present]
         return [f"{', '.join(chosen)} are mutually exclusive"]
     key = present[0]
-    try:
-        value = int(str(element[key]))
-    except ValueError:
+    value = integer_value(element[key])
+    if value is None:
         return [f"deploy_access_levels[{index}][{key}] is invalid"]
     if key == "access_level" and value not in ACCESS_LEVELS:
         return [f"deploy_access_levels[{index}][access_level] does not have a valid value"]
@@ -138,7 +153,7 @@ def parse_rule(element: Mapping[str, Any], index: int = 0) -> DeployRule:
     if problems:
         raise RuleError(", ".join(problems))
     key = next(k for k in RULE_KEYS if _present(element, k))
-    return DeployRule(**{key: int(str(element[key]))})
+    return DeployRule(**{key: integer_value(element[key])})
 
 
 def level_description(level: int | None) -> str:

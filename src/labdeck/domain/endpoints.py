@@ -1,5 +1,7 @@
 """What an endpoint is: a method and a path template with typed segments, and the facts the layers read
-from it (cache family, the feature it needs, whether a CI job token reaches it, its undo rule).
+from it (cache family, the feature it needs, whether a CI job token reaches it, its undo rule). The feature
+(`labdeck.domain.features.Feature`) and the undo rule (`labdeck.domain.undo_rules.UndoRule`) are objects the
+endpoint holds, never names; the model of its body is the api's (`labdeck.api.bindings`), not the domain's.
 
 The declarations themselves are in `labdeck.domain.catalogue`; this module is the mechanism:
 
@@ -19,14 +21,19 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Final, Literal, NewType
+from typing import TYPE_CHECKING, Final, Literal, NewType
 from urllib.parse import unquote
 
+from labdeck.domain.digits import integer_value
+from labdeck.domain.features import Feature
 from labdeck.domain.paths import segment
+
+if TYPE_CHECKING:
+    from labdeck.domain.undo_rules import UndoRule
 
 Method = Literal["GET", "POST", "PUT", "PATCH", "DELETE"]
 _PLACEHOLDER: Final = re.compile(r"\{(\w+)(?::(\w+))?\}")
-_MATCHERS: Final = {"text": r"[^/]+", "int": r"\d+", "path": r".+"}
+_MATCHERS: Final = {"text": r"[^/]+", "int": r"[0-9]+", "path": r".+"}
 # What every paged list takes (doc/api/rest/index.md, "Pagination"): offset pages, and keyset pages, which
 # GitLab orders by `order_by`/`sort` (the next page is a `Link` URL, sent as the server wrote it).
 PAGINATION: Final = frozenset({"page", "per_page", "pagination", "order_by", "sort"})
@@ -87,7 +94,10 @@ def _segment_value(name: str, kind: str, value: object) -> str:
     if kind == "int":
         if isinstance(value, bool) or not isinstance(value, int | str):
             raise TypeError(f"{name} must be an integer, not {type(value).__name__}")
-        return str(int(value))  # "../x" raises ValueError: never sent
+        number = integer_value(value)
+        if number is None:  # "../x", "²", "٣": never sent
+            raise ValueError(f"{name} must be an integer in ASCII digits")
+        return str(number)
     return segment(value)  # "" stays an empty segment: the client refuses it as an unreadable identity
 
 
@@ -96,21 +106,21 @@ class Endpoint:
     """One REST endpoint. `family`: the template of the cached lists a change through it empties (None:
     its own template); `also`: other families it changes, written over the same segment names;
     `feature`: the `Feature` it needs (edition, version); `job_token`: a CI job token authenticates here;
-    `undo`: the journal's rule for it (`labdeck.domain.journal_rules`); `params`: the query parameters
-    labdeck may send (names as the service writes them: `filter` for `filter[environment_scope]`);
-    `paged`: a list walked page by page (it takes `PAGINATION` too); `model`: the name of its body's
-    model (of one item for a list), `None` when labdeck reads no body."""
+    `undo`: the journal's rule for it (an `UndoRule`, `labdeck.domain.undo_rules`); `params`: the query
+    parameters labdeck may send (names as the service writes them: `filter` for `filter[environment_scope]`);
+    `paged`: a list walked page by page (it takes `PAGINATION` too); `retry_safe`: the client may send it
+    again after a lost answer (False for a PUT that also creates: a rule sent with no id is added twice)."""
 
     method: Method
     template: str
     family: str | None = None
     also: tuple[str, ...] = ()
-    feature: str | None = None
+    feature: Feature | None = None
     job_token: bool = False
-    undo: str | None = None
+    undo: UndoRule | None = field(default=None, compare=False)
     params: frozenset[str] = frozenset()
     paged: bool = False
-    model: str | None = None
+    retry_safe: bool = True
     name: str = ""
     segments: tuple[tuple[str, str], ...] = field(init=False, repr=False, compare=False)
     _pattern: re.Pattern[str] = field(init=False, repr=False, compare=False)

@@ -12,13 +12,15 @@ from dataclasses import dataclass
 from typing import Final
 from urllib.parse import unquote, urlsplit
 
+from labdeck.domain.features import PROTECTED_ENVIRONMENTS, Feature
+
 # labdeck areas a job token can work in: the job's own project's container registry and its deployments
 # and environments; labdeck's own tasks and the request log need no API at all.
 JOB_TOKEN_AREAS: Final[frozenset[str]] = frozenset({"registry", "deployments", "tasks", "log"})
 # Areas opened on the job's project at once (they are about one project).
 PROJECT_SCOPED_AREAS: Final[frozenset[str]] = frozenset({"registry", "deployments"})
 # Features of those areas that a job token cannot reach.
-JOB_TOKEN_UNREACHABLE: Final[frozenset[str]] = frozenset({"protected_environments"})
+JOB_TOKEN_UNREACHABLE: Final[frozenset[Feature]] = frozenset({PROTECTED_ENVIRONMENTS})
 NOT_WITH_JOB_TOKEN: Final = "not reachable with a CI job token"
 
 

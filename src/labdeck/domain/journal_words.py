@@ -11,19 +11,30 @@ from collections.abc import Mapping
 from typing import Any
 
 from labdeck.domain.access_levels import AccessLevel
-from labdeck.domain.journal_rules import POLICY, USER_OPS, issue_state
+from labdeck.domain.digits import integer_value
+from labdeck.domain.journal_rules import ARCHIVE_OPS, POLICY, USER_OPS, issue_state
+from labdeck.domain.protection_rules import describe_rules
 
 # The state GitLab's API calls each account condition, in words
 _STATES = {"blocked_pending_approval": "pending approval", "ldap_blocked": "blocked by LDAP"}
 # A deletion's target, in words, when the snapshot is known (what is gone)
 _DELETED = {"member.remove": "removed", "label.delete": "deleted", "badge.delete": "deleted",
-            "tag.delete": "deleted", "variable.delete": "deleted", "registry.delete": "deleted"}
+            "tag.delete": "deleted", "variable.delete": "deleted", "registry.delete": "deleted",
+            "protected_environment.delete": "unprotected"}
 
 
 def change_phrase(operation: str, target: str) -> str:
     """`delete CI variable MY_VAR of acme` (not `delete CI variable of variable MY_VAR of acme`): the
-    operation and its target, the target's leading noun left out when the operation ends with it."""
+    operation and its target, the target's leading noun (one or two words: `wiki page`) left out when the
+    operation ends with it."""
+    said = target.split(" ")
+    for length in (2, 1):  # `create wiki page` + `wiki page home of acme/app`: the noun said once
+        noun, rest = " ".join(said[:length]), " ".join(said[length:])
+        if rest and len(said) > length and operation.endswith(" " + noun):
+            return f"{operation} {rest}"
     noun, _, rest = target.partition(" ")
+    if operation.endswith(" rules"):  # `change deploy rules of environment production of acme/app`
+        return f"{operation} of {target}"
     if rest and operation.endswith(" " + noun):
         return f"{operation} {rest}"
     if rest and noun == "user" and operation.endswith(" member"):
@@ -50,9 +61,10 @@ def words(value: Any) -> str:
 
 
 def _level(value: Any) -> str:
+    number = integer_value(value)
     try:
-        return AccessLevel(int(value)).label
-    except (TypeError, ValueError):
+        return AccessLevel(number).label if number is not None else words(value)
+    except ValueError:
         return words(value)
 
 
@@ -106,6 +118,12 @@ def change_rows(kind: str, operation: str, before: Mapping[str, Any] | None,
         return _issue_rows(before, after) if ok and after else []
     if kind == "project.update":
         return _policy_rows(before, after) if ok and after else []
+    if kind == "protected_environment.update":
+        return [("who may deploy", words(describe_rules(before)),
+                 words(describe_rules(after)) if ok and after else "not done")]
+    if kind in ARCHIVE_OPS and "archived" in before:
+        after_change = words(kind == "project.archive") if ok else "not done"
+        return [("archived", words(before.get("archived")), after_change)]
     if kind in _DELETED:
         return [("", what_was(kind, before), _DELETED[kind] if ok else "not done")]
     return []
@@ -122,5 +140,66 @@ def what_was(kind: str, before: Mapping[str, Any]) -> str:
         return f"variable {before.get('key')}{where}"
     if kind == "badge.delete":
         return f"badge {before.get('name') or before.get('link_url') or before.get('id')}"
+    if kind == "protected_environment.delete":
+        return f"protection of {before.get('name')} ({words(describe_rules(before))} may deploy)"
     noun = {"label.delete": "label", "tag.delete": "tag"}.get(kind, "item")
     return f"{noun} {before.get('name') or before.get('title') or before.get('id')}"
+
+
+def _owned(target: str) -> tuple[str, str]:
+    """`@alice of acme` -> (`@alice`, `acme`)."""
+    who, _, where = target.partition(" of ")
+    return who, where or "its owner"
+
+
+def _issue_undo(target: str, before: Mapping[str, Any], body: Mapping[str, Any]) -> str:
+    """`reopen acme/app#6`, `set acme/app#6 back to labels bug, ux`, or both."""
+    verb = {"reopen": "reopen", "close": "close"}.get(str(body.get("state_event")), "")
+    back = []
+    if "labels" in body:
+        back.append(f"labels {words(issue_state(before)['labels'])}")
+    if "assignee_ids" in body:
+        back.append(f"assignees {_people(before)}")
+    if "milestone_id" in body:
+        back.append(f"milestone {words(before.get('milestone'))}")
+    if verb and back:
+        return f"{verb} {target} and set its {', '.join(back)} back"
+    return f"{verb} {target}" if verb else f"set {target} back to {', '.join(back) or 'as it was'}"
+
+
+def undo_phrase(kind: str, target: str, before: Mapping[str, Any] | None,
+                inverse: Mapping[str, Any] | None) -> str:
+    """What undoing an entry does, in words: `unblock @bob`, `add @alice back to acme as Developer`,
+    `reopen acme/app#6`, `recreate label bug of acme` (never the change that was made)."""
+    known = before or {}
+    body = inverse.get("body") if isinstance(inverse, Mapping) else None
+    body = body if isinstance(body, Mapping) else {}
+    if kind.startswith("user.") and kind.split(".", 1)[1] in USER_OPS:
+        return f"{USER_OPS[kind.split('.', 1)[1]][1]} {target}"
+    if kind == "member.remove":
+        who, where = _owned(target)
+        until = f" until {known['expires_at']}" if known.get("expires_at") else ""
+        return f"add {who} back to {where} as {_level(known.get('access_level'))}{until}"
+    if kind == "member.level":
+        return f"set {target} back to {_level(known.get('access_level'))}"
+    if kind == "issue.update":
+        return _issue_undo(target, known, body)
+    if kind == "project.update":
+        return f"put the cleanup policy of {target} back as it was"
+    if kind in ARCHIVE_OPS:
+        return f"{'unarchive' if kind == 'project.archive' else 'archive'} {target}"
+    if kind == "tag.delete":
+        commit = known.get("commit")
+        sha = commit.get("id") if isinstance(commit, Mapping) else None
+        return f"recreate {target}" + (f" on commit {str(sha)[:8]}" if sha else "")
+    if kind in _DELETED:
+        return f"recreate {target}"
+    return f"undo {target}"
+
+
+def undo_question(kind: str, operation: str, target: str, before: Mapping[str, Any] | None,
+                  inverse: Mapping[str, Any] | None, refusal: str | None) -> str:
+    """The undo's confirmation (`Undo: unblock @bob?`), or why the entry cannot be undone."""
+    if refusal is not None:
+        return f"Cannot undo {change_phrase(operation, target)}: {refusal}"
+    return f"Undo: {undo_phrase(kind, target, before, inverse)}?"

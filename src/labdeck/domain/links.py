@@ -24,6 +24,8 @@ from enum import StrEnum
 from typing import Final
 from urllib.parse import unquote
 
+from labdeck.domain.digits import is_digits, parse_digits
+
 _DEFAULT_PORTS: Final = {"http": 80, "https": 443}
 # Other schemes WHATWG calls special (the `\` rule and slash skipping apply to them too).
 _SPECIAL: Final = frozenset({"http", "https", "ws", "wss", "ftp", "file"})
@@ -79,7 +81,7 @@ def _ends_in_number(parts: list[str]) -> bool:
     last = parts[-1] if parts[-1] != "" or len(parts) == 1 else parts[-2]
     if last == "":
         return False
-    return (last.isascii() and last.isdigit()) or re.fullmatch(r"0[xX][0-9A-Fa-f]*", last) is not None
+    return is_digits(last) or re.fullmatch(r"0[xX][0-9A-Fa-f]*", last) is not None
 
 
 def _ipv4(host: str) -> str | None:
@@ -141,9 +143,9 @@ def parse_link(url: str) -> ParsedLink | None:
     colon = hostport.rfind(":")
     if colon != -1 and "]" not in hostport[colon:]:
         host_text, port_text = hostport[:colon], hostport[colon + 1:]
-    if port_text and not (port_text.isascii() and port_text.isdigit() and int(port_text) <= 65535):
+    port = parse_digits(port_text) if port_text else None
+    if port_text and (port is None or port > 65535):
         return None
-    port = int(port_text) if port_text else None
     if port == _DEFAULT_PORTS.get(scheme):
         port = None
     try:

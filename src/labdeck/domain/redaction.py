@@ -14,6 +14,8 @@ import re
 import threading
 from collections.abc import Iterable
 
+from labdeck.domain.digits import is_digits
+
 # GitLab's token prefixes (its "Token prefixes" table): personal, project, group access and impersonation
 # tokens, OAuth application secrets, deploy, runner (and runner created by registration), CI/CD job,
 # trigger, feed, incoming mail, agent, workspace, SCIM and feature flags client tokens. Only these: a rule
@@ -77,6 +79,15 @@ def redact_known(text: str, secrets: Iterable[str] = ()) -> str:
     return text
 
 
+def redact_known_bytes(data: bytes, secrets: Iterable[str] = ()) -> bytes:
+    """`redact_known` for bytes that need not be text (an answer that is not UTF-8, written out as it came):
+    each secret's bytes replaced, every other byte kept as it was (undecodable bytes round-trip through
+    `surrogateescape`)."""
+    text = data.decode("utf-8", "surrogateescape")
+    redacted = redact_known(text, secrets)
+    return data if redacted is text else redacted.encode("utf-8", "surrogateescape")
+
+
 def redact(text: str, secrets: Iterable[str] = ()) -> str:
     """Remove registered and given secret values, and anything that looks like a token, from `text`."""
     text = redact_known(text, secrets)
@@ -94,7 +105,7 @@ def _secret_like(match: re.Match[str]) -> str:
     run = match.group()
     if _HEX.search(run):
         return REDACTED
-    if any(c.isupper() for c in run) and any(c.islower() for c in run) and any(c.isdigit() for c in run):
+    if any(c.isupper() for c in run) and any(c.islower() for c in run) and any(is_digits(c) for c in run):
         return REDACTED
     return run
 

@@ -1,19 +1,22 @@
 """Sanitising untrusted server text: control characters become visible, once, at the model boundary; and
 the cheap checks (of a raw JSON body, of a decoded value) that let a clean response skip the walk.
 
-Besides C0 and C1 controls, the characters that make one name look like another are made visible:
-bidirectional controls (U+202A to U+202E, U+2066 to U+2069: `alice` + U+202E + `ecila` shows reversed) and
-zero-width ones (U+200B to U+200F, U+2060, U+FEFF), each as `<U+202E>`."""
+Besides C0 and C1 controls, the characters that make one name look like another are made visible: every
+format character and default-ignorable code point (`domain.hidden_characters`, the one list): bidirectional
+controls (`alice` + U+202E + `ecila` shows reversed), zero-width ones, U+2063 INVISIBLE SEPARATOR, U+061C
+ARABIC LETTER MARK, the tag characters, the Hangul fillers, ..., each as `<U+202E>`."""
 
 from __future__ import annotations
 
 import json
 import re
 
-# C0 controls except \t and \n, DEL, C1 controls (U+0080 to U+009F), zero-width and bidi controls.
-_INVISIBLE = "\u200b-\u200f\u202a-\u202e\u2060\u2066-\u2069\ufeff"
-_CONTROL = re.compile(f"[\x00-\x08\x0b-\x1f\x7f\x80-\x9f{_INVISIBLE}]")
-_IN_LINE = re.compile(f"[\x00-\x1f\x7f\x80-\x9f{_INVISIBLE}]")  # the same, and tab and newline
+from labdeck.domain import hidden_characters as hidden
+
+# C0 controls except \t and \n, DEL, C1 controls, and the format and default-ignorable characters.
+_CONTROL = re.compile(hidden.character_class())
+_IN_LINE = re.compile(hidden.character_class("\t\n"))  # the same, and tab and newline
+_ASCII_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f]")  # what ASCII text can hold of them (a cheaper search)
 
 
 def _visible(match: re.Match[str]) -> str:
@@ -27,9 +30,9 @@ def _visible(match: re.Match[str]) -> str:
 
 
 def sanitize(text: str) -> str:
-    """Return `text` with C0 (except tab and newline), DEL, C1, bidi and zero-width controls replaced by
-    visible forms."""
-    if not _CONTROL.search(text):
+    """Return `text` with C0 (except tab and newline), DEL, C1 and every format or default-ignorable
+    character (`domain.hidden_characters`) replaced by visible forms."""
+    if not (_ASCII_CONTROL if text.isascii() else _CONTROL).search(text):
         return text
     return _CONTROL.sub(_visible, text)
 
@@ -60,26 +63,25 @@ def sanitize_deep(value: object) -> object:
 
 
 # What a JSON body holding a control character in some string must contain: the raw byte (C0 but tab and
-# newline, DEL), a short escape (`\b`, `\f`, `\r`), a `\uXXXX` escape of C0, DEL, C1, a zero-width or a bidi
-# control (hex in any case), C1 in UTF-8 (C2 80 to C2 9F), or a zero-width or bidi control in UTF-8 (E2 80 8B
-# to 8F, E2 80 AA to AE, E2 81 A0, E2 81 A6 to A9, EF BB BF). A body in UTF-16 or UTF-32 holds NUL bytes, so
-# it always matches. Each search starts with a literal byte (one pattern with every alternative was 25 times
-# slower: 2 ms for a page of 100 issues with newlines in their descriptions); E2 starts common punctuation
-# (quotes, dashes, the ellipsis), so its search is a pattern anchored on that byte.
+# newline, DEL), a short escape (`\b`, `\f`, `\r`), the `\uXXXX` escape of a hidden character (hex in any
+# case; astral ones as surrogate pairs), or a hidden character's UTF-8 form. A body in UTF-16 or UTF-32 holds
+# NUL bytes, so it always matches. Each UTF-8 search starts with a literal byte (one pattern with every
+# alternative was 25 times slower: 2 ms for a page of 100 issues with newlines in their descriptions); a
+# body that is all ASCII needs none of them.
 _RAW_CONTROL_BYTES = bytes([*range(0x00, 0x09), *range(0x0B, 0x20), 0x7F])
-_ESCAPED_CONTROL = re.compile(rb"\\(?:[bfr]|u(?:00(?:[01][0-9a-fA-F]|7[fF]|[89][0-9a-fA-F])"
-                              rb"|20(?:0[b-fB-F]|2[a-eA-E]|6[06-9])|[fF][eE][fF][fF]))")
-_C1_UTF8 = re.compile(rb"\xc2[\x80-\x9f]")
-_INVISIBLE_UTF8 = re.compile(rb"\xe2(?:\x80[\x8b-\x8f\xaa-\xae]|\x81[\xa0\xa6-\xa9])")
+_ESCAPED_CONTROL = hidden.escape_pattern()
+_HIDDEN_UTF8 = hidden.utf8_patterns()
+_HIDDEN_OR_DEL_UTF8 = hidden.utf8_pattern()
 
 
 def may_hold_control(body: bytes, *, strict_json: bool = False) -> bool:
     """False only when the JSON text `body` cannot decode to any string (key or value) holding a character
-    that `sanitize` replaces; True (a walk is needed) otherwise. Under 1 ms per MB when the body has no
-    backslash and no C2, E2 or EF byte, about 0.5 ms per MB when it has (2 to 3 ms per MB of text dense
-    with typographic quotes and dashes, E2 80 9x). `strict_json`: the body has been
-    decoded by a strict JSON parser already, which refuses raw C0 bytes inside strings, so of the raw
-    control bytes only DEL is looked for (a search, not a copy of the body)."""
+    that `sanitize` replaces; True (a walk is needed) otherwise. About 1 ms per MB for a body that is all
+    ASCII; for other bodies one fast scan per byte that starts a hidden character's UTF-8 form
+    (`hidden_characters.utf8_patterns`), then a search where that byte occurs: under 1 ms per MB of CJK
+    text, a few ms per MB of text dense with typographic quotes, Arabic letters or emoji (their lead bytes).
+    `strict_json`: the body has been decoded by a strict JSON parser already, which refuses raw C0 bytes
+    inside strings, so of the raw control bytes only DEL is looked for (a search, not a copy of the body)."""
     if strict_json:
         if b"\x7f" in body:
             return True
@@ -87,11 +89,23 @@ def may_hold_control(body: bytes, *, strict_json: bool = False) -> bool:
         return True
     if b"\\" in body and _ESCAPED_CONTROL.search(body) is not None:
         return True
-    if b"\xc2" in body and _C1_UTF8.search(body) is not None:
-        return True
-    if b"\xe2" in body and _INVISIBLE_UTF8.search(body) is not None:
-        return True
-    return b"\xef" in body and b"\xef\xbb\xbf" in body  # memchr first: a 3-byte search costs 1.5 ms per MB
+    return _hidden_utf8_in(body)
+
+
+def _hidden_utf8_in(body: bytes) -> bool:
+    """Whether `body` holds the UTF-8 form of a non-ASCII hidden character."""
+    if body.isascii():
+        return False
+    return any(lead in body and pattern.search(body) is not None for lead, pattern in _HIDDEN_UTF8)
+
+
+def escape_hidden_in_json(text: bytes) -> bytes:
+    """JSON text (UTF-8) with DEL and every non-ASCII character `sanitize` replaces written as its `\\uXXXX`
+    escape (a surrogate pair above U+FFFF): the same data, and a terminal shows the escape, not an invisible
+    character or a reordered line (`labdeck api`'s output; JSON encoders escape C0 themselves)."""
+    if b"\x7f" not in text and not _hidden_utf8_in(text):
+        return text
+    return _HIDDEN_OR_DEL_UTF8.sub(lambda m: hidden.json_escape(ord(m.group().decode("utf-8"))), text)
 
 
 def sanitize_json(value: object) -> object:

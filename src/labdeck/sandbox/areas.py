@@ -18,6 +18,7 @@ AREA_MODULES: dict[str, str] = {  # area name (it also names the area's seed str
     "instance": "instance",
     "application_settings": "application_settings",
     "projects": "projects.projects",
+    "project_archive": "projects.archive",
     "groups": "groups.groups",
     "group_projects": "groups.projects",
     "group_members": "groups.members",
@@ -39,6 +40,8 @@ AREA_MODULES: dict[str, str] = {  # area name (it also names the area's seed str
     "forks": "projects.forks",
     "deployments": "deployments.deployments",
     "environments": "deployments.environments",
+    "protected_environments": "deployments.protected",
+    "protected_environment_update": "deployments.protected_update",
     "graphql": "graphql",
 }
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from labdeck.domain.digits import parse_digits
 from labdeck.sandbox.errors import SandboxError
 from labdeck.sandbox.params import Params
 from labdeck.sandbox.store import Store, Token, User
@@ -56,9 +57,19 @@ def _presented(headers: dict[str, str], params: Params) -> tuple[str, str] | Non
 def find_user(store: Store, identifier: str) -> User | None:
     """A user by id (all digits) or by username, case-insensitive, as GitLab's `find_user`."""
     identifier = identifier.strip()
-    if identifier.isdigit():
-        return store.users.get(int(identifier))
+    number = parse_digits(identifier)
+    if number is not None:
+        return store.users.get(number)
     return store.user_by_username(identifier)
+
+
+def caller_outside_body(store: Store, headers: dict[str, str], query: Params, *,
+                        job_token_allowed: bool = True) -> Identity | None:
+    """The caller named by a credential in the headers or the query string, checked (the 401/403 GitLab
+    gives raised) before the body is read; None when no credential is there (it may be in the body)."""
+    if _presented(headers, query) is None:
+        return None
+    return identify(store, headers, query, job_token_allowed=job_token_allowed)
 
 
 def identify(store: Store, headers: dict[str, str], params: Params, *,

@@ -2,25 +2,29 @@
 
 One place decides what exists, so routes never hard-code it:
 
-- `route_available(path, options)`: a route that lives in GitLab's `ee/lib` is not mounted on Community
-  Edition, and a route introduced after the version played is not mounted either; both then answer as
-  GitLab's catch-all route does (404 `{"error":"404 Not Found"}`).
-- `has_feature(options, name)`: Premium behaviour inside a route that CE also serves (issue weight and health
-  status, the `/promote` quick action, `environment_scope` on group variables). CE ignores such parameters
-  and leaves the fields out of its answers.
+- `route_available(path, options, methods)`: a route that lives in GitLab's `ee/lib` is not mounted on
+  Community Edition, and a route introduced after the version played is not mounted either; both then
+  answer as GitLab's catch-all route does (404 `{"error":"404 Not Found"}`), a method missing on a path
+  that other methods serve too included (`app.Unmounted`).
+- `has_feature(options, feature)`: Premium behaviour inside a route that CE also serves (issue weight and
+  health status, the `/promote` quick action, `environment_scope` on group variables). CE ignores such
+  parameters and leaves the fields out of its answers.
 - `version_body(options, metadata=...)`: what `GET /version` and `GET /metadata` answer for that version.
 
 The facts (which endpoint needs which feature, which features are Premium and which version introduced them)
-are the endpoint catalogue's (`labdeck.domain.catalogue`), the same the client's capability checks read; an
-endpoint whose feature the catalogue does not name exists in every edition and version the sandbox plays.
+are the endpoint catalogue's (`labdeck.domain.catalogue`: each endpoint holds its `Feature` object,
+`labdeck.domain.features`), the same the client's capability checks read; an endpoint that holds no feature
+exists in every edition and version the sandbox plays.
 """
 
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Iterable
 from typing import Any, Final
 
-from labdeck.domain.catalogue import FEATURES, Feature, endpoints_shaped
+from labdeck.domain.catalogue import endpoints_shaped
+from labdeck.domain.features import Feature
 from labdeck.sandbox.options import SandboxOptions
 
 # Fields of an issue that only EE's entity exposes.
@@ -34,19 +38,21 @@ def _missing(feature: Feature, options: SandboxOptions) -> bool:
     return feature.introduced is not None and options.version_tuple[:2] < feature.introduced
 
 
-def route_available(path: str, options: SandboxOptions) -> bool:
+def route_available(path: str, options: SandboxOptions, methods: Iterable[str] = ()) -> bool:
     """Whether GitLab of this edition and version mounts the route `path` (a template like
     `/groups/{id}/iterations`): not when the catalogue's endpoint there needs a feature this edition or
-    version lacks."""
-    return not any(endpoint.feature is not None and _missing(FEATURES[endpoint.feature], options)
-                   for endpoint in endpoints_shaped(path))
+    version lacks. With `methods` (a route's), the catalogue's endpoints of those methods decide (`PUT
+    .../protected_environments/:name` came in 15.4, its `GET` in 12.8); a method the catalogue does not
+    name there (`HEAD`) goes with the path's endpoints."""
+    endpoints = [e for method in methods for e in endpoints_shaped(path, method)] or endpoints_shaped(path)
+    return not any(endpoint.feature is not None and _missing(endpoint.feature, options)
+                   for endpoint in endpoints)
 
 
-def has_feature(options: SandboxOptions, name: str) -> bool:
+def has_feature(options: SandboxOptions, feature: Feature) -> bool:
     """Whether a Premium behaviour inside a shared route is on (always, on EE: the sandbox plays a licensed
-    Ultimate instance); a name the catalogue does not list is always on."""
-    feature = FEATURES.get(name)
-    return feature is None or not _missing(feature, options)
+    Ultimate instance)."""
+    return not _missing(feature, options)
 
 
 def version_string(options: SandboxOptions) -> str:

@@ -17,7 +17,8 @@ from urllib.parse import parse_qsl, unquote, urlencode
 from starlette.requests import Request
 from starlette.responses import Response
 
-from labdeck.sandbox.auth import Identity, identify
+from labdeck.sandbox.auth import Identity, caller_outside_body, identify
+from labdeck.sandbox.bodies import ANONYMOUS_BODY, TOO_LARGE, BodyTooLarge, read_body, replayed
 from labdeck.sandbox.errors import SandboxError
 from labdeck.sandbox.job_tokens import job_token_allowed
 from labdeck.sandbox.options import SandboxOptions
@@ -28,6 +29,7 @@ from labdeck.sandbox.store import Store, User
 COUNT_LIMIT = 10_000
 DEFAULT_PER_PAGE = 20
 MAX_PER_PAGE = 100
+_BODY_TYPES = frozenset({"application/json", "application/x-www-form-urlencoded", "multipart/form-data"})
 # Never echoed into Link URLs.
 _SECRET_PARAMS = {"private_token", "access_token", "job_token"}
 
@@ -132,13 +134,22 @@ def json_array_response(items: list[Any], headers: dict[str, str] | None = None)
     return Response(b"[" + b",".join(parts) + b"]", headers=headers, media_type="application/json")
 
 
-async def read_params(request: Request) -> Params:
-    """Query string, then form/multipart or JSON body on top, bracket forms decoded."""
-    data = decode_pairs(parse_qsl(request.url.query, keep_blank_values=True))
+def query_params(request: Request) -> Params:
+    """The query string's parameters alone (bracket forms decoded): what is known before the body is read."""
+    return Params(decode_pairs(parse_qsl(request.url.query, keep_blank_values=True)))
+
+
+async def read_params(request: Request, limit: int, too_large: SandboxError) -> Params:
+    """Query string, then form/multipart or JSON body on top, bracket forms decoded. The body is read up to
+    `limit` bytes (`bodies.read_body`); `too_large` is raised past it, the rest never read."""
+    data = query_params(request).data
     content_type = request.headers.get("content-type", "").split(";")[0].strip().lower()
-    if request.method in ("POST", "PUT", "PATCH", "DELETE"):
+    if request.method in ("POST", "PUT", "PATCH", "DELETE") and content_type in _BODY_TYPES:
+        try:
+            raw = await read_body(request, limit)
+        except BodyTooLarge:
+            raise too_large from None
         if content_type == "application/json":
-            raw = await request.body()
             if raw.strip():
                 try:
                     body = json.loads(raw)
@@ -146,8 +157,8 @@ async def read_params(request: Request) -> Params:
                     raise SandboxError(400, {"error": "400 Bad Request - invalid JSON body"}) from None
                 if isinstance(body, dict):
                     data.update(body)
-        elif content_type in ("application/x-www-form-urlencoded", "multipart/form-data"):
-            form = await request.form()
+        else:
+            form = await replayed(request, raw).form()
             data.update(decode_pairs(form.multi_items()))
     return Params(data)
 
@@ -158,11 +169,18 @@ def endpoint(handler: Handler) -> Callable[[Request], Awaitable[Response]]:
 
     async def run(request: Request) -> Response:
         try:
-            params = await read_params(request)
             store: Store = request.app.state.store
             template = request.scope.get("labdeck.route")  # set by app.tag_routes
-            identity = identify(store, {k.lower(): v for k, v in request.headers.items()}, params,
-                                job_token_allowed=job_token_allowed(request.method, template))
+            headers = {k.lower(): v for k, v in request.headers.items()}
+            allowed = job_token_allowed(request.method, template)
+            # who is calling is known before the body is read; an anonymous body is read a little only
+            known = caller_outside_body(store, headers, query_params(request), job_token_allowed=allowed)
+            if known is not None and known.user is not None:
+                limit, too_large = request.app.state.options.max_body, SandboxError(413, TOO_LARGE)
+            else:
+                limit, too_large = ANONYMOUS_BODY, SandboxError.unauthorized()
+            params = await read_params(request, limit, too_large)
+            identity = identify(store, headers, params, job_token_allowed=allowed)
             store.scheduler.run_due()
             result = await handler(Ctx(request, params, identity))
         except SandboxError as exc:

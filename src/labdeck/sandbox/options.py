@@ -17,13 +17,13 @@ HUGE = 1_000_000
 Edition = Literal["ce", "ee"]
 EDITIONS: tuple[str, ...] = ("ce", "ee")
 DEFAULT_GITLAB_VERSION = "17.6.0"
-_VERSION = re.compile(r"^\s*(\d{1,3})\.(\d{1,3})(?:\.(\d{1,3}))?\s*$")
+_VERSION = re.compile(r"^\s*([0-9]{1,3})\.([0-9]{1,3})(?:\.([0-9]{1,3}))?\s*$")
 
 # Fault kinds: 429 carries Retry-After, 429r carries no rate-limit hint, reset aborts the connection,
 # slow adds `slow_seconds`, badjson returns a truncated JSON body.
 FAULT_KINDS: tuple[str, ...] = ("429", "429r", "500", "502", "503", "504", "reset", "slow", "badjson")
 
-_DURATION = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*(ms|s)?\s*$")
+_DURATION = re.compile(r"^\s*([0-9]+(?:\.[0-9]+)?)\s*(ms|s)?\s*$")
 
 
 def parse_latency_ms(text: str) -> float:
@@ -86,6 +86,9 @@ class SandboxOptions:
     virtual_issues: int = 0
     virtual_users: int = 0
     virtual_projects: int = 0
+    # The largest request body read from an authenticated caller (`bodies.py`): GitLab's default
+    # max_attachment_size, 100 MiB; above it 413 as GitLab's `file_too_large!`.
+    max_body: int = 100 * 1024 * 1024
     fault_map: dict[str, float] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -101,6 +104,8 @@ class SandboxOptions:
                     object.__setattr__(self, name, HUGE)
         if min(self.virtual_issues, self.virtual_users, self.virtual_projects) < 0:
             raise ValueError("virtual record counts cannot be negative")
+        if self.max_body < 0:
+            raise ValueError("max_body cannot be negative")
 
     @property
     def version_tuple(self) -> tuple[int, int, int]:

@@ -12,6 +12,7 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
+from labdeck.domain.digits import integer_value as integer
 from labdeck.sandbox.errors import SandboxError
 
 _BRACKETS = re.compile(r"\[([^\]]*)\]")
@@ -78,12 +79,10 @@ class Params:
         value = self.data.get(name)
         if value is None or value == "":
             return default
-        if isinstance(value, bool):
+        number = integer(value)
+        if number is None:
             raise SandboxError.invalid(name)
-        try:
-            return int(value)
-        except (TypeError, ValueError):
-            raise SandboxError.invalid(name) from None
+        return number
 
     def bool(self, name: builtins.str, default: builtins.bool | None = None) -> builtins.bool | None:
         value = self.data.get(name)
@@ -110,10 +109,10 @@ class Params:
         return [v for v in str(value).split(",") if v != ""]
 
     def int_list(self, name: builtins.str) -> builtins.list[builtins.int]:
-        try:
-            return [int(v) for v in self.list(name)]
-        except (TypeError, ValueError):
-            raise SandboxError.invalid(name) from None
+        numbers = [integer(v) for v in self.list(name)]
+        if any(n is None for n in numbers):
+            raise SandboxError.invalid(name)
+        return [n for n in numbers if n is not None]
 
     def dict(self, name: builtins.str) -> dict[builtins.str, Any]:
         """A hash parameter: `name[key]=value` or a JSON object."""

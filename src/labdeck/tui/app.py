@@ -29,19 +29,25 @@ from labdeck.tui.app_base import AppBase
 from labdeck.tui.area_commands import AreaActionCommands
 from labdeck.tui.areas import Area, AreaRequest, find_area
 from labdeck.tui.context import Context
-from labdeck.tui.jobs import Job, JobCentre, JobState
+from labdeck.tui.jobs import Job, JobCentre, JobOutcome
 from labdeck.tui.keymap import binding_ids, check_keymap
 from labdeck.tui.navigation import HOME, Navigator, home_screen
 from labdeck.tui.pane_policy import PanePolicy
 from labdeck.tui.screens.form_keys import FormKeys, is_typing
 from labdeck.tui.session import TransportFactory, cache_dir, open_session, state_dir
-from labdeck.tui.textual_internals import install_dismiss_guard, install_handling_count, install_paste_fix
+from labdeck.tui.textual_internals import (
+    install_dismiss_guard,
+    install_field_key_fix,
+    install_handling_count,
+    install_paste_fix,
+)
 from labdeck.tui.themes import DEFAULT_THEME, discover_themes, package_theme_dir, user_theme_dir
 from labdeck.tui.type_ahead import PromptKeys
 from labdeck.tui.widgets.path_input import PathInput
 
 install_dismiss_guard()  # a screen dismisses only itself, once (fast keys reach a closing dialog)
 install_paste_fix()  # a paste with an ESC in it arrives whole and in order, controls made visible
+install_field_key_fix()  # a backspace and a letter read together: both typed, in order
 install_handling_count()  # the key router sees which nodes are still handling a key's effects
 
 TYPED_IN_FIELDS = frozenset({"quit", "jump", "help", "refresh"})  # their keys are letters
@@ -62,6 +68,10 @@ class LabdeckApp(AppBase):
                 commands.SavedViewCommands, commands.ScreenActionCommands, AreaActionCommands}
     BINDINGS = [
         Binding("q", "quit", "Quit", id="quit"),
+        # ctrl+q quits from anywhere, a field included (where `q` is typed and `quit` is off): two bindings
+        # of one key, the first that is on runs; one id, so `[keymap]` moves both
+        Binding("ctrl+q", "quit", "Quit", show=False, priority=True, id="quit.anywhere"),
+        Binding("ctrl+q", "quit_anywhere", "Quit", show=False, priority=True, id="quit.anywhere"),
         # a priority binding: the prompt opens while the app reads the key, so the keys typed after it go
         # to the prompt, never to the screen beneath (`:users` on the journal once ran `u`, undo)
         Binding("colon", "jump", "Jump", id="jump", priority=True),
@@ -317,6 +327,19 @@ class LabdeckApp(AppBase):
     def action_help_anywhere(self) -> None:
         self.action_help()
 
+    async def action_quit_anywhere(self) -> None:
+        await self.action_quit()
+
+    def action_help_quit(self) -> None:
+        """ctrl+c (Textual's): copies in a field; elsewhere it says which key quits here, a chord before a
+        letter (one that also quits from a field)."""
+        keys = [(key, active.binding) for key, active in self.screen.active_bindings.items()
+                if active.enabled and active.binding.action in ("quit", "quit_anywhere", "app.quit")]
+        if keys:
+            key, binding = min(keys, key=lambda found: len(found[0]) == 1)  # a chord first
+            self.notify(f"Press {self.get_key_display(binding.with_key(key))} to quit labdeck",
+                        title="Do you want to quit?", markup=False)
+
     def action_refresh(self) -> None:
         refresh = getattr(self.screen, "refresh_data", None)
         if callable(refresh):
@@ -324,8 +347,12 @@ class LabdeckApp(AppBase):
 
     async def run_action(self, action: Any, default_namespace: Any = None, namespaces: Any = None) -> bool:
         """Every action, as Textual runs it; an action on a row whose id could not be read (tolerant
-        reading) is refused here with the reason, before its screen sees it (`identity_refusal`)."""
+        reading) is refused here with the reason, before its screen sees it (`identity_refusal`), and a
+        row action takes the row the cursor shows as the key is pressed (`row_action_starts`)."""
         refuse = getattr(default_namespace, "identity_refusal", None)  # a LabdeckScreen's
+        starts = getattr(default_namespace, "row_action_starts", None)  # the kit's (`PanePolicy`)
+        if callable(starts) and isinstance(action, str):
+            starts(action.split("(", 1)[0])
         if callable(refuse) and isinstance(action, str):
             refusal = refuse(action.split("(", 1)[0])
             if refusal is not None:
@@ -338,7 +365,7 @@ class LabdeckApp(AppBase):
             return self.navigator.can_go_back()
         focused = self.focused  # a field of labdeck's own screens (not the palette's prompt)
         typing = is_typing(focused) and isinstance(getattr(focused, "screen", None), FormKeys)
-        if action == "help_anywhere":
+        if action in ("help_anywhere", "quit_anywhere"):
             return typing
         if action == "jump" and isinstance(focused, PathInput):
             return True  # a path never holds `:`: the field leaves it to the jump prompt
@@ -376,13 +403,16 @@ class LabdeckApp(AppBase):
         return self.jobs.start(title, function, total=total)
 
     def _job_done(self, job: Job) -> None:
+        """Say how a task ended, by its outcome (`Job.outcome`: the one rule `:tasks` shows too)."""
         self._refresh_status()
-        if job.state is JobState.SUCCEEDED:
-            failed = len(job.failed_items)
-            detail = f" ({failed} item(s) failed)" if failed else ""
-            self.notify(f"{job.title}: done{detail}", title="Task finished", markup=False,
-                        severity="warning" if failed else "information")
-        elif job.state is JobState.FAILED:
-            self.notify(f"{job.title}: {job.error}", title="Task failed", severity="error", markup=False)
+        outcome = job.outcome
+        if outcome is JobOutcome.SUCCEEDED:
+            self.notify(f"{job.title}: done", title="Task finished", markup=False)
+        elif outcome is JobOutcome.PARTLY_FAILED:
+            self.notify(f"{job.title}: {job.outcome_text()}", title="Task partly failed", markup=False,
+                        severity="warning")
+        elif outcome is JobOutcome.FAILED:
+            self.notify(f"{job.title}: {job.error or job.outcome_text()}", title="Task failed",
+                        severity="error", markup=False)
         else:
             self.notify(f"{job.title}: cancelled", title="Task cancelled", markup=False)

@@ -13,14 +13,15 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from labdeck.api.errors import ApiError
-from labdeck.domain.capabilities import FEATURES, PREMIUM
+from labdeck.domain.capabilities import PREMIUM
+from labdeck.domain.features import Feature
 from labdeck.tui.areas import Area, admin_only_message
 
 if TYPE_CHECKING:
     from labdeck.tui.context import Context
 
 
-def feature_reason(ctx: Context, feature: str) -> str | None:
+def feature_reason(ctx: Context, feature: Feature) -> str | None:
     """Why `feature` cannot work here, or None."""
     return ctx.policy.feature_reason(feature)
 
@@ -42,20 +43,18 @@ def area_refusal(ctx: Context, area: Area) -> str | None:
     return None
 
 
-def unavailable(ctx: Context, feature: str, reason: str | None = None) -> str:
+def unavailable(ctx: Context, feature: Feature, reason: str | None = None) -> str:
     """`Iterations: needs GitLab Premium` (short enough for 80 columns; the status bar names the instance's
     edition and version)."""
     reason = reason or feature_reason(ctx, feature) or PREMIUM
-    title = FEATURES[feature].title if feature in FEATURES else feature.replace("_", " ").capitalize()
-    return f"{title}: {reason}"
+    return f"{feature.title}: {reason}"
 
 
-def refused(ctx: Context, feature: str, error: BaseException) -> str | None:
+def refused(ctx: Context, feature: Feature, error: BaseException) -> str | None:
     """The sentence for a premium feature that an Enterprise instance refused: 403, or the bare 404 of a
     route it does not serve (`404 Not Found`, not `404 Project Not Found`). None for other errors, which keep
     their own message."""
-    feature_info = FEATURES.get(feature)
-    if feature_info is None or not feature_info.premium or not isinstance(error, ApiError):
+    if not feature.premium or not isinstance(error, ApiError):
         return None
     if error.status == 403 or (error.status == 404 and str(error.message).strip() == "404 Not Found"):
         return unavailable(ctx, feature, f"{PREMIUM} (the instance refused: {error.status})")

@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from labdeck.api.errors import LabdeckError
 from labdeck.api.request_log import RequestLog
 from labdeck.domain.capabilities import Capabilities
+from labdeck.domain.features import Feature
 from labdeck.domain.job_tokens import JOB_TOKEN_AREAS, JOB_TOKEN_UNREACHABLE, NOT_WITH_JOB_TOKEN
 from labdeck.domain.redaction import redact
 from labdeck.tui.errors import describe_error
@@ -75,7 +76,7 @@ class Policy:
     is_admin: bool = False
     job_token: bool = False
 
-    def feature_reason(self, feature: str) -> str | None:
+    def feature_reason(self, feature: Feature) -> str | None:
         """Why `feature` cannot work here ("needs GitLab Premium", "needs GitLab 15.2", "not reachable with a
         CI job token"), or None when it can (or when the edition is not known yet: nothing is hidden)."""
         if self.job_token and feature in JOB_TOKEN_UNREACHABLE:
@@ -176,6 +177,15 @@ class Context:
         """Remember a project the user opened, for this instance (the overview follows its deployments)."""
         if self.session is not None:
             self.session.note_project(project_id, path)
+
+    @property
+    def recent_groups(self) -> list[str]:
+        return list(self.session.recent_groups) if self.session is not None else []
+
+    def note_group(self, path: str) -> None:
+        """Remember a group whose deployments board the user opened (the overview follows its failures)."""
+        if self.session is not None:
+            self.session.note_group(path)
 
 
 def _key_router() -> KeyRouter:

@@ -2,7 +2,9 @@
 
 This module is headless (no Textual import): the App subscribes to changes and completions and shows them.
 A job function receives its `Job` and reports progress (`set_total`, `advance`) and per-item results
-(`add_result`); raising marks the job failed, cancellation marks it cancelled.
+(`add_result`); raising marks the job failed, cancellation marks it cancelled. What a task says it did is
+defined once, here: `Job.outcome` (succeeded, partly failed, failed, cancelled) from its run (`state`) and
+its per-item results, which `:tasks`, the notification when it ends and the overview all show.
 """
 
 from __future__ import annotations
@@ -38,6 +40,18 @@ class JobState(StrEnum):
         return self in (JobState.SUCCEEDED, JobState.FAILED, JobState.CANCELLED)
 
 
+class JobOutcome(StrEnum):
+    """What a task did, as it says it (`Job.outcome`): its run's state, and for a run that ended by itself,
+    its items': succeeded (none failed), partly failed (some), failed (all of them, or the run raised)."""
+
+    QUEUED = "queued"
+    RUNNING = "running"
+    SUCCEEDED = "succeeded"
+    PARTLY_FAILED = "partly failed"
+    FAILED = "failed"
+    CANCELLED = "cancelled"
+
+
 @dataclass(frozen=True)
 class ItemResult:
     """The outcome of one item of a bulk job (a tag, an issue, a user)."""
@@ -59,6 +73,8 @@ class Job:
     results: list[ItemResult] = field(default_factory=list)
     error: str | None = None
     summary: str | None = None  # what the job did, in words ("deleted 12 tags"), set by its function
+    # what it covered, when less than it was asked to (a list cut at max_pages): said with its outcome
+    caveat: str | None = None
     created_at: float = 0.0
     started_at: float | None = None
     finished_at: float | None = None
@@ -92,6 +108,26 @@ class Job:
     def failed_items(self) -> list[ItemResult]:
         return [r for r in self.results if not r.ok]
 
+    @property
+    def outcome(self) -> JobOutcome:
+        """The one rule of what a task did: a run that ended by itself succeeded only if no item failed;
+        it failed if every item did (a task whose only item failed failed), else it partly failed. A run
+        that raised failed; a cancelled one is cancelled (its items say how far it went)."""
+        if self.state is not JobState.SUCCEEDED:
+            return JobOutcome(self.state.value)
+        failed = len(self.failed_items)
+        if not failed:
+            return JobOutcome.SUCCEEDED
+        return JobOutcome.FAILED if failed == len(self.results) else JobOutcome.PARTLY_FAILED
+
+    def outcome_text(self) -> str:
+        """The outcome with its count when items failed: "failed: 1 of 1 item", "partly failed: 2 of 5
+        items", "succeeded"."""
+        outcome, failed = self.outcome, len(self.failed_items)
+        if failed and outcome in (JobOutcome.FAILED, JobOutcome.PARTLY_FAILED):
+            return f"{outcome.value}: {failed:,} of {counted(len(self.results), 'item')}"
+        return outcome.value
+
     def set_total(self, total: int | None) -> None:
         self.total = total
         self.done = self._bounded(self.done)
@@ -111,6 +147,11 @@ class Job:
     def set_summary(self, text: str) -> None:
         """Say what the job did ("deleted 12 tags"): the job centre's Result column."""
         self.summary = text
+        self._changed()
+
+    def set_caveat(self, text: str) -> None:
+        """Say that the job covered less than asked ("cut at max_pages: the first 300 issues read")."""
+        self.caveat = text
         self._changed()
 
     def summarize(self, noun: str, verb: str) -> None:
@@ -157,6 +198,8 @@ def outcome_text(job: Job) -> str:
         text = f"done ({job.done:,} of {job.total:,})" if job.total else "done"
     else:
         text = ""
+    if job.caveat:
+        text = f"{text} · {job.caveat}" if text else job.caveat
     if job.state is JobState.CANCELLED:
         text = f"cancelled · {text}" if text else "cancelled"
     return text

@@ -251,23 +251,29 @@ class ListFeed(Generic[T]):
 
     # -- reading everything ---------------------------------------------------------------------------
     def on_last(self) -> bool:
-        """`G`: on a partial list, ask before reading everything; True when handled here."""
+        """`G`: on a partial list, ask before reading everything; True when handled here. A list cut at
+        `max_pages` with every row it can read held says so, and the cursor goes to its last row."""
         if not self.partial:
             return False
         from labdeck.tui.screens.confirm import ConfirmScreen
 
         window = self.window
         assert window is not None
+        if window.cut and window.all_held:
+            self.table.notify(f"{self.noun} {window.count_text()}: no more can be read (raise max_pages for "
+                              "this instance)", severity="warning", markup=False)
+            return False
         message = Content.from_markup(
             "Read every one of $noun? The server has $count. They are read as a task you can cancel "
-            "(:tasks); the rows then stay in memory.", noun=self.noun, count=window.count_text())
+            "(:tasks); the rows then stay in memory.$cut", noun=self.noun, count=window.count_text(),
+            cut=f" max_pages stops it at the first {window.most_rows:,}." if window.will_be_cut else "")
 
         def answered(yes: bool | None) -> None:
             if yes:
                 self.read_everything()
 
         self.table.app.push_screen(ConfirmScreen(f"Read all {self.noun}", message,
-                                                 confirm_label="Read all"), answered)
+                                                 confirm_label="Read all", changes=False), answered)
         return True
 
     def coverage(self, count: int, which: str) -> str:
@@ -282,10 +288,15 @@ class ListFeed(Generic[T]):
         return f"{rows} of {window.count_text()}"
 
     def matching_text(self) -> str:
-        """What "all matching" covers: "all about 1,204,331 issues", or "all issues (more than 20,000)"."""
+        """What "all matching" covers: "all about 1,204,331 issues", "all issues (more than 20,000)", or
+        where the page limit stops it, "the first 10,000 of about 1,204,331 issues (cut at max_pages …)"."""
         window = self.window
+        if window is not None and window.will_be_cut:
+            first = window.known if window.cut else window.most_rows
+            of = f" of about {window.total:,}" if window.total is not None else ""
+            return f"the first {first:,}{of} {self.noun} (cut at max_pages: more on the server)"
         if window is None or window.total is None:
-            known = window.known if window is not None else 0
+            known = window.known if window is not None else 0  # (a cut met on the way: the task says so)
             return f"all {self.noun} (more than {known:,}; read until the end)"
         return f"all about {window.total:,} {self.noun}"
 
@@ -304,6 +315,9 @@ class ListFeed(Generic[T]):
             job.advance(done - job.done)
 
         rows = await window.read_all(progress)
+        if window.cut:  # what was read is the first part of the listing only: the task says so
+            job.set_caveat(f"cut at max_pages: the first {window.known:,} {self.noun} read, "
+                           "more on the server")
         kept = self._kept(rows)
         if window is self.window and table.is_attached:
             self.start, self.end = 0, len(rows)

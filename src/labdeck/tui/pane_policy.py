@@ -1,13 +1,15 @@
 """The one policy every pane applies, screens and the tab widgets inside them alike.
 
 A pane declares which of its actions change something (`MUTATING_ACTIONS`), which need a feature the
-instance may lack (`FEATURE_ACTIONS`: action -> feature of `domain/capabilities.py`), and which act on the
-cursor or marked rows by their id (`ROW_ACTIONS`). The kit then, for every pane:
+instance may lack (`FEATURE_ACTIONS`: action -> a `Feature` object of `domain/features.py`), and which act
+on the cursor or marked rows by their id (`ROW_ACTIONS`). The kit then, for every pane:
 
 - hides mutating actions in read-only mode (footer, palette, and the key does nothing);
 - hides actions whose feature the instance cannot do ("needs GitLab Premium"), or a CI job token cannot reach;
 - refuses, with the reason, a row action on an item whose id could not be read (tolerant reading): the app
-  asks `identity_refusal` before it runs any action (`LabdeckApp.run_action`).
+  asks `identity_refusal` before it runs any action (`LabdeckApp.run_action`);
+- lets a row action act on the row the cursor shows when its key is pressed (`row_action_starts`: the
+  cursor is not moved under it afterwards to a row a form saved).
 
 Before this, each project tab wrote its own read-only check and had neither feature gating nor the
 unreadable-row refusal.
@@ -18,6 +20,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from labdeck.api.models.tolerant import IDENTITY_UNREADABLE, identity_unreadable
+from labdeck.domain.features import Feature
 from labdeck.tui.context import context_of
 from labdeck.tui.textual_internals import bindings_for_key
 from labdeck.tui.widgets.resource_table import ResourceTable
@@ -33,7 +36,7 @@ class PanePolicy(_Pane):
     """Mixed into a pane's class before its Textual base (`class MembersPane(PanePolicy, Widget)`)."""
 
     MUTATING_ACTIONS: ClassVar[frozenset[str]] = frozenset()
-    FEATURE_ACTIONS: ClassVar[dict[str, str]] = {}
+    FEATURE_ACTIONS: ClassVar[dict[str, Feature]] = {}
     ROW_ACTIONS: ClassVar[frozenset[str]] = frozenset()
 
     def policy_allows(self, action: str) -> bool:
@@ -79,6 +82,14 @@ class PanePolicy(_Pane):
             if binding.action in self.MUTATING_ACTIONS:
                 return f"read-only: {binding.description or binding.action} is not available"
         return None
+
+    def row_action_starts(self, action: str) -> None:
+        """`action` is about to run: a row action reads the row the cursor shows now, and the cursor stays
+        under it (a move to a row a form just saved, not yet read again, is dropped: `saved_row.py`)."""
+        if action in self.ROW_ACTIONS | getattr(self, "CURSOR_ACTIONS", frozenset()):
+            table = self.list_table()
+            if table is not None:
+                table.keep_cursor()
 
     def identity_refusal(self, action: str) -> str | None:
         """Why `action` must not run: a row it acts on is an item whose id could not be read."""

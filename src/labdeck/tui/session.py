@@ -52,6 +52,7 @@ class Session:
     capabilities: Capabilities = field(default_factory=Capabilities)
     job: JobScope | None = None
     recent_projects: list[tuple[int | str, str]] = field(default_factory=list)  # (id, path), newest first
+    recent_groups: list[str] = field(default_factory=list)  # groups whose deployments board was opened
 
     @property
     def name(self) -> str:
@@ -68,6 +69,10 @@ class Session:
     def note_project(self, project_id: int | str, path: str) -> None:
         """Remember a project the user opened on this instance (the overview follows its deployments)."""
         self.recent_projects = [(project_id, path), *[p for p in self.recent_projects if p[1] != path][:9]]
+
+    def note_group(self, path: str) -> None:
+        """Remember a group whose deployments board the user opened (the overview follows its failures)."""
+        self.recent_groups = [path, *[g for g in self.recent_groups if g != path][:9]]
 
     async def load_user(self) -> SignedInUser:
         """Read the persisted list cache (if any), then ask the instance who we are (`GET /user`)."""

@@ -7,8 +7,7 @@ truncated or unreadable body, a 502/504 from a proxy), it says "the server may h
 the resource to find out (`verify`) and says what it found, and asks the screen behind to refresh its
 lists (`after_unknown`). When the re-read finds it applied, the form closes (the lists are re-read); when
 it finds it not applied, the form stays, so sending again is safe. So a retry by the user never duplicates
-a comment unknowingly. When a form closes with a result, the focus goes to the list it was opened from (the
-opener's, `focus_list_of`), where the keys typed meanwhile then go.
+a comment unknowingly.
 
 Every form that writes goes through `open_write_form(opener, form, write, verify=...)`: `verify` is
 required, either a re-read (`Verify`) or `CannotVerify("why")`, so no form can forget to say how a lost
@@ -189,35 +188,37 @@ class WriteForm(_FormBase):
 
 
 def open_write_form(opener: Widget, form: WriteForm, write: Callable[[Any], Awaitable[Any]], *,
-                    verify: ValueVerify, refresh: Callable[[], object] | None = None,
+                    verify: ValueVerify, row: Any, refresh: Callable[[], object] | None = None,
                     done: Callable[[Any], object] | None = None) -> WriteForm:
     """Open `form` so that it sends `write(value)` itself and stays open until it is done. `verify(value)`
     re-reads the target after a lost answer (True: it was applied), or `CannotVerify` says why nothing
     can; `refresh` re-reads the opener's lists after a lost answer; `done(result)` runs when the form
-    closes (the write's result; None when cancelled or found applied after a lost answer)."""
-    form.write_with = write
-    form.verify_with = verify
-    form.after_unknown = refresh
+    closes (the write's result; None when cancelled or found applied after a lost answer).
+
+    `row` is the row of the opener's list (`list_table()`, the kit's) that the form edits, or None for a
+    form that adds rows to it. Once the write is done (or found applied), that list has focus and, when its
+    rows are read again, its cursor is on the saved row, the new or the edited one (`widgets/saved_row.py`),
+    so that enter opens it and a row key acts on it: one rule for every form that creates or edits rows."""
+    table = _list_of(opener)
+    saved = table.saved_row(row) if table is not None else None
 
     def closed(result: Any) -> None:
-        if result is not None:
-            focus_list_of(opener)  # the list the change was made in, for the keys typed next
+        outcome = form.last_outcome
+        if table is not None and saved is not None and outcome is not None and (
+                outcome.done or outcome.applied) and table.is_attached:
+            table.show_saved_row(saved)  # before `done`, which starts the re-read
         if done is not None:
             done(result)
 
+    form.write_with = write
+    form.verify_with = verify
+    form.after_unknown = refresh
     opener.app.push_screen(form, closed)
     return form
 
 
-def focus_list_of(opener: Widget) -> None:
-    """Focus the list a form was opened from: the opener's own list (a pane's), else its screen's focused
-    or first list; nothing when the opener has gone."""
-    if not opener.is_attached:
-        return
-    tables = [opener] if isinstance(opener, ResourceTable) else list(opener.query(ResourceTable))
-    if not tables:
-        return
-    focused = opener.screen.focused
-    table = focused if focused in tables else tables[0]
-    if table.focusable:
-        table.focus()
+def _list_of(opener: Widget) -> ResourceTable | None:
+    """The list a form opened by `opener` (a pane or a screen of the kit) saves its rows into."""
+    list_table = getattr(opener, "list_table", None)
+    table = list_table() if callable(list_table) else None
+    return table if isinstance(table, ResourceTable) else None

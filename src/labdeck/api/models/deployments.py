@@ -90,6 +90,7 @@ class DeploymentRow(ApiModel):
     sha: str = ""
     status: str = "created"
     created_at: datetime | None = None
+    updated_at: datetime | None = None  # when it failed, for a failed one (`deploy_failures`)
     user: UserRef | None = None
     environment: EnvironmentRef | None = None
 
@@ -126,6 +127,7 @@ class ShippedMergeRequest(ApiModel):
 
 
 class DeployAccessLevel(ApiModel):
+    id: int | None = None  # the rule's record (GitLab 15.4+: what a change in place names)
     access_level: int | None = None
     access_level_description: str | None = None
     user_id: int | None = None

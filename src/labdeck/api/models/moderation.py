@@ -16,9 +16,12 @@ from labdeck.api.models.users import User
 from labdeck.domain.moderation import (
     DEFAULT_DORMANT_DAYS,
     Account,
+    Allowed,
     Availability,
+    Operation,
     UserState,
     allowed_operations,
+    check,
     is_dormant,
     is_internal_type,
 )
@@ -114,6 +117,22 @@ class ModeratedUser(User):
             return []
         return allowed_operations(account, caller_is_admin=caller_is_admin,
                                   caller_is_target=caller_id == self.id, dormant_days=dormant_days)
+
+    def after(self, op: Operation | str, today: date,
+              dormant_days: int = DEFAULT_DORMANT_DAYS) -> ModeratedUser | None:
+        """This account as a successful `op` leaves it, by the domain's rules (`moderation.check`, the rules
+        the sandbox answers with): GitLab answers a moderation with `true` or a message, never with the
+        user (`lib/api/users.rb`: block, deactivate, ban `true`; approve `{"message":"Success"}`), so a list
+        shows the new state without reading it. None when `op` removes the account (reject); the account
+        as it was when the rules cannot say (an unknown state, an operation they would refuse): the
+        re-read that follows shows what the server did."""
+        account = self.account(today, dormant_days)
+        outcome = None if account is None else check(op, account, dormant_days=dormant_days)
+        if not isinstance(outcome, Allowed):
+            return self
+        if outcome.result is None:
+            return None
+        return self.model_copy(update={"state": outcome.result.value})
 
 
 @dataclass(frozen=True, slots=True)

@@ -11,7 +11,8 @@ from labdeck.api.models.base import ApiModel
 
 WIKI_FORMATS = ("markdown", "rdoc", "asciidoc", "org")
 NEAR_EXPIRY = timedelta(days=30)
-_NOT_AFTER = re.compile(r"Not After\s*:\s*([A-Z][a-z]{2})\s+(\d{1,2})\s+(\d{2}:\d{2}:\d{2})\s+(\d{4})\s+GMT")
+_NOT_AFTER = re.compile(r"Not After\s*:\s*([A-Z][a-z]{2})\s+([0-9]{1,2})\s+([0-9]{2}:[0-9]{2}:[0-9]{2})"
+                        r"\s+([0-9]{4})\s+GMT")
 
 
 class WikiPage(ApiModel):

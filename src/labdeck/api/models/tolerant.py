@@ -39,7 +39,7 @@ MAX_PASSES = 4
 IDENTITY_UNREADABLE = "this item's id could not be read: cannot act on it"
 NOT_AN_OBJECT = "(whole item)"  # first unreadable name of a placeholder for an element that is no object
 _placeholders = itertools.count(-1, -1)  # -1, -2, ...: never a GitLab id, never shared by two items
-_PLACEHOLDER_SEGMENT = re.compile(r"(?:^|/)(?:-\d+)?(?:/|$)")  # a "-12" segment, or an empty one
+_PLACEHOLDER_SEGMENT = re.compile(r"(?:^|/)(?:-[0-9]+)?(?:/|$)")  # a "-12" segment, or an empty one
 
 T = TypeVar("T", bound=BaseModel)
 

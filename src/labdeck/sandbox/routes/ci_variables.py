@@ -27,6 +27,7 @@ from labdeck.domain.ci_variables import (
     limit_error,
     variable_errors,
 )
+from labdeck.domain.features import GROUP_VARIABLE_ENVIRONMENT_SCOPE, Feature
 from labdeck.sandbox.editions import has_feature
 from labdeck.sandbox.errors import SandboxError
 from labdeck.sandbox.http import Ctx, Handler, endpoint, error, json_response, paginate
@@ -131,7 +132,7 @@ def variable_json(variable: Variable, *, group: bool) -> dict[str, Any]:
 
 
 def _apply(ctx: Ctx, variable: Variable, *, group: bool, creating: bool,
-           scope_feature: str | None = "group_variable_environment_scope") -> None:
+           scope_feature: Feature | None = GROUP_VARIABLE_ENVIRONMENT_SCOPE) -> None:
     """Fields of the request onto `variable`, then validate the result (400 with GitLab's shapes).
     `group`: a project or group variable (hiding, environment scope). `masked_and_hidden` is read on create
     only (GitLab's update does not declare it: ignored there). `environment_scope` is read when the
@@ -175,11 +176,11 @@ class Owner:
 
     kind: str
     not_found: str
-    scope_feature: str | None
+    scope_feature: Feature | None
     value_on_update: bool
 
 
-GROUP = Owner("groups", "GroupVariable", "group_variable_environment_scope", True)
+GROUP = Owner("groups", "GroupVariable", GROUP_VARIABLE_ENVIRONMENT_SCOPE, True)
 PROJECT = Owner("projects", "Variable", None, False)
 
 

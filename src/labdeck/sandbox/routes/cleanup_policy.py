@@ -1,6 +1,7 @@
 """Cleanup policies in the sandbox: `PUT /projects/:id` with `container_expiration_policy_attributes`
-(Grape's type errors, then the model's validation with GitLab's messages, 400; a save restarts the
-interval), `GET /projects/:id/registry/protection/tag/rules`, and `POST /-/sandbox/clock?advance=SECONDS`
+(Grape's type errors, then the model's validation with GitLab's messages, 400, `older_than` values as the
+version played has them (`60d` from 14.4) and an enabled policy's blank `name_regex` refused; a save restarts
+the interval), `GET /projects/:id/registry/protection/tag/rules`, and `POST /-/sandbox/clock?advance=SECONDS`
 (administrators; outside `/api/v4`) which moves the sandbox's one clock forward and runs the policies that
 fell due with the domain's rules (`domain.cleanup_policy.run_once`), as GitLab's workers would: each
 repository's `cleanup_policy_started_at` and cleanup status are set, a run stopped by the per-run limit is
@@ -16,14 +17,15 @@ from typing import Any
 
 from starlette.routing import Route
 
-from labdeck.domain.cleanup_policy import EDITABLE, Policy, next_run_after, run_once, saved
+from labdeck.domain.cleanup_policy import EDITABLE, Policy, next_run_after, older_than_values, run_once, saved
 from labdeck.domain.registry_cleanup import TagInfo
 from labdeck.sandbox.errors import SandboxError
 from labdeck.sandbox.http import Ctx, endpoint, iso
+from labdeck.sandbox.params import integer
 from labdeck.sandbox.routes.projects.projects import find_project, require_level
 from labdeck.sandbox.seed.cleanup_policy import policy_data, policy_of, protected_patterns
 from labdeck.sandbox.seed.cleanup_policy import seed as seed  # the area's seeding function
-from labdeck.sandbox.seed.registry import Repository, registry_data
+from labdeck.sandbox.seed.registry import Repository, registry_data, tag_info
 from labdeck.sandbox.shapes import project_json
 from labdeck.sandbox.store import Store
 
@@ -45,12 +47,11 @@ def _coerce(attrs: dict[str, Any]) -> dict[str, Any]:
         if value is None:
             out[name] = None
         elif name == "keep_n":
-            try:
-                if isinstance(value, bool) or isinstance(value, (dict, list)):
-                    raise ValueError(value)
-                out[name] = int(str(value))
-            except ValueError:
+            number = integer(value) if isinstance(value, int | str) else None
+            if number is None:
                 bad.append(name)
+            else:
+                out[name] = number
         elif name == "enabled":
             text = str(value).strip().lower()
             if isinstance(value, bool) or text in ("true", "false", "1", "0"):
@@ -76,7 +77,7 @@ async def update_project(ctx: Ctx) -> Any:
         if not isinstance(raw, dict):
             raise SandboxError.invalid(ATTRIBUTES)
         changed = replace(policy_of(ctx.store, project), **_coerce(raw))
-        if errors := changed.errors():
+        if errors := changed.errors(older_than=older_than_values(ctx.options.version_tuple)):
             raise SandboxError.validation({f"container_expiration_policy.{k}": v for k, v in errors.items()})
         policy_data(ctx.store).policies[project.id] = saved(changed, ctx.store.now())
         ctx.store.touch()
@@ -98,7 +99,7 @@ async def protection_tag_rules(ctx: Ctx) -> Any:
 # --- running due policies ---------------------------------------------------------------------------------
 
 def _infos(repo: Repository) -> list[TagInfo]:
-    return [TagInfo(t.name, t.created_at, t.digest, t.total_size) for t in repo.tags.values()]
+    return [tag_info(t) for t in repo.tags.values()]
 
 
 def _clean(store: Store, repo: Repository, policy: Policy, now: datetime) -> list[list[str]]:

@@ -4,6 +4,8 @@ GraphQL library (graphql-core) over a schema written in GitLab's own names and t
     containerRepository(id: ContainerRepositoryID!): ContainerRepositoryDetails
       tags(first, after, last, before, name, sort): ContainerRepositoryTagConnection  (max page size 20)
       tagDetails(name: String!): ContainerRepositoryTagDetails
+      manifest(reference: String!): String   (the image manifest's JSON text: by tag name or digest)
+      size: Float                            (deduplicated: the repository's unique blobs)
 
 As GitLab (`app/controllers/graphql_controller.rb`, `app/graphql/types/container_registry/*`) behaves:
 - auth as REST (`PRIVATE-TOKEN`, `Authorization: Bearer`); an unknown token is 401
@@ -15,7 +17,10 @@ As GitLab (`app/controllers/graphql_controller.rb`, `app/graphql/types/container
   (`max_page_size: 20` on the field) without an error, ordered by name, opaque cursors;
 - a query above 10,000 characters is 422 `Query too large`; above the complexity limit (200 anonymous, 250
   a user, 300 an administrator; one point per field here) the query is refused with graphql-ruby's message;
-  Apollo batching (a JSON array) is accepted.
+  Apollo batching (a JSON array) is accepted;
+- the caller is known (from the headers) before the body is read, and the body is read as `bodies.py`
+  says: up to 100 MiB for a known caller, 64 KiB for an anonymous one; past it 413, in the controller's
+  `{"errors":[{"message": ...}]}` shape, the rest unread.
 
 The schema and its scalars are in `graphql_schema.py`. The route lives outside `/api/v4` (`ROOT_ROUTES`,
 mounted by `app.py`); `SandboxOptions.graphql=False`
@@ -46,10 +51,12 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
+from labdeck.domain.digits import parse_digits
+from labdeck.sandbox.bodies import ANONYMOUS_BODY, BodyTooLarge, read_body, replayed
 from labdeck.sandbox.http import encode
 from labdeck.sandbox.routes.graphql_schema import SCHEMA, parse_gid
-from labdeck.sandbox.routes.registry import repository_path, sorted_tags
-from labdeck.sandbox.seed.registry import Repository, Tag, registry_data
+from labdeck.sandbox.routes.registry import manifest_text, repository_path, sorted_tags, tag_by_reference
+from labdeck.sandbox.seed.registry import Repository, Tag, registry_data, repository_size
 from labdeck.sandbox.store import Store, User
 
 MAX_QUERY_SIZE = 10_000
@@ -158,7 +165,15 @@ def resolve_container_repository(_root: Any, info: Any, id: int) -> dict[str, An
             "createdAt": repo.created_at, "status": repo.status, "tagsCount": len(repo.tags),
             **_cleanup_fields(repo),
             "tags": lambda info, **args: resolve_tags(repo, info, **args),
-            "tagDetails": lambda info, **args: resolve_tag_details(repo, info, **args)}
+            "tagDetails": lambda info, **args: resolve_tag_details(repo, info, **args),
+            "manifest": lambda _info, reference: _manifest(repo, reference),
+            "size": lambda _info: float(repository_size(repo))}
+
+
+def _manifest(repo: Repository, reference: str) -> str | None:
+    """GitLab's `manifest(reference:)`: the registry's manifest text, null when there is none."""
+    tag = tag_by_reference(repo, reference)
+    return None if tag is None else manifest_text(tag)
 
 
 def _cleanup_fields(repo: Repository) -> dict[str, Any]:
@@ -175,7 +190,7 @@ def resolve_project(_root: Any, info: Any, fullPath: str) -> dict[str, Any] | No
 
     def repositories(_info: Any, after: str | None = None, first: int | None = None) -> dict[str, Any]:
         repos = registry_data(ctx.store).of_projects({project.id})
-        start = int(_uncursor(after)) if after and _uncursor(after).isdigit() else 0
+        start = (parse_digits(_uncursor(after)) if after else None) or 0
         page = repos[start:start + min(first or 100, 100)]
         nodes = [{"id": r.id, "name": r.name, "path": repository_path(ctx, r),  # type: ignore[arg-type]
                   "status": r.status, "tagsCount": len(r.tags), **_cleanup_fields(r)} for r in page]
@@ -217,16 +232,17 @@ def _caller(store: Store, request: Request) -> User | Response | None:
     return user
 
 
-async def _body(request: Request) -> Any:
+async def _body(request: Request, limit: int) -> Any:
+    """The request's GraphQL body (or query string), read up to `limit` bytes (`bodies.read_body`)."""
     if request.method == "GET":
         params = request.query_params
         variables = params.get("variables")
         return {"query": params.get("query", ""), "operationName": params.get("operationName"),
                 "variables": json.loads(variables) if variables else None}
-    raw = await request.body()
+    raw = await read_body(request, limit)
     if request.headers.get("content-type", "").startswith("application/json"):
         return json.loads(raw) if raw.strip() else {}
-    form = await request.form()
+    form = await replayed(request, raw).form()
     return {"query": form.get("query", ""), "operationName": form.get("operationName")}
 
 
@@ -330,11 +346,14 @@ def _multiplex_over(ctx: Context, items: list[Any]) -> dict[str, Any] | None:
 
 async def graphql_endpoint(request: Request) -> Response:
     store: Store = request.app.state.store
-    caller = _caller(store, request)
+    caller = _caller(store, request)  # from the headers: known before the body is read
     if isinstance(caller, Response):
         return caller
+    limit = ANONYMOUS_BODY if caller is None else request.app.state.options.max_body
     try:
-        body = await _body(request)
+        body = await _body(request, limit)
+    except BodyTooLarge:  # GitLab's `file_too_large!` status, in the controller's error shape
+        return _errors("413 Request Entity Too Large", 413)
     except ValueError:
         return _errors("Unexpected end of document", 422)
     items = body if isinstance(body, list) else [body]

@@ -11,6 +11,8 @@ from typing import Any
 
 from graphql import GraphQLError, GraphQLSchema, build_schema
 
+from labdeck.domain.digits import parse_digits
+
 GID_PREFIX = "gid://gitlab/ContainerRepository/"
 
 SDL = """
@@ -92,6 +94,8 @@ type ContainerRepositoryDetails {
   tags(after: String, before: String, first: Int, last: Int, name: String,
        sort: ContainerRepositoryTagSort): ContainerRepositoryTagConnection
   tagDetails(name: String!): ContainerRepositoryTagDetails
+  manifest(reference: String!): String
+  size: Float
 }
 
 type Query {
@@ -111,9 +115,10 @@ def _time(value: datetime) -> str:
 def parse_gid(value: Any) -> int:
     if not isinstance(value, str) or not value.startswith("gid://gitlab/"):
         raise GraphQLError(f"{json.dumps(value)} is not a valid Global ID")
-    if not value.startswith(GID_PREFIX) or not value[len(GID_PREFIX):].isdigit():
+    number = parse_digits(value[len(GID_PREFIX):]) if value.startswith(GID_PREFIX) else None
+    if number is None:
         raise GraphQLError(f"{json.dumps(value)} does not represent an instance of ContainerRepository")
-    return int(value[len(GID_PREFIX):])
+    return number
 
 
 def parse_gid_literal(node: Any, _variables: Any = None) -> int:

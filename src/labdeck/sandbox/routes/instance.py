@@ -9,6 +9,7 @@ from typing import Any
 
 from starlette.routing import Route
 
+from labdeck.domain.digits import parse_digits
 from labdeck.sandbox.editions import version_body
 from labdeck.sandbox.errors import SandboxError
 from labdeck.sandbox.http import Ctx, datetime_param, endpoint, iso, paginate
@@ -125,7 +126,8 @@ async def list_users(ctx: Ctx) -> Any:
 
 async def get_user(ctx: Ctx) -> Any:
     ident = ctx.path("id")
-    user = ctx.store.users.get(int(ident)) if ident.isdigit() else None
+    number = parse_digits(ident)
+    user = ctx.store.users.get(number) if number is not None else None
     if user is None or (user.state == "banned" and not ctx.is_admin):
         raise SandboxError.not_found("User")
     if ctx.is_admin or (ctx.user is not None and ctx.user.id == user.id):

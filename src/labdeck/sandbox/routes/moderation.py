@@ -20,6 +20,7 @@ from typing import Any, Final
 from starlette.responses import Response
 from starlette.routing import Route
 
+from labdeck.domain.digits import parse_digits
 from labdeck.domain.moderation import Account, Allowed, Operation, UserState, check, is_internal_type
 from labdeck.sandbox.errors import SandboxError
 from labdeck.sandbox.http import Ctx, endpoint, json_response
@@ -72,9 +73,10 @@ def _remove(store: Store, user: User) -> None:
 
 def _target(ctx: Ctx) -> User:
     ident = ctx.path("id")
-    if not ident.isdigit():  # GitLab's route requirement `id: /[0-9]*/`: no route matches
+    number = parse_digits(ident)
+    if number is None:  # GitLab's route requirement `id: /[0-9]*/`: no route matches
         raise SandboxError(404, {"error": "404 Not Found"})
-    user = ctx.store.users.get(int(ident))
+    user = ctx.store.users.get(number)
     if user is None or (user.state == "banned" and not ctx.is_admin):
         raise SandboxError.not_found("User")
     return user

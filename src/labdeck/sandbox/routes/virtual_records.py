@@ -9,6 +9,7 @@ from datetime import UTC, datetime, timedelta
 from functools import lru_cache
 from typing import Any
 
+from labdeck.domain.digits import parse_digits
 from labdeck.sandbox.options import SandboxOptions
 from labdeck.sandbox.virtual import PERIOD, mix
 
@@ -61,9 +62,10 @@ def username(options: SandboxOptions, k: int) -> str:
 def user_index(options: SandboxOptions, name: str) -> int | None:
     """The index of the virtual user with this username, None when there is none."""
     prefix, _, number = name.lower().rpartition(".")
-    if not number.isdigit() or not prefix:
+    index = parse_digits(number)
+    if index is None or not prefix:
         return None
-    k = int(number) - 1
+    k = index - 1
     if not 0 <= k < options.virtual_users or user_parts(options, k % PERIOD)[1] != prefix:
         return None
     return k

@@ -3,12 +3,12 @@ protection rules the runs respect, and their seed.
 
 Seeded at every scale on the core projects: `acme/platform/api-gateway` enabled (every tag but releases and
 `stable`, 5 newest kept, older than 30 days; a protection rule on some pr tags), `acme/platform/web-portal`
-enabled with a `name_regex` that matches no tag, `acme/infra/terraform` disabled, `opensource/labdeck`
-enabled and overdue (its `next_run_at` three days ago, never started), and `acme/security/vault` enabled on a
-`builds` repository of 480 tags, more than the per-run limit (200 + keep_n). Other projects carry GitLab's
-default policy for a new project (disabled, `next_run_at` = creation + 1 day). The large scale adds 19
-repositories of 789 tags to `acme/infra/terraform` (20 with its own: about 15,000 tags), the cleanup-policy
-benchmark's project.
+enabled with a `name_regex` that matches no tag and `older_than: 60d` (since GitLab 14.4; 90d before),
+`acme/infra/terraform` disabled, `opensource/labdeck` enabled and overdue (its `next_run_at` three days ago,
+never started), and `acme/security/vault` enabled on a `builds` repository of 480 tags, more than the
+per-run limit (200 + keep_n). Other projects carry GitLab's default policy for a new project (disabled,
+`next_run_at` = creation + 1 day). The large scale adds 19 repositories of 789 tags to
+`acme/infra/terraform` (20 with its own: about 15,000 tags), the cleanup-policy benchmark's project.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
-from labdeck.domain.cleanup_policy import DEFAULT_MAX_LIST_SIZE, Policy
+from labdeck.domain.cleanup_policy import DEFAULT_MAX_LIST_SIZE, Policy, older_than_values
 from labdeck.sandbox.seed.registry import add_repository, bulk_tags
 from labdeck.sandbox.store import Project, Store
 
@@ -88,6 +88,8 @@ def seed(store: Store, ctx: SeedContext) -> None:
             data.policies[project.id] = policy
         return project
 
+    # 60d where the version played has it (GitLab 14.4+): an older instance could not hold it
+    portal_older = "60d" if "60d" in older_than_values(ctx.options.version_tuple) else "90d"
     gateway = put("acme/platform/api-gateway", Policy(
         enabled=True, cadence="1d", keep_n=5, older_than="30d", name_regex=".*",
         name_regex_keep="v.+|stable", next_run_at=now + timedelta(hours=6)))
@@ -95,7 +97,7 @@ def seed(store: Store, ctx: SeedContext) -> None:
         data.protection[gateway.id] = [ProtectionRule(store.next_id("protection_tag_rule"), "pr-1[0-4]",
                                                       MAINTAINER, MAINTAINER)]
     put("acme/platform/web-portal", Policy(
-        enabled=True, cadence="7d", keep_n=10, older_than="7d", name_regex="nightly-.*",
+        enabled=True, cadence="7d", keep_n=10, older_than=portal_older, name_regex="nightly-.*",
         next_run_at=now + timedelta(hours=2)))
     put("acme/infra/terraform", Policy(enabled=False, cadence="14d", next_run_at=now + timedelta(days=3)))
     put("opensource/labdeck", Policy(

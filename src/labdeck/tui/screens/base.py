@@ -23,6 +23,7 @@ from labdeck.tui.context import Context, context_of
 from labdeck.tui.keymap import bindings_of
 from labdeck.tui.links import copy_text, open_link, reference_of, web_url_of
 from labdeck.tui.pane_policy import PanePolicy
+from labdeck.tui.screens.confirm import Cancellable, DraftGuard
 from labdeck.tui.screens.form_keys import FormKeys, is_typing
 from labdeck.tui.textual_internals import Header
 from labdeck.tui.widgets.footer import TYPING, LabdeckFooter
@@ -334,13 +335,15 @@ class Problem:
     message: str
 
 
-class FormDialog(WriteForm, FormKeys, ModalScreen[T | None]):
+class FormDialog(WriteForm, FormKeys, DraftGuard, Cancellable[T | None], ModalScreen[T | None]):
     """The one form of labdeck: every dialog that writes derives from it. Its submit button (id `SUBMIT`)
     closes it with `value()`, unless that is a `Problem`, which is shown (`show_problem`: in the `Static`
-    whose id is `ERROR`); any other button and `action_cancel` close it with None. When the opener sets
-    `write_with` (`open_write_form`), the form sends the write itself and stays open, with what was typed,
-    until it is done, verified after a lost answer. The groups' declarative forms (`FormScreen`: fields and a
-    validator) and the project dialogs (`SubmitDialog`: `collect()`) are kinds of it."""
+    whose id is `ERROR`); any other button and `action_cancel` cancel it (`Cancellable.cancel`: closed
+    with None, and "<its title>: cancelled" said when it was opened to write), after asking "Discard your
+    changes?" when it holds text typed and not sent (`DraftGuard`: a comment, a description). When the
+    opener sets `write_with` (`open_write_form`), the form sends the write itself and stays open, with what
+    was typed, until it is done, verified after a lost answer. The groups' declarative forms (`FormScreen`:
+    fields and a validator) and the project dialogs (`SubmitDialog`: `collect()`) are kinds of it."""
 
     SUBMIT: ClassVar[str] = ""
     ERROR: ClassVar[str] = ""
@@ -372,12 +375,19 @@ class FormDialog(WriteForm, FormKeys, ModalScreen[T | None]):
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()
         if event.button.id != self.SUBMIT:
-            self.dismiss(None)
+            self.action_cancel()
             return
         self.submit()
 
     def action_cancel(self) -> None:
-        self.dismiss(None)
+        self.close_keeping_drafts(self.cancel)
+
+    def cancel_subject(self) -> str | None:
+        """A form opened to write (`open_write_form`) says it was cancelled; a form that only gathers a
+        value says so when its class does (`SAYS_CANCELLED`: a bulk action's prompt)."""
+        if self.write_with is None and not type(self).__dict__.get("SAYS_CANCELLED", False):
+            return None
+        return super().cancel_subject()
 
     def set_focus(self, widget: Widget | None, scroll_visible: bool = True,
                   from_app_focus: bool = False) -> None:

@@ -123,7 +123,7 @@ class VariableListKeys(_Host):
                 notify_content(self, Content.assemble("Variable ", str(key), f" {DONE[what]}"))
                 self.load()
 
-        open_write_form(self, form, write, verify=applied, done=done,
+        open_write_form(self, form, write, verify=applied, row=row, done=done,
                         refresh=lambda: self.load(refresh=True) if is_live(self) else None)
 
     async def report_change(self, what: str, row: CiVariable | None, values: Values,

@@ -25,6 +25,7 @@ from labdeck.domain.text import sanitize
 from labdeck.tui.widgets import table_messages
 from labdeck.tui.widgets.column_widths import MAX_AUTO_WIDTH, SAMPLE_SIZE, total_width
 from labdeck.tui.widgets.gc_pacing import LARGE_ROWS, FramePacer
+from labdeck.tui.widgets.saved_row import SavedRow
 from labdeck.tui.widgets.table_actions import TABLE_BINDINGS, TableActions
 from labdeck.tui.widgets.table_lines import TableLines
 from labdeck.tui.widgets.table_model import LOAD_MORE_THRESHOLD, CellsFn, Column, RowKeyFn, TableModel
@@ -113,7 +114,7 @@ class ResourceTable(TableActions, TableLines, ScrollView, can_focus=True):
         self._highlighted_row: Any = None
         self.flashed: frozenset[Hashable] = frozenset()  # rows watch mode highlights for a moment
         self.on_rows_set: Callable[[], None] | None = None  # called after every set_rows (watch mode)
-        self._saved: tuple[Hashable | None, frozenset[Hashable]] | None = None  # see `show_saved_row`
+        self._saved: SavedRow | None = None  # see `show_saved_row`
         # A list read on demand (`tui/list_feed.py`): its honest count for the footer, `G` (True: handled,
         # the cursor stays) and each change of sort (sent to the server while the list is partial).
         self.count_source: Callable[[], str | None] | None = None
@@ -225,21 +226,27 @@ class ResourceTable(TableActions, TableLines, ScrollView, can_focus=True):
         if self.on_rows_set is not None:
             self.on_rows_set()
 
-    def show_saved_row(self, row: Any = None) -> None:
-        """A form opened from this list saved `row` (an edit), or a new row (`row` None): focus the list
-        now and, when its rows are next set (the reload after the save), put the cursor on that row, so
-        that enter opens it."""
-        self._saved = (None if row is None else self.model.key_of(row), frozenset(self.model.fingerprints()))
+    def saved_row(self, row: Any | None) -> SavedRow:
+        """What a form opened now on `row` (an edit; None: an add) will save (`saved_row.py`)."""
+        return SavedRow(None if row is None else self.model.key_of(row), self.model.keys())
+
+    def show_saved_row(self, saved: SavedRow) -> None:
+        """A form opened from this list saved `saved`: focus the list now and, when its rows are next set
+        or that row replaced (the re-read after the save), put the cursor on it, so that enter opens it
+        and a row key acts on it. Dropped if the operator moves the cursor or acts on a row first."""
+        self._saved = saved.also_before(self.model.keys())
         self.focus()
+
+    def keep_cursor(self) -> None:
+        """The cursor stays where it is: a move to a saved row not yet read again is dropped."""
+        self._saved = None
 
     def _cursor_to_saved(self) -> None:
         if self._saved is None or self._loading_more:
             return
-        key, before = self._saved
-        self._saved = None
-        keys = [self.model.visible_key(i) for i in range(self.model.visible_count)]
-        found = next((i for i, k in enumerate(keys) if k == key), None) if key is not None else \
-            next((i for i, k in enumerate(keys) if k not in before), None)
+        saved, self._saved = self._saved, None
+        model = self.model
+        found = saved.index_in([model.visible_key(i) for i in range(model.visible_count)])
         if found is not None:
             self.move_cursor(found)
 
@@ -266,6 +273,8 @@ class ResourceTable(TableActions, TableLines, ScrollView, can_focus=True):
         found = self.model.replace_row(row)
         if found:
             self._changed()
+            if self._saved is not None and self._saved.key == self.model.key_of(row):
+                self._cursor_to_saved()  # the edited row read again, in place
         return found
 
     def remove_rows(self, keys: Iterable[Hashable]) -> int:
@@ -302,7 +311,9 @@ class ResourceTable(TableActions, TableLines, ScrollView, can_focus=True):
             self.on_sort()
 
     def move_cursor(self, index: int) -> None:
-        """Put the cursor on visible row `index` (clamped) and scroll it into view."""
+        """Put the cursor on visible row `index` (clamped) and scroll it into view (a saved row's move
+        still awaited is dropped: the cursor was put somewhere)."""
+        self._saved = None
         old = self.model.cursor
         new = self.model.move_cursor(index)
         if new != old:

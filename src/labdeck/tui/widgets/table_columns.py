@@ -32,7 +32,11 @@ class Column:
     cells come from its columns (`cells_from`), so a column is one declaration: label, text, style, sort.
     `sort_key(row)` gives the value to sort by (default: the cell text, case-insensitive); `style_fn(row)`
     gives an optional Rich style (a string or `rich.style.Style`) for the cell. `exported=False` keeps the
-    column out of list exports (`ctrl+e`): a CI variable's value, an e-mail address. `plain(row)` gives
+    column out of list exports (`ctrl+e`): a CI variable's value, an e-mail address. `data(row)` is the
+    column's value for exports (`tui/list_export.py`), the data and not its drawing: GitLab's word (`closed`),
+    a list (label names), a number, a `datetime`/`date` (written ISO 8601), a bool, or None; `extra_data`
+    names the other fields the cell shows (`(("confidential", ...),)` beside the state, whose cell shows
+    an icon for it), exported after the column. `plain(row)` gives
     the cell's text without styling, cheaply (it must equal the text of `text(row)`): with it on every
     column, the table builds styled cells only for the rows it draws (`LazyCells`), as the issues list at
     100,000 rows needs.
@@ -57,6 +61,8 @@ class Column:
     priority: int = 0
     max_width: int | None = None
     plain: Callable[[Any], str] | None = None
+    data: Callable[[Any], Any] | None = None
+    extra_data: tuple[tuple[str, Callable[[Any], Any]], ...] = ()
 
 
 def plain_column(key: str, label: str, value: Callable[[Any], str], *, style: str = "",

@@ -115,6 +115,15 @@ class TableModel:
     def key_of(self, row: Any) -> Hashable:
         return self._key_fn(row)
 
+    def keys(self) -> frozenset[Hashable]:
+        """The keys of every loaded row."""
+        return frozenset(self._pos)
+
+    def row_for(self, key: Hashable) -> Any | None:
+        """The loaded row with this key, or None."""
+        at = self._pos.get(key)
+        return None if at is None else self._rows[at]
+
     def _prepare(self, row: Any) -> tuple[Hashable, tuple[Cell, ...] | None, str]:
         if self._plains_fn is not None:
             texts = self._plains_fn(row)

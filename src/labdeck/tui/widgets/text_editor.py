@@ -1,6 +1,7 @@
 """`TextEditor`: the multi-line field of labdeck's forms, for comments and descriptions (Textual's
 `TextArea`, wrapping long lines). Enter inserts a newline (the form's `ctrl+s` submits, escape cancels);
-tab moves to the next field. A paste keeps every line, in order, its controls made visible (the paste fix
+tab moves to the next field. Its host asks before closing over a changed text (`changed`; the rule is
+`screens/confirm.DraftGuard`). A paste keeps every line, in order, its controls made visible (the paste fix
 in `tui/textual_internals.py`). `ctrl+o` opens the text in `$VISUAL`/`$EDITOR` (`tui/external_editor.py`)
 and puts what was saved back in the field, as one change that `ctrl+z` undoes; an editor that fails says
 why and the text stays as it was.
@@ -32,6 +33,12 @@ class TextEditor(TextArea):
         super().__init__(text, soft_wrap=True, tab_behavior="focus", show_line_numbers=False,
                          placeholder=placeholder, id=id)
         self.file_name = file_name
+        self.opened_with = text  # what unsaved changes are measured against (`confirm.DraftGuard`)
+
+    @property
+    def changed(self) -> bool:
+        """The text differs from what the editor opened with (typed text that closing would lose)."""
+        return self.text != self.opened_with
 
     def action_external_editor(self) -> None:
         try:

@@ -3,7 +3,8 @@
 - every endpoint needs a signed-in user (GitLab's `before { authenticate! }`: 401 before any parameter
   is looked at, even on a public project);
 - list a project's deployments: `order_by` (`id` default, `iid`, `created_at`, `updated_at`, `ref`; ties
-  broken by id), `sort` (`asc` default), `updated_after`/`updated_before` (ISO 8601, strict bounds),
+  broken by id), `sort` (`asc` default), `updated_after`/`updated_before` (ISO 8601, bounds
+  that include the instant: `domain.deployments.updated_within`),
   `environment` (name), `status` (any of `Deployment.statuses`, `blocked` included); invalid values
   answer Grape's 400s;
 - read one (`404 Deployment Not Found`); the merge requests it shipped (`state` filter, paginated);
@@ -22,7 +23,8 @@ from typing import Any
 
 from starlette.routing import Route
 
-from labdeck.domain.deployments import LISTABLE_STATUSES, SETTABLE_STATUSES, transition_error
+from labdeck.domain.deployments import LISTABLE_STATUSES, SETTABLE_STATUSES, transition_error, updated_within
+from labdeck.domain.digits import parse_digits
 from labdeck.sandbox.errors import SandboxError
 from labdeck.sandbox.http import Ctx, datetime_param, endpoint, iso, json_response, paginate
 from labdeck.sandbox.routes.projects.projects import find_project, require_level
@@ -65,10 +67,10 @@ def read_environments(ctx: Ctx) -> Project:
 
 
 def _deployment(ctx: Ctx, data: DeploymentsData, project: Project) -> Deployment:
-    raw = ctx.path("deployment_id")
-    if not raw.isdigit():
+    number = parse_digits(ctx.path("deployment_id"))
+    if number is None:
         raise SandboxError.invalid("deployment_id")
-    deployment = data.deployments.get(int(raw))
+    deployment = data.deployments.get(number)
     if deployment is None or deployment.project_id != project.id:
         raise SandboxError.not_found("Deployment")
     return deployment
@@ -190,10 +192,8 @@ async def list_deployments(ctx: Ctx) -> Any:
             rows = [d for d in rows if env is not None and d.environment_id == env.id]
         if status:
             rows = [d for d in rows if d.status == status]
-        if after is not None:
-            rows = [d for d in rows if d.updated_at > after]
-        if before is not None:
-            rows = [d for d in rows if d.updated_at < before]
+        if after is not None or before is not None:  # both bounds include the instant, as GitLab's
+            rows = [d for d in rows if updated_within(d.updated_at, after, before)]
         return sorted(rows, key=_ORDER[order_by], reverse=sort == "desc")
 
     rows = ctx.store.memo(("deployments", *ctx.listing_key()), build)

@@ -16,6 +16,7 @@ from starlette.responses import Response
 from starlette.routing import Route
 
 from labdeck.domain.badges import badge_errors, render_url
+from labdeck.domain.digits import parse_digits
 from labdeck.sandbox.errors import SandboxError
 from labdeck.sandbox.http import Ctx, endpoint, json_response, paginate
 from labdeck.sandbox.routes.groups.groups import authed_group, require_level
@@ -109,10 +110,10 @@ def badge_json(ctx: Ctx, badge: Badge) -> dict[str, Any]:
 
 
 def _find(ctx: Ctx, group: Group) -> Badge:
-    raw = ctx.path("badge_id")
-    if not raw.isdigit():
+    number = parse_digits(ctx.path("badge_id"))
+    if number is None:
         raise SandboxError.invalid("badge_id")
-    badge = state(ctx.store).badges.get(int(raw))
+    badge = state(ctx.store).badges.get(number)
     if badge is None or badge.group_id != group.id:
         raise SandboxError.not_found("Badge")
     return badge

@@ -12,6 +12,7 @@ from starlette.responses import Response
 from starlette.routing import Route
 
 from labdeck.domain.access_levels import AccessLevel
+from labdeck.domain.digits import parse_digits
 from labdeck.sandbox.errors import SandboxError
 from labdeck.sandbox.http import Ctx, endpoint, error, iso, paginate
 from labdeck.sandbox.routes.groups.groups import find_group, require_level
@@ -100,8 +101,8 @@ async def list_billable(ctx: Ctx) -> Any:
 
 
 def _user(ctx: Ctx) -> User:
-    raw = ctx.path("user_id")
-    user = ctx.store.users.get(int(raw)) if raw.isdigit() else None
+    number = parse_digits(ctx.path("user_id"))
+    user = ctx.store.users.get(number) if number is not None else None
     if user is None:
         raise SandboxError.not_found("User")
     return user

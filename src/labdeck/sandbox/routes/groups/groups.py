@@ -16,6 +16,7 @@ from typing import Any
 
 from starlette.routing import Route
 
+from labdeck.domain.digits import parse_digits
 from labdeck.sandbox.errors import SandboxError
 from labdeck.sandbox.http import (
     Ctx,
@@ -39,7 +40,8 @@ _STAT_FIELDS = ("storage_size", "repository_size", "wiki_size", "lfs_objects_siz
 def find_group(ctx: Ctx, ident: str | None = None) -> Group:
     """The group named by the `id` path parameter (id or URL-encoded full path) that the caller may read."""
     key = ctx.path("id") if ident is None else ident
-    group = ctx.store.groups.get(int(key)) if key.isdigit() else ctx.store.group_by_path(key)
+    number = parse_digits(key)
+    group = ctx.store.groups.get(number) if number is not None else ctx.store.group_by_path(key)
     if group is None or not ctx.store.can_read_group(ctx.user, group):
         raise SandboxError.not_found("Group")
     return group
@@ -73,7 +75,7 @@ def group_statistics(store: Store, group: Group) -> dict[str, int]:
     totals = dict.fromkeys(_STAT_FIELDS, 0)
     for gid in [group.id, *store.descendants(group.id)]:
         for pid in by_namespace.get(("group", gid), []):
-            stats = project_statistics(store.projects[pid])
+            stats = project_statistics(store, store.projects[pid])
             for name in _STAT_FIELDS:
                 totals[name] += stats.get(name, 0)
     return totals

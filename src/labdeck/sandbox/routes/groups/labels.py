@@ -20,6 +20,7 @@ from starlette.responses import Response
 from starlette.routing import Route
 
 from labdeck.domain.colours import COLOUR_ERROR, ColourError, stored_colour, text_colour
+from labdeck.domain.digits import parse_digits
 from labdeck.sandbox.errors import SandboxError
 from labdeck.sandbox.http import Ctx, endpoint, error, json_response, paginate
 from labdeck.sandbox.routes.groups.groups import authed_group, require_level
@@ -135,7 +136,8 @@ def _available(ctx: Ctx, group: Group, *, ancestors: bool = True, descendants: b
 
 def _find(ctx: Ctx, group: Group, ident: str, *, ancestors: bool = True, descendants: bool = False) -> Label:
     labels = _available(ctx, group, ancestors=ancestors, descendants=descendants)
-    found = next((lb for lb in labels if ident.isdigit() and lb.id == int(ident)), None)
+    number = parse_digits(ident)
+    found = next((lb for lb in labels if number is not None and lb.id == number), None)
     found = found or next((lb for lb in labels if lb.title == ident), None)
     if found is None:
         raise SandboxError.not_found("Label")

@@ -17,6 +17,7 @@ from starlette.responses import Response
 from starlette.routing import Route
 
 from labdeck.domain.access_levels import MEMBER_LEVELS, PROJECT_MEMBER_LEVELS
+from labdeck.domain.digits import parse_digits
 from labdeck.sandbox.errors import SandboxError
 from labdeck.sandbox.http import Ctx, endpoint, error, iso, json_response, paginate
 from labdeck.sandbox.routes.groups.groups import authed_group, require_level
@@ -25,7 +26,7 @@ from labdeck.sandbox.shapes import user_basic
 from labdeck.sandbox.store import Member, Store, User
 
 AREA = "group_members"
-_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+_DATE = re.compile(r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$")
 NOT_FOUND = {"message": "404 Not found"}
 # Sources: ("group", id) or ("project", id).
 Source = tuple[str, int]
@@ -123,10 +124,15 @@ def _single(kind: str, *, all_members: bool) -> Callable[[Ctx], Any]:
 
 
 def _user_id(ctx: Ctx) -> int:
-    raw = ctx.path("user_id")
-    if not raw.isdigit():
+    number = parse_digits(ctx.path("user_id"))
+    if number is None:
         raise SandboxError.invalid("user_id")
-    return int(raw)
+    return number
+
+
+def _user_by_id(store: Store, text: str) -> User | None:
+    number = parse_digits(text)
+    return None if number is None else store.users.get(number)
 
 
 def _level(ctx: Ctx, source: Source) -> int:
@@ -167,7 +173,7 @@ def _add(kind: str) -> Callable[[Ctx], Any]:
         store = ctx.store
         ids = [part.strip() for part in raw.split(",") if part.strip()]
         if len(ids) == 1:
-            user = store.users.get(int(ids[0])) if ids[0].isdigit() else None
+            user = _user_by_id(store, ids[0])
             if user is None:
                 raise SandboxError.not_found("User")
             if user.id in direct:
@@ -177,7 +183,7 @@ def _add(kind: str) -> Callable[[Ctx], Any]:
             return json_response(member_json(store, user, member, ctx.base, admin=ctx.is_admin), 201)
         failures: dict[str, str] = {}
         for ident in ids:
-            user = store.users.get(int(ident)) if ident.isdigit() else None
+            user = _user_by_id(store, ident)
             if user is None:
                 failures[ident] = "User not found"
                 continue

@@ -18,9 +18,11 @@ from typing import Any
 from starlette.responses import Response
 from starlette.routing import Route
 
+from labdeck.domain.features import ISSUE_WEIGHT, PROMOTE_TO_EPIC
 from labdeck.sandbox.editions import has_feature
 from labdeck.sandbox.errors import SandboxError
 from labdeck.sandbox.http import Ctx, endpoint, iso, json_response, paginate
+from labdeck.sandbox.params import integer
 from labdeck.sandbox.routes.groups.groups import find_group
 from labdeck.sandbox.routes.issues.access import issue_of, level_in, require_editor
 from labdeck.sandbox.routes.issues.listing import select_issues
@@ -97,10 +99,10 @@ def _assignees(ctx: Ctx) -> list[int] | None:
     p = ctx.params
     if "assignee_ids" in p:
         values = [v for v in p.list("assignee_ids") if str(v).strip() not in ("", "0")]
-        try:
-            ids = [int(v) for v in values]
-        except (TypeError, ValueError):
-            raise SandboxError.invalid("assignee_ids") from None
+        found = [integer(v) for v in values]
+        if None in found:
+            raise SandboxError.invalid("assignee_ids")
+        ids = [v for v in found if v is not None]
     elif "assignee_id" in p:
         ids = [p.int("assignee_id") or 0]
     else:
@@ -147,7 +149,7 @@ def _apply_fields(ctx: Ctx, project: Project, issue: Issue) -> None:
     issue_type = p.choice("issue_type", ("issue", "incident", "test_case"))
     if issue_type:
         issue.issue_type = issue_type
-    if "weight" in p.data and has_feature(ctx.options, "issue_weight"):  # CE ignores it
+    if "weight" in p.data and has_feature(ctx.options, ISSUE_WEIGHT):  # CE ignores it
         issue.weight = p.int("weight")
 
 
@@ -249,7 +251,7 @@ async def create_note(ctx: Ctx) -> Any:
     ctx.params.require("body")
     text = ctx.params.str("body") or ""
     changes: dict[str, Any] = {}
-    if _PROMOTE.search(text) and has_feature(ctx.options, "promote_to_epic"):  # CE: plain text
+    if _PROMOTE.search(text) and has_feature(ctx.options, PROMOTE_TO_EPIC):  # CE: plain text
         changes["promote_to_epic"] = _promote(ctx, project, issue)
         text = _PROMOTE.sub("", text).strip()
     note = add_note(ctx.store, issue, user.id, text, confidential=bool(ctx.params.bool("internal")))

@@ -14,10 +14,12 @@ from collections.abc import Callable, Iterable
 from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
+from labdeck.domain.features import ISSUE_WEIGHT
 from labdeck.domain.issue_listing import NOT_KEYS
 from labdeck.sandbox.editions import has_feature
 from labdeck.sandbox.errors import SandboxError
 from labdeck.sandbox.http import Ctx
+from labdeck.sandbox.params import integer
 from labdeck.sandbox.seed.issues import Issue, IssuesData, issues_data
 from labdeck.sandbox.store import Project, Store
 
@@ -219,7 +221,7 @@ def _positive(ctx: Ctx, listing: str) -> list[Predicate]:
             preds.append(lambda i: bool(mine(i)))
         else:
             preds.append(lambda i: emoji in mine(i))
-    if "weight" in p and has_feature(ctx.options, "issue_weight"):  # CE ignores the filter
+    if "weight" in p and has_feature(ctx.options, ISSUE_WEIGHT):  # CE ignores the filter
         kind = special(p.get("weight"))
         if kind == "none":
             preds.append(lambda i: i.weight is None)
@@ -254,10 +256,9 @@ def _negated(ctx: Ctx, listing: str) -> list[Predicate]:
         preds.append(lambda i: i.milestone_id not in ms_ids)
     for key in ("author_id", "assignee_id", "weight"):
         if key in raw:
-            try:
-                value = int(raw[key])
-            except (TypeError, ValueError):
-                raise SandboxError.invalid(f"not[{key}]") from None
+            value = integer(raw[key])
+            if value is None:
+                raise SandboxError.invalid(f"not[{key}]")
             attr = {"author_id": "author_id", "weight": "weight"}.get(key)
             preds.append((lambda a, v: lambda i: getattr(i, a) != v)(attr, value) if attr
                          else (lambda v: lambda i: v not in i.assignee_ids)(value))
@@ -271,10 +272,10 @@ def _negated(ctx: Ctx, listing: str) -> list[Predicate]:
         preds.append(lambda i: not not_ids.intersection(i.assignee_ids))
     if "iids" in raw:
         values = raw["iids"] if isinstance(raw["iids"], list) else str(raw["iids"]).split(",")
-        try:
-            not_iids = {int(v) for v in values}
-        except ValueError:
-            raise SandboxError.invalid("not[iids]") from None
+        iids = {integer(v) for v in values}
+        if None in iids:
+            raise SandboxError.invalid("not[iids]")
+        not_iids = {v for v in iids if v is not None}
         preds.append(lambda i: i.iid not in not_iids)
     if "my_reaction_emoji" in raw and user is not None:
         emoji = str(raw["my_reaction_emoji"])

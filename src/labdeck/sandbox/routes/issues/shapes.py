@@ -10,6 +10,7 @@ from typing import Any
 from pydantic_core import to_json
 
 from labdeck.domain.durations import human_time
+from labdeck.domain.features import ISSUE_WEIGHT
 from labdeck.sandbox.editions import EE_ISSUE_FIELDS, has_feature
 from labdeck.sandbox.http import Ctx, iso
 from labdeck.sandbox.seed.issues import Issue, IssuesData, MergeRequest, Milestone, issues_data
@@ -139,7 +140,7 @@ def issue_json(ctx: Ctx, issue: Issue, *, details: bool = False, group_path: str
         "service_desk_reply_to": None, "health_status": None, "iteration": None,
         "epic_iid": epic["iid"] if epic else None, "epic": epic,
     }
-    if not has_feature(ctx.options, "issue_weight"):  # Community Edition's entity has no EE fields
+    if not has_feature(ctx.options, ISSUE_WEIGHT):  # Community Edition's entity has no EE fields
         for name in EE_ISSUE_FIELDS:
             del body[name]
     if subscribed:

@@ -20,6 +20,7 @@ from typing import Any
 from starlette.responses import Response
 from starlette.routing import Route
 
+from labdeck.domain.digits import parse_digits
 from labdeck.sandbox.errors import SandboxError
 from labdeck.sandbox.http import Ctx, datetime_param, endpoint, json_response, paginate
 from labdeck.sandbox.routes.projects.projects import find_project, owned_projects, visible_projects
@@ -81,8 +82,9 @@ def _target(ctx: Ctx, user: User) -> Target:
     if raw is None:
         return ("user", user.namespace_id, user.username, user.name)
     text = str(raw)
-    group = store.groups.get(int(text)) if text.isdigit() else store.group_by_path(text)
-    owner = store.user_by_namespace(int(text)) if text.isdigit() else store.user_by_username(text)
+    number = parse_digits(text)
+    group = store.groups.get(number) if number is not None else store.group_by_path(text)
+    owner = store.user_by_namespace(number) if number is not None else store.user_by_username(text)
     if group is not None and store.can_read_group(user, group):
         if not user.is_admin and store.group_levels(user.id).get(group.id, 0) < DEVELOPER:
             raise SandboxError.not_found("Target Namespace")
@@ -189,7 +191,7 @@ async def list_forks(ctx: Ctx) -> Any:
             return project_simple(ctx.store, project, ctx.base)
         body = fork_json(ctx, project)
         if statistics and (ctx.is_admin or levels.get(project.id, 0) >= REPORTER):
-            body["statistics"] = project_statistics(project)
+            body["statistics"] = project_statistics(ctx.store, project)
         if custom:
             body["custom_attributes"] = [{"key": k, "value": v} for k, v in project.custom_attributes.items()]
         return body

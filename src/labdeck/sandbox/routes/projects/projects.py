@@ -10,6 +10,7 @@ from typing import Any
 
 from starlette.routing import Route
 
+from labdeck.domain.digits import parse_digits
 from labdeck.sandbox.errors import SandboxError
 from labdeck.sandbox.http import Ctx, encode, endpoint, keyset_paginate, paginate
 from labdeck.sandbox.shapes import project_json, project_simple, project_statistics
@@ -30,7 +31,8 @@ def find_project(ctx: Ctx, ident: str | None = None) -> Project:
     """The project named by the `id` path parameter (id or URL-encoded path) that the caller may read."""
     key = ctx.path("id") if ident is None else ident
     store = ctx.store
-    project = store.projects.get(int(key)) if key.isdigit() else store.project_by_path(key)
+    number = parse_digits(key)
+    project = store.projects.get(number) if number is not None else store.project_by_path(key)
     if project is None or not store.can_read_project(ctx.user, project):
         raise SandboxError.not_found("Project")
     return project
@@ -135,7 +137,7 @@ def project_bytes(ctx: Ctx, project: Project, *, simple: bool = False, statistic
     def full() -> bytes:
         body = project_json(store, project, base, admin=admin)
         if statistics:
-            body["statistics"] = project_statistics(project)
+            body["statistics"] = project_statistics(ctx.store, project)
         if attributes:
             body["custom_attributes"] = [{"key": k, "value": v} for k, v in project.custom_attributes.items()]
         return encode(body)
@@ -162,7 +164,7 @@ async def get_project(ctx: Ctx) -> Any:
     project = find_project(ctx)
     body = project_json(ctx.store, project, ctx.base, admin=ctx.is_admin)
     if ctx.is_admin and ctx.params.bool("statistics"):
-        body["statistics"] = project_statistics(project)
+        body["statistics"] = project_statistics(ctx.store, project)
     if ctx.user is not None:
         body["permissions"] = _permissions(ctx, project)
     return body

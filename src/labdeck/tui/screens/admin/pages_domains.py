@@ -1,5 +1,5 @@
-"""`:pages` (administrators): every Pages domain of the instance (`PagesDomainsService.all_domains()`) with
-its project's path (GitLab's listing gives only `project_id`: each project is read once with
+"""`:pages` (administrators): every Pages domain of the instance (read from its binding, no service method)
+with its project's path (GitLab's listing gives only `project_id`: each project is read once with
 `ProjectsService.projects_by_id`; one that cannot be read shows its id) and certificate expiry (expired
 in red, expiring within 30 days in yellow), soonest expiry first. `enter` opens the domain's project
 view on its Pages domains tab. A refusal (403 for a non-administrator) is shown with its status and
@@ -16,6 +16,7 @@ from textual import work
 from textual.app import ComposeResult
 from textual.widgets import Static
 
+from labdeck.api import bindings
 from labdeck.api.errors import LabdeckError
 from labdeck.api.models.project_resources import PagesDomain
 from labdeck.api.models.projects import Project
@@ -23,7 +24,7 @@ from labdeck.tui.areas import AreaRequest
 from labdeck.tui.clock import now_of
 from labdeck.tui.errors import describe_error
 from labdeck.tui.screens.base import StatusTableScreen
-from labdeck.tui.screens.projects.pages import domain_columns, domain_detail, pages_service
+from labdeck.tui.screens.projects.pages import domain_columns, domain_detail
 from labdeck.tui.widgets.footer import LIST_KEYS
 from labdeck.tui.widgets.resource_table import ResourceTable
 from labdeck.tui.widgets.resource_view import ResourceView
@@ -45,7 +46,7 @@ class PagesAdminScreen(StatusTableScreen):
         self.now: Now = now_of(self, now)
         self.projects: dict[int, Project] = {}
         self.columns = [Column("project", "Project", min_width=16, sort_key=self.project_path,
-                               text=lambda d: Text(self.project_path(d))),
+                               text=lambda d: Text(self.project_path(d)), data=self.project_path),
                         *domain_columns(lambda: self.now())]
 
     def project_path(self, domain: PagesDomain) -> str:
@@ -62,14 +63,14 @@ class PagesAdminScreen(StatusTableScreen):
 
     @work(exclusive=True, group="pages-admin")
     async def load(self, refresh: bool = False) -> None:
-        service = pages_service(self)
-        if service is None:
+        session = self.ctx.session
+        if session is None:
             return
         try:
-            domains = await service.all_domains(refresh=refresh)
+            domains = await session.services.read(bindings.ALL_PAGES_DOMAINS, refresh=refresh)
             ids = {d.project_id for d in domains if d.project_id is not None} - set(self.projects)
-            if ids and self.ctx.session is not None:
-                self.projects.update(await self.ctx.session.services.projects.projects_by_id(ids))
+            if ids:
+                self.projects.update(await session.services.projects.projects_by_id(ids))
         except LabdeckError as error:
             self.show_refusal(describe_error(error))
             return

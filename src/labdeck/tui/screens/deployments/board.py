@@ -5,8 +5,10 @@ age, deployments per day (a sparkline of the last 14 days; the detail pane has 3
 and 30 days, drift from production, ref, short SHA and who deployed; rows whose newest deployment failed
 in the last 24 hours come first. Rows paint as projects arrive. `enter` opens the project's deployments,
 the environment, status and age fields filter, `ctrl+e` exports (the shared list export), `W` watches
-(the shared watch mode: changed rows lit), `r` reads everything again. Projects that could not be read
-are named in the status line; projects without environments are folded away and counted.
+(the shared watch mode: changed rows lit), `r` reads everything again. The status line counts the
+deployments that failed in the last 24 hours (`domain.deploy_failures`, as the overview counts them for
+this group); projects that could not be read are named there, projects without environments are folded
+away and counted. Opening a board makes the overview follow the group's failed deployments.
 """
 
 from __future__ import annotations
@@ -37,6 +39,7 @@ from labdeck.tui.areas import AreaRequest
 from labdeck.tui.jobs import counted
 from labdeck.tui.screens.base import LabdeckScreen
 from labdeck.tui.screens.deployments.dialogs import status_text
+from labdeck.tui.textual_internals import screen_stacks
 from labdeck.tui.widgets.footer import LIST_KEYS
 from labdeck.tui.widgets.resource_table import ResourceTable
 from labdeck.tui.widgets.resource_view import ResourceView
@@ -84,23 +87,33 @@ def board_columns(group: str = "") -> list[Column]:
     """The board's columns; the project's path is shown below `group` (the board's own group)."""
     return [
         Column("project", "Project", min_width=16, priority=10,
-               text=lambda r: Text(r.project.removeprefix(f"{group}/") if group else r.project)),
+               text=lambda r: Text(r.project.removeprefix(f"{group}/") if group else r.project),
+               data=lambda r: r.project),  # the whole path
         Column("environment", "Environment", min_width=10, priority=9,
-               text=lambda r: Text(environment_label(r))),
-        Column("status", "Status", width=9, priority=8, text=_status),
+               text=lambda r: Text(environment_label(r)), data=lambda r: r.environment,
+               extra_data=(("environments", lambda r: list(r.environments)),)),
+        Column("status", "Status", width=9, priority=8, text=_status, data=lambda r: r.status or None,
+               extra_data=(("failed_in_24h", lambda r: r.failed_recently),)),
         Column("age", "Age", width=4, priority=7, align="right", sort_key=_age_key,
-               text=lambda r: Text(age_text(r.age))),
+               text=lambda r: Text(age_text(r.age)),
+               data=lambda r: r.last.created_at if r.last else None),  # when, not how long ago
         Column("per_day", f"{SPARK_DAYS} days", width=SPARK_DAYS, priority=6,
                sort_key=lambda r: sum(r.per_day),
-               text=lambda r: Text(sparkline(r.per_day[-SPARK_DAYS:]), style="cyan")),
+               text=lambda r: Text(sparkline(r.per_day[-SPARK_DAYS:]), style="cyan"),
+               data=lambda r: list(r.per_day[-SPARK_DAYS:])),  # deployments per day, oldest first
         Column("rate_7", "7d", width=4, priority=3, align="right", sort_key=lambda r: r.rate_7 or -1.0,
-               text=lambda r: _rate(r.rate_7)),
+               text=lambda r: _rate(r.rate_7), data=lambda r: r.rate_7),
         Column("rate_30", "30d", width=4, priority=1, align="right", sort_key=lambda r: r.rate_30 or -1.0,
-               text=lambda r: _rate(r.rate_30)),
-        Column("drift", "Drift", min_width=8, priority=5, text=drift_text),
-        Column("ref", "Ref", min_width=6, priority=4, text=lambda r: Text(r.last.ref if r.last else "")),
-        Column("sha", "SHA", width=8, priority=2, text=lambda r: Text(r.short_sha, style="dim")),
-        Column("user", "By", min_width=6, priority=2, text=lambda r: Text(r.last.user if r.last else "")),
+               text=lambda r: _rate(r.rate_30), data=lambda r: r.rate_30),
+        Column("drift", "Drift", min_width=8, priority=5, text=drift_text,
+               data=lambda r: r.drift.kind if r.drift else None,
+               extra_data=(("drift_count", lambda r: r.drift.count if r.drift else None),)),
+        Column("ref", "Ref", min_width=6, priority=4, text=lambda r: Text(r.last.ref if r.last else ""),
+               data=lambda r: r.last.ref if r.last else None),
+        Column("sha", "SHA", width=8, priority=2, text=lambda r: Text(r.short_sha, style="dim"),
+               data=lambda r: r.last.sha if r.last else None),
+        Column("user", "By", min_width=6, priority=2, text=lambda r: Text(r.last.user if r.last else ""),
+               data=lambda r: r.last.user if r.last else None),
     ]
 
 
@@ -211,6 +224,7 @@ class DeployBoardScreen(LabdeckScreen):
             self.table.loading_more = False
         self.progress = ""
         self.rows = self.read.board.rows
+        self.ctx.note_group(self.group)  # the overview follows this group's failed deployments
         self.apply_filters()
         self.show_status()
         self.mark_data_loaded()
@@ -221,10 +235,10 @@ class DeployBoardScreen(LabdeckScreen):
         if self.progress or read is None:
             out.append(f"{counted(len(self.rows), 'row')}, {self.progress}", style="dim")
         else:
-            failed = sum(r.failed_recently for r in read.board.rows)
             out.append(f"{read.projects} projects, {len(read.board.rows)} environments")
-            if failed:
-                out.append(f", {failed} failed in 24h", style="red")
+            if read.window is not None:  # the overview's figure for this group (`deploy_failures`)
+                failed = read.window.count_text(len(read.failed))
+                out.append(f", {failed}", style="red" if read.failed else "dim")
             if read.board.without_environments:
                 out.append(f", {len(read.board.without_environments)} without environments", style="dim")
             if read.unreadable:
@@ -275,10 +289,16 @@ class DeployBoardScreen(LabdeckScreen):
 
 
 async def open_group_board(screen: LabdeckScreen, path: str) -> bool:
-    """When `path` names a group (it was not a project), open its board over `screen`; False otherwise."""
+    """When `path` names a group (it was not a project), open its board over `screen`; False otherwise. A
+    board of `path` already over `screen` is kept (it re-reads itself): re-reading the deployments screen
+    (`r`, an undo elsewhere) never stacks a second board."""
     session = screen.ctx.session
     if session is None or not path:
         return False
+    stack = next((s for s in screen_stacks(screen.app).values() if screen in s), [screen])
+    if any(isinstance(above, DeployBoardScreen) and above.group == path
+           for above in stack[stack.index(screen) + 1:]):
+        return True
     try:
         await GroupsService(session.client).get_group(path)
     except ApiError:

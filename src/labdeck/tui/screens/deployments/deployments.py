@@ -29,6 +29,7 @@ from labdeck.api.deployments import DeploymentsService
 from labdeck.api.errors import ApiError, NotFound
 from labdeck.api.models.deployments import Deployment, Environment
 from labdeck.domain.deployments import LISTABLE_STATUSES, EnvironmentSummary, summarise
+from labdeck.domain.features import PROTECTED_ENVIRONMENTS
 from labdeck.tui.areas import AreaRequest
 from labdeck.tui.clock import Today, today_of
 from labdeck.tui.screens.base import LabdeckScreen, ScopedScreen
@@ -71,17 +72,22 @@ def _job_name(d: Deployment) -> str:
 
 COLUMNS = [
     Column("iid", "#", width=6, priority=7, align="right", sort_key=lambda d: d.iid or d.id,
-           text=lambda d: Text(str(d.iid or d.id))),
-    Column("environment", "Environment", min_width=14, priority=10, text=lambda d: Text(d.environment_name)),
-    Column("status", "Status", width=9, priority=9, text=lambda d: status_text(d.status)),
-    Column("ref", "Ref", min_width=10, priority=6, text=lambda d: Text(d.ref)),
-    Column("sha", "SHA", width=8, priority=3, text=lambda d: Text(d.sha[:8], style="dim")),
+           text=lambda d: Text(str(d.iid or d.id)), data=lambda d: d.iid),
+    Column("environment", "Environment", min_width=14, priority=10, text=lambda d: Text(d.environment_name),
+           data=lambda d: d.environment_name or None),
+    Column("status", "Status", width=9, priority=9, text=lambda d: status_text(d.status),
+           data=lambda d: d.status),
+    Column("ref", "Ref", min_width=10, priority=6, text=lambda d: Text(d.ref), data=lambda d: d.ref),
+    Column("sha", "SHA", width=8, priority=3, text=lambda d: Text(d.sha[:8], style="dim"),
+           data=lambda d: d.sha),  # the whole SHA
     Column("user", "User", min_width=8, priority=4,
-           text=lambda d: Text((d.user.username or "") if d.user else "")),
+           text=lambda d: Text((d.user.username or "") if d.user else ""),
+           data=lambda d: d.user.username if d.user else None),
     Column("created", "Created", width=16, priority=8,
            sort_key=lambda d: d.created_at.timestamp() if d.created_at else 0,
-           text=lambda d: Text(_stamp(d.created_at))),
-    Column("job", "Job", min_width=10, priority=2, text=lambda d: Text(_job_name(d), style="dim")),
+           text=lambda d: Text(_stamp(d.created_at)), data=lambda d: d.created_at),
+    Column("job", "Job", min_width=10, priority=2, text=lambda d: Text(_job_name(d), style="dim"),
+           data=lambda d: d.deployable.name if d.deployable is not None else None),
 ]
 
 
@@ -117,7 +123,7 @@ class DeploymentsScreen(ScopedScreen):
     SCOPE_INPUT = "deployments-scope"
     MUTATING_ACTIONS = frozenset({"new_deployment", "set_status"})
     ROW_ACTIONS = frozenset({"set_status"})
-    FEATURE_ACTIONS = {"protected": "protected_environments"}
+    FEATURE_ACTIONS = {"protected": PROTECTED_ENVIRONMENTS}
     BINDINGS = [
         Binding("f", "scope", "Project", id="deployments.scope"),
         Binding("t", "toggle_timeline", "Timeline", id="deployments.timeline"),
@@ -286,7 +292,8 @@ class DeploymentsScreen(ScopedScreen):
                 self.load_all(refresh=True)
 
         open_write_form(self, StatusDialog(deployment), lambda status: service.set_status(
-            scope, deployment.id, status), verify=is_set, done=changed, refresh=self._reload_all)
+            scope, deployment.id, status), verify=is_set, row=deployment, done=changed,
+                        refresh=self._reload_all)
 
     def _reload_all(self) -> None:
         if is_live(self):
@@ -324,7 +331,7 @@ class DeploymentsScreen(ScopedScreen):
 
         # the dialog sends it and stays open (input kept) until it is recorded (`WriteForm`)
         open_write_form(self, CreateDeploymentDialog(self._select("environment") or ""), create,
-                        verify=recorded, done=created, refresh=self._reload_all)
+                        verify=recorded, row=None, done=created, refresh=self._reload_all)
 
     def action_protected(self) -> None:
         if not self.scope:

@@ -20,13 +20,8 @@ from labdeck.api.models.badges import Badge
 from labdeck.api.models.labels import GroupLabel
 from labdeck.tui.screens.confirm import ConfirmScreen
 from labdeck.tui.screens.groups.applied import badge_holds, labels_hold
-from labdeck.tui.screens.groups.forms import (
-    FormScreen,
-    Renderer,
-    Values,
-    badge_form,
-    label_form,
-)
+from labdeck.tui.screens.groups.badge_form import Renderer, badge_form
+from labdeck.tui.screens.groups.forms import FormScreen, Values, label_form
 
 if TYPE_CHECKING:
     from labdeck.api.services import Services

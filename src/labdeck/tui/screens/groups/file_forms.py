@@ -9,6 +9,7 @@ from pathlib import Path
 
 from textual.content import Content
 
+from labdeck.domain.digits import parse_digits, wide_digit_problem
 from labdeck.tui.screens.groups.forms import Field, FormScreen, Values, required
 
 
@@ -52,8 +53,8 @@ def import_form(parent_id: int | None = None) -> FormScreen:
         if "file" not in errors and not Path(str(values["file"])).expanduser().is_file():
             errors["file"] = "no such file"
         parent = str(values.get("parent_id") or "")
-        if parent and not parent.isdigit():
-            errors["parent_id"] = "a group id (a number)"
+        if parent and parse_digits(parent) is None:
+            errors["parent_id"] = wide_digit_problem(parent) or "a group id (a number)"
         return errors
 
     return FormScreen("Import a group", fields, validate, submit_label="Import")

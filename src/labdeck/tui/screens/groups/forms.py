@@ -1,21 +1,21 @@
 """The forms of the groups view: a generic `FormScreen` (inputs, selects and switches, validated before it
-closes, errors shown under their fields) and the forms for members, labels, badges and CI variables (the
-forms that name a local file or folder are in `file_forms.py`). Validation uses the domain rules the
-sandbox enforces too (`domain.colours`, `domain.ci_variables`, `domain.access_levels`), so a form never
-sends what the server would refuse for these reasons.
+closes, errors shown under their fields) and the forms for members, labels and CI variables (the badge
+form is in `badge_form.py`, the forms that name a local file or folder in `file_forms.py`). Validation
+uses the domain rules the sandbox enforces too (`domain.colours`, `domain.ci_variables`,
+`domain.access_levels`), so a form never sends what the server would refuse for these reasons. A form
+that writes over something says what as it is filled in (`replaces`: a member's role, a variable's value;
+`domain.replacements.replaced_text`).
 """
-
 from __future__ import annotations
 
 import calendar
 import re
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
 from rich.text import Text
-from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
@@ -23,27 +23,31 @@ from textual.content import Content
 from textual.widgets import Button, Checkbox, Input, Select, Static
 
 from labdeck.api.badges import BadgeUrlError
-from labdeck.api.errors import LabdeckError
 from labdeck.api.models.labels import GroupLabel
+from labdeck.api.models.members import Member
 from labdeck.api.models.variables import CiVariable
 from labdeck.api.variables import VariableError
-from labdeck.domain.access_levels import MEMBER_LEVELS, PROJECT_MEMBER_LEVELS
-from labdeck.domain.badges import badge_errors, placeholder_list
+from labdeck.domain.access_levels import MEMBER_LEVELS, PROJECT_MEMBER_LEVELS, AccessLevel
 from labdeck.domain.ci_variables import DESCRIPTION_MAX, VARIABLE_TYPES, variable_errors
 from labdeck.domain.colours import COLOUR_ERROR, is_colour
 from labdeck.domain.completion import Kind
+from labdeck.domain.digits import is_digits, parse_digits, wide_digit_problem
+from labdeck.domain.kept_values import kept_choices
+from labdeck.domain.replacements import replaced_text
 from labdeck.tui.screens.base import FormDialog, Problem
 from labdeck.tui.widgets.completion import list_input
 
 Values = dict[str, Any]
 Validator = Callable[[Values], dict[str, str]]
-_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+Replaces = Callable[[Values], str]  # what the values typed would write over ("" for nothing)
+_DATE = re.compile(r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$")
 _USERNAME = re.compile(r"^@?[A-Za-z0-9_][A-Za-z0-9_.-]*$")
 
 
 @dataclass(frozen=True)
 class Field:
-    """One form field: an `Input` (default), a `Select` (`choices` as (label, value)) or a `Checkbox`."""
+    """One form field: an `Input` (default), a `Select` (`choices` as (label, value); a `value` not among
+    them is offered too, shown as it is with a note: `domain.kept_values`) or a `Checkbox`."""
 
     key: str
     label: str
@@ -59,7 +63,8 @@ class Field:
 class FormScreen(FormDialog[Values]):
     """A form that dismisses with its values once `validate` finds nothing wrong (None on cancel). Opened
     with `open_write_form` (`WriteForm`), it sends the write itself and stays open, values kept, until the
-    write is done; a refusal or a lost answer is said under the fields."""
+    write is done; a refusal or a lost answer is said under the fields. `replaces(values)` says, as the
+    fields change, what saving them would write over ("This replaces Developer (30).")."""
 
     CSS_PATH = "forms.tcss"
     SUBMIT, ERROR = "form-submit", "form-message"
@@ -67,12 +72,13 @@ class FormScreen(FormDialog[Values]):
     BINDINGS = [Binding("escape", "cancel", "Cancel", id="group_form.cancel")]
 
     def __init__(self, title: str | Content, fields: Sequence[Field], validate: Validator | None = None, *,
-                 submit_label: str = "Save") -> None:
+                 submit_label: str = "Save", replaces: Replaces | None = None) -> None:
         super().__init__()
         self.form_title = title if isinstance(title, Content) else Content(title)
         self.fields = list(fields)
         self.validate = validate or (lambda values: {})
         self.submit_label = submit_label
+        self.replaces = replaces
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="group-form"):
@@ -81,6 +87,9 @@ class FormScreen(FormDialog[Values]):
                 for field in self.fields:
                     yield from self._field(field)
                 yield from self.compose_extra()
+            replaced = Static("", markup=False, id="form-replaces", classes="group-form-replaces")
+            replaced.display = False  # shown while the values typed would write over something
+            yield replaced
             message = Static("", markup=False, id="form-message", classes="group-form-error")
             message.display = False  # shown when a write is refused or its answer lost
             yield message
@@ -98,9 +107,9 @@ class FormScreen(FormDialog[Values]):
             yield Checkbox(field.label, bool(field.value), id=widget_id, disabled=field.disabled)
         else:
             yield Static(Text(field.label), classes="group-form-label")
-            if field.choices is not None:
-                yield Select(field.choices, value=field.value, allow_blank=False, id=widget_id,
-                             disabled=field.disabled)
+            if field.choices is not None:  # a stored value the choices lack is shown as it is, and kept
+                yield Select(kept_choices(field.choices, field.value), value=field.value, allow_blank=False,
+                             id=widget_id, disabled=field.disabled)
             elif field.names is not None:
                 yield list_input(field.names, str(field.value or ""), placeholder=field.placeholder,
                                  id=widget_id, disabled=field.disabled)
@@ -113,6 +122,25 @@ class FormScreen(FormDialog[Values]):
         first = next((f for f in self.fields if not f.disabled), None)
         if first is not None:
             self.query_one(f"#field-{first.key}").focus()
+        self.show_replaced()
+
+    def show_replaced(self) -> None:
+        """Say what the values typed would write over (`replaces`), or nothing."""
+        if self.replaces is None:
+            return
+        text = self.replaces(self.values())
+        line = self.query_one("#form-replaces", Static)
+        line.update(Text(f"This {text}." if text else ""))
+        line.display = bool(text)
+
+    def on_input_changed(self, _event: Input.Changed) -> None:
+        self.show_replaced()
+
+    def on_select_changed(self, _event: Select.Changed) -> None:
+        self.show_replaced()
+
+    def on_checkbox_changed(self, _event: Checkbox.Changed) -> None:
+        self.show_replaced()
 
     def values(self) -> Values:
         out: Values = {}
@@ -152,7 +180,7 @@ def date_error(text: str, today: date) -> str | None:
     if not text:
         return None
     if not _DATE.match(text):
-        return "use YEAR-MONTH-DAY"
+        return wide_digit_problem(text) or "use YEAR-MONTH-DAY"
     try:
         day = date.fromisoformat(text)
     except ValueError:
@@ -168,31 +196,56 @@ def date_error(text: str, today: date) -> str | None:
     return None
 
 
-def parse_user_ids(text: str) -> list[int] | None:
-    """`"3, 5,7"` -> [3, 5, 7]; None when any part is not a number."""
-    parts = [p.strip() for p in text.split(",") if p.strip()]
-    if not parts or not all(p.isdigit() for p in parts):
-        return None
-    return [int(p) for p in parts]
-
-
 def parse_user_refs(text: str) -> list[int | str] | None:
     """`"3, alice, @bob"` -> [3, "alice", "bob"] (ids and usernames); None when a part is neither."""
     parts = [p.strip() for p in text.split(",") if p.strip()]
-    if not parts or not all(p.isdigit() or _USERNAME.match(p) for p in parts):
+    if not parts or not all(is_digits(p) or _USERNAME.match(p) for p in parts):
         return None
-    return [int(p) if p.isdigit() else p.removeprefix("@") for p in parts]
+    return [number if (number := parse_digits(p)) is not None else p.removeprefix("@") for p in parts]
 
 
 # --- the forms -------------------------------------------------------------------------------------------
 
 def level_choices(kind: str) -> tuple[tuple[str, int], ...]:
     levels = MEMBER_LEVELS if kind == "groups" else PROJECT_MEMBER_LEVELS
-    return tuple((f"{level.label} ({int(level)})", int(level)) for level in levels if int(level) > 0)
+    return tuple((level_text(int(level)), int(level)) for level in levels if int(level) > 0)
+
+
+def level_text(level: object) -> str:
+    """`Developer (30)`: a role as the member form names it."""
+    try:
+        return f"{AccessLevel(int(str(level))).label} ({int(str(level))})"
+    except ValueError:
+        return str(level)
+
+
+def member_replaces(*, editing: bool, level: int, expires: str, members: Sequence[Member]) -> Replaces:
+    """What the member form would write over. Changing a member: its role and expiry. Adding: members of
+    the list named among several users, whose role GitLab sets to the one chosen (`lib/api/members.rb`,
+    `POST :id/members`: a `user_id` with commas goes to `Members::CreateService`, whose creator finds the
+    existing member and updates it; one user who is a member already is refused with 409, nothing
+    replaced)."""
+    by_name = {(m.username or "").casefold(): m for m in members} | {str(m.id): m for m in members}
+
+    def said(values: Values) -> str:
+        new_level, new_expiry = level_text(values.get("access_level")), str(values.get("expires_at") or "")
+        if editing:
+            before = [level_text(level), *([f"the expiry {expires}"] if expires else [])]
+            after = [new_level, *([f"the expiry {new_expiry}"] if new_expiry else [])]
+            return replaced_text([before], after)
+        refs = parse_user_refs(str(values.get("user_ids") or "")) or []
+        found = [by_name[str(ref).casefold()] for ref in refs if str(ref).casefold() in by_name]
+        if len(refs) < 2 or not found:
+            return ""
+        named = [(m.username or str(m.id), m) for m in found]
+        return replaced_text([[f"{name} as {level_text(m.access_level)}"] for name, m in named],
+                             [f"{name} as {new_level}" for name, _m in named])
+
+    return said
 
 
 def member_form(kind: str, today: date, *, user_ids: str = "", level: int = 30, expires: str = "",
-                editing: bool = False) -> FormScreen:
+                editing: bool = False, members: Sequence[Member] = ()) -> FormScreen:
     fields = [Field("user_ids", "User id or username (several separated by commas)", user_ids, "12, alice",
                     disabled=editing, names="user"),
               Field("access_level", "Access level", level, choices=level_choices(kind)),
@@ -200,15 +253,18 @@ def member_form(kind: str, today: date, *, user_ids: str = "", level: int = 30, 
 
     def validate(values: Values) -> dict[str, str]:
         errors = {}
-        if not editing and parse_user_refs(str(values.get("user_ids", ""))) is None:
-            errors["user_ids"] = "one or more user ids or usernames, separated by commas"
+        typed = str(values.get("user_ids", ""))
+        if not editing and parse_user_refs(typed) is None:
+            errors["user_ids"] = (wide_digit_problem(typed)
+                                  or "one or more user ids or usernames, separated by commas")
         problem = date_error(str(values.get("expires_at", "")), today)
         if problem:
             errors["expires_at"] = problem
         return errors
 
     title = "Change member" if editing else "Add members"
-    return FormScreen(title, fields, validate, submit_label="Save" if editing else "Add")
+    replaces = member_replaces(editing=editing, level=level, expires=expires, members=members)
+    return FormScreen(title, fields, validate, submit_label="Save" if editing else "Add", replaces=replaces)
 
 
 def label_form(label: GroupLabel | None = None) -> FormScreen:
@@ -223,86 +279,6 @@ def label_form(label: GroupLabel | None = None) -> FormScreen:
         return errors
 
     return FormScreen("Edit label" if label else "New label", fields, validate)
-
-
-Renderer = Callable[[str, str], Awaitable[tuple[str, str]]]
-
-
-class BadgeFormScreen(FormScreen):
-    """The badge form, with the URLs as the server renders them (placeholders resolved from the group's
-    first project by creation date, left as typed when it has none), refreshed `delay` seconds after the
-    last keystroke."""
-
-    def __init__(self, title: str, fields: Sequence[Field], validate: Validator, *,
-                 render: Renderer | None, delay: float = 0.3) -> None:
-        super().__init__(title, fields, validate)
-        self.render_urls = render
-        self.delay = delay
-        self._timer: Any = None
-        self.previews = 0
-
-    def compose_extra(self) -> ComposeResult:
-        if self.render_urls is not None:
-            yield Static(Text("Rendered URLs show here as you type", style="dim"), id="badge-preview",
-                         classes="group-form-label")
-
-    def on_mount(self) -> None:
-        super().on_mount()
-        self.schedule_preview()
-
-    def on_input_changed(self, event: Input.Changed) -> None:
-        if event.input.id in ("field-link_url", "field-image_url"):
-            self.schedule_preview()
-
-    def schedule_preview(self) -> None:
-        if self.render_urls is None:
-            return
-        if self._timer is not None:
-            self._timer.stop()
-        self._timer = self.set_timer(self.delay, self.update_preview)
-
-    def update_preview(self) -> None:
-        values = self.values()
-        self.preview(str(values.get("link_url", "")), str(values.get("image_url", "")))
-
-    @work(exclusive=True, group="badge-preview")
-    async def preview(self, link: str, image: str) -> None:
-        render = self.render_urls
-        if render is None or not (link or image):
-            return
-        shown = Text()
-        problems = badge_errors(link or None, image or None)
-        try:
-            if problems:  # not worth a request: GitLab refuses anything but http(s)
-                raise BadgeUrlError(problems)
-            rendered_link, rendered_image = await render(link or image, image or link)
-        except (LabdeckError, BadgeUrlError) as error:
-            shown.append(f"No preview: {error}", style="yellow")
-        else:
-            for label, typed, rendered in (("link", link, rendered_link), ("image", image, rendered_image)):
-                if typed:
-                    shown.append(f"{label:>6} → ", style="dim")
-                    shown.append(rendered + "\n")
-        self.previews += 1
-        self.query_one("#badge-preview", Static).update(shown)
-
-
-def badge_form(name: str = "", link_url: str = "", image_url: str = "", *, editing: bool = False,
-               render: Renderer | None = None) -> FormScreen:
-    """The badge form; with `render`, it previews the rendered URLs as they are typed."""
-    fields = [Field("name", "Name (optional)", name),
-              Field("link_url", f"Link URL, http(s); placeholders: {placeholder_list()}", link_url,
-                    "https://…"),
-              Field("image_url", "Image URL, http(s)", image_url, "https://…/badge.svg")]
-
-    def validate(values: Values) -> dict[str, str]:
-        errors = required(values, "link_url", "image_url")
-        for key, messages in badge_errors(str(values.get("link_url") or "") or None,
-                                          str(values.get("image_url") or "") or None).items():
-            errors.setdefault(key, "must be http or https (" + "; ".join(messages) + ")")
-        return errors
-
-    return BadgeFormScreen("Edit badge" if editing else "New badge", fields, validate, render=render)
 
 
 def variable_form(variable: CiVariable | None = None, *, instance: bool = False,
@@ -340,7 +316,29 @@ def variable_form(variable: CiVariable | None = None, *, instance: bool = False,
                                 description=str(values.get("description") or ""))
         return {name: "; ".join(messages) for name, messages in found.items()}
 
-    return FormScreen("Edit variable" if variable else "New variable", fields, validate)
+    return FormScreen("Edit variable" if variable else "New variable", fields, validate,
+                      replaces=value_replaces(variable) if variable is not None else None)
+
+
+VALUE_SHOWN = 40  # characters of a plain variable's old value named before "…"
+
+
+def value_replaces(variable: CiVariable) -> Replaces:
+    """What saving the variable form writes over: the stored value, once another is typed (a hidden value,
+    which cannot be read back, always). A masked or hidden value is never shown, only named."""
+    old, key = variable.value or "", variable.key
+
+    def said(values: Values) -> str:
+        if variable.hidden:
+            return replaced_text([[f"the hidden value of {key}"]], [])
+        if str(values.get("value", "")) == old:
+            return ""
+        if variable.masked:
+            return replaced_text([[f"the masked value of {key}"]], [])
+        shown = old if len(old) <= VALUE_SHOWN else old[:VALUE_SHOWN - 1] + "…"
+        return replaced_text([[f"{key}'s value {shown}"]], [])
+
+    return said
 
 
 def variable_options(values: Values, before: CiVariable | None = None) -> dict[str, Any]:

@@ -73,13 +73,17 @@ def project_tab(group: Callable[[], Group | None]) -> TabSpec:
 
     columns = [
         Column("path", "Project", min_width=30,
-               text=lambda p: Text(p.path_with_namespace or p.name or str(p.id))),
-        Column("visibility", "Visibility", width=10, text=lambda p: Text(p.visibility or "")),
-        Column("shared", "Shared", width=7, text=lambda p: Text("shared" if shared(p) else "", style="cyan")),
+               text=lambda p: Text(p.path_with_namespace or p.name or str(p.id)),
+               data=lambda p: p.path_with_namespace or p.name),
+        Column("visibility", "Visibility", width=10, text=lambda p: Text(p.visibility or ""),
+               data=lambda p: p.visibility),
+        Column("shared", "Shared", width=7, text=lambda p: Text("shared" if shared(p) else "", style="cyan"),
+               data=shared),
         Column("archived", "Archived", width=9,
-               text=lambda p: Text("archived" if p.archived else "", style="yellow")),
+               text=lambda p: Text("archived" if p.archived else "", style="yellow"),
+               data=lambda p: bool(p.archived)),
         Column("activity", "Last activity", width=13, sort_key=lambda p: _day(p.last_activity_at),
-               text=lambda p: Text(_day(p.last_activity_at)))]
+               text=lambda p: Text(_day(p.last_activity_at)), data=lambda p: p.last_activity_at)]
     return TabSpec(columns, lambda p: p.id, lambda p: _detail(p.path_with_namespace or "", [
         ("name", p.name), ("description", p.description), ("visibility", p.visibility),
         ("namespace", p.namespace.full_path if p.namespace else None), ("default branch", p.default_branch),
@@ -87,10 +91,13 @@ def project_tab(group: Callable[[], Group | None]) -> TabSpec:
 
 
 def subgroup_tab() -> TabSpec:
-    columns = [Column("path", "Subgroup", min_width=28, text=lambda g: Text(g.full_path or g.name or "")),
-               Column("name", "Name", min_width=12, text=lambda g: Text(g.name or "")),
-               Column("visibility", "Visibility", width=10, text=lambda g: Text(g.visibility or "")),
-               Column("created", "Created", width=10, text=lambda g: Text(_day(g.created_at)))]
+    columns = [Column("path", "Subgroup", min_width=28, text=lambda g: Text(g.full_path or g.name or ""),
+                      data=lambda g: g.full_path or g.name),
+               Column("name", "Name", min_width=12, text=lambda g: Text(g.name or ""), data=lambda g: g.name),
+               Column("visibility", "Visibility", width=10, text=lambda g: Text(g.visibility or ""),
+                      data=lambda g: g.visibility),
+               Column("created", "Created", width=10, text=lambda g: Text(_day(g.created_at)),
+                      data=lambda g: g.created_at)]
     return TabSpec(columns, lambda g: g.id, lambda g: _detail(g.full_path or "", [
         ("name", g.name), ("description", g.description), ("visibility", g.visibility), ("id", g.id),
         ("web", g.web_url)]), "No subgroups")
@@ -125,13 +132,19 @@ def member_tab(overrides: Collection[int] = ()) -> TabSpec:
             ("member since", _day(member.created_at)), ("state", member.state),
             ("override", "on" if member.id in overrides else None), ("web", member.web_url)])
 
-    columns = [Column("username", "Username", min_width=16, text=lambda m: Text(m.username or str(m.id))),
-               Column("name", "Name", min_width=16, text=lambda m: Text(m.name or "")),
+    def expiry(member: Member | BillableMember) -> Any:
+        return member.last_activity_on if isinstance(member, BillableMember) else member.expires_at
+
+    columns = [Column("username", "Username", min_width=16, text=lambda m: Text(m.username or str(m.id)),
+                      data=lambda m: m.username),
+               Column("name", "Name", min_width=16, text=lambda m: Text(m.name or ""), data=lambda m: m.name),
                Column("level", "Access", width=24, sort_key=lambda m: getattr(m, "access_level", 0) or 0,
-                      text=level),
-               Column("expires", "Expires", width=10, text=expires),
+                      text=level, data=lambda m: getattr(m, "access_level", None),  # GitLab's number
+                      extra_data=(("override", lambda m: m.id in overrides),)),
+               Column("expires", "Expires", width=10, text=expires, data=expiry),
                Column("state", "State", width=10,
-                      text=lambda m: Text(m.state or "", style="" if m.state == "active" else "yellow"))]
+                      text=lambda m: Text(m.state or "", style="" if m.state == "active" else "yellow"),
+                      data=lambda m: m.state)]
     return TabSpec(columns, lambda m: m.id, detail, "No members")
 
 
@@ -143,13 +156,16 @@ def swatch(colour: str | None) -> Text:
 
 
 def label_tab() -> TabSpec:
-    columns = [Column("swatch", "", width=2, text=lambda lb: swatch(lb.color)),
-               Column("name", "Label", min_width=16, text=lambda lb: Text(lb.name)),
-               Column("color", "Colour", width=8, text=lambda lb: Text(lb.color or "")),
+    columns = [Column("swatch", "", width=2, text=lambda lb: swatch(lb.color), exported=False),  # `color`
+               Column("name", "Label", min_width=16, text=lambda lb: Text(lb.name), data=lambda lb: lb.name),
+               Column("color", "Colour", width=8, text=lambda lb: Text(lb.color or ""),
+                      data=lambda lb: lb.color),
                Column("description", "Description", min_width=20,
-                      text=lambda lb: Text(lb.description or "", overflow="ellipsis", no_wrap=True)),
+                      text=lambda lb: Text(lb.description or "", overflow="ellipsis", no_wrap=True),
+                      data=lambda lb: lb.description),
                Column("subscribed", "Subscribed", width=10,
-                      text=lambda lb: Text("subscribed" if lb.subscribed else "", style="cyan"))]
+                      text=lambda lb: Text("subscribed" if lb.subscribed else "", style="cyan"),
+                      data=lambda lb: bool(lb.subscribed))]
     return TabSpec(columns, lambda lb: lb.id, lambda lb: _detail(lb.name, [
         ("colour", lb.color), ("text colour", lb.text_color), ("description", lb.description),
         ("open issues", lb.open_issues_count), ("closed issues", lb.closed_issues_count),
@@ -158,11 +174,14 @@ def label_tab() -> TabSpec:
 
 
 def badge_tab() -> TabSpec:
-    columns = [Column("name", "Badge", min_width=12, text=lambda b: Text(b.name or "")),
+    columns = [Column("name", "Badge", min_width=12, text=lambda b: Text(b.name or ""),
+                      data=lambda b: b.name),
                Column("link", "Link (rendered)", min_width=30,
-                      text=lambda b: Text(b.rendered_link_url or b.link_url or "")),
+                      text=lambda b: Text(b.rendered_link_url or b.link_url or ""),
+                      data=lambda b: b.rendered_link_url or b.link_url),
                Column("image", "Image (rendered)", min_width=30,
-                      text=lambda b: Text(b.rendered_image_url or b.image_url or ""))]
+                      text=lambda b: Text(b.rendered_image_url or b.image_url or ""),
+                      data=lambda b: b.rendered_image_url or b.image_url)]
     return TabSpec(columns, lambda b: b.id, lambda b: _detail(b.name or f"badge {b.id}", [
         ("link", b.link_url), ("rendered link", b.rendered_link_url), ("image", b.image_url),
         ("rendered image", b.rendered_image_url)]), "No badges")
@@ -206,13 +225,17 @@ def variable_tab(revealed: Collection[tuple[str, str]]) -> TabSpec:
         shown = variable.shown_value(variable_key(variable) in revealed)
         return Text(shown.replace("\n", "⏎"), no_wrap=True, overflow="ellipsis")
 
-    columns = [Column("key", "Key", min_width=16, text=lambda v: Text(v.key)),
+    columns = [Column("key", "Key", min_width=16, text=lambda v: Text(v.key), data=lambda v: v.key),
                Column("value", "Value", min_width=20, exported=False, text=value),
-               Column("type", "Type", width=8, text=lambda v: Text(v.variable_type or "")),
-               Column("scope", "Scope", width=12, text=lambda v: Text(v.environment_scope or "")),
-               Column("protected", "Protected", width=9, text=lambda v: _yes(v.protected)),
+               Column("type", "Type", width=8, text=lambda v: Text(v.variable_type or ""),
+                      data=lambda v: v.variable_type),
+               Column("scope", "Scope", width=12, text=lambda v: Text(v.environment_scope or ""),
+                      data=lambda v: v.environment_scope),
+               Column("protected", "Protected", width=9, text=lambda v: _yes(v.protected),
+                      data=lambda v: bool(v.protected)),
                Column("masked", "Masked", width=7,
-                      text=lambda v: Text("hidden") if v.hidden else _yes(v.masked))]
+                      text=lambda v: Text("hidden") if v.hidden else _yes(v.masked),
+                      data=lambda v: bool(v.masked), extra_data=(("hidden", lambda v: bool(v.hidden)),))]
 
     def detail(variable: CiVariable) -> Text:
         return _detail(variable.key, [("value", variable.shown_value(variable_key(variable) in revealed)),
@@ -229,12 +252,17 @@ _STATE_STYLES = {"upcoming": "cyan", "started": "green", "closed": "dim"}
 
 
 def iteration_tab() -> TabSpec:
-    columns = [Column("title", "Iteration", min_width=20, text=lambda it: Text(it.title or "")),
+    columns = [Column("title", "Iteration", min_width=20, text=lambda it: Text(it.title or ""),
+                      data=lambda it: it.title),
                Column("state", "State", width=9,
-                      text=lambda it: Text(it.state_label, style=_STATE_STYLES.get(it.state_label, ""))),
-               Column("start", "Start", width=10, text=lambda it: Text(_day(it.start_date))),
-               Column("due", "Due", width=10, text=lambda it: Text(_day(it.due_date))),
-               Column("group", "Group id", width=8, text=lambda it: Text(str(it.group_id or "")))]
+                      text=lambda it: Text(it.state_label, style=_STATE_STYLES.get(it.state_label, "")),
+                      data=lambda it: it.state_label),
+               Column("start", "Start", width=10, text=lambda it: Text(_day(it.start_date)),
+                      data=lambda it: it.start_date),
+               Column("due", "Due", width=10, text=lambda it: Text(_day(it.due_date)),
+                      data=lambda it: it.due_date),
+               Column("group", "Group id", width=8, text=lambda it: Text(str(it.group_id or "")),
+                      data=lambda it: it.group_id)]
     return TabSpec(columns, lambda it: it.id, lambda it: _detail(it.title or "", [
         ("state", it.state_label), ("start", _day(it.start_date)), ("due", _day(it.due_date)),
         ("description", it.description), ("web", it.web_url)]), "No iterations")
@@ -245,18 +273,24 @@ _RELATION_STYLES = {RelationState.STARTED: ("started", "yellow"),
 
 
 def relation_tab() -> TabSpec:
-    def state(status: RelationStatus) -> Text:
+    def word(status: RelationStatus) -> tuple[str, str]:
         try:
-            label, style = _RELATION_STYLES[status.state]
+            return _RELATION_STYLES[status.state]
         except ValueError:
-            label, style = str(status.status), ""
+            return str(status.status), ""
+
+    def state(status: RelationStatus) -> Text:
+        label, style = word(status)
         return Text(label, style=style)
 
-    columns = [Column("relation", "Relation", min_width=18, text=lambda s: Text(s.relation)),
-               Column("status", "Status", width=9, text=state),
-               Column("error", "Error", min_width=16, text=lambda s: Text(s.error or "", style="red")),
+    columns = [Column("relation", "Relation", min_width=18, text=lambda s: Text(s.relation),
+                      data=lambda s: s.relation),
+               Column("status", "Status", width=9, text=state, data=lambda s: word(s)[0]),
+               Column("error", "Error", min_width=16, text=lambda s: Text(s.error or "", style="red"),
+                      data=lambda s: s.error),
                Column("updated", "Updated", width=19, text=lambda s: Text(
-                   s.updated_at.strftime("%Y-%m-%d %H:%M:%S") if s.updated_at else ""))]
+                   s.updated_at.strftime("%Y-%m-%d %H:%M:%S") if s.updated_at else ""),
+                   data=lambda s: s.updated_at)]
     return TabSpec(columns, lambda s: s.relation, lambda s: _detail(s.relation, [
         ("status", s.status), ("error", s.error), ("updated", s.updated_at)]),
         "No relations export yet (X starts one)")

@@ -8,7 +8,6 @@ line and a failure line carry none.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from rich.text import Text
 from textual.widgets import Tree
@@ -64,6 +63,9 @@ class GroupTree(Tree[Group | None]):
             line.remove()
         for group in rows:
             node.add(group_label(group), data=group, allow_expand=True)
+        if window.cut and not rows:  # the level goes on past max_pages: said, never a silent end
+            node.add_leaf(Text(f"… groups {window.count_text()} (raise max_pages to read on)",
+                               style="dim italic"), data=None)
         if rows and not window.exhausted:
             shown = start + len(rows)
             more = node.add_leaf(Text(f"… more groups ({window.count_text(1, shown)}): enter reads the next "
@@ -96,7 +98,3 @@ class GroupTree(Tree[Group | None]):
         self.clear()
         self.loaded.clear()
         self.more.clear()
-
-
-def is_more_line(tree: GroupTree, node: Any) -> bool:
-    return node is not None and node.id in tree.more

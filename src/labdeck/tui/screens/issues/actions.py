@@ -33,6 +33,7 @@ from labdeck.tui.screens.issues.dialogs import (
     PromptScreen,
     bulk_completion,
     bulk_question,
+    bulk_replaces,
     links_in,
 )
 from labdeck.tui.screens.issues.time_tracking import TimeRequest, TimeTrackingScreen, stats_text, time_applied
@@ -133,7 +134,7 @@ class IssueActions(IssuesHost):
         open_write_form(self, EditIssueScreen(issue.reference, issue.title, issue.label_names,
                                              issue.description or ""),
                         lambda changes: service.update_issue(pid, iid, **changes), verify=saved_already,
-                        done=edited, refresh=lambda: self.refresh_issue(issue))
+                        row=issue, done=edited, refresh=lambda: self.refresh_issue(issue))
 
     def action_comment(self) -> None:
         target = self._write_target()
@@ -152,7 +153,7 @@ class IssueActions(IssuesHost):
 
         editor = CommentScreen(Content.from_markup("Comment on [b]$ref[/b]", ref=issue.reference))
         open_write_form(self, editor, lambda body: service.add_note(pid, iid, body), verify=present,
-                        done=sent, refresh=lambda: self.refresh_issue(issue))
+                        row=issue, done=sent, refresh=lambda: self.refresh_issue(issue))
 
     @work(group="issues-single")
     async def refresh_issue(self, issue: Issue) -> None:
@@ -189,7 +190,7 @@ class IssueActions(IssuesHost):
                 self.refresh_issue(issue)
 
         open_write_form(self, TimeTrackingScreen(issue.reference, issue.time_stats), track, verify=applied,
-                        done=tracked, refresh=lambda: self.refresh_issue(issue))
+                        row=issue, done=tracked, refresh=lambda: self.refresh_issue(issue))
 
     def action_promote(self) -> None:
         issue = self.current()
@@ -200,10 +201,12 @@ class IssueActions(IssuesHost):
             if yes:
                 self.run_single(issue, "promote", {})
 
+        # GitLab closes a promoted issue (a closed one stays closed): said as what will happen
+        after = "It stays closed." if issue.state == "closed" else "The issue will be closed."
         self.app.push_screen(ConfirmScreen(
             "Promote to an epic",
-            Content.from_markup("Promote [b]$ref[/b] to an epic of its group? The issue is closed.",
-                                ref=issue.reference),
+            Content.from_markup("Promote [b]$ref[/b] to an epic of its group? $after",
+                                ref=issue.reference, after=after),
             confirm_label="Promote"), answered)
 
     @work(group="issues-single")
@@ -266,18 +269,22 @@ class IssueActions(IssuesHost):
                      scope: Scope[Issue] | None = None) -> None:
         names = tuple(part.strip().lstrip("@") for part in text.split(",") if part.strip())
         label = BULK_CHOICES[kind].rstrip("…")
-        detail = f" ({text})" if text else ""
-        title = f"{label}{detail}: {len(issues)} issue{'' if len(issues) == 1 else 's'}"
+        named = f"{label} {text}" if text else label  # "Assign to alice"
+        title = f"{named} ({len(issues)} issue{'' if len(issues) == 1 else 's'})"
         question = bulk_question(kind, text, len(issues))
+        replaces = bulk_replaces(kind, issues, names, text)
         if scope is not None and scope.partial:  # say how much of the listing it covers
-            title = f"{label}{detail}: {scope.text}"
-            question = f"{label}{detail}: {scope.text}" + (", read first?" if scope.all_matching else "?")
+            title = f"{named} ({scope.text})"
+            question = f"{named}: {scope.text}" + (", read first?" if scope.all_matching else "?")
+            if replaces and scope.all_matching:
+                replaces += " of those loaded"  # the rest is read when it runs
         message = Content.assemble(question + " ",
                                    "Those the server refuses are listed in the task's results.")
         action = self.bulk_action(issues, kind, names, text, title, scope)
         if action is not None:
             confirm_bulk(self, action, BulkQuestion(title, message, label,
-                                                    danger=kind in ("close", "unassign", "remove_labels")),
+                                                    danger=kind in ("close", "unassign", "remove_labels"),
+                                                    replaces=replaces),
                          table=self.table)
 
     def run_bulk(self, issues: list[Issue], kind: BulkKind, names: tuple[str, ...], text: str,

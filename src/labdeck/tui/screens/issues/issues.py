@@ -27,6 +27,7 @@ from labdeck.api.issue_scopes import GroupId, listing_scope
 from labdeck.api.issues import IssuesService
 from labdeck.api.models.base import paused_gc
 from labdeck.api.models.issues import Issue, LabelDetail
+from labdeck.domain.features import PROMOTE_TO_EPIC
 from labdeck.domain.issue_query import QueryError, help_text
 from labdeck.tui.areas import AreaRequest
 from labdeck.tui.list_feed import ListFeed
@@ -69,7 +70,7 @@ class IssuesScreen(IssueActions, LabdeckScreen):
     CSS_PATH = "issues.tcss"
     MUTATING_ACTIONS = frozenset({"bulk", "edit", "comment", "time_tracking", "promote"})
     ROW_ACTIONS = MUTATING_ACTIONS
-    FEATURE_ACTIONS = {"promote": "promote_to_epic"}
+    FEATURE_ACTIONS = {"promote": PROMOTE_TO_EPIC}
     BINDINGS = [
         Binding("f", "focus_query", "Query", id="issues.query"),
         Binding("b", "bulk", "Bulk", id="issues.bulk"),

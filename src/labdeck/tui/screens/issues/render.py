@@ -72,18 +72,22 @@ def _state_cell(issue: Issue) -> Text:
 
 COLUMNS = [
     plain_column("reference", "Reference", attrgetter("reference"), min_width=14, priority=6,
-                 sort_key=lambda i: (i.reference.rpartition("#")[0], i.iid)),
-    plain_column("title", "Title", attrgetter("title"), min_width=20, max_width=60, priority=10),
-    Column("state", "State", width=8, priority=7, text=_state_cell, plain=_state_plain),
+                 sort_key=lambda i: (i.reference.rpartition("#")[0], i.iid), data=attrgetter("reference")),
+    plain_column("title", "Title", attrgetter("title"), min_width=20, max_width=60, priority=10,
+                 data=attrgetter("title")),
+    Column("state", "State", width=8, priority=7, text=_state_cell, plain=_state_plain,
+           data=attrgetter("state"), extra_data=(("confidential", attrgetter("confidential")),)),
     Column("labels", "Labels", min_width=18, priority=8, text=lambda i: label_chips(i.labels),
-           plain=lambda i: _chips_plain(i.labels)),
+           plain=lambda i: _chips_plain(i.labels), data=attrgetter("label_names")),
     plain_column("assignees", "Assignees", lambda i: ", ".join(i.assignee_usernames), min_width=9,
-                 priority=5),
+                 priority=5, data=attrgetter("assignee_usernames")),
     plain_column("milestone", "Milestone", lambda i: i.milestone.title if i.milestone else "", min_width=9,
-                 priority=2),
-    plain_column("due", "Due", lambda i: i.due_date.isoformat() if i.due_date else "", width=10, priority=3),
+                 priority=2, data=lambda i: i.milestone.title if i.milestone else None),
+    plain_column("due", "Due", lambda i: i.due_date.isoformat() if i.due_date else "", width=10, priority=3,
+                 data=attrgetter("due_date")),
     plain_column("updated", "Updated", lambda i: _day(i.updated_at), width=10, priority=4,
-                 sort_key=lambda i: i.updated_at.timestamp() if i.updated_at else 0),
+                 sort_key=lambda i: i.updated_at.timestamp() if i.updated_at else 0,
+                 data=attrgetter("updated_at")),
 ]
 
 _cells = cells_from(COLUMNS)

@@ -1,7 +1,10 @@
 """`ListPane`: an owner's pane that is one list (a `TabSpec` of `groups/tabs.py`: its columns, row key,
-detail and empty text) read by `read`, with an optional help line above it and the feature its data needs
-(`FEATURE`: where the instance lacks it the list says why in place of its rows and nothing is sent; a
-refusal the feature explains says so too). The pane follows its owner (`show_owner`: the former owner's
+detail and empty text), with an optional help line above it and the feature its data needs (where the
+instance lacks it the list says why in place of its rows and nothing is sent; a refusal the feature
+explains says so too). A read-only list is declared, not written: `LISTING = bindings.GROUP_ITERATIONS`
+(and `PARAMS`) reads the owner's list through the binding (`Services.read`, cached, `r` past the cache),
+and the feature is the one the binding's endpoint holds; a pane that reads otherwise overrides `read`
+(and says its `FEATURE`). The pane follows its owner (`show_owner`: the former owner's
 rows are dropped, the new one's read), `r` reads it past the cache (`reload`), and each read dates the
 screen's data. `:groups`' Projects, Subgroups, Labels, Badges, Iterations and Export and import tabs are
 panes of this kind (`screens/groups/panes/`).
@@ -9,6 +12,7 @@ panes of this kind (`screens/groups/panes/`).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from rich.text import Text
@@ -17,7 +21,9 @@ from textual.app import ComposeResult
 from textual.widget import Widget
 from textual.widgets import Static
 
+from labdeck.api.bindings import Listing
 from labdeck.api.errors import ApiError
+from labdeck.domain.features import Feature
 from labdeck.tui.capabilities import feature_reason, refused, unavailable
 from labdeck.tui.context import context_of
 from labdeck.tui.screens.owner import Owner
@@ -36,7 +42,9 @@ EVERY_LIST_FOOTER = ("select", "next_tab", "previous_tab", "toggle_tree", *LIST_
 class ListPane(OwnerPane, Widget):
     """One owner's list; a subclass names its `read` (and, when it has them, its keys)."""
 
-    FEATURE: ClassVar[str | None] = None  # the feature its data needs (`domain/capabilities.py`)
+    LISTING: ClassVar[Listing[Any] | None] = None  # the list it shows, read for the owner (`api/bindings.py`)
+    PARAMS: ClassVar[Mapping[str, Any]] = {}  # the query `LISTING` is read with
+    FEATURE: ClassVar[Feature | None] = None  # what its data needs, when `LISTING`'s endpoint does not say
     HELP: ClassVar[str] = ""  # a line above the list
     FOOTER_ORDER: ClassVar[tuple[str, ...]] = EVERY_LIST_FOOTER
     DEFAULT_CSS = """
@@ -75,9 +83,17 @@ class ListPane(OwnerPane, Widget):
     def forbidden_hint(self) -> str:
         return self.owner.forbidden_hint
 
+    @property
+    def feature(self) -> Feature | None:
+        """The feature the pane's data needs: `FEATURE`, else the one its listing's endpoint holds."""
+        listing = self.LISTING
+        return self.FEATURE or (listing.endpoint.feature if listing is not None else None)
+
     async def read(self, services: Services, refresh: bool) -> list[Any]:
-        """The owner's rows (through the client's cache unless `refresh`)."""
-        raise NotImplementedError
+        """The owner's rows (through the client's cache unless `refresh`): `LISTING`'s, by default."""
+        if self.LISTING is None:
+            raise NotImplementedError(f"{type(self).__name__} declares no LISTING and no read")
+        return await services.read(self.LISTING, self.ref, params=self.PARAMS or None, refresh=refresh)
 
     def forget(self) -> None:
         """Drop what the pane keeps about its owner (another owner is shown next)."""
@@ -96,7 +112,7 @@ class ListPane(OwnerPane, Widget):
 
     @work(exclusive=True, group="list-pane")
     async def load(self, refresh: bool = False) -> None:
-        services, owner, table, feature = self.services, self.owner, self.view.table, self.FEATURE
+        services, owner, table, feature = self.services, self.owner, self.view.table, self.feature
         if services is None:
             return
         ctx = context_of(self)

@@ -25,6 +25,7 @@ from textual.widgets import Static
 from labdeck.api.errors import ApiError
 from labdeck.api.members import MembersService
 from labdeck.api.models.members import BillableMember, Member
+from labdeck.domain.features import BILLABLE_MEMBERS, MEMBER_OVERRIDE
 from labdeck.tui.capabilities import feature_reason, refused, unavailable
 from labdeck.tui.clock import Today, today_of
 from labdeck.tui.context import context_of
@@ -39,7 +40,6 @@ from labdeck.tui.widgets.resource_view import ResourceView
 from labdeck.tui.workers import is_live
 from labdeck.tui.writes import open_write_form
 
-BILLABLE = "billable_members"  # the feature billable members need (`domain/capabilities.py`)
 GROUP_ONLY = frozenset({"toggle_billable", "toggle_override"})  # offered when the owner is a group
 
 
@@ -58,7 +58,7 @@ class MembersPane(OwnerPane, Widget):
     ]
     MUTATING_ACTIONS = frozenset({"add_member", "edit_member", "remove_member", "toggle_override"})
     ROW_ACTIONS = frozenset({"edit_member", "remove_member", "toggle_override"})
-    FEATURE_ACTIONS = {"toggle_billable": BILLABLE, "toggle_override": "member_override"}
+    FEATURE_ACTIONS = {"toggle_billable": BILLABLE_MEMBERS, "toggle_override": MEMBER_OVERRIDE}
     DEFAULT_CSS = """
     MembersPane { height: 1fr; }
     MembersPane #members-scope { height: 1; padding: 0 1; }
@@ -123,14 +123,15 @@ class MembersPane(OwnerPane, Widget):
             return
         table.empty_text = self.spec.empty  # undo a former reason
         rows: list[Any] = []
-        if self.billable and (missing := feature_reason(context_of(self), BILLABLE)):
-            table.empty_text = unavailable(context_of(self), BILLABLE, missing)  # say why; send nothing
+        if self.billable and (missing := feature_reason(context_of(self), BILLABLE_MEMBERS)):
+            # say why; send nothing
+            table.empty_text = unavailable(context_of(self), BILLABLE_MEMBERS, missing)
         else:
             table.loading_more = True
             try:
                 rows = await self.read(service, refresh)
             except ApiError as error:
-                explained = refused(context_of(self), BILLABLE, error) if self.billable else None
+                explained = refused(context_of(self), BILLABLE_MEMBERS, error) if self.billable else None
                 if explained is None:
                     raise
                 table.empty_text = explained
@@ -197,7 +198,8 @@ class MembersPane(OwnerPane, Widget):
             self.notify("Billable members are not added here: add members, then they count",
                         severity="warning")
             return
-        self.open_member_form(self.owner.member_form(self.today()), None)
+        members = [row for row in self.view.table.rows if isinstance(row, Member)]
+        self.open_member_form(self.owner.member_form(self.today(), members=members), None)
 
     def action_edit_member(self) -> None:
         row = self.direct_member()
@@ -223,7 +225,8 @@ class MembersPane(OwnerPane, Widget):
                 self.load(refresh=True)
 
         open_write_form(self, form, write, verify=lambda values: owner.member_applied(service, row, values),
-                        done=done, refresh=lambda: self.load(refresh=True) if is_live(self) else None)
+                        row=row, done=done,
+                        refresh=lambda: self.load(refresh=True) if is_live(self) else None)
 
     def action_remove_member(self) -> None:
         cursor = self.view.table.cursor_row

@@ -3,7 +3,9 @@
 description, masked and hidden on create, the environment scope where the owner has one), `x` deletes once
 the key is typed, `m` reveals a masked value, `y` copies a value (the notification never shows it). A
 hidden value was never sent, so `m` and `y` say so. Revealed values live in this widget only, never on
-disk. The project view's and `:groups`' Variables tabs and `:variables` (the instance's) are this pane.
+disk, and only while the cursor stays on the row: leaving it, or reading the list again (`r`, a change),
+hides the value again. The project view's and `:groups`' Variables tabs and `:variables` (the instance's)
+are this pane.
 """
 
 from __future__ import annotations
@@ -18,13 +20,15 @@ from textual.widgets import Static
 from labdeck.api.errors import LabdeckError
 from labdeck.api.models.variables import CiVariable
 from labdeck.api.variables import VariableError, VariablesService
+from labdeck.domain.features import GROUP_VARIABLE_ENVIRONMENT_SCOPE
 from labdeck.tui.context import context_of
 from labdeck.tui.screens.ci_variables import VariableListKeys
 from labdeck.tui.screens.groups.forms import Values
-from labdeck.tui.screens.groups.tabs import variable_tab
+from labdeck.tui.screens.groups.tabs import variable_key, variable_tab
 from labdeck.tui.screens.owner import Owner
 from labdeck.tui.screens.panes.owned import OwnerPane
 from labdeck.tui.widgets.footer import LIST_KEYS
+from labdeck.tui.widgets.resource_table import ResourceTable
 from labdeck.tui.widgets.resource_view import ResourceView
 
 
@@ -80,7 +84,7 @@ class VariablesPane(OwnerPane, VariableListKeys, Widget):
         """Whether this owner's variables have an environment scope here (a group's: not on Community
         Edition; a project's always; the instance's never)."""
         if self.owner.kind == "groups":
-            return context_of(self).policy.feature_reason("group_variable_environment_scope") is None
+            return context_of(self).policy.feature_reason(GROUP_VARIABLE_ENVIRONMENT_SCOPE) is None
         return self.owner.kind == "projects"
 
     def on_mount(self) -> None:
@@ -122,11 +126,21 @@ class VariablesPane(OwnerPane, VariableListKeys, Widget):
             return
         if owner != self.owner:  # another owner was chosen meanwhile: its own load shows it
             return
+        self.revealed.clear()  # the list read again: a revealed value is hidden again
         self.view.table.set_rows(rows)
         instance = self.owner.kind == "instance"
         self.show_status(f"{len(rows)} instance variable(s)" if instance
                          else f"{len(rows)} variable(s) of {self.owner.where}")
         self.mark_data_loaded()
+
+    def on_resource_table_row_highlighted(self, event: ResourceTable.RowHighlighted) -> None:
+        """The cursor left a revealed row: its value is hidden again (`revealed` is the table's own set)."""
+        row = event.row
+        if self.revealed and not (isinstance(row, CiVariable) and variable_key(row) in self.revealed):
+            self.revealed.clear()
+            table = self.view.table
+            table.set_rows(list(table.rows))
+            self.view.refresh_detail()
 
     # -- actions --------------------------------------------------------------------------------------
     def action_add_variable(self) -> None:

@@ -1,6 +1,6 @@
-"""The project view's Registry tab: the project's container repositories with their tag counts, as
-`:registry` lists them (its columns, cells and detail; read when the tab is first shown), and their tags
-through `:registry`'s own screens.
+"""The project view's Registry tab: the project's container repositories with their tag counts, ids and
+sizes (unique blobs), as `:registry` lists them (its columns, cells, detail and size reads; read when the tab
+is first shown), and their tags through `:registry`'s own screens.
 
 - `enter` opens a repository's tags (`registry.RegistryTagsScreen`: every tag's detail, `space` marks and
   `x` deletes exactly the marked tags, one request each, as a job).
@@ -27,11 +27,12 @@ from labdeck.api.models.projects import Project
 from labdeck.api.models.registry import RegistryRepository
 from labdeck.tui.clock import Now, now_of
 from labdeck.tui.pane_policy import PanePolicy
-from labdeck.tui.screens.registry.registry import (
-    REPOSITORY_COLUMNS,
-    RegistryTagsScreen,
-    ask_delete_repository,
-    registry_service,
+from labdeck.tui.screens.registry.registry import RegistryTagsScreen, ask_delete_repository, registry_service
+from labdeck.tui.screens.registry.repositories import (
+    Sizes,
+    known_sizes,
+    read_sizes,
+    repository_columns,
     repository_detail,
 )
 from labdeck.tui.widgets.footer import LIST_KEYS
@@ -58,12 +59,13 @@ class ContainerRegistryTab(PanePolicy, Widget):
         self.project = project
         self.now = now_of(self, now)
         self.read = False
+        self.sizes: Sizes = {}
 
     def compose(self) -> ComposeResult:
         yield Static("", markup=False, id="project-containers-where")
-        yield ResourceView(REPOSITORY_COLUMNS, row_key=lambda r: r.id,
-                           detail=repository_detail, empty_text="No container repositories",
-                           id="project-containers-view")
+        yield ResourceView(repository_columns(self.sizes), row_key=lambda r: r.id,
+                           detail=lambda r: repository_detail(r, self.sizes),
+                           empty_text="No container repositories", id="project-containers-view")
 
     @property
     def table(self) -> ResourceTable:
@@ -91,9 +93,16 @@ class ContainerRegistryTab(PanePolicy, Widget):
             return
         finally:
             self.table.loading_more = False
+        self.sizes.clear()
+        known_sizes(self, repos, self.sizes)
         self.table.set_rows(repos)
         total = sum(r.tags_count or 0 for r in repos)
         where.update(Text(f"{len(repos)} repositories, {total:,} tags", style="dim"))
+        self.load_sizes(repos)
+
+    @work(exclusive=True, group="project-containers-sizes")
+    async def load_sizes(self, repos: list[RegistryRepository]) -> None:
+        await read_sizes(self, registry_service(self), self.table, repos, self.sizes)
 
     def changed(self) -> None:
         """A job deleted tags or a repository: the counts are read again (if the tab is still open)."""

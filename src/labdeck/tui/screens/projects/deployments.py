@@ -28,6 +28,7 @@ from labdeck.api.errors import ApiError, LabdeckError
 from labdeck.api.models.deployments import Deployment, Environment
 from labdeck.api.models.projects import Project
 from labdeck.domain.deployments import EnvironmentSummary, summarise
+from labdeck.domain.features import PROTECTED_ENVIRONMENTS
 from labdeck.tui.areas import AreaRequest
 from labdeck.tui.clock import Today, today_of
 from labdeck.tui.context import context_of
@@ -49,14 +50,24 @@ def _dim(env: Environment) -> str:
     return "dim" if env.state == "stopped" else ""
 
 
-def environment_columns(figures: Callable[[Environment], Text]) -> list[Column]:
-    """The environments' columns; `figures(env)` draws the last days' deployments of one."""
+def environment_columns(figures: Callable[[Environment], Text],
+                        summary: Callable[[Environment], EnvironmentSummary | None] = lambda _e: None,
+                        ) -> list[Column]:
+    """The environments' columns; `figures(env)` draws the last days' deployments of one, `summary(env)`
+    gives their figures (exported: deployments, success rate, last success)."""
+    def field(name: str) -> Callable[[Environment], object]:
+        return lambda e: getattr(summary(e), name, None)
+
     return [
-        Column("name", "Environment", min_width=16, text=lambda e: Text(e.name, style=_dim(e))),
-        Column("tier", "Tier", width=12, text=lambda e: Text(e.tier or "")),
-        Column("state", "State", width=9, text=lambda e: Text(e.state or "", style=_dim(e))),
+        Column("name", "Environment", min_width=16, text=lambda e: Text(e.name, style=_dim(e)),
+               data=lambda e: e.name),
+        Column("tier", "Tier", width=12, text=lambda e: Text(e.tier or ""), data=lambda e: e.tier),
+        Column("state", "State", width=9, text=lambda e: Text(e.state or "", style=_dim(e)),
+               data=lambda e: e.state),
         Column("figures", f"Last {TIMELINE_DAYS} days", min_width=30, sort_key=lambda e: e.name,
-               text=figures),
+               text=figures, data=lambda e: getattr(summary(e), "total", 0),  # deployments in the window
+               extra_data=(("success_rate", field("success_rate")), ("last_success", field("last_success")),
+                           ("last_success_ref", field("last_success_ref")))),
     ]
 
 
@@ -72,7 +83,7 @@ class ProjectDeploymentsTab(PanePolicy, Widget):
         Binding("p", "protected", "Protected envs", id="project_deployments.protected"),
         Binding("D", "open_in_deployments", "In :deployments", id="project_deployments.open"),
     ]
-    FEATURE_ACTIONS = {"protected": "protected_environments"}
+    FEATURE_ACTIONS = {"protected": PROTECTED_ENVIRONMENTS}
     DEFAULT_CSS = """
     ProjectDeploymentsTab { height: 1fr; }
     ProjectDeploymentsTab #project-environments-view { height: 9; }
@@ -94,7 +105,8 @@ class ProjectDeploymentsTab(PanePolicy, Widget):
         return self.project.path_with_namespace or str(self.project.id)
 
     def compose(self) -> ComposeResult:
-        yield ResourceView(environment_columns(self.figures), row_key=lambda e: e.id,
+        columns = environment_columns(self.figures, lambda e: self.summaries.get(e.name))
+        yield ResourceView(columns, row_key=lambda e: e.id,
                            detail=environment_detail, empty_text="No environments",
                            id="project-environments-view")
         yield Static("", markup=False, id="project-deployments-title")

@@ -19,6 +19,7 @@ from textual.widget import Widget
 from labdeck.api.errors import LabdeckError
 from labdeck.api.forks import ForksService, import_done
 from labdeck.api.models.projects import Project
+from labdeck.domain.digits import parse_digits
 from labdeck.tui.context import context_of
 from labdeck.tui.jobs import Job, poll_until
 from labdeck.tui.pane_policy import PanePolicy
@@ -49,13 +50,16 @@ def _import_status(project: Project) -> Text:
 
 
 FORK_COLUMNS = [
-    Column("path", "Fork", min_width=24, text=lambda p: Text(p.path_with_namespace or p.name or str(p.id))),
-    Column("visibility", "Visibility", width=10, text=lambda p: Text(p.visibility or "")),
-    Column("status", "Import", width=10, text=_import_status),
+    Column("path", "Fork", min_width=24, text=lambda p: Text(p.path_with_namespace or p.name or str(p.id)),
+           data=lambda p: p.path_with_namespace or p.name),
+    Column("visibility", "Visibility", width=10, text=lambda p: Text(p.visibility or ""),
+           data=lambda p: p.visibility),
+    Column("status", "Import", width=10, text=_import_status, data=lambda p: p.import_status),
     Column("created", "Created", width=16,
-           text=lambda p: Text(p.created_at.strftime("%Y-%m-%d %H:%M") if p.created_at else "")),
+           text=lambda p: Text(p.created_at.strftime("%Y-%m-%d %H:%M") if p.created_at else ""),
+           data=lambda p: p.created_at),
     Column("stars", "★", width=5, align="right", sort_key=lambda p: p.star_count or 0,
-           text=lambda p: Text(str(p.star_count or 0))),
+           text=lambda p: Text(str(p.star_count or 0)), data=lambda p: p.star_count),
 ]
 
 
@@ -181,9 +185,8 @@ class ForksTab(PanePolicy, Widget):
         service = forks_service(self)
         if session is None or service is None:
             return
-        if source.isdigit():
-            origin = int(source)
-        else:
+        origin = parse_digits(source)
+        if origin is None:
             origin = (await session.services.projects.project(source)).id
         self.project = await service.create_relationship(self.project.id, origin)
         origin_path = (self.project.forked_from_project or {}).get("path_with_namespace", source)

@@ -32,6 +32,7 @@ from labdeck.api.issue_scopes import GroupId, ProjectScope
 from labdeck.api.issues import IssuesService
 from labdeck.api.models.issues import Issue
 from labdeck.api.models.projects import Project
+from labdeck.domain.features import PROMOTE_TO_EPIC
 from labdeck.domain.issue_query import help_text
 from labdeck.tui.areas import AreaRequest
 from labdeck.tui.context import Context, context_of
@@ -51,7 +52,7 @@ from labdeck.tui.widgets.table_columns import plain_column
 # The columns and cells of `:issues`, but `#iid` in place of the reference, its first (every row is of this
 # project).
 PROJECT_COLUMNS = [plain_column("iid", "#", lambda i: f"#{i.iid}", width=6, align="right",
-                                sort_key=lambda i: i.iid), *COLUMNS[1:]]
+                                sort_key=lambda i: i.iid, data=lambda i: i.iid), *COLUMNS[1:]]
 
 
 class ProjectIssuesTab(IssueActions, PanePolicy, Widget):
@@ -74,7 +75,7 @@ class ProjectIssuesTab(IssueActions, PanePolicy, Widget):
     MUTATING_ACTIONS = frozenset({"bulk", "edit", "comment", "time_tracking", "promote", "close_issues",
                                   "reopen_issues"})
     ROW_ACTIONS = MUTATING_ACTIONS | {"open_in_issues"}
-    FEATURE_ACTIONS = {"promote": "promote_to_epic"}
+    FEATURE_ACTIONS = {"promote": PROMOTE_TO_EPIC}
     DEFAULT_CSS = """
     ProjectIssuesTab { height: 1fr; }
     ProjectIssuesTab #project-issues-error { height: auto; }

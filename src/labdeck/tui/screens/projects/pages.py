@@ -82,13 +82,15 @@ def _expiry_key(domain: PagesDomain) -> float:
 def domain_columns(now: Now) -> list[Column]:
     """The columns of a Pages domain list (the expiry is told against `now()`)."""
     return [
-        Column("domain", "Domain", min_width=24, text=lambda d: Text(d.domain)),
+        Column("domain", "Domain", min_width=24, text=lambda d: Text(d.domain), data=lambda d: d.domain),
         Column("expiry", "Certificate expiry", width=24, sort_key=_expiry_key,
-               text=lambda d: expiry_text(d, now())),
-        Column("auto_ssl", "Auto SSL", width=8, text=lambda d: Text("yes" if d.auto_ssl_enabled else "")),
+               text=lambda d: expiry_text(d, now()), data=lambda d: d.not_after),
+        Column("auto_ssl", "Auto SSL", width=8, text=lambda d: Text("yes" if d.auto_ssl_enabled else ""),
+               data=lambda d: bool(d.auto_ssl_enabled)),
         Column("subject", "Subject", min_width=16,
-               text=lambda d: Text(d.certificate.subject or "" if d.certificate else "", style="dim")),
-        Column("url", "URL", min_width=16, text=lambda d: Text(d.url or "")),
+               text=lambda d: Text(d.certificate.subject or "" if d.certificate else "", style="dim"),
+               data=lambda d: d.certificate.subject if d.certificate else None),
+        Column("url", "URL", min_width=16, text=lambda d: Text(d.url or ""), data=lambda d: d.url),
     ]
 
 
@@ -149,7 +151,7 @@ class PagesTab(PanePolicy, Widget):
             return await service.create(project_id, request.name, auto_ssl_enabled=request.auto_ssl,
                                         certificate=request.certificate, key=request.key, as_files=True)
 
-        self._open_domain_form(DomainDialog(), save, "Added")
+        self._open_domain_form(DomainDialog(), save, "Added", None)
 
     def action_certificate(self) -> None:
         domain, service, project_id = self.view.table.cursor_row, pages_service(self), self.project.id
@@ -161,10 +163,10 @@ class PagesTab(PanePolicy, Widget):
                                         certificate=request.certificate, key=request.key, as_files=True)
 
         self._open_domain_form(DomainDialog(domain=domain.domain, auto_ssl=domain.auto_ssl_enabled), save,
-                               "Updated")
+                               "Updated", domain)
 
     def _open_domain_form(self, dialog: DomainDialog, save: Callable[[DomainRequest], Any],
-                          verb: str) -> None:
+                          verb: str, domain: PagesDomain | None) -> None:
         """After a lost answer the domain is read again: there, with that automatic-certificate setting and,
         when one was sent, that certificate?"""
         service, project_id = pages_service(self), self.project.id
@@ -180,7 +182,7 @@ class PagesTab(PanePolicy, Widget):
             return found.auto_ssl_enabled == request.auto_ssl and (
                 request.certificate is None or (pem or "").strip() == request.certificate.strip())
 
-        open_write_form(self, dialog, save, verify=saved, done=self._saved(verb),
+        open_write_form(self, dialog, save, verify=saved, row=domain, done=self._saved(verb),
                         refresh=lambda: self.load(refresh=True) if is_live(self) else None)
 
     def _confirm(self, title: str, template: str, domain: PagesDomain, act: Callable[[str], Any]) -> None:
@@ -188,20 +190,23 @@ class PagesTab(PanePolicy, Widget):
             if yes:
                 act(domain.domain)
 
-        self.app.push_screen(ConfirmScreen(title, Content.from_markup(template, domain=domain.domain),
+        project = self.project.path_with_namespace or str(self.project.id)
+        self.app.push_screen(ConfirmScreen(title, Content.from_markup(template, domain=domain.domain,
+                                                                      project=project),
                                            confirm_label=title.split()[0]), answered)
 
     def action_remove_certificate(self) -> None:
         domain = self.view.table.cursor_row
         if isinstance(domain, PagesDomain) and domain.certificate is not None:
-            self._confirm("Remove certificate", "Remove the certificate of [b]$domain[/b]? It is then served "
-                          "over plain HTTP.", domain, self.remove_certificate)
+            self._confirm("Remove certificate", "Remove the certificate of [b]$domain[/b] of "
+                          "[b]$project[/b]? It is then served over plain HTTP.", domain,
+                          self.remove_certificate)
 
     def action_delete_domain(self) -> None:
         domain = self.view.table.cursor_row
         if isinstance(domain, PagesDomain):
-            self._confirm("Delete domain", "Delete the Pages domain [b]$domain[/b]?", domain,
-                          self.delete_domain)
+            self._confirm("Delete domain", "Delete the Pages domain [b]$domain[/b] of [b]$project[/b]?",
+                          domain, self.delete_domain)
 
     @work(group="project-pages-change")
     async def remove_certificate(self, name: str) -> None:

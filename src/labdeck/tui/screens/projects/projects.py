@@ -2,7 +2,9 @@
 read by keyset pagination (GitLab's for `/projects`: order by id) on demand as the cursor nears the end
 (`tui/list_feed.py`: honest counts, a ceiling on the rows held, filter and sort sent to the server while
 the list is partial, `G` asks before reading everything); enter opens the project's view (wiki, tags,
-Pages domains, error tracking, forks); `a` archives or unarchives (hidden in read-only mode).
+Pages domains, error tracking, forks); `a` archives or unarchives (hidden in read-only mode; GitLab lets
+the project's Owners and administrators do it, and a refusal says so), journalled with the other as its
+undo.
 """
 
 from __future__ import annotations
@@ -13,9 +15,11 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.content import Content
 
+from labdeck.api.errors import ApiError
 from labdeck.api.models.projects import Project
 from labdeck.api.projects import ProjectsService
 from labdeck.tui.areas import AreaRequest
+from labdeck.tui.errors import describe_error
 from labdeck.tui.list_feed import ListFeed
 from labdeck.tui.screens.base import LabdeckScreen
 from labdeck.tui.screens.confirm import ConfirmScreen
@@ -47,15 +51,20 @@ def project_detail(project: Project) -> Text:
 
 PROJECT_COLUMNS = [
     Column("path", "Project", min_width=24, priority=10,
-           text=lambda p: Text(p.path_with_namespace or p.name or str(p.id))),
-    Column("visibility", "Visibility", width=10, priority=6, text=lambda p: Text(p.visibility or "")),
-    Column("branch", "Default branch", width=14, priority=3, text=lambda p: Text(p.default_branch or "")),
+           text=lambda p: Text(p.path_with_namespace or p.name or str(p.id)),
+           data=lambda p: p.path_with_namespace or p.name),
+    Column("visibility", "Visibility", width=10, priority=6, text=lambda p: Text(p.visibility or ""),
+           data=lambda p: p.visibility),
+    Column("branch", "Default branch", width=14, priority=3, text=lambda p: Text(p.default_branch or ""),
+           data=lambda p: p.default_branch),
     Column("stars", "★", width=5, priority=2, align="right", sort_key=lambda p: p.star_count or 0,
-           text=lambda p: Text(str(p.star_count or 0))),
+           text=lambda p: Text(str(p.star_count or 0)), data=lambda p: p.star_count),
     Column("activity", "Last activity", width=16, priority=5,
-           text=lambda p: Text(p.last_activity_at.strftime("%Y-%m-%d %H:%M") if p.last_activity_at else "")),
+           text=lambda p: Text(p.last_activity_at.strftime("%Y-%m-%d %H:%M") if p.last_activity_at else ""),
+           data=lambda p: p.last_activity_at),
     Column("archived", "Archived", priority=4,
-           text=lambda p: Text("archived" if p.archived else "", style="yellow")),
+           text=lambda p: Text("archived" if p.archived else "", style="yellow"),
+           data=lambda p: bool(p.archived)),
 ]
 
 
@@ -149,10 +158,21 @@ class ProjectsScreen(LabdeckScreen):
 
     @work(group="projects-archive")
     async def set_archived(self, project: Project, archive: bool) -> None:
+        """`POST /projects/:id/archive` (or `/unarchive`); the row shows the project as GitLab answers it.
+        GitLab gives `archive_project` to the project's Owners and administrators only: its 403 says so."""
         source = self.source()
         if source is None:
             return
-        updated = await source.set_archived(project.id, archive)
+        try:
+            updated = await source.set_archived(project.id, archive)
+        except ApiError as error:
+            if error.status != 403:
+                raise
+            verb = "archived" if archive else "unarchived"
+            self.notify(f"{project.path_with_namespace or project.id}: not {verb} ({describe_error(error)}): "
+                        "only the project's Owners and administrators may archive or unarchive it",
+                        severity="error", markup=False)
+            return
         self.table.replace_row(updated)
         self.notify(f"{updated.path_with_namespace}: {'archived' if archive else 'unarchived'}", markup=False)
 

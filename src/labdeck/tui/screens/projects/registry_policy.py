@@ -26,8 +26,9 @@ from textual.widgets import Select, Static
 from labdeck.api.cleanup_policy import ProjectSimulation, RepositorySimulation
 from labdeck.api.errors import LabdeckError
 from labdeck.api.models.projects import Project
-from labdeck.api.registry import format_size
-from labdeck.domain.cleanup_policy import Policy
+from labdeck.domain.cleanup_policy import CADENCES, KEEP_N_VALUES, OLDER_THAN_VALUES, Policy
+from labdeck.domain.kept_values import shown
+from labdeck.domain.registry_sizes import FREES_HEADER, Figure, size_text
 from labdeck.tui.clock import Now, now_of
 from labdeck.tui.context import context_of
 from labdeck.tui.pane_policy import PanePolicy
@@ -47,7 +48,7 @@ class RepositorySummary:
     name: str
     tags: int | None
     deleted: int | None
-    freed: int | None
+    freed: Figure | None  # the blobs no kept tag uses
     error: str | None = None
 
     @property
@@ -64,7 +65,7 @@ def summaries(sim: ProjectSimulation) -> list[RepositorySummary]:
             return RepositorySummary(repo.repository.id, name, repo.repository.tags_count, None, None,
                                      repo.error or "not simulated")
         return RepositorySummary(repo.repository.id, name, len(plan.tags), plan.deleted_count,
-                                 plan.bytes_freed)
+                                 plan.freed)
     rows = [one(repo) for repo in sim.repositories]
     return sorted(rows, key=lambda r: (r.deleted is None, -(r.deleted or 0), r.name))
 
@@ -82,31 +83,37 @@ def _deleted(row: RepositorySummary) -> Text:
 def _freed(row: RepositorySummary) -> Text:
     if row.error is not None:
         return Text(row.error, style="red")
-    return Text(format_size(row.freed or 0) if row.deleted else "")
+    return Text(size_text(row.freed) if row.deleted else "")
 
 
 COLUMNS = [
-    Column("repository", "Repository", min_width=18, text=lambda r: Text(r.name)),
+    Column("repository", "Repository", min_width=18, text=lambda r: Text(r.name), data=lambda r: r.name),
     Column("tags", "Tags", width=7, align="right", sort_key=lambda r: r.tags or 0,
-           text=lambda r: _count(r.tags)),
-    Column("deleted", "Delete", width=7, align="right", sort_key=lambda r: r.deleted or 0, text=_deleted),
+           text=lambda r: _count(r.tags), data=lambda r: r.tags),
+    Column("deleted", "Delete", width=7, align="right", sort_key=lambda r: r.deleted or 0, text=_deleted,
+           data=lambda r: r.deleted),
     Column("kept", "Keep", width=7, align="right", sort_key=lambda r: r.kept or 0,
-           text=lambda r: Text("?", style="dim") if r.error is not None else _count(r.kept)),
-    Column("freed", "Frees", min_width=9, sort_key=lambda r: r.freed or 0, text=_freed),
+           text=lambda r: Text("?", style="dim") if r.error is not None else _count(r.kept),
+           data=lambda r: None if r.error is not None else r.kept),
+    Column("freed", FREES_HEADER, min_width=9, sort_key=lambda r: r.freed.bytes if r.freed else 0,
+           text=_freed, data=lambda r: (r.freed.bytes if r.freed else None) if r.deleted else 0,  # bytes
+           extra_data=(("error", lambda r: r.error),
+                       ("freed_exact", lambda r: r.freed.exact if r.freed else None))),
 ]
 
 
 def policy_text(policy: Policy | None) -> Text:
-    """The policy's values as GitLab holds them, one labelled line each pair (patterns as plain text)."""
+    """The policy's values as GitLab holds them, one labelled line each pair (patterns as plain text; a value
+    labdeck does not know as it is, with a note)."""
     if policy is None:
         return Text("No cleanup policy: the instance gives none for this project (registry off, or no "
                     "right to read it).", style="bold")
     text = Text("Policy: ", style="bold")
     text.append("enabled" if policy.enabled else "disabled", style="bold green" if policy.enabled else "bold")
-    text.append(f"  every {policy.cadence or '?'}  keep newest ")
-    text.append("none" if policy.keep_n is None else str(policy.keep_n))
+    text.append(f"  every {shown(policy.cadence, CADENCES)}  keep newest ")
+    text.append("none" if policy.keep_n is None else shown(policy.keep_n, KEEP_N_VALUES))
     text.append("  older than ")
-    text.append(policy.older_than or "none")
+    text.append("none" if policy.older_than is None else shown(policy.older_than, OLDER_THAN_VALUES))
     text.append("\nRemove: ", style="dim")
     text.append(policy.name_regex or "none")
     text.append("  Keep: ", style="dim")

@@ -54,17 +54,22 @@ def tag_detail(tag: RepositoryTag) -> Text:
 
 
 TAG_COLUMNS = [
-    Column("name", "Tag", min_width=16, text=lambda t: Text(t.name)),
+    Column("name", "Tag", min_width=16, text=lambda t: Text(t.name), data=lambda t: t.name),
     Column("kind", "Kind", width=11,
-           text=lambda t: Text("annotated" if t.annotated else "lightweight", style="dim")),
+           text=lambda t: Text("annotated" if t.annotated else "lightweight", style="dim"),
+           data=lambda t: "annotated" if t.annotated else "lightweight"),
     Column("commit", "Commit", width=9,
-           text=lambda t: Text(t.commit.short_id or t.commit.id[:8] if t.commit else "")),
+           text=lambda t: Text(t.commit.short_id or t.commit.id[:8] if t.commit else ""),
+           data=lambda t: t.commit.id if t.commit else None),  # the whole SHA
     Column("title", "Commit title", min_width=20,
-           text=lambda t: Text(t.commit.title or "" if t.commit else "")),
+           text=lambda t: Text(t.commit.title or "" if t.commit else ""),
+           data=lambda t: t.commit.title if t.commit else None),
     Column("updated", "Date", width=16, sort_key=_stamp,
-           text=lambda t: Text(t.updated.strftime("%Y-%m-%d %H:%M") if t.updated else "")),
+           text=lambda t: Text(t.updated.strftime("%Y-%m-%d %H:%M") if t.updated else ""),
+           data=lambda t: t.updated),
     Column("protected", "Protected", width=9,
-           text=lambda t: Text("protected" if t.protected else "", style="yellow")),
+           text=lambda t: Text("protected" if t.protected else "", style="yellow"),
+           data=lambda t: bool(t.protected)),
 ]
 
 
@@ -146,14 +151,16 @@ class TagsTab(PanePolicy, Widget):
                 self.load(refresh=True)
 
         open_write_form(self, TagCreateDialog(self.project.default_branch or "main"), create, verify=exists,
-                        done=created, refresh=lambda: self.load(refresh=True) if is_live(self) else None)
+                        row=None, done=created,
+                        refresh=lambda: self.load(refresh=True) if is_live(self) else None)
 
     def action_delete_tag(self) -> None:
         tag = self.view.table.cursor_row
         if not isinstance(tag, RepositoryTag):
             return
-        message = Content.from_markup("Delete the tag [b]$name[/b]? Releases that use it lose their tag.",
-                                      name=tag.name)
+        message = Content.from_markup("Delete the tag [b]$name[/b] of [b]$project[/b]? Releases that use it "
+                                      "lose their tag.", name=tag.name,
+                                      project=self.project.path_with_namespace or str(self.project.id))
 
         def answered(yes: bool | None) -> None:
             if yes:

@@ -2,7 +2,8 @@
 a live Markdown preview whose links are never opened automatically (the one link policy,
 `tui.links.open_link`: a link elsewhere than the instance's own http(s) host asks first, other schemes
 never open). The editor never loses typed text: a failed save keeps it, says why and
-can be retried (`ctrl+s` again), and leaving with unsaved changes asks first. It also uploads an
+can be retried (`ctrl+s` again), and leaving with unsaved changes asks first (the one rule of every editor,
+`confirm.DraftGuard`). It also uploads an
 attachment (`ctrl+t`) and inserts its Markdown at the cursor.
 """
 
@@ -28,7 +29,7 @@ from labdeck.api.wikis import WikiService
 from labdeck.tui.links import open_link
 from labdeck.tui.pane_policy import PanePolicy
 from labdeck.tui.screens.base import LabdeckScreen
-from labdeck.tui.screens.confirm import ConfirmScreen
+from labdeck.tui.screens.confirm import ConfirmScreen, DraftGuard
 from labdeck.tui.screens.projects.dialogs import PathPrompt, error_text
 from labdeck.tui.widgets.resource_view import ResourceView
 from labdeck.tui.widgets.table_model import Column
@@ -40,9 +41,10 @@ def wiki_service(widget: Widget) -> WikiService | None:
     return session.services.wikis if session else None
 
 
-PAGE_COLUMNS = [Column("slug", "Slug", min_width=24, text=lambda p: Text(p.slug)),
-                Column("title", "Title", min_width=16, text=lambda p: Text(p.title)),
-                Column("format", "Format", width=9, text=lambda p: Text(p.format, style="dim"))]
+PAGE_COLUMNS = [Column("slug", "Slug", min_width=24, text=lambda p: Text(p.slug), data=lambda p: p.slug),
+                Column("title", "Title", min_width=16, text=lambda p: Text(p.title), data=lambda p: p.title),
+                Column("format", "Format", width=9, text=lambda p: Text(p.format, style="dim"),
+                       data=lambda p: p.format)]
 
 
 class WikiTab(PanePolicy, Widget):
@@ -101,7 +103,8 @@ class WikiTab(PanePolicy, Widget):
         page = self.view.table.cursor_row
         if not isinstance(page, WikiPage):
             return
-        message = Content.from_markup("Delete the wiki page [b]$slug[/b]?", slug=page.slug)
+        message = Content.from_markup("Delete the wiki page [b]$slug[/b] of [b]$project[/b]?", slug=page.slug,
+                                      project=self.project.path_with_namespace or str(self.project.id))
 
         def answered(yes: bool | None) -> None:
             if yes:
@@ -119,7 +122,7 @@ class WikiTab(PanePolicy, Widget):
         self.load(refresh=True)
 
 
-class WikiEditorScreen(LabdeckScreen):
+class WikiEditorScreen(DraftGuard, LabdeckScreen):
     """Edit one page (or a new one when `slug` is None). Dismisses with True when something was saved."""
     FOOTER_PANES = {"typing": ("save", "toggle_preview", "upload", "leave", "move_focus(1)"),
                     "": ("save", "toggle_preview", "upload", "leave", "move_focus(1)")}
@@ -262,17 +265,12 @@ class WikiEditorScreen(LabdeckScreen):
         self.set_status(f"Saved {page.slug}.")
         self.notify(f"Saved wiki page {page.slug}", markup=False)
 
+    def unsaved_changes(self) -> bool:
+        """Title, text or format differ from the page as read or last saved (`DraftGuard`)."""
+        return self.dirty
+
     def action_leave(self) -> None:
-        if not self.dirty:
-            self.dismiss(self.saved_once)
-            return
-
-        def answered(yes: bool | None) -> None:
-            if yes:
-                self.dismiss(self.saved_once)
-
-        self.app.push_screen(ConfirmScreen("Unsaved changes", "Leave and discard the unsaved changes?",
-                                           confirm_label="Discard"), answered)
+        self.close_keeping_drafts(lambda: self.dismiss(self.saved_once))
 
     def action_upload(self) -> None:
         def chosen(path: str | None) -> None:

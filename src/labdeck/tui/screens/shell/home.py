@@ -42,6 +42,11 @@ class HomeScreen(LabdeckScreen):
             if self._overview_shown():
                 panel.load()
 
+    def on_screen_resume(self) -> None:  # (the base's handler runs too: Textual calls each class's)
+        for panel in self.query(OverviewPanel):
+            if panel.display:
+                panel.follow_scope()  # a board or a project opened since: its failures are read
+
     def _overview_shown(self) -> bool:
         """The overview needs a session, and reads nothing a CI job token reaches: with one, it is hidden
         (not an empty "Needs attention" box)."""

@@ -1,6 +1,8 @@
 """`:tasks` (formerly `:jobs`, still an alias), labdeck's own background tasks (called jobs in the code, never
 on screen, where "job" means a GitLab CI job): every task with a progress bar, state and elapsed time; `c`
-cancels the selected one, enter shows its per-item results. Updates live while tasks run.
+cancels the selected one, enter shows its per-item results. Updates live while tasks run. A task's state is
+its outcome (`Job.outcome`: a task with failed items says "partly failed" or "failed", in the error's
+colours, and its result counts them).
 """
 
 from __future__ import annotations
@@ -12,14 +14,15 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
-from labdeck.tui.jobs import Job, JobState, outcome_text
+from labdeck.tui.jobs import Job, JobOutcome, outcome_text
 from labdeck.tui.screens.base import LabdeckScreen
 from labdeck.tui.widgets.resource_table import ResourceTable
 from labdeck.tui.widgets.resource_view import ResourceView
 from labdeck.tui.widgets.table_model import Column
 
-_STATE_STYLE = {JobState.QUEUED: "dim", JobState.RUNNING: "bold", JobState.SUCCEEDED: "green",
-                JobState.FAILED: "bold red", JobState.CANCELLED: "yellow"}
+_OUTCOME_STYLE = {JobOutcome.QUEUED: "dim", JobOutcome.RUNNING: "bold", JobOutcome.SUCCEEDED: "green",
+                  JobOutcome.PARTLY_FAILED: "bold dark_orange", JobOutcome.FAILED: "bold red",
+                  JobOutcome.CANCELLED: "yellow"}
 BAR_WIDTH = 20
 
 
@@ -42,7 +45,8 @@ def elapsed_text(seconds: float) -> str:
 
 def job_detail(job: Job) -> Text:
     detail = Text(job.title, style="bold")
-    detail.append(f"\n{job.state.value} · {progress_text(job)} · {elapsed_text(job.elapsed)}")
+    detail.append(f"\n{job.outcome_text()}", style=_OUTCOME_STYLE[job.outcome])
+    detail.append(f" · {progress_text(job)} · {elapsed_text(job.elapsed)}")
     if job.summary:
         detail.append(f"\n\n{job.summary}")
     if job.error:
@@ -59,21 +63,27 @@ def job_detail(job: Job) -> Text:
 
 JOB_COLUMNS = [
     Column("id", "#", width=4, align="right", sort_key=lambda job: job.id,
-           text=lambda job: Text(str(job.id))),
-    Column("title", "Task", min_width=20, text=lambda job: Text(job.title)),
-    Column("state", "State", width=10, text=lambda job: Text(job.state.value, style=_STATE_STYLE[job.state])),
-    Column("progress", "Progress", width=BAR_WIDTH + 12, text=lambda job: Text(progress_text(job))),
+           text=lambda job: Text(str(job.id)), exported=False),  # the record's own `id`
+    Column("title", "Task", min_width=20, text=lambda job: Text(job.title), data=lambda job: job.title),
+    Column("state", "State", width=13, text=lambda job: Text(job.outcome.value,
+                                                              style=_OUTCOME_STYLE[job.outcome]),
+           data=lambda job: job.outcome.value),
+    Column("progress", "Progress", width=BAR_WIDTH + 12, text=lambda job: Text(progress_text(job)),
+           data=lambda job: job.done, extra_data=(("total", lambda job: job.total),)),
     Column("elapsed", "Elapsed", width=8, align="right", sort_key=lambda job: job.elapsed,
-           text=lambda job: Text(elapsed_text(job.elapsed))),
-    Column("outcome", "Result", text=lambda job: Text(outcome_text(job))),
+           text=lambda job: Text(elapsed_text(job.elapsed)), data=lambda job: round(job.elapsed, 3)),  # s
+    Column("outcome", "Result", text=lambda job: Text(
+        outcome_text(job), style="red" if job.failed_items or job.error else ""), data=outcome_text),
 ]
 
 # The per-item results of one task: rows are (index, ItemResult) pairs.
 RESULT_COLUMNS = [
-    Column("item", "Item", min_width=20, text=lambda pair: Text(pair[1].item)),
+    Column("item", "Item", min_width=20, text=lambda pair: Text(pair[1].item),
+           data=lambda pair: pair[1].item),
     Column("ok", "Outcome", width=8,
-           text=lambda pair: Text("ok", style="green") if pair[1].ok else Text("failed", style="bold red")),
-    Column("message", "Message", text=lambda pair: Text(pair[1].message)),
+           text=lambda pair: Text("ok", style="green") if pair[1].ok else Text("failed", style="bold red"),
+           data=lambda pair: pair[1].ok),
+    Column("message", "Message", text=lambda pair: Text(pair[1].message), data=lambda pair: pair[1].message),
 ]
 
 
@@ -155,7 +165,7 @@ class JobResultsScreen(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         job = self.job
-        summary = (f"{job.title} · {job.state.value} · {len(job.results)} item(s), "
+        summary = (f"{job.title} · {job.outcome.value} · {len(job.results)} item(s), "
                    f"{len(job.failed_items)} failed")
         with Vertical():
             yield Static(Text(summary), id="results-title")

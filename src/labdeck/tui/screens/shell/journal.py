@@ -7,7 +7,7 @@ GitLab has no inverse or the target changed since.
 from __future__ import annotations
 
 from collections.abc import Callable
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
 from rich.text import Text
@@ -19,9 +19,9 @@ from textual.widgets import Static
 from labdeck.api.errors import LabdeckError
 from labdeck.api.journal import JournalEntry, UndoService
 from labdeck.domain.catalogue import changed_families
-from labdeck.domain.journal_words import change_phrase, change_rows
+from labdeck.domain.journal_words import change_phrase, change_rows, undo_phrase, undo_question
 from labdeck.tui.areas import AreaRequest
-from labdeck.tui.bulk import refresh_lists
+from labdeck.tui.bulk import refresh_lists, targets_text
 from labdeck.tui.context import context_of
 from labdeck.tui.errors import describe_error
 from labdeck.tui.screens.base import StatusTableScreen
@@ -48,15 +48,17 @@ def journal_columns(refusal: Callable[[JournalEntry], str | None]) -> list[Colum
 
     return [
         Column("at", "Time", width=8, priority=4, sort_key=lambda e: e.at,
-               text=lambda e: Text(_when(e, "%H:%M:%S"))),
+               text=lambda e: Text(_when(e, "%H:%M:%S")), data=lambda e: datetime.fromtimestamp(e.at, UTC)),
         Column("operation", "Operation", min_width=12, priority=8, sort_key=lambda e: e.operation,
-               text=lambda e: Text(e.operation)),
+               text=lambda e: Text(e.operation), data=lambda e: e.operation),
         Column("target", "Target", min_width=16, priority=10, sort_key=lambda e: e.target,
-               text=lambda e: Text(e.target)),
-        Column("undo", "Undo", min_width=6, priority=9, text=undo_cell),
-        Column("result", "Result", min_width=10, priority=5, sort_key=lambda e: e.result, text=_result_cell),
+               text=lambda e: Text(e.target), data=lambda e: e.target),
+        Column("undo", "Undo", min_width=6, priority=9, text=undo_cell, data=lambda e: refusal(e) is None,
+               extra_data=(("no_undo", refusal),)),
+        Column("result", "Result", min_width=10, priority=5, sort_key=lambda e: e.result, text=_result_cell,
+               data=lambda e: e.result, extra_data=(("ok", lambda e: e.ok), ("undoes", lambda e: e.undoes))),
         Column("job", "Task", min_width=10, priority=2, sort_key=lambda e: e.job_title or "",
-               text=lambda e: Text(e.job_title or "")),
+               text=lambda e: Text(e.job_title or ""), data=lambda e: e.job_title),
     ]
 
 
@@ -67,6 +69,11 @@ def damaged_notice(lines: list[int]) -> str:
     shown = ", ".join(str(n) for n in lines[:5]) + (", ..." if len(lines) > 5 else "")
     plural = "s" if len(lines) > 1 else ""
     return f"{len(lines)} damaged journal line{plural} skipped (line{plural} {shown})"
+
+
+def _undo_words(entry: JournalEntry) -> str:
+    """What undoing `entry` does: `unblock @bob`."""
+    return undo_phrase(entry.kind, entry.target, entry.before, entry.inverse)
 
 
 def _when(entry: JournalEntry, form: str = "%Y-%m-%d %H:%M:%S") -> str:
@@ -165,11 +172,12 @@ class JournalScreen(StatusTableScreen):
         if not isinstance(entry, JournalEntry) or service is None:
             return
         refusal = service.refusal(entry)
+        question = undo_question(entry.kind, entry.operation, entry.target, entry.before, entry.inverse,
+                                 refusal)
         if refusal is not None:
-            notify_content(self, Content(f"Cannot undo: {change_phrase(entry.operation, entry.target)}: "
-                                         f"{refusal}"), severity="warning")
+            notify_content(self, Content(question), severity="warning")
             return
-        self._confirm_and_run([entry], Content(f"Undo: {change_phrase(entry.operation, entry.target)}?"))
+        self._confirm_and_run([entry], Content(question))
 
     def action_undo_job(self) -> None:
         entry = self.table.cursor_row
@@ -180,7 +188,9 @@ class JournalScreen(StatusTableScreen):
             self.notify("This change was not part of a task: u undoes it", severity="warning")
             return
         items = service.job_entries(entry.job)
-        self._confirm_and_run(items, Content(f"Undo {len(items)} change(s) of the task {entry.job_title}?"))
+        undone = [_undo_words(item) for item in items]
+        self._confirm_and_run(items, Content(f"Undo {len(items)} change(s) of the task {entry.job_title}: "
+                                             f"{targets_text(undone)}?"))
 
     def _confirm_and_run(self, entries: list[JournalEntry], question: Content) -> None:
         def answered(yes: bool | None) -> None:
@@ -209,7 +219,7 @@ class JournalScreen(StatusTableScreen):
             app.call_later(self._reload_if_shown)
             refresh_lists(app, changed)  # every open list the undo changed is read again (Users, unbanned)
 
-        title = f"Undo {entries[0].operation}" if len(entries) == 1 else f"Undo {len(entries)} changes"
+        title = f"Undo: {_undo_words(entries[0])}" if len(entries) == 1 else f"Undo {len(entries)} changes"
         self.ctx.start_job(title, run, total=len(entries))
 
 

@@ -4,13 +4,16 @@ instance right now, each line opening the place to act.
 Users pending approval, dormant, blocked and banned (administrators; bars show the proportions);
 registry repositories with the most tag storage among those this run already read, and repositories whose
 bulk-delete lock is active; Pages certificates expired or expiring within 30 days (administrators);
-deployments that failed in the last 24 hours in the projects recently opened; labdeck's own running and
-failed tasks of this session. It loads in the background within a request budget (`OverviewService`),
+deployments that failed in the last 24 hours in the groups whose deployments board was opened and the
+projects opened (the heading names that scope, the count says how many projects it covers, as the
+board's status line does; read again when the scope grows); labdeck's own running and failed tasks of
+this session. It loads in the background within a request budget (`OverviewService`),
 shows the age of each figure, and `r` reloads it; a task that finishes shows the lines again.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from textual import work
@@ -24,32 +27,62 @@ from labdeck.api.errors import LabdeckError
 from labdeck.api.models.moderation import Condition
 from labdeck.api.overview import (
     BUDGET,
+    FOLLOWED_GROUPS,
+    RECENT_PROJECTS,
     CertificateFigures,
-    FailedDeployment,
+    FailedDeployments,
     OverviewService,
     UsersFigures,
     age_text,
     bar,
 )
-from labdeck.api.registry import LOCKS, format_size
+from labdeck.api.registry import LOCKS
 from labdeck.api.registry_known import KnownRepository, known_for
+from labdeck.domain.registry_sizes import size_text
 from labdeck.tui.areas import AreaRequest
 from labdeck.tui.clock import Today, today_of
 from labdeck.tui.context import context_of
-from labdeck.tui.jobs import Job, JobState, counted
+from labdeck.tui.jobs import Job, JobOutcome, JobState, counted
 from labdeck.tui.screens.base import LabdeckScreen
 
 Target = tuple[str, AreaRequest]
+FAILED_SHOWN = 8  # failed deployments listed under their count
+FailedScope = tuple[tuple[str, ...], tuple[tuple[int | str, str], ...]]  # (groups, (id, path) of projects)
 USER_LINES = ((Condition.PENDING, "pending", "pending approval"), (Condition.DORMANT, "dormant", "dormant"),
               (Condition.BLOCKED, "blocked", "blocked"), (Condition.BANNED, "banned", "banned"),
               (Condition.DEACTIVATED, "deactivated", "deactivated"))
 
 
 def registry_line(known: KnownRepository, top: int) -> str:
-    """`1.6 GB  acme/platform/api-gateway, 32 tags  ████`: the repository by its path, its size in the units
-    of the registry screens (`format_size`)."""
+    """`1.6 GB  acme/platform/api-gateway, 32 tags  ████`: the repository by its path, its size (unique blobs,
+    `domain.registry_sizes`: the registry screens' and the CLI's figure, in their units)."""
     tags = counted(known.tags, "tag")
-    return f"{format_size(known.bytes):>8}  {known.path}, {tags}  {bar(known.bytes, top)}"
+    return f"{size_text(known.size):>8}  {known.path}, {tags}  {bar(known.bytes, top)}"
+
+
+def _same(scope: FailedScope, read: FailedScope | None) -> bool | None:
+    """Whether `scope` is the one `read` (in any order: reopening a project changes nothing); None when
+    nothing was read yet."""
+    if read is None:
+        return None
+    return (set(scope[0]), {p[1] for p in scope[1]}) == (set(read[0]), {p[1] for p in read[1]})
+
+
+def scope_words(groups: Sequence[str], projects: Sequence[str]) -> str:
+    """`fleet`, `fleet and infra`, `fleet and 2 projects you opened`, `1 project you opened`: the groups whose
+    board was opened (their projects, subgroups included) and the projects opened outside them."""
+    parts = list(groups)
+    if projects:
+        parts.append(f"{counted(len(projects), 'project')} you opened")
+    if len(parts) <= 1:
+        return parts[0] if parts else "no project"
+    return f"{', '.join(parts[:-1])} and {parts[-1]}"
+
+
+def failed_count_line(figures: FailedDeployments) -> str:
+    """`6 deployments failed in 24h in 36 projects` (the board's figure for the same group, worded as it is),
+    with what was not read."""
+    return f"{figures.window.count_text(figures.count)} in {figures.coverage().text()}"
 
 
 def first_line(options: list[Option], wanted: str | None) -> int | None:
@@ -74,7 +107,8 @@ class OverviewPanel(Vertical):
         self.targets: dict[str, Target] = {}
         self.users: UsersFigures | None = None
         self.certificates: CertificateFigures | None = None
-        self.failed: list[FailedDeployment] | None = None
+        self.failed: FailedDeployments | None = None
+        self._failed_for: FailedScope | None = None
         self.loaded_at: dict[str, float] = {}
         self.errors: dict[str, str] = {}
         self._loaded_for: tuple[int, str] | None = None
@@ -118,13 +152,34 @@ class OverviewPanel(Vertical):
         if user.is_admin:
             await self._read("users", lambda: self._users(service))
             await self._read("certificates", service.certificates)
-        recent = ctx.recent_projects
-        if recent:
-            await self._read("failed", lambda: service.failed_deployments(recent))
+        await self._read_failures(service)
         if self.is_attached:
             self.query_one("#overview-status", Static).update(
                 Content(f"Needs attention · {BUDGET - service.budget.left} request(s) · r reloads"))
             self.show_lines()
+
+    def follow_scope(self) -> None:
+        """Read the failed deployments again when the groups and projects followed changed since they were
+        read (a board or a project opened since): the figure always covers the scope it states."""
+        if self._loaded_for is not None and _same(self.failed_scope(), self._failed_for) is False:
+            self.load_failures()
+
+    @work(exclusive=True, group="overview-failed")
+    async def load_failures(self) -> None:
+        session = context_of(self).session
+        if session is not None:
+            await self._read_failures(session.services.overview())
+
+    def failed_scope(self) -> FailedScope:
+        """The groups whose deployments board was opened and the projects opened, newest first (as many as
+        the overview follows)."""
+        ctx = context_of(self)
+        return tuple(ctx.recent_groups[:FOLLOWED_GROUPS]), tuple(ctx.recent_projects[:RECENT_PROJECTS])
+
+    async def _read_failures(self, service: OverviewService) -> None:
+        groups, projects = self._failed_for = self.failed_scope()
+        if groups or projects:  # nothing followed: no figure (it could state no scope)
+            await self._read("failed", lambda: service.failed_deployments(groups, projects))
 
     async def _users(self, service: OverviewService) -> UsersFigures:
         days = await service.dormant_days()
@@ -197,7 +252,7 @@ class OverviewPanel(Vertical):
         locked = LOCKS.locked(instance)
         if not largest and not locked:
             return
-        self._heading(options, "Registry (repositories read in this run)")
+        self._heading(options, "Registry (repositories read in this run; size = unique blobs)")
         top = largest[0].bytes if largest else 0
         for known in largest:
             self._line(options, f"registry.size.{known.repository_id}", registry_line(known, top),
@@ -228,21 +283,29 @@ class OverviewPanel(Vertical):
                        ("pages", AreaRequest()), "$warning")
 
     def _deployment_lines(self, options: list[Option | None]) -> None:
-        if self.failed is None and "failed" not in self.errors:
+        figures = self.failed
+        if figures is None and "failed" not in self.errors:
             return
-        self._heading(options, "Failed deployments, last 24 hours (projects you opened)", "failed")
-        if self.failed is not None and not self.failed:
-            self._line(options, "deploy.none", "none", ("deployments", AreaRequest()), "$success")
-        for i, failed in enumerate(self.failed or []):
+        scope = scope_words(figures.groups, figures.projects) if figures is not None else "what you opened"
+        self._heading(options, f"Failed deployments, last 24 hours, in {scope}", "failed")
+        if figures is None:
+            return
+        where = ("deployments", AreaRequest(scope=figures.groups[0] if figures.groups else None))
+        self._line(options, "deploy.count", failed_count_line(figures), where,
+                   "$error" if figures.count else "$success")
+        listed = figures.failed[:FAILED_SHOWN]
+        for i, failed in enumerate(listed):
             d = failed.deployment
             env = getattr(getattr(d, "environment", None), "name", "") or ""
             self._line(options, f"deploy.{i}", f"{failed.project} → {env}: {d.ref or ''} #{d.iid or d.id}",
                        ("deployments", AreaRequest(scope=failed.project)), "$error")
+        if figures.count > len(listed):
+            self._line(options, "deploy.more", f"and {figures.count - len(listed):,} more", where)
 
     def _job_lines(self, options: list[Option | None]) -> None:
         jobs = context_of(self).jobs
         running = [j for j in jobs.jobs if j.state in (JobState.RUNNING, JobState.QUEUED)]
-        failed = [j for j in jobs.jobs if j.state == JobState.FAILED or (j.state.finished and j.failed_items)]
+        failed = [j for j in jobs.jobs if j.outcome in (JobOutcome.FAILED, JobOutcome.PARTLY_FAILED)]
         if not running and not failed:
             return
         self._heading(options, "Tasks of this session")
@@ -273,6 +336,9 @@ class OverviewScreen(LabdeckScreen):
 
     def refresh_data(self) -> None:
         self.query_one(OverviewPanel).load()
+
+    def on_screen_resume(self) -> None:  # (the base's handler runs too: Textual calls each class's)
+        self.query_one(OverviewPanel).follow_scope()
 
 
 def open_overview(request: AreaRequest) -> OverviewScreen:

@@ -90,17 +90,23 @@ def log_detail(row: Row) -> Text:
 
 LOG_COLUMNS = [
     Column("at", "Time", width=8, priority=6, sort_key=lambda row: row[0],
-           text=lambda row: Text(row[1].at.astimezone().strftime("%H:%M:%S"))),
-    Column("method", "Method", width=6, priority=8, text=lambda row: Text(row[1].method)),
+           text=lambda row: Text(row[1].at.astimezone().strftime("%H:%M:%S")), data=lambda row: row[1].at),
+    Column("method", "Method", width=6, priority=8, text=lambda row: Text(row[1].method),
+           data=lambda row: row[1].method),
     Column("status", "Status", width=6, priority=9, align="right", sort_key=lambda row: row[1].status or 0,
-           text=_status_cell),
+           text=_status_cell, data=lambda row: row[1].status,
+           extra_data=(("kind", lambda row: row[1].kind),)),
     Column("duration", "Duration", width=9, priority=5, align="right",
-           sort_key=lambda row: row[1].duration_ms, text=lambda row: Text(f"{row[1].duration_ms:.0f} ms")),
+           sort_key=lambda row: row[1].duration_ms, text=lambda row: Text(f"{row[1].duration_ms:.0f} ms"),
+           data=lambda row: round(row[1].duration_ms, 1)),  # milliseconds
     Column("retries", "Retries", width=7, priority=2, align="right", sort_key=lambda row: row[1].retries,
-           text=lambda row: Text(str(row[1].retries) if row[1].retries else "")),
-    Column("error", "Error", min_width=5, priority=4, text=_error_cell),
+           text=lambda row: Text(str(row[1].retries) if row[1].retries else ""),
+           data=lambda row: row[1].retries),
+    Column("error", "Error", min_width=5, priority=4, text=_error_cell, data=lambda row: row[1].error,
+           extra_data=(("expected", lambda row: row[1].expected),)),
     # the key; last: it takes the room left
-    Column("path", "Path", min_width=20, priority=10, text=lambda row: Text(row[1].path)),
+    Column("path", "Path", min_width=20, priority=10, text=lambda row: Text(row[1].path),
+           data=lambda row: row[1].path),
 ]
 
 

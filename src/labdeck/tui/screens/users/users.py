@@ -23,13 +23,14 @@ from textual.containers import Horizontal
 from textual.content import Content
 from textual.widgets import Input, Static, Tab, Tabs
 
+from labdeck.api import changes_seen
 from labdeck.api.models.moderation import Condition, ModeratedUser
 from labdeck.api.users import UsersService
 from labdeck.domain.journal_rules import NO_INVERSE_USER_OPS
 from labdeck.domain.moderation import Operation, self_lockout
 from labdeck.domain.text import status_line
 from labdeck.tui.areas import AreaRequest
-from labdeck.tui.bulk import BulkAction, BulkQuestion, confirm_bulk, start_bulk
+from labdeck.tui.bulk import BulkAction, BulkQuestion, confirm_bulk, refresh_lists, show_in_place, start_bulk
 from labdeck.tui.clock import Today, today_of
 from labdeck.tui.jobs import Job, counted
 from labdeck.tui.list_feed import EarlyWindow, ListFeed
@@ -59,15 +60,19 @@ def user_columns(today: date) -> list[Column]:
     """The users list's columns (a user's state is told as of `today`); unstyled, so the list builds its
     cells only for the rows it draws (100,000 users load at once)."""
     return [
-        plain_column("username", "Username", lambda u: u.username or str(u.id), min_width=14, priority=10),
-        plain_column("name", "Name", lambda u: u.name or "", min_width=12, priority=6),
-        plain_column("state", "State", lambda u: u.state_label(today), min_width=16, priority=8),
+        plain_column("username", "Username", lambda u: u.username or str(u.id), min_width=14, priority=10,
+                     data=lambda u: u.username),
+        plain_column("name", "Name", lambda u: u.name or "", min_width=12, priority=6, data=lambda u: u.name),
+        plain_column("state", "State", lambda u: u.state_label(today), min_width=16, priority=8,
+                     data=lambda u: u.state,  # GitLab's word; the label's other facts as their own fields
+                     extra_data=(("dormant", lambda u: u.is_dormant(today)),
+                                 ("internal", lambda u: u.internal))),
         plain_column("activity", "Last activity",
                      lambda u: u.last_activity_on.isoformat() if u.last_activity_on else "never", width=13,
-                     priority=7),
+                     priority=7, data=lambda u: u.last_activity_on),
         plain_column("created", "Created",
                      lambda u: u.created_at.strftime("%Y-%m-%d") if u.created_at else "", width=10,
-                     priority=3),
+                     priority=3, data=lambda u: u.created_at),
         # never written in clear to an export file
         plain_column("email", "Email", lambda u: u.email or "", exported=False, priority=4),
     ]
@@ -367,9 +372,13 @@ class UsersScreen(LabdeckScreen):
             self.notify(f"{op.label} {user.username}: refused, {reason}", title="Moderation",
                         severity="error", markup=False, timeout=8)
             return
-        result = await service.try_moderate(user.id, op, user.username)
+        with changes_seen.watching() as altered:
+            result = await service.try_moderate(user.id, op, user.username)
+        if result.ok:  # the row reads its new state when "done" shows (bulk.show_in_place)
+            show_in_place(self.app, user, user.after(op, self.today()))
         self.notify(result.summary, title="Moderation", severity="information" if result.ok else "error",
                     markup=False, timeout=8)
+        refresh_lists(self.app, altered, besides=(self,))
         self.load_users(refresh=True)
 
     def run_bulk(self, users: list[ModeratedUser], op: Operation,
@@ -393,7 +402,8 @@ class UsersScreen(LabdeckScreen):
             f"{op.label.capitalize()} {counted(len(users), 'user')}", users,
             lambda u: u.username or str(u.id), moderate,
             noun="user", verb=f"({op.label})", skip=lambda u: self.refuse_self(u, op),  # not the caller's own
-            refresh=lambda: self.load_users(refresh=True), scope=scope)
+            refresh=lambda: self.load_users(refresh=True), scope=scope,
+            after=lambda u: u.after(op, self.today()))
 
 
 def open_users(request: AreaRequest) -> UsersScreen:

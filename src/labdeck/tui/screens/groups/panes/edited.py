@@ -62,10 +62,9 @@ class EditedPane(ListPane):
         def done(result: int | None) -> None:
             if result and is_live(self):
                 self.notify(done_text(editor.noun, what, int(result)))
-                self.view.table.show_saved_row(row)  # focus back on the list, on the saved row
                 self.load()
 
-        open_write_form(self, form, write, done=done,
+        open_write_form(self, form, write, row=row, done=done,
                         verify=lambda values: editor.applied(services, ref, row, values),
                         refresh=lambda: self.load() if is_live(self) else None)
 

@@ -15,6 +15,8 @@ from textual import work
 from textual.binding import Binding
 
 from labdeck.api.models.group_transfer import RelationState, RelationStatus
+from labdeck.domain.digits import parse_digits
+from labdeck.domain.features import RELATIONS_EXPORT
 from labdeck.tui.context import context_of
 from labdeck.tui.downloads import safe_name, save_file
 from labdeck.tui.jobs import Job
@@ -40,7 +42,7 @@ class Transfers(Protocol):
 
 
 class TransferPane(ListPane):
-    FEATURE = "relations_export"
+    FEATURE = RELATIONS_EXPORT
     HELP = ("E: export this group (saved in a folder you pick) · X: export its relations · enter on a "
             "relation: download it · I: import a group")
     FOOTER_ORDER = ("export_to", "export_relations", "import_group", *EVERY_LIST_FOOTER)
@@ -114,7 +116,7 @@ class TransferPane(ListPane):
         if values is None or services is None:
             return
         path = Path(str(values["file"])).expanduser()
-        parent = int(values["parent_id"]) if values.get("parent_id") else None
+        parent = parse_digits(str(values.get("parent_id") or ""))  # checked by the form
 
         async def run(job: Job) -> None:
             archive = await asyncio.to_thread(path.read_bytes)
