@@ -216,6 +216,7 @@ class KeyRouter:
                 self._give_up(app)
                 return
             if ready and waited >= QUIET_LIMIT:
+                self._released.clear()  # a key let in that never reached the app holds nothing up
                 return
             reads += 1
             await asyncio.sleep(0 if reads <= SPINS else POLL)
@@ -236,6 +237,7 @@ class KeyRouter:
     def _give_up(self, app: App[Any]) -> None:
         """Waited `GIVE_UP` seconds for a screen or a write: keys go to the screen as it is."""
         self._openings.clear()
+        self._released.clear()
         try:
             self._given_up.add(app.screen)
         except Exception:  # no screen: nothing to remember
