@@ -42,7 +42,7 @@ if TYPE_CHECKING:
     from labdeck.tui.areas import Area, AreaRequest
     from labdeck.tui.jobs import Job, JobCentre
     from labdeck.tui.session import Session
-    from labdeck.tui.type_ahead import TypeAhead
+    from labdeck.tui.type_ahead import KeyRouter
     from labdeck.tui.widgets.status_bar import StatusInfo
 
 
@@ -103,7 +103,7 @@ class Context:
     shell: Shell | None = None
     session: Session | None = None
     read_only: bool = False
-    type_ahead: TypeAhead = field(default_factory=lambda: _type_ahead())
+    keys: KeyRouter = field(default_factory=lambda: _key_router())
 
     @property
     def services(self) -> Services:
@@ -188,10 +188,10 @@ class Context:
             self.session.note_group(path)
 
 
-def _type_ahead() -> TypeAhead:
-    from labdeck.tui.type_ahead import TypeAhead
+def _key_router() -> KeyRouter:
+    from labdeck.tui.type_ahead import KeyRouter
 
-    return TypeAhead()
+    return KeyRouter()
 
 
 def _job_centre() -> JobCentre:

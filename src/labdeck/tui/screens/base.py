@@ -51,6 +51,11 @@ def letter_actions(screen_class: type[Any]) -> frozenset[str]:
                      if all(len(key) == 1 or key in PRINTABLE_KEY_NAMES for key in found))
 
 
+def shown(widget: Widget) -> bool:
+    """Whether `widget` and every container around it are displayed."""
+    return all(node.display for node in widget.ancestors_with_self if isinstance(node, Widget))
+
+
 PRINTABLE_KEY_NAMES = frozenset({"colon", "question_mark", "left_square_bracket", "right_square_bracket",
                                  "slash", "plus", "minus", "space", "full_stop", "comma"})
 
@@ -136,6 +141,17 @@ class LabdeckScreen(PanePolicy, FormKeys, Screen[None]):
             if order is not None:
                 return order
         return panes.get("") if panes else None
+
+    def focus_on_open(self) -> None:
+        """Drawn for the first time: a screen whose focus went nowhere, or to a widget not shown (Textual's
+        auto focus can pick a list's hidden filter field), focuses its first shown list instead, so its
+        footer shows the list's keys and the keys typed next reach the list."""
+        focused = self.focused
+        if focused is not None and shown(focused):
+            return
+        tables = [table for table in self.query(ResourceTable) if table.focusable and shown(table)]
+        if tables:
+            tables[0].focus()
 
     def leave_field(self) -> bool:
         """Escape in a field (text, a choice, a switch) hands focus back to the screen's table (True), before

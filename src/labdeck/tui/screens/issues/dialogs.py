@@ -213,7 +213,6 @@ class CommentScreen(FormDialog[str]):
     SUBMIT = "send"
     ERROR = "issues-comment-error"
     AUTO_FOCUS = "#issues-comment-text"
-    HOLD_ENTER = True  # typed while it opens, with the letters around it: a new line of the comment
     BINDINGS = [Binding("escape", "cancel", "Cancel", id="issues_comment.cancel")]
 
     def __init__(self, title: Content, value: str = "") -> None:

@@ -265,7 +265,8 @@ class RegistryCleanupScreen(LabdeckScreen):
         message = Content.assemble(message, "\n\n", named)
 
         def answered(yes: bool | None) -> None:
-            if yes:
+            if yes:  # applied: the focus leaves the rule field for the preview, where keys typed next go
+                self.leave_field()
                 self.start_bulk_delete(names)
 
         self.app.push_screen(TypeToConfirmScreen("Bulk delete tags", message, self.repo_label,

@@ -308,7 +308,8 @@ class CleanupPolicyScreen(LabdeckScreen):
             project=self.sim.path or str(self.project), changes=said, count=f"{self.sim.deleted_count:,}")
 
         def answered(yes: bool | None) -> None:
-            if yes:
+            if yes:  # saved: the editing is over; the focus leaves the field for the preview's tags
+                self.leave_field()
                 self.save(policy)
 
         self.app.push_screen(ConfirmScreen("Save cleanup policy", message), answered)
