@@ -12,10 +12,10 @@ from textual.widgets import TabbedContent
 
 from labdeck.domain.capabilities import Capabilities
 from labdeck.tui.areas import AreaRequest
-from labdeck.tui.pane_policy import PanePolicy
+from labdeck.tui.kit.members_pane import MembersPane
+from labdeck.tui.kit.pane_policy import PanePolicy
+from labdeck.tui.kit.panes import OwnerPane
 from labdeck.tui.screens.form_keys import FormKeys
-from labdeck.tui.screens.panes.members import MembersPane
-from labdeck.tui.screens.panes.owned import OwnerPane
 from labdeck.tui.screens.shell.catalogue import screen_classes
 
 SIZE = (160, 50)

@@ -30,8 +30,8 @@ from labdeck.tui.areas import Area, AreaRequest, find_area
 from labdeck.tui.context import Context
 from labdeck.tui.jobs import Job, JobCentre, JobOutcome
 from labdeck.tui.keymap import binding_ids, check_keymap
+from labdeck.tui.kit.pane_policy import PanePolicy
 from labdeck.tui.navigation import HOME, Navigator, home_screen
-from labdeck.tui.pane_policy import PanePolicy
 from labdeck.tui.screens.form_keys import FormKeys, hold_key, is_typing
 from labdeck.tui.session import TransportFactory, cache_dir, open_session, state_dir
 from labdeck.tui.textual_internals import install_dismiss_guard, install_paste_fix

@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from labdeck.api.errors import LabdeckError
 from labdeck.api.request_log import RequestLog
 from labdeck.domain.capabilities import Capabilities
+from labdeck.domain.endpoints import Endpoint
 from labdeck.domain.features import Feature
 from labdeck.domain.job_tokens import JOB_TOKEN_AREAS, JOB_TOKEN_UNREACHABLE, NOT_WITH_JOB_TOKEN
 from labdeck.domain.redaction import redact
@@ -82,6 +83,13 @@ class Policy:
         if self.job_token and feature in JOB_TOKEN_UNREACHABLE:
             return NOT_WITH_JOB_TOKEN
         return self.capabilities.supports(feature)
+
+    def endpoint_reason(self, endpoint: Endpoint) -> str | None:
+        """Why a request to `endpoint` cannot be answered with this token (a CI job token authenticates only
+        where the catalogue says `job_token`; elsewhere GitLab ignores it), or None."""
+        if self.job_token and not endpoint.job_token:
+            return NOT_WITH_JOB_TOKEN
+        return None
 
     def area_reason(self, area_name: str) -> str | None:
         """Why a whole area cannot work here, or None."""

@@ -7,7 +7,6 @@ fields before it closes.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
@@ -15,15 +14,13 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
-from textual.screen import ModalScreen, Screen
-from textual.widget import Widget
-from textual.widgets import Button, Checkbox, Input, Select, Static
+from textual.screen import Screen
+from textual.widgets import Checkbox, Input, Select, Static
 
 from labdeck.tui.context import Context, context_of
 from labdeck.tui.keymap import bindings_of
+from labdeck.tui.kit.pane_policy import PanePolicy
 from labdeck.tui.links import copy_text, open_link, reference_of, web_url_of
-from labdeck.tui.pane_policy import PanePolicy
-from labdeck.tui.screens.confirm import DraftGuard
 from labdeck.tui.screens.form_keys import FormKeys, is_typing
 from labdeck.tui.textual_internals import Header
 from labdeck.tui.widgets.footer import TYPING, LabdeckFooter
@@ -31,7 +28,6 @@ from labdeck.tui.widgets.resource_table import ResourceTable
 from labdeck.tui.widgets.resource_view import ResourceView
 from labdeck.tui.widgets.status_bar import StatusBar
 from labdeck.tui.workers import cancel_if_gone
-from labdeck.tui.writes import WriteForm
 
 if TYPE_CHECKING:
     from labdeck.tui.areas import AreaRequest
@@ -310,71 +306,3 @@ class StatusTableScreen(LabdeckScreen):
         """A refusal (already described, literal text): in red in the status line and as a notification."""
         self.show_status(text, "red")
         self.notify(text, severity="error", markup=False)
-
-
-@dataclass(frozen=True)
-class Problem:
-    """What is wrong with a form's input (a type of its own, so a form whose result is a string works)."""
-
-    message: str
-
-
-class FormDialog(WriteForm, FormKeys, DraftGuard, ModalScreen[T | None]):
-    """The one form of labdeck: every dialog that writes derives from it. Its submit button (id `SUBMIT`)
-    closes it with `value()`, unless that is a `Problem`, which is shown (`show_problem`: in the `Static`
-    whose id is `ERROR`); any other button and `action_cancel` close it with None, after asking "Discard
-    your changes?" when it holds text typed and not sent (`DraftGuard`: a comment, a description). When the
-    opener sets `write_with` (`open_write_form`), the form sends the write itself and stays open, with what
-    was typed, until it is done, verified after a lost answer. The groups' declarative forms (`FormScreen`:
-    fields and a validator) and the project dialogs (`SubmitDialog`: `collect()`) are kinds of it."""
-
-    SUBMIT: ClassVar[str] = ""
-    ERROR: ClassVar[str] = ""
-
-    def value(self) -> T | Problem:
-        """The form's result, or what is wrong with it."""
-        raise NotImplementedError
-
-    def show_problem(self, problem: Problem) -> None:
-        self.query_one(f"#{self.ERROR}", Static).update(problem.message)
-
-    def submit(self) -> bool:
-        """Check the input; send it (or close with it) when it is fine, else say what is wrong. True if
-        it went."""
-        result = self.value()
-        if isinstance(result, Problem):
-            self.show_problem(result)
-            return False
-        if self.nothing_to_send(result):
-            self.dismiss(result)
-            return False
-        self.submit_value(result)
-        return True
-
-    def nothing_to_send(self, result: T) -> bool:
-        """Whether `result` asks for no write at all (an edit that changed nothing): the form just closes."""
-        return False
-
-    def on_button_pressed(self, event: Button.Pressed) -> None:
-        event.stop()
-        if event.button.id != self.SUBMIT:
-            self.action_cancel()
-            return
-        self.submit()
-
-    def action_cancel(self) -> None:
-        self.close_keeping_drafts(lambda: self.dismiss(None))
-
-    def set_focus(self, widget: Widget | None, scroll_visible: bool = True,
-                  from_app_focus: bool = False) -> None:
-        """Textual's, but a field focused before the form is laid out (its first field, as it opens) is not
-        centred: the form opens at its top with its title in view, scrolled only as far as shows the field."""
-        if widget is not None and scroll_visible and not widget.region:
-            super().set_focus(widget, False, from_app_focus)
-            self.call_after_refresh(self._show_focused, widget)
-            return
-        super().set_focus(widget, scroll_visible, from_app_focus)
-
-    def _show_focused(self, widget: Widget) -> None:
-        if self.focused is widget and not self.can_view_entire(widget):
-            widget.scroll_visible(animate=False)

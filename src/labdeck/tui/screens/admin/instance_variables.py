@@ -11,10 +11,10 @@ from __future__ import annotations
 from textual.app import ComposeResult
 
 from labdeck.tui.areas import AreaRequest
+from labdeck.tui.kit.owner import INSTANCE
+from labdeck.tui.kit.tabs import TabSpec
+from labdeck.tui.kit.variables_pane import VariablesPane
 from labdeck.tui.screens.base import LabdeckScreen
-from labdeck.tui.screens.groups.tabs import TabSpec
-from labdeck.tui.screens.owner import INSTANCE
-from labdeck.tui.screens.panes.variables import VariablesPane
 from labdeck.tui.widgets.resource_table import ResourceTable
 
 

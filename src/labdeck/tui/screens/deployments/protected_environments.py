@@ -28,7 +28,8 @@ from labdeck.domain.deployments import ACCESS_LEVELS, DeployRule, rule_problems
 from labdeck.domain.features import PROTECTED_ENVIRONMENTS
 from labdeck.tui.capabilities import refused
 from labdeck.tui.context import context_of
-from labdeck.tui.screens.base import FormDialog, LabdeckScreen, Problem
+from labdeck.tui.kit.forms import FormDialog, Problem
+from labdeck.tui.screens.base import LabdeckScreen
 from labdeck.tui.screens.confirm import ConfirmScreen
 from labdeck.tui.widgets.footer import LIST_KEYS
 from labdeck.tui.widgets.resource_table import ResourceTable

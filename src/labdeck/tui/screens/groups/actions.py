@@ -15,8 +15,8 @@ from typing import Any
 
 from labdeck.tui.downloads import ensure_folder, safe_name, save_file
 from labdeck.tui.jobs import Job
+from labdeck.tui.kit.forms import Values
 from labdeck.tui.screens.groups.file_forms import folder_form
-from labdeck.tui.screens.groups.forms import Values
 from labdeck.tui.screens.groups.host import GroupsHost
 
 

@@ -11,17 +11,16 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from labdeck.tui.kit.members_pane import MembersPane
+from labdeck.tui.kit.owner import Owner
+from labdeck.tui.kit.panes import EVERY_LIST_FOOTER, OwnerPane
+from labdeck.tui.kit.variables_pane import VariablesPane
 from labdeck.tui.screens.groups.panes.badges import BadgesPane
 from labdeck.tui.screens.groups.panes.iterations import IterationsPane
 from labdeck.tui.screens.groups.panes.labels import LabelsPane
 from labdeck.tui.screens.groups.panes.projects import ProjectsPane
 from labdeck.tui.screens.groups.panes.subgroups import SubgroupsPane
 from labdeck.tui.screens.groups.panes.transfer import TransferPane
-from labdeck.tui.screens.owner import Owner
-from labdeck.tui.screens.panes.listed import EVERY_LIST_FOOTER
-from labdeck.tui.screens.panes.members import MembersPane
-from labdeck.tui.screens.panes.owned import OwnerPane
-from labdeck.tui.screens.panes.variables import VariablesPane
 
 if TYPE_CHECKING:
     from labdeck.tui.screens.groups.host import GroupsHost

@@ -26,7 +26,7 @@ from labdeck.api.errors import LabdeckError
 from labdeck.api.models.projects import Project
 from labdeck.api.models.registry import RegistryRepository
 from labdeck.tui.clock import Now, now_of
-from labdeck.tui.pane_policy import PanePolicy
+from labdeck.tui.kit.pane_policy import PanePolicy
 from labdeck.tui.screens.registry.registry import (
     REPOSITORY_COLUMNS,
     RegistryTagsScreen,

@@ -16,7 +16,7 @@ from labdeck.api.errors import Forbidden, LabdeckError, NotFound
 from labdeck.api.models.project_resources import ErrorTrackingSettings
 from labdeck.api.models.projects import Project
 from labdeck.tui.context import context_of
-from labdeck.tui.pane_policy import PanePolicy
+from labdeck.tui.kit.pane_policy import PanePolicy
 from labdeck.tui.screens.confirm import ConfirmScreen
 from labdeck.tui.screens.projects.dialogs import error_text
 from labdeck.tui.widgets.detail_fields import append_fields

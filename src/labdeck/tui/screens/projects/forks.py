@@ -22,7 +22,7 @@ from labdeck.api.models.projects import Project
 from labdeck.domain.digits import parse_digits
 from labdeck.tui.context import context_of
 from labdeck.tui.jobs import Job, poll_until
-from labdeck.tui.pane_policy import PanePolicy
+from labdeck.tui.kit.pane_policy import PanePolicy
 from labdeck.tui.screens.confirm import ConfirmScreen
 from labdeck.tui.screens.projects.dialogs import ForkDialog, ForkRequest, PathPrompt
 from labdeck.tui.widgets.footer import LIST_KEYS

@@ -36,8 +36,8 @@ from labdeck.domain.features import PROMOTE_TO_EPIC
 from labdeck.domain.issue_query import help_text
 from labdeck.tui.areas import AreaRequest
 from labdeck.tui.context import Context, context_of
+from labdeck.tui.kit.pane_policy import PanePolicy
 from labdeck.tui.list_feed import ListFeed
-from labdeck.tui.pane_policy import PanePolicy
 from labdeck.tui.screens.issues.actions import IssueActions
 from labdeck.tui.screens.issues.extras import read_extras
 from labdeck.tui.screens.issues.filter_names import check_names, compiled, filter_input

@@ -22,7 +22,7 @@ from labdeck.api.models.project_resources import PagesDomain
 from labdeck.api.models.projects import Project
 from labdeck.api.pages_domains import PagesDomainsService
 from labdeck.tui.clock import now_of
-from labdeck.tui.pane_policy import PanePolicy
+from labdeck.tui.kit.pane_policy import PanePolicy
 from labdeck.tui.screens.confirm import ConfirmScreen
 from labdeck.tui.screens.projects.dialogs import DomainDialog, DomainRequest
 from labdeck.tui.widgets.footer import LIST_KEYS

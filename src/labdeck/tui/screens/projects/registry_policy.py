@@ -31,7 +31,7 @@ from labdeck.domain.cleanup_policy import CADENCES, KEEP_N_VALUES, OLDER_THAN_VA
 from labdeck.domain.kept_values import shown
 from labdeck.tui.clock import Now, now_of
 from labdeck.tui.context import context_of
-from labdeck.tui.pane_policy import PanePolicy
+from labdeck.tui.kit.pane_policy import PanePolicy
 from labdeck.tui.screens.registry.policy import CleanupPolicyScreen, summary_text
 from labdeck.tui.widgets.footer import LIST_KEYS
 from labdeck.tui.widgets.resource_table import ResourceTable

@@ -20,7 +20,7 @@ from labdeck.api.errors import NotFound
 from labdeck.api.models.project_resources import RepositoryTag
 from labdeck.api.models.projects import Project
 from labdeck.api.repository_tags import TagsService
-from labdeck.tui.pane_policy import PanePolicy
+from labdeck.tui.kit.pane_policy import PanePolicy
 from labdeck.tui.screens.confirm import ConfirmScreen
 from labdeck.tui.screens.projects.dialogs import NewTag, TagCreateDialog
 from labdeck.tui.widgets.detail_fields import append_fields

@@ -20,11 +20,11 @@ from textual.widget import Widget
 from textual.widgets import Static, TabbedContent, TabPane
 
 from labdeck.api.models.projects import Project
-from labdeck.tui.pane_policy import PanePolicy
+from labdeck.tui.kit.members_pane import MembersPane
+from labdeck.tui.kit.owner import project_owner
+from labdeck.tui.kit.pane_policy import PanePolicy
+from labdeck.tui.kit.variables_pane import VariablesPane
 from labdeck.tui.screens.base import LabdeckScreen
-from labdeck.tui.screens.owner import project_owner
-from labdeck.tui.screens.panes.members import MembersPane
-from labdeck.tui.screens.panes.variables import VariablesPane
 from labdeck.tui.screens.projects.containers import ContainerRegistryTab
 from labdeck.tui.screens.projects.deployments import ProjectDeploymentsTab
 from labdeck.tui.screens.projects.error_tracking import ErrorTrackingTab

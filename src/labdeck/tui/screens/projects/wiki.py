@@ -26,8 +26,8 @@ from labdeck.api.errors import LabdeckError
 from labdeck.api.models.project_resources import WIKI_FORMATS, WikiPage
 from labdeck.api.models.projects import Project
 from labdeck.api.wikis import WikiService
+from labdeck.tui.kit.pane_policy import PanePolicy
 from labdeck.tui.links import open_link
-from labdeck.tui.pane_policy import PanePolicy
 from labdeck.tui.screens.base import LabdeckScreen
 from labdeck.tui.screens.confirm import ConfirmScreen, DraftGuard
 from labdeck.tui.screens.projects.dialogs import PathPrompt, error_text
