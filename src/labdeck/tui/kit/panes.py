@@ -7,7 +7,8 @@ their data, the kit's one way of loading it.
 - `LoadedPane`: reads its data in one worker (`load`) and shows it (`show_data`). Where the instance lacks
   the feature the data needs (`FEATURE`, else the one its binding's endpoint holds) or a CI job token
   cannot reach its endpoint (the catalogue's `job_token`), the pane says why in place of the data and sends
-  nothing; a refusal the feature explains says so too. `r` reads past the cache (`reload`), a read dates
+  nothing; a refusal the feature explains says so too (`explain`: a pane may say more in place of its
+  data; anything else goes to the app's one failure path). `r` reads past the cache (`reload`), a read dates
   the screen's data, a read for a former owner is dropped, and `READ_WHEN_SHOWN` waits until the pane is
   first shown (a long history is not read with every tab of a view).
 - `ListPane`: a `LoadedPane` that is one list (a `TabSpec`: columns, row key, detail, empty text), with an
@@ -32,7 +33,7 @@ from textual.widget import Widget
 from textual.widgets import Static
 
 from labdeck.api.bindings import Listing, One
-from labdeck.api.errors import ApiError
+from labdeck.api.errors import LabdeckError
 from labdeck.domain.endpoints import Endpoint
 from labdeck.domain.features import Feature
 from labdeck.tui.capabilities import refused, unavailable
@@ -121,6 +122,12 @@ class LoadedPane(OwnerPane, Widget, Generic[D]):
     def show_loading(self, loading: bool) -> None:
         """A read starts (True) or ends (False)."""
 
+    def explain(self, error: LabdeckError) -> str | None:
+        """What to say in place of the data when a read fails, or None to let the app say it. By default,
+        the refusal of a feature the pane needs (a premium route an instance refuses)."""
+        feature = self.feature
+        return refused(self.ctx, feature, error) if feature is not None else None
+
     def forget(self) -> None:
         """Drop what the pane keeps about its owner (another owner is shown next)."""
 
@@ -144,7 +151,7 @@ class LoadedPane(OwnerPane, Widget, Generic[D]):
     async def load(self, refresh: bool = False) -> None:
         """Read the owner's data (past the cache with `refresh`) and show it, or say why there is none."""
         self._read_once = True
-        owner, feature = self.owner, self.feature
+        owner = self.owner
         missing = self.missing()
         if missing is not None:  # say why in place of the data, and send nothing
             self.show_reason(missing)
@@ -153,10 +160,10 @@ class LoadedPane(OwnerPane, Widget, Generic[D]):
         self.show_loading(True)
         try:
             data = await self.read(services, refresh)
-        except ApiError as error:
-            explained = refused(self.ctx, feature, error) if feature else None
+        except LabdeckError as error:
+            explained = self.explain(error)
             if explained is None:
-                raise
+                raise  # the app's one failure path says it (a notification, the message in the list)
             self.show_reason(explained)
             return
         finally:

@@ -1,10 +1,9 @@
-"""One project's resources, opened with enter from `:projects`: tabs (Textual `TabbedContent`) for the
-wiki, the project's issues, container registry and deployments, repository tags, Pages domains, error
-tracking, forks, members, CI/CD variables and the registry's cleanup policy, each a widget from its own
-module (`wiki`, `issues`, `containers`, `deployments`, `tags`, `pages`, `error_tracking`, `forks`,
-`registry_policy`; members and variables are the panes of every owner, `screens/panes/`). `]` and `[`
-switch to the next and previous tab and put the focus in it; `f` forks the project from any tab (the fork
-runs as a job); `r` reloads the tab in view.
+"""One project's resources, opened with enter from `:projects`: one tab per entry of `TAB_LIST`, each a pane
+of the kit made for the project as its owner (`kit/panes.py`: a `ListPane` where the tab is one list, a
+`LoadedPane` where it shows something else, the members and variables panes every owner has), so every tab
+loads, reloads (`r`), is gated by the instance's features and the token's reach, and applies read-only
+mode the same way. `]` and `[` switch to the next and previous tab and put the focus in it; `f` forks the
+project from any tab (the fork runs as a job). A new tab is a pane and an entry in `TAB_LIST`.
 """
 
 from __future__ import annotations
@@ -22,7 +21,7 @@ from textual.widgets import Static, TabbedContent, TabPane
 from labdeck.api.models.projects import Project
 from labdeck.tui.kit.members_pane import MembersPane
 from labdeck.tui.kit.owner import project_owner
-from labdeck.tui.kit.pane_policy import PanePolicy
+from labdeck.tui.kit.panes import OwnerPane
 from labdeck.tui.kit.variables_pane import VariablesPane
 from labdeck.tui.screens.base import LabdeckScreen
 from labdeck.tui.screens.projects.containers import ContainerRegistryTab
@@ -43,9 +42,7 @@ class Tab:
 
     name: str
     title: str
-    make: Callable[[ProjectViewScreen], Widget]
-
-
+    make: Callable[[ProjectViewScreen], OwnerPane]
 
 
 def project_heading(project: Project) -> Text:
@@ -61,9 +58,9 @@ def project_heading(project: Project) -> Text:
     return heading
 
 
-def tab_widget(pane: Widget) -> PanePolicy | None:
-    """The pane widget a tab holds (the first widget of the kit inside it)."""
-    return next((node for node in pane.query(Widget) if isinstance(node, PanePolicy)), None)
+def tab_widget(pane: Widget) -> OwnerPane | None:
+    """The pane of the kit a tab holds."""
+    return next((node for node in pane.query(Widget) if isinstance(node, OwnerPane)), None)
 
 
 class ProjectViewScreen(LabdeckScreen):
@@ -83,6 +80,7 @@ class ProjectViewScreen(LabdeckScreen):
                  now: Callable[[], datetime] | None = None) -> None:
         super().__init__()
         self.project = project
+        self.owner = project_owner(project)
         self.initial_tab = tab if tab in TABS else "wiki"
         self.now: Callable[[], datetime] | None = now
 
@@ -149,7 +147,7 @@ class ProjectViewScreen(LabdeckScreen):
         self.forks_tab.action_fork()
 
 
-# Every tab, in order: a new tab is one pane module and one entry here.
+# Every tab, in order: a new tab is one pane and one entry here.
 TAB_LIST: tuple[Tab, ...] = (
     Tab("wiki", "Wiki", lambda view: WikiTab(view.project, id="project-wiki")),
     Tab("issues", "Issues", lambda view: ProjectIssuesTab(view.project, id="project-issues")),
@@ -161,9 +159,8 @@ TAB_LIST: tuple[Tab, ...] = (
     Tab("pages", "Pages domains", lambda view: PagesTab(view.project, now=view.now, id="project-pages")),
     Tab("errors", "Error tracking", lambda view: ErrorTrackingTab(view.project, id="project-errors")),
     Tab("forks", "Forks", lambda view: ForksTab(view.project, id="project-forks")),
-    Tab("members", "Members", lambda view: MembersPane(project_owner(view.project), id="project-members")),
-    Tab("variables", "Variables",
-        lambda view: VariablesPane(project_owner(view.project), id="project-variables")),
+    Tab("members", "Members", lambda view: MembersPane(view.owner, id="project-members")),
+    Tab("variables", "Variables", lambda view: VariablesPane(view.owner, id="project-variables")),
     Tab("registry", "Registry policy",
         lambda view: RegistryPolicyTab(view.project, now=view.now, id="project-registry")),
 )
