@@ -42,7 +42,7 @@ if TYPE_CHECKING:
     from labdeck.config.state import State
     from labdeck.tui.areas import Area, AreaRequest
     from labdeck.tui.jobs import Job, JobCentre
-    from labdeck.tui.session import Session
+    from labdeck.tui.session import Session, SignedInUser
     from labdeck.tui.type_ahead import TypeAhead
     from labdeck.tui.widgets.status_bar import StatusInfo
 
@@ -119,6 +119,13 @@ class Context:
         if self.session is None:
             raise NotConnected()
         return self.session.services
+
+    async def user(self) -> SignedInUser:
+        """Who is signed in (asked of the instance once per session; `NotConnected` when none is)."""
+        session = self.session
+        if session is None:
+            raise NotConnected()
+        return session.user or await session.load_user()
 
     def now(self) -> datetime:
         """The one "now" of the console: the connected instance's time (its answers' `Date`), else `wall`."""

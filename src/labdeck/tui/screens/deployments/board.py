@@ -23,9 +23,8 @@ from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.widgets import Input, Select, Static
 
-from labdeck.api.deploy_board import BoardRead, DeployBoardService
+from labdeck.api.deploy_board import BoardRead
 from labdeck.api.errors import ApiError, LabdeckError
-from labdeck.api.groups import GroupsService
 from labdeck.domain.deploy_board import (
     BoardRow,
     age_text,
@@ -191,10 +190,7 @@ class DeployBoardScreen(LabdeckScreen):
     # -- loading --------------------------------------------------------------------------------------
     @work(exclusive=True, group="deployments-board")
     async def load(self, refresh: bool = False) -> None:
-        session = self.ctx.session
-        if session is None:
-            return
-        service = DeployBoardService(session.client)
+        service = self.ctx.services.deploy_board
         arrived: list[BoardRow] = []
         painted = [0.0]
         incremental = not self.table.rows  # a refresh replaces the rows once (watch mode compares them)
@@ -289,11 +285,10 @@ class DeployBoardScreen(LabdeckScreen):
 
 async def open_group_board(screen: LabdeckScreen, path: str) -> bool:
     """When `path` names a group (it was not a project), open its board over `screen`; False otherwise."""
-    session = screen.ctx.session
-    if session is None or not path:
+    if not path:
         return False
     try:
-        await GroupsService(session.client).get_group(path)
+        await screen.ctx.services.groups.get_group(path)
     except ApiError:
         return False
     screen.app.push_screen(DeployBoardScreen(path))

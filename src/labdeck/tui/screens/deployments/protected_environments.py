@@ -195,11 +195,6 @@ class ProtectedEnvironmentsScreen(LabdeckScreen):
     def table(self) -> ResourceTable:
         return self.query_one("#protected-view", ResourceView).table
 
-    @property
-    def service(self) -> DeploymentsService | None:
-        session = self.ctx.session
-        return session.services.deployments if session is not None else None
-
     def on_mount(self) -> None:
         self.table.focus()
         self.load()
@@ -209,9 +204,7 @@ class ProtectedEnvironmentsScreen(LabdeckScreen):
 
     @work(exclusive=True, group="protected-environments")
     async def load(self, refresh: bool = False) -> None:
-        service = self.service
-        if service is None:
-            return
+        service = self.ctx.services.deployments
         try:
             protected = await service.protected_environments(self.project, refresh=refresh)
         except ApiError as error:  # an EE instance without Premium refuses with 403 or 404
@@ -229,9 +222,7 @@ class ProtectedEnvironmentsScreen(LabdeckScreen):
     def action_add_rule(self) -> None:
         """The rule form sends the rule itself; after a lost answer it re-reads the environment's
         protection: is the rule there?"""
-        row, service = self.table.cursor_row, self.service
-        if service is None:
-            return
+        row, service = self.table.cursor_row, self.ctx.services.deployments
         current = row.environment if isinstance(row, RuleRow) else ""
         project = self.project
 
@@ -289,9 +280,7 @@ class ProtectedEnvironmentsScreen(LabdeckScreen):
 
     @work(group="protected-mutation")
     async def remove_rule(self, row: RuleRow) -> None:
-        service = self.service
-        if service is None:
-            return
+        service = self.ctx.services.deployments
         try:
             await service.remove_rule(self.project, row.environment, rule_of(row.level))
         except (NotFound, LookupError):
