@@ -120,6 +120,23 @@ async def test_put_and_delete_are_retried(make_client: Any) -> None:
     assert len(seen) == 2
 
 
+@pytest.mark.parametrize("failure", [httpx.Response(503), httpx.ConnectError("reset")])
+async def test_a_put_that_also_creates_is_never_sent_twice(make_client: Any, fake_sleep: FakeSleep,
+                                                            failure: Any) -> None:
+    """A protected environment's PUT creates the rules sent without an id: sent again after a lost answer,
+    a rule would be added twice, so its endpoint says it is not `retry_safe` (an ordinary PUT is retried)."""
+    from labdeck.domain import catalogue as ep
+
+    handler, seen = sequence(failure, OK)
+    path = ep.PROTECTED_ENVIRONMENT_UPDATE.path(1, "production")
+    with pytest.raises((ServerError, NetworkError)):
+        await make_client(handler).put_json(path, {"deploy_access_levels": [{"access_level": 40}]})
+    assert len(seen) == 1 and fake_sleep.calls == []
+    handler, seen = sequence(failure, OK)
+    assert await make_client(handler).put_json(ep.ISSUE_UPDATE.path(1, 2), {"title": "x"}) == {"ok": True}
+    assert len(seen) == 2
+
+
 async def test_deadline_exceeded(make_client: Any) -> None:
     async def slow(request: httpx.Request) -> httpx.Response:
         await asyncio.sleep(5)

@@ -9,8 +9,9 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from sandbox_clients import ALICE_TOKEN, ROOT_TOKEN, ClientPool
 
-from labdeck.api.deployments import DeploymentsService
+from labdeck.api.deployments import DeploymentsService, RuleNotApplied
 from labdeck.api.errors import BadRequest, Forbidden, NotFound
+from labdeck.domain.capabilities import Capabilities, parse_version
 from labdeck.domain.deployments import DeployRule, RuleError
 from labdeck.sandbox.app import create_app
 from labdeck.sandbox.options import SandboxOptions
@@ -150,8 +151,21 @@ def test_dates_are_utc_iso() -> None:
     assert _when(datetime(2026, 3, 1, 8, tzinfo=UTC)) == "2026-03-01T08:00:00Z"
 
 
-async def test_add_and_remove_rules(services: dict[str, DeploymentsService]) -> None:
-    service = services["root"]
+@pytest.mark.parametrize("version", ["15.0", "17.6"])
+async def test_add_and_remove_rules(version: str) -> None:
+    """The same operations whether GitLab changes rules in place (15.4+) or labdeck replaces the protection;
+    a user without access is refused (before 15.4, by the sandbox's create) or left out (15.4+, as GitLab
+    does), and either way the rules stay as they were."""
+    pool = ClientPool(create_app(SandboxOptions(scale="tiny", gitlab_version=version)))
+    playing = Capabilities(edition="ee", version=parse_version(version)[0])
+    service = DeploymentsService(pool.client(ROOT_TOKEN), supports=playing.supports)
+    try:
+        await _add_and_remove_rules(service)
+    finally:
+        await pool.aclose()
+
+
+async def _add_and_remove_rules(service: DeploymentsService) -> None:
     fresh = await service.add_rule(GATEWAY, "canary", DeployRule(access_level=60))
     assert [r.access_level for r in fresh.deploy_access_levels] == [60]
     opensource = await service.find_group_id("opensource")
@@ -160,7 +174,7 @@ async def test_add_and_remove_rules(services: dict[str, DeploymentsService]) -> 
     assert [r.kind for r in grown.deploy_access_levels] == ["role", "group"]
     outsider = await service.find_user_id("pending.user")
     assert outsider is not None and await service.find_user_id("nobody-here") is None
-    with pytest.raises(BadRequest):
+    with pytest.raises(BadRequest if not service.rules_in_place() else RuleNotApplied):
         await service.add_rule(GATEWAY, "canary", DeployRule(user_id=outsider))
     kept = await service.protected_environment(GATEWAY, "canary")  # the old rules were put back
     assert [r.kind for r in kept.deploy_access_levels] == ["role", "group"]

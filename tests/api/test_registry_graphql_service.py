@@ -18,7 +18,7 @@ import pytest
 from sandbox_clients import ClientPool
 
 from labdeck.api.registry import RegistryService
-from labdeck.api.registry_graphql import ADMIN_BATCH, BATCH, PAGE, availability
+from labdeck.api.registry_graphql import ADMIN_BATCH, BATCH, MANIFEST_BATCH, PAGE, availability
 from labdeck.api.tag_cache import TagDetailCache
 from labdeck.domain.registry_cleanup import CleanupPlanner, CleanupRules
 from labdeck.sandbox.app import create_app
@@ -102,11 +102,14 @@ async def test_graphql_and_rest_give_the_same_preview(world: World, count: int) 
 
 
 async def test_a_small_repository_is_one_graphql_request(world: World) -> None:
+    """One request for the tags, and one for their manifests' layers (the size figures' blobs)."""
     repo = world.add(PAGE)
     service = world.service()
     details = await service.tag_details(repo.project_id, repo.id)
-    assert len(details) == PAGE
-    assert requests(service) == ["POST http://sandbox.test/api/graphql"]
+    assert len(details) == PAGE and all(d.layers for d in details)
+    assert requests(service) == ["POST http://sandbox.test/api/graphql"] * 2
+    assert await world.service().tag_details(repo.project_id, repo.id, layers=False) == \
+        [d.model_copy(update={"layers": None}) for d in details]
 
 
 async def test_a_big_repository_goes_by_concurrent_batches_not_one_request_per_tag(world: World) -> None:
@@ -116,7 +119,8 @@ async def test_a_big_repository_goes_by_concurrent_batches_not_one_request_per_t
     assert len(details) == 500
     sent = requests(service)
     assert ADMIN_BATCH == 74  # 1 + 74 x (1 + 3 fields) = 297 <= 300
-    assert sum("graphql" in r for r in sent) == 1 + -(-(500 - PAGE) // ADMIN_BATCH)
+    manifests = -(-len({d.digest for d in details}) // MANIFEST_BATCH)  # the layers, 120 manifests a request
+    assert sum("graphql" in r for r in sent) == 1 + -(-(500 - PAGE) // ADMIN_BATCH) + manifests
     # the names: every tag in one request, not the tag list's five pages (and whether root is an admin)
     assert sorted(r for r in sent if "graphql" not in r) == \
         [f"GET /registry/repositories/{repo.id}?tags=true", "GET /user"]
@@ -125,7 +129,7 @@ async def test_a_big_repository_goes_by_concurrent_batches_not_one_request_per_t
     assert await as_user.tag_details(repo.project_id, repo.id) == details
     assert as_user.last_source == "graphql" and as_user.admin is False
     assert BATCH == 62  # 1 + 62 x (1 + 3 fields) = 249 <= 250
-    assert sum("graphql" in r for r in requests(as_user)) == 1 + -(-(500 - PAGE) // BATCH)
+    assert sum("graphql" in r for r in requests(as_user)) == 1 + -(-(500 - PAGE) // BATCH) + manifests
 
 
 async def test_a_batch_too_complex_is_asked_again_in_smaller_ones(world: World) -> None:

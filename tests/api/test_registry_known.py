@@ -1,5 +1,6 @@
 """What the overview knows of registry storage without a request: reading a whole repository's tag details
-records its size (shared digests counted once), largest first, per instance."""
+records its size (its unique blobs: here, without layers, a shared digest counted once), largest first, per
+instance."""
 
 from __future__ import annotations
 
@@ -7,15 +8,21 @@ from sandbox_clients import ClientPool
 
 from labdeck.api.registry import RegistryService
 from labdeck.api.registry_known import KnownRepositories, known_for
+from labdeck.domain.registry_cleanup import TagInfo
 from labdeck.sandbox.app import create_app
 from labdeck.sandbox.options import SandboxOptions
 
 
+def sized(items: list[tuple[str, str, int]]) -> list[TagInfo]:
+    return [TagInfo(name, None, digest, size) for name, digest, size in items]
+
+
 def test_shared_digests_count_once_and_largest_first() -> None:
     known = KnownRepositories(clock=lambda: 5.0)
-    known.record("https://a", 1, "p/one", "p", [("a", "sha:1", 100), ("b", "sha:1", 100), ("c", "sha:2", 50)])
-    known.record("https://a", 2, "p/two", "p", [("d", "sha:3", 400)])
-    known.record("https://b", 3, "q/three", "q", [("e", "sha:4", 999)])
+    known.record("https://a", 1, "p/one", "p", sized([("a", "sha:1", 100), ("b", "sha:1", 100),
+                                                       ("c", "sha:2", 50)]))
+    known.record("https://a", 2, "p/two", "p", sized([("d", "sha:3", 400)]))
+    known.record("https://b", 3, "q/three", "q", sized([("e", "sha:4", 999)]))
     assert [(r.repository_id, r.bytes, r.tags) for r in known.largest("https://a")] == [(2, 400, 1),
                                                                                        (1, 150, 3)]
 
@@ -38,8 +45,8 @@ def test_deleted_tags_and_repositories_leave_the_figures() -> None:
     """Issue 24: the overview's figure followed no deletion; now a deleted tag leaves it (a digest still
     shared by a tag left is still counted), a tag list read drops the tags gone, a deleted repository goes."""
     known = KnownRepositories(clock=lambda: 5.0)
-    known.record("https://a", 1, "p/one", "p", [("a", "sha:1", 100), ("b", "sha:1", 100), ("c", "sha:2", 50),
-                                                 ("d", "sha:3", 7)])
+    known.record("https://a", 1, "p/one", "p", sized([("a", "sha:1", 100), ("b", "sha:1", 100),
+                                                       ("c", "sha:2", 50), ("d", "sha:3", 7)]))
     known.forget_tags("https://a", 1, ["a"])
     found = known.get("https://a", 1)
     assert found is not None and (found.tags, found.bytes, found.path) == (3, 157, "p/one")

@@ -70,8 +70,11 @@ async def test_environment_detail_has_last_successful_deployment(client: httpx.A
 async def test_protected_environments_list_and_read(client: httpx.AsyncClient) -> None:
     response = await client.get(PROTECTED, headers=FRANK)
     assert response.status_code == 200
-    assert response.json()[0] == {"name": "production", "deploy_access_levels": [
-        {"access_level": 40, "access_level_description": "Maintainers", "user_id": None, "group_id": None}]}
+    first = response.json()[0]
+    assert first == {"name": "production", "deploy_access_levels": [
+        {"id": first["deploy_access_levels"][0]["id"], "access_level": 40,
+         "access_level_description": "Maintainers", "user_id": None, "group_id": None,
+         "group_inheritance_type": 0}], "required_approval_count": 0, "approval_rules": []}
     staging = await client.get(f"{PROTECTED}/staging", headers=ROOT)
     assert [r["access_level_description"] for r in staging.json()["deploy_access_levels"]] == [
         "Developers + Maintainers", "Carol Danvers"]
@@ -94,12 +97,17 @@ async def test_create_each_kind_and_delete(app: Starlette, client: httpx.AsyncCl
                                                           {"group_id": opensource}]}
     response = await client.post(PROTECTED, json=body, headers=FRANK)
     assert response.status_code == 201
-    assert response.json() == {"name": "review/*", "deploy_access_levels": [
-        {"access_level": 60, "access_level_description": "Administrators", "user_id": None, "group_id": None},
+    created = response.json()
+    ids = [rule.pop("id") for rule in created["deploy_access_levels"]]
+    assert len(set(ids)) == 3 and all(isinstance(i, int) for i in ids)
+    assert created == {"name": "review/*", "deploy_access_levels": [
+        {"access_level": 60, "access_level_description": "Administrators", "user_id": None, "group_id": None,
+         "group_inheritance_type": 0},
         {"access_level": None, "access_level_description": "Alice Liddell", "user_id": alice,
-         "group_id": None},
+         "group_id": None, "group_inheritance_type": 0},
         {"access_level": None, "access_level_description": "Open Source", "user_id": None,
-         "group_id": opensource}]}
+         "group_id": opensource, "group_inheritance_type": 0}], "required_approval_count": 0,
+        "approval_rules": []}
     read = await client.get(f"{PROTECTED}/review%2F%2A", headers=FRANK)
     assert read.json()["name"] == "review/*"
     taken = await client.post(PROTECTED, json=body, headers=FRANK)

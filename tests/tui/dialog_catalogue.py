@@ -27,8 +27,9 @@ from labdeck.tui.screens.deployments.dialogs import (
     StatusDialog,
 )
 from labdeck.tui.screens.deployments.protected_environments import AddRuleDialog
+from labdeck.tui.screens.groups.badge_form import badge_form
 from labdeck.tui.screens.groups.file_forms import folder_form, import_form
-from labdeck.tui.screens.groups.forms import badge_form, label_form
+from labdeck.tui.screens.groups.forms import label_form
 from labdeck.tui.screens.issues.dialogs import (
     BulkMenu,
     CommentScreen,

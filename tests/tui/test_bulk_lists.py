@@ -102,7 +102,7 @@ async def test_a_bulk_close_shows_closed_rows_when_the_task_says_done() -> None:
         await pilot.press("ctrl+a", "b")
         await choose_bulk(pilot, "close")
         assert isinstance(app.screen, ConfirmScreen)
-        done = f"{len(before)} issues: done"
+        done = f"Close ({len(before)} issues): done"  # the bulk title names the action and its count
         at_done = watch_notifications(app, done, shown)
         await pilot.click("#confirm")
         await until(pilot, lambda: any(done in m for m in messages(app)), "the done notice")

@@ -33,10 +33,11 @@ SIZE = (160, 50)
 
 
 class Sandbox(TinySandbox):
-    """A tiny sandbox on a stopped clock, with the deployments data of its gateway project at hand."""
+    """A tiny sandbox on a stopped clock (`options`: `SandboxOptions` fields), with the deployments data of
+    its gateway project at hand."""
 
-    def __init__(self) -> None:
-        super().__init__()
+    def __init__(self, **options: Any) -> None:
+        super().__init__(**options)
         self.project = self.store.project_by_path(GATEWAY)
         self.data = deployments_data(self.store)
 

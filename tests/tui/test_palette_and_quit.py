@@ -7,7 +7,7 @@ import asyncio
 from typing import Any
 
 import pytest
-from snapshot_apps import make_app
+from snapshot_apps import jump_to, make_app, settle
 from textual import events
 from textual.command import CommandList
 
@@ -126,5 +126,50 @@ async def test_the_quit_question_follows_the_jobs_while_it_is_open() -> None:
         await pilot.pause()
         assert "still running" not in said() and "nothing will be cancelled" in said()
         await pilot.click("#confirm")
+        await pilot.pause()
+        assert not app.is_running
+
+
+async def test_ctrl_q_quits_from_a_field_of_the_first_run_screen() -> None:
+    """Issue 33: ctrl+q (the app's quit) did nothing while a field of the first-run screen had the focus,
+    and ctrl+c (on its choice field) said to press it."""
+    from textual.widgets import Input, Select
+
+    app = make_app(first_run=True)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.pause()
+        assert isinstance(app.focused, Input)  # the first field (the instance's name)
+        await pilot.press("q")
+        assert app.is_running and app.focused.value.endswith("q")  # a letter is typed, never run
+        app.screen.query_one(Select).focus()
+        await pilot.pause()
+        await pilot.press("ctrl+c")
+        await pilot.pause()
+        hint = [str(n.message) for n in app._notifications][-1]
+        assert "^q" in hint  # the hint names the key that quits here and from the fields (ctrl+q)
+        app.screen.query_one("#url", Input).focus()
+        await pilot.pause()
+        await pilot.press("ctrl+q")
+        await pilot.pause()
+        assert not app.is_running
+
+
+async def test_ctrl_q_quits_from_a_field_of_any_screen() -> None:
+    from textual.widgets import Input
+
+    from labdeck.tui.widgets.footer import footer_entries
+
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await app.workers.wait_for_complete()
+        await jump_to(pilot, "projects")
+        await settle(pilot)
+        await pilot.press("slash")  # the list's filter field
+        await pilot.pause()
+        assert isinstance(app.focused, Input)
+        shown, _help = footer_entries(app.screen)
+        assert ("ctrl+q", "Quit") in [(entry.key, entry.binding.description) for entry in shown]  # said
+        await pilot.press("ctrl+q")
         await pilot.pause()
         assert not app.is_running

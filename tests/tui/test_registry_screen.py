@@ -137,7 +137,8 @@ async def test_cleanup_panel_from_rules_to_finished_job() -> None:
         panel = await open_cleanup(pilot, sandbox)
         await type_into(pilot, "#cleanup-delete", "pr-.*")
         assert text(panel, "#cleanup-summary").startswith("3 to delete · 4 kept (latest 1, not matched 3)")
-        assert "frees 7.0 MB" in text(panel, "#cleanup-summary")  # digest c (pr-1, pr-3) counted once
+        # digest c (pr-1, pr-3) counted once: the blobs no kept tag uses
+        assert "frees 7.0 MB (blobs no kept tag uses)" in text(panel, "#cleanup-summary")
         await type_into(pilot, "#cleanup-keep", "(")
         keep = panel.query_one("#cleanup-keep", Input)
         assert keep.has_class("-invalid") and "name_regex_keep: invalid RE2" in text(panel, "#cleanup-errors")
@@ -150,9 +151,11 @@ async def test_cleanup_panel_from_rules_to_finished_job() -> None:
         assert "cut-off" in summary and "▲ cut-off" in text(panel, "#cleanup-histogram")
         await pilot.pause(TABLE_DELAY + 0.1)
         rows: list[PlannedTag] = panel.table.rows
-        assert [(r.name, r.why) for r in rows if r.why != "not matched"][:4] == [
-            ("pr-1", "matched"), ("latest", "latest"), ("pr-2", "too new"), ("pr-3", "keep pattern")]
-        preview_left = {r.name for r in rows if r.why != "matched"}
+        # which rule decided each tag, in the words of `domain.cleanup_reasons`
+        assert [(r.name, r.why) for r in rows if not r.why.startswith("does not match")][:4] == [
+            ("pr-1", "older than 30d"), ("latest", "latest: never deleted"),
+            ("pr-2", "newer than older_than (30d)"), ("pr-3", "matches the keep regex")]
+        preview_left = {r.name for r in rows if not r.deleted}
 
         panel.table.focus()
         await pilot.press("a")
@@ -289,7 +292,7 @@ async def test_what_is_deleted_is_exactly_what_the_preview_listed() -> None:
         await type_into(pilot, "#cleanup-delete", "pr-.*")
         await type_into(pilot, "#cleanup-keep-n", "2")
         await pilot.pause(TABLE_DELAY + 0.1)
-        listed = {r.name for r in panel.table.rows if r.why == "matched"}
+        listed = {r.name for r in panel.table.rows if r.deleted}
         assert listed == {"pr-3"}
         now = sandbox.now()
         sandbox.repo.tags["pr-4"] = Tag("pr-4", now, "sha256:" + "f" * 64, "f" * 64, 10)  # pushed meanwhile

@@ -29,6 +29,13 @@ def test_every_private_name_used_still_exists() -> None:
     for name in ("_screen_stacks", "_return_code", "_exception", "_exception_event"):
         assert hasattr(app, name), name
     assert callable(getattr(CommandList, "_update_lines", None))
+    from textual.message import Message
+    from textual.widgets import Input, TextArea
+
+    for field in (Input, TextArea):  # the field key fix wraps their own key handlers
+        assert "_on_key" in field.__dict__, field
+    message = Message()
+    assert message._stop_propagation is False and message._no_default_action is False
 
 
 def test_the_pilot_idle_wait_the_tests_tune_still_reads_its_two_names() -> None:
@@ -112,3 +119,35 @@ async def test_a_header_whose_title_is_gone_takes_a_new_title_quietly() -> None:
         app.title = "second"  # Textual's own header raised NoMatches here, ending the app
         await pilot.pause()
         assert app.is_running
+
+
+async def test_a_backspace_and_a_letter_read_together_are_both_typed() -> None:
+    """`tmux send-keys -H 7f 71`: a backspace and a `q` in one terminal read. Textual's parser gives both
+    keys, and the driver posts both to the app at once; the app forwards both to the focused field before
+    the backspace has come back up to the app, where Textual runs a field's own bindings (`delete_left`),
+    so the `q` was typed first and the backspace then deleted it: `teal` stayed `teal` (a colour fixed by
+    backspace-and-retype became `t`). With the fix the field runs its own bindings in turn: `teaq`."""
+    from textual import events
+    from textual._xterm_parser import XTermParser
+    from textual.app import ComposeResult
+    from textual.widgets import Input
+
+    textual_internals.install_field_key_fix()
+    keys = list(XTermParser().feed("\x7fq"))
+    assert [key.key for key in keys if isinstance(key, events.Key)] == ["backspace", "q"]
+
+    class OneField(App[None]):
+        def compose(self) -> ComposeResult:
+            yield Input("teal")
+
+    app = OneField()
+    async with app.run_test() as pilot:
+        field = app.query_one(Input)
+        field.focus()
+        field.cursor_position = len(field.value)
+        await pilot.pause()
+        for key in keys:  # as the driver does with one read: every event posted at once
+            app.post_message(key)
+        await pilot.pause()
+        await pilot.pause()
+        assert field.value == "teaq"

@@ -269,6 +269,7 @@ ENVIRONMENT: Final = One(ep.ENVIRONMENT, Environment)
 PROTECTED_ENVIRONMENTS: Final = Listing(ep.PROTECTED_ENVIRONMENTS, ProtectedEnvironment)
 PROTECTED_ENVIRONMENT: Final = One(ep.PROTECTED_ENVIRONMENT, ProtectedEnvironment)
 PROTECTED_ENVIRONMENT_CREATE: Final = Write(ep.PROTECTED_ENVIRONMENT_CREATE, ProtectedEnvironment)
+PROTECTED_ENVIRONMENT_UPDATE: Final = Write(ep.PROTECTED_ENVIRONMENT_UPDATE, ProtectedEnvironment)
 
 # -- container registry -----------------------------------------------------------------------------------
 PROJECT_REGISTRY_REPOSITORIES: Final = Listing(ep.PROJECT_REGISTRY_REPOSITORIES, RegistryRepository)

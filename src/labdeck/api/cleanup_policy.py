@@ -41,7 +41,8 @@ from labdeck.domain.cleanup_policy import (
 )
 from labdeck.domain.cleanup_policy_status import RepositoryState, Schedule, explain, schedule
 from labdeck.domain.digits import parse_digits
-from labdeck.domain.registry_cleanup import RulesError, TagInfo
+from labdeck.domain.registry_cleanup import RulesError
+from labdeck.domain.registry_sizes import Figure, total_size
 from labdeck.domain.text import sanitize
 
 Ref = int | str
@@ -118,8 +119,13 @@ class ProjectSimulation:
         return sum(r.plan.deleted_count for r in self.repositories if r.plan is not None)
 
     @property
+    def freed(self) -> Figure:
+        """What the next run frees over the repositories: the blobs no kept tag uses."""
+        return total_size(r.plan.freed for r in self.repositories if r.plan is not None)
+
+    @property
     def bytes_freed(self) -> int:
-        return sum(r.plan.bytes_freed for r in self.repositories if r.plan is not None)
+        return self.freed.bytes
 
 
 @dataclass(frozen=True)
@@ -228,7 +234,7 @@ class CleanupPolicyService:
                                                           tags_count=repo.tags_count, path=repo.path)
             except LabdeckError as error:
                 return RepositorySimulation(repo, error=str(error))
-            infos = [TagInfo(d.name, d.created_at, d.digest, d.total_size) for d in details]
+            infos = [d.to_tag_info() for d in details]
             return RepositorySimulation(repo, PolicyPlanner(infos, page_size=page))
 
         if self.registry.admin is None:  # only administrators read the settings: no `GET /user` each

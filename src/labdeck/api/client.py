@@ -214,7 +214,9 @@ class ApiClient(Addressing, Reads):
         # starts, even one its caller abandoned (`_exchange`): a server dripping a byte at a time holds a
         # connection and a slot until the deadline, never longer.
         deadline_at = asyncio.get_running_loop().time() + self.settings.timeouts.deadline
-        state: dict[str, Any] = {"retries": 0, "status": None, "url": url, "deadline_at": deadline_at}
+        endpoint = path.endpoint if isinstance(path, EndpointPath) else None
+        state: dict[str, Any] = {"retries": 0, "status": None, "url": url, "deadline_at": deadline_at,
+                                 "retry_safe": endpoint is None or endpoint.retry_safe}
         error_text: str | None = None
         try:
             async with asyncio.timeout_at(deadline_at):
@@ -259,7 +261,7 @@ class ApiClient(Addressing, Reads):
     async def _with_retries(self, method: str, url: httpx.URL, json: Any, data: Any, files: Any,
                             headers: Mapping[str, str] | None, state: dict[str, Any]) -> httpx.Response:
         policy = self.settings.retry
-        may_retry = backoff.is_idempotent(method) and files is None
+        may_retry = backoff.is_idempotent(method) and files is None and state["retry_safe"]
         waited = 0.0
         attempt = 0
         maybe_applied = False  # an earlier attempt may have reached the server and done the work

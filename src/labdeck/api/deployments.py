@@ -4,11 +4,14 @@ protected environments (who may deploy) with their rules.
 
 Lists go through the client's cache (`refresh=True` forces a fetch); every mutation invalidates its
 family through the client. Deploy rules are checked with the domain's exactly-one rule before sending.
+A rule is added or removed in one `PUT` on GitLab 15.4+ (`change_rules`: the environment stays protected,
+the journal can undo it); before 15.4 the only way is unprotect then protect (`_replace`), whose risk is
+said first (`two_step_risk`) and whose failure to protect again is said loudly (`LeftUnprotected`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Awaitable, Callable, Iterable
 from datetime import datetime
 from typing import Any
 
@@ -30,6 +33,7 @@ from labdeck.domain import catalogue as ep
 from labdeck.domain.deploy_failures import FailureWindow
 from labdeck.domain.deployments import SETTABLE_STATUSES, DeployRule, parse_rule, sha_problem
 from labdeck.domain.digits import integer_value, parse_digits
+from labdeck.domain.features import PROTECTED_ENVIRONMENT_UPDATE, Feature
 from labdeck.domain.text import sanitize
 
 Ref = int | str
@@ -53,6 +57,44 @@ def deployment_rows() -> body.PageDecode | None:
     return None if fast is None else body.page_decoder(fast.decode)
 
 
+Confirm = Callable[[], Awaitable[bool]]
+
+
+def two_step_risk(environment: str) -> str:
+    """What changing the rules of `environment` risks on GitLab before 15.4 (said before it is done)."""
+    return (f"GitLab before 15.4 cannot change rules in place: labdeck will unprotect {environment} and "
+            f"protect it again; if that second request fails, {environment} stays unprotected")
+
+
+class NotSent(LabdeckError):
+    """The operator did not agree to the two-step change: nothing was sent."""
+
+
+class RuleNotApplied(LabdeckError):
+    """GitLab answered a change in place without the rule it was to add (it leaves out, without a word, a
+    user without Developer access and a group the project is not shared with)."""
+
+
+class InPlaceUnsupported(LabdeckError):
+    """The instance has no `PUT` for protected environments (GitLab before 15.4): nothing was changed."""
+
+
+class LeftUnprotected(LabdeckError):
+    """The two-step change (GitLab before 15.4) unprotected `environment` and could not protect it again:
+    `rules` are the ones it had, for the offer to protect it again."""
+
+    def __init__(self, environment: str, rules: list[DeployRule], cause: BaseException) -> None:
+        self.environment, self.rules = environment, rules
+        shown = sanitize(environment)
+        super().__init__(f"{shown} is NOT protected: labdeck unprotected it to change its rules and could "
+                         f"not protect it again ({cause})")
+
+
+async def _agreed(confirm: Confirm | None, environment: str) -> None:
+    if confirm is not None and not await confirm():
+        raise NotSent(f"the rules of {sanitize(environment)} were left as they were: nothing was sent")
+
+
 def rule_of(level: DeployAccessLevel) -> DeployRule:
     """The rule a listed deploy access level stands for (a user or group rule carries no level)."""
     return DeployRule(access_level=None if level.user_id or level.group_id else level.access_level,
@@ -67,8 +109,10 @@ def _id_of(item: Any) -> int | None:
 class DeploymentsService:
     """Every deployments and environments endpoint labdeck uses. `project` is an id or a full path."""
 
-    def __init__(self, client: ApiClient) -> None:
+    def __init__(self, client: ApiClient, *,
+                 supports: Callable[[Feature], str | None] = lambda feature: None) -> None:
         self.client = client
+        self._supports = supports  # the instance's answer for a feature: None, or why it lacks it
 
     # -- deployments ------------------------------------------------------------------------------------
     async def deployments(self, project: Ref, *, environment: str | None = None, status: str | None = None,
@@ -166,52 +210,93 @@ class DeploymentsService:
         data = await self.client.post_json(ep.PROTECTED_ENVIRONMENT_CREATE.path(project), json=body)
         return b.PROTECTED_ENVIRONMENT_CREATE.parse(data)
 
-    async def add_rule(self, project: Ref, name: str, rule: DeployRule) -> ProtectedEnvironment:
-        """Add one deploy rule: protects `name` when it is not yet protected; otherwise the protection is
-        replaced by one with the old rules plus `rule` (GitLab's API has no update), and when the server
-        refuses the new set the old protection is put back before the error is raised."""
+    def rules_in_place(self) -> bool:
+        """Whether this instance changes deploy rules in one request (`PUT`, GitLab 15.4+); an instance whose
+        version is not known is taken to (a `PUT` it does not serve is said plainly, `InPlaceUnsupported`)."""
+        return self._supports(PROTECTED_ENVIRONMENT_UPDATE) is None
+
+    async def change_rules(self, project: Ref, name: str,
+                           entries: list[dict[str, Any]]) -> ProtectedEnvironment:
+        """One `PUT .../protected_environments/:name` with `deploy_access_levels` as nested records (an
+        entry with `id` and `_destroy: true` drops a rule, one without `id` adds one): the environment stays
+        protected throughout, and the journal keeps the rules before it to undo it."""
+        try:
+            data = await self.client.put_json(ep.PROTECTED_ENVIRONMENT_UPDATE.path(project, name),
+                                              json={"deploy_access_levels": entries})
+        except NotFound as error:
+            if str(error.message).strip() == "404 Not Found":  # GitLab's catch-all: no such route
+                raise InPlaceUnsupported(f"this GitLab cannot change the rules of {sanitize(name)} in place "
+                                         "(that needs GitLab 15.4): nothing was changed") from None
+            raise
+        return b.PROTECTED_ENVIRONMENT_UPDATE.parse(data)
+
+    async def add_rule(self, project: Ref, name: str, rule: DeployRule, *,
+                       confirm_two_step: Confirm | None = None) -> ProtectedEnvironment:
+        """Add one deploy rule: protects `name` when it is not yet protected; else one `PUT` adds it (15.4+;
+        `RuleNotApplied` when GitLab leaves it out), or, before 15.4, the protection is replaced by one with
+        the old rules plus `rule` (`_replace`), once `confirm_two_step` (when given) agrees to the risk."""
         parse_rule(rule.as_json())
         try:
             current = await self.protected_environment(project, name)
         except NotFound:
             return await self.protect(project, name, [rule])
+        if self.rules_in_place():
+            changed = await self.change_rules(project, name, [rule.as_json()])
+            if rule not in [rule_of(level) for level in changed.deploy_access_levels]:
+                raise RuleNotApplied(f"GitLab left the rule out of {sanitize(name)}: a user needs at least "
+                                     "Developer access to the project, a group must have the project shared "
+                                     "with it")
+            return changed
         old = [rule_of(level) for level in current.deploy_access_levels]
+        await _agreed(confirm_two_step, name)
         return await self._replace(project, name, old, [*old, rule])
 
-    async def remove_rule(self, project: Ref, name: str, rule: DeployRule) -> ProtectedEnvironment | None:
+    async def remove_rule(self, project: Ref, name: str, rule: DeployRule, *,
+                          confirm_two_step: Confirm | None = None) -> ProtectedEnvironment | None:
         """Remove `rule` (matched by value on the current protection, so a stale list cannot remove the
         wrong one; `LookupError` when it is no longer there); removing the last rule unprotects the
-        environment (None)."""
+        environment (None: GitLab keeps no protection without a rule). Otherwise one `PUT` drops it by its
+        id (15.4+), or, before 15.4, the protection is replaced (`_replace`, after `confirm_two_step`)."""
         current = await self.protected_environment(project, name)
-        old = [rule_of(level) for level in current.deploy_access_levels]
+        levels = current.deploy_access_levels
+        old = [rule_of(level) for level in levels]
         if rule not in old:
             raise LookupError(f"{name} has no such rule any more")
         index = old.index(rule)
-        remaining = old[:index] + old[index + 1:]
-        if not remaining:
+        if len(old) == 1:
             await self.unprotect(project, name)
             return None
-        return await self._replace(project, name, old, remaining)
+        if self.rules_in_place():
+            ident = levels[index].id
+            if ident is None:
+                raise MalformedResponse(f"the server gave no id for that rule of {sanitize(name)}: nothing "
+                                        "was changed")
+            return await self.change_rules(project, name, [{"id": ident, "_destroy": True}])
+        await _agreed(confirm_two_step, name)
+        return await self._replace(project, name, old, old[:index] + old[index + 1:])
 
     async def _replace(self, project: Ref, name: str, old: list[DeployRule],
                        new: list[DeployRule]) -> ProtectedEnvironment:
-        """Unprotect, then protect with `new`; when that fails the old rules are put back, so the
-        environment is never left unprotected: after a refusal at once, after a lost answer when a re-read
-        finds it unprotected (the new protection was not applied)."""
+        """GitLab before 15.4: unprotect, then protect with `new`. Both sets are checked before the first
+        request. When the second request fails the old rules are put back (after a refusal at once, after
+        a lost answer when a re-read finds it unprotected); when they cannot be, `LeftUnprotected` says so
+        loudly (the caller offers to protect it again with `protect`)."""
+        for index, rule in enumerate([*new, *old]):
+            parse_rule(rule.as_json(), index)
         await self.unprotect(project, name)
         try:
             return await self.protect(project, name, new)
-        except ApiError as error:
-            if not may_have_applied(error):
-                await self.protect(project, name, old)
-                raise
-            if not await self._protected(project, name):
-                await self.protect(project, name, old)
+        except LabdeckError as error:
+            await self._put_back(project, name, old, error)
             raise
-        except LabdeckError:
-            if not await self._protected(project, name):
+
+    async def _put_back(self, project: Ref, name: str, old: list[DeployRule], error: LabdeckError) -> None:
+        try:
+            if (isinstance(error, ApiError) and not may_have_applied(error)) \
+                    or not await self._protected(project, name):
                 await self.protect(project, name, old)
-            raise
+        except LabdeckError as again:
+            raise LeftUnprotected(name, old, again) from error
 
     async def _protected(self, project: Ref, name: str) -> bool:
         try:

@@ -118,7 +118,10 @@ _REQUIRED = frozenset({"id", "at", "operation", "kind", "target", "method", "pat
 _KEEP = ("id", "username", "name", "state", "access_level", "expires_at", "color", "description", "priority",
          "link_url", "image_url", "message", "target", "commit", "key", "variable_type", "protected",
          "masked", "hidden", "masked_and_hidden", "raw", "environment_scope", "labels", "assignees",
-         "milestone", "iid", "title", "container_expiration_policy", "archived")
+         "milestone", "iid", "title", "container_expiration_policy", "archived", "deploy_access_levels",
+         "approval_rules", "required_approval_count")
+# Changes whose answer (the target after it) the undo needs
+_ANSWER_KEPT = frozenset({"issue.update", "member.level", "project.update", "protected_environment.update"})
 
 
 def _summary(before: Mapping[str, Any] | None) -> dict[str, Any] | None:
@@ -245,7 +248,7 @@ class Journal:
             self._finish(entry, op, before, None, kwargs,
                          f"unknown (the server may have applied it): {reason}", False)
             raise
-        kept = op.kind in ("issue.update", "member.level", "project.update")  # what the answer is kept for
+        kept = op.kind in _ANSWER_KEPT  # what the answer is kept for
         answer = _body(response) if kept or op.names_from_answer else None
         entry.target = await self._target(client, op, before, answer if isinstance(answer, dict) else None,
                                           sent)

@@ -9,7 +9,9 @@ is higher). Where GraphQL is absent or refuses (404, 401/403: remembered for the
 answer: for that repository), it falls back to one REST detail request per tag, concurrently, skipping
 tags deleted meanwhile. With a `TagDetailCache`, a warm read asks details only for names the cache cannot
 answer: a repository of 15,000 tags read minutes ago costs two requests. `last_source` says which way the
-last read went.
+last read went. Each manifest's layers (what the size figures of `domain.registry_sizes` count, a shared
+layer once) come from the cache, else from GraphQL's `manifest` in batches (`manifests_batch`); REST has
+none, and without them the figures say they are upper bounds.
 
 Bulk delete can run at most once an hour per repository. The server refuses a second call with a 400 and
 says no more, so `BulkDeleteLocks` remembers when this process sent one and says how long until the next
@@ -40,10 +42,12 @@ from labdeck.api.registry_graphql import (
     availability,
 )
 from labdeck.api.registry_known import known_for
+from labdeck.api.registry_layers import with_layers
 from labdeck.api.tag_cache import TagDetailCache
 from labdeck.api.tag_detail_stream import DetailStream
 from labdeck.domain import catalogue as ep
 from labdeck.domain.registry_cleanup import CleanupRules
+from labdeck.domain.registry_sizes import format_size as format_size  # the registry's one size format
 
 LOCK_SECONDS = 3600
 _LOCK_HINT = "at most once an hour"
@@ -66,18 +70,6 @@ def format_wait(seconds: float) -> str:
     seconds = max(int(seconds + 0.999), 0)
     minutes, rest = divmod(seconds, 60)
     return f"{minutes}m {rest:02d}s" if minutes else f"{rest}s"
-
-
-def format_size(size: int | None) -> str:
-    """`1.2 GB`, `350 MB`, `0 B` (decimal units, as the registry's UI shows sizes); `—` when unknown."""
-    if size is None:
-        return "—"
-    value = float(size)
-    for unit in ("B", "kB", "MB", "GB", "TB"):
-        if value < 1000 or unit == "TB":
-            return f"{value:.0f} {unit}" if unit == "B" or value >= 100 else f"{value:.1f} {unit}"
-        value /= 1000
-    return f"{value:.1f} TB"  # pragma: no cover
 
 
 def format_age(created: datetime | None, now: datetime) -> str:
@@ -175,16 +167,19 @@ class RegistryService:
 
     async def tag_details(self, project: Ref, repository_id: int, names: list[str] | None = None, *,
                           on_progress: Progress | None = None, refresh: bool = False,
-                          tags_count: int | None = None, path: str | None = None) -> list[RegistryTagDetail]:
+                          tags_count: int | None = None, path: str | None = None,
+                          layers: bool = True) -> list[RegistryTagDetail]:
         """The detail of every tag (or of `names`, by REST), in name order; tags that vanished are left
         out. `refresh=True` ignores the cache's names (digest facts are always good). `tags_count` (from
         the repository listing): a repository of more than one GraphQL page whose names the cache holds
         skips the first page, once GraphQL is known to serve (the cache answers the names it gives).
-        `path`: the repository's own path, by which the overview names it (else the project's)."""
+        `path`: the repository's own path, by which the overview names it (else the project's). `layers`:
+        each manifest's layers too (`with_layers`; False reads the details alone)."""
         if names is not None:
             self.last_source = "rest"
             found = await self._rest_details(project, repository_id, names, on_progress)
-            return [found[n] for n in names if found.get(n) is not None]  # type: ignore[misc]
+            listed = [detail for n in names if (detail := found.get(n)) is not None]
+            return await self.with_layers(repository_id, listed) if layers else listed
         if self._warm(repository_id, tags_count, refresh):
             first: TagsPage | None = TagsPage([], True, None, tags_count)
         else:
@@ -197,12 +192,19 @@ class RegistryService:
                 on_progress(len(details), len(details))
         else:
             details, read = await self._stream_details(project, repository_id, first, on_progress, refresh)
+        if layers:
+            details = await self.with_layers(repository_id, details)
         if self.tag_cache is not None:
             self.tag_cache.store(repository_id, details, read)
         # the whole repository: the overview may name its storage
         known_for(self.client).record(self._instance, repository_id, path or str(project), str(project),
-                                      ((d.name, d.digest, d.total_size) for d in details))
+                                      [d.to_tag_info() for d in details])
         return details
+
+    async def with_layers(self, repository_id: int,
+                          details: list[RegistryTagDetail]) -> list[RegistryTagDetail]:
+        """The details with their manifests' layers (`registry_layers.with_layers`)."""
+        return await with_layers(self.client, self.graphql, self.tag_cache, repository_id, details)
 
     async def _stream_details(self, project: Ref, repository_id: int, first: TagsPage | None,
                               on_progress: Progress | None,

@@ -16,6 +16,13 @@ Two reads, in GitLab's own types (`Time` in ISO 8601, `BigInt` as a string):
   same is asked again in batches of `BATCH`). Several queries in one HTTP request (Apollo batching)
   would not help: GitLab gives the whole multiplex the same limit.
 
+- `manifests_batch()`: `manifest(reference:)` for many digests in one request (aliases `m0`, `m1`, ...):
+  GitLab's `ContainerRepositoryDetails.manifest` (`app/graphql/types/container_repository_details_type.rb`)
+  gives the registry's manifest text, whose `layers` (digest, size) are what a tag's `total_size` adds up
+  (`lib/container_registry/tag.rb`). The sizes of `domain.registry_sizes` need them: a layer shared by
+  images counts once. One point per alias: `MANIFEST_BATCH` = 120 digests keep a query under the anonymous
+  limit (200) and, at some 50 characters an alias, under 10,000 characters.
+
 Answers are decoded with orjson and read into the models in one validation call per page or batch.
 
 `GraphQLRefused` says why GraphQL cannot serve (`session_wide` when the endpoint is absent, 404, or refuses
@@ -31,6 +38,8 @@ from datetime import UTC, datetime
 from functools import cache
 from typing import Any
 
+import orjson
+
 from labdeck.api.body import decode_json
 from labdeck.api.client import ApiClient
 from labdeck.api.errors import ApiError, Forbidden, MalformedResponse, NotFound, Unauthorized
@@ -38,6 +47,7 @@ from labdeck.api.models.base import parse_many
 from labdeck.api.models.registry import RegistryTagDetail, trusted_detail
 from labdeck.domain.digits import integer_value
 from labdeck.domain.endpoints import RawPath
+from labdeck.domain.registry_sizes import Blob
 from labdeck.domain.text import may_hold_control
 
 PAGE = 20
@@ -54,6 +64,7 @@ def batch_size(complexity: int) -> int:
 
 BATCH = batch_size(COMPLEXITY)
 ADMIN_BATCH = batch_size(ADMIN_COMPLEXITY)
+MANIFEST_BATCH = 120
 TAGS_QUERY = (
     "query labdeckTags($id: ContainerRepositoryID!, $first: Int, $after: String) {"
     " containerRepository(id: $id) { tagsCount"
@@ -170,6 +181,38 @@ def batch_query(size: int) -> str:
             f"{{ containerRepository(id: $id) {{ {fields} }} }}")
 
 
+@cache
+def manifests_query(size: int) -> str:
+    """The `manifest` query for `size` references (`$r0`...), built once per size."""
+    fields = " ".join(f"m{i}: manifest(reference: $r{i})" for i in range(size))
+    params = ", ".join(f"$r{i}: String!" for i in range(size))
+    return (f"query labdeckManifests($id: ContainerRepositoryID!, {params}) "
+            f"{{ containerRepository(id: $id) {{ {fields} }} }}")
+
+
+def manifest_layers(text: Any) -> tuple[Blob, ...] | None:
+    """The layers (digest, size) of an image manifest's text (schema 2, Docker or OCI); None for anything
+    else: a manifest list or index (its images' layers are in other manifests), schema 1 (no sizes), text
+    that is not JSON, or a layer whose digest or size is not of its type."""
+    if not isinstance(text, str):
+        return None
+    try:
+        manifest = orjson.loads(text)
+    except orjson.JSONDecodeError:
+        return None
+    layers = manifest.get("layers") if isinstance(manifest, dict) else None
+    if not isinstance(layers, list) or manifest.get("schemaVersion") != 2 or "manifests" in manifest:
+        return None
+    out: list[Blob] = []
+    for layer in layers:
+        digest = layer.get("digest") if isinstance(layer, dict) else None
+        size = layer.get("size") if isinstance(layer, dict) else None
+        if not isinstance(digest, str) or not isinstance(size, int) or isinstance(size, bool) or size < 0:
+            return None
+        out.append((digest, size))
+    return tuple(out)
+
+
 @dataclass
 class TagsPage:
     details: list[RegistryTagDetail]
@@ -249,3 +292,12 @@ class RegistryGraphQL:
         out: dict[str, RegistryTagDetail | None] = dict.fromkeys(names)
         out.update(zip((name for name, _ in found), details, strict=True))
         return out
+
+    async def manifests_batch(self, repository_id: int,
+                              digests: list[str]) -> dict[str, tuple[Blob, ...] | None]:
+        """The layers of up to `MANIFEST_BATCH` manifests by digest (None where the instance has no such
+        manifest or one labdeck cannot read for layers)."""
+        variables: dict[str, Any] = {"id": gid(repository_id)}
+        variables.update({f"r{i}": digest for i, digest in enumerate(digests)})
+        repo, _clean = await self._repository(manifests_query(len(digests)), variables)
+        return {digest: manifest_layers(repo.get(f"m{i}")) for i, digest in enumerate(digests)}

@@ -1,5 +1,6 @@
 """What a session already knows of registry repositories' storage (from tag details it read), so that the
-overview can name the largest repositories without a single request. One record per client (`known_for`):
+overview and the registry list can name a repository's size without a single request: its unique blobs
+(`domain.registry_sizes`, the one definition). One record per client (`known_for`):
 what one session read never shows in another. The service keeps it true as it changes the registry: a tag
 it deletes leaves the figure, a tag list it reads drops the tags gone since, a deleted repository goes."""
 
@@ -11,7 +12,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
-TagSize = tuple[str, str | None, int | None]  # (name, digest, total size)
+from labdeck.domain.registry_cleanup import TagInfo
+from labdeck.domain.registry_sizes import Figure, repository_size
 
 
 @dataclass(frozen=True)
@@ -21,9 +23,13 @@ class KnownRepository:
     path: str  # the repository's own path (`acme/platform/api-gateway/worker`)
     project: str
     tags: int
-    bytes: int  # shared digests counted once
+    size: Figure  # its unique blobs
     at: float
-    sizes: tuple[TagSize, ...] = ()
+    held: tuple[TagInfo, ...] = ()
+
+    @property
+    def bytes(self) -> int:
+        return self.size.bytes
 
 
 class KnownRepositories:
@@ -34,14 +40,11 @@ class KnownRepositories:
         self._known: dict[tuple[str, int], KnownRepository] = {}
 
     def record(self, instance: str, repository_id: int, path: str, project: str,
-               sizes: Iterable[TagSize]) -> None:
-        """Note a repository's tags as `(name, digest, total_size)` (a digest shared by tags counts once)."""
-        tags = tuple(sizes)
-        seen: dict[str, int] = {}
-        for count, (_name, digest, size) in enumerate(tags):
-            seen[digest or f"#{count}"] = size or 0
+               tags: Iterable[TagInfo]) -> None:
+        """Note a repository's tags (its whole tag list): its size is their unique blobs."""
+        held = tuple(tags)
         self._known[(instance, repository_id)] = KnownRepository(
-            instance, repository_id, path, project, len(tags), sum(seen.values()), self.clock(), tags)
+            instance, repository_id, path, project, len(held), repository_size(held), self.clock(), held)
 
     def forget_tags(self, instance: str, repository_id: int, names: Iterable[str]) -> None:
         """Tags deleted: the repository's figure without them."""
@@ -59,9 +62,9 @@ class KnownRepositories:
 
     def _keep(self, instance: str, repository_id: int, keep: Callable[[str], bool]) -> None:
         known = self._known.get((instance, repository_id))
-        if known is not None and not all(keep(name) for name, _, _ in known.sizes):
+        if known is not None and not all(keep(tag.name) for tag in known.held):
             self.record(instance, repository_id, known.path, known.project,
-                        (tag for tag in known.sizes if keep(tag[0])))
+                        (tag for tag in known.held if keep(tag.name)))
 
     def largest(self, instance: str, n: int = 5) -> list[KnownRepository]:
         mine = [r for (i, _), r in self._known.items() if i == instance]

@@ -137,7 +137,9 @@ class Services:
 
     @cached_property
     def deployments(self) -> DeploymentsService:
-        return DeploymentsService(self.client)
+        """Deployments; deploy rules change in one request where the instance's version allows it."""
+        return DeploymentsService(self.client,
+                                  supports=lambda feature: self._capabilities().supports(feature))
 
     @cached_property
     def deploy_board(self) -> DeployBoardService:

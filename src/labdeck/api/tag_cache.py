@@ -2,12 +2,12 @@
 folder (`$LABDECK_CACHE_DIR`, else the platform's, e.g. `~/.cache/labdeck/registry-tags-<hash>.json`),
 0600 from its first byte, replaced atomically.
 
-Per repository it keeps two tables: what each digest is (`created_at`, `total_size`, `revision`: facts of a
-manifest that never change, so they never expire) and which digest each tag name pointed at when it was
-last read from the server (names move, `latest` above all, so each is trusted for `name_ttl` seconds after
-that read; a read answered from the cache does not make it younger). A warm read lists
-the names (cheap, concurrent pages) and asks details only for names the cache cannot answer. Tag details
-are not secrets (no token, no CI variable value), so the rules of the list cache do not apply.
+Per repository it keeps two tables: what each digest is (`created_at`, `total_size`, `revision` and, once
+read, its layers: facts of a manifest that never change, so they never expire) and which digest each tag
+name pointed at when it was last read from the server (names move, `latest` above all, so each is trusted
+for `name_ttl` seconds after that read; a read answered from the cache does not make it younger). A warm
+read lists the names (cheap, concurrent pages) and asks details only for names the cache cannot answer.
+Tag details are not secrets (no token, no CI variable value), so the rules of the list cache do not apply.
 """
 
 from __future__ import annotations
@@ -27,6 +27,7 @@ import orjson
 from labdeck.api.body import exact_loads
 from labdeck.api.models.registry import RegistryTagDetail, trusted_detail
 from labdeck.api.private_files import write_private
+from labdeck.domain.registry_sizes import Blob
 
 NAME_TTL = 900.0
 VERSION = 2
@@ -36,17 +37,33 @@ def _time(text: Any) -> datetime | None:
     return datetime.fromisoformat(text) if isinstance(text, str) else None
 
 
-def _manifest(facts: Any) -> tuple[datetime | None, int | None, str | None] | None:
-    """A digest's cached facts (created at, total size, revision); None when unreadable."""
-    if not isinstance(facts, list) or len(facts) != 3:
+Facts = tuple[datetime | None, int | None, str | None, tuple[Blob, ...] | None]
+
+
+def _layers(value: Any) -> tuple[Blob, ...] | None:
+    """Cached layers (`[[digest, size], ...]`); None when absent or unreadable."""
+    if not isinstance(value, list):
         return None
-    created, size, revision = facts
+    out: list[Blob] = []
+    for layer in value:
+        if not (isinstance(layer, list) and len(layer) == 2 and isinstance(layer[0], str)
+                and isinstance(layer[1], int) and not isinstance(layer[1], bool)):
+            return None
+        out.append((layer[0], layer[1]))
+    return tuple(out)
+
+
+def _manifest(facts: Any) -> Facts | None:
+    """A digest's cached facts (created at, total size, revision, layers when read); None when unreadable."""
+    if not isinstance(facts, list) or len(facts) not in (3, 4):
+        return None
+    created, size, revision = facts[:3]
     try:
         when = _time(created)
     except (TypeError, ValueError):
         return None
     return (when, size if isinstance(size, int) and not isinstance(size, bool) else None,
-            revision if isinstance(revision, str) else None)
+            revision if isinstance(revision, str) else None, _layers(facts[3]) if len(facts) == 4 else None)
 
 
 def _encode(value: Any) -> bytes:
@@ -124,7 +141,7 @@ class TagDetailCache:
         oldest = self.clock() - self.name_ttl
         entries, digests = repo["names"], repo["digests"]
         found: dict[str, RegistryTagDetail] = {}
-        manifests: dict[str, tuple[datetime | None, int | None, str | None] | None] = {}
+        manifests: dict[str, Facts | None] = {}
         for name in names:
             entry = entries.get(name)
             if not isinstance(entry, list) or len(entry) != 3 or not entry[1] >= oldest:
@@ -141,9 +158,20 @@ class TagDetailCache:
                 published_at = _time(published)
             except (TypeError, ValueError):
                 continue
-            created, size, revision = facts
+            created, size, revision, layers = facts
             found[name] = trusted_detail(name=name, digest=digest, created_at=created,
-                                         published_at=published_at, total_size=size, revision=revision)
+                                         published_at=published_at, total_size=size, revision=revision,
+                                         **({} if layers is None else {"layers": layers}))
+        return found
+
+    def layers(self, repository_id: int, digests: Iterable[str]) -> dict[str, tuple[Blob, ...]]:
+        """The layers the cache holds for these manifests (a digest's layers never change)."""
+        table = self._repo(repository_id)["digests"]
+        found: dict[str, tuple[Blob, ...]] = {}
+        for digest in digests:
+            facts = _manifest(table.get(digest))
+            if facts is not None and facts[3] is not None:
+                found[digest] = facts[3]
         return found
 
     def store(self, repository_id: int, details: Iterable[RegistryTagDetail],
@@ -160,11 +188,17 @@ class TagDetailCache:
                 continue
             if fresh is not None and detail.name not in fresh and isinstance(old.get(detail.name), list):
                 names[detail.name] = old[detail.name]
+                facts = digests.get(detail.digest)
+                if detail.layers is not None and isinstance(facts, list) and len(facts) in (3, 4):
+                    digests[detail.digest] = [*facts[:3], [list(layer) for layer in detail.layers]]
                 continue
             published = detail.published_at.isoformat() if detail.published_at else None
             names[detail.name] = [detail.digest, now, published]
+            held = _manifest(digests.get(detail.digest))
+            layers = detail.layers if detail.layers is not None else held[3] if held is not None else None
             digests[detail.digest] = [detail.created_at.isoformat() if detail.created_at else None,
-                                      detail.total_size, detail.revision]
+                                      detail.total_size, detail.revision,
+                                      None if layers is None else [list(layer) for layer in layers]]
         repo["names"] = names
         self.save()
 

@@ -1,4 +1,4 @@
-"""Entry point: the TUI, `--demo`, `labdeck api`, `labdeck sandbox serve`, `labdeck registry plan|policy`.
+"""Entry point: the TUI, `--demo`, `labdeck api`, `labdeck sandbox serve`, `labdeck registry ...`.
 
 Imports stay lazy: `labdeck --version` must not import Textual, httpx or pydantic.
 """
@@ -12,6 +12,7 @@ from labdeck import __version__
 
 COMMANDS = """commands (each has its own --help):
   labdeck api PATH        one authenticated REST API v4 request, printed as JSON
+  labdeck registry list   a project's registry repositories: path, id, tags, size
   labdeck registry plan   preview a bulk registry tag delete (deletes nothing)
   labdeck registry policy simulate a project's registry cleanup policy
   labdeck sandbox serve   serve the embedded GitLab-compatible sandbox over HTTP"""

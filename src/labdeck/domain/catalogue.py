@@ -22,6 +22,7 @@ from typing import Final
 
 from labdeck.domain import features as needs
 from labdeck.domain.endpoints import Endpoint, find, names, shape
+from labdeck.domain.protection_rules import ProtectionChange
 from labdeck.domain.undo_rules import (
     ISSUE_UNDO,
     PROJECT_UNDO,
@@ -248,8 +249,13 @@ _PROTECTED = _PROJECT + "/protected_environments"
 PROTECTED_ENVIRONMENTS = E("GET", _PROTECTED, feature=needs.PROTECTED_ENVIRONMENTS, paged=True)
 PROTECTED_ENVIRONMENT = E("GET", _PROTECTED + "/{name}", feature=needs.PROTECTED_ENVIRONMENTS)
 PROTECTED_ENVIRONMENT_CREATE = E("POST", _PROTECTED, feature=needs.PROTECTED_ENVIRONMENTS)
+_PROTECTION_UNDO = ProtectionChange(create=PROTECTED_ENVIRONMENT_CREATE)
+# A rule sent without an `id` is created: sent again after a lost answer it would be added twice.
+PROTECTED_ENVIRONMENT_UPDATE = E("PUT", _PROTECTED + "/{name}", family=_PROTECTED,
+                                 feature=needs.PROTECTED_ENVIRONMENT_UPDATE, undo=_PROTECTION_UNDO,
+                                 retry_safe=False)
 PROTECTED_ENVIRONMENT_DELETE = E("DELETE", _PROTECTED + "/{name}", family=_PROTECTED,
-                                 feature=needs.PROTECTED_ENVIRONMENTS)
+                                 feature=needs.PROTECTED_ENVIRONMENTS, undo=_PROTECTION_UNDO)
 
 # -- container registry (a job token reaches the project's registry) ----------------------------------------
 PROJECT_TAG_PROTECTION_RULES = E("GET", _PROJECT + "/registry/protection/tag/rules", paged=True)

@@ -118,6 +118,7 @@ NAMINGS: Final[dict[str, Naming]] = {
                            it_else="{deployment_id}"),
     "protected_environment_create": N("protect environment", "environment {it}" + _OF, it=("name",)),
     "protected_environment_delete": N("unprotect environment", "environment {name}" + _OF),
+    "protected_environment_update": N("change deploy rules", "environment {name}" + _OF),
     "registry_repository_delete": N("delete registry repository", "{repository}"),
     "registry_tags_delete": N("delete registry tags of", "{repository}"),
     "registry_tag_delete": N("delete registry tag", "{repository}:{tag}"),

@@ -16,7 +16,8 @@ The run, as GitLab's `ContainerExpirationPolicies::CleanupService` and the third
    date is kept (`no creation date`).
 6. Tags matching a protection rule (`container_registry_protection_tag_rules` with a delete level;
    unanchored RE2, as `DeleteTagsService#filter_out_protected!`) are kept. They count towards `keep_n`.
-7. The rest are deleted. Space freed counts a shared digest once (as the bulk preview does).
+7. The rest are deleted. Space freed is the blobs no kept tag still uses (`registry_sizes`, as the bulk
+   preview counts it).
 
 With GitLab's own registry (the metadata database), `gitlab/cleanup_tags_service.rb` runs instead: it walks
 the tags in pages of 1,000 (`TAGS_PAGE_SIZE`, name order) and applies the rules, keep_n included, to each page
@@ -42,6 +43,7 @@ from labdeck.domain.durations import parse_calendar_duration
 from labdeck.domain.features import CLEANUP_OLDER_THAN_60D, Feature
 from labdeck.domain.kept_values import changed
 from labdeck.domain.registry_cleanup import CleanupPlanner, CleanupRules, Reason, TagInfo, validate_pattern
+from labdeck.domain.registry_sizes import Figure
 
 # GitLab's `cadence_options`, `keep_n_options` and `older_than_options` (app/models/
 # container_expiration_policy.rb); `60d` came in 14.4 (commit c7be549c), the feature named beside it.
@@ -180,7 +182,7 @@ class RepositoryPlan:
     reasons: list[PolicyReason]
     keep_n: int | None
     max_list_size: int
-    bytes_freed: int
+    freed: Figure  # the blobs no kept tag uses (`registry_sizes`)
     ties: tuple[str, ...] = ()
     counts: dict[PolicyReason, int] = field(default_factory=dict)
 
@@ -192,6 +194,10 @@ class RepositoryPlan:
     @property
     def deleted_count(self) -> int:
         return self.counts.get(PolicyReason.DELETE, 0)
+
+    @property
+    def bytes_freed(self) -> int:
+        return self.freed.bytes
 
     @property
     def truncated(self) -> bool:
@@ -270,7 +276,7 @@ class PolicyPlanner:
             counts[reason] += 1
         limit = 0 if self._pages is not None else max(max_list_size, 0)  # GitLab's registry: bound by time
         return RepositoryPlan(self.tags, reasons, policy.keep_n, limit,
-                              self.bulk.bytes_freed(deleted), self._ties(reasons, policy.keep_n), counts)
+                              self.bulk.freed(deleted), self._ties(reasons, policy.keep_n), counts)
 
     def _ties(self, reasons: list[PolicyReason], keep_n: int | None) -> tuple[str, ...]:
         """Names of candidates whose date equals the date at the keep_n boundary, when that date is shared

@@ -85,8 +85,8 @@ def explain(policy: Policy | None, now: datetime, plans: Sequence[tuple[str, Rep
     readable = [(name, plan) for name, plan in plans if plan is not None]
     if readable and all(plan.candidates == 0 for _, plan in readable):
         pattern = policy.name_regex if policy.name_regex is not None else "(none)"
-        lines.append(f"name_regex {pattern!r} (anchored) matches no tag outside the keep rules in any "
-                     "repository: every run deletes nothing.")
+        lines.append(f"The remove regex `{pattern}` (name_regex, anchored) matches no tag outside the keep "
+                     "rules in any repository: every run deletes nothing.")
     elif readable and all(plan.deleted_count == 0 for _, plan in readable):
         lines.append("Every matching tag is kept by keep_n, older_than or a protection rule: the next run "
                      "deletes nothing.")
@@ -127,4 +127,4 @@ def _history(policy: Policy, now: datetime, states: Sequence[RepositoryState]) -
 
 
 def _label(name: str) -> str:
-    return f"repository {name!r}" if name else "the root repository"
+    return f"repository {name}" if name else "the root repository"

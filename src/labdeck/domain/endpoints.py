@@ -108,7 +108,8 @@ class Endpoint:
     `feature`: the `Feature` it needs (edition, version); `job_token`: a CI job token authenticates here;
     `undo`: the journal's rule for it (an `UndoRule`, `labdeck.domain.undo_rules`); `params`: the query
     parameters labdeck may send (names as the service writes them: `filter` for `filter[environment_scope]`);
-    `paged`: a list walked page by page (it takes `PAGINATION` too)."""
+    `paged`: a list walked page by page (it takes `PAGINATION` too); `retry_safe`: the client may send it
+    again after a lost answer (False for a PUT that also creates: a rule sent with no id is added twice)."""
 
     method: Method
     template: str
@@ -119,6 +120,7 @@ class Endpoint:
     undo: UndoRule | None = field(default=None, compare=False)
     params: frozenset[str] = frozenset()
     paged: bool = False
+    retry_safe: bool = True
     name: str = ""
     segments: tuple[tuple[str, str], ...] = field(init=False, repr=False, compare=False)
     _pattern: re.Pattern[str] = field(init=False, repr=False, compare=False)

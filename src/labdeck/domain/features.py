@@ -29,6 +29,10 @@ class Feature:
 ITERATIONS: Final = Feature("iterations", "Iterations", premium=True, introduced=(13, 5))  # iterations.md
 PROTECTED_ENVIRONMENTS: Final = Feature("protected_environments", "Protected environments",
                                         premium=True)  # ee/lib/ee/api/api.rb
+# `PUT .../protected_environments/:name`: rules changed in place (doc/api/protected_environments.md, "Update a
+# protected environment", gitlab#351854); before it a change is unprotect, then protect
+PROTECTED_ENVIRONMENT_UPDATE: Final = Feature(
+    "protected_environment_update", "Changing deploy rules in place", premium=True, introduced=(15, 4))
 BILLABLE_MEMBERS: Final = Feature("billable_members", "Billable members", premium=True)  # ee/.../members.rb
 MEMBER_OVERRIDE: Final = Feature("member_override", "LDAP member override", premium=True)
 PROMOTE_TO_EPIC: Final = Feature("promote_to_epic", "Promotion to an epic", premium=True)

@@ -17,6 +17,7 @@ from typing import Any
 from labdeck.domain.catalogue import endpoint_for
 from labdeck.domain.change_names import NAMINGS, Naming, said
 from labdeck.domain.digits import is_digits
+from labdeck.domain.protection_rules import RULE_LISTS, rule_entries
 from labdeck.domain.undo_rules import (
     ABSENT,
     ARCHIVE_OPS,
@@ -126,11 +127,15 @@ def changed_since(inverse: Inverse, current: Mapping[str, Any] | None) -> str | 
     now = issue_state(current) if "labels" in expected or "assignee_ids" in expected else dict(current)
     if POLICY in expected:
         now[POLICY] = policy_settings(current)
+    for key in RULE_LISTS.keys() & expected.keys():  # a protection's rules, compared by id and value
+        now[key] = rule_entries(current, key)
     if "state" in expected and "state" not in now:
         now["state"] = current.get("state")
     if "milestone_id" in expected:
         now["milestone_id"] = milestone_of(current)
     for key, value in expected.items():
+        if now.get(key) != value and key in RULE_LISTS:
+            return f"its {key.replace('_', ' ')} are not the ones the change left"
         if now.get(key) != value:
             return f"its {key.replace('_', ' ')} is now {_show(now.get(key))}, not {_show(value)}"
     return None

@@ -13,12 +13,14 @@ from typing import Any
 from labdeck.domain.access_levels import AccessLevel
 from labdeck.domain.digits import integer_value
 from labdeck.domain.journal_rules import ARCHIVE_OPS, POLICY, USER_OPS, issue_state
+from labdeck.domain.protection_rules import describe_rules
 
 # The state GitLab's API calls each account condition, in words
 _STATES = {"blocked_pending_approval": "pending approval", "ldap_blocked": "blocked by LDAP"}
 # A deletion's target, in words, when the snapshot is known (what is gone)
 _DELETED = {"member.remove": "removed", "label.delete": "deleted", "badge.delete": "deleted",
-            "tag.delete": "deleted", "variable.delete": "deleted", "registry.delete": "deleted"}
+            "tag.delete": "deleted", "variable.delete": "deleted", "registry.delete": "deleted",
+            "protected_environment.delete": "unprotected"}
 
 
 def change_phrase(operation: str, target: str) -> str:
@@ -31,6 +33,10 @@ def change_phrase(operation: str, target: str) -> str:
         if rest and len(said) > length and operation.endswith(" " + noun):
             return f"{operation} {rest}"
     noun, _, rest = target.partition(" ")
+    if operation.endswith(" rules"):  # `change deploy rules of environment production of acme/app`
+        return f"{operation} of {target}"
+    if rest and operation.endswith(" " + noun):
+        return f"{operation} {rest}"
     if rest and noun == "user" and operation.endswith(" member"):
         return f"{operation} {rest}"
     return f"{operation} {target}"
@@ -112,6 +118,9 @@ def change_rows(kind: str, operation: str, before: Mapping[str, Any] | None,
         return _issue_rows(before, after) if ok and after else []
     if kind == "project.update":
         return _policy_rows(before, after) if ok and after else []
+    if kind == "protected_environment.update":
+        return [("who may deploy", words(describe_rules(before)),
+                 words(describe_rules(after)) if ok and after else "not done")]
     if kind in ARCHIVE_OPS and "archived" in before:
         after_change = words(kind == "project.archive") if ok else "not done"
         return [("archived", words(before.get("archived")), after_change)]
@@ -131,6 +140,8 @@ def what_was(kind: str, before: Mapping[str, Any]) -> str:
         return f"variable {before.get('key')}{where}"
     if kind == "badge.delete":
         return f"badge {before.get('name') or before.get('link_url') or before.get('id')}"
+    if kind == "protected_environment.delete":
+        return f"protection of {before.get('name')} ({words(describe_rules(before))} may deploy)"
     noun = {"label.delete": "label", "tag.delete": "tag"}.get(kind, "item")
     return f"{noun} {before.get('name') or before.get('title') or before.get('id')}"
 

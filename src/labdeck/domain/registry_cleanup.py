@@ -18,9 +18,9 @@ The rules, in GitLab's order:
    are kept (`too new`).
 6. The rest are deleted (`matched`).
 
-Space freed: tags sharing a digest share their blobs, so a digest's size is counted once, and only when every
-tag that references it is deleted (a kept tag still holds the manifest). Tags without a digest count alone.
-It is an estimate: GitLab frees the blobs only at the next garbage collection.
+Space freed is `registry_sizes`' one definition: the blobs no kept tag still references (a layer shared with
+a kept tag stays; where only manifests are known, a manifest counts as one blob). GitLab frees them only at
+the next garbage collection.
 
 For interactive use (the TUI recomputes on every keystroke), build one `CleanupPlanner(tags)`: it sorts the
 tags once, encodes the names once and caches each pattern's matches, so a recompute costs one pass.
@@ -38,6 +38,7 @@ from typing import Protocol
 import re2
 
 from labdeck.domain.durations import DurationError, parse_calendar_duration
+from labdeck.domain.registry_sizes import Blob, BlobIndex, Figure
 
 LATEST_TAG = "latest"
 _CACHE_SIZE = 16
@@ -73,6 +74,7 @@ class TagInfo:
     created_at: datetime | None
     digest: str | None = None
     total_size: int | None = None
+    layers: tuple[Blob, ...] | None = None  # its manifest's layers (digest, size), when known
 
 
 @dataclass(frozen=True, slots=True)
@@ -147,15 +149,15 @@ def tag_matches(pattern: str, name: str) -> bool:
 class CleanupPlan:
     """The outcome of the rules for every tag: a reason per tag (in the input order), counts and bytes."""
 
-    __slots__ = ("bytes_freed", "counts", "cutoff", "deleted_count", "keep_n", "reasons", "tags")
+    __slots__ = ("counts", "cutoff", "deleted_count", "freed", "keep_n", "reasons", "tags")
 
     def __init__(self, tags: Sequence[TagInfo], reasons: list[Reason], keep_n: int | None,
-                 cutoff: datetime | None, bytes_freed: int) -> None:
+                 cutoff: datetime | None, freed: Figure) -> None:
         self.tags = tags
         self.reasons = reasons
         self.keep_n = keep_n
         self.cutoff = cutoff
-        self.bytes_freed = bytes_freed
+        self.freed = freed  # the blobs no kept tag uses (`registry_sizes`)
         self.counts: dict[Reason, int] = dict.fromkeys(Reason, 0)
         for reason in reasons:
             self.counts[reason] += 1
@@ -164,6 +166,10 @@ class CleanupPlan:
     @property
     def kept_count(self) -> int:
         return len(self.reasons) - self.deleted_count
+
+    @property
+    def bytes_freed(self) -> int:
+        return self.freed.bytes
 
     def decision(self, index: int) -> TagDecision:
         return TagDecision(self.tags[index], self.reasons[index], self.keep_n)
@@ -177,7 +183,7 @@ class CleanupPlan:
 
     def __repr__(self) -> str:
         return (f"CleanupPlan(tags={len(self.tags)}, delete={self.deleted_count}, keep={self.kept_count}, "
-                f"bytes_freed={self.bytes_freed})")
+                f"freed={self.freed})")
 
 
 class Dated(Protocol):
@@ -216,7 +222,7 @@ def _timestamp(value: datetime | None) -> float:
 
 
 class CleanupPlanner:
-    """Precomputed tags for fast repeated planning: sort order, encoded names, digest groups, match cache."""
+    """Precomputed tags for fast repeated planning: sort order, encoded names, blobs, match cache."""
 
     def __init__(self, tags: Sequence[TagInfo]) -> None:
         self.tags = tuple(tags)
@@ -224,22 +230,7 @@ class CleanupPlanner:
         self._order = newest_first(self.tags)
         self._encoded = [tag.name.encode("utf-8") for tag in self.tags]
         self._latest = [tag.name == LATEST_TAG for tag in self.tags]
-        groups: dict[str, int] = {}
-        self._group: list[int] = []
-        self._group_members: list[int] = []
-        self._group_bytes: list[int] = []
-        for tag in self.tags:
-            size = tag.total_size or 0
-            gid = groups.get(tag.digest) if tag.digest is not None else None
-            if gid is None:
-                gid = len(self._group_members)
-                if tag.digest is not None:
-                    groups[tag.digest] = gid
-                self._group_members.append(0)
-                self._group_bytes.append(size)
-            self._group_members[gid] += 1
-            self._group_bytes[gid] = max(self._group_bytes[gid], size)
-            self._group.append(gid)
+        self.blobs = BlobIndex(self.tags)
         self._cache: dict[str, bytearray] = {}
 
     def matches(self, pattern: str) -> bytearray:
@@ -309,23 +300,15 @@ class CleanupPlanner:
                 else:
                     reasons[index] = Reason.MATCHED
                     deleted.append(index)
-        return CleanupPlan(self.tags, reasons, rules.keep_n, cutoff_dt, self.bytes_freed(deleted))
+        return CleanupPlan(self.tags, reasons, rules.keep_n, cutoff_dt, self.blobs.freed(deleted))
 
     def newest_first(self) -> list[int]:
         """Tag indices newest first (no creation time counts as newest; ties by name), as `plan` ranks."""
         return list(self._order)
 
-    def bytes_freed(self, deleted: list[int]) -> int:
-        """Bytes freed when the tags at these indices are deleted: a digest counts once, and only when every
-        tag that references it goes."""
-        gone: dict[int, int] = {}
-        group = self._group
-        for index in deleted:
-            gid = group[index]
-            gone[gid] = gone.get(gid, 0) + 1
-        members = self._group_members
-        sizes = self._group_bytes
-        return sum(sizes[gid] for gid, count in gone.items() if count == members[gid])
+    def freed(self, deleted: list[int]) -> Figure:
+        """What deleting the tags at these indices frees: the blobs no kept tag still references."""
+        return self.blobs.freed(deleted)
 
 
 def plan(tags: Sequence[TagInfo], rules: CleanupRules, now: datetime) -> CleanupPlan:

@@ -11,10 +11,11 @@ from typing import Any
 from urllib.parse import unquote
 
 from starlette.applications import Starlette
+from starlette.datastructures import URLPath
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import Response
-from starlette.routing import BaseRoute, Mount, Route
+from starlette.routing import BaseRoute, Match, Mount, NoMatchFound, Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from labdeck.sandbox.areas import load_areas
@@ -101,13 +102,35 @@ def _tagged(route: BaseRoute) -> BaseRoute:
     return Route(template, tagged, methods=list(route.methods or ()), name=route.name)
 
 
+class Unmounted(BaseRoute):
+    """A route the edition or version played does not have, answered as GitLab's catch-all route answers
+    it (404 `{"error":"404 Not Found"}`): without it, a method missing on a path that other methods serve
+    (`PUT .../protected_environments/:name` before 15.4) would be Starlette's 405."""
+
+    def __init__(self, route: Route) -> None:
+        self.route = route
+
+    def matches(self, scope: Scope) -> tuple[Match, Scope]:
+        match, child = self.route.matches(scope)
+        return (Match.FULL, child) if match is Match.FULL else (Match.NONE, {})
+
+    async def handle(self, scope: Scope, receive: Receive, send: Send) -> None:
+        await json_response({"error": "404 Not Found"}, 404)(scope, receive, send)
+
+    def url_path_for(self, name: str, /, **path_params: Any) -> URLPath:
+        raise NoMatchFound(name, path_params)
+
+
 def api_routes(options: SandboxOptions) -> list[BaseRoute]:
-    """Every area's routes that the edition and version played mount (`editions.route_available`)."""
+    """Every area's routes that the edition and version played mount (`editions.route_available`), and
+    after them the catch-all answers of those it does not (`Unmounted`)."""
     from labdeck.sandbox.routes.virtual import virtual_routes  # matched first: they replace listings
 
-    return [_tagged(route) for route in virtual_routes(options)] + [
-        _tagged(route) for area in load_areas() for route in area.routes
-        if not isinstance(route, Route) or route_available(route.path, options)]
+    routes = [route for area in load_areas() for route in area.routes]
+    served = [route for route in routes
+              if not isinstance(route, Route) or route_available(route.path, options, route.methods or ())]
+    return [_tagged(route) for route in virtual_routes(options)] + [_tagged(route) for route in served] + [
+        Unmounted(route) for route in routes if isinstance(route, Route) and route not in served]
 
 
 async def _not_found(request: Request, exc: Exception) -> Response:

@@ -40,6 +40,8 @@ AREA_MODULES: dict[str, str] = {  # area name (it also names the area's seed str
     "forks": "projects.forks",
     "deployments": "deployments.deployments",
     "environments": "deployments.environments",
+    "protected_environments": "deployments.protected",
+    "protected_environment_update": "deployments.protected_update",
     "graphql": "graphql",
 }
 

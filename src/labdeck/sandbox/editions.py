@@ -2,9 +2,10 @@
 
 One place decides what exists, so routes never hard-code it:
 
-- `route_available(path, options)`: a route that lives in GitLab's `ee/lib` is not mounted on Community
-  Edition, and a route introduced after the version played is not mounted either; both then answer as
-  GitLab's catch-all route does (404 `{"error":"404 Not Found"}`).
+- `route_available(path, options, methods)`: a route that lives in GitLab's `ee/lib` is not mounted on
+  Community Edition, and a route introduced after the version played is not mounted either; both then
+  answer as GitLab's catch-all route does (404 `{"error":"404 Not Found"}`), a method missing on a path
+  that other methods serve too included (`app.Unmounted`).
 - `has_feature(options, feature)`: Premium behaviour inside a route that CE also serves (issue weight and
   health status, the `/promote` quick action, `environment_scope` on group variables). CE ignores such
   parameters and leaves the fields out of its answers.
@@ -19,6 +20,7 @@ exists in every edition and version the sandbox plays.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Iterable
 from typing import Any, Final
 
 from labdeck.domain.catalogue import endpoints_shaped
@@ -36,12 +38,15 @@ def _missing(feature: Feature, options: SandboxOptions) -> bool:
     return feature.introduced is not None and options.version_tuple[:2] < feature.introduced
 
 
-def route_available(path: str, options: SandboxOptions) -> bool:
+def route_available(path: str, options: SandboxOptions, methods: Iterable[str] = ()) -> bool:
     """Whether GitLab of this edition and version mounts the route `path` (a template like
     `/groups/{id}/iterations`): not when the catalogue's endpoint there needs a feature this edition or
-    version lacks."""
+    version lacks. With `methods` (a route's), the catalogue's endpoints of those methods decide (`PUT
+    .../protected_environments/:name` came in 15.4, its `GET` in 12.8); a method the catalogue does not
+    name there (`HEAD`) goes with the path's endpoints."""
+    endpoints = [e for method in methods for e in endpoints_shaped(path, method)] or endpoints_shaped(path)
     return not any(endpoint.feature is not None and _missing(endpoint.feature, options)
-                   for endpoint in endpoints_shaped(path))
+                   for endpoint in endpoints)
 
 
 def has_feature(options: SandboxOptions, feature: Feature) -> bool:

@@ -10,6 +10,7 @@ from urllib.parse import urlsplit
 from labdeck.sandbox.http import iso
 from labdeck.sandbox.seed.cleanup_policy import policy_json
 from labdeck.sandbox.seed.git_history import Commit
+from labdeck.sandbox.seed.registry import registry_data
 from labdeck.sandbox.seed.sharing import shared_with_groups_json
 from labdeck.sandbox.store import Group, Project, Store, User
 
@@ -161,14 +162,16 @@ def project_json(store: Store, project: Project, base: str, *, admin: bool = Fal
 
 
 
-def project_statistics(project: Project) -> dict[str, int]:
-    """`statistics` of a project (administrators, `statistics=true`): sizes derived from its id."""
+def project_statistics(store: Store, project: Project) -> dict[str, int]:
+    """`statistics` of a project (administrators, `statistics=true`): sizes derived from its id, but for
+    `container_registry_size`, which is the sum of its registry repositories' unique blobs, as GitLab's
+    (`domain.registry_sizes`)."""
     repository = (project.id * 7_919 % 90_000 + 1_000) * 1024
     lfs = (project.id % 7) * 3 * 1024 * 1024
     artifacts = (project.id * 31 % 50) * 1024 * 1024
     packages = (project.id % 3) * 2 * 1024 * 1024
     wiki = (project.id % 11) * 40 * 1024
-    registry = (project.id * 13 % 40) * 5 * 1024 * 1024
+    registry = registry_data(store).project_size(project.id)
     return {
         "commit_count": project.id * 37 % 5_000 + 1, "storage_size": repository + lfs + artifacts + packages
         + wiki, "repository_size": repository, "wiki_size": wiki, "lfs_objects_size": lfs,

@@ -34,13 +34,14 @@ from labdeck.tui.kit.pane_policy import PanePolicy
 from labdeck.tui.navigation import HOME, Navigator, home_screen
 from labdeck.tui.screens.form_keys import FormKeys, hold_key, is_typing
 from labdeck.tui.session import TransportFactory, cache_dir, open_session, state_dir
-from labdeck.tui.textual_internals import install_dismiss_guard, install_paste_fix
+from labdeck.tui.textual_internals import install_dismiss_guard, install_field_key_fix, install_paste_fix
 from labdeck.tui.themes import DEFAULT_THEME, discover_themes, package_theme_dir, user_theme_dir
 from labdeck.tui.type_ahead import PromptKeys
 from labdeck.tui.widgets.path_input import PathInput
 
 install_dismiss_guard()  # a screen dismisses only itself, once (fast keys reach a closing dialog)
 install_paste_fix()  # a paste with an ESC in it arrives whole and in order, controls made visible
+install_field_key_fix()  # a backspace and a letter read together: both typed, in order
 
 TYPED_IN_FIELDS = frozenset({"quit", "jump", "help", "refresh"})  # their keys are letters
 
@@ -60,6 +61,10 @@ class LabdeckApp(AppBase):
                 commands.SavedViewCommands, commands.ScreenActionCommands, AreaActionCommands}
     BINDINGS = [
         Binding("q", "quit", "Quit", id="quit"),
+        # ctrl+q quits from anywhere, a field included (where `q` is typed and `quit` is off): two bindings
+        # of one key, the first that is on runs; one id, so `[keymap]` moves both
+        Binding("ctrl+q", "quit", "Quit", show=False, priority=True, id="quit.anywhere"),
+        Binding("ctrl+q", "quit_anywhere", "Quit", show=False, priority=True, id="quit.anywhere"),
         # a priority binding: the prompt opens while the app reads the key, so the keys typed after it go
         # to the prompt, never to the screen beneath (`:users` on the journal once ran `u`, undo)
         Binding("colon", "jump", "Jump", id="jump", priority=True),
@@ -324,6 +329,19 @@ class LabdeckApp(AppBase):
     def action_help_anywhere(self) -> None:
         self.action_help()
 
+    async def action_quit_anywhere(self) -> None:
+        await self.action_quit()
+
+    def action_help_quit(self) -> None:
+        """ctrl+c (Textual's): copies in a field; elsewhere it says which key quits here, a chord before a
+        letter (one that also quits from a field)."""
+        keys = [(key, active.binding) for key, active in self.screen.active_bindings.items()
+                if active.enabled and active.binding.action in ("quit", "quit_anywhere", "app.quit")]
+        if keys:
+            key, binding = min(keys, key=lambda found: len(found[0]) == 1)  # a chord first
+            self.notify(f"Press {self.get_key_display(binding.with_key(key))} to quit labdeck",
+                        title="Do you want to quit?", markup=False)
+
     def action_refresh(self) -> None:
         refresh = getattr(self.screen, "refresh_data", None)
         if callable(refresh):
@@ -354,7 +372,7 @@ class LabdeckApp(AppBase):
             return self.navigator.can_go_back()
         focused = self.focused  # a field of labdeck's own screens (not the palette's prompt)
         typing = is_typing(focused) and isinstance(getattr(focused, "screen", None), FormKeys)
-        if action == "help_anywhere":
+        if action in ("help_anywhere", "quit_anywhere"):
             return typing
         if action == "jump" and isinstance(focused, PathInput):
             return True  # a path never holds `:`: the field leaves it to the jump prompt

@@ -131,6 +131,18 @@ class AppBase(HasContext, App[None]):
         except ConfigError as error:
             self.call_from_thread(self.notify, str(error), title="State", severity="warning", markup=False)
 
+    # -- screens --------------------------------------------------------------------------------------
+    def push_screen(self, screen: Any, callback: Any = None, wait_for_dismiss: bool = False, *,
+                    mode: str | None = None) -> Any:
+        """Textual's `push_screen`, onto the stack of the area whose code asks (`navigation.caller_mode`)
+        rather than the stack shown: a screen of an area in the background (re-read after an undo in
+        `:journal`) opens what it opens on its own stack, and an area name keeps opening its own area."""
+        from labdeck.tui.navigation import caller_mode
+
+        if mode is None:
+            mode = caller_mode(self)
+        return super().push_screen(screen, callback, wait_for_dismiss, mode=mode)  # type: ignore[call-overload]
+
     # -- header ---------------------------------------------------------------------------------------
     def format_title(self, title: str, sub_title: str) -> Content:
         """The header always names the instance (`demo` in demo mode), first, whatever a screen puts in its

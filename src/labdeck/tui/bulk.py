@@ -9,7 +9,8 @@ what was done and what failed, and every list the job changed reloads if its scr
 
 `confirm_bulk` asks first, the same way everywhere: the area's question, then who or what it acts on, by
 the names the results will use (`targets_text`: sanitised, literal text, the first few and "and N more"),
-and those it will skip with why.
+and those it will skip with why; a change that writes over something says what (`BulkQuestion.replaces`).
+Cancelling it says "cancelled" (`screens/confirm.Cancellable`).
 When a task says done, every open list that shows its targets shows their new state (issue 34): each row
 acted on is put in place as the change left it (`after`: from the server's answer or the domain's rules) in
 every open list that holds it (`show_in_place`) as soon as its item is done, and, before the job reports
@@ -179,7 +180,8 @@ def targets_message(action: BulkAction[T]) -> Content:
 @dataclass
 class BulkQuestion:
     """The confirmation of a bulk action: a title, the area's question, the button; `typed` asks for that
-    text to be typed (the most dangerous actions), `irreversible` says why the journal cannot undo it."""
+    text to be typed (the most dangerous actions), `irreversible` says why the journal cannot undo it,
+    `replaces` what it writes over (`domain.replacements.replaced_text`: "replaces bob on 3 issues")."""
 
     title: str
     question: str | Content
@@ -187,6 +189,7 @@ class BulkQuestion:
     danger: bool = True
     typed: str | None = None
     irreversible: str | None = None
+    replaces: str = ""
 
 
 def confirm_bulk(owner: DOMNode, action: BulkAction[T], ask: BulkQuestion, *,
@@ -202,8 +205,8 @@ def confirm_bulk(owner: DOMNode, action: BulkAction[T], ask: BulkQuestion, *,
     screen: ConfirmScreen
     if ask.typed is not None:
         screen = TypeToConfirmScreen(ask.title, message, ask.typed, confirm_label=ask.confirm_label,
-                                     irreversible=ask.irreversible)
+                                     irreversible=ask.irreversible, replaces=ask.replaces)
     else:
         screen = ConfirmScreen(ask.title, message, confirm_label=ask.confirm_label, danger=ask.danger,
-                               irreversible=ask.irreversible)
+                               irreversible=ask.irreversible, replaces=ask.replaces)
     owner.app.push_screen(screen, answered)

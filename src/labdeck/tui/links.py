@@ -63,7 +63,7 @@ def open_link(app: App[Any], url: str) -> None:
 
     app.push_screen(ConfirmScreen("Open an outside link?", Content.assemble(
         sanitize(verdict.reason[:1].upper() + verdict.reason[1:]), ":\n", (shown, "bold")),
-        confirm_label="Open", danger=False), answered)
+        confirm_label="Open", danger=False, changes=False), answered)
 
 
 def has_display() -> bool:
@@ -99,7 +99,7 @@ def browse(app: App[Any], url: str, opener: Callable[[str], bool] | None = None)
 
     app.push_screen(ConfirmScreen("No browser available", Content.assemble(
         "No browser can be opened here (SSH or no display). The link:\n", (url, "bold")),
-        confirm_label="Copy URL", danger=False), answered)
+        confirm_label="Copy URL", danger=False, changes=False), answered)
 
 
 def copy_text(app: App[Any], text: str, what: str) -> None:

@@ -273,7 +273,7 @@ class ListFeed(Generic[T]):
                 self.read_everything()
 
         self.table.app.push_screen(ConfirmScreen(f"Read all {self.noun}", message,
-                                                 confirm_label="Read all"), answered)
+                                                 confirm_label="Read all", changes=False), answered)
         return True
 
     def coverage(self, count: int, which: str) -> str:

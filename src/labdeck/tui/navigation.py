@@ -5,6 +5,11 @@ top, a project view, a tag list, a dialog). A `:` jump (or the palette, or home)
 switches back to that mode, so the area is exactly as it was left: query, tab, cursor, sub-screen. A request
 with a query or scope (a saved view) opens the area afresh on that request.
 
+A screen opened by an area's code goes on that area's own stack (`caller_mode`, applied by
+`LabdeckApp.push_screen`), whichever area is shown at the time: the open lists re-read after a change (the
+journal's undo, `bulk.refresh_lists`) include screens of areas in the background, and what they open (the
+deployments screen of a group opens its board) must never land on the stack an area name opens.
+
 Escape first closes what the area opened on top of its screen; on the area's own screen it goes back to the
 area shown before (at most `MAX_HISTORY` deep), ending at home. Areas left this way stay open for the next
 jump. Switching instance closes every area (their data belongs to the old instance).
@@ -33,6 +38,18 @@ def home_screen() -> Any:
 
 def mode_name(area_name: str) -> str:
     return f"area-{area_name}"
+
+
+def caller_mode(app: App[Any]) -> str | None:
+    """The mode whose stack holds the screen of the code running now (a worker's, a handler's, a job's), so
+    that what it opens goes on its own area's stack; None when the caller is the app itself or its screen
+    is on no stack (then the screen shown is the one to open over)."""
+    from labdeck.tui.workers import caller_screen
+
+    screen = caller_screen()
+    if screen is None:
+        return None
+    return next((mode for mode, stack in screen_stacks(app).items() if screen in stack), None)
 
 
 class Navigator:

@@ -26,6 +26,15 @@ not the version below, or when one of these names has gone):
   arrives cut at the ESC: `XXX` ESC `[31mYYY` pasted came out `^[31mYYYXXX`. The wrapper hides an ESC of
   the pasted text from the parser (as a noncharacter, put back in the `Paste` event), so the paste arrives
   whole and in order; its text is then `domain.text.typed_text` (line ends LF, controls visible).
+- `install_field_key_fix()` (`Input._on_key` and `TextArea._on_key` wrapped; `App._check_bindings` read):
+  Textual runs a key's non-priority bindings only when the key event has bubbled from the focused widget
+  back up to the app, but a widget types a printable key at once, in its own turn. Keys that arrive in one
+  terminal read are forwarded to the focused field together, so a letter overtakes a binding key before
+  it: `tmux send-keys -H 7f 71` (backspace, `q`) in `teal` typed the `q` first, then the backspace deleted
+  it (`teal`; a colour fixed by backspace-and-retype became `t`). (Textual's parser is not at fault: it
+  gives both keys, in order.) The wrapper runs a text field's *own* bindings (`delete_left`, cursor moves,
+  `submit`...) in the field's turn, in order with the letters, and stops the key there; keys bound only by
+  the screen or the app still bubble up as before.
 - `Header` (`textual.widgets._header.HeaderTitle`, `Header._on_mount` replaced): Textual's header updates its
   title from a watcher that raises `NoMatches` when the title widget is already gone (a screen being removed
   while the title changes: a key storm crashed on it); this one skips a header without its title.
@@ -52,6 +61,7 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Header as TextualHeader
+from textual.widgets import Input, TextArea
 from textual.widgets._footer import FooterKey
 from textual.widgets._header import HeaderTitle
 
@@ -60,7 +70,8 @@ from labdeck.domain.text import typed_text
 CHECKED_AGAINST = "8.2.8"  # the Textual release these were read in
 
 __all__ = ["CHECKED_AGAINST", "FooterKey", "Header", "PasteReader", "active_app", "active_message_pump",
-           "bindings_for_key", "command_list_ready", "install_dismiss_guard", "install_paste_fix",
+           "bindings_for_key", "command_list_ready", "install_dismiss_guard", "install_field_key_fix",
+           "install_paste_fix",
            "is_closing", "key_for_character", "notify_content", "screen_stacks", "stop_with_error"]
 
 
@@ -207,6 +218,34 @@ def install_paste_fix() -> None:
     """Put the paste fix on Textual's input parser (idempotent); see the module docstring."""
     if XTermParser.feed is not _paste_safe_feed:
         XTermParser.feed = _paste_safe_feed  # type: ignore[method-assign]
+
+
+_KeyHandler = Any  # `async (widget, Key) -> None`: a text field's own `_on_key`
+_FIELD_KEYS: dict[type[Widget], _KeyHandler] = {}
+
+
+def _own_bindings_in_turn(original: _KeyHandler) -> _KeyHandler:
+    async def on_key(self: Widget, event: events.Key) -> None:
+        await original(self, event)
+        if event._stop_propagation or event._no_default_action or not self.has_focus:
+            return  # typed (or taken) by the field itself, or not for the focused field any more
+        for binding in self._bindings.key_to_bindings.get(event.key, ()):
+            if not binding.priority and await self.app.run_action(binding.action, self):
+                event.stop()  # done here, in turn: the app must not run it again when it bubbles up
+                event.prevent_default()
+                return
+
+    on_key.__labdeck_field_keys__ = True  # type: ignore[attr-defined]
+    return on_key
+
+
+def install_field_key_fix() -> None:
+    """Run a text field's own key bindings in the field's turn (idempotent); see the module docstring."""
+    for field in (Input, TextArea):
+        current = field.__dict__["_on_key"]
+        if not getattr(current, "__labdeck_field_keys__", False):
+            _FIELD_KEYS[field] = current
+            field._on_key = _own_bindings_in_turn(current)  # type: ignore[method-assign]
 
 
 class Header(TextualHeader):

@@ -27,7 +27,7 @@ from textual.worker import active_worker
 from labdeck.tui.textual_internals import active_app, active_message_pump, is_closing, screen_stacks
 from labdeck.tui.widgets.resource_table import ResourceTable
 
-__all__ = ["app_running", "cancel_if_gone", "error_node", "is_gone", "is_live", "is_shown",
+__all__ = ["app_running", "caller_screen", "cancel_if_gone", "error_node", "is_gone", "is_live", "is_shown",
            "show_load_failure"]
 
 
@@ -72,6 +72,15 @@ def error_node() -> Any:
     if worker is not None:
         return worker.node
     return active_message_pump.get(None)
+
+
+def caller_screen() -> Screen[Any] | None:
+    """The screen of the code running now (`error_node`'s screen: a worker's, a message handler's, or the
+    one a job was started from), or None when that code is the app's own or its node is detached."""
+    node = error_node()
+    if node is None or isinstance(node, App) or not isinstance(node, DOMNode):
+        return None
+    return _screen_of(node)
 
 
 def cancel_if_gone(screen: Screen[Any]) -> None:

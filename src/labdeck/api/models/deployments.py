@@ -127,6 +127,7 @@ class ShippedMergeRequest(ApiModel):
 
 
 class DeployAccessLevel(ApiModel):
+    id: int | None = None  # the rule's record (GitLab 15.4+: what a change in place names)
     access_level: int | None = None
     access_level_description: str | None = None
     user_id: int | None = None

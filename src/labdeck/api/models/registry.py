@@ -7,6 +7,7 @@ from typing import Any
 
 from labdeck.api.models.base import ApiModel
 from labdeck.domain.registry_cleanup import TagInfo
+from labdeck.domain.registry_sizes import Blob
 
 
 class RegistryTag(ApiModel):
@@ -18,7 +19,8 @@ class RegistryTag(ApiModel):
 
 
 class RegistryTagDetail(RegistryTag):
-    """A tag as `GET .../tags/:tag_name` gives it; `total_size` in bytes."""
+    """A tag as `GET .../tags/:tag_name` gives it; `total_size` in bytes. `layers`: its manifest's layers
+    (digest, size), read apart (GraphQL's `manifest`, `RegistryService.tag_details`); None when unknown."""
 
     revision: str | None = None
     short_revision: str | None = None
@@ -26,10 +28,15 @@ class RegistryTagDetail(RegistryTag):
     created_at: datetime | None = None
     published_at: datetime | None = None  # GraphQL only (REST has no such field)
     total_size: int | None = None
+    layers: tuple[Blob, ...] | None = None
 
     def to_tag_info(self) -> TagInfo:
-        """What the cleanup rules need of this tag."""
-        return TagInfo(self.name, self.created_at, self.digest, self.total_size)
+        """What the cleanup rules and the size figures need of this tag."""
+        return TagInfo(self.name, self.created_at, self.digest, self.total_size, self.layers)
+
+    def with_layers(self, layers: tuple[Blob, ...]) -> RegistryTagDetail:
+        """This detail with its manifest's layers (values already checked: no validation)."""
+        return trusted_detail(**{**self.__dict__, "layers": layers})
 
 
 # Every field of the detail model, unset (`trusted_detail` fills in those it is given).

@@ -25,7 +25,7 @@ from labdeck.sandbox.params import integer
 from labdeck.sandbox.routes.projects.projects import find_project, require_level
 from labdeck.sandbox.seed.cleanup_policy import policy_data, policy_of, protected_patterns
 from labdeck.sandbox.seed.cleanup_policy import seed as seed  # the area's seeding function
-from labdeck.sandbox.seed.registry import Repository, registry_data
+from labdeck.sandbox.seed.registry import Repository, registry_data, tag_info
 from labdeck.sandbox.shapes import project_json
 from labdeck.sandbox.store import Store
 
@@ -99,7 +99,7 @@ async def protection_tag_rules(ctx: Ctx) -> Any:
 # --- running due policies ---------------------------------------------------------------------------------
 
 def _infos(repo: Repository) -> list[TagInfo]:
-    return [TagInfo(t.name, t.created_at, t.digest, t.total_size) for t in repo.tags.values()]
+    return [tag_info(t) for t in repo.tags.values()]
 
 
 def _clean(store: Store, repo: Repository, policy: Policy, now: datetime) -> list[list[str]]:

@@ -4,6 +4,8 @@ GraphQL library (graphql-core) over a schema written in GitLab's own names and t
     containerRepository(id: ContainerRepositoryID!): ContainerRepositoryDetails
       tags(first, after, last, before, name, sort): ContainerRepositoryTagConnection  (max page size 20)
       tagDetails(name: String!): ContainerRepositoryTagDetails
+      manifest(reference: String!): String   (the image manifest's JSON text: by tag name or digest)
+      size: Float                            (deduplicated: the repository's unique blobs)
 
 As GitLab (`app/controllers/graphql_controller.rb`, `app/graphql/types/container_registry/*`) behaves:
 - auth as REST (`PRIVATE-TOKEN`, `Authorization: Bearer`); an unknown token is 401
@@ -53,8 +55,8 @@ from labdeck.domain.digits import parse_digits
 from labdeck.sandbox.bodies import ANONYMOUS_BODY, BodyTooLarge, read_body, replayed
 from labdeck.sandbox.http import encode
 from labdeck.sandbox.routes.graphql_schema import SCHEMA, parse_gid
-from labdeck.sandbox.routes.registry import repository_path, sorted_tags
-from labdeck.sandbox.seed.registry import Repository, Tag, registry_data
+from labdeck.sandbox.routes.registry import manifest_text, repository_path, sorted_tags, tag_by_reference
+from labdeck.sandbox.seed.registry import Repository, Tag, registry_data, repository_size
 from labdeck.sandbox.store import Store, User
 
 MAX_QUERY_SIZE = 10_000
@@ -163,7 +165,15 @@ def resolve_container_repository(_root: Any, info: Any, id: int) -> dict[str, An
             "createdAt": repo.created_at, "status": repo.status, "tagsCount": len(repo.tags),
             **_cleanup_fields(repo),
             "tags": lambda info, **args: resolve_tags(repo, info, **args),
-            "tagDetails": lambda info, **args: resolve_tag_details(repo, info, **args)}
+            "tagDetails": lambda info, **args: resolve_tag_details(repo, info, **args),
+            "manifest": lambda _info, reference: _manifest(repo, reference),
+            "size": lambda _info: float(repository_size(repo))}
+
+
+def _manifest(repo: Repository, reference: str) -> str | None:
+    """GitLab's `manifest(reference:)`: the registry's manifest text, null when there is none."""
+    tag = tag_by_reference(repo, reference)
+    return None if tag is None else manifest_text(tag)
 
 
 def _cleanup_fields(repo: Repository) -> dict[str, Any]:

@@ -94,6 +94,8 @@ type ContainerRepositoryDetails {
   tags(after: String, before: String, first: Int, last: Int, name: String,
        sort: ContainerRepositoryTagSort): ContainerRepositoryTagConnection
   tagDetails(name: String!): ContainerRepositoryTagDetails
+  manifest(reference: String!): String
+  size: Float
 }
 
 type Query {

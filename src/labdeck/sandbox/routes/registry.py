@@ -18,6 +18,7 @@ only the registry of its own project.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from starlette.responses import Response
@@ -27,14 +28,20 @@ from labdeck.domain.registry_cleanup import (
     CleanupPlanner,
     CleanupRules,
     RulesError,
-    TagInfo,
     validate_pattern,
 )
 from labdeck.sandbox.errors import SandboxError
 from labdeck.sandbox.http import Ctx, endpoint, iso, paginate
 from labdeck.sandbox.routes.groups.groups import find_group
 from labdeck.sandbox.routes.projects.projects import find_project
-from labdeck.sandbox.seed.registry import Repository, Tag, registry_data
+from labdeck.sandbox.seed.registry import (
+    Repository,
+    Tag,
+    registry_data,
+    repository_size,
+    tag_info,
+    tag_layers,
+)
 from labdeck.sandbox.seed.registry import seed as seed  # the area's seeding function
 from labdeck.sandbox.store import Project
 
@@ -130,6 +137,35 @@ def sorted_tags(repo: Repository) -> list[Tag]:
     return ordered
 
 
+_BY_DIGEST: dict[int, tuple[tuple[int, ...], dict[str, Tag]]] = {}
+
+
+def tag_by_reference(repo: Repository, reference: str) -> Tag | None:
+    """The tag named `reference`, else a tag whose manifest has that digest (a registry's manifest
+    reference is a tag or a digest); the digest index is built once per state of the tags."""
+    found = repo.tags.get(reference)
+    if found is not None or not reference.startswith("sha256:"):
+        return found
+    objects = tuple(map(id, repo.tags.values()))
+    index = _BY_DIGEST.get(repo.id)
+    if index is None or index[0] != objects:
+        index = (objects, {})
+        for tag in sorted_tags(repo):  # kept alive by `sorted_tags`' cache: an id is never reused
+            index[1].setdefault(tag.digest, tag)
+        _BY_DIGEST[repo.id] = index
+    return index[1].get(reference)
+
+
+def manifest_text(tag: Tag) -> str:
+    """The tag's image manifest as the registry serves it (schema 2: its config blob, its layers)."""
+    return json.dumps({
+        "schemaVersion": 2, "mediaType": "application/vnd.docker.distribution.manifest.v2+json",
+        "config": {"mediaType": "application/vnd.docker.container.image.v1+json", "size": 1469,
+                   "digest": f"sha256:{tag.revision}"},
+        "layers": [{"mediaType": "application/vnd.docker.image.rootfs.diff.tar.gzip", "size": size,
+                    "digest": digest} for digest, size in tag_layers(tag)]}, separators=(",", ":"))
+
+
 def _can_admin_images(ctx: Ctx, project_id: int) -> bool:
     """GitLab's `admin_container_image` ability: Maintainer (40) or more, or an administrator."""
     user = ctx.user
@@ -153,8 +189,8 @@ def repository_json(ctx: Ctx, repo: Repository, *, single: bool = False) -> dict
     if single and _can_admin_images(ctx, repo.project_id):
         api = f"{ctx.base}/api/v4/projects/{repo.project_id}"
         out["delete_api_path"] = f"{api}/registry/repositories/{repo.id}"
-    if single and ctx.params.bool("size", False):
-        out["size"] = sum({tag.digest: tag.total_size for tag in repo.tags.values()}.values())
+    if single and ctx.params.bool("size", False):  # deduplicated: the unique blobs (`domain.registry_sizes`)
+        out["size"] = repository_size(repo)
     return out
 
 
@@ -215,6 +251,7 @@ async def delete_tag(ctx: Ctx) -> Any:
     _require_developer(ctx, project)
     tag = _tag(repo, ctx.path("tag_name"))
     del repo.tags[tag.name]  # the manifest's blobs stay until garbage collection
+    ctx.store.touch()  # the project's registry size (its statistics) changes at once, as GitLab's usage does
     return Response(status_code=200)
 
 
@@ -226,7 +263,13 @@ async def delete_repository(ctx: Ctx) -> Any:
     if repo.status != "delete_scheduled":
         repo.status = "delete_scheduled"
         data = registry_data(ctx.store)
-        ctx.store.scheduler.schedule(key, lambda: data.repositories.pop(repo.id, None))
+        store = ctx.store
+
+        def gone() -> None:
+            data.repositories.pop(repo.id, None)
+            store.touch()
+
+        store.scheduler.schedule(key, gone)
     return Response(status_code=202)
 
 
@@ -267,7 +310,7 @@ def _bulk_params(ctx: Ctx) -> CleanupRules:
 
 def planned_deletions(repo: Repository, rules: CleanupRules, ctx: Ctx) -> list[str]:
     """Names the background job will delete: the domain planner at the time of the request."""
-    infos = [TagInfo(t.name, t.created_at, t.digest, t.total_size) for t in repo.tags.values()]
+    infos = [tag_info(t) for t in repo.tags.values()]
     try:
         plan = CleanupPlanner(infos).plan(rules, ctx.store.now())
     except RulesError:
@@ -286,9 +329,12 @@ async def bulk_delete_tags(ctx: Ctx) -> Any:
     repo.lease_until = now + LEASE_SECONDS
     names = planned_deletions(repo, rules, ctx)
 
+    store = ctx.store
+
     def complete() -> None:
         for name in names:
             repo.tags.pop(name, None)
+        store.touch()
 
     ctx.store.scheduler.schedule(("registry_bulk_delete", repo.id), complete)
     return Response(status_code=202)

@@ -100,11 +100,30 @@ class MergeRequest:
     merged_at: datetime | None
 
 
+@dataclass(frozen=True)
+class StoredRule(DeployRule):
+    """A deploy rule or an approval rule as the instance keeps it: with its record's `id` (what a change in
+    place names) and, for an approval rule, how many approvals it needs. Compared as the rule it is."""
+
+    id: int = field(default=0, compare=False)
+    required_approvals: int | None = field(default=None, compare=False)
+    group_inheritance_type: int = field(default=0, compare=False)
+
+
+def stored(store: Store, rule: DeployRule, required_approvals: int | None = None,
+           group_inheritance_type: int = 0) -> StoredRule:
+    """`rule` as a new record of `store` (a new id)."""
+    return StoredRule(rule.access_level, rule.user_id, rule.group_id, id=store.next_id("protected_rule"),
+                      required_approvals=required_approvals, group_inheritance_type=group_inheritance_type)
+
+
 @dataclass(slots=True)
 class ProtectedEnvironment:
     project_id: int
     name: str
-    rules: list[DeployRule] = field(default_factory=list)
+    rules: list[StoredRule] = field(default_factory=list)
+    approval_rules: list[StoredRule] = field(default_factory=list)
+    required_approval_count: int = 0
 
 
 @dataclass
@@ -334,8 +353,9 @@ def seed(store: Store, ctx: SeedContext) -> None:
     if gateway is not None:
         _waiting_for_approval(store, gateway)
         data.protected[(gateway.id, "production")] = ProtectedEnvironment(
-            gateway.id, "production", [DeployRule(access_level=40)])
+            gateway.id, "production", [stored(store, DeployRule(access_level=40))])
         carol = store.user_by_username("carol")
         if carol is not None:
             data.protected[(gateway.id, "staging")] = ProtectedEnvironment(
-                gateway.id, "staging", [DeployRule(access_level=30), DeployRule(user_id=carol.id)])
+                gateway.id, "staging", [stored(store, DeployRule(access_level=30)),
+                                        stored(store, DeployRule(user_id=carol.id))])

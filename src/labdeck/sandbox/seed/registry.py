@@ -5,17 +5,27 @@ share the digest of the build they were cut from, `latest` (and `stable`) pointi
 (release), `pr-123` images, and now and then a tag whose manifest has no creation time. Times are whole
 milliseconds, so they round-trip through JSON exactly.
 
+Every tag knows its manifest's layers (digest and size; `total_size` is their sum, as GitLab's is): the
+builds of one repository share base layers (about the smallest image's size) and each manifest adds a layer
+of its own, so a repository's size (its unique blobs, `domain.registry_sizes`) is far below its tags' sizes
+added up, as a real registry's is. The layers are derived from the digests (a hash), not drawn from the seed's
+random stream, so the rest of the seed is as it was. A tag made without layers (tests) is one layer of its
+total size, named after its manifest.
+
 Every scale seeds the core projects (tiny included); demo adds repositories to the generated projects;
 large adds 20,000 tags more: one big repository (`acme/platform/api-gateway`, `nightly`) plus spread.
 """
 
 from __future__ import annotations
 
+import hashlib
 import random
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING
 
+from labdeck.domain.registry_cleanup import TagInfo
+from labdeck.domain.registry_sizes import Blob, BlobIndex
 from labdeck.sandbox.store import Project, Store
 
 if TYPE_CHECKING:
@@ -43,6 +53,56 @@ class Tag:
     digest: str
     revision: str
     total_size: int
+    layers: tuple[Blob, ...] = ()  # its manifest's layers (digest, size); none given: one of total_size
+
+
+def layer_digest(seed: str, part: str) -> str:
+    """A layer's digest derived from `seed` (a manifest's digest) and the layer's part: deterministic."""
+    return "sha256:" + hashlib.sha256(f"{seed}/{part}".encode()).hexdigest()
+
+
+def tag_layers(tag: Tag) -> tuple[Blob, ...]:
+    """The layers of the tag's manifest (those seeded, else one layer of its total size)."""
+    return tag.layers or ((layer_digest(tag.digest, "image"), tag.total_size),)
+
+
+def tag_info(tag: Tag) -> TagInfo:
+    """The tag as the domain's rules and figures read it."""
+    return TagInfo(tag.name, tag.created_at, tag.digest, tag.total_size, tag_layers(tag))
+
+
+def with_layers(tags: list[Tag], base: int) -> list[Tag]:
+    """Give `tags` (one repository's builds) base layers shared by all, `base` bytes in all, and a layer of
+    each manifest's own for the rest of its size; a tag smaller than the base is a layer of its own."""
+    if not tags:
+        return tags
+    seed = tags[0].digest
+    os_part, runtime = base * 6 // 10, base * 3 // 10
+    shared = ((layer_digest(seed, "os"), os_part), (layer_digest(seed, "runtime"), runtime),
+              (layer_digest(seed, "deps"), base - os_part - runtime))
+    for tag in tags:
+        own = tag.total_size - base
+        if own < 0:
+            tag.layers = ((layer_digest(tag.digest, "image"), tag.total_size),)
+        else:
+            tag.layers = (*shared, (layer_digest(tag.digest, "app"), own)) if own else shared
+    return tags
+
+
+_SIZES: dict[int, tuple[tuple[int, ...], list[Tag], int]] = {}
+
+
+def repository_size(repo: Repository) -> int:
+    """The repository's size as GitLab's registry counts it: its unique blobs (`domain.registry_sizes`),
+    computed once per state of its tags (the cached list keeps them alive, so an id is never reused)."""
+    objects = tuple(map(id, repo.tags.values()))
+    found = _SIZES.get(repo.id)
+    if found is not None and found[0] == objects:
+        return found[2]
+    tags = list(repo.tags.values())
+    size = BlobIndex([tag_info(tag) for tag in tags]).size.bytes
+    _SIZES[repo.id] = (objects, tags, size)
+    return size
 
 
 @dataclass(slots=True)
@@ -69,6 +129,10 @@ class RegistryData:
         return sorted((r for r in self.repositories.values() if r.project_id in project_ids),
                       key=lambda r: r.id)
 
+    def project_size(self, project_id: int) -> int:
+        """A project's `statistics.container_registry_size`: the sum of its repositories' sizes."""
+        return sum(repository_size(r) for r in self.repositories.values() if r.project_id == project_id)
+
 
 def registry_data(store: Store) -> RegistryData:
     return store.area(AREA, RegistryData)
@@ -81,6 +145,7 @@ def add_repository(store: Store, project: Project, name: str, tags: list[Tag] | 
                       created_at=created_at or project.created_at,
                       tags={tag.name: tag for tag in tags or []})
     registry_data(store).repositories[repo.id] = repo
+    store.touch()  # listings with statistics show the project's registry size
     return repo
 
 
@@ -128,6 +193,7 @@ def make_tags(rng: random.Random, anchor: datetime, count: int) -> list[Tag]:
     unique: dict[str, Tag] = {}
     for tag in tags:
         unique.setdefault(tag.name, tag)
+    with_layers([tag for tag in unique.values() if tag.name != "buildcache"], base_size)  # a cache: its own
     return list(unique.values())
 
 
@@ -147,7 +213,7 @@ def bulk_tags(rng: random.Random, anchor: datetime, count: int, prefix: str) -> 
         if index % 10 == 9:
             created, size = tags[-1].created_at, tags[-1].total_size
         tags.append(Tag(f"{prefix}{index:05d}", created, digest, revision, size))
-    return tags
+    return with_layers(tags, 50_000_000)
 
 
 def seed(store: Store, ctx: SeedContext) -> None:

@@ -32,7 +32,7 @@ from labdeck.api.variables import VariableError
 from labdeck.domain.completion import Kind
 from labdeck.domain.digits import wide_digit_problem
 from labdeck.domain.kept_values import kept_choices
-from labdeck.tui.screens.confirm import DraftGuard
+from labdeck.tui.screens.confirm import Cancellable, DraftGuard
 from labdeck.tui.screens.form_keys import FormKeys
 from labdeck.tui.widgets.completion import list_input
 from labdeck.tui.writes import WriteForm
@@ -40,6 +40,7 @@ from labdeck.tui.writes import WriteForm
 T = TypeVar("T")
 Values = dict[str, Any]
 Validator = Callable[[Values], dict[str, str]]
+Replaces = Callable[[Values], str]  # what the values typed would write over ("" for nothing)
 _DATE = re.compile(r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$")
 
 
@@ -50,11 +51,12 @@ class Problem:
     message: str
 
 
-class FormDialog(WriteForm, FormKeys, DraftGuard, ModalScreen[T | None]):
+class FormDialog(WriteForm, FormKeys, DraftGuard, Cancellable[T | None], ModalScreen[T | None]):
     """The one form of labdeck: every dialog that writes derives from it. Its submit button (id `SUBMIT`)
     closes it with `value()`, unless that is a `Problem`, which is shown (`show_problem`: in the `Static`
-    whose id is `ERROR`); any other button and `action_cancel` close it with None, after asking "Discard
-    your changes?" when it holds text typed and not sent (`DraftGuard`: a comment, a description). When the
+    whose id is `ERROR`); any other button and `action_cancel` cancel it (`Cancellable.cancel`: closed
+    with None, and "<its title>: cancelled" said when it was opened to write), after asking "Discard your
+    changes?" when it holds text typed and not sent (`DraftGuard`: a comment, a description). When the
     opener sets `write_with` (`open_write_form`), the form sends the write itself and stays open, with what
     was typed, until it is done, verified after a lost answer. The declarative form (`FormScreen`: fields
     and a validator) and the dialogs that gather their own result (`collect()`) are kinds of it."""
@@ -94,7 +96,14 @@ class FormDialog(WriteForm, FormKeys, DraftGuard, ModalScreen[T | None]):
         self.submit()
 
     def action_cancel(self) -> None:
-        self.close_keeping_drafts(lambda: self.dismiss(None))
+        self.close_keeping_drafts(self.cancel)
+
+    def cancel_subject(self) -> str | None:
+        """A form opened to write (`open_write_form`) says it was cancelled; a form that only gathers a
+        value says so when its class does (`SAYS_CANCELLED`: a bulk action's prompt)."""
+        if self.write_with is None and not type(self).__dict__.get("SAYS_CANCELLED", False):
+            return None
+        return super().cancel_subject()
 
     def set_focus(self, widget: Widget | None, scroll_visible: bool = True,
                   from_app_focus: bool = False) -> None:
@@ -130,7 +139,8 @@ class Field:
 class FormScreen(FormDialog[Values]):
     """A form that dismisses with its values once `validate` finds nothing wrong (None on cancel). Opened
     with `open_write_form` (`WriteForm`), it sends the write itself and stays open, values kept, until the
-    write is done; a refusal or a lost answer is said under the fields."""
+    write is done; a refusal or a lost answer is said under the fields. `replaces(values)` says, as the
+    fields change, what saving them would write over ("This replaces Developer (30).")."""
 
     CSS_PATH = str(Path(__file__).with_name("forms.tcss"))  # whatever module a subclass is in
     SUBMIT, ERROR = "form-submit", "form-message"
@@ -138,12 +148,13 @@ class FormScreen(FormDialog[Values]):
     BINDINGS = [Binding("escape", "cancel", "Cancel", id="group_form.cancel")]
 
     def __init__(self, title: str | Content, fields: Sequence[Field], validate: Validator | None = None, *,
-                 submit_label: str = "Save") -> None:
+                 submit_label: str = "Save", replaces: Replaces | None = None) -> None:
         super().__init__()
         self.form_title = title if isinstance(title, Content) else Content(title)
         self.fields = list(fields)
         self.validate = validate or (lambda values: {})
         self.submit_label = submit_label
+        self.replaces = replaces
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="group-form"):
@@ -152,6 +163,9 @@ class FormScreen(FormDialog[Values]):
                 for field in self.fields:
                     yield from self._field(field)
                 yield from self.compose_extra()
+            replaced = Static("", markup=False, id="form-replaces", classes="group-form-replaces")
+            replaced.display = False  # shown while the values typed would write over something
+            yield replaced
             message = Static("", markup=False, id="form-message", classes="group-form-error")
             message.display = False  # shown when a write is refused or its answer lost
             yield message
@@ -184,6 +198,25 @@ class FormScreen(FormDialog[Values]):
         first = next((f for f in self.fields if not f.disabled), None)
         if first is not None:
             self.query_one(f"#field-{first.key}").focus()
+        self.show_replaced()
+
+    def show_replaced(self) -> None:
+        """Say what the values typed would write over (`replaces`), or nothing."""
+        if self.replaces is None:
+            return
+        text = self.replaces(self.values())
+        line = self.query_one("#form-replaces", Static)
+        line.update(Text(f"This {text}." if text else ""))
+        line.display = bool(text)
+
+    def on_input_changed(self, _event: Input.Changed) -> None:
+        self.show_replaced()
+
+    def on_select_changed(self, _event: Select.Changed) -> None:
+        self.show_replaced()
+
+    def on_checkbox_changed(self, _event: Checkbox.Changed) -> None:
+        self.show_replaced()
 
     def values(self) -> Values:
         out: Values = {}

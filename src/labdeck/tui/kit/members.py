@@ -10,16 +10,17 @@ It may use the form and spec kit (`kit/forms.py`, `kit/tabs.py`) and `domain` ru
 from __future__ import annotations
 
 import re
-from collections.abc import Collection, Iterable
+from collections.abc import Collection, Iterable, Sequence
 from datetime import date
 from typing import Any
 
 from rich.text import Text
 
 from labdeck.api.models.members import BillableMember, Member
-from labdeck.domain.access_levels import MEMBER_LEVELS, PROJECT_MEMBER_LEVELS
+from labdeck.domain.access_levels import MEMBER_LEVELS, PROJECT_MEMBER_LEVELS, AccessLevel
 from labdeck.domain.digits import is_digits, parse_digits, wide_digit_problem
-from labdeck.tui.kit.forms import Field, FormScreen, Values, date_error
+from labdeck.domain.replacements import replaced_text
+from labdeck.tui.kit.forms import Field, FormScreen, Replaces, Values, date_error
 from labdeck.tui.kit.tabs import TabSpec, day, detail_text
 from labdeck.tui.widgets.table_model import Column
 
@@ -79,11 +80,44 @@ def parse_user_refs(text: str) -> list[int | str] | None:
 
 def level_choices(kind: str) -> tuple[tuple[str, int], ...]:
     levels = MEMBER_LEVELS if kind == "groups" else PROJECT_MEMBER_LEVELS
-    return tuple((f"{level.label} ({int(level)})", int(level)) for level in levels if int(level) > 0)
+    return tuple((level_text(int(level)), int(level)) for level in levels if int(level) > 0)
+
+
+def level_text(level: object) -> str:
+    """`Developer (30)`: a role as the member form names it."""
+    try:
+        return f"{AccessLevel(int(str(level))).label} ({int(str(level))})"
+    except ValueError:
+        return str(level)
+
+
+def member_replaces(*, editing: bool, level: int, expires: str, members: Sequence[Member]) -> Replaces:
+    """What the member form would write over. Changing a member: its role and expiry. Adding: members of
+    the list named among several users, whose role GitLab sets to the one chosen (`lib/api/members.rb`,
+    `POST :id/members`: a `user_id` with commas goes to `Members::CreateService`, whose creator finds the
+    existing member and updates it; one user who is a member already is refused with 409, nothing
+    replaced)."""
+    by_name = {(m.username or "").casefold(): m for m in members} | {str(m.id): m for m in members}
+
+    def said(values: Values) -> str:
+        new_level, new_expiry = level_text(values.get("access_level")), str(values.get("expires_at") or "")
+        if editing:
+            before = [level_text(level), *([f"the expiry {expires}"] if expires else [])]
+            after = [new_level, *([f"the expiry {new_expiry}"] if new_expiry else [])]
+            return replaced_text([before], after)
+        refs = parse_user_refs(str(values.get("user_ids") or "")) or []
+        found = [by_name[str(ref).casefold()] for ref in refs if str(ref).casefold() in by_name]
+        if len(refs) < 2 or not found:
+            return ""
+        named = [(m.username or str(m.id), m) for m in found]
+        return replaced_text([[f"{name} as {level_text(m.access_level)}"] for name, m in named],
+                             [f"{name} as {new_level}" for name, _m in named])
+
+    return said
 
 
 def member_form(kind: str, today: date, *, user_ids: str = "", level: int = 30, expires: str = "",
-                editing: bool = False) -> FormScreen:
+                editing: bool = False, members: Sequence[Member] = ()) -> FormScreen:
     fields = [Field("user_ids", "User id or username (several separated by commas)", user_ids, "12, alice",
                     disabled=editing, names="user"),
               Field("access_level", "Access level", level, choices=level_choices(kind)),
@@ -101,7 +135,8 @@ def member_form(kind: str, today: date, *, user_ids: str = "", level: int = 30, 
         return errors
 
     title = "Change member" if editing else "Add members"
-    return FormScreen(title, fields, validate, submit_label="Save" if editing else "Add")
+    replaces = member_replaces(editing=editing, level=level, expires=expires, members=members)
+    return FormScreen(title, fields, validate, submit_label="Save" if editing else "Add", replaces=replaces)
 
 
 def _iso_day(value: date | str | None) -> str:

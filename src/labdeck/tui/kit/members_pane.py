@@ -191,7 +191,8 @@ class MembersPane(OwnerPane, Widget):
             self.notify("Billable members are not added here: add members, then they count",
                         severity="warning")
             return
-        self.open_member_form(self.owner.member_form(self.today()), None)
+        members = [row for row in self.view.table.rows if isinstance(row, Member)]
+        self.open_member_form(self.owner.member_form(self.today(), members=members), None)
 
     def action_edit_member(self) -> None:
         row = self.direct_member()

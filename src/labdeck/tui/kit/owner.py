@@ -10,6 +10,7 @@ services it is given; it holds no session.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date
 from typing import Any, Literal
@@ -165,10 +166,12 @@ class Owner:
         ids = await service.user_ids_for(refs)
         return members_hold(await service.list_members(self.source, refresh=True), ids, values)
 
-    def member_form(self, today: date, row: Member | None = None) -> FormScreen:
-        """The add (`row` None) or change form, with the levels this owner can give."""
+    def member_form(self, today: date, row: Member | None = None, *,
+                    members: Sequence[Member] = ()) -> FormScreen:
+        """The add (`row` None) or change form, with the levels this owner can give; `members` (the list
+        shown) lets the add form say whose role it would replace."""
         if row is None:
-            return member_form(self.kind, today)
+            return member_form(self.kind, today, members=members)
         who = (row.username or str(row.id)) if self.kind == "projects" else str(row.id)
         return member_form(self.kind, today, user_ids=who, level=row.access_level or 30,
                            expires=row.expires_at.isoformat() if row.expires_at else "", editing=True)

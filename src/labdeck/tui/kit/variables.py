@@ -24,7 +24,8 @@ from labdeck.api.models.variables import CiVariable
 from labdeck.api.variables import Owner, VariablesService
 from labdeck.domain.ci_variables import DESCRIPTION_MAX, VARIABLE_TYPES, variable_errors
 from labdeck.domain.journal_rules import SECRET_VARIABLE
-from labdeck.tui.kit.forms import Field, FormScreen, Values
+from labdeck.domain.replacements import replaced_text
+from labdeck.tui.kit.forms import Field, FormScreen, Replaces, Values
 from labdeck.tui.kit.tabs import TabSpec, detail_text, yes
 from labdeck.tui.screens.confirm import TypeToConfirmScreen
 from labdeck.tui.textual_internals import notify_content
@@ -125,7 +126,29 @@ def variable_form(variable: CiVariable | None = None, *, instance: bool = False,
                                 description=str(values.get("description") or ""))
         return {name: "; ".join(messages) for name, messages in found.items()}
 
-    return FormScreen("Edit variable" if variable else "New variable", fields, validate)
+    return FormScreen("Edit variable" if variable else "New variable", fields, validate,
+                      replaces=value_replaces(variable) if variable is not None else None)
+
+
+VALUE_SHOWN = 40  # characters of a plain variable's old value named before "…"
+
+
+def value_replaces(variable: CiVariable) -> Replaces:
+    """What saving the variable form writes over: the stored value, once another is typed (a hidden value,
+    which cannot be read back, always). A masked or hidden value is never shown, only named."""
+    old, key = variable.value or "", variable.key
+
+    def said(values: Values) -> str:
+        if variable.hidden:
+            return replaced_text([[f"the hidden value of {key}"]], [])
+        if str(values.get("value", "")) == old:
+            return ""
+        if variable.masked:
+            return replaced_text([[f"the masked value of {key}"]], [])
+        shown = old if len(old) <= VALUE_SHOWN else old[:VALUE_SHOWN - 1] + "…"
+        return replaced_text([[f"{key}'s value {shown}"]], [])
+
+    return said
 
 
 def variable_options(values: Values, before: CiVariable | None = None) -> dict[str, Any]:

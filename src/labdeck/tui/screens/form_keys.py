@@ -193,6 +193,8 @@ class FormKeys(Screen[Any]):
         it has, typed into the focused field."""
         if not self.IS_DIALOG or not self.holds(event):
             return
+        if event.key == "enter" and self._form_ready and not isinstance(self.focused, TEXT_FIELDS):
+            return  # enter on a button, a list or a switch is that control's: the focused button is pressed
         event.stop()
         event.prevent_default()
         held: dict[str, int | str] = {"tab": 1, "shift+tab": -1, "enter": ENTER}

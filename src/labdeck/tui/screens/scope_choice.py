@@ -22,6 +22,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
 from labdeck.tui.list_feed import feed_of
+from labdeck.tui.screens.confirm import Cancellable
 
 if TYPE_CHECKING:
     from textual.dom import DOMNode
@@ -59,9 +60,9 @@ class Scope(Generic[T]):
         return rows
 
 
-class ScopeChoice(ModalScreen[str | None]):
+class ScopeChoice(Cancellable[str | None], ModalScreen[str | None]):
     """Ask whether an action covers the rows on screen or all matching rows: dismisses with `LOADED`,
-    `ALL`, or None (escape, Cancel)."""
+    `ALL`, or None (escape, Cancel: "<action>: cancelled")."""
 
     SENDS_NO_WRITE = "a question: the opener acts after the answer"
 
@@ -72,9 +73,13 @@ class ScopeChoice(ModalScreen[str | None]):
     AUTO_FOCUS = "#scope-loaded"
     BINDINGS = [Binding("escape", "cancel", "Cancel", id="scope.cancel")]
 
-    def __init__(self, title: str, message: Content, loaded_label: str) -> None:
+    def __init__(self, title: str, message: Content, loaded_label: str, action: str = "") -> None:
         super().__init__()
         self.choice_title, self.message, self.loaded_label = title, message, loaded_label
+        self.action = action  # "Export", "Bulk": what a cancel cancels
+
+    def cancel_subject(self) -> str | None:
+        return self.action or super().cancel_subject()
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="confirm-box"):
@@ -87,10 +92,11 @@ class ScopeChoice(ModalScreen[str | None]):
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()
-        self.dismiss({"scope-loaded": LOADED, "scope-all": ALL}.get(event.button.id or ""))
-
-    def action_cancel(self) -> None:
-        self.dismiss(None)
+        choice = {"scope-loaded": LOADED, "scope-all": ALL}.get(event.button.id or "")
+        if choice is None:
+            self.cancel()
+        else:
+            self.dismiss(choice)
 
 
 def choose_scope(owner: DOMNode, table: ResourceTable, rows: Sequence[Any], which: str, action: str,
@@ -113,5 +119,5 @@ def choose_scope(owner: DOMNode, table: ResourceTable, rows: Sequence[Any], whic
         elif choice == ALL:
             then(Scope(rows, feed.matching_text(), feed.read_rest, partial=True))
 
-    owner.app.push_screen(ScopeChoice(f"{action}: which rows?", message, f"The {len(rows):,} {which}"),
-                          answered)
+    owner.app.push_screen(ScopeChoice(f"{action}: which rows?", message, f"The {len(rows):,} {which}",
+                                      action), answered)

@@ -13,7 +13,8 @@ widget or one of its parents) -> actions; `""` is the screen's default; a widget
 `FOOTER_ORDER` (the project view's tabs). While a text field has focus the footer shows `TYPING`: the
 letters are typed, so only chords, enter and escape work. Where nothing is named, Textual's own order is
 kept. While a dialog is open over the screen, the footer shows the dialog's keys (`follow`), not the keys of
-the screen under it, which do nothing until the dialog closes.
+the screen under it, which do nothing until the dialog closes; first among them what enter does there,
+following the focus ("enter Cancel", "enter Delete": `screens/enter_key.enter_does`).
 """
 
 from __future__ import annotations
@@ -28,8 +29,9 @@ from textual.widgets import Footer
 
 from labdeck.tui.textual_internals import FooterKey
 
-TAIL = ("close_filter", "back", "jump", "command_palette", "refresh", "quit")
-TYPING = ("submit", "submit_form", "move_focus(1)", "close_filter", "back", "command_palette", "quit")
+TAIL = ("close_filter", "back", "jump", "command_palette", "refresh", "quit", "quit_anywhere")
+TYPING = ("submit", "submit_form", "move_focus(1)", "close_filter", "back", "command_palette", "quit",
+          "quit_anywhere")  # (ctrl+q: `q` is typed)
 HELP = ("help", "help_anywhere")  # kept at the right edge: always on screen
 # Textual's stock descriptions, in labdeck's words
 LABELS = {"select_cursor": "Open", "toggle_node": "Expand", "submit": "Apply", "show_overlay": "Choose",
@@ -52,9 +54,27 @@ def covering_dialog(screen: Screen[Any]) -> Screen[Any] | None:
     return top if top is not screen and top.is_modal and screen in screen.app.screen_stack else None
 
 
+def enter_entry(dialog: Screen[Any]) -> FooterEntry | None:
+    """The footer's "enter <what it does>" for an open dialog, None when enter does nothing worth saying."""
+    from labdeck.tui.screens.enter_key import enter_does
+
+    said = enter_does(dialog)
+    if not said:
+        return None
+    return FooterEntry("enter", Binding("enter", "dialog_enter", said, key_display="⏎"), True, "")
+
+
 def footer_entries(screen: Screen[Any]) -> tuple[list[FooterEntry], FooterEntry | None]:
     """The keys the footer shows for `screen` now, in order, and the help key (None: not available)."""
-    screen = covering_dialog(screen) or screen
+    dialog = covering_dialog(screen)
+    shown, help_entry = _entries(dialog or screen)
+    enter = enter_entry(dialog) if dialog is not None else None
+    if enter is not None:  # what enter does comes first (it replaces a binding of enter the dialog shows)
+        shown = [enter, *(entry for entry in shown if entry.key != "enter")]
+    return shown, help_entry
+
+
+def _entries(screen: Screen[Any]) -> tuple[list[FooterEntry], FooterEntry | None]:
     active = screen.active_bindings
     first: dict[str, FooterEntry] = {}
     for key, item in active.items():

@@ -75,7 +75,7 @@ def group_statistics(store: Store, group: Group) -> dict[str, int]:
     totals = dict.fromkeys(_STAT_FIELDS, 0)
     for gid in [group.id, *store.descendants(group.id)]:
         for pid in by_namespace.get(("group", gid), []):
-            stats = project_statistics(store.projects[pid])
+            stats = project_statistics(store, store.projects[pid])
             for name in _STAT_FIELDS:
                 totals[name] += stats.get(name, 0)
     return totals

@@ -191,7 +191,7 @@ async def list_forks(ctx: Ctx) -> Any:
             return project_simple(ctx.store, project, ctx.base)
         body = fork_json(ctx, project)
         if statistics and (ctx.is_admin or levels.get(project.id, 0) >= REPORTER):
-            body["statistics"] = project_statistics(project)
+            body["statistics"] = project_statistics(ctx.store, project)
         if custom:
             body["custom_attributes"] = [{"key": k, "value": v} for k, v in project.custom_attributes.items()]
         return body

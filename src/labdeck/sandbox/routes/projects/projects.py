@@ -137,7 +137,7 @@ def project_bytes(ctx: Ctx, project: Project, *, simple: bool = False, statistic
     def full() -> bytes:
         body = project_json(store, project, base, admin=admin)
         if statistics:
-            body["statistics"] = project_statistics(project)
+            body["statistics"] = project_statistics(ctx.store, project)
         if attributes:
             body["custom_attributes"] = [{"key": k, "value": v} for k, v in project.custom_attributes.items()]
         return encode(body)
@@ -164,7 +164,7 @@ async def get_project(ctx: Ctx) -> Any:
     project = find_project(ctx)
     body = project_json(ctx.store, project, ctx.base, admin=ctx.is_admin)
     if ctx.is_admin and ctx.params.bool("statistics"):
-        body["statistics"] = project_statistics(project)
+        body["statistics"] = project_statistics(ctx.store, project)
     if ctx.user is not None:
         body["permissions"] = _permissions(ctx, project)
     return body

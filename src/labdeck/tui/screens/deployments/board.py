@@ -38,6 +38,7 @@ from labdeck.tui.areas import AreaRequest
 from labdeck.tui.jobs import counted
 from labdeck.tui.screens.base import LabdeckScreen
 from labdeck.tui.screens.deployments.dialogs import status_text
+from labdeck.tui.textual_internals import screen_stacks
 from labdeck.tui.widgets.footer import LIST_KEYS
 from labdeck.tui.widgets.resource_table import ResourceTable
 from labdeck.tui.widgets.resource_view import ResourceView
@@ -284,9 +285,15 @@ class DeployBoardScreen(LabdeckScreen):
 
 
 async def open_group_board(screen: LabdeckScreen, path: str) -> bool:
-    """When `path` names a group (it was not a project), open its board over `screen`; False otherwise."""
+    """When `path` names a group (it was not a project), open its board over `screen`; False otherwise. A
+    board of `path` already over `screen` is kept (it re-reads itself): re-reading the deployments screen
+    (`r`, an undo elsewhere) never stacks a second board."""
     if not path:
         return False
+    stack = next((s for s in screen_stacks(screen.app).values() if screen in s), [screen])
+    if any(isinstance(above, DeployBoardScreen) and above.group == path
+           for above in stack[stack.index(screen) + 1:]):
+        return True
     try:
         await screen.ctx.services.groups.get_group(path)
     except ApiError:

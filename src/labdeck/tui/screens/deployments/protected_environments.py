@@ -3,14 +3,22 @@
 One row per deploy rule (environment, kind, who). `a` adds a rule with a picker: a role (Developer 30,
 Maintainer 40, Admin 60), a user (username or id) or a group (full path or id); the form holds exactly one
 of them, checked with the domain rule before anything is sent. `x` removes the rule under the cursor after
-a confirmation (removing the last rule unprotects the environment). The server's refusals (a user without
-access, a group the project is not shared with) show as notifications.
+a confirmation (removing the last rule unprotects the environment). A change rewrites the environment's
+rules as a whole, and both the form and the confirmation say so before it is sent: "replaces Maintainers
+and carol with Maintainers" (`rules_replaced`). The server's refusals (a user without access, a group the
+project is not shared with) show as notifications.
+
+On GitLab 15.4 and later a rule is added or removed in one request (the environment stays protected, and
+`:journal` can undo it). Before 15.4 GitLab can only unprotect and protect again: the confirmation says so
+first (`two_step_risk`), and when protecting again fails the screen says so loudly and offers to protect
+the environment again with its previous rules (`LeftUnprotected`).
 
 Mutating actions are hidden in read-only mode. Server text is shown as `rich.text.Text`, never markup.
 """
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import dataclass
 
 from rich.text import Text
@@ -21,11 +29,12 @@ from textual.containers import Horizontal, Vertical
 from textual.content import Content
 from textual.widgets import Button, Input, Label, RadioButton, RadioSet, Select, Static
 
-from labdeck.api.deployments import DeploymentsService, rule_of
+from labdeck.api.deployments import DeploymentsService, LeftUnprotected, NotSent, rule_of, two_step_risk
 from labdeck.api.errors import ApiError, LabdeckError, NotFound
 from labdeck.api.models.deployments import DeployAccessLevel, ProtectedEnvironment
-from labdeck.domain.deployments import ACCESS_LEVELS, DeployRule, rule_problems
+from labdeck.domain.deployments import ACCESS_LEVELS, DeployRule, level_description, rule_problems
 from labdeck.domain.features import PROTECTED_ENVIRONMENTS
+from labdeck.domain.replacements import replaced_text
 from labdeck.tui.capabilities import refused
 from labdeck.tui.context import context_of
 from labdeck.tui.kit.forms import FormDialog, Problem
@@ -101,6 +110,33 @@ def rows_of(protected: list[ProtectedEnvironment]) -> list[RuleRow]:
             for index, level in enumerate(pe.deploy_access_levels)]
 
 
+def rule_text(level: DeployAccessLevel) -> str:
+    """A rule as the list shows it (GitLab's `access_level_description`: "Maintainers", a user's name)."""
+    return level.access_level_description or level.kind
+
+
+def rules_by_environment(rows: list[RuleRow]) -> dict[str, list[str]]:
+    """Each protected environment's rules, in words, in the server's order."""
+    rules: dict[str, list[str]] = {}
+    for row in rows:
+        rules.setdefault(row.environment, []).append(rule_text(row.level))
+    return rules
+
+
+def rules_replaced(before: list[str], after: list[str]) -> str:
+    """What a change of an environment's rules replaces: its rules as a whole, with what comes instead."""
+    return replaced_text([before], after, whole=True) if before else ""
+
+
+def _rule_words(rule: DeployRule) -> str:
+    """`Maintainers`, `user 5`, `group 9`: a rule as the question names it."""
+    if rule.user_id is not None:
+        return f"user {rule.user_id}"
+    if rule.group_id is not None:
+        return f"group {rule.group_id}"
+    return level_description(rule.access_level)
+
+
 class UnknownTarget(LabdeckError):
     """A rule names a user or group the instance does not have (nothing was sent)."""
 
@@ -113,10 +149,12 @@ class AddRuleDialog(FormDialog[RuleRequest]):
     SUBMIT, ERROR = "rule-add", "rule-error"
     BINDINGS = [Binding("escape", "cancel", "Cancel", id="protected_rule.cancel")]
 
-    def __init__(self, environment: str = "", environments: list[str] | None = None) -> None:
+    def __init__(self, environment: str = "", environments: list[str] | None = None, *,
+                 rules: dict[str, list[str]] | None = None) -> None:
         super().__init__()
         self.environment = environment
         self.environments = environments or []
+        self.rules = rules or {}  # the protected environments' rules now, in words (`rules_by_environment`)
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog-box"):
@@ -133,10 +171,37 @@ class AddRuleDialog(FormDialog[RuleRequest]):
                          value=40, allow_blank=False, id="rule-level")
             yield Input(placeholder="username or user id", id="rule-user", classes="-off")
             yield Input(placeholder="group full path or id", id="rule-group", classes="-off")
+            yield Static("", markup=False, id="rule-replaces", classes="dialog-replaces")
             yield Static("", markup=False, id="rule-error", classes="dialog-error")
             with Horizontal(classes="dialog-buttons"):
                 yield Button("Cancel", id="rule-cancel")
                 yield Button("Add rule", id="rule-add", variant="primary")
+
+    def on_mount(self) -> None:
+        self.show_replaced()
+
+    def new_rule_text(self) -> str:
+        """The rule the form holds now, in words ("user dave"; a role as GitLab names it)."""
+        if self.kind == "role":
+            level = self.query_one("#rule-level", Select).value
+            return ACCESS_LEVELS.get(level, str(level)) if isinstance(level, int) else ""
+        who = self.query_one(f"#rule-{self.kind}", Input).value.strip()
+        return f"{self.kind} {who}" if who else ""
+
+    def show_replaced(self) -> None:
+        """Say which rules adding this one replaces, for an environment protected already."""
+        before = self.rules.get(self.query_one("#rule-environment", Input).value.strip(), [])
+        new = self.new_rule_text()
+        text = rules_replaced(before, [*before, new]) if new else ""
+        line = self.query_one("#rule-replaces", Static)
+        line.update(f"This {text}." if text else "")
+        line.display = bool(text)
+
+    def on_input_changed(self, _event: Input.Changed) -> None:
+        self.show_replaced()
+
+    def on_select_changed(self, _event: Select.Changed) -> None:
+        self.show_replaced()
 
     @property
     def kind(self) -> str:
@@ -149,6 +214,7 @@ class AddRuleDialog(FormDialog[RuleRequest]):
         self.query_one("#rule-level").set_class(kind != "role", "-off")
         self.query_one("#rule-user").set_class(kind != "user", "-off")
         self.query_one("#rule-group").set_class(kind != "group", "-off")
+        self.show_replaced()
 
     def value(self) -> RuleRequest | Problem:
         """The request, or the problem with the form (the domain's exactly-one and level rules)."""
@@ -226,8 +292,17 @@ class ProtectedEnvironmentsScreen(LabdeckScreen):
         current = row.environment if isinstance(row, RuleRow) else ""
         project = self.project
 
-        async def add(request: RuleRequest) -> RuleRequest:
-            await service.add_rule(project, request.environment, await self.resolve(service, request))
+        async def add(request: RuleRequest) -> RuleRequest | None:
+            rule = await self.resolve(service, request)
+            try:
+                await service.add_rule(project, request.environment, rule,
+                                       confirm_two_step=lambda: self.agree_to_two_steps(request.environment))
+            except NotSent as declined:
+                self.notify(f"Cancelled: {declined}", markup=False)
+                return None
+            except LeftUnprotected as left:
+                self.left_unprotected(left)
+                raise
             return request
 
         async def present(request: RuleRequest) -> bool:
@@ -243,8 +318,9 @@ class ProtectedEnvironmentsScreen(LabdeckScreen):
                 self.notify(f"{request.environment}: rule added", markup=False)
                 self.load(refresh=True)
 
-        open_write_form(self, AddRuleDialog(current, self.environments), add, verify=present, row=None,
-                        done=added, refresh=lambda: self.load(refresh=True) if is_live(self) else None)
+        form = AddRuleDialog(current, self.environments, rules=rules_by_environment(list(self.table.rows)))
+        open_write_form(self, form, add, verify=present, row=None, done=added,
+                        refresh=lambda: self.load(refresh=True) if is_live(self) else None)
 
     async def resolve(self, service: DeploymentsService, request: RuleRequest) -> DeployRule:
         """The rule of `request`; a user or group that does not exist is refused (`UnknownTarget`)."""
@@ -261,22 +337,68 @@ class ProtectedEnvironmentsScreen(LabdeckScreen):
             raise UnknownTarget(f"No group {who}")
         return DeployRule(group_id=group_id)
 
+    async def agree_to_two_steps(self, environment: str) -> bool:
+        """GitLab before 15.4: the risk of changing `environment`'s rules, said before anything is sent (a
+        question over the open form, from its worker)."""
+        risk = Content(f"{two_step_risk(environment)}.")
+        question = ConfirmScreen("Change rules in two steps", risk, confirm_label="Unprotect and protect")
+        answer: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
+
+        def answered(yes: bool | None) -> None:
+            if not answer.done():
+                answer.set_result(bool(yes))
+
+        self.app.push_screen(question, answered)
+        return await answer
+
+    def left_unprotected(self, error: LeftUnprotected) -> None:
+        """Said loudly (an error that stays on screen), with the offer to protect the environment again with
+        the rules it had."""
+        self.notify(str(error), title="Left unprotected", severity="error", timeout=120, markup=False)
+        question = Content.from_markup(
+            "[b]$env[/b] is not protected: anyone who can run a pipeline may deploy to it. Protect it again "
+            "with the rules it had ($rules)?", env=error.environment,
+            rules=", ".join(_rule_words(rule) for rule in error.rules))
+
+        def answered(yes: bool | None) -> None:
+            if yes and is_live(self):
+                self.protect_again(error)
+
+        self.app.push_screen(ConfirmScreen("Protect again", question, confirm_label="Protect again",
+                                           danger=False), answered)
+
+    @work(group="protected-mutation")
+    async def protect_again(self, error: LeftUnprotected) -> None:
+        try:
+            await self.ctx.services.deployments.protect(self.project, error.environment, error.rules)
+        except LabdeckError as again:
+            self.left_unprotected(LeftUnprotected(error.environment, error.rules, again))
+        else:
+            self.notify(f"{error.environment} is protected again", markup=False)
+        self.load(refresh=True)
+
     def action_remove_rule(self) -> None:
         row = self.table.cursor_row
         if not isinstance(row, RuleRow):
             return
-        last = sum(1 for r in self.table.rows if r.environment == row.environment) == 1
+        service = self.ctx.services.deployments
+        rules = [r for r in self.table.rows if r.environment == row.environment]
+        last = len(rules) == 1
+        more = " It is the last rule: the environment will no longer be protected." if last else ""
+        if not last and not service.rules_in_place():
+            more = f" {two_step_risk(row.environment)}."
         message = Content.from_markup(
             "Remove [b]$who[/b] from who may deploy to [b]$env[/b] of [b]$project[/b]?$more",
-            who=row.level.access_level_description or row.level.kind, env=row.environment,
-            project=self.project,
-            more=" It is the last rule: the environment will no longer be protected." if last else "")
+            who=rule_text(row.level), env=row.environment, project=self.project, more=more)
+        replaces = rules_replaced([rule_text(r.level) for r in rules],
+                                  [rule_text(r.level) for r in rules if r != row])
 
         def answered(yes: bool | None) -> None:
             if yes:
                 self.remove_rule(row)
 
-        self.app.push_screen(ConfirmScreen("Remove deploy rule", message, confirm_label="Remove"), answered)
+        self.app.push_screen(ConfirmScreen("Remove deploy rule", message, confirm_label="Remove",
+                                           replaces=replaces), answered)
 
     @work(group="protected-mutation")
     async def remove_rule(self, row: RuleRow) -> None:
@@ -285,4 +407,6 @@ class ProtectedEnvironmentsScreen(LabdeckScreen):
             await service.remove_rule(self.project, row.environment, rule_of(row.level))
         except (NotFound, LookupError):
             self.notify(f"{row.environment} no longer has that rule", severity="warning", markup=False)
+        except LeftUnprotected as left:
+            self.left_unprotected(left)
         self.load(refresh=True)

@@ -18,7 +18,8 @@ from labdeck.tui.kit.edited import TabEditor
 from labdeck.tui.kit.forms import FormScreen, Values
 from labdeck.tui.screens.confirm import ConfirmScreen
 from labdeck.tui.screens.groups.applied import badge_holds, labels_hold
-from labdeck.tui.screens.groups.forms import Renderer, badge_form, label_form
+from labdeck.tui.screens.groups.badge_form import Renderer, badge_form
+from labdeck.tui.screens.groups.forms import label_form
 
 if TYPE_CHECKING:
     from labdeck.api.services import Services

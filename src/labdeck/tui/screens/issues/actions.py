@@ -34,6 +34,7 @@ from labdeck.tui.screens.issues.dialogs import (
     PromptScreen,
     bulk_completion,
     bulk_question,
+    bulk_replaces,
     links_in,
 )
 from labdeck.tui.screens.issues.time_tracking import TimeRequest, TimeTrackingScreen, stats_text, time_applied
@@ -260,17 +261,21 @@ class IssueActions(IssuesHost):
                      scope: Scope[Issue] | None = None) -> None:
         names = tuple(part.strip().lstrip("@") for part in text.split(",") if part.strip())
         label = BULK_CHOICES[kind].rstrip("…")
-        detail = f" ({text})" if text else ""
-        title = f"{label}{detail}: {len(issues)} issue{'' if len(issues) == 1 else 's'}"
+        named = f"{label} {text}" if text else label  # "Assign to alice"
+        title = f"{named} ({len(issues)} issue{'' if len(issues) == 1 else 's'})"
         question = bulk_question(kind, text, len(issues))
+        replaces = bulk_replaces(kind, issues, names, text)
         if scope is not None and scope.partial:  # say how much of the listing it covers
-            title = f"{label}{detail}: {scope.text}"
-            question = f"{label}{detail}: {scope.text}" + (", read first?" if scope.all_matching else "?")
+            title = f"{named} ({scope.text})"
+            question = f"{named}: {scope.text}" + (", read first?" if scope.all_matching else "?")
+            if replaces and scope.all_matching:
+                replaces += " of those loaded"  # the rest is read when it runs
         message = Content.assemble(question + " ",
                                    "Those the server refuses are listed in the task's results.")
         action = self.bulk_action(issues, kind, names, text, title, scope)
         confirm_bulk(self, action, BulkQuestion(title, message, label,
-                                                danger=kind in ("close", "unassign", "remove_labels")),
+                                                danger=kind in ("close", "unassign", "remove_labels"),
+                                                replaces=replaces),
                      table=self.table)
 
     def run_bulk(self, issues: list[Issue], kind: BulkKind, names: tuple[str, ...], text: str,

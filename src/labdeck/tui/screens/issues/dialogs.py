@@ -26,7 +26,9 @@ from labdeck.api.issues import BulkKind
 from labdeck.api.models.issues import Issue
 from labdeck.domain.completion import Kind
 from labdeck.domain.label_edits import label_edit
+from labdeck.domain.replacements import replaced_text
 from labdeck.tui.kit.forms import FormDialog, Problem
+from labdeck.tui.screens.confirm import Cancellable
 from labdeck.tui.widgets.completion import list_input, single_input
 from labdeck.tui.widgets.text_editor import TextEditor
 
@@ -67,6 +69,19 @@ def project_of(reference: str) -> Scope:
     return ("project", path) if "/" in path else None
 
 
+def bulk_replaces(kind: BulkKind, issues: list[Issue], names: tuple[str, ...], text: str) -> str:
+    """What a bulk change writes over on `issues`, in `replaced_text`'s words ("replaces bob on 3
+    issues"), or "". `assignee_ids` and `milestone_id` replace the issue's whole value (GitLab's
+    `doc/api/issues.md`, "Edit an issue": the users to assign the issue to; 0 or empty unassigns all);
+    labels are added or removed one by one, never set wholesale, so they replace nothing."""
+    if kind in ("assign", "unassign"):
+        return replaced_text([issue.assignee_usernames for issue in issues], names, noun="issue")
+    if kind == "set_milestone":
+        return replaced_text([[issue.milestone.title] if issue.milestone else [] for issue in issues],
+                             [text] if text else [], noun="issue")
+    return ""
+
+
 def bulk_question(kind: BulkKind, text: str, count: int) -> str:
     """`Close 3 marked issues?`, `Add the labels bug, ux to 1 marked issue?`: literal text (`text` is the
     operator's own, shown as typed)."""
@@ -79,8 +94,8 @@ def bulk_question(kind: BulkKind, text: str, count: int) -> str:
     return _QUESTIONS[kind].format(what=what, issues=issues)
 
 
-class BulkMenu(ModalScreen["BulkKind | None"]):
-    """What to do with the marked issues."""
+class BulkMenu(Cancellable["BulkKind | None"], ModalScreen["BulkKind | None"]):
+    """What to do with the marked issues (escape: "Bulk action on 3 marked issues: cancelled")."""
 
     SENDS_NO_WRITE = "a menu of bulk actions: they run as jobs, whose results say what happened"
 
@@ -102,9 +117,6 @@ class BulkMenu(ModalScreen["BulkKind | None"]):
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         event.stop()
         self.dismiss(str(event.option.id))  # type: ignore[arg-type]
-
-    def action_cancel(self) -> None:
-        self.dismiss(None)
 
 
 _URL = re.compile(r"https?://[^\s<>()\[\]\"'`]+")
@@ -152,6 +164,7 @@ class PromptScreen(FormDialog[str]):
     CSS_PATH = "issues.tcss"
     ERROR = "issues-prompt-error"
     AUTO_FOCUS = "#issues-prompt-input"
+    SAYS_CANCELLED = True  # a bulk action's prompt: cancelling it cancels the change
     BINDINGS = [Binding("escape", "cancel", "Cancel", id="issues_prompt.cancel")]
 
     def __init__(self, title: str | Content, placeholder: str = "", value: str = "", *,

@@ -112,7 +112,7 @@ class TimeTrackingScreen(FormDialog[TimeRequest]):
         event.stop()
         event.prevent_default()  # not `FormDialog`'s rule: every button but Cancel submits
         if event.button.id == "cancel":
-            self.dismiss(None)
+            self.cancel()
             return
         self.action = str(event.button.id)  # type: ignore[assignment]
         self.submit()

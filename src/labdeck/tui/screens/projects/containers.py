@@ -1,6 +1,6 @@
 """The project view's Registry tab, a list pane of the kit: the project's container repositories with their
-tag counts, as `:registry` lists them (its columns, cells and detail; read when the tab is first shown), and
-their tags through `:registry`'s own screens.
+tag counts, ids and sizes (unique blobs), as `:registry` lists them (its columns, cells, detail and size
+reads; read when the tab is first shown), and their tags through `:registry`'s own screens.
 
 - `enter` opens a repository's tags (`registry.RegistryTagsScreen`: every tag's detail, `space` marks and
   `x` deletes exactly the marked tags, one request each, as a job).
@@ -18,6 +18,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
+from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.widgets import Static
@@ -28,10 +29,12 @@ from labdeck.tui.clock import Now, now_of
 from labdeck.tui.kit.owner import project_owner
 from labdeck.tui.kit.panes import ListPane
 from labdeck.tui.kit.tabs import TabSpec
-from labdeck.tui.screens.registry.registry import (
-    REPOSITORY_COLUMNS,
-    RegistryTagsScreen,
-    ask_delete_repository,
+from labdeck.tui.screens.registry.registry import RegistryTagsScreen, ask_delete_repository
+from labdeck.tui.screens.registry.repositories import (
+    Sizes,
+    known_sizes,
+    read_sizes,
+    repository_columns,
     repository_detail,
 )
 from labdeck.tui.widgets.footer import LIST_KEYS
@@ -40,8 +43,6 @@ from labdeck.tui.workers import is_live
 
 if TYPE_CHECKING:
     from labdeck.api.services import Services
-
-REPOSITORIES = TabSpec(REPOSITORY_COLUMNS, lambda r: r.id, repository_detail, "No container repositories")
 
 
 class ContainerRegistryTab(ListPane):
@@ -58,9 +59,13 @@ class ContainerRegistryTab(ListPane):
     """
 
     def __init__(self, project: Project, *, now: Now | None = None, id: str | None = None) -> None:
-        super().__init__(project_owner(project), REPOSITORIES, id=id, view_id="project-containers-view")
+        sizes: Sizes = {}
+        spec = TabSpec(repository_columns(sizes), lambda r: r.id, lambda r: repository_detail(r, sizes),
+                       "No container repositories")
+        super().__init__(project_owner(project), spec, id=id, view_id="project-containers-view")
         self.project = project
         self.now = now_of(self, now)
+        self.sizes = sizes
 
     def compose_above(self) -> ComposeResult:
         yield Static("", markup=False, id="project-containers-where")
@@ -70,10 +75,17 @@ class ContainerRegistryTab(ListPane):
         return list(await services.registry.project_repositories(self.ref))
 
     def show_data(self, data: list[Any]) -> None:
+        self.sizes.clear()
+        known_sizes(self, data, self.sizes)
         super().show_data(data)
         total = sum(r.tags_count or 0 for r in data)
         self.query_one("#project-containers-where", Static).update(
             Text(f"{len(data)} repositories, {total:,} tags", style="dim"))
+        self.load_sizes(data)
+
+    @work(exclusive=True, group="project-containers-sizes")
+    async def load_sizes(self, repos: list[RegistryRepository]) -> None:
+        await read_sizes(self, self.ctx.services.registry, self.table, repos, self.sizes)
 
     def changed(self) -> None:
         """A job deleted tags or a repository: the counts are read again (if the tab is still open)."""

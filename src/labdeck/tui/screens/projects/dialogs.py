@@ -22,6 +22,7 @@ from labdeck.api.errors import ApiError
 from labdeck.domain.digits import parse_digits
 from labdeck.tui.errors import describe_error
 from labdeck.tui.kit.forms import FormDialog, Problem
+from labdeck.tui.screens.confirm import Cancellable
 from labdeck.tui.screens.form_keys import FormKeys
 from labdeck.tui.widgets.path_input import PathInput
 from labdeck.tui.writes import may_have_applied
@@ -199,7 +200,7 @@ def fork_target(text: str | None) -> tuple[int | None, str | None]:
     return (number, None) if number is not None else (None, text)
 
 
-class ForkDialog(FormKeys, ModalScreen[ForkRequest | None]):
+class ForkDialog(FormKeys, Cancellable[ForkRequest | None], ModalScreen[ForkRequest | None]):
     """The fork's options; empty fields take GitLab's defaults (personal namespace, same name and path)."""
 
     SENDS_NO_WRITE = "gathers a fork's options: the fork runs as a job, whose result says a lost answer"
@@ -244,14 +245,14 @@ class ForkDialog(FormKeys, ModalScreen[ForkRequest | None]):
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()
-        self.dismiss(self.request() if event.button.id == "submit" else None)
+        if event.button.id == "submit":
+            self.dismiss(self.request())
+        else:
+            self.cancel()
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()
         self.dismiss(self.request())
-
-    def action_cancel(self) -> None:
-        self.dismiss(None)
 
 
 class PathPrompt(FormKeys, ModalScreen[str | None]):

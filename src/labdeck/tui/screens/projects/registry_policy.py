@@ -24,9 +24,9 @@ from textual.widgets import Select, Static
 from labdeck.api.cleanup_policy import ProjectSimulation, RepositorySimulation
 from labdeck.api.errors import LabdeckError
 from labdeck.api.models.projects import Project
-from labdeck.api.registry import format_size
 from labdeck.domain.cleanup_policy import CADENCES, KEEP_N_VALUES, OLDER_THAN_VALUES, Policy
 from labdeck.domain.kept_values import shown
+from labdeck.domain.registry_sizes import FREES_HEADER, Figure, size_text
 from labdeck.tui.clock import Now, now_of
 from labdeck.tui.kit.owner import project_owner
 from labdeck.tui.kit.panes import LoadedPane
@@ -49,7 +49,7 @@ class RepositorySummary:
     name: str
     tags: int | None
     deleted: int | None
-    freed: int | None
+    freed: Figure | None  # the blobs no kept tag uses
     error: str | None = None
 
     @property
@@ -66,7 +66,7 @@ def summaries(sim: ProjectSimulation) -> list[RepositorySummary]:
             return RepositorySummary(repo.repository.id, name, repo.repository.tags_count, None, None,
                                      repo.error or "not simulated")
         return RepositorySummary(repo.repository.id, name, len(plan.tags), plan.deleted_count,
-                                 plan.bytes_freed)
+                                 plan.freed)
     rows = [one(repo) for repo in sim.repositories]
     return sorted(rows, key=lambda r: (r.deleted is None, -(r.deleted or 0), r.name))
 
@@ -84,7 +84,7 @@ def _deleted(row: RepositorySummary) -> Text:
 def _freed(row: RepositorySummary) -> Text:
     if row.error is not None:
         return Text(row.error, style="red")
-    return Text(format_size(row.freed or 0) if row.deleted else "")
+    return Text(size_text(row.freed) if row.deleted else "")
 
 
 COLUMNS = [
@@ -96,9 +96,10 @@ COLUMNS = [
     Column("kept", "Keep", width=7, align="right", sort_key=lambda r: r.kept or 0,
            text=lambda r: Text("?", style="dim") if r.error is not None else _count(r.kept),
            data=lambda r: None if r.error is not None else r.kept),
-    Column("freed", "Frees", min_width=9, sort_key=lambda r: r.freed or 0, text=_freed,
-           data=lambda r: r.freed if r.deleted else 0,  # bytes
-           extra_data=(("error", lambda r: r.error),)),
+    Column("freed", FREES_HEADER, min_width=9, sort_key=lambda r: r.freed.bytes if r.freed else 0,
+           text=_freed, data=lambda r: (r.freed.bytes if r.freed else None) if r.deleted else 0,  # bytes
+           extra_data=(("error", lambda r: r.error),
+                       ("freed_exact", lambda r: r.freed.exact if r.freed else None))),
 ]
 
 

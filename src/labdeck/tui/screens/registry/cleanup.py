@@ -3,8 +3,9 @@
 The rules (`name_regex_delete`, `name_regex_keep`, `keep_n`, `older_than`) go through the same planner the
 sandbox applies (`domain.registry_cleanup.CleanupPlanner`, built once per tag set); the rows, summary and
 histogram are drawn by `cleanup_preview`. Every keystroke updates the counts per reason, the space freed
-(a shared digest counted once) and a histogram of tag ages with the cut-off; the tag table (decision and
-reason per tag) follows after a short pause in typing, so a 20,000-tag repository stays responsive.
+(the blobs no kept tag uses, `domain.registry_sizes`) and a histogram of tag ages with the cut-off; the tag
+table (decision, and which rule decided, per tag) follows after a short pause in typing, so a 20,000-tag
+repository stays responsive.
 Invalid patterns (RE2) and durations are flagged while typing.
 
 `ctrl+s` applies, from a rule field too (`a` does as well from the tag table; in a field it is a
@@ -26,7 +27,7 @@ from textual.timer import Timer
 from textual.widgets import Button, Input, Label, Static
 
 from labdeck.api.models.registry import RegistryRepository, RegistryTagDetail
-from labdeck.api.registry import format_size, format_wait
+from labdeck.api.registry import format_wait
 from labdeck.api.registry_exact import delete_exactly
 from labdeck.domain.digits import parse_integer
 from labdeck.domain.journal_rules import REGISTRY_NO_INVERSE
@@ -39,6 +40,7 @@ from labdeck.domain.registry_cleanup import (
     newest_first,
     preview_order,
 )
+from labdeck.domain.registry_sizes import size_text
 from labdeck.tui.bulk import targets_text
 from labdeck.tui.clock import Now, now_of
 from labdeck.tui.context import context_of
@@ -51,10 +53,10 @@ from labdeck.tui.screens.registry.cleanup_preview import (
     age_histogram,
     plan_columns,
     planned_detail,
-    reason_label,
     static_cells,
     summary_text,
     timestamps,
+    why_text,
 )
 from labdeck.tui.screens.registry.registry import POLL_TIMEOUT
 from labdeck.tui.widgets.resource_table import ResourceTable
@@ -195,7 +197,8 @@ class RegistryCleanupScreen(LabdeckScreen):
         if plan is None:
             self.table.set_rows([])
             return
-        words = {reason: reason_label(reason, plan.keep_n) for reason in Reason}
+        rules = self.rules or CleanupRules("")
+        words = {reason: why_text(reason, rules) for reason in Reason}
         reasons, tags = plan.reasons, self.tags
         self.table.set_rows([PlannedTag(i, tags[i], reasons[i], words[reasons[i]])
                              for i in preview_order(plan, self._order)])
@@ -252,10 +255,11 @@ class RegistryCleanupScreen(LabdeckScreen):
         how = ("one bulk request" if exact_rules(names) is not None and self.lock_remaining() is None
                else "one request per tag")
         message = Content.from_markup(
-            "Delete exactly these $count tag(s) of [b]$repo[/b], freeing about $size? They are deleted by "
+            "Delete exactly these $count tag(s) of [b]$repo[/b], freeing $size (blobs no kept tag uses, once "
+            "garbage collection runs)? They are deleted by "
             "name ($how), so tags pushed since the preview are not touched; the repository is read back "
             "afterwards.", count=f"{plan.deleted_count:,}", repo=self.repo_label,
-            size=format_size(plan.bytes_freed), how=how)
+            size=size_text(plan.freed), how=how)
         named = Content(f"{counted(len(names), 'tag')}: {targets_text(names)}")  # as the bulk confirmations
         message = Content.assemble(message, "\n\n", named)
 

@@ -10,7 +10,9 @@ from rich.text import Text
 
 from labdeck.api.models.registry import RegistryTagDetail
 from labdeck.api.registry import format_age, format_size
-from labdeck.domain.registry_cleanup import CleanupPlan, Reason
+from labdeck.domain.cleanup_reasons import DELETE_REGEX, reason_words
+from labdeck.domain.registry_cleanup import CleanupPlan, CleanupRules, Reason
+from labdeck.domain.registry_sizes import size_text
 from labdeck.tui.screens.registry.registry import tag_detail
 from labdeck.tui.widgets.table_model import Column
 
@@ -84,15 +86,21 @@ def summary_text(plan: CleanupPlan) -> Text:
     if kept:
         parts = [f"{reason_label(reason, plan.keep_n)} {count:,}" for reason, count in kept]
         text.append(f" ({', '.join(parts)})", style="dim")
-    text.append(f" · frees {format_size(plan.bytes_freed)}")
-    text.append(" (shared digests counted once)", style="dim")
+    text.append(f" · frees {size_text(plan.freed)}")
+    text.append(" (blobs no kept tag uses)", style="dim")
     if plan.cutoff is not None:
         text.append(f" · cut-off {plan.cutoff:%Y-%m-%d %H:%M} UTC")
     return text
 
 
 def reason_label(reason: Reason, keep_n: int | None) -> str:
+    """The short name of a reason, for the counts (`among the 5 newest 3`)."""
     return f"among the {keep_n} newest" if reason is Reason.KEEP_N else str(reason)
+
+
+def why_text(reason: Reason, rules: CleanupRules) -> str:
+    """Which rule decided a tag, in the one wording of previews (`domain.cleanup_reasons`)."""
+    return reason_words(reason, keep_n=rules.keep_n, older_than=rules.older_than, regex=DELETE_REGEX)
 
 
 def timestamps(plan: CleanupPlan) -> list[float | None]:

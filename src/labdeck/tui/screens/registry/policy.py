@@ -7,7 +7,9 @@ checked as typed). An editor never changes what the operator did not change (`do
 stored value labdeck does not offer is shown as it is ("45d (not a value labdeck knows)") and kept, a field
 left as it was filled is read back as loaded, and a save sends only the values the operator changed. The
 simulation is `api.cleanup_policy`'s (GitLab's own run: latest kept, anchored patterns, keep wins, keep_n by
-date, older_than, protection rules, the per-run limit), recomputed without a request as the operator edits.
+date, older_than, protection rules, the per-run limit), recomputed without a request as the operator edits;
+each tag says which rule decided it (`domain.cleanup_reasons`, the wording of the bulk preview), and a
+disabled policy's rows say `would delete`: nothing is deleted until it is enabled.
 `ctrl+s` saves with `PUT /projects/:id` after a confirmation that names each change (refused before sending
 when GitLab would refuse; after a lost answer the policy is read back), journalled with the old policy as its
 undo. Server text is shown as `rich.text.Text`, never markup.
@@ -31,8 +33,10 @@ from textual.widgets import Input, Label, Select, Static
 from labdeck.api.cleanup_policy import ProjectSimulation
 from labdeck.api.registry import format_age, format_size
 from labdeck.domain.cleanup_policy import CADENCES, KEEP_N_VALUES, OLDER_THAN_VALUES, Policy
+from labdeck.domain.cleanup_reasons import outcome_words, reason_words, runs, verdict_word
 from labdeck.domain.kept_values import as_loaded, kept_choices
 from labdeck.domain.registry_cleanup import TagInfo
+from labdeck.domain.registry_sizes import size_text
 from labdeck.tui.clock import Now, now_of
 from labdeck.tui.screens.base import LabdeckScreen
 from labdeck.tui.screens.confirm import ConfirmScreen
@@ -66,32 +70,40 @@ _INPUTS = ("policy-regex", "policy-keep")
 
 @dataclass(frozen=True, slots=True)
 class PolicyRow:
-    """One tag of the preview: its repository, the tag, and what the next run does with it."""
+    """One tag of the preview: its repository, the tag, what the next run does with it (`verdict`: `delete`,
+    `keep`, or `would delete` when the policy is disabled) and which rule decided (`why`)."""
 
     repository: str
     tag: TagInfo
     deleted: bool
     why: str
+    verdict: str = ""
 
     @property
     def key(self) -> str:
         return f"{self.repository}:{self.tag.name}"
 
 
+def _verdict(row: PolicyRow) -> Text:
+    if not row.deleted:
+        return Text(row.verdict or "keep", style="green")
+    return Text(row.verdict or "delete", style="bold red" if row.verdict != "would delete" else "yellow")
+
+
 def policy_columns(now: Callable[[], datetime]) -> list[Column]:
     """The preview's columns (a tag's age is told as of `now()`)."""
     return [
-        Column("verdict", "", width=6,
-               text=lambda r: Text("delete", style="bold red") if r.deleted else Text("keep", style="green"),
-               data=lambda r: "delete" if r.deleted else "keep"),
+        Column("verdict", "", width=12, text=_verdict,
+               data=lambda r: r.verdict or ("delete" if r.deleted else "keep")),
         Column("repository", "Repository", min_width=10, text=lambda r: r.repository,
                data=lambda r: r.repository),
         Column("tag", "Tag", min_width=14, text=lambda r: r.tag.name, data=lambda r: r.tag.name),
         Column("age", "Age", width=5, align="right", text=lambda r: format_age(r.tag.created_at, now()),
                data=lambda r: r.tag.created_at),  # when it was created
         Column("size", "Size", width=8, align="right", text=lambda r: format_size(r.tag.total_size),
-               data=lambda r: r.tag.total_size),  # bytes
-        Column("reason", "Reason", min_width=10, text=lambda r: r.why, data=lambda r: r.why),
+               data=lambda r: r.tag.total_size),  # bytes: all its layers (GitLab's total_size)
+        Column("reason", "Reason (the rule that decided)", min_width=10, text=lambda r: r.why,
+               data=lambda r: r.why),
     ]
 
 
@@ -100,10 +112,12 @@ def _said(value: object) -> str:
 
 
 def summary_text(sim: ProjectSimulation) -> Text:
+    """What the next run does (or, for a disabled policy, that nothing is deleted and what a run would
+    delete), its schedule, limits and why, in words (`domain.cleanup_reasons`)."""
     policy = sim.policy
-    state = "no policy" if policy is None else ("enabled" if policy.enabled else "disabled")
-    text = Text(f"{state}: next run deletes {sim.deleted_count:,} tags, frees {format_size(sim.bytes_freed)}",
-                style="bold")
+    frees = f"{size_text(sim.freed)}, blobs no kept tag uses"
+    said = outcome_words(policy, sim.deleted_count, frees)
+    text = Text(f"enabled: {said}" if runs(policy) else said, style="bold")
     if sim.when is not None:
         text.append(f"; {sim.when.describe()}", style="")
     text.append(f"\nper-run limit {sim.max_list_size} ({sim.limit_source}); protection rules: ", style="dim")
@@ -116,12 +130,16 @@ def summary_text(sim: ProjectSimulation) -> Text:
 def rows_of(sim: ProjectSimulation) -> list[PolicyRow]:
     """Deleted tags first, then the kept ones; each group by repository and name."""
     rows: list[PolicyRow] = []
+    policy = sim.policy
+    older_than = policy.older_than if policy is not None else None
     for repo in sim.repositories:
         plan = repo.plan
         if plan is None:
             continue
         name = repo.repository.name or "(root)"
-        rows.extend(PolicyRow(name, tag, plan.reasons[i].deleted, plan.describe(i))
+        rows.extend(PolicyRow(name, tag, plan.reasons[i].deleted,
+                              reason_words(plan.reasons[i], keep_n=plan.keep_n, older_than=older_than),
+                              verdict_word(plan.reasons[i].deleted, policy))
                     for i, tag in enumerate(plan.tags))
     rows.sort(key=lambda r: (not r.deleted, r.repository, r.tag.name))
     return rows

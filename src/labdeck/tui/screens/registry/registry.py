@@ -1,5 +1,9 @@
-"""`:registry`: container registry repositories of a project or a group (with tag counts), and the tags of
-one repository (name, age, size, digest).
+"""`:registry`: container registry repositories of a project or a group (with tag counts, ids and sizes), and
+the tags of one repository (name, age, size, digest).
+
+A repository's size is its unique blobs (`domain.registry_sizes`, the figure of every screen and the CLI;
+the list's columns and sizes are `repositories.py`'s). A tag's size is GitLab's `total_size`: all its layers,
+shared ones included.
 
 - Repositories: type a project or group path (`f`) and press enter; `enter` opens a repository's tags;
   `x` deletes the repository (its path must be typed), then follows the deletion as a job until it is
@@ -30,6 +34,7 @@ from labdeck.api.errors import NotFound
 from labdeck.api.models.registry import RegistryRepository, RegistryTagDetail
 from labdeck.api.registry import format_age, format_size
 from labdeck.domain.journal_rules import REGISTRY_NO_INVERSE
+from labdeck.domain.registry_sizes import SIZE_MEANS, TAG_SIZE_MEANS
 from labdeck.tui.areas import AreaRequest
 from labdeck.tui.bulk import BulkAction, BulkQuestion, confirm_bulk, start_bulk
 from labdeck.tui.clock import Now, now_of
@@ -37,6 +42,13 @@ from labdeck.tui.context import context_of
 from labdeck.tui.jobs import Job, counted, poll_until
 from labdeck.tui.screens.base import LabdeckScreen, ScopedScreen
 from labdeck.tui.screens.confirm import TypeToConfirmScreen
+from labdeck.tui.screens.registry.repositories import (
+    Sizes,
+    known_sizes,
+    read_sizes,
+    repository_columns,
+    repository_detail,
+)
 from labdeck.tui.widgets.detail_fields import append_fields
 from labdeck.tui.widgets.footer import LIST_KEYS
 from labdeck.tui.widgets.labelled import LabelledField
@@ -54,29 +66,6 @@ def _timestamp(value: datetime | None) -> float:
 
 
 # --- repositories ---------------------------------------------------------------------------------------
-
-REPOSITORY_COLUMNS = [
-    Column("path", "Repository", min_width=20, priority=10, text=lambda r: Text(r.path or r.display_name),
-           data=lambda r: r.path or r.display_name),
-    Column("name", "Name", min_width=8, priority=2,
-           text=lambda r: Text(r.name or "(root)", style="" if r.name else "dim"),
-           data=lambda r: r.name),  # "" for the project's root image, as GitLab says it
-    Column("tags", "Tags", width=7, priority=6, align="right", sort_key=lambda r: r.tags_count or 0,
-           text=lambda r: Text("" if r.tags_count is None else f"{r.tags_count:,}"),
-           data=lambda r: r.tags_count),
-    Column("created", "Created", width=10, priority=4,
-           text=lambda r: Text(r.created_at.strftime("%Y-%m-%d") if r.created_at else ""),
-           data=lambda r: r.created_at),
-    Column("status", "Status", priority=5, text=lambda r: Text(r.status or "", style="yellow"),
-           data=lambda r: r.status),
-]
-
-
-def repository_detail(repo: RegistryRepository) -> Text:
-    return append_fields(Text(repo.path or repo.display_name, style="bold"), (
-        ("id", str(repo.id)), ("project id", str(repo.project_id or "")), ("location", repo.location or ""),
-        ("tags", str(repo.tags_count or 0)), ("status", repo.status or "")), width=12)
-
 
 class RegistryScreen(ScopedScreen):
     FOOTER_PANES = {
@@ -102,13 +91,15 @@ class RegistryScreen(ScopedScreen):
     def __init__(self, request: AreaRequest | None = None, *, now: Now | None = None) -> None:
         super().__init__(request)
         self.now = now_of(self, now)
+        self.sizes: Sizes = {}
 
     def compose_body(self) -> ComposeResult:
         scope = PathInput(self.scope, placeholder="e.g. acme/platform/api-gateway", id="registry-scope")
         yield LabelledField("Project or group", scope, id="registry-scope-field")
         yield Static("", markup=False, id="registry-where")
-        yield ResourceView(REPOSITORY_COLUMNS, row_key=lambda r: r.id,
-                           detail=repository_detail, empty_text="No repositories", id="registry-view")
+        yield ResourceView(repository_columns(self.sizes), row_key=lambda r: r.id,
+                           detail=lambda r: repository_detail(r, self.sizes), empty_text="No repositories",
+                           id="registry-view")
 
     @property
     def table(self) -> ResourceTable:
@@ -134,10 +125,18 @@ class RegistryScreen(ScopedScreen):
                 repos, kind = await service.group_repositories(self.scope), "group"
         finally:
             self.table.loading_more = False
+        self.sizes.clear()  # read again: a deletion may have changed them
+        known_sizes(self, repos, self.sizes)
         self.table.set_rows(repos)
         total = sum(r.tags_count or 0 for r in repos)
-        where.update(Text(f"{kind} {self.scope}: {len(repos)} repositories, {total:,} tags"))
+        where.update(Text(f"{kind} {self.scope}: {len(repos)} repositories, {total:,} tags; size = "
+                          f"{SIZE_MEANS}"))
         self.mark_data_loaded()
+        self.load_sizes(repos)
+
+    @work(exclusive=True, group="registry-sizes")
+    async def load_sizes(self, repos: list[RegistryRepository]) -> None:
+        await read_sizes(self, self.ctx.services.registry, self.table, repos, self.sizes)
 
     def on_resource_table_row_selected(self, event: ResourceTable.RowSelected) -> None:
         if isinstance(event.row, RegistryRepository):
@@ -243,7 +242,8 @@ def tag_columns(now: datetime) -> list[Column]:
 
 def tag_detail(tag: RegistryTagDetail) -> Text:
     return append_fields(Text(tag.name, style="bold"), (
-        ("digest", tag.digest or ""), ("revision", tag.revision or ""), ("size", format_size(tag.total_size)),
+        ("digest", tag.digest or ""), ("revision", tag.revision or ""),
+        ("size", f"{format_size(tag.total_size)} ({TAG_SIZE_MEANS})"),
         ("created", tag.created_at.isoformat() if tag.created_at else "unknown"),
         ("location", tag.location or "")), width=10, skip_empty=False)
 

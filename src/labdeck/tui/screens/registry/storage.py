@@ -1,7 +1,11 @@
 """Where registry storage goes (`t` on `:registry` with a group in scope): every project of the group and its
-subgroups with its container registry size (`statistics`, for administrators) and its cleanup policy
-(none, disabled, enabled), largest first; for enabled policies, what the next run would free is simulated
-in the background, a few projects at a time. `enter` opens a project's cleanup policy panel.
+subgroups with its container registry size and its cleanup policy (none, disabled, enabled), largest first;
+for enabled policies, what the next run would free is simulated in the background, a few projects at a time.
+`enter` opens a project's cleanup policy panel.
+
+The figures are `domain.registry_sizes`' (the registry list, the overview and the CLI show the same ones):
+a project's size is GitLab's `statistics.container_registry_size` (administrators), the sum of its
+repositories' unique blobs; what a run frees is the blobs no kept tag uses, never more than the size.
 """
 
 from __future__ import annotations
@@ -16,7 +20,14 @@ from textual.widgets import Static
 
 from labdeck.api.cleanup_policy import ProjectStorage
 from labdeck.api.errors import LabdeckError
-from labdeck.api.registry import format_size
+from labdeck.domain.registry_sizes import (
+    FREES_HEADER,
+    FREES_MEANS,
+    SIZE_HEADER,
+    SIZE_MEANS,
+    Figure,
+    size_text,
+)
 from labdeck.tui.clock import Now, now_of
 from labdeck.tui.screens.base import LabdeckScreen
 from labdeck.tui.screens.registry.policy import CleanupPolicyScreen
@@ -32,7 +43,7 @@ SIMULATIONS_AT_ONCE = 4
 @dataclass
 class StorageRow:
     project: ProjectStorage
-    frees: int | None = None  # bytes the next run would free (enabled policies, once simulated)
+    frees: Figure | None = None  # what the next run would free (enabled policies, once simulated)
     deletes: int | None = None
     error: str | None = None
 
@@ -56,22 +67,25 @@ def _frees_cell(row: StorageRow) -> Text:
         return Text("unknown", style="dim")
     if row.frees is None:
         return Text("…" if project.policy is not None and project.policy.enabled else "", style="dim")
-    return Text(f"{format_size(row.frees)} ({row.deletes:,} tags)")
+    return Text(f"{size_text(row.frees)} ({row.deletes:,} tags)")
 
 
 COLUMNS = [
     Column("project", "Project", min_width=24, priority=10, text=lambda r: Text(r.project.path),
            data=lambda r: r.project.path),
-    Column("size", "Registry", width=9, align="right",
+    Column("size", SIZE_HEADER, width=len(SIZE_HEADER), align="right", priority=8,
            sort_key=lambda r: -1 if r.project.registry_size is None else r.project.registry_size,
            text=lambda r: Text("?" if r.project.registry_size is None
-                               else format_size(r.project.registry_size)),
-           data=lambda r: r.project.registry_size),  # bytes
-    Column("policy", "Policy", min_width=10, text=_policy_cell, data=lambda r: r.project.policy_state,
+                               else size_text(Figure(r.project.registry_size))),
+           data=lambda r: r.project.registry_size),  # bytes: the unique blobs of its repositories
+    Column("policy", "Policy", min_width=10, priority=5, text=_policy_cell,
+           data=lambda r: r.project.policy_state,
            extra_data=(("cadence", lambda r: r.project.policy.cadence if r.project.policy else None),)),
-    Column("frees", "Next run frees", min_width=14, sort_key=lambda r: r.frees or 0, text=_frees_cell,
-           data=lambda r: r.frees,  # bytes
-           extra_data=(("deletes", lambda r: r.deletes), ("error", lambda r: r.error))),
+    Column("frees", FREES_HEADER, min_width=16, priority=7,
+           sort_key=lambda r: r.frees.bytes if r.frees else 0, text=_frees_cell,
+           data=lambda r: r.frees.bytes if r.frees else None,  # bytes: the blobs no kept tag uses
+           extra_data=(("frees_exact", lambda r: r.frees.exact if r.frees else None),
+                       ("deletes", lambda r: r.deletes), ("error", lambda r: r.error))),
 ]
 
 
@@ -110,11 +124,12 @@ class RegistryStorageScreen(LabdeckScreen):
         rows = [StorageRow(p) for p in projects]
         self.table.set_rows(rows)
         known = [p.registry_size for p in projects if p.registry_size is not None]
-        total = f"{format_size(sum(known))} in the registry" if known else "sizes need an administrator"
+        total = f"{size_text(Figure(sum(known)))} in the registry" if known else "sizes need an administrator"
         enabled = sum(1 for p in projects if p.policy is not None and p.policy.enabled)
-        self.query_one("#storage-title", Static).update(Text(
-            f"Registry storage of {self.group}: {len(projects)} projects, {total}; {enabled} enabled "
-            "policies", style="bold"))
+        title = Text(f"Registry storage of {self.group}: {len(projects)} projects, {total}; {enabled} "
+                     "enabled policies", style="bold")
+        title.append(f"\nsize = {SIZE_MEANS}; frees = {FREES_MEANS}", style="dim")
+        self.query_one("#storage-title", Static).update(title)
         self.mark_data_loaded()
         gate = asyncio.Semaphore(SIMULATIONS_AT_ONCE)
 
@@ -125,7 +140,7 @@ class RegistryStorageScreen(LabdeckScreen):
                 except LabdeckError as error:
                     row.error = str(error)
                 else:
-                    row.frees, row.deletes = sim.bytes_freed, sim.deleted_count
+                    row.frees, row.deletes = sim.freed, sim.deleted_count
             if is_live(self):
                 self.table.replace_row(row)  # the same key: the cursor and the sort stay
 

@@ -23,6 +23,7 @@ class JumpScreen(PromptKeys, FormKeys, ModalScreen[str | None]):
     typed (`PromptKeys`): `:issues` enter `/bug` in one burst opens Issues and filters it."""
 
     SENDS_NO_WRITE = "the jump prompt; sends nothing"
+    ENTER_LABEL = "Go"  # what the footer says enter does (`enter_key`; not "Open": a list's enter)
 
     CSS_PATH = "jump.tcss"
     BINDINGS = [

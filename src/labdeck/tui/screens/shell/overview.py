@@ -36,8 +36,9 @@ from labdeck.api.overview import (
     age_text,
     bar,
 )
-from labdeck.api.registry import LOCKS, format_size
+from labdeck.api.registry import LOCKS
 from labdeck.api.registry_known import KnownRepository, known_for
+from labdeck.domain.registry_sizes import size_text
 from labdeck.tui.areas import AreaRequest
 from labdeck.tui.clock import Today, today_of
 from labdeck.tui.context import context_of
@@ -53,10 +54,10 @@ USER_LINES = ((Condition.PENDING, "pending", "pending approval"), (Condition.DOR
 
 
 def registry_line(known: KnownRepository, top: int) -> str:
-    """`1.6 GB  acme/platform/api-gateway, 32 tags  ████`: the repository by its path, its size in the units
-    of the registry screens (`format_size`)."""
+    """`1.6 GB  acme/platform/api-gateway, 32 tags  ████`: the repository by its path, its size (unique blobs,
+    `domain.registry_sizes`: the registry screens' and the CLI's figure, in their units)."""
     tags = counted(known.tags, "tag")
-    return f"{format_size(known.bytes):>8}  {known.path}, {tags}  {bar(known.bytes, top)}"
+    return f"{size_text(known.size):>8}  {known.path}, {tags}  {bar(known.bytes, top)}"
 
 
 def _same(scope: FailedScope, read: FailedScope | None) -> bool | None:
@@ -143,11 +144,8 @@ class OverviewPanel(Vertical):
     @work(exclusive=True, group="overview")
     async def load(self) -> None:
         ctx = context_of(self)
-        session = ctx.session
-        if session is None:
-            return
-        user = session.user or await session.load_user()
-        service = session.services.overview()
+        user = await ctx.user()
+        service = ctx.services.overview()
         if user.is_admin:
             await self._read("users", lambda: self._users(service))
             await self._read("certificates", service.certificates)
@@ -165,9 +163,7 @@ class OverviewPanel(Vertical):
 
     @work(exclusive=True, group="overview-failed")
     async def load_failures(self) -> None:
-        session = context_of(self).session
-        if session is not None:
-            await self._read_failures(session.services.overview())
+        await self._read_failures(context_of(self).services.overview())
 
     def failed_scope(self) -> FailedScope:
         """The groups whose deployments board was opened and the projects opened, newest first (as many as
@@ -251,7 +247,7 @@ class OverviewPanel(Vertical):
         locked = LOCKS.locked(instance)
         if not largest and not locked:
             return
-        self._heading(options, "Registry (repositories read in this run)")
+        self._heading(options, "Registry (repositories read in this run; size = unique blobs)")
         top = largest[0].bytes if largest else 0
         for known in largest:
             self._line(options, f"registry.size.{known.repository_id}", registry_line(known, top),

@@ -16,6 +16,7 @@ from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from labdeck.domain.moderation import Operation
+from labdeck.tui.screens.confirm import Cancellable
 
 TYPED: Final = frozenset({Operation.BAN, Operation.REJECT})  # the name must be typed
 GENTLE: Final = frozenset({Operation.APPROVE, Operation.ACTIVATE, Operation.UNBLOCK, Operation.UNBAN})
@@ -34,7 +35,7 @@ def operations_text(rows: list[Availability]) -> Text:
     return text
 
 
-class OperationMenu(ModalScreen[Operation | None]):
+class OperationMenu(Cancellable[Operation | None], ModalScreen[Operation | None]):
     """The moderation operations for one user or for the marked users: allowed ones can be chosen,
     the others are listed disabled with their reason."""
 
@@ -65,5 +66,3 @@ class OperationMenu(ModalScreen[Operation | None]):
         event.stop()
         self.dismiss(Operation(str(event.option.id)))
 
-    def action_cancel(self) -> None:
-        self.dismiss(None)
