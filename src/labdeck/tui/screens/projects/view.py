@@ -24,6 +24,7 @@ from labdeck.tui.kit.owner import project_owner
 from labdeck.tui.kit.panes import OwnerPane
 from labdeck.tui.kit.variables_pane import VariablesPane
 from labdeck.tui.screens.base import LabdeckScreen
+from labdeck.tui.screens.projects.branches import BranchesPane
 from labdeck.tui.screens.projects.containers import ContainerRegistryTab
 from labdeck.tui.screens.projects.deployments import ProjectDeploymentsTab
 from labdeck.tui.screens.projects.error_tracking import ErrorTrackingTab
@@ -163,5 +164,6 @@ TAB_LIST: tuple[Tab, ...] = (
     Tab("variables", "Variables", lambda view: VariablesPane(view.owner, id="project-variables")),
     Tab("registry", "Registry policy",
         lambda view: RegistryPolicyTab(view.project, now=view.now, id="project-registry")),
+    Tab("branches", "Branches", lambda view: BranchesPane(view.owner, id="project-branches")),
 )
 TABS = {tab.name: tab.title for tab in TAB_LIST}
