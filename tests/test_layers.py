@@ -5,6 +5,7 @@ point imports the headless commands, and no import cycle joins modules of differ
 from __future__ import annotations
 
 import ast
+import re
 import sys
 from pathlib import Path
 
@@ -163,3 +164,28 @@ def test_nothing_outside_the_groups_area_imports_from_it() -> None:
                  if inside not in path.parents
                  for name in _imports(path, typing=True) if name == groups or name.startswith(groups + "."))
     assert bad == []
+
+
+def _session_lookups(path: Path) -> list[str]:
+    """`getattr` calls that look up a widget's app or a session or services by name, and functions that hand
+    out a service or `None` (`def registry_service(...) -> RegistryService | None`)."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "getattr":
+            target = ast.unparse(node.args[0]) if node.args else ""
+            name = node.args[1].value if len(node.args) > 1 and isinstance(node.args[1], ast.Constant) else ""
+            if target.endswith(".app") or name in ("session", "services"):
+                found.append(f"{path.relative_to(SRC)}:{node.lineno} {ast.unparse(node)}")
+        elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and node.returns is not None:
+            returns = ast.unparse(node.returns)
+            if re.fullmatch(r"\w*Services? \| None", returns):
+                found.append(f"{path.relative_to(SRC)}:{node.lineno} def {node.name} -> {returns}")
+    return found
+
+
+def test_screens_reach_services_only_through_the_context() -> None:
+    """Issue 35: screens and panes read `ctx.services` (a lost session raises `NotConnected`, said once by
+    the app); no `getattr(widget.app, "session", None)` and no hand-written service accessor is left in the
+    TUI."""
+    found = [hit for path in sorted((SRC / "tui").rglob("*.py")) for hit in _session_lookups(path)]
+    assert found == []

@@ -1,14 +1,14 @@
 """The base of labdeck's full screens: header, body, status bar and footer; read-only mode through
 `check_action` (actions listed in `MUTATING_ACTIONS` are hidden and disabled); the data-age clock.
 `ScopedScreen` adds the project or group path prompt of the screens about one path; `StatusTableScreen` is
-one table under a status line that also shows refusals; `FormDialog` is the modal form that checks its
-fields before it closes.
+one table under a status line that also shows refusals. The form that writes is the kit's
+(`kit/forms.FormDialog`).
 """
 
 from __future__ import annotations
 
 from functools import cache
-from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -33,7 +33,6 @@ if TYPE_CHECKING:
     from labdeck.tui.areas import AreaRequest
     from labdeck.tui.watch import Watcher
 
-T = TypeVar("T")
 
 
 @cache
@@ -58,7 +57,7 @@ class LabdeckScreen(PanePolicy, FormKeys, Screen[None]):
 
     IS_DIALOG = False
     AREA: ClassVar[str | None] = None
-    # MUTATING_ACTIONS, FEATURE_ACTIONS, ROW_ACTIONS: the pane policy (`tui.pane_policy`), as every tab has
+    # MUTATING_ACTIONS, FEATURE_ACTIONS, ROW_ACTIONS: the pane policy (`kit/pane_policy.py`), as every tab has
     # The footer, per pane (the id of the focused widget or of one of its parents; "" for the rest): the
     # actions it shows, most useful first (`widgets.footer`); the rest are in `?`.
     FOOTER_PANES: ClassVar[dict[str, tuple[str, ...]]] = {}

@@ -1,10 +1,10 @@
 """`:groups`: the group tree (subgroups load when a node is expanded) beside the selected group's detail in
 tabs: Projects, Subgroups, Members, Labels, Badges, Variables, Iterations, and Export and import.
 
-Each tab is a pane (declared once in `tab_list.GROUP_TABS`), made when the tab is first shown for a group,
-then shown each group chosen in the tree (`pane_tabs.PaneTabs`); it loads, gates its features, refuses in
-read-only mode and offers its own keys (Members and Variables are the members and variables panes of every
-owner, `screens/panes/`; the others only a group has, `groups/panes/`). Lists come through the client's
+Each tab is a pane of the kit (declared once in `tab_list.GROUP_TABS`), made when the tab is first shown for
+a group, then shown each group chosen in the tree (`pane_tabs.PaneTabs`); it loads, gates its features,
+refuses in read-only mode and offers its own keys (Members and Variables are the kit's panes of every owner;
+the others only a group has, `groups/panes/`). Lists come through the client's
 cache, so revisiting costs no request until `r`, which reads the pane in front again. The screen's own
 keys: the tabs (`[`, `]`), the tree (`t`) and the group's export (`E`, `actions.py`). Server text is shown
 as `rich.text.Text`, never markup.

@@ -1,9 +1,9 @@
 """The tabs of `:groups`, each declared once (`GroupTab`): its key, its title and its pane (`pane(screen,
-owner)`: a pane widget made for the selected group, `panes/owned.OwnerPane`, as the project view's tabs
-are: it declares its own columns, load, keys, footer and policy, and follows the group chosen in the tree).
-The Members and Variables tabs are the members and variables panes of every owner (`screens/panes/`); the
-others are panes only a group has (`groups/panes/`). The screen and its actions read only these
-declarations, never a tab's name: a new tab is one pane module and one entry here."""
+owner)`: a pane of the kit made for the selected group, `kit/panes.OwnerPane`, as the project view's tabs
+are: it declares its own columns, keys, footer and policy, loads as the kit loads, and follows the group
+chosen in the tree). The Members and Variables tabs are the kit's panes of every owner; the others are
+panes only a group has (`groups/panes/`). The screen and its actions read only these declarations, never a
+tab's name: a new tab is one pane and one entry here."""
 
 from __future__ import annotations
 
