@@ -81,3 +81,17 @@ async def test_a_job_token_is_told_the_branches_are_out_of_its_reach(tiny_sandbo
         pane = await open_branches(pilot, tiny_sandbox)
         await until(pilot, lambda: pane.table.empty_text == "Not reachable with a CI job token", "the reason")
         assert pane.table.rows == [] and branch_reads(app) == 0
+
+
+async def test_the_branches_are_read_when_the_tab_is_first_shown(tiny_sandbox: Sandbox) -> None:
+    """The project view opens on another tab without asking for the branches (`READ_WHEN_SHOWN`)."""
+    app = make_app(transport_factory=tiny_sandbox.factory)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        view = ProjectViewScreen(tiny_sandbox.project(), tab="wiki", now=tiny_sandbox.now)
+        await app.push_screen(view)
+        await settle(pilot, rounds=2)
+        assert branch_reads(app) == 0
+        view.show_tab("branches")
+        await until(pilot, lambda: view.query_one(BranchesPane).table.rows, "the branches")
+        assert branch_reads(app) == 1

@@ -17,7 +17,6 @@ from textual.containers import Vertical
 from textual.screen import Screen
 from textual.widgets import Checkbox, Input, Select, Static
 
-from labdeck.tui.context import Context, context_of
 from labdeck.tui.keymap import bindings_of
 from labdeck.tui.kit.pane_policy import PanePolicy
 from labdeck.tui.links import copy_text, open_link, reference_of, web_url_of
@@ -76,11 +75,6 @@ class LabdeckScreen(PanePolicy, FormKeys, Screen[None]):
         super().__init__(name=name, id=id, classes=classes)
         self.data_loaded_at: float | None = None
         self.watcher: Watcher | None = None
-
-    @property
-    def ctx(self) -> Context:
-        """The console's typed context: session and services, policy, jobs, clock, navigation."""
-        return context_of(self)
 
     def compose(self) -> ComposeResult:
         yield Header(icon="◆")  # (`textual_internals.Header`: Textual's, safe while it is removed)

@@ -257,9 +257,9 @@ class DeploymentsScreen(ScopedScreen):
             self.open_detail(event.row)
 
     def open_detail(self, deployment: Deployment) -> None:
-        service, scope = self.ctx.services.deployments, self.scope
+        ctx, scope = self.ctx, self.scope  # the services are read when the detail reads, in its worker
         self.app.push_screen(DeploymentDetailScreen(
-            deployment, lambda: service.merge_requests(scope, deployment.id)))
+            deployment, lambda: ctx.services.deployments.merge_requests(scope, deployment.id)))
 
     def action_set_status(self) -> None:
         deployment = self.table.cursor_row

@@ -46,6 +46,7 @@ def branch_detail(branch: Branch) -> Text:
 
 class BranchesPane(ListPane):
     LISTING = bindings.PROJECT_BRANCHES
+    READ_WHEN_SHOWN = True
     ENTER_OPENS_DETAIL = True
 
     def __init__(self, owner: Owner, *, id: str | None = None) -> None:

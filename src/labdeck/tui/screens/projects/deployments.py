@@ -190,9 +190,9 @@ class ProjectDeploymentsTab(LoadedPane[DeploymentsRead]):
             self.open_detail(event.row)
 
     def open_detail(self, deployment: Deployment) -> None:
-        service, project = self.ctx.services.deployments, self.project.id
+        ctx, project = self.ctx, self.project.id  # the services are read when the detail reads, in its worker
         self.app.push_screen(DeploymentDetailScreen(
-            deployment, lambda: service.merge_requests(project, deployment.id)))
+            deployment, lambda: ctx.services.deployments.merge_requests(project, deployment.id)))
 
     def action_protected(self) -> None:
         from labdeck.tui.screens.deployments.protected_environments import ProtectedEnvironmentsScreen
