@@ -5,7 +5,7 @@ focused on the saved row and read again. A delete asks first. What a change says
 (`DONE`, `done_text`).
 
 It may use the kit (`kit/panes.py`, `kit/forms.py`) and the write mechanism (`tui/writes.py`); the editors
-themselves are the areas' (`:groups`' labels and badges: `screens/groups/editors.py`).
+themselves are declared by the areas whose rows they edit (`:groups`' labels and badges).
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
-"""`:variables` (administrators): the instance's CI/CD variables (`/admin/ci/variables`): the variables pane
-(`panes/variables.py`) of the instance (`owner.INSTANCE`): `a` adds and `e` edits through the variables
+"""`:variables` (administrators): the instance's CI/CD variables (`/admin/ci/variables`): the kit's variables
+pane (`kit/variables_pane.py`) over the instance (`kit/owner.INSTANCE`): `a` adds and `e` edits through the variables
 form (key rules, values of at most 10,000 characters, masking rules), `x` deletes after the key is typed,
 `m` reveals a masked value, `y` copies a value (the notification never shows it). A refusal by the server
 (403 for a non-administrator, the instance variable limit, ...) is shown with its status and message,
