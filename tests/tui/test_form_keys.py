@@ -14,8 +14,7 @@ from textual.command import CommandPalette
 from textual.containers import Vertical
 from textual.widgets import Button, Input, Static
 
-from labdeck.tui.screens.base import FormDialog, Problem
-from labdeck.tui.screens.groups.forms import Field, FormScreen
+from labdeck.tui.kit.forms import Field, FormDialog, FormScreen, Problem
 
 SIZE = (120, 36)
 

@@ -210,6 +210,8 @@ PROJECT_TAG_CREATE = E("POST", _PROJECT + "/repository/tags")
 PROJECT_TAG = E("GET", _PROJECT + "/repository/tags/{tag:path}")
 PROJECT_TAG_DELETE = E("DELETE", _PROJECT + "/repository/tags/{tag:path}",
                        undo=TagDeletion(PROJECT_TAG_CREATE))
+# doc/api/branches.md, sorted by name; a CI job token is not let in (not in doc/ci/jobs/ci_job_token.md)
+PROJECT_BRANCHES = E("GET", _PROJECT + "/repository/branches", paged=True)
 _DOMAINS = _PROJECT + "/pages/domains"
 PROJECT_PAGES_DOMAINS = E("GET", _DOMAINS, paged=True)
 PROJECT_PAGES_DOMAIN_CREATE = E("POST", _DOMAINS, also=("/pages/domains",))

@@ -28,11 +28,11 @@ from labdeck.tui import capabilities, commands
 from labdeck.tui.app_base import AppBase
 from labdeck.tui.area_commands import AreaActionCommands
 from labdeck.tui.areas import Area, AreaRequest, find_area
-from labdeck.tui.context import Context
+from labdeck.tui.context import Context, NotConnected
 from labdeck.tui.jobs import Job, JobCentre, JobOutcome
 from labdeck.tui.keymap import binding_ids, check_keymap
+from labdeck.tui.kit.pane_policy import PanePolicy
 from labdeck.tui.navigation import HOME, Navigator, home_screen
-from labdeck.tui.pane_policy import PanePolicy
 from labdeck.tui.screens.form_keys import FormKeys, is_typing
 from labdeck.tui.session import TransportFactory, cache_dir, open_session, state_dir
 from labdeck.tui.textual_internals import (
@@ -347,8 +347,9 @@ class LabdeckApp(AppBase):
 
     async def run_action(self, action: Any, default_namespace: Any = None, namespaces: Any = None) -> bool:
         """Every action, as Textual runs it; an action on a row whose id could not be read (tolerant
-        reading) is refused here with the reason, before its screen sees it (`identity_refusal`), and a
-        row action takes the row the cursor shows as the key is pressed (`row_action_starts`)."""
+        reading) is refused here with the reason, before its screen sees it (`identity_refusal`), a row
+        action takes the row the cursor shows as the key is pressed (`row_action_starts`), and an action
+        that needs the session when there is none says so (`say_not_connected`)."""
         refuse = getattr(default_namespace, "identity_refusal", None)  # a LabdeckScreen's
         starts = getattr(default_namespace, "row_action_starts", None)  # the kit's (`PanePolicy`)
         if callable(starts) and isinstance(action, str):
@@ -358,7 +359,11 @@ class LabdeckApp(AppBase):
             if refusal is not None:
                 self.notify(refusal, severity="warning", markup=False)
                 return True
-        return await super().run_action(action, default_namespace, namespaces)
+        try:
+            return await super().run_action(action, default_namespace, namespaces)
+        except NotConnected:  # an action read `ctx.services` with no session: said once, never a crash
+            self.say_not_connected()
+            return True
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "back":

@@ -26,7 +26,7 @@ from labdeck.api.models.issues import Issue
 from labdeck.domain.completion import Kind
 from labdeck.domain.label_edits import label_edit
 from labdeck.domain.replacements import replaced_text
-from labdeck.tui.screens.base import FormDialog, Problem
+from labdeck.tui.kit.forms import FormDialog, Problem
 from labdeck.tui.screens.confirm import Cancellable
 from labdeck.tui.widgets.completion import list_input, single_input
 from labdeck.tui.widgets.text_editor import TextEditor

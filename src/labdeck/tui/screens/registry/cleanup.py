@@ -58,7 +58,7 @@ from labdeck.tui.screens.registry.cleanup_preview import (
     timestamps,
     why_text,
 )
-from labdeck.tui.screens.registry.registry import POLL_TIMEOUT, registry_service
+from labdeck.tui.screens.registry.registry import POLL_TIMEOUT
 from labdeck.tui.widgets.resource_table import ResourceTable
 from labdeck.tui.widgets.resource_view import ResourceView
 from labdeck.tui.workers import is_live
@@ -220,8 +220,7 @@ class RegistryCleanupScreen(LabdeckScreen):
 
     # -- the lock -------------------------------------------------------------------------------------
     def lock_remaining(self) -> float | None:
-        service = registry_service(self)
-        return service.lock_remaining(self.repository.id) if service is not None else None
+        return self.ctx.services.registry.lock_remaining(self.repository.id)
 
     def update_lock(self) -> None:
         remaining = self.lock_remaining()
@@ -275,9 +274,9 @@ class RegistryCleanupScreen(LabdeckScreen):
     def start_bulk_delete(self, names: list[str]) -> Job | None:
         """Delete exactly `names` (what the preview listed), then report any difference the read-back
         finds as failed items: a name still there, or a name gone that the preview kept."""
-        service = registry_service(self)
-        if service is None or self.repository.project_id is None:
+        if self.repository.project_id is None:
             return None
+        service = self.ctx.services.registry
         project, repo_id, targets = self.repository.project_id, self.repository.id, set(names)
         seen = [tag.name for tag in self.tags]
 

@@ -32,7 +32,7 @@ from textual.widgets import Static
 
 from labdeck.api.errors import NotFound
 from labdeck.api.models.registry import RegistryRepository, RegistryTagDetail
-from labdeck.api.registry import RegistryService, format_age, format_size
+from labdeck.api.registry import format_age, format_size
 from labdeck.domain.journal_rules import REGISTRY_NO_INVERSE
 from labdeck.domain.registry_sizes import SIZE_MEANS, TAG_SIZE_MEANS
 from labdeck.tui.areas import AreaRequest
@@ -59,13 +59,6 @@ from labdeck.tui.widgets.table_model import Column
 from labdeck.tui.workers import is_live
 
 POLL_TIMEOUT = 600.0
-
-
-def registry_service(node: DOMNode) -> RegistryService | None:
-    """The session's registry service (it keeps the session's record of bulk deletes sent and the tag
-    cache), or None when no instance is connected."""
-    session = context_of(node).session
-    return session.services.registry if session is not None else None
 
 
 def _timestamp(value: datetime | None) -> float:
@@ -120,9 +113,9 @@ class RegistryScreen(ScopedScreen):
 
     @work(exclusive=True, group="registry-repositories")
     async def load_repositories(self) -> None:
-        service = registry_service(self)
-        if service is None or not self.scope:
+        if not self.scope:
             return
+        service = self.ctx.services.registry
         where = self.query_one("#registry-where", Static)
         self.table.loading_more = True
         try:
@@ -143,7 +136,7 @@ class RegistryScreen(ScopedScreen):
 
     @work(exclusive=True, group="registry-sizes")
     async def load_sizes(self, repos: list[RegistryRepository]) -> None:
-        await read_sizes(self, registry_service(self), self.table, repos, self.sizes)
+        await read_sizes(self, self.ctx.services.registry, self.table, repos, self.sizes)
 
     def on_resource_table_row_selected(self, event: ResourceTable.RowSelected) -> None:
         if isinstance(event.row, RegistryRepository):
@@ -207,9 +200,9 @@ def ask_delete_repository(owner: DOMNode, repo: RegistryRepository, reload: Call
 def delete_repository(owner: DOMNode, repo: RegistryRepository, reload: Callable[[], object]) -> Job | None:
     """Delete `repo` as a job that follows the deletion until it is gone, then `reload` if `owner` is
     still open."""
-    service = registry_service(owner)
-    if service is None or repo.project_id is None:
+    if repo.project_id is None:
         return None
+    service = context_of(owner).services.registry
     project_id, repo_id = repo.project_id, repo.id
 
     async def run(job: Job) -> None:
@@ -302,9 +295,7 @@ class RegistryTagsScreen(LabdeckScreen):
 
     @work(exclusive=True, group="registry-tags")
     async def load_tags(self, refresh: bool = False) -> None:
-        service = registry_service(self)
-        if service is None:
-            return
+        service = self.ctx.services.registry
         title = self.query_one("#registry-tags-title", Static)
         name = self.repository.path or self.repository.display_name
 
@@ -362,23 +353,18 @@ class RegistryTagsScreen(LabdeckScreen):
             tags = [self.table.cursor_row]
         if not tags:
             return
-        action = self.tags_action([t.name for t in tags])
-        if action is not None:
-            where = self.repository.path or self.repository.display_name
-            confirm_bulk(self, action, BulkQuestion(
-                "Delete tags", f"Delete {counted(len(tags), 'tag')} of {where}? Blobs stay until garbage "
-                "collection.", "Delete", irreversible=REGISTRY_NO_INVERSE), table=self.table)
+        where = self.repository.path or self.repository.display_name
+        confirm_bulk(self, self.tags_action([t.name for t in tags]), BulkQuestion(
+            "Delete tags", f"Delete {counted(len(tags), 'tag')} of {where}? Blobs stay until garbage "
+            "collection.", "Delete", irreversible=REGISTRY_NO_INVERSE), table=self.table)
 
-    def delete_tags(self, names: list[str]) -> Job | None:
-        """Delete `names` now (no confirmation): the job, or None without a session."""
-        action = self.tags_action(names)
-        return None if action is None else start_bulk(self, action, table=self.table)
+    def delete_tags(self, names: list[str]) -> Job:
+        """Delete `names` now (no confirmation): the job."""
+        return start_bulk(self, self.tags_action(names), table=self.table)
 
-    def tags_action(self, names: list[str]) -> BulkAction[str] | None:
+    def tags_action(self, names: list[str]) -> BulkAction[str]:
         """Deleting each tag of `names`, one request each, as one bulk action."""
-        service = registry_service(self)
-        if service is None:
-            return None
+        service = self.ctx.services.registry
         project, repo_id = self.project, self.repository.id
 
         async def delete(name: str) -> tuple[bool, str]:

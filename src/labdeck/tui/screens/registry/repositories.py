@@ -84,11 +84,9 @@ def repository_detail(repo: RegistryRepository, sizes: Sizes | None = None) -> T
 
 def known_sizes(owner: DOMNode, repos: list[RegistryRepository], sizes: Sizes) -> list[RegistryRepository]:
     """Fill `sizes` with what this session already knows (no request); the repositories still to read."""
-    session = context_of(owner).session
-    if session is None:
-        return []
-    known = known_for(session.client)
-    instance = session.client.settings.base_url
+    client = context_of(owner).services.client
+    known = known_for(client)
+    instance = client.settings.base_url
     missing = []
     for repo in repos:
         record = known.get(instance, repo.id)
@@ -99,11 +97,11 @@ def known_sizes(owner: DOMNode, repos: list[RegistryRepository], sizes: Sizes) -
     return missing
 
 
-async def read_sizes(owner: DOMNode, service: RegistryService | None, table: ResourceTable,
+async def read_sizes(owner: DOMNode, service: RegistryService, table: ResourceTable,
                      repos: list[RegistryRepository], sizes: Sizes) -> None:
     """The sizes not known yet, read a few repositories at a time; each row redrawn as its size comes."""
     missing = known_sizes(owner, repos, sizes)
-    if service is None or not missing:
+    if not missing:
         return
 
     def found(repo: RegistryRepository, figure: Figure | LabdeckError) -> None:
