@@ -1,8 +1,9 @@
-"""What a session already knows of registry repositories' storage (from tag details it read), so that the
-overview and the registry list can name a repository's size without a single request: its unique blobs
-(`domain.registry_sizes`, the one definition). One record per client (`known_for`):
-what one session read never shows in another. The service keeps it true as it changes the registry: a tag
-it deletes leaves the figure, a tag list it reads drops the tags gone since, a deleted repository goes."""
+"""What a session already knows of registry repositories' storage (from tag details it read, or GitLab's own
+deduplicated size of the repository), so that the overview and the registry list can name a repository's size
+without a single request: its unique blobs (`domain.registry_sizes`, the one definition). One record per
+client (`known_for`): what one session read never shows in another. The service keeps it true as it changes
+the registry: a tag it deletes leaves the figure, a tag list it reads drops the tags gone since, a deleted
+repository goes; a size GitLab gave (no tags held to take off) goes as soon as the tags change."""
 
 from __future__ import annotations
 
@@ -46,6 +47,12 @@ class KnownRepositories:
         self._known[(instance, repository_id)] = KnownRepository(
             instance, repository_id, path, project, len(held), repository_size(held), self.clock(), held)
 
+    def record_size(self, instance: str, repository_id: int, path: str, project: str, tags: int,
+                    size: Figure) -> None:
+        """Note a repository's size as the instance gave it (no tag read): `tags` is its tag count."""
+        self._known[(instance, repository_id)] = KnownRepository(
+            instance, repository_id, path, project, tags, size, self.clock())
+
     def forget_tags(self, instance: str, repository_id: int, names: Iterable[str]) -> None:
         """Tags deleted: the repository's figure without them."""
         gone = set(names)
@@ -62,7 +69,9 @@ class KnownRepositories:
 
     def _keep(self, instance: str, repository_id: int, keep: Callable[[str], bool]) -> None:
         known = self._known.get((instance, repository_id))
-        if known is not None and not all(keep(tag.name) for tag in known.held):
+        if known is not None and known.tags and not known.held:  # a size given whole: it is out of date
+            self.forget(instance, repository_id)
+        elif known is not None and not all(keep(tag.name) for tag in known.held):
             self.record(instance, repository_id, known.path, known.project,
                         (tag for tag in known.held if keep(tag.name)))
 

@@ -190,7 +190,8 @@ def repository_json(ctx: Ctx, repo: Repository, *, single: bool = False) -> dict
         api = f"{ctx.base}/api/v4/projects/{repo.project_id}"
         out["delete_api_path"] = f"{api}/registry/repositories/{repo.id}"
     if single and ctx.params.bool("size", False):  # deduplicated: the unique blobs (`domain.registry_sizes`)
-        out["size"] = repository_size(repo)
+        # where the registry has no metadata database GitLab exposes the key all the same, as null
+        out["size"] = repository_size(repo) if ctx.options.registry_sizes else None
     return out
 
 

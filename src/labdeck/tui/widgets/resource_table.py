@@ -140,6 +140,14 @@ class ResourceTable(TableActions, TableLines, ScrollView, can_focus=True):
         """The rows after filter and sort, in display order."""
         return self.model.visible_rows
 
+    def rows_on_screen(self) -> list[Any]:
+        """The rows drawn now (after filter and sort), top to bottom: what a column read on demand reads
+        (the registry's sizes)."""
+        if not self.is_mounted:
+            return []
+        model, top = self.model, max(round(self.scroll_y), 0)
+        return [model.visible_row(i) for i in range(top, min(top + self._rows_height(), model.visible_count))]
+
     @property
     def cursor_row(self) -> Any | None:
         return self.model.cursor_row

@@ -1,6 +1,7 @@
 """The project view's Registry tab: the project's container repositories with their tag counts, ids and
 sizes (unique blobs), as `:registry` lists them (its columns, cells, detail and size reads; read when the tab
-is first shown), and their tags through `:registry`'s own screens.
+is first shown; sizes for the rows shown, `registry/size_column.py`), and their tags through `:registry`'s
+own screens.
 
 - `enter` opens a repository's tags (`registry.RegistryTagsScreen`: every tag's detail, `space` marks and
   `x` deletes exactly the marked tags, one request each, as a job).
@@ -28,13 +29,8 @@ from labdeck.api.models.registry import RegistryRepository
 from labdeck.tui.clock import Now, now_of
 from labdeck.tui.pane_policy import PanePolicy
 from labdeck.tui.screens.registry.registry import RegistryTagsScreen, ask_delete_repository, registry_service
-from labdeck.tui.screens.registry.repositories import (
-    Sizes,
-    known_sizes,
-    read_sizes,
-    repository_columns,
-    repository_detail,
-)
+from labdeck.tui.screens.registry.repositories import repository_columns, repository_detail
+from labdeck.tui.screens.registry.size_column import SizeReader, Sizes, known_sizes
 from labdeck.tui.widgets.footer import LIST_KEYS
 from labdeck.tui.widgets.resource_table import ResourceTable
 from labdeck.tui.widgets.resource_view import ResourceView
@@ -59,7 +55,8 @@ class ContainerRegistryTab(PanePolicy, Widget):
         self.project = project
         self.now = now_of(self, now)
         self.read = False
-        self.sizes: Sizes = {}
+        self.sizes = Sizes()
+        self.size_reader = SizeReader(self, self.sizes, lambda: self.table, lambda: registry_service(self))
 
     def compose(self) -> ComposeResult:
         yield Static("", markup=False, id="project-containers-where")
@@ -70,6 +67,9 @@ class ContainerRegistryTab(PanePolicy, Widget):
     @property
     def table(self) -> ResourceTable:
         return self.query_one("#project-containers-view", ResourceView).table
+
+    def on_mount(self) -> None:
+        self.size_reader.watch()
 
     def on_show(self) -> None:
         if not self.read:  # read when the tab is first shown, not with every tab of the view
@@ -93,16 +93,19 @@ class ContainerRegistryTab(PanePolicy, Widget):
             return
         finally:
             self.table.loading_more = False
+        self.size_reader.stop()
         self.sizes.clear()
         known_sizes(self, repos, self.sizes)
         self.table.set_rows(repos)
+        self.size_reader.rows_set()  # the sizes of the rows shown (and the cursor's), read as they are shown
         total = sum(r.tags_count or 0 for r in repos)
         where.update(Text(f"{len(repos)} repositories, {total:,} tags", style="dim"))
-        self.load_sizes(repos)
 
-    @work(exclusive=True, group="project-containers-sizes")
-    async def load_sizes(self, repos: list[RegistryRepository]) -> None:
-        await read_sizes(self, registry_service(self), self.table, repos, self.sizes)
+    def on_resource_table_row_highlighted(self, event: ResourceTable.RowHighlighted) -> None:
+        self.size_reader.soon()
+
+    def on_resource_table_state_changed(self, event: ResourceTable.StateChanged) -> None:
+        self.size_reader.soon()  # filtered or sorted: other rows are shown
 
     def changed(self) -> None:
         """A job deleted tags or a repository: the counts are read again (if the tab is still open)."""
