@@ -172,7 +172,8 @@ def start_process(options: SandboxOptions | None = None, host: str = "127.0.0.1"
                "--fault-seed", str(options.fault_seed), "--async-delay", str(options.async_delay),
                "--edition", options.edition, "--gitlab-version", options.gitlab_version,
                *(() if options.graphql else ("--no-graphql",)),
-               *(() if options.registry_sizes else ("--no-registry-sizes",)), "--until-stdin-closes", "--quiet"]
+               *(() if options.registry_sizes else ("--no-registry-sizes",)),
+               "--until-stdin-closes", "--quiet"]
     try:
         process = subprocess.Popen(command, pass_fds=(sock.fileno(),), stdin=subprocess.PIPE,
                                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,

@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 
 from rich.text import Text
+from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
@@ -86,9 +87,11 @@ class RegistryCleanupScreen(LabdeckScreen):
     ]
 
     def __init__(self, repository: RegistryRepository, tags: list[RegistryTagDetail], *,
-                 now: Now | None = None, on_deleted: Callable[[set[str]], None] | None = None) -> None:
+                 now: Now | None = None, on_deleted: Callable[[set[str]], None] | None = None,
+                 on_layers: Callable[[list[RegistryTagDetail]], None] | None = None) -> None:
         super().__init__()
         self.on_deleted = on_deleted  # the tag list under the panel, told when a cleanup job finished
+        self.on_layers = on_layers  # and told the tags with their layers, once read here
         self.repository = repository
         self.now = now_of(self, now)
         self.tags = list(tags)
@@ -99,6 +102,7 @@ class RegistryCleanupScreen(LabdeckScreen):
         self.rules: CleanupRules | None = None
         self.plan: CleanupPlan | None = None
         self._table_timer: Timer | None = None
+        self.reading_layers = False
 
     @property
     def repo_label(self) -> str:
@@ -142,7 +146,31 @@ class RegistryCleanupScreen(LabdeckScreen):
         self.query_one("#cleanup-delete", Input).focus()
         self.update_lock()
         self.set_interval(1.0, self.update_lock)
+        if any(tag.layers is None and tag.digest for tag in self.tags) and registry_service(self) is not None:
+            self.reading_layers = True
+            self.read_layers()
         self.recompute()
+
+    @work(exclusive=True, group="cleanup-layers")
+    async def read_layers(self) -> None:
+        """The manifests' layers, read once the preview is shown: only the frees figure needs them (a layer
+        several images share counted once); until they come it is an upper bound and says so."""
+        service = registry_service(self)
+        if service is None:
+            return
+        try:
+            tags = await service.add_layers(self.repository.project_id or 0, self.repository.id, self.tags,
+                                            path=self.repository.path)
+        finally:
+            self.reading_layers = False
+        if [t.name for t in tags] != [t.name for t in self.tags]:  # a cleanup changed them meanwhile
+            self.recompute()
+            return
+        self.tags = tags
+        self.planner = CleanupPlanner([t.to_tag_info() for t in tags])
+        self.recompute()
+        if self.on_layers is not None:
+            self.on_layers(tags)
 
     # -- rules and preview ----------------------------------------------------------------------------
     def read_rules(self) -> tuple[CleanupRules | None, list[str]]:
@@ -180,7 +208,8 @@ class RegistryCleanupScreen(LabdeckScreen):
             self.query_one("#cleanup-histogram", Static).update("")
         else:
             self.plan = self.planner.plan(rules, self.now())
-            self.query_one("#cleanup-summary", Static).update(summary_text(self.plan))
+            self.query_one("#cleanup-summary", Static).update(summary_text(self.plan,
+                                                                           reading_layers=self.reading_layers))
             if self._times is None or len(self._times) != len(self.plan.tags):
                 self._times = timestamps(self.plan)
             self.query_one("#cleanup-histogram", Static).update(

@@ -322,8 +322,9 @@ class RegistryTagsScreen(LabdeckScreen):
 
         self.table.loading_more = True
         try:
+            # the layers only where a figure needs them: the cleanup panel reads them once it shows its plan
             self.details = await service.tag_details(self.project, self.repository.id, on_progress=progress,
-                                                     refresh=refresh, path=self.repository.path)
+                                                     refresh=refresh, path=self.repository.path, layers=False)
         finally:
             self.table.loading_more = False
         self.details.sort(key=lambda t: -_timestamp(t.created_at))
@@ -348,7 +349,12 @@ class RegistryTagsScreen(LabdeckScreen):
         from labdeck.tui.screens.registry.cleanup import RegistryCleanupScreen
 
         self.app.push_screen(RegistryCleanupScreen(self.repository, self.details, now=self.now,
-                                                   on_deleted=self.tags_deleted))
+                                                   on_deleted=self.tags_deleted, on_layers=self.layers_read))
+
+    def layers_read(self, details: list[RegistryTagDetail]) -> None:
+        """The cleanup panel read the tags' layers: the next panel opened here has them."""
+        if {d.name for d in details} == {d.name for d in self.details}:
+            self.details = sorted(details, key=lambda t: -_timestamp(t.created_at))
 
     def tags_deleted(self, names: set[str]) -> None:
         """A cleanup job removed `names`: this list and the repositories list reload from the server (no
