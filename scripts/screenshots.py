@@ -6,14 +6,18 @@
 
 Each shot starts the app the way `--demo` does (the embedded sandbox at demo scale, signed in as root), but
 in-process and with the sandbox's clock standing still, so that a shot changes only when the layout does. A
-shot is the keys a person would type; run this again after a change of layout and commit the pictures.
+shot is the keys a person would type; run this again after a change of layout and commit the pictures. The
+shots use a state and cache folder of their own, made fresh for the run: the user's undo journal, theme and
+cache never reach a picture.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import sys
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -108,11 +112,22 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     columns, rows = (int(n) for n in args.size.lower().split("x"))
     args.out.mkdir(parents=True, exist_ok=True)
-    for shot in SHOTS:
-        if args.only and shot.name not in args.only:
-            continue
-        path = asyncio.run(take(shot, args.out, (columns, rows)))
-        print(f"{shot.name}: {path}")
+    kept = {name: os.environ.get(name) for name in ("LABDECK_STATE", "LABDECK_CACHE_DIR")}
+    with tempfile.TemporaryDirectory(prefix="labdeck-shots-") as private:
+        os.environ["LABDECK_STATE"] = str(Path(private) / "state" / "state.json")
+        os.environ["LABDECK_CACHE_DIR"] = str(Path(private) / "cache")
+        try:
+            for shot in SHOTS:
+                if args.only and shot.name not in args.only:
+                    continue
+                path = asyncio.run(take(shot, args.out, (columns, rows)))
+                print(f"{shot.name}: {path}")
+        finally:
+            for name, value in kept.items():
+                if value is None:
+                    os.environ.pop(name, None)
+                else:
+                    os.environ[name] = value
     return 0
 
 

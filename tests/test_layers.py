@@ -1,6 +1,7 @@
 """The layer rules of the design: domain imports nothing of ours, api/domain/sandbox never import Textual,
 domain never imports httpx, sandbox never imports the client, config sits below the TUI, nothing but the entry
-point imports the headless commands, and no import cycle joins modules of different folders."""
+point imports the headless commands, no import cycle joins modules of different folders, and no import-time
+cycle joins modules of one folder (the client's and the table's parts import one way even for types)."""
 
 from __future__ import annotations
 
@@ -77,6 +78,21 @@ def test_config_sits_below_the_tui() -> None:
     assert _offenders("config", ("labdeck.tui", "labdeck.sandbox", "labdeck.cli")) == []
 
 
+def test_config_uses_three_parts_of_the_api_only() -> None:
+    """docs/design.md: `config` imports the connection settings, the errors and private files of `api`."""
+    allowed = ("labdeck.api.settings", "labdeck.api.errors", "labdeck.api.private_files")
+    used = {name for names in _layer_imports("config").values() for name in names
+            if name.startswith("labdeck.api") and name != "labdeck.api"}
+    assert {name for name in used if not name.startswith(allowed)} == set()
+
+
+def test_the_tui_starts_the_sandbox_from_launch_only() -> None:
+    """docs/design.md: one module of `tui`, `launch.py`, starts the embedded sandbox for `--demo`."""
+    reaching = {module for module, names in _layer_imports("tui").items()
+                if any(n == "labdeck.sandbox" or n.startswith("labdeck.sandbox.") for n in names)}
+    assert reaching == {"tui/launch.py"}
+
+
 @pytest.mark.parametrize("layer", ["domain", "api", "sandbox", "config", "tui"])
 def test_only_the_entry_point_imports_the_commands(layer: str) -> None:
     assert _offenders(layer, ("labdeck.cli",)) == []
@@ -149,3 +165,92 @@ def test_checker_catches_a_violation(tmp_path: Path) -> None:
     found = _imports(bad)
     assert {"textual.app", "httpx"} <= found
     assert "labdeck.tui.app" not in found
+
+
+# -- cycles inside one folder ------------------------------------------------------------------------------
+# A folder's modules import one way: what runs when a module is imported (its top level, class bodies,
+# `try` and plain `if` blocks) never comes back to it through its own folder. `TYPE_CHECKING` blocks never
+# run, and an import inside a function runs late, when every module is loaded (screens open each other
+# that way: see `test_no_import_cycle_between_folders` for what those may not do).
+
+
+def _top_level_imports(path: Path, *, types: bool = False) -> set[str]:
+    """The absolute imports a module runs when it is imported (with `types=True`, its `TYPE_CHECKING`
+    imports too); never those inside a function."""
+    names: set[str] = set()
+
+    def visit(body: list[ast.stmt]) -> None:
+        for node in body:
+            if isinstance(node, ast.Import):
+                names.update(alias.name for alias in node.names)
+            elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+                names.add(node.module)
+                names.update(f"{node.module}.{alias.name}" for alias in node.names)
+            elif isinstance(node, ast.If):
+                if types or "TYPE_CHECKING" not in ast.unparse(node.test):
+                    visit(node.body)
+                visit(node.orelse)
+            elif isinstance(node, ast.Try):
+                visit(node.body)
+                for handler in node.handlers:
+                    visit(handler.body)
+                visit(node.orelse)
+                visit(node.finalbody)
+            elif isinstance(node, ast.With | ast.ClassDef):
+                visit(node.body)
+
+    visit(ast.parse(path.read_text(encoding="utf-8")).body)
+    return names
+
+
+def _folder_graph(root: Path, *, types: bool = False) -> dict[str, set[str]]:
+    """Each module of `root` and the modules of its own folder it imports at import time."""
+    paths = {_module_name_in(root, p): p for p in root.rglob("*.py")}
+    folder = {name: path.parent for name, path in paths.items()}
+    return {name: {m for m in _top_level_imports(path, types=types)
+                   if m in paths and m != name and folder[m] == folder[name]}
+            for name, path in paths.items()}
+
+
+def _module_name_in(root: Path, path: Path) -> str:
+    parts = list(path.relative_to(root.parent).with_suffix("").parts)
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def test_no_import_cycle_inside_a_folder() -> None:
+    """Every folder of `src/labdeck` (`api/`, `domain/`, `tui/widgets/`, `tui/screens/...`, `sandbox/`,
+    `config/`, `cli/`): a module's import-time imports never lead back to it through its own folder."""
+    cycles = [sorted(c) for c in _cycles(_folder_graph(SRC))]
+    assert cycles == []
+
+
+@pytest.mark.parametrize("folder", ["api", "tui/widgets"])
+def test_the_client_and_the_table_import_one_way_even_for_types(folder: str) -> None:
+    """`ApiClient` is one module over the parts it uses (addressing, the read-only guard, the page walks),
+    and `ResourceTable` one widget over its model, columns, widths and drawing: no part names the whole,
+    even in a `TYPE_CHECKING` block (issue 35: the client's reads and pages typed against the client, the
+    table's actions and messages against the widget)."""
+    graph = _folder_graph(SRC, types=True)
+    prefix = "labdeck." + folder.replace("/", ".") + "."
+    mine = {name: {m for m in names if m.startswith(prefix)}
+            for name, names in graph.items() if name.startswith(prefix)}
+    assert [sorted(c) for c in _cycles(mine)] == []
+
+
+def test_the_folder_cycle_finder_sees_import_time_cycles_only(tmp_path: Path) -> None:
+    package = tmp_path / "pkg"
+    (package / "sub").mkdir(parents=True)
+    (package / "__init__.py").write_text("")
+    (package / "a.py").write_text("import pkg.b\n")
+    (package / "b.py").write_text("try:\n    from pkg.a import x\nexcept ImportError:\n    pass\n")
+    (package / "c.py").write_text("from typing import TYPE_CHECKING\nimport pkg.a\n"
+                                  "if TYPE_CHECKING:\n    from pkg import d\n")
+    (package / "d.py").write_text("import pkg.c\n")
+    (package / "e.py").write_text("def later():\n    import pkg.f\n")
+    (package / "f.py").write_text("import pkg.e\n")
+    (package / "sub" / "g.py").write_text("import pkg.h\n")
+    (package / "h.py").write_text("import pkg.sub.g\n")
+    graph = _folder_graph(package)
+    assert _cycles(graph) == [{"pkg.a", "pkg.b"}]  # c <-> d only for types, e -> f in a function, g/h apart
+    assert sorted(sorted(c) for c in _cycles(_folder_graph(package, types=True))) == [
+        ["pkg.a", "pkg.b"], ["pkg.c", "pkg.d"]]

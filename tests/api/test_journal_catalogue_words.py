@@ -100,11 +100,17 @@ def sent(endpoint: Endpoint) -> dict[str, Any]:
     return bodies.get(endpoint.name, {})
 
 
-class Instance:
-    """The client the journal sees: request paths as the request log shows them, and reads."""
+class Address:
+    """Request paths as the request log shows them."""
 
     def relative_path(self, path: str) -> str:
         return path.lstrip("/")
+
+
+class Instance:
+    """The client the journal sees: its address, and reads."""
+
+    address = Address()
 
     async def get_json(self, path: str, params: Any = None) -> Any:
         return reads(str(path))

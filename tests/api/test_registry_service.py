@@ -11,12 +11,10 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from pydantic import SecretStr
 from sandbox_clients import ROOT_TOKEN, ClientPool
 
 from labdeck.api.errors import BadRequest, Forbidden, NotFound
 from labdeck.api.registry import BulkDeleteLocked, BulkDeleteLocks, RegistryService, format_wait
-from labdeck.api.settings import ConnectionSettings
 from labdeck.domain.registry_cleanup import CleanupPlanner, CleanupRules
 from labdeck.sandbox.app import create_app
 from labdeck.sandbox.clock import ManualClock
@@ -116,11 +114,9 @@ async def test_permissions_surface_as_typed_errors(world: World) -> None:
     await outsider.delete_tag(GATEWAY, repo.id, "pr-7")  # alice is a developer in acme
     with pytest.raises(NotFound):
         await outsider.project_repositories("hidden-lab/secrets")
-    nosudo = world.connect("glpat-sandbox-root")
-    nosudo.client.settings = ConnectionSettings("http://sandbox.test", token=SecretStr("glpat-sandbox-root"),
-                                                sudo="bob")
+    as_bob = RegistryService(world.pool.client("glpat-sandbox-root", sudo="bob"), world.locks)
     with pytest.raises(Forbidden):
-        await nosudo.delete_tag(GATEWAY, repo.id, "v1.0.0")
+        await as_bob.delete_tag(GATEWAY, repo.id, "v1.0.0")
 
 
 async def test_bulk_delete_and_the_hour_lock(world: World) -> None:

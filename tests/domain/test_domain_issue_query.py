@@ -36,6 +36,18 @@ def test_parse_example() -> None:
     assert len(query.terms) == 16
 
 
+@pytest.mark.parametrize(("text", "labels"), [
+    ("label:bug", ("bug",)),
+    ('label:"good first issue" -label:wontfix label:priority::high label:bug', ("good first issue",
+                                                                                "priority::high", "bug")),
+    ("label:bug label:bug", ("bug",)),
+    ("label:none", ()), ("label:Any", ()), ("-label:bug", ()), ('"label:bug"', ()),
+])
+def test_the_labels_a_query_requires(text: str, labels: tuple[str, ...]) -> None:
+    """What the issues list shows first in its Labels cell (issue 34): the labels every match has."""
+    assert parse(text).required_labels() == labels
+
+
 def test_compile_example_for_global_listing() -> None:
     assert compile(parse(EXAMPLE), GLOBAL) == {
         "labels": "bug",

@@ -12,6 +12,7 @@ from labdeck.tui.widgets.column_widths import (
     MARKER_WIDTH,
     Want,
     column_at,
+    essential_room,
     grow,
     key_index,
     measure,
@@ -69,6 +70,29 @@ def test_at_80_columns_the_least_useful_are_dropped_first() -> None:
     assert 0 not in plan_widths(wants(columns, natural), 100)[:5]  # updated is the first to go
 
 
+def test_the_key_leaves_the_essential_columns_their_floors() -> None:
+    """Issue 34: `:log` at 80 columns showed its path alone; the path (the key) now leaves room for
+    method, status and time, which are essential, before it takes its whole content."""
+    path = Want(120, floor=20, priority=10)
+    method, status, time = (Want(6, fixed=6, priority=8, essential=True),
+                            Want(6, fixed=6, priority=9, essential=True), Want(8, fixed=8, priority=6,
+                                                                               essential=True))
+    error = Want(30, floor=5, priority=4)
+    assert plan_widths([time, method, status, error, path], 79) == [8, 6, 6, 0, 54]
+    assert plan_widths([time, method, status, error, path], 200)[3:] == [30, 144]  # room: all whole
+    assert plan_widths([time, method, status, error, path], 45) == [8, 6, 6, 0, 20]  # the key at its floor
+    assert plan_widths([time, method, status, error, path], 40) == [0, 6, 6, 0, 24]  # no room for all three
+    assert plan_widths([Want(120, floor=20, priority=10), Want(6, fixed=6, priority=1)], 79) == [77, 0]
+
+
+def test_an_essential_column_is_not_dropped_for_a_more_useful_one() -> None:
+    title = Want(60, floor=20, priority=10)
+    state = Want(8, fixed=8, priority=2, essential=True)
+    labels = Want(40, floor=10, priority=5)  # more useful than the state, but not essential
+    assert plan_widths([title, state, labels], 45) == [34, 8, 0]
+    assert plan_widths([title, labels, Want(30, floor=20, priority=4, essential=True)], 56)[2] >= 20
+
+
 def test_equal_priorities_keep_the_first_column_and_drop_from_the_right() -> None:
     wanted = [Want(20, floor=20), Want(20, floor=20), Want(20, floor=20), Want(20, floor=20)]
     assert key_index(wanted) == 0
@@ -90,6 +114,20 @@ def test_renderers_and_clicks_skip_dropped_columns() -> None:
     assert column_at([6, 0, 5], MARKER_WIDTH + 7) == 2
 
 
+def test_a_column_that_says_how_to_fit_is_cut_its_own_way() -> None:
+    """`Column.fitted` (issue 34): the cell for a width its content exceeds; content that fits is drawn as
+    it is, and a column without it is cut at its end."""
+    def keep_end(row: tuple[str, str], width: int) -> str:
+        return "…" + row[0][len(row[0]) - width + 1:]
+
+    columns = [Column("a", "Path", fitted=keep_end), Column("b", "Other")]
+    row = ("group/project#12", "a long value")
+    drawn = "".join(s.text for s in row_segments(row, columns, [8, 6], row, False, Console(width=80)))
+    assert drawn == "  …ject#12 a lon…"
+    whole = "".join(s.text for s in row_segments(row, columns, [16, 12], row, False, Console(width=80)))
+    assert whole == "  group/project#12 a long value"
+
+
 @st.composite
 def tables(draw: st.DrawFn) -> tuple[list[Want], int]:
     count = draw(st.integers(1, 8))
@@ -97,17 +135,20 @@ def tables(draw: st.DrawFn) -> tuple[list[Want], int]:
     for _ in range(count):
         fixed = draw(st.one_of(st.none(), st.integers(1, 20)))
         wanted.append(Want(natural=draw(st.integers(0, 120)), floor=draw(st.integers(1, 30)),
-                           cap=draw(st.integers(1, 60)), fixed=fixed, priority=draw(st.integers(0, 5))))
+                           cap=draw(st.integers(1, 60)), fixed=fixed, priority=draw(st.integers(0, 5)),
+                           essential=draw(st.booleans())))
     return wanted, draw(st.integers(1, 300))
 
 
-def _admitted(want: Want, is_key: bool, available: int) -> int:
-    """What a column took when it was let in: the key its content (or the room), the others their floor."""
+def _admitted(want: Want, is_key: bool, available: int, essential: int = 0) -> int:
+    """What a column took when it was let in: the key its content (or the room, less the `essential`
+    columns' floors and separators), the others their floor."""
     if want.fixed is not None:
         return want.fixed
     if is_key:
         target = want.natural if want.cap is None else min(want.natural, want.cap)
-        return max(1, min(max(want.low, target), available - MARKER_WIDTH))
+        target = max(want.low, min(target, available - MARKER_WIDTH - essential))
+        return max(1, min(target, available - MARKER_WIDTH))
     return want.low
 
 
@@ -124,18 +165,25 @@ def test_plan_properties(table: tuple[list[Want], int]) -> None:
     wanted, available = table
     widths = plan_widths(wanted, available)
     key = key_index(wanted)
-    others = sorted((i for i in range(len(wanted)) if i != key), key=lambda i: (-wanted[i].priority, i))
+    others = sorted((i for i in range(len(wanted)) if i != key),
+                    key=lambda i: (not wanted[i].essential, -wanted[i].priority, i))
     used = total_width(widths)
     shown = [i for i in others if widths[i] > 0]
     dropped = [i for i in others if widths[i] == 0]
-    key_width = _admitted(wanted[key], True, available)
-    assert widths[key] >= key_width  # the key: never dropped, whole when it alone fits
+    essentials = [i for i in others if wanted[i].essential]
+    floors = essential_room(wanted, others, available - wanted[key].low)
+    key_width = _admitted(wanted[key], True, available, floors)
+    assert widths[key] >= key_width  # the key: never dropped, whole when it (and the essentials) fit
     if widths[key] < _admitted(wanted[key], True, 10_000):
-        assert not shown  # the key is cut only when it alone does not fit
+        assert all(wanted[i].essential for i in shown)  # cut only for the essential columns or the room
+    if wanted[key].fixed is None and MARKER_WIDTH + wanted[key].low + sum(1 + wanted[i].low
+                                                                          for i in essentials) <= available:
+        assert all(widths[i] > 0 for i in essentials)  # every essential column shown when its floor fits
     if available >= MARKER_WIDTH + (wanted[key].fixed or 1):
         assert used <= available  # the line fits whenever the key alone can
     unreadable = [i for i in shown if widths[i] < max(wanted[i].low, (_whole(wanted[i], available) + 1) // 2)]
-    assert unreadable in ([], shown[-1:])  # only the least useful shown column may be under half its want
+    if unreadable not in ([], shown[-1:]):  # only the least useful shown column may be under half its want,
+        assert all(wanted[i].essential for i in shown)  # unless only essential ones are left
     assert all(widths[i] >= wanted[i].low for i in shown)  # and never below its floor
     if dropped:  # the most useful dropped one could not be shown, even at its floor, beside readable ones
         halves = [max(wanted[i].low, (_whole(wanted[i], available) + 1) // 2) for i in shown]

@@ -5,10 +5,20 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from rich.text import Text
 
 from labdeck.api.models.issues import Issue
-from labdeck.tui.screens.issues.render import COLUMNS, issue_cells, issue_plains, label_chips
+from labdeck.tui.screens.issues.render import (
+    COLUMNS,
+    issue_cells,
+    issue_columns,
+    issue_plains,
+    label_chips,
+    labels_first,
+    reference_in,
+)
+from labdeck.tui.widgets.table_columns import column_cells
 from labdeck.tui.widgets.table_model import LazyCells, TableModel, plain
 
 
@@ -110,3 +120,41 @@ def test_eager_and_lazy_models_agree() -> None:
     for i in range(eager.visible_count):
         assert eager.visible_key(i) == lazy.visible_key(i)
         assert [plain(c) for c in eager.visible_cells(i)] == [plain(c) for c in lazy.visible_cells(i)]
+
+
+LABELS = make_issue(11, labels=["priority::high", "good first issue", "bug", "ux"]).labels
+
+
+def test_the_labels_a_filter_asks_for_come_first() -> None:
+    """Issue 34: filtered by `label:bug`, the Labels cell begins with `bug` whatever the label order."""
+    assert [label.name for label in labels_first(LABELS, ("bug",))] == ["bug", "priority::high",
+                                                                        "good first issue", "ux"]
+    assert [label.name for label in labels_first(LABELS, ("UX", "bug"))][:2] == ["bug", "ux"]
+    assert labels_first(LABELS, ()) is LABELS
+    cells = column_cells(issue_columns(lambda: ("bug",)))(make_issue(11, labels=["priority::high", "bug"]))
+    assert plain(cells[3]).startswith(" bug ")
+
+
+@pytest.mark.parametrize(("width", "shown"), [
+    (60, " priority::high   good first issue   bug   ux "),
+    (40, " priority::high   good first issue  +2"),
+    (25, " priority::high  +3"),
+    (19, " priority::high  +3"),
+    (18, " priority::hig… +3"),
+    (4, " pr…"),
+])
+def test_labels_in_a_narrow_cell_are_whole_ones_and_a_count_of_the_rest(width: int, shown: str) -> None:
+    chips = label_chips(LABELS, width)  # at 4: no room for a count, the first label cut
+    assert chips.plain == shown and chips.cell_len <= width
+
+
+@pytest.mark.parametrize(("width", "shown"), [
+    (60, "stark-industries/developer-experience/scheduler-core#6"),
+    (32, "stark-industri…/scheduler-core#6"),
+    (18, "…/scheduler-core#6"),
+    (12, "…uler-core#6"),
+])
+def test_a_cut_reference_keeps_its_project_and_number(width: int, shown: str) -> None:
+    assert reference_in("stark-industries/developer-experience/scheduler-core#6", width) == shown
+    assert len(shown) <= width
+    assert reference_in("initech/renderer-config#1", 20) == "…/renderer-config#1"  # not "i…/renderer-…"

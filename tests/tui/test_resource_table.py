@@ -15,6 +15,7 @@ from textual.message import Message
 
 from labdeck.tui.widgets.resource_table import Column, ResourceTable
 from labdeck.tui.widgets.resource_view import ResourceView
+from labdeck.tui.widgets.table_lines import TableLines
 
 
 @dataclass(frozen=True)
@@ -257,13 +258,13 @@ async def test_a_text_cell_carrying_a_click_action_is_inert() -> None:
 
 async def test_only_visible_rows_are_rendered(monkeypatch: pytest.MonkeyPatch) -> None:
     rendered: list[int] = []
-    original = ResourceTable._row_strip
+    original = TableLines.row
 
-    def spy(self: ResourceTable, index: int, *args: Any) -> Any:
+    def spy(self: TableLines, index: int, *args: Any) -> Any:
         rendered.append(index)
         return original(self, index, *args)
 
-    monkeypatch.setattr(ResourceTable, "_row_strip", spy)
+    monkeypatch.setattr(TableLines, "row", spy)
     calls = 0
 
     def counting_cells(p: Project) -> tuple[str, ...]:

@@ -56,7 +56,7 @@ from labdeck.domain.endpoints import Endpoint, EndpointPath
 
 if TYPE_CHECKING:
     from labdeck.api import body
-    from labdeck.api.client_reads import Progress, Reads
+    from labdeck.api.client import ApiClient, Progress
 
 M = TypeVar("M", bound=ApiModel)
 
@@ -86,7 +86,7 @@ class One(_Bound[M]):
         """`data` (decoded JSON) as the model (`parse_one`: `MalformedResponse` for a wrong shape)."""
         return parse_one(self.model, data, sanitised=sanitised)
 
-    async def read(self, client: Reads, *values: object, params: Mapping[str, Any] | None = None) -> M:
+    async def read(self, client: ApiClient, *values: object, params: Mapping[str, Any] | None = None) -> M:
         """The resource at these segment values (never cached)."""
         return self.parse(await client.get_json(self.path(*values), params))
 
@@ -103,7 +103,7 @@ class Listing(_Bound[M]):
         """`parse` of items the client gave (its pages, lists and cache entries are sanitised already)."""
         return parse_many(self.model, data, sanitised=True)
 
-    async def read(self, client: Reads, *values: object, params: Mapping[str, Any] | None = None,
+    async def read(self, client: ApiClient, *values: object, params: Mapping[str, Any] | None = None,
                    refresh: bool = False, on_progress: Progress | None = None,
                    decode: body.PageDecode | None = None) -> list[M]:
         """The whole list at these segment values, through the list cache: a fresh entry costs no request,
@@ -112,7 +112,7 @@ class Listing(_Bound[M]):
                                       decode=decode)
         return self.parse_clean(items)
 
-    def cached(self, client: Reads, *values: object,
+    def cached(self, client: ApiClient, *values: object,
                params: Mapping[str, Any] | None = None) -> tuple[list[M], bool] | None:
         """What the cache holds for the list, `(models, fresh)`, without a request (None: nothing)."""
         hit = client.cached_list(self.path(*values), params)

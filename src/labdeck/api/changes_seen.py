@@ -3,7 +3,7 @@ successful changes sent while a `watching()` block runs, in its task and the tas
 
 The client tells the list cache of every successful change (`ListCache.changed`), which notes the families
 here; a bulk task or a single-row action of the TUI watches its own changes, so that when it is done it can
-re-read every open list that shows them (`tui/list_sync.py`), whatever endpoint the change went through.
+re-read every open list that shows them, whatever endpoint the change went through.
 Watches nest: a change is seen by every block it runs in. Changes sent by other tasks are not seen.
 """
 

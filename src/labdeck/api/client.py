@@ -1,5 +1,11 @@
-"""The async HTTP client of one instance: auth headers, timeouts and deadline, retries, rate-limit pacing,
-a concurrency limit, cancellation safety, typed errors, the request log and the list cache."""
+"""`ApiClient`, the async HTTP client of one instance: it sends requests (timeouts and the overall deadline,
+retries, rate-limit pacing, redirects kept on the instance, a concurrency limit, cancellation safety, typed
+errors, the request log) and reads their answers (JSON bodies, off the event loop when large; pages; whole
+lists through the list cache).
+
+It touches the network (through httpx), the request log, the list cache and the undo journal it is given;
+never the TUI. The parts it stands on (the instance's addressing, the read-only guard, the page walks,
+bodies, backoff, redirects, rate limits, the instance's clock) never name it."""
 
 from __future__ import annotations
 
@@ -9,16 +15,14 @@ import random
 import ssl
 import sys
 import time
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from typing import TYPE_CHECKING, Any, Self
-from urllib.parse import urlsplit
 
 import httpx
 
-from labdeck.api import backoff, body
-from labdeck.api.cache import ListCache, identity_of
-from labdeck.api.client_reads import Reads
-from labdeck.api.client_urls import Addressing, body_beside_json
+from labdeck.api import backoff, body, page_fetch
+from labdeck.api.addressing import Addressing
+from labdeck.api.cache import ListCache, identity_of, make_key
 from labdeck.api.errors import (
     AnswerLost,
     ApiError,
@@ -26,24 +30,23 @@ from labdeck.api.errors import (
     LabdeckError,
     MalformedResponse,
     NetworkError,
-    ReadOnly,
     UnreadableIdentity,
     error_for,
 )
 from labdeck.api.models import tolerant as decode_warnings
+from labdeck.api.pagination import Page, page_from_response
 from labdeck.api.rate_limit import RateLimitState
+from labdeck.api.read_only_guard import ReadOnlyGuard, body_beside_json
 from labdeck.api.redirects import (
     MAX_REDIRECTS,
     REDIRECT_STATUSES,
     SENSITIVE_HEADERS,
     method_after,
-    origin_of,
     redirect_target,
 )
 from labdeck.api.request_log import RequestLog, redact_url
 from labdeck.api.server_time import ServerTime
 from labdeck.api.settings import ConnectionSettings
-from labdeck.domain import read_only
 from labdeck.domain.endpoints import ApiPath, EndpointPath
 from labdeck.domain.redaction import register_secret
 
@@ -62,6 +65,8 @@ def _remember_missing(name: str) -> None:
 _remember_missing("sniffio")
 
 Sleep = Callable[[float], Awaitable[None]]
+Progress = page_fetch.Progress
+FetchMode = page_fetch.FetchMode
 
 # Transport failures worth another try for an idempotent request.
 RETRYABLE_ERRORS = (httpx.ConnectError, httpx.ConnectTimeout, httpx.ReadError, httpx.ReadTimeout,
@@ -114,7 +119,7 @@ def _describe(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
 
 
-class ApiClient(Addressing, Reads):
+class ApiClient:
     """Talks to one instance's REST API v4. Use as `async with ApiClient(settings) as client:`."""
 
     def __init__(self, settings: ConnectionSettings, *, transport: httpx.AsyncBaseTransport | None = None,
@@ -148,10 +153,8 @@ class ApiClient(Addressing, Reads):
             timeout=httpx.Timeout(connect=t.connect, read=t.read, write=t.read, pool=t.pool),
             headers={"User-Agent": "labdeck", "Accept": "application/json"},
         )
-        api = httpx.URL(settings.api_url)
-        self._origin = origin_of(api)
-        self._api_prefix = str(api).rstrip("/")
-        self._graphql_path = urlsplit(settings.base_url).path.rstrip("/") + read_only.GRAPHQL_PATH
+        self.address = Addressing(settings)  # URLs, auth headers, the names logs and errors show
+        self.guard = ReadOnlyGuard(settings, self.address)
         token = settings.token.get_secret_value() if settings.token is not None else None
         register_secret(token)  # from now on every redaction removes it, whatever its shape
         self.identity = identity_of(token, settings.sudo, settings.auth)
@@ -189,14 +192,8 @@ class ApiClient(Addressing, Reads):
             path.endpoint.refuse_undeclared(method, kwargs.get("params") or ())
         if path.placeholder if isinstance(path, EndpointPath) else decode_warnings.placeholder_in_path(path):
             raise UnreadableIdentity(decode_warnings.IDENTITY_UNREADABLE)
-        if self.settings.read_only and method.upper() not in read_only.READS:
-            try:
-                target = self.target(path, kwargs.get("params"))
-            except httpx.InvalidURL:  # refused whatever it is: it could only be a change
-                raise ReadOnly(f"instance {self.settings.name} is read-only: {method.upper()} refused; "
-                               "nothing was sent") from None
-            self._refuse_if_read_only(method, target, kwargs.get("json"), beside=body_beside_json(kwargs))
-        if self.journal is None or not self._changes(method, path, kwargs):
+        self.guard.check_request(method, path, kwargs)
+        if self.journal is None or not self.guard.changes(method, path, kwargs):
             return await self._request(method, path, **kwargs)
         return await self.journal.around(self, method, path, kwargs, self._request)
 
@@ -206,7 +203,7 @@ class ApiClient(Addressing, Reads):
         method = method.upper()
         decode_warnings.use_sink(self.request_log.note)
         try:
-            url = self.target(path, params)
+            url = self.address.target(path, params)
         except httpx.InvalidURL as exc:  # typically a `Link` the server sent
             raise MalformedResponse(f"invalid URL: {exc}") from None
         started = time.monotonic()
@@ -223,7 +220,7 @@ class ApiClient(Addressing, Reads):
                 response = await self._with_retries(method, url, json, data, files, headers, state)
         except TimeoutError:
             error_text = f"deadline of {self.settings.timeouts.deadline:g}s exceeded"
-            deadline = DeadlineExceeded(f"{method} {self._log_path(url)}: {error_text}")
+            deadline = DeadlineExceeded(f"{method} {self.address.log_path(url)}: {error_text}")
             deadline.method = method
             raise deadline from None
         except ApiError as exc:
@@ -238,14 +235,15 @@ class ApiClient(Addressing, Reads):
             raise
         finally:
             if error_text is not None:
-                self.request_log.record(method, self._log_path(state["url"]), state["status"],
+                self.request_log.record(method, self.address.log_path(state["url"]), state["status"],
                                         (time.monotonic() - started) * 1000, state["retries"], error_text,
                                         body=json if json is not None else data)
         status = response.status_code
         error = None
         if status >= 400 or (status == 304 and not allow_304):
-            error = error_for(status, response.content, method, self._log_path(url), dict(response.headers))
-        entry = self.request_log.record(method, self._log_path(state["url"]), status,
+            error = error_for(status, response.content, method, self.address.log_path(url),
+                              dict(response.headers))
+        entry = self.request_log.record(method, self.address.log_path(state["url"]), status,
                                         (time.monotonic() - started) * 1000, state["retries"],
                                         error.message if error else None,
                                         body=json if json is not None else data)
@@ -253,9 +251,7 @@ class ApiClient(Addressing, Reads):
         if error is not None:
             raise error
         if method not in ("GET", "HEAD", "OPTIONS") and status < 300:
-            sent = url.raw_path.decode("ascii").split("?", 1)[0]  # as url_for checked it
-            prefix = httpx.URL(self._api_prefix).raw_path.decode("ascii")
-            self.cache.changed(method, sent.removeprefix(prefix), self.settings.base_url)
+            self.cache.changed(method, self.address.api_path(url), self.settings.base_url)
         return response
 
     async def _with_retries(self, method: str, url: httpx.URL, json: Any, data: Any, files: Any,
@@ -278,9 +274,9 @@ class ApiClient(Addressing, Reads):
                         return httpx.Response(204, request=response.request)
                     # the first attempt may have renamed what the path names (GitLab's `PUT .../labels/:name`
                     # by name, a variable's scope, a path): the 404 says nothing about the first attempt
-                    raise AnswerLost(f"{method} {self._log_path(url)}: the answer was lost, and the retry "
-                                     "answered 404 Not Found; the server may have applied this (a rename "
-                                     "moves what the path names)")
+                    raise AnswerLost(f"{method} {self.address.log_path(url)}: the answer was lost, and the "
+                                     "retry answered 404 Not Found; the server may have applied this (a "
+                                     "rename moves what the path names)")
                 return response
             except _Retry as retry:
                 final = retry.final
@@ -301,14 +297,14 @@ class ApiClient(Addressing, Reads):
         for _hop in range(MAX_REDIRECTS + 1):
             state["url"] = url
             beside = body_beside_json({"data": data, "files": files, "headers": headers})
-            self._refuse_if_read_only(method, url, json, beside=beside)  # a redirect cannot make a change
+            self.guard.check_hop(method, url, json, beside=beside)  # a redirect cannot make a change
             response = await self._attempt(method, url, json, data, files, headers, state)
             if response.status_code not in REDIRECT_STATUSES or "location" not in response.headers:
                 return response
-            url = redirect_target(method, url, response, self._origin, self._log_path)
+            url = redirect_target(method, url, response, self.address.origin, self.address.log_path)
             if method_after(response.status_code, method) != method:
                 method, json, data, files = "GET", None, None, None
-        raise NetworkError(f"too many redirects ({self._log_path(url)})")
+        raise NetworkError(f"too many redirects ({self.address.log_path(url)})")
 
     async def _attempt(self, method: str, url: httpx.URL, json: Any, data: Any, files: Any,
                        headers: Mapping[str, str] | None, state: dict[str, Any]) -> httpx.Response:
@@ -318,10 +314,10 @@ class ApiClient(Addressing, Reads):
         back at once while fewer than `concurrency` exchanges are abandoned (the pool has room for twice
         that), else when it ends: at the deadline at the latest."""
         extra = dict(headers or {})
-        if extra and not self.same_origin(url):  # a caller's own credentials stay on the instance too
+        if extra and not self.address.same_origin(url):  # a caller's own credentials stay on the instance too
             extra = {k: v for k, v in extra.items() if k.lower() not in SENSITIVE_HEADERS}
         request = self._http.build_request(method, url, json=json, data=data, files=files,
-                                           headers={**extra, **self._auth_headers(url)})
+                                           headers={**extra, **self.address.auth_headers(url)})
         await self._semaphore.acquire()  # cancellation while waiting here is harmless
         slot = _Slot(self._semaphore)
         task = asyncio.get_running_loop().create_task(self._exchange(request, slot, state.get("deadline_at")))
@@ -333,7 +329,7 @@ class ApiClient(Addressing, Reads):
         except body.BodyTooLarge as exc:
             state["status"] = None
             too_large = body.too_large_message(exc.cap)
-            raise MalformedResponse(f"{method} {self._log_path(url)}: {too_large}") from None
+            raise MalformedResponse(f"{method} {self.address.log_path(url)}: {too_large}") from None
         except RETRYABLE_ERRORS as exc:
             state["status"] = None  # no answer this time (not the status of an earlier attempt)
             raise _Retry(None, {}, _network_error(exc, method, url)) from None
@@ -352,7 +348,7 @@ class ApiClient(Addressing, Reads):
         self.rate_limit.update(response.headers)
         self.server_time.update(response.headers)
         if response.status_code in backoff.RETRY_STATUSES:
-            final = error_for(response.status_code, response.content, method, self._log_path(url),
+            final = error_for(response.status_code, response.content, method, self.address.log_path(url),
                               dict(response.headers))
             raise _Retry(response.status_code, response.headers, final)
         return response
@@ -371,6 +367,149 @@ class ApiClient(Addressing, Reads):
                 return response
         finally:
             slot.release()
+
+    # -- answers --------------------------------------------------------------------------------------
+    @staticmethod
+    def decode(response: httpx.Response) -> Any:
+        """Parsed JSON of a response, `None` for an empty body; `MalformedResponse` for bad JSON (or JSON
+        nested too deeply: never a `RecursionError`)."""
+        try:
+            return body.decode_json(response.content, what_of(response))
+        except MalformedResponse as exc:
+            exc.method = response.request.method  # a write's unreadable answer: it may have been applied
+            raise
+
+    async def decode_async(self, response: httpx.Response) -> Any:
+        """`decode`, off the event loop for a large body (`body.OFF_LOOP`)."""
+        try:
+            return await body.off_loop(len(response.content), body.decode_json, response.content,
+                                       what_of(response))
+        except MalformedResponse as exc:
+            exc.method = response.request.method
+            raise
+
+    def unreadable(self, response: httpx.Response, error: LabdeckError) -> None:
+        """Mark the log entry of `response` (a 2xx) as failed: its body was truncated or unreadable."""
+        seq = response.extensions.get("labdeck.log_seq")
+        if isinstance(seq, int):
+            self.request_log.amend(seq, str(error))
+
+    def read(self, response: httpx.Response) -> Any:
+        """`decode`, and a body that cannot be read marks the request's log entry (`:log` shows it red)."""
+        try:
+            return self.decode(response)
+        except MalformedResponse as exc:
+            self.unreadable(response, exc)
+            raise
+
+    async def read_async(self, response: httpx.Response) -> Any:
+        """`read`, off the event loop for a large body (`decode_async`)."""
+        try:
+            return await self.decode_async(response)
+        except MalformedResponse as exc:
+            self.unreadable(response, exc)
+            raise
+
+    async def get_json(self, path: ApiPath, params: Mapping[str, Any] | None = None) -> Any:
+        return await self.read_async(await self.request("GET", path, params=params))
+
+    async def post_json(self, path: ApiPath, json: Any = None, *, params: Mapping[str, Any] | None = None,
+                        data: Mapping[str, Any] | None = None, files: Any = None) -> Any:
+        return await self.read_async(await self.request("POST", path, params=params, json=json, data=data,
+                                                        files=files))
+
+    async def put_json(self, path: ApiPath, json: Any = None, *,
+                       params: Mapping[str, Any] | None = None) -> Any:
+        return await self.read_async(await self.request("PUT", path, params=params, json=json))
+
+    async def delete(self, path: ApiPath, *, params: Mapping[str, Any] | None = None,
+                     json: Any = None) -> Any:
+        return await self.read_async(await self.request("DELETE", path, params=params, json=json))
+
+    # -- lists ----------------------------------------------------------------------------------------
+    async def get_page(self, path: ApiPath, params: Mapping[str, Any] | None = None, *,
+                       decode: body.PageDecode | None = None) -> Page:
+        """One page of a list endpoint (`path` may be a `Link` URL). Its items are sanitised (every string,
+        keys too), once for the whole page and only when the body can hold a control character at all, so
+        `pages`, `fetch_all` and `get_list` give clean items (parse them with `sanitised=True`).
+        `decode`: how the body becomes the items (`body.page_decoder`: models parsed from the bytes)."""
+        response = await self.request("GET", path, params=params)
+        try:
+            items = await body.off_loop(len(response.content), decode or body.clean_items, response.content,
+                                        what_of(response))
+            page = page_from_response(items, response.headers)
+        except MalformedResponse as exc:
+            self.unreadable(response, exc)
+            raise
+        page.fingerprint = page_fetch.fingerprint(response.content)
+        return page
+
+    def _pages_through(self, decode: body.PageDecode | None) -> page_fetch.PageSource:
+        """This client, or one whose `get_page` decodes with `decode` (for the page walks)."""
+        return self if decode is None else _Decoding(self, decode)
+
+    def pages(self, path: ApiPath, params: Mapping[str, Any] | None = None, *, per_page: int = 100,
+              keyset: bool = False, decode: body.PageDecode | None = None) -> AsyncIterator[Page]:
+        """Pages on demand, following `rel="next"` (keyset pagination when `keyset=True`)."""
+        return page_fetch.iter_pages(self._pages_through(decode), path, params, per_page=per_page,
+                                     keyset=keyset)
+
+    async def fetch_all(self, path: ApiPath, params: Mapping[str, Any] | None = None, *,
+                        on_progress: Progress | None = None, per_page: int = 100,
+                        mode: FetchMode = "auto", keyset: bool = False,
+                        first: Page | None = None, on_items: page_fetch.OnItems | None = None,
+                        decode: body.PageDecode | None = None) -> list[Any]:
+        """Every item of a list: concurrent by page number when possible, else following `next`
+        (`first`: page 1 when the caller already fetched it, with the same `params` and `per_page`;
+        `on_items`: each page's items handed on in order as they arrive, nothing kept; `decode`: as for
+        `get_page`)."""
+        return await page_fetch.fetch_all(self._pages_through(decode), path, params, on_progress=on_progress,
+                                          per_page=per_page, mode=mode, keyset=keyset, first=first,
+                                          on_items=on_items)
+
+    # -- cached lists ---------------------------------------------------------------------------------
+    def cache_key(self, path: ApiPath, params: Mapping[str, Any] | None = None) -> Any:
+        return make_key(self.settings.base_url, self.identity, path, params)
+
+    def cached_list(self, path: ApiPath,
+                    params: Mapping[str, Any] | None = None) -> tuple[list[Any], bool] | None:
+        """What the cache holds for a list, `(items, fresh)`, without a request (for painting at once)."""
+        return self.cache.get(self.cache_key(path, params))
+
+    async def get_list(self, path: ApiPath, params: Mapping[str, Any] | None = None, *, refresh: bool = False,
+                       on_progress: Progress | None = None,
+                       decode: body.PageDecode | None = None) -> list[Any]:
+        """A whole list through the cache: a fresh entry costs no request; `refresh=True` always fetches
+        (`decode`: as for `get_page`; the cache then holds what it gives)."""
+        key = self.cache_key(path, params)
+        if not refresh:
+            hit = self.cache.get(key)
+            if hit is not None and hit[1]:
+                cached: list[Any] = hit[0]
+                return cached
+        items = await self.fetch_all(path, params, on_progress=on_progress, decode=decode)
+        self.cache.set(key, items)
+        return items
+
+
+class _Decoding:
+    """The client whose `get_page` decodes with a given `decode` (a `PageSource` for the page walks)."""
+
+    def __init__(self, client: ApiClient, decode: body.PageDecode) -> None:
+        self._client = client
+        self._decode = decode
+        self.settings = client.settings
+        self.address = client.address
+        self.request_log = client.request_log
+
+    async def get_page(self, path: ApiPath, params: Mapping[str, Any] | None = None) -> Page:
+        return await self._client.get_page(path, params, decode=self._decode)
+
+
+def what_of(response: httpx.Response) -> str:
+    """`GET /path` of the response's request, for error messages (no query: it may hold secrets)."""
+    return f"{response.request.method} {response.request.url.path}"
+
 
 
 def _swallow(task: asyncio.Task[Any]) -> None:

@@ -225,7 +225,7 @@ class Journal:
         that cannot be written (a symbolic link at its path, a folder of another user's) refuses the change
         before anything is sent (`JournalUnavailable`): no change is made that could not be undone."""
         self._check_writable()
-        relative = client.relative_path(path)
+        relative = client.address.relative_path(path)
         sent = _sent(kwargs)
         op = classify(method, relative, sent)
         before = await self._snapshot(client, op, kwargs.get("params"))

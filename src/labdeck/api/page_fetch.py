@@ -6,6 +6,9 @@ loops (it answers every page as page 1, or links a page to itself), and the walk
 At `max_pages` (the connection's limit, 10,000 by default) it stops with `PageLimit`, a `PaginationLoop`
 that keeps what was read: `fetch_all` puts the items of the pages read (1 to max_pages) in it and notes the
 stop in the request log. A walk never runs forever, and never throws away what it read.
+
+A walk reads through a `PageSource` (the client, or the client decoding its pages its own way): it knows
+nothing else of the client, and sends nothing itself.
 """
 
 from __future__ import annotations
@@ -13,7 +16,7 @@ from __future__ import annotations
 import asyncio
 import struct
 from collections.abc import AsyncIterator, Callable, Mapping
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from labdeck.api.errors import PageLimit, PaginationLoop
 from labdeck.api.models.base import paused_gc
@@ -21,7 +24,9 @@ from labdeck.api.pagination import Page
 from labdeck.domain.endpoints import ApiPath, RawPath
 
 if TYPE_CHECKING:
-    from labdeck.api.client import ApiClient
+    from labdeck.api.addressing import Addressing
+    from labdeck.api.request_log import RequestLog
+    from labdeck.api.settings import ConnectionSettings
 
 Progress = Callable[[int, int | None], None]
 OnItems = Callable[[list[Any]], None]
@@ -32,6 +37,22 @@ _PAGE_KEYS = ("page", "per_page", "pagination")
 # 10,000 records, so real values stay far below): a larger claim is fetched speculatively, never by
 # starting that many requests at once.
 MAX_KNOWN_PAGES = 1000
+
+
+class PageSource(Protocol):
+    """What a walk reads pages through: one page of a list (`get_page`), the connection's limits
+    (`max_pages`, `concurrency`), how a path is named in messages, and the request log for a stop."""
+
+    @property
+    def settings(self) -> ConnectionSettings: ...
+
+    @property
+    def address(self) -> Addressing: ...
+
+    @property
+    def request_log(self) -> RequestLog: ...
+
+    async def get_page(self, path: ApiPath, params: Mapping[str, Any] | None = None) -> Page: ...
 
 
 def fingerprint(body: bytes) -> bytes:
@@ -88,16 +109,16 @@ class PageWalk:
             self._prints.add(page.fingerprint)
 
 
-def new_walk(client: ApiClient, path: str) -> PageWalk:
-    """The guard for a walk over `path` with the client's `max_pages`."""
-    return PageWalk(client.where(path), client.settings.max_pages)
+def new_walk(source: PageSource, path: str) -> PageWalk:
+    """The guard for a walk over `path` with the connection's `max_pages`."""
+    return PageWalk(source.address.where(path), source.settings.max_pages)
 
 
 def _base_params(params: Mapping[str, Any] | None) -> dict[str, Any]:
     return {k: v for k, v in (params or {}).items() if k not in _PAGE_KEYS}
 
 
-async def iter_pages(client: ApiClient, path: ApiPath, params: Mapping[str, Any] | None = None, *,
+async def iter_pages(source: PageSource, path: ApiPath, params: Mapping[str, Any] | None = None, *,
                      per_page: int = 100, keyset: bool = False) -> AsyncIterator[Page]:
     """Yield pages one by one, following `rel="next"` (or `x-next-page` when there is no `Link`)."""
     query = _base_params(params)
@@ -106,9 +127,9 @@ async def iter_pages(client: ApiClient, path: ApiPath, params: Mapping[str, Any]
         keyset = True
         query["pagination"] = "keyset"
         query.setdefault("order_by", "id")  # the ordering GitLab supports keyset pagination with
-    walk = new_walk(client, path)
+    walk = new_walk(source, path)
     walk.before()
-    page = await client.get_page(path, query)
+    page = await source.get_page(path, query)
     walk.add(page, query.get("page"))
     while True:
         yield page
@@ -116,14 +137,14 @@ async def iter_pages(client: ApiClient, path: ApiPath, params: Mapping[str, Any]
             return
         if page.next_url:
             walk.follow(page.next_url)  # a server that links to itself must not loop us forever
-            page = await client.get_page(RawPath(page.next_url))
+            page = await source.get_page(RawPath(page.next_url))
             walk.add(page)
         elif page.next_page and not keyset:
             if page.next_page <= query.get("page", 1):  # `x-next-page` must move forward, or we loop
                 raise walk._stop(f"the server's next page ({page.next_page}) does not move forward")
             query["page"] = page.next_page
             walk.before(page.next_page)
-            page = await client.get_page(path, query)
+            page = await source.get_page(path, query)
             walk.add(page, query["page"])
         else:
             return
@@ -169,26 +190,26 @@ async def _cancel_all(tasks: list[asyncio.Task[Page]]) -> None:
     await asyncio.gather(*tasks, return_exceptions=True)
 
 
-async def _sequential(client: ApiClient, path: ApiPath, params: Mapping[str, Any] | None, per_page: int,
+async def _sequential(source: PageSource, path: ApiPath, params: Mapping[str, Any] | None, per_page: int,
                       keyset: bool, on_progress: Progress | None, sink: _Sink, number: int = 1) -> None:
-    async for page in iter_pages(client, path, params, per_page=per_page, keyset=keyset):
+    async for page in iter_pages(source, path, params, per_page=per_page, keyset=keyset):
         sink.put(number, page.items)
         number += 1
         _report(on_progress, sink.count, page.total)
 
 
-async def _known_total(client: ApiClient, path: ApiPath, query: dict[str, Any], first: Page,
+async def _known_total(source: PageSource, path: ApiPath, query: dict[str, Any], first: Page,
                        on_progress: Progress | None, sink: _Sink) -> None:
     """All pages 2..total_pages at once; the client's semaphore bounds how many are in flight."""
     total_pages = first.total_pages or 1
     done = len(first.items)
-    walk = new_walk(client, path)
+    walk = new_walk(source, path)
     walk.add(first, 1)
     last = min(total_pages, walk.max_pages)  # pages past the limit are not asked for
 
     async def one(number: int) -> Page:
         nonlocal done
-        page = await client.get_page(path, {**query, "page": number})
+        page = await source.get_page(path, {**query, "page": number})
         walk.add(page, number)
         done += len(page.items)
         sink.put(number, page.items)
@@ -206,21 +227,21 @@ async def _known_total(client: ApiClient, path: ApiPath, query: dict[str, Any], 
         raise walk.limit()
 
 
-async def _speculative(client: ApiClient, path: ApiPath, query: dict[str, Any], first: Page, size: int,
+async def _speculative(source: PageSource, path: ApiPath, query: dict[str, Any], first: Page, size: int,
                        on_progress: Progress | None, sink: _Sink) -> None:
     """Unknown total: keep `concurrency` page numbers in flight until a short, empty or last page."""
-    window = max(1, client.settings.concurrency)
+    window = max(1, source.settings.concurrency)
     sink.put(1, first.items)
     pending: dict[asyncio.Task[Page], int] = {}
     end: int | None = None
     next_number = 2
     done = len(first.items)
-    walk = new_walk(client, path)
+    walk = new_walk(source, path)
     walk.add(first, 1)
     try:
         while True:
             while end is None and len(pending) < window and next_number <= walk.max_pages:
-                task = asyncio.create_task(client.get_page(path, {**query, "page": next_number}))
+                task = asyncio.create_task(source.get_page(path, {**query, "page": next_number}))
                 pending[task] = next_number
                 next_number += 1
             if not pending:
@@ -251,7 +272,7 @@ async def _speculative(client: ApiClient, path: ApiPath, query: dict[str, Any], 
     _report(on_progress, sink.count, sink.count)
 
 
-async def fetch_all(client: ApiClient, path: ApiPath, params: Mapping[str, Any] | None = None, *,
+async def fetch_all(source: PageSource, path: ApiPath, params: Mapping[str, Any] | None = None, *,
                     on_progress: Progress | None = None, per_page: int = 100, mode: FetchMode = "auto",
                     keyset: bool = False, first: Page | None = None,
                     on_items: OnItems | None = None) -> list[Any]:
@@ -265,25 +286,25 @@ async def fetch_all(client: ApiClient, path: ApiPath, params: Mapping[str, Any] 
     with paused_gc():
         sink = _Sink(on_items)
         try:
-            await _fetch_all(client, path, params, on_progress=on_progress, per_page=per_page, mode=mode,
+            await _fetch_all(source, path, params, on_progress=on_progress, per_page=per_page, mode=mode,
                              keyset=keyset, first=first, sink=sink)
         except PageLimit as limit:  # what was read is kept, and the stop is said
             limit.items, limit.count = sink.items, sink.count
-            client.request_log.note(f"GET {client.where(path)}", f"{limit.partial}: the list goes on")
+            source.request_log.note(f"GET {source.address.where(path)}", f"{limit.partial}: the list goes on")
             raise
         return sink.items
 
 
-async def _fetch_all(client: ApiClient, path: ApiPath, params: Mapping[str, Any] | None, *,
+async def _fetch_all(source: PageSource, path: ApiPath, params: Mapping[str, Any] | None, *,
                      on_progress: Progress | None, per_page: int, mode: FetchMode, keyset: bool,
                      first: Page | None, sink: _Sink) -> None:
     if keyset or mode == "sequential" or (params or {}).get("pagination") == "keyset":
-        await _sequential(client, path, params, per_page, keyset, on_progress, sink)
+        await _sequential(source, path, params, per_page, keyset, on_progress, sink)
         return
     query = _base_params(params)
     query["per_page"] = per_page
     if first is None:
-        first = await client.get_page(path, {**query, "page": 1})
+        first = await source.get_page(path, {**query, "page": 1})
     _report(on_progress, len(first.items), first.total)
     if not first.has_next or not first.items:
         sink.put(1, list(first.items))
@@ -292,18 +313,18 @@ async def _fetch_all(client: ApiClient, path: ApiPath, params: Mapping[str, Any]
         # No offset headers at all: page numbers may mean nothing here, so follow the links.
         sink.put(1, list(first.items))
         assert first.next_url is not None
-        walk, page, total, number = new_walk(client, path), first, first.total, 1
+        walk, page, total, number = new_walk(source, path), first, first.total, 1
         walk.add(first)
         while page.next_url and page.items:
             walk.follow(page.next_url)
-            page = await client.get_page(RawPath(page.next_url))
+            page = await source.get_page(RawPath(page.next_url))
             walk.add(page)
             number += 1
             sink.put(number, page.items)
             _report(on_progress, sink.count, total)
         return
     if first.total_pages is not None and 2 <= first.total_pages <= MAX_KNOWN_PAGES:
-        await _known_total(client, path, query, first, on_progress, sink)
+        await _known_total(source, path, query, first, on_progress, sink)
         return
     size = first.per_page or len(first.items)
-    await _speculative(client, path, query, first, size, on_progress, sink)
+    await _speculative(source, path, query, first, size, on_progress, sink)

@@ -226,7 +226,7 @@ async def _call(args: argparse.Namespace, settings: ConnectionSettings, method: 
         if "json" in content_type:
             return "json", await client.read_async(response)
         if "html" in content_type or _HTML_START.match(body):
-            raise _html_page(method, client.where(path), response)
+            raise _html_page(method, client.address.where(path), response)
         try:
             return "text", body.decode("utf-8")
         except UnicodeDecodeError:

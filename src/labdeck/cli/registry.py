@@ -1,6 +1,4 @@
-"""`labdeck registry plan`: the bulk tag delete preview, headless (`labdeck registry policy`, the cleanup
-policy's simulation, lives in `cli/registry_policy.py`; `labdeck registry list`, a project's repositories
-with their paths, ids and sizes, in `cli/registry_list.py`).
+"""`labdeck registry plan`: the bulk tag delete preview, headless.
 
     labdeck registry plan group/project/image --delete REGEX [--keep REGEX] [--keep-n N]
                           [--older-than 1d] [--json] [--no-cache] [--no-graphql]

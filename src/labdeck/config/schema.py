@@ -2,8 +2,8 @@
 
 `parse_config` turns the dict `tomllib` read into a `Config`, raising `ConfigError` with one message that
 names the file, the dotted key (`instances.work.auth`) and what is wrong; unknown keys become warnings and are
-kept (in `extra`) so that saving the config does not drop them. `config/to_toml.py` is the inverse, for
-`save_config`. Tokens are held as `SecretStr` and never appear in a repr or an error message.
+kept (in `extra`) so that saving the config (the inverse mapping) does not drop them. Tokens are held as
+`SecretStr` and never appear in a repr or an error message.
 """
 
 from __future__ import annotations

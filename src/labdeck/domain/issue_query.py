@@ -79,6 +79,12 @@ class IssueQuery:
     def __bool__(self) -> bool:
         return bool(self.terms)
 
+    def required_labels(self) -> tuple[str, ...]:
+        """The labels every issue the query matches has (`label:bug label:ux`: `bug`, `ux`), once each;
+        not those it excludes (`-label:`), nor `label:none` / `label:any`."""
+        return tuple(dict.fromkeys(term.value for term in self.terms if term.key == "label"
+                                   and not term.negated and term.value.lower() not in SPECIAL_VALUES))
+
 
 # ---------------------------------------------------------------------------------------------- parse
 

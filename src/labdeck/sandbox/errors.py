@@ -1,5 +1,5 @@
 """Error responses of the sandbox, in GitLab's shapes. Raise a `SandboxError` from any route; the endpoint
-wrapper in `http.py` turns it into the response."""
+wrapper every route has turns it into the response."""
 
 from __future__ import annotations
 

@@ -7,7 +7,7 @@ residues, found once by testing the `PERIOD` residues, and the matching records 
 the size (1,000,000 or 100,000,000). Orders are either by `k` (ids, creation times: those grow with `k`)
 or by a key of the residue (title, name, username), ties broken by `k`, as GitLab breaks them by id.
 
-Pure: no Starlette, no store. `routes/virtual.py` serves the listings from these sequences.
+Pure: no Starlette, no store; the routes serve their listings from these sequences.
 """
 
 from __future__ import annotations

@@ -5,6 +5,9 @@ top, a project view, a tag list, a dialog). A `:` jump (or the palette, or home)
 switches back to that mode, so the area is exactly as it was left: query, tab, cursor, sub-screen. A request
 with a query or scope (a saved view) opens the area afresh on that request.
 
+An area shown again this way is told so (`AreaShownAgain`, posted to its screen): most ignore it; `:log`
+goes to its newest request, as `tail -f` does.
+
 A screen opened by an area's code goes on that area's own stack (`caller_mode`, applied by
 `LabdeckApp.push_screen`), whichever area is shown at the time: the open lists re-read after a change (the
 journal's undo, `bulk.refresh_lists`) include screens of areas in the background, and what they open (the
@@ -20,6 +23,7 @@ from __future__ import annotations
 from collections.abc import Awaitable
 from typing import TYPE_CHECKING, Any
 
+from labdeck.tui.area_events import AreaShownAgain
 from labdeck.tui.areas import Area, AreaRequest
 from labdeck.tui.textual_internals import screen_stacks
 
@@ -76,10 +80,15 @@ class Navigator:
             if self.current == mode:
                 self.app.switch_mode(HOME)
             self._close(mode)
-        if mode not in self.open_modes:
+        again = mode in self.open_modes
+        if not again:
             self.app.add_mode(mode, lambda: self._build(area, request or AreaRequest()))
             self.open_modes.add(mode)
-        return self._switch(mode)
+        shown = self._switch(mode)
+        screen = self.area_screen(area.name) if again else None
+        if screen is not None:
+            screen.post_message(AreaShownAgain())
+        return shown
 
     @staticmethod
     def _build(area: Area, request: AreaRequest) -> Any:

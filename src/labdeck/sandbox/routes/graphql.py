@@ -23,7 +23,7 @@ As GitLab (`app/controllers/graphql_controller.rb`, `app/graphql/types/container
   `{"errors":[{"message": ...}]}` shape, the rest unread.
 
 The schema and its scalars are in `graphql_schema.py`. The route lives outside `/api/v4` (`ROOT_ROUTES`,
-mounted by `app.py`); `SandboxOptions.graphql=False`
+mounted beside the API's routes); `SandboxOptions.graphql=False`
 (`--no-graphql`) removes it, so the endpoint answers 404 as an instance without GraphQL would.
 """
 

@@ -1,4 +1,4 @@
-"""The schema of the sandbox's GraphQL endpoint (`routes/graphql.py`): the SDL, in GitLab's own names and
+"""The schema of the sandbox's GraphQL endpoint: the SDL, in GitLab's own names and
 types, of the slice labdeck reads, and its scalars as GitLab coerces them (`Time` ISO 8601 to the second,
 `BigInt` a string, `ContainerRepositoryID` a Global ID of that kind, else a coercion error).
 """

@@ -1,4 +1,4 @@
-"""The scale sandbox's records (`routes/virtual.py` serves them): each virtual issue, user and project is
+"""The scale sandbox's records: each virtual issue, user and project is
 built from its index `k` alone, and everything a filter or an order looks at (titles, states, labels,
 names, authors) from its residue `k % PERIOD` (`sandbox/virtual.py`), deterministic for the seed. The JSON
 shapes carry the fields of GitLab's listings that labdeck and common clients read."""

@@ -1,7 +1,7 @@
 """The issues area's records: labels (with colours and priorities), milestones, issues, notes, award
 emoji, to-do items and the merge requests that relate to or close issues; `add_issue` and `add_note`.
 
-What each scale seeds is `issues_seed.py`. The `large` scale's `LARGE_ISSUES` generated issues are built
+The `large` scale's `LARGE_ISSUES` generated issues are built
 when the area is first used (`issues_data()`) or in the background (`build_in_background`), so that the
 sandbox starts as fast as before. Issues are kept in id order; a listing filters that list and sorts the
 result once per filter set.

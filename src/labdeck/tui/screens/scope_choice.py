@@ -67,9 +67,6 @@ class ScopeChoice(Cancellable[str | None], ModalScreen[str | None]):
     SENDS_NO_WRITE = "a question: the opener acts after the answer"
 
     CSS_PATH = "confirm.tcss"
-    DEFAULT_CSS = """
-    ScopeChoice { align: center middle; background: $background 60%; }
-    """
     AUTO_FOCUS = "#scope-loaded"
     BINDINGS = [Binding("escape", "cancel", "Cancel", id="scope.cancel")]
 

@@ -5,15 +5,17 @@ counts too), `grow` widens those from the rows on screen, and `plan_widths` deci
 which columns show and how wide:
 
 - the **key column** (the highest `priority`, the first of equals) takes its whole content first: it is
-  never dropped, and cut only when it alone does not fit;
-- then, in priority order, each other column is let in at its floor (`min_width`, or its content when
-  narrower) if that still fits (a narrow one may take room a wider, more useful one could not use);
+  never dropped, and cut only when it alone does not fit, or to leave the **essential** columns (the
+  others a list cannot do without at 80x24: `:log`'s method, status and time) their floors;
+- then each other column is let in at its floor (`min_width`, or its content when narrower) if that still
+  fits, the essential ones first, the others in priority order (a narrow one may take room a wider, more
+  useful one could not use);
 - room left widens them in priority order: to half their content, to their content up to their soft
   cap (`max_width`, else the table's, at most a third of the line), then to their whole content, then the
   last column fills the line: nothing is cut while room is left;
 - while a column more useful than the least useful one shown is still under half its content (up to its
-  cap), that least useful one is **dropped** (of equal priority, the rightmost goes first): at 80 columns
-  a few readable columns, not many unreadable ones.
+  cap), that least useful one is **dropped** (of equal priority, the rightmost goes first; an essential
+  one never): at 80 columns a few readable columns, not many unreadable ones.
 
 A dropped column has width 0; `total_width`, `column_at` and the renderers skip it.
 """
@@ -43,13 +45,15 @@ LABEL_EXTRA = 2  # room after a label for the sort marker (" ▲")
 @dataclass(frozen=True)
 class Want:
     """What one column asks for: its `natural` width (content and label), the `floor` below which it is
-    dropped rather than cut further, a soft `cap`, a `fixed` width (or None) and its `priority`."""
+    dropped rather than cut further, a soft `cap`, a `fixed` width (or None), its `priority`, and whether
+    it is `essential` (let in before the key column takes more than its floor needs)."""
 
     natural: int
     floor: int = 3
     cap: int | None = None  # None: the table's default (the key column: none)
     fixed: int | None = None
     priority: int = 0
+    essential: bool = False
 
     @property
     def low(self) -> int:
@@ -97,7 +101,8 @@ def wants(columns: Sequence[Column], natural: Sequence[int]) -> list[Want]:
     """The `Want` of each column from its declaration and its natural width."""
     return [Want(natural=natural[i] if i < len(natural) else 0, floor=max(1, column.min_width),
                  cap=column.max_width,
-                 fixed=max(column.width, 1) if column.width is not None else None, priority=column.priority)
+                 fixed=max(column.width, 1) if column.width is not None else None, priority=column.priority,
+                 essential=column.essential)
             for i, column in enumerate(columns)]
 
 
@@ -116,8 +121,9 @@ def plan_widths(wanted: Sequence[Want], available: int, default_cap: int = MAX_A
     """Each column's width in `available` cells (0: dropped). With no room known (`available <= 0`, not
     laid out yet), every column gets its content up to its cap.
 
-    The key column takes its whole content (up to its cap, if it declares one). Then, in priority order,
-    each other column is let in at its floor if that still fits. Room left widens them in priority order
+    The key column takes its whole content (up to its cap, if it declares one), less what the essential
+    columns' floors need. Then each other column is let in at its floor if that still fits, the essential
+    ones first, the others in priority order. Room left widens them in priority order
     (content up to the soft cap, then whole content, then the last fills the line); while that leaves a
     column more useful than the least useful one shown below half its content (up to its cap), the least
     useful one is dropped."""
@@ -131,12 +137,15 @@ def plan_widths(wanted: Sequence[Want], available: int, default_cap: int = MAX_A
                 for w, cap in zip(wanted, caps, strict=True)]
     key = key_index(wanted)
     head = wanted[key]
+    others = sorted((i for i in range(len(wanted)) if i != key),
+                    key=lambda i: (not wanted[i].essential, -wanted[i].priority, i))
     if head.fixed is not None:
         key_width = head.fixed
     else:
         target = head.natural if head.cap is None else min(head.natural, head.cap)
-        key_width = max(1, min(max(head.low, target), available - MARKER_WIDTH))
-    others = sorted((i for i in range(len(wanted)) if i != key), key=lambda i: (-wanted[i].priority, i))
+        target = max(head.low, min(target, available - MARKER_WIDTH - essential_room(wanted, others,
+                                                                                     available - head.low)))
+        key_width = max(1, min(target, available - MARKER_WIDTH))
     shown: list[int] = []
     room = available - MARKER_WIDTH - key_width
     for index in others:
@@ -146,9 +155,21 @@ def plan_widths(wanted: Sequence[Want], available: int, default_cap: int = MAX_A
     while True:
         widths = _grow_shown(wanted, caps, key, key_width, shown, available)
         cut = [i for i in shown if wanted[i].fixed is None and widths[i] < readable(wanted[i], caps[i])]
-        if not cut or cut == [shown[-1]]:
+        if not cut or cut == [shown[-1]] or wanted[shown[-1]].essential:
             return widths
         shown.pop()  # the least useful makes way for a more useful one that is cut
+
+
+def essential_room(wanted: Sequence[Want], order: Sequence[int], available: int) -> int:
+    """The cells the essential columns of `order` take at their floors (with their separators) in
+    `available` cells beside the marker: those that fit, in turn (one that cannot be shown is not
+    made room for)."""
+    room, taken = available - MARKER_WIDTH, 0
+    for index in order:
+        need = SEPARATOR_WIDTH + wanted[index].low
+        if wanted[index].essential and need <= room - taken:
+            taken += need
+    return taken
 
 
 def readable(want: Want, cap: int) -> int:

@@ -1,4 +1,6 @@
-"""`ResourceTable`: the one virtualised list widget every labdeck screen uses.
+"""`ResourceTable`: the one virtualised list widget every labdeck screen uses: its state (rows through
+its model, cursor, marks, load-on-demand, load errors), its keys and clicks, the messages it posts, and which
+line it shows where.
 
 Built on the Line API (`ScrollView` + `render_line`): only the lines on screen are rendered, so 100,000 rows
 load and scroll at once (Textual's `DataTable` measures every cell up front). Rows are any objects; their
@@ -6,28 +8,30 @@ columns' `text` gives their cell texts (`cells_from`; a bare `cells(row)` functi
 own tests and benchmarks: screens declare each column once) and `row_key(row)` their identity, so the
 cursor and marks survive re-sort, filter and reload. Cell text is literal: never parsed as markup,
 controls made visible.
-The ordering, filtering and marking live in the headless `TableModel` (`table_model.py`); column widths
-and lines in `table_lines.py` (the rule in `column_widths.py`); cells become segments in `table_render.py`;
-keys and clicks are in `table_actions.py`; messages in `table_messages.py`.
+
+The widget stands on its parts, and none of them knows it: the headless model (rows, order, filter, marks),
+the columns, the width rule, the drawn lines (`TableLines`) and garbage-collection pacing.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Iterable, Sequence
-from typing import Any, ClassVar, TypeAlias
+from typing import Any, ClassVar, Self
 
+from rich.segment import Segment
+from rich.style import Style
 from textual import events
-from textual.binding import BindingType
-from textual.geometry import Size
+from textual.binding import Binding, BindingType
+from textual.geometry import Region, Size
+from textual.message import Message
 from textual.scroll_view import ScrollView
+from textual.strip import Strip
 
 from labdeck.domain.text import sanitize
-from labdeck.tui.widgets import table_messages
-from labdeck.tui.widgets.column_widths import MAX_AUTO_WIDTH, SAMPLE_SIZE, total_width
+from labdeck.tui.widgets.column_widths import MAX_AUTO_WIDTH, SAMPLE_SIZE, column_at, total_width
 from labdeck.tui.widgets.gc_pacing import LARGE_ROWS, FramePacer
 from labdeck.tui.widgets.saved_row import SavedRow
-from labdeck.tui.widgets.table_actions import TABLE_BINDINGS, TableActions
-from labdeck.tui.widgets.table_lines import TableLines
+from labdeck.tui.widgets.table_lines import RowLook, TableLines
 from labdeck.tui.widgets.table_model import LOAD_MORE_THRESHOLD, CellsFn, Column, RowKeyFn, TableModel
 
 __all__ = ["Column", "ResourceTable"]
@@ -35,10 +39,25 @@ __all__ = ["Column", "ResourceTable"]
 FREEZE_ROWS = LARGE_ROWS  # a table this large freezes its rows and paces collections by its frames
 
 
-class ResourceTable(TableActions, TableLines, ScrollView, can_focus=True):
+class ResourceTable(ScrollView, can_focus=True):
     """A virtualised, sortable, filterable table of rows with marks and load-on-demand."""
 
-    BINDINGS: ClassVar[list[BindingType]] = TABLE_BINDINGS
+    # Each binding has an `id`, so a keymap can remap it.
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("up,k", "cursor_up", "Up", show=False, id="table.cursor_up"),
+        Binding("down,j", "cursor_down", "Down", show=False, id="table.cursor_down"),
+        Binding("pageup", "page_up", "Page up", show=False, id="table.page_up"),
+        Binding("pagedown", "page_down", "Page down", show=False, id="table.page_down"),
+        Binding("home,g", "first", "First", show=False, id="table.first"),
+        Binding("end,G", "last", "Last", show=False, id="table.last"),
+        Binding("enter", "select", "Open", id="table.select"),
+        Binding("space", "toggle_mark", "Mark", id="table.mark"),
+        Binding("v", "mark_range", "Mark range", show=False, id="table.mark_range"),
+        Binding("ctrl+a", "mark_all", "Mark all", show=False, id="table.mark_all"),
+        Binding("u", "unmark_all", "Unmark all", show=False, id="table.unmark_all"),
+        Binding("s", "cycle_sort", "Sort", id="table.sort"),
+        Binding("S", "reverse_sort", "Reverse sort", show=False, id="table.sort_reverse"),
+    ]
 
     COMPONENT_CLASSES: ClassVar[set[str]] = {
         "resource-table--header",
@@ -73,10 +92,36 @@ class ResourceTable(TableActions, TableLines, ScrollView, can_focus=True):
     }
     """
 
-    RowHighlighted: TypeAlias = table_messages.RowHighlighted
-    RowSelected: TypeAlias = table_messages.RowSelected
-    LoadMore: TypeAlias = table_messages.LoadMore
-    StateChanged: TypeAlias = table_messages.StateChanged
+    # ---- messages (handlers: `on_resource_table_row_selected`, ...; `control` is the table) ------------
+
+    class _TableMessage(Message, namespace="resource_table"):
+        def __init__(self, table: ResourceTable | None = None) -> None:
+            super().__init__()
+            self.table = table
+
+        @property
+        def control(self) -> ResourceTable | None:
+            return self.table
+
+    class RowHighlighted(_TableMessage, namespace="resource_table"):
+        """The cursor moved to `row`."""
+
+        def __init__(self, row: Any, table: ResourceTable | None = None) -> None:
+            super().__init__(table)
+            self.row = row
+
+    class RowSelected(_TableMessage, namespace="resource_table"):
+        """`enter` (or a click on the cursor row) chose `row`."""
+
+        def __init__(self, row: Any, table: ResourceTable | None = None) -> None:
+            super().__init__(table)
+            self.row = row
+
+    class LoadMore(_TableMessage, namespace="resource_table"):
+        """The cursor is near the end of the loaded rows and `has_more` is set: fetch the next page."""
+
+    class StateChanged(_TableMessage, namespace="resource_table"):
+        """Counts, filter, sort or marks changed (footers listen to this)."""
 
     def __init__(
         self,
@@ -99,7 +144,6 @@ class ResourceTable(TableActions, TableLines, ScrollView, can_focus=True):
         self._zebra = zebra
         self.empty_text = empty_text
         self.load_more_threshold = load_more_threshold
-        self.max_auto_width = max_auto_width
         self._loading_more = False
         # Load failures: `load_error` is said where the rows would be. A screen that sets `loading_more`
         # around its loads makes the table track them: the error then lasts until the next load starts
@@ -108,7 +152,8 @@ class ResourceTable(TableActions, TableLines, ScrollView, can_focus=True):
         self.awaiting_rows = False  # a tracked load started and its rows have not come
         self.tracks_loading = False
         self.ever_filled = False
-        self._init_lines()
+        self.lines = TableLines(self.model, max_auto_width)  # widths and drawn lines
+        self._frame: tuple[Size, RowLook, int, int] | None = None  # see `_frame_facts`
         self._pacer = FramePacer(self)
         self._highlighted_key: Hashable | None = None
         self._highlighted_row: Any = None
@@ -121,7 +166,7 @@ class ResourceTable(TableActions, TableLines, ScrollView, can_focus=True):
         self.on_last: Callable[[], bool] | None = None
         self.on_sort: Callable[[], None] | None = None
         self.model.set_rows(rows)
-        self._measure()
+        self.lines.measure()
         self._settle()
 
     # ---- public data API ------------------------------------------------------------------------------
@@ -181,8 +226,13 @@ class ResourceTable(TableActions, TableLines, ScrollView, can_focus=True):
     @zebra.setter
     def zebra(self, value: bool) -> None:
         self._zebra = value
-        self._line_cache.clear()
+        self.lines.forget()
         self.refresh()
+
+    @property
+    def column_widths(self) -> dict[str, int]:
+        """Each column's width now, by key (0: dropped for lack of room)."""
+        return {c.key: w for c, w in zip(self.model.columns, self._widths(), strict=True)}
 
     @property
     def has_more(self) -> bool:
@@ -227,7 +277,7 @@ class ResourceTable(TableActions, TableLines, ScrollView, can_focus=True):
     def set_rows(self, rows: Iterable[Any]) -> None:
         self._rows_arrived()
         self.model.set_rows(rows)
-        self._measure()
+        self.lines.measure()
         self._changed()
         self._settle()
         self._cursor_to_saved()
@@ -261,7 +311,7 @@ class ResourceTable(TableActions, TableLines, ScrollView, can_focus=True):
     def flash(self, keys: Iterable[Hashable], seconds: float = 3.0) -> None:
         """Highlight the rows with these keys for `seconds` (rows that changed since the last refresh)."""
         self.flashed = frozenset(keys)
-        self._line_cache.clear()
+        self.lines.forget()
         self.refresh()
         if self.flashed:
             self.set_timer(seconds, lambda: self.flash(()))
@@ -269,8 +319,8 @@ class ResourceTable(TableActions, TableLines, ScrollView, can_focus=True):
     def append_rows(self, rows: Iterable[Any]) -> None:
         self._rows_arrived()
         self.model.append_rows(rows)
-        if self._measured_rows < SAMPLE_SIZE:  # past that, the spread sample and the screen are enough
-            self._measure()
+        if self.lines.measured_rows < SAMPLE_SIZE:  # past that, the spread sample and the screen are enough
+            self.lines.measure()
         self._changed()
         self._settle(replaced=False)
 
@@ -293,7 +343,7 @@ class ResourceTable(TableActions, TableLines, ScrollView, can_focus=True):
 
     def clear(self) -> None:
         self.model.clear()
-        self._measure()
+        self.lines.measure()
         self._changed()
 
     def set_filter(self, text: str) -> None:
@@ -361,7 +411,7 @@ class ResourceTable(TableActions, TableLines, ScrollView, can_focus=True):
             self.scroll_to(y=cursor - height + 1, animate=False, force=True)
 
     def _changed(self) -> None:
-        self._line_cache.clear()
+        self.lines.forget()
         if self.is_mounted:
             self._update_virtual_size()
             self._scroll_to_cursor()
@@ -381,6 +431,144 @@ class ResourceTable(TableActions, TableLines, ScrollView, can_focus=True):
         if self.model.want_more(self.load_more_threshold):
             self.post_message(self.LoadMore(self))
 
+    # ---- drawing ------------------------------------------------------------------------------------------
+
+    def _widths(self) -> list[int]:
+        return self.lines.widths(self.scrollable_content_region.width if self.is_mounted else 0)
+
+    def _style(self, name: str) -> Style:
+        return self.get_component_rich_style(name, partial=True)
+
+    def render_line(self, y: int) -> Strip:
+        scroll_x, scroll_y = self.scroll_offset
+        look, width, page = self._frame_facts()
+        lines = self.lines
+        if lines.widen_to(scroll_y, page):
+            self.refresh()  # lines already drawn this frame were drawn at the old widths
+        widths = lines.widths(width)
+        model = self.model
+        if y == 0:
+            strip = lines.header(widths, look.base + self._style("resource-table--header"))
+        else:
+            index = scroll_y + y - 1
+            if index < model.visible_count:
+                strip, new = lines.row(index, widths, look)
+                if new:
+                    self._pacer.line_drawn(model.loaded_count, page)
+            elif index == model.visible_count and (message := self._message()) is not None:
+                style = look.base + self._style("resource-table--message")
+                strip = Strip([Segment("  " + message)]).apply_style(style)
+            else:
+                return Strip.blank(width, look.base)
+        if scroll_x == 0 and strip.cell_length == width:
+            return strip  # what crop_extend gives, without caching the strip in itself (a reference cycle)
+        return strip.crop_extend(scroll_x, scroll_x + width, look.base)
+
+    def _frame_facts(self) -> tuple[RowLook, int, int]:
+        """How rows look (the widget's own style: `rich_style` walks every ancestor), the width of a line
+        and the number of row lines: worked out once per repaint, not once per line."""
+        facts, size = self._frame, self.outer_size
+        if facts is None or facts[0] != size:  # a resize marks lines dirty without a `refresh`
+            region = self.scrollable_content_region
+            look = RowLook(self.rich_style, self._style, self._zebra, self.flashed, self.app.console)
+            facts = self._frame = (size, look, region.width, max(1, region.height - 1))
+        return facts[1:]
+
+    def refresh(self, *regions: Region, repaint: bool = True, layout: bool = False,
+                recompose: bool = False) -> Self:
+        if repaint:
+            self._frame = None  # what Textual does with its own style cache on a repaint
+        return super().refresh(*regions, repaint=repaint, layout=layout, recompose=recompose)
+
+    def line_text(self, y: int) -> str:
+        """The plain text of viewport line `y` (0 is the header), as rendered now."""
+        return self.render_line(y).text
+
+    # ---- mouse --------------------------------------------------------------------------------------------
+
+    def on_click(self, event: events.Click) -> None:
+        offset = event.get_content_offset(self)
+        if offset is None:
+            return
+        event.stop()
+        if offset.y == 0:
+            column = column_at(self._widths(), offset.x + round(self.scroll_x))
+            if column is not None:
+                self.sort_by(self.model.columns[column].key)  # sort_by tells `on_sort`
+            return
+        index = round(self.scroll_y) + offset.y - 1
+        if index >= self.model.visible_count:
+            return
+        if index == self.model.cursor or event.chain > 1:
+            self.move_cursor(index)
+            self.action_select()
+        else:
+            self.move_cursor(index)
+
+    # ---- actions ------------------------------------------------------------------------------------------
+
+    def action_cursor_up(self) -> None:
+        self.move_cursor(self.model.cursor - 1)
+
+    def action_cursor_down(self) -> None:
+        self.move_cursor(self.model.cursor + 1)
+
+    def action_page_down(self) -> None:
+        height = self._rows_height()
+        self.scroll_to(y=round(self.scroll_y) + height, animate=False, force=True)
+        self.move_cursor(self.model.cursor + height)
+
+    def action_page_up(self) -> None:
+        height = self._rows_height()
+        self.scroll_to(y=max(0, round(self.scroll_y) - height), animate=False, force=True)
+        self.move_cursor(self.model.cursor - height)
+
+    def action_first(self) -> None:
+        self.move_cursor(0)
+
+    def action_last(self) -> None:
+        if self.on_last is not None and self.on_last():  # a partial list asks before reading the rest
+            return
+        self.move_cursor(self.model.visible_count - 1)
+
+    def action_select(self) -> None:
+        self.keep_cursor()  # enter opens the row the cursor shows now, and the cursor stays under it
+        row = self.model.cursor_row
+        if row is not None:
+            self.post_message(self.RowSelected(row, self))
+
+    def action_toggle_mark(self) -> None:
+        if self.model.cursor_row is None:
+            return
+        self.model.toggle_mark()
+        self.refresh_line(self.model.cursor + 1)
+        self.post_message(self.StateChanged(self))
+        self.move_cursor(self.model.cursor + 1)
+
+    def action_mark_range(self) -> None:
+        self.model.mark_range()
+        self._changed()
+
+    def action_mark_all(self) -> None:
+        self.model.mark_all()
+        self._changed()
+
+    def action_unmark_all(self) -> None:
+        self.model.unmark_all()
+        self._changed()
+
+    def action_cycle_sort(self) -> None:
+        self.model.cycle_sort()
+        self._changed()
+        self._sorted()
+
+    def action_reverse_sort(self) -> None:
+        self.model.reverse_sort()
+        self._changed()
+        self._sorted()
+
+    # ---- events -------------------------------------------------------------------------------------------
+
     def on_mount(self) -> None:
         self._update_virtual_size()
         self._after_cursor_move()
@@ -390,12 +578,12 @@ class ResourceTable(TableActions, TableLines, ScrollView, can_focus=True):
         self._scroll_to_cursor()
 
     def on_focus(self, event: events.Focus) -> None:
-        self._line_cache.clear()
+        self.lines.forget()
 
     def on_blur(self, event: events.Blur) -> None:
-        self._line_cache.clear()
+        self.lines.forget()
 
     def notify_style_update(self) -> None:
-        self._line_cache.clear()
+        self.lines.forget()
         self._frame = None
         super().notify_style_update()

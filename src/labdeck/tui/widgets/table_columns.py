@@ -1,7 +1,7 @@
 """What a `ResourceTable` column is: the `Column` declaration (label, cell text, sort, style, width and
 its place in the layout), the cell types, and the cells function built from the columns (`cells_from`,
 `LazyCells`, `plain_column`). A column is one declaration: a screen never passes a cells function of its
-own. No Textual here."""
+own. No Textual here, and nothing else of the table: the model, the width rule and the drawing read it."""
 
 from __future__ import annotations
 
@@ -46,7 +46,11 @@ class Column:
     (more only once every column has its room). `priority` says how useful it is: at a narrow terminal the
     lowest are dropped first, and the highest is the key column (the path, the title, the username), cut
     only when every other column is at its narrowest. Equal priorities: the first column is the key and the
-    rightmost is dropped first.
+    rightmost is dropped first. `essential=True` marks a column the list cannot do without, at 80x24 too
+    (`:log`'s method, status and time): the key column leaves room for it before it takes its whole
+    content, and it is never dropped for another. `fitted(row, width)` gives the cell in `width` cells when
+    its content is wider (by default it is cut at its end with an ellipsis), keeping what matters of it (an
+    issue's labels with a `+N` for those left out, a reference with its `#iid`).
     """
 
     key: str
@@ -63,6 +67,8 @@ class Column:
     plain: Callable[[Any], str] | None = None
     data: Callable[[Any], Any] | None = None
     extra_data: tuple[tuple[str, Callable[[Any], Any]], ...] = ()
+    fitted: Callable[[Any, int], Cell] | None = None
+    essential: bool = False
 
 
 def plain_column(key: str, label: str, value: Callable[[Any], str], *, style: str = "",

@@ -1,9 +1,9 @@
 """The headless model behind `ResourceTable`: rows, identity, sort, filter, marks and the load-more trigger.
 
-No Textual, no rendering: the widget asks it which rows are visible, in which order, and which are marked
-(columns and cells are declared in `table_columns.py`). What costs O(rows) is done once when rows arrive
-(cell texts, a lower-cased search string per row), so a filter keystroke or a sort at 100,000 rows stays
-fast; with `LazyCells` styled cells are built only when a row is first drawn or measured."""
+No Textual, no rendering: the widget asks it which rows are visible, in which order, and which are marked. It
+reads the columns' declarations and nothing else of the table. What costs O(rows) is done once when rows
+arrive (cell texts, a lower-cased search string per row), so a filter keystroke or a sort at 100,000 rows
+stays fast; with `LazyCells` styled cells are built only when a row is first drawn or measured."""
 
 from __future__ import annotations
 

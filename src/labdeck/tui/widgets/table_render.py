@@ -1,5 +1,6 @@
 """Turning `ResourceTable` cells into Rich segments: literal cell text (never markup, control characters
-made visible), truncation with an ellipsis, wide characters measured, dropped columns (width 0) left out.
+made visible), truncation with an ellipsis (or the column's own `fitted` cell), wide characters measured,
+dropped columns (width 0) left out.
 The widths themselves come from `column_widths.py`.
 
 Rich only, no Textual: the widget wraps the segments in `Strip`s.
@@ -17,7 +18,7 @@ from rich.style import Style
 from rich.text import Text
 
 from labdeck.domain.text import sanitize_line
-from labdeck.tui.widgets.column_widths import MARKER_WIDTH, SEPARATOR_WIDTH
+from labdeck.tui.widgets.column_widths import MARKER_WIDTH, SEPARATOR_WIDTH, cell_width
 from labdeck.tui.widgets.table_columns import Cell, Column, plain
 
 ELLIPSIS = "…"
@@ -119,6 +120,8 @@ def row_segments(cells: Sequence[Cell], columns: Sequence[Column], widths: Seque
             segments.append(Segment(SEPARATOR))
         first = False
         cell: Cell = cells[index] if index < len(cells) else ""
+        if column.fitted is not None and cell_width(plain(cell)) > widths[index]:
+            cell = column.fitted(row, widths[index])  # cut where it matters, not at its end
         style = column.style_fn(row) if column.style_fn is not None else None
         segments.extend(cell_segments(cell, widths[index], column.align, style, console))
     if line_style is None:

@@ -1,6 +1,6 @@
 """Group routes: the listings (`GET /groups`, `/groups/:id/subgroups`, `/groups/:id/descendant_groups`)
 with every parameter of GitLab's API docs, `GET /groups/:id`, `POST /groups`, and the access helpers
-the other group areas share. Group projects and shared projects are in `group_projects.py`.
+the other group areas share (group projects and shared projects are routes of their own).
 
 `find_group()` is what other areas use to resolve `:id` (id or URL-encoded full path) with GitLab's 404;
 `require_level()` refuses (403) a caller below an access level in a group (administrators always pass).

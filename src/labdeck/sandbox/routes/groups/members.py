@@ -1,6 +1,6 @@
 """Members of groups and projects (GitLab's API docs, "Group and project members"): direct and inherited
 listings (highest level wins), one member both ways, add (several ids separated by commas), update, remove,
-and the override flag of group members. Billable members are in `billable_members.py`.
+and the override flag of group members (not billable members: a listing of their own).
 
 Group memberships live in `store.group_members`, project ones in `store.project_members`; the override flags
 in `store.areas["group_members"]` (a set of `(group_id, user_id)`).

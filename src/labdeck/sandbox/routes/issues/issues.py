@@ -1,5 +1,5 @@
-"""The issues area of the sandbox: the listings of GitLab's API docs ("Issues", rules in
-`issue_listing.py`) and project issues as real GitLab serves them (design appendix): read, create,
+"""The issues area of the sandbox: the listings of GitLab's API docs ("Issues", their parameter rules
+`listing.select_issues`) and project issues as real GitLab serves them (design appendix): read, create,
 update (labels, `add_labels`/`remove_labels`, assignees, milestone, due date, confidential,
 `state_event=close|reopen`), delete; notes (a `/promote` line promotes the issue to an epic); to-do items
 (201, then 304); time tracking with GitLab's working-time durations (`time_tracking.py`); related and

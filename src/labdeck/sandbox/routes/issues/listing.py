@@ -1,6 +1,6 @@
 """Issue listings of the sandbox (GitLab's API docs, "Issues"): the parameter rules shared by
-`GET /issues`, `GET /groups/:id/issues` and `GET /projects/:id/issues` (the JSON shapes are in
-`issue_shapes.py`).
+`GET /issues`, `GET /groups/:id/issues` and `GET /projects/:id/issues` (not the JSON shapes of the
+issues they list).
 
 `select_issues(ctx, listing, candidates)` validates every parameter first (400 `{"error": ...}` in Grape's
 words), then filters and orders; routes memoise the result per caller and parameter set (`Store.memo`), so

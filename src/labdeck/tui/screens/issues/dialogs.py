@@ -1,9 +1,8 @@
-"""The dialogs of the issues view: the bulk action menu, a one-line prompt (labels, usernames, milestone),
-the comment editor and the edit dialog (title, labels, description); the time tracking dialog is in
-`time_tracking.py`. Comments and descriptions are typed in a `TextEditor` (multi-line; `ctrl+s` sends,
-`ctrl+o` opens `$VISUAL`/`$EDITOR`). Server text appears only as `Content`/`Text`. Label, username and
-milestone fields complete names from the instance (`widgets/completion.py`): the issue's project, or the
-marked issues' project (else the view's group).
+"""The dialogs of the issues view: the bulk action menu, a one-line prompt (labels, usernames, milestone), the
+comment editor and the edit dialog (title, labels, description). Comments and descriptions are typed in a
+`TextEditor` (multi-line; `ctrl+s` sends, `ctrl+o` opens `$VISUAL`/`$EDITOR`). Server text appears only as
+`Content`/`Text`. Label, username and milestone fields complete names from the instance
+(`widgets/completion.py`): the issue's project, or the marked issues' project (else the view's group).
 """
 
 from __future__ import annotations

@@ -28,7 +28,7 @@ from labdeck.api.issues import IssuesService
 from labdeck.api.models.base import paused_gc
 from labdeck.api.models.issues import Issue, LabelDetail
 from labdeck.domain.features import PROMOTE_TO_EPIC
-from labdeck.domain.issue_query import QueryError, help_text
+from labdeck.domain.issue_query import QueryError, help_text, parse
 from labdeck.tui.areas import AreaRequest
 from labdeck.tui.list_feed import ListFeed
 from labdeck.tui.screens.base import LabdeckScreen
@@ -36,7 +36,7 @@ from labdeck.tui.screens.issues.actions import IssueActions
 from labdeck.tui.screens.issues.early_load import EarlyLoad
 from labdeck.tui.screens.issues.extras import read_extras
 from labdeck.tui.screens.issues.filter_names import check_names, compiled, filter_input, group_scope
-from labdeck.tui.screens.issues.render import COLUMNS, Extras, issue_detail
+from labdeck.tui.screens.issues.render import Extras, issue_columns, issue_detail
 from labdeck.tui.widgets.footer import LIST_KEYS
 from labdeck.tui.widgets.labelled import LabelledField
 from labdeck.tui.widgets.path_input import PathInput
@@ -92,6 +92,7 @@ class IssuesScreen(IssueActions, LabdeckScreen):
         self.extras: dict[int, Extras] = {}
         self.stale_extras: set[int] = set()  # issues whose detail `r` asked to fetch again
         self.label_colours: dict[str, LabelDetail] = {}  # from listings, for issues a PUT sends back bare
+        self.filter_labels: tuple[str, ...] = ()  # the labels the filter asks for: first in the Labels cell
         self.shown_group: GroupId | None = self.group  # the scope the rows on screen belong to
         self._early: EarlyLoad | None = None
         if app_running():  # built inside the app: page 1 is asked for before the widgets exist
@@ -128,7 +129,8 @@ class IssuesScreen(IssueActions, LabdeckScreen):
                               id="issues-scope")
             yield LabelledField("Group", scope, id="issues-scope-field")
         yield Static("", markup=False, id="issues-query-error")
-        yield ResourceView(COLUMNS, row_key=lambda i: i.id, detail=self.detail_for,
+        yield ResourceView(issue_columns(lambda: self.filter_labels), row_key=lambda i: i.id,
+                           detail=self.detail_for,
                            show_detail=True, empty_text="No issues", enter_opens_detail=True,
                            id="issues-view")
 
@@ -178,6 +180,7 @@ class IssuesScreen(IssueActions, LabdeckScreen):
         if params is None:
             return False
         self.params = params
+        self.filter_labels = parse(self.query_text).required_labels()
         # `no user called ...` instead of an empty list
         check_names(self, self.query_text, self.group, self.query_one("#issues-query-error", Static))
         return True

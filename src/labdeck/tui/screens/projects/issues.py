@@ -50,8 +50,8 @@ from labdeck.tui.widgets.resource_view import ResourceView
 from labdeck.tui.widgets.table_columns import plain_column
 
 # The columns and cells of `:issues`, but `#iid` in place of the reference, its first (every row is of this
-# project).
-PROJECT_COLUMNS = [plain_column("iid", "#", lambda i: f"#{i.iid}", width=6, align="right",
+# project) and, like it, the key.
+PROJECT_COLUMNS = [plain_column("iid", "#", lambda i: f"#{i.iid}", width=6, align="right", priority=10,
                                 sort_key=lambda i: i.iid, data=lambda i: i.iid), *COLUMNS[1:]]
 
 

@@ -1,8 +1,8 @@
 """`:projects`: the projects the signed-in user can see (through `ProjectsService.window`), newest first,
 read by keyset pagination (GitLab's for `/projects`: order by id) on demand as the cursor nears the end
 (`tui/list_feed.py`: honest counts, a ceiling on the rows held, filter and sort sent to the server while
-the list is partial, `G` asks before reading everything); enter opens the project's view (wiki, tags,
-Pages domains, error tracking, forks); `a` archives or unarchives (hidden in read-only mode; GitLab lets
+the list is partial, `G` asks before reading everything); enter opens the project's view (a tab per
+resource of the project); `a` archives or unarchives (hidden in read-only mode; GitLab lets
 the project's Owners and administrators do it, and a refusal says so), journalled with the other as its
 undo.
 """
@@ -50,16 +50,17 @@ def project_detail(project: Project) -> Text:
 
 
 PROJECT_COLUMNS = [
-    Column("path", "Project", min_width=24, priority=10,
+    # the key, whole up to 40 cells before the others are let in: visibility and last activity at 80 columns
+    Column("path", "Project", min_width=24, max_width=40, priority=10,
            text=lambda p: Text(p.path_with_namespace or p.name or str(p.id)),
            data=lambda p: p.path_with_namespace or p.name),
-    Column("visibility", "Visibility", width=10, priority=6, text=lambda p: Text(p.visibility or ""),
-           data=lambda p: p.visibility),
+    Column("visibility", "Visibility", width=10, priority=6, essential=True,
+           text=lambda p: Text(p.visibility or ""), data=lambda p: p.visibility),
     Column("branch", "Default branch", width=14, priority=3, text=lambda p: Text(p.default_branch or ""),
            data=lambda p: p.default_branch),
     Column("stars", "★", width=5, priority=2, align="right", sort_key=lambda p: p.star_count or 0,
            text=lambda p: Text(str(p.star_count or 0)), data=lambda p: p.star_count),
-    Column("activity", "Last activity", width=16, priority=5,
+    Column("activity", "Last activity", width=16, priority=5, essential=True,
            text=lambda p: Text(p.last_activity_at.strftime("%Y-%m-%d %H:%M") if p.last_activity_at else ""),
            data=lambda p: p.last_activity_at),
     Column("archived", "Archived", priority=4,

@@ -1,8 +1,6 @@
-"""One project's resources, opened with enter from `:projects`: tabs (Textual `TabbedContent`) for the
-wiki, the project's issues, container registry and deployments, repository tags, Pages domains, error
-tracking, forks, members, CI/CD variables and the registry's cleanup policy, each a widget from its own
-module (`wiki`, `issues`, `containers`, `deployments`, `tags`, `pages`, `error_tracking`, `forks`,
-`registry_policy`; members and variables are the panes of every owner, `screens/panes/`). `]` and `[`
+"""One project's resources, opened with enter from `:projects`: tabs (Textual `TabbedContent`), one per
+resource of the project, each a pane that loads, shows and acts on its own rows; the tabs are the entries
+of `TAB_LIST`, in the order shown. `]` and `[`
 switch to the next and previous tab and put the focus in it; `f` forks the project from any tab (the fork
 runs as a job); `r` reloads the tab in view.
 """

@@ -1,6 +1,7 @@
 """What the cleanup panel shows of a plan: one row per tag with its decision and why (`PlannedTag`), the
 cells and detail of those rows, the summary line (counts per reason, space freed) and the histogram of tag
-ages with the cut-off. Pure rendering of `domain.registry_cleanup` plans; the panel is `cleanup.py`."""
+ages with the cut-off. Pure rendering of `domain.registry_cleanup` plans: it sends nothing and holds no
+state."""
 
 from __future__ import annotations
 

@@ -7,11 +7,11 @@ shared ones included.
 
 - Repositories: type a project or group path (`f`) and press enter; `enter` opens a repository's tags;
   `x` deletes the repository (its path must be typed), then follows the deletion as a job until it is
-  gone; `c` opens the cleanup panel; `p` the cleanup policy panel of the project (`policy.py`); `t` the
-  registry storage of the group in scope, project by project (`storage.py`).
+  gone; `c` opens the cleanup panel; `p` the cleanup policy panel of the project; `t` the registry
+  storage of the group in scope, project by project.
 - Tags: the detail of every tag is fetched (the list endpoint gives names only); `space` marks tags and `x`
   deletes exactly the marked ones (or the one under the cursor), one request each, as a job with progress;
-  `c` opens the cleanup panel (`registry_cleanup.py`) on these tags.
+  `c` opens the cleanup panel on these tags (its rules are `domain.registry_cleanup`'s).
 
 Mutating actions are hidden in read-only mode. Server text is shown as `rich.text.Text`, never markup.
 """

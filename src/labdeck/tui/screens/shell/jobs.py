@@ -14,7 +14,7 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
-from labdeck.tui.jobs import Job, JobOutcome, outcome_text
+from labdeck.tui.jobs import ItemResult, Job, JobOutcome, outcome_text
 from labdeck.tui.screens.base import LabdeckScreen
 from labdeck.tui.widgets.resource_table import ResourceTable
 from labdeck.tui.widgets.resource_view import ResourceView
@@ -36,6 +36,15 @@ def progress_text(job: Job, width: int = BAR_WIDTH) -> str:
     filled = round(fraction * width)
     count = f" {min(job.done, job.total)}/{job.total}" if job.total else ""
     return "█" * filled + "░" * (width - filled) + count
+
+
+def progress_in(job: Job, width: int) -> str:
+    """`progress_text` in `width` cells: the bar narrowed, the count kept."""
+    whole = progress_text(job)
+    if job.fraction is None or len(whole) <= width:
+        return whole
+    count = whole[BAR_WIDTH:]  # " 12/30"
+    return progress_text(job, max(1, width - len(count)))[:width]
 
 
 def elapsed_text(seconds: float) -> str:
@@ -61,18 +70,23 @@ def job_detail(job: Job) -> Text:
     return detail
 
 
+# At 80 columns: the task (the key, whole up to 30 cells), its state, its result (a failure message is
+# read whole with enter) and its progress, the bar narrowed to the room; the elapsed time and the number as
+# room allows.
 JOB_COLUMNS = [
     Column("id", "#", width=4, align="right", sort_key=lambda job: job.id,
            text=lambda job: Text(str(job.id)), exported=False),  # the record's own `id`
-    Column("title", "Task", min_width=20, text=lambda job: Text(job.title), data=lambda job: job.title),
-    Column("state", "State", width=13, text=lambda job: Text(job.outcome.value,
-                                                              style=_OUTCOME_STYLE[job.outcome]),
+    Column("title", "Task", min_width=16, max_width=30, priority=10, text=lambda job: Text(job.title),
+           data=lambda job: job.title),
+    Column("state", "State", width=13, priority=9, essential=True, text=lambda job: Text(job.outcome.value,
+                                                                          style=_OUTCOME_STYLE[job.outcome]),
            data=lambda job: job.outcome.value),
-    Column("progress", "Progress", width=BAR_WIDTH + 12, text=lambda job: Text(progress_text(job)),
+    Column("progress", "Progress", min_width=12, max_width=BAR_WIDTH + 12, priority=7, essential=True,
+           text=lambda job: Text(progress_text(job)), fitted=lambda job, width: Text(progress_in(job, width)),
            data=lambda job: job.done, extra_data=(("total", lambda job: job.total),)),
-    Column("elapsed", "Elapsed", width=8, align="right", sort_key=lambda job: job.elapsed,
+    Column("elapsed", "Elapsed", width=8, priority=4, align="right", sort_key=lambda job: job.elapsed,
            text=lambda job: Text(elapsed_text(job.elapsed)), data=lambda job: round(job.elapsed, 3)),  # s
-    Column("outcome", "Result", text=lambda job: Text(
+    Column("outcome", "Result", min_width=12, priority=8, essential=True, text=lambda job: Text(
         outcome_text(job), style="red" if job.failed_items or job.error else ""), data=outcome_text),
 ]
 
@@ -147,16 +161,36 @@ class JobsScreen(LabdeckScreen):
             self.app.push_screen(JobResultsScreen(event.row))
 
 
+def result_detail(pair: tuple[int, ItemResult]) -> Text:
+    """One item's result whole (its message wraps): what the Message column cuts."""
+    result = pair[1]
+    detail = Text(result.item, style="bold")
+    detail.append("  ")
+    detail.append("ok" if result.ok else "failed", style="green" if result.ok else "bold red")
+    if result.message:
+        detail.append(f"\n{result.message}", style="" if result.ok else "red")
+    return detail
+
+
+def outcome_detail(job: Job) -> Text:
+    """What the task did, whole: its error (a task that failed as a whole) or its summary, and what it
+    covered when less than asked."""
+    text = Text()
+    for part, style in ((job.error, "red"), (job.summary, ""), (job.caveat, "yellow")):
+        if part:
+            if text:
+                text.append("\n")
+            text.append(part, style=style)
+    return text
+
+
 class JobResultsScreen(ModalScreen[None]):
-    """The per-item results of one job (ok/failed with message)."""
+    """One task's outcome whole (its error, its summary) and its per-item results, the cursor item's whole
+    message under them (the first failed item's at first)."""
 
     SENDS_NO_WRITE = "shows a job's results; sends nothing"
 
-    DEFAULT_CSS = """
-    JobResultsScreen { align: center middle; background: $background 50%; }
-    JobResultsScreen > Vertical { width: 90%; height: 80%; border: round $primary; background: $surface; }
-    JobResultsScreen #results-title { padding: 0 1; text-style: bold; }
-    """
+    CSS_PATH = "jobs.tcss"
     BINDINGS = [Binding("escape", "close", "Close", id="jobs.results_close")]
 
     def __init__(self, job: Job) -> None:
@@ -167,10 +201,19 @@ class JobResultsScreen(ModalScreen[None]):
         job = self.job
         summary = (f"{job.title} · {job.outcome.value} · {len(job.results)} item(s), "
                    f"{len(job.failed_items)} failed")
+        outcome = outcome_detail(job)
         with Vertical():
             yield Static(Text(summary), id="results-title")
-            yield ResourceTable(RESULT_COLUMNS, list(enumerate(job.results)),
-                                row_key=lambda pair: pair[0], empty_text="This task has no per-item results")
+            yield Static(outcome, markup=False, id="results-outcome", classes="" if outcome else "-empty")
+            yield ResourceView(RESULT_COLUMNS, list(enumerate(job.results)), row_key=lambda pair: pair[0],
+                               detail=result_detail, detail_position="bottom", show_detail=bool(job.results),
+                               empty_text="This task has no per-item results", id="results-view")
+
+    def on_mount(self) -> None:
+        table = self.query_one("#results-view", ResourceView).table
+        first_failed = next((i for i, result in enumerate(self.job.results) if not result.ok), 0)
+        table.move_cursor(first_failed)
+        table.focus()
 
     def action_close(self) -> None:
         self.dismiss(None)

@@ -31,8 +31,12 @@ from labdeck.tui.widgets.detail_fields import append_fields
 from labdeck.tui.widgets.resource_view import ResourceView
 from labdeck.tui.widgets.table_model import Column
 
+# At 80 columns every column is shown: the target (the key) is cut first, at 24 cells, and the undo's
+# reason at 14, both read whole with the rest of the change in its detail (enter); undo comes right after
+# the target, so it is seen.
+TARGET_WIDTH = 24  # what the target takes before the other columns are let in (more once they have room)
 
-# Undo comes right after the target, so it is seen at 80 columns; the date is in the detail (enter).
+
 def _result_cell(entry: JournalEntry) -> Text:
     result = Text(entry.result, style="green" if entry.ok else "red")
     if entry.undoes:
@@ -44,20 +48,21 @@ def journal_columns(refusal: Callable[[JournalEntry], str | None]) -> list[Colum
     """The journal's columns; `refusal(entry)` says why an entry cannot be undone (None: it can)."""
     def undo_cell(entry: JournalEntry) -> Text:
         why = refusal(entry)
-        return Text("u undoes it", style="green") if why is None else Text(why, style="dim")
+        return Text("u undoes it", style="green") if why is None else Text(f"no: {why}", style="dim")
 
     return [
-        Column("at", "Time", width=8, priority=4, sort_key=lambda e: e.at,
+        Column("at", "Time", width=8, priority=7, essential=True, sort_key=lambda e: e.at,
                text=lambda e: Text(_when(e, "%H:%M:%S")), data=lambda e: datetime.fromtimestamp(e.at, UTC)),
-        Column("operation", "Operation", min_width=12, priority=8, sort_key=lambda e: e.operation,
-               text=lambda e: Text(e.operation), data=lambda e: e.operation),
-        Column("target", "Target", min_width=16, priority=10, sort_key=lambda e: e.target,
-               text=lambda e: Text(e.target), data=lambda e: e.target),
-        Column("undo", "Undo", min_width=6, priority=9, text=undo_cell, data=lambda e: refusal(e) is None,
-               extra_data=(("no_undo", refusal),)),
-        Column("result", "Result", min_width=10, priority=5, sort_key=lambda e: e.result, text=_result_cell,
-               data=lambda e: e.result, extra_data=(("ok", lambda e: e.ok), ("undoes", lambda e: e.undoes))),
-        Column("job", "Task", min_width=10, priority=2, sort_key=lambda e: e.job_title or "",
+        Column("operation", "Operation", min_width=12, priority=9, essential=True,
+               sort_key=lambda e: e.operation, text=lambda e: Text(e.operation), data=lambda e: e.operation),
+        Column("target", "Target", min_width=16, max_width=TARGET_WIDTH, priority=10,
+               sort_key=lambda e: e.target, text=lambda e: Text(e.target), data=lambda e: e.target),
+        Column("undo", "Undo", min_width=6, max_width=14, priority=8, essential=True, text=undo_cell,
+               data=lambda e: refusal(e) is None, extra_data=(("no_undo", refusal),)),
+        Column("result", "Result", min_width=10, priority=6, essential=True, sort_key=lambda e: e.result,
+               text=_result_cell, data=lambda e: e.result,
+               extra_data=(("ok", lambda e: e.ok), ("undoes", lambda e: e.undoes))),
+        Column("job", "Task", min_width=10, priority=3, sort_key=lambda e: e.job_title or "",
                text=lambda e: Text(e.job_title or ""), data=lambda e: e.job_title),
     ]
 

@@ -1,8 +1,13 @@
 """`:log`: every request of this session (time, method, status, duration, retries, error, path), live, and
 the notes of tolerant reading (method READ, status `warn`: which item, which fields were unreadable).
 
-The path is the last column, so it takes the width left over; enter (or `d`) shows the whole request in the
-detail pane under the table, and `y` copies the request line (`GET /api/v4/... → 200 · 35 ms`).
+Time, method, status and duration come first (at 80 columns too) and the path, the last column, takes the
+width left; enter (or `d`) shows the whole request in the detail pane under the table, and `y` copies the
+request line (`GET /api/v4/... → 200 · 35 ms`).
+
+The log follows its newest request, as `tail -f` does: new requests move the cursor along while it is on
+the last row and no detail is open, and the log shown again (`:log`, from another area or from itself) is
+on its newest request, unless an entry's detail is open (the operator is reading it: it stays).
 
 Entries come from the client's `RequestLog`, which has already removed secrets from paths; headers are
 never shown.
@@ -17,6 +22,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 
 from labdeck.api.request_log import RequestLogEntry
+from labdeck.tui.area_events import AreaShownAgain
 from labdeck.tui.links import copy_text
 from labdeck.tui.screens.base import LabdeckScreen
 from labdeck.tui.widgets.resource_table import ResourceTable
@@ -89,12 +95,12 @@ def log_detail(row: Row) -> Text:
 
 
 LOG_COLUMNS = [
-    Column("at", "Time", width=8, priority=6, sort_key=lambda row: row[0],
+    Column("at", "Time", width=8, priority=6, essential=True, sort_key=lambda row: row[0],
            text=lambda row: Text(row[1].at.astimezone().strftime("%H:%M:%S")), data=lambda row: row[1].at),
-    Column("method", "Method", width=6, priority=8, text=lambda row: Text(row[1].method),
+    Column("method", "Method", width=6, priority=8, essential=True, text=lambda row: Text(row[1].method),
            data=lambda row: row[1].method),
-    Column("status", "Status", width=6, priority=9, align="right", sort_key=lambda row: row[1].status or 0,
-           text=_status_cell, data=lambda row: row[1].status,
+    Column("status", "Status", width=6, priority=9, essential=True, align="right",
+           sort_key=lambda row: row[1].status or 0, text=_status_cell, data=lambda row: row[1].status,
            extra_data=(("kind", lambda row: row[1].kind),)),
     Column("duration", "Duration", width=9, priority=5, align="right",
            sort_key=lambda row: row[1].duration_ms, text=lambda row: Text(f"{row[1].duration_ms:.0f} ms"),
@@ -104,8 +110,9 @@ LOG_COLUMNS = [
            data=lambda row: row[1].retries),
     Column("error", "Error", min_width=5, priority=4, text=_error_cell, data=lambda row: row[1].error,
            extra_data=(("expected", lambda row: row[1].expected),)),
-    # the key; last: it takes the room left
-    Column("path", "Path", min_width=20, priority=10, text=lambda row: Text(row[1].path),
+    # the key; last: it takes the room left. Whole enough at 40 cells (the rest is in the detail), so that
+    # method, status and time are never pushed out by a long query string
+    Column("path", "Path", min_width=20, max_width=40, priority=10, text=lambda row: Text(row[1].path),
            data=lambda row: row[1].path),
 ]
 
@@ -152,11 +159,25 @@ class RequestLogScreen(LabdeckScreen):
         rows = [(self._count + offset, entry) for offset, entry in enumerate(fresh)]
         self._count += len(fresh)
         table = self.table
-        following = table.cursor_index >= len(table.visible_rows) - 1
+        following = table.cursor_index >= len(table.visible_rows) - 1 and not self._reading()
         table.append_rows(rows)
         if following:
             table.move_cursor(len(table.visible_rows) - 1)
         self.mark_data_loaded()
+
+    def _reading(self) -> bool:
+        """Whether an entry's detail is open: the log then stays on that entry."""
+        return self.query_one("#log-view", ResourceView).detail_shown
+
+    def on_area_shown_again(self, _message: AreaShownAgain) -> None:
+        """`:log` again: the newest requests, the cursor on the newest (unless a detail is being read)."""
+        self._flush()
+        if self._reading():
+            return
+        rows = self.table.visible_rows  # in the order shown: the newest is the last unless sorted otherwise
+        newest = max(range(len(rows)), key=lambda i: rows[i][0], default=None)
+        if newest is not None:
+            self.table.move_cursor(newest)
 
     def _apply_amended(self) -> None:
         """Entries marked failed after they were shown (an unreadable 2xx body): redraw their rows."""

@@ -11,9 +11,9 @@ from labdeck.tui.screens.base import LabdeckScreen
 
 
 class UnavailableScreen(LabdeckScreen):
-    DEFAULT_CSS = """
-    UnavailableScreen #unavailable { padding: 1 2; }
-    """
+    """Says the area is not available in this build, and what it would show."""
+
+    CSS_PATH = "unavailable.tcss"
 
     def __init__(self, area: Area) -> None:
         super().__init__()

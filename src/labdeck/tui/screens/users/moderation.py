@@ -1,6 +1,7 @@
 """The moderation menu of `:users` (`m`): the operations the domain rules allow for one user or the marked
 users, the others listed disabled with their reason; and which operations ask for a typed confirmation
-(`TYPED`) or are harmless enough for a plain one (`GENTLE`). The screen that opens it is `users.py`.
+(`TYPED`) or are harmless enough for a plain one (`GENTLE`). It sends nothing: the screen that opens it
+acts on the choice.
 """
 
 from __future__ import annotations

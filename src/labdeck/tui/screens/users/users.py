@@ -58,12 +58,15 @@ SERVER_ORDERS: Final = {"username": "username", "name": "name", "created": "crea
 
 def user_columns(today: date) -> list[Column]:
     """The users list's columns (a user's state is told as of `today`); unstyled, so the list builds its
-    cells only for the rows it draws (100,000 users load at once)."""
+    cells only for the rows it draws (100,000 users load at once). At 80 columns: username (the key, whole up
+    to 30 cells: a bot's `project_12_bot_<32 hex>` is cut, and whole in the detail), state (essential), last
+    activity and name (the detail's heading, when the list is narrower)."""
     return [
-        plain_column("username", "Username", lambda u: u.username or str(u.id), min_width=14, priority=10,
-                     data=lambda u: u.username),
+        plain_column("username", "Username", lambda u: u.username or str(u.id), min_width=14, max_width=30,
+                     priority=10, data=lambda u: u.username),
         plain_column("name", "Name", lambda u: u.name or "", min_width=12, priority=6, data=lambda u: u.name),
         plain_column("state", "State", lambda u: u.state_label(today), min_width=16, priority=8,
+                     essential=True,
                      data=lambda u: u.state,  # GitLab's word; the label's other facts as their own fields
                      extra_data=(("dormant", lambda u: u.is_dormant(today)),
                                  ("internal", lambda u: u.internal))),
