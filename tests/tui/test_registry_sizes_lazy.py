@@ -138,13 +138,22 @@ async def test_a_group_reads_the_sizes_of_the_rows_on_screen_only() -> None:
         assert now_shown - shown
         assert sorted(transport.size_reads()) == sorted(shown | now_shown)
 
+        top = screen.table.scroll_y
+        screen.table.scroll_end(animate=False, force=True)  # as the wheel does: the cursor stays
+        await until(pilot, lambda: screen.table.scroll_y > top + 10 and all_read(screen),
+                    "the sizes of the last rows, scrolled to")
+        await settle(pilot)
+        last = {row.id for row in on_screen(screen)}
+        assert last - shown - now_shown and screen.table.cursor_row.id not in last
+        assert sorted(transport.size_reads()) == sorted(shown | now_shown | last)
+
         app.pop_screen()  # a second visit: what the session read costs nothing but the listing
         await settle(pilot)
         before = len(transport.requests)
         again = await open_group(pilot, sandbox)
         await until(pilot, lambda: all_read(again), "the sizes known")
         await settle(pilot)
-        assert len(transport.size_reads()) == len(shown | now_shown)
+        assert len(transport.size_reads()) == len(shown | now_shown | last)
         assert all("/registry/repositories" in r.url.path and "page" in r.url.params
                    for r in transport.requests[before:])
 
