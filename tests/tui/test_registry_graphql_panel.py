@@ -50,7 +50,8 @@ async def test_cleanup_panel_with_graphql_on_and_off(graphql: bool) -> None:
         panel = app.screen
         assert isinstance(panel, RegistryCleanupScreen)
         await type_into(pilot, "#cleanup-delete", "pr-.*")
-        await settle(pilot)  # the layers, read once the panel is shown
+        await until(pilot, lambda: "reading the layers" not in text(panel, "#cleanup-summary"),
+                    "the layers, read once the plan is shown")
         log = [f"{e.method} {e.path}" for e in app.session.client.request_log.entries]
         assert sum("/api/graphql" in line for line in log) == (2 if graphql else 1)
         summary = text(panel, "#cleanup-summary")
@@ -98,6 +99,8 @@ async def test_the_preview_is_shown_before_the_layers_and_then_frees_the_exact_b
         await pilot.pause()
         panel = app.screen
         assert isinstance(panel, RegistryCleanupScreen)
+        await settle(pilot)
+        assert held[0].manifest_reads == 0  # no rule typed, no plan: no layers
         await type_into(pilot, "#cleanup-delete", "pr-.*")
         await until(pilot, lambda: held[0].manifest_reads == 1, "the panel's read of the layers")
         summary = text(panel, "#cleanup-summary")
@@ -112,6 +115,7 @@ async def test_the_preview_is_shown_before_the_layers_and_then_frees_the_exact_b
         await settle(pilot)
         await pilot.press("c")
         await pilot.pause()
+        assert app.screen.layers_wanted is False  # the tags have their layers
         await type_into(pilot, "#cleanup-delete", "pr-.*")
         await settle(pilot)
         assert held[0].manifest_reads == 1

@@ -102,6 +102,7 @@ class RegistryCleanupScreen(LabdeckScreen):
         self.rules: CleanupRules | None = None
         self.plan: CleanupPlan | None = None
         self._table_timer: Timer | None = None
+        self.layers_wanted = False  # the tags lack layers: read them once a plan is shown
         self.reading_layers = False
 
     @property
@@ -146,15 +147,16 @@ class RegistryCleanupScreen(LabdeckScreen):
         self.query_one("#cleanup-delete", Input).focus()
         self.update_lock()
         self.set_interval(1.0, self.update_lock)
-        if any(tag.layers is None and tag.digest for tag in self.tags) and registry_service(self) is not None:
-            self.reading_layers = True
-            self.read_layers()
+        # the layers are read once a plan is shown (`flush_table`): only its frees figure needs them
+        self.layers_wanted = any(t.layers is None and t.digest for t in self.tags) and \
+            registry_service(self) is not None
         self.recompute()
 
     @work(exclusive=True, group="cleanup-layers")
     async def read_layers(self) -> None:
-        """The manifests' layers, read once the preview is shown: only the frees figure needs them (a layer
-        several images share counted once); until they come it is an upper bound and says so."""
+        """The manifests' layers, read once the preview's first plan is shown: only its frees figure needs
+        them (a layer several images share counted once); until they come it is an upper bound and says so.
+        A panel closed with no rule typed reads none."""
         service = registry_service(self)
         if service is None:
             return
@@ -208,6 +210,7 @@ class RegistryCleanupScreen(LabdeckScreen):
             self.query_one("#cleanup-histogram", Static).update("")
         else:
             self.plan = self.planner.plan(rules, self.now())
+            self.reading_layers = self.reading_layers or self.layers_wanted
             self.query_one("#cleanup-summary", Static).update(summary_text(self.plan,
                                                                            reading_layers=self.reading_layers))
             if self._times is None or len(self._times) != len(self.plan.tags):
@@ -231,6 +234,9 @@ class RegistryCleanupScreen(LabdeckScreen):
         reasons, tags = plan.reasons, self.tags
         self.table.set_rows([PlannedTag(i, tags[i], reasons[i], words[reasons[i]])
                              for i in preview_order(plan, self._order)])
+        if self.layers_wanted:  # the plan is shown: now its frees figure's layers, without delaying it
+            self.layers_wanted = False
+            self.read_layers()
 
     def on_input_changed(self, event: Input.Changed) -> None:
         if event.input.id in _INPUTS:
