@@ -199,7 +199,7 @@ class RegistryService:
             self.tag_cache.store(repository_id, details, read)
         # the whole repository: the overview may name its storage
         known_for(self.client).record(self._instance, repository_id, path or str(project), str(project),
-                                      [d.to_tag_info() for d in details])
+                                      details)
         return details
 
     async def with_layers(self, repository_id: int,
@@ -215,7 +215,7 @@ class RegistryService:
         if self.tag_cache is not None:
             self.tag_cache.store(repository_id, found, ())  # (the names' times stay those of their read)
         known_for(self.client).record(self._instance, repository_id, path or str(project), str(project),
-                                      [d.to_tag_info() for d in found])
+                                      found)
         return found
 
     async def _stream_details(self, project: Ref, repository_id: int, first: TagsPage | None,

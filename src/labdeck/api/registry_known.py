@@ -11,10 +11,10 @@ import time
 import weakref
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
-from labdeck.domain.registry_cleanup import TagInfo
-from labdeck.domain.registry_sizes import Figure, repository_size
+from labdeck.domain.registry_sizes import Figure, Sized, repository_size
 
 
 @dataclass(frozen=True)
@@ -24,9 +24,15 @@ class KnownRepository:
     path: str  # the repository's own path (`acme/platform/api-gateway/worker`)
     project: str
     tags: int
-    size: Figure  # its unique blobs
     at: float
-    held: tuple[TagInfo, ...] = ()
+    held: tuple[Sized, ...] = ()  # its tags (their details as read), when its size is theirs
+    given: Figure | None = None  # a size the instance gave (no tags held)
+
+    @cached_property
+    def size(self) -> Figure:
+        """Its unique blobs, counted when first asked: a simulation of 15,000 tags records every repository
+        it reads, and only the overview and the registry list ask."""
+        return self.given if self.given is not None else repository_size(self.held)
 
     @property
     def bytes(self) -> int:
@@ -41,17 +47,17 @@ class KnownRepositories:
         self._known: dict[tuple[str, int], KnownRepository] = {}
 
     def record(self, instance: str, repository_id: int, path: str, project: str,
-               tags: Iterable[TagInfo]) -> None:
+               tags: Iterable[Sized]) -> None:
         """Note a repository's tags (its whole tag list): its size is their unique blobs."""
         held = tuple(tags)
         self._known[(instance, repository_id)] = KnownRepository(
-            instance, repository_id, path, project, len(held), repository_size(held), self.clock(), held)
+            instance, repository_id, path, project, len(held), self.clock(), held)
 
     def record_size(self, instance: str, repository_id: int, path: str, project: str, tags: int,
                     size: Figure) -> None:
         """Note a repository's size as the instance gave it (no tag read): `tags` is its tag count."""
         self._known[(instance, repository_id)] = KnownRepository(
-            instance, repository_id, path, project, tags, size, self.clock())
+            instance, repository_id, path, project, tags, self.clock(), given=size)
 
     def forget_tags(self, instance: str, repository_id: int, names: Iterable[str]) -> None:
         """Tags deleted: the repository's figure without them."""
