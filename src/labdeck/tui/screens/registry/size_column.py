@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 from rich.text import Text
@@ -148,8 +149,9 @@ class SizeReader:
         for repo_id, repo in wanted.items():
             if repo_id not in self._workers and service is not None:
                 self.sizes.reading.add(repo_id)
-                self._workers[repo_id] = self.owner.run_worker(self._read(service, repo), exit_on_error=False,
-                                                               group="registry-sizes")
+                # a function, not a coroutine: a read cancelled before it starts leaves none unawaited
+                read: Any = partial(self._read, service, repo)
+                self._workers[repo_id] = self.owner.run_worker(read, group="registry-sizes")
                 self._redraw(table, repo_id)
 
     def stop(self) -> None:
