@@ -263,7 +263,10 @@ PROTECTED_ENVIRONMENT_DELETE = E("DELETE", _PROTECTED + "/{name}", family=_PROTE
 PROJECT_TAG_PROTECTION_RULES = E("GET", _PROJECT + "/registry/protection/tag/rules", paged=True)
 PROJECT_REGISTRY_REPOSITORIES = E("GET", _PROJECT + "/registry/repositories", job_token=True,
                                   params=names("tags_count"), paged=True)
-REGISTRY_REPOSITORY = E("GET", "/registry/repositories/{repository_id:int}", params=names("tags tags_count"))
+# `size=true`: the repository's deduplicated size, where the registry gives it (else `null`; see
+# `api/registry_paths.repository_size`)
+REGISTRY_REPOSITORY = E("GET", "/registry/repositories/{repository_id:int}",
+                        params=names("tags tags_count size"))
 REGISTRY_REPOSITORY_DELETE = E("DELETE", _REPO, job_token=True, undo=REGISTRY_UNDO)
 REGISTRY_TAGS = E("GET", _REPO + "/tags", job_token=True, paged=True)
 REGISTRY_TAGS_DELETE = E("DELETE", _REPO + "/tags", job_token=True, undo=REGISTRY_UNDO,

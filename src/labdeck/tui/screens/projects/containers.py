@@ -1,6 +1,7 @@
 """The project view's Registry tab, a list pane of the kit: the project's container repositories with their
 tag counts, ids and sizes (unique blobs), as `:registry` lists them (its columns, cells, detail and size
-reads; read when the tab is first shown), and their tags through `:registry`'s own screens.
+reads; read when the tab is first shown; sizes for the rows shown, `registry/size_column.py`), and their tags
+through `:registry`'s own screens.
 
 - `enter` opens a repository's tags (`registry.RegistryTagsScreen`: every tag's detail, `space` marks and
   `x` deletes exactly the marked tags, one request each, as a job).
@@ -18,7 +19,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
-from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.widgets import Static
@@ -30,13 +30,8 @@ from labdeck.tui.kit.owner import project_owner
 from labdeck.tui.kit.panes import ListPane
 from labdeck.tui.kit.tabs import TabSpec
 from labdeck.tui.screens.registry.registry import RegistryTagsScreen, ask_delete_repository
-from labdeck.tui.screens.registry.repositories import (
-    Sizes,
-    known_sizes,
-    read_sizes,
-    repository_columns,
-    repository_detail,
-)
+from labdeck.tui.screens.registry.repositories import repository_columns, repository_detail
+from labdeck.tui.screens.registry.size_column import SizeReader, Sizes, known_sizes
 from labdeck.tui.widgets.footer import LIST_KEYS
 from labdeck.tui.widgets.resource_table import ResourceTable
 from labdeck.tui.workers import is_live
@@ -59,13 +54,14 @@ class ContainerRegistryTab(ListPane):
     """
 
     def __init__(self, project: Project, *, now: Now | None = None, id: str | None = None) -> None:
-        sizes: Sizes = {}
+        sizes = Sizes()
         spec = TabSpec(repository_columns(sizes), lambda r: r.id, lambda r: repository_detail(r, sizes),
                        "No container repositories")
         super().__init__(project_owner(project), spec, id=id, view_id="project-containers-view")
         self.project = project
         self.now = now_of(self, now)
         self.sizes = sizes
+        self.size_reader = SizeReader(self, sizes, lambda: self.table)
 
     def compose_above(self) -> ComposeResult:
         yield Static("", markup=False, id="project-containers-where")
@@ -74,18 +70,24 @@ class ContainerRegistryTab(ListPane):
         """The repositories with their tag counts (every page; a count is never served from a cache)."""
         return list(await services.registry.project_repositories(self.ref))
 
+    def on_mount(self) -> None:
+        self.size_reader.watch()
+
     def show_data(self, data: list[Any]) -> None:
+        self.size_reader.stop()
         self.sizes.clear()
         known_sizes(self, data, self.sizes)
         super().show_data(data)
         total = sum(r.tags_count or 0 for r in data)
         self.query_one("#project-containers-where", Static).update(
             Text(f"{len(data)} repositories, {total:,} tags", style="dim"))
-        self.load_sizes(data)
+        self.size_reader.rows_set()  # the sizes of the rows shown (and the cursor's), read as they are shown
 
-    @work(exclusive=True, group="project-containers-sizes")
-    async def load_sizes(self, repos: list[RegistryRepository]) -> None:
-        await read_sizes(self, self.ctx.services.registry, self.table, repos, self.sizes)
+    def on_resource_table_row_highlighted(self, event: ResourceTable.RowHighlighted) -> None:
+        self.size_reader.soon()
+
+    def on_resource_table_state_changed(self, event: ResourceTable.StateChanged) -> None:
+        self.size_reader.soon()  # filtered or sorted: other rows are shown
 
     def changed(self) -> None:
         """A job deleted tags or a repository: the counts are read again (if the tab is still open)."""

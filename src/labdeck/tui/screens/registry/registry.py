@@ -42,13 +42,8 @@ from labdeck.tui.context import context_of
 from labdeck.tui.jobs import Job, counted, poll_until
 from labdeck.tui.screens.base import LabdeckScreen, ScopedScreen
 from labdeck.tui.screens.confirm import TypeToConfirmScreen
-from labdeck.tui.screens.registry.repositories import (
-    Sizes,
-    known_sizes,
-    read_sizes,
-    repository_columns,
-    repository_detail,
-)
+from labdeck.tui.screens.registry.repositories import repository_columns, repository_detail
+from labdeck.tui.screens.registry.size_column import SizeReader, Sizes, known_sizes
 from labdeck.tui.widgets.detail_fields import append_fields
 from labdeck.tui.widgets.footer import LIST_KEYS
 from labdeck.tui.widgets.labelled import LabelledField
@@ -91,7 +86,8 @@ class RegistryScreen(ScopedScreen):
     def __init__(self, request: AreaRequest | None = None, *, now: Now | None = None) -> None:
         super().__init__(request)
         self.now = now_of(self, now)
-        self.sizes: Sizes = {}
+        self.sizes = Sizes()
+        self.size_reader = SizeReader(self, self.sizes, lambda: self.table)
 
     def compose_body(self) -> ComposeResult:
         scope = PathInput(self.scope, placeholder="e.g. acme/platform/api-gateway", id="registry-scope")
@@ -104,6 +100,9 @@ class RegistryScreen(ScopedScreen):
     @property
     def table(self) -> ResourceTable:
         return self.query_one("#registry-view", ResourceView).table
+
+    def on_mount(self) -> None:  # (then ScopedScreen's own, which loads: Textual calls each class's)
+        self.size_reader.watch()
 
     def load_scope(self) -> None:
         self.load_repositories()
@@ -125,18 +124,21 @@ class RegistryScreen(ScopedScreen):
                 repos, kind = await service.group_repositories(self.scope), "group"
         finally:
             self.table.loading_more = False
+        self.size_reader.stop()
         self.sizes.clear()  # read again: a deletion may have changed them
         known_sizes(self, repos, self.sizes)
         self.table.set_rows(repos)
+        self.size_reader.rows_set()  # the sizes of the rows shown (and the cursor's), read as they are shown
         total = sum(r.tags_count or 0 for r in repos)
         where.update(Text(f"{kind} {self.scope}: {len(repos)} repositories, {total:,} tags; size = "
                           f"{SIZE_MEANS}"))
         self.mark_data_loaded()
-        self.load_sizes(repos)
 
-    @work(exclusive=True, group="registry-sizes")
-    async def load_sizes(self, repos: list[RegistryRepository]) -> None:
-        await read_sizes(self, self.ctx.services.registry, self.table, repos, self.sizes)
+    def on_resource_table_row_highlighted(self, event: ResourceTable.RowHighlighted) -> None:
+        self.size_reader.soon()
+
+    def on_resource_table_state_changed(self, event: ResourceTable.StateChanged) -> None:
+        self.size_reader.soon()  # filtered or sorted: other rows are shown
 
     def on_resource_table_row_selected(self, event: ResourceTable.RowSelected) -> None:
         if isinstance(event.row, RegistryRepository):
@@ -311,8 +313,9 @@ class RegistryTagsScreen(LabdeckScreen):
 
         self.table.loading_more = True
         try:
+            # the layers only where a figure needs them: the cleanup panel reads them once it shows its plan
             self.details = await service.tag_details(self.project, self.repository.id, on_progress=progress,
-                                                     refresh=refresh, path=self.repository.path)
+                                                     refresh=refresh, path=self.repository.path, layers=False)
         finally:
             self.table.loading_more = False
         self.details.sort(key=lambda t: -_timestamp(t.created_at))
@@ -337,7 +340,12 @@ class RegistryTagsScreen(LabdeckScreen):
         from labdeck.tui.screens.registry.cleanup import RegistryCleanupScreen
 
         self.app.push_screen(RegistryCleanupScreen(self.repository, self.details, now=self.now,
-                                                   on_deleted=self.tags_deleted))
+                                                   on_deleted=self.tags_deleted, on_layers=self.layers_read))
+
+    def layers_read(self, details: list[RegistryTagDetail]) -> None:
+        """The cleanup panel read the tags' layers: the next panel opened here has them."""
+        if {d.name for d in details} == {d.name for d in self.details}:
+            self.details = sorted(details, key=lambda t: -_timestamp(t.created_at))
 
     def tags_deleted(self, names: set[str]) -> None:
         """A cleanup job removed `names`: this list and the repositories list reload from the server (no
