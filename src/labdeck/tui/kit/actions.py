@@ -19,8 +19,9 @@ row=True), ...)`; from that one tuple the kit derives, when the class is created
 Actions merge along the MRO like bindings, mixins included: a plain mixin (`IssueActions`) brings its
 actions to the screen or pane it is mixed into, their ids relative to the host's `ACTION_IDS` (an `id`
 starting with "." is the host's prefix + it). A subclass's action replaces its bases' actions of the same
-name. Two actions of one class on the same key, a declared table written by hand, or `ACTIONS` beside a
-hand-written `BINDINGS` are refused when the class is created (`ActionDeclarationError`).
+name. Two actions of one class on the same key (its bases' included), a derived table or `BINDINGS`
+written by hand, or a relative id without `ACTION_IDS` are refused when the class is created
+(`ActionDeclarationError`).
 """
 
 from __future__ import annotations
@@ -174,10 +175,11 @@ def derive(cls: type[Any]) -> None:
     if written:
         raise ActionDeclarationError(f"{cls.__name__} writes {', '.join(written)} by hand: declare its "
                                      "actions in ACTIONS (kit/actions.py), the tables are derived from them")
+    if "BINDINGS" in own:
+        raise ActionDeclarationError(f"{cls.__name__} writes BINDINGS by hand: declare its keys in ACTIONS "
+                                     "(kit/actions.py), its bindings are derived from them")
     mine = own_actions(cls)
     if "ACTIONS" in own or mine:
-        if "BINDINGS" in own:
-            raise ActionDeclarationError(f"{cls.__name__} declares both ACTIONS and BINDINGS: declare once")
         cls.BINDINGS = [action.binding() for action in mine]
     actions = declared_actions(cls)
     _check(cls, actions)
