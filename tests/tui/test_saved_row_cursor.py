@@ -109,7 +109,8 @@ class FruitPane(PanePolicy, Widget):
     """A pane of the kit with a list and one form to add (`a`) or edit (`e`) its rows; its store is a
     dict, read back after each save as a server list would be."""
 
-    ACTIONS = (Action("a", "add", "Add", id="fruit.add"), Action("e", "edit", "Edit", id="fruit.edit", row=True))
+    ACTIONS = (Action("a", "add", "Add", id="fruit.add"),
+               Action("e", "edit", "Edit", id="fruit.edit", row=True))
 
     def __init__(self, store: dict[str, str]) -> None:
         super().__init__()
