@@ -9,10 +9,11 @@ row=True), ...)`; from that one tuple the kit derives, when the class is created
 - the pane policy's tables (`kit/pane_policy.py`): `MUTATING_ACTIONS` (hidden in read-only mode),
   `ROW_ACTIONS` (act on the cursor or marked rows by their id), `CURSOR_ACTIONS` (open something about
   the cursor row), `FEATURE_ACTIONS` (action -> the `Feature` it needs);
-- the footer order of a pane (`FOOTER_ORDER`): its entries with `footer=True`, in declaration order, with
-  `Shown("select")` for a key bound elsewhere (the list, the tab bar) shown at that place; a class that
-  names no footer entry keeps its base's order. A screen names the order of each of its panes in
-  `FOOTER_PANES` (`screens/base.py`), which the walk of every screen checks against these declarations;
+- the footer order of a pane or screen (`FOOTER_ORDER`): its entries with `footer=True`, in declaration
+  order, with `Shown("select")` for a key bound elsewhere (the list, the tab bar, the screen) shown at that
+  place; a class that names no footer entry keeps its base's order. A screen with parts of its own (a
+  conditions bar, a filter row, a text field) names their footers in `FOOTER_PANES` (`screens/base.py`):
+  an order across its widgets, which the walk of every screen checks against these declarations;
 - the palette (`area_commands.area_actions`): every action with a label, `palette=False` left out, and
   `palette="Approve, block, ban, deactivate a user"` an extra entry with those words.
 

@@ -63,10 +63,11 @@ class LabdeckScreen(PanePolicy, FormKeys, Screen[None]):
 
     IS_DIALOG = False
     AREA: ClassVar[str | None] = None
-    # Its actions, declared once (`ACTIONS`: key, label, mutating, row, cursor, feature): the pane policy
-    # (`kit/pane_policy.py`) derives the bindings and the read-only, feature and row rules from them, as for
-    # every tab. The footer, per pane (the id of the focused widget or of one of its parents; "" for the
-    # rest): the actions it shows, most useful first (`widgets.footer`); the rest are in `?`.
+    # Its actions, declared once (`ACTIONS`: key, label, mutating, row, cursor, feature, footer place): the
+    # pane policy (`kit/pane_policy.py`) derives the bindings, the read-only, feature and row rules and the
+    # screen's own footer (`FOOTER_ORDER`) from them, as for every tab. The footer of each named part of the
+    # screen (the id of the focused widget or of one of its parents; "typing" in a field): the actions it
+    # shows, most useful first (`widgets.footer`); the rest are in `?`.
     FOOTER_PANES: ClassVar[dict[str, tuple[str, ...]]] = {}
     # how a row is called: "choose a repository first" (`action_needs`)
     ROW_NAME: ClassVar[str] = "a row"
@@ -116,8 +117,9 @@ class LabdeckScreen(PanePolicy, FormKeys, Screen[None]):
     def footer_order(self) -> tuple[str, ...] | None:
         """The actions the footer shows now, in order (see `FOOTER_PANES`). In a text field: the field's
         own pane (its id), else the screen's `"typing"` pane, else `TYPING`. Elsewhere the nearest of the
-        focused widget and its parents that is named (an id) or carries a `FOOTER_ORDER`, else the
-        screen's default `""`; None where the screen names nothing (Textual's order)."""
+        focused widget and its parents that is named (an id) or carries a `FOOTER_ORDER` (a pane's, derived
+        from its actions), else the screen's own `FOOTER_ORDER`; None where the screen names nothing
+        (Textual's order)."""
         focused = self.focused
         panes = self.FOOTER_PANES
         if is_typing(focused):
@@ -130,7 +132,8 @@ class LabdeckScreen(PanePolicy, FormKeys, Screen[None]):
             order = getattr(type(node), "FOOTER_ORDER", None)
             if order is not None:
                 return order
-        return panes.get("") if panes else None
+        own: tuple[str, ...] | None = getattr(self, "FOOTER_ORDER", None)
+        return own
 
     def focus_on_open(self) -> None:
         """Drawn for the first time: a screen whose focus went nowhere, or to a widget not shown (Textual's

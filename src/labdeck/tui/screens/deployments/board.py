@@ -144,14 +144,13 @@ class DeployBoardScreen(LabdeckScreen):
     FOOTER_PANES = {
         "board-view": ("select", "filter_environment", *LIST_KEYS, "export_list"),
         "board-filters": ("focus_table",),
-        "": ("focus_table",),
     }
     AREA = "deployments"
     TITLE = "Deployments board"
     CSS_PATH = "board.tcss"
     ACTIONS = (
+        Action("ctrl+t", "focus_table", "Table", id="deployments_board.table", footer=True),
         Action("e", "filter_environment", "Filters", id="deployments_board.filters"),
-        Action("ctrl+t", "focus_table", "Table", id="deployments_board.table"),
     )
 
     def __init__(self, group: str, *, now: datetime | None = None) -> None:

@@ -110,16 +110,15 @@ class DeploymentsScreen(ScopedScreen):
         "deployments-view": ("select", "set_status", "new_deployment", "toggle_timeline", "protected",
                              "scope", *LIST_KEYS),
         "deployments-filters": ("show_overlay", "new_deployment", "toggle_timeline", "protected", "scope"),
-        "": ("scope", "new_deployment"),
     }
     AREA = "deployments"
     TITLE = "Deployments"
     CSS_PATH = "deployments.tcss"
     SCOPE_INPUT = "deployments-scope"
     ACTIONS = (
-        Action("f", "scope", "Project", id="deployments.scope"),
+        Action("f", "scope", "Project", id="deployments.scope", footer=True),
+        Action("n", "new_deployment", "New", id="deployments.new", mutating=True, footer=True),
         Action("t", "toggle_timeline", "Timeline", id="deployments.timeline"),
-        Action("n", "new_deployment", "New", id="deployments.new", mutating=True),
         Action("c", "set_status", "Change status", id="deployments.status", mutating=True, row=True),
         Action("p", "protected", "Protected envs", id="deployments.protected",
             feature=PROTECTED_ENVIRONMENTS),

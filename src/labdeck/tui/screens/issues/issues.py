@@ -28,7 +28,7 @@ from labdeck.api.models.base import paused_gc
 from labdeck.api.models.issues import Issue, LabelDetail
 from labdeck.domain.issue_query import QueryError, help_text, parse
 from labdeck.tui.areas import AreaRequest
-from labdeck.tui.kit.actions import Action
+from labdeck.tui.kit.actions import Action, Shown
 from labdeck.tui.list_feed import ListFeed
 from labdeck.tui.screens.base import LabdeckScreen
 from labdeck.tui.screens.issues.actions import IssueActions
@@ -62,13 +62,15 @@ class IssuesScreen(IssueActions, LabdeckScreen):
     FOOTER_PANES = {
         "issues-view": ("select", "edit", "comment", "bulk", "toggle_mark", "focus_query", "time_tracking",
                         "links", "promote", "copy_reference", *LIST_KEYS),
-        "": ("focus_query", "refresh"),
     }
     AREA = "issues"
     TITLE = "Issues"
     CSS_PATH = "issues.tcss"
     ACTION_IDS = "issues"  # the keymap ids of `IssueActions`' keys here: issues.edit, ...
-    ACTIONS = (Action("f", "focus_query", "Query", id="issues.query"),)  # the row actions: `IssueActions`'
+    ACTIONS = (
+        Action("f", "focus_query", "Query", id="issues.query", footer=True),
+        Shown("refresh"),
+    )
 
     feed: ListFeed[Issue]  # set on mount: the listing read on demand
 

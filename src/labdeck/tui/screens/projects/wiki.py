@@ -102,15 +102,15 @@ class WikiTab(ListPane):
 
 class WikiEditorScreen(DraftGuard, LabdeckScreen):
     """Edit one page (or a new one when `slug` is None). Dismisses with True when something was saved."""
-    FOOTER_PANES = {"typing": ("save", "toggle_preview", "upload", "leave", "move_focus(1)"),
-                    "": ("save", "toggle_preview", "upload", "leave", "move_focus(1)")}
+    FOOTER_PANES = {"typing": ("save", "toggle_preview", "upload", "leave", "move_focus(1)")}
 
     CSS_PATH = "wiki.tcss"
     ACTIONS = (
-        Action("ctrl+s", "save", "Save", id="wiki_editor.save", priority=True, mutating=True),
-        Action("ctrl+t", "upload", "Attach file", id="wiki_editor.upload", mutating=True),
-        Action("ctrl+r", "toggle_preview", "Preview", id="wiki_editor.preview"),
-        Action("escape", "leave", "Back", id="wiki_editor.leave"),
+        Action("ctrl+s", "save", "Save", id="wiki_editor.save", priority=True, mutating=True, footer=True),
+        Action("ctrl+r", "toggle_preview", "Preview", id="wiki_editor.preview", footer=True),
+        Action("ctrl+t", "upload", "Attach file", id="wiki_editor.upload", mutating=True, footer=True),
+        Action("escape", "leave", "Back", id="wiki_editor.leave", footer=True),
+        Shown("move_focus(1)"),
     )
 
     def __init__(self, project: Project, slug: str | None) -> None:

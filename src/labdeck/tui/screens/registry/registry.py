@@ -39,7 +39,7 @@ from labdeck.tui.bulk import BulkAction, BulkQuestion, confirm_bulk, start_bulk
 from labdeck.tui.clock import Now, now_of
 from labdeck.tui.context import context_of
 from labdeck.tui.jobs import Job, counted, poll_until
-from labdeck.tui.kit.actions import Action
+from labdeck.tui.kit.actions import Action, Shown, shown
 from labdeck.tui.screens.base import LabdeckScreen, ScopedScreen
 from labdeck.tui.screens.confirm import TypeToConfirmScreen
 from labdeck.tui.screens.registry.repositories import repository_columns, repository_detail
@@ -65,7 +65,6 @@ def _timestamp(value: datetime | None) -> float:
 class RegistryScreen(ScopedScreen):
     FOOTER_PANES = {
         "registry-view": ("select", "cleanup", "delete_repository", "scope", *LIST_KEYS),
-        "": ("scope",),
     }
     AREA = "registry"
     TITLE = "Registry"
@@ -73,7 +72,7 @@ class RegistryScreen(ScopedScreen):
     SCOPE_INPUT = "registry-scope"
     ROW_NAME = "a repository"
     ACTIONS = (
-        Action("f", "scope", "Project/group", id="registry.scope"),
+        Action("f", "scope", "Project/group", id="registry.scope", footer=True),
         Action("x", "delete_repository", "Delete repository", id="registry.delete_repository",
             mutating=True, row=True),
         Action("c", "cleanup", "Cleanup", id="registry.cleanup", cursor=True),
@@ -249,14 +248,18 @@ def tag_detail(tag: RegistryTagDetail) -> Text:
 
 
 class RegistryTagsScreen(LabdeckScreen):
-    FOOTER_PANES = {"": ("toggle_mark", "delete_tags", "cleanup", "select", "mark_range", "unmark_all",
-                         *LIST_KEYS)}
     AREA = "registry"
     TITLE = "Registry tags"
     CSS_PATH = "registry.tcss"
     ACTIONS = (
-        Action("x", "delete_tags", "Delete marked", id="registry_tags.delete", mutating=True, row=True),
-        Action("c", "cleanup", "Cleanup", id="registry_tags.cleanup"),
+        Shown("toggle_mark"),
+        Action("x", "delete_tags", "Delete marked", id="registry_tags.delete", mutating=True,
+               row=True, footer=True),
+        Action("c", "cleanup", "Cleanup", id="registry_tags.cleanup", footer=True),
+        Shown("select"),
+        Shown("mark_range"),
+        Shown("unmark_all"),
+        *shown(LIST_KEYS),
     )
 
     def __init__(self, repository: RegistryRepository, *, now: Now | None = None,

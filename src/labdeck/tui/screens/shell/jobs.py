@@ -15,7 +15,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from labdeck.tui.jobs import ItemResult, Job, JobOutcome, outcome_text
-from labdeck.tui.kit.actions import Action
+from labdeck.tui.kit.actions import Action, Shown
 from labdeck.tui.screens.base import LabdeckScreen
 from labdeck.tui.widgets.resource_table import ResourceTable
 from labdeck.tui.widgets.resource_view import ResourceView
@@ -103,12 +103,14 @@ RESULT_COLUMNS = [
 
 
 class JobsScreen(LabdeckScreen):
-    FOOTER_PANES = {"": ("select", "cancel_job", "clear_finished", "open_filter", "toggle_detail")}
     AREA = "tasks"
     TITLE = "Tasks"
     ACTIONS = (
-        Action("c", "cancel_job", "Cancel task", id="jobs.cancel"),
-        Action("x", "clear_finished", "Clear finished", id="jobs.clear"),
+        Shown("select"),
+        Action("c", "cancel_job", "Cancel task", id="jobs.cancel", footer=True),
+        Action("x", "clear_finished", "Clear finished", id="jobs.clear", footer=True),
+        Shown("open_filter"),
+        Shown("toggle_detail"),
     )
 
     def compose_body(self) -> ComposeResult:

@@ -22,7 +22,7 @@ from textual.app import ComposeResult
 
 from labdeck.api.request_log import RequestLogEntry
 from labdeck.tui.area_events import AreaShownAgain
-from labdeck.tui.kit.actions import Action
+from labdeck.tui.kit.actions import Action, Shown
 from labdeck.tui.links import copy_text
 from labdeck.tui.screens.base import LabdeckScreen
 from labdeck.tui.widgets.resource_table import ResourceTable
@@ -118,11 +118,14 @@ LOG_COLUMNS = [
 
 
 class RequestLogScreen(LabdeckScreen):
-    FOOTER_PANES = {"": ("select", "copy_reference", "open_filter", "toggle_detail", "cycle_sort")}
     AREA = "log"
     TITLE = "Request log"
     ACTIONS = (
-        Action("y", "copy_reference", "Copy request", id="log.copy"),
+        Shown("select"),
+        Action("y", "copy_reference", "Copy request", id="log.copy", footer=True),
+        Shown("open_filter"),
+        Shown("toggle_detail"),
+        Shown("cycle_sort"),
     )
 
     def compose_body(self) -> ComposeResult:

@@ -85,16 +85,15 @@ class UsersScreen(LabdeckScreen):
         "users-view": ("select", "moderate", "toggle_mark", "next_condition", "search", "previous_condition",
                        *LIST_KEYS),
         "users-conditions": ("next_condition", "previous_condition", "search", "moderate"),
-        "": ("search", "next_condition"),
     }
     AREA = "users"
     TITLE = "Users"
     CSS_PATH = "users.tcss"
     ACTIONS = (
+        Action("f", "search", "Search", id="users.search", footer=True),
+        Action("c", "next_condition", "Condition", id="users.next_condition", footer=True),
         Action("m", "moderate", "Moderate", id="users.moderate",
             mutating=True, row=True, palette='Approve, block, ban, deactivate a user (moderate)'),
-        Action("f", "search", "Search", id="users.search"),
-        Action("c", "next_condition", "Condition", id="users.next_condition"),
         Action("C", "previous_condition", "Previous condition", show=False, id="users.previous_condition"),
     )
 
