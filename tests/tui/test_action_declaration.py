@@ -267,6 +267,17 @@ def test_keys_of_one_action_must_agree_on_its_policy() -> None:
                        Action("a", "apply", "Apply", id="s.apply"))
 
 
+def test_the_palette_reads_each_actions_palette_words() -> None:
+    class Area(LabdeckScreen):
+        __module__ = "labdeck.tui.screens.an_area"  # an area's screen, not a test's class
+        ACTIONS = (Action("k", "keep", "Keep", id="area.keep"),
+                   Action("h", "hush", "Hush", id="area.hush", palette=False),
+                   Action("m", "more", "More", id="area.more", palette="Do more, with other words"))
+
+    assert area_actions(Area) == [("Keep", "keep", "k"), ("More", "more", "m"),
+                                  ("Do more, with other words", "more", "")]
+
+
 def test_no_class_of_src_writes_a_derived_table_by_hand() -> None:
     """The tables are derived from ACTIONS; a class body that assigns one brings back a second declaration."""
     found = []
