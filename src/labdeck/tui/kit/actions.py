@@ -28,10 +28,11 @@ written by hand, or a relative id without `ACTION_IDS` are refused when the clas
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import KW_ONLY, dataclass, replace
 from typing import Any
 
 from textual.binding import Binding
+from textual.dom import DOMNode
 
 from labdeck.domain.features import Feature
 
@@ -49,13 +50,14 @@ class Action:
     """One key of a pane or screen. `action` is what Textual runs (`action_<name>`, parameters allowed);
     `description` the footer's and help's label; `id` the keymap id. `mutating`: hidden and refused in
     read-only mode; `row`: acts on the cursor or marked rows by their id; `cursor`: opens something about
-    the cursor row (needs one); `feature`: what the instance must offer; `footer`: shown in the pane's
+    the cursor row (needs one); `feature`: what the instance must offer; `footer`: shown in the class's
     footer at this place; `palette`: False leaves it out of the palette, a string adds an entry."""
 
     key: str
     action: str
     description: str = ""
-    id: str = ""
+    _: KW_ONLY
+    id: str  # required: users remap keys by it (`[keymap]`)
     show: bool = True
     priority: bool = False
     key_display: str | None = None
@@ -77,7 +79,8 @@ class Action:
 
 @dataclass(frozen=True)
 class Shown:
-    """A key bound elsewhere (the list's enter, the tab bar's `]`) shown in a pane's footer at this place."""
+    """A key bound elsewhere (the list's enter, the tab bar's `]`, the screen's `f`) or by a mixin, shown in
+    the class's footer at this place."""
 
     action: str
 
@@ -96,8 +99,6 @@ def _own_entries(cls: type[Any]) -> tuple[Entry, ...]:
 
 
 def _is_node(cls: type[Any]) -> bool:
-    from textual.dom import DOMNode
-
     return issubclass(cls, DOMNode)
 
 
