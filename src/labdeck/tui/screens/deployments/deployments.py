@@ -121,7 +121,7 @@ class DeploymentsScreen(ScopedScreen):
         Action("t", "toggle_timeline", "Timeline", id="deployments.timeline"),
         Action("c", "set_status", "Change status", id="deployments.status", mutating=True, row=True),
         Action("p", "protected", "Protected envs", id="deployments.protected",
-            feature=PROTECTED_ENVIRONMENTS),
+               feature=PROTECTED_ENVIRONMENTS),
     )
 
     def __init__(self, request: AreaRequest | None = None, *, today: Today | None = None) -> None:

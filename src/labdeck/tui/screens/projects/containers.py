@@ -46,7 +46,7 @@ class ContainerRegistryTab(ListPane):
         Shown("select"),
         Action("c", "cleanup", "Cleanup", id="project_registry.cleanup", row=True, footer=True),
         Action("x", "delete_repository", "Delete repository", id="project_registry.delete_repository",
-            mutating=True, row=True, footer=True),
+               mutating=True, row=True, footer=True),
         Shown("next_tab"),
         Shown("previous_tab"),
         *shown(LIST_KEYS),

@@ -95,7 +95,7 @@ class ProjectDeploymentsTab(LoadedPane[DeploymentsRead]):
     ACTIONS = (
         Shown("select"),
         Action("p", "protected", "Protected envs", id="project_deployments.protected",
-            feature=PROTECTED_ENVIRONMENTS, footer=True),
+               feature=PROTECTED_ENVIRONMENTS, footer=True),
         Action("D", "open_in_deployments", "In :deployments", id="project_deployments.open", footer=True),
         Shown("next_tab"),
         Shown("previous_tab"),

@@ -52,7 +52,7 @@ class ErrorTrackingTab(LoadedPane[ErrorTrackingSettings | None]):
     # the footer while this tab has focus, most useful first (`widgets.footer`)
     ACTIONS = (
         Action("t", "toggle", "Enable/disable", id="project_error_tracking.toggle",
-            mutating=True, footer=True),
+               mutating=True, footer=True),
         Shown("next_tab"),
         Shown("previous_tab"),
         Shown("fork"),

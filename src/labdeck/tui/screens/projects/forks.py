@@ -101,7 +101,7 @@ class ForksTab(ListPane):
         Action("f", "fork", "Fork", id="project_forks.fork", mutating=True, footer=True),
         Action("l", "link", "Mark as a fork of…", id="project_forks.link", mutating=True, footer=True),
         Action("x", "unlink", "Remove fork relationship", id="project_forks.unlink",
-            mutating=True, footer=True),
+               mutating=True, footer=True),
         Shown("select"),
         Shown("next_tab"),
         Shown("previous_tab"),

@@ -131,7 +131,7 @@ class RegistryPolicyTab(LoadedPane[ProjectSimulation]):
     ACTIONS = (
         Action("p", "open_policy", "Full preview", id="project_registry_policy.open", footer=True),
         Action("e", "edit_policy", "Edit policy", id="project_registry_policy.edit",
-            mutating=True, footer=True),
+               mutating=True, footer=True),
         Shown("next_tab"),
         Shown("previous_tab"),
         Shown("fork"),

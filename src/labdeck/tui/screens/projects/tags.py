@@ -81,9 +81,8 @@ class TagsTab(ListPane):
         Shown("select"),
         Action("n", "new_tag", "New tag", id="project_tags.new", mutating=True, footer=True),
         Action("delete", "delete_tag", "Delete tag", id="project_tags.delete",
-            mutating=True, row=True, footer=True),
-        Action("ctrl+f", "search", "Search", id="project_tags.search",
-            footer=True),  # `s` is the table's sort
+               mutating=True, row=True, footer=True),
+        Action("ctrl+f", "search", "Search", id="project_tags.search", footer=True),  # `s`: the table's sort
         Shown("next_tab"),
         Shown("previous_tab"),
         Shown("fork"),

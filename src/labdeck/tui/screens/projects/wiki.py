@@ -58,7 +58,7 @@ class WikiTab(ListPane):
         Shown("select"),
         Action("n", "new_page", "New page", id="project_wiki.new", mutating=True, footer=True),
         Action("delete", "delete_page", "Delete page", id="project_wiki.delete",
-            mutating=True, row=True, footer=True),
+               mutating=True, row=True, footer=True),
         Shown("next_tab"),
         Shown("previous_tab"),
         Shown("fork"),

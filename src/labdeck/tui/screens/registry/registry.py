@@ -74,7 +74,7 @@ class RegistryScreen(ScopedScreen):
     ACTIONS = (
         Action("f", "scope", "Project/group", id="registry.scope", footer=True),
         Action("x", "delete_repository", "Delete repository", id="registry.delete_repository",
-            mutating=True, row=True),
+               mutating=True, row=True),
         Action("c", "cleanup", "Cleanup", id="registry.cleanup", cursor=True),
         Action("p", "policy", "Policy", id="registry.policy"),
         Action("t", "storage", "Storage", id="registry.storage"),

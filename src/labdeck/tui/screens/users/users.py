@@ -93,7 +93,7 @@ class UsersScreen(LabdeckScreen):
         Action("f", "search", "Search", id="users.search", footer=True),
         Action("c", "next_condition", "Condition", id="users.next_condition", footer=True),
         Action("m", "moderate", "Moderate", id="users.moderate",
-            mutating=True, row=True, palette='Approve, block, ban, deactivate a user (moderate)'),
+               mutating=True, row=True, palette="Approve, block, ban, deactivate a user (moderate)"),
         Action("C", "previous_condition", "Previous condition", show=False, id="users.previous_condition"),
     )
 
