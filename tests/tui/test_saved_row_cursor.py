@@ -10,10 +10,10 @@ from gate import GatedSandbox
 from snapshot_apps import make_app, sandbox, settle, until
 from test_groups_screen import SIZE, add_form, on_variable, open_groups, show_tab
 from textual.app import App, ComposeResult
-from textual.binding import Binding
 from textual.widget import Widget
 from textual.widgets import Input
 
+from labdeck.tui.kit.actions import Action
 from labdeck.tui.kit.forms import Field, FormScreen, Values
 from labdeck.tui.kit.pane_policy import PanePolicy
 from labdeck.tui.screens.confirm import ConfirmScreen, TypeToConfirmScreen
@@ -109,8 +109,8 @@ class FruitPane(PanePolicy, Widget):
     """A pane of the kit with a list and one form to add (`a`) or edit (`e`) its rows; its store is a
     dict, read back after each save as a server list would be."""
 
-    BINDINGS = [Binding("a", "add", "Add"), Binding("e", "edit", "Edit")]
-    ROW_ACTIONS = frozenset({"edit"})
+    ACTIONS = (Action("a", "add", "Add", id="fruit.add"),
+               Action("e", "edit", "Edit", id="fruit.edit", row=True))
 
     def __init__(self, store: dict[str, str]) -> None:
         super().__init__()

@@ -1,8 +1,9 @@
 """The palette's actions of every area (`Users: Moderate`, `Groups: Export`), not only the current screen's.
 
 An area's actions are the bindings its screen class declares (those of the shared base classes, `o` and
-`y`, are left to the current screen's provider) and the extra entries it lists in `PALETTE_EXTRA`
-(`(title, action)`: "Ban, block, approve or deactivate a user" runs `moderate`). Choosing one opens the
+`y`, are left to the current screen's provider; an action declared `palette=False` is left out) and the
+extra entries its declarations name (`Action(..., palette="Approve, block, ban, deactivate a user")`, kept
+in the derived `PALETTE_EXTRA`: `kit/actions.py`). Choosing one opens the
 area (as it was, when it is open) and runs the action on its screen; an action the screen refuses
 (read-only mode, nothing selected) says so instead.
 """
@@ -21,6 +22,7 @@ from labdeck.tui.areas import Area, find_area, shown_areas
 from labdeck.tui.commands import Entry, _ListProvider
 from labdeck.tui.context import context_of
 from labdeck.tui.keymap import declared_bindings
+from labdeck.tui.kit.actions import off_palette
 from labdeck.tui.screens.base import LabdeckScreen
 from labdeck.tui.screens.form_keys import is_typing
 
@@ -59,7 +61,7 @@ def area_screen_class(area: Area) -> type[Any] | None:
 def area_actions(cls: type[Any]) -> list[tuple[str, str, str]]:
     """`(description, action, key)` of the actions an area's screen class offers, in declaration order."""
     found: list[tuple[str, str, str]] = []
-    seen: set[str] = set()
+    seen: set[str] = set(off_palette(cls))
     for owner, binding in declared_bindings(cls):
         module = owner.__module__
         if not module.startswith("labdeck") or module.endswith(SHARED_BASES):

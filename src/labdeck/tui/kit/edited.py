@@ -15,9 +15,9 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual import work
-from textual.binding import Binding
 
 from labdeck.tui.jobs import counted
+from labdeck.tui.kit.actions import Action, Shown, shown
 from labdeck.tui.kit.forms import FormScreen, Values
 from labdeck.tui.kit.panes import EVERY_LIST_FOOTER, ListPane
 from labdeck.tui.screens.confirm import ConfirmScreen
@@ -54,14 +54,13 @@ class TabEditor:
 
 class EditedPane(ListPane):
     EDITOR: ClassVar[TabEditor]
-    FOOTER_ORDER: ClassVar[tuple[str, ...]] = ("select", "add", "edit", "delete", *EVERY_LIST_FOOTER)
-    BINDINGS = [
-        Binding("a", "add", "Add", id="groups.add"),
-        Binding("e", "edit", "Edit", id="groups.edit"),
-        Binding("x", "delete", "Delete", id="groups.delete"),
-    ]
-    MUTATING_ACTIONS = frozenset({"add", "edit", "delete"})
-    ROW_ACTIONS = frozenset({"edit", "delete"})
+    ACTIONS = (
+        Shown("select"),
+        Action("a", "add", "Add", id="groups.add", mutating=True, footer=True),
+        Action("e", "edit", "Edit", id="groups.edit", mutating=True, row=True, footer=True),
+        Action("x", "delete", "Delete", id="groups.delete", mutating=True, row=True, footer=True),
+        *shown(EVERY_LIST_FOOTER),
+    )
 
     def action_add(self) -> None:
         self.open_change_form(self.EDITOR.add_form(self.ctx.services, self.ref), "add", None)

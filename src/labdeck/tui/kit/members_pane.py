@@ -17,7 +17,6 @@ from typing import Any
 from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.content import Content
 from textual.widget import Widget
 from textual.widgets import Static
@@ -29,6 +28,7 @@ from labdeck.domain.features import BILLABLE_MEMBERS, MEMBER_OVERRIDE
 from labdeck.tui.capabilities import feature_reason, refused, unavailable
 from labdeck.tui.clock import Today, today_of
 from labdeck.tui.jobs import counted
+from labdeck.tui.kit.actions import Action, Shown, shown
 from labdeck.tui.kit.forms import FormScreen, Values
 from labdeck.tui.kit.members import member_tab
 from labdeck.tui.kit.owner import Owner
@@ -44,20 +44,23 @@ GROUP_ONLY = frozenset({"toggle_billable", "toggle_override"})  # offered when t
 
 class MembersPane(OwnerPane, Widget):
     # the footer while this pane has focus, most useful first (`widgets.footer`)
-    FOOTER_ORDER = ("select", "add_member", "edit_member", "remove_member", "toggle_inherited",
-                    "toggle_billable", "toggle_override", "next_tab", "previous_tab", "toggle_tree", "fork",
-                    *LIST_KEYS)
-    BINDINGS = [
-        Binding("a", "add_member", "Add member", id="members.add"),
-        Binding("e", "edit_member", "Change level", id="members.edit"),
-        Binding("x", "remove_member", "Remove member", id="members.remove"),
-        Binding("i", "toggle_inherited", "Inherited", id="members.inherited"),
-        Binding("B", "toggle_billable", "Billable", id="members.billable"),
-        Binding("O", "toggle_override", "Override", id="members.override"),
-    ]
-    MUTATING_ACTIONS = frozenset({"add_member", "edit_member", "remove_member", "toggle_override"})
-    ROW_ACTIONS = frozenset({"edit_member", "remove_member", "toggle_override"})
-    FEATURE_ACTIONS = {"toggle_billable": BILLABLE_MEMBERS, "toggle_override": MEMBER_OVERRIDE}
+    ACTIONS = (
+        Shown("select"),
+        Action("a", "add_member", "Add member", id="members.add", mutating=True, footer=True),
+        Action("e", "edit_member", "Change level", id="members.edit", mutating=True, row=True, footer=True),
+        Action("x", "remove_member", "Remove member", id="members.remove",
+               mutating=True, row=True, footer=True),
+        Action("i", "toggle_inherited", "Inherited", id="members.inherited", footer=True),
+        Action("B", "toggle_billable", "Billable", id="members.billable",
+               feature=BILLABLE_MEMBERS, footer=True),
+        Action("O", "toggle_override", "Override", id="members.override",
+               mutating=True, row=True, feature=MEMBER_OVERRIDE, footer=True),
+        Shown("next_tab"),
+        Shown("previous_tab"),
+        Shown("toggle_tree"),
+        Shown("fork"),
+        *shown(LIST_KEYS),
+    )
     DEFAULT_CSS = """
     MembersPane { height: 1fr; }
     MembersPane #members-scope { height: 1; padding: 0 1; }

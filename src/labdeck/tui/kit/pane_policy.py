@@ -1,8 +1,10 @@
 """The one policy every pane applies, screens and the tab widgets inside them alike.
 
-A pane declares which of its actions change something (`MUTATING_ACTIONS`), which need a feature the
-instance may lack (`FEATURE_ACTIONS`: action -> a `Feature` object of `domain/features.py`), and which act
-on the cursor or marked rows by their id (`ROW_ACTIONS`). The kit then, for every pane:
+A pane declares its actions once (`ACTIONS`, `kit/actions.py`): which change something (`mutating=True`),
+which need a feature the instance may lack (`feature=`, a `Feature` object of `domain/features.py`), and
+which act on the cursor or marked rows by their id (`row=True`). When the class is created its bindings
+and the tables this policy reads (`MUTATING_ACTIONS`, `FEATURE_ACTIONS`, `ROW_ACTIONS`, `CURSOR_ACTIONS`)
+are derived from them (`__init_subclass__`). The kit then, for every pane:
 
 - hides mutating actions in read-only mode (footer, palette, and the key does nothing);
 - hides actions whose feature the instance cannot do ("needs GitLab Premium"), or a CI job token cannot reach;
@@ -22,6 +24,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from labdeck.api.models.tolerant import IDENTITY_UNREADABLE, identity_unreadable
 from labdeck.domain.features import Feature
 from labdeck.tui.context import Context, context_of
+from labdeck.tui.kit.actions import Action, Entry, derive
 from labdeck.tui.textual_internals import bindings_for_key
 from labdeck.tui.widgets.resource_table import ResourceTable
 
@@ -35,9 +38,18 @@ else:
 class PanePolicy(_Pane):
     """Mixed into a pane's class before its Textual base (`class MembersPane(PanePolicy, Widget)`)."""
 
-    MUTATING_ACTIONS: ClassVar[frozenset[str]] = frozenset()
-    FEATURE_ACTIONS: ClassVar[dict[str, Feature]] = {}
-    ROW_ACTIONS: ClassVar[frozenset[str]] = frozenset()
+    ACTIONS: ClassVar[tuple[Entry, ...]]  # its actions, declared once (`kit/actions.py`)
+    # derived from the class's ACTIONS and its bases' (`kit/actions.derive`), never written by hand
+    DECLARED_ACTIONS: ClassVar[tuple[Action, ...]]
+    MUTATING_ACTIONS: ClassVar[frozenset[str]]
+    FEATURE_ACTIONS: ClassVar[dict[str, Feature]]
+    ROW_ACTIONS: ClassVar[frozenset[str]]
+    CURSOR_ACTIONS: ClassVar[frozenset[str]]
+    PALETTE_EXTRA: ClassVar[tuple[tuple[str, str], ...]]
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        derive(cls)  # before Textual merges the class's bindings (DOMNode.__init_subclass__)
+        super().__init_subclass__(**kwargs)
 
     @property
     def ctx(self) -> Context:
@@ -92,7 +104,7 @@ class PanePolicy(_Pane):
     def row_action_starts(self, action: str) -> None:
         """`action` is about to run: a row action reads the row the cursor shows now, and the cursor stays
         under it (a move to a row a form just saved, not yet read again, is dropped: `saved_row.py`)."""
-        if action in self.ROW_ACTIONS | getattr(self, "CURSOR_ACTIONS", frozenset()):
+        if action in self.ROW_ACTIONS | self.CURSOR_ACTIONS:
             table = self.list_table()
             if table is not None:
                 table.keep_cursor()
@@ -102,3 +114,6 @@ class PanePolicy(_Pane):
         if action not in self.ROW_ACTIONS:
             return None
         return IDENTITY_UNREADABLE if any(identity_unreadable(row) for row in self.rows_acted_on()) else None
+
+
+derive(PanePolicy)  # its empty tables, the base of every pane's

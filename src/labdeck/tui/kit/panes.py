@@ -37,6 +37,7 @@ from labdeck.api.errors import LabdeckError
 from labdeck.domain.endpoints import Endpoint
 from labdeck.domain.features import Feature
 from labdeck.tui.capabilities import refused, unavailable
+from labdeck.tui.kit.actions import shown
 from labdeck.tui.kit.owner import Owner
 from labdeck.tui.kit.pane_policy import PanePolicy
 from labdeck.tui.widgets.footer import LIST_KEYS
@@ -180,7 +181,9 @@ class ListPane(LoadedPane[list[Any]]):
     LISTING: ClassVar[Listing[Any] | None] = None  # the list it shows, read for the owner (`api/bindings.py`)
     PARAMS: ClassVar[Mapping[str, Any]] = {}  # the query `LISTING` is read with
     HELP: ClassVar[str] = ""  # a line above the list
-    FOOTER_ORDER: ClassVar[tuple[str, ...]] = EVERY_LIST_FOOTER
+    ACTIONS = (
+        *shown(EVERY_LIST_FOOTER),
+    )
     ENTER_OPENS_DETAIL: ClassVar[bool] = False  # enter shows the row's detail (when nothing opens a row)
     DEFAULT_CSS = """
     ListPane { height: 1fr; }

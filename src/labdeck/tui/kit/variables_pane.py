@@ -18,7 +18,6 @@ from typing import Any
 from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.content import Content
 from textual.widget import Widget
 from textual.widgets import Static
@@ -28,6 +27,7 @@ from labdeck.api.models.variables import CiVariable
 from labdeck.api.variables import VariableError
 from labdeck.domain.features import GROUP_VARIABLE_ENVIRONMENT_SCOPE
 from labdeck.tui.errors import describe_error, lost_write
+from labdeck.tui.kit.actions import Action, Shown, shown
 from labdeck.tui.kit.edited import DONE
 from labdeck.tui.kit.forms import FormScreen, Values
 from labdeck.tui.kit.owner import Owner
@@ -49,17 +49,18 @@ from labdeck.tui.writes import open_write_form
 
 class VariablesPane(OwnerPane, Widget):
     # the footer while this pane has focus, most useful first (`widgets.footer`)
-    FOOTER_ORDER = ("select", "edit_variable", "add_variable", "delete_variable", "reveal", "copy_value",
-                    "next_tab", "previous_tab", "fork", *LIST_KEYS)
-    BINDINGS = [
-        Binding("a", "add_variable", "Add", id="variables.add"),
-        Binding("e", "edit_variable", "Edit", id="variables.edit"),
-        Binding("x", "delete_variable", "Delete", id="variables.delete"),
-        Binding("m", "reveal", "Reveal value", id="variables.reveal"),
-        Binding("y", "copy_value", "Copy value", id="variables.copy_value"),
-    ]
-    MUTATING_ACTIONS = frozenset({"add_variable", "edit_variable", "delete_variable"})
-    ROW_ACTIONS = frozenset({"edit_variable", "delete_variable", "reveal", "copy_value"})
+    ACTIONS = (
+        Shown("select"),
+        Action("e", "edit_variable", "Edit", id="variables.edit", mutating=True, row=True, footer=True),
+        Action("a", "add_variable", "Add", id="variables.add", mutating=True, footer=True),
+        Action("x", "delete_variable", "Delete", id="variables.delete", mutating=True, row=True, footer=True),
+        Action("m", "reveal", "Reveal value", id="variables.reveal", row=True, footer=True),
+        Action("y", "copy_value", "Copy value", id="variables.copy_value", row=True, footer=True),
+        Shown("next_tab"),
+        Shown("previous_tab"),
+        Shown("fork"),
+        *shown(LIST_KEYS),
+    )
     DEFAULT_CSS = """
     VariablesPane { height: 1fr; }
     VariablesPane .variables-status { height: 1; padding: 0 1; }

@@ -1,5 +1,6 @@
 """The base of labdeck's full screens: header, body, status bar and footer; read-only mode through
-`check_action` (actions listed in `MUTATING_ACTIONS` are hidden and disabled); the data-age clock.
+`check_action` (actions declared `mutating` in `ACTIONS`, `kit/actions.py`, are hidden and disabled); the
+data-age clock.
 `ScopedScreen` adds the project or group path prompt of the screens about one path; `StatusTableScreen` is
 one table under a status line that also shows refusals. The form that writes is the kit's
 (`kit/forms.FormDialog`).
@@ -12,13 +13,13 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Checkbox, Input, Select, Static
 
 from labdeck.tui.keymap import bindings_of
+from labdeck.tui.kit.actions import Action, Entry
 from labdeck.tui.kit.pane_policy import PanePolicy
 from labdeck.tui.links import copy_text, open_link, reference_of, web_url_of
 from labdeck.tui.screens.form_keys import FormKeys, is_typing
@@ -62,20 +63,20 @@ class LabdeckScreen(PanePolicy, FormKeys, Screen[None]):
 
     IS_DIALOG = False
     AREA: ClassVar[str | None] = None
-    # MUTATING_ACTIONS, FEATURE_ACTIONS, ROW_ACTIONS: the pane policy (`kit/pane_policy.py`), as every tab has
-    # The footer, per pane (the id of the focused widget or of one of its parents; "" for the rest): the
-    # actions it shows, most useful first (`widgets.footer`); the rest are in `?`.
+    # Its actions, declared once (`ACTIONS`: key, label, mutating, row, cursor, feature, footer place): the
+    # pane policy (`kit/pane_policy.py`) derives the bindings, the read-only, feature and row rules and the
+    # screen's own footer (`FOOTER_ORDER`) from them, as for every tab. The footer of each named part of the
+    # screen (the id of the focused widget or of one of its parents; "typing" in a field): the actions it
+    # shows, most useful first (`widgets.footer`); the rest are in `?`.
     FOOTER_PANES: ClassVar[dict[str, tuple[str, ...]]] = {}
-    # Actions on the cursor row that are not in ROW_ACTIONS (they open something about it, such as a
-    # cleanup panel), and how a row is called: "choose a repository first" (`action_needs`).
-    CURSOR_ACTIONS: ClassVar[frozenset[str]] = frozenset()
+    # how a row is called: "choose a repository first" (`action_needs`)
     ROW_NAME: ClassVar[str] = "a row"
-    BINDINGS = [
-        Binding("o", "open_in_browser", "Open in browser", show=False, id="open_in_browser"),
-        Binding("y", "copy_reference", "Copy URL", show=False, id="copy_reference"),
-        Binding("W", "watch", "Watch", show=False, id="watch"),
-        Binding("ctrl+e", "export_list", "Export list", show=False, id="export_list"),
-    ]
+    ACTIONS: ClassVar[tuple[Entry, ...]] = (
+        Action("o", "open_in_browser", "Open in browser", show=False, id="open_in_browser"),
+        Action("y", "copy_reference", "Copy URL", show=False, id="copy_reference"),
+        Action("W", "watch", "Watch", show=False, id="watch"),
+        Action("ctrl+e", "export_list", "Export list", show=False, id="export_list"),
+    )
 
     def __init__(self, *, name: str | None = None, id: str | None = None, classes: str | None = None) -> None:
         super().__init__(name=name, id=id, classes=classes)
@@ -116,8 +117,9 @@ class LabdeckScreen(PanePolicy, FormKeys, Screen[None]):
     def footer_order(self) -> tuple[str, ...] | None:
         """The actions the footer shows now, in order (see `FOOTER_PANES`). In a text field: the field's
         own pane (its id), else the screen's `"typing"` pane, else `TYPING`. Elsewhere the nearest of the
-        focused widget and its parents that is named (an id) or carries a `FOOTER_ORDER`, else the
-        screen's default `""`; None where the screen names nothing (Textual's order)."""
+        focused widget and its parents that is named (an id) or carries a `FOOTER_ORDER` (a pane's, derived
+        from its actions), else the screen's own `FOOTER_ORDER`; None where the screen names nothing
+        (Textual's order)."""
         focused = self.focused
         panes = self.FOOTER_PANES
         if is_typing(focused):
@@ -130,7 +132,8 @@ class LabdeckScreen(PanePolicy, FormKeys, Screen[None]):
             order = getattr(type(node), "FOOTER_ORDER", None)
             if order is not None:
                 return order
-        return panes.get("") if panes else None
+        own: tuple[str, ...] | None = getattr(self, "FOOTER_ORDER", None)
+        return own
 
     def focus_on_open(self) -> None:
         """Drawn for the first time: a screen whose focus went nowhere, or to a widget not shown (Textual's
@@ -190,8 +193,8 @@ class LabdeckScreen(PanePolicy, FormKeys, Screen[None]):
 
     def action_needs(self, action: str) -> str | None:
         """What `action` needs before it can do anything here ("choose a repository first"), or None: the
-        palette says it instead of running an action that would do nothing. A row action (`ROW_ACTIONS`,
-        `CURSOR_ACTIONS`) needs a row under the cursor or marked."""
+        palette says it instead of running an action that would do nothing. A row action (declared `row` or
+        `cursor`) needs a row under the cursor or marked."""
         if action in self.ROW_ACTIONS | self.CURSOR_ACTIONS and not any(
                 row is not None for row in self.rows_acted_on()):
             return f"choose {self.ROW_NAME} first"

@@ -8,13 +8,15 @@ everywhere (`TAIL`: back, jump, palette, refresh, quit); `? Help` stays at the r
 scroll beside it), so it is on screen at any width. An action the pane does not name is not shown (`?`
 lists it, if it is enabled).
 
-A screen names its panes in `FOOTER_PANES` (`LabdeckScreen.footer_order`): a widget id (the focused
-widget or one of its parents) -> actions; `""` is the screen's default; a widget class may carry its own
-`FOOTER_ORDER` (the project view's tabs). While a text field has focus the footer shows `TYPING`: the
-letters are typed, so only chords, enter and escape work. Where nothing is named, Textual's own order is
-kept. While a dialog is open over the screen, the footer shows the dialog's keys (`follow`), not the keys of
-the screen under it, which do nothing until the dialog closes; first among them what enter does there,
-following the focus ("enter Cancel", "enter Delete": `screens/enter_key.enter_does`).
+A pane's class and a screen's have their own `FOOTER_ORDER`, derived from their declared actions
+(`kit/actions.py`: the project view's tabs, the screen's default); a screen names the footers of its parts
+in `FOOTER_PANES` (`LabdeckScreen.footer_order`): a widget id (the focused widget or one of its parents) ->
+actions. While a text field has
+focus the footer shows `TYPING`: the letters are typed, so only chords, enter and escape work. Where nothing
+is named, Textual's own order is kept. While a dialog is open over the screen, the footer shows the dialog's
+keys (`follow`), not the keys of the screen under it, which do nothing until the dialog closes; first among
+them what enter does there, following the focus ("enter Cancel", "enter Delete":
+`screens/enter_key.enter_does`).
 """
 
 from __future__ import annotations

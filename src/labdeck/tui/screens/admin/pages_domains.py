@@ -23,6 +23,7 @@ from labdeck.api.models.projects import Project
 from labdeck.tui.areas import AreaRequest
 from labdeck.tui.clock import now_of
 from labdeck.tui.errors import describe_error
+from labdeck.tui.kit.actions import Shown, shown
 from labdeck.tui.screens.base import StatusTableScreen
 from labdeck.tui.screens.projects.pages import domain_columns, domain_detail
 from labdeck.tui.widgets.footer import LIST_KEYS
@@ -35,7 +36,10 @@ Now = Callable[[], datetime]
 
 
 class PagesAdminScreen(StatusTableScreen):
-    FOOTER_PANES = {"": ("select", *LIST_KEYS)}
+    ACTIONS = (
+        Shown("select"),
+        *shown(LIST_KEYS),
+    )
     AREA = "pages"
     TITLE = "Pages domains"
     VIEW_ID = "pages-admin-view"

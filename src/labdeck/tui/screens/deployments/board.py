@@ -19,7 +19,6 @@ from datetime import datetime, timedelta
 from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.widgets import Input, Select, Static
 
@@ -36,6 +35,7 @@ from labdeck.domain.deploy_board import (
 from labdeck.domain.deployments import LISTABLE_STATUSES
 from labdeck.tui.areas import AreaRequest
 from labdeck.tui.jobs import counted
+from labdeck.tui.kit.actions import Action
 from labdeck.tui.screens.base import LabdeckScreen
 from labdeck.tui.screens.deployments.dialogs import status_text
 from labdeck.tui.textual_internals import screen_stacks
@@ -144,15 +144,14 @@ class DeployBoardScreen(LabdeckScreen):
     FOOTER_PANES = {
         "board-view": ("select", "filter_environment", *LIST_KEYS, "export_list"),
         "board-filters": ("focus_table",),
-        "": ("focus_table",),
     }
     AREA = "deployments"
     TITLE = "Deployments board"
     CSS_PATH = "board.tcss"
-    BINDINGS = [
-        Binding("e", "filter_environment", "Filters", id="deployments_board.filters"),
-        Binding("ctrl+t", "focus_table", "Table", id="deployments_board.table"),
-    ]
+    ACTIONS = (
+        Action("ctrl+t", "focus_table", "Table", id="deployments_board.table", footer=True),
+        Action("e", "filter_environment", "Filters", id="deployments_board.filters"),
+    )
 
     def __init__(self, group: str, *, now: datetime | None = None) -> None:
         super().__init__()

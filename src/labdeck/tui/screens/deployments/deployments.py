@@ -20,7 +20,6 @@ from typing import Any
 from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.widget import Widget
 from textual.widgets import Select, Sparkline, Static
@@ -32,6 +31,7 @@ from labdeck.domain.deployments import LISTABLE_STATUSES, EnvironmentSummary, su
 from labdeck.domain.features import PROTECTED_ENVIRONMENTS
 from labdeck.tui.areas import AreaRequest
 from labdeck.tui.clock import Today, today_of
+from labdeck.tui.kit.actions import Action
 from labdeck.tui.screens.base import ScopedScreen
 from labdeck.tui.screens.deployments.dialogs import (
     CreateDeploymentDialog,
@@ -110,22 +110,19 @@ class DeploymentsScreen(ScopedScreen):
         "deployments-view": ("select", "set_status", "new_deployment", "toggle_timeline", "protected",
                              "scope", *LIST_KEYS),
         "deployments-filters": ("show_overlay", "new_deployment", "toggle_timeline", "protected", "scope"),
-        "": ("scope", "new_deployment"),
     }
     AREA = "deployments"
     TITLE = "Deployments"
     CSS_PATH = "deployments.tcss"
     SCOPE_INPUT = "deployments-scope"
-    MUTATING_ACTIONS = frozenset({"new_deployment", "set_status"})
-    ROW_ACTIONS = frozenset({"set_status"})
-    FEATURE_ACTIONS = {"protected": PROTECTED_ENVIRONMENTS}
-    BINDINGS = [
-        Binding("f", "scope", "Project", id="deployments.scope"),
-        Binding("t", "toggle_timeline", "Timeline", id="deployments.timeline"),
-        Binding("n", "new_deployment", "New", id="deployments.new"),
-        Binding("c", "set_status", "Change status", id="deployments.status"),
-        Binding("p", "protected", "Protected envs", id="deployments.protected"),
-    ]
+    ACTIONS = (
+        Action("f", "scope", "Project", id="deployments.scope", footer=True),
+        Action("n", "new_deployment", "New", id="deployments.new", mutating=True, footer=True),
+        Action("t", "toggle_timeline", "Timeline", id="deployments.timeline"),
+        Action("c", "set_status", "Change status", id="deployments.status", mutating=True, row=True),
+        Action("p", "protected", "Protected envs", id="deployments.protected",
+               feature=PROTECTED_ENVIRONMENTS),
+    )
 
     def __init__(self, request: AreaRequest | None = None, *, today: Today | None = None) -> None:
         super().__init__(request)

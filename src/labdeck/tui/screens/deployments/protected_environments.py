@@ -37,6 +37,7 @@ from labdeck.domain.features import PROTECTED_ENVIRONMENTS
 from labdeck.domain.replacements import replaced_text
 from labdeck.tui.capabilities import refused
 from labdeck.tui.context import context_of
+from labdeck.tui.kit.actions import Action, Shown, shown
 from labdeck.tui.kit.forms import FormDialog, Problem
 from labdeck.tui.screens.base import LabdeckScreen
 from labdeck.tui.screens.confirm import ConfirmScreen
@@ -236,15 +237,16 @@ class AddRuleDialog(FormDialog[RuleRequest]):
 
 
 class ProtectedEnvironmentsScreen(LabdeckScreen):
-    FOOTER_PANES = {"": ("add_rule", "remove_rule", "select", *LIST_KEYS)}
     AREA = "deployments"
     TITLE = "Protected environments"
     CSS_PATH = "protected_environments.tcss"
-    MUTATING_ACTIONS = frozenset({"add_rule", "remove_rule"})
-    BINDINGS = [
-        Binding("a", "add_rule", "Add rule", id="protected_environments.add"),
-        Binding("x", "remove_rule", "Remove rule", id="protected_environments.remove"),
-    ]
+    ACTIONS = (
+        Action("a", "add_rule", "Add rule", id="protected_environments.add", mutating=True, footer=True),
+        Action("x", "remove_rule", "Remove rule", id="protected_environments.remove",
+               mutating=True, footer=True),
+        Shown("select"),
+        *shown(LIST_KEYS),
+    )
 
     def __init__(self, project: str, *, environments: list[str] | None = None) -> None:
         super().__init__()

@@ -18,7 +18,6 @@ from typing import Any
 from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Static, TabbedContent, TabPane, Tree
 
@@ -27,6 +26,7 @@ from labdeck.api.models.groups import Group
 from labdeck.tui.areas import AreaRequest
 from labdeck.tui.clock import Today, today_of
 from labdeck.tui.downloads import default_download_dir
+from labdeck.tui.kit.actions import Action
 from labdeck.tui.screens.base import LabdeckScreen
 from labdeck.tui.screens.form_keys import is_typing
 from labdeck.tui.screens.groups import tab_list
@@ -44,12 +44,12 @@ class GroupsScreen(GroupActions, PaneTabs, LabdeckScreen):
     AREA = "groups"
     TITLE = "Groups"
     CSS_PATH = "groups.tcss"
-    BINDINGS = [
-        Binding("E", "export_to", "Export", id="groups.export"),
-        Binding("t", "toggle_tree", "Tree", id="groups.toggle_tree"),
-        Binding("right_square_bracket", "next_tab", "Next tab", id="groups.next_tab"),
-        Binding("left_square_bracket", "previous_tab", "Previous tab", id="groups.previous_tab"),
-    ]
+    ACTIONS = (
+        Action("E", "export_to", "Export", id="groups.export"),
+        Action("t", "toggle_tree", "Tree", id="groups.toggle_tree"),
+        Action("right_square_bracket", "next_tab", "Next tab", id="groups.next_tab"),
+        Action("left_square_bracket", "previous_tab", "Previous tab", id="groups.previous_tab"),
+    )
 
     def __init__(self, request: AreaRequest | None = None, *, today: Today | None = None,
                  download_dir: Path | None = None) -> None:

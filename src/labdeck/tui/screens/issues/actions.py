@@ -10,7 +10,7 @@ session's (`ctx.services.issues`).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any, ClassVar, Final
 
 from textual import work
 from textual.content import Content
@@ -19,10 +19,12 @@ from labdeck.api.errors import LabdeckError, lost_write
 from labdeck.api.issues import BulkAction as IssueChange
 from labdeck.api.issues import BulkKind
 from labdeck.api.models.issues import Issue, TimeStats
+from labdeck.domain.features import PROMOTE_TO_EPIC
 from labdeck.domain.label_edits import LabelEdit, split_labels
 from labdeck.domain.text import status_line
 from labdeck.tui.bulk import BulkAction, BulkQuestion, confirm_bulk, start_bulk
 from labdeck.tui.jobs import Job
+from labdeck.tui.kit.actions import Action, Entry
 from labdeck.tui.links import copy_text, open_link
 from labdeck.tui.screens.confirm import ConfirmScreen
 from labdeck.tui.screens.issues.dialogs import (
@@ -71,7 +73,18 @@ _PROMPTS: Final[dict[str, tuple[str, str]]] = {
 
 
 class IssueActions(IssuesHost):
-    """The row and bulk actions of `IssuesScreen`; see the module docstring."""
+    """The row and bulk actions of `IssuesScreen`; see the module docstring. Declared once, here: each
+    host brings them in with its keymap ids (`ACTION_IDS`: issues.edit, project_issues.edit)."""
+
+    ACTIONS: ClassVar[tuple[Entry, ...]] = (
+        Action("b", "bulk", "Bulk", id=".bulk", mutating=True, row=True),
+        Action("e", "edit", "Edit", id=".edit", mutating=True, row=True),
+        Action("c", "comment", "Comment", id=".comment", mutating=True, row=True),
+        Action("t", "time_tracking", "Time", id=".time", mutating=True, row=True),
+        Action("p", "promote", "Promote", id=".promote", mutating=True, row=True, feature=PROMOTE_TO_EPIC),
+        Action("l", "links", "Links", id=".links"),
+        Action("y", "copy_reference", "Copy reference", show=False, id=".copy_reference"),
+    )
 
     # -- single-issue actions -------------------------------------------------------------------------
     def current(self) -> Issue | None:

@@ -18,7 +18,6 @@ from rich.console import RenderableType
 from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.widgets import Input, Static
 
@@ -27,9 +26,9 @@ from labdeck.api.issue_scopes import GroupId, listing_scope
 from labdeck.api.issues import IssuesService
 from labdeck.api.models.base import paused_gc
 from labdeck.api.models.issues import Issue, LabelDetail
-from labdeck.domain.features import PROMOTE_TO_EPIC
 from labdeck.domain.issue_query import QueryError, help_text, parse
 from labdeck.tui.areas import AreaRequest
+from labdeck.tui.kit.actions import Action, Shown
 from labdeck.tui.list_feed import ListFeed
 from labdeck.tui.screens.base import LabdeckScreen
 from labdeck.tui.screens.issues.actions import IssueActions
@@ -63,24 +62,15 @@ class IssuesScreen(IssueActions, LabdeckScreen):
     FOOTER_PANES = {
         "issues-view": ("select", "edit", "comment", "bulk", "toggle_mark", "focus_query", "time_tracking",
                         "links", "promote", "copy_reference", *LIST_KEYS),
-        "": ("focus_query", "refresh"),
     }
     AREA = "issues"
     TITLE = "Issues"
     CSS_PATH = "issues.tcss"
-    MUTATING_ACTIONS = frozenset({"bulk", "edit", "comment", "time_tracking", "promote"})
-    ROW_ACTIONS = MUTATING_ACTIONS
-    FEATURE_ACTIONS = {"promote": PROMOTE_TO_EPIC}
-    BINDINGS = [
-        Binding("f", "focus_query", "Query", id="issues.query"),
-        Binding("b", "bulk", "Bulk", id="issues.bulk"),
-        Binding("e", "edit", "Edit", id="issues.edit"),
-        Binding("c", "comment", "Comment", id="issues.comment"),
-        Binding("t", "time_tracking", "Time", id="issues.time"),
-        Binding("p", "promote", "Promote", id="issues.promote"),
-        Binding("l", "links", "Links", id="issues.links"),
-        Binding("y", "copy_reference", "Copy reference", show=False, id="issues.copy_reference"),
-    ]
+    ACTION_IDS = "issues"  # the keymap ids of `IssueActions`' keys here: issues.edit, ...
+    ACTIONS = (
+        Action("f", "focus_query", "Query", id="issues.query", footer=True),
+        Shown("refresh"),
+    )
 
     feed: ListFeed[Issue]  # set on mount: the listing read on demand
 

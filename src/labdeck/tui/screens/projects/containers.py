@@ -20,12 +20,12 @@ from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.widgets import Static
 
 from labdeck.api.models.projects import Project
 from labdeck.api.models.registry import RegistryRepository
 from labdeck.tui.clock import Now, now_of
+from labdeck.tui.kit.actions import Action, Shown, shown
 from labdeck.tui.kit.owner import project_owner
 from labdeck.tui.kit.panes import ListPane
 from labdeck.tui.kit.tabs import TabSpec
@@ -42,13 +42,15 @@ if TYPE_CHECKING:
 
 class ContainerRegistryTab(ListPane):
     READ_WHEN_SHOWN = True
-    FOOTER_ORDER = ("select", "cleanup", "delete_repository", "next_tab", "previous_tab", *LIST_KEYS)
-    BINDINGS = [
-        Binding("c", "cleanup", "Cleanup", id="project_registry.cleanup"),
-        Binding("x", "delete_repository", "Delete repository", id="project_registry.delete_repository"),
-    ]
-    MUTATING_ACTIONS = frozenset({"delete_repository"})
-    ROW_ACTIONS = frozenset({"delete_repository", "cleanup"})
+    ACTIONS = (
+        Shown("select"),
+        Action("c", "cleanup", "Cleanup", id="project_registry.cleanup", row=True, footer=True),
+        Action("x", "delete_repository", "Delete repository", id="project_registry.delete_repository",
+               mutating=True, row=True, footer=True),
+        Shown("next_tab"),
+        Shown("previous_tab"),
+        *shown(LIST_KEYS),
+    )
     DEFAULT_CSS = """
     ContainerRegistryTab #project-containers-where { height: 1; }
     """

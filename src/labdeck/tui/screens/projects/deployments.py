@@ -22,7 +22,6 @@ from typing import TYPE_CHECKING
 from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.widgets import Static
 
 from labdeck.api.errors import ApiError
@@ -32,6 +31,7 @@ from labdeck.domain.deployments import EnvironmentSummary, summarise
 from labdeck.domain.features import PROTECTED_ENVIRONMENTS
 from labdeck.tui.areas import AreaRequest
 from labdeck.tui.clock import Today, today_of
+from labdeck.tui.kit.actions import Action, Shown, shown
 from labdeck.tui.kit.owner import project_owner
 from labdeck.tui.kit.panes import LoadedPane
 from labdeck.tui.screens.deployments.deployments import (
@@ -92,12 +92,15 @@ class DeploymentsRead:
 
 class ProjectDeploymentsTab(LoadedPane[DeploymentsRead]):
     READ_WHEN_SHOWN = True  # a history can be long: read when the tab is first shown, not with the view
-    FOOTER_ORDER = ("select", "protected", "open_in_deployments", "next_tab", "previous_tab", *LIST_KEYS)
-    BINDINGS = [
-        Binding("p", "protected", "Protected envs", id="project_deployments.protected"),
-        Binding("D", "open_in_deployments", "In :deployments", id="project_deployments.open"),
-    ]
-    FEATURE_ACTIONS = {"protected": PROTECTED_ENVIRONMENTS}
+    ACTIONS = (
+        Shown("select"),
+        Action("p", "protected", "Protected envs", id="project_deployments.protected",
+               feature=PROTECTED_ENVIRONMENTS, footer=True),
+        Action("D", "open_in_deployments", "In :deployments", id="project_deployments.open", footer=True),
+        Shown("next_tab"),
+        Shown("previous_tab"),
+        *shown(LIST_KEYS),
+    )
     DEFAULT_CSS = """
     ProjectDeploymentsTab { height: 1fr; }
     ProjectDeploymentsTab #project-environments-view { height: 9; }

@@ -11,7 +11,6 @@ from typing import TYPE_CHECKING
 from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.content import Content
 from textual.widgets import Static
 
@@ -19,6 +18,7 @@ from labdeck.api import bindings
 from labdeck.api.errors import Forbidden, LabdeckError, NotFound
 from labdeck.api.models.project_resources import ErrorTrackingSettings
 from labdeck.api.models.projects import Project
+from labdeck.tui.kit.actions import Action, Shown
 from labdeck.tui.kit.owner import project_owner
 from labdeck.tui.kit.panes import LoadedPane
 from labdeck.tui.screens.confirm import ConfirmScreen
@@ -50,9 +50,13 @@ MAINTAINERS_ONLY = "Only Maintainers can see the error tracking settings."
 class ErrorTrackingTab(LoadedPane[ErrorTrackingSettings | None]):
     RESOURCE = bindings.PROJECT_ERROR_TRACKING
     # the footer while this tab has focus, most useful first (`widgets.footer`)
-    FOOTER_ORDER = ("toggle", "next_tab", "previous_tab", "fork")
-    BINDINGS = [Binding("t", "toggle", "Enable/disable", id="project_error_tracking.toggle")]
-    MUTATING_ACTIONS = frozenset({"toggle"})
+    ACTIONS = (
+        Action("t", "toggle", "Enable/disable", id="project_error_tracking.toggle",
+               mutating=True, footer=True),
+        Shown("next_tab"),
+        Shown("previous_tab"),
+        Shown("fork"),
+    )
     DEFAULT_CSS = "ErrorTrackingTab { height: 1fr; padding: 1 2; }"
     can_focus = True
 

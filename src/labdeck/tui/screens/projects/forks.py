@@ -12,7 +12,6 @@ from typing import Any
 
 from rich.text import Text
 from textual import work
-from textual.binding import Binding
 from textual.content import Content
 
 from labdeck.api import bindings
@@ -21,6 +20,7 @@ from labdeck.api.forks import ForksService, import_done
 from labdeck.api.models.projects import Project
 from labdeck.domain.digits import parse_digits
 from labdeck.tui.jobs import Job, poll_until
+from labdeck.tui.kit.actions import Action, Shown, shown
 from labdeck.tui.kit.owner import project_owner
 from labdeck.tui.kit.panes import ListPane
 from labdeck.tui.kit.tabs import TabSpec
@@ -97,13 +97,16 @@ FORKS = TabSpec(FORK_COLUMNS, lambda p: p.id, lambda p: Text(p.path_with_namespa
 class ForksTab(ListPane):
     LISTING = bindings.PROJECT_FORKS
     # the footer while this tab has focus, most useful first (`widgets.footer`)
-    FOOTER_ORDER = ("fork", "link", "unlink", "select", "next_tab", "previous_tab", *LIST_KEYS)
-    BINDINGS = [
-        Binding("f", "fork", "Fork", id="project_forks.fork"),
-        Binding("x", "unlink", "Remove fork relationship", id="project_forks.unlink"),
-        Binding("l", "link", "Mark as a fork of…", id="project_forks.link"),
-    ]
-    MUTATING_ACTIONS = frozenset({"fork", "unlink", "link"})
+    ACTIONS = (
+        Action("f", "fork", "Fork", id="project_forks.fork", mutating=True, footer=True),
+        Action("l", "link", "Mark as a fork of…", id="project_forks.link", mutating=True, footer=True),
+        Action("x", "unlink", "Remove fork relationship", id="project_forks.unlink",
+               mutating=True, footer=True),
+        Shown("select"),
+        Shown("next_tab"),
+        Shown("previous_tab"),
+        *shown(LIST_KEYS),
+    )
 
     def __init__(self, project: Project, *, id: str | None = None) -> None:
         super().__init__(project_owner(project), FORKS, id=id, view_id="forks-view")

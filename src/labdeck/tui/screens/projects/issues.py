@@ -23,7 +23,6 @@ from rich.console import RenderableType
 from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.widget import Widget
 from textual.widgets import Input, Static
 
@@ -31,9 +30,9 @@ from labdeck.api.errors import LabdeckError
 from labdeck.api.issue_scopes import GroupId, ProjectScope
 from labdeck.api.models.issues import Issue
 from labdeck.api.models.projects import Project
-from labdeck.domain.features import PROMOTE_TO_EPIC
 from labdeck.domain.issue_query import help_text
 from labdeck.tui.areas import AreaRequest
+from labdeck.tui.kit.actions import Action, Shown, shown
 from labdeck.tui.kit.owner import project_owner
 from labdeck.tui.kit.panes import OwnerPane
 from labdeck.tui.list_feed import ListFeed
@@ -57,26 +56,25 @@ PROJECT_COLUMNS = [plain_column("iid", "#", lambda i: f"#{i.iid}", width=6, alig
 class ProjectIssuesTab(IssueActions, OwnerPane, Widget):
     """A pane of the kit whose list is read on demand (`ListFeed`, as `:issues` reads it)."""
 
-    FOOTER_ORDER = ("select", "comment", "edit", "close_issues", "reopen_issues", "open_in_issues", "bulk",
-                    "toggle_mark", "time_tracking", "filter", "links", "promote", "next_tab", "previous_tab",
-                    *LIST_KEYS)
-    BINDINGS = [
-        Binding("ctrl+f", "filter", "Filter", id="project_issues.filter"),  # `f` forks, `s` sorts
-        Binding("c", "comment", "Comment", id="project_issues.comment"),
-        Binding("e", "edit", "Edit", id="project_issues.edit"),
-        Binding("x", "close_issues", "Close", id="project_issues.close"),
-        Binding("X", "reopen_issues", "Reopen", id="project_issues.reopen"),
-        Binding("i", "open_in_issues", "In :issues", id="project_issues.open"),
-        Binding("b", "bulk", "Bulk", id="project_issues.bulk"),
-        Binding("t", "time_tracking", "Time", id="project_issues.time"),
-        Binding("l", "links", "Links", id="project_issues.links"),
-        Binding("p", "promote", "Promote", id="project_issues.promote"),
-        Binding("y", "copy_reference", "Copy reference", show=False, id="project_issues.copy_reference"),
-    ]
-    MUTATING_ACTIONS = frozenset({"bulk", "edit", "comment", "time_tracking", "promote", "close_issues",
-                                  "reopen_issues"})
-    ROW_ACTIONS = MUTATING_ACTIONS | {"open_in_issues"}
-    FEATURE_ACTIONS = {"promote": PROMOTE_TO_EPIC}
+    ACTION_IDS = "project_issues"  # the keymap ids of `IssueActions`' keys here: project_issues.edit, ...
+    ACTIONS = (  # besides `IssueActions`' (comment, edit, bulk, time, links, promote, copy reference)
+        Shown("select"),
+        Shown("comment"),
+        Shown("edit"),
+        Action("x", "close_issues", "Close", id="project_issues.close", mutating=True, row=True, footer=True),
+        Action("X", "reopen_issues", "Reopen", id="project_issues.reopen",
+               mutating=True, row=True, footer=True),
+        Action("i", "open_in_issues", "In :issues", id="project_issues.open", row=True, footer=True),
+        Shown("bulk"),
+        Shown("toggle_mark"),
+        Shown("time_tracking"),
+        Action("ctrl+f", "filter", "Filter", id="project_issues.filter", footer=True),  # `f` forks, `s` sorts
+        Shown("links"),
+        Shown("promote"),
+        Shown("next_tab"),
+        Shown("previous_tab"),
+        *shown(LIST_KEYS),
+    )
     DEFAULT_CSS = """
     ProjectIssuesTab { height: 1fr; }
     ProjectIssuesTab #project-issues-error { height: auto; }

@@ -12,7 +12,6 @@ from typing import Any
 
 from rich.text import Text
 from textual import work
-from textual.binding import Binding
 from textual.content import Content
 
 from labdeck.api import bindings
@@ -20,6 +19,7 @@ from labdeck.api.errors import NotFound
 from labdeck.api.models.project_resources import PagesDomain
 from labdeck.api.models.projects import Project
 from labdeck.tui.clock import now_of
+from labdeck.tui.kit.actions import Action, Shown, shown
 from labdeck.tui.kit.owner import project_owner
 from labdeck.tui.kit.panes import ListPane
 from labdeck.tui.kit.tabs import TabSpec
@@ -92,16 +92,20 @@ class PagesTab(ListPane):
     LISTING = bindings.PROJECT_PAGES_DOMAINS
     ENTER_OPENS_DETAIL = True
     # the footer while this tab has focus, most useful first (`widgets.footer`)
-    FOOTER_ORDER = ("select", "new_domain", "certificate", "remove_certificate", "delete_domain", "next_tab",
-                   "previous_tab", "fork", *LIST_KEYS)
-    BINDINGS = [
-        Binding("n", "new_domain", "New domain", id="project_pages.new"),
-        Binding("c", "certificate", "Certificate", id="project_pages.certificate"),
-        Binding("x", "remove_certificate", "Remove certificate", id="project_pages.remove_certificate"),
-        Binding("delete", "delete_domain", "Delete domain", id="project_pages.delete"),
-    ]
-    MUTATING_ACTIONS = frozenset({"new_domain", "certificate", "remove_certificate", "delete_domain"})
-    ROW_ACTIONS = frozenset({"certificate", "remove_certificate", "delete_domain"})
+    ACTIONS = (
+        Shown("select"),
+        Action("n", "new_domain", "New domain", id="project_pages.new", mutating=True, footer=True),
+        Action("c", "certificate", "Certificate", id="project_pages.certificate",
+               mutating=True, row=True, footer=True),
+        Action("x", "remove_certificate", "Remove certificate", id="project_pages.remove_certificate",
+               mutating=True, row=True, footer=True),
+        Action("delete", "delete_domain", "Delete domain", id="project_pages.delete",
+               mutating=True, row=True, footer=True),
+        Shown("next_tab"),
+        Shown("previous_tab"),
+        Shown("fork"),
+        *shown(LIST_KEYS),
+    )
 
     def __init__(self, project: Project, *, now: Now | None = None, id: str | None = None) -> None:
         clock = now_of(self, now)

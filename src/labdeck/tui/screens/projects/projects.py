@@ -12,13 +12,13 @@ from __future__ import annotations
 from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.content import Content
 
 from labdeck.api.errors import ApiError
 from labdeck.api.models.projects import Project
 from labdeck.tui.areas import AreaRequest
 from labdeck.tui.errors import describe_error
+from labdeck.tui.kit.actions import Action, Shown, shown
 from labdeck.tui.list_feed import ListFeed
 from labdeck.tui.screens.base import LabdeckScreen
 from labdeck.tui.screens.confirm import ConfirmScreen
@@ -69,12 +69,14 @@ PROJECT_COLUMNS = [
 
 
 class ProjectsScreen(LabdeckScreen):
-    FOOTER_PANES = {"": ("select", "toggle_archive", *LIST_KEYS)}
     AREA = "projects"
     TITLE = "Projects"
-    MUTATING_ACTIONS = frozenset({"toggle_archive"})
-    ROW_ACTIONS = MUTATING_ACTIONS
-    BINDINGS = [Binding("a", "toggle_archive", "Archive/unarchive", id="projects.archive")]
+    ACTIONS = (
+        Shown("select"),
+        Action("a", "toggle_archive", "Archive/unarchive", id="projects.archive", mutating=True,
+               row=True, footer=True),
+        *shown(LIST_KEYS),
+    )
 
     feed: ListFeed[Project]  # set on mount: the listing read on demand
 

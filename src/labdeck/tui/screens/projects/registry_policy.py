@@ -16,7 +16,6 @@ from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Select, Static
@@ -28,6 +27,8 @@ from labdeck.domain.cleanup_policy import CADENCES, KEEP_N_VALUES, OLDER_THAN_VA
 from labdeck.domain.kept_values import shown
 from labdeck.domain.registry_sizes import FREES_HEADER, Figure, size_text
 from labdeck.tui.clock import Now, now_of
+from labdeck.tui.kit.actions import Action, Shown
+from labdeck.tui.kit.actions import shown as shown_keys
 from labdeck.tui.kit.owner import project_owner
 from labdeck.tui.kit.panes import LoadedPane
 from labdeck.tui.screens.registry.policy import CleanupPolicyScreen, summary_text
@@ -127,12 +128,15 @@ def policy_text(policy: Policy | None) -> Text:
 class RegistryPolicyTab(LoadedPane[ProjectSimulation]):
     READ_WHEN_SHOWN = True  # a project's tags can be many: read when the tab is first shown
     # the footer while this tab has focus, most useful first (`widgets.footer`)
-    FOOTER_ORDER = ("open_policy", "edit_policy", "next_tab", "previous_tab", "fork", *LIST_KEYS)
-    BINDINGS = [
-        Binding("p", "open_policy", "Full preview", id="project_registry_policy.open"),
-        Binding("e", "edit_policy", "Edit policy", id="project_registry_policy.edit"),
-    ]
-    MUTATING_ACTIONS = frozenset({"edit_policy"})
+    ACTIONS = (
+        Action("p", "open_policy", "Full preview", id="project_registry_policy.open", footer=True),
+        Action("e", "edit_policy", "Edit policy", id="project_registry_policy.edit",
+               mutating=True, footer=True),
+        Shown("next_tab"),
+        Shown("previous_tab"),
+        Shown("fork"),
+        *shown_keys(LIST_KEYS),
+    )
 
     def __init__(self, project: Project, *, now: Now | None = None, id: str | None = None) -> None:
         super().__init__(id=id)

@@ -12,7 +12,6 @@ from typing import Any
 from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.content import Content
 from textual.widgets import Input
 
@@ -20,6 +19,7 @@ from labdeck.api import bindings
 from labdeck.api.errors import NotFound
 from labdeck.api.models.project_resources import RepositoryTag
 from labdeck.api.models.projects import Project
+from labdeck.tui.kit.actions import Action, Shown, shown
 from labdeck.tui.kit.owner import project_owner
 from labdeck.tui.kit.panes import ListPane
 from labdeck.tui.kit.tabs import TabSpec
@@ -77,15 +77,17 @@ class TagsTab(ListPane):
     PARAMS = {"order_by": "updated", "sort": "desc"}
     ENTER_OPENS_DETAIL = True
     # the footer while this tab has focus, most useful first (`widgets.footer`)
-    FOOTER_ORDER = ("select", "new_tag", "delete_tag", "search", "next_tab", "previous_tab", "fork",
-                    *LIST_KEYS)
-    BINDINGS = [
-        Binding("n", "new_tag", "New tag", id="project_tags.new"),
-        Binding("delete", "delete_tag", "Delete tag", id="project_tags.delete"),
-        Binding("ctrl+f", "search", "Search", id="project_tags.search"),  # `s` is the table's sort
-    ]
-    MUTATING_ACTIONS = frozenset({"new_tag", "delete_tag"})
-    ROW_ACTIONS = frozenset({"delete_tag"})
+    ACTIONS = (
+        Shown("select"),
+        Action("n", "new_tag", "New tag", id="project_tags.new", mutating=True, footer=True),
+        Action("delete", "delete_tag", "Delete tag", id="project_tags.delete",
+               mutating=True, row=True, footer=True),
+        Action("ctrl+f", "search", "Search", id="project_tags.search", footer=True),  # `s`: the table's sort
+        Shown("next_tab"),
+        Shown("previous_tab"),
+        Shown("fork"),
+        *shown(LIST_KEYS),
+    )
     DEFAULT_CSS = """
     TagsTab #tags-search { margin: 0 0; }
     """

@@ -14,11 +14,11 @@ from datetime import datetime
 
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.widget import Widget
 from textual.widgets import Static, TabbedContent, TabPane
 
 from labdeck.api.models.projects import Project
+from labdeck.tui.kit.actions import Action
 from labdeck.tui.kit.members_pane import MembersPane
 from labdeck.tui.kit.owner import project_owner
 from labdeck.tui.kit.panes import OwnerPane
@@ -70,12 +70,11 @@ class ProjectViewScreen(LabdeckScreen):
     AREA = "projects"
     TITLE = "Project"
     CSS_PATH = "view.tcss"
-    MUTATING_ACTIONS = frozenset({"fork"})
-    BINDINGS = [
-        Binding("right_square_bracket", "next_tab", "Next tab", id="project_view.next_tab"),
-        Binding("left_square_bracket", "previous_tab", "Previous tab", id="project_view.previous_tab"),
-        Binding("f", "fork", "Fork", id="project_view.fork"),
-    ]
+    ACTIONS = (
+        Action("right_square_bracket", "next_tab", "Next tab", id="project_view.next_tab"),
+        Action("left_square_bracket", "previous_tab", "Previous tab", id="project_view.previous_tab"),
+        Action("f", "fork", "Fork", id="project_view.fork", mutating=True),
+    )
 
     def __init__(self, project: Project, *, tab: str = "wiki",
                  now: Callable[[], datetime] | None = None) -> None:

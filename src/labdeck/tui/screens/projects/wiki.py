@@ -15,7 +15,6 @@ from typing import Any
 from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.content import Content
 from textual.widgets import Input, Markdown, Select, Static, TextArea
@@ -24,6 +23,7 @@ from labdeck.api import bindings
 from labdeck.api.errors import LabdeckError
 from labdeck.api.models.project_resources import WIKI_FORMATS, WikiPage
 from labdeck.api.models.projects import Project
+from labdeck.tui.kit.actions import Action, Shown
 from labdeck.tui.kit.owner import project_owner
 from labdeck.tui.kit.panes import ListPane
 from labdeck.tui.kit.tabs import TabSpec, detail_text
@@ -53,14 +53,17 @@ class WikiTab(ListPane):
 
     LISTING = bindings.PROJECT_WIKIS
     # the footer while this tab has focus, most useful first (`widgets.footer`)
-    FOOTER_ORDER = ("select", "new_page", "delete_page", "next_tab", "previous_tab", "fork", "open_filter")
 
-    BINDINGS = [
-        Binding("n", "new_page", "New page", id="project_wiki.new"),
-        Binding("delete", "delete_page", "Delete page", id="project_wiki.delete"),
-    ]
-    MUTATING_ACTIONS = frozenset({"new_page", "delete_page"})
-    ROW_ACTIONS = frozenset({"delete_page"})
+    ACTIONS = (
+        Shown("select"),
+        Action("n", "new_page", "New page", id="project_wiki.new", mutating=True, footer=True),
+        Action("delete", "delete_page", "Delete page", id="project_wiki.delete",
+               mutating=True, row=True, footer=True),
+        Shown("next_tab"),
+        Shown("previous_tab"),
+        Shown("fork"),
+        Shown("open_filter"),
+    )
 
     def __init__(self, project: Project, *, id: str | None = None) -> None:
         super().__init__(project_owner(project), PAGES, id=id, view_id="wiki-pages")
@@ -99,17 +102,16 @@ class WikiTab(ListPane):
 
 class WikiEditorScreen(DraftGuard, LabdeckScreen):
     """Edit one page (or a new one when `slug` is None). Dismisses with True when something was saved."""
-    FOOTER_PANES = {"typing": ("save", "toggle_preview", "upload", "leave", "move_focus(1)"),
-                    "": ("save", "toggle_preview", "upload", "leave", "move_focus(1)")}
+    FOOTER_PANES = {"typing": ("save", "toggle_preview", "upload", "leave", "move_focus(1)")}
 
     CSS_PATH = "wiki.tcss"
-    MUTATING_ACTIONS = frozenset({"save", "upload"})
-    BINDINGS = [
-        Binding("ctrl+s", "save", "Save", id="wiki_editor.save", priority=True),
-        Binding("ctrl+t", "upload", "Attach file", id="wiki_editor.upload"),
-        Binding("ctrl+r", "toggle_preview", "Preview", id="wiki_editor.preview"),
-        Binding("escape", "leave", "Back", id="wiki_editor.leave"),
-    ]
+    ACTIONS = (
+        Action("ctrl+s", "save", "Save", id="wiki_editor.save", priority=True, mutating=True, footer=True),
+        Action("ctrl+r", "toggle_preview", "Preview", id="wiki_editor.preview", footer=True),
+        Action("ctrl+t", "upload", "Attach file", id="wiki_editor.upload", mutating=True, footer=True),
+        Action("escape", "leave", "Back", id="wiki_editor.leave", footer=True),
+        Shown("move_focus(1)"),
+    )
 
     def __init__(self, project: Project, slug: str | None) -> None:
         super().__init__()

@@ -21,7 +21,6 @@ from collections.abc import Awaitable, Callable
 from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.content import Content
 from textual.timer import Timer
@@ -46,6 +45,7 @@ from labdeck.tui.bulk import targets_text
 from labdeck.tui.clock import Now, now_of
 from labdeck.tui.context import context_of
 from labdeck.tui.jobs import Job, counted, poll_until
+from labdeck.tui.kit.actions import Action, Shown
 from labdeck.tui.screens.base import LabdeckScreen
 from labdeck.tui.screens.confirm import TypeToConfirmScreen
 from labdeck.tui.screens.registry.cleanup_preview import (
@@ -74,17 +74,20 @@ SHORT = 30  # below this many rows the histogram shrinks, so the tag table keeps
 class RegistryCleanupScreen(LabdeckScreen):
     FOOTER_PANES = {
         "typing": ("apply", "move_focus(1)", "back", "command_palette"),  # in a rule field (enter: next)
-        "": ("apply", "select", "open_filter", "cycle_sort", "toggle_detail"),
     }
     AREA = "registry"
     TITLE = "Registry cleanup"
     CSS_PATH = "registry.tcss"  # shared with the tags screen: opening the panel parses no new CSS
-    MUTATING_ACTIONS = frozenset({"apply"})
-    BINDINGS = [
+    ACTIONS = (
         # a chord with priority: it works while a rule field has focus, where `a` is a letter typed
-        Binding("ctrl+s", "apply", "Apply…", priority=True, id="registry_cleanup.apply_chord"),
-        Binding("a", "apply", "Apply…", show=False, id="registry_cleanup.apply"),
-    ]
+        Action("ctrl+s", "apply", "Apply…", priority=True, id="registry_cleanup.apply_chord",
+               mutating=True, footer=True),
+        Shown("select"),
+        Shown("open_filter"),
+        Shown("cycle_sort"),
+        Shown("toggle_detail"),
+        Action("a", "apply", "Apply…", show=False, id="registry_cleanup.apply", mutating=True),
+    )
 
     def __init__(self, repository: RegistryRepository, tags: list[RegistryTagDetail], *,
                  now: Now | None = None, on_deleted: Callable[[set[str]], None] | None = None,

@@ -24,7 +24,6 @@ from datetime import datetime
 from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.content import Content
 from textual.timer import Timer
@@ -38,6 +37,7 @@ from labdeck.domain.kept_values import as_loaded, kept_choices
 from labdeck.domain.registry_cleanup import TagInfo
 from labdeck.domain.registry_sizes import size_text
 from labdeck.tui.clock import Now, now_of
+from labdeck.tui.kit.actions import Action, Shown
 from labdeck.tui.screens.base import LabdeckScreen
 from labdeck.tui.screens.confirm import ConfirmScreen
 from labdeck.tui.widgets.resource_table import ResourceTable
@@ -148,13 +148,18 @@ def rows_of(sim: ProjectSimulation) -> list[PolicyRow]:
 class CleanupPolicyScreen(LabdeckScreen):
     FOOTER_PANES = {
         "typing": ("save", "move_focus(1)", "back", "command_palette"),
-        "": ("save", "select", "open_filter", "cycle_sort", "toggle_detail"),
     }
     AREA = "registry"
     TITLE = "Cleanup policy"
     CSS_PATH = "policy.tcss"
-    MUTATING_ACTIONS = frozenset({"save"})
-    BINDINGS = [Binding("ctrl+s", "save", "Save…", priority=True, id="registry_policy.save")]
+    ACTIONS = (
+        Action("ctrl+s", "save", "Save…", priority=True, id="registry_policy.save",
+               mutating=True, footer=True),
+        Shown("select"),
+        Shown("open_filter"),
+        Shown("cycle_sort"),
+        Shown("toggle_detail"),
+    )
 
     def __init__(self, project: int | str, *, now: Now | None = None) -> None:
         super().__init__()

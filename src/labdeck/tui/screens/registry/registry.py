@@ -25,7 +25,6 @@ from datetime import datetime
 from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.content import Content
 from textual.dom import DOMNode
 from textual.widgets import Static
@@ -40,6 +39,7 @@ from labdeck.tui.bulk import BulkAction, BulkQuestion, confirm_bulk, start_bulk
 from labdeck.tui.clock import Now, now_of
 from labdeck.tui.context import context_of
 from labdeck.tui.jobs import Job, counted, poll_until
+from labdeck.tui.kit.actions import Action, Shown, shown
 from labdeck.tui.screens.base import LabdeckScreen, ScopedScreen
 from labdeck.tui.screens.confirm import TypeToConfirmScreen
 from labdeck.tui.screens.registry.repositories import repository_columns, repository_detail
@@ -65,23 +65,20 @@ def _timestamp(value: datetime | None) -> float:
 class RegistryScreen(ScopedScreen):
     FOOTER_PANES = {
         "registry-view": ("select", "cleanup", "delete_repository", "scope", *LIST_KEYS),
-        "": ("scope",),
     }
     AREA = "registry"
     TITLE = "Registry"
     CSS_PATH = "registry.tcss"
     SCOPE_INPUT = "registry-scope"
-    MUTATING_ACTIONS = frozenset({"delete_repository"})
-    ROW_ACTIONS = MUTATING_ACTIONS
-    CURSOR_ACTIONS = frozenset({"cleanup"})
     ROW_NAME = "a repository"
-    BINDINGS = [
-        Binding("f", "scope", "Project/group", id="registry.scope"),
-        Binding("x", "delete_repository", "Delete repository", id="registry.delete_repository"),
-        Binding("c", "cleanup", "Cleanup", id="registry.cleanup"),
-        Binding("p", "policy", "Policy", id="registry.policy"),
-        Binding("t", "storage", "Storage", id="registry.storage"),
-    ]
+    ACTIONS = (
+        Action("f", "scope", "Project/group", id="registry.scope", footer=True),
+        Action("x", "delete_repository", "Delete repository", id="registry.delete_repository",
+               mutating=True, row=True),
+        Action("c", "cleanup", "Cleanup", id="registry.cleanup", cursor=True),
+        Action("p", "policy", "Policy", id="registry.policy"),
+        Action("t", "storage", "Storage", id="registry.storage"),
+    )
 
     def __init__(self, request: AreaRequest | None = None, *, now: Now | None = None) -> None:
         super().__init__(request)
@@ -251,17 +248,19 @@ def tag_detail(tag: RegistryTagDetail) -> Text:
 
 
 class RegistryTagsScreen(LabdeckScreen):
-    FOOTER_PANES = {"": ("toggle_mark", "delete_tags", "cleanup", "select", "mark_range", "unmark_all",
-                         *LIST_KEYS)}
     AREA = "registry"
     TITLE = "Registry tags"
     CSS_PATH = "registry.tcss"
-    MUTATING_ACTIONS = frozenset({"delete_tags"})
-    ROW_ACTIONS = MUTATING_ACTIONS
-    BINDINGS = [
-        Binding("x", "delete_tags", "Delete marked", id="registry_tags.delete"),
-        Binding("c", "cleanup", "Cleanup", id="registry_tags.cleanup"),
-    ]
+    ACTIONS = (
+        Shown("toggle_mark"),
+        Action("x", "delete_tags", "Delete marked", id="registry_tags.delete", mutating=True,
+               row=True, footer=True),
+        Action("c", "cleanup", "Cleanup", id="registry_tags.cleanup", footer=True),
+        Shown("select"),
+        Shown("mark_range"),
+        Shown("unmark_all"),
+        *shown(LIST_KEYS),
+    )
 
     def __init__(self, repository: RegistryRepository, *, now: Now | None = None,
                  open_cleanup: bool = False, on_changed: Callable[[], None] | None = None) -> None:

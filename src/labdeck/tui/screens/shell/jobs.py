@@ -15,6 +15,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from labdeck.tui.jobs import ItemResult, Job, JobOutcome, outcome_text
+from labdeck.tui.kit.actions import Action, Shown
 from labdeck.tui.screens.base import LabdeckScreen
 from labdeck.tui.widgets.resource_table import ResourceTable
 from labdeck.tui.widgets.resource_view import ResourceView
@@ -102,13 +103,15 @@ RESULT_COLUMNS = [
 
 
 class JobsScreen(LabdeckScreen):
-    FOOTER_PANES = {"": ("select", "cancel_job", "clear_finished", "open_filter", "toggle_detail")}
     AREA = "tasks"
     TITLE = "Tasks"
-    BINDINGS = [
-        Binding("c", "cancel_job", "Cancel task", id="jobs.cancel"),
-        Binding("x", "clear_finished", "Clear finished", id="jobs.clear"),
-    ]
+    ACTIONS = (
+        Shown("select"),
+        Action("c", "cancel_job", "Cancel task", id="jobs.cancel", footer=True),
+        Action("x", "clear_finished", "Clear finished", id="jobs.clear", footer=True),
+        Shown("open_filter"),
+        Shown("toggle_detail"),
+    )
 
     def compose_body(self) -> ComposeResult:
         yield ResourceView(JOB_COLUMNS, self.ctx.jobs.jobs, row_key=lambda job: job.id,

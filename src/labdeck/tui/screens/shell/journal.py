@@ -12,7 +12,6 @@ from typing import Any
 
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.content import Content
 from textual.widgets import Static
 
@@ -23,6 +22,7 @@ from labdeck.domain.journal_words import change_phrase, change_rows, undo_phrase
 from labdeck.tui.areas import AreaRequest
 from labdeck.tui.bulk import refresh_lists, targets_text
 from labdeck.tui.errors import describe_error
+from labdeck.tui.kit.actions import Action, Shown
 from labdeck.tui.screens.base import StatusTableScreen
 from labdeck.tui.screens.confirm import ConfirmScreen
 from labdeck.tui.textual_internals import notify_content
@@ -100,17 +100,20 @@ def entry_detail(entry: JournalEntry, refusal: str | None) -> Text:
 
 
 class JournalScreen(StatusTableScreen):
-    FOOTER_PANES = {"": ("undo", "undo_job", "select", "open_filter", "toggle_detail", "cycle_sort")}
     AREA = "journal"
     TITLE = "Journal"
     VIEW_ID = "journal-view"
     STATUS_ID = "journal-status"
-    MUTATING_ACTIONS = frozenset({"undo", "undo_job"})
-    BINDINGS = [
+    ACTIONS = (
         # priority: the table's own `u` (unmark all) means nothing here, where rows are never marked
-        Binding("u", "undo", "Undo", id="journal.undo", priority=True),
-        Binding("U", "undo_job", "Undo task", id="journal.undo_job", priority=True),
-    ]
+        Action("u", "undo", "Undo", id="journal.undo", priority=True, mutating=True, footer=True),
+        Action("U", "undo_job", "Undo task", id="journal.undo_job", priority=True,
+               mutating=True, footer=True),
+        Shown("select"),
+        Shown("open_filter"),
+        Shown("toggle_detail"),
+        Shown("cycle_sort"),
+    )
 
     refusals: dict[str, str | None]  # entry id -> why it cannot be undone (None: it can), per load
     _damage_told = False  # damaged lines are notified once per screen, and stay said in the status line

@@ -43,6 +43,7 @@ from labdeck.tui.areas import AreaRequest
 from labdeck.tui.clock import Today, today_of
 from labdeck.tui.context import context_of
 from labdeck.tui.jobs import Job, JobOutcome, JobState, counted
+from labdeck.tui.kit.actions import Shown
 from labdeck.tui.screens.base import LabdeckScreen
 
 Target = tuple[str, AreaRequest]
@@ -321,7 +322,10 @@ class OverviewPanel(Vertical):
 class OverviewScreen(LabdeckScreen):
     AREA = "overview"
     TITLE = "Overview"
-    FOOTER_PANES = {"": ("select", "refresh")}
+    ACTIONS = (
+        Shown("select"),
+        Shown("refresh"),
+    )
 
     def compose_body(self) -> ComposeResult:
         yield OverviewPanel(id="overview")

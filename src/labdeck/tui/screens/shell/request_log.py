@@ -19,10 +19,10 @@ from urllib.parse import parse_qsl
 
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.binding import Binding
 
 from labdeck.api.request_log import RequestLogEntry
 from labdeck.tui.area_events import AreaShownAgain
+from labdeck.tui.kit.actions import Action, Shown
 from labdeck.tui.links import copy_text
 from labdeck.tui.screens.base import LabdeckScreen
 from labdeck.tui.widgets.resource_table import ResourceTable
@@ -118,10 +118,15 @@ LOG_COLUMNS = [
 
 
 class RequestLogScreen(LabdeckScreen):
-    FOOTER_PANES = {"": ("select", "copy_reference", "open_filter", "toggle_detail", "cycle_sort")}
     AREA = "log"
     TITLE = "Request log"
-    BINDINGS = [Binding("y", "copy_reference", "Copy request", id="log.copy")]
+    ACTIONS = (
+        Shown("select"),
+        Action("y", "copy_reference", "Copy request", id="log.copy", footer=True),
+        Shown("open_filter"),
+        Shown("toggle_detail"),
+        Shown("cycle_sort"),
+    )
 
     def compose_body(self) -> ComposeResult:
         yield ResourceView(LOG_COLUMNS, self._rows(), row_key=lambda row: row[0],

@@ -18,7 +18,6 @@ from typing import Final
 from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.content import Content
 from textual.widgets import Input, Static, Tab, Tabs
@@ -32,6 +31,7 @@ from labdeck.tui.areas import AreaRequest
 from labdeck.tui.bulk import BulkAction, BulkQuestion, confirm_bulk, refresh_lists, show_in_place, start_bulk
 from labdeck.tui.clock import Today, today_of
 from labdeck.tui.jobs import Job, counted
+from labdeck.tui.kit.actions import Action
 from labdeck.tui.list_feed import EarlyWindow, ListFeed
 from labdeck.tui.screens.base import LabdeckScreen
 from labdeck.tui.screens.confirm import ConfirmScreen, TypeToConfirmScreen
@@ -85,20 +85,17 @@ class UsersScreen(LabdeckScreen):
         "users-view": ("select", "moderate", "toggle_mark", "next_condition", "search", "previous_condition",
                        *LIST_KEYS),
         "users-conditions": ("next_condition", "previous_condition", "search", "moderate"),
-        "": ("search", "next_condition"),
     }
     AREA = "users"
     TITLE = "Users"
     CSS_PATH = "users.tcss"
-    MUTATING_ACTIONS = frozenset({"moderate"})
-    ROW_ACTIONS = frozenset({"moderate"})
-    PALETTE_EXTRA = (("Approve, block, ban, deactivate a user (moderate)", "moderate"),)
-    BINDINGS = [
-        Binding("m", "moderate", "Moderate", id="users.moderate"),
-        Binding("f", "search", "Search", id="users.search"),
-        Binding("c", "next_condition", "Condition", id="users.next_condition"),
-        Binding("C", "previous_condition", "Previous condition", show=False, id="users.previous_condition"),
-    ]
+    ACTIONS = (
+        Action("f", "search", "Search", id="users.search", footer=True),
+        Action("c", "next_condition", "Condition", id="users.next_condition", footer=True),
+        Action("m", "moderate", "Moderate", id="users.moderate",
+               mutating=True, row=True, palette="Approve, block, ban, deactivate a user (moderate)"),
+        Action("C", "previous_condition", "Previous condition", show=False, id="users.previous_condition"),
+    )
 
     feed: ListFeed[ModeratedUser]  # set on mount: the listing read on demand
 

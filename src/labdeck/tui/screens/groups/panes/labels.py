@@ -7,9 +7,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from textual import work
-from textual.binding import Binding
 
 from labdeck.api.models.labels import GroupLabel
+from labdeck.tui.kit.actions import Action, Shown, shown
 from labdeck.tui.kit.edited import EditedPane
 from labdeck.tui.kit.owner import Owner
 from labdeck.tui.kit.panes import EVERY_LIST_FOOTER
@@ -22,10 +22,14 @@ if TYPE_CHECKING:
 
 class LabelsPane(EditedPane):
     EDITOR = LABELS
-    FOOTER_ORDER = ("select", "add", "edit", "delete", "subscribe", *EVERY_LIST_FOOTER)
-    BINDINGS = [Binding("b", "subscribe", "Subscribe", id="groups.subscribe")]
-    MUTATING_ACTIONS = frozenset({*EditedPane.MUTATING_ACTIONS, "subscribe"})
-    ROW_ACTIONS = frozenset({*EditedPane.ROW_ACTIONS, "subscribe"})
+    ACTIONS = (
+        Shown("select"),
+        Shown("add"),
+        Shown("edit"),
+        Shown("delete"),
+        Action("b", "subscribe", "Subscribe", id="groups.subscribe", mutating=True, row=True, footer=True),
+        *shown(EVERY_LIST_FOOTER),
+    )
 
     def __init__(self, owner: Owner, *, id: str | None = None, view_id: str | None = None) -> None:
         super().__init__(owner, label_tab(), id=id, view_id=view_id)

@@ -12,13 +12,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 from textual import work
-from textual.binding import Binding
 
 from labdeck.api.models.group_transfer import RelationState, RelationStatus
 from labdeck.domain.digits import parse_digits
 from labdeck.domain.features import RELATIONS_EXPORT
 from labdeck.tui.downloads import safe_name, save_file
 from labdeck.tui.jobs import Job
+from labdeck.tui.kit.actions import Action, Shown, shown
 from labdeck.tui.kit.forms import Values
 from labdeck.tui.kit.owner import Owner
 from labdeck.tui.kit.panes import EVERY_LIST_FOOTER, ListPane
@@ -44,12 +44,12 @@ class TransferPane(ListPane):
     FEATURE = RELATIONS_EXPORT
     HELP = ("E: export this group (saved in a folder you pick) · X: export its relations · enter on a "
             "relation: download it · I: import a group")
-    FOOTER_ORDER = ("export_to", "export_relations", "import_group", *EVERY_LIST_FOOTER)
-    BINDINGS = [
-        Binding("X", "export_relations", "Relations export", id="groups.export_relations"),
-        Binding("I", "import_group", "Import", id="groups.import"),
-    ]
-    MUTATING_ACTIONS = frozenset({"import_group"})
+    ACTIONS = (
+        Shown("export_to"),
+        Action("X", "export_relations", "Relations export", id="groups.export_relations", footer=True),
+        Action("I", "import_group", "Import", id="groups.import", mutating=True, footer=True),
+        *shown(EVERY_LIST_FOOTER),
+    )
 
     def __init__(self, owner: Owner, transfers: Transfers, *, id: str | None = None,
                  view_id: str | None = None) -> None:
