@@ -146,6 +146,13 @@ def project_tab(tab: str) -> Setup:
 
         await settle(pilot)
         await _push(pilot, ProjectViewScreen(await _project(pilot), tab=tab, now=_now(store)))
+        if tab == "containers":  # the sizes of the rows shown are read (the rate count says how many)
+            from labdeck.tui.screens.projects.containers import ContainerRegistryTab
+
+            pane = pilot.app.screen.query_one(ContainerRegistryTab)
+            await until(pilot, lambda: len(pane.sizes.found) == pane.table.model.row_count and not pane.sizes.reading,
+                        "every size read")
+            await _settled(pilot)
     return setup
 
 
