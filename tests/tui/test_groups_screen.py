@@ -196,6 +196,10 @@ async def test_read_only_hides_mutations() -> None:
         assert app.screen is screen
         assert pane(screen, "labels").check_action("delete", ()) is False
         assert screen.check_action("export", ()) is True
+        # the group's export and its relations export POST (the read-only guard refuses them): hidden
+        assert screen.check_action("export_to", ()) is False
+        await show_tab(pilot, screen, "transfer")
+        assert pane(screen, "transfer").check_action("export_relations", ()) is False
         assert not app.screen.query(Button).filter("#form-submit")
 
 

@@ -150,7 +150,8 @@ def project_tab(tab: str) -> Setup:
             from labdeck.tui.screens.projects.containers import ContainerRegistryTab
 
             pane = pilot.app.screen.query_one(ContainerRegistryTab)
-            await until(pilot, lambda: len(pane.sizes.found) == pane.table.model.row_count and not pane.sizes.reading,
+            sizes = pane.sizes
+            await until(pilot, lambda: len(sizes.found) == pane.table.model.row_count and not sizes.reading,
                         "every size read")
             await _settled(pilot)
     return setup

@@ -45,7 +45,7 @@ class GroupsScreen(GroupActions, PaneTabs, LabdeckScreen):
     TITLE = "Groups"
     CSS_PATH = "groups.tcss"
     ACTIONS = (
-        Action("E", "export_to", "Export", id="groups.export"),
+        Action("E", "export_to", "Export", id="groups.export", mutating=True),  # POSTs: refused read-only
         Action("t", "toggle_tree", "Tree", id="groups.toggle_tree"),
         Action("right_square_bracket", "next_tab", "Next tab", id="groups.next_tab"),
         Action("left_square_bracket", "previous_tab", "Previous tab", id="groups.previous_tab"),

@@ -46,7 +46,8 @@ class TransferPane(ListPane):
             "relation: download it · I: import a group")
     ACTIONS = (
         Shown("export_to"),
-        Action("X", "export_relations", "Relations export", id="groups.export_relations", footer=True),
+        Action("X", "export_relations", "Relations export", id="groups.export_relations", footer=True,
+               mutating=True),  # a POST: refused in read-only mode
         Action("I", "import_group", "Import", id="groups.import", mutating=True, footer=True),
         *shown(EVERY_LIST_FOOTER),
     )
