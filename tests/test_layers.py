@@ -6,6 +6,7 @@ cycle joins modules of one folder (the client's and the table's parts import one
 from __future__ import annotations
 
 import ast
+import re
 import sys
 from pathlib import Path
 
@@ -14,20 +15,22 @@ import pytest
 SRC = Path(__file__).resolve().parents[1] / "src" / "labdeck"
 
 
-def _tree(path: Path) -> ast.Module:
-    """The module's syntax tree without its `if TYPE_CHECKING:` blocks (they never run)."""
+def _tree(path: Path, *, typing: bool = False) -> ast.Module:
+    """The module's syntax tree without its `if TYPE_CHECKING:` blocks (they never run), unless `typing`."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
+    if typing:
+        return tree
     for node in ast.walk(tree):
         if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
             node.body = []
     return tree
 
 
-def _imports(path: Path) -> set[str]:
+def _imports(path: Path, *, typing: bool = False) -> set[str]:
     """Every absolute import of the module, at its top or inside a function (`from a import b` gives `a`
-    and `a.b`, since `b` may be a module)."""
+    and `a.b`, since `b` may be a module); with `typing`, those of its `TYPE_CHECKING` blocks too."""
     names: set[str] = set()
-    for node in ast.walk(_tree(path)):
+    for node in ast.walk(_tree(path, typing=typing)):
         if isinstance(node, ast.Import):
             names.update(alias.name for alias in node.names)
         elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
@@ -165,6 +168,43 @@ def test_checker_catches_a_violation(tmp_path: Path) -> None:
     found = _imports(bad)
     assert {"textual.app", "httpx"} <= found
     assert "labdeck.tui.app" not in found
+
+
+def test_nothing_outside_the_groups_area_imports_from_it() -> None:
+    """The groups area keeps only what only groups have: the kit (forms, tab specs, panes of any owner) is
+    `tui/kit/`, and no module of `src` outside `tui/screens/groups/` imports from that folder, not even for
+    the type checker (the area registry names its screen lazily, as text: `tui/areas.py`)."""
+    groups = "labdeck.tui.screens.groups"
+    inside = SRC / "tui" / "screens" / "groups"
+    bad = sorted(f"{path.relative_to(SRC)} imports {name}" for path in SRC.rglob("*.py")
+                 if inside not in path.parents
+                 for name in _imports(path, typing=True) if name == groups or name.startswith(groups + "."))
+    assert bad == []
+
+
+def _session_lookups(path: Path) -> list[str]:
+    """`getattr` calls that look up a widget's app or a session or services by name, and functions that hand
+    out a service or `None` (`def registry_service(...) -> RegistryService | None`)."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "getattr":
+            target = ast.unparse(node.args[0]) if node.args else ""
+            name = node.args[1].value if len(node.args) > 1 and isinstance(node.args[1], ast.Constant) else ""
+            if target.endswith(".app") or name in ("session", "services"):
+                found.append(f"{path.relative_to(SRC)}:{node.lineno} {ast.unparse(node)}")
+        elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and node.returns is not None:
+            returns = ast.unparse(node.returns)
+            if re.fullmatch(r"\w*Services? \| None", returns):
+                found.append(f"{path.relative_to(SRC)}:{node.lineno} def {node.name} -> {returns}")
+    return found
+
+
+def test_screens_reach_services_only_through_the_context() -> None:
+    """Issue 35: screens and panes read `ctx.services` (a lost session raises `NotConnected`, said once by
+    the app); no `getattr(widget.app, "session", None)` and no hand-written service accessor is left in the
+    TUI."""
+    found = [hit for path in sorted((SRC / "tui").rglob("*.py")) for hit in _session_lookups(path)]
+    assert found == []
 
 
 # -- cycles inside one folder ------------------------------------------------------------------------------

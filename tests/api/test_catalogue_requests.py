@@ -14,7 +14,6 @@ import httpx
 import pytest
 
 from labdeck.api.client import ApiClient
-from labdeck.api.forks import ForkFilters
 from labdeck.api.groups import GroupQuery, ProjectQuery
 from labdeck.api.issues import IssuesService
 from labdeck.api.users import UsersService
@@ -92,7 +91,6 @@ def test_every_filter_of_a_listing_is_declared_for_its_endpoints() -> None:
     assert set(every_project_filter.params(shared=False)) <= ep.GROUP_PROJECTS.accepted
     assert set(every_project_filter.params(shared=True)) <= ep.GROUP_SHARED_PROJECTS.accepted
     assert not ep.GROUP_SHARED_PROJECTS.accepted >= {"owned", "with_shared", "include_subgroups"}
-    assert _fields(ForkFilters) - {"order_by", "sort"} <= ep.PROJECT_FORKS.params
     every_user_filter = UsersService.list_params(search="a", active=True, blocked=False,
                                                  exclude_internal=True)
     assert set(every_user_filter) <= ep.USERS.accepted

@@ -23,7 +23,6 @@ from labdeck.api import bindings
 from labdeck.api.badges import BadgesService
 from labdeck.api.client import ApiClient
 from labdeck.api.deployments import DeploymentsService
-from labdeck.api.forks import ForksService
 from labdeck.api.groups import GroupsService
 from labdeck.api.issues import IssuesService
 from labdeck.api.labels import GroupLabelsService
@@ -66,7 +65,7 @@ READERS: dict[str, Call] = {
     "GET /groups/:id/badges/render": lambda c: BadgesService(c).render(
         5, "http://example.com/ci_status.svg?project=%{project_path}&ref=%{default_branch}",
         "https://shields.io/my/badge"),
-    "GET /projects/:id/repository/tags": lambda c: TagsService(c).tags(5),
+    "GET /projects/:id/repository/tags": lambda c: bindings.PROJECT_TAGS.read(c, 5),
     "GET /projects/:id/repository/tags/:tag_name": lambda c: TagsService(c).tag(5, "v5.0.0"),
     "POST /projects/:id/repository/tags": lambda c: TagsService(c).create(5, "v1.0.0", "main"),
     "GET /projects/:id/registry/repositories": lambda c: RegistryService(c).project_repositories(5),
@@ -75,10 +74,10 @@ READERS: dict[str, Call] = {
     "GET /projects/:id/registry/repositories/:repository_id/tags": lambda c: RegistryService(c).tags(5, 2),
     "GET /projects/:id/registry/repositories/:repository_id/tags/:tag_name":
         lambda c: RegistryService(c).tag(5, 2, "v10.0.0"),
-    "GET /projects/:id/forks": lambda c: ForksService(c).forks(5),
+    "GET /projects/:id/forks": lambda c: bindings.PROJECT_FORKS.read(c, 5),
     "GET /users": lambda c: UsersService(c).list_users(),
     "GET /pages/domains": lambda c: bindings.ALL_PAGES_DOMAINS.read(c),
-    "GET /projects/:id/pages/domains": lambda c: PagesDomainsService(c).domains(5),
+    "GET /projects/:id/pages/domains": lambda c: bindings.PROJECT_PAGES_DOMAINS.read(c, 5),
     "POST /projects/:id/pages/domains": lambda c: PagesDomainsService(c).create(5, "ssl.domain.example",
                                                                              auto_ssl_enabled=True),
 }

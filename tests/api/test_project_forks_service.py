@@ -9,9 +9,11 @@ from collections.abc import AsyncIterator
 import pytest
 from sandbox_clients import ClientPool
 
+from labdeck.api import bindings
 from labdeck.api.errors import Conflict, Forbidden, NotFound
-from labdeck.api.forks import ForkFilters, ForksService, import_done
+from labdeck.api.forks import ForksService, import_done
 from labdeck.api.projects import ProjectsService
+from labdeck.api.services import Services
 from labdeck.domain.paths import segment as project_ref
 from labdeck.sandbox.app import create_app
 from labdeck.sandbox.clock import ManualClock
@@ -87,21 +89,20 @@ async def test_forks_listing_with_filters(world: World) -> None:
     alice = ForksService(world.client("glpat-sandbox-alice"))
     await alice.fork(GATEWAY)
     await alice.fork(GATEWAY, namespace_path="opensource", visibility="internal")
-    root = ForksService(world.client())
-    every = await root.forks(GATEWAY)
+    root = Services(world.client())
+    every = await root.read(bindings.PROJECT_FORKS, GATEWAY)
     assert {p.path_with_namespace for p in every} == {"alice/api-gateway", "opensource/api-gateway"}
-    internal = await root.forks(GATEWAY, ForkFilters(visibility="internal"))
+    internal = await root.read(bindings.PROJECT_FORKS, GATEWAY, params={"visibility": "internal"})
     assert [p.path_with_namespace for p in internal] == ["opensource/api-gateway"]
-    ordered = await root.forks(GATEWAY, ForkFilters(order_by="id", sort="asc"), refresh=True)
+    ordered = await root.read(bindings.PROJECT_FORKS, GATEWAY, params={"order_by": "id", "sort": "asc"},
+                              refresh=True)
     assert [p.path_with_namespace for p in ordered] == ["alice/api-gateway", "opensource/api-gateway"]
-    assert ForkFilters(owned=True, min_access_level=30).params() == {"owned": True, "min_access_level": 30}
     # a new fork drops the cached listing
     await ForksService(world.client("glpat-sandbox-alice")).fork(GATEWAY, namespace_path="acme",
                                                                    path="gw", name="gw")
-    assert len(await root.forks(GATEWAY)) == 2  # another client's cache is its own
-    mine = ForksService(root.client)
-    await mine.fork(GATEWAY, path="gw-root", name="gw root")
-    assert len(await mine.forks(GATEWAY)) == 4
+    assert len(await root.read(bindings.PROJECT_FORKS, GATEWAY)) == 2  # another client's cache is its own
+    await root.forks.fork(GATEWAY, path="gw-root", name="gw root")
+    assert len(await root.read(bindings.PROJECT_FORKS, GATEWAY)) == 4
 
 
 async def test_fork_relationships(world: World) -> None:

@@ -79,15 +79,19 @@ async def test_wiki_attachment(connect: Callable[..., ApiClient]) -> None:
 
 
 async def test_tags_listing_search_and_order(connect: Callable[..., ApiClient]) -> None:
-    tags = TagsService(connect())
-    listed = await tags.tags(GATEWAY)
+    services = Services(connect())
+
+    async def names(**params: str) -> list[str]:
+        return [t.name for t in await services.read(bindings.PROJECT_TAGS, GATEWAY, params=params)]
+
+    newest = {"order_by": "updated", "sort": "desc"}
+    listed = await services.read(bindings.PROJECT_TAGS, GATEWAY, params=newest)
     assert [t.name for t in listed] == ["v1.0.0-rc1", "v0.2.0", "v0.1.0"]
     assert listed[1].annotated and listed[1].release is not None and listed[1].protected
     assert listed[0].updated is not None and listed[0].commit is not None
-    assert [t.name for t in await tags.tags(GATEWAY, order_by="name", sort="asc")] == [
-        "v0.1.0", "v0.2.0", "v1.0.0-rc1"]
-    assert [t.name for t in await tags.tags(GATEWAY, search="^v0")] == ["v0.2.0", "v0.1.0"]
-    assert [t.name for t in await tags.tags(GATEWAY, search="rc1$")] == ["v1.0.0-rc1"]
+    assert await names(order_by="name", sort="asc") == ["v0.1.0", "v0.2.0", "v1.0.0-rc1"]
+    assert await names(search="^v0") == ["v0.2.0", "v0.1.0"]
+    assert await names(search="rc1$") == ["v1.0.0-rc1"]
 
 
 async def test_tags_public_read_without_a_token(connect: Callable[..., ApiClient]) -> None:
@@ -108,7 +112,7 @@ async def test_tag_create_and_delete(connect: Callable[..., ApiClient]) -> None:
         await tags.create(GATEWAY, "v3", "no-such-branch")
     assert bad_ref.value.message == "Target no-such-branch is invalid"
     await tags.delete(GATEWAY, "v2.0.0")
-    assert "v2.0.0" not in [t.name for t in await tags.tags(GATEWAY)]
+    assert "v2.0.0" not in [t.name for t in await bindings.PROJECT_TAGS.read(tags.client, GATEWAY)]
 
 
 async def test_pages_domains(connect: Callable[..., ApiClient]) -> None:
@@ -119,7 +123,7 @@ async def test_pages_domains(connect: Callable[..., ApiClient]) -> None:
     assert every["portal.acme.test"].expiry_state(NOW) == "valid"
     assert every["plain.acme.test"].expiry_state(NOW) == "none"
     assert every["portal.acme.test"].project_id is not None
-    mine = {d.domain: d for d in await pages.domains(PORTAL)}
+    mine = {d.domain: d for d in await bindings.PROJECT_PAGES_DOMAINS.read(pages.client, PORTAL)}
     portal = mine["portal.acme.test"].certificate
     assert portal is not None and portal.subject == "/O=Acme/CN=portal.acme.test"
     # project endpoints give no `expiration`: it is read from certificate_text, to the second
@@ -146,7 +150,8 @@ async def test_pages_domain_create_update_remove(connect: Callable[..., ApiClien
         await pages.create(PORTAL, "new.acme.test")
     assert taken.value.status == 400
     await pages.delete(PORTAL, "new.acme.test")
-    assert "new.acme.test" not in [d.domain for d in await pages.domains(PORTAL)]
+    left = await bindings.PROJECT_PAGES_DOMAINS.read(pages.client, PORTAL)
+    assert "new.acme.test" not in [d.domain for d in left]
 
 
 def test_certificate_expiry_parsing() -> None:
@@ -159,12 +164,12 @@ def test_certificate_expiry_parsing() -> None:
 
 async def test_error_tracking(connect: Callable[..., ApiClient]) -> None:
     tracking = ErrorTrackingService(connect())
-    settings = await tracking.settings(GATEWAY)
+    settings = await bindings.PROJECT_ERROR_TRACKING.read(tracking.client, GATEWAY)
     assert settings.active and settings.external_url == "https://sentry.acme.test/acme/api-gateway"
     assert (await tracking.set_active(GATEWAY, False)).active is False
-    assert (await tracking.settings(GATEWAY)).active is False
+    assert (await bindings.PROJECT_ERROR_TRACKING.read(tracking.client, GATEWAY)).active is False
     assert (await tracking.set_active(GATEWAY, True)).active is True
     with pytest.raises(NotFound):
-        await tracking.settings("acme/handbook")
+        await bindings.PROJECT_ERROR_TRACKING.read(tracking.client, "acme/handbook")
     with pytest.raises(Forbidden):
         await ErrorTrackingService(connect("glpat-sandbox-alice")).set_active(GATEWAY, False)

@@ -15,6 +15,8 @@ has built its issues. Prints requests (and retries: a run that met the sandbox's
 not labdeck), seconds, CPU seconds of labdeck's process and of the sandbox's.
 
 Run: .venv/bin/python tests/bench/bench_cleanup_policy.py [--runs N] [--storage-only] [--storage-runs N]
+     [--scale large] [--latency-ms 50] [--cli-runs 2] [--in-process]
+(the suite runs it at `--scale demo --cli-runs 1 --in-process`, `tests/test_benchmarks_run.py`)
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ import time
 from pathlib import Path
 
 import httpx
+from bench_common import Served, load_text, start_sandbox
 from bench_registry_graphql import TOKEN, Counter, sandbox_cpu, settings, wait_ready
 
 from labdeck.api.cleanup_policy import CleanupPolicyService
@@ -38,7 +41,6 @@ from labdeck.api.instance import InstanceService
 from labdeck.api.registry import RegistryService
 from labdeck.api.tag_cache import TagDetailCache
 from labdeck.sandbox.options import SandboxOptions
-from labdeck.sandbox.serve import SandboxProcess, start_process
 
 LATENCY_MS = 50
 PROJECT = "acme/infra/terraform"
@@ -110,7 +112,7 @@ def cli_run(url: str, cache_dir: Path, config: Path) -> float:
     return time.perf_counter() - started
 
 
-def simulations(sandbox: SandboxProcess, url: str, runs: int) -> None:
+def simulations(sandbox: Served, url: str, runs: int, cli_runs: int = 2) -> None:
     """The project simulation cold and warm, through the service and through the CLI."""
     with tempfile.TemporaryDirectory() as folder:
         root = Path(folder)
@@ -123,12 +125,13 @@ def simulations(sandbox: SandboxProcess, url: str, runs: int) -> None:
             budget = 5.0 if run == "cold" else 1.0
             print(f"  simulate {run}: {repos} repositories, {tags:,} tags: {count}  {seconds:6.2f} s "
                   f"(budget {budget:.0f} s)  labdeck cpu {cpu:5.2f} s  sandbox cpu "
-                  f"{sandbox_cpu(sandbox) - before:5.2f} s  (deletes {deleted:,})")
+                  f"{sandbox_cpu(sandbox) - before:5.2f} s  (deletes {deleted:,})  {load_text()}")
         config = root / "bench.toml"
         config.write_text(f'[instances.bench]\nurl = "{url}"\ntoken_env = "BENCH_TOKEN"\n', "utf-8")
-        for run in ("cold", "warm"):
+        for run in ("cold", "warm")[:cli_runs]:
             seconds = cli_run(url, root / "cli", config)
-            print(f"  labdeck registry policy --json {run}: {seconds:6.2f} s (process start-up included)")
+            print(f"  labdeck registry policy --json {run}: {seconds:6.2f} s (process start-up included)  "
+                  f"{load_text()}")
 
 
 def main() -> None:
@@ -137,16 +140,21 @@ def main() -> None:
     parser.add_argument("--group", default=GROUP, help="the group of the storage view")
     parser.add_argument("--storage-runs", type=int, default=3, help="runs of the group storage view")
     parser.add_argument("--storage-only", action="store_true", help="the group storage view alone")
+    parser.add_argument("--scale", default="large", choices=("demo", "large"))
+    parser.add_argument("--latency-ms", type=int, default=LATENCY_MS)
+    parser.add_argument("--cli-runs", type=int, default=2, help="CLI processes: cold, then warm")
+    parser.add_argument("--in-process", action="store_true", help="serve the sandbox from this process")
     args = parser.parse_args()
-    sandbox: SandboxProcess = start_process(SandboxOptions(scale="large", latency_ms=LATENCY_MS))
+    sandbox = start_sandbox(SandboxOptions(scale=args.scale, latency_ms=args.latency_ms),
+                            in_process=args.in_process)
     try:
         url = sandbox.base_url
-        print(f"sandbox ready in {wait_ready(url):.1f} s ({LATENCY_MS} ms latency)")
+        print(f"sandbox ({args.scale}) ready in {wait_ready(url):.1f} s ({args.latency_ms} ms latency)")
         if not args.storage_only:
-            simulations(sandbox, url, args.runs)
+            simulations(sandbox, url, args.runs, args.cli_runs)
         projects = project_count(url, args.group)
         pages = max(math.ceil(projects / 100), 1)
-        floor = (1 + math.ceil((pages - 1) / CONCURRENCY)) * LATENCY_MS / 1000
+        floor = max((1 + math.ceil((pages - 1) / CONCURRENCY)) * args.latency_ms / 1000, 1e-3)
         asyncio.run(sign_in(url))
         for run in range(1, args.storage_runs + 1):
             before = sandbox_cpu(sandbox)

@@ -16,6 +16,8 @@ Retries (429s of the sandbox's 2,000 requests a minute per token, and others) ar
 them measured the rate limit; the TUI run signs in as alice, whose window is her own.
 
 Run: PYTHONPATH=src .venv/bin/python tests/bench/bench_deploy_board.py [--latency-ms 50] [--tui]
+     [--scale large] [--in-process]
+(the suite runs it at `--scale demo --in-process --tui`, `tests/test_benchmarks_run.py`)
 """
 
 from __future__ import annotations
@@ -33,13 +35,13 @@ from pydantic import SecretStr
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
+from bench_common import Served, load_text, start_sandbox  # noqa: E402
 from bench_registry_graphql import Counter, sandbox_cpu, wait_ready  # noqa: E402
 
 from labdeck.api.client import ApiClient  # noqa: E402
 from labdeck.api.deploy_board import DeployBoardService  # noqa: E402
 from labdeck.api.settings import ConnectionSettings  # noqa: E402
 from labdeck.sandbox.options import SandboxOptions  # noqa: E402
-from labdeck.sandbox.serve import SandboxProcess, start_process  # noqa: E402
 
 TOKEN = "glpat-sandbox-root"
 TUI_TOKEN = "glpat-sandbox-alice"  # a Developer of fleet: the same board, and a rate-limit window of its own
@@ -60,7 +62,7 @@ def floor_s(requests: int, concurrency: int, latency_ms: float) -> float:
     return math.ceil(requests / concurrency) * latency_ms / 1000
 
 
-async def service_run(url: str, latency_ms: float, sandbox: SandboxProcess) -> None:
+async def service_run(url: str, latency_ms: float, sandbox: Served) -> None:
     transport = Counting()
     settings = ConnectionSettings(url, token=SecretStr(TOKEN), name="bench")
     client = ApiClient(settings, transport=transport)
@@ -80,7 +82,7 @@ async def service_run(url: str, latency_ms: float, sandbox: SandboxProcess) -> N
     read = await service.board(GROUP, on_rows=on_rows)
     total = time.perf_counter() - started
     cpu, sandbox_used = time.process_time() - cpu, sandbox_cpu(sandbox) - sandbox_before
-    floor = floor_s(transport.count, settings.concurrency, latency_ms)
+    floor = max(floor_s(transport.count, settings.concurrency, latency_ms), 1e-3)
     print(f"board of {GROUP}: {read.projects} projects, {len(read.board.rows)} rows, "
           f"{len(read.board.without_environments)} without environments, {len(read.unreadable)} unreadable")
     durations.sort()
@@ -88,7 +90,7 @@ async def service_run(url: str, latency_ms: float, sandbox: SandboxProcess) -> N
           f"latency {latency_ms:g} ms: floor {floor:.2f} s; request durations seen by the client: median "
           f"{durations[len(durations) // 2]:.0f} ms, p90 {durations[len(durations) * 9 // 10]:.0f} ms")
     print(f"first rows {first[0]:.3f} s (budget < 1 s); complete {total:.2f} s = {total / floor:.2f}x the "
-          f"floor (budget <= 1.5x); CPU: labdeck {cpu:.2f} s, sandbox {sandbox_used:.2f} s")
+          f"floor (budget <= 1.5x); CPU: labdeck {cpu:.2f} s, sandbox {sandbox_used:.2f} s; {load_text()}")
     before = transport.count
     started = time.perf_counter()
     again = await service.board(GROUP)
@@ -131,8 +133,11 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--latency-ms", type=float, default=50)
     parser.add_argument("--tui", action="store_true")
+    parser.add_argument("--scale", default="large", choices=("demo", "large"))
+    parser.add_argument("--in-process", action="store_true", help="serve the sandbox from this process")
     args = parser.parse_args()
-    sandbox = start_process(SandboxOptions(scale="large", latency_ms=int(args.latency_ms)))
+    sandbox = start_sandbox(SandboxOptions(scale=args.scale, latency_ms=int(args.latency_ms)),
+                            in_process=args.in_process)
     try:
         print(f"sandbox ready in {wait_ready(sandbox.base_url):.1f} s")
         asyncio.run(service_run(sandbox.base_url, args.latency_ms, sandbox))

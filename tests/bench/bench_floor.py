@@ -1,6 +1,10 @@
 """Benchmark of the client against the latency floor, in one run (issue 16; run on demand, not by pytest):
 
-    .venv/bin/python tests/bench/bench_floor.py [--latency-ms 50] [--projects 20000] [--no-gitlab]
+    .venv/bin/python tests/bench/bench_floor.py [--latency-ms 50] [--projects 20000] [--issues 50015]
+                                                [--users 10000] [--rows 100000] [--rounds 5] [--no-gitlab]
+                                                [--presses 200] [--in-process]
+
+(the suite runs it tiny, in one process: `tests/test_benchmarks_run.py`)
 
 Starts `zero_server.py` (pages encoded up front, GitLab's headers, `--latency-ms` per request) in its own
 process and prints:
@@ -12,9 +16,12 @@ process and prints:
    response bytes to models, through `httpx.MockTransport` (no network, no latency), CPU time / items;
 3. the issues view (`:issues` in a headless `LabdeckApp`) over 50,015 issues: first rows, all rows
    against the floor, resident memory of the whole process (its own child process; `--trace` adds
-   tracemalloc's top entries, in another child);
+   tracemalloc's top entries, in another child). The list is read on demand: all rows is after `G`
+   (read everything, a task), page after page since no totals are sent, so the floor is printed both
+   ways, `ceil(pages / 8) x latency` and `pages x latency`;
 4. a ResourceTable of 100,000 rows: resident memory, and page-down times (p50 / p99 / max, 200 presses to
-   the next frame and 200 done by hand), with the full garbage collections that happened meanwhile.
+   the next frame and 200 done by hand; `--presses`), with the full garbage collections that happened
+   meanwhile.
 
 Figures depend on the machine; quote them with its load.
 """
@@ -31,6 +38,7 @@ import signal
 import statistics
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -41,7 +49,7 @@ sys.path.insert(0, str(HERE))
 
 TOKEN = "glpat-bench-0000000000"
 OUTPUT = "/tmp/labdeck-bench-floor.json"
-ROUNDS = 5  # part 2: rounds per type
+ROUNDS = 5  # part 2: rounds per type (`--rounds`)
 
 
 def rss_mb() -> float:
@@ -54,7 +62,12 @@ def floor_s(pages: int, latency_ms: float, concurrency: int = 8) -> float:
 
 
 @contextlib.contextmanager
-def zero_server(latency_ms: float, issues: int, projects: int, users: int) -> Iterator[str]:
+def zero_server(latency_ms: float, issues: int, projects: int, users: int,
+                in_process: bool = False) -> Iterator[str]:
+    if in_process:
+        with zero_server_thread(latency_ms, issues, projects, users) as url:
+            yield url
+        return
     child = subprocess.Popen([sys.executable, str(HERE / "zero_server.py"), "--latency-ms", f"{latency_ms:g}",
                               "--issues", str(issues), "--projects", str(projects), "--users", str(users)],
                              stdout=subprocess.PIPE, text=True)
@@ -64,6 +77,34 @@ def zero_server(latency_ms: float, issues: int, projects: int, users: int) -> It
     finally:
         os.kill(child.pid, signal.SIGTERM)
         child.wait(15)
+
+
+@contextlib.contextmanager
+def zero_server_thread(latency_ms: float, issues: int, projects: int, users: int) -> Iterator[str]:
+    """The zero server in a thread of this process (`--in-process`: the suite's tiny run)."""
+    import zero_server as zero
+
+    collections = zero.collections_of(issues, projects, users)
+    loop = asyncio.new_event_loop()
+    stop = asyncio.Event()
+    urls: list[str] = []
+    ready = threading.Event()
+
+    def on_ready(url: str) -> None:
+        urls.append(url)
+        ready.set()
+
+    thread = threading.Thread(target=loop.run_until_complete,
+                              args=(zero.serve(collections, 0, latency_ms, on_ready, stop),), daemon=True)
+    thread.start()
+    try:
+        if not ready.wait(60):
+            raise RuntimeError("the zero server did not start")
+        yield urls[0]
+    finally:
+        loop.call_soon_threadsafe(stop.set)
+        thread.join(15)
+        loop.close()
 
 
 # -- 1. fetch-all ----------------------------------------------------------------------------------------
@@ -124,7 +165,7 @@ def part_fetch_all(base_url: str, args: argparse.Namespace) -> None:
 
 # -- 2. CPU per item -------------------------------------------------------------------------------------
 
-def part_cpu(base_url: str) -> None:
+def part_cpu(base_url: str, rounds: int = ROUNDS) -> None:
     import httpx
     from pydantic import SecretStr
 
@@ -160,7 +201,7 @@ def part_cpu(base_url: str) -> None:
                 return len(await window.read_all())
             await load()  # fills `answers` (real requests), warms up
             times = []
-            for _ in range(ROUNDS):
+            for _ in range(rounds):
                 # The previous round's models are freed and collected before the clock starts: their
                 # deallocation is not this round's reading.
                 client.cache.clear()
@@ -171,7 +212,7 @@ def part_cpu(base_url: str) -> None:
             return items, times
 
     print("\n2. client CPU per item (the service calls the screens use, bytes to models, MockTransport)")
-    print(f"  (median and best of {ROUNDS} rounds, each after a full collection)")
+    print(f"  (median and best of {rounds} rounds, each after a full collection)")
     for kind in ("issues", "projects", "users"):
         items, times = asyncio.run(run(kind))
         median, best = statistics.median(times), min(times)
@@ -207,15 +248,17 @@ async def view(base_url: str, latency_ms: float, trace: bool) -> None:
 
     first, total, rows, cpu = await open_issues_view(settings, measure)
     if not trace:
-        floor = floor_s(math.ceil(rows / 100), latency_ms)
-        print(f"  issues view: first rows {first:5.3f} s, all rows {total:6.2f} s ({rows:,} issues), "
-              f"floor {floor:5.2f} s, ratio {total / floor:4.2f}x, cpu {cpu:5.2f} s")
+        pages = math.ceil(rows / 100)
+        floor, one_by_one = floor_s(pages, latency_ms), floor_s(pages, latency_ms, concurrency=1)
+        print(f"  issues view: first rows {first:5.3f} s, all rows (G) {total:6.2f} s ({rows:,} issues), "
+              f"floor {floor:5.2f} s, ratio {total / floor:4.2f}x (page after page: floor "
+              f"{one_by_one:5.2f} s, ratio {total / one_by_one:4.2f}x), cpu {cpu:5.2f} s")
         print(f"  issues view: resident {resident[0]:6.0f} MB (whole process, all rows loaded)")
 
 
 # -- 4. table --------------------------------------------------------------------------------------------
 
-async def table(count: int) -> None:
+async def table(count: int, presses: int = 200) -> None:
     from bench_resource_table import COLUMNS, BenchApp, TimedTable, cells, make_rows
 
     before = rss_mb()
@@ -236,7 +279,7 @@ async def table(count: int) -> None:
         pauses = GcPauses()
         gc.callbacks.append(pauses)
         times, syncs, times_cpu, syncs_cpu = [], [], [], []
-        for _ in range(200):
+        for _ in range(presses):
             await pilot.pause()
             before_count = TimedTable.render_count
             start, start_cpu = time.perf_counter(), time.thread_time()
@@ -269,11 +312,15 @@ def _percentiles(values: list[float]) -> str:
     return f"p50 {statistics.median(values):5.2f} ms, p99 {p99:5.2f} ms, max {values[-1]:5.2f} ms"
 
 
-def child(part: str, *extra: str) -> None:
+def child(part: str, *extra: str, in_process: bool = False) -> None:
+    """A part in a process of its own (its resident memory is its own), or with `in_process` in this one."""
+    if in_process:
+        main([*extra, "--part", part])
+        return
     subprocess.run([sys.executable, __file__, "--part", part, *extra], check=True)
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--latency-ms", type=float, default=50)
@@ -281,35 +328,41 @@ def main() -> None:
     parser.add_argument("--issues", type=int, default=50_015)
     parser.add_argument("--users", type=int, default=10_000)
     parser.add_argument("--rows", type=int, default=100_000)
+    parser.add_argument("--rounds", type=int, default=ROUNDS, help="part 2: rounds per type")
+    parser.add_argument("--presses", type=int, default=200, help="part 4: page downs of each kind")
     parser.add_argument("--no-gitlab", action="store_true", help="skip python-gitlab")
     parser.add_argument("--trace", action="store_true", help="also tracemalloc's top entries of the view")
     parser.add_argument("--only", default="fetch,cpu,view,table",
                         help="comma-separated parts to run (fetch, cpu, view, table)")
+    parser.add_argument("--in-process", action="store_true",
+                        help="the server and every part in this process (figures of memory then include it)")
     parser.add_argument("--part", choices=("view", "trace", "table"), help=argparse.SUPPRESS)
     parser.add_argument("--url", help=argparse.SUPPRESS)
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     if args.part == "view" or args.part == "trace":
         asyncio.run(view(args.url, args.latency_ms, args.part == "trace"))
         return
     if args.part == "table":
-        asyncio.run(table(args.rows))
+        asyncio.run(table(args.rows, args.presses))
         return
     print(f"bench_floor: python {sys.version.split()[0]}, {os.cpu_count()} cpus, "
           f"load average {os.getloadavg()[0]:.1f}")
     only = set(args.only.split(","))
-    with zero_server(args.latency_ms, args.issues, args.projects, args.users) as base_url:
+    with zero_server(args.latency_ms, args.issues, args.projects, args.users, args.in_process) as base_url:
         if "fetch" in only:
             part_fetch_all(base_url, args)
         if "cpu" in only:
-            part_cpu(base_url)
+            part_cpu(base_url, args.rounds)
         if "view" in only:
             print(f"\n3. issues view, {args.issues:,} issues, latency {args.latency_ms:g} ms, no totals")
-            child("view", "--url", base_url, "--latency-ms", f"{args.latency_ms:g}")
+            child("view", "--url", base_url, "--latency-ms", f"{args.latency_ms:g}",
+                  in_process=args.in_process)
             if args.trace:
-                child("trace", "--url", base_url, "--latency-ms", f"{args.latency_ms:g}")
+                child("trace", "--url", base_url, "--latency-ms", f"{args.latency_ms:g}",
+                      in_process=args.in_process)
     if "table" in only:
         print(f"\n4. ResourceTable, {args.rows:,} rows")
-        child("table", "--rows", str(args.rows))
+        child("table", "--rows", str(args.rows), "--presses", str(args.presses), in_process=args.in_process)
 
 
 if __name__ == "__main__":

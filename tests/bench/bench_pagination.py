@@ -27,6 +27,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "src"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # `loopback` (tests/loopback.py)
 
 from pydantic import SecretStr
 

@@ -19,10 +19,14 @@ minutes each way (the rate limit): `--skip-rest-cold` starts its warm runs from 
 `--skip-rest` leaves the REST fallback out; `--only service,cli,tui` picks the front ends.
 
 Run: .venv/bin/python tests/bench/bench_registry_graphql.py [--skip-rest-cold] [--skip-rest] [--only ...]
+     [--scale large] [--repository nightly] [--latency-ms 50] [--runs cold,warm] [--in-process]
+(the suite runs it at `--scale tiny --repository worker --runs cold --in-process`,
+`tests/test_benchmarks_run.py`)
 """
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import os
 import resource
@@ -34,6 +38,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import httpx
+from bench_common import Served, load_text, start_sandbox
 from pydantic import SecretStr
 
 from labdeck.api.client import ApiClient
@@ -42,7 +47,6 @@ from labdeck.api.settings import ConnectionSettings
 from labdeck.api.tag_cache import TagDetailCache
 from labdeck.domain.registry_cleanup import CleanupPlanner, CleanupRules
 from labdeck.sandbox.options import SandboxOptions
-from labdeck.sandbox.serve import SandboxProcess, start_process
 
 LATENCY_MS = 50
 TOKEN = "glpat-sandbox-root"
@@ -72,16 +76,21 @@ def wait_ready(url: str, timeout: float = 180.0) -> float:
         time.sleep(0.2)
 
 
-def nightly_id(url: str) -> int:
+def repository_id(url: str, name: str = "nightly") -> int:
+    """The id of PROJECT's repository `name` (`nightly`: the large scale's 15,000 tags)."""
     response = httpx.get(f"{url}/api/v4/projects/{PROJECT.replace('/', '%2F')}/registry/repositories",
                          headers={"PRIVATE-TOKEN": TOKEN}, timeout=60)
-    return next(r["id"] for r in response.json() if r["name"] == "nightly")
+    return next(r["id"] for r in response.json() if r["name"] == name)
 
 
-def sandbox_cpu(sandbox: SandboxProcess) -> float:
-    """CPU seconds the sandbox's process has used (Linux `/proc`; 0 elsewhere)."""
+def sandbox_cpu(sandbox: Served) -> float:
+    """CPU seconds the sandbox's process has used (Linux `/proc`; 0 elsewhere, and for a sandbox served in
+    this process, `--in-process`)."""
+    process = getattr(sandbox, "process", None)
+    if process is None:
+        return 0.0
     try:
-        fields = Path(f"/proc/{sandbox.process.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        fields = Path(f"/proc/{process.pid}/stat").read_text().rsplit(")", 1)[1].split()
     except OSError:
         return 0.0
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
@@ -182,26 +191,33 @@ async def tui_run(url: str, repo_id: int) -> tuple[Counter, float, float, float,
 
 
 def main() -> None:
-    skip_rest_cold = "--skip-rest-cold" in sys.argv
-    skip_rest = "--skip-rest" in sys.argv
-    only = sys.argv[sys.argv.index("--only") + 1].split(",") if "--only" in sys.argv else \
-        ["service", "cli", "tui"]
-    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
-    print(f"registry preview of 15,000 tags at {LATENCY_MS} ms latency (one run each; load average "
-          f"{load:.1f} on {os.cpu_count()} CPUs at the start)")
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--skip-rest-cold", action="store_true")
+    parser.add_argument("--skip-rest", action="store_true")
+    parser.add_argument("--only", default="service,cli,tui", help="front ends: service, cli, tui")
+    parser.add_argument("--scale", default="large", choices=("tiny", "demo", "large"))
+    parser.add_argument("--repository", default="nightly", help=f"the repository of {PROJECT} read")
+    parser.add_argument("--latency-ms", type=int, default=LATENCY_MS)
+    parser.add_argument("--runs", default="cold,warm", help="the runs of each path and front end")
+    parser.add_argument("--in-process", action="store_true", help="serve the sandboxes from this process")
+    args = parser.parse_args()
+    skip_rest_cold, skip_rest, only = args.skip_rest_cold, args.skip_rest, args.only.split(",")
+    print(f"registry preview of {PROJECT} {args.repository} ({args.scale} sandbox) at {args.latency_ms} ms "
+          f"latency (one run each; {load_text()} at the start)")
     print("  (labdeck cpu: this process or the CLI process; sandbox cpu: its process during the run)")
-    sandboxes: dict[str, SandboxProcess] = {}
+    sandboxes: dict[str, Served] = {}
     paths = (("graphql", True),) if skip_rest else (("graphql", True), ("rest fallback", False))
     try:
         for name, graphql in paths:
-            sandboxes[name] = start_process(SandboxOptions(scale="large", latency_ms=LATENCY_MS,
-                                                           graphql=graphql))
+            sandboxes[name] = start_sandbox(SandboxOptions(scale=args.scale, latency_ms=args.latency_ms,
+                                                           graphql=graphql), in_process=args.in_process)
         for name, sandbox in sandboxes.items():
             print(f"  sandbox ({name}) ready in {wait_ready(sandbox.base_url):.1f} s")
         with tempfile.TemporaryDirectory() as folder:
             root = Path(folder)
             graphql_cache = root / "none"
-            runs = [(name, sandbox, run) for name, sandbox in sandboxes.items() for run in ("cold", "warm")]
+            runs = [(name, sandbox, run) for name, sandbox in sandboxes.items()
+                    for run in args.runs.split(",")]
 
             def cache_for(name: str, run: str, url: str, folder: Path) -> Path | None:
                 """The run's tag-detail cache file (its folder made); None when the run is left out (the
@@ -214,28 +230,28 @@ def main() -> None:
                     return None
                 return target
 
-            def cpus(cpu: float, sandbox: SandboxProcess, before: float) -> str:
+            def cpus(cpu: float, sandbox: Served, before: float) -> str:
                 return f"labdeck cpu {cpu:5.2f} s  sandbox cpu {sandbox_cpu(sandbox) - before:5.2f} s"
 
-            def service(name: str, sandbox: SandboxProcess, run: str, cache: Path, _folder: Path) -> str:
+            def service(name: str, sandbox: Served, run: str, cache: Path, _folder: Path) -> str:
                 url = sandbox.base_url
-                repo_id, before = nightly_id(url), sandbox_cpu(sandbox)
+                repo_id, before = repository_id(url, args.repository), sandbox_cpu(sandbox)
                 count, seconds, cpu, source, deleted = asyncio.run(service_run(url, repo_id, cache))
                 return (f"  service  {name:13} {run}: {count}  {seconds:6.2f} s  {cpus(cpu, sandbox, before)}"
                         f"  ({source}; plan deletes {deleted:,})")
 
-            def cli(name: str, sandbox: SandboxProcess, run: str, _cache: Path, folder: Path) -> str:
+            def cli(name: str, sandbox: Served, run: str, _cache: Path, folder: Path) -> str:
                 url = sandbox.base_url
                 config = root / f"{name}.toml"
                 config.write_text(f'[instances.bench]\nurl = "{url}"\ntoken_env = "BENCH_TOKEN"\n', "utf-8")
-                repo_id, before = nightly_id(url), sandbox_cpu(sandbox)
+                repo_id, before = repository_id(url, args.repository), sandbox_cpu(sandbox)
                 seconds, cpu = cli_run(url, repo_id, folder, config)
                 return (f"  labdeck registry plan  {name:13} {run}: {seconds:6.2f} s  "
                         f"{cpus(cpu, sandbox, before)}  (process start-up included)")
 
-            def tui(name: str, sandbox: SandboxProcess, run: str, _cache: Path, folder: Path) -> str:
+            def tui(name: str, sandbox: Served, run: str, _cache: Path, folder: Path) -> str:
                 os.environ["LABDECK_CACHE_DIR"] = str(folder)
-                repo_id, before = nightly_id(sandbox.base_url), sandbox_cpu(sandbox)
+                repo_id, before = repository_id(sandbox.base_url, args.repository), sandbox_cpu(sandbox)
                 count, opened, seconds, cpu, title = asyncio.run(tui_run(sandbox.base_url, repo_id))
                 return (f"  TUI tags + cleanup preview  {name:13} {run}: {count}  {seconds:6.2f} s  "
                         f"(panel open at {opened:.2f} s)  {cpus(cpu, sandbox, before)}  ({title})")

@@ -4,11 +4,12 @@ Measures, inside a running Textual app (no network: the tags are given to the pa
 - `recompute()`: what every keystroke costs (read the inputs, validate, plan, summary, histogram);
 - `flush_table()`: the tag table rebuilt with decisions, done once typing pauses (`TABLE_DELAY`).
 
-Run: .venv/bin/python tests/bench/bench_registry_panel.py
+Run: .venv/bin/python tests/bench/bench_registry_panel.py [--tags 20000] [--repeat 15]
 """
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import random
 from datetime import UTC, datetime, timedelta
@@ -46,8 +47,8 @@ class PanelApp(App[None]):
         self.push_screen(self.panel)
 
 
-async def main() -> None:
-    tags = make_tags(N_TAGS)
+async def main(count: int = N_TAGS, repeat: int = 15) -> None:
+    tags = make_tags(count)
     repo = RegistryRepository(id=1, name="nightly", path="acme/app/nightly", project_id=1)
     panel = RegistryCleanupScreen(repo, tags, now=lambda: NOW)
     panel.lock_remaining = lambda: None  # type: ignore[method-assign]  # no session in this bench
@@ -70,14 +71,18 @@ async def main() -> None:
             older.value = f"{next(days)}d"
             panel.recompute()
 
-        med, worst = timed(keystroke_pattern)
-        print(f"keystroke in a pattern, {N_TAGS} tags (plan + summary + histogram): "
+        med, worst = timed(keystroke_pattern, repeat)
+        print(f"keystroke in a pattern, {count} tags (plan + summary + histogram): "
               f"median {med:.1f} ms, max {worst:.1f} ms")
-        med, worst = timed(keystroke_duration)
+        med, worst = timed(keystroke_duration, repeat)
         print(f"keystroke in older_than (patterns cached): median {med:.1f} ms, max {worst:.1f} ms")
-        med, worst = timed(panel.flush_table, repeat=5)
+        med, worst = timed(panel.flush_table, repeat=min(5, repeat))
         print(f"table rebuilt after a pause in typing: median {med:.1f} ms, max {worst:.1f} ms")
 
 
 if __name__ == "__main__":
-    asyncio.run(main())
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--tags", type=int, default=N_TAGS)
+    parser.add_argument("--repeat", type=int, default=15, help="keystrokes of each kind measured")
+    args = parser.parse_args()
+    asyncio.run(main(args.tags, args.repeat))

@@ -1,11 +1,12 @@
 """Benchmark: registry cleanup plan recompute for 20,000 tags (budget: well under 50 ms per recompute).
 
-Run: PYTHONPATH=src .venv/bin/python tests/bench/bench_registry_plan.py
+Run: PYTHONPATH=src .venv/bin/python tests/bench/bench_registry_plan.py [--tags 20000] [--repeat 15]
 (PYTHONPATH is not needed once labdeck is installed in the venv)
 """
 
 from __future__ import annotations
 
+import argparse
 import random
 import statistics
 import time
@@ -41,23 +42,30 @@ def timed(fn: Callable[[], object], repeat: int = 15) -> tuple[float, float]:
 
 
 def main() -> None:
-    tags = make_tags(N_TAGS)
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--tags", type=int, default=N_TAGS)
+    parser.add_argument("--repeat", type=int, default=15, help="runs of each recompute measured")
+    args = parser.parse_args()
+    count = args.tags
+    tags = make_tags(count)
     rules = CleanupRules(r"v.*|feature-.*", r"v1\..*", keep_n=10, older_than="90d")
 
-    med, worst = timed(lambda: plan(tags, rules, NOW), repeat=5)
-    print(f"cold plan (planner build + 2 patterns + plan), {N_TAGS} tags: "
+    med, worst = timed(lambda: plan(tags, rules, NOW), repeat=min(5, args.repeat))
+    print(f"cold plan (planner build + 2 patterns + plan), {count} tags: "
           f"median {med:.1f} ms, max {worst:.1f} ms")
 
     planner = CleanupPlanner(tags)
     planner.plan(rules, NOW)
     keep_ns = iter(range(10_000))
     med, worst = timed(lambda: planner.plan(CleanupRules(rules.name_regex_delete, rules.name_regex_keep,
-                                                         keep_n=next(keep_ns), older_than="30d"), NOW))
+                                                         keep_n=next(keep_ns), older_than="30d"), NOW),
+                       repeat=args.repeat)
     print(f"recompute (keep_n / older_than edited, patterns cached): median {med:.1f} ms, max {worst:.1f} ms")
 
     counter = iter(range(10_000))
     med, worst = timed(lambda: planner.plan(CleanupRules(f"v.*|feature-{next(counter)}.*", r"v1\..*",
-                                                         keep_n=10, older_than="90d"), NOW))
+                                                         keep_n=10, older_than="90d"), NOW),
+                       repeat=args.repeat)
     print(f"recompute (delete pattern edited: one new RE2 pass): median {med:.1f} ms, max {worst:.1f} ms")
 
     result = planner.plan(rules, NOW)

@@ -1,6 +1,6 @@
 """Benchmark: the sandbox's time per listing page of 100 at `--scale large` (run on demand):
 
-    .venv/bin/python tests/bench/bench_sandbox_pages.py [--wait 3]
+    .venv/bin/python tests/bench/bench_sandbox_pages.py [--wait 3] [--scale large]
 
 Builds the large sandbox in this process (ASGI, no network, no latency), waits `--wait` seconds (what a
 user takes to reach a listing), then, for every listing the sandbox serves (global, group and project
@@ -135,10 +135,10 @@ async def _more_listings(client: httpx.AsyncClient, app: Any) -> list[tuple[str,
     return out
 
 
-async def main(wait: float) -> None:
+async def main(wait: float, scale: str = "large") -> None:
     started = time.perf_counter()
-    app = create_app(SandboxOptions(scale="large"))
-    print(f"large sandbox built in {time.perf_counter() - started:.1f} s; waiting {wait:g} s")
+    app = create_app(SandboxOptions(scale=scale))
+    print(f"{scale} sandbox built in {time.perf_counter() - started:.1f} s; waiting {wait:g} s")
     await asyncio.sleep(wait)
     slowest: list[float] = []
     async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://sandbox/api/v4",
@@ -170,4 +170,6 @@ if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--wait", type=float, default=3.0)
-    asyncio.run(main(parser.parse_args().wait))
+    parser.add_argument("--scale", default="large", choices=("tiny", "demo", "large"))
+    args = parser.parse_args()
+    asyncio.run(main(args.wait, args.scale))

@@ -1,6 +1,7 @@
 """Benchmark: lists on an instance of a million issues and a million users (issue 25; run on demand):
 
-    .venv/bin/python tests/bench/bench_scale_lists.py [--latency-ms 50] [--pages 50,500]
+    .venv/bin/python tests/bench/bench_scale_lists.py [--latency-ms 50] [--pages 50,500] [--quiet 0.5]
+                                                      [--in-process]
 
 `labdeck sandbox serve --scale huge --latency 50ms` runs in its own process (so the resident memory measured
 is labdeck's alone), and a headless `LabdeckApp` opens `:issues` (scope all: no totals above 10,000),
@@ -13,7 +14,9 @@ is labdeck's alone), and a headless `LabdeckApp` opens `:issues` (scope all: no 
 - a filter typed into the partial list (`/`, text, enter): sent to the server as `search`, time to its rows
   (< 1 RTT + 150 ms).
 
-Figures are printed side by side; nothing is asserted (benchmarks are not tests).
+Figures are printed side by side; nothing is asserted (benchmarks are not tests). `--in-process` serves the
+sandbox and opens every view in this one process (the suite's tiny run, `tests/test_benchmarks_run.py`: the
+memory figures then are not one view's).
 """
 
 from __future__ import annotations
@@ -54,8 +57,19 @@ def rss_mb() -> float:
 
 
 @contextlib.contextmanager
-def huge_sandbox(latency_ms: float) -> Iterator[str]:
-    """`labdeck sandbox serve --scale huge` in a child process (stopped by its pid at the end)."""
+def huge_sandbox(latency_ms: float, in_process: bool = False) -> Iterator[str]:
+    """`labdeck sandbox serve --scale huge` in a child process (stopped by its pid at the end), or in a
+    thread of this process."""
+    if in_process:
+        from labdeck.sandbox.options import SandboxOptions
+        from labdeck.sandbox.serve import start_background
+
+        running = start_background(SandboxOptions(scale="huge", latency_ms=latency_ms), timeout=120)
+        try:
+            yield running.base_url
+        finally:
+            running.stop()
+        return
     env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2] / "src")}
     child = subprocess.Popen([sys.executable, "-m", "labdeck", "sandbox", "serve", "--scale", "huge",
                               "--port", "0", "--latency", f"{latency_ms:g}ms"], stdout=subprocess.PIPE,
@@ -95,7 +109,9 @@ def listing_requests(app: Any, path: str) -> int:
 
 
 async def bench_view(base_url: str, kind: str, pages: list[int], rtt: float, search: str,
-                     max_rows: int | None = None) -> dict[str, str]:
+                     max_rows: int | None = None, quiet: float = 0.5) -> dict[str, str]:
+    """One view's figures (`quiet`: the seconds without a request that say the home view is done, and
+    twice that with no key pressed after the first rows)."""
     from labdeck.config.files import Config
     from labdeck.tui.app import LabdeckApp
     from labdeck.tui.areas import AreaRequest
@@ -114,7 +130,7 @@ async def bench_view(base_url: str, kind: str, pages: list[int], rtt: float, sea
         seen = -1
         while seen != len(log):  # the home screen's own reads (the overview) are done before we start
             seen = len(log)
-            await asyncio.sleep(0.5)
+            await asyncio.sleep(quiet)
         path = f"/{kind}"
         before = listing_requests(app, path)
         started = time.perf_counter()  # the screen is built (it may ask for page 1 then) and pushed
@@ -126,7 +142,7 @@ async def bench_view(base_url: str, kind: str, pages: list[int], rtt: float, sea
         first = time.perf_counter() - started
         verdict = "ok" if first < budget else "OVER"
         out["first rows"] = f"{first * 1000:6.0f} ms (budget {budget * 1000:.0f}: {verdict})"
-        await asyncio.sleep(1.0)  # no key pressed: whatever is read now is read ahead
+        await asyncio.sleep(2 * quiet)  # no key pressed: whatever is read now is read ahead
         await pilot.app.workers.wait_for_complete()
         sent = listing_requests(app, path) - before
         out["requests before scrolling"] = f"{sent:6d}    (budget 3: {'ok' if sent <= 3 else 'OVER'})"
@@ -177,6 +193,9 @@ def main() -> int:
     parser.add_argument("--latency-ms", type=float, default=50.0)
     parser.add_argument("--pages", default="50,500", help="page-downs after which memory is measured")
     parser.add_argument("--max-rows", type=int, help="the instance's max_list_rows (default: labdeck's)")
+    parser.add_argument("--quiet", type=float, default=0.5,
+                        help="seconds without a request before a view opens (twice that after it opens)")
+    parser.add_argument("--in-process", action="store_true", help="the sandbox and the views in this process")
     parser.add_argument("--url", help=argparse.SUPPRESS)  # one view against a running sandbox (a child)
     parser.add_argument("--kind", choices=tuple(SEARCHES), help=argparse.SUPPRESS)
     parser.add_argument("--rtt", type=float, help=argparse.SUPPRESS)
@@ -184,17 +203,24 @@ def main() -> int:
     pages = [int(p) for p in args.pages.split(",")]
     if args.url:  # a child: one view, its figures as `name\tvalue` lines
         figures = asyncio.run(bench_view(args.url, args.kind, pages, args.rtt, SEARCHES[args.kind],
-                                         args.max_rows))
+                                         args.max_rows, args.quiet))
         for name, value in figures.items():
             print(f"{name}\t{value}")
         return 0
-    with huge_sandbox(args.latency_ms) as base_url:
+    with huge_sandbox(args.latency_ms, args.in_process) as base_url:
         rtt = asyncio.run(measure_rtt(base_url))
         print(f"RTT (median of 5 one-row requests): {rtt * 1000:.0f} ms; load average "
               f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
         for kind in SEARCHES:  # each view in a process of its own: the resident memory is that view's
+            if args.in_process:
+                print(f"\n:{kind} on 1,000,000 {kind} ({args.latency_ms:g} ms latency), in this process")
+                figures = asyncio.run(bench_view(base_url, kind, pages, rtt, SEARCHES[kind], args.max_rows,
+                                                 args.quiet))
+                for name, value in figures.items():
+                    print(f"  {name:<26}  {value}")
+                continue
             child = subprocess.run([sys.executable, __file__, "--url", base_url, "--kind", kind, "--rtt",
-                                    str(rtt), "--pages", args.pages,
+                                    str(rtt), "--pages", args.pages, "--quiet", str(args.quiet),
                                     *(["--max-rows", str(args.max_rows)] if args.max_rows else [])],
                                    capture_output=True, text=True,
                                    check=False)

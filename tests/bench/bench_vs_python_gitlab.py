@@ -1,7 +1,8 @@
 """labdeck against python-gitlab on the large sandbox at 50 ms latency (issue 16 goal 2: at least 5x faster
 than `get_all` with `per_page=100`); run on demand, not by pytest:
 
-    .venv/bin/python tests/bench/bench_vs_python_gitlab.py [--latency 50ms] [--path projects]
+    .venv/bin/python tests/bench/bench_vs_python_gitlab.py [--latency 50ms] [--path projects] [--scale large]
+                                                          [--settle 3]
 
 Starts `labdeck sandbox serve --scale large` in its own process, then, one after the other: `labdeck api
 --paginate <path>` (a process, compact output to a file) and python-gitlab's `list(get_all=True,
@@ -27,14 +28,18 @@ def main() -> None:
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--latency", default="50ms")
     parser.add_argument("--path", default="projects", choices=("projects", "issues", "users"))
-    parser.add_argument("--port", type=int, default=18931)
+    parser.add_argument("--port", type=int, default=0, help="the sandbox's port (0: any free one)")
+    parser.add_argument("--scale", default="large", choices=("demo", "large"))
+    parser.add_argument("--settle", type=float, default=3.0,
+                        help="seconds for the sandbox to build the large scale's issues in the background")
     args = parser.parse_args()
     labdeck = str(Path(sys.executable).with_name("labdeck"))
-    server = subprocess.Popen([labdeck, "sandbox", "serve", "--scale", "large", "--latency", args.latency,
+    server = subprocess.Popen([labdeck, "sandbox", "serve", "--scale", args.scale, "--latency", args.latency,
                                "--port", str(args.port)],
-                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    base = f"http://127.0.0.1:{args.port}"
+                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
     try:
+        line = server.stdout.readline() if server.stdout else ""
+        base = line.split(" listening on ")[1].split()[0]
         import httpx
 
         for _ in range(200):
@@ -43,7 +48,7 @@ def main() -> None:
                 break
             except httpx.HTTPError:
                 time.sleep(0.1)
-        time.sleep(3)  # the large scale's issues are built in the background
+        time.sleep(args.settle)  # the large scale's issues are built in the background
         env = {**os.environ, "GITLAB_URL": base, "GITLAB_TOKEN": TOKEN}  # the `env` instance
         out = Path("/tmp/labdeck-bench-vs-python-gitlab.json")
         start = time.perf_counter()
@@ -61,7 +66,8 @@ def main() -> None:
         manager = {"projects": gl.projects, "issues": gl.issues, "users": gl.users}[args.path]
         theirs_count = len(manager.list(get_all=True, per_page=100))
         theirs = time.perf_counter() - start
-        print(f"large sandbox, {args.latency} latency, /{args.path}")
+        load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
+        print(f"{args.scale} sandbox, {args.latency} latency, /{args.path} (load {load})")
         print(f"  labdeck api --paginate         {count:7,} items  {ours:6.2f} s (process start-up included)")
         print(f"  python-gitlab get_all(100)     {theirs_count:7,} items  {theirs:6.2f} s")
         print(f"  labdeck is {theirs / ours:.1f}x faster")

@@ -23,6 +23,7 @@ import json
 import math
 import signal
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qsl, urlencode
@@ -138,7 +139,10 @@ def respond(collections: dict[str, Any], host: str, path: str, query: str) -> An
     return 200, headers, pages.body(per_page, page) if page <= total_pages else b"[]"
 
 
-async def serve(collections: dict[str, Any], port: int, latency_ms: float) -> None:
+async def serve(collections: dict[str, Any], port: int, latency_ms: float,
+                on_ready: Callable[[str], None] | None = None, stop: asyncio.Event | None = None) -> None:
+    """Serve until SIGINT or SIGTERM, or until `stop` is set (a server in a thread of another program:
+    `on_ready` is told its URL)."""
     async def handle(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         try:
             while True:
@@ -164,13 +168,27 @@ async def serve(collections: dict[str, Any], port: int, latency_ms: float) -> No
 
     server = await asyncio.start_server(handle, "127.0.0.1", port, backlog=256)
     actual = server.sockets[0].getsockname()[1]
-    print(f"listening on http://127.0.0.1:{actual}", flush=True)
-    stop = asyncio.Event()
-    loop = asyncio.get_running_loop()
-    for sig in (signal.SIGINT, signal.SIGTERM):
-        loop.add_signal_handler(sig, stop.set)
+    if on_ready is not None:
+        on_ready(f"http://127.0.0.1:{actual}")
+    else:
+        print(f"listening on http://127.0.0.1:{actual}", flush=True)
+    if stop is None:
+        stop = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            loop.add_signal_handler(sig, stop.set)
     async with server:
         await stop.wait()
+
+
+def collections_of(issues: int, projects: int, users: int) -> dict[str, Any]:
+    """Every page served, encoded now."""
+    found = templates()
+    counts = {"issues": issues, "projects": projects, "users": users}
+    collections: dict[str, Any] = {kind: Pages(make_items(kind, found[kind], count))
+                                   for kind, count in counts.items()}
+    collections.update({name: json.dumps(found[name]).encode() for name in SINGLES})
+    return collections
 
 
 def main() -> None:
@@ -182,11 +200,7 @@ def main() -> None:
     parser.add_argument("--projects", type=int, default=20_000)
     parser.add_argument("--users", type=int, default=20_000)
     args = parser.parse_args()
-    found = templates()
-    counts = {"issues": args.issues, "projects": args.projects, "users": args.users}
-    collections: dict[str, Any] = {kind: Pages(make_items(kind, found[kind], counts[kind]))
-                                   for kind in counts}
-    collections.update({name: json.dumps(found[name]).encode() for name in SINGLES})
+    collections = collections_of(args.issues, args.projects, args.users)
     asyncio.run(serve(collections, args.port, args.latency_ms))
 
 

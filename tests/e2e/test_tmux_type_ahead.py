@@ -5,50 +5,20 @@ into the prompt after its enter (`No view called :projects/api-gate`)."""
 
 from __future__ import annotations
 
-import socket
-import subprocess
-import sys
-import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from tmux_terminal import Terminal, needs_tmux
+from tmux_terminal import Terminal, labdeck_in_tmux, needs_tmux
 
 pytestmark = [pytest.mark.e2e, needs_tmux]
 
 
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
 @pytest.fixture(params=[0, 400], ids=["0ms", "400ms"])
-def terminal(request: pytest.FixtureRequest, tmp_path: Path, demo: Terminal) -> Iterator[Terminal]:
-    """labdeck in tmux against a sandbox with `param` ms of latency (0: the `demo` fixture itself)."""
-    if request.param == 0:
-        yield demo
-        return
-    demo.close()
-    port = _free_port()
-    server = subprocess.Popen([sys.executable, "-m", "labdeck", "sandbox", "serve", "--port", str(port),
-                               "--latency", f"{request.param}ms"], stdout=subprocess.DEVNULL,
-                              stderr=subprocess.DEVNULL)
-    config = tmp_path / "slow.toml"
-    config.write_text(f'default_instance = "slow"\n[instances.slow]\nurl = "http://127.0.0.1:{port}"\n'
-                      'token = "glpat-sandbox-root"\n')
-    config.chmod(0o600)
-    name = f"labdeck-e2e-{uuid.uuid4().hex[:8]}"
-    term = Terminal(name)
-    env = {"LABDECK_CONFIG": str(config), "XDG_STATE_HOME": str(tmp_path), "XDG_CACHE_HOME": str(tmp_path)}
-    term.start(f"{sys.executable} -m labdeck; sleep 30", env)
-    try:
+def terminal(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Terminal]:
+    """labdeck in tmux against a sandbox with `param` ms of latency (0: `--demo`)."""
+    with labdeck_in_tmux(tmp_path, request.param) as term:
         yield term
-    finally:
-        term.close()
-        server.terminate()
-        server.wait(timeout=10)
 
 
 def test_keys_typed_after_a_jump_reach_the_area(terminal: Terminal) -> None:

@@ -1,7 +1,8 @@
 """What the end-to-end tests drive labdeck with: a `Terminal` (one tmux session on its own tmux server,
 typed at with send-keys and read with capture-pane) and readers of what labdeck draws (the detail pane,
 the rows footer). Every gesture waits for text on screen before the next key, so tests hold on a busy
-machine. The `demo` fixture (conftest.py) runs `labdeck --demo` in one.
+machine. The `demo` fixture (conftest.py) runs `labdeck --demo` in one; `labdeck_in_tmux` runs it against
+a sandbox server with latency, and `busy_machine` keeps a core busy beside it.
 """
 
 from __future__ import annotations
@@ -9,9 +10,13 @@ from __future__ import annotations
 import os
 import re
 import shutil
+import socket
 import subprocess
+import sys
 import time
-from collections.abc import Callable
+import uuid
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -155,3 +160,50 @@ def footer_rows(screen: str) -> tuple[int, int] | None:
     total = int(match.group(2).replace(",", ""))
     shown = int(match.group(1).replace(",", "")) if match.group(1) else total
     return shown, total
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+@contextmanager
+def labdeck_in_tmux(tmp_path: Path, latency_ms: int = 0) -> Iterator[Terminal]:
+    """labdeck in a 140x40 tmux session with its own config, state and cache: `--demo` (its sandbox in the
+    process) at no latency, else against `labdeck sandbox serve --latency` started (and stopped) here."""
+    env = {"XDG_STATE_HOME": str(tmp_path), "XDG_CACHE_HOME": str(tmp_path)}
+    server: subprocess.Popen[bytes] | None = None
+    if latency_ms:
+        port = _free_port()
+        server = subprocess.Popen([sys.executable, "-m", "labdeck", "sandbox", "serve", "--port", str(port),
+                                   "--latency", f"{latency_ms}ms"], stdout=subprocess.DEVNULL,
+                                  stderr=subprocess.DEVNULL)
+        config = tmp_path / "slow.toml"
+        config.write_text(f'default_instance = "slow"\n[instances.slow]\nurl = "http://127.0.0.1:{port}"\n'
+                          'token = "glpat-sandbox-root"\n')
+        config.chmod(0o600)
+        command = f"{sys.executable} -m labdeck; sleep 30"
+    else:
+        config = tmp_path / "config.toml"
+        command = f"{sys.executable} -m labdeck --demo; sleep 30"
+    term = Terminal(f"labdeck-e2e-{uuid.uuid4().hex[:8]}")
+    term.start(command, {"LABDECK_CONFIG": str(config), **env})
+    try:
+        yield term
+    finally:
+        term.close()
+        if server is not None:
+            server.terminate()
+            server.wait(timeout=10)
+
+
+@contextmanager
+def busy_machine() -> Iterator[None]:
+    """A busy loop in a process of its own beside labdeck (a core kept busy), stopped on leaving."""
+    loop = subprocess.Popen([sys.executable, "-c", "while True: pass"])
+    try:
+        yield
+    finally:
+        loop.kill()
+        loop.wait(timeout=10)

@@ -45,6 +45,9 @@ ENTITY_FIELDS: dict[str, list[str]] = {
     "Commit": ["id", "short_id", "created_at", "parent_ids", "title", "message", "author_name",
                "author_email", "authored_date", "committer_name", "committer_email", "committed_date",
                "trailers", "extended_trailers", "web_url"],
+    # lib/api/entities/branch.rb @ 1737a58c4276b35e508ee2657ce268b92617ea8c
+    "Branch": ["name", "commit", "merged", "protected", "developers_can_push", "developers_can_merge",
+               "can_push", "default", "web_url"],
     # lib/api/entities/tag.rb @ ba0f3164d55d31dedaebd6ebda6232beb2681c86
     "Tag": ["name", "message", "target", "commit", "protected", "created_at"],
     # lib/api/entities/label_basic.rb @ 346c2ebb5a818524c5d8d95dc6b9fc8c892e3b5c

@@ -123,3 +123,22 @@ async def test_a_deletion_changes_the_statistic_by_what_it_frees(app: Starlette,
     freed = before[repo.id] - after[repo.id]
     assert 0 < freed < sum(layer["size"] for layer in gone)  # its own layer, not the shared base
     assert await statistic(client, vault) == sum(after.values())
+
+
+async def test_without_a_metadata_database_the_size_is_null() -> None:
+    """A registry without GitLab's metadata database (most self-managed instances) has no deduplicated size:
+    GitLab exposes the key all the same, as null (`ContainerRepository#size` is nil unless
+    `gitlab_api_client.supports_gitlab_api?`, `app/models/container_repository.rb`; the entity exposes
+    `size` whenever `size=true`, `lib/api/entities/container_registry.rb`); and a listing never has it."""
+    app = create_app(SandboxOptions(scale="tiny", registry_sizes=False))
+    async with httpx.AsyncClient(transport=httpx.ASGITransport(app), base_url="http://sandbox.test") as http:
+        encoded = GATEWAY.replace("/", "%2F")
+        repos = (await http.get(f"{API}/projects/{encoded}/registry/repositories", headers=ROOT,
+                                params={"size": "true"})).json()
+        assert repos and all("size" not in repo for repo in repos)
+        single = await http.get(f"{API}/registry/repositories/{repos[0]['id']}", params={"size": "true"},
+                                headers=ROOT)
+        assert single.status_code == 200
+        assert "size" in single.json() and single.json()["size"] is None
+        plain = (await http.get(f"{API}/registry/repositories/{repos[0]['id']}", headers=ROOT)).json()
+        assert "size" not in plain

@@ -41,3 +41,17 @@ def test_options_reach_the_child() -> None:
         assert time.monotonic() - began >= 0.3
     finally:
         sandbox.stop()
+
+
+def test_a_registry_without_sizes_reaches_the_child() -> None:
+    """`registry_sizes=False` (`--no-registry-sizes`): the child's repositories answer `"size": null`."""
+    sandbox = start_process(SandboxOptions(scale="tiny", registry_sizes=False))
+    try:
+        headers = {"PRIVATE-TOKEN": "glpat-sandbox-root"}
+        repos = httpx.get(f"{sandbox.base_url}/api/v4/projects/acme%2Fplatform%2Fapi-gateway/registry/"
+                          "repositories", headers=headers, timeout=30).json()
+        single = httpx.get(f"{sandbox.base_url}/api/v4/registry/repositories/{repos[0]['id']}",
+                           params={"size": "true"}, headers=headers, timeout=30).json()
+        assert "size" in single and single["size"] is None
+    finally:
+        sandbox.stop()

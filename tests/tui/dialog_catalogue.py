@@ -18,6 +18,8 @@ from labdeck.api.models.labels import GroupLabel
 from labdeck.api.models.variables import CiVariable
 from labdeck.domain.moderation import Account, UserState, allowed_operations
 from labdeck.tui.jobs import ItemResult, Job
+from labdeck.tui.kit.members import member_form
+from labdeck.tui.kit.variables import variable_form
 from labdeck.tui.screens.confirm import ConfirmScreen, TypeToConfirmScreen
 from labdeck.tui.screens.deployments.dialogs import (
     CreateDeploymentDialog,
@@ -27,11 +29,7 @@ from labdeck.tui.screens.deployments.dialogs import (
 from labdeck.tui.screens.deployments.protected_environments import AddRuleDialog
 from labdeck.tui.screens.groups.badge_form import badge_form
 from labdeck.tui.screens.groups.file_forms import folder_form, import_form
-from labdeck.tui.screens.groups.forms import (
-    label_form,
-    member_form,
-    variable_form,
-)
+from labdeck.tui.screens.groups.forms import label_form
 from labdeck.tui.screens.issues.dialogs import (
     BulkMenu,
     CommentScreen,

@@ -82,17 +82,59 @@ def home_app() -> LabdeckApp:
     return make_app()
 
 
+def burst(app: Any, *keys: str) -> None:
+    """Send `keys` the way a terminal does when they come in one burst (a fast typist, a paste typed by
+    tmux, a busy machine): all into the driver's queue at once, without waiting for the app between them
+    (`pilot.press` waits for the app to be idle after each key). A one-character item is that character
+    (`"/"`, `"a"`, `"A"`); longer ones are key names (`"enter"`, `"ctrl+s"`, `"tab"`); type a word with
+    `*"word"`."""
+    import unicodedata
+
+    from textual import events
+    from textual.keys import _character_to_key, _get_unicode_name_from_key
+
+    names = {"enter": "\r", "tab": "\t", "escape": "\x1b", "space": " "}
+    for key in keys:
+        if len(key) == 1:
+            event = events.Key(key if key.isalnum() else _character_to_key(key), key)
+        else:
+            try:
+                char: str | None = names.get(key) or unicodedata.lookup(_get_unicode_name_from_key(key))
+            except KeyError:
+                char = None
+            event = events.Key(key, char)
+        event.set_sender(app)
+        app._driver.send_message(event)
+
+
+async def keys_handled(pilot, within: float = 30.0) -> None:  # type: ignore[no-untyped-def]
+    """Wait until the app's key router has let every key typed so far in and their effects have happened
+    (`type_ahead.KeyRouter.idle`; it waits on the app, so a sleep between checks, not a pause)."""
+    import asyncio
+    import time
+
+    context = getattr(pilot.app, "context", None)
+    router = getattr(context, "keys", None)
+    deadline = time.monotonic() + within
+    while router is not None and not router.idle and pilot.app.is_running:
+        if time.monotonic() > deadline:
+            raise AssertionError(f"{router.waiting} key(s) still waiting after {within} s")
+        await asyncio.sleep(0.005)
+
+
 async def settle(pilot, rounds: int = 1, *, failed_ok: bool = False) -> None:  # type: ignore[no-untyped-def]
-    """Wait until the app's workers are done and the screen has caught up: the one `settle` of the Pilot
-    tests. Pausing first lets pending messages (a button press, a dismiss callback) start their workers
-    before we wait for them; more `rounds` also wait for the workers that finished workers start (and give
-    timers that start loads their time: a picture taken sooner can differ). A cancelled worker (an
-    exclusive one that a newer load replaced) is normal, on a busy machine too; a failed one raises unless
-    `failed_ok` (the tests of failures, whose app has already handled it with a notification)."""
+    """Wait until the keys typed so far have been handled (the key router), the app's workers are done and
+    the screen has caught up: the one `settle` of the Pilot tests. Pausing first lets pending messages (a
+    button press, a dismiss callback) start their workers before we wait for them; more `rounds` also wait
+    for the workers that finished workers start (and give timers that start loads their time: a picture
+    taken sooner can differ). A cancelled worker (an exclusive one that a newer load replaced) is normal,
+    on a busy machine too; a failed one raises unless `failed_ok` (the tests of failures, whose app has
+    already handled it with a notification)."""
     from textual.worker import WorkerCancelled, WorkerFailed
 
     await pilot.pause()
     for _ in range(rounds):
+        await keys_handled(pilot)
         try:
             await pilot.app.workers.wait_for_complete()
         except WorkerCancelled:
@@ -131,6 +173,10 @@ async def settle_for_snapshot(pilot, rounds: int = 1) -> None:  # type: ignore[n
     await settle(pilot, rounds)
     for widget in pilot.app.screen.query("Input, TextArea"):
         widget.cursor_blink = False
+        # TextArea's line cache keys a still cursor like a blinked-off one: a line drawn while the cursor
+        # blinked off would be shown without it (Textual 8.2.8, `TextArea.render_line`).
+        getattr(widget, "_line_cache", {}).clear()
+        widget.refresh()
     for screen in pilot.app.screen_stack:
         if hasattr(screen, "refresh_status"):
             screen.refresh_status()

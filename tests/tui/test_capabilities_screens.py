@@ -89,7 +89,7 @@ async def test_ce_status_bar_and_premium_tab_and_actions() -> None:
 
 
 async def test_ce_group_variable_form_has_no_environment_scope() -> None:
-    from labdeck.tui.screens.groups.forms import FormScreen
+    from labdeck.tui.kit.forms import FormScreen
 
     app = app_on(edition="ce", gitlab_version="16.11")
     async with app.run_test(size=SIZE) as pilot:

@@ -13,7 +13,7 @@ from textual.widgets import Input
 
 from labdeck.tui.app import LabdeckApp
 from labdeck.tui.areas import AreaRequest
-from labdeck.tui.screens.groups.forms import member_form
+from labdeck.tui.kit.members import member_form
 from labdeck.tui.screens.issues.dialogs import EditIssueScreen
 from labdeck.tui.screens.issues.issues import IssuesScreen
 from labdeck.tui.screens.projects.dialogs import ForkDialog

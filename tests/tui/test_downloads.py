@@ -12,8 +12,8 @@ from textual.widgets import Input
 from labdeck.api.private_files import split_name, write_new
 from labdeck.tui import downloads
 from labdeck.tui.areas import AreaRequest
+from labdeck.tui.kit.forms import FormScreen
 from labdeck.tui.screens.confirm import ConfirmScreen
-from labdeck.tui.screens.groups.forms import FormScreen
 from labdeck.tui.screens.groups.groups import GroupsScreen
 
 SIZE = (150, 42)

@@ -23,8 +23,8 @@ from labdeck.api.models.variables import CiVariable
 from labdeck.api.private_files import UnsafeFile
 from labdeck.tui.downloads import SaveError, save_file
 from labdeck.tui.errors import add_to_crash_log, write_crash_log
+from labdeck.tui.kit.variables import variable_key, variable_tab
 from labdeck.tui.list_export import check_target, create_exclusive, write_rows
-from labdeck.tui.screens.groups.tabs import variable_key, variable_tab
 from labdeck.tui.screens.users.users import user_columns
 from labdeck.tui.widgets.table_columns import column_cells
 from labdeck.tui.widgets.table_model import Column

@@ -5,7 +5,7 @@ from __future__ import annotations
 from textual.app import App, ComposeResult
 from textual.widgets import Button, Input, Static
 
-from labdeck.tui.screens.base import FormDialog, Problem
+from labdeck.tui.kit.forms import FormDialog, Problem
 
 
 class NameDialog(FormDialog[str]):

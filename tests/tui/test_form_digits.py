@@ -8,8 +8,8 @@ from snapshot_apps import make_app, press_for, settle
 from test_project_view import Sandbox, open_view
 from textual.widgets import Input, Static
 
-from labdeck.tui.screens.groups.forms import FormScreen
-from labdeck.tui.screens.panes.members import MembersPane
+from labdeck.tui.kit.forms import FormScreen
+from labdeck.tui.kit.members_pane import MembersPane
 from labdeck.tui.screens.projects.dialogs import fork_target
 
 SIZE = (140, 44)

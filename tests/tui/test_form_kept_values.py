@@ -9,7 +9,7 @@ from datetime import date
 from textual.app import App
 from textual.widgets import Select, Static
 
-from labdeck.tui.screens.groups.forms import member_form
+from labdeck.tui.kit.members import member_form
 
 
 async def test_a_project_owner_is_edited_with_its_level_kept() -> None:

@@ -1,20 +1,20 @@
-"""Form keys of the base classes (`FormKeys`): a burst of keys across tab lands in the right fields, no key
-typed while a form opens is lost, the first field has focus, enter submits a one-field dialog, ctrl+s submits
-from inside a field, and while a field has focus the footer offers the keys that work (letters are typed)."""
+"""Form keys of the base classes (`FormKeys`) and the key router: a burst of keys across tab lands in the
+right fields, no key typed while a form opens is lost, the first field has focus, enter submits a one-field
+dialog, ctrl+s submits from inside a field, and while a field has focus the footer offers the keys that work
+(letters are typed)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from snapshot_apps import jump_to, make_app, settle
+from snapshot_apps import jump_to, make_app, settle, until
 from textual import events
 from textual.app import ComposeResult
 from textual.command import CommandPalette
 from textual.containers import Vertical
 from textual.widgets import Button, Input, Static
 
-from labdeck.tui.screens.base import FormDialog, Problem
-from labdeck.tui.screens.groups.forms import Field, FormScreen
+from labdeck.tui.kit.forms import Field, FormDialog, FormScreen, Problem
 
 SIZE = (120, 36)
 
@@ -176,34 +176,39 @@ async def test_keys_typed_while_an_area_opens_are_delivered_to_it_in_order() -> 
             event = events.Key(key, characters.get(key, key))
             event.set_sender(app)
             app._driver.send_message(event)
-        for _ in range(60):  # a condition, not a time: one key is replayed per refresh
+        for _ in range(60):  # a condition, not a time: the keys are let in one at a time
             await settle(pilot)
-            if not app.context.type_ahead.holding and any("labels=bug" in e.path
-                                                           for e in app.request_log.entries):
+            if app.context.keys.idle and any("labels=bug" in e.path for e in app.request_log.entries):
                 break
         assert isinstance(app.screen, IssuesScreen), app.screen
         assert app.screen.query_one("#issues-query", Input).value == "label:bug"
         assert any("labels=bug" in entry.path for entry in app.request_log.entries)
-        assert not app.context.type_ahead.holding
+        assert app.context.keys.idle
 
 
 async def test_kept_keys_are_never_kept_for_good() -> None:
-    """A prompt answered but never followed by its area (the callback lost): the type-ahead queue gives the
-    keys to the screen on top after `GIVE_UP` seconds instead of swallowing every key from then on."""
+    """Something the keys wait for that never ends (a write that hangs, a screen that never says it is
+    ready): the key router gives the keys to the screen on top after `GIVE_UP` seconds instead of
+    swallowing every key from then on."""
+    import asyncio
+
     from labdeck.tui import type_ahead
 
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
-        type_ahead.GIVE_UP = 0.05
+        type_ahead.GIVE_UP = 0.3
+        never: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         try:
-            app.context.type_ahead.hold(app)
-            burst(app, "j")
-            await settle(pilot)
-            for _ in range(100):  # a condition: the timer fires after GIVE_UP
-                if not app.context.type_ahead.holding:
+            app.context.keys.wait_for(never)
+            burst(app, "colon")
+            await until(pilot, lambda: app.context.keys.waiting or not app.context.keys.idle, "the key kept")
+            for _ in range(100):  # a condition: the router gives up after GIVE_UP
+                if app.context.keys.idle:
                     break
                 await pilot.pause(0.02)
-            assert not app.context.type_ahead.holding
+            assert app.context.keys.idle
+            assert type(app.screen).__name__ == "JumpScreen"  # the key reached the screen on top
         finally:
             type_ahead.GIVE_UP = 10.0
+            never.cancel()

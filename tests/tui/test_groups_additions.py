@@ -13,8 +13,8 @@ from textual.widgets import Input
 
 from labdeck.config.state import load_state
 from labdeck.tui.jobs import JobState
+from labdeck.tui.kit.forms import FormScreen
 from labdeck.tui.screens.groups.badge_form import BadgeFormScreen
-from labdeck.tui.screens.groups.forms import FormScreen
 
 
 async def test_y_copies_a_masked_value_without_showing_it() -> None:

@@ -8,7 +8,7 @@ from snapshot_apps import make_app, sandbox, until
 from test_groups_screen import open_groups, show_tab
 from textual.widgets import Input
 
-from labdeck.tui.screens.groups.forms import FormScreen
+from labdeck.tui.kit.forms import FormScreen
 from labdeck.tui.screens.groups.tree import GroupTree
 from labdeck.tui.widgets.detail_screen import DetailScreen
 

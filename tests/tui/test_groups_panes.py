@@ -13,10 +13,10 @@ from test_groups_screen import SIZE, cells, on_variable, open_groups, pane, show
 from test_project_view import Sandbox, open_view
 from test_shell_navigation import footer_actions
 
-from labdeck.tui.screens.groups.forms import FormScreen
+from labdeck.tui.kit.forms import FormScreen
+from labdeck.tui.kit.members_pane import MembersPane
+from labdeck.tui.kit.owner import Owner
 from labdeck.tui.screens.groups.groups import GroupsScreen
-from labdeck.tui.screens.owner import Owner
-from labdeck.tui.screens.panes.members import MembersPane
 
 
 def gets(app: Any, part: str) -> int:

@@ -10,8 +10,8 @@ from snapshot_apps import jump_to, make_app, press_for, sandbox, settle, type_to
 from textual.widgets import Button, Input, TabbedContent
 
 from labdeck.api.models.projects import Project
+from labdeck.tui.kit.forms import FormScreen
 from labdeck.tui.screens.confirm import ConfirmScreen, TypeToConfirmScreen
-from labdeck.tui.screens.groups.forms import FormScreen
 from labdeck.tui.screens.groups.groups import GroupsScreen
 
 SIZE = (150, 42)

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from labdeck.tui.kit.edited import TabEditor
 from labdeck.tui.screens.groups import tab_list
-from labdeck.tui.screens.groups.editors import TabEditor
 
 GROUPS = Path(tab_list.__file__).parent
 KEYS = {tab.key for tab in tab_list.GROUP_TABS}
@@ -25,7 +25,7 @@ def test_no_tab_is_named_outside_the_tab_list(module: str) -> None:
 
 def test_every_editing_pane_declares_its_editor() -> None:
     """A pane with `add` (Labels, Badges) adds, edits and deletes through its editor (`EditedPane`)."""
-    from labdeck.tui.screens.groups.panes.edited import EditedPane
+    from labdeck.tui.kit.edited import EditedPane
     from labdeck.tui.screens.groups.panes.labels import LabelsPane
 
     for cls in (*EditedPane.__subclasses__(), EditedPane):

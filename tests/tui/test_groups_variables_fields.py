@@ -9,7 +9,7 @@ from test_groups_screen import SIZE, add_form, cells, open_groups, pane, show_ta
 from textual.widgets import Checkbox, Input
 
 from labdeck.api.models.variables import NEVER_SHOWN
-from labdeck.tui.screens.groups.forms import FormScreen
+from labdeck.tui.kit.forms import FormScreen
 
 
 async def test_a_hidden_variable_is_never_revealed_nor_copied() -> None:

@@ -19,9 +19,9 @@ from snapshot_apps import (
 )
 from textual.widgets import Input
 
+from labdeck.tui.kit.forms import FormScreen
 from labdeck.tui.screens.admin.instance_variables import InstanceVariablesScreen
 from labdeck.tui.screens.confirm import TypeToConfirmScreen
-from labdeck.tui.screens.groups.forms import FormScreen
 
 SIZE = (140, 40)
 

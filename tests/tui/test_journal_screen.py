@@ -61,8 +61,8 @@ async def test_ban_then_undo_returns_the_user_to_active() -> None:
         assert [(r.item, r.ok) for r in job.results] == [("@alice", True)]
         rows = journal.table.rows
         assert rows[0].operation == "unban user" and rows[0].undoes == newest.id
-        assert journal._service() is not None
-        assert journal._service().refusal(rows[1]) == "it was undone already"  # type: ignore[union-attr]
+        assert journal.ctx.services.undo is not None
+        assert journal.ctx.services.undo.refusal(rows[1]) == "it was undone already"  # type: ignore[union-attr]
 
 
 async def test_an_undo_is_refused_when_the_user_changed_since() -> None:

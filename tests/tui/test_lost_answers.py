@@ -20,7 +20,7 @@ from textual.widgets import Button, Input, Static
 from labdeck.api.errors import Conflict, MalformedResponse
 from labdeck.sandbox.clock import ManualClock
 from labdeck.sandbox.seed.issues import issues_data
-from labdeck.tui.screens.base import FormDialog, Problem
+from labdeck.tui.kit.forms import FormDialog, Problem
 from labdeck.tui.screens.issues.dialogs import CommentScreen, EditIssueScreen
 from labdeck.tui.widgets.text_editor import TextEditor
 from labdeck.tui.writes import MAY_HAVE_APPLIED

@@ -28,8 +28,8 @@ from textual.widgets import Input, Select
 
 from labdeck.api.errors import AnswerLost
 from labdeck.sandbox.clock import ManualClock
+from labdeck.tui.kit.forms import FormScreen
 from labdeck.tui.screens.deployments.protected_environments import AddRuleDialog
-from labdeck.tui.screens.groups.forms import FormScreen
 from labdeck.tui.screens.issues.time_tracking import TimeTrackingScreen
 from labdeck.tui.screens.projects.dialogs import TagCreateDialog
 from labdeck.tui.screens.projects.tags import TagsTab
@@ -281,7 +281,7 @@ async def test_wiki_editor(how: str, found: str) -> None:
 @pytest.mark.parametrize(("how", "found"), HOWS)
 async def test_project_variables_tab(how: str, found: str) -> None:
     """The project Variables tab's form (shared with the instance variables screen: `VariableListKeys`)."""
-    from labdeck.tui.screens.panes.variables import VariablesPane as VariablesTab
+    from labdeck.tui.kit.variables_pane import VariablesPane as VariablesTab
 
     project = ProjectSandbox()
     factory, made = losing(project.factory, "POST", r"/projects/\d+/variables$", how)

@@ -17,8 +17,9 @@ import pytest
 from test_issue_render import make_issue
 
 import labdeck.tui
+import labdeck.tui.kit
 import labdeck.tui.screens
-from labdeck.tui.screens.groups.tabs import TabSpec
+from labdeck.tui.kit.tabs import TabSpec
 from labdeck.tui.screens.issues.render import COLUMNS as ISSUE_COLUMNS
 from labdeck.tui.widgets.resource_view import ResourceView
 from labdeck.tui.widgets.table_model import Column, LazyCells, TableModel, cells_from, plain
@@ -61,12 +62,14 @@ def test_a_view_refuses_a_column_that_does_not_say_its_cell() -> None:
 
 
 def _declared_columns() -> dict[str, list[Column]]:
-    """Every column list the screens declare: module-level lists, `*_columns(...)` builders (called with
-    stand-ins: the cells are not drawn here) and the tab specs of `*_tab(...)`."""
+    """Every column list the screens and the kit declare: module-level lists, `*_columns(...)` builders
+    (called with stand-ins: the cells are not drawn here) and the tab specs of `*_tab(...)`."""
     stand_ins: dict[str, Any] = {"today": date(2026, 1, 1), "now": lambda: datetime(2026, 1, 1, tzinfo=UTC),
                                  "figures": lambda row: ""}
     found: dict[str, list[Column]] = {}
-    for info in pkgutil.walk_packages(labdeck.tui.screens.__path__, "labdeck.tui.screens."):
+    packages = [(labdeck.tui.screens.__path__, "labdeck.tui.screens."),
+                (labdeck.tui.kit.__path__, "labdeck.tui.kit.")]
+    for info in (found for path, prefix in packages for found in pkgutil.walk_packages(path, prefix)):
         module = importlib.import_module(info.name)
         for name, value in vars(module).items():
             where = f"{info.name}.{name}"
@@ -87,7 +90,7 @@ def test_every_column_the_screens_declare_says_its_cell() -> None:
     declared = _declared_columns()
     # the walk sees the lists of each kind: a module list, a builder, a tab
     assert {"labdeck.tui.screens.projects.projects.PROJECT_COLUMNS", "labdeck.tui.screens.users.users."
-            "user_columns", "labdeck.tui.screens.groups.tabs.member_tab"} <= set(declared)
+            "user_columns", "labdeck.tui.kit.members.member_tab"} <= set(declared)
     missing = [f"{where}: {column.key}" for where, columns in declared.items() for column in columns
                if column.text is None]
     assert missing == []

@@ -173,7 +173,8 @@ def test_a_registry_line_names_the_repository_by_its_path_in_the_registry_screen
     from labdeck.domain.registry_sizes import Figure
     from labdeck.tui.screens.shell.overview import registry_line
 
-    known = KnownRepository("https://a", 1, "acme/platform/api-gateway", "1", 32, Figure(1_600_000_000), 0.0)
+    known = KnownRepository("https://a", 1, "acme/platform/api-gateway", "1", 32, 0.0,
+                            given=Figure(1_600_000_000))
     line = registry_line(known, known.bytes)
     assert line.startswith(f"  {format_size(known.bytes)}  acme/platform/api-gateway, 32 tags  ")
     assert format_size(known.bytes) == "1.6 GB" and "#1" not in line

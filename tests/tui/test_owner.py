@@ -10,7 +10,7 @@ import pytest
 
 from labdeck.api.models.projects import Project
 from labdeck.api.models.variables import CiVariable
-from labdeck.tui.screens.owner import INSTANCE, Owner, project_owner
+from labdeck.tui.kit.owner import INSTANCE, Owner, project_owner
 
 
 class Recorder:

@@ -1,6 +1,6 @@
-"""The pane kit's policy, tested once where it lives (`tui.pane_policy`): every pane of every screen and tab
-hides its mutating actions in read-only mode and its premium actions on Community Edition, and no pane of
-`tui/screens` escapes the kit."""
+"""The pane kit's policy, tested once where it lives (`tui/kit/pane_policy.py`): every pane of every screen
+and tab hides its mutating actions in read-only mode and its premium actions on Community Edition, no pane
+of `tui/screens` escapes the kit, and every tab of the project view is a pane of the kit over the project."""
 
 from __future__ import annotations
 
@@ -12,10 +12,10 @@ from textual.widgets import TabbedContent
 
 from labdeck.domain.capabilities import Capabilities
 from labdeck.tui.areas import AreaRequest
-from labdeck.tui.pane_policy import PanePolicy
+from labdeck.tui.kit.members_pane import MembersPane
+from labdeck.tui.kit.pane_policy import PanePolicy
+from labdeck.tui.kit.panes import OwnerPane
 from labdeck.tui.screens.form_keys import FormKeys
-from labdeck.tui.screens.panes.members import MembersPane
-from labdeck.tui.screens.panes.owned import OwnerPane
 from labdeck.tui.screens.shell.catalogue import screen_classes
 
 SIZE = (160, 50)
@@ -141,3 +141,20 @@ async def test_a_hidden_change_key_says_read_only_once() -> None:
         said = [n.message for n in app._notifications if "read-only" in str(n.message)]
         assert len(said) == 1 and "not available" in said[0]
         assert app.screen is not None and not app.screen.is_modal  # nothing opened
+
+
+def test_every_tab_of_the_project_view_is_a_kit_pane_over_the_project() -> None:
+    """One kind of pane in the project view (issue 35): each tab's pane is an `OwnerPane` whose owner is the
+    project, and the tabs that are one list are `ListPane`s (the kit's loading, `r`, gating and policy)."""
+    from labdeck.api.models.projects import Project
+    from labdeck.tui.kit.owner import project_owner
+    from labdeck.tui.kit.panes import ListPane
+    from labdeck.tui.screens.projects.view import TAB_LIST, ProjectViewScreen
+
+    project = Project(id=7, path_with_namespace="acme/app", default_branch="main")
+    view = ProjectViewScreen(project)
+    panes = {tab.name: tab.make(view) for tab in TAB_LIST}
+    assert all(isinstance(pane, OwnerPane) and pane.owner == project_owner(project)
+               for pane in panes.values())
+    lists = {name for name, pane in panes.items() if isinstance(pane, ListPane)}
+    assert {"wiki", "tags", "forks", "pages", "containers", "branches"} <= lists

@@ -9,10 +9,10 @@ from test_project_view import Sandbox, open_view
 from textual.widgets import Input, Select
 
 from labdeck.tui.jobs import JobState
+from labdeck.tui.kit.forms import FormScreen
+from labdeck.tui.kit.members_pane import MembersPane as MembersTab
 from labdeck.tui.screens.admin.pages_domains import PagesAdminScreen
 from labdeck.tui.screens.confirm import TypeToConfirmScreen
-from labdeck.tui.screens.groups.forms import FormScreen
-from labdeck.tui.screens.panes.members import MembersPane as MembersTab
 from labdeck.tui.screens.projects.dialogs import ForkDialog, fork_target
 from labdeck.tui.screens.projects.forks import ForksTab
 

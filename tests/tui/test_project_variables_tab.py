@@ -11,10 +11,10 @@ from snapshot_apps import make_app, messages, press_for, settle, type_to_confirm
 from test_project_view import SIZE, Sandbox, open_view
 from textual.widgets import Input
 
+from labdeck.tui.kit.forms import FormScreen
+from labdeck.tui.kit.variables import HIDDEN_REFUSAL
+from labdeck.tui.kit.variables_pane import VariablesPane as VariablesTab
 from labdeck.tui.screens.confirm import TypeToConfirmScreen
-from labdeck.tui.screens.groups.forms import FormScreen
-from labdeck.tui.screens.groups.tabs import HIDDEN_REFUSAL
-from labdeck.tui.screens.panes.variables import VariablesPane as VariablesTab
 from labdeck.tui.widgets.resource_table import ResourceTable
 
 HIDDEN_SECRET = "pr0d-db-never-shown-again"

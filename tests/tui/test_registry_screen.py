@@ -8,7 +8,7 @@ import re
 from datetime import timedelta
 from typing import Any
 
-from snapshot_apps import jump_to, make_app, settle
+from snapshot_apps import jump_to, make_app, settle, until
 from textual.widgets import Button, Input, Static
 from tiny_sandbox import GATEWAY
 from tiny_sandbox import Sandbox as TinySandbox
@@ -137,7 +137,8 @@ async def test_cleanup_panel_from_rules_to_finished_job() -> None:
         panel = await open_cleanup(pilot, sandbox)
         await type_into(pilot, "#cleanup-delete", "pr-.*")
         assert text(panel, "#cleanup-summary").startswith("3 to delete · 4 kept (latest 1, not matched 3)")
-        # digest c (pr-1, pr-3) counted once: the blobs no kept tag uses
+        # digest c (pr-1, pr-3) counted once: the blobs no kept tag uses (the layers read once a plan shows)
+        await until(pilot, lambda: "reading the layers" not in text(panel, "#cleanup-summary"), "the layers")
         assert "frees 7.0 MB (blobs no kept tag uses)" in text(panel, "#cleanup-summary")
         await type_into(pilot, "#cleanup-keep", "(")
         keep = panel.query_one("#cleanup-keep", Input)

@@ -15,9 +15,10 @@ from textual.widgets import Button, Input, RadioButton, Select, Static
 
 from labdeck.api.models.members import Member
 from labdeck.api.models.variables import CiVariable
+from labdeck.tui.kit.members import member_form
+from labdeck.tui.kit.variables import variable_form
 from labdeck.tui.screens.confirm import ConfirmScreen
 from labdeck.tui.screens.deployments.protected_environments import AddRuleDialog
-from labdeck.tui.screens.groups.forms import member_form, variable_form
 
 SIZE = (100, 40)
 

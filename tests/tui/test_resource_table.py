@@ -425,3 +425,30 @@ async def test_view_footer_says_one_row_in_the_singular() -> None:
         app.view.table.set_filter("nothing matches this")
         await pilot.pause()
         assert footer(app).startswith("0 of 1 row") and "rows" not in footer(app)
+
+
+async def test_rows_on_screen_are_the_rows_drawn_and_a_row_replaced_leaves_the_view_where_it_is() -> None:
+    """A column read on demand reads the rows drawn (`rows_on_screen`: filter, sort and scroll applied); a
+    row read again while the operator scrolled away from the cursor (the wheel moves the view, not the
+    cursor) leaves the view where it is, unless the cursor moved (its sorted row went elsewhere)."""
+    app = TableApp(projects(200))
+    async with app.run_test(size=(80, 20)) as pilot:
+        table = app.table
+        shown = table.rows_on_screen()
+        assert [p.id for p in shown] == list(range(len(shown))) and 10 < len(shown) < 20
+        table.scroll_to(y=100, animate=False, force=True)
+        await pilot.pause()
+        assert [p.id for p in table.rows_on_screen()] == list(range(100, 100 + len(shown)))
+        table.replace_row(Project(120, "group/read-again", 3))
+        await pilot.pause()
+        assert round(table.scroll_y) == 100 and table.cursor_index == 0
+        table.set_filter("project-001")
+        await pilot.pause()
+        assert [p.id for p in table.rows_on_screen()] == list(range(100, 200))[:len(shown)]
+        table.set_filter("")
+        table.sort_by("stars")
+        await pilot.pause()
+        cursor = table.cursor_row
+        table.replace_row(Project(cursor.id, cursor.path, 12))  # its sorted place is far below: followed
+        await pilot.pause()
+        assert table.cursor_row.id == cursor.id and table.cursor_row in table.rows_on_screen()

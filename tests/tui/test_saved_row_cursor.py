@@ -14,9 +14,9 @@ from textual.binding import Binding
 from textual.widget import Widget
 from textual.widgets import Input
 
-from labdeck.tui.pane_policy import PanePolicy
+from labdeck.tui.kit.forms import Field, FormScreen, Values
+from labdeck.tui.kit.pane_policy import PanePolicy
 from labdeck.tui.screens.confirm import ConfirmScreen, TypeToConfirmScreen
-from labdeck.tui.screens.groups.forms import Field, FormScreen, Values
 from labdeck.tui.widgets.resource_table import Column, ResourceTable
 from labdeck.tui.widgets.resource_view import ResourceView
 from labdeck.tui.writes import CannotVerify, open_write_form

@@ -9,7 +9,7 @@ from snapshot_apps import jump_to, make_app, messages, palette_choose, settle, u
 
 from labdeck.tui.area_commands import AreaActionCommands
 from labdeck.tui.commands import ScreenActionCommands, ThemeCommands
-from labdeck.tui.screens.groups.forms import FormScreen
+from labdeck.tui.kit.forms import FormScreen
 from labdeck.tui.screens.groups.groups import GroupsScreen
 from labdeck.tui.screens.registry.registry import RegistryScreen
 

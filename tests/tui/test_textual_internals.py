@@ -121,6 +121,41 @@ async def test_a_header_whose_title_is_gone_takes_a_new_title_quietly() -> None:
         assert app.is_running
 
 
+async def test_the_key_router_reads_whether_a_node_still_has_work() -> None:
+    """`pump_busy` (the count of messages being handled, the queue, `call_next` callbacks, mounting) and
+    `priority_keys`, as the key router reads them: a node handling a message or holding one is busy; one
+    holding only drawing messages is not."""
+    from textual import messages
+    from textual.message import Message
+
+    textual_internals.install_handling_count()
+
+    class Ping(Message, bubble=False):
+        pass
+
+    during: list[bool] = []
+
+    class Probe(App[None]):
+        def on_ping(self, message: Ping) -> None:
+            during.append(textual_internals.pump_busy(self))
+
+    app = Probe()
+    async with app.run_test() as pilot:
+        await pilot.pause()
+        screen = app.screen
+        assert not textual_internals.pump_busy(screen) and not textual_internals.pump_busy(app)
+        screen.post_message(messages.Layout(screen))
+        assert not textual_internals.pump_busy(screen)  # drawing only
+        screen.post_message(Ping())
+        assert textual_internals.pump_busy(screen)
+        screen.call_next(lambda: None)
+        app.post_message(Ping())
+        await pilot.pause()
+        assert during == [True] and not textual_internals.pump_busy(app)
+        assert not textual_internals.pump_busy(screen) and not textual_internals.refresh_pending(screen)
+        assert "ctrl+q" in textual_internals.priority_keys(app)
+
+
 async def test_a_backspace_and_a_letter_read_together_are_both_typed() -> None:
     """`tmux send-keys -H 7f 71`: a backspace and a `q` in one terminal read. Textual's parser gives both
     keys, and the driver posts both to the app at once; the app forwards both to the focused field before

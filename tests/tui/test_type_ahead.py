@@ -1,68 +1,149 @@
-"""The type-ahead queue (`tui/type_ahead.TypeAhead`) on its own: keys kept in order, replayed one per refresh,
-and a replayed key that answers the jump prompt again pausing the replay until that area opens (issue 24:
-`:users` enter `:projects` enter typed in one burst under latency lost the second jump)."""
+"""The key router on its own (`tui/type_ahead.KeyRouter`), in a bare Textual app that asks it for every key:
+a key is let in only once the effects of the key before it have happened (messages handled, callbacks run,
+focus applied), so letters typed after a key that opens a field reach that field, even when opening it
+takes several hops; keys wait for a form that reads data before it opens (`wait_for`); a paste keeps its
+place among the keys. Without the router the same bursts lose their letters (the tests show it). Then the
+jump prompt's keys in a `LabdeckApp` (issue 24: chained jumps in one burst, an enter with the name)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import asyncio
 from typing import Any
 
-from textual import events
+import pytest
+from snapshot_apps import burst
+from textual import events, work
+from textual.app import App, ComposeResult
+from textual.binding import Binding
+from textual.screen import ModalScreen, Screen
+from textual.widgets import Input, Static
 
-from labdeck.tui.type_ahead import TypeAhead
-
-
-class FakeApp:
-    """What TypeAhead asks of the app: posted keys are recorded, refresh callbacks run when `refresh()`."""
-
-    def __init__(self) -> None:
-        self.posted: list[str] = []
-        self.after_refresh: list[Callable[[], None]] = []
-        self.timers: list[Callable[[], object]] = []
-        self.on_key: Callable[[str], None] = lambda key: None
-
-    def post_message(self, event: events.Key) -> None:
-        self.posted.append(event.key)
-        self.on_key(event.key)
-
-    def call_after_refresh(self, callback: Callable[..., None], *args: Any) -> None:
-        self.after_refresh.append(lambda: callback(*args))
-
-    def set_timer(self, delay: float, callback: Callable[[], object]) -> None:
-        self.timers.append(callback)
-
-    def refresh(self) -> None:
-        while self.after_refresh:
-            self.after_refresh.pop(0)()
+import labdeck.tui.app  # noqa: F401  (installs the count of messages being handled that the router reads)
+from labdeck.tui.type_ahead import KeyRouter
 
 
-def test_kept_keys_are_replayed_in_order_one_per_refresh() -> None:
-    app, queue = FakeApp(), TypeAhead()
-    queue.hold(app)  # type: ignore[arg-type]
-    queue.add_text("/api\r")
-    queue.deliver(app)  # type: ignore[arg-type]
-    assert app.posted == ["slash"]
-    app.refresh()
-    assert app.posted == ["slash", "a", "p", "i", "enter"] and not queue.holding
+class Opener(Screen[None]):
+    """`o` shows a hidden field three hops later (a callback that posts a callback that focuses it); `e`
+    reads "data" for 0.2 s, then opens a form (declared to the router when `declare`)."""
+
+    BINDINGS = [Binding("o", "open_field"), Binding("e", "edit")]
+    AUTO_FOCUS = ""  # the keys go to the screen (a list, say) until `o` focuses the field
+
+    def __init__(self, declare: bool) -> None:
+        super().__init__()
+        self.declare = declare
+        self.swallowed: list[str] = []
+
+    def compose(self) -> ComposeResult:
+        yield Static("list", id="list")
+        yield Input(id="field")
+
+    def on_mount(self) -> None:
+        self.query_one("#field").display = False
+
+    def action_open_field(self) -> None:
+        def show() -> None:
+            field = self.query_one("#field", Input)
+            field.display = True
+            field.focus()
+
+        self.call_later(lambda: self.app.call_later(show))
+
+    def action_edit(self) -> None:
+        worker = self.open_form()
+        if self.declare:
+            self.app.router.wait_for(worker)  # type: ignore[attr-defined]
+
+    @work
+    async def open_form(self) -> None:
+        await asyncio.sleep(0.2)
+        self.app.push_screen(Form())
+
+    def on_key(self, event: events.Key) -> None:
+        if event.character and event.is_printable and event.key not in ("o", "e"):
+            self.swallowed.append(event.character)  # a letter that reached the screen, not a field
 
 
-def test_a_jump_answered_by_a_replayed_key_pauses_the_replay_until_its_area_opens() -> None:
-    app, queue = FakeApp(), TypeAhead()
-    queue.hold(app)  # type: ignore[arg-type]
-    queue.add_text(":users\r:projects\r")
+class Form(ModalScreen[None]):
+    AUTO_FOCUS = "#form-field"
 
-    def screen(key: str) -> None:
-        if key == "enter":  # the jump prompt answers: its area starts opening
-            queue.hold(app)  # type: ignore[arg-type]
+    def compose(self) -> ComposeResult:
+        yield Input(id="form-field")
 
-    app.on_key = screen
-    queue.deliver(app)  # type: ignore[arg-type]
-    app.refresh()
-    assert app.posted == ["colon", "u", "s", "e", "r", "s", "enter"], "the rest waits for :users to open"
-    assert queue.holding and len(app.timers) == 2, "a paused replay still gives up after GIVE_UP"
-    queue.deliver(app)  # type: ignore[arg-type]  (Users is on screen)
-    app.refresh()
-    assert app.posted[7:] == ["colon", "p", "r", "o", "j", "e", "c", "t", "s", "enter"]
+
+class RoutedApp(App[None]):
+    def __init__(self, *, routed: bool = True, declare: bool = True) -> None:
+        super().__init__()
+        self.router = KeyRouter()
+        self.router.enabled = routed
+        self.declare = declare
+
+    def on_mount(self) -> None:
+        self.push_screen(Opener(self.declare))
+
+    async def on_event(self, event: events.Event) -> None:
+        if self.router.takes(self, event):
+            return
+        await super().on_event(event)
+
+
+async def handled(app: RoutedApp, pilot: Any) -> None:
+    await pilot.pause()  # the app reads the burst from its queue (into the router's)
+    for _ in range(500):
+        if app.router.idle:
+            break
+        await asyncio.sleep(0.01)
+    await pilot.pause()
+    await app.workers.wait_for_complete()
+    await pilot.pause()
+
+
+async def test_letters_after_a_key_that_opens_a_field_reach_the_field() -> None:
+    app = RoutedApp()
+    async with app.run_test() as pilot:
+        await pilot.pause()
+        burst(app, "o", *"api")
+        await handled(app, pilot)
+        assert app.screen.query_one("#field", Input).value == "api"
+        assert app.screen.swallowed == []  # type: ignore[attr-defined]
+
+
+async def test_without_the_router_the_same_burst_loses_its_letters() -> None:
+    """The race the router removes (so the test above can fail): the letters reach the screen beneath."""
+    app = RoutedApp(routed=False)
+    async with app.run_test() as pilot:
+        await pilot.pause()
+        burst(app, "o", *"api")
+        await handled(app, pilot)
+        assert app.screen.query_one("#field", Input).value != "api"
+        assert app.screen.swallowed  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("declare", [True, False])
+async def test_keys_wait_for_a_form_that_reads_its_data_first(declare: bool) -> None:
+    """`e` opens its form only after a read: declared with `wait_for`, the letters typed with it wait and
+    reach the form; undeclared, nothing tells the router that something is opening."""
+    app = RoutedApp(declare=declare)
+    async with app.run_test() as pilot:
+        await pilot.pause()
+        burst(app, "e", *"fix")
+        await handled(app, pilot)
+        assert isinstance(app.screen, Form)
+        typed = app.screen.query_one("#form-field", Input).value
+        assert (typed == "fix") is declare
+
+
+async def test_a_paste_keeps_its_place_among_the_keys() -> None:
+    app = RoutedApp()
+    async with app.run_test() as pilot:
+        await pilot.pause()
+        burst(app, "o", "a")
+        paste = events.Paste("pi-gate")
+        paste.set_sender(app)
+        app._driver.send_message(paste)  # type: ignore[union-attr]
+        burst(app, "w", "a", "y")
+        await handled(app, pilot)
+        assert app.screen.query_one("#field", Input).value == "api-gateway"
 
 
 async def test_jumps_chained_in_one_burst_each_open_their_area_and_the_last_takes_the_rest() -> None:
@@ -131,3 +212,24 @@ async def test_the_mouse_entering_the_jump_prompt_answers_nothing() -> None:
         await pilot.hover("#jump-choices")
         await settle(pilot)
         assert app.screen is prompt and not prompt.answered and prompt.text == "us"
+
+
+async def test_a_colon_typed_in_a_path_field_still_jumps_and_the_rest_follows() -> None:
+    """Characters typed into a field go in together, but not past a key the app runs before the field sees
+    it: on `:deployments` (it opens in its path field) `acme`, `:users` and enter in one burst fill the path
+    with `acme` and open Users, whose prompt got `users`."""
+    from snapshot_apps import jump_to, make_app, settle, until
+
+    from labdeck.tui.screens.users.users import UsersScreen
+
+    app = make_app()
+    async with app.run_test(size=(120, 36)) as pilot:
+        await settle(pilot)
+        await jump_to(pilot, "deployments")
+        await until(pilot, lambda: app.focused is not None and app.focused.id == "deployments-scope",
+                    "the path field")
+        deployments = app.screen
+        burst(app, *"acme", ":", *"users", "enter")
+        await settle(pilot)
+        assert isinstance(app.screen, UsersScreen), app.screen
+        assert deployments.query_one("#deployments-scope", Input).value == "acme"

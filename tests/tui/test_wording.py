@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from datetime import date
 
-from labdeck.tui.screens.groups.forms import date_error
-from labdeck.tui.screens.groups.panes.edited import done_text
+from labdeck.tui.kit.edited import done_text
+from labdeck.tui.kit.forms import date_error
 from labdeck.tui.screens.issues.dialogs import bulk_question
 
 

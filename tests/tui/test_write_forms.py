@@ -155,6 +155,6 @@ def test_the_scan_sees_a_form_pushed_plainly() -> None:
                          ids=lambda c: c.__qualname__)
 def test_every_form_that_writes_is_a_form_dialog(cls: type) -> None:
     """One form base: a dialog that sends a write checks its input through `FormDialog.value()`."""
-    from labdeck.tui.screens.base import FormDialog
+    from labdeck.tui.kit.forms import FormDialog
 
     assert issubclass(cls, FormDialog), f"{cls.__qualname__}: a hand-rolled writer; derive from FormDialog"

@@ -41,6 +41,7 @@ from labdeck.api.models.labels import GroupLabel
 from labdeck.api.models.members import BillableMember, Member, Membership
 from labdeck.api.models.moderation import ModeratedUser
 from labdeck.api.models.project_resources import (
+    Branch,
     ErrorTrackingSettings,
     PagesDomain,
     RepositoryTag,
@@ -283,6 +284,7 @@ PROJECT_WIKI_ATTACHMENT: Final = Write(ep.PROJECT_WIKI_ATTACHMENT, WikiAttachmen
 PROJECT_TAGS: Final = Listing(ep.PROJECT_TAGS, RepositoryTag)
 PROJECT_TAG_CREATE: Final = Write(ep.PROJECT_TAG_CREATE, RepositoryTag)
 PROJECT_TAG: Final = One(ep.PROJECT_TAG, RepositoryTag)
+PROJECT_BRANCHES: Final = Listing(ep.PROJECT_BRANCHES, Branch)
 PROJECT_PAGES_DOMAINS: Final = Listing(ep.PROJECT_PAGES_DOMAINS, PagesDomain)
 PROJECT_PAGES_DOMAIN_CREATE: Final = Write(ep.PROJECT_PAGES_DOMAIN_CREATE, PagesDomain)
 PROJECT_PAGES_DOMAIN: Final = One(ep.PROJECT_PAGES_DOMAIN, PagesDomain)

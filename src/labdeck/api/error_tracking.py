@@ -1,4 +1,5 @@
-"""The error tracking settings service: read, and enable or disable with `active` (Maintainers only).
+"""The error tracking settings service: enable or disable with `active` (Maintainers only; the settings are
+read through their binding, `bindings.PROJECT_ERROR_TRACKING`: `NotFound` when the project has none).
 Paths come from the endpoint catalogue (`labdeck.domain.catalogue`)."""
 
 from __future__ import annotations
@@ -13,10 +14,6 @@ from labdeck.domain import catalogue as ep
 class ErrorTrackingService:
     def __init__(self, client: ApiClient) -> None:
         self.client = client
-
-    async def settings(self, project: ProjectRef) -> ErrorTrackingSettings:
-        """The settings; `NotFound` when the project has none."""
-        return await b.PROJECT_ERROR_TRACKING.read(self.client, project)
 
     async def set_active(self, project: ProjectRef, active: bool) -> ErrorTrackingSettings:
         response = await self.client.request("PATCH", ep.PROJECT_ERROR_TRACKING_UPDATE.path(project),

@@ -1,12 +1,10 @@
 """The forks service: fork a project (into the personal namespace, or one given by `namespace_id` or
 `namespace_path`: labdeck never sends the deprecated `namespace`), follow the new project's
-`import_status`, list a project's forks with every filter, and create or delete a fork relationship.
-Paths come from the endpoint catalogue."""
+`import_status`, and create or delete a fork relationship (a project's forks are read through their
+binding, `bindings.PROJECT_FORKS`, with the filters the catalogue declares). Paths come from the endpoint
+catalogue."""
 
 from __future__ import annotations
-
-from dataclasses import asdict, dataclass
-from typing import Any
 
 from labdeck.api import bindings as b
 from labdeck.api.client import ApiClient
@@ -22,31 +20,6 @@ IMPORT_DONE = frozenset({"finished", "failed", "none"})
 def import_done(project: Project) -> bool:
     """True once the fork's import has finished or failed."""
     return (project.import_status or "none") in IMPORT_DONE
-
-
-@dataclass(frozen=True)
-class ForkFilters:
-    """The forks listing's parameters (None: not sent)."""
-
-    archived: bool | None = None
-    membership: bool | None = None
-    min_access_level: int | None = None
-    order_by: str | None = None
-    owned: bool | None = None
-    search: str | None = None
-    simple: bool | None = None
-    sort: str | None = None
-    starred: bool | None = None
-    statistics: bool | None = None
-    updated_after: str | None = None
-    updated_before: str | None = None
-    visibility: str | None = None
-    with_custom_attributes: bool | None = None
-    with_issues_enabled: bool | None = None
-    with_merge_requests_enabled: bool | None = None
-
-    def params(self) -> dict[str, Any]:
-        return {k: v for k, v in asdict(self).items() if v is not None}
 
 
 class ForksService:
@@ -70,11 +43,6 @@ class ForksService:
     async def import_status(self, project_id: int) -> Project:
         """The fork as it is now (poll until `import_done`)."""
         return await b.PROJECT.read(self.client, int(project_id))
-
-    async def forks(self, project: ProjectRef, filters: ForkFilters | None = None, *,
-                    refresh: bool = False) -> list[Project]:
-        params = (filters or ForkFilters()).params()
-        return await b.PROJECT_FORKS.read(self.client, project, params=params, refresh=refresh)
 
     async def create_relationship(self, project: ProjectRef, forked_from_id: int) -> Project:
         """Mark `project` as a fork of `forked_from_id` (administrators and owners)."""

@@ -1,5 +1,6 @@
-"""The Pages domains service: a project's domains, create, update, delete (every domain of the instance, for
-administrators, is read from its binding, `bindings.ALL_PAGES_DOMAINS`). Certificate and key are PEM text,
+"""The Pages domains service: one domain, create, update, delete (a project's domains and, for
+administrators, every domain of the instance are read from their bindings, `bindings.PROJECT_PAGES_DOMAINS`
+and `bindings.ALL_PAGES_DOMAINS`). Certificate and key are PEM text,
 sent as form fields or, with `as_files=True`, as uploaded files; `remove_certificate()` sends both empty,
 which detaches the certificate. Paths come from the
 endpoint catalogue (`labdeck.domain.catalogue`)."""
@@ -18,9 +19,6 @@ from labdeck.domain import catalogue as ep
 class PagesDomainsService:
     def __init__(self, client: ApiClient) -> None:
         self.client = client
-
-    async def domains(self, project: ProjectRef, *, refresh: bool = False) -> list[PagesDomain]:
-        return await b.PROJECT_PAGES_DOMAINS.read(self.client, project, refresh=refresh)
 
     async def domain(self, project: ProjectRef, domain: str) -> PagesDomain:
         return await b.PROJECT_PAGES_DOMAIN.read(self.client, project, domain)

@@ -10,8 +10,9 @@ answer: for that repository), it falls back to one REST detail request per tag, 
 tags deleted meanwhile. With a `TagDetailCache`, a warm read asks details only for names the cache cannot
 answer: a repository of 15,000 tags read minutes ago costs two requests. `last_source` says which way the
 last read went. Each manifest's layers (what the size figures of `domain.registry_sizes` count, a shared
-layer once) come from the cache, else from GraphQL's `manifest` in batches (`manifests_batch`); REST has
-none, and without them the figures say they are upper bounds.
+layer once) come from the cache, else from GraphQL's `manifest` in batches (`manifests_batch`, about one
+request per 120 manifests); REST has none, and without them the figures say they are upper bounds. A
+reader that can show the tags before their layers (the cleanup preview) reads them apart (`add_layers`).
 
 Bulk delete can run at most once an hour per repository. The server refuses a second call with a 400 and
 says no more, so `BulkDeleteLocks` remembers when this process sent one and says how long until the next
@@ -198,13 +199,24 @@ class RegistryService:
             self.tag_cache.store(repository_id, details, read)
         # the whole repository: the overview may name its storage
         known_for(self.client).record(self._instance, repository_id, path or str(project), str(project),
-                                      [d.to_tag_info() for d in details])
+                                      details)
         return details
 
     async def with_layers(self, repository_id: int,
                           details: list[RegistryTagDetail]) -> list[RegistryTagDetail]:
         """The details with their manifests' layers (`registry_layers.with_layers`)."""
         return await with_layers(self.client, self.graphql, self.tag_cache, repository_id, details)
+
+    async def add_layers(self, project: Ref, repository_id: int, details: list[RegistryTagDetail], *,
+                         path: str | None = None) -> list[RegistryTagDetail]:
+        """Every tag of a repository read with `layers=False` (`details`), now with their layers, which the
+        tag cache and the session's record keep (as `tag_details` would have)."""
+        found = await self.with_layers(repository_id, details)
+        if self.tag_cache is not None:
+            self.tag_cache.store(repository_id, found, ())  # (the names' times stay those of their read)
+        known_for(self.client).record(self._instance, repository_id, path or str(project), str(project),
+                                      found)
+        return found
 
     async def _stream_details(self, project: Ref, repository_id: int, first: TagsPage | None,
                               on_progress: Progress | None,

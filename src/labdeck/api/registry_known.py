@@ -1,8 +1,9 @@
-"""What a session already knows of registry repositories' storage (from tag details it read), so that the
-overview and the registry list can name a repository's size without a single request: its unique blobs
-(`domain.registry_sizes`, the one definition). One record per client (`known_for`):
-what one session read never shows in another. The service keeps it true as it changes the registry: a tag
-it deletes leaves the figure, a tag list it reads drops the tags gone since, a deleted repository goes."""
+"""What a session already knows of registry repositories' storage (from tag details it read, or GitLab's own
+deduplicated size of the repository), so that the overview and the registry list can name a repository's size
+without a single request: its unique blobs (`domain.registry_sizes`, the one definition). One record per
+client (`known_for`): what one session read never shows in another. The service keeps it true as it changes
+the registry: a tag it deletes leaves the figure, a tag list it reads drops the tags gone since, a deleted
+repository goes; a size GitLab gave (no tags held to take off) goes as soon as the tags change."""
 
 from __future__ import annotations
 
@@ -10,10 +11,10 @@ import time
 import weakref
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
-from labdeck.domain.registry_cleanup import TagInfo
-from labdeck.domain.registry_sizes import Figure, repository_size
+from labdeck.domain.registry_sizes import Figure, Sized, repository_size
 
 
 @dataclass(frozen=True)
@@ -23,9 +24,15 @@ class KnownRepository:
     path: str  # the repository's own path (`acme/platform/api-gateway/worker`)
     project: str
     tags: int
-    size: Figure  # its unique blobs
     at: float
-    held: tuple[TagInfo, ...] = ()
+    held: tuple[Sized, ...] = ()  # its tags (their details as read), when its size is theirs
+    given: Figure | None = None  # a size the instance gave (no tags held)
+
+    @cached_property
+    def size(self) -> Figure:
+        """Its unique blobs, counted when first asked: a simulation of 15,000 tags records every repository
+        it reads, and only the overview and the registry list ask."""
+        return self.given if self.given is not None else repository_size(self.held)
 
     @property
     def bytes(self) -> int:
@@ -40,11 +47,17 @@ class KnownRepositories:
         self._known: dict[tuple[str, int], KnownRepository] = {}
 
     def record(self, instance: str, repository_id: int, path: str, project: str,
-               tags: Iterable[TagInfo]) -> None:
+               tags: Iterable[Sized]) -> None:
         """Note a repository's tags (its whole tag list): its size is their unique blobs."""
         held = tuple(tags)
         self._known[(instance, repository_id)] = KnownRepository(
-            instance, repository_id, path, project, len(held), repository_size(held), self.clock(), held)
+            instance, repository_id, path, project, len(held), self.clock(), held)
+
+    def record_size(self, instance: str, repository_id: int, path: str, project: str, tags: int,
+                    size: Figure) -> None:
+        """Note a repository's size as the instance gave it (no tag read): `tags` is its tag count."""
+        self._known[(instance, repository_id)] = KnownRepository(
+            instance, repository_id, path, project, tags, self.clock(), given=size)
 
     def forget_tags(self, instance: str, repository_id: int, names: Iterable[str]) -> None:
         """Tags deleted: the repository's figure without them."""
@@ -62,7 +75,9 @@ class KnownRepositories:
 
     def _keep(self, instance: str, repository_id: int, keep: Callable[[str], bool]) -> None:
         known = self._known.get((instance, repository_id))
-        if known is not None and not all(keep(tag.name) for tag in known.held):
+        if known is not None and known.tags and not known.held:  # a size given whole: it is out of date
+            self.forget(instance, repository_id)
+        elif known is not None and not all(keep(tag.name) for tag in known.held):
             self.record(instance, repository_id, known.path, known.project,
                         (tag for tag in known.held if keep(tag.name)))
 

@@ -6,8 +6,14 @@
 - by its id, checked to be the named project's: GitLab's GraphQL reads a repository by its id alone, so
   without the check a preview of `acme/platform/api-gateway 99` read another project's tags.
 
-`repository_sizes` gives each repository's unique blobs (`domain.registry_sizes`) from its tag details, a few
-repositories at a time (the tag-detail cache makes a second read cheap).
+`repository_size` gives a repository's unique blobs (`domain.registry_sizes`) by the cheapest request GitLab
+has for it: `GET /registry/repositories/:id?size=true`, the registry's own deduplicated size, one request
+(`doc/api/container_registry.md`, "Get details of a single repository"; `lib/api/container_repositories.rb`).
+GitLab has that figure only where its registry has the metadata database (gitlab.com; a self-managed
+registry with it): elsewhere the answer says `"size": null` (`app/models/container_repository.rb#size`), and
+before the parameter existed it leaves the key out. Only then is the figure computed from the repository's
+tag details (`RegistryService.tag_details`: every tag, and the manifests' layers; the tag-detail cache makes
+a second read cheap). `repository_sizes` reads several, a few repositories at a time.
 """
 
 from __future__ import annotations
@@ -16,12 +22,15 @@ import asyncio
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from labdeck.api import bindings as b
 from labdeck.api.errors import LabdeckError, NotFound
 from labdeck.api.models.registry import RegistryRepository
 from labdeck.api.registry import RegistryService
+from labdeck.api.registry_known import known_for
 from labdeck.domain import catalogue as ep
 from labdeck.domain.digits import parse_digits
-from labdeck.domain.registry_sizes import Figure, repository_size
+from labdeck.domain.registry_sizes import Figure
+from labdeck.domain.registry_sizes import repository_size as unique_blobs
 
 ROOT_NAMES = ("", "(root)")
 SIZES_AT_ONCE = 4
@@ -97,22 +106,34 @@ async def find_repository(service: RegistryService, target: str, *, repository_i
     raise RepositoryNotFound(f"no project holds a repository at {target}")
 
 
+async def repository_size(service: RegistryService, repo: RegistryRepository) -> Figure:
+    """The repository's size (its unique blobs): GitLab's deduplicated size where the instance has one (one
+    request), else computed from its tags' details. The session's record (`known_for`) notes it."""
+    project = repo.project_id or owner_path(repo)
+    read = await b.REGISTRY_REPOSITORY.read(service.client, repo.id, params={"size": True})
+    if read.size is not None:
+        figure = Figure(read.size)  # the registry's own count of its unique blobs: exact
+        known_for(service.client).record_size(service.client.settings.base_url, repo.id, repo.path or "",
+                                              str(project), repo.tags_count or 0, figure)
+        return figure
+    details = await service.tag_details(project, repo.id, tags_count=repo.tags_count, path=repo.path)
+    return unique_blobs([d.to_tag_info() for d in details])
+
+
 async def repository_sizes(service: RegistryService, repos: list[RegistryRepository], *,
                            on_size: Callable[[RegistryRepository, Figure | LabdeckError], None] | None = None,
                            ) -> dict[int, Figure | LabdeckError]:
-    """Each repository's size (its unique blobs), or the error that kept it from being read; `on_size` is
-    told each as it is known (a list fills its cells as they come)."""
+    """Each repository's size (its unique blobs, `repository_size`), or the error that kept it from being
+    read, `SIZES_AT_ONCE` repositories at a time; `on_size` is told each as it is known (a list fills its
+    cells as they come)."""
     gate = asyncio.Semaphore(SIZES_AT_ONCE)
 
     async def one(repo: RegistryRepository) -> Figure | LabdeckError:
         async with gate:
             try:
-                details = await service.tag_details(repo.project_id or owner_path(repo), repo.id,
-                                                    tags_count=repo.tags_count, path=repo.path)
+                found: Figure | LabdeckError = await repository_size(service, repo)
             except LabdeckError as error:
-                found: Figure | LabdeckError = error
-            else:
-                found = repository_size([d.to_tag_info() for d in details])
+                found = error
         if on_size is not None:
             on_size(repo, found)
         return found

@@ -1,11 +1,10 @@
-"""The repository tags service: the listing (`order_by` name or updated, `sort`, `search` with `^term` and
-`term$`), one tag, create (lightweight, or annotated with a message) and delete. A refused creation comes
+"""The repository tags service: one tag, create (lightweight, or annotated with a message) and delete (the
+listing is read through its binding, `bindings.PROJECT_TAGS`: `order_by` name or updated, `sort`,
+`search` with `^term` and `term$`). A refused creation comes
 back as the server's 405 with its message (`MethodNotAllowed.message`). Paths come from the endpoint
 catalogue (`labdeck.domain.catalogue`), models from the bindings (`labdeck.api.bindings`)."""
 
 from __future__ import annotations
-
-from typing import Literal
 
 from labdeck.api import bindings as b
 from labdeck.api.client import ApiClient
@@ -13,18 +12,10 @@ from labdeck.api.models.project_resources import RepositoryTag
 from labdeck.api.projects import ProjectRef
 from labdeck.domain import catalogue as ep
 
-OrderBy = Literal["name", "updated"]
-Sort = Literal["asc", "desc"]
-
 
 class TagsService:
     def __init__(self, client: ApiClient) -> None:
         self.client = client
-
-    async def tags(self, project: ProjectRef, *, order_by: OrderBy = "updated", sort: Sort = "desc",
-                   search: str | None = None, refresh: bool = False) -> list[RepositoryTag]:
-        params = {"order_by": order_by, "sort": sort, "search": search or None}
-        return await b.PROJECT_TAGS.read(self.client, project, params=params, refresh=refresh)
 
     async def tag(self, project: ProjectRef, name: str) -> RepositoryTag:
         return await b.PROJECT_TAG.read(self.client, project, name)

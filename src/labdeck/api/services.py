@@ -22,6 +22,7 @@ from labdeck.api.bindings import Listing, One
 from labdeck.api.cleanup_policy import CleanupPolicyService
 from labdeck.api.client import ApiClient
 from labdeck.api.completion import CompletionSource
+from labdeck.api.deploy_board import DeployBoardService
 from labdeck.api.deployments import DeploymentsService
 from labdeck.api.error_tracking import ErrorTrackingService
 from labdeck.api.forks import ForksService
@@ -139,6 +140,11 @@ class Services:
         """Deployments; deploy rules change in one request where the instance's version allows it."""
         return DeploymentsService(self.client,
                                   supports=lambda feature: self._capabilities().supports(feature))
+
+    @cached_property
+    def deploy_board(self) -> DeployBoardService:
+        """A group's deployments board (its projects, then each one's environments and deployments)."""
+        return DeployBoardService(self.client)
 
     @cached_property
     def registry(self) -> RegistryService:

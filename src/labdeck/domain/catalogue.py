@@ -256,6 +256,8 @@ PROJECT_TAG_CREATE = E("POST", _PROJECT + "/repository/tags")
 PROJECT_TAG = E("GET", _PROJECT + "/repository/tags/{tag:path}")
 PROJECT_TAG_DELETE = E("DELETE", _PROJECT + "/repository/tags/{tag:path}",
                        undo=TagDeletion(PROJECT_TAG_CREATE))
+# doc/api/branches.md, sorted by name; a CI job token is not let in (not in doc/ci/jobs/ci_job_token.md)
+PROJECT_BRANCHES = E("GET", _PROJECT + "/repository/branches", paged=True)
 _DOMAINS = _PROJECT + "/pages/domains"
 PROJECT_PAGES_DOMAINS = E("GET", _DOMAINS, paged=True)
 PROJECT_PAGES_DOMAIN_CREATE = E("POST", _DOMAINS, also=("/pages/domains",))
@@ -307,7 +309,10 @@ PROTECTED_ENVIRONMENT_DELETE = E("DELETE", _PROTECTED + "/{name}", family=_PROTE
 PROJECT_TAG_PROTECTION_RULES = E("GET", _PROJECT + "/registry/protection/tag/rules", paged=True)
 PROJECT_REGISTRY_REPOSITORIES = E("GET", _PROJECT + "/registry/repositories", job_token=True,
                                   params=names("tags_count"), paged=True)
-REGISTRY_REPOSITORY = E("GET", "/registry/repositories/{repository_id:int}", params=names("tags tags_count"))
+# `size=true`: the repository's deduplicated size, where the registry gives it (else `null`; see
+# `api/registry_paths.repository_size`)
+REGISTRY_REPOSITORY = E("GET", "/registry/repositories/{repository_id:int}",
+                        params=names("tags tags_count size"))
 REGISTRY_REPOSITORY_DELETE = E("DELETE", _REPO, job_token=True, undo=REGISTRY_UNDO)
 REGISTRY_TAGS = E("GET", _REPO + "/tags", job_token=True, paged=True)
 REGISTRY_TAGS_DELETE = E("DELETE", _REPO + "/tags", job_token=True, undo=REGISTRY_UNDO,

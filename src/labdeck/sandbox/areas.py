@@ -34,6 +34,7 @@ AREA_MODULES: dict[str, str] = {  # area name (it also names the area's seed str
     "issues": "issues.issues",
     "scoped_names": "issues.scoped_names",
     "repository_tags": "projects.repository_tags",
+    "repository_branches": "projects.repository_branches",
     "wikis": "projects.wikis",
     "pages_domains": "pages_domains",
     "error_tracking": "projects.error_tracking",

@@ -81,6 +81,10 @@ class SandboxOptions:
     edition: Edition = "ee"  # ce answers the premium endpoints as GitLab Community Edition does
     gitlab_version: str = DEFAULT_GITLAB_VERSION  # endpoints introduced later answer 404
     graphql: bool = True  # False: no /api/graphql (404), as an instance without GraphQL
+    # False: the registry has no metadata database (most self-managed instances): a repository's
+    # `size=true` answers `"size": null`, as GitLab's `ContainerRepository#size` is nil unless
+    # `gitlab_api_client.supports_gitlab_api?` (`app/models/container_repository.rb`)
+    registry_sizes: bool = True
     # Listings served from records generated on demand (issue 25): `GET /issues`, `/users`, `/projects`
     # of this many records, whatever the scale (0: the seeded records). `huge` sets a million of each.
     virtual_issues: int = 0

@@ -171,7 +171,9 @@ def start_process(options: SandboxOptions | None = None, host: str = "127.0.0.1"
                "--latency", f"{options.latency_ms}ms", "--faults", options.faults,
                "--fault-seed", str(options.fault_seed), "--async-delay", str(options.async_delay),
                "--edition", options.edition, "--gitlab-version", options.gitlab_version,
-               *(() if options.graphql else ("--no-graphql",)), "--until-stdin-closes", "--quiet"]
+               *(() if options.graphql else ("--no-graphql",)),
+               *(() if options.registry_sizes else ("--no-registry-sizes",)),
+               "--until-stdin-closes", "--quiet"]
     try:
         process = subprocess.Popen(command, pass_fds=(sock.fileno(),), stdin=subprocess.PIPE,
                                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
@@ -219,6 +221,8 @@ def _parser() -> argparse.ArgumentParser:
                             f"(default: {DEFAULT_GITLAB_VERSION})")
     serve.add_argument("--no-graphql", dest="graphql", action="store_false",
                        help="no GraphQL endpoint (/api/graphql answers 404), as an instance without it")
+    serve.add_argument("--no-registry-sizes", dest="registry_sizes", action="store_false",
+                       help="a registry without a metadata database: a repository's size=true answers null")
     serve.add_argument("--fd", type=int, help=argparse.SUPPRESS)  # serve on an inherited listening socket
     serve.add_argument("--until-stdin-closes", action="store_true", help=argparse.SUPPRESS)
     serve.add_argument("--quiet", action="store_true", help=argparse.SUPPRESS)
@@ -237,7 +241,8 @@ def run_sandbox_command(argv: list[str]) -> int:
         parser.error(str(exc))
     options = SandboxOptions(seed=args.seed, scale=args.scale, latency_ms=latency, faults=args.faults,
                              fault_seed=args.fault_seed, async_delay=args.async_delay, edition=args.edition,
-                             gitlab_version=args.gitlab_version, graphql=args.graphql)
+                             gitlab_version=args.gitlab_version, graphql=args.graphql,
+                             registry_sizes=args.registry_sizes)
     started = time.monotonic()
     try:
         sock = _inherited(args.fd) if args.fd is not None else _bind(args.host, args.port)

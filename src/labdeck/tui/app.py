@@ -1,6 +1,7 @@
 """`LabdeckApp`: the shell that opens the session (instance, client, user), starts themes and the keymap, and
-navigates (home, `:` jump with type-ahead, palette, help, back, quit). Its context's parts, the status bar,
-the state file and the error policy are its base, `app_base.AppBase`.
+navigates (home, `:` jump, palette, help, back, quit). Every key passes the one key router first
+(`type_ahead.KeyRouter`: one key at a time, each once the last one's effects have happened). Its context's
+parts, the status bar, the state file and the error policy are its base, `app_base.AppBase`.
 """
 
 from __future__ import annotations
@@ -27,14 +28,19 @@ from labdeck.tui import capabilities, commands
 from labdeck.tui.app_base import AppBase
 from labdeck.tui.area_commands import AreaActionCommands
 from labdeck.tui.areas import Area, AreaRequest, find_area
-from labdeck.tui.context import Context
+from labdeck.tui.context import Context, NotConnected
 from labdeck.tui.jobs import Job, JobCentre, JobOutcome
 from labdeck.tui.keymap import binding_ids, check_keymap
+from labdeck.tui.kit.pane_policy import PanePolicy
 from labdeck.tui.navigation import HOME, Navigator, home_screen
-from labdeck.tui.pane_policy import PanePolicy
-from labdeck.tui.screens.form_keys import FormKeys, hold_key, is_typing
+from labdeck.tui.screens.form_keys import FormKeys, is_typing
 from labdeck.tui.session import TransportFactory, cache_dir, open_session, state_dir
-from labdeck.tui.textual_internals import install_dismiss_guard, install_field_key_fix, install_paste_fix
+from labdeck.tui.textual_internals import (
+    install_dismiss_guard,
+    install_field_key_fix,
+    install_handling_count,
+    install_paste_fix,
+)
 from labdeck.tui.themes import DEFAULT_THEME, discover_themes, package_theme_dir, user_theme_dir
 from labdeck.tui.type_ahead import PromptKeys
 from labdeck.tui.widgets.path_input import PathInput
@@ -42,6 +48,7 @@ from labdeck.tui.widgets.path_input import PathInput
 install_dismiss_guard()  # a screen dismisses only itself, once (fast keys reach a closing dialog)
 install_paste_fix()  # a paste with an ESC in it arrives whole and in order, controls made visible
 install_field_key_fix()  # a backspace and a letter read together: both typed, in order
+install_handling_count()  # the key router sees which nodes are still handling a key's effects
 
 TYPED_IN_FIELDS = frozenset({"quit", "jump", "help", "refresh"})  # their keys are letters
 
@@ -222,6 +229,7 @@ class LabdeckApp(AppBase):
         self.connect(settings)
 
     async def on_unmount(self) -> None:
+        self.context.keys.stop()
         await self.jobs.cancel_all()
         if self.session is not None:
             await self.session.close()
@@ -274,20 +282,10 @@ class LabdeckApp(AppBase):
         from labdeck.tui.screens.shell.jump import JumpScreen
 
         def chosen(name: str | None) -> None:
-            opened = self.open_area(name) if name else None
-            if opened is None:
-                self.context.type_ahead.deliver(self)
-            else:
-                self.run_worker(self._deliver_when_open(opened), group="type-ahead")
+            if name:  # the keys typed after the enter wait for the area, mounted and focused (the router)
+                self.open_area(name)
 
         self.push_screen(JumpScreen(), chosen)
-
-    async def _deliver_when_open(self, opened: Awaitable[Any]) -> None:
-        """The keys typed while an area opened go to it once it is mounted and has drawn (its focus set)."""
-        try:
-            await opened
-        finally:
-            self.call_after_refresh(self.context.type_ahead.deliver, self)
 
     def action_command_palette(self) -> None:
         from labdeck.tui.palette import LabdeckPalette
@@ -349,8 +347,9 @@ class LabdeckApp(AppBase):
 
     async def run_action(self, action: Any, default_namespace: Any = None, namespaces: Any = None) -> bool:
         """Every action, as Textual runs it; an action on a row whose id could not be read (tolerant
-        reading) is refused here with the reason, before its screen sees it (`identity_refusal`), and a
-        row action takes the row the cursor shows as the key is pressed (`row_action_starts`)."""
+        reading) is refused here with the reason, before its screen sees it (`identity_refusal`), a row
+        action takes the row the cursor shows as the key is pressed (`row_action_starts`), and an action
+        that needs the session when there is none says so (`say_not_connected`)."""
         refuse = getattr(default_namespace, "identity_refusal", None)  # a LabdeckScreen's
         starts = getattr(default_namespace, "row_action_starts", None)  # the kit's (`PanePolicy`)
         if callable(starts) and isinstance(action, str):
@@ -360,7 +359,11 @@ class LabdeckApp(AppBase):
             if refusal is not None:
                 self.notify(refusal, severity="warning", markup=False)
                 return True
-        return await super().run_action(action, default_namespace, namespaces)
+        try:
+            return await super().run_action(action, default_namespace, namespaces)
+        except NotConnected:  # an action read `ctx.services` with no session: said once, never a crash
+            self.say_not_connected()
+            return True
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "back":
@@ -378,14 +381,12 @@ class LabdeckApp(AppBase):
     async def on_event(self, event: events.Event) -> None:
         if isinstance(event, (events.Key, events.Paste)) and not self.screen_stack:
             return  # a key still on its way while the app closes (a replayed one, or one bubbling back)
-        if self.context.type_ahead.takes(event):
-            return  # typed while an area opens: delivered to it once it is on screen (`type_ahead`)
+        if self.context.keys.takes(self, event):
+            return  # kept for its turn: once the keys before it have had their effects (`type_ahead`)
         if self.screen_stack and isinstance(self.screen, PromptKeys) and self.screen.read(event):
             return  # the jump prompt's keys, read here in the order typed (`type_ahead.PromptKeys`)
         if isinstance(event, events.Key) and not event.is_forwarded:
             self._say_read_only(event.key)
-        if isinstance(event, events.Key) and self.screen_stack and hold_key(self.screen, event):
-            return  # a form that is still opening takes it, in order (see `form_keys`)
         await super().on_event(event)
 
     def _say_read_only(self, key: str) -> None:

@@ -1,7 +1,8 @@
 """The foundations of `LabdeckApp`: the parts of its typed context, readable as the app's own attributes
 (the shell and the tests read `app.session`, `app.jobs`; screens read `context_of(self)`), the status bar,
 the theme and labdeck's state file, and the error policy: API and network errors of workers become
-notifications, every notification leaves without a secret, and anything unexpected is written to a
+notifications, a lost session (`NotConnected`, from `ctx.services`) is said once, quietly, whatever
+failed on it, every notification leaves without a secret, and anything unexpected is written to a
 redacted crash log (the first error stays first) instead of Textual's crash screen, which prints local
 variables."""
 
@@ -21,7 +22,7 @@ from textual.screen import Screen
 from labdeck.api.request_log import RequestLog
 from labdeck.config.files import Config, ConfigError
 from labdeck.config.state import State, save_state
-from labdeck.tui.context import HasContext
+from labdeck.tui.context import HasContext, NotConnected
 from labdeck.tui.errors import (
     REDACTED,
     add_to_crash_log,
@@ -37,6 +38,8 @@ from labdeck.tui.textual_internals import stop_with_error
 from labdeck.tui.themes import DEFAULT_THEME
 from labdeck.tui.widgets.status_bar import StatusInfo
 from labdeck.tui.workers import error_node, is_gone, is_shown, show_load_failure
+
+NOT_CONNECTED = "No instance is connected: connect one to read this"
 
 
 class AppBase(HasContext, App[None]):
@@ -73,6 +76,8 @@ class AppBase(HasContext, App[None]):
     @session.setter
     def session(self, value: Session | None) -> None:
         self.context.session = value
+        if value is not None:
+            self._not_connected_said = False  # a session lost again is said again
 
     @property
     def read_only(self) -> bool:
@@ -225,11 +230,25 @@ class AppBase(HasContext, App[None]):
         if callable(refresh):
             refresh()
 
+    _not_connected_said = False
+
+    def say_not_connected(self) -> None:
+        """Something needed the session and there is none (`NotConnected`): one quiet notification, however
+        many workers and actions fail on it, until a session is connected again."""
+        if not self._not_connected_said:
+            self._not_connected_said = True
+            self.notify(NOT_CONNECTED, severity="warning", markup=False, timeout=6)
+
     def _handle_exception(self, error: Exception) -> None:
-        """API/network errors from workers become notifications; anything else is logged and ends the app
-        with a short message (Textual's own handler would print a traceback with local variables)."""
+        """API/network errors from workers become notifications; a lost session is said once
+        (`say_not_connected`: from a worker, an action or a handler, never a crash); anything else is logged
+        and ends the app with a short message (Textual's own handler would print a traceback with local
+        variables)."""
         from_worker = type(error).__name__ == "WorkerFailed"
         cause = unwrap(error)
+        if isinstance(cause, NotConnected):
+            self.say_not_connected()
+            return
         if from_worker and is_expected(cause):
             node = error_node()
             if lost_write(cause):  # "the server may have applied this": re-read what the screen shows

@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from labdeck.api.errors import LabdeckError
 from labdeck.api.request_log import RequestLog
 from labdeck.domain.capabilities import Capabilities
+from labdeck.domain.endpoints import Endpoint
 from labdeck.domain.features import Feature
 from labdeck.domain.job_tokens import JOB_TOKEN_AREAS, JOB_TOKEN_UNREACHABLE, NOT_WITH_JOB_TOKEN
 from labdeck.domain.redaction import redact
@@ -41,8 +42,8 @@ if TYPE_CHECKING:
     from labdeck.config.state import State
     from labdeck.tui.areas import Area, AreaRequest
     from labdeck.tui.jobs import Job, JobCentre
-    from labdeck.tui.session import Session
-    from labdeck.tui.type_ahead import TypeAhead
+    from labdeck.tui.session import Session, SignedInUser
+    from labdeck.tui.type_ahead import KeyRouter
     from labdeck.tui.widgets.status_bar import StatusInfo
 
 
@@ -83,6 +84,13 @@ class Policy:
             return NOT_WITH_JOB_TOKEN
         return self.capabilities.supports(feature)
 
+    def endpoint_reason(self, endpoint: Endpoint) -> str | None:
+        """Why a request to `endpoint` cannot be answered with this token (a CI job token authenticates only
+        where the catalogue says `job_token`; elsewhere GitLab ignores it), or None."""
+        if self.job_token and not endpoint.job_token:
+            return NOT_WITH_JOB_TOKEN
+        return None
+
     def area_reason(self, area_name: str) -> str | None:
         """Why a whole area cannot work here, or None."""
         if self.job_token and area_name not in JOB_TOKEN_AREAS:
@@ -103,7 +111,7 @@ class Context:
     shell: Shell | None = None
     session: Session | None = None
     read_only: bool = False
-    type_ahead: TypeAhead = field(default_factory=lambda: _type_ahead())
+    keys: KeyRouter = field(default_factory=lambda: _key_router())
 
     @property
     def services(self) -> Services:
@@ -111,6 +119,13 @@ class Context:
         if self.session is None:
             raise NotConnected()
         return self.session.services
+
+    async def user(self) -> SignedInUser:
+        """Who is signed in (asked of the instance once per session; `NotConnected` when none is)."""
+        session = self.session
+        if session is None:
+            raise NotConnected()
+        return session.user or await session.load_user()
 
     def now(self) -> datetime:
         """The one "now" of the console: the connected instance's time (its answers' `Date`), else `wall`."""
@@ -188,10 +203,10 @@ class Context:
             self.session.note_group(path)
 
 
-def _type_ahead() -> TypeAhead:
-    from labdeck.tui.type_ahead import TypeAhead
+def _key_router() -> KeyRouter:
+    from labdeck.tui.type_ahead import KeyRouter
 
-    return TypeAhead()
+    return KeyRouter()
 
 
 def _job_centre() -> JobCentre:

@@ -38,6 +38,16 @@ not the version below, or when one of these names has gone):
 - `Header` (`textual.widgets._header.HeaderTitle`, `Header._on_mount` replaced): Textual's header updates its
   title from a watcher that raises `NoMatches` when the title widget is already gone (a screen being removed
   while the title changes: a key storm crashed on it); this one skips a header without its title.
+- `install_handling_count()` (`MessagePump._dispatch_message` and `_flush_next_callbacks` wrapped, counting
+  on each node the messages and `call_next` callbacks it is handling now: Textual's own queue keeps no such
+  count), `pump_busy(node)` (that count, `_message_queue.values`, `_next_callbacks`, `_is_mounted`,
+  `_closing`/`_closed`) and `refresh_pending(screen)` (`Screen._callbacks`, the `call_after_refresh`
+  callbacks not yet run): whether a node still has work (a message waiting or being handled, a callback
+  due, not mounted yet), which the key router (`type_ahead.KeyRouter`) waits for before the next key.
+  Textual's messages that only schedule drawing (`textual.messages.Update`, `Layout`, `UpdateScroll`,
+  `Prompt`) are not work: a key's effects on what has focus and what is open do not wait for a repaint
+  (waiting for them cost a frame per key typed into a filter). `priority_keys(app)` (`Screen._binding_chain`,
+  `BindingsMap.key_to_bindings`): the keys the app runs before the focused widget sees them.
 - `notify_content(node, content)`: a notification of a `Content` (server text in it never read as markup);
   Textual's toast renders it as it is (`Content.from_markup` returns a `Content` unchanged), though
   `notify`'s hint says `str`.
@@ -45,10 +55,10 @@ not the version below, or when one of these names has gone):
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import Any, cast
 
-from textual import events
+from textual import events, messages
 from textual._context import active_app, active_message_pump
 from textual._xterm_parser import XTermParser
 from textual.app import App
@@ -58,6 +68,7 @@ from textual.content import Content
 from textual.dom import DOMNode, NoScreen
 from textual.keys import _character_to_key
 from textual.message import Message
+from textual.message_pump import MessagePump
 from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Header as TextualHeader
@@ -71,8 +82,8 @@ CHECKED_AGAINST = "8.2.8"  # the Textual release these were read in
 
 __all__ = ["CHECKED_AGAINST", "FooterKey", "Header", "PasteReader", "active_app", "active_message_pump",
            "bindings_for_key", "command_list_ready", "install_dismiss_guard", "install_field_key_fix",
-           "install_paste_fix",
-           "is_closing", "key_for_character", "notify_content", "screen_stacks", "stop_with_error"]
+           "install_handling_count", "install_paste_fix", "is_closing", "key_for_character", "notify_content",
+           "priority_keys", "pump_busy", "refresh_pending", "screen_stacks", "stop_with_error"]
 
 
 def bindings_for_key(node: DOMNode, key: str) -> list[Any]:
@@ -94,6 +105,64 @@ def screen_stacks(app: App[Any]) -> dict[str, list[Screen[Any]]]:
 def is_closing(node: DOMNode) -> bool:
     """Whether `node` is being removed or has been."""
     return any(getattr(node, flag, False) for flag in ("_pruning", "_closing", "_closed"))
+
+
+_HANDLING = "_labdeck_handling"  # the count `install_handling_count` keeps in a node's own attributes
+DRAWING = (messages.Update, messages.Layout, messages.UpdateScroll, messages.Prompt)  # not work (above)
+_original_dispatch = MessagePump._dispatch_message
+_original_flush = MessagePump._flush_next_callbacks
+
+
+async def _counted_dispatch(self: MessagePump, message: Message) -> None:
+    if isinstance(message, DRAWING):
+        await _original_dispatch(self, message)
+        return
+    counts = self.__dict__
+    counts[_HANDLING] = counts.get(_HANDLING, 0) + 1
+    try:
+        await _original_dispatch(self, message)
+    finally:
+        counts[_HANDLING] -= 1
+
+
+async def _counted_flush(self: MessagePump) -> None:
+    counts = self.__dict__
+    counts[_HANDLING] = counts.get(_HANDLING, 0) + 1
+    try:
+        await _original_flush(self)
+    finally:
+        counts[_HANDLING] -= 1
+
+
+def install_handling_count() -> None:
+    """Count, on each node, the messages and callbacks it is handling now (idempotent; see above)."""
+    if MessagePump._dispatch_message is not _counted_dispatch:
+        MessagePump._dispatch_message = _counted_dispatch  # type: ignore[method-assign]
+        MessagePump._flush_next_callbacks = _counted_flush  # type: ignore[method-assign]
+
+
+def pump_busy(node: MessagePump) -> bool:
+    """Whether `node` is handling a message or a callback, has one waiting (`call_next` included), or is
+    not mounted yet. A node being removed is never busy: nothing it still does can take a key."""
+    if node._closing or node._closed:
+        return False
+    if node.__dict__.get(_HANDLING, 0) > 0 or node._next_callbacks or not node._is_mounted:
+        return True
+    queued: Iterable[Message | None] = node._message_queue.values
+    return any(not isinstance(message, DRAWING) for message in queued)
+
+
+def priority_keys(app: App[Any]) -> set[str]:
+    """The keys with a priority binding where the focus is now (`Screen._binding_chain`): the app runs
+    them before the focused widget sees them (`:` jumps even from a path field)."""
+    return {key for _node, bindings in app.screen._binding_chain
+            for key, found in bindings.key_to_bindings.items() if any(b.priority for b in found)}
+
+
+def refresh_pending(screen: Screen[Any]) -> bool:
+    """Whether `screen` holds callbacks to run after its next refresh (`call_after_refresh`: a focus change's
+    follow-ups, a form's first field)."""
+    return bool(screen._callbacks)
 
 
 def command_list_ready(command_list: CommandList) -> bool:

@@ -1,92 +1,275 @@
-"""Type-ahead: keys typed while an area opens are kept, in order, and delivered to it once it can take them.
+"""The key router: every key goes where the operator sent it, in the order typed, however fast it comes.
 
-k9s users type ahead by habit: `:projects` enter `/api-gate`, or `:issues` enter `f label:bug` enter, in one
-burst. The jump prompt answers on enter (`PromptKeys`: the app reads the prompt's keys itself, in order); from
-that moment until the area it opens is on screen, every key is held here, then replayed one at
-a time, each after the screen has caught up with the one before (a `/` that opens a filter field must have
-moved the focus before the next letter arrives). Keys typed while the replay runs join the end of the queue,
-so nothing is reordered and nothing reaches a screen that is closing. A replayed key that answers the jump
-prompt again (`:users` enter `:projects` enter, typed in one burst) pauses the replay: the keys after it wait,
-still in order, for the area that second jump opens.
+Textual reads a key, hands it to whatever has the focus at that instant and reads the next key at once. A
+key whose effect is to move the focus (`/` shows a list's filter field, `f` the issues query, `a` `e` `c` `x`
+`t` open a form or a dialog, ctrl+s a confirmation, enter answers the jump prompt) therefore raced every key
+typed after it, and a fast terminal, a paste, a busy machine or a slow instance lost the race: `/api-gateway`
+typed in one burst on `:projects` opened "Archive project" (the `a` reached the table before the filter had
+the focus); `flabel:bug` became `bel:bug`; `:issues` typed after a confirmed save went into the field the
+save was started from.
+
+So the app lets one key in at a time, through one queue (`KeyRouter`, one per app, in its context):
+
+- Every key and paste the terminal sends joins the queue (`LabdeckApp.on_event` asks `takes` before
+  anything else sees the event), mouse events excepted.
+- The router lets the first key of the queue in (posts it back to the app, marked as its turn; the app then
+  handles it as Textual handles any key) only once the app is **settled**:
+  1. *quiet*: no message is waiting or being handled, and no `call_next` callback is due, in the app, in any
+     screen of the current stack or in any of their widgets, every one of them is mounted, and no
+     `call_after_refresh` callback waits on those screens (`textual_internals.pump_busy`,
+     `refresh_pending`; Textual's messages that only schedule drawing do not count: a key's effects on the
+     focus and on what is open never wait for a repaint). So the previous key's effects have all happened:
+     its binding's action ran, the focus it asked for was applied (and its field selected its text), the
+     screen it pushed is mounted, the dialog it dismissed is off the stack and its callback has run;
+  2. *ready*: the screen on top says it takes keys (`KeyTarget.ready_for_keys`: a form once its first field
+     has the focus, a full screen once it has drawn with its focus on something shown,
+     `screens/form_keys.FormKeys`);
+  3. nothing declared with `wait_for` is still running: a form sending its own write (`WriteForm`) keeps the
+     keys typed meanwhile until it has closed, so they reach the list it was opened from, in order (the
+     form focuses that list when it closes with a result: `writes.open_write_form`).
+- So the key that opened a field, a form or a dialog is followed by every key typed after it, in order,
+  into what it opened, once that is ready; nothing typed after it reaches the screen beneath. The jump
+  prompt is one case: its enter opens an area, and the keys after it wait until the area is mounted with
+  its focus set. Forms need no queue of their own: keys never reach a form before its first field has the
+  focus.
+- One exception keeps typing fast: characters (and pastes) typed into a text field that keeps the focus go
+  in together, a run at a time (`_next_turn`), and the next run follows as soon as the app has passed the
+  last one on (`_follows_in_field`): the field's own queue keeps them in order, and a character typed into
+  one of labdeck's fields moves no focus. A run stops before a key with a priority binding (`:` from a path
+  field opens the jump prompt: what follows waits for the prompt) and before any other key (enter, tab,
+  escape, editing keys), which waits for the settled app as above.
+- Waiting is bounded: a screen that is not ready (or a write still running) after `GIVE_UP` seconds gets
+  the keys anyway, and a key whose effects are still running after `QUIET_LIMIT` (a handler awaiting a
+  request) lets the next in; keys reaching an app whose screens are gone (closing) are dropped.
+
+What it costs: while a key is in turn, the router reads the app's state after every turn of the event loop
+(`SPINS` times), then every `POLL` seconds; a read stops at the first busy node, so a full walk of the
+widgets happens about once a key. `tests/bench/bench_key_router.py` measures the latency it adds to each
+character typed into a list's filter (200 characters in one burst, and typed at a steady pace): well under
+a millisecond a key.
 """
 
 from __future__ import annotations
 
+import asyncio
+import time
+import weakref
 from collections import deque
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from textual import events
 from textual.actions import parse
 from textual.binding import Binding
-from textual.widgets import Input
+from textual.widget import Widget
+from textual.widgets import Input, TextArea
 
-from labdeck.tui.textual_internals import key_for_character
+from labdeck.tui.textual_internals import priority_keys, pump_busy, refresh_pending
 
 if TYPE_CHECKING:
     from textual.app import App
+    from textual.screen import Screen
 
-MAX_HELD = 256  # a stuck opening must not keep a whole paste
-GIVE_UP = 10.0  # seconds: an area that has not opened by then gets the kept keys anyway
-_CONTROL_KEYS = {"\r": "enter", "\t": "tab"}
+TEXT_FIELDS = (Input, TextArea)
+MAX_HELD = 4096  # keys kept at most (a stuck app must not keep a whole flood)
+MAX_RUN = 64  # characters let in together into a text field
+GIVE_UP = 10.0  # seconds: a screen not ready by then (or a write still running) gets the keys anyway
+QUIET_LIMIT = 5.0  # seconds: a key whose effects still run by then (a handler awaiting) lets the next in
+SPINS = 12  # reads of the app's state one event-loop turn apart, before waiting `POLL` between reads
+POLL = 0.002
 
 
-class TypeAhead:
-    """The app's queue of held keys (one per app, in its context)."""
+@runtime_checkable
+class KeyTarget(Protocol):
+    """A screen that says when it can take keys (`FormKeys`: once its first field has the focus)."""
 
-    def __init__(self) -> None:
-        self.holding = False
-        self._keys: deque[tuple[str, str | None]] = deque()
-        self._replayed: set[int] = set()
-        self._delivering = False
+    def ready_for_keys(self) -> bool: ...
 
-    def hold(self, app: App[Any] | None = None) -> None:
-        """From now on keys are kept, until `deliver`; with `app`, delivered after `GIVE_UP` seconds at the
-        latest, so keys are never kept for good if the area never says it opened."""
-        if app is not None and (not self.holding or self._delivering):
-            app.set_timer(GIVE_UP, lambda: self.deliver(app) if self.holding else None)
-        self._delivering = False  # a jump answered by a replayed key: the rest waits for its area
-        self.holding = True
 
-    def add(self, key: str, character: str | None) -> None:
-        if len(self._keys) < MAX_HELD:
-            self._keys.append((key, character))
+def _finished(opening: Any) -> bool:
+    """Whether a worker or an asyncio future/task declared with `wait_for` is over."""
+    finished = getattr(opening, "is_finished", None)
+    if isinstance(finished, bool):
+        return finished
+    done = getattr(opening, "done", None)
+    return bool(done()) if callable(done) else True
 
-    def add_text(self, text: str) -> None:
-        """Characters a prompt had kept for itself, after its answer (enter kept as `\r`)."""
-        for character in text:
-            self.add(_CONTROL_KEYS.get(character) or key_for_character(character), character)
 
-    def takes(self, event: events.Event) -> bool:
-        """Asked by the app for every event: True when `event` is a key to keep now (replays pass)."""
-        if not isinstance(event, events.Key) or event.is_forwarded:
-            return False  # a key the screen did not take, bubbling back to the app: not typed again
-        if id(event) in self._replayed:
-            self._replayed.discard(id(event))
+def _typed(event: events.Key | events.Paste) -> bool:
+    """A character or a paste: what a text field takes as text, in its own `on_key`/`on_paste`."""
+    return isinstance(event, events.Paste) or bool(event.is_printable and event.character)
+
+
+def _alive(app: App[Any]) -> bool:
+    try:
+        return app.is_running and bool(app.screen_stack)
+    except Exception:  # the app is closing: its modes are going
+        return False
+
+
+class KeyRouter:
+    """The app's one queue of keys (see the module docstring)."""
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+        self.enabled = True  # off: keys go straight to Textual, as without the router (the benchmark)
+        self.reads = 0  # how many times the app's state was read (the benchmark reports it)
+        self._clock = clock
+        self._queue: deque[events.Key | events.Paste] = deque()
+        self._released: deque[events.Key | events.Paste] = deque()  # let in, not yet at the app's handler
+        self._turn: events.Key | events.Paste | None = None  # the last let in, until its effects happened
+        self._field: Widget | None = None  # the text field that had the focus when it reached the app
+        self._openings: list[Any] = []
+        self._given_up: weakref.WeakSet[Screen[Any]] = weakref.WeakSet()
+        self._task: asyncio.Task[None] | None = None
+
+    @property
+    def idle(self) -> bool:
+        """No key waits and none is in turn (its effects have happened)."""
+        return not self._queue and self._turn is None
+
+    @property
+    def waiting(self) -> int:
+        """How many keys wait for their turn."""
+        return len(self._queue)
+
+    def takes(self, app: App[Any], event: events.Event) -> bool:
+        """Asked by the app for every event: True when `event` is a key or paste the router keeps for its
+        turn; False lets it through (a key whose turn it is, a key bubbling back, anything else)."""
+        if not self.enabled or not isinstance(event, events.Key | events.Paste) or event.is_forwarded:
             return False
-        if not self.holding:
+        if self._released and event is self._released[0]:
+            self._released.popleft()
+            self._field = app.focused if isinstance(app.focused, TEXT_FIELDS) else None
             return False
-        self.add(event.key, event.character)
+        if len(self._queue) < MAX_HELD:
+            self._queue.append(event)
+        if self._task is None or self._task.done():
+            self._task = asyncio.get_running_loop().create_task(self._run(app))
         return True
 
-    def deliver(self, app: App[Any]) -> None:
-        """Replay the kept keys to whatever is on screen now, one per refresh; then stop holding."""
-        if self._delivering:
-            return
-        self._delivering = True
-        self._next(app)
+    def wait_for(self, opening: Any) -> None:
+        """Keep the keys typed from now on until `opening` (a `Worker`, an asyncio task or future) is over:
+        a form that waits for data before its fields exist, a form sending its write."""
+        self._openings = [o for o in self._openings if not _finished(o)]
+        self._openings.append(opening)
 
-    def _next(self, app: App[Any]) -> None:
-        if not self._delivering:
-            return  # paused by a new `hold`
-        if not self._keys:
-            self.holding = False
-            self._delivering = False
-            return
-        key, character = self._keys.popleft()
-        event = events.Key(key, character)
-        self._replayed.add(id(event))
-        app.post_message(event)
-        app.call_after_refresh(self._next, app)
+    def stop(self) -> None:
+        """The app is closing: drop the kept keys."""
+        self._queue.clear()
+        self._released.clear()
+        self._turn = None
+        if self._task is not None:
+            self._task.cancel()
+
+    # -- the turns ------------------------------------------------------------------------------------
+    async def _run(self, app: App[Any]) -> None:
+        try:
+            while self._queue or self._turn is not None:
+                await self._until_settled(app)
+                self._turn = None
+                if not _alive(app):
+                    self._queue.clear()
+                    break
+                if not self._queue:
+                    break
+                for event in self._next_turn(app):
+                    self._turn = event
+                    self._released.append(event)
+                    if not app.post_message(event):  # the app is closing
+                        self.stop()
+                        break
+        except asyncio.CancelledError:
+            raise
+        except Exception as error:  # a bug here must not swallow every key from now on
+            self._queue.clear()
+            self._released.clear()
+            self._turn = None
+            app._handle_exception(error)
+
+    def _next_turn(self, app: App[Any]) -> list[events.Key | events.Paste]:
+        """The next key; with a text field focused, the whole run of characters typed next (none of them a
+        key with a priority binding, which the app runs before the field sees it: `:` from a path field)."""
+        turn = [self._queue.popleft()]
+        if not isinstance(app.focused, TEXT_FIELDS) or not _typed(turn[0]):
+            return turn
+        priority = priority_keys(app)
+        if isinstance(turn[0], events.Key) and turn[0].key in priority:
+            return turn
+        while self._queue and len(turn) < MAX_RUN and _typed(self._queue[0]):
+            following = self._queue[0]
+            if isinstance(following, events.Key) and following.key in priority:
+                break
+            turn.append(self._queue.popleft())
+        return turn
+
+    async def _until_settled(self, app: App[Any]) -> None:
+        started = self._clock()
+        reads = 0
+        while _alive(app):
+            if self._follows_in_field(app):
+                return
+            ready = self._ready(app)
+            if ready and self._quiet(app):
+                return
+            waited = self._clock() - started
+            if not ready and waited >= GIVE_UP:
+                self._give_up(app)
+                return
+            if ready and waited >= QUIET_LIMIT:
+                self._released.clear()  # a key let in that never reached the app holds nothing up
+                return
+            reads += 1
+            await asyncio.sleep(0 if reads <= SPINS else POLL)
+
+    def _follows_in_field(self, app: App[Any]) -> bool:
+        """Characters typed into a text field that keeps the focus, followed by more characters: those may
+        follow as soon as the app has passed the first ones on (the field's own queue keeps them in order,
+        and a character typed into one of labdeck's fields moves no focus), so typing into a filter does
+        not wait for the list to filter and draw between letters. Anything else waits (editing keys too:
+        the field runs them as bindings, once they have come back up to the app)."""
+        previous, field = self._turn, self._field
+        if previous is None or field is None or self._released or not self._queue or self._openings:
+            return False
+        if not (_typed(previous) and _typed(self._queue[0])):
+            return False
+        return app.focused is field and field.screen is app.screen and not pump_busy(app)
+
+    def _give_up(self, app: App[Any]) -> None:
+        """Waited `GIVE_UP` seconds for a screen or a write: keys go to the screen as it is."""
+        self._openings.clear()
+        self._released.clear()
+        try:
+            self._given_up.add(app.screen)
+        except Exception:  # no screen: nothing to remember
+            pass
+
+    def _ready(self, app: App[Any]) -> bool:
+        """The screen on top takes keys and nothing declared with `wait_for` still runs."""
+        if self._openings:
+            self._openings = [o for o in self._openings if not _finished(o)]
+            if self._openings:
+                return False
+        screen = app.screen
+        if screen in self._given_up:
+            return True
+        if not screen.is_mounted:
+            return False
+        return not isinstance(screen, KeyTarget) or screen.ready_for_keys()
+
+    def _quiet(self, app: App[Any]) -> bool:
+        """Nothing left to do from the keys so far (see the module docstring), the likeliest busy first."""
+        self.reads += 1
+        if self._released:
+            return False  # a key let in has not even reached the app's handler
+        stack = app.screen_stack
+        focused = app.focused
+        path = focused.ancestors_with_self if focused is not None else []
+        if pump_busy(app) or any(pump_busy(node) for node in path):
+            return False
+        for screen in stack:
+            if pump_busy(screen) or refresh_pending(screen):
+                return False
+        return not any(pump_busy(node) for screen in stack for node in screen.walk_children())
 
 
 class PromptKeys:

@@ -1,6 +1,6 @@
 """Models of the per-project resources of GitLab's API docs: wiki pages and attachment results,
-repository tags (with their commit and release), Pages domains (with their certificate and its expiry),
-and error tracking settings."""
+repository tags (with their commit and release) and branches, Pages domains (with their certificate and its
+expiry), and error tracking settings."""
 
 from __future__ import annotations
 
@@ -75,6 +75,20 @@ class RepositoryTag(ApiModel):
     @property
     def updated(self) -> datetime | None:
         return self.commit.committed_date or self.commit.created_at if self.commit else None
+
+
+class Branch(ApiModel):
+    """GitLab's `Branch` entity (`lib/api/entities/branch.rb`): flags of the project's and the caller's."""
+
+    name: str
+    merged: bool = False  # into the default branch
+    protected: bool = False
+    default: bool = False
+    developers_can_push: bool = False
+    developers_can_merge: bool = False
+    can_push: bool = False  # the caller may push to it
+    web_url: str | None = None
+    commit: TagCommit | None = None
 
 
 class PagesCertificate(ApiModel):

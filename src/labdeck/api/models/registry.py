@@ -66,6 +66,7 @@ class RegistryRepository(ApiModel):
     status: str | None = None
     tags_count: int | None = None
     tags: list[RegistryTag] | None = None
+    size: int | None = None  # `size=true` of one repository: GitLab's deduplicated size, where it has one
 
     @property
     def display_name(self) -> str:

@@ -142,12 +142,18 @@ _BY_DIGEST: dict[int, tuple[tuple[int, ...], dict[str, Tag]]] = {}
 
 def tag_by_reference(repo: Repository, reference: str) -> Tag | None:
     """The tag named `reference`, else a tag whose manifest has that digest (a registry's manifest
-    reference is a tag or a digest); the digest index is built once per state of the tags."""
+    reference is a tag or a digest); the digest index is built once per state of the tags. A tag the index
+    finds is checked to be the repository's still (one look-up); only a miss compares the whole state, so
+    reading 13,000 manifests of a 15,000-tag repository does not compare 15,000 tags 13,000 times."""
     found = repo.tags.get(reference)
     if found is not None or not reference.startswith("sha256:"):
         return found
-    objects = tuple(map(id, repo.tags.values()))
     index = _BY_DIGEST.get(repo.id)
+    if index is not None:
+        hit = index[1].get(reference)
+        if hit is not None and repo.tags.get(hit.name) is hit:
+            return hit
+    objects = tuple(map(id, repo.tags.values()))
     if index is None or index[0] != objects:
         index = (objects, {})
         for tag in sorted_tags(repo):  # kept alive by `sorted_tags`' cache: an id is never reused
@@ -190,7 +196,8 @@ def repository_json(ctx: Ctx, repo: Repository, *, single: bool = False) -> dict
         api = f"{ctx.base}/api/v4/projects/{repo.project_id}"
         out["delete_api_path"] = f"{api}/registry/repositories/{repo.id}"
     if single and ctx.params.bool("size", False):  # deduplicated: the unique blobs (`domain.registry_sizes`)
-        out["size"] = repository_size(repo)
+        # where the registry has no metadata database GitLab exposes the key all the same, as null
+        out["size"] = repository_size(repo) if ctx.options.registry_sizes else None
     return out
 
 

@@ -1,9 +1,10 @@
 """A small commit history per project, so repository tags point at real commits.
 
 Every project gets, on first use, a linear history of a few commits on its default branch (plus a
-`develop` branch one commit ahead) and a few release tags, all derived from the project id alone: nothing
-is built at start, so the `large` scale costs nothing here, and the same project always has the same
-history. Records live in `store.areas["repository_tags"]` (`RepoData`).
+`develop` branch one commit ahead and a `feature/health-endpoint` branch merged into it) and a few release
+tags, all derived from the project id alone: nothing is built at start, so the `large` scale costs nothing
+here, and the same project always has the same history. Records live in `store.areas["repository_tags"]`
+(`RepoData`).
 """
 
 from __future__ import annotations
@@ -111,6 +112,7 @@ def build_history(project: Project) -> ProjectRepository:
         ids.append(cid)
     repo.branches[project.default_branch] = ids[-2]
     repo.branches["develop"] = ids[-1]
+    repo.branches["feature/health-endpoint"] = ids[1]  # merged: an ancestor of the default branch's head
     repo.tags["v0.1.0"] = RepoTag("v0.1.0", ids[1])
     repo.tags["v0.2.0"] = RepoTag("v0.2.0", ids[2], message="Release v0.2.0", protected=True,
                                   release_description="First public release",

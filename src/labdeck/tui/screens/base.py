@@ -1,29 +1,26 @@
 """The base of labdeck's full screens: header, body, status bar and footer; read-only mode through
 `check_action` (actions listed in `MUTATING_ACTIONS` are hidden and disabled); the data-age clock.
 `ScopedScreen` adds the project or group path prompt of the screens about one path; `StatusTableScreen` is
-one table under a status line that also shows refusals; `FormDialog` is the modal form that checks its
-fields before it closes.
+one table under a status line that also shows refusals. The form that writes is the kit's
+(`kit/forms.FormDialog`).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import cache
-from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
-from textual.screen import ModalScreen, Screen
+from textual.screen import Screen
 from textual.widget import Widget
-from textual.widgets import Button, Checkbox, Input, Select, Static
+from textual.widgets import Checkbox, Input, Select, Static
 
-from labdeck.tui.context import Context, context_of
 from labdeck.tui.keymap import bindings_of
+from labdeck.tui.kit.pane_policy import PanePolicy
 from labdeck.tui.links import copy_text, open_link, reference_of, web_url_of
-from labdeck.tui.pane_policy import PanePolicy
-from labdeck.tui.screens.confirm import Cancellable, DraftGuard
 from labdeck.tui.screens.form_keys import FormKeys, is_typing
 from labdeck.tui.textual_internals import Header
 from labdeck.tui.widgets.footer import TYPING, LabdeckFooter
@@ -31,13 +28,11 @@ from labdeck.tui.widgets.resource_table import ResourceTable
 from labdeck.tui.widgets.resource_view import ResourceView
 from labdeck.tui.widgets.status_bar import StatusBar
 from labdeck.tui.workers import cancel_if_gone
-from labdeck.tui.writes import WriteForm
 
 if TYPE_CHECKING:
     from labdeck.tui.areas import AreaRequest
     from labdeck.tui.watch import Watcher
 
-T = TypeVar("T")
 
 
 @cache
@@ -51,6 +46,11 @@ def letter_actions(screen_class: type[Any]) -> frozenset[str]:
                      if all(len(key) == 1 or key in PRINTABLE_KEY_NAMES for key in found))
 
 
+def shown(widget: Widget) -> bool:
+    """Whether `widget` and every container around it are displayed."""
+    return all(node.display for node in widget.ancestors_with_self if isinstance(node, Widget))
+
+
 PRINTABLE_KEY_NAMES = frozenset({"colon", "question_mark", "left_square_bracket", "right_square_bracket",
                                  "slash", "plus", "minus", "space", "full_stop", "comma"})
 
@@ -62,7 +62,7 @@ class LabdeckScreen(PanePolicy, FormKeys, Screen[None]):
 
     IS_DIALOG = False
     AREA: ClassVar[str | None] = None
-    # MUTATING_ACTIONS, FEATURE_ACTIONS, ROW_ACTIONS: the pane policy (`tui.pane_policy`), as every tab has
+    # MUTATING_ACTIONS, FEATURE_ACTIONS, ROW_ACTIONS: the pane policy (`kit/pane_policy.py`), as every tab has
     # The footer, per pane (the id of the focused widget or of one of its parents; "" for the rest): the
     # actions it shows, most useful first (`widgets.footer`); the rest are in `?`.
     FOOTER_PANES: ClassVar[dict[str, tuple[str, ...]]] = {}
@@ -81,11 +81,6 @@ class LabdeckScreen(PanePolicy, FormKeys, Screen[None]):
         super().__init__(name=name, id=id, classes=classes)
         self.data_loaded_at: float | None = None
         self.watcher: Watcher | None = None
-
-    @property
-    def ctx(self) -> Context:
-        """The console's typed context: session and services, policy, jobs, clock, navigation."""
-        return context_of(self)
 
     def compose(self) -> ComposeResult:
         yield Header(icon="◆")  # (`textual_internals.Header`: Textual's, safe while it is removed)
@@ -136,6 +131,17 @@ class LabdeckScreen(PanePolicy, FormKeys, Screen[None]):
             if order is not None:
                 return order
         return panes.get("") if panes else None
+
+    def focus_on_open(self) -> None:
+        """Drawn for the first time: a screen whose focus went nowhere, or to a widget not shown (Textual's
+        auto focus can pick a list's hidden filter field), focuses its first shown list instead, so its
+        footer shows the list's keys and the keys typed next reach the list."""
+        focused = self.focused
+        if focused is not None and shown(focused):
+            return
+        tables = [table for table in self.query(ResourceTable) if table.focusable and shown(table)]
+        if tables:
+            tables[0].focus()
 
     def leave_field(self) -> bool:
         """Escape in a field (text, a choice, a switch) hands focus back to the screen's table (True), before
@@ -310,79 +316,3 @@ class StatusTableScreen(LabdeckScreen):
         """A refusal (already described, literal text): in red in the status line and as a notification."""
         self.show_status(text, "red")
         self.notify(text, severity="error", markup=False)
-
-
-@dataclass(frozen=True)
-class Problem:
-    """What is wrong with a form's input (a type of its own, so a form whose result is a string works)."""
-
-    message: str
-
-
-class FormDialog(WriteForm, FormKeys, DraftGuard, Cancellable[T | None], ModalScreen[T | None]):
-    """The one form of labdeck: every dialog that writes derives from it. Its submit button (id `SUBMIT`)
-    closes it with `value()`, unless that is a `Problem`, which is shown (`show_problem`: in the `Static`
-    whose id is `ERROR`); any other button and `action_cancel` cancel it (`Cancellable.cancel`: closed
-    with None, and "<its title>: cancelled" said when it was opened to write), after asking "Discard your
-    changes?" when it holds text typed and not sent (`DraftGuard`: a comment, a description). When the
-    opener sets `write_with` (`open_write_form`), the form sends the write itself and stays open, with what
-    was typed, until it is done, verified after a lost answer. The groups' declarative forms (`FormScreen`:
-    fields and a validator) and the project dialogs (`SubmitDialog`: `collect()`) are kinds of it."""
-
-    SUBMIT: ClassVar[str] = ""
-    ERROR: ClassVar[str] = ""
-
-    def value(self) -> T | Problem:
-        """The form's result, or what is wrong with it."""
-        raise NotImplementedError
-
-    def show_problem(self, problem: Problem) -> None:
-        self.query_one(f"#{self.ERROR}", Static).update(problem.message)
-
-    def submit(self) -> bool:
-        """Check the input; send it (or close with it) when it is fine, else say what is wrong. True if
-        it went."""
-        result = self.value()
-        if isinstance(result, Problem):
-            self.show_problem(result)
-            return False
-        if self.nothing_to_send(result):
-            self.dismiss(result)
-            return False
-        self.submit_value(result)
-        return True
-
-    def nothing_to_send(self, result: T) -> bool:
-        """Whether `result` asks for no write at all (an edit that changed nothing): the form just closes."""
-        return False
-
-    def on_button_pressed(self, event: Button.Pressed) -> None:
-        event.stop()
-        if event.button.id != self.SUBMIT:
-            self.action_cancel()
-            return
-        self.submit()
-
-    def action_cancel(self) -> None:
-        self.close_keeping_drafts(self.cancel)
-
-    def cancel_subject(self) -> str | None:
-        """A form opened to write (`open_write_form`) says it was cancelled; a form that only gathers a
-        value says so when its class does (`SAYS_CANCELLED`: a bulk action's prompt)."""
-        if self.write_with is None and not type(self).__dict__.get("SAYS_CANCELLED", False):
-            return None
-        return super().cancel_subject()
-
-    def set_focus(self, widget: Widget | None, scroll_visible: bool = True,
-                  from_app_focus: bool = False) -> None:
-        """Textual's, but a field focused before the form is laid out (its first field, as it opens) is not
-        centred: the form opens at its top with its title in view, scrolled only as far as shows the field."""
-        if widget is not None and scroll_visible and not widget.region:
-            super().set_focus(widget, False, from_app_focus)
-            self.call_after_refresh(self._show_focused, widget)
-            return
-        super().set_focus(widget, scroll_visible, from_app_focus)
-
-    def _show_focused(self, widget: Widget) -> None:
-        if self.focused is widget and not self.can_view_entire(widget):
-            widget.scroll_visible(animate=False)

@@ -185,6 +185,14 @@ class ResourceTable(ScrollView, can_focus=True):
         """The rows after filter and sort, in display order."""
         return self.model.visible_rows
 
+    def rows_on_screen(self) -> list[Any]:
+        """The rows drawn now (after filter and sort), top to bottom: what a column read on demand reads
+        (the registry's sizes)."""
+        if not self.is_mounted:
+            return []
+        model, top = self.model, max(round(self.scroll_y), 0)
+        return [model.visible_row(i) for i in range(top, min(top + self._rows_height(), model.visible_count))]
+
     @property
     def cursor_row(self) -> Any | None:
         return self.model.cursor_row
@@ -320,9 +328,13 @@ class ResourceTable(ScrollView, can_focus=True):
         self._pacer.rows_loaded(self.model.loaded_count, replaced=replaced)
 
     def replace_row(self, row: Any) -> bool:
+        """Put `row` in place of the row of its key. The view stays where it is unless the cursor moved (a
+        sorted column's order changed): a row read again while the operator scrolls away from the cursor
+        (a size read for the rows on screen) must not bring the view back to it."""
+        cursor = self.model.cursor
         found = self.model.replace_row(row)
         if found:
-            self._changed()
+            self._changed(scroll=self.model.cursor != cursor)
             if self._saved is not None and self._saved.key == self.model.key_of(row):
                 self._cursor_to_saved()  # the edited row read again, in place
         return found
@@ -402,11 +414,12 @@ class ResourceTable(ScrollView, can_focus=True):
         elif cursor >= top + height:
             self.scroll_to(y=cursor - height + 1, animate=False, force=True)
 
-    def _changed(self) -> None:
+    def _changed(self, *, scroll: bool = True) -> None:
         self.lines.forget()
         if self.is_mounted:
             self._update_virtual_size()
-            self._scroll_to_cursor()
+            if scroll:
+                self._scroll_to_cursor()
             self.refresh()
         self._after_cursor_move()
         self.post_message(self.StateChanged(self))

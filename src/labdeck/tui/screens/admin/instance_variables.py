@@ -1,8 +1,8 @@
-"""`:variables` (administrators): the instance's CI/CD variables (`/admin/ci/variables`): the variables pane
-(`panes/variables.py`) of the instance (`owner.INSTANCE`): `a` adds and `e` edits through the variables
-form (key rules, values of at most 10,000 characters, masking rules), `x` deletes after the key is typed,
-`m` reveals a masked value, `y` copies a value (the notification never shows it). A refusal by the server
-(403 for a non-administrator, the instance variable limit, ...) is shown with its status and message,
+"""`:variables` (administrators): the instance's CI/CD variables (`/admin/ci/variables`): the kit's variables
+pane (`kit/variables_pane.py`) over the instance (`kit/owner.INSTANCE`): `a` adds and `e` edits through the
+variables form (key rules, values of at most 10,000 characters, masking rules), `x` deletes after the key is
+typed, `m` reveals a masked value, `y` copies a value (the notification never shows it). A refusal by the
+server (403 for a non-administrator, the instance variable limit, ...) is shown with its status and message,
 never a crash.
 """
 
@@ -11,10 +11,10 @@ from __future__ import annotations
 from textual.app import ComposeResult
 
 from labdeck.tui.areas import AreaRequest
+from labdeck.tui.kit.owner import INSTANCE
+from labdeck.tui.kit.tabs import TabSpec
+from labdeck.tui.kit.variables_pane import VariablesPane
 from labdeck.tui.screens.base import LabdeckScreen
-from labdeck.tui.screens.groups.tabs import TabSpec
-from labdeck.tui.screens.owner import INSTANCE
-from labdeck.tui.screens.panes.variables import VariablesPane
 from labdeck.tui.widgets.resource_table import ResourceTable
 
 

@@ -63,14 +63,12 @@ class PagesAdminScreen(StatusTableScreen):
 
     @work(exclusive=True, group="pages-admin")
     async def load(self, refresh: bool = False) -> None:
-        session = self.ctx.session
-        if session is None:
-            return
+        services = self.ctx.services
         try:
-            domains = await session.services.read(bindings.ALL_PAGES_DOMAINS, refresh=refresh)
+            domains = await services.read(bindings.ALL_PAGES_DOMAINS, refresh=refresh)
             ids = {d.project_id for d in domains if d.project_id is not None} - set(self.projects)
             if ids:
-                self.projects.update(await session.services.projects.projects_by_id(ids))
+                self.projects.update(await services.projects.projects_by_id(ids))
         except LabdeckError as error:
             self.show_refusal(describe_error(error))
             return

@@ -23,9 +23,8 @@ from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.widgets import Input, Select, Static
 
-from labdeck.api.deploy_board import BoardRead, DeployBoardService
+from labdeck.api.deploy_board import BoardRead
 from labdeck.api.errors import ApiError, LabdeckError
-from labdeck.api.groups import GroupsService
 from labdeck.domain.deploy_board import (
     BoardRow,
     age_text,
@@ -192,10 +191,7 @@ class DeployBoardScreen(LabdeckScreen):
     # -- loading --------------------------------------------------------------------------------------
     @work(exclusive=True, group="deployments-board")
     async def load(self, refresh: bool = False) -> None:
-        session = self.ctx.session
-        if session is None:
-            return
-        service = DeployBoardService(session.client)
+        service = self.ctx.services.deploy_board
         arrived: list[BoardRow] = []
         painted = [0.0]
         incremental = not self.table.rows  # a refresh replaces the rows once (watch mode compares them)
@@ -292,15 +288,14 @@ async def open_group_board(screen: LabdeckScreen, path: str) -> bool:
     """When `path` names a group (it was not a project), open its board over `screen`; False otherwise. A
     board of `path` already over `screen` is kept (it re-reads itself): re-reading the deployments screen
     (`r`, an undo elsewhere) never stacks a second board."""
-    session = screen.ctx.session
-    if session is None or not path:
+    if not path:
         return False
     stack = next((s for s in screen_stacks(screen.app).values() if screen in s), [screen])
     if any(isinstance(above, DeployBoardScreen) and above.group == path
            for above in stack[stack.index(screen) + 1:]):
         return True
     try:
-        await GroupsService(session.client).get_group(path)
+        await screen.ctx.services.groups.get_group(path)
     except ApiError:
         return False
     screen.app.push_screen(DeployBoardScreen(path))

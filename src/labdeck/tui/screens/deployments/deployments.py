@@ -32,7 +32,7 @@ from labdeck.domain.deployments import LISTABLE_STATUSES, EnvironmentSummary, su
 from labdeck.domain.features import PROTECTED_ENVIRONMENTS
 from labdeck.tui.areas import AreaRequest
 from labdeck.tui.clock import Today, today_of
-from labdeck.tui.screens.base import LabdeckScreen, ScopedScreen
+from labdeck.tui.screens.base import ScopedScreen
 from labdeck.tui.screens.deployments.dialogs import (
     CreateDeploymentDialog,
     DeploymentDetailScreen,
@@ -55,11 +55,6 @@ TIMELINE_DAYS = 90
 CLOCK_SKEW = timedelta(minutes=10)
 SORTS: list[tuple[str, str]] = [("Newest first", "id:desc"), ("Oldest first", "id:asc"),
                                 ("Recently updated", "updated_at:desc"), ("Ref", "ref:asc")]
-
-
-def deployments_service(screen: LabdeckScreen) -> DeploymentsService | None:
-    session = screen.ctx.session
-    return session.services.deployments if session is not None else None
 
 
 def _stamp(value: datetime | None) -> str:
@@ -184,9 +179,9 @@ class DeploymentsScreen(ScopedScreen):
     @work(exclusive=True, group="deployments-all")
     async def load_all(self, refresh: bool = False) -> None:
         """The whole history (timeline, environment choices), then the filtered table."""
-        service = deployments_service(self)
-        if service is None or not self.scope:
+        if not self.scope:
             return
+        service = self.ctx.services.deployments
         self.table.loading_more = True
         try:
             self.history = await service.deployments(self.scope, refresh=refresh)
@@ -210,9 +205,8 @@ class DeploymentsScreen(ScopedScreen):
     @work(exclusive=True, group="deployments-table")
     async def load_table(self, refresh: bool = False, to_top: bool = False) -> None:
         """The table for the current filters (a filter or sort change puts the cursor on the first row)."""
-        service = deployments_service(self)
-        if service is not None and self.scope:
-            await self._fill_table(service, refresh)
+        if self.scope:
+            await self._fill_table(self.ctx.services.deployments, refresh)
             if to_top and self.table.rows:
                 self.table.move_cursor(0)
 
@@ -263,12 +257,9 @@ class DeploymentsScreen(ScopedScreen):
             self.open_detail(event.row)
 
     def open_detail(self, deployment: Deployment) -> None:
-        service = deployments_service(self)
-        if service is None:
-            return
-        scope = self.scope
+        ctx, scope = self.ctx, self.scope  # the services are read when the detail reads, in its worker
         self.app.push_screen(DeploymentDetailScreen(
-            deployment, lambda: service.merge_requests(scope, deployment.id)))
+            deployment, lambda: ctx.services.deployments.merge_requests(scope, deployment.id)))
 
     def action_set_status(self) -> None:
         deployment = self.table.cursor_row
@@ -279,9 +270,7 @@ class DeploymentsScreen(ScopedScreen):
                         severity="warning", markup=False)
             return
 
-        service, scope = deployments_service(self), self.scope
-        if service is None:
-            return
+        service, scope = self.ctx.services.deployments, self.scope
 
         async def is_set(status: str) -> bool:  # after a lost answer: read the deployment again
             return (await service.deployment(scope, deployment.id)).status == status
@@ -303,9 +292,7 @@ class DeploymentsScreen(ScopedScreen):
         if not self.scope:
             return
 
-        service, scope = deployments_service(self), self.scope
-        if service is None:
-            return
+        service, scope = self.ctx.services.deployments, self.scope
 
         seen: dict[str, Any] = {}  # the environment's recent deployments just before sending
 

@@ -21,7 +21,7 @@ from textual.widgets.option_list import Option
 
 from labdeck.api.models.deployments import Deployment, ShippedMergeRequest
 from labdeck.domain.deployments import SETTABLE_STATUSES, allowed_transitions, sha_problem
-from labdeck.tui.screens.base import FormDialog, Problem
+from labdeck.tui.kit.forms import FormDialog, Problem
 
 STATUS_STYLES: dict[str, str] = {"success": "green", "failed": "red", "canceled": "bright_black",
                                  "running": "cyan", "created": "yellow", "blocked": "magenta",

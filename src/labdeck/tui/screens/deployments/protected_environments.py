@@ -37,7 +37,8 @@ from labdeck.domain.features import PROTECTED_ENVIRONMENTS
 from labdeck.domain.replacements import replaced_text
 from labdeck.tui.capabilities import refused
 from labdeck.tui.context import context_of
-from labdeck.tui.screens.base import FormDialog, LabdeckScreen, Problem
+from labdeck.tui.kit.forms import FormDialog, Problem
+from labdeck.tui.screens.base import LabdeckScreen
 from labdeck.tui.screens.confirm import ConfirmScreen
 from labdeck.tui.widgets.footer import LIST_KEYS
 from labdeck.tui.widgets.resource_table import ResourceTable
@@ -260,11 +261,6 @@ class ProtectedEnvironmentsScreen(LabdeckScreen):
     def table(self) -> ResourceTable:
         return self.query_one("#protected-view", ResourceView).table
 
-    @property
-    def service(self) -> DeploymentsService | None:
-        session = self.ctx.session
-        return session.services.deployments if session is not None else None
-
     def on_mount(self) -> None:
         self.table.focus()
         self.load()
@@ -274,9 +270,7 @@ class ProtectedEnvironmentsScreen(LabdeckScreen):
 
     @work(exclusive=True, group="protected-environments")
     async def load(self, refresh: bool = False) -> None:
-        service = self.service
-        if service is None:
-            return
+        service = self.ctx.services.deployments
         try:
             protected = await service.protected_environments(self.project, refresh=refresh)
         except ApiError as error:  # an EE instance without Premium refuses with 403 or 404
@@ -294,9 +288,7 @@ class ProtectedEnvironmentsScreen(LabdeckScreen):
     def action_add_rule(self) -> None:
         """The rule form sends the rule itself; after a lost answer it re-reads the environment's
         protection: is the rule there?"""
-        row, service = self.table.cursor_row, self.service
-        if service is None:
-            return
+        row, service = self.table.cursor_row, self.ctx.services.deployments
         current = row.environment if isinstance(row, RuleRow) else ""
         project = self.project
 
@@ -377,11 +369,8 @@ class ProtectedEnvironmentsScreen(LabdeckScreen):
 
     @work(group="protected-mutation")
     async def protect_again(self, error: LeftUnprotected) -> None:
-        service = self.service
-        if service is None:
-            return
         try:
-            await service.protect(self.project, error.environment, error.rules)
+            await self.ctx.services.deployments.protect(self.project, error.environment, error.rules)
         except LabdeckError as again:
             self.left_unprotected(LeftUnprotected(error.environment, error.rules, again))
         else:
@@ -389,13 +378,14 @@ class ProtectedEnvironmentsScreen(LabdeckScreen):
         self.load(refresh=True)
 
     def action_remove_rule(self) -> None:
-        row, service = self.table.cursor_row, self.service
+        row = self.table.cursor_row
         if not isinstance(row, RuleRow):
             return
+        service = self.ctx.services.deployments
         rules = [r for r in self.table.rows if r.environment == row.environment]
         last = len(rules) == 1
         more = " It is the last rule: the environment will no longer be protected." if last else ""
-        if not last and service is not None and not service.rules_in_place():
+        if not last and not service.rules_in_place():
             more = f" {two_step_risk(row.environment)}."
         message = Content.from_markup(
             "Remove [b]$who[/b] from who may deploy to [b]$env[/b] of [b]$project[/b]?$more",
@@ -412,9 +402,7 @@ class ProtectedEnvironmentsScreen(LabdeckScreen):
 
     @work(group="protected-mutation")
     async def remove_rule(self, row: RuleRow) -> None:
-        service = self.service
-        if service is None:
-            return
+        service = self.ctx.services.deployments
         try:
             await service.remove_rule(self.project, row.environment, rule_of(row.level))
         except (NotFound, LookupError):

@@ -3,7 +3,7 @@ with the last one used, remembered in labdeck's state), then a job starts the ex
 archive is there and saves it there (`downloads.SaveError` names a path that cannot be written; an
 earlier archive is never overwritten). `ask_folder` is also what the Export and import pane asks with
 (`panes/transfer.py`). Every other action of `:groups` is its tabs' panes' (`tab_list.GROUP_TABS`).
-`GroupActions` is a mixin of `GroupsScreen` (`groups.py`), which provides `group`, `services` and
+`GroupActions` is a mixin of `GroupsScreen` (`groups.py`), which provides `group` and
 `download_dir` (declared for the type checker in `host.py`).
 """
 
@@ -15,8 +15,8 @@ from typing import Any
 
 from labdeck.tui.downloads import ensure_folder, safe_name, save_file
 from labdeck.tui.jobs import Job
+from labdeck.tui.kit.forms import Values
 from labdeck.tui.screens.groups.file_forms import folder_form
-from labdeck.tui.screens.groups.forms import Values
 from labdeck.tui.screens.groups.host import GroupsHost
 
 
@@ -42,8 +42,8 @@ class GroupActions(GroupsHost):
             self.ask_folder(f"the export of {self.group.full_path}", self.action_export)
 
     def action_export(self, folder: Path | None = None) -> Job | None:
-        services, group = self.services, self.group
-        if services is None or group is None:
+        services, group = self.ctx.services, self.group
+        if group is None:
             return None
         ref, folder = group.id, folder or self.download_dir
         name = safe_name((group.full_path or str(group.id)).replace("/", "_"))

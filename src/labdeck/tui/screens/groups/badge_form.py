@@ -16,7 +16,7 @@ from textual.widgets import Input, Static
 from labdeck.api.badges import BadgeUrlError
 from labdeck.api.errors import LabdeckError
 from labdeck.domain.badges import badge_errors, placeholder_list
-from labdeck.tui.screens.groups.forms import Field, FormScreen, Validator, Values, required
+from labdeck.tui.kit.forms import Field, FormScreen, Validator, Values, required
 
 Renderer = Callable[[str, str], Awaitable[tuple[str, str]]]
 

@@ -1,16 +1,12 @@
-"""How the rows of the Labels and Badges tabs of `:groups` are added, edited and deleted (`TabEditor`): its
-noun, its add and edit forms, the confirmation of a delete, the write, and the re-read that says whether a
-write whose answer was lost was applied. Each pane names its editor (`panes/edited.EditedPane.EDITOR`),
-whose actions read only these facts.
-
-The Members and Variables tabs have no editor: they are the members and variables panes of every owner
-(`screens/panes/`), which write through `screens/owner.Owner`.
+"""How the rows of the Labels and Badges tabs of `:groups` are added, edited and deleted: each an editor of
+the kit (`kit/edited.TabEditor`: its noun, its add and edit forms, the confirmation of a delete, the write,
+and the re-read that says whether a write whose answer was lost was applied), named by its pane
+(`EditedPane.EDITOR`), whose actions read only these facts.
 """
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from textual.content import Content
@@ -18,28 +14,15 @@ from textual.content import Content
 from labdeck.api.groups import GroupRef
 from labdeck.api.models.badges import Badge
 from labdeck.api.models.labels import GroupLabel
+from labdeck.tui.kit.edited import TabEditor
+from labdeck.tui.kit.forms import FormScreen, Values
 from labdeck.tui.screens.confirm import ConfirmScreen
 from labdeck.tui.screens.groups.applied import badge_holds, labels_hold
 from labdeck.tui.screens.groups.badge_form import Renderer, badge_form
-from labdeck.tui.screens.groups.forms import FormScreen, Values, label_form
+from labdeck.tui.screens.groups.forms import label_form
 
 if TYPE_CHECKING:
     from labdeck.api.services import Services
-
-
-@dataclass(frozen=True)
-class TabEditor:
-    """The add, edit and delete of one tab's rows. The forms are made for (services, group id[, row]);
-    `change(services, group id, what, row, values)` sends "add" (row None), "edit" or "delete" and returns
-    how many items it acted on; `applied(services, group id, row, values)` re-reads the tab after a lost
-    answer."""
-
-    noun: str
-    add_form: Callable[[Services, GroupRef], FormScreen]
-    edit_form: Callable[[Services, GroupRef, Any], FormScreen | None]
-    confirm_delete: Callable[[Any, str], ConfirmScreen]
-    change: Callable[[Services, GroupRef, str, Any, Values], Awaitable[int]]
-    applied: Callable[[Services, GroupRef, Any, Values], Awaitable[bool]]
 
 
 # -- labels ---------------------------------------------------------------------------------------------

@@ -10,7 +10,7 @@ from pathlib import Path
 from textual.content import Content
 
 from labdeck.domain.digits import parse_digits, wide_digit_problem
-from labdeck.tui.screens.groups.forms import Field, FormScreen, Values, required
+from labdeck.tui.kit.forms import Field, FormScreen, Values, required
 
 
 def folder_error(text: str) -> str | None:

@@ -1,10 +1,10 @@
 """`:groups`: the group tree (subgroups load when a node is expanded) beside the selected group's detail in
 tabs: Projects, Subgroups, Members, Labels, Badges, Variables, Iterations, and Export and import.
 
-Each tab is a pane (declared once in `tab_list.GROUP_TABS`), made when the tab is first shown for a group,
-then shown each group chosen in the tree (`pane_tabs.PaneTabs`); it loads, gates its features, refuses in
-read-only mode and offers its own keys (Members and Variables are the members and variables panes of every
-owner, `screens/panes/`; the others only a group has, `groups/panes/`). Lists come through the client's
+Each tab is a pane of the kit (declared once in `tab_list.GROUP_TABS`), made when the tab is first shown for
+a group, then shown each group chosen in the tree (`pane_tabs.PaneTabs`); it loads, gates its features,
+refuses in read-only mode and offers its own keys (Members and Variables are the kit's panes of every owner;
+the others only a group has, `groups/panes/`). Lists come through the client's
 cache, so revisiting costs no request until `r`, which reads the pane in front again. The screen's own
 keys: the tabs (`[`, `]`), the tree (`t`) and the group's export (`E`, `actions.py`). Server text is shown
 as `rich.text.Text`, never markup.
@@ -24,7 +24,6 @@ from textual.widgets import Static, TabbedContent, TabPane, Tree
 
 from labdeck.api.errors import LabdeckError
 from labdeck.api.models.groups import Group
-from labdeck.api.services import Services
 from labdeck.tui.areas import AreaRequest
 from labdeck.tui.clock import Today, today_of
 from labdeck.tui.downloads import default_download_dir
@@ -71,11 +70,6 @@ class GroupsScreen(GroupActions, PaneTabs, LabdeckScreen):
                 with PaneTabbedContent(id="groups-tabs"):
                     for tab in tab_list.GROUP_TABS:  # each pane is made when first shown for a group
                         yield TabPane(tab.title, id=f"tab-{tab.key}")
-
-    @property
-    def services(self) -> Services | None:
-        session = self.ctx.session
-        return session.services if session is not None else None
 
     @property
     def tree(self) -> GroupTree:  # type: ignore[override]  # shadows DOMNode.tree (a debug view of the DOM)
@@ -134,9 +128,7 @@ class GroupsScreen(GroupActions, PaneTabs, LabdeckScreen):
     # -- the tree -------------------------------------------------------------------------------------
     @work(exclusive=True, group="groups-roots")
     async def load_roots(self, refresh: bool = False) -> None:
-        services = self.services
-        if services is None:
-            return
+        services = self.ctx.services
         tree = self.tree
         tree.forget_all()
         try:
@@ -178,9 +170,9 @@ class GroupsScreen(GroupActions, PaneTabs, LabdeckScreen):
 
     async def load_children(self, node: Any) -> None:
         group: Group | None = node.data
-        services = self.services
-        if group is None or services is None or group.id in self.tree.loaded:
+        if group is None or group.id in self.tree.loaded:
             return
+        services = self.ctx.services
         self.tree.loaded.add(group.id)
         node.remove_children()
         try:

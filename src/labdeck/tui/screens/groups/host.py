@@ -15,7 +15,6 @@ if TYPE_CHECKING:
     from textual.worker import Worker
 
     from labdeck.api.models.groups import Group
-    from labdeck.api.services import Services
     from labdeck.tui.screens.base import LabdeckScreen
 
     class GroupsHost(LabdeckScreen):
@@ -26,8 +25,6 @@ if TYPE_CHECKING:
         download_dir_given: bool
         group: Group | None
 
-        @property
-        def services(self) -> Services | None: ...
         @property
         def active_tab(self) -> str: ...
         def tree_has_focus(self, what: str) -> bool: ...

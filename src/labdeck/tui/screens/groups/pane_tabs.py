@@ -9,11 +9,11 @@ from __future__ import annotations
 from textual import events
 from textual.widgets import TabPane
 
+from labdeck.tui.kit.owner import group_owner
+from labdeck.tui.kit.panes import OwnerPane
 from labdeck.tui.screens.groups.host import GroupsHost
 from labdeck.tui.screens.groups.tab_list import TAB_BY_KEY
 from labdeck.tui.screens.groups.tree import GroupTree
-from labdeck.tui.screens.owner import group_owner
-from labdeck.tui.screens.panes.owned import OwnerPane
 from labdeck.tui.textual_internals import bindings_for_key
 
 

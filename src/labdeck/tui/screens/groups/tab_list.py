@@ -1,9 +1,9 @@
 """The tabs of `:groups`, each declared once (`GroupTab`): its key, its title and its pane (`pane(screen,
-owner)`: a pane widget made for the selected group, `panes/owned.OwnerPane`, as the project view's tabs
-are: it declares its own columns, load, keys, footer and policy, and follows the group chosen in the tree).
-The Members and Variables tabs are the members and variables panes of every owner (`screens/panes/`); the
-others are panes only a group has (`groups/panes/`). The screen and its actions read only these
-declarations, never a tab's name: a new tab is one pane module and one entry here."""
+owner)`: a pane of the kit made for the selected group, `kit/panes.OwnerPane`, as the project view's tabs
+are: it declares its own columns, keys, footer and policy, loads as the kit loads, and follows the group
+chosen in the tree). The Members and Variables tabs are the kit's panes of every owner; the others are
+panes only a group has (`groups/panes/`). The screen and its actions read only these declarations, never a
+tab's name: a new tab is one pane and one entry here."""
 
 from __future__ import annotations
 
@@ -11,17 +11,16 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from labdeck.tui.kit.members_pane import MembersPane
+from labdeck.tui.kit.owner import Owner
+from labdeck.tui.kit.panes import EVERY_LIST_FOOTER, OwnerPane
+from labdeck.tui.kit.variables_pane import VariablesPane
 from labdeck.tui.screens.groups.panes.badges import BadgesPane
 from labdeck.tui.screens.groups.panes.iterations import IterationsPane
 from labdeck.tui.screens.groups.panes.labels import LabelsPane
 from labdeck.tui.screens.groups.panes.projects import ProjectsPane
 from labdeck.tui.screens.groups.panes.subgroups import SubgroupsPane
 from labdeck.tui.screens.groups.panes.transfer import TransferPane
-from labdeck.tui.screens.owner import Owner
-from labdeck.tui.screens.panes.listed import EVERY_LIST_FOOTER
-from labdeck.tui.screens.panes.members import MembersPane
-from labdeck.tui.screens.panes.owned import OwnerPane
-from labdeck.tui.screens.panes.variables import VariablesPane
 
 if TYPE_CHECKING:
     from labdeck.tui.screens.groups.host import GroupsHost

@@ -3,8 +3,9 @@
 bulk action (`b`) run as one job with a result per issue. Every write goes through `open_write_form` (the
 form sends it and re-reads after a lost answer) or `start_bulk`.
 
-`IssueActions` is a mixin of `IssuesScreen` (`issues.py`), which provides `table`, `service`, `extras` and
-`updated()` (declared for the type checker in `IssuesHost` below).
+`IssueActions` is a mixin of `IssuesScreen` (`issues.py`) and of the project view's Issues tab, which provide
+`table`, `extras` and `updated()` (declared for the type checker in `IssuesHost` below); the service is the
+session's (`ctx.services.issues`).
 """
 
 from __future__ import annotations
@@ -57,8 +58,6 @@ if TYPE_CHECKING:
 
         @property
         def table(self) -> ResourceTable: ...
-        @property
-        def service(self) -> IssuesService | None: ...
         def updated(self, issue: Issue) -> None: ...
 else:
     IssuesHost = object
@@ -84,9 +83,9 @@ class IssueActions(IssuesHost):
         return row
 
     def _write_target(self) -> tuple[Issue, IssuesService] | None:
-        """The issue under the cursor and the service to write it with (None when either is missing)."""
-        issue, service = self.current(), self.service
-        return None if issue is None or service is None else (issue, service)
+        """The issue under the cursor and the service to write it with (None when there is no issue)."""
+        issue = self.current()
+        return None if issue is None else (issue, self.ctx.services.issues)
 
     def action_copy_reference(self) -> None:
         issue = self.current()
@@ -158,9 +157,7 @@ class IssueActions(IssuesHost):
     @work(group="issues-single")
     async def refresh_issue(self, issue: Issue) -> None:
         """Re-read one issue (and its notes) after a write, done or not known."""
-        service = self.service
-        if service is None:
-            return
+        service = self.ctx.services.issues
         self.stale_extras.add(issue.id)
         self.updated(await service.get_issue(issue.project_id, issue.iid))
 
@@ -168,10 +165,7 @@ class IssueActions(IssuesHost):
         issue = self.current()
         if issue is None:
             return
-
-        service = self.service
-        if service is None:
-            return
+        service = self.ctx.services.issues
         pid, iid = issue.project_id, issue.iid
         before: dict[str, TimeStats] = {}
 
@@ -211,9 +205,7 @@ class IssueActions(IssuesHost):
 
     @work(group="issues-single")
     async def run_single(self, issue: Issue, what: str, args: dict[str, Any]) -> None:
-        service = self.service
-        if service is None:
-            return
+        service = self.ctx.services.issues
         pid, iid = issue.project_id, issue.iid
         try:
             if what == "update":
@@ -281,26 +273,21 @@ class IssueActions(IssuesHost):
         message = Content.assemble(question + " ",
                                    "Those the server refuses are listed in the task's results.")
         action = self.bulk_action(issues, kind, names, text, title, scope)
-        if action is not None:
-            confirm_bulk(self, action, BulkQuestion(title, message, label,
-                                                    danger=kind in ("close", "unassign", "remove_labels"),
-                                                    replaces=replaces),
-                         table=self.table)
+        confirm_bulk(self, action, BulkQuestion(title, message, label,
+                                                danger=kind in ("close", "unassign", "remove_labels"),
+                                                replaces=replaces),
+                     table=self.table)
 
     def run_bulk(self, issues: list[Issue], kind: BulkKind, names: tuple[str, ...], text: str,
-                 title: str, scope: Scope[Issue] | None = None) -> Job | None:
-        """Apply the change to `issues` now (no confirmation): the job, or None without a session."""
-        action = self.bulk_action(issues, kind, names, text, title, scope)
-        return None if action is None else start_bulk(self, action, table=self.table)
+                 title: str, scope: Scope[Issue] | None = None) -> Job:
+        """Apply the change to `issues` now (no confirmation): the job."""
+        return start_bulk(self, self.bulk_action(issues, kind, names, text, title, scope), table=self.table)
 
     def bulk_action(self, issues: list[Issue], kind: BulkKind, names: tuple[str, ...], text: str,
-                    title: str, scope: Scope[Issue] | None = None) -> BulkAction[Issue] | None:
+                    title: str, scope: Scope[Issue] | None = None) -> BulkAction[Issue]:
         """The change of `kind` (with `names` or `text`) to every issue of `issues` (or all matching, with
         `scope`), as one bulk action."""
-        service = self.service
-        if service is None:
-            return None
-
+        service = self.ctx.services.issues
         change = IssueChange(kind, labels=names, milestone_title=text if kind == "set_milestone" else "")
 
         async def resolve_users(job: Job) -> None:

@@ -26,7 +26,7 @@ from labdeck.api.models.issues import Issue
 from labdeck.domain.completion import Kind
 from labdeck.domain.label_edits import label_edit
 from labdeck.domain.replacements import replaced_text
-from labdeck.tui.screens.base import FormDialog, Problem
+from labdeck.tui.kit.forms import FormDialog, Problem
 from labdeck.tui.screens.confirm import Cancellable
 from labdeck.tui.widgets.completion import list_input, single_input
 from labdeck.tui.widgets.text_editor import TextEditor
@@ -213,7 +213,6 @@ class CommentScreen(FormDialog[str]):
     SUBMIT = "send"
     ERROR = "issues-comment-error"
     AUTO_FOCUS = "#issues-comment-text"
-    HOLD_ENTER = True  # typed while it opens, with the letters around it: a new line of the comment
     BINDINGS = [Binding("escape", "cancel", "Cancel", id="issues_comment.cancel")]
 
     def __init__(self, title: Content, value: str = "") -> None:

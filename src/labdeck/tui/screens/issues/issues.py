@@ -101,9 +101,9 @@ class IssuesScreen(IssueActions, LabdeckScreen):
     def _start_early_load(self) -> None:
         """Ask for page 1 while the widgets are still being mounted (unless the cache has this listing or
         the filter does not compile: `on_mount` shows that)."""
-        service = self.service
-        if service is None:
+        if not self.ctx.connected:  # nothing to ask for early: the load itself says so
             return
+        service = self.ctx.services.issues
         try:
             params = IssuesService.compile_filter(self.query_text, self.group)
         except QueryError:
@@ -137,12 +137,6 @@ class IssuesScreen(IssueActions, LabdeckScreen):
     @property
     def table(self) -> ResourceTable:
         return self.query_one("#issues-view", ResourceView).table
-
-    @property
-    def service(self) -> IssuesService | None:
-        """The session's one issues service (it remembers which group listings to invalidate)."""
-        session = self.ctx.session
-        return session.services.issues if session is not None else None
 
     def remember_labels(self, issues: list[Issue]) -> list[Issue]:
         for issue in issues:
@@ -205,9 +199,7 @@ class IssuesScreen(IssueActions, LabdeckScreen):
                           order: tuple[str, bool] | None = None) -> None:
         """The listing: from the cache when fresh, else its first page at once and the rest on demand
         (`tui/list_feed.py`); `search` and `order` are the server's filter and sort of a partial list."""
-        service = self.service
-        if service is None:
-            return
+        service = self.ctx.services.issues
         table, params, group, feed = self.table, dict(self.params), self.group, self.feed
         early, self._early = self._early, None
         plain = not search and order is None
@@ -282,9 +274,7 @@ class IssuesScreen(IssueActions, LabdeckScreen):
     @work(exclusive=True, group="issues-extras")
     async def load_extras(self, issue: Issue) -> None:
         await asyncio.sleep(0.1)  # let the cursor settle: only the issue it stops on is fetched
-        service = self.service
-        if service is None:
-            return
+        service = self.ctx.services.issues
         refresh = issue.id in self.stale_extras
         self.stale_extras.discard(issue.id)
         self.extras[issue.id] = await read_extras(service, issue, refresh=refresh)

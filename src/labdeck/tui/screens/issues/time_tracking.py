@@ -16,7 +16,7 @@ from textual.widgets import Button, Input, Static
 
 from labdeck.api.models.issues import TimeStats
 from labdeck.domain.durations import DurationError, parse_duration
-from labdeck.tui.screens.base import FormDialog, Problem
+from labdeck.tui.kit.forms import FormDialog, Problem
 
 TimeAction = Literal["time_estimate", "add_spent_time", "reset_time_estimate", "reset_spent_time"]
 

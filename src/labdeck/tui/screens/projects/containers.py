@@ -1,6 +1,7 @@
-"""The project view's Registry tab: the project's container repositories with their tag counts, ids and
-sizes (unique blobs), as `:registry` lists them (its columns, cells, detail and size reads; read when the tab
-is first shown), and their tags through `:registry`'s own screens.
+"""The project view's Registry tab, a list pane of the kit: the project's container repositories with their
+tag counts, ids and sizes (unique blobs), as `:registry` lists them (its columns, cells, detail and size
+reads; read when the tab is first shown; sizes for the rows shown, `registry/size_column.py`), and their tags
+through `:registry`'s own screens.
 
 - `enter` opens a repository's tags (`registry.RegistryTagsScreen`: every tag's detail, `space` marks and
   `x` deletes exactly the marked tags, one request each, as a job).
@@ -15,33 +16,32 @@ project has its own tab (Registry policy).
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from rich.text import Text
-from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.widget import Widget
 from textual.widgets import Static
 
-from labdeck.api.errors import LabdeckError
 from labdeck.api.models.projects import Project
 from labdeck.api.models.registry import RegistryRepository
 from labdeck.tui.clock import Now, now_of
-from labdeck.tui.pane_policy import PanePolicy
-from labdeck.tui.screens.registry.registry import RegistryTagsScreen, ask_delete_repository, registry_service
-from labdeck.tui.screens.registry.repositories import (
-    Sizes,
-    known_sizes,
-    read_sizes,
-    repository_columns,
-    repository_detail,
-)
+from labdeck.tui.kit.owner import project_owner
+from labdeck.tui.kit.panes import ListPane
+from labdeck.tui.kit.tabs import TabSpec
+from labdeck.tui.screens.registry.registry import RegistryTagsScreen, ask_delete_repository
+from labdeck.tui.screens.registry.repositories import repository_columns, repository_detail
+from labdeck.tui.screens.registry.size_column import SizeReader, Sizes, known_sizes
 from labdeck.tui.widgets.footer import LIST_KEYS
 from labdeck.tui.widgets.resource_table import ResourceTable
-from labdeck.tui.widgets.resource_view import ResourceView
 from labdeck.tui.workers import is_live
 
+if TYPE_CHECKING:
+    from labdeck.api.services import Services
 
-class ContainerRegistryTab(PanePolicy, Widget):
+
+class ContainerRegistryTab(ListPane):
+    READ_WHEN_SHOWN = True
     FOOTER_ORDER = ("select", "cleanup", "delete_repository", "next_tab", "previous_tab", *LIST_KEYS)
     BINDINGS = [
         Binding("c", "cleanup", "Cleanup", id="project_registry.cleanup"),
@@ -50,59 +50,44 @@ class ContainerRegistryTab(PanePolicy, Widget):
     MUTATING_ACTIONS = frozenset({"delete_repository"})
     ROW_ACTIONS = frozenset({"delete_repository", "cleanup"})
     DEFAULT_CSS = """
-    ContainerRegistryTab { height: 1fr; }
     ContainerRegistryTab #project-containers-where { height: 1; }
     """
 
     def __init__(self, project: Project, *, now: Now | None = None, id: str | None = None) -> None:
-        super().__init__(id=id)
+        sizes = Sizes()
+        spec = TabSpec(repository_columns(sizes), lambda r: r.id, lambda r: repository_detail(r, sizes),
+                       "No container repositories")
+        super().__init__(project_owner(project), spec, id=id, view_id="project-containers-view")
         self.project = project
         self.now = now_of(self, now)
-        self.read = False
-        self.sizes: Sizes = {}
+        self.sizes = sizes
+        self.size_reader = SizeReader(self, sizes, lambda: self.table)
 
-    def compose(self) -> ComposeResult:
+    def compose_above(self) -> ComposeResult:
         yield Static("", markup=False, id="project-containers-where")
-        yield ResourceView(repository_columns(self.sizes), row_key=lambda r: r.id,
-                           detail=lambda r: repository_detail(r, self.sizes),
-                           empty_text="No container repositories", id="project-containers-view")
 
-    @property
-    def table(self) -> ResourceTable:
-        return self.query_one("#project-containers-view", ResourceView).table
+    async def read(self, services: Services, refresh: bool) -> list[Any]:
+        """The repositories with their tag counts (every page; a count is never served from a cache)."""
+        return list(await services.registry.project_repositories(self.ref))
 
-    def on_show(self) -> None:
-        if not self.read:  # read when the tab is first shown, not with every tab of the view
-            self.read = True
-            self.load()
+    def on_mount(self) -> None:
+        self.size_reader.watch()
 
-    def reload(self) -> None:
-        self.load()
-
-    @work(exclusive=True, group="project-containers")
-    async def load(self) -> None:
-        service = registry_service(self)
-        if service is None:
-            return
-        where = self.query_one("#project-containers-where", Static)
-        self.table.loading_more = True
-        try:
-            repos = await service.project_repositories(self.project.id)
-        except LabdeckError as exc:
-            self.table.show_load_error(f"Could not list the container repositories: {exc}")
-            return
-        finally:
-            self.table.loading_more = False
+    def show_data(self, data: list[Any]) -> None:
+        self.size_reader.stop()
         self.sizes.clear()
-        known_sizes(self, repos, self.sizes)
-        self.table.set_rows(repos)
-        total = sum(r.tags_count or 0 for r in repos)
-        where.update(Text(f"{len(repos)} repositories, {total:,} tags", style="dim"))
-        self.load_sizes(repos)
+        known_sizes(self, data, self.sizes)
+        super().show_data(data)
+        total = sum(r.tags_count or 0 for r in data)
+        self.query_one("#project-containers-where", Static).update(
+            Text(f"{len(data)} repositories, {total:,} tags", style="dim"))
+        self.size_reader.rows_set()  # the sizes of the rows shown (and the cursor's), read as they are shown
 
-    @work(exclusive=True, group="project-containers-sizes")
-    async def load_sizes(self, repos: list[RegistryRepository]) -> None:
-        await read_sizes(self, registry_service(self), self.table, repos, self.sizes)
+    def on_resource_table_row_highlighted(self, event: ResourceTable.RowHighlighted) -> None:
+        self.size_reader.soon()
+
+    def on_resource_table_state_changed(self, event: ResourceTable.StateChanged) -> None:
+        self.size_reader.soon()  # filtered or sorted: other rows are shown
 
     def changed(self) -> None:
         """A job deleted tags or a repository: the counts are read again (if the tab is still open)."""

@@ -1,6 +1,6 @@
-"""The project view's Deployments tab: the project's environments (tier, state, and the figures of the
-last 90 days that `:deployments` draws in its timeline: deployments, success rate, last success) above
-its deployments, drawn as `:deployments` draws them (its columns, colours and detail).
+"""The project view's Deployments tab, a pane of the kit: the project's environments (tier, state, and the
+figures of the last 90 days that `:deployments` draws in its timeline: deployments, success rate, last
+success) above its deployments, drawn as `:deployments` draws them (its columns, colours and detail).
 
 - `enter` on an environment lists only its deployments (the server filters; `enter` on it again lists
   them all); `enter` on a deployment opens its detail with the merge requests it shipped.
@@ -15,24 +15,25 @@ the services, through the one segment encoder (an environment named `..` stays a
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import datetime
+from typing import TYPE_CHECKING
 
 from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.widget import Widget
 from textual.widgets import Static
 
-from labdeck.api.errors import ApiError, LabdeckError
+from labdeck.api.errors import ApiError
 from labdeck.api.models.deployments import Deployment, Environment
 from labdeck.api.models.projects import Project
 from labdeck.domain.deployments import EnvironmentSummary, summarise
 from labdeck.domain.features import PROTECTED_ENVIRONMENTS
 from labdeck.tui.areas import AreaRequest
 from labdeck.tui.clock import Today, today_of
-from labdeck.tui.context import context_of
-from labdeck.tui.pane_policy import PanePolicy
+from labdeck.tui.kit.owner import project_owner
+from labdeck.tui.kit.panes import LoadedPane
 from labdeck.tui.screens.deployments.deployments import (
     COLUMNS,
     TIMELINE_DAYS,
@@ -44,6 +45,9 @@ from labdeck.tui.widgets.footer import LIST_KEYS
 from labdeck.tui.widgets.resource_table import ResourceTable
 from labdeck.tui.widgets.resource_view import ResourceView
 from labdeck.tui.widgets.table_model import Column
+
+if TYPE_CHECKING:
+    from labdeck.api.services import Services
 
 
 def _dim(env: Environment) -> str:
@@ -77,7 +81,17 @@ def environment_detail(env: Environment) -> Text:
         ("slug", env.slug or "")), width=6)
 
 
-class ProjectDeploymentsTab(PanePolicy, Widget):
+@dataclass(frozen=True)
+class DeploymentsRead:
+    """What the tab shows: the environments, their figures over the whole history, the deployments listed."""
+
+    environments: list[Environment]
+    summaries: dict[str, EnvironmentSummary]
+    deployments: list[Deployment]
+
+
+class ProjectDeploymentsTab(LoadedPane[DeploymentsRead]):
+    READ_WHEN_SHOWN = True  # a history can be long: read when the tab is first shown, not with the view
     FOOTER_ORDER = ("select", "protected", "open_in_deployments", "next_tab", "previous_tab", *LIST_KEYS)
     BINDINGS = [
         Binding("p", "protected", "Protected envs", id="project_deployments.protected"),
@@ -94,15 +108,15 @@ class ProjectDeploymentsTab(PanePolicy, Widget):
     def __init__(self, project: Project, *, now: Callable[[], datetime] | None = None,
                  id: str | None = None) -> None:
         super().__init__(id=id)
+        self.owner = project_owner(project)
         self.project = project
         self.today: Today = today_of(self, (lambda: now().date()) if now is not None else None)
         self.environment: str | None = None  # the environment whose deployments are listed (None: all)
         self.summaries: dict[str, EnvironmentSummary] = {}
-        self.read = False
 
     @property
     def path(self) -> str:
-        return self.project.path_with_namespace or str(self.project.id)
+        return self.owner.where
 
     def compose(self) -> ComposeResult:
         columns = environment_columns(self.figures, lambda e: self.summaries.get(e.name))
@@ -125,44 +139,35 @@ class ProjectDeploymentsTab(PanePolicy, Widget):
         summary = self.summaries.get(env.name)
         return summary_text(summary, self.today()) if summary else Text("no deployments", style="dim")
 
-    def on_show(self) -> None:
-        if not self.read:  # read when the tab is first shown (a history can be long), not with the view
-            self.read = True
-            self.load()
-
-    def reload(self) -> None:
-        self.load(refresh=True)
-
-    @work(exclusive=True, group="project-deployments")
-    async def load(self, refresh: bool = False) -> None:
-        """The whole history (the environments' figures), the environments, then the deployments."""
-        session = context_of(self).session
-        if session is None:
-            return
-        service, project = session.services.deployments, self.project.id
-        self.deployments_table.loading_more = True
+    async def read(self, services: Services, refresh: bool) -> DeploymentsRead:
+        """The whole history (the environments' figures), the environments, then the deployments listed."""
+        service, project = services.deployments, self.project.id
+        history = await service.deployments(project, refresh=refresh)
         try:
-            history = await service.deployments(project, refresh=refresh)
-            try:
-                environments = await service.environments(project, refresh=refresh)
-            except ApiError:  # environments hidden from this user: the history still names them
-                environments = []
-        except LabdeckError as exc:
-            self.deployments_table.show_load_error(f"Could not list the deployments: {exc}")
-            return
-        finally:
-            self.deployments_table.loading_more = False
+            environments = await service.environments(project, refresh=refresh)
+        except ApiError:  # environments hidden from this user: the history still names them
+            environments = []
         facts = [fact for d in history if (fact := d.fact()) is not None]
-        self.summaries = {s.environment: s for s in summarise(facts, self.today(), TIMELINE_DAYS)}
-        self.environments_table.set_rows(environments)
-        await self.list_deployments(refresh)
+        summaries = {s.environment: s for s in summarise(facts, self.today(), TIMELINE_DAYS)}
+        return DeploymentsRead(environments, summaries, await self.listed(services, refresh))
 
-    async def list_deployments(self, refresh: bool = False) -> None:
-        session = context_of(self).session
-        if session is None:
-            return
-        rows = await session.services.deployments.deployments(
+    def show_loading(self, loading: bool) -> None:
+        self.deployments_table.loading_more = loading
+
+    def show_reason(self, text: str) -> None:
+        self.deployments_table.show_load_error(text)
+
+    def show_data(self, data: DeploymentsRead) -> None:
+        self.summaries = data.summaries
+        self.environments_table.set_rows(data.environments)
+        self.show_deployments(data.deployments)
+
+    async def listed(self, services: Services, refresh: bool = False) -> list[Deployment]:
+        """The deployments of the environment chosen (all of them when none is), newest first."""
+        return await services.deployments.deployments(
             self.project.id, environment=self.environment, order_by="id", sort="desc", refresh=refresh)
+
+    def show_deployments(self, rows: list[Deployment]) -> None:
         title = Text("Deployments", style="bold")
         if self.environment is not None:
             title.append(" of ")
@@ -171,10 +176,10 @@ class ProjectDeploymentsTab(PanePolicy, Widget):
         self.query_one("#project-deployments-title", Static).update(title)
         self.deployments_table.set_rows(rows)
 
-    @work(exclusive=True, group="project-deployments")
+    @work(exclusive=True, group="pane-load")
     async def choose_environment(self, name: str | None) -> None:
         self.environment = name
-        await self.list_deployments()
+        self.show_deployments(await self.listed(self.ctx.services))
 
     def on_resource_table_row_selected(self, event: ResourceTable.RowSelected) -> None:
         if isinstance(event.row, Environment):
@@ -185,12 +190,9 @@ class ProjectDeploymentsTab(PanePolicy, Widget):
             self.open_detail(event.row)
 
     def open_detail(self, deployment: Deployment) -> None:
-        session = context_of(self).session
-        if session is None:
-            return
-        service, project = session.services.deployments, self.project.id
+        ctx, project = self.ctx, self.project.id  # the services are read when the detail reads, in its worker
         self.app.push_screen(DeploymentDetailScreen(
-            deployment, lambda: service.merge_requests(project, deployment.id)))
+            deployment, lambda: ctx.services.deployments.merge_requests(project, deployment.id)))
 
     def action_protected(self) -> None:
         from labdeck.tui.screens.deployments.protected_environments import ProtectedEnvironmentsScreen
@@ -199,4 +201,4 @@ class ProjectDeploymentsTab(PanePolicy, Widget):
         self.app.push_screen(ProtectedEnvironmentsScreen(self.path, environments=names))
 
     def action_open_in_deployments(self) -> None:
-        context_of(self).open_area("deployments", AreaRequest(scope=self.path))
+        self.ctx.open_area("deployments", AreaRequest(scope=self.path))

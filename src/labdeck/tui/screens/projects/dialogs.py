@@ -21,7 +21,7 @@ from textual.widgets import Button, Checkbox, Input, Label, Select, Static
 from labdeck.api.errors import ApiError
 from labdeck.domain.digits import parse_digits
 from labdeck.tui.errors import describe_error
-from labdeck.tui.screens.base import FormDialog, Problem
+from labdeck.tui.kit.forms import FormDialog, Problem
 from labdeck.tui.screens.confirm import Cancellable
 from labdeck.tui.screens.form_keys import FormKeys
 from labdeck.tui.widgets.path_input import PathInput

@@ -1,7 +1,8 @@
-"""The project view's Forks tab and the fork job. The tab lists the project's forks (enter opens one);
-`f` opens the fork dialog, and the fork runs as a job in the job centre: the request, then polling the new
-project's `import_status` (scheduled, started, finished) with backoff until it finishes or fails. `x`
-removes this project's own fork relationship (it asks first); `l` marks the project as a fork of another.
+"""The project view's Forks tab and the fork job. The tab, a list pane of the kit, lists the project's forks
+(read through their binding; enter opens one); `f` opens the fork dialog, and the fork runs as a job in the
+job centre: the request, then polling the new project's `import_status` (scheduled, started, finished) with
+backoff until it finishes or fails. `x` removes this project's own fork relationship (it asks first); `l`
+marks the project as a fork of another.
 """
 
 from __future__ import annotations
@@ -11,22 +12,21 @@ from typing import Any
 
 from rich.text import Text
 from textual import work
-from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.content import Content
-from textual.widget import Widget
 
+from labdeck.api import bindings
 from labdeck.api.errors import LabdeckError
 from labdeck.api.forks import ForksService, import_done
 from labdeck.api.models.projects import Project
 from labdeck.domain.digits import parse_digits
-from labdeck.tui.context import context_of
 from labdeck.tui.jobs import Job, poll_until
-from labdeck.tui.pane_policy import PanePolicy
+from labdeck.tui.kit.owner import project_owner
+from labdeck.tui.kit.panes import ListPane
+from labdeck.tui.kit.tabs import TabSpec
 from labdeck.tui.screens.confirm import ConfirmScreen
 from labdeck.tui.screens.projects.dialogs import ForkDialog, ForkRequest, PathPrompt
 from labdeck.tui.widgets.footer import LIST_KEYS
-from labdeck.tui.widgets.resource_view import ResourceView
 from labdeck.tui.widgets.table_model import Column
 from labdeck.tui.workers import is_live
 
@@ -37,11 +37,6 @@ STATUS_STYLES = {"finished": "green", "failed": "bold red", "scheduled": "yellow
 
 class ForkFailed(LabdeckError):
     """The fork's import ended in `failed`."""
-
-
-def forks_service(widget: Widget) -> ForksService | None:
-    session = getattr(widget.app, "session", None)
-    return session.services.forks if session else None
 
 
 def _import_status(project: Project) -> Text:
@@ -95,7 +90,12 @@ async def run_fork(job: Job, service: ForksService, source: Project, request: Fo
     return done
 
 
-class ForksTab(PanePolicy, Widget):
+FORKS = TabSpec(FORK_COLUMNS, lambda p: p.id, lambda p: Text(p.path_with_namespace or p.name or str(p.id)),
+               "No forks")
+
+
+class ForksTab(ListPane):
+    LISTING = bindings.PROJECT_FORKS
     # the footer while this tab has focus, most useful first (`widgets.footer`)
     FOOTER_ORDER = ("fork", "link", "unlink", "select", "next_tab", "previous_tab", *LIST_KEYS)
     BINDINGS = [
@@ -106,21 +106,10 @@ class ForksTab(PanePolicy, Widget):
     MUTATING_ACTIONS = frozenset({"fork", "unlink", "link"})
 
     def __init__(self, project: Project, *, id: str | None = None) -> None:
-        super().__init__(id=id)
+        super().__init__(project_owner(project), FORKS, id=id, view_id="forks-view")
         self.project = project
         self.poll_initial = 0.5
         self.last_job: Job | None = None
-
-    def compose(self) -> ComposeResult:
-        yield ResourceView(FORK_COLUMNS, row_key=lambda p: p.id, empty_text="No forks",
-                           id="forks-view")
-
-    @property
-    def view(self) -> ResourceView:
-        return self.query_one("#forks-view", ResourceView)
-
-    def on_mount(self) -> None:
-        self.load()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if not self.policy_allows(action):
@@ -130,16 +119,6 @@ class ForksTab(PanePolicy, Widget):
         if action == "link":
             return self.project.forked_from_project is None
         return True
-
-    def reload(self) -> None:
-        self.load(refresh=True)
-
-    @work(exclusive=True, group="project-forks")
-    async def load(self, refresh: bool = False) -> None:
-        service = forks_service(self)
-        if service is None:
-            return
-        self.view.table.set_rows(await service.forks(self.project.id, refresh=refresh))
 
     def on_resource_table_row_selected(self, event: Any) -> None:
         if isinstance(event.row, Project):
@@ -155,20 +134,16 @@ class ForksTab(PanePolicy, Widget):
 
         self.app.push_screen(ForkDialog(self.project.path_with_namespace or str(self.project.id)), chosen)
 
-    def start_fork(self, request: ForkRequest) -> Job | None:
-        service = forks_service(self)
-        if service is None:
-            return None
-        source, initial = self.project, self.poll_initial
+    def start_fork(self, request: ForkRequest) -> Job:
+        service, source, initial = self.ctx.services.forks, self.project, self.poll_initial
 
         async def run(job: Job) -> None:
             done = await run_fork(job, service, source, request, poll_initial=initial)
             self.app.notify(f"Fork ready: {done.path_with_namespace}", markup=False)
             if is_live(self):
-                self.load(refresh=True)
+                self.reload()
 
-        self.last_job = self.app.start_job(  # type: ignore[attr-defined]
-            f"Fork {source.path_with_namespace or source.id}", run)
+        self.last_job = self.ctx.start_job(f"Fork {source.path_with_namespace or source.id}", run)
         return self.last_job
 
     def action_link(self) -> None:
@@ -181,14 +156,11 @@ class ForksTab(PanePolicy, Widget):
 
     @work(group="project-forks-link")
     async def link(self, source: str) -> None:
-        session = context_of(self).session
-        service = forks_service(self)
-        if session is None or service is None:
-            return
+        services = self.ctx.services
         origin = parse_digits(source)
         if origin is None:
-            origin = (await session.services.projects.project(source)).id
-        self.project = await service.create_relationship(self.project.id, origin)
+            origin = (await services.projects.project(source)).id
+        self.project = await services.forks.create_relationship(self.project.id, origin)
         origin_path = (self.project.forked_from_project or {}).get("path_with_namespace", source)
         self.notify(f"Marked as a fork of {origin_path}", markup=False)
         self.refresh_bindings()
@@ -209,10 +181,7 @@ class ForksTab(PanePolicy, Widget):
 
     @work(group="project-forks-unlink")
     async def unlink(self) -> None:
-        service = forks_service(self)
-        if service is None:
-            return
-        removed = await service.delete_relationship(self.project.id)
+        removed = await self.ctx.services.forks.delete_relationship(self.project.id)
         if removed:
             self.project = self.project.model_copy(update={"forked_from_project": None})
         self.notify("Fork relationship removed" if removed else "This project was not a fork", markup=False)

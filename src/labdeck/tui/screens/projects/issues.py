@@ -29,15 +29,14 @@ from textual.widgets import Input, Static
 
 from labdeck.api.errors import LabdeckError
 from labdeck.api.issue_scopes import GroupId, ProjectScope
-from labdeck.api.issues import IssuesService
 from labdeck.api.models.issues import Issue
 from labdeck.api.models.projects import Project
 from labdeck.domain.features import PROMOTE_TO_EPIC
 from labdeck.domain.issue_query import help_text
 from labdeck.tui.areas import AreaRequest
-from labdeck.tui.context import Context, context_of
+from labdeck.tui.kit.owner import project_owner
+from labdeck.tui.kit.panes import OwnerPane
 from labdeck.tui.list_feed import ListFeed
-from labdeck.tui.pane_policy import PanePolicy
 from labdeck.tui.screens.issues.actions import IssueActions
 from labdeck.tui.screens.issues.extras import read_extras
 from labdeck.tui.screens.issues.filter_names import check_names, compiled, filter_input
@@ -55,7 +54,9 @@ PROJECT_COLUMNS = [plain_column("iid", "#", lambda i: f"#{i.iid}", width=6, alig
                                 sort_key=lambda i: i.iid, data=lambda i: i.iid), *COLUMNS[1:]]
 
 
-class ProjectIssuesTab(IssueActions, PanePolicy, Widget):
+class ProjectIssuesTab(IssueActions, OwnerPane, Widget):
+    """A pane of the kit whose list is read on demand (`ListFeed`, as `:issues` reads it)."""
+
     FOOTER_ORDER = ("select", "comment", "edit", "close_issues", "reopen_issues", "open_in_issues", "bulk",
                     "toggle_mark", "time_tracking", "filter", "links", "promote", "next_tab", "previous_tab",
                     *LIST_KEYS)
@@ -85,6 +86,7 @@ class ProjectIssuesTab(IssueActions, PanePolicy, Widget):
 
     def __init__(self, project: Project, *, id: str | None = None) -> None:
         super().__init__(id=id)
+        self.owner = project_owner(project)
         self.project = project
         self.query_text = ""
         self.params: dict[str, Any] = {}
@@ -95,7 +97,7 @@ class ProjectIssuesTab(IssueActions, PanePolicy, Widget):
 
     @property
     def path(self) -> str:
-        return self.project.path_with_namespace or str(self.project.id)
+        return self.owner.where
 
     @property
     def scope(self) -> ProjectScope:
@@ -118,15 +120,6 @@ class ProjectIssuesTab(IssueActions, PanePolicy, Widget):
     @property
     def table(self) -> ResourceTable:
         return self.view.table
-
-    @property
-    def service(self) -> IssuesService | None:
-        session = self.ctx.session
-        return session.services.issues if session is not None else None
-
-    @property
-    def ctx(self) -> Context:
-        return context_of(self)
 
     def on_mount(self) -> None:
         self.feed = ListFeed(self.view, "issues", self.reload_from_server, orders=SERVER_ORDERS)
@@ -171,9 +164,7 @@ class ProjectIssuesTab(IssueActions, PanePolicy, Widget):
     @work(exclusive=True, group="project-issues")
     async def load(self, search: str = "", order: tuple[str, bool] | None = None) -> None:
         """The first page at once, the rest on demand (the listing of `:issues`, for this project)."""
-        service = self.service
-        if service is None:
-            return
+        service = self.ctx.services.issues
         query = dict(self.params)
         if search:
             query["search"] = f"{query.get('search', '')} {search}".strip()
@@ -212,9 +203,7 @@ class ProjectIssuesTab(IssueActions, PanePolicy, Widget):
     async def load_extras(self, issue: Issue, *, then_open: bool = False) -> None:
         """The issue's notes and merge requests for its detail (as `:issues` reads them); `then_open`:
         the detail is opened full screen once they are there."""
-        service = self.service
-        if service is None:
-            return
+        service = self.ctx.services.issues
         if issue.id not in self.extras:
             if not then_open:
                 await asyncio.sleep(0.1)  # let the cursor settle: only the issue it stops on is read

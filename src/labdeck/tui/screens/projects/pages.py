@@ -1,7 +1,7 @@
-"""The project view's Pages tab: the project's Pages domains with their certificate's expiry, expired ones
-in red and those expiring within 30 days in yellow; `n` adds a domain (PEM files for certificate and key),
-`c` replaces a domain's certificate, `x` removes it, `delete` deletes the domain (each asks first where it
-destroys something).
+"""The project view's Pages tab, a list pane of the kit: the project's Pages domains (read through their
+binding) with their certificate's expiry, expired ones in red and those expiring within 30 days in yellow;
+`n` adds a domain (PEM files for certificate and key), `c` replaces a domain's certificate, `x` removes it,
+`delete` deletes the domain (each asks first where it destroys something).
 """
 
 from __future__ import annotations
@@ -12,32 +12,26 @@ from typing import Any
 
 from rich.text import Text
 from textual import work
-from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.content import Content
-from textual.widget import Widget
 
+from labdeck.api import bindings
 from labdeck.api.errors import NotFound
 from labdeck.api.models.project_resources import PagesDomain
 from labdeck.api.models.projects import Project
-from labdeck.api.pages_domains import PagesDomainsService
 from labdeck.tui.clock import now_of
-from labdeck.tui.pane_policy import PanePolicy
+from labdeck.tui.kit.owner import project_owner
+from labdeck.tui.kit.panes import ListPane
+from labdeck.tui.kit.tabs import TabSpec
 from labdeck.tui.screens.confirm import ConfirmScreen
 from labdeck.tui.screens.projects.dialogs import DomainDialog, DomainRequest
 from labdeck.tui.widgets.footer import LIST_KEYS
-from labdeck.tui.widgets.resource_view import ResourceView
 from labdeck.tui.widgets.table_model import Column
 from labdeck.tui.workers import is_live
 from labdeck.tui.writes import open_write_form
 
 Now = Callable[[], datetime]
 EXPIRY_STYLES = {"expired": "bold red", "soon": "yellow", "valid": "green", "none": "dim", "unknown": "dim"}
-
-
-def pages_service(widget: Widget) -> PagesDomainsService | None:
-    session = getattr(widget.app, "session", None)
-    return session.services.pages if session else None
 
 
 def expiry_text(domain: PagesDomain, now: datetime) -> Text:
@@ -94,7 +88,9 @@ def domain_columns(now: Now) -> list[Column]:
     ]
 
 
-class PagesTab(PanePolicy, Widget):
+class PagesTab(ListPane):
+    LISTING = bindings.PROJECT_PAGES_DOMAINS
+    ENTER_OPENS_DETAIL = True
     # the footer while this tab has focus, most useful first (`widgets.footer`)
     FOOTER_ORDER = ("select", "new_domain", "certificate", "remove_certificate", "delete_domain", "next_tab",
                    "previous_tab", "fork", *LIST_KEYS)
@@ -108,59 +104,38 @@ class PagesTab(PanePolicy, Widget):
     ROW_ACTIONS = frozenset({"certificate", "remove_certificate", "delete_domain"})
 
     def __init__(self, project: Project, *, now: Now | None = None, id: str | None = None) -> None:
-        super().__init__(id=id)
+        clock = now_of(self, now)
+        spec = TabSpec(domain_columns(clock), lambda d: d.domain, domain_detail, "No Pages domains")
+        super().__init__(project_owner(project), spec, id=id, view_id="pages-view")
         self.project = project
-        self.now = now_of(self, now)
-
-    def compose(self) -> ComposeResult:
-        yield ResourceView(domain_columns(self.now), row_key=lambda d: d.domain,
-                           detail=domain_detail, empty_text="No Pages domains", enter_opens_detail=True,
-                           id="pages-view")
-
-    @property
-    def view(self) -> ResourceView:
-        return self.query_one("#pages-view", ResourceView)
-
-    def on_mount(self) -> None:
-        self.load()
-
-    def reload(self) -> None:
-        self.load(refresh=True)
-
-    @work(exclusive=True, group="project-pages")
-    async def load(self, refresh: bool = False) -> None:
-        service = pages_service(self)
-        if service is None:
-            return
-        domains = await service.domains(self.project.id, refresh=refresh)
-        self.view.table.set_rows(domains)
+        self.now = clock
 
     def _saved(self, verb: str) -> Callable[[Any], None]:
         def done(domain: Any) -> None:
             if isinstance(domain, PagesDomain):
                 self.notify(f"{verb} {domain.domain}", markup=False)
-                self.load(refresh=True)
+                self.reload()
         return done
 
     def action_new_domain(self) -> None:
-        service, project_id = pages_service(self), self.project.id
-        if service is None:
-            return
+        project_id = self.project.id
 
         async def save(request: DomainRequest) -> PagesDomain:
-            return await service.create(project_id, request.name, auto_ssl_enabled=request.auto_ssl,
-                                        certificate=request.certificate, key=request.key, as_files=True)
+            return await self.ctx.services.pages.create(
+                project_id, request.name, auto_ssl_enabled=request.auto_ssl, certificate=request.certificate,
+                key=request.key, as_files=True)
 
         self._open_domain_form(DomainDialog(), save, "Added", None)
 
     def action_certificate(self) -> None:
-        domain, service, project_id = self.view.table.cursor_row, pages_service(self), self.project.id
-        if not isinstance(domain, PagesDomain) or service is None:
+        domain, project_id = self.table.cursor_row, self.project.id
+        if not isinstance(domain, PagesDomain):
             return
 
         async def save(request: DomainRequest) -> PagesDomain:
-            return await service.update(project_id, request.name, auto_ssl_enabled=request.auto_ssl,
-                                        certificate=request.certificate, key=request.key, as_files=True)
+            return await self.ctx.services.pages.update(
+                project_id, request.name, auto_ssl_enabled=request.auto_ssl, certificate=request.certificate,
+                key=request.key, as_files=True)
 
         self._open_domain_form(DomainDialog(domain=domain.domain, auto_ssl=domain.auto_ssl_enabled), save,
                                "Updated", domain)
@@ -169,13 +144,11 @@ class PagesTab(PanePolicy, Widget):
                           verb: str, domain: PagesDomain | None) -> None:
         """After a lost answer the domain is read again: there, with that automatic-certificate setting and,
         when one was sent, that certificate?"""
-        service, project_id = pages_service(self), self.project.id
-        if service is None:
-            return
+        project_id = self.project.id
 
         async def saved(request: DomainRequest) -> bool:
             try:
-                found = await service.domain(project_id, request.name)
+                found = await self.ctx.services.pages.domain(project_id, request.name)
             except NotFound:
                 return False
             pem = found.certificate.certificate if found.certificate is not None else None
@@ -183,41 +156,37 @@ class PagesTab(PanePolicy, Widget):
                 request.certificate is None or (pem or "").strip() == request.certificate.strip())
 
         open_write_form(self, dialog, save, verify=saved, row=domain, done=self._saved(verb),
-                        refresh=lambda: self.load(refresh=True) if is_live(self) else None)
+                        refresh=lambda: self.reload() if is_live(self) else None)
 
     def _confirm(self, title: str, template: str, domain: PagesDomain, act: Callable[[str], Any]) -> None:
         def answered(yes: bool | None) -> None:
             if yes:
                 act(domain.domain)
 
-        project = self.project.path_with_namespace or str(self.project.id)
         self.app.push_screen(ConfirmScreen(title, Content.from_markup(template, domain=domain.domain,
-                                                                      project=project),
+                                                                      project=self.owner.where),
                                            confirm_label=title.split()[0]), answered)
 
     def action_remove_certificate(self) -> None:
-        domain = self.view.table.cursor_row
+        domain = self.table.cursor_row
         if isinstance(domain, PagesDomain) and domain.certificate is not None:
             self._confirm("Remove certificate", "Remove the certificate of [b]$domain[/b] of "
                           "[b]$project[/b]? It is then served over plain HTTP.", domain,
                           self.remove_certificate)
 
     def action_delete_domain(self) -> None:
-        domain = self.view.table.cursor_row
+        domain = self.table.cursor_row
         if isinstance(domain, PagesDomain):
             self._confirm("Delete domain", "Delete the Pages domain [b]$domain[/b] of [b]$project[/b]?",
                           domain, self.delete_domain)
 
     @work(group="project-pages-change")
     async def remove_certificate(self, name: str) -> None:
-        service = pages_service(self)
-        if service is not None:
-            self._saved("Removed the certificate of")(await service.remove_certificate(self.project.id, name))
+        removed = await self.ctx.services.pages.remove_certificate(self.project.id, name)
+        self._saved("Removed the certificate of")(removed)
 
     @work(group="project-pages-change")
     async def delete_domain(self, name: str) -> None:
-        service = pages_service(self)
-        if service is not None:
-            await service.delete(self.project.id, name)
-            self.notify(f"Deleted {name}", markup=False)
-            self.load(refresh=True)
+        await self.ctx.services.pages.delete(self.project.id, name)
+        self.notify(f"Deleted {name}", markup=False)
+        self.reload()

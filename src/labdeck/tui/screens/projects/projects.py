@@ -17,7 +17,6 @@ from textual.content import Content
 
 from labdeck.api.errors import ApiError
 from labdeck.api.models.projects import Project
-from labdeck.api.projects import ProjectsService
 from labdeck.tui.areas import AreaRequest
 from labdeck.tui.errors import describe_error
 from labdeck.tui.list_feed import ListFeed
@@ -91,10 +90,6 @@ class ProjectsScreen(LabdeckScreen):
     def table(self) -> ResourceTable:
         return self.query_one("#projects-view", ResourceView).table
 
-    def source(self) -> ProjectsService | None:
-        session = self.ctx.session
-        return session.services.projects if session else None
-
     def on_mount(self) -> None:
         self.feed = ListFeed(self.query_one("#projects-view", ResourceView), "projects",
                              self.reload_from_server, orders=SERVER_ORDERS)
@@ -107,11 +102,8 @@ class ProjectsScreen(LabdeckScreen):
     @work(exclusive=True, group="projects")
     async def load_first(self, order: tuple[str, bool] | None = None) -> None:
         """The first page now, the rest on demand (all of it at once when the server's total fits)."""
-        source = self.source()
-        if source is None:
-            return
         order_by, descending = order or ("id", True)
-        window = source.window(search=self.search or None, order_by=order_by,
+        window = self.ctx.services.projects.window(search=self.search or None, order_by=order_by,
                                sort="desc" if descending else "asc")
         self.feed.show_cached(window)  # a relaunch: the first page last seen, at once
         self.table.loading_more = True
@@ -161,11 +153,8 @@ class ProjectsScreen(LabdeckScreen):
     async def set_archived(self, project: Project, archive: bool) -> None:
         """`POST /projects/:id/archive` (or `/unarchive`); the row shows the project as GitLab answers it.
         GitLab gives `archive_project` to the project's Owners and administrators only: its 403 says so."""
-        source = self.source()
-        if source is None:
-            return
         try:
-            updated = await source.set_archived(project.id, archive)
+            updated = await self.ctx.services.projects.set_archived(project.id, archive)
         except ApiError as error:
             if error.status != 403:
                 raise

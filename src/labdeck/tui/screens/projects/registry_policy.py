@@ -1,6 +1,6 @@
-"""The project view's Registry policy tab: the project's container registry cleanup policy (enabled,
-cadence, keep_n, older_than, the two patterns, next_run_at), why its runs did or did not happen, and what
-the next run would delete, summed per repository (tags, deleted, kept, space freed).
+"""The project view's Registry policy tab, a pane of the kit: the project's container registry cleanup
+policy (enabled, cadence, keep_n, older_than, the two patterns, next_run_at), why its runs did or did not
+happen, and what the next run would delete, summed per repository (tags, deleted, kept, space freed).
 
 The simulation is the policy panel's (`api.cleanup_policy`, GitLab's own rules, at the instance's time),
 read when the tab is first shown (a project's tags can be many), and summarised here; `p` (or `enter`)
@@ -12,15 +12,13 @@ panel closes. Server text (patterns, repository names) is shown as `rich.text.Te
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
-from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.screen import Screen
-from textual.widget import Widget
 from textual.widgets import Select, Static
 
 from labdeck.api.cleanup_policy import ProjectSimulation, RepositorySimulation
@@ -30,14 +28,17 @@ from labdeck.domain.cleanup_policy import CADENCES, KEEP_N_VALUES, OLDER_THAN_VA
 from labdeck.domain.kept_values import shown
 from labdeck.domain.registry_sizes import FREES_HEADER, Figure, size_text
 from labdeck.tui.clock import Now, now_of
-from labdeck.tui.context import context_of
-from labdeck.tui.pane_policy import PanePolicy
+from labdeck.tui.kit.owner import project_owner
+from labdeck.tui.kit.panes import LoadedPane
 from labdeck.tui.screens.registry.policy import CleanupPolicyScreen, summary_text
 from labdeck.tui.widgets.footer import LIST_KEYS
 from labdeck.tui.widgets.resource_table import ResourceTable
 from labdeck.tui.widgets.resource_view import ResourceView
 from labdeck.tui.widgets.table_model import Column
 from labdeck.tui.workers import is_live
+
+if TYPE_CHECKING:
+    from labdeck.api.services import Services
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,7 +124,8 @@ def policy_text(policy: Policy | None) -> Text:
     return text
 
 
-class RegistryPolicyTab(PanePolicy, Widget):
+class RegistryPolicyTab(LoadedPane[ProjectSimulation]):
+    READ_WHEN_SHOWN = True  # a project's tags can be many: read when the tab is first shown
     # the footer while this tab has focus, most useful first (`widgets.footer`)
     FOOTER_ORDER = ("open_policy", "edit_policy", "next_tab", "previous_tab", "fork", *LIST_KEYS)
     BINDINGS = [
@@ -134,10 +136,10 @@ class RegistryPolicyTab(PanePolicy, Widget):
 
     def __init__(self, project: Project, *, now: Now | None = None, id: str | None = None) -> None:
         super().__init__(id=id)
+        self.owner = project_owner(project)
         self.project = project
         self.now = now_of(self, now)
         self.sim: ProjectSimulation | None = None
-        self._read = False  # the simulation is read when the tab is first shown
         self._panel: Screen[Any] | None = None
 
     def compose(self) -> ComposeResult:
@@ -154,40 +156,28 @@ class RegistryPolicyTab(PanePolicy, Widget):
 
     def on_mount(self) -> None:
         self.app.screen_change_signal.subscribe(self, self._screen_changed)
-
-    def on_show(self) -> None:
-        if not self._read:
-            self.load()
+        super().on_mount()
 
     def _screen_changed(self, screen: Screen[Any]) -> None:
         """Back from the panel this tab opened: the policy may have been saved there."""
         if self._panel is not None and screen is self.screen and is_live(self):
             self._panel = None
-            self.load(refresh=True)
+            self.reload()
 
-    def reload(self) -> None:
-        self.load(refresh=True)
+    async def read(self, services: Services, refresh: bool) -> ProjectSimulation:
+        return await services.cleanup_policy.simulate(self.project.id, now=self.now())
 
-    @work(exclusive=True, group="project-registry-policy")
-    async def load(self, refresh: bool = False) -> None:
-        session = context_of(self).session
-        if session is None:
-            return
-        self._read = True
-        values = self.query_one("#registry-policy-values", Static)
-        try:
-            sim = await session.services.cleanup_policy.simulate(
-                self.project.id, now=self.now())
-        except LabdeckError as error:
-            if is_live(self):
-                values.update(Text(f"The cleanup policy could not be read: {error}", style="red"))
-            raise
-        if not is_live(self):
-            return
-        self.sim = sim
-        values.update(policy_text(sim.policy))
-        self.query_one("#registry-policy-summary", Static).update(summary_text(sim))
-        self.view.table.set_rows(summaries(sim))
+    def explain(self, error: LabdeckError) -> str | None:
+        return f"The cleanup policy could not be read: {error}"
+
+    def show_reason(self, text: str) -> None:
+        self.query_one("#registry-policy-values", Static).update(Text(text, style="red"))
+
+    def show_data(self, data: ProjectSimulation) -> None:
+        self.sim = data
+        self.query_one("#registry-policy-values", Static).update(policy_text(data.policy))
+        self.query_one("#registry-policy-summary", Static).update(summary_text(data))
+        self.view.table.set_rows(summaries(data))
 
     def _open(self, *, edit: bool) -> None:
         panel = CleanupPolicyScreen(self.project.id, now=self.now)

@@ -1,11 +1,12 @@
-"""The project view's Tags tab: the repository's tags (newest first), a server search box (`ctrl+f`, as
-`s` sorts the table; `^v1` begins with, `rc$` ends with), `n` to create a lightweight or annotated tag
-from a ref (a refusal shows the server's message in the dialog and keeps what was typed), `delete` with
-confirmation, and `enter` for a tag's detail.
+"""The project view's Tags tab: a list pane of the kit over the repository's tags (newest first, read
+through their binding), a server search box (`ctrl+f`, as `s` sorts the table; `^v1` begins with, `rc$`
+ends with), `n` to create a lightweight or annotated tag from a ref (a refusal shows the server's message
+in the dialog and keeps what was typed), `delete` with confirmation, and `enter` for a tag's detail.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from rich.text import Text
@@ -13,28 +14,23 @@ from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.content import Content
-from textual.widget import Widget
 from textual.widgets import Input
 
+from labdeck.api import bindings
 from labdeck.api.errors import NotFound
 from labdeck.api.models.project_resources import RepositoryTag
 from labdeck.api.models.projects import Project
-from labdeck.api.repository_tags import TagsService
-from labdeck.tui.pane_policy import PanePolicy
+from labdeck.tui.kit.owner import project_owner
+from labdeck.tui.kit.panes import ListPane
+from labdeck.tui.kit.tabs import TabSpec
 from labdeck.tui.screens.confirm import ConfirmScreen
 from labdeck.tui.screens.projects.dialogs import NewTag, TagCreateDialog
 from labdeck.tui.widgets.detail_fields import append_fields
 from labdeck.tui.widgets.footer import LIST_KEYS
 from labdeck.tui.widgets.labelled import LabelledField
-from labdeck.tui.widgets.resource_view import ResourceView
 from labdeck.tui.widgets.table_model import Column
 from labdeck.tui.workers import is_live
 from labdeck.tui.writes import open_write_form
-
-
-def tags_service(widget: Widget) -> TagsService | None:
-    session = getattr(widget.app, "session", None)
-    return session.services.tags if session else None
 
 
 def _stamp(tag: RepositoryTag) -> float:
@@ -73,7 +69,13 @@ TAG_COLUMNS = [
 ]
 
 
-class TagsTab(PanePolicy, Widget):
+TAGS = TabSpec(TAG_COLUMNS, lambda t: t.name, tag_detail, "No tags")
+
+
+class TagsTab(ListPane):
+    LISTING = bindings.PROJECT_TAGS
+    PARAMS = {"order_by": "updated", "sort": "desc"}
+    ENTER_OPENS_DETAIL = True
     # the footer while this tab has focus, most useful first (`widgets.footer`)
     FOOTER_ORDER = ("select", "new_tag", "delete_tag", "search", "next_tab", "previous_tab", "fork",
                     *LIST_KEYS)
@@ -85,61 +87,40 @@ class TagsTab(PanePolicy, Widget):
     MUTATING_ACTIONS = frozenset({"new_tag", "delete_tag"})
     ROW_ACTIONS = frozenset({"delete_tag"})
     DEFAULT_CSS = """
-    TagsTab { height: 1fr; }
     TagsTab #tags-search { margin: 0 0; }
     """
 
     def __init__(self, project: Project, *, id: str | None = None) -> None:
-        super().__init__(id=id)
+        super().__init__(project_owner(project), TAGS, id=id, view_id="tags-view")
         self.project = project
         self.search = ""
 
-    def compose(self) -> ComposeResult:
+    def compose_above(self) -> ComposeResult:
         yield LabelledField("Search", Input(placeholder="^v1, rc$ or part of a name", id="tags-search"),
                             id="tags-search-field")
-        yield ResourceView(TAG_COLUMNS, row_key=lambda t: t.name, detail=tag_detail,
-                           empty_text="No tags", enter_opens_detail=True, id="tags-view")
 
-    @property
-    def view(self) -> ResourceView:
-        return self.query_one("#tags-view", ResourceView)
-
-    def on_mount(self) -> None:
-        self.load()
-
-    def reload(self) -> None:
-        self.load(refresh=True)
-
-    @work(exclusive=True, group="project-tags")
-    async def load(self, refresh: bool = False) -> None:
-        service = tags_service(self)
-        if service is None:
-            return
-        tags = await service.tags(self.project.id, search=self.search or None, refresh=refresh)
-        self.view.table.set_rows(tags)
+    def params(self) -> Mapping[str, Any]:
+        return {**self.PARAMS, "search": self.search or None}
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         if event.input.id == "tags-search":
             event.stop()
             self.search = event.value.strip()
             self.load()
-            self.view.table.focus()
+            self.table.focus()
 
     def action_search(self) -> None:
         self.query_one("#tags-search", Input).focus()
 
     def action_new_tag(self) -> None:
-        service = tags_service(self)
-        if service is None:
-            return
         project_id = self.project.id
 
         async def create(new: NewTag) -> RepositoryTag:
-            return await service.create(project_id, new.name, new.ref, message=new.message)
+            return await self.ctx.services.tags.create(project_id, new.name, new.ref, message=new.message)
 
         async def exists(new: NewTag) -> bool:  # after a lost answer: is the tag there (with its message)?
             try:
-                tag = await service.tag(project_id, new.name)
+                tag = await self.ctx.services.tags.tag(project_id, new.name)
             except NotFound:
                 return False
             return new.message is None or (tag.message or "").strip() == new.message
@@ -148,19 +129,17 @@ class TagsTab(PanePolicy, Widget):
             if isinstance(tag, RepositoryTag):
                 kind = "annotated" if tag.annotated else "lightweight"
                 self.notify(f"Created {kind} tag {tag.name}", markup=False)
-                self.load(refresh=True)
+                self.reload()
 
         open_write_form(self, TagCreateDialog(self.project.default_branch or "main"), create, verify=exists,
-                        row=None, done=created,
-                        refresh=lambda: self.load(refresh=True) if is_live(self) else None)
+                        row=None, done=created, refresh=lambda: self.reload() if is_live(self) else None)
 
     def action_delete_tag(self) -> None:
-        tag = self.view.table.cursor_row
+        tag = self.table.cursor_row
         if not isinstance(tag, RepositoryTag):
             return
         message = Content.from_markup("Delete the tag [b]$name[/b] of [b]$project[/b]? Releases that use it "
-                                      "lose their tag.", name=tag.name,
-                                      project=self.project.path_with_namespace or str(self.project.id))
+                                      "lose their tag.", name=tag.name, project=self.owner.where)
 
         def answered(yes: bool | None) -> None:
             if yes:
@@ -170,9 +149,6 @@ class TagsTab(PanePolicy, Widget):
 
     @work(group="project-tags-delete")
     async def delete_tag(self, name: str) -> None:
-        service = tags_service(self)
-        if service is None:
-            return
-        await service.delete(self.project.id, name)
+        await self.ctx.services.tags.delete(self.project.id, name)
         self.notify(f"Deleted tag {name}", markup=False)
-        self.load(refresh=True)
+        self.reload()

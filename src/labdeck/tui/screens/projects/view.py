@@ -1,8 +1,9 @@
-"""One project's resources, opened with enter from `:projects`: tabs (Textual `TabbedContent`), one per
-resource of the project, each a pane that loads, shows and acts on its own rows; the tabs are the entries
-of `TAB_LIST`, in the order shown. `]` and `[`
-switch to the next and previous tab and put the focus in it; `f` forks the project from any tab (the fork
-runs as a job); `r` reloads the tab in view.
+"""One project's resources, opened with enter from `:projects`: one tab per entry of `TAB_LIST`, each a pane
+of the kit made for the project as its owner (`kit/panes.py`: a `ListPane` where the tab is one list, a
+`LoadedPane` where it shows something else, the members and variables panes every owner has), so every tab
+loads, reloads (`r`), is gated by the instance's features and the token's reach, and applies read-only
+mode the same way. `]` and `[` switch to the next and previous tab and put the focus in it; `f` forks the
+project from any tab (the fork runs as a job). A new tab is a pane and an entry in `TAB_LIST`.
 """
 
 from __future__ import annotations
@@ -18,11 +19,12 @@ from textual.widget import Widget
 from textual.widgets import Static, TabbedContent, TabPane
 
 from labdeck.api.models.projects import Project
-from labdeck.tui.pane_policy import PanePolicy
+from labdeck.tui.kit.members_pane import MembersPane
+from labdeck.tui.kit.owner import project_owner
+from labdeck.tui.kit.panes import OwnerPane
+from labdeck.tui.kit.variables_pane import VariablesPane
 from labdeck.tui.screens.base import LabdeckScreen
-from labdeck.tui.screens.owner import project_owner
-from labdeck.tui.screens.panes.members import MembersPane
-from labdeck.tui.screens.panes.variables import VariablesPane
+from labdeck.tui.screens.projects.branches import BranchesPane
 from labdeck.tui.screens.projects.containers import ContainerRegistryTab
 from labdeck.tui.screens.projects.deployments import ProjectDeploymentsTab
 from labdeck.tui.screens.projects.error_tracking import ErrorTrackingTab
@@ -41,9 +43,7 @@ class Tab:
 
     name: str
     title: str
-    make: Callable[[ProjectViewScreen], Widget]
-
-
+    make: Callable[[ProjectViewScreen], OwnerPane]
 
 
 def project_heading(project: Project) -> Text:
@@ -59,9 +59,9 @@ def project_heading(project: Project) -> Text:
     return heading
 
 
-def tab_widget(pane: Widget) -> PanePolicy | None:
-    """The pane widget a tab holds (the first widget of the kit inside it)."""
-    return next((node for node in pane.query(Widget) if isinstance(node, PanePolicy)), None)
+def tab_widget(pane: Widget) -> OwnerPane | None:
+    """The pane of the kit a tab holds."""
+    return next((node for node in pane.query(Widget) if isinstance(node, OwnerPane)), None)
 
 
 class ProjectViewScreen(LabdeckScreen):
@@ -81,6 +81,7 @@ class ProjectViewScreen(LabdeckScreen):
                  now: Callable[[], datetime] | None = None) -> None:
         super().__init__()
         self.project = project
+        self.owner = project_owner(project)
         self.initial_tab = tab if tab in TABS else "wiki"
         self.now: Callable[[], datetime] | None = now
 
@@ -147,7 +148,7 @@ class ProjectViewScreen(LabdeckScreen):
         self.forks_tab.action_fork()
 
 
-# Every tab, in order: a new tab is one pane module and one entry here.
+# Every tab, in order: a new tab is one pane and one entry here.
 TAB_LIST: tuple[Tab, ...] = (
     Tab("wiki", "Wiki", lambda view: WikiTab(view.project, id="project-wiki")),
     Tab("issues", "Issues", lambda view: ProjectIssuesTab(view.project, id="project-issues")),
@@ -159,10 +160,10 @@ TAB_LIST: tuple[Tab, ...] = (
     Tab("pages", "Pages domains", lambda view: PagesTab(view.project, now=view.now, id="project-pages")),
     Tab("errors", "Error tracking", lambda view: ErrorTrackingTab(view.project, id="project-errors")),
     Tab("forks", "Forks", lambda view: ForksTab(view.project, id="project-forks")),
-    Tab("members", "Members", lambda view: MembersPane(project_owner(view.project), id="project-members")),
-    Tab("variables", "Variables",
-        lambda view: VariablesPane(project_owner(view.project), id="project-variables")),
+    Tab("members", "Members", lambda view: MembersPane(view.owner, id="project-members")),
+    Tab("variables", "Variables", lambda view: VariablesPane(view.owner, id="project-variables")),
     Tab("registry", "Registry policy",
         lambda view: RegistryPolicyTab(view.project, now=view.now, id="project-registry")),
+    Tab("branches", "Branches", lambda view: BranchesPane(view.owner, id="project-branches")),
 )
 TABS = {tab.name: tab.title for tab in TAB_LIST}

@@ -1,10 +1,9 @@
-"""The project view's Wiki tab (the pages, `n` new, `delete` to delete) and the wiki editor: a TextArea with
-a live Markdown preview whose links are never opened automatically (the one link policy,
-`tui.links.open_link`: a link elsewhere than the instance's own http(s) host asks first, other schemes
-never open). The editor never loses typed text: a failed save keeps it, says why and
-can be retried (`ctrl+s` again), and leaving with unsaved changes asks first (the one rule of every editor,
-`confirm.DraftGuard`). It also uploads an
-attachment (`ctrl+t`) and inserts its Markdown at the cursor.
+"""The project view's Wiki tab (a list pane of the kit: the pages, `n` new, `delete` to delete) and the wiki
+editor: a TextArea with a live Markdown preview whose links are never opened automatically (the one link
+policy, `tui.links.open_link`: a link elsewhere than the instance's own http(s) host asks first, other
+schemes never open). The editor never loses typed text: a failed save keeps it, says why and can be retried
+(`ctrl+s` again), and leaving with unsaved changes asks first (the one rule of every editor,
+`confirm.DraftGuard`). It also uploads an attachment (`ctrl+t`) and inserts its Markdown at the cursor.
 """
 
 from __future__ import annotations
@@ -19,27 +18,21 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.content import Content
-from textual.widget import Widget
 from textual.widgets import Input, Markdown, Select, Static, TextArea
 
+from labdeck.api import bindings
 from labdeck.api.errors import LabdeckError
 from labdeck.api.models.project_resources import WIKI_FORMATS, WikiPage
 from labdeck.api.models.projects import Project
-from labdeck.api.wikis import WikiService
+from labdeck.tui.kit.owner import project_owner
+from labdeck.tui.kit.panes import ListPane
+from labdeck.tui.kit.tabs import TabSpec, detail_text
 from labdeck.tui.links import open_link
-from labdeck.tui.pane_policy import PanePolicy
 from labdeck.tui.screens.base import LabdeckScreen
 from labdeck.tui.screens.confirm import ConfirmScreen, DraftGuard
 from labdeck.tui.screens.projects.dialogs import PathPrompt, error_text
-from labdeck.tui.widgets.resource_view import ResourceView
 from labdeck.tui.widgets.table_model import Column
 from labdeck.tui.writes import attempt_write
-
-
-def wiki_service(widget: Widget) -> WikiService | None:
-    session = getattr(widget.app, "session", None)
-    return session.services.wikis if session else None
-
 
 PAGE_COLUMNS = [Column("slug", "Slug", min_width=24, text=lambda p: Text(p.slug), data=lambda p: p.slug),
                 Column("title", "Title", min_width=16, text=lambda p: Text(p.title), data=lambda p: p.title),
@@ -47,8 +40,18 @@ PAGE_COLUMNS = [Column("slug", "Slug", min_width=24, text=lambda p: Text(p.slug)
                        data=lambda p: p.format)]
 
 
-class WikiTab(PanePolicy, Widget):
-    """The project's wiki pages; enter opens the editor."""
+def page_detail(page: WikiPage) -> Text:
+    return detail_text(page.title, [("slug", page.slug), ("format", page.format)])
+
+
+PAGES = TabSpec(PAGE_COLUMNS, lambda p: p.slug, page_detail, "No wiki pages")
+
+
+class WikiTab(ListPane):
+    """The project's wiki pages (a list pane of the kit, read through their binding); enter opens the
+    editor."""
+
+    LISTING = bindings.PROJECT_WIKIS
     # the footer while this tab has focus, most useful first (`widgets.footer`)
     FOOTER_ORDER = ("select", "new_page", "delete_page", "next_tab", "previous_tab", "fork", "open_filter")
 
@@ -60,36 +63,11 @@ class WikiTab(PanePolicy, Widget):
     ROW_ACTIONS = frozenset({"delete_page"})
 
     def __init__(self, project: Project, *, id: str | None = None) -> None:
-        super().__init__(id=id)
+        super().__init__(project_owner(project), PAGES, id=id, view_id="wiki-pages")
         self.project = project
 
-    def compose(self) -> ComposeResult:
-        yield ResourceView(PAGE_COLUMNS, row_key=lambda p: p.slug,
-                           empty_text="No wiki pages", id="wiki-pages")
-
-    @property
-    def view(self) -> ResourceView:
-        return self.query_one("#wiki-pages", ResourceView)
-
-    def on_mount(self) -> None:
-        self.load()
-
-    def reload(self) -> None:
-        self.load(refresh=True)
-
-    @work(exclusive=True, group="project-wiki")
-    async def load(self, refresh: bool = False) -> None:
-        service = wiki_service(self)
-        if service is None:
-            return
-        pages = await service.pages(self.project.id, refresh=refresh)
-        self.view.table.set_rows(pages)
-
     def open_editor(self, slug: str | None) -> None:
-        def reload(_changed: object) -> None:
-            self.load(refresh=True)
-
-        self.app.push_screen(WikiEditorScreen(self.project, slug), reload)
+        self.app.push_screen(WikiEditorScreen(self.project, slug), lambda _changed: self.reload())
 
     def on_resource_table_row_selected(self, event: Any) -> None:
         if isinstance(event.row, WikiPage):
@@ -100,11 +78,11 @@ class WikiTab(PanePolicy, Widget):
         self.open_editor(None)
 
     def action_delete_page(self) -> None:
-        page = self.view.table.cursor_row
+        page = self.table.cursor_row
         if not isinstance(page, WikiPage):
             return
         message = Content.from_markup("Delete the wiki page [b]$slug[/b] of [b]$project[/b]?", slug=page.slug,
-                                      project=self.project.path_with_namespace or str(self.project.id))
+                                      project=self.owner.where)
 
         def answered(yes: bool | None) -> None:
             if yes:
@@ -114,12 +92,9 @@ class WikiTab(PanePolicy, Widget):
 
     @work(group="project-wiki-delete")
     async def delete_page(self, slug: str) -> None:
-        service = wiki_service(self)
-        if service is None:
-            return
-        await service.delete(self.project.id, slug)
+        await self.ctx.services.wikis.delete(self.project.id, slug)
         self.notify(f"Deleted wiki page {slug}", markup=False)
-        self.load(refresh=True)
+        self.reload()
 
 
 class WikiEditorScreen(DraftGuard, LabdeckScreen):
@@ -186,11 +161,10 @@ class WikiEditorScreen(DraftGuard, LabdeckScreen):
 
     @work(exclusive=True, group="wiki-editor-load")
     async def load_page(self) -> None:
-        service = wiki_service(self)
-        if service is None or self.slug is None:
+        if self.slug is None:
             return
         try:
-            page = await service.page(self.project.id, self.slug)
+            page = await self.ctx.services.wikis.page(self.project.id, self.slug)
         except LabdeckError as error:
             self.set_status(f"Could not load the page: {error_text(error)}", error=True)
             return
@@ -218,9 +192,7 @@ class WikiEditorScreen(DraftGuard, LabdeckScreen):
 
     @work(exclusive=True, group="wiki-editor-save")
     async def save(self) -> None:
-        service = wiki_service(self)
-        if service is None:
-            return
+        service = self.ctx.services.wikis
         now = self.current()
         changed = {key: value for key, value in now.items() if value != self.saved[key]}
         if self.slug is not None and not changed:
@@ -281,9 +253,7 @@ class WikiEditorScreen(DraftGuard, LabdeckScreen):
 
     @work(group="wiki-editor-upload")
     async def upload(self, path_text: str) -> None:
-        service = wiki_service(self)
-        if service is None:
-            return
+        service = self.ctx.services.wikis
         path = await asyncio.to_thread(lambda: Path(path_text).expanduser())
         try:
             content = await asyncio.to_thread(path.read_bytes)

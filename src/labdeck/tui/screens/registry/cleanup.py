@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 
 from rich.text import Text
+from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
@@ -58,7 +59,7 @@ from labdeck.tui.screens.registry.cleanup_preview import (
     timestamps,
     why_text,
 )
-from labdeck.tui.screens.registry.registry import POLL_TIMEOUT, registry_service
+from labdeck.tui.screens.registry.registry import POLL_TIMEOUT
 from labdeck.tui.widgets.resource_table import ResourceTable
 from labdeck.tui.widgets.resource_view import ResourceView
 from labdeck.tui.workers import is_live
@@ -86,9 +87,11 @@ class RegistryCleanupScreen(LabdeckScreen):
     ]
 
     def __init__(self, repository: RegistryRepository, tags: list[RegistryTagDetail], *,
-                 now: Now | None = None, on_deleted: Callable[[set[str]], None] | None = None) -> None:
+                 now: Now | None = None, on_deleted: Callable[[set[str]], None] | None = None,
+                 on_layers: Callable[[list[RegistryTagDetail]], None] | None = None) -> None:
         super().__init__()
         self.on_deleted = on_deleted  # the tag list under the panel, told when a cleanup job finished
+        self.on_layers = on_layers  # and told the tags with their layers, once read here
         self.repository = repository
         self.now = now_of(self, now)
         self.tags = list(tags)
@@ -99,6 +102,8 @@ class RegistryCleanupScreen(LabdeckScreen):
         self.rules: CleanupRules | None = None
         self.plan: CleanupPlan | None = None
         self._table_timer: Timer | None = None
+        self.layers_wanted = False  # the tags lack layers: read them once a plan is shown
+        self.reading_layers = False
 
     @property
     def repo_label(self) -> str:
@@ -142,7 +147,30 @@ class RegistryCleanupScreen(LabdeckScreen):
         self.query_one("#cleanup-delete", Input).focus()
         self.update_lock()
         self.set_interval(1.0, self.update_lock)
+        # the layers are read once a plan is shown (`flush_table`): only its frees figure needs them
+        self.layers_wanted = any(t.layers is None and t.digest for t in self.tags) and \
+            self.ctx.connected
         self.recompute()
+
+    @work(exclusive=True, group="cleanup-layers")
+    async def read_layers(self) -> None:
+        """The manifests' layers, read once the preview's first plan is shown: only its frees figure needs
+        them (a layer several images share counted once); until they come it is an upper bound and says so.
+        A panel closed with no rule typed reads none."""
+        try:
+            repo = self.repository
+            tags = await self.ctx.services.registry.add_layers(repo.project_id or 0, repo.id, self.tags,
+                                                               path=repo.path)
+        finally:
+            self.reading_layers = False
+        if [t.name for t in tags] != [t.name for t in self.tags]:  # a cleanup changed them meanwhile
+            self.recompute()
+            return
+        self.tags = tags
+        self.planner = CleanupPlanner([t.to_tag_info() for t in tags])
+        self.recompute()
+        if self.on_layers is not None:
+            self.on_layers(tags)
 
     # -- rules and preview ----------------------------------------------------------------------------
     def read_rules(self) -> tuple[CleanupRules | None, list[str]]:
@@ -180,7 +208,9 @@ class RegistryCleanupScreen(LabdeckScreen):
             self.query_one("#cleanup-histogram", Static).update("")
         else:
             self.plan = self.planner.plan(rules, self.now())
-            self.query_one("#cleanup-summary", Static).update(summary_text(self.plan))
+            self.reading_layers = self.reading_layers or self.layers_wanted
+            self.query_one("#cleanup-summary", Static).update(summary_text(self.plan,
+                                                                           reading_layers=self.reading_layers))
             if self._times is None or len(self._times) != len(self.plan.tags):
                 self._times = timestamps(self.plan)
             self.query_one("#cleanup-histogram", Static).update(
@@ -202,6 +232,9 @@ class RegistryCleanupScreen(LabdeckScreen):
         reasons, tags = plan.reasons, self.tags
         self.table.set_rows([PlannedTag(i, tags[i], reasons[i], words[reasons[i]])
                              for i in preview_order(plan, self._order)])
+        if self.layers_wanted:  # the plan is shown: now its frees figure's layers, without delaying it
+            self.layers_wanted = False
+            self.read_layers()
 
     def on_input_changed(self, event: Input.Changed) -> None:
         if event.input.id in _INPUTS:
@@ -220,8 +253,7 @@ class RegistryCleanupScreen(LabdeckScreen):
 
     # -- the lock -------------------------------------------------------------------------------------
     def lock_remaining(self) -> float | None:
-        service = registry_service(self)
-        return service.lock_remaining(self.repository.id) if service is not None else None
+        return self.ctx.services.registry.lock_remaining(self.repository.id)
 
     def update_lock(self) -> None:
         remaining = self.lock_remaining()
@@ -265,7 +297,8 @@ class RegistryCleanupScreen(LabdeckScreen):
         message = Content.assemble(message, "\n\n", named)
 
         def answered(yes: bool | None) -> None:
-            if yes:
+            if yes:  # applied: the focus leaves the rule field for the preview, where keys typed next go
+                self.leave_field()
                 self.start_bulk_delete(names)
 
         self.app.push_screen(TypeToConfirmScreen("Bulk delete tags", message, self.repo_label,
@@ -274,9 +307,9 @@ class RegistryCleanupScreen(LabdeckScreen):
     def start_bulk_delete(self, names: list[str]) -> Job | None:
         """Delete exactly `names` (what the preview listed), then report any difference the read-back
         finds as failed items: a name still there, or a name gone that the preview kept."""
-        service = registry_service(self)
-        if service is None or self.repository.project_id is None:
+        if self.repository.project_id is None:
             return None
+        service = self.ctx.services.registry
         project, repo_id, targets = self.repository.project_id, self.repository.id, set(names)
         seen = [tag.name for tag in self.tags]
 

@@ -77,8 +77,9 @@ def plan_columns(fixed: list[tuple[str, str, str]]) -> list[Column]:
     ]
 
 
-def summary_text(plan: CleanupPlan) -> Text:
-    """`24 to delete · 8 kept (latest 1, keep pattern 4, ...) · frees 1.2 GB`: literal text."""
+def summary_text(plan: CleanupPlan, *, reading_layers: bool = False) -> Text:
+    """`24 to delete · 8 kept (latest 1, keep pattern 4, ...) · frees 1.2 GB`: literal text (`reading_layers`:
+    the figure is an upper bound until the manifests' layers come, and says so)."""
     text = Text()
     text.append(f"{plan.deleted_count:,} to delete", style="bold red" if plan.deleted_count else "bold")
     text.append(f" · {plan.kept_count:,} kept", style="bold green")
@@ -88,7 +89,8 @@ def summary_text(plan: CleanupPlan) -> Text:
         parts = [f"{reason_label(reason, plan.keep_n)} {count:,}" for reason, count in kept]
         text.append(f" ({', '.join(parts)})", style="dim")
     text.append(f" · frees {size_text(plan.freed)}")
-    text.append(" (blobs no kept tag uses)", style="dim")
+    text.append(" (blobs no kept tag uses; reading the layers…)" if reading_layers and not plan.freed.exact
+                else " (blobs no kept tag uses)", style="dim")
     if plan.cutoff is not None:
         text.append(f" · cut-off {plan.cutoff:%Y-%m-%d %H:%M} UTC")
     return text

@@ -30,7 +30,7 @@ from textual.content import Content
 from textual.timer import Timer
 from textual.widgets import Input, Label, Select, Static
 
-from labdeck.api.cleanup_policy import CleanupPolicyService, ProjectSimulation
+from labdeck.api.cleanup_policy import ProjectSimulation
 from labdeck.api.registry import format_age, format_size
 from labdeck.domain.cleanup_policy import CADENCES, KEEP_N_VALUES, OLDER_THAN_VALUES, Policy
 from labdeck.domain.cleanup_reasons import outcome_words, reason_words, runs, verdict_word
@@ -109,12 +109,6 @@ def policy_columns(now: Callable[[], datetime]) -> list[Column]:
 
 def _said(value: object) -> str:
     return "none" if value is None else repr(value) if isinstance(value, str) else str(value).lower()
-
-
-def policy_service(screen: LabdeckScreen) -> CleanupPolicyService | None:
-    """The session's cleanup policy service (through its registry service and tag cache), or None."""
-    session = screen.ctx.session
-    return session.services.cleanup_policy if session is not None else None
 
 
 def summary_text(sim: ProjectSimulation) -> Text:
@@ -201,9 +195,7 @@ class CleanupPolicyScreen(LabdeckScreen):
 
     @work(exclusive=True, group="registry-policy")
     async def load(self) -> None:
-        service = policy_service(self)
-        if service is None:
-            return
+        service = self.ctx.services.cleanup_policy
         # a clock given, or the instance's time once its answers told it (the service's default)
         sim = await service.simulate(self.project, now=self.now())
         if not is_live(self):
@@ -218,9 +210,8 @@ class CleanupPolicyScreen(LabdeckScreen):
     # -- the editor -----------------------------------------------------------------------------------
     def choices(self, key: str) -> list[tuple[str, str]]:
         """The values a select offers (`older_than`'s as the instance's version has them)."""
-        service = policy_service(self)
-        if key == "policy-older-than" and service is not None:
-            return [(NONE, NONE), *((v, v) for v in service.older_than_values())]
+        if key == "policy-older-than" and self.ctx.connected:  # else: nothing known of the instance yet
+            return [(NONE, NONE), *((v, v) for v in self.ctx.services.cleanup_policy.older_than_values())]
         return _SELECTS[key]
 
     def fill(self, policy: Policy) -> None:
@@ -252,8 +243,8 @@ class CleanupPolicyScreen(LabdeckScreen):
         if self.sim is None:
             return
         policy = self.read_policy()
-        service = policy_service(self)
-        errors = service.errors(policy, self.loaded) if service is not None else policy.errors()
+        errors = (self.ctx.services.cleanup_policy.errors(policy, self.loaded) if self.ctx.connected
+                  else policy.errors())
         for key, name in (("policy-regex", "name_regex"), ("policy-keep", "name_regex_keep")):
             self.query_one(f"#{key}", Input).set_class(name in errors, "-invalid")
         shown = self.query_one("#policy-errors", Static)
@@ -284,9 +275,9 @@ class CleanupPolicyScreen(LabdeckScreen):
 
     # -- saving ---------------------------------------------------------------------------------------
     def action_save(self) -> None:
-        service = policy_service(self)
-        if self.sim is None or service is None:
+        if self.sim is None:
             return
+        service = self.ctx.services.cleanup_policy
         policy = self.read_policy()
         if errors := service.errors(policy, self.loaded):
             refused = "; ".join(f"{k} {v[0]}" for k, v in errors.items())
@@ -308,17 +299,15 @@ class CleanupPolicyScreen(LabdeckScreen):
             project=self.sim.path or str(self.project), changes=said, count=f"{self.sim.deleted_count:,}")
 
         def answered(yes: bool | None) -> None:
-            if yes:
+            if yes:  # saved: the editing is over; the focus leaves the field for the preview's tags
+                self.leave_field()
                 self.save(policy)
 
         self.app.push_screen(ConfirmScreen("Save cleanup policy", message), answered)
 
     @work(exclusive=True, group="registry-policy-save")
     async def save(self, policy: Policy) -> None:
-        service = policy_service(self)
-        if service is None:
-            return
-        saved = await service.save(self.project, policy, loaded=self.loaded)
+        saved = await self.ctx.services.cleanup_policy.save(self.project, policy, loaded=self.loaded)
         if is_live(self):
             self.notify(f"Cleanup policy saved; next run {saved.next_run_at:%Y-%m-%d %H:%M} UTC"
                         if saved.next_run_at else "Cleanup policy saved", markup=False)

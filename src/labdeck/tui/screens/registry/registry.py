@@ -32,7 +32,7 @@ from textual.widgets import Static
 
 from labdeck.api.errors import NotFound
 from labdeck.api.models.registry import RegistryRepository, RegistryTagDetail
-from labdeck.api.registry import RegistryService, format_age, format_size
+from labdeck.api.registry import format_age, format_size
 from labdeck.domain.journal_rules import REGISTRY_NO_INVERSE
 from labdeck.domain.registry_sizes import SIZE_MEANS, TAG_SIZE_MEANS
 from labdeck.tui.areas import AreaRequest
@@ -42,13 +42,8 @@ from labdeck.tui.context import context_of
 from labdeck.tui.jobs import Job, counted, poll_until
 from labdeck.tui.screens.base import LabdeckScreen, ScopedScreen
 from labdeck.tui.screens.confirm import TypeToConfirmScreen
-from labdeck.tui.screens.registry.repositories import (
-    Sizes,
-    known_sizes,
-    read_sizes,
-    repository_columns,
-    repository_detail,
-)
+from labdeck.tui.screens.registry.repositories import repository_columns, repository_detail
+from labdeck.tui.screens.registry.size_column import SizeReader, Sizes, known_sizes
 from labdeck.tui.widgets.detail_fields import append_fields
 from labdeck.tui.widgets.footer import LIST_KEYS
 from labdeck.tui.widgets.labelled import LabelledField
@@ -59,13 +54,6 @@ from labdeck.tui.widgets.table_model import Column
 from labdeck.tui.workers import is_live
 
 POLL_TIMEOUT = 600.0
-
-
-def registry_service(node: DOMNode) -> RegistryService | None:
-    """The session's registry service (it keeps the session's record of bulk deletes sent and the tag
-    cache), or None when no instance is connected."""
-    session = context_of(node).session
-    return session.services.registry if session is not None else None
 
 
 def _timestamp(value: datetime | None) -> float:
@@ -98,7 +86,8 @@ class RegistryScreen(ScopedScreen):
     def __init__(self, request: AreaRequest | None = None, *, now: Now | None = None) -> None:
         super().__init__(request)
         self.now = now_of(self, now)
-        self.sizes: Sizes = {}
+        self.sizes = Sizes()
+        self.size_reader = SizeReader(self, self.sizes, lambda: self.table)
 
     def compose_body(self) -> ComposeResult:
         scope = PathInput(self.scope, placeholder="e.g. acme/platform/api-gateway", id="registry-scope")
@@ -112,6 +101,9 @@ class RegistryScreen(ScopedScreen):
     def table(self) -> ResourceTable:
         return self.query_one("#registry-view", ResourceView).table
 
+    def on_mount(self) -> None:  # (then ScopedScreen's own, which loads: Textual calls each class's)
+        self.size_reader.watch()
+
     def load_scope(self) -> None:
         self.load_repositories()
 
@@ -120,9 +112,9 @@ class RegistryScreen(ScopedScreen):
 
     @work(exclusive=True, group="registry-repositories")
     async def load_repositories(self) -> None:
-        service = registry_service(self)
-        if service is None or not self.scope:
+        if not self.scope:
             return
+        service = self.ctx.services.registry
         where = self.query_one("#registry-where", Static)
         self.table.loading_more = True
         try:
@@ -132,18 +124,21 @@ class RegistryScreen(ScopedScreen):
                 repos, kind = await service.group_repositories(self.scope), "group"
         finally:
             self.table.loading_more = False
+        self.size_reader.stop()
         self.sizes.clear()  # read again: a deletion may have changed them
         known_sizes(self, repos, self.sizes)
         self.table.set_rows(repos)
+        self.size_reader.rows_set()  # the sizes of the rows shown (and the cursor's), read as they are shown
         total = sum(r.tags_count or 0 for r in repos)
         where.update(Text(f"{kind} {self.scope}: {len(repos)} repositories, {total:,} tags; size = "
                           f"{SIZE_MEANS}"))
         self.mark_data_loaded()
-        self.load_sizes(repos)
 
-    @work(exclusive=True, group="registry-sizes")
-    async def load_sizes(self, repos: list[RegistryRepository]) -> None:
-        await read_sizes(self, registry_service(self), self.table, repos, self.sizes)
+    def on_resource_table_row_highlighted(self, event: ResourceTable.RowHighlighted) -> None:
+        self.size_reader.soon()
+
+    def on_resource_table_state_changed(self, event: ResourceTable.StateChanged) -> None:
+        self.size_reader.soon()  # filtered or sorted: other rows are shown
 
     def on_resource_table_row_selected(self, event: ResourceTable.RowSelected) -> None:
         if isinstance(event.row, RegistryRepository):
@@ -207,9 +202,9 @@ def ask_delete_repository(owner: DOMNode, repo: RegistryRepository, reload: Call
 def delete_repository(owner: DOMNode, repo: RegistryRepository, reload: Callable[[], object]) -> Job | None:
     """Delete `repo` as a job that follows the deletion until it is gone, then `reload` if `owner` is
     still open."""
-    service = registry_service(owner)
-    if service is None or repo.project_id is None:
+    if repo.project_id is None:
         return None
+    service = context_of(owner).services.registry
     project_id, repo_id = repo.project_id, repo.id
 
     async def run(job: Job) -> None:
@@ -302,9 +297,7 @@ class RegistryTagsScreen(LabdeckScreen):
 
     @work(exclusive=True, group="registry-tags")
     async def load_tags(self, refresh: bool = False) -> None:
-        service = registry_service(self)
-        if service is None:
-            return
+        service = self.ctx.services.registry
         title = self.query_one("#registry-tags-title", Static)
         name = self.repository.path or self.repository.display_name
 
@@ -320,8 +313,9 @@ class RegistryTagsScreen(LabdeckScreen):
 
         self.table.loading_more = True
         try:
+            # the layers only where a figure needs them: the cleanup panel reads them once it shows its plan
             self.details = await service.tag_details(self.project, self.repository.id, on_progress=progress,
-                                                     refresh=refresh, path=self.repository.path)
+                                                     refresh=refresh, path=self.repository.path, layers=False)
         finally:
             self.table.loading_more = False
         self.details.sort(key=lambda t: -_timestamp(t.created_at))
@@ -346,7 +340,12 @@ class RegistryTagsScreen(LabdeckScreen):
         from labdeck.tui.screens.registry.cleanup import RegistryCleanupScreen
 
         self.app.push_screen(RegistryCleanupScreen(self.repository, self.details, now=self.now,
-                                                   on_deleted=self.tags_deleted))
+                                                   on_deleted=self.tags_deleted, on_layers=self.layers_read))
+
+    def layers_read(self, details: list[RegistryTagDetail]) -> None:
+        """The cleanup panel read the tags' layers: the next panel opened here has them."""
+        if {d.name for d in details} == {d.name for d in self.details}:
+            self.details = sorted(details, key=lambda t: -_timestamp(t.created_at))
 
     def tags_deleted(self, names: set[str]) -> None:
         """A cleanup job removed `names`: this list and the repositories list reload from the server (no
@@ -362,23 +361,18 @@ class RegistryTagsScreen(LabdeckScreen):
             tags = [self.table.cursor_row]
         if not tags:
             return
-        action = self.tags_action([t.name for t in tags])
-        if action is not None:
-            where = self.repository.path or self.repository.display_name
-            confirm_bulk(self, action, BulkQuestion(
-                "Delete tags", f"Delete {counted(len(tags), 'tag')} of {where}? Blobs stay until garbage "
-                "collection.", "Delete", irreversible=REGISTRY_NO_INVERSE), table=self.table)
+        where = self.repository.path or self.repository.display_name
+        confirm_bulk(self, self.tags_action([t.name for t in tags]), BulkQuestion(
+            "Delete tags", f"Delete {counted(len(tags), 'tag')} of {where}? Blobs stay until garbage "
+            "collection.", "Delete", irreversible=REGISTRY_NO_INVERSE), table=self.table)
 
-    def delete_tags(self, names: list[str]) -> Job | None:
-        """Delete `names` now (no confirmation): the job, or None without a session."""
-        action = self.tags_action(names)
-        return None if action is None else start_bulk(self, action, table=self.table)
+    def delete_tags(self, names: list[str]) -> Job:
+        """Delete `names` now (no confirmation): the job."""
+        return start_bulk(self, self.tags_action(names), table=self.table)
 
-    def tags_action(self, names: list[str]) -> BulkAction[str] | None:
+    def tags_action(self, names: list[str]) -> BulkAction[str]:
         """Deleting each tag of `names`, one request each, as one bulk action."""
-        service = registry_service(self)
-        if service is None:
-            return None
+        service = self.ctx.services.registry
         project, repo_id = self.project, self.repository.id
 
         async def delete(name: str) -> tuple[bool, str]:

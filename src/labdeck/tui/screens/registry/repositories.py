@@ -1,51 +1,33 @@
 """The repositories list of `:registry` and of the project view's Registry tab: its columns (path, name, tags,
-size, id, created, status), a repository's detail, and its sizes: a repository's unique blobs
-(`domain.registry_sizes`, the figure of every screen and the CLI), known at once for a repository this session
-has read, else read in the background a few repositories at a time (`api.registry_paths.repository_sizes`),
-each row redrawn as its size comes.
+size, id, created, status) and a repository's detail. The size is a repository's unique blobs
+(`domain.registry_sizes`, the figure of every screen and the CLI), read for the rows shown
+(`size_column.py`).
 """
 
 from __future__ import annotations
 
 from rich.text import Text
-from textual.dom import DOMNode
 
-from labdeck.api.errors import LabdeckError
 from labdeck.api.models.registry import RegistryRepository
-from labdeck.api.registry import RegistryService
-from labdeck.api.registry_known import known_for
-from labdeck.api.registry_paths import repository_sizes
-from labdeck.domain.registry_sizes import SIZE_HEADER, SIZE_MEANS, Figure, size_text
-from labdeck.tui.context import context_of
+from labdeck.domain.registry_sizes import SIZE_HEADER, SIZE_MEANS
+from labdeck.tui.screens.registry.size_column import Sizes
 from labdeck.tui.widgets.detail_fields import append_fields
-from labdeck.tui.widgets.resource_table import ResourceTable
 from labdeck.tui.widgets.table_model import Column
-from labdeck.tui.workers import is_live
-
-Sizes = dict[int, Figure | str]  # a repository's size, or why it could not be read
-
-
-def size_cell(sizes: Sizes, repo: RegistryRepository) -> Text:
-    """The repository's unique blobs; `…` while it is read, `?` when it could not be."""
-    found = sizes.get(repo.id)
-    if found is None:
-        return Text("…", style="dim")
-    return Text("?", style="dim") if isinstance(found, str) else Text(size_text(found))
-
-
-def _size_key(sizes: Sizes, repo: RegistryRepository) -> int:
-    found = sizes.get(repo.id)
-    return found.bytes if isinstance(found, Figure) else -1
 
 
 def _size_data(sizes: Sizes, repo: RegistryRepository) -> int | None:
-    found = sizes.get(repo.id)
-    return found.bytes if isinstance(found, Figure) else None
+    figure = sizes.figure(repo)
+    return figure.bytes if figure is not None else None
+
+
+def _size_key(sizes: Sizes, repo: RegistryRepository) -> int:
+    figure = sizes.figure(repo)
+    return figure.bytes if figure is not None else -1
 
 
 def _size_exact(sizes: Sizes, repo: RegistryRepository) -> bool | None:
-    found = sizes.get(repo.id)
-    return found.exact if isinstance(found, Figure) else None
+    figure = sizes.figure(repo)
+    return figure.exact if figure is not None else None
 
 
 def repository_columns(sizes: Sizes) -> list[Column]:
@@ -60,7 +42,7 @@ def repository_columns(sizes: Sizes) -> list[Column]:
                text=lambda r: Text("" if r.tags_count is None else f"{r.tags_count:,}"),
                data=lambda r: r.tags_count),
         Column("size", SIZE_HEADER, width=len(SIZE_HEADER), priority=7, align="right",
-               sort_key=lambda r: _size_key(sizes, r), text=lambda r: size_cell(sizes, r),
+               sort_key=lambda r: _size_key(sizes, r), text=sizes.cell,
                data=lambda r: _size_data(sizes, r),  # bytes: its unique blobs (None until read)
                extra_data=(("size_exact", lambda r: _size_exact(sizes, r)),)),
         Column("id", "ID", width=7, priority=3, align="right", text=lambda r: Text(str(r.id)),
@@ -74,41 +56,8 @@ def repository_columns(sizes: Sizes) -> list[Column]:
 
 
 def repository_detail(repo: RegistryRepository, sizes: Sizes | None = None) -> Text:
-    found = (sizes or {}).get(repo.id)
-    size = size_text(found) if isinstance(found, Figure) else found or "not read yet"
+    size = sizes.words(repo) if sizes is not None else "not read yet"
     return append_fields(Text(repo.path or repo.display_name, style="bold"), (
         ("id", str(repo.id)), ("project id", str(repo.project_id or "")), ("location", repo.location or ""),
         ("tags", str(repo.tags_count or 0)), ("size", f"{size} ({SIZE_MEANS})"),
         ("status", repo.status or "")), width=12)
-
-
-def known_sizes(owner: DOMNode, repos: list[RegistryRepository], sizes: Sizes) -> list[RegistryRepository]:
-    """Fill `sizes` with what this session already knows (no request); the repositories still to read."""
-    session = context_of(owner).session
-    if session is None:
-        return []
-    known = known_for(session.client)
-    instance = session.client.settings.base_url
-    missing = []
-    for repo in repos:
-        record = known.get(instance, repo.id)
-        if record is not None:
-            sizes[repo.id] = record.size
-        else:
-            missing.append(repo)
-    return missing
-
-
-async def read_sizes(owner: DOMNode, service: RegistryService | None, table: ResourceTable,
-                     repos: list[RegistryRepository], sizes: Sizes) -> None:
-    """The sizes not known yet, read a few repositories at a time; each row redrawn as its size comes."""
-    missing = known_sizes(owner, repos, sizes)
-    if service is None or not missing:
-        return
-
-    def found(repo: RegistryRepository, figure: Figure | LabdeckError) -> None:
-        sizes[repo.id] = figure if isinstance(figure, Figure) else str(figure)
-        if is_live(owner):
-            table.replace_row(repo)
-
-    await repository_sizes(service, missing, on_size=found)

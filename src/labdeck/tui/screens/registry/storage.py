@@ -30,7 +30,7 @@ from labdeck.domain.registry_sizes import (
 )
 from labdeck.tui.clock import Now, now_of
 from labdeck.tui.screens.base import LabdeckScreen
-from labdeck.tui.screens.registry.policy import CleanupPolicyScreen, policy_service
+from labdeck.tui.screens.registry.policy import CleanupPolicyScreen
 from labdeck.tui.widgets.footer import LIST_KEYS
 from labdeck.tui.widgets.resource_table import ResourceTable
 from labdeck.tui.widgets.resource_view import ResourceView
@@ -117,9 +117,7 @@ class RegistryStorageScreen(LabdeckScreen):
 
     @work(exclusive=True, group="registry-storage")
     async def load(self, refresh: bool = False) -> None:
-        service = policy_service(self)
-        if service is None:
-            return
+        service = self.ctx.services.cleanup_policy
         projects = await service.group_storage(self.group, refresh=refresh)
         if not is_live(self):
             return

@@ -20,7 +20,7 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen, Screen
 from textual.widgets import DataTable, Static
 
-from labdeck.tui.pane_policy import PanePolicy
+from labdeck.tui.kit.pane_policy import PanePolicy
 
 SECTIONS = ("pane", "screen", "widget", "app")  # the order help lists keys in
 EVERYWHERE = "Everywhere"  # the line above the app's keys

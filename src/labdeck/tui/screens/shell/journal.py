@@ -17,12 +17,11 @@ from textual.content import Content
 from textual.widgets import Static
 
 from labdeck.api.errors import LabdeckError
-from labdeck.api.journal import JournalEntry, UndoService
+from labdeck.api.journal import JournalEntry
 from labdeck.domain.catalogue import changed_families
 from labdeck.domain.journal_words import change_phrase, change_rows, undo_phrase, undo_question
 from labdeck.tui.areas import AreaRequest
 from labdeck.tui.bulk import refresh_lists, targets_text
-from labdeck.tui.context import context_of
 from labdeck.tui.errors import describe_error
 from labdeck.tui.screens.base import StatusTableScreen
 from labdeck.tui.screens.confirm import ConfirmScreen
@@ -125,10 +124,6 @@ class JournalScreen(StatusTableScreen):
                            id=self.VIEW_ID)
 
     # -- data -----------------------------------------------------------------------------------------
-    def _service(self) -> UndoService | None:
-        session = context_of(self).session
-        return session.services.undo if session is not None else None
-
     def _refusal(self, entry: JournalEntry) -> str | None:
         return self.refusals.get(entry.id, "no session")
 
@@ -136,7 +131,7 @@ class JournalScreen(StatusTableScreen):
         return entry_detail(entry, self.refusals.get(entry.id, "no session"))
 
     def load(self, refresh: bool = False) -> None:
-        service = self._service()
+        service = self.ctx.services.undo
         entries = list(reversed(service.journal.entries())) if service is not None else []
         if service is not None:  # once per load, not per drawn cell: each asks the whole journal
             undone = service.journal.undone()
@@ -153,7 +148,7 @@ class JournalScreen(StatusTableScreen):
 
     def on_mount(self) -> None:
         super().on_mount()
-        service = self._service()
+        service = self.ctx.services.undo
         if service is not None:
             self._journal = service.journal
             self._journal.subscribe(self._journal_changed)
@@ -173,7 +168,7 @@ class JournalScreen(StatusTableScreen):
     # -- undo -----------------------------------------------------------------------------------------
     def action_undo(self) -> None:
         entry = self.table.cursor_row
-        service = self._service()
+        service = self.ctx.services.undo
         if not isinstance(entry, JournalEntry) or service is None:
             return
         refusal = service.refusal(entry)
@@ -186,7 +181,7 @@ class JournalScreen(StatusTableScreen):
 
     def action_undo_job(self) -> None:
         entry = self.table.cursor_row
-        service = self._service()
+        service = self.ctx.services.undo
         if not isinstance(entry, JournalEntry) or service is None:
             return
         if not entry.job:
@@ -206,7 +201,7 @@ class JournalScreen(StatusTableScreen):
                              answered)
 
     def _start_undo(self, entries: list[JournalEntry]) -> None:
-        service = self._service()
+        service = self.ctx.services.undo
         if service is None:
             return
 

@@ -78,9 +78,8 @@ class JumpScreen(PromptKeys, FormKeys, ModalScreen[str | None]):
         self.answer_text(text)
 
     def answer(self, name: str) -> None:
-        """Close with `name`; from now on keys are held for the area it opens (`type_ahead`)."""
+        """Close with `name`; the keys typed after the enter wait for the area it opens (`type_ahead`)."""
         self.answered = True
-        context_of(self).type_ahead.hold(self.app)
         self.dismiss(name)
 
     def answer_text(self, value: str) -> None:

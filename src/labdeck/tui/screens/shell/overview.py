@@ -144,11 +144,8 @@ class OverviewPanel(Vertical):
     @work(exclusive=True, group="overview")
     async def load(self) -> None:
         ctx = context_of(self)
-        session = ctx.session
-        if session is None:
-            return
-        user = session.user or await session.load_user()
-        service = session.services.overview()
+        user = await ctx.user()
+        service = ctx.services.overview()
         if user.is_admin:
             await self._read("users", lambda: self._users(service))
             await self._read("certificates", service.certificates)
@@ -166,9 +163,7 @@ class OverviewPanel(Vertical):
 
     @work(exclusive=True, group="overview-failed")
     async def load_failures(self) -> None:
-        session = context_of(self).session
-        if session is not None:
-            await self._read_failures(session.services.overview())
+        await self._read_failures(context_of(self).services.overview())
 
     def failed_scope(self) -> FailedScope:
         """The groups whose deployments board was opened and the projects opened, newest first (as many as

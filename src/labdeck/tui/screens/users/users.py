@@ -25,7 +25,6 @@ from textual.widgets import Input, Static, Tab, Tabs
 
 from labdeck.api import changes_seen
 from labdeck.api.models.moderation import Condition, ModeratedUser
-from labdeck.api.users import UsersService
 from labdeck.domain.journal_rules import NO_INVERSE_USER_OPS
 from labdeck.domain.moderation import Operation, self_lockout
 from labdeck.domain.text import status_line
@@ -118,8 +117,8 @@ class UsersScreen(LabdeckScreen):
     def _start_early_load(self) -> None:
         session = self.ctx.session
         if session is None or session.user is None or not session.user.is_admin:
-            return
-        service = session.services.users
+            return  # not known to be an administrator yet: the load asks first
+        service = self.ctx.services.users
         if service.cached_users(search=self.search or None) is None:
             self._early = EarlyWindow(service.window(search=self.search or None, keyset=True),
                                       (self.search, None))
@@ -144,10 +143,6 @@ class UsersScreen(LabdeckScreen):
     def table(self) -> ResourceTable:
         return self.query_one("#users-view", ResourceView).table
 
-    def service(self) -> UsersService | None:
-        session = self.ctx.session
-        return session.services.users if session else None
-
     def on_mount(self) -> None:
         self.table.focus()
         self.feed = ListFeed(self.query_one("#users-view", ResourceView), "users", self.reload_from_server,
@@ -163,14 +158,11 @@ class UsersScreen(LabdeckScreen):
     async def load_users(self, refresh: bool = False, order: tuple[str, bool] | None = None) -> None:
         """Every user when the instance has few (cached, filtered by condition here); else the first page
         at once and the rest on demand (`tui/list_feed.py`), searched and sorted by the server."""
-        session = self.ctx.session
-        if session is None:
-            return
-        me = session.user or await session.load_user()
+        me = await self.ctx.user()
         if not me.is_admin:
             self.show_denied(me.username)
             return
-        service = session.services.users
+        service = self.ctx.services.users
         search = self.search or None
         hit = None if refresh or order is not None else service.cached_users(search=search)
         if hit is not None and hit[1]:
@@ -329,9 +321,9 @@ class UsersScreen(LabdeckScreen):
         title = Text(f"Moderate {counted(total, 'marked user')}", style="bold")
 
         def chosen(op: Operation | None) -> None:
-            action = self.bulk_action(users, op, scope) if op is not None else None
-            if op is None or action is None:
+            if op is None:
                 return
+            action = self.bulk_action(users, op, scope)
             label = op.label.capitalize()
             everyone = scope is not None and scope.all_matching  # typed as such, never as "5 users"
             what = scope.text if everyone and scope is not None else counted(total, 'marked user')
@@ -367,9 +359,7 @@ class UsersScreen(LabdeckScreen):
 
     @work(group="users-moderate")
     async def run_single(self, user: ModeratedUser, op: Operation) -> None:
-        service = self.service()
-        if service is None:
-            return
+        service = self.ctx.services.users
         reason = self.refuse_self(user, op)
         if reason is not None:
             self.notify(f"{op.label} {user.username}: refused, {reason}", title="Moderation",
@@ -385,17 +375,14 @@ class UsersScreen(LabdeckScreen):
         self.load_users(refresh=True)
 
     def run_bulk(self, users: list[ModeratedUser], op: Operation,
-                 scope: Scope[ModeratedUser] | None = None) -> Job | None:
-        """Moderate `users` now (no confirmation): the job, or None without a session."""
-        action = self.bulk_action(users, op, scope)
-        return None if action is None else start_bulk(self, action, table=self.table)
+                 scope: Scope[ModeratedUser] | None = None) -> Job:
+        """Moderate `users` now (no confirmation): the job."""
+        return start_bulk(self, self.bulk_action(users, op, scope), table=self.table)
 
     def bulk_action(self, users: list[ModeratedUser], op: Operation,
-                    scope: Scope[ModeratedUser] | None = None) -> BulkAction[ModeratedUser] | None:
+                    scope: Scope[ModeratedUser] | None = None) -> BulkAction[ModeratedUser]:
         """`op` on `users` (or all matching, with `scope`) but the caller's own account, as a bulk action."""
-        service = self.service()
-        if service is None:
-            return None
+        service = self.ctx.services.users
 
         async def moderate(user: ModeratedUser) -> tuple[bool, str]:
             result = await service.try_moderate(user.id, op, user.username)

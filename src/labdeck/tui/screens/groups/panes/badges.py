@@ -6,10 +6,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from labdeck.tui.kit.edited import EditedPane
+from labdeck.tui.kit.owner import Owner
 from labdeck.tui.screens.groups.editors import BADGES
-from labdeck.tui.screens.groups.panes.edited import EditedPane
 from labdeck.tui.screens.groups.tabs import badge_tab
-from labdeck.tui.screens.owner import Owner
 
 if TYPE_CHECKING:
     from labdeck.api.services import Services

@@ -5,9 +5,9 @@ is sent (`ListPane.feature`)."""
 from __future__ import annotations
 
 from labdeck.api import bindings
+from labdeck.tui.kit.owner import Owner
+from labdeck.tui.kit.panes import ListPane
 from labdeck.tui.screens.groups.tabs import iteration_tab
-from labdeck.tui.screens.owner import Owner
-from labdeck.tui.screens.panes.listed import ListPane
 
 
 class IterationsPane(ListPane):

@@ -10,11 +10,11 @@ from textual import work
 from textual.binding import Binding
 
 from labdeck.api.models.labels import GroupLabel
+from labdeck.tui.kit.edited import EditedPane
+from labdeck.tui.kit.owner import Owner
+from labdeck.tui.kit.panes import EVERY_LIST_FOOTER
 from labdeck.tui.screens.groups.editors import LABELS
-from labdeck.tui.screens.groups.panes.edited import EditedPane
 from labdeck.tui.screens.groups.tabs import label_tab
-from labdeck.tui.screens.owner import Owner
-from labdeck.tui.screens.panes.listed import EVERY_LIST_FOOTER
 
 if TYPE_CHECKING:
     from labdeck.api.services import Services
@@ -35,10 +35,10 @@ class LabelsPane(EditedPane):
 
     @work(group="groups-change")
     async def action_subscribe(self) -> None:
-        row, services = self.view.table.cursor_row, self.services
-        if not isinstance(row, GroupLabel) or services is None:
+        row = self.table.cursor_row
+        if not isinstance(row, GroupLabel):
             return
-        result = await services.labels.set_subscription(self.ref, row.id, not row.subscribed)
+        result = await self.ctx.services.labels.set_subscription(self.ref, row.id, not row.subscribed)
         if result is None:
             self.notify("Nothing changed", markup=False)
         else:

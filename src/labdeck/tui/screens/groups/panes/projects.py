@@ -9,9 +9,9 @@ from typing import TYPE_CHECKING, Any
 from labdeck.api.groups import ProjectQuery
 from labdeck.api.models.groups import Group
 from labdeck.api.models.projects import Project
+from labdeck.tui.kit.owner import Owner
+from labdeck.tui.kit.panes import ListPane
 from labdeck.tui.screens.groups.tabs import project_tab
-from labdeck.tui.screens.owner import Owner
-from labdeck.tui.screens.panes.listed import ListPane
 from labdeck.tui.widgets.resource_table import ResourceTable
 
 if TYPE_CHECKING:

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from labdeck.tui.kit.owner import Owner
+from labdeck.tui.kit.panes import ListPane
 from labdeck.tui.screens.groups.tabs import subgroup_tab
-from labdeck.tui.screens.owner import Owner
-from labdeck.tui.screens.panes.listed import ListPane
 
 if TYPE_CHECKING:
     from labdeck.api.services import Services

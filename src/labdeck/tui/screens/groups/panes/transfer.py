@@ -17,14 +17,13 @@ from textual.binding import Binding
 from labdeck.api.models.group_transfer import RelationState, RelationStatus
 from labdeck.domain.digits import parse_digits
 from labdeck.domain.features import RELATIONS_EXPORT
-from labdeck.tui.context import context_of
 from labdeck.tui.downloads import safe_name, save_file
 from labdeck.tui.jobs import Job
+from labdeck.tui.kit.forms import Values
+from labdeck.tui.kit.owner import Owner
+from labdeck.tui.kit.panes import EVERY_LIST_FOOTER, ListPane
 from labdeck.tui.screens.groups.file_forms import import_form
-from labdeck.tui.screens.groups.forms import Values
 from labdeck.tui.screens.groups.tabs import relation_tab
-from labdeck.tui.screens.owner import Owner
-from labdeck.tui.screens.panes.listed import EVERY_LIST_FOOTER, ListPane
 from labdeck.tui.widgets.resource_table import ResourceTable
 from labdeck.tui.workers import is_live
 
@@ -72,9 +71,7 @@ class TransferPane(ListPane):
             self.ask_relation_download(event.row)
 
     def action_export_relations(self) -> Job | None:
-        services, ref, where = self.services, self.ref, self.owner.where
-        if services is None:
-            return None
+        services, ref, where = self.ctx.services, self.ref, self.owner.where
 
         async def run(job: Job) -> None:
             await services.transfer.start_relations_export(ref)
@@ -88,7 +85,7 @@ class TransferPane(ListPane):
                 self.relations = statuses
                 self.load()
 
-        return context_of(self).start_job(f"Export relations of {where}", run)
+        return self.ctx.start_job(f"Export relations of {where}", run)
 
     def ask_relation_download(self, status: RelationStatus) -> None:
         self.transfers.ask_folder(f"the {status.relation} relation",
@@ -96,9 +93,7 @@ class TransferPane(ListPane):
 
     @work(group="groups-change")
     async def download_relation(self, status: RelationStatus, folder: Path | None = None) -> None:
-        services, ref, where = self.services, self.ref, self.owner.where
-        if services is None:
-            return
+        services, ref, where = self.ctx.services, self.ref, self.owner.where
         payload = await services.transfer.download_relation(ref, status.relation)
         if payload is None:
             self.notify(f"{status.relation} is not ready", severity="warning", markup=False)
@@ -112,9 +107,9 @@ class TransferPane(ListPane):
         self.app.push_screen(import_form(int(self.ref)), self.import_chosen)
 
     def import_chosen(self, values: Values | None) -> None:
-        services = self.services
-        if values is None or services is None:
+        if values is None:
             return
+        services = self.ctx.services
         path = Path(str(values["file"])).expanduser()
         parent = parse_digits(str(values.get("parent_id") or ""))  # checked by the form
 
@@ -128,4 +123,4 @@ class TransferPane(ListPane):
             if is_live(self):
                 self.transfers.load_roots(refresh=True)
 
-        context_of(self).start_job(f"Import group {values['path']}", run)
+        self.ctx.start_job(f"Import group {values['path']}", run)

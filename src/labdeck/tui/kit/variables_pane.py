@@ -1,38 +1,53 @@
 """The CI/CD variables pane, one for every owner (`Owner`: a project, a group or the instance): the table
-(`groups.tabs.variable_tab`), `a` adds and `e` edits through the variables form (key rules, masking, raw,
+(`kit/variables.variable_tab`), `a` adds and `e` edits through the variables form (key rules, masking, raw,
 description, masked and hidden on create, the environment scope where the owner has one), `x` deletes once
 the key is typed, `m` reveals a masked value, `y` copies a value (the notification never shows it). A
 hidden value was never sent, so `m` and `y` say so. Revealed values live in this widget only, never on
 disk, and only while the cursor stays on the row: leaving it, or reading the list again (`r`, a change),
-hides the value again. The project view's and `:groups`' Variables tabs and `:variables` (the instance's)
-are this pane.
+hides the value again. A change is sent, then reported (the refusal with the server's status and message,
+or "Variable KEY added") and the list read again.
+
+It reads and writes through the owner's service methods (`kit/owner.Owner`) and `ctx.services`.
 """
 
 from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from typing import Any
 
 from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
+from textual.content import Content
 from textual.widget import Widget
 from textual.widgets import Static
 
-from labdeck.api.errors import LabdeckError
+from labdeck.api.errors import ApiError, LabdeckError
 from labdeck.api.models.variables import CiVariable
-from labdeck.api.variables import VariableError, VariablesService
+from labdeck.api.variables import VariableError
 from labdeck.domain.features import GROUP_VARIABLE_ENVIRONMENT_SCOPE
-from labdeck.tui.context import context_of
-from labdeck.tui.screens.ci_variables import VariableListKeys
-from labdeck.tui.screens.groups.forms import Values
-from labdeck.tui.screens.groups.tabs import variable_key, variable_tab
-from labdeck.tui.screens.owner import Owner
-from labdeck.tui.screens.panes.owned import OwnerPane
+from labdeck.tui.errors import describe_error, lost_write
+from labdeck.tui.kit.edited import DONE
+from labdeck.tui.kit.forms import FormScreen, Values
+from labdeck.tui.kit.owner import Owner
+from labdeck.tui.kit.panes import OwnerPane
+from labdeck.tui.kit.variables import (
+    copy_variable_value,
+    refuse_hidden,
+    variable_key,
+    variable_tab,
+    variables_hold,
+)
+from labdeck.tui.textual_internals import notify_content
 from labdeck.tui.widgets.footer import LIST_KEYS
 from labdeck.tui.widgets.resource_table import ResourceTable
 from labdeck.tui.widgets.resource_view import ResourceView
+from labdeck.tui.workers import is_live
+from labdeck.tui.writes import open_write_form
 
 
-class VariablesPane(OwnerPane, VariableListKeys, Widget):
+class VariablesPane(OwnerPane, Widget):
     # the footer while this pane has focus, most useful first (`widgets.footer`)
     FOOTER_ORDER = ("select", "edit_variable", "add_variable", "delete_variable", "reveal", "copy_value",
                     "next_tab", "previous_tab", "fork", *LIST_KEYS)
@@ -59,6 +74,7 @@ class VariablesPane(OwnerPane, VariableListKeys, Widget):
         self.spec = variable_tab(self.revealed)
 
     def forbidden_hint(self) -> str:
+        """What a 403 on the owner's variables means."""
         return self.owner.forbidden_hint
 
     def compose(self) -> ComposeResult:
@@ -72,19 +88,11 @@ class VariablesPane(OwnerPane, VariableListKeys, Widget):
     def view(self) -> ResourceView:
         return self.query_one(f"#{self.view_id}", ResourceView)
 
-    def variables_view(self) -> ResourceView:
-        return self.view
-
-    @property
-    def service(self) -> VariablesService | None:
-        session = context_of(self).session
-        return session.services.variables if session else None
-
     def scoped(self) -> bool:
         """Whether this owner's variables have an environment scope here (a group's: not on Community
         Edition; a project's always; the instance's never)."""
         if self.owner.kind == "groups":
-            return context_of(self).policy.feature_reason(GROUP_VARIABLE_ENVIRONMENT_SCOPE) is None
+            return self.ctx.policy.feature_reason(GROUP_VARIABLE_ENVIRONMENT_SCOPE) is None
         return self.owner.kind == "projects"
 
     def on_mount(self) -> None:
@@ -92,6 +100,13 @@ class VariablesPane(OwnerPane, VariableListKeys, Widget):
 
     def show_status(self, text: str, style: str = "dim") -> None:
         self.query_one(f"#{self.status_id}", Static).update(Text(text, style=style))
+
+    def refusal_text(self, error: LabdeckError | VariableError) -> str:
+        """A refusal in one line: the form's rule, or the status and message (with the 403 hint)."""
+        text = str(error) if isinstance(error, VariableError) else describe_error(error)
+        if isinstance(error, ApiError) and error.status == 403 and self.forbidden_hint():
+            text = f"{text} ({self.forbidden_hint()})"
+        return text
 
     def refused(self, error: LabdeckError | VariableError) -> None:
         """A refusal (the server's status and message), in the status line and as a notification."""
@@ -112,12 +127,9 @@ class VariablesPane(OwnerPane, VariableListKeys, Widget):
 
     @work(exclusive=True, group="variables-pane")
     async def load(self, refresh: bool = False) -> None:
-        service = self.service
-        if service is None:
-            return
         owner = self.owner
         try:
-            rows = await owner.variables(service, refresh=refresh)
+            rows = await owner.variables(self.ctx.services.variables, refresh=refresh)
         except LabdeckError as error:
             if self.owner.kind == "instance":  # the screen is this pane: say it aloud too
                 self.refused(error)
@@ -142,6 +154,10 @@ class VariablesPane(OwnerPane, VariableListKeys, Widget):
             table.set_rows(list(table.rows))
             self.view.refresh_detail()
 
+    def current(self) -> CiVariable | None:
+        row = self.view.table.cursor_row
+        return row if isinstance(row, CiVariable) else None
+
     # -- actions --------------------------------------------------------------------------------------
     def action_add_variable(self) -> None:
         self.open_form(None)
@@ -152,22 +168,73 @@ class VariablesPane(OwnerPane, VariableListKeys, Widget):
             self.open_form(row)
 
     def open_form(self, row: CiVariable | None) -> None:
-        service, owner, scoped = self.service, self.owner, self.scoped()
-        if service is not None:
-            what = "edit" if row is not None else "add"
-            self.open_variable_form(owner.variable_form(row, scoped=scoped), row,
-                                    lambda values: owner.change_variable(service, what, row, values),
-                                    lambda key, scope: owner.variable(service, key, scope), scoped=scoped)
+        """The add (`row` None) or edit form, sending itself (`open_write_form`): a refusal stays in the
+        form with what was typed; after a lost answer the variable is read again: the key (of the form's
+        scope when the owner has scopes) with that value and those flags means it was applied."""
+        owner, scoped, what = self.owner, self.scoped(), "edit" if row is not None else "add"
+        form: FormScreen = owner.variable_form(row, scoped=scoped)
+
+        async def write(values: Values) -> Values:
+            await owner.change_variable(self.ctx.services.variables, what, row, values)
+            return values
+
+        async def applied(values: Values) -> bool:
+            key = row.key if row is not None else str(values["key"])
+            scope = str(values.get("environment_scope") or "*") if scoped else None
+            found = await owner.variable(self.ctx.services.variables, key, scope)
+            return found is not None and variables_hold([found], values, key=key, scope=scope, before=row)
+
+        def done(values: Values | None) -> None:
+            if values is not None and is_live(self):
+                key = values.get("key") or (row.key if row else "")
+                notify_content(self, Content.assemble("Variable ", str(key), f" {DONE[what]}"))
+                self.load()
+
+        open_write_form(self, form, write, verify=applied, row=row, done=done,
+                        refresh=lambda: self.load(refresh=True) if is_live(self) else None)
 
     def action_delete_variable(self) -> None:
         row = self.current()
-        if row is not None:
-            self.app.push_screen(self.owner.delete_variable_screen(row),
-                                 lambda yes: self._apply("delete", row, {}) if yes else None)
+        if row is None:
+            return
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self.apply_change("delete", row, {})
+
+        self.app.push_screen(self.owner.delete_variable_screen(row), answered)
 
     @work(group="variables-pane-change")
     async def apply_change(self, what: str, row: CiVariable | None, values: Values) -> None:
-        service = self.service
-        if service is not None:
-            await self.report_change(what, row, values,
-                                     lambda: self.owner.change_variable(service, what, row, values))
+        services, owner = self.ctx.services, self.owner
+        await self.report_change(what, row, values,
+                                 lambda: owner.change_variable(services.variables, what, row, values))
+
+    async def report_change(self, what: str, row: CiVariable | None, values: Values,
+                            send: Callable[[], Awaitable[Any]]) -> None:
+        """Send a change (`send`), then say how it went and reload (after a lost answer, past the cache)."""
+        try:
+            await send()
+        except (LabdeckError, VariableError) as error:
+            self.refused(error)
+            if isinstance(error, LabdeckError) and lost_write(error):  # it may be gone: show what is there
+                self.load(refresh=True)
+            return
+        key = values.get("key") or (row.key if row else "")
+        notify_content(self, Content.assemble("Variable ", str(key), f" {DONE[what]}"))
+        self.load()
+
+    def action_reveal(self) -> None:
+        row = self.current()
+        if row is None or refuse_hidden(self.app, row):
+            return
+        self.revealed.symmetric_difference_update({variable_key(row)})
+        self.view.table.set_rows(list(self.view.table.rows))
+        self.view.refresh_detail()
+
+    def action_copy_value(self) -> None:
+        row = self.current()
+        if row is None:
+            self.notify("No variable selected", severity="warning")
+            return
+        copy_variable_value(self.app, row)

@@ -7,7 +7,7 @@ The form, the write and the re-read after a lost answer are the owner's (`Owner.
 a group and the instance has the feature (Premium): `B` lists the billable members of a top-level group
 (the whole hierarchy; `x` removes one from all of it) and `O` turns a direct member's override flag on or
 off. The project view's and `:groups`' Members tabs are this pane. Server text is shown as
-`rich.text.Text`, never markup.
+`rich.text.Text`, never markup. It reads and writes through the owner's methods and `ctx.services`.
 """
 
 from __future__ import annotations
@@ -28,12 +28,11 @@ from labdeck.api.models.members import BillableMember, Member
 from labdeck.domain.features import BILLABLE_MEMBERS, MEMBER_OVERRIDE
 from labdeck.tui.capabilities import feature_reason, refused, unavailable
 from labdeck.tui.clock import Today, today_of
-from labdeck.tui.context import context_of
 from labdeck.tui.jobs import counted
-from labdeck.tui.screens.groups.forms import FormScreen, Values
-from labdeck.tui.screens.groups.tabs import member_tab
-from labdeck.tui.screens.owner import Owner
-from labdeck.tui.screens.panes.owned import OwnerPane
+from labdeck.tui.kit.forms import FormScreen, Values
+from labdeck.tui.kit.members import member_tab
+from labdeck.tui.kit.owner import Owner
+from labdeck.tui.kit.panes import OwnerPane
 from labdeck.tui.textual_internals import notify_content
 from labdeck.tui.widgets.footer import LIST_KEYS
 from labdeck.tui.widgets.resource_view import ResourceView
@@ -89,11 +88,6 @@ class MembersPane(OwnerPane, Widget):
     def view(self) -> ResourceView:
         return self.query_one("#members-view", ResourceView)
 
-    @property
-    def service(self) -> MembersService | None:
-        session = context_of(self).session
-        return session.services.members if session else None
-
     def on_mount(self) -> None:
         self.load()
 
@@ -118,20 +112,18 @@ class MembersPane(OwnerPane, Widget):
 
     @work(exclusive=True, group="members-pane")
     async def load(self, refresh: bool = False) -> None:
-        service, owner, table = self.service, self.owner, self.view.table
-        if service is None:
-            return
+        owner, table = self.owner, self.view.table
         table.empty_text = self.spec.empty  # undo a former reason
         rows: list[Any] = []
-        if self.billable and (missing := feature_reason(context_of(self), BILLABLE_MEMBERS)):
+        if self.billable and (missing := feature_reason(self.ctx, BILLABLE_MEMBERS)):
             # say why; send nothing
-            table.empty_text = unavailable(context_of(self), BILLABLE_MEMBERS, missing)
+            table.empty_text = unavailable(self.ctx, BILLABLE_MEMBERS, missing)
         else:
             table.loading_more = True
             try:
-                rows = await self.read(service, refresh)
+                rows = await self.read(self.ctx.services.members, refresh)
             except ApiError as error:
-                explained = refused(context_of(self), BILLABLE_MEMBERS, error) if self.billable else None
+                explained = refused(self.ctx, BILLABLE_MEMBERS, error) if self.billable else None
                 if explained is None:
                     raise
                 table.empty_text = explained
@@ -167,13 +159,14 @@ class MembersPane(OwnerPane, Widget):
     @work(group="members-pane-change")
     async def action_toggle_override(self) -> None:
         """Turn the override flag of the direct member under the cursor on, or off when we turned it on."""
-        row, service = self.view.table.cursor_row, self.service
-        if not isinstance(row, Member) or service is None:
+        row = self.view.table.cursor_row
+        if not isinstance(row, Member):
             return
         if self.inherited or self.billable:
             self.notify("Override applies to direct members (press i or B to go back)", severity="warning")
             return
-        member = await self.owner.set_override(service, row.id, row.id not in self.overrides)
+        turn_on = row.id not in self.overrides
+        member = await self.owner.set_override(self.ctx.services.members, row.id, turn_on)
         if member.override:
             self.overrides.add(row.id)
         else:
@@ -209,12 +202,10 @@ class MembersPane(OwnerPane, Widget):
     def open_member_form(self, form: FormScreen, row: Member | None) -> None:
         """The add (`row` None) or change form, sending itself; after a lost answer it re-reads the
         members: are they there at that level and expiry?"""
-        service, owner = self.service, self.owner
-        if service is None:
-            return
+        owner, what = self.owner, "edit" if row is not None else "add"
 
         async def write(values: Values) -> str:
-            count = await owner.change_member(service, "edit" if row is not None else "add", row, values)
+            count = await owner.change_member(self.ctx.services.members, what, row, values)
             if row is not None:
                 return f"Changed {row.username or row.id}"
             return f"Added {counted(count, 'member')}"
@@ -224,7 +215,8 @@ class MembersPane(OwnerPane, Widget):
                 self.notify(message, markup=False)
                 self.load(refresh=True)
 
-        open_write_form(self, form, write, verify=lambda values: owner.member_applied(service, row, values),
+        open_write_form(self, form, write,
+                        verify=lambda values: owner.member_applied(self.ctx.services.members, row, values),
                         row=row, done=done,
                         refresh=lambda: self.load(refresh=True) if is_live(self) else None)
 
@@ -242,9 +234,6 @@ class MembersPane(OwnerPane, Widget):
 
     @work(group="members-pane-change")
     async def remove_member(self, row: Member | BillableMember) -> None:
-        service = self.service
-        if service is None:
-            return
-        await self.owner.change_member(service, "delete", row, {})
+        await self.owner.change_member(self.ctx.services.members, "delete", row, {})
         notify_content(self, Content.assemble("Removed ", row.username or str(row.id)))
         self.load()

@@ -11,8 +11,8 @@ on the cursor or marked rows by their id (`ROW_ACTIONS`). The kit then, for ever
 - lets a row action act on the row the cursor shows when its key is pressed (`row_action_starts`: the
   cursor is not moved under it afterwards to a row a form saved).
 
-Before this, each project tab wrote its own read-only check and had neither feature gating nor the
-unreadable-row refusal.
+It also gives every pane its context (`ctx`: services, policy, jobs, clocks). It may use the context and
+the table widget; it knows no area and no resource.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from labdeck.api.models.tolerant import IDENTITY_UNREADABLE, identity_unreadable
 from labdeck.domain.features import Feature
-from labdeck.tui.context import context_of
+from labdeck.tui.context import Context, context_of
 from labdeck.tui.textual_internals import bindings_for_key
 from labdeck.tui.widgets.resource_table import ResourceTable
 
@@ -39,9 +39,15 @@ class PanePolicy(_Pane):
     FEATURE_ACTIONS: ClassVar[dict[str, Feature]] = {}
     ROW_ACTIONS: ClassVar[frozenset[str]] = frozenset()
 
+    @property
+    def ctx(self) -> Context:
+        """The console's typed context (`tui/context.py`): session and services, policy, jobs, clocks,
+        navigation. Services are `ctx.services` (`NotConnected` when no instance is)."""
+        return context_of(self)
+
     def policy_allows(self, action: str) -> bool:
         """Whether read-only mode and the instance let `action` run here."""
-        ctx = context_of(self)
+        ctx = self.ctx
         if action in self.MUTATING_ACTIONS and ctx.read_only:
             return False
         feature = self.FEATURE_ACTIONS.get(action)
@@ -76,7 +82,7 @@ class PanePolicy(_Pane):
     def read_only_refusal(self, key: str) -> str | None:
         """What to say when `key` is pressed here and means a change that read-only mode hides (the key
         would otherwise do nothing, silently)."""
-        if not context_of(self).read_only:
+        if not self.ctx.read_only:
             return None
         for binding in bindings_for_key(self, key):
             if binding.action in self.MUTATING_ACTIONS:

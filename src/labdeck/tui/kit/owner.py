@@ -1,8 +1,11 @@
-"""Whose members or CI/CD variables a pane shows: a group, a project or the instance (`Owner`: its kind, its
-id or path, and the path named in messages), and the service methods each maps to. The members pane and
-the variables pane (`screens/panes/`), wherever they are shown (the project view, `:groups`,
-`:variables`), read, write and re-read through these, so a rule about members or variables lives here
-once, whatever the owner.
+"""Whose resources a pane shows: a group, a project or the instance (`Owner`: its kind, its id or path, and
+the path named in messages); every kit pane has one (`kit/panes.OwnerPane`). For members and CI/CD
+variables, the owner also maps to the service methods of its kind: the members and variables panes,
+wherever they are shown, read, write and re-read through these, so a rule about members or variables
+lives here once, whatever the owner.
+
+It may use the members' and variables' forms and rules (`kit/members.py`, `kit/variables.py`) and the
+services it is given; it holds no session.
 """
 
 from __future__ import annotations
@@ -23,17 +26,10 @@ from labdeck.api.models.variables import CiVariable
 from labdeck.api.request_log import expecting
 from labdeck.api.variables import VariablesService
 from labdeck.domain.journal_rules import SECRET_VARIABLE
-from labdeck.tui.screens.ci_variables import change_variable, delete_variable_screen
+from labdeck.tui.kit.forms import FormScreen, Values
+from labdeck.tui.kit.members import member_form, members_hold, parse_user_refs
+from labdeck.tui.kit.variables import change_variable, delete_variable_screen, variable_form, variable_options
 from labdeck.tui.screens.confirm import TypeToConfirmScreen
-from labdeck.tui.screens.groups.applied import members_hold
-from labdeck.tui.screens.groups.forms import (
-    FormScreen,
-    Values,
-    member_form,
-    parse_user_refs,
-    variable_form,
-    variable_options,
-)
 
 OwnerKind = Literal["groups", "projects", "instance"]
 
