@@ -26,7 +26,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cache, lru_cache
 from typing import Final, Literal
 
 Level = Literal["instance", "group", "project"]
@@ -164,8 +164,25 @@ def pattern_ties(definitions: Sequence[Definition]) -> set[Definition]:
     for same in by_owner.values():
         for i, one in enumerate(same):
             for other in same[i + 1:]:
-                probes = environments_named([one.environment_scope, other.environment_scope])
-                if any(scope_matches(one.environment_scope, e) and scope_matches(other.environment_scope, e)
-                       for e in probes):
+                if patterns_meet(one.environment_scope.strip(), other.environment_scope.strip()):
                     tied.update((one, other))
     return tied
+
+
+def patterns_meet(one: str, other: str) -> bool:
+    """Whether some environment name matches both scopes (`*` any run of characters, the rest literal):
+    `review/*` and `*/app` meet (`review/app`), `review/*` and `staging/*` do not."""
+
+    @cache
+    def meet(i: int, j: int) -> bool:
+        a = one[i] if i < len(one) else None
+        b = other[j] if j < len(other) else None
+        if a is None and b is None:
+            return True
+        if a == WILDCARD:  # the star stands for nothing, or takes the other's next character (or star)
+            return meet(i + 1, j) or (b is not None and meet(i, j + 1))
+        if b == WILDCARD:
+            return meet(i, j + 1) or (a is not None and meet(i + 1, j))
+        return a is not None and a == b and meet(i + 1, j + 1)
+
+    return meet(0, 0)

@@ -173,7 +173,10 @@ def seed_fleet_access(store: Store) -> None:
 
 
 def _first_project(store: Store, group_id: int) -> int | None:
-    ids = store.projects_by_namespace().get(("group", group_id), [])
+    """The group's first project (read from the records: the store's indexes are built again only once the
+    seeding touches it, after this)."""
+    ids = [p.id for p in store.projects.values()
+           if p.namespace_kind == "group" and p.namespace_id == group_id]
     return min(ids) if ids else None
 
 
