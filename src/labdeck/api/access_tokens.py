@@ -101,7 +101,8 @@ class AccessTokensService:
     async def owner_names(self, user_ids: Iterable[int]) -> dict[int, str]:
         """Usernames of these users (kept for the session): one read each, or the users' listing when many
         are unknown; a user who cannot be read is left out."""
-        missing = sorted({i for i in user_ids if i not in self._names})
+        wanted = list(user_ids)  # read twice: a generator would be spent by the first
+        missing = sorted({i for i in wanted if i not in self._names})
         if len(missing) > NAMES_ONE_BY_ONE:
             for user in await b.USERS.read(self.client, decode=user_rows()):
                 self._names[user.id] = user.username or str(user.id)
@@ -111,7 +112,7 @@ class AccessTokensService:
             for one in found:
                 if not isinstance(one, BaseException):
                     self._names[one.id] = one.username or str(one.id)
-        return {i: self._names[i] for i in user_ids if i in self._names}
+        return {i: self._names[i] for i in wanted if i in self._names}
 
     async def personal_rows(self, tokens: list[AccessToken]) -> list[TokenRow]:
         """Rows of personal tokens, owners named (`@alice`); a bot's token says its kind (`group`)."""
