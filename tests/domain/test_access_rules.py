@@ -100,3 +100,30 @@ def test_member_filter() -> None:
     assert MemberFilter(user="@U2").matches(owner, TODAY)
     assert MemberFilter(path="fleet").matches(owner, TODAY) and not MemberFilter(path="flee").matches(owner,
                                                                                                         TODAY)
+
+
+def test_filter_lines() -> None:
+    import pytest
+
+    from labdeck.domain.access_filters import (
+        FilterError,
+        parse_member_filter,
+        parse_token_filter,
+        parse_variable_filter,
+    )
+
+    assert parse_member_filter("owner @alice expires:7 path:fleet/") == MemberFilter(
+        level=50, user="alice", expires_within=7, path="fleet")
+    assert parse_member_filter("level:Maintainer").level == 40
+    assert parse_token_filter("expired project") == TokenFilter(state="expired", kind="project")
+    assert parse_token_filter("expiring unused never @bob laptop") == TokenFilter(
+        expires_within=30, unused_for=90, never_expires=True, owner="@bob", name="laptop")
+    assert parse_token_filter("expires:3 unused:200").unused_for == 200
+    assert parse_variable_filter("findings group DEPLOY_*") == \
+        parse_variable_filter("findings group key:DEPLOY_*")
+    assert parse_variable_filter("losing path:fleet/edge").losing
+    for bad, parse in (("boss", parse_member_filter), ("expires:x", parse_member_filter),
+                       ("state:gone", parse_token_filter), ("expires:²", parse_token_filter),
+                       ("colour:red", parse_variable_filter)):
+        with pytest.raises(FilterError):
+            parse(bad)  # type: ignore[operator]

@@ -1,0 +1,212 @@
+"""`:access` (issue 36) through Pilot against the demo sandbox (the `fleet` group and the seeded cases): each
+tab finds the seeded cases and nothing more, its filters, the Owners per group, the member actions through
+the kit's forms (journalled), a token's revoke (typed) and rotation (its value shown once in a dialog that
+copies it), and no variable value or token value on the screen, in an export, the journal, the request log
+or on disk."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+import pytest
+from snapshot_apps import jump_to, make_app, settle, type_to_confirm, until
+from textual.widgets import Input
+from tiny_sandbox import Sandbox
+
+from labdeck.domain.access_members import Grant
+from labdeck.domain.access_tokens import TokenRow
+from labdeck.domain.variable_findings import VariableRow
+from labdeck.tui.list_export import write_rows
+from labdeck.tui.screens.access.access import AccessScreen
+from labdeck.tui.screens.access.review import ReviewPane
+from labdeck.tui.screens.access.tokens import RotatedTokenScreen
+from labdeck.tui.screens.confirm import ConfirmScreen, TypeToConfirmScreen
+
+SIZE = (160, 50)
+VALUES = ("fleet-deploy-token-0451", "edge-deploy-token-7719", "eu-west-1")
+
+
+@pytest.fixture(scope="module")
+def demo() -> Sandbox:
+    return Sandbox(scale="demo")
+
+
+@pytest.fixture
+def fresh() -> Sandbox:
+    return Sandbox(scale="demo")
+
+
+async def open_access(pilot: Any, sandbox: Sandbox, tab: str = "members") -> AccessScreen:
+    await settle(pilot)
+    screen = AccessScreen("fleet", tab=tab, now=sandbox.now)
+    await pilot.app.push_screen(screen)
+    await settle(pilot)
+    pane = screen.pane
+    await until(pilot, lambda: pane.complete, f"the {tab} review")
+    return screen
+
+
+def disk_text() -> str:
+    """Every file labdeck may write to (its state folder: journal, settings; its cache folder)."""
+    found = []
+    for variable in ("LABDECK_STATE", "LABDECK_CACHE_DIR"):
+        root = Path(os.environ[variable])
+        folder = root.parent if root.suffix else root
+        found += [p.read_bytes().decode("latin-1") for p in folder.rglob("*") if p.is_file()]
+    return "".join(found)
+
+
+def shown(pane: ReviewPane) -> list[Any]:
+    return list(pane.table.rows)
+
+
+async def filter_with(pilot: Any, pane: ReviewPane, text: str) -> None:
+    pane.query_one(f"#{pane.id}-filter", Input).value = text
+    await settle(pilot)
+
+
+async def test_members_tab(demo: Sandbox) -> None:
+    app = make_app(transport_factory=demo.factory)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_access(pilot, demo)
+        pane = screen.pane
+        status = str(pane.query_one("#access-members-status").render())
+        assert "Owners: fleet/core 5" in status
+        await filter_with(pilot, pane, "owner path:fleet/core")
+        assert sorted(g.username for g in shown(pane)) == ["alice", "bob", "erin", "frank"]
+        await filter_with(pilot, pane, "expires:7")
+        assert [(g.username, g.path) for g in shown(pane)] == [("external.user", "fleet/web")]
+        await filter_with(pilot, pane, "boss")
+        assert "boss" in str(pane.query_one("#access-members-status").render())
+
+
+async def test_variables_tab_holds_no_value(demo: Sandbox, tmp_path: Path) -> None:
+    app = make_app(transport_factory=demo.factory)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_access(pilot, demo, "variables")
+        pane = screen.pane
+        await filter_with(pilot, pane, "findings")
+        rows: list[VariableRow] = shown(pane)
+        assert [(r.definition.key, r.definition.level) for r in rows] == [("DEPLOY_TOKEN", "group"),
+                                                                           ("DEPLOY_TOKEN", "project")]
+        assert rows[0].findings == ("secret_not_masked", "flags_differ")
+        await filter_with(pilot, pane, "")
+        text = app.export_screenshot()
+        assert "DEPLOY_TOKEN" in text and not any(v in text for v in VALUES)
+        export = await write_rows(tmp_path / "variables.json", pane.table, pane.held, lambda n: None)
+        written = export.read_text()
+        assert "DEPLOY_TOKEN" in written and not any(v in written for v in VALUES)
+        assert not any(v in disk_text() for v in VALUES)
+
+
+async def test_tokens_tab(demo: Sandbox) -> None:
+    app = make_app(transport_factory=demo.factory)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_access(pilot, demo, "tokens")
+        pane = screen.pane
+        rows: list[TokenRow] = shown(pane)
+        assert {r.name for r in rows} == {"release-bot", "nightly-export", "metrics-push", "mirror-sync",
+                                          "healthy-bot"}
+        for words, expected in (("expiring", ["release-bot"]), ("expired", ["nightly-export"]),
+                                ("never", ["metrics-push"]), ("unused", ["mirror-sync"])):
+            await filter_with(pilot, pane, words)
+            assert [r.name for r in shown(pane)] == expected, words
+
+
+async def test_revoke_and_rotate_a_token_the_value_shown_once_and_held_nowhere(fresh: Sandbox,
+                                                                                tmp_path: Path) -> None:
+    app = make_app(transport_factory=fresh.factory)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_access(pilot, fresh, "tokens")
+        pane = screen.pane
+        await filter_with(pilot, pane, "release-bot")
+        pane.table.focus()
+        await pilot.press("t")
+        await until(pilot, lambda: isinstance(app.screen, ConfirmScreen), "the rotate question")
+        await pilot.click("#confirm")
+        await until(pilot, lambda: isinstance(app.screen, RotatedTokenScreen), "the new value's dialog")
+        dialog = app.screen
+        assert isinstance(dialog, RotatedTokenScreen) and dialog.secret is not None
+        value = dialog.secret.get_secret_value()
+        assert value in app.export_screenshot()  # shown once, here
+        copied: list[str] = []
+        app.copy_to_clipboard = copied.append  # type: ignore[method-assign]
+        await pilot.press("c")
+        assert copied == [value]
+        await pilot.press("escape")
+        await until(pilot, lambda: app.screen is screen and pane.complete, "the tokens read again")
+        assert dialog.secret is None
+        assert value not in app.export_screenshot()
+        # revoke the new one: its name typed
+        await filter_with(pilot, pane, "release-bot active")
+        assert len(shown(pane)) == 1  # the rotated one
+        pane.table.focus()
+        await pilot.press("x")
+        await until(pilot, lambda: isinstance(app.screen, TypeToConfirmScreen), "the revoke question")
+        await type_to_confirm(pilot, app.screen, "release-bot")
+        await until(pilot, lambda: pane.complete and all(r.revoked for r in pane.held
+                                                          if r.name == "release-bot"), "the revoke")
+        journal = app.session.client.journal
+        words = [e.operation for e in journal.entries()] if journal is not None else []
+        assert words[-2:] == ["rotate group access token", "revoke group access token"], words
+        export = await write_rows(tmp_path / "tokens.csv", pane.table, pane.held, lambda n: None)
+        assert "release-bot" in export.read_text()
+        held = (repr(app.request_log.entries) + repr(app.session.client.cache._entries) + export.read_text()
+                + disk_text())
+        assert value not in held
+
+
+async def test_jump_opens_the_area(demo: Sandbox) -> None:
+    app = make_app(transport_factory=demo.factory)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await jump_to(pilot, "access")
+        assert isinstance(app.screen, AccessScreen)
+        assert isinstance(app.screen.pane.table.rows, list) and all(
+            isinstance(g, Grant) for g in app.screen.pane.table.rows)
+
+
+async def test_member_actions_go_through_the_kit_s_forms_journalled(fresh: Sandbox) -> None:
+    """`e` changes a direct membership's level and expiry with the kit's member form; an Owner's asks for the
+    username first; an inherited grant is changed where it is given; `x` removes once the name is typed.
+    Every change is in the journal, with its undo."""
+    from textual.widgets import Select
+
+    app = make_app(transport_factory=fresh.factory)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_access(pilot, fresh)
+        pane = screen.pane
+        await filter_with(pilot, pane, "@external.user")
+        pane.table.focus()
+        await pilot.press("e")
+        await until(pilot, lambda: app.screen.query("#field-access_level"), "the member form")
+        app.screen.query_one("#field-access_level", Select).value = 20
+        assert app.screen.submit() is True
+        await until(pilot, lambda: app.screen is screen and pane.complete
+                    and [g.access_level for g in shown(pane)] == [20], "the changed level")
+        web = fresh.store.group_by_path("fleet/web")
+        user = fresh.store.user_by_username("external.user")
+        assert fresh.store.group_members[web.id][user.id].access_level == 20
+        # an Owner: the username first
+        await filter_with(pilot, pane, "@frank path:fleet/core")
+        pane.table.focus()
+        await pilot.press("e")
+        await until(pilot, lambda: isinstance(app.screen, TypeToConfirmScreen), "the Owner question")
+        await pilot.press("escape")
+        await settle(pilot)
+        # remove, typed
+        await filter_with(pilot, pane, "@external.user")
+        pane.table.focus()
+        await pilot.press("x")
+        await until(pilot, lambda: isinstance(app.screen, TypeToConfirmScreen), "the remove question")
+        await type_to_confirm(pilot, app.screen, "external.user")
+        await until(pilot, lambda: pane.complete and not shown(pane), "the member removed")
+        assert user.id not in fresh.store.group_members.get(web.id, {})
+        journal = app.session.client.journal
+        entries = journal.entries() if journal is not None else []
+        assert [(e.operation, e.target, e.ok) for e in entries] == [
+            ("change member level", "@external.user of fleet/web", True),
+            ("remove member", "@external.user of fleet/web", True)]
+        assert all(e.inverse is not None and e.no_undo is None for e in entries)  # both undoable
