@@ -2,9 +2,10 @@
 instance (issue 36). A scope field (a group's full path; empty: the instance, for administrators) and three
 tabs, each a list pane of the kit (`screens/access/review.ReviewPane`): Members (`members.py`), Variables
 (`variables.py`), Tokens (`tokens.py`). A tab reads its review when first shown, rows as they come; enter
-in the scope field shows the new scope in every tab (each reads it when shown). `]` and `[` switch tabs,
-`s` puts the focus in the scope field, `r` reads the tab in view past the cache. `labdeck access` is its
-twin on the command line.
+in the scope field shows the new scope in every tab (each reads it when shown); opened without a scope,
+the field has the focus and nothing is read until one is entered. `]` and `[` switch tabs, `f` puts the
+focus in the scope field, `r` reads the tab in view past the cache. `labdeck access` is its twin on the
+command line.
 """
 
 from __future__ import annotations
@@ -36,13 +37,14 @@ class AccessScreen(LabdeckScreen):
     BINDINGS = [
         Binding("right_square_bracket", "next_tab", "Next tab", id="access.next_tab"),
         Binding("left_square_bracket", "previous_tab", "Previous tab", id="access.previous_tab"),
-        Binding("s", "scope", "Scope", id="access.scope"),
+        Binding("f", "scope", "Scope", id="access.scope"),
     ]
 
     def __init__(self, scope: str | None = None, *, tab: str = "members",
                  now: Callable[[], datetime] | None = None) -> None:
         super().__init__()
         self.scope = (scope or "").strip().strip("/")
+        self.chosen = scope is not None  # else nothing is read until a scope is entered
         self.initial_tab = tab if tab in TABS else "members"
         self.now = now
 
@@ -51,17 +53,24 @@ class AccessScreen(LabdeckScreen):
         yield Static(Text("Scope:", style="bold"), id="access-scope-label")
         yield Input(self.scope, placeholder=SCOPE_HINT, id="access-scope")
         with TabbedContent(initial=f"access-tab-{self.initial_tab}", id="access-tabs"):
-            with TabPane("Members", id="access-tab-members"):
-                yield AccessMembersPane(owner, now=self.now)
-            with TabPane("Variables", id="access-tab-variables"):
-                yield AccessVariablesPane(owner, now=self.now)
-            with TabPane("Tokens", id="access-tab-tokens"):
-                yield AccessTokensPane(owner, now=self.now)
+            for title, pane in (("Members", AccessMembersPane), ("Variables", AccessVariablesPane),
+                                ("Tokens", AccessTokensPane)):
+                with TabPane(title, id=f"access-tab-{title.lower()}"):
+                    made = pane(owner, now=self.now)
+                    made.waiting = not self.chosen
+                    yield made
 
     def on_mount(self) -> None:
-        self.sub_title = self.scope or "the instance"
+        self.sub_title = (self.scope or "the instance") if self.chosen else "choose a scope"
         self.mark_data_loaded()
-        self.call_after_refresh(self.focus_tab)
+
+    def focus_on_open(self) -> None:
+        """Drawn: the list of the tab in view has the focus, or the scope field while none is chosen (what is
+        typed first is the scope; the key router lets no key in before this)."""
+        if self.chosen:
+            self.focus_tab()
+        else:
+            self.action_scope()
 
     @property
     def tabs(self) -> TabbedContent:
@@ -79,7 +88,8 @@ class AccessScreen(LabdeckScreen):
         self.pane.table.focus()
 
     def on_tabbed_content_tab_activated(self, event: TabbedContent.TabActivated) -> None:
-        self.call_after_refresh(self.focus_tab)
+        if self.chosen:  # else the scope field keeps the focus (the first tab is activated on mount too)
+            self.call_after_refresh(self.focus_tab)
 
     def show_tab(self, name: str) -> None:
         self.tabs.active = f"access-tab-{name}"
@@ -105,7 +115,7 @@ class AccessScreen(LabdeckScreen):
 
     def show_scope(self, scope: str) -> None:
         """Every tab shows `scope` (the tab in view reads it now, the others when shown)."""
-        self.scope = scope.strip().strip("/")
+        self.scope, self.chosen = scope.strip().strip("/"), True
         self.sub_title = self.scope or "the instance"
         owner, shown = scope_owner(self.scope), self.pane
         for pane in self.panes():
@@ -119,5 +129,6 @@ class AccessScreen(LabdeckScreen):
 
 
 def open_access(request: AreaRequest) -> AccessScreen:
-    """The area factory (`:access`; a saved view's scope is the group reviewed)."""
-    return AccessScreen(request.scope or request.query)
+    """The area factory (`:access`; a saved view's scope is the group reviewed; without one, the scope
+    field waits for one)."""
+    return AccessScreen(request.scope or request.query or None)

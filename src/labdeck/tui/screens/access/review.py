@@ -31,6 +31,7 @@ if TYPE_CHECKING:
     from labdeck.api.services import Services
     from labdeck.tui.kit.tabs import TabSpec
 
+WAITING: Final = "Type a group's path in the scope field (f) and press enter; enter on it empty: the instance"
 REDRAW: Final = 0.25  # seconds between two redraws of a list still being read
 Heard = Callable[[list[Any], int, int], None]
 
@@ -70,6 +71,7 @@ class ReviewPane(ListPane):
         self.problem = ""
         self._drawn_at = 0.0
         self.complete = False
+        self.waiting = False  # no scope chosen yet: nothing is read (a review of the instance is big)
 
     def compose_above(self) -> ComposeResult:
         yield Input(placeholder=self.FILTER_HINT, id=f"{self.id}-filter", classes="access-filter")
@@ -89,6 +91,11 @@ class ReviewPane(ListPane):
     def counts(self, rows: list[Any]) -> str:
         """What the status line counts of the rows (those found, all of them)."""
         return ""
+
+    def missing(self) -> str | None:
+        if self.waiting:
+            return WAITING
+        return super().missing()
 
     # -- reading --------------------------------------------------------------------------------------
     @property
@@ -113,6 +120,7 @@ class ReviewPane(ListPane):
 
     def show_scope(self, owner: Owner, *, read: bool) -> None:
         """Show another scope: read now (`read`, the tab in view) or when next shown."""
+        self.waiting = False
         if not read:
             self.table.set_rows([])
             self.owner = owner
