@@ -158,14 +158,24 @@ async def test_revoke_and_rotate_a_token_the_value_shown_once_and_held_nowhere(f
         assert value not in held
 
 
-async def test_jump_opens_the_area(demo: Sandbox) -> None:
+async def test_jump_opens_the_area_waiting_for_a_scope(demo: Sandbox) -> None:
+    """`:access` without a scope reads nothing (the instance's review is big) and the scope field has the
+    focus: `fleet` and enter review the group (the tmux test lost the `f` of `fleet` before this)."""
     app = make_app(transport_factory=demo.factory)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
+        sent = len(app.request_log.entries)
         await jump_to(pilot, "access")
-        assert isinstance(app.screen, AccessScreen)
-        assert isinstance(app.screen.pane.table.rows, list) and all(
-            isinstance(g, Grant) for g in app.screen.pane.table.rows)
+        screen = app.screen
+        assert isinstance(screen, AccessScreen)
+        await settle(pilot)
+        assert app.focused is screen.query_one("#access-scope", Input)
+        assert len(app.request_log.entries) == sent and not screen.pane.table.rows
+        for key in "fleet":
+            await pilot.press(key)
+        await pilot.press("enter")
+        await until(pilot, lambda: screen.pane.complete, "the members of fleet")
+        assert all(isinstance(g, Grant) for g in screen.pane.table.rows) and screen.pane.table.rows
 
 
 async def test_member_actions_go_through_the_kit_s_forms_journalled(fresh: Sandbox) -> None:
