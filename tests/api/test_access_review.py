@@ -141,8 +141,18 @@ async def test_tokens_review_of_fleet(pool: ClientPool, app: Any) -> None:
 
 
 async def test_personal_tokens_of_the_instance(pool: ClientPool, app: Any) -> None:
-    service = AccessTokensService(pool.client())
-    rows = await service.personal_rows(await service.personal())
+    """Read on demand: the first page's rows come before the rest is read (owners not named yet), the
+    owners are named at the end, and a read within the cache's TTL sends nothing."""
+    client = pool.client()
+    service = AccessTokensService(client)
+    heard: list[tuple[int, int]] = []
+    read = await service.personal_review(per_page=3, on_rows=lambda rows, done, total: heard.append(
+        (len(rows), done)))
+    assert heard[0] == (3, 3) and len(heard) == 3 and not read.cut  # 8 tokens, 3 a page
+    rows = read.rows
+    sent = len(client.request_log.entries)
+    assert [r.name for r in (await service.personal_review()).rows] == [r.name for r in rows]
+    assert len(client.request_log.entries) == sent
     owners = {r.name: r.owner for r in rows}
     assert owners["ci-pipeline"] == "@alice" and owners["old-laptop"] == "@bob"
     now = app.state.store.now()

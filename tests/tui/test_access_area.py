@@ -38,9 +38,10 @@ def fresh() -> Sandbox:
     return Sandbox(scale="demo")
 
 
-async def open_access(pilot: Any, sandbox: Sandbox, tab: str = "members") -> AccessScreen:
+async def open_access(pilot: Any, sandbox: Sandbox, tab: str = "members",
+                      scope: str = "fleet") -> AccessScreen:
     await settle(pilot)
-    screen = AccessScreen("fleet", tab=tab, now=sandbox.now)
+    screen = AccessScreen(scope, tab=tab, now=sandbox.now)
     await pilot.app.push_screen(screen)
     await settle(pilot)
     pane = screen.pane
@@ -111,6 +112,19 @@ async def test_tokens_tab(demo: Sandbox) -> None:
                                           "healthy-bot"}
         for words, expected in (("expiring", ["release-bot"]), ("expired", ["nightly-export"]),
                                 ("never", ["metrics-push"]), ("unused", ["mirror-sync"])):
+            await filter_with(pilot, pane, words)
+            assert [r.name for r in shown(pane)] == expected, words
+
+
+async def test_tokens_tab_of_the_instance(demo: Sandbox) -> None:
+    """The instance's scope (an empty scope field): every personal access token, owners named."""
+    app = make_app(transport_factory=demo.factory)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_access(pilot, demo, "tokens", scope="")
+        pane = screen.pane
+        await until(pilot, lambda: "@alice" in {r.owner for r in shown(pane)}, "the owners named")
+        for words, expected in (("expired", ["old-laptop"]), ("revoked", ["leaked"]),
+                                ("expiring", ["ci-pipeline"]), ("unused:150", ["backup-script"])):
             await filter_with(pilot, pane, words)
             assert [r.name for r in shown(pane)] == expected, words
 

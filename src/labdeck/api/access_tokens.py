@@ -116,13 +116,42 @@ class AccessTokensService:
 
     async def personal_rows(self, tokens: list[AccessToken]) -> list[TokenRow]:
         """Rows of personal tokens, owners named (`@alice`); a bot's token says its kind (`group`)."""
-        names = await self.owner_names(t.user_id for t in tokens if t.user_id is not None)
+        await self.owner_names(t.user_id for t in tokens if t.user_id is not None)
+        return self.rows_named_so_far(tokens)
+
+    def rows_named_so_far(self, tokens: list[AccessToken]) -> list[TokenRow]:
+        """Rows of personal tokens with the owners known so far named (`user 12` for the others): what
+        can be shown before any owner is read."""
         rows = []
         for token in tokens:
-            name = names.get(token.user_id or -1)
+            name = self._names.get(token.user_id or -1)
             rows.append(row_of(token, bot_kind(name) or "personal",
                                f"@{name}" if name else f"user {token.user_id}"))
         return rows
+
+    async def personal_review(self, *, refresh: bool = False, on_rows: OnRows[TokenRow] | None = None,
+                              per_page: int = 100) -> PersonalRead:
+        """The instance's personal access tokens for the review, read on demand (`personal_window`): each
+        page's rows handed to `on_rows` as it arrives (owners not read yet are `user 12`), at most the
+        client's row ceiling held (`cut` then says so), the owners named at the end; a complete list is
+        kept in the list cache, so a refresh within its TTL reads none of it again."""
+        hit = None if refresh else b.PERSONAL_ACCESS_TOKENS.cached(self.client)
+        if hit is not None and hit[1]:
+            return PersonalRead(await self.personal_rows(hit[0]), cut=False, total=len(hit[0]))
+        window = self.personal_window(per_page=per_page)
+        tokens: list[AccessToken] = []
+        cut = False
+        async for page in window.iter_pages():
+            tokens.extend(page)
+            if on_rows is not None:
+                on_rows(self.rows_named_so_far(page), len(tokens), window.total or len(tokens))
+            if window.max_rows is not None and len(tokens) >= window.max_rows and not window.exhausted:
+                cut = True
+                break
+        window.cancel()
+        if not cut:
+            window.remember()
+        return PersonalRead(await self.personal_rows(tokens), cut=cut, total=window.total)
 
     # -- changing -------------------------------------------------------------------------------------
     async def revoke_personal(self, token_id: int) -> None:
@@ -162,6 +191,16 @@ class AccessTokensService:
             raise MalformedResponse("the rotation's answer holds no new token")
         register_secret(value)
         return Rotated(binding.parse(answer), SecretStr(value))
+
+
+@dataclass
+class PersonalRead:
+    """The instance's personal tokens as the review reads them: `cut` when the client's row ceiling
+    stopped the read (`total`: what the server counts, None when it does not say)."""
+
+    rows: list[TokenRow]
+    cut: bool = False
+    total: int | None = None
 
 
 @dataclass

@@ -159,7 +159,7 @@ async def _tokens(args: argparse.Namespace, client: Any, now: datetime) -> tuple
     service = AccessTokensService(client)
     unreadable: list[Unreadable] = []
     if args.scope is None:  # the instance
-        rows = await service.personal_rows(await service.personal())
+        rows = (await service.personal_review()).rows
     else:
         read = await TokensReview(service).review(args.scope)
         rows, unreadable = read.rows, read.unreadable

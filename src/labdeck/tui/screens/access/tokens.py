@@ -140,13 +140,14 @@ class AccessTokensPane(ReviewPane):
 
     def __init__(self, owner: Owner, **kwargs: Any) -> None:
         super().__init__(owner, token_spec(lambda: self.now().date()), id="access-tokens", **kwargs)
+        self.cut = False  # the instance's tokens stopped at the client's row ceiling
 
     async def review(self, services: Services, scope: str | None, refresh: bool,
                      heard: Heard) -> tuple[list[Any], list[Unreadable]]:
-        if scope is None:  # the instance: every personal access token
-            service = services.access_tokens
-            rows = await service.personal_rows(await service.personal(refresh=refresh))
-            return rows, []
+        if scope is None:  # the instance: every personal access token, read on demand
+            personal = await services.access_tokens.personal_review(refresh=refresh, on_rows=heard)
+            self.cut = personal.cut
+            return list(personal.rows), []
         read = await services.access_review_tokens.review(scope, refresh=refresh, on_rows=heard)
         return list(read.rows), read.unreadable
 
@@ -166,7 +167,9 @@ class AccessTokensPane(ReviewPane):
         never = sum(1 for r in rows if not r.revoked and r.expires_at is None)
         unused = sum(1 for r in rows
                      if r.state(today) == "active" and unused_for(r.last_used_at, r.created_at, now))
-        return f"{expired} expired, {soon} expiring in 30 days, {never} never expire, {unused} unused 90 days"
+        cut = f" (the first {len(rows):,}: more on the server)" if self.cut else ""
+        return (f"{expired} expired, {soon} expiring in 30 days, {never} never expire, {unused} unused 90 "
+                f"days{cut}")
 
     # -- actions --------------------------------------------------------------------------------------
     def chosen(self) -> TokenRow | None:
