@@ -104,8 +104,7 @@ class AccessTokensService:
         wanted = list(user_ids)  # read twice: a generator would be spent by the first
         missing = sorted({i for i in wanted if i not in self._names})
         if len(missing) > NAMES_ONE_BY_ONE:
-            for user in await b.USERS.read(self.client, decode=user_rows()):
-                self._names[user.id] = user.username or str(user.id)
+            await self.all_names()
         elif missing:
             found = await asyncio.gather(*(b.USER.read(self.client, i) for i in missing),
                                          return_exceptions=True)
@@ -113,6 +112,11 @@ class AccessTokensService:
                 if not isinstance(one, BaseException):
                     self._names[one.id] = one.username or str(one.id)
         return {i: self._names[i] for i in wanted if i in self._names}
+
+    async def all_names(self) -> None:
+        """Every user's username, from the users' listing (kept for the session)."""
+        for user in await b.USERS.read(self.client, decode=user_rows()):
+            self._names[user.id] = user.username or str(user.id)
 
     async def personal_rows(self, tokens: list[AccessToken]) -> list[TokenRow]:
         """Rows of personal tokens, owners named (`@alice`); a bot's token says its kind (`group`)."""
@@ -139,16 +143,23 @@ class AccessTokensService:
         if hit is not None and hit[1]:
             return PersonalRead(await self.personal_rows(hit[0]), cut=False, total=len(hit[0]))
         window = self.personal_window(per_page=per_page)
+        window.readahead = self.client.settings.concurrency  # every slot busy: the pages are all wanted
         tokens: list[AccessToken] = []
         cut = False
+        naming: asyncio.Future[None] | None = None
         async for page in window.iter_pages():
             tokens.extend(page)
+            if naming is None and len({t.user_id for t in tokens} - set(self._names)) > NAMES_ONE_BY_ONE:
+                # many owners: the users' listing is read beside the pages, not after them
+                naming = asyncio.ensure_future(self.all_names())
             if on_rows is not None:
                 on_rows(self.rows_named_so_far(page), len(tokens), window.total or len(tokens))
             if window.max_rows is not None and len(tokens) >= window.max_rows and not window.exhausted:
                 cut = True
                 break
         window.cancel()
+        if naming is not None:
+            await naming
         if not cut:
             window.remember()
         return PersonalRead(await self.personal_rows(tokens), cut=cut, total=window.total)
