@@ -91,6 +91,8 @@ class RotatedTokenScreen(ModalScreen[None]):
 
     CSS_PATH = "access.tcss"
     AUTO_FOCUS = "#rotated-close"
+    SENDS_NO_WRITE = ("shows a rotated token's new value once: the rotation was sent (after its own "
+                      "confirmation) before this opened")
     BINDINGS = [Binding("c", "copy", "Copy", id="access.rotated.copy"),
                 Binding("escape", "close", "Close", id="access.rotated.close")]
 
