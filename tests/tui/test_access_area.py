@@ -99,7 +99,8 @@ async def test_variables_tab_holds_no_value(demo: Sandbox, tmp_path: Path) -> No
         export = await write_rows(tmp_path / "variables.json", pane.table, pane.held, lambda n: None)
         written = export.read_text()
         assert "DEPLOY_TOKEN" in written and not any(v in written for v in VALUES)
-        assert not any(v in disk_text() for v in VALUES)
+        held = disk_text() + repr(app.request_log.entries) + repr(app.session.client.cache._entries)
+        assert not any(v in held for v in VALUES)
 
 
 async def test_tokens_tab(demo: Sandbox) -> None:
