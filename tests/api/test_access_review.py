@@ -148,15 +148,19 @@ async def test_personal_tokens_of_the_instance(pool: ClientPool, app: Any) -> No
     heard: list[tuple[int, int]] = []
     read = await service.personal_review(per_page=3, on_rows=lambda rows, done, total: heard.append(
         (len(rows), done)))
-    assert heard[0] == (3, 3) and len(heard) == 3 and not read.cut  # 8 tokens, 3 a page
+    assert heard[0] == (3, 3) and len(heard) == 5 and not read.cut  # 13 tokens (5 of bots), 3 a page
     rows = read.rows
     sent = len(client.request_log.entries)
     assert [r.name for r in (await service.personal_review()).rows] == [r.name for r in rows]
     assert len(client.request_log.entries) == sent
     owners = {r.name: r.owner for r in rows}
     assert owners["ci-pipeline"] == "@alice" and owners["old-laptop"] == "@bob"
+    kinds = {r.name: r.kind for r in rows}  # a bot's token says whose it is by its bot's username
+    assert kinds["release-bot"] == "group" and kinds["mirror-sync"] == "project"
+    assert kinds["automation"] == "personal" and owners["release-bot"].startswith("@group_")
     now = app.state.store.now()
-    assert [r.name for r in rows if TokenFilter(unused_for=150).matches(r, now)] == ["backup-script"]
+    assert [r.name for r in rows if TokenFilter(unused_for=150).matches(r, now)] == ["backup-script",
+                                                                                      "mirror-sync"]
 
 
 async def test_rotation_s_new_value_is_returned_once_and_held_nowhere(pool: ClientPool,

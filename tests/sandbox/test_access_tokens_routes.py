@@ -61,7 +61,10 @@ async def test_admin_lists_every_personal_token_in_gitlab_s_entity(http: httpx.A
     response = await http.get(API + "/personal_access_tokens", headers=ROOT, params={"per_page": 100})
     assert response.status_code == 200
     tokens = {t["name"]: t for t in response.json()}
-    assert {"ci-pipeline", "old-laptop", "automation", "backup-script", "leaked"} <= set(tokens)
+    assert {"ci-pipeline", "old-laptop", "automation", "backup-script", "leaked", "release-bot",
+            "metrics-push"} <= set(tokens)
+    bot = (await http.get(API + f"/users/{tokens['release-bot']['user_id']}", headers=ROOT)).json()
+    assert bot["bot"] is True and bot["username"].startswith("group_") and bot["user_type"] == "project_bot"
     assert set(tokens["ci-pipeline"]) == ENTITY
     assert all("token" not in t for t in tokens.values())
     day = today(demo_app)
@@ -74,12 +77,15 @@ async def test_admin_lists_every_personal_token_in_gitlab_s_entity(http: httpx.A
 
 async def test_personal_token_filters(http: httpx.AsyncClient, demo_app: Starlette) -> None:
     day = today(demo_app)
-    assert set(await names(http, "/personal_access_tokens", state="inactive")) == {"old-laptop", "leaked"}
+    # the bots' tokens too (`finder_params`: an administrator's listing has no user filter)
+    assert set(await names(http, "/personal_access_tokens", state="inactive")) == {"old-laptop", "leaked",
+                                                                                 "nightly-export"}
     soon = (day + timedelta(days=4)).isoformat()
     found = await names(http, "/personal_access_tokens", expires_before=soon, state="active")
-    assert found == ["ci-pipeline"]
+    assert found == ["ci-pipeline", "release-bot"]
     assert await names(http, "/personal_access_tokens",
-                       last_used_before=(day - timedelta(days=100)).isoformat()) == ["backup-script"]
+                       last_used_before=(day - timedelta(days=100)).isoformat()) == ["backup-script",
+                                                                                    "mirror-sync"]
     alice = (await http.get(API + "/users", headers=ROOT, params={"username": "alice"})).json()[0]["id"]
     assert set(await names(http, "/personal_access_tokens", user_id=alice)) == {"sandbox-alice",
                                                                                  "ci-pipeline"}

@@ -118,14 +118,16 @@ async def test_tokens_tab(demo: Sandbox) -> None:
 
 
 async def test_tokens_tab_of_the_instance(demo: Sandbox) -> None:
-    """The instance's scope (an empty scope field): every personal access token, owners named."""
+    """The instance's scope (an empty scope field): every personal access token, owners named, the bots' of
+    group and project tokens among them (their kind said by the bot's username)."""
     app = make_app(transport_factory=demo.factory)
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_access(pilot, demo, "tokens", scope="")
         pane = screen.pane
         await until(pilot, lambda: "@alice" in {r.owner for r in shown(pane)}, "the owners named")
-        for words, expected in (("expired", ["old-laptop"]), ("revoked", ["leaked"]),
-                                ("expiring", ["ci-pipeline"]), ("unused:150", ["backup-script"])):
+        for words, expected in (("expired personal", ["old-laptop"]), ("expired project", ["nightly-export"]),
+                                ("revoked", ["leaked"]), ("expiring", ["ci-pipeline", "release-bot"]),
+                                ("unused:150", ["backup-script", "mirror-sync"])):
             await filter_with(pilot, pane, words)
             assert [r.name for r in shown(pane)] == expected, words
 

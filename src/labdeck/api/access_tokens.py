@@ -105,7 +105,8 @@ class AccessTokensService:
         missing = sorted({i for i in wanted if i not in self._names})
         if len(missing) > NAMES_ONE_BY_ONE:
             await self.all_names()
-        elif missing:
+            missing = [i for i in missing if i not in self._names]  # bots an instance leaves out of it
+        if 0 < len(missing) <= NAMES_ONE_BY_ONE:
             found = await asyncio.gather(*(b.USER.read(self.client, i) for i in missing),
                                          return_exceptions=True)
             for one in found:

@@ -3,8 +3,10 @@
 project access tokens (`lib/api/resource_access_tokens.rb`), with GitLab's entities
 (`lib/api/entities/personal_access_token.rb`, `resource_access_token.rb`), statuses and rules:
 
-- `GET /personal_access_tokens`: administrators see every token (`user_id` filters, an unknown user 404),
-  others their own (a `user_id` of someone else: 401); the filters of `access_token_params`.
+- `GET /personal_access_tokens`: administrators see every token, the bot users' of group and project
+  tokens too (`PersonalAccessTokensHelpers#finder_params`: no user, no filter; `user_id` filters, an
+  unknown user 404), others their own (a `user_id` of someone else: 401); the filters of
+  `access_token_params`.
 - `GET /personal_access_tokens/:id`: the owner or an administrator; else 401 (an administrator asking for
   a token that does not exist: 404).
 - `POST /personal_access_tokens/:id/rotate` (`PersonalAccessTokens::RotateService`): 200 and the new token
@@ -120,10 +122,11 @@ def _token_id(ctx: Ctx, name: str = "token_id") -> int | None:
 async def list_personal(ctx: Ctx) -> Any:
     user = ctx.require_user()
     rows = _personal(ctx.store)
-    if user.is_admin:
+    if user.is_admin:  # every token, the bots' of group and project tokens too (`finder_params`: `{}`)
+        rows = list(tokens_of(ctx.store).records.values())
         if "user_id" in ctx.params:
             owner = ctx.params.int("user_id")
-            if owner is None or owner not in ctx.store.users:
+            if owner is None or (owner not in ctx.store.users and owner not in tokens_of(ctx.store).bots):
                 raise error(404, "404 Not found")
             rows = [t for t in rows if t.user_id == owner]
     else:
@@ -140,8 +143,8 @@ def _personal_token(ctx: Ctx) -> TokenRecord:
     user = ctx.require_user()
     ident = _token_id(ctx)
     record = tokens_of(ctx.store).records.get(ident) if ident is not None else None
-    if record is not None and record.resource is None and (user.is_admin or record.user_id == user.id):
-        return record
+    if record is not None and (user.is_admin or (record.resource is None and record.user_id == user.id)):
+        return record  # an administrator's reach is every token, a bot's too
     if user.is_admin:
         raise error(404, "404 Not found")
     raise SandboxError.unauthorized()
@@ -155,7 +158,7 @@ async def revoke_personal(ctx: Ctx) -> Any:
     user = ctx.require_user()
     ident = _token_id(ctx)
     record = tokens_of(ctx.store).records.get(ident) if ident is not None else None
-    if record is None or record.resource is not None:
+    if record is None or (record.resource is not None and not user.is_admin):
         raise error(404, "404 Not found")
     if not (user.is_admin or record.user_id == user.id):
         raise error(400, "400 Bad request")

@@ -109,6 +109,17 @@ def add_bot(store: Store, kind: str, owner_id: int, name: str) -> TokenBot:
     return bot
 
 
+def bot_user_json(store: Store, user_id: int, base: str) -> dict[str, object] | None:
+    """A token's bot user as `GET /users/:id` shows it to an administrator (GitLab's bots are users:
+    `user_type` `project_bot`, for group tokens too), or None when `user_id` is no bot of this area."""
+    bot = tokens_of(store).bots.get(user_id)
+    if bot is None:
+        return None
+    return {"id": bot.id, "username": bot.username, "name": bot.name, "state": "active", "locked": False,
+            "avatar_url": None, "web_url": f"{base}/{bot.username}", "bot": True, "is_admin": False,
+            "user_type": "project_bot", "external": False}
+
+
 def _user(store: Store, username: str) -> int:
     user = store.user_by_username(username)
     assert user is not None, username
