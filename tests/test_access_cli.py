@@ -67,7 +67,8 @@ def test_tokens_json_and_filters(app: Any, capsys: pytest.CaptureFixture[str]) -
     _, unused, _ = run(app, capsys, "tokens", "fleet", "--json", "--unused-for", "150")
     assert [r["name"] for r in unused] == ["mirror-sync"]
     _, personal, _ = run(app, capsys, "tokens", "--instance", "--json", "--state", "expired")
-    assert [(r["name"], r["kind"]) for r in personal] == [("old-laptop", "personal"), ("nightly-export", "project")]
+    assert [(r["name"], r["kind"]) for r in personal] == [("old-laptop", "personal"),
+                                                          ("nightly-export", "project")]
     assert personal[0]["owner"] == "@bob"
     _, never, _ = run(app, capsys, "tokens", "--instance", "--json", "--never-expires")
     assert "automation" in {r["name"] for r in never}
