@@ -237,3 +237,16 @@ async def test_member_actions_go_through_the_kit_s_forms_journalled(fresh: Sandb
             ("change member level", "@external.user of fleet/web", True),
             ("remove member", "@external.user of fleet/web", True)]
         assert all(e.inverse is not None and e.no_undo is None for e in entries)  # both undoable
+
+
+async def test_escape_in_a_tab_s_filter_goes_back_to_that_tab_s_list(demo: Sandbox) -> None:
+    """The screen's escape hands the focus to a list: the one of the tab in view, not the first tab's."""
+    app = make_app(transport_factory=demo.factory)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_access(pilot, demo, "tokens")
+        pane = screen.pane
+        pane.query_one("#access-tokens-filter", Input).focus()
+        await pilot.pause()
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.focused is pane.table
