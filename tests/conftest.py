@@ -12,7 +12,9 @@ the property under test.
 Pilot's idle wait (`textual._wait.wait_for_idle`, behind every `pilot.press` and `pilot.pause()`) sleeps in
 steps of 20 ms and returns once a step used under 5 % of its time on the CPU. The tests take 5 ms steps with
 the same 5 % rule: an idle app is seen as idle four times sooner, a working one is still waited for. Its two
-names are checked against the Textual release in `tests/tui/test_textual_internals.py`."""
+names are checked against the Textual release in `tests/tui/test_textual_internals.py`.
+
+`--shift-clock DAYS` runs every test with the calendar moved (`clock_shift.py`)."""
 
 from __future__ import annotations
 
@@ -23,6 +25,7 @@ import pytest
 import textual._wait
 from hypothesis import HealthCheck, settings
 
+from clock_shift import shift_clock
 from labdeck.domain.redaction import forget_secrets
 
 textual._wait.SLEEP_GRANULARITY = 0.005
@@ -30,6 +33,17 @@ textual._wait.SLEEP_IDLE = textual._wait.SLEEP_GRANULARITY / 20
 
 settings.register_profile("labdeck", deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile("labdeck")
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption("--shift-clock", type=int, default=0, metavar="DAYS",
+                     help="run with the calendar moved DAYS days (tests/clock_shift.py)")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    days = config.getoption("--shift-clock")
+    if days:  # every process of the run, xdist's workers included (they are given the option)
+        config.add_cleanup(shift_clock(days))
 
 
 @pytest.fixture(autouse=True)
