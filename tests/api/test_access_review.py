@@ -184,3 +184,15 @@ async def test_rotation_s_new_value_is_returned_once_and_held_nowhere(pool: Clie
                                                       ("rotate group access token", True),
                                                       ("revoke group access token", True)]
     assert all(e.no_undo for e in entries)
+
+
+async def test_the_instance_s_members_review_of_one_user(pool: ClientPool) -> None:
+    """An administrator's review of the instance for one user reads their memberships (`GET
+    /users/:id/memberships`): each named by its path, with the user's flags (external)."""
+    client = pool.client()
+    read = await MembersReview(client).review(None, user="external.user")
+    assert not read.unreadable
+    web = [g for g in read.grants if g.path == "fleet/web"]
+    assert [(g.username, g.level, g.kind, g.external) for g in web] == [
+        ("external.user", "developer", "group", True)]
+    assert "external" in web[0].flags

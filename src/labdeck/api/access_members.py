@@ -121,7 +121,7 @@ class MembersReview:
         people = await b.USERS.read(self.client, params=params, refresh=refresh, decode=user_rows())
         members_of: dict[str, list[Grant]] = {}
 
-        def memberships(person_id: int, username: str, name: str, state: str) -> Item[Grant]:
+        def memberships(person_id: int, username: str, name: str, state: str, external: bool) -> Item[Grant]:
             async def read() -> list[Grant]:
                 found = await b.USER_MEMBERSHIPS.read(self.client, person_id, refresh=refresh)
                 grants = []
@@ -130,15 +130,15 @@ class MembersReview:
                                            (m.source_name or str(m.source_id), "group"))
                     grant = Grant(person_id, username, path, kind,  # type: ignore[arg-type]
                                   m.access_level or 0, name=name, state=state,
-                                  bot=bot_kind(username) is not None)
+                                  bot=bot_kind(username) is not None, external=external)
                     grants.append(grant)
                     if kind == "group":
                         members_of.setdefault(path, []).append(grant)
                 return grants
             return username, "memberships", read
 
-        items = [memberships(p.id, p.username or str(p.id), p.name or "", p.state or "active")
-                 for p in people]
+        items = [memberships(p.id, p.username or str(p.id), p.name or "", p.state or "active",
+                             bool(p.external)) for p in people]
         read = await fan_out(self.client, items, on_rows=on_rows)
         shared = shared_grants(scope.projects, members_of)
         if on_rows is not None and shared:
