@@ -86,7 +86,10 @@ async def test_variables_review_of_fleet_finds_the_deploy_token_and_nothing_more
 async def test_the_fan_out_reads_each_item_once_and_a_refresh_within_the_ttl_reads_nothing(
         pool: ClientPool) -> None:
     client = pool.client()
-    read = await VariablesReview(client).review("fleet")
+    first: list[tuple[int, int]] = []
+    read = await VariablesReview(client).review(
+        "fleet", on_rows=lambda rows, done, total: first.append((done, total)) if not first else None)
+    assert first == [(1, read.items)]  # rows as they come: the first item's before the others
     sent = len(client.request_log.entries)
     # the scope (descendant groups, projects), the instance's variables, each group's and project's
     assert sent == 2 + 1 + len(read.scope.groups) + len(read.scope.projects)

@@ -250,3 +250,26 @@ async def test_escape_in_a_tab_s_filter_goes_back_to_that_tab_s_list(demo: Sandb
         await pilot.press("escape")
         await pilot.pause()
         assert app.focused is pane.table
+
+
+async def test_a_refused_project_is_named_in_the_status_line_and_skipped(demo: Sandbox) -> None:
+    """A project whose variables answer 403 is named (with its status) and the review goes on."""
+    import httpx
+
+    store = demo.store
+    web = store.group_by_path("fleet/web")
+    refused = store.projects[min(p.id for p in store.projects.values() if p.namespace_id == web.id)]
+    encoded = refused.path_with_namespace.replace("/", "%2F")
+
+    class Refusing(httpx.ASGITransport):
+        async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+            if f"/projects/{encoded}/variables" in str(request.url):
+                return httpx.Response(403, json={"message": "403 Forbidden"})
+            return await super().handle_async_request(request)
+
+    app = make_app(transport_factory=lambda settings: Refusing(demo.asgi))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_access(pilot, demo, "variables")
+        status = str(screen.pane.query_one("#access-variables-status").render())
+        assert f"skipped 1: {refused.path_with_namespace} (403)" in status
+        assert any(r.definition.key == "DEPLOY_TOKEN" for r in screen.pane.held)
