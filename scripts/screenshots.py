@@ -56,6 +56,8 @@ SHOTS: tuple[Shot, ...] = (
          jump("deployments", "text:acme/platform/api-gateway", "enter")),
     Shot("deployments-board", "What runs where across a group: the deployments board",
          jump("deployments", "text:fleet", "enter"), real_time=True),
+    Shot("access", "The access review of a group: its tokens, expired, expiring, never expiring, unused",
+         jump("access", "text:fleet", "enter", "right_square_bracket", "right_square_bracket")),
     Shot("users", "Users by moderation condition (administrators)", jump("users")),
     Shot("variables", "Instance CI/CD variables (administrators)", jump("variables")),
     Shot("pages", "Pages domains and their certificates (administrators)", jump("pages")),

@@ -25,6 +25,10 @@ NOT_BENCHMARKS = {"bench_common.py", "zero_server.py"}  # shared code; the zero 
 
 # script -> (its tiny arguments, a text each run prints with its figures)
 TINY: dict[str, tuple[list[str], list[str]]] = {
+    "bench_access.py": (
+        ["--scale", "demo", "--latency-ms", "1", "--in-process"],
+        ["variables review of fleet:", "members review of fleet:", "tokens review of the instance:",
+         "first rows", "refresh within the TTL: 0 requests"]),
     "bench_cleanup_policy.py": (
         ["--scale", "demo", "--latency-ms", "1", "--in-process", "--storage-runs", "1", "--cli-runs", "1"],
         ["simulate cold:", "simulate warm:", "labdeck registry policy --json cold:", "group storage fleet",

@@ -232,3 +232,19 @@ async def test_a_page_with_an_odd_item_keeps_the_others(make_client: Any) -> Non
     items = [issue(1), {"id": None, "iid": 2, "project_id": 1, "title": "no id"}, issue(3)]
     issues = await IssuesService(make_client(_pages(items, 10))).fetch_all()
     assert 1 in [i.id for i in issues] and 3 in [i.id for i in issues]
+
+
+def test_a_model_of_scalars_only_decodes_fast_and_as_pydantic_does() -> None:
+    """A model whose every field is a scalar (the access review's `VariableFlags`) is decoded into a struct,
+    not a dict: its rows are built from it, equal to the tolerant path's, its unknown fields (`value`)
+    never built."""
+    from labdeck.api.models.access import VariableFlags
+
+    items = [{"key": "DEPLOY_TOKEN", "value": "s3cr3t", "protected": True, "masked": False,
+              "environment_scope": "*", "variable_type": "env_var"}, {"key": "ONLY"}]
+    decoder = fast_decoder(VariableFlags)
+    assert decoder is not None
+    rows = decoder.decode(json.dumps(items).encode())
+    assert rows == parse_many(VariableFlags, items)
+    assert rows is not None and "s3cr3t" not in repr(rows)
+    assert rows[1].model_fields_set == {"key"}

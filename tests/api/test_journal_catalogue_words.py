@@ -27,7 +27,7 @@ REPOSITORY = "acme/platform/api-gateway/builds"
 VALUES: dict[str, object] = {"group": 61, "project": 58, "user_id": 17, "iid": 6, "key": "MY_VAR",
                              "label": 12, "badge_id": 3, "slug": "home", "tag": "v1.0",
                              "domain": "docs.example.com", "name": "production", "repository_id": 2,
-                             "deployment_id": 412, "forked_from_id": 90}
+                             "deployment_id": 412, "forked_from_id": 90, "token_id": 41}
 ISSUE = {"id": 906, "iid": 6, "project_id": 58, "state": "opened", "labels": ["bug"], "assignees": [],
          "references": {"full": f"{PROJECT}#6"}, "milestone": None}
 BOB = {"id": 17, "username": "bob", "name": "Bob", "state": "active"}

@@ -35,6 +35,9 @@ KEY_COLUMNS = {
     "users": ("Username", "Name", "State", "Last activity"),
     "projects": ("Project", "Visibility", "Last activity"),
     "registry": ("Repository", "Tags", "Status"),
+    "access-members": ("User", "Level", "Where"),
+    "access-variables": ("Key", "Where", "Findings"),
+    "access-tokens": ("Token", "Owner", "State", "Expires"),
 }
 IMPORT_ERROR = ("400: Group import failed: the archive is not a GitLab group export (its top holds no "
                 "tree/groups folder) and the group path acme-restored-from-the-old-instance is taken")
@@ -153,9 +156,25 @@ async def _registry(pilot: Pilot[Any]) -> ResourceTable:
     return await _area(pilot, "registry", AreaRequest(scope=GATEWAY))
 
 
+def _access(tab: str) -> Callable[[Pilot[Any]], Awaitable[ResourceTable]]:
+    """`:access` on the fleet group, on its tab `tab` (issue 36)."""
+    async def opened(pilot: Pilot[Any]) -> ResourceTable:
+        await pilot.app.open_area("access", AreaRequest(scope="fleet"))
+        await settle(pilot)
+        screen = pilot.app.screen
+        screen.show_tab(tab)
+        await settle(pilot)
+        table = screen.pane.table
+        await until(pilot, lambda: table.rows and screen.pane.complete, f"the rows of :access {tab}")
+        await settle(pilot)
+        return table  # type: ignore[no-any-return]
+    return opened
+
+
 OPEN: dict[str, Callable[[Pilot[Any]], Awaitable[ResourceTable]]] = {
     "log": _log, "journal": _journal, "tasks": _tasks, "issues": _issues, "users": _users,
-    "projects": _projects, "registry": _registry,
+    "projects": _projects, "registry": _registry, "access-members": _access("members"),
+    "access-variables": _access("variables"), "access-tokens": _access("tokens"),
 }
 
 

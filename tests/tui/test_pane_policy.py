@@ -21,7 +21,7 @@ from labdeck.tui.screens.shell.catalogue import screen_classes
 SIZE = (160, 50)
 GATEWAY = "acme/platform/api-gateway"
 AREAS = [("groups", None), ("issues", None), ("registry", GATEWAY), ("deployments", GATEWAY), ("users", None),
-         ("variables", None), ("pages", None), ("projects", None), ("journal", None)]
+         ("variables", None), ("pages", None), ("projects", None), ("journal", None), ("access", "acme")]
 
 
 # (pane, owner kind) the walk must meet: the members and variables panes in `:groups`, the project view
@@ -59,6 +59,10 @@ async def _open_everything(app: Any, pilot: Any) -> list[PanePolicy]:
         if opened is not None:
             await opened
         await settle(pilot, rounds=2)
+        if name == "access":  # its tabs' panes: the members' and the tokens' actions change things
+            for tab in ("variables", "tokens", "members"):
+                app.screen.show_tab(tab)
+                await settle(pilot)
         if name == "groups":  # a pane tab's pane is made when the tab is first shown
             for tab in GROUP_TABS:
                 app.screen.query_one("#groups-tabs", TabbedContent).active = f"tab-{tab.key}"
@@ -82,7 +86,8 @@ async def test_read_only_hides_every_mutating_action_of_every_pane() -> None:
         kinds = {type(pane).__name__ for pane in panes}
         assert {"GroupsScreen", "IssuesScreen", "MembersPane", "VariablesPane", "TagsTab", "PagesTab",
                 "WikiTab", "ForksTab", "ErrorTrackingTab", "RegistryPolicyTab", "ProjectIssuesTab",
-                "ContainerRegistryTab", "ProjectDeploymentsTab"} <= kinds
+                "ContainerRegistryTab", "ProjectDeploymentsTab", "AccessMembersPane",
+                "AccessTokensPane"} <= kinds
         assert OWNED <= owned(panes)  # members and variables: one pane each, whatever the owner
         allowed = [(type(pane).__name__, action) for pane in panes for action in pane.MUTATING_ACTIONS
                    if pane.check_action(action, ()) is not False]

@@ -23,6 +23,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, Final, Generic, TypeVar
 
+from labdeck.api.models.access import AccessToken, ScopeProject, UserMembership, VariableFlags
 from labdeck.api.models.badges import Badge, RenderedBadge
 from labdeck.api.models.base import ApiModel, parse_many, parse_one
 from labdeck.api.models.deployments import (
@@ -69,6 +70,9 @@ class _Bound(Generic[M]):
     reads: ClassVar[bool] = True
     endpoint: Endpoint
     model: type[M]
+    # A listing read into a narrower model that must never share the whole items' cache entry (the
+    # review's variable flags): its name, the cache key's view (`cache.make_key`). None: the endpoint's own.
+    view: str | None = None
 
     def __post_init__(self) -> None:
         if (self.endpoint.method == "GET") != self.reads:
@@ -110,13 +114,13 @@ class Listing(_Bound[M]):
         """The whole list at these segment values, through the list cache: a fresh entry costs no request,
         `refresh=True` always reads (`ApiClient.get_list`; `decode`: how a page becomes items)."""
         items = await client.get_list(self.path(*values), params, refresh=refresh, on_progress=on_progress,
-                                      decode=decode)
+                                      decode=decode, view=self.view)
         return self.parse_clean(items)
 
     def cached(self, client: ApiClient, *values: object,
                params: Mapping[str, Any] | None = None) -> tuple[list[M], bool] | None:
         """What the cache holds for the list, `(models, fresh)`, without a request (None: nothing)."""
-        hit = client.cached_list(self.path(*values), params)
+        hit = client.cached_list(self.path(*values), params, view=self.view)
         return None if hit is None else (self.parse_clean(hit[0]), hit[1])
 
 
@@ -142,6 +146,48 @@ INSTANCE_VARIABLE_UPDATE: Final = Write(ep.INSTANCE_VARIABLE_UPDATE, CiVariable)
 # -- users ------------------------------------------------------------------------------------------------
 USERS: Final = Listing(ep.USERS, ModeratedUser)
 USER: Final = One(ep.USER, ModeratedUser)
+USER_MEMBERSHIPS: Final = Listing(ep.USER_MEMBERSHIPS, UserMembership)
+
+# -- access tokens (a token's value is never a model's: `models/access.py`) --------------------------------
+PERSONAL_ACCESS_TOKENS: Final = Listing(ep.PERSONAL_ACCESS_TOKENS, AccessToken)
+PERSONAL_ACCESS_TOKEN: Final = One(ep.PERSONAL_ACCESS_TOKEN, AccessToken)
+PERSONAL_ACCESS_TOKEN_ROTATE: Final = Write(ep.PERSONAL_ACCESS_TOKEN_ROTATE, AccessToken)
+
+
+@dataclass(frozen=True)
+class Tokens:
+    """The access token bindings of one kind of owner (groups or projects)."""
+
+    listing: Listing[AccessToken]
+    one: One[AccessToken]
+    rotate: Write[AccessToken]
+
+
+def _tokens(endpoints: Mapping[str, Endpoint]) -> Tokens:
+    return Tokens(listing=Listing(endpoints["list"], AccessToken), one=One(endpoints["get"], AccessToken),
+                  rotate=Write(endpoints["rotate"], AccessToken))
+
+
+GROUP_ACCESS_TOKENS: Final = _tokens(ep.GROUP_ACCESS_TOKENS)
+PROJECT_ACCESS_TOKENS: Final = _tokens(ep.PROJECT_ACCESS_TOKENS)
+
+
+def resource_tokens(kind: str) -> Tokens:
+    """The access token bindings of `groups` or `projects` (`ValueError` for anything else)."""
+    if kind == "groups":
+        return GROUP_ACCESS_TOKENS
+    if kind == "projects":
+        return PROJECT_ACCESS_TOKENS
+    raise ValueError(f"unknown token owner kind {kind!r}")
+
+
+# The access review's projects (path and shares only) and CI/CD variables as it reads them: flags, never a
+# value, each in a cache entry of its own
+SCOPE_PROJECTS: Final = Listing(ep.GROUP_PROJECTS, ScopeProject, view="scope")
+INSTANCE_SCOPE_PROJECTS: Final = Listing(ep.PROJECTS, ScopeProject, view="scope")
+INSTANCE_VARIABLE_FLAGS: Final = Listing(ep.INSTANCE_VARIABLES, VariableFlags, view="flags")
+GROUP_VARIABLE_FLAGS: Final = Listing(ep.GROUP_OWNED["variables"], VariableFlags, view="flags")
+PROJECT_VARIABLE_FLAGS: Final = Listing(ep.PROJECT_OWNED["variables"], VariableFlags, view="flags")
 
 # -- groups -----------------------------------------------------------------------------------------------
 GROUPS: Final = Listing(ep.GROUPS, Group)
@@ -284,11 +330,11 @@ Binding = One[Any] | Listing[Any] | Write[Any]
 
 
 def _collect() -> tuple[Binding, ...]:
-    """Every binding above (those of the owned tables and of `ISSUE_TIME` too)."""
+    """Every binding above (those of the owned and token tables and of `ISSUE_TIME` too)."""
     found: list[Binding] = []
     for value in list(globals().values()):
-        if isinstance(value, Owned):
-            found.extend(getattr(value, name) for name in Owned.__dataclass_fields__)
+        if isinstance(value, Owned | Tokens):
+            found.extend(getattr(value, name) for name in type(value).__dataclass_fields__)
         elif isinstance(value, dict):
             found.extend(item for item in value.values() if isinstance(item, One | Listing | Write))
         elif isinstance(value, One | Listing | Write):

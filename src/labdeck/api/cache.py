@@ -28,7 +28,7 @@ import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 from urllib.parse import unquote
 
 from labdeck.api import changes_seen
@@ -56,9 +56,20 @@ def normalise_path(path: str) -> str:
     return "/" + unquote(path).strip("/")
 
 
-def make_key(instance: str, identity: str, path: str, params: Mapping[str, Any] | None) -> CacheKey:
-    """A cache key; `path` is normalised (decoded, no trailing slash) and params are encoded and sorted."""
-    return (instance.rstrip("/"), identity, normalise_path(path), normalise_params(params))
+# The name under which a view's key holds its name (`make_key(view=...)`): no query parameter has it.
+VIEW: Final = "\x00view"
+
+
+def make_key(instance: str, identity: str, path: str, params: Mapping[str, Any] | None, *,
+             view: str | None = None) -> CacheKey:
+    """A cache key; `path` is normalised (decoded, no trailing slash) and params are encoded and sorted.
+    `view`: the list as a narrower model holds it (a binding's own, `bindings.Listing(view=...)`): a key
+    of its own, never the whole items' (the review's variable flags are not the Variables tab's
+    variables), in the same family (a change to the path empties both)."""
+    normalised = normalise_params(params)
+    if view is not None:
+        normalised = (*normalised, (VIEW, view))
+    return (instance.rstrip("/"), identity, normalise_path(path), normalised)
 
 
 def in_family(path: str, family: str) -> bool:

@@ -468,20 +468,22 @@ class ApiClient:
                                           on_items=on_items)
 
     # -- cached lists ---------------------------------------------------------------------------------
-    def cache_key(self, path: ApiPath, params: Mapping[str, Any] | None = None) -> Any:
-        return make_key(self.settings.base_url, self.identity, path, params)
+    def cache_key(self, path: ApiPath, params: Mapping[str, Any] | None = None, *,
+                  view: str | None = None) -> Any:
+        return make_key(self.settings.base_url, self.identity, path, params, view=view)
 
-    def cached_list(self, path: ApiPath,
-                    params: Mapping[str, Any] | None = None) -> tuple[list[Any], bool] | None:
+    def cached_list(self, path: ApiPath, params: Mapping[str, Any] | None = None, *,
+                    view: str | None = None) -> tuple[list[Any], bool] | None:
         """What the cache holds for a list, `(items, fresh)`, without a request (for painting at once)."""
-        return self.cache.get(self.cache_key(path, params))
+        return self.cache.get(self.cache_key(path, params, view=view))
 
     async def get_list(self, path: ApiPath, params: Mapping[str, Any] | None = None, *, refresh: bool = False,
                        on_progress: Progress | None = None,
-                       decode: body.PageDecode | None = None) -> list[Any]:
+                       decode: body.PageDecode | None = None, view: str | None = None) -> list[Any]:
         """A whole list through the cache: a fresh entry costs no request; `refresh=True` always fetches
-        (`decode`: as for `get_page`; the cache then holds what it gives)."""
-        key = self.cache_key(path, params)
+        (`decode`: as for `get_page`; the cache then holds what it gives; `view`: the list as a narrower
+        model, cached under a key of its own, `cache.make_key`)."""
+        key = self.cache_key(path, params, view=view)
         if not refresh:
             hit = self.cache.get(key)
             if hit is not None and hit[1]:

@@ -17,6 +17,9 @@ from datetime import datetime
 from functools import cached_property
 from typing import Any, TypeVar, overload
 
+from labdeck.api.access_members import MembersReview
+from labdeck.api.access_tokens import AccessTokensService, TokensReview
+from labdeck.api.access_variables import VariablesReview
 from labdeck.api.badges import BadgesService
 from labdeck.api.bindings import Listing, One
 from labdeck.api.cleanup_policy import CleanupPolicyService
@@ -162,6 +165,27 @@ class Services:
         """Names for completion and existence checks, kept for the session (`api/completion.py`)."""
         return CompletionSource(self.client,
                                 supports=lambda feature: self._capabilities().supports(feature) is None)
+
+    @cached_property
+    def access_tokens(self) -> AccessTokensService:
+        """Personal, group and project access tokens (filters sent where the instance reads them)."""
+        return AccessTokensService(self.client,
+                                   supports=lambda feature: self._capabilities().supports(feature))
+
+    @cached_property
+    def access_members(self) -> MembersReview:
+        """The access review's members of a group scope or of the instance (`api/access_members.py`)."""
+        return MembersReview(self.client)
+
+    @cached_property
+    def access_variables(self) -> VariablesReview:
+        """The access review's CI/CD variables, flags only (`api/access_variables.py`)."""
+        return VariablesReview(self.client)
+
+    @cached_property
+    def access_review_tokens(self) -> TokensReview:
+        """The access review's tokens of a group scope (`api/access_tokens.py`)."""
+        return TokensReview(self.access_tokens)
 
     @cached_property
     def undo(self) -> UndoService | None:

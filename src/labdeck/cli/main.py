@@ -12,6 +12,7 @@ from labdeck import __version__
 
 COMMANDS = """commands (each has its own --help):
   labdeck api PATH        one authenticated REST API v4 request, printed as JSON
+  labdeck access members|variables|tokens SCOPE|--instance   the access review (who, secrets, tokens)
   labdeck registry list   a project's registry repositories: path, id, tags, size
   labdeck registry plan   preview a bulk registry tag delete (deletes nothing)
   labdeck registry policy simulate a project's registry cleanup policy
@@ -45,6 +46,10 @@ def main(argv: list[str] | None = None) -> int:
         from labdeck.cli.api import run_api_command
 
         return run_api_command(args[1:])
+    if args and args[0] == "access":
+        from labdeck.cli.access import run_access_command
+
+        return run_access_command(args[1:])
     if args and args[0] == "sandbox":
         from labdeck.sandbox.serve import run_sandbox_command
 

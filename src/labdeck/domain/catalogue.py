@@ -21,7 +21,9 @@ from functools import lru_cache
 from typing import Final
 
 from labdeck.domain import features as needs
+from labdeck.domain.access_tokens import TOKEN_UNDO
 from labdeck.domain.endpoints import Endpoint, find, names, shape
+from labdeck.domain.features import Feature
 from labdeck.domain.protection_rules import ProtectionChange
 from labdeck.domain.undo_rules import (
     ISSUE_UNDO,
@@ -86,6 +88,50 @@ _MODERATION_UNDO: Final = UserModeration(read=USER, operations=USER_MODERATION)
 USER_MODERATION.update({
     op: E("POST", _USERS + "/{user_id:int}/" + op, family=_USERS, undo=_MODERATION_UNDO)
     for op in ("approve", "reject", "deactivate", "activate", "block", "unblock", "ban", "unban")})
+
+USER_MEMBERSHIPS = E("GET", _USERS + "/{user_id:int}/memberships", feature=needs.USER_MEMBERSHIPS,
+                     params=names("type"), paged=True)  # administrators; direct memberships only (users.md)
+
+# -- access tokens (personal_access_tokens.md, group_access_tokens.md, project_access_tokens.md) -------------
+# The listings' filters (lib/api/helpers/personal_access_tokens_helpers.rb `access_token_params`); a rotation
+# is never sent twice (a second one would find the old token revoked, and GitLab then revokes the new one too:
+# "automatic reuse detection"), and neither a revoke nor a rotation has an inverse (`TOKEN_UNDO`).
+_TOKEN_QUERY = names("state revoked search created_before created_after last_used_before last_used_after "
+                     "expires_before expires_after sort")
+_PATS = "/personal_access_tokens"
+PERSONAL_ACCESS_TOKENS = E("GET", _PATS, feature=needs.PERSONAL_ACCESS_TOKENS,
+                           params=_TOKEN_QUERY | names("user_id"), paged=True)
+PERSONAL_ACCESS_TOKEN = E("GET", _PATS + "/{token_id:int}", feature=needs.PERSONAL_ACCESS_TOKEN)
+PERSONAL_ACCESS_TOKEN_ROTATE = E("POST", _PATS + "/{token_id:int}/rotate", family=_PATS,
+                                 feature=needs.TOKEN_ROTATION, undo=TOKEN_UNDO, retry_safe=False)
+PERSONAL_ACCESS_TOKEN_REVOKE = E("DELETE", _PATS + "/{token_id:int}", family=_PATS,
+                                 feature=needs.PERSONAL_ACCESS_TOKENS, undo=TOKEN_UNDO)
+
+
+def _resource_tokens(owner: str, listed: Feature, one: Feature) -> dict[str, Endpoint]:
+    """The access tokens of `owner` (a group's or a project's template), as both kinds have them."""
+    tokens = owner + "/access_tokens"
+    return {
+        "list": E("GET", tokens, feature=listed, params=_TOKEN_QUERY, paged=True),
+        "get": E("GET", tokens + "/{token_id:int}", feature=one),
+        "rotate": E("POST", tokens + "/{token_id:int}/rotate", family=tokens, feature=needs.TOKEN_ROTATION,
+                    undo=TOKEN_UNDO, retry_safe=False),
+        "revoke": E("DELETE", tokens + "/{token_id:int}", family=tokens, feature=listed, undo=TOKEN_UNDO),
+    }
+
+
+GROUP_ACCESS_TOKENS: Final = _resource_tokens(_GROUP, needs.GROUP_ACCESS_TOKENS, needs.GROUP_ACCESS_TOKEN)
+PROJECT_ACCESS_TOKENS: Final = _resource_tokens(_PROJECT, needs.PROJECT_ACCESS_TOKENS,
+                                                needs.PROJECT_ACCESS_TOKEN)
+
+
+def resource_tokens(kind: str) -> dict[str, Endpoint]:
+    """The access token endpoints of `groups` or `projects` (`ValueError` for anything else)."""
+    if kind == "groups":
+        return GROUP_ACCESS_TOKENS
+    if kind == "projects":
+        return PROJECT_ACCESS_TOKENS
+    raise ValueError(f"unknown token owner kind {kind!r}")
 
 # -- groups -----------------------------------------------------------------------------------------------
 GROUPS = E("GET", "/groups", params=_GROUP_QUERY, paged=True)

@@ -122,6 +122,14 @@ NAMINGS: Final[dict[str, Naming]] = {
     "registry_repository_delete": N("delete registry repository", "{repository}"),
     "registry_tags_delete": N("delete registry tags of", "{repository}"),
     "registry_tag_delete": N("delete registry tag", "{repository}:{tag}"),
+    # a rotation's answer holds the new token: its words are the request's alone (no `{it}`, so the journal
+    # never reads that answer)
+    "personal_access_token_rotate": N("rotate personal access token", "#{token_id} on the instance"),
+    "personal_access_token_revoke": N("revoke personal access token", "#{token_id} on the instance"),
+    "group_access_tokens.rotate": N("rotate group access token", "#{token_id}" + _OF),
+    "group_access_tokens.revoke": N("revoke group access token", "#{token_id}" + _OF),
+    "project_access_tokens.rotate": N("rotate project access token", "#{token_id}" + _OF),
+    "project_access_tokens.revoke": N("revoke project access token", "#{token_id}" + _OF),
 }
 
 

@@ -56,6 +56,29 @@ GROUP_MILESTONE_DESCENDANTS: Final = Feature("group_milestone_descendants",
 CLEANUP_OLDER_THAN_60D: Final = Feature("cleanup_older_than_60d", "60 days in a cleanup policy",
                                         introduced=(14, 4))
 
+# Access tokens and memberships (issue 36): doc/api/personal_access_tokens.md, group_access_tokens.md,
+# project_access_tokens.md (their "Introduced in" and history notes), lib/api/personal_access_tokens.rb.
+# `GET /personal_access_tokens`: GitLab 13.3 for Ultimate, every tier from 13.6 (labdeck asks for 13.6).
+PERSONAL_ACCESS_TOKENS: Final = Feature("personal_access_tokens", "Personal access tokens",
+                                        introduced=(13, 6))
+PERSONAL_ACCESS_TOKEN: Final = Feature("personal_access_token", "One personal access token",
+                                       introduced=(15, 1))  # GET /personal_access_tokens/:id
+# `state`, `revoked`, `search`, `created_*`, `last_used_*` on the personal tokens' listing (gitlab#362248)
+TOKEN_FILTERS: Final = Feature("token_filters", "Filtering personal access tokens", introduced=(15, 5))
+TOKEN_ROTATION: Final = Feature("token_rotation", "Rotating access tokens", introduced=(16, 0))  # #403042
+# a parameter, not an endpoint: `expires_at` of a rotation (gitlab#416795); before it, one week
+ROTATION_EXPIRY: Final = Feature("rotation_expiry", "Choosing a rotated token's expiry", introduced=(16, 6))
+GROUP_ACCESS_TOKENS: Final = Feature("group_access_tokens", "Group access tokens", introduced=(14, 7))
+GROUP_ACCESS_TOKEN: Final = Feature("group_access_token", "One group access token", introduced=(14, 10))
+PROJECT_ACCESS_TOKENS: Final = Feature("project_access_tokens", "Project access tokens", introduced=(13, 9))
+PROJECT_ACCESS_TOKEN: Final = Feature("project_access_token", "One project access token",
+                                      introduced=(14, 10))
+# a parameter: `state` on the group and project tokens' listings (gitlab#462217); older instances ignore it
+RESOURCE_TOKEN_STATE: Final = Feature("resource_token_state", "Filtering group and project access tokens",
+                                      introduced=(17, 2))
+USER_MEMBERSHIPS: Final = Feature("user_memberships", "A user's memberships",
+                                  introduced=(12, 8))  # GET /users/:id/memberships (doc/api/users.md)
+
 # Every feature above (for tests and listings: nothing is looked up in it by name).
 FEATURES: Final[tuple[Feature, ...]] = tuple(value for value in tuple(globals().values())
                                              if isinstance(value, Feature))

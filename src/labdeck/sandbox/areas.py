@@ -44,6 +44,8 @@ AREA_MODULES: dict[str, str] = {  # area name (it also names the area's seed str
     "protected_environments": "deployments.protected",
     "protected_environment_update": "deployments.protected_update",
     "graphql": "graphql",
+    "access_tokens": "access_tokens",  # records seeded after the fleet (`seed/access.py`)
+    "user_memberships": "user_memberships",
 }
 
 

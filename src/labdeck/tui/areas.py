@@ -104,6 +104,9 @@ for _area in (
     Area("tasks", "Tasks", "labdeck's own background tasks (exports, forks, bulk changes): progress, results",
          _tasks),
     Area("log", "Request log", "Every request of this session: method, path, status, duration", _log),
+    Area("access", "Access review", "Members, CI/CD variables and tokens across a group or the instance",
+         "labdeck.tui.screens.access.access:open_access",
+         lists=(catalogue.PERSONAL_ACCESS_TOKENS.template,)),
     Area("journal", "Journal", "Every change labdeck made on this instance, and its undo (u)",
          "labdeck.tui.screens.shell.journal:open_journal"),
 ):

@@ -318,6 +318,9 @@ class ListDecoder(Generic[M]):
         try:
             with paused_gc():
                 rows = self._decoder.decode(body)
+                if self.shape.hashable:  # a model of scalars only decodes into structs: their sent fields
+                    rows = [{k: v for k, v in msgspec.structs.asdict(row).items() if v is not UNSET}
+                            for row in rows]
                 out = [build.model(self.shape, row) for row in rows]
         except (msgspec.ValidationError, msgspec.DecodeError, ValueError, OverflowError):
             return None

@@ -128,6 +128,12 @@ async def get_user(ctx: Ctx) -> Any:
     ident = ctx.path("id")
     number = parse_digits(ident)
     user = ctx.store.users.get(number) if number is not None else None
+    if user is None and number is not None and ctx.is_admin:  # a group or project token's bot user
+        from labdeck.sandbox.seed.access import bot_user_json
+
+        bot = bot_user_json(ctx.store, number, ctx.base)
+        if bot is not None:
+            return bot
     if user is None or (user.state == "banned" and not ctx.is_admin):
         raise SandboxError.not_found("User")
     if ctx.is_admin or (ctx.user is not None and ctx.user.id == user.id):

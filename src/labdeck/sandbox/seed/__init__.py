@@ -9,6 +9,7 @@ from datetime import UTC, datetime
 
 from labdeck.sandbox.clock import Clock, SystemClock, advanceable
 from labdeck.sandbox.options import SandboxOptions
+from labdeck.sandbox.seed.access import seed_access
 from labdeck.sandbox.seed.fleet import seed_fleet
 from labdeck.sandbox.seed.namespaces import seed_core, seed_generated
 from labdeck.sandbox.seed.people import add_job_token, seed_late_people, seed_people
@@ -67,5 +68,6 @@ def build_store(options: SandboxOptions, clock: Clock | None = None) -> Store:
         if area.seed is not None:
             area.seed(store, SeedContext(area_rng(options.seed, area.name), options.scale, sizes, options))
     seed_fleet(store, area_rng(options.seed, "fleet"), options.scale)  # last: no other area changes
+    seed_access(store, area_rng(options.seed, "access"), options.scale)  # the access review's, in the fleet
     store.touch()
     return store

@@ -12,6 +12,7 @@ off. The project view's and `:groups`' Members tabs are this pane. Server text i
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from rich.text import Text
@@ -27,6 +28,7 @@ from labdeck.api.models.members import BillableMember, Member
 from labdeck.domain.features import BILLABLE_MEMBERS, MEMBER_OVERRIDE
 from labdeck.tui.capabilities import feature_reason, refused, unavailable
 from labdeck.tui.clock import Today, today_of
+from labdeck.tui.context import context_of
 from labdeck.tui.jobs import counted
 from labdeck.tui.kit.actions import Action, Shown, shown
 from labdeck.tui.kit.forms import FormScreen, Values
@@ -203,25 +205,7 @@ class MembersPane(OwnerPane, Widget):
             self.open_member_form(self.owner.member_form(self.today(), row), row)
 
     def open_member_form(self, form: FormScreen, row: Member | None) -> None:
-        """The add (`row` None) or change form, sending itself; after a lost answer it re-reads the
-        members: are they there at that level and expiry?"""
-        owner, what = self.owner, "edit" if row is not None else "add"
-
-        async def write(values: Values) -> str:
-            count = await owner.change_member(self.ctx.services.members, what, row, values)
-            if row is not None:
-                return f"Changed {row.username or row.id}"
-            return f"Added {counted(count, 'member')}"
-
-        def done(message: str | None) -> None:
-            if message and is_live(self):
-                self.notify(message, markup=False)
-                self.load(refresh=True)
-
-        open_write_form(self, form, write,
-                        verify=lambda values: owner.member_applied(self.ctx.services.members, row, values),
-                        row=row, done=done,
-                        refresh=lambda: self.load(refresh=True) if is_live(self) else None)
+        open_member_form(self, self.owner, form, row, lambda: self.load(refresh=True))
 
     def action_remove_member(self) -> None:
         cursor = self.view.table.cursor_row
@@ -237,6 +221,36 @@ class MembersPane(OwnerPane, Widget):
 
     @work(group="members-pane-change")
     async def remove_member(self, row: Member | BillableMember) -> None:
-        await self.owner.change_member(self.ctx.services.members, "delete", row, {})
-        notify_content(self, Content.assemble("Removed ", row.username or str(row.id)))
+        await remove_member(self, self.owner, row)
         self.load()
+
+
+def open_member_form(opener: Widget, owner: Owner, form: FormScreen, row: Member | None,
+                     reload: Callable[[], object], *, listed: Any = None) -> None:
+    """The add (`row` None) or change form of `owner`'s members, opened over `opener` (a pane that lists
+    them: this pane, the access review's), sending itself; after a lost answer it re-reads the members: are
+    they there at that level and expiry? `reload` re-reads the opener's list after a change; `listed`: the
+    row of the opener's list the form edits, when it is not `row` itself (the access review's grant)."""
+    what = "edit" if row is not None else "add"
+    members = context_of(opener).services.members
+
+    async def write(values: Values) -> str:
+        count = await owner.change_member(members, what, row, values)
+        if row is not None:
+            return f"Changed {row.username or row.id}"
+        return f"Added {counted(count, 'member')}"
+
+    def done(message: str | None) -> None:
+        if message and is_live(opener):
+            opener.notify(message, markup=False)
+            reload()
+
+    open_write_form(opener, form, write, verify=lambda values: owner.member_applied(members, row, values),
+                    row=listed if listed is not None else row, done=done,
+                    refresh=lambda: reload() if is_live(opener) else None)
+
+
+async def remove_member(opener: Widget, owner: Owner, row: Member | BillableMember) -> None:
+    """Remove `row` from `owner` (its confirmation typed already) and say so."""
+    await owner.change_member(context_of(opener).services.members, "delete", row, {})
+    notify_content(opener, Content.assemble("Removed ", row.username or str(row.id)))

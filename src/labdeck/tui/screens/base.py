@@ -151,7 +151,8 @@ class LabdeckScreen(PanePolicy, FormKeys, Screen[None]):
         escape means back."""
         if not (is_typing(self.focused) or isinstance(self.focused, Select | Checkbox)):
             return False
-        tables = [table for table in self.query(ResourceTable) if table.display and table.focusable]
+        # a list shown, not one of a tab out of view (whose own `display` is still on)
+        tables = [table for table in self.query(ResourceTable) if shown(table) and table.focusable]
         if not tables:
             return False
         tables[0].focus()
