@@ -47,14 +47,15 @@ def _detail(grant: Grant) -> Text:
 
 
 MEMBER_COLUMNS = [
-    plain_column("user", "User", lambda g: g.username, min_width=10, priority=10),
+    plain_column("user", "User", lambda g: g.username, min_width=10, priority=10, data=lambda g: g.username),
     Column("level", "Level", width=10, essential=True, text=_level, sort_key=lambda g: g.access_level,
            data=lambda g: g.level, extra_data=(("access_level", lambda g: g.access_level),)),
-    plain_column("where", "Where", lambda g: g.path, min_width=12, priority=8),
-    plain_column("via", "How", lambda g: g.via_text, min_width=8, priority=2),
+    plain_column("where", "Where", lambda g: g.path, min_width=12, priority=8, data=lambda g: g.path),
+    plain_column("via", "How", lambda g: g.via_text, min_width=8, priority=2, data=lambda g: g.via),
     Column("expires", "Expires", width=10, text=lambda g: Text(day(g.expires_at)),
            data=lambda g: g.expires_at, priority=4),
-    plain_column("flags", "Flags", lambda g: ", ".join(g.flags), min_width=5, style="yellow", priority=1),
+    plain_column("flags", "Flags", lambda g: ", ".join(g.flags), min_width=5, style="yellow", priority=1,
+                 data=lambda g: list(g.flags)),
 ]
 MEMBER_SPEC = TabSpec(MEMBER_COLUMNS, lambda g: (g.user_id, g.path, g.via, g.source), _detail,
                       "No members in this scope")

@@ -71,9 +71,9 @@ def token_spec(today: Any) -> TabSpec:
             ("days left", row.days_left(today())), ("state", row.state(today()))])
 
     columns = [
-        plain_column("name", "Token", lambda r: r.name, min_width=10, priority=10),
-        plain_column("kind", "Kind", lambda r: r.kind, width=8, priority=3),
-        plain_column("owner", "Owner", lambda r: r.owner, min_width=10, priority=7),
+        plain_column("name", "Token", lambda r: r.name, min_width=10, priority=10, data=lambda r: r.name),
+        plain_column("kind", "Kind", lambda r: r.kind, width=8, priority=3, data=lambda r: r.kind),
+        plain_column("owner", "Owner", lambda r: r.owner, min_width=10, priority=7, data=lambda r: r.owner),
         Column("state", "State", width=7, essential=True, text=state, data=lambda r: r.state(today())),
         Column("expires", "Expires", width=17, essential=True, text=lambda r: expiry_text(r, today()),
                sort_key=lambda r: r.expires_at or date.max, data=lambda r: r.expires_at,
@@ -81,7 +81,8 @@ def token_spec(today: Any) -> TabSpec:
         Column("used", "Last used", width=10, text=lambda r: Text(day(r.last_used_at) or "never"),
                sort_key=lambda r: (r.last_used_at is not None, r.last_used_at), data=lambda r: r.last_used_at,
                priority=4),
-        plain_column("scopes", "Scopes", lambda r: ",".join(r.scopes), min_width=6, priority=1),
+        plain_column("scopes", "Scopes", lambda r: ",".join(r.scopes), min_width=6, priority=1,
+                     data=lambda r: list(r.scopes)),
     ]
     return TabSpec(columns, lambda r: (r.kind, r.id), detail, "No access tokens in this scope")
 

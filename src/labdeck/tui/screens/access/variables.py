@@ -46,11 +46,16 @@ def _detail(row: VariableRow) -> Text:
 
 
 VARIABLE_COLUMNS = [
-    plain_column("key", "Key", lambda r: r.definition.key, min_width=12, priority=10),
-    plain_column("where", "Where", lambda r: r.definition.where, min_width=10, priority=8),
+    plain_column("key", "Key", lambda r: r.definition.key, min_width=12, priority=10,
+                 data=lambda r: r.definition.key),
+    plain_column("where", "Where", lambda r: r.definition.where, min_width=10, priority=8,
+                 data=lambda r: r.definition.where),
     plain_column("scope", "Env", lambda r: r.definition.environment_scope, min_width=3, max_width=16,
-                 priority=3),
-    plain_column("flags", "Flags", lambda r: flags_text(r.definition), min_width=6, priority=2),
+                 priority=3, data=lambda r: r.definition.environment_scope),
+    plain_column("flags", "Flags", lambda r: flags_text(r.definition), min_width=6, priority=2,
+                 data=lambda r: flags_text(r.definition).split(),
+                 extra_data=tuple((flag, (lambda r, flag=flag: getattr(r.definition, flag)))
+                                  for flag in ("protected", "masked", "hidden", "raw"))),
     Column("wins", "Wins", width=4, text=lambda r: Text("yes" if r.wins else "no",
                                                        style="green" if r.wins else "dim"),
            data=lambda r: r.wins, priority=4),
