@@ -73,6 +73,10 @@ def test_serve_command_prints_url_and_tokens_and_stops_on_ctrl_c() -> None:
         deadline = time.monotonic() + 30  # a condition: it stops in about a second, later on a busy machine
         while process.poll() is None and time.monotonic() < deadline:
             time.sleep(0.05)
+        if process.poll() is None:  # say what it was doing: its output after the lines read
+            process.kill()
+            rest, _ = process.communicate(timeout=30)
+            raise AssertionError(f"still serving 30 s after ctrl+c; its output since:\n{rest}")
         assert process.returncode == 0
     finally:
         if process.poll() is None:
