@@ -61,7 +61,8 @@ def test_serve_command_prints_url_and_tokens_and_stops_on_ctrl_c() -> None:
         # ctrl+c as a terminal delivers it: a run started in the background by a non-interactive shell
         # (`pytest ... &`, nohup) has SIGINT ignored, and the child would inherit that and never stop
         [sys.executable, "-c", "import signal, sys; "
-         "signal.signal(signal.SIGINT, signal.default_int_handler); from labdeck.sandbox.serve import run_sandbox_command; "
+         "signal.signal(signal.SIGINT, signal.default_int_handler); "
+         "from labdeck.sandbox.serve import run_sandbox_command; "
          "sys.exit(run_sandbox_command(sys.argv[1:]))", "serve", "--port", "0", "--scale", "tiny"],
         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
     try:
