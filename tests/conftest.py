@@ -1,5 +1,5 @@
 """Root of the test folders. Its presence puts `tests/` on `sys.path` (pytest's default `prepend` import
-mode), so every folder can import the helper modules kept here (`faulty_sandbox`).
+mode), so every folder can import the helper modules kept here (`faulty_sandbox`, `mypy_run`).
 
 The secrets registry (`labdeck.domain.redaction`) is process-wide: every test starts with it empty, so a
 token one test registered never changes what another test sees. labdeck's state file (`$LABDECK_STATE`) is a
@@ -24,6 +24,7 @@ import textual._wait
 from hypothesis import HealthCheck, settings
 
 from labdeck.domain.redaction import forget_secrets
+from mypy_run import MypyRun, mypy_once, shared_folder
 
 textual._wait.SLEEP_GRANULARITY = 0.005
 textual._wait.SLEEP_IDLE = textual._wait.SLEEP_GRANULARITY / 20
@@ -50,3 +51,9 @@ def _private_state_file(tmp_path_factory: pytest.TempPathFactory, monkeypatch: p
 def _private_cache_dir(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
     """What labdeck caches (the registry tag-detail cache) goes to a folder of each test's own."""
     monkeypatch.setenv("LABDECK_CACHE_DIR", str(tmp_path_factory.mktemp("labdeck-cache")))
+
+
+@pytest.fixture(scope="session")
+def mypy_run(tmp_path_factory: pytest.TempPathFactory) -> MypyRun:
+    """The suite's one mypy run over the project and `tests/mypy_snippets/` (`mypy_run.py`)."""
+    return mypy_once(shared_folder(tmp_path_factory.getbasetemp()))
