@@ -12,7 +12,13 @@ the property under test.
 Pilot's idle wait (`textual._wait.wait_for_idle`, behind every `pilot.press` and `pilot.pause()`) sleeps in
 steps of 20 ms and returns once a step used under 5 % of its time on the CPU. The tests take 5 ms steps with
 the same 5 % rule: an idle app is seen as idle four times sooner, a working one is still waited for. Its two
-names are checked against the Textual release in `tests/tui/test_textual_internals.py`."""
+names are checked against the Textual release in `tests/tui/test_textual_internals.py`.
+
+Apps made in the tests do not animate (`textual.constants.TEXTUAL_ANIMATIONS`, which `App.__init__` reads;
+the environment variable of the same name is read when Textual is imported, before this file): a scroll, a
+tab's underline or a toast takes its final value at once, so a test waits for no animation and no frame is
+drawn in between (about a third of the time of a Pilot test on a busy machine). What is drawn at the end is
+the same; labdeck itself, the end-to-end tests' included, animates as configured."""
 
 from __future__ import annotations
 
@@ -21,6 +27,7 @@ from pathlib import Path
 
 import pytest
 import textual._wait
+import textual.constants
 from hypothesis import HealthCheck, settings
 
 from labdeck.domain.redaction import forget_secrets
@@ -28,6 +35,7 @@ from mypy_run import MypyRun, mypy_once, shared_folder
 
 textual._wait.SLEEP_GRANULARITY = 0.005
 textual._wait.SLEEP_IDLE = textual._wait.SLEEP_GRANULARITY / 20
+textual.constants.TEXTUAL_ANIMATIONS = "none"
 
 settings.register_profile("labdeck", deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile("labdeck")

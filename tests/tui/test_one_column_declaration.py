@@ -21,6 +21,7 @@ import labdeck.tui.kit
 import labdeck.tui.screens
 from labdeck.tui.kit.tabs import TabSpec
 from labdeck.tui.screens.issues.render import COLUMNS as ISSUE_COLUMNS
+from labdeck.tui.screens.registry.size_column import Sizes
 from labdeck.tui.widgets.resource_view import ResourceView
 from labdeck.tui.widgets.table_model import Column, LazyCells, TableModel, cells_from, plain
 
@@ -65,7 +66,7 @@ def _declared_columns() -> dict[str, list[Column]]:
     """Every column list the screens and the kit declare: module-level lists, `*_columns(...)` builders
     (called with stand-ins: the cells are not drawn here) and the tab specs of `*_tab(...)`."""
     stand_ins: dict[str, Any] = {"today": date(2026, 1, 1), "now": lambda: datetime(2026, 1, 1, tzinfo=UTC),
-                                 "figures": lambda row: ""}
+                                 "figures": lambda row: "", "sizes": Sizes()}
     found: dict[str, list[Column]] = {}
     packages = [(labdeck.tui.screens.__path__, "labdeck.tui.screens."),
                 (labdeck.tui.kit.__path__, "labdeck.tui.kit.")]
