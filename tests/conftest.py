@@ -1,5 +1,5 @@
 """Root of the test folders. Its presence puts `tests/` on `sys.path` (pytest's default `prepend` import
-mode), so every folder can import the helper modules kept here (`faulty_sandbox`).
+mode), so every folder can import the helper modules kept here (`faulty_sandbox`, `mypy_run`).
 
 The secrets registry (`labdeck.domain.redaction`) is process-wide: every test starts with it empty, so a
 token one test registered never changes what another test sees. labdeck's state file (`$LABDECK_STATE`) is a
@@ -14,6 +14,12 @@ steps of 20 ms and returns once a step used under 5 % of its time on the CPU. Th
 the same 5 % rule: an idle app is seen as idle four times sooner, a working one is still waited for. Its two
 names are checked against the Textual release in `tests/tui/test_textual_internals.py`.
 
+Apps made in the tests do not animate (`textual.constants.TEXTUAL_ANIMATIONS`, which `App.__init__` reads;
+the environment variable of the same name is read when Textual is imported, before this file): a scroll, a
+tab's underline or a toast takes its final value at once, so a test waits for no animation and no frame is
+drawn in between (about a third of the time of a Pilot test on a busy machine). What is drawn at the end is
+the same; labdeck itself, the end-to-end tests' included, animates as configured.
+
 `--shift-clock DAYS` runs every test with the calendar moved (`clock_shift.py`)."""
 
 from __future__ import annotations
@@ -23,13 +29,16 @@ from pathlib import Path
 
 import pytest
 import textual._wait
+import textual.constants
 from hypothesis import HealthCheck, settings
 
 from clock_shift import shift_clock
 from labdeck.domain.redaction import forget_secrets
+from mypy_run import MypyRun, mypy_once, shared_folder
 
 textual._wait.SLEEP_GRANULARITY = 0.005
 textual._wait.SLEEP_IDLE = textual._wait.SLEEP_GRANULARITY / 20
+textual.constants.TEXTUAL_ANIMATIONS = "none"
 
 settings.register_profile("labdeck", deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile("labdeck")
@@ -64,3 +73,9 @@ def _private_state_file(tmp_path_factory: pytest.TempPathFactory, monkeypatch: p
 def _private_cache_dir(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
     """What labdeck caches (the registry tag-detail cache) goes to a folder of each test's own."""
     monkeypatch.setenv("LABDECK_CACHE_DIR", str(tmp_path_factory.mktemp("labdeck-cache")))
+
+
+@pytest.fixture(scope="session")
+def mypy_run(tmp_path_factory: pytest.TempPathFactory) -> MypyRun:
+    """The suite's one mypy run over the project and `tests/mypy_snippets/` (`mypy_run.py`)."""
+    return mypy_once(shared_folder(tmp_path_factory.getbasetemp()))

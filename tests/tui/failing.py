@@ -1,13 +1,12 @@
 """A transport for the TUI tests: the tiny sandbox in-process, where chosen requests fail (a 500 with a
-message) a number of times before they succeed, and a `settle` that tolerates the failed workers."""
+message) a number of times before they succeed. Its tests wait with
+`settle(pilot, rounds=2, failed_ok=True)`: a failed worker was already handled by the app."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 import httpx
-import snapshot_apps
 from tiny_sandbox import Sandbox
 
 
@@ -27,7 +26,3 @@ class FailingSandbox(httpx.AsyncBaseTransport):
             return httpx.Response(500, json={"message": "boom"}, request=request)
         return await self.inner.handle_async_request(request)
 
-
-async def settle(pilot: Any) -> None:
-    """Wait for the workers (a failed one was already handled by the app) and the screen."""
-    await snapshot_apps.settle(pilot, rounds=2, failed_ok=True)

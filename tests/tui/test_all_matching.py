@@ -6,10 +6,9 @@ from __future__ import annotations
 
 import csv
 from pathlib import Path
-from typing import Any
 
+from areas_fixtures import LIST_SIZE, export_to, huge_app, listing_requests, open_list
 from snapshot_apps import make_app, settle
-from test_list_feed import SIZE, huge_app, listing_requests, open_screen
 from textual.widgets import Input
 
 from labdeck.tui.areas import AreaRequest
@@ -20,31 +19,10 @@ from labdeck.tui.screens.scope_choice import ScopeChoice
 from labdeck.tui.screens.shell.export import ExportDialog
 
 
-def plain(widget: Any) -> str:
-    return str(widget.render())
-
-
-async def export_to(pilot: Any, screen: Any, choice: str, target: Path) -> Any:
-    """ctrl+e, the scope question answered with `choice`, the file named: the export job, finished."""
-    app = pilot.app
-    screen.action_export_list()
-    await pilot.pause()
-    assert isinstance(app.screen, ScopeChoice)
-    await pilot.click(f"#{choice}")
-    await settle(pilot)
-    assert isinstance(app.screen, ExportDialog)
-    app.screen.query_one("#export-path", Input).value = str(target)
-    await pilot.press("enter")
-    await settle(pilot)
-    job = app.jobs.jobs[-1]
-    await app.jobs.wait(job)
-    return job
-
-
 async def test_export_all_matching_reads_the_rest_first(tmp_path: Path) -> None:
     app = huge_app(max_rows=300, virtual_issues=1_500)  # a total, but above the ceiling: partial
-    async with app.run_test(size=SIZE) as pilot:
-        screen = await open_screen(pilot, IssuesScreen(AreaRequest()))
+    async with app.run_test(size=LIST_SIZE) as pilot:
+        screen = await open_list(pilot, IssuesScreen(AreaRequest()))
         assert screen.feed.partial and screen.table.model.row_count == 100
         screen.action_export_list()
         await pilot.pause()
@@ -70,9 +48,9 @@ async def test_export_all_matching_reads_the_rest_first(tmp_path: Path) -> None:
 
 
 async def test_bulk_all_matching_reads_the_rest_first_then_acts_on_every_row() -> None:
-    app = huge_app(max_rows=100, virtual_issues=250)
-    async with app.run_test(size=SIZE) as pilot:
-        screen = await open_screen(pilot, IssuesScreen(AreaRequest()))
+    app = huge_app(max_rows=100, virtual_issues=150)  # above the ceiling: a partial list
+    async with app.run_test(size=LIST_SIZE) as pilot:
+        screen = await open_list(pilot, IssuesScreen(AreaRequest()))
         table = screen.table
         assert screen.feed.partial
         table.focus()
@@ -82,7 +60,7 @@ async def test_bulk_all_matching_reads_the_rest_first_then_acts_on_every_row() -
         screen.action_bulk()
         await pilot.pause()
         assert isinstance(app.screen, ScopeChoice)
-        assert "the 1 marked issues of about 250" in app.screen.message.plain
+        assert "the 1 marked issues of about 150" in app.screen.message.plain
         await pilot.click("#scope-all")
         await settle(pilot)
         assert isinstance(app.screen, BulkMenu)
@@ -90,24 +68,24 @@ async def test_bulk_all_matching_reads_the_rest_first_then_acts_on_every_row() -
         await settle(pilot)
         confirm = app.screen
         assert isinstance(confirm, ConfirmScreen)
-        assert "all about 250 issues, read first" in confirm.message.plain
+        assert "all about 150 issues, read first" in confirm.message.plain
         sent = len(app.session.client.request_log.entries)
         await pilot.click("#confirm")
         await settle(pilot)
         job = app.jobs.jobs[-1]
         await app.jobs.wait(job)
-        assert len(job.results) == 250  # every matching issue acted on, not the one marked
+        assert len(job.results) == 150  # every matching issue acted on, not the one marked
         entries = app.session.client.request_log.entries[sent:]
         methods = [e.method for e in entries]
         reads = [i for i, e in enumerate(entries) if e.method == "GET" and "/issues?" in e.path]
         writes = [i for i, m in enumerate(methods) if m == "PUT"]
-        assert len(writes) == 250 and reads and max(reads) < min(writes)  # read everything, then act
+        assert len(writes) == 150 and reads and max(reads) < min(writes)  # read everything, then act
 
 
 async def test_a_complete_list_exports_without_asking(tmp_path: Path) -> None:
     app = make_app()  # the tiny sandbox: the list is complete
-    async with app.run_test(size=SIZE) as pilot:
-        screen = await open_screen(pilot, IssuesScreen(AreaRequest()))
+    async with app.run_test(size=LIST_SIZE) as pilot:
+        screen = await open_list(pilot, IssuesScreen(AreaRequest()))
         assert not screen.feed.partial
         screen.action_export_list()
         await pilot.pause()
@@ -120,8 +98,8 @@ async def test_moderating_all_matching_users_is_typed_as_such_and_reads_first() 
     from labdeck.tui.screens.users.users import UsersScreen
 
     app = huge_app(max_rows=100, virtual_users=320)  # keyset: no total
-    async with app.run_test(size=SIZE) as pilot:
-        screen = await open_screen(pilot, UsersScreen(AreaRequest()))
+    async with app.run_test(size=LIST_SIZE) as pilot:
+        screen = await open_list(pilot, UsersScreen(AreaRequest()))
         screen.refresh_data()  # the overview cached every user: read the listing itself (keyset)
         await settle(pilot)
         table = screen.table

@@ -10,15 +10,18 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from areas_fixtures import USERS_CLOCK as CLOCK
+from areas_fixtures import choose, open_issues, open_users, users_today
 from snapshot_apps import make_app, messages, sandbox, settle, until
 from test_issues_screen import SIZE as ISSUES_SIZE
-from test_issues_screen import choose_bulk, open_issues, sandbox_issue
-from test_users_screen import CLOCK, SIZE, choose, names, open_users, select_row, state, today
+from test_issues_screen import sandbox_issue
+from test_users_screen import SIZE, names, select_row, state
 from textual.widgets import OptionList
 
 from labdeck.sandbox.clock import ManualClock
 from labdeck.tui.app import LabdeckApp
 from labdeck.tui.screens.confirm import ConfirmScreen
+from labdeck.tui.screens.issues.dialogs import BulkMenu
 from labdeck.tui.screens.users.moderation import OperationMenu
 
 
@@ -46,13 +49,13 @@ async def test_a_bulk_block_shows_blocked_rows_when_the_task_says_done() -> None
             await pilot.press("space")
 
         def shown() -> dict[str, str]:
-            return {u.username: u.state_label(today()) for u in screen.table.rows
+            return {u.username: u.state_label(users_today()) for u in screen.table.rows
                     if u.username in ("bob", "carol")}
 
         assert shown() == {"bob": "active", "carol": "active"}
         at_done = watch_notifications(app, "Block 2 users: done", shown)
         await pilot.press("m")
-        await choose(pilot, "block")
+        await choose(pilot, OperationMenu, "block")
         assert isinstance(app.screen, ConfirmScreen)
         await pilot.click("#confirm")
         await until(pilot, lambda: any("Block 2 users: done" in m for m in messages(app)), "the done notice")
@@ -71,7 +74,7 @@ async def test_a_single_block_shows_the_blocked_row_with_its_notification() -> N
         select_row(screen, "erin")
 
         def shown() -> str:
-            return next(u.state_label(today()) for u in screen.table.rows if u.username == "erin")
+            return next(u.state_label(users_today()) for u in screen.table.rows if u.username == "erin")
 
         at_done = watch_notifications(app, "erin: done", shown)
         await pilot.press("m")
@@ -100,7 +103,7 @@ async def test_a_bulk_close_shows_closed_rows_when_the_task_says_done() -> None:
         assert len(before) >= 2 and set(before.values()) == {"opened"}
         screen.table.focus()
         await pilot.press("ctrl+a", "b")
-        await choose_bulk(pilot, "close")
+        await choose(pilot, BulkMenu, "close")
         assert isinstance(app.screen, ConfirmScreen)
         done = f"Close ({len(before)} issues): done"  # the bulk title names the action and its count
         at_done = watch_notifications(app, done, shown)

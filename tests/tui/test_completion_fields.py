@@ -7,8 +7,8 @@ from __future__ import annotations
 from datetime import date
 from typing import Any
 
+from areas_fixtures import open_issues
 from snapshot_apps import settle, until
-from test_issues_screen import open_issues
 from textual.widgets import Input
 
 from labdeck.tui.app import LabdeckApp

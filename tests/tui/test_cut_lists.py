@@ -9,9 +9,9 @@ import csv
 from pathlib import Path
 from typing import Any
 
-from snapshot_apps import make_app, messages, sandbox, sandbox_settings
-from test_all_matching import export_to
-from test_list_feed import SIZE, footer, open_screen, settle
+from areas_fixtures import LIST_ROUNDS, LIST_SIZE, export_to, open_list
+from areas_fixtures import list_footer as footer
+from snapshot_apps import make_app, messages, sandbox, sandbox_settings, settle
 
 from labdeck.api.settings import ConnectionSettings
 from labdeck.tui.areas import AreaRequest
@@ -28,8 +28,8 @@ def cut_app(max_pages: int, **options: Any) -> Any:
 
 async def test_export_and_all_matching_over_a_cut_list_say_what_they_cover(tmp_path: Path) -> None:
     app = cut_app(3, virtual_issues=2_500)  # 25 pages of 100 on the server, 3 read at most
-    async with app.run_test(size=SIZE) as pilot:
-        screen = await open_screen(pilot, IssuesScreen(AreaRequest()))
+    async with app.run_test(size=LIST_SIZE) as pilot:
+        screen = await open_list(pilot, IssuesScreen(AreaRequest()))
         assert screen.table.model.row_count == 300
         assert screen.feed.partial  # a list cut at max_pages is not the whole list
         assert "of the first 300 of 2,500, cut at max_pages" in footer(screen, "#issues-view")
@@ -42,7 +42,7 @@ async def test_export_and_all_matching_over_a_cut_list_say_what_they_cover(tmp_p
         assert "the 300 loaded issues of about 2,500" in said, said
         assert "the first 300 of about 2,500 issues (cut at max_pages" in said, said
         await pilot.press("escape")
-        await settle(pilot)
+        await settle(pilot, LIST_ROUNDS)
 
         job = await export_to(pilot, screen, "scope-all", tmp_path / "all.csv")
         assert job.error is None, job.error
@@ -52,6 +52,6 @@ async def test_export_and_all_matching_over_a_cut_list_say_what_they_cover(tmp_p
 
         screen.table.focus()
         await pilot.press("G")
-        await settle(pilot)
+        await settle(pilot, LIST_ROUNDS)
         assert not isinstance(app.screen, ScopeChoice) and app.screen is screen
         assert any("cut at max_pages" in m for m in messages(app))

@@ -5,12 +5,15 @@ mechanism, not each caller); a bulk change that replaces something says what, be
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
+import pytest_asyncio
+from areas_fixtures import choose, open_issues
 from dialog_catalogue import DIALOGS
 from snapshot_apps import jump_to, make_app, messages, sandbox, settle, until
-from test_issues_screen import SIZE, choose_bulk, open_issues, sandbox_issue
+from test_issues_screen import SIZE, sandbox_issue
 from textual.containers import ScrollableContainer, VerticalScroll
 from textual.content import Content
 from textual.screen import Screen
@@ -18,7 +21,7 @@ from textual.widgets import Button, Checkbox, Input, OptionList, RadioSet, Selec
 
 from labdeck.sandbox.clock import ManualClock
 from labdeck.tui.screens.confirm import ConfirmScreen
-from labdeck.tui.screens.issues.dialogs import CommentScreen, PromptScreen
+from labdeck.tui.screens.issues.dialogs import BulkMenu, CommentScreen, PromptScreen
 from labdeck.tui.widgets.footer import footer_entries
 
 NOTHING_ON_ENTER = {"help", "deployment_detail", "job_results"}  # a key list, a text, a table of results
@@ -73,17 +76,28 @@ async def test_enter_on_cancel_cancels_and_says_so() -> None:
         assert answers == [False] and "Delete tag: cancelled" in messages(app)
 
 
-@pytest.mark.parametrize("name", sorted(set(DIALOGS) - NOTHING_ON_ENTER))
-async def test_every_dialog_names_what_enter_does_wherever_the_focus_is(name: str) -> None:
-    """Each dialog of the catalogue, focus moved through all its controls: the footer's first key is enter,
-    named after what it does there (a button: its label; a field: the dialog's submit, or the next field;
-    a multi-line field: a new line; a list: choose)."""
+@pytest_asyncio.fixture(loop_scope="module", scope="module")
+async def over_projects() -> AsyncIterator[tuple[Any, Screen[Any]]]:
+    """One app at 80x24 on `:projects` for every dialog of the catalogue: each test opens its dialog over
+    the list and closes it again (opening a dialog only reads), so labdeck boots once, not per dialog."""
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
-        base = await open_over_projects(pilot)
-        dialog = DIALOGS[name]()
-        app.push_screen(dialog)
-        await settle(pilot)
+        yield pilot, await open_over_projects(pilot)
+
+
+@pytest.mark.parametrize("name", sorted(set(DIALOGS) - NOTHING_ON_ENTER))
+@pytest.mark.asyncio(loop_scope="module")
+async def test_every_dialog_names_what_enter_does_wherever_the_focus_is(name: str,
+                                                                        over_projects: Any) -> None:
+    """Each dialog of the catalogue, focus moved through all its controls: the footer's first key is enter,
+    named after what it does there (a button: its label; a field: the dialog's submit, or the next field;
+    a multi-line field: a new line; a list: choose). One app over `:projects` serves every dialog."""
+    pilot, base = over_projects
+    app = pilot.app
+    dialog = DIALOGS[name]()
+    await app.push_screen(dialog)
+    await settle(pilot)
+    try:
         seen: list[Any] = []
         for _ in range(12):
             focused = dialog.focused
@@ -111,6 +125,10 @@ async def test_every_dialog_names_what_enter_does_wherever_the_focus_is(name: st
             await pilot.press("tab")
             await pilot.pause()
         assert len(seen) >= 1
+    finally:
+        while app.screen is not base:
+            await app.pop_screen()
+        await settle(pilot)
 
 
 async def test_enter_on_a_focused_button_of_a_multi_line_form_does_that_button() -> None:
@@ -142,7 +160,7 @@ async def test_a_cancelled_bulk_assign_says_cancelled_and_it_said_whom_it_replac
         screen = await open_issues(pilot, "label:documentation")
         screen.table.focus()
         await pilot.press("ctrl+a", "b")
-        await choose_bulk(pilot, "assign")
+        await choose(pilot, BulkMenu, "assign")
         assert isinstance(app.screen, PromptScreen)
         app.screen.query_one(Input).value = "alice"
         await pilot.press("enter")

@@ -7,8 +7,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from areas_fixtures import open_issues
 from snapshot_apps import make_app, sandbox, sandbox_settings, settle, until
-from test_issues_screen import ALICE, SIZE, open_edit, open_issues, sandbox_issue, select
+from test_issues_screen import ALICE, SIZE, open_edit, sandbox_issue, select
 from textual.app import App
 from textual.content import Content
 from textual.widgets import Button, TextArea

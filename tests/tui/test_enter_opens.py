@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 import pytest_asyncio
+from areas_fixtures import GATEWAY, open_screen, open_view
 from snapshot_apps import make_app, settle, until
-from test_deployments_screen import GATEWAY
 from textual.screen import Screen
 from textual.widgets import TabbedContent
 
@@ -47,24 +47,6 @@ async def press_enter_on(pilot: Any, table: ResourceTable) -> Screen[Any]:
     return opened
 
 
-async def open_screen(pilot: Any, screen: Screen[Any]) -> Screen[Any]:
-    await settle(pilot)
-    await pilot.app.push_screen(screen)
-    await settle(pilot, rounds=2)
-    return screen
-
-
-async def open_project_view(pilot: Any, tab: str = "wiki") -> ProjectViewScreen:
-    """The project view of acme/platform/api-gateway on `tab`."""
-    from labdeck.api.models.projects import Project
-
-    await settle(pilot)
-    project = await pilot.app.session.client.get_json("/projects/acme%2Fplatform%2Fapi-gateway")
-    view = await open_screen(pilot, ProjectViewScreen(Project.model_validate(project), tab=tab))
-    assert isinstance(view, ProjectViewScreen)
-    return view
-
-
 async def close(pilot: Any) -> None:
     await pilot.press("escape")
     await settle(pilot)
@@ -98,7 +80,7 @@ async def test_enter_opens_on_the_list_of(name: str, shared_app: Any) -> None:
     pilot = shared_app
     depth = len(pilot.app.screen_stack)
     try:
-        screen = await open_screen(pilot, factory())
+        screen = await open_screen(pilot, factory(), rounds=2)
         table = screen.query(ResourceTable).first()
         opened = await press_enter_on(pilot, table)
         assert isinstance(opened, kind), opened
@@ -114,7 +96,7 @@ async def test_enter_opens_on_every_groups_tab() -> None:
     done: set[str] = set()
     async with app.run_test(size=SIZE) as pilot:
         for path in ("acme", "acme/platform", "hidden-lab"):  # each tab has rows in one of them
-            screen = await open_screen(pilot, GroupsScreen(AreaRequest(scope=path)))
+            screen = await open_screen(pilot, GroupsScreen(AreaRequest(scope=path)), rounds=2)
             assert isinstance(screen, GroupsScreen)
             for key in sorted(wanted - done):
                 screen.query_one("#groups-tabs", TabbedContent).active = f"tab-{key}"
@@ -143,7 +125,7 @@ async def test_enter_opens_on_every_groups_tab() -> None:
 async def test_enter_opens_on_every_project_view_tab() -> None:
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
-        view = await open_project_view(pilot)
+        view = await open_view(pilot, rounds=2)
         for tab in ("wiki", "tags", "pages", "forks", "members"):
             view.show_tab(tab)
             await settle(pilot, rounds=2)
@@ -162,7 +144,7 @@ async def test_enter_opens_on_every_project_view_tab() -> None:
 async def test_enter_opens_in_the_registry_lists() -> None:
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
-        screen = await open_screen(pilot, RegistryScreen(AreaRequest(scope=GATEWAY)))
+        screen = await open_screen(pilot, RegistryScreen(AreaRequest(scope=GATEWAY)), rounds=2)
         tags = await press_enter_on(pilot, screen.query(ResourceTable).first())
         assert isinstance(tags, RegistryTagsScreen)
         await settle(pilot, rounds=2)

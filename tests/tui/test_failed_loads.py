@@ -8,8 +8,8 @@ from contextlib import asynccontextmanager
 from typing import Any
 
 import httpx
-from failing import FailingSandbox, settle
-from snapshot_apps import make_app
+from failing import FailingSandbox
+from snapshot_apps import make_app, settle
 from textual.widgets import Static
 
 from labdeck.tui.areas import AreaRequest
@@ -38,18 +38,18 @@ async def showing(transport: FailingSandbox, screen: Any) -> AsyncIterator[Any]:
     app = make_app(transport_factory=lambda settings: transport)
     failures, transport.failures = transport.failures, 0  # the home's overview loads first: not its failure
     async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
+        await settle(pilot, rounds=2, failed_ok=True)
         transport.failures = failures
         app.session.client.cache.invalidate("/users", app.session.settings.base_url)  # the overview's copy
         await app.push_screen(screen)
-        await settle(pilot)
+        await settle(pilot, rounds=2, failed_ok=True)
         yield pilot
 
 
 async def r_fills(pilot: Any, table: Any) -> None:
     """`r` retries the failed load: the rows come and the failure line goes."""
     await pilot.press("r")
-    await settle(pilot)
+    await settle(pilot, rounds=2, failed_ok=True)
     assert table.rows and table.load_error is None
 
 
@@ -64,7 +64,7 @@ async def test_group_roots_failure_is_shown_and_r_retries() -> None:
         assert screen.pane("projects") is None
         assert "Could not load: 500" in str(screen.query_one("#groups-title", Static).render())
         await pilot.press("r")
-        await settle(pilot)
+        await settle(pilot, rounds=2, failed_ok=True)
         roots = [node.data.full_path for node in screen.tree.root.children]
         assert roots == ["acme", "hidden-lab", "opensource"]
         assert "Could not load" not in str(screen.query_one("#groups-title", Static).render())
@@ -79,12 +79,12 @@ async def test_subgroup_failure_is_not_marked_loaded_and_r_retries() -> None:
         screen.tree.focus()
         screen.tree.move_cursor(acme)
         acme.expand()
-        await settle(pilot)
+        await settle(pilot, rounds=2, failed_ok=True)
         assert transport.failed == 1
         assert acme.data.id not in screen.tree.loaded
         assert labels(acme)[0].startswith("Could not load: 500")
         await pilot.press("r")
-        await settle(pilot)
+        await settle(pilot, rounds=2, failed_ok=True)
         assert [n.data.full_path for n in acme.children] == ["acme/infra", "acme/platform", "acme/security"]
 
 

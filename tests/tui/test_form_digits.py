@@ -4,8 +4,9 @@ under its field, the form stays open with the text as typed, and nothing is sent
 
 from __future__ import annotations
 
+from areas_fixtures import open_view
 from snapshot_apps import make_app, press_for, settle
-from test_project_view import Sandbox, open_view
+from test_project_view import Sandbox
 from textual.widgets import Input, Static
 
 from labdeck.tui.kit.forms import FormScreen

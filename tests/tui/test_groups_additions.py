@@ -7,8 +7,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from areas_fixtures import add_form, cells, on_variable, open_groups
 from snapshot_apps import make_app, messages, press_for, sandbox, settle, until
-from test_groups_screen import SIZE, add_form, cells, on_variable, open_groups
+from test_groups_screen import SIZE
 from textual.widgets import Input
 
 from labdeck.config.state import load_state

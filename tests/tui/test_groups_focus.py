@@ -3,8 +3,8 @@
 
 from __future__ import annotations
 
+from areas_fixtures import open_groups, show_tab
 from snapshot_apps import make_app, messages, settle
-from test_groups_screen import open_groups, show_tab
 
 from labdeck.tui.screens.confirm import ConfirmScreen
 from labdeck.tui.screens.groups.groups import GroupsScreen

@@ -4,8 +4,8 @@ expands a group instead)."""
 
 from __future__ import annotations
 
+from areas_fixtures import open_groups, show_tab
 from snapshot_apps import make_app, sandbox, until
-from test_groups_screen import open_groups, show_tab
 from textual.widgets import Input
 
 from labdeck.tui.kit.forms import FormScreen

@@ -8,9 +8,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from areas_fixtures import cells, on_variable, open_groups, open_view, pane, show_tab
 from snapshot_apps import make_app, messages, sandbox, settle, until
-from test_groups_screen import SIZE, cells, on_variable, open_groups, pane, show_tab
-from test_project_view import Sandbox, open_view
+from test_groups_screen import SIZE
+from test_project_view import Sandbox
 from test_shell_navigation import footer_actions
 
 from labdeck.tui.kit.forms import FormScreen

@@ -4,10 +4,10 @@ sending, masked values hidden until revealed, confirmations, the export job, and
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, TypeVar
 
+from areas_fixtures import add_form, cells, on_variable, open_groups, pane, show_tab
 from snapshot_apps import jump_to, make_app, press_for, sandbox, settle, type_to_confirm
-from textual.widgets import Button, Input, TabbedContent
+from textual.widgets import Button, Input
 
 from labdeck.api.models.projects import Project
 from labdeck.tui.kit.forms import FormScreen
@@ -15,54 +15,6 @@ from labdeck.tui.screens.confirm import ConfirmScreen, TypeToConfirmScreen
 from labdeck.tui.screens.groups.groups import GroupsScreen
 
 SIZE = (150, 42)
-Form = TypeVar("Form", bound=FormScreen)
-
-
-async def open_groups(pilot: Any, path: str = "acme", **kwargs: Any) -> GroupsScreen:
-    from labdeck.tui.areas import AreaRequest
-
-    await settle(pilot)
-    screen = GroupsScreen(AreaRequest(scope=path), **kwargs)
-    await pilot.app.push_screen(screen)
-    await settle(pilot)
-    await settle(pilot)
-    return screen
-
-
-async def show_tab(pilot: Any, screen: GroupsScreen, tab: str) -> None:
-    screen.query_one("#groups-tabs", TabbedContent).active = f"tab-{tab}"
-    await settle(pilot)
-
-
-async def on_variable(pilot: Any, screen: GroupsScreen, key: str) -> tuple[Any, int]:
-    """The Variables tab shown, its list focused with the cursor on `key`: the list and the row's index."""
-    await show_tab(pilot, screen, "variables")
-    table = screen.table("variables")
-    table.focus()
-    index = [v.key for v in table.visible_rows].index(key)
-    table.move_cursor(index)
-    await pilot.pause()
-    return table, index
-
-
-async def add_form(pilot: Any, screen: GroupsScreen, tab: str, kind: type[Form] = FormScreen) -> Form:
-    """Show `tab` and open its add form (`a`)."""
-    await show_tab(pilot, screen, tab)
-    screen.table(tab).focus()
-    return await press_for(pilot, "a", kind)
-
-
-def cells(screen: GroupsScreen, tab: str, column: int = 0) -> list[str]:
-    """The plain text of `column` for the rows shown in `tab` (its pane's)."""
-    spec = pane(screen, tab).spec
-    return [spec.cells(row)[column].plain for row in screen.table(tab).visible_rows]
-
-
-def pane(screen: GroupsScreen, tab: str) -> Any:
-    """The pane a tab holds."""
-    made = screen.pane(tab)
-    assert made is not None, f"the {tab} tab has no pane yet"
-    return made
 
 
 async def test_jump_opens_the_tree_with_lazy_subgroups() -> None:

@@ -4,8 +4,9 @@ is offered when creating a variable only."""
 
 from __future__ import annotations
 
+from areas_fixtures import add_form, cells, open_groups, pane, show_tab
 from snapshot_apps import make_app, messages, sandbox, settle
-from test_groups_screen import SIZE, add_form, cells, open_groups, pane, show_tab
+from test_groups_screen import SIZE
 from textual.widgets import Checkbox, Input
 
 from labdeck.api.models.variables import NEVER_SHOWN

@@ -8,8 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-from failing import settle
-from snapshot_apps import make_app
+from snapshot_apps import make_app, settle
 from tiny_sandbox import Sandbox
 
 from faulty_sandbox import FAULTS, SocketLike, fast_retry_settings
@@ -67,14 +66,14 @@ async def test_users_and_registry_under_faults(tmp_path: Path) -> None:
                        crash_dir=tmp_path)
         shown = record_errors(app)
         async with app.run_test(size=SIZE) as pilot:
-            await settle(pilot)
+            await settle(pilot, rounds=2, failed_ok=True)
             users = UsersScreen()
             await app.push_screen(users)
-            await settle(pilot)
+            await settle(pilot, rounds=2, failed_ok=True)
             for _ in range(2):
                 before = len(shown)
                 users.load_users(refresh=True)
-                await settle(pilot)
+                await settle(pilot, rounds=2, failed_ok=True)
                 count = len(users.table.rows)
                 assert count in (0, n_users), f"seed {seed}: a partial list of {count} users"
                 failed = len(shown) > before
@@ -82,11 +81,11 @@ async def test_users_and_registry_under_faults(tmp_path: Path) -> None:
                 assert failed or count == n_users
             registry = RegistryScreen(AreaRequest(scope=GATEWAY))
             await app.push_screen(registry)
-            await settle(pilot)
+            await settle(pilot, rounds=2, failed_ok=True)
             for _ in range(2):
                 before = len(shown)
                 registry.load_repositories()
-                await settle(pilot)
+                await settle(pilot, rounds=2, failed_ok=True)
                 count = len(registry.table.rows)
                 assert count in (0, n_repos)
                 failed = len(shown) > before
@@ -95,7 +94,7 @@ async def test_users_and_registry_under_faults(tmp_path: Path) -> None:
             for message in shown:
                 assert message and "Traceback" not in message and "Unexpected error" not in message
             await app.push_screen(RequestLogScreen())
-            await settle(pilot)
+            await settle(pilot, rounds=2, failed_ok=True)
             assert app.screen.table.rows  # the log view copes with the failed requests too
             assert app.is_running and app.return_code is None
     assert failures > 0  # the faults did bite
@@ -123,12 +122,12 @@ async def test_wrong_shapes_become_notifications(tmp_path: Path) -> None:
     app = make_app(transport_factory=lambda settings: transport, crash_dir=tmp_path)
     shown = record_errors(app)
     async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
+        await settle(pilot, rounds=2, failed_ok=True)
         await app.push_screen(UsersScreen())
-        await settle(pilot)
+        await settle(pilot, rounds=2, failed_ok=True)
         assert any("expected a JSON array" in m for m in shown)
         await app.push_screen(RegistryScreen(AreaRequest(scope=GATEWAY)))
-        await settle(pilot)
+        await settle(pilot, rounds=2, failed_ok=True)
         assert any("unexpected RegistryRepository shape" in m for m in shown)
         assert app.is_running and app.return_code is None
     assert files(tmp_path) == []

@@ -16,8 +16,7 @@ from typing import Any
 
 import httpx
 import pytest
-from failing import settle
-from snapshot_apps import make_app
+from snapshot_apps import make_app, settle
 from test_hostile_faults import record_errors
 from tiny_sandbox import Sandbox
 
@@ -88,16 +87,16 @@ async def run_case(tmp_path: Path, server: HostileServer) -> Seen:
     app = make_app(transport_factory=lambda settings: server, crash_dir=tmp_path)
     errors = record_errors(app)
     async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
+        await settle(pilot, rounds=2, failed_ok=True)
         users = UsersScreen()
         await app.push_screen(users)
-        await settle(pilot)
+        await settle(pilot, rounds=2, failed_ok=True)
         assert app.is_running and app.return_code is None
         seen = Seen(list(errors), users.table.load_error, len(users.table.rows))
         await pilot.press("escape")
         registry = RegistryScreen(AreaRequest(scope="acme/platform/api-gateway"))
         await app.push_screen(registry)
-        await settle(pilot)
+        await settle(pilot, rounds=2, failed_ok=True)
         assert registry.table.rows, "the app works after the hostile answer"
         assert app.is_running and app.return_code is None
     assert no_crash_report(tmp_path)

@@ -4,10 +4,8 @@ deletion with the key typed, `y` copying a value, and a non-administrator kept o
 
 from __future__ import annotations
 
-from typing import Any
-
+from areas_fixtures import open_area
 from snapshot_apps import (
-    jump_to,
     make_app,
     messages,
     press_for,
@@ -26,15 +24,6 @@ from labdeck.tui.screens.confirm import TypeToConfirmScreen
 SIZE = (140, 40)
 
 
-async def open_screen(pilot: Any) -> InstanceVariablesScreen:
-    await settle(pilot)
-    await jump_to(pilot, "variables")
-    await settle(pilot)
-    screen = pilot.app.screen
-    assert isinstance(screen, InstanceVariablesScreen)
-    return screen
-
-
 def keys(screen: InstanceVariablesScreen) -> list[str]:
     return [v.key for v in screen.table.visible_rows]
 
@@ -47,7 +36,7 @@ async def test_lists_instance_variables_with_masked_values_hidden_until_revealed
     _asgi, factory = sandbox()
     app = make_app(transport_factory=factory)
     async with app.run_test(size=SIZE) as pilot:
-        screen = await open_screen(pilot)
+        screen = await open_area(pilot, "variables", InstanceVariablesScreen)
         assert sorted(keys(screen)) == ["HTTP_PROXY", "SONAR_TOKEN"]
         index = keys(screen).index("SONAR_TOKEN")
         assert values(screen)[index] == "••••••••"
@@ -70,7 +59,7 @@ async def test_a_revealed_value_is_hidden_again_after_a_reload_and_when_the_row_
     _asgi, factory = sandbox()
     app = make_app(transport_factory=factory)
     async with app.run_test(size=SIZE) as pilot:
-        screen = await open_screen(pilot)
+        screen = await open_area(pilot, "variables", InstanceVariablesScreen)
         index = keys(screen).index("SONAR_TOKEN")
         screen.table.move_cursor(index)
         await pilot.press("m")
@@ -97,7 +86,7 @@ async def test_create_refused_by_the_form_then_by_the_server_limit() -> None:
     asgi, factory = sandbox()
     app = make_app(transport_factory=factory)
     async with app.run_test(size=SIZE) as pilot:
-        screen = await open_screen(pilot)
+        screen = await open_area(pilot, "variables", InstanceVariablesScreen)
         form = await press_for(pilot, "a", FormScreen)
         assert not form.query("#field-environment_scope")
         form.query_one("#field-key", Input).value = "BAD KEY"
@@ -130,7 +119,7 @@ async def test_delete_needs_the_key_typed() -> None:
     asgi, factory = sandbox()
     app = make_app(transport_factory=factory)
     async with app.run_test(size=SIZE) as pilot:
-        screen = await open_screen(pilot)
+        screen = await open_area(pilot, "variables", InstanceVariablesScreen)
         screen.table.move_cursor(keys(screen).index("HTTP_PROXY"))
         confirm = await press_for(pilot, "x", TypeToConfirmScreen)
         confirm.query_one("#confirm-name", Input).value = "HTTP_PROX"
@@ -162,7 +151,7 @@ async def test_edit_keeps_the_key_and_read_only_hides_changes() -> None:
     asgi, factory = sandbox()
     app = make_app(transport_factory=factory)
     async with app.run_test(size=SIZE) as pilot:
-        screen = await open_screen(pilot)
+        screen = await open_area(pilot, "variables", InstanceVariablesScreen)
         screen.table.move_cursor(keys(screen).index("HTTP_PROXY"))
         form = await press_for(pilot, "e", FormScreen)
         assert form.query_one("#field-key", Input).disabled
@@ -174,7 +163,7 @@ async def test_edit_keeps_the_key_and_read_only_hides_changes() -> None:
         assert "http://proxy2.internal:3128" in values(screen)
     read_only = make_app(transport_factory=factory, read_only=True)
     async with read_only.run_test(size=SIZE) as pilot:
-        screen = await open_screen(pilot)
+        screen = await open_area(pilot, "variables", InstanceVariablesScreen)
         await pilot.press("a")
         await pilot.pause()
         assert read_only.screen is screen

@@ -3,8 +3,9 @@ where the rows were (and a good path brings rows back)."""
 
 from __future__ import annotations
 
+from areas_fixtures import open_issues
 from snapshot_apps import make_app, settle, until
-from test_issues_screen import SIZE, open_issues, submit
+from test_issues_screen import SIZE, submit
 
 
 async def test_a_missing_group_clears_the_rows_and_shows_the_error_in_their_place() -> None:

@@ -9,9 +9,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from areas_fixtures import choose, open_issues
 from rich.console import Console
 from snapshot_apps import jump_to, make_app, messages, press_for, sandbox, sandbox_settings, settle
-from textual.widgets import Button, Input, OptionList
+from textual.widgets import Button, Input
 
 from labdeck.api.models.issues import Issue
 from labdeck.config.files import Config, SavedView
@@ -19,7 +20,6 @@ from labdeck.sandbox.clock import ManualClock
 from labdeck.sandbox.seed.issues import issues_data
 from labdeck.tui import links
 from labdeck.tui.app import LabdeckApp
-from labdeck.tui.areas import AreaRequest
 from labdeck.tui.jobs import Job
 from labdeck.tui.screens.confirm import ConfirmScreen
 from labdeck.tui.screens.issues.dialogs import (
@@ -36,14 +36,6 @@ from labdeck.tui.widgets.text_editor import TextEditor
 
 SIZE = (160, 45)
 ALICE = "glpat-sandbox-alice"
-
-
-async def open_issues(pilot: Any, query: str = "", scope: str | None = None) -> IssuesScreen:
-    await settle(pilot, rounds=3)
-    screen = IssuesScreen(AreaRequest(query=query, scope=scope))
-    await pilot.app.push_screen(screen)
-    await settle(pilot, rounds=3)
-    return screen
 
 
 def refs(screen: IssuesScreen) -> set[str]:
@@ -171,17 +163,6 @@ async def test_detail_pane_shows_labels_time_merge_requests_and_notes(
         assert opened == ["https://example.com/runbook"]
 
 
-async def choose_bulk(pilot: Any, operation: str) -> None:
-    """Choose `operation` in the bulk menu (`b`) that has just been asked for."""
-    await pilot.pause()
-    menu = pilot.app.screen
-    assert isinstance(menu, BulkMenu)
-    options = menu.query_one(OptionList)
-    options.highlighted = options.get_option_index(operation)
-    await pilot.press("enter")
-    await pilot.pause()
-
-
 async def answer_prompt(pilot: Any, value: str) -> None:
     pilot.app.screen.query_one(Input).value = value
     await pilot.press("enter")
@@ -205,7 +186,7 @@ async def test_bulk_close_with_one_issue_refused() -> None:
         assert refs(screen) == {"acme/platform/api-gateway#5", "acme/handbook#1", "root/sandbox-notes#1"}
         screen.table.focus()
         await pilot.press("ctrl+a", "b")
-        await choose_bulk(pilot, "close")
+        await choose(pilot, BulkMenu, "close")
         assert isinstance(app.screen, ConfirmScreen)
         named = app.screen.message.plain.rpartition("\n\n")[2]  # the issues it acts on (issue 24)
         assert named.startswith("3 issues: ") and set(named.removeprefix("3 issues: ").split(", ")) == {
@@ -230,7 +211,7 @@ async def test_bulk_add_labels_asks_for_them() -> None:
         screen = await open_issues(pilot, "label:ux")
         screen.table.focus()
         await pilot.press("space", "b")
-        await choose_bulk(pilot, "add_labels")
+        await choose(pilot, BulkMenu, "add_labels")
         assert isinstance(app.screen, PromptScreen)
         await answer_prompt(pilot, "triaged, needs-design")
         await confirm_job(pilot)
@@ -244,7 +225,7 @@ async def test_bulk_assign_resolves_usernames() -> None:
         screen = await open_issues(pilot, "label:documentation")
         screen.table.focus()
         await pilot.press("ctrl+a", "b")
-        await choose_bulk(pilot, "assign")
+        await choose(pilot, BulkMenu, "assign")
         await answer_prompt(pilot, "@erin, nobody")
         job = await confirm_job(pilot)
         assert [(r.item, r.ok, r.message) for r in job.results if r.item == "@nobody"] == [
@@ -354,19 +335,6 @@ async def test_edit_comment_promote_and_copy(monkeypatch) -> None:  # type: igno
         await pilot.press("o")
         await pilot.pause()
         assert opened == ["http://sandbox.test/acme/platform/api-gateway/-/issues/2"]
-
-
-async def test_read_only_hides_the_mutating_actions() -> None:
-    app = make_app(read_only=True)
-    async with app.run_test(size=SIZE) as pilot:
-        screen = await open_issues(pilot)
-        screen.table.focus()
-        await pilot.press("ctrl+a", "b")
-        await pilot.pause()
-        assert app.screen is screen and not any(isinstance(s, BulkMenu) for s in app.screen_stack)
-        for action in ("bulk", "edit", "comment", "time_tracking", "promote"):
-            assert screen.check_action(action, ()) is False
-        assert screen.check_action("focus_query", ()) is True
 
 
 async def test_hostile_issue_text_renders_literally() -> None:

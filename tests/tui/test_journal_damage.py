@@ -7,6 +7,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from areas_fixtures import open_screen
 from snapshot_apps import make_app, settle
 from textual.widgets import Static
 
@@ -26,13 +27,11 @@ def _journal(tmp_path: Path, *damaged: Any) -> Journal:
     return Journal(path)
 
 
-async def _open(pilot: Any, journal: Journal) -> JournalScreen:
+async def open_with(pilot: Any, journal: Journal) -> JournalScreen:
+    """`:journal` over `journal` (the session's)."""
     await settle(pilot)
     pilot.app.session.client.journal = journal
-    screen = JournalScreen()
-    await pilot.app.push_screen(screen)
-    await settle(pilot)
-    return screen
+    return await open_screen(pilot, JournalScreen())
 
 
 async def test_a_damaged_line_is_skipped_and_named(tmp_path: Path) -> None:
@@ -41,7 +40,7 @@ async def test_a_damaged_line_is_skipped_and_named(tmp_path: Path) -> None:
                        "{torn")
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
-        screen = await _open(pilot, journal)
+        screen = await open_with(pilot, journal)
         assert app.screen is screen
         assert [e.target for e in screen.table.rows] == ["@bob", "@alice"]
         status = str(screen.query_one(f"#{screen.STATUS_ID}", Static).render())
@@ -52,7 +51,7 @@ async def test_a_damaged_line_is_skipped_and_named(tmp_path: Path) -> None:
 async def test_one_damaged_line_is_said_in_the_singular(tmp_path: Path) -> None:
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
-        screen = await _open(pilot, _journal(tmp_path, {**GOOD, "at": "x"}))
+        screen = await open_with(pilot, _journal(tmp_path, {**GOOD, "at": "x"}))
         status = str(screen.query_one(f"#{screen.STATUS_ID}", Static).render())
         assert "1 damaged journal line skipped (line 2)" in status
 
@@ -61,10 +60,10 @@ async def test_mounting_the_journal_twice_leaves_one_listener(tmp_path: Path) ->
     journal = _journal(tmp_path)
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
-        await _open(pilot, journal)
+        await open_with(pilot, journal)
         assert len(journal._listeners) == 1
         app.pop_screen()
         await settle(pilot)
         assert journal._listeners == []
-        await _open(pilot, journal)
+        await open_with(pilot, journal)
         assert len(journal._listeners) == 1

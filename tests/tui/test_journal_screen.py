@@ -6,12 +6,15 @@ from __future__ import annotations
 
 from typing import Any
 
+from areas_fixtures import USERS_CLOCK as CLOCK
+from areas_fixtures import choose, open_area, open_users
 from snapshot_apps import jump_to, make_app, messages, sandbox, settle, type_to_confirm
-from test_users_screen import CLOCK, choose, open_users, state
+from test_users_screen import state
 
 from labdeck.sandbox.clock import ManualClock
 from labdeck.tui.screens.confirm import ConfirmScreen, TypeToConfirmScreen
 from labdeck.tui.screens.shell.journal import JournalScreen
+from labdeck.tui.screens.users.users import OperationMenu
 from labdeck.tui.widgets.detail_screen import DetailScreen
 
 SIZE = (160, 40)
@@ -20,19 +23,11 @@ SIZE = (160, 40)
 async def ban_alice(pilot: Any) -> None:
     await open_users(pilot, search="alice")
     await pilot.press("m")
-    await choose(pilot, "ban")
+    await choose(pilot, OperationMenu, "ban")
     confirm = pilot.app.screen
     assert isinstance(confirm, TypeToConfirmScreen)
     await type_to_confirm(pilot, confirm, "alice")
     await settle(pilot)
-
-
-async def open_journal(pilot: Any) -> JournalScreen:
-    await jump_to(pilot, "journal")
-    await settle(pilot)
-    screen = pilot.app.screen
-    assert isinstance(screen, JournalScreen)
-    return screen
 
 
 async def undo_under_cursor(pilot: Any, key: str = "u") -> None:
@@ -52,7 +47,7 @@ async def test_ban_then_undo_returns_the_user_to_active() -> None:
     async with app.run_test(size=SIZE) as pilot:
         await ban_alice(pilot)
         assert state(asgi, "alice") == "banned"
-        journal = await open_journal(pilot)
+        journal = await open_area(pilot, "journal", JournalScreen)
         newest = journal.table.rows[0]
         assert (newest.operation, newest.target, newest.ok) == ("ban user", "@alice", True)
         await undo_under_cursor(pilot)
@@ -72,7 +67,7 @@ async def test_an_undo_is_refused_when_the_user_changed_since() -> None:
         await ban_alice(pilot)
         asgi.state.store.user_by_username("alice").state = "active"  # someone else unbanned her
         asgi.state.store.touch()
-        await open_journal(pilot)
+        await open_area(pilot, "journal", JournalScreen)
         await undo_under_cursor(pilot)
         job = app.jobs.jobs[-1]
         assert not job.results[0].ok
@@ -87,7 +82,7 @@ async def test_a_rejected_sign_up_cannot_be_undone_and_says_why() -> None:
         await settle(pilot)
         pending = asgi.state.store.user_by_username("pending.user")
         await app.session.client.post_json(f"/users/{pending.id}/reject")
-        await open_journal(pilot)
+        await open_area(pilot, "journal", JournalScreen)
         await pilot.press("u")
         await pilot.pause()
         assert not isinstance(app.screen, ConfirmScreen)
@@ -119,7 +114,7 @@ async def test_a_bulk_label_job_undone_restores_every_issues_labels() -> None:
         assert job is not None
         await app.jobs.wait(job)
         assert all("urgent" in names for names in (await labels()).values())
-        journal = await open_journal(pilot)
+        journal = await open_area(pilot, "journal", JournalScreen)
         assert {e.job_title for e in journal.table.rows[:4]} == {"Add labels: 4 issues"}
         await undo_under_cursor(pilot, "U")
         undo_job = app.jobs.jobs[-1]
@@ -137,7 +132,7 @@ async def test_the_confirmation_of_a_rejection_says_it_cannot_be_undone() -> Non
         screen = await open_users(pilot, search="pending.user")
         select_row(screen, "pending.user")
         await pilot.press("m")
-        await choose(pilot, "reject")
+        await choose(pilot, OperationMenu, "reject")
         confirm = app.screen
         assert isinstance(confirm, ConfirmScreen)
         note = confirm.query_one(".confirm-irreversible", Static)
@@ -151,7 +146,7 @@ async def test_enter_opens_the_change_in_words_and_undo_is_seen_at_80_columns() 
     app = make_app(transport_factory=factory)
     async with app.run_test(size=(80, 24)) as pilot:
         await ban_alice(pilot)
-        journal = await open_journal(pilot)
+        journal = await open_area(pilot, "journal", JournalScreen)
         header = journal.table.line_text(0)
         assert "Undo" in header and "Target" in header, header
         assert "u undoes it" in journal.table.line_text(1)
@@ -193,7 +188,7 @@ async def test_an_undo_from_the_journal_refreshes_the_open_users_list() -> None:
         assert isinstance(users, UsersScreen)
         select_row(users, "alice")
         await pilot.press("m")
-        await choose(pilot, "ban")
+        await choose(pilot, OperationMenu, "ban")
         confirm = app.screen
         assert isinstance(confirm, TypeToConfirmScreen)
         await type_to_confirm(pilot, confirm, "alice")
@@ -203,7 +198,7 @@ async def test_an_undo_from_the_journal_refreshes_the_open_users_list() -> None:
             return next((u.state for u in users.table.rows if u.username == "alice"), None)
 
         assert state(asgi, "alice") == "banned" and shown_state() == "banned"
-        await open_journal(pilot)
+        await open_area(pilot, "journal", JournalScreen)
         await undo_under_cursor(pilot)
         assert state(asgi, "alice") == "active"
         await settle(pilot, rounds=2)

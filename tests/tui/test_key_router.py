@@ -10,9 +10,9 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from areas_fixtures import cells, open_groups, show_tab
 from snapshot_apps import burst, jump_to, make_app, messages, sandbox, settle, until
 from test_footer_panes import footer
-from test_groups_screen import cells, open_groups, show_tab
 from test_registry_policy_panel import gateway_policy, open_panel
 from test_registry_screen import Sandbox as RegistrySandbox
 from test_registry_screen import type_into

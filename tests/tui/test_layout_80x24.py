@@ -11,8 +11,8 @@ import pytest
 import pytest_asyncio
 from dialog_catalogue import DIALOGS
 from rich.cells import cell_len
+from screen_catalogue import app_and_store
 from snapshot_apps import settle, until
-from test_snapshots_80x24 import app_and_store
 from textual.pilot import Pilot
 from textual.widgets import Tab, Tabs
 from textual.widgets._toast import Toast

@@ -11,9 +11,9 @@ from typing import Any
 
 import httpx
 import pytest
-from failing import settle
-from snapshot_apps import make_app, messages, sandbox, sandbox_settings
-from test_issues_screen import ALICE, SIZE, open_issues, sandbox_issue, select
+from areas_fixtures import open_issues
+from snapshot_apps import make_app, messages, sandbox, sandbox_settings, settle
+from test_issues_screen import ALICE, SIZE, sandbox_issue, select
 from textual.app import App, ComposeResult
 from textual.widgets import Button, Input, Static
 
@@ -64,7 +64,7 @@ async def comment(pilot: Any, text: str) -> CommentScreen:
     assert isinstance(prompt, CommentScreen)
     prompt.query_one(TextEditor).text = text
     await pilot.press("ctrl+s")
-    await settle(pilot)
+    await settle(pilot, rounds=2, failed_ok=True)
     return prompt
 
 
@@ -95,11 +95,11 @@ async def test_comment_whose_answer_was_lost(how: str, found: str) -> None:
             assert prompt.query_one(TextEditor).text == "Looking into it"
             assert found in form_message(prompt)
             await pilot.press("ctrl+s")
-            await settle(pilot)
+            await settle(pilot, rounds=2, failed_ok=True)
             assert app.screen is screen
             assert note_bodies(asgi) == [*before, "Looking into it"]
         else:  # found on the server: the form closed and said so
-            await settle(pilot)
+            await settle(pilot, rounds=2, failed_ok=True)
             assert app.screen is screen
             assert any(found in m for m in messages(app))
         extras = screen.extras.get(screen.current().id)  # type: ignore[union-attr]
@@ -153,13 +153,13 @@ async def test_every_form_dialog_keeps_its_input_when_the_write_fails(error: Exc
         await pilot.pause()
         form.query_one("#name", Input).value = "web"
         form.query_one("#ok", Button).press()
-        await settle(pilot)
+        await settle(pilot, rounds=2, failed_ok=True)
         assert app.screen is form and form.query_one("#name", Input).value == "web"
         assert expected in str(form.query_one("#err", Static).render())
         assert app.results == []
         form.query_one("#ok", Button).press()
         for _ in range(50):  # the dismiss callback runs after the write's worker, on a later turn
-            await settle(pilot)
+            await settle(pilot, rounds=2, failed_ok=True)
             if app.results:
                 break
         assert calls == ["web", "web"] and app.results == ["WEB"]
@@ -196,11 +196,11 @@ async def test_edit_whose_answer_was_lost_is_checked_by_reading_the_issue() -> N
         assert isinstance(dialog, EditIssueScreen)
         dialog.query_one("#issues-edit-title", Input).value = "Renamed while the proxy hiccups"
         await pilot.click("#save")
-        await settle(pilot)
+        await settle(pilot, rounds=2, failed_ok=True)
         message = dialog.last_outcome.message if dialog.last_outcome else ""
         assert MAY_HAVE_APPLIED in message and "it was applied" in message, message
         assert sandbox_issue(asgi, PROJECT, IID).title == "Renamed while the proxy hiccups"
-        await settle(pilot)
+        await settle(pilot, rounds=2, failed_ok=True)
         assert app.screen is screen  # applied: the dialog closed, and the issue was re-read
         assert screen.current().title == "Renamed while the proxy hiccups"  # type: ignore[union-attr]
 
@@ -231,7 +231,7 @@ async def test_a_second_submit_while_the_write_is_in_flight_sends_nothing() -> N
         await pilot.pause()
         release.set()
         for _ in range(50):
-            await settle(pilot)
+            await settle(pilot, rounds=2, failed_ok=True)
             if app.results:
                 break
         assert calls == ["web"] and app.results == ["WEB"]

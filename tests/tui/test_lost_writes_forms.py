@@ -16,14 +16,14 @@ from typing import Any
 
 import httpx
 import pytest
+from areas_fixtures import add_form, cells, open_groups, open_issues, open_view, show_tab
 from lose_answers import LoseAnswers
 from snapshot_apps import make_app, messages, sandbox, settle
 from test_deployments_screen import Sandbox as DeploymentsSandbox
 from test_deployments_screen import fill_rule, open_protected
-from test_groups_screen import SIZE, add_form, cells, open_groups, show_tab
-from test_issues_screen import open_issues, select
+from test_groups_screen import SIZE
+from test_issues_screen import select
 from test_project_view import Sandbox as ProjectSandbox
-from test_project_view import open_view
 from textual.widgets import Input, Select
 
 from labdeck.api.errors import AnswerLost

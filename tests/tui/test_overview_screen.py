@@ -37,7 +37,8 @@ def lines(panel: OverviewPanel) -> dict[str, str]:
     return found
 
 
-async def choose(pilot: Any, panel: OverviewPanel, key: str) -> None:
+async def open_line(pilot: Any, panel: OverviewPanel, key: str) -> None:
+    """Enter on the overview's line `key`: what it opens, settled."""
     options = panel.query_one("#overview-lines", OptionList)
     options.focus()
     options.highlighted = options.get_option_index(key)
@@ -58,14 +59,14 @@ async def test_the_home_view_shows_what_needs_attention_and_each_line_opens_its_
         assert "pending approval" in pending and not pending.strip().startswith("0")
         assert "dormant for over 90 days" in shown["users.dormant"]
         assert any(key.startswith("pages.expired.") for key in shown)
-        await choose(pilot, panel, "users.pending")
+        await open_line(pilot, panel, "users.pending")
         users = app.screen
         assert isinstance(users, UsersScreen)
         assert users.query_one("#users-conditions", Tabs).active == "users-tab-pending"
         assert users.table.rows and all(u.state == "blocked_pending_approval" for u in users.table.rows)
         await pilot.press("escape")
         await settle(pilot)
-        await choose(pilot, panel, next(k for k in shown if k.startswith("pages.expired.")))
+        await open_line(pilot, panel, next(k for k in shown if k.startswith("pages.expired.")))
         assert isinstance(app.screen, PagesAdminScreen)
 
 
@@ -133,7 +134,7 @@ async def test_the_overview_counts_the_failures_of_the_board_opened_as_the_board
         screen = app.screen
         assert isinstance(screen, OverviewScreen)
         assert lines(screen.query_one(OverviewPanel))["deploy.count"] == f"{figure} in 36 projects"
-        await choose(pilot, screen.query_one(OverviewPanel), "deploy.count")  # enter: the group's board
+        await open_line(pilot, screen.query_one(OverviewPanel), "deploy.count")  # enter: the group's board
         await until(pilot, lambda: isinstance(app.screen, DeployBoardScreen), "fleet's board")
         assert app.screen.group == "fleet"
 

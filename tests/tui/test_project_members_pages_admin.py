@@ -4,8 +4,9 @@ dialog taking a namespace id as well as a path."""
 
 from __future__ import annotations
 
+from areas_fixtures import open_view
 from snapshot_apps import jump_to, make_app, messages, press_for, sandbox_settings, settle, type_to_confirm
-from test_project_view import Sandbox, open_view
+from test_project_view import Sandbox
 from textual.widgets import Input, Select
 
 from labdeck.tui.jobs import JobState

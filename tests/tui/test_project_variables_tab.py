@@ -7,8 +7,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from areas_fixtures import open_view
 from snapshot_apps import make_app, messages, press_for, settle, type_to_confirm
-from test_project_view import SIZE, Sandbox, open_view
+from test_project_view import SIZE, Sandbox
 from textual.widgets import Input
 
 from labdeck.tui.kit.forms import FormScreen

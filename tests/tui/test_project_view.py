@@ -9,6 +9,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 import httpx
+from areas_fixtures import open_view
 from snapshot_apps import jump_to, make_app, press_for, settle
 from textual.widgets import Input, Static, TextArea
 from tiny_sandbox import GATEWAY
@@ -47,16 +48,6 @@ class Sandbox(TinySandbox):
                 return await super().handle_async_request(request)
 
         return Flaky(self.asgi)
-
-
-async def open_view(pilot: Any, sandbox: Sandbox, tab: str = "wiki",
-                    path: str = GATEWAY) -> ProjectViewScreen:
-    """The view of the project at `path` on `tab`, on the sandbox's clock."""
-    await settle(pilot)
-    screen = ProjectViewScreen(sandbox.project(path), tab=tab, now=lambda: sandbox.store.now())
-    await pilot.app.push_screen(screen)
-    await settle(pilot)
-    return screen
 
 
 def static_text(screen: Any, selector: str) -> str:
@@ -304,19 +295,6 @@ async def test_fork_job_is_polled_to_completion() -> None:
         assert fork.import_status == "finished" and fork.forked_from_id is not None
         await settle(pilot)
         assert [p.path_with_namespace for p in forks.view.table.rows] == ["opensource/api-gateway"]
-
-
-async def test_read_only_hides_the_mutating_actions() -> None:
-    sandbox = Sandbox()
-    app = make_app(transport_factory=sandbox.factory, read_only=True)
-    async with app.run_test(size=SIZE) as pilot:
-        view = await open_view(pilot, sandbox, tab="tags")
-        tags = view.query_one(TagsTab)
-        tags.view.table.focus()
-        await pilot.press("n")
-        await pilot.press("f")
-        await pilot.pause()
-        assert app.screen is view
 
 
 async def test_attachment_upload_inserts_markdown_and_links_ask_first(tmp_path: Any,

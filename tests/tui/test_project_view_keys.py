@@ -3,8 +3,9 @@ Tags tab's search key (`ctrl+f`: `s` is the table's sort)."""
 
 from __future__ import annotations
 
+from areas_fixtures import open_view
 from snapshot_apps import make_app, settle
-from test_project_view import Sandbox, open_view
+from test_project_view import Sandbox
 from textual.widgets import Input
 
 from labdeck.tui.screens.projects.tags import TagsTab

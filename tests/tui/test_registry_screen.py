@@ -88,7 +88,9 @@ async def type_into(pilot: Any, selector: str, value: str) -> None:
 
 
 async def confirm_typed(pilot: Any, expected: str) -> None:
-    assert isinstance(pilot.app.screen, TypeToConfirmScreen)
+    """Answer the type-to-confirm question the key just pressed asks, once it is there (the key router lets
+    the key in once the panel is settled: its layers read, its table drawn)."""
+    await until(pilot, lambda: isinstance(pilot.app.screen, TypeToConfirmScreen), "the confirmation")
     pilot.app.screen.query_one("#confirm-name", Input).value = expected
     await pilot.press("enter")
     await pilot.pause()

@@ -6,9 +6,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from areas_fixtures import add_form, on_variable, open_groups, show_tab
 from gate import GatedSandbox
 from snapshot_apps import make_app, sandbox, settle, until
-from test_groups_screen import SIZE, add_form, on_variable, open_groups, show_tab
+from test_groups_screen import SIZE
 from textual.app import App, ComposeResult
 from textual.widget import Widget
 from textual.widgets import Input
@@ -22,7 +23,10 @@ from labdeck.tui.widgets.resource_view import ResourceView
 from labdeck.tui.writes import CannotVerify, open_write_form
 
 
-async def test_x_after_adding_a_variable_asks_to_delete_the_new_one() -> None:
+async def test_x_after_adding_or_editing_a_variable_asks_to_delete_that_one() -> None:
+    """Issue 32 item 5 (add `MY_VAR`, `x` asked to delete `DEPLOY_TOKEN`), then an edit that moves its row
+    (a new environment scope, the list sorted by scope) and changes its identity (key and scope): the
+    cursor follows it all the same. One app for both (each `x` is cancelled)."""
     _asgi, factory = sandbox()
     app = make_app(transport_factory=factory)
     async with app.run_test(size=SIZE) as pilot:
@@ -40,15 +44,9 @@ async def test_x_after_adding_a_variable_asks_to_delete_the_new_one() -> None:
         await pilot.press("x")
         await until(pilot, lambda: isinstance(app.screen, TypeToConfirmScreen), "the delete confirmation")
         assert app.screen.expected == "MY_VAR"
+        await pilot.press("escape")
+        await until(pilot, lambda: app.screen is screen, "the confirmation closed")
 
-
-async def test_x_after_editing_a_variable_asks_to_delete_the_edited_one() -> None:
-    """The edit moves its row (a new environment scope, the list sorted by scope) and changes its identity
-    (key and scope): the cursor follows it all the same."""
-    _asgi, factory = sandbox()
-    app = make_app(transport_factory=factory)
-    async with app.run_test(size=SIZE) as pilot:
-        screen = await open_groups(pilot)
         table, _index = await on_variable(pilot, screen, "DEPLOY_TOKEN")
         table.sort_by("scope", reverse=False)
         table.move_cursor([v.key for v in table.visible_rows].index("DEPLOY_TOKEN"))

@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 import pytest_asyncio
+from screen_catalogue import SCREENS, app_and_store
 from snapshot_apps import settle
-from test_snapshots_80x24 import SCREENS, app_and_store
 from textual.pilot import Pilot
 from textual.widget import Widget
 from textual.widgets import Footer, Tabs

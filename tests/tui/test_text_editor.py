@@ -11,8 +11,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from areas_fixtures import open_issues
 from snapshot_apps import make_app, messages, sandbox, sandbox_settings, settle
-from test_issues_screen import ALICE, SIZE, open_edit, open_issues, sandbox_issue, select
+from test_issues_screen import ALICE, SIZE, open_edit, sandbox_issue, select
 from textual import events
 from textual._xterm_parser import XTermParser
 from textual.app import App, ComposeResult

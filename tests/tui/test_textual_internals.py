@@ -49,6 +49,13 @@ def test_the_pilot_idle_wait_the_tests_tune_still_reads_its_two_names() -> None:
     assert textual._wait.SLEEP_IDLE == textual._wait.SLEEP_GRANULARITY / 20
 
 
+def test_the_apps_of_the_tests_do_not_animate() -> None:
+    """`tests/conftest.py` sets `textual.constants.TEXTUAL_ANIMATIONS`; a new app takes its level from it."""
+    from textual.app import App
+
+    assert App().animation_level == "none"
+
+
 def test_no_other_module_touches_textual_internals() -> None:
     private = re.compile(r"^\s*(from|import) textual(\.\w+)*\._|from textual\.widgets\._")
     offenders = [str(path.relative_to(SRC)) for path in SRC.rglob("*.py")

@@ -4,9 +4,10 @@ job with a mix of successes and refusals, and the view for non-administrators.""
 
 from __future__ import annotations
 
-from datetime import UTC, date, datetime
 from typing import Any
 
+from areas_fixtures import USERS_CLOCK as CLOCK
+from areas_fixtures import choose, open_users
 from snapshot_apps import jump_to, make_app, messages, sandbox, sandbox_settings, settle, type_to_confirm
 from textual.widgets import Button, Input, OptionList, Tabs
 
@@ -16,21 +17,6 @@ from labdeck.tui.screens.confirm import ConfirmScreen, TypeToConfirmScreen
 from labdeck.tui.screens.users.users import OperationMenu, UsersScreen
 
 SIZE = (140, 40)
-CLOCK = ManualClock()
-SANDBOX_TODAY = datetime.fromtimestamp(CLOCK.time(), UTC).date()
-
-
-def today() -> date:
-    return SANDBOX_TODAY
-
-
-async def open_users(pilot: Any, search: str = "") -> UsersScreen:
-    await settle(pilot)
-    screen = UsersScreen(today=today)
-    screen.search = search
-    await pilot.app.push_screen(screen)
-    await settle(pilot)
-    return screen
 
 
 def names(screen: UsersScreen) -> list[str]:
@@ -45,16 +31,6 @@ def state(asgi: Any, username: str) -> str | None:
 def select_row(screen: UsersScreen, username: str) -> None:
     index = names(screen).index(username)
     screen.table.move_cursor(index)
-
-
-async def choose(pilot: Any, op: str) -> OperationMenu:
-    menu = pilot.app.screen
-    assert isinstance(menu, OperationMenu)
-    options = menu.query_one(OptionList)
-    options.highlighted = options.get_option_index(op)
-    await pilot.press("enter")
-    await pilot.pause()
-    return menu
 
 
 async def test_jump_opens_the_users_view() -> None:
@@ -117,7 +93,7 @@ async def test_single_operation_with_confirmation() -> None:
                     for i in range(options.option_count)}
         assert disabled == {"approve": False, "reject": False, "deactivate": True, "activate": True,
                             "block": True, "unblock": False, "ban": True, "unban": True}
-        await choose(pilot, "approve")
+        await choose(pilot, OperationMenu, "approve")
         assert isinstance(app.screen, ConfirmScreen)
         assert app.screen.focused is not None and app.screen.focused.id == "cancel"
         await pilot.click("#confirm")
@@ -133,12 +109,12 @@ async def test_cancel_changes_nothing_and_ban_needs_the_username_typed() -> None
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_users(pilot, search="alice")
         await pilot.press("m")
-        await choose(pilot, "block")
+        await choose(pilot, OperationMenu, "block")
         await pilot.press("escape")
         await settle(pilot)
         assert state(asgi, "alice") == "active"
         await pilot.press("m")
-        await choose(pilot, "ban")
+        await choose(pilot, OperationMenu, "ban")
         confirm = app.screen
         assert isinstance(confirm, TypeToConfirmScreen)
         assert confirm.query_one("#confirm", Button).disabled
@@ -158,7 +134,7 @@ async def test_refused_operation_shows_the_servers_message() -> None:
         await open_users(pilot, search="pending")
         asgi.state.store.user_by_username("pending.user").state = "deactivated"  # another admin acted
         await pilot.press("m")
-        await choose(pilot, "approve")
+        await choose(pilot, OperationMenu, "approve")
         await pilot.click("#confirm")
         await settle(pilot)
         refusal = "409 The user you are trying to approve is not pending approval"
@@ -201,7 +177,7 @@ async def test_bulk_job_with_successes_and_refusals() -> None:
         menu = app.screen
         assert isinstance(menu, OperationMenu)
         assert "allowed for 1 of 3" in str(menu.query_one(OptionList).get_option("approve").prompt)
-        await choose(pilot, "approve")
+        await choose(pilot, OperationMenu, "approve")
         confirm = app.screen
         assert isinstance(confirm, ConfirmScreen)  # it names who it acts on (issue 24)
         assert "3 users: pending.user, blocked.user, deactivated.user" in confirm.message.plain
@@ -230,7 +206,7 @@ async def test_bulk_reject_asks_for_the_count_to_be_typed() -> None:
         await pilot.press("ctrl+a")
         assert [u.username for u in screen.table.marked_rows] == ["pending.user"]
         await pilot.press("m")
-        await choose(pilot, "reject")
+        await choose(pilot, OperationMenu, "reject")
         confirm = app.screen
         assert isinstance(confirm, TypeToConfirmScreen) and confirm.expected == "1 user"
         assert confirm.message.plain.endswith("\n\n1 user: pending.user")
@@ -262,20 +238,11 @@ async def test_a_403_that_still_happens_is_shown() -> None:
         screen = await open_users(pilot, search="bob")
         assert names(screen) == ["bob"]
         await pilot.press("m")
-        await choose(pilot, "block")
+        await choose(pilot, OperationMenu, "block")
         await pilot.click("#confirm")
         await settle(pilot)
         assert "block bob: refused, 403 403 Forbidden" in messages(app)
         assert state(asgi, "bob") == "active"
-
-
-async def test_read_only_mode_hides_moderation() -> None:
-    app = make_app(read_only=True)
-    async with app.run_test(size=SIZE) as pilot:
-        screen = await open_users(pilot)
-        assert screen.check_action("moderate", ()) is False
-        await pilot.press("m")
-        assert app.screen is screen
 
 
 async def test_revisiting_within_the_ttl_costs_no_request() -> None:

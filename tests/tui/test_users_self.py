@@ -4,8 +4,10 @@ reason and moderates the others; nothing is sent for their own account."""
 
 from __future__ import annotations
 
+from areas_fixtures import USERS_CLOCK as CLOCK
+from areas_fixtures import choose, open_users
 from snapshot_apps import make_app, sandbox, settle, type_to_confirm
-from test_users_screen import CLOCK, SIZE, choose, names, open_users, select_row, state
+from test_users_screen import SIZE, names, select_row, state
 from textual.widgets import OptionList
 
 from labdeck.domain.moderation import SELF_LOCKOUT_REASON, Operation
@@ -47,7 +49,7 @@ async def test_bulk_ban_skips_the_own_row() -> None:
         menu = app.screen
         assert isinstance(menu, OperationMenu)
         assert "allowed for 1 of 2" in str(menu.query_one(OptionList).get_option("ban").prompt)
-        await choose(pilot, "ban")
+        await choose(pilot, OperationMenu, "ban")
         await type_to_confirm(pilot, app.screen, "2 users")
         await pilot.pause()
         job = app.jobs.jobs[-1]
