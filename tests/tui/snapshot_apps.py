@@ -184,9 +184,10 @@ async def settle_for_snapshot(pilot, rounds: int = 1) -> None:  # type: ignore[n
 
 
 async def press_for(pilot, key: str, kind: type[S]) -> S:  # type: ignore[no-untyped-def]
-    """Press `key` and return the screen it opened, which must be a `kind` (a form, a dialog)."""
+    """Press `key` and return the screen it opened, which must be a `kind` (a form, a dialog): waited for,
+    as the key router lets a key in only once the app has settled (a busy machine takes longer)."""
     await pilot.press(key)
-    await pilot.pause()
+    await until(pilot, lambda: isinstance(pilot.app.screen, kind), f"a {kind.__name__} opened by {key!r}")
     screen = pilot.app.screen
     assert isinstance(screen, kind), screen
     return screen

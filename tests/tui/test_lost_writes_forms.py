@@ -18,7 +18,7 @@ import httpx
 import pytest
 from areas_fixtures import add_form, cells, open_groups, open_issues, open_view, show_tab
 from lose_answers import LoseAnswers
-from snapshot_apps import make_app, messages, sandbox, settle
+from snapshot_apps import make_app, messages, press_for, sandbox, settle
 from test_deployments_screen import Sandbox as DeploymentsSandbox
 from test_deployments_screen import fill_rule, open_protected
 from test_groups_screen import SIZE
@@ -125,10 +125,7 @@ async def test_groups_variable_scope_change_whose_retry_answers_404() -> None:
         table = screen.table("variables")
         table.focus()
         table.move_cursor([v.key for v in table.visible_rows].index("MOVING"))
-        await pilot.press("e")
-        await pilot.pause()
-        edit = app.screen
-        assert isinstance(edit, FormScreen)
+        edit = await press_for(pilot, "e", FormScreen)
         edit.query_one("#field-environment_scope", Input).value = "production"
         assert edit.submit() is True
         await until_closed_or_said(pilot, edit)
