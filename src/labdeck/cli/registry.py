@@ -31,8 +31,7 @@ from labdeck.cli.support import (
     UsageError,
     UsageParser,
     add_reading_options,
-    connection_settings,
-    demo_transport,
+    registry_session,
     render_json,
     run_guarded,
 )
@@ -158,18 +157,10 @@ async def compute_plan(service: RegistryService, repo: RegistryRepository, rules
 
 async def _run(args: argparse.Namespace, rules: CleanupRules,
                transport: httpx.AsyncBaseTransport | None) -> str:
-    from labdeck.api.client import ApiClient
-    from labdeck.api.registry import RegistryService
-    from labdeck.api.tag_cache import TagDetailCache
-    settings = connection_settings(args)
-    cache = None if args.no_cache else TagDetailCache.for_instance(settings.base_url)
-    if args.demo and transport is None:
-        transport = demo_transport()
     from labdeck.api.registry_paths import find_repository
 
     repository_id, name = target_of(args)
-    async with ApiClient(settings, transport=transport) as client:
-        service = RegistryService(client, tag_cache=cache, graphql=not args.no_graphql)
+    async with registry_session(args, transport) as (_client, service):
         repo = await find_repository(service, args.target, repository_id=repository_id, name=name)
         plan, now = await compute_plan(service, repo, rules)
     if args.json:

@@ -14,7 +14,7 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING, Any
 
-from labdeck.cli.support import add_reading_options, connection_settings, demo_transport, render_json
+from labdeck.cli.support import add_reading_options, project_ref, registry_session, render_json
 
 if TYPE_CHECKING:
     import httpx
@@ -76,21 +76,11 @@ def listing_text(repos: list[RegistryRepository], sizes: dict[int, Figure | Labd
 
 
 async def run_list(args: argparse.Namespace, transport: httpx.AsyncBaseTransport | None) -> str:
-    from labdeck.api.client import ApiClient
     from labdeck.api.errors import NotFound
-    from labdeck.api.registry import RegistryService
     from labdeck.api.registry_paths import repository_sizes
-    from labdeck.api.tag_cache import TagDetailCache
-    from labdeck.domain.digits import parse_digits
 
-    settings = connection_settings(args)
-    cache = None if args.no_cache else TagDetailCache.for_instance(settings.base_url)
-    if args.demo and transport is None:
-        transport = demo_transport()
-    number = parse_digits(args.project)
-    ref: int | str = args.project if number is None else number
-    async with ApiClient(settings, transport=transport) as client:
-        service = RegistryService(client, tag_cache=cache, graphql=not args.no_graphql)
+    ref = project_ref(args.project)
+    async with registry_session(args, transport) as (_client, service):
         try:
             repos = await service.project_repositories(ref, tags_count=True)
         except NotFound:

@@ -18,7 +18,7 @@ import argparse
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from labdeck.cli.support import add_reading_options, connection_settings, demo_transport, render_json
+from labdeck.cli.support import add_reading_options, project_ref, registry_session, render_json
 
 if TYPE_CHECKING:
     import httpx
@@ -138,18 +138,8 @@ def simulation_text(sim: ProjectSimulation) -> str:
 
 async def run_policy(args: argparse.Namespace, transport: httpx.AsyncBaseTransport | None) -> str:
     from labdeck.api.cleanup_policy import CleanupPolicyService
-    from labdeck.api.client import ApiClient
-    from labdeck.api.registry import RegistryService
-    from labdeck.api.tag_cache import TagDetailCache
-    from labdeck.domain.digits import parse_digits
 
-    settings = connection_settings(args)
-    cache = None if args.no_cache else TagDetailCache.for_instance(settings.base_url)
-    if args.demo and transport is None:
-        transport = demo_transport()
-    number = parse_digits(args.project)
-    ref: int | str = args.project if number is None else number
-    async with ApiClient(settings, transport=transport) as client:
-        registry = RegistryService(client, tag_cache=cache, graphql=not args.no_graphql)
-        sim = await CleanupPolicyService(client, registry).simulate(ref, gitlab_registry=args.gitlab_registry)
+    async with registry_session(args, transport) as (client, registry):
+        sim = await CleanupPolicyService(client, registry).simulate(project_ref(args.project),
+                                                                   gitlab_registry=args.gitlab_registry)
     return render_json(simulation_json(sim)) if args.json else simulation_text(sim)

@@ -5,12 +5,15 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
 from typing import TYPE_CHECKING, Any, NoReturn
 
 if TYPE_CHECKING:
     import httpx
 
+    from labdeck.api.client import ApiClient
+    from labdeck.api.registry import RegistryService
     from labdeck.api.settings import ConnectionSettings
 
 DEMO_URL = "http://sandbox.test"
@@ -54,6 +57,31 @@ def connection_settings(args: argparse.Namespace) -> ConnectionSettings:
 
         return ConnectionSettings(url=DEMO_URL, token=SecretStr(DEMO_TOKEN), name="demo")
     return select_instance(load_config(args.config), args.instance).connection()
+
+
+@asynccontextmanager
+async def registry_session(args: argparse.Namespace, transport: httpx.AsyncBaseTransport | None
+                           ) -> AsyncIterator[tuple[ApiClient, RegistryService]]:
+    """The client and registry service of the `labdeck registry` commands: the chosen instance (or
+    `--demo`), the tag-detail cache unless `--no-cache`, GraphQL unless `--no-graphql`."""
+    from labdeck.api.client import ApiClient
+    from labdeck.api.registry import RegistryService
+    from labdeck.api.tag_cache import TagDetailCache
+
+    settings = connection_settings(args)
+    cache = None if args.no_cache else TagDetailCache.for_instance(settings.base_url)
+    if args.demo and transport is None:
+        transport = demo_transport()
+    async with ApiClient(settings, transport=transport) as client:
+        yield client, RegistryService(client, tag_cache=cache, graphql=not args.no_graphql)
+
+
+def project_ref(text: str) -> int | str:
+    """A project given on the command line: its id when all ASCII digits, else its path."""
+    from labdeck.domain.digits import parse_digits
+
+    number = parse_digits(text)
+    return text if number is None else number
 
 
 def demo_transport() -> httpx.AsyncBaseTransport:
