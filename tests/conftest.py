@@ -20,6 +20,9 @@ tab's underline or a toast takes its final value at once, so a test waits for no
 drawn in between (about a third of the time of a Pilot test on a busy machine). What is drawn at the end is
 the same; labdeck itself, the end-to-end tests' included, animates as configured.
 
+The Pilot tests' apps lay out every frame but draw only when a test looks, and share parsed CSS
+(`pilot_speed.py`); a test about drawing itself is marked `drawn`.
+
 `--shift-clock DAYS` runs every test with the calendar moved (`clock_shift.py`)."""
 
 from __future__ import annotations
@@ -35,10 +38,13 @@ from hypothesis import HealthCheck, settings
 from clock_shift import shift_clock
 from labdeck.domain.redaction import forget_secrets
 from mypy_run import MypyRun, mypy_once, shared_folder
+from pilot_speed import every_frame_drawn, install
 
 textual._wait.SLEEP_GRANULARITY = 0.005
 textual._wait.SLEEP_IDLE = textual._wait.SLEEP_GRANULARITY / 20
 textual.constants.TEXTUAL_ANIMATIONS = "none"
+
+install()
 
 settings.register_profile("labdeck", deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile("labdeck")
@@ -53,6 +59,15 @@ def pytest_configure(config: pytest.Config) -> None:
     days = config.getoption("--shift-clock")
     if days:  # every process of the run, xdist's workers included (they are given the option)
         config.add_cleanup(shift_clock(days))
+
+
+@pytest.fixture(autouse=True)
+def _frames_drawn_if_marked(request: pytest.FixtureRequest) -> Iterator[None]:
+    if request.node.get_closest_marker("drawn") is None:
+        yield
+        return
+    with every_frame_drawn():
+        yield
 
 
 @pytest.fixture(autouse=True)

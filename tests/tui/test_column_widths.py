@@ -4,6 +4,7 @@ the renderers leaving dropped columns out."""
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from rich.console import Console
@@ -194,6 +195,7 @@ def test_plan_properties(table: tuple[list[Want], int]) -> None:
         assert all(widths[i] >= wanted[i].natural or wanted[i].fixed is not None for i in [key, *shown])
 
 
+@pytest.mark.drawn
 async def test_a_value_the_sample_missed_widens_its_column_once_on_screen() -> None:
     from textual.app import App, ComposeResult
 

@@ -256,6 +256,7 @@ async def test_a_text_cell_carrying_a_click_action_is_inert() -> None:
         assert app.is_running and app.return_code is None
 
 
+@pytest.mark.drawn
 async def test_only_visible_rows_are_rendered(monkeypatch: pytest.MonkeyPatch) -> None:
     rendered: list[int] = []
     original = TableLines.row

@@ -59,6 +59,7 @@ class _FullCollections:
             self.count += 1
 
 
+@pytest.mark.drawn
 async def test_a_page_of_new_lines_on_a_large_table_is_followed_by_a_full_collection() -> None:
     seen = _FullCollections()
     gc.callbacks.append(seen)

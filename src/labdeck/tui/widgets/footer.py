@@ -108,10 +108,12 @@ class LabdeckFooter(Footer):
         super().__init__(show_command_palette=False, compact=True)
         self._recomposing = False
         self._again = False
+        self._showing: tuple[object, ...] | None = None  # what the keys on screen say (`_wanted`)
 
     async def recompose(self) -> None:
         """One recompose at a time: two in flight would both remove the old keys, then both mount their
-        own; a request while one runs becomes one more run after it."""
+        own; a request while one runs becomes one more run after it. Textual asks again on every focus
+        move and binding check; when the keys would say the same, the ones on screen stay."""
         if self._recomposing:
             self._again = True
             return
@@ -120,9 +122,26 @@ class LabdeckFooter(Footer):
             self._again = True
             while self._again:
                 self._again = False
+                wanted = self._wanted()
+                if wanted == self._showing:
+                    continue
                 await super().recompose()
+                self._showing = wanted if self.is_attached else None
         finally:
             self._recomposing = False
+
+    def _wanted(self) -> tuple[object, ...]:
+        """What the footer's keys would say now: each key, its label, action, whether it works."""
+        if not self._bindings_ready or not self.is_attached:
+            return ()
+        entries, help_entry = footer_entries(self.screen)
+
+        def said(entry: FooterEntry) -> tuple[object, ...]:
+            binding = entry.binding
+            return (entry.key, self.app.get_key_display(binding), binding.description, binding.action,
+                    entry.enabled, entry.tooltip)
+        return (self.compact, tuple(said(entry) for entry in entries),
+                None if help_entry is None else said(help_entry))
 
     def compose(self) -> ComposeResult:
         if not self._bindings_ready:

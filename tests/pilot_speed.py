@@ -1,0 +1,86 @@
+"""What the Pilot tests skip of Textual's work, and why it changes nothing a test asserts. Installed once by
+`tests/conftest.py`; the private names it reads are checked against the Textual release in
+`tests/tui/test_textual_internals.py`.
+
+- **Frames nobody sees.** A headless app renders every frame (`Compositor.render_update`, up to 60 a
+  second) and its driver throws the picture away: about a third of a Pilot test's time. The tests' apps lay
+  out every frame as before (sizes, regions, clicks, resize events) but draw only when a test looks: a
+  snapshot or `export_screenshot` renders the whole screen itself, and every test ends with one full
+  picture of its last screen (`App.run_test`), so a widget that fails to draw what it holds still fails the
+  test. A test about drawing itself (a table that widens a column once the value is on screen, that
+  formats only the rows drawn) is marked `drawn` and draws every frame as labdeck does.
+- **CSS parsed once a process.** Each app parses every stylesheet again (its own, each widget's
+  `DEFAULT_CSS`, each screen's): the tests' apps share what a parse gave for the same text, location and
+  theme variables. Rules are not changed once parsed (`Stylesheet` keeps them in its own cache the same way).
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Callable, Iterator
+from contextlib import asynccontextmanager, contextmanager
+from typing import Any
+
+from textual.app import App
+from textual.css.stylesheet import Stylesheet
+from textual.pilot import Pilot
+from textual.screen import Screen
+
+_drawn_frames = [False]  # set while a `drawn` test runs
+_original_refresh = Screen._compositor_refresh
+_original_parse_rules = Stylesheet._parse_rules
+_original_run_test = App.run_test
+_parsed: dict[tuple[Any, ...], list[Any]] = {}
+
+
+def _refresh_laid_out_not_drawn(self: Screen[Any]) -> None:
+    """`Screen._compositor_refresh` without the picture of the top screen of a headless app."""
+    app = self.app
+    if app.is_headless and not app.is_inline and self is app.screen and not _drawn_frames[0]:
+        self._compositor._dirty_regions.clear()
+        self._dirty_widgets.clear()
+        app._update_mouse_over(self)
+        return
+    _original_refresh(self)
+
+
+def _parse_rules_shared(self: Stylesheet, css: str, read_from: Any, is_default_rules: bool = False,
+                        tie_breaker: int = 0, scope: str = "") -> list[Any]:
+    key = (css, read_from, is_default_rules, tie_breaker, scope, tuple(sorted(self._variables.items())))
+    rules = _parsed.get(key)
+    if rules is None:
+        rules = _parsed[key] = _original_parse_rules(self, css, read_from, is_default_rules, tie_breaker,
+                                                     scope)
+    return rules
+
+
+def _run_test_ending_drawn(self: App[Any], *args: Any, **kwargs: Any) -> Any:
+    @asynccontextmanager
+    async def running() -> AsyncIterator[Pilot[Any]]:
+        async with _original_run_test(self, *args, **kwargs) as pilot:
+            yield pilot
+            if self.is_running:  # the last screen, drawn whole once: a widget that cannot draw fails here
+                self.screen._compositor.render_update(full=True, screen_stack=self._background_screens)
+    return running()
+
+
+@contextmanager
+def every_frame_drawn() -> Iterator[None]:
+    """Draw every frame of the apps run inside (the `drawn` tests)."""
+    _drawn_frames[0] = True
+    try:
+        yield
+    finally:
+        _drawn_frames[0] = False
+
+
+def install() -> Callable[[], None]:
+    """Install the three changes; returns what undoes them."""
+    Screen._compositor_refresh = _refresh_laid_out_not_drawn  # type: ignore[method-assign]
+    Stylesheet._parse_rules = _parse_rules_shared  # type: ignore[method-assign]
+    App.run_test = _run_test_ending_drawn  # type: ignore[method-assign]
+
+    def undo() -> None:
+        Screen._compositor_refresh = _original_refresh  # type: ignore[method-assign]
+        Stylesheet._parse_rules = _original_parse_rules  # type: ignore[method-assign]
+        App.run_test = _original_run_test  # type: ignore[method-assign]
+    return undo
