@@ -216,3 +216,25 @@ async def test_keys_typed_after_a_confirmed_cleanup_leave_the_rule_field() -> No
         await settle(pilot, rounds=2)
         assert field.value == "pr-.*"
         assert isinstance(panel.focused, ResourceTable)
+
+
+async def test_a_question_a_write_asks_takes_the_keys_at_once() -> None:
+    """GitLab before 15.4: the rule form's write asks "change rules in two steps?" over the form. The keys
+    typed to answer went nowhere until the router gave up on the write (10 s): a write keeps the keys only
+    while its own form is on top. The router's clock stands still here, so only that rule lets them in."""
+    from test_protected_rules_by_version import Sandbox as ProtectedSandbox
+    from test_protected_rules_by_version import open_protected, submit_rule
+
+    from labdeck.tui.screens.deployments.protected_environments import AddRuleDialog
+
+    sandbox_ = ProtectedSandbox("15.0")
+    app = make_app(transport_factory=sandbox_.factory)
+    async with app.run_test(size=SIZE) as pilot:
+        await open_protected(pilot, sandbox_)
+        app.context.keys._clock = lambda: 0.0  # never gives up
+        await submit_rule(pilot, "staging", 60)
+        await until(pilot, lambda: isinstance(app.screen, ConfirmScreen), "the two-step question")
+        burst(app, "escape")
+        await until(pilot, lambda: not isinstance(app.screen, (ConfirmScreen, AddRuleDialog)), "answered")
+        assert any("left as they were" in m for m in messages(app))
+        assert sandbox_.changes() == []

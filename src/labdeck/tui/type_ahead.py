@@ -26,7 +26,9 @@ So the app lets one key in at a time, through one queue (`KeyRouter`, one per ap
      `screens/form_keys.FormKeys`);
   3. nothing declared with `wait_for` is still running: a form sending its own write (`WriteForm`) keeps the
      keys typed meanwhile until it has closed, so they reach the list it was opened from, in order (the
-     form focuses that list when it closes with a result: `writes.open_write_form`).
+     form focuses that list when it closes with a result: `writes.open_write_form`). A question the write
+     asks from over the form (GitLab before 15.4: "change rules in two steps?") takes the keys at once: a
+     write holds them only while its own screen is on top.
 - So the key that opened a field, a form or a dialog is followed by every key typed after it, in order,
   into what it opened, once that is ready; nothing typed after it reaches the screen beneath. The jump
   prompt is one case: its enter opens an area, and the keys after it wait until the area is mounted with
@@ -118,7 +120,7 @@ class KeyRouter:
         self._released: deque[events.Key | events.Paste] = deque()  # let in, not yet at the app's handler
         self._turn: events.Key | events.Paste | None = None  # the last let in, until its effects happened
         self._field: Widget | None = None  # the text field that had the focus when it reached the app
-        self._openings: list[Any] = []
+        self._openings: list[tuple[Any, Screen[Any] | None]] = []
         self._given_up: weakref.WeakSet[Screen[Any]] = weakref.WeakSet()
         self._task: asyncio.Task[None] | None = None
 
@@ -147,11 +149,12 @@ class KeyRouter:
             self._task = asyncio.get_running_loop().create_task(self._run(app))
         return True
 
-    def wait_for(self, opening: Any) -> None:
+    def wait_for(self, opening: Any, screen: Screen[Any] | None = None) -> None:
         """Keep the keys typed from now on until `opening` (a `Worker`, an asyncio task or future) is over:
-        a form that waits for data before its fields exist, a form sending its write."""
-        self._openings = [o for o in self._openings if not _finished(o)]
-        self._openings.append(opening)
+        a form that waits for data before its fields exist, a form sending its write. Given the `screen` it
+        runs for, it holds no key while a screen opened over that one is on top (a question it asks)."""
+        self._openings = [held for held in self._openings if not _finished(held[0])]
+        self._openings.append((opening, screen))
 
     def stop(self) -> None:
         """The app is closing: drop the kept keys."""
@@ -244,12 +247,13 @@ class KeyRouter:
             pass
 
     def _ready(self, app: App[Any]) -> bool:
-        """The screen on top takes keys and nothing declared with `wait_for` still runs."""
-        if self._openings:
-            self._openings = [o for o in self._openings if not _finished(o)]
-            if self._openings:
-                return False
+        """The screen on top takes keys and nothing declared with `wait_for` still runs (under it)."""
         screen = app.screen
+        if self._openings:
+            self._openings = [held for held in self._openings if not _finished(held[0])]
+            stack = app.screen_stack
+            if any(over is None or over is screen or over not in stack for _, over in self._openings):
+                return False  # (a screen opened over `over` takes the keys: a question it asks)
         if screen in self._given_up:
             return True
         if not screen.is_mounted:

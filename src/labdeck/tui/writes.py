@@ -161,8 +161,9 @@ class WriteForm(_FormBase):
             return
         self.sending = True
         # the keys typed while it sends wait: for the list it was opened from once it closes, or for the
-        # form again when it stays with a refusal (the app's key router)
-        context_of(self).keys.wait_for(self.run_worker(self._send(write, verify), group="form-write"))
+        # form again when it stays with a refusal (the app's key router); a question the write asks over
+        # the form takes them at once
+        context_of(self).keys.wait_for(self.run_worker(self._send(write, verify), group="form-write"), self)
 
     async def _send(self, write: Write, verify: Verify | CannotVerify | None) -> None:
         self._set_busy(True)
