@@ -21,12 +21,14 @@ drawn in between (about a third of the time of a Pilot test on a busy machine). 
 the same; labdeck itself, the end-to-end tests' included, animates as configured.
 
 The Pilot tests' apps lay out every frame but draw only when a test looks, and share parsed CSS
-(`pilot_speed.py`); a test about drawing itself is marked `drawn`.
+(`pilot_speed.py`); a test about drawing itself is marked `drawn`. A tiny sandbox on a stopped clock
+starts from a copy of one seeded store (`seeded_stores.py`).
 
 `--shift-clock DAYS` runs every test with the calendar moved (`clock_shift.py`)."""
 
 from __future__ import annotations
 
+import gc
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -38,13 +40,16 @@ from hypothesis import HealthCheck, settings
 from clock_shift import shift_clock
 from labdeck.domain.redaction import forget_secrets
 from mypy_run import MypyRun, mypy_once, shared_folder
-from pilot_speed import every_frame_drawn, install
+from pilot_speed import every_frame_drawn
+from pilot_speed import install as install_pilot_speed
+from seeded_stores import install as install_seeded_stores
 
 textual._wait.SLEEP_GRANULARITY = 0.005
 textual._wait.SLEEP_IDLE = textual._wait.SLEEP_GRANULARITY / 20
 textual.constants.TEXTUAL_ANIMATIONS = "none"
 
-install()
+install_pilot_speed()
+install_seeded_stores()
 
 settings.register_profile("labdeck", deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile("labdeck")
@@ -94,3 +99,9 @@ def _private_cache_dir(tmp_path_factory: pytest.TempPathFactory, monkeypatch: py
 def mypy_run(tmp_path_factory: pytest.TempPathFactory) -> MypyRun:
     """The suite's one mypy run over the project and `tests/mypy_snippets/` (`mypy_run.py`)."""
     return mypy_once(shared_folder(tmp_path_factory.getbasetemp()))
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    gc.collect()
+    gc.freeze()
+
