@@ -236,12 +236,14 @@ class GroupsScreen(GroupActions, PaneTabs, LabdeckScreen):
             return super().footer_order()  # the pane's own (`FOOTER_ORDER`)
         return tab_list.EVERY_TAB_FOOTER
 
-    def on_tabbed_content_tab_activated(self, event: TabbedContent.TabActivated) -> None:
+    async def on_tabbed_content_tab_activated(self, event: TabbedContent.TabActivated) -> None:
         event.stop()
         self.refresh_bindings()
         tab = (event.pane.id or "").removeprefix("tab-")
-        self.load_pane(tab)  # (made, or shown this group)
+        mounting = self.load_pane(tab)  # (made, or shown this group)
         if not isinstance(self.focused, GroupTree):  # a list had the focus: the new tab's list takes it
+            if mounting is not None:
+                await mounting  # a pane made now has its list once mounted (5 refreshes: not always)
             self.call_after_refresh(self._focus_list, tab)
 
     def _focus_list(self, tab: str, tries: int = 5) -> None:

@@ -7,6 +7,7 @@ the whole list (`a` add, `i` inherited, `X` relations export) runs in the pane, 
 from __future__ import annotations
 
 from textual import events
+from textual.widget import AwaitMount
 from textual.widgets import TabPane
 
 from labdeck.tui.kit.owner import group_owner
@@ -25,18 +26,20 @@ class PaneTabs(GroupsHost):
         holder = self.query_one(f"#tab-{tab or self.active_tab}", TabPane)
         return next((node for node in holder.children if isinstance(node, OwnerPane)), None)
 
-    def load_pane(self, tab: str, refresh: bool = False) -> None:
-        """Show `tab`'s pane for the selected group: made the first time, else shown this group (a group
-        it already shows: nothing, or with `refresh` its `reload`)."""
+    def load_pane(self, tab: str, refresh: bool = False) -> AwaitMount | None:
+        """Show `tab`'s pane for the selected group: made the first time (the mount returned, to await
+        before its list can take the focus), else shown this group (a group it already shows: nothing, or
+        with `refresh` its `reload`)."""
         if self.group is None:
-            return
+            return None
         owner, pane = group_owner(self.group), self.pane(tab)
         if pane is None:
-            self.query_one(f"#tab-{tab}", TabPane).mount(TAB_BY_KEY[tab].pane(self, owner))
-        elif pane.owner != owner:
+            return self.query_one(f"#tab-{tab}", TabPane).mount(TAB_BY_KEY[tab].pane(self, owner))
+        if pane.owner != owner:
             pane.show_owner(owner)
         elif refresh:
             pane.reload()
+        return None
 
     def on_key(self, event: events.Key) -> None:
         """A key of the pane in front, with the tree focused (see the module docstring)."""
