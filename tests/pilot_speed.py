@@ -16,7 +16,7 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Callable, Iterator
+from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager, contextmanager
 from typing import Any
 
@@ -73,14 +73,8 @@ def every_frame_drawn() -> Iterator[None]:
         _drawn_frames[0] = False
 
 
-def install() -> Callable[[], None]:
-    """Install the three changes; returns what undoes them."""
+def install() -> None:
+    """Install the three changes, for the whole test process."""
     Screen._compositor_refresh = _refresh_laid_out_not_drawn  # type: ignore[method-assign]
     Stylesheet._parse_rules = _parse_rules_shared  # type: ignore[method-assign]
     App.run_test = _run_test_ending_drawn  # type: ignore[method-assign]
-
-    def undo() -> None:
-        Screen._compositor_refresh = _original_refresh  # type: ignore[method-assign]
-        Stylesheet._parse_rules = _original_parse_rules  # type: ignore[method-assign]
-        App.run_test = _original_run_test  # type: ignore[method-assign]
-    return undo

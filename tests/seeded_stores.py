@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import io
 import pickle
-from collections.abc import Callable
 from typing import Any
 
 import labdeck.sandbox.app as sandbox_app
@@ -61,10 +60,6 @@ def build_store_shared(options: SandboxOptions, clock: Any = None) -> Any:
     return _Unpickler(io.BytesIO(seeded), clock).load()
 
 
-def install() -> Callable[[], None]:
-    """Install the shared seed; returns what undoes it."""
+def install() -> None:
+    """Install the shared seed, for the whole test process."""
     sandbox_app.build_store = build_store_shared  # type: ignore[assignment]
-
-    def undo() -> None:
-        sandbox_app.build_store = _original
-    return undo

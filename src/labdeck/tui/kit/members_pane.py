@@ -36,7 +36,7 @@ from labdeck.tui.kit.members import member_tab
 from labdeck.tui.kit.owner import Owner
 from labdeck.tui.kit.panes import OwnerPane
 from labdeck.tui.textual_internals import notify_content
-from labdeck.tui.widgets.footer import LIST_KEYS
+from labdeck.tui.widgets.footer import LIST_KEYS, TAB_KEYS
 from labdeck.tui.widgets.resource_view import ResourceView
 from labdeck.tui.workers import is_live
 from labdeck.tui.writes import open_write_form
@@ -57,8 +57,7 @@ class MembersPane(OwnerPane, Widget):
                feature=BILLABLE_MEMBERS, footer=True),
         Action("O", "toggle_override", "Override", id="members.override",
                mutating=True, row=True, feature=MEMBER_OVERRIDE, footer=True),
-        Shown("next_tab"),
-        Shown("previous_tab"),
+        *shown(TAB_KEYS),
         Shown("toggle_tree"),
         Shown("fork"),
         *shown(LIST_KEYS),

@@ -40,7 +40,7 @@ from labdeck.tui.kit.variables import (
     variables_hold,
 )
 from labdeck.tui.textual_internals import notify_content
-from labdeck.tui.widgets.footer import LIST_KEYS
+from labdeck.tui.widgets.footer import LIST_KEYS, TAB_KEYS
 from labdeck.tui.widgets.resource_table import ResourceTable
 from labdeck.tui.widgets.resource_view import ResourceView
 from labdeck.tui.workers import is_live
@@ -56,8 +56,7 @@ class VariablesPane(OwnerPane, Widget):
         Action("x", "delete_variable", "Delete", id="variables.delete", mutating=True, row=True, footer=True),
         Action("m", "reveal", "Reveal value", id="variables.reveal", row=True, footer=True),
         Action("y", "copy_value", "Copy value", id="variables.copy_value", row=True, footer=True),
-        Shown("next_tab"),
-        Shown("previous_tab"),
+        *shown(TAB_KEYS),
         Shown("fork"),
         *shown(LIST_KEYS),
     )

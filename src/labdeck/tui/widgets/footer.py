@@ -108,7 +108,8 @@ class LabdeckFooter(Footer):
         super().__init__(show_command_palette=False, compact=True)
         self._recomposing = False
         self._again = False
-        self._showing: tuple[object, ...] | None = None  # what the keys on screen say (`_wanted`)
+        self._showing: tuple[object, ...] | None = None  # what the keys on screen say (`_said`)
+        self._planned: tuple[list[FooterEntry], FooterEntry | None] | None = None  # for the next compose
 
     async def recompose(self) -> None:
         """One recompose at a time: two in flight would both remove the old keys, then both mount their
@@ -122,19 +123,28 @@ class LabdeckFooter(Footer):
             self._again = True
             while self._again:
                 self._again = False
-                wanted = self._wanted()
-                if wanted == self._showing:
+                planned = self._plan()
+                said = self._said(planned)
+                if said == self._showing:
                     continue
+                self._planned = planned
                 await super().recompose()
-                self._showing = wanted if self.is_attached else None
+                self._planned = None  # (not composed when detached meanwhile: never used later)
+                self._showing = said if self.is_attached else None
         finally:
             self._recomposing = False
 
-    def _wanted(self) -> tuple[object, ...]:
-        """What the footer's keys would say now: each key, its label, action, whether it works."""
+    def _plan(self) -> tuple[list[FooterEntry], FooterEntry | None] | None:
+        """The keys to show now (`footer_entries`), None before the bindings are known."""
         if not self._bindings_ready or not self.is_attached:
+            return None
+        return footer_entries(self.screen)
+
+    def _said(self, planned: tuple[list[FooterEntry], FooterEntry | None] | None) -> tuple[object, ...]:
+        """What `planned` keys say on screen: each key, its label, action, whether it works."""
+        if planned is None:
             return ()
-        entries, help_entry = footer_entries(self.screen)
+        entries, help_entry = planned
 
         def said(entry: FooterEntry) -> tuple[object, ...]:
             binding = entry.binding
@@ -144,9 +154,12 @@ class LabdeckFooter(Footer):
                 None if help_entry is None else said(help_entry))
 
     def compose(self) -> ComposeResult:
-        if not self._bindings_ready:
-            return
-        entries, help_entry = footer_entries(self.screen)
+        planned, self._planned = self._planned, None  # what `recompose` just worked out, if it did
+        if planned is None:
+            if not self._bindings_ready:
+                return
+            planned = footer_entries(self.screen)
+        entries, help_entry = planned
         # scrolls; the help key beside it stays on screen. A class, not an id: a recompose asked from the
         # screen's idle callbacks can mount the new row while the old one's removal is still pending
         with HorizontalScroll(classes="footer-keys"):
@@ -179,3 +192,5 @@ class LabdeckFooter(Footer):
 
 # The keys every list offers after its own (filter, detail, sort, browser): the tail of a list pane.
 LIST_KEYS = ("open_filter", "toggle_detail", "cycle_sort", "open_in_browser", "watch")
+# The keys that walk a tabbed view's tabs, offered by each of its tabs.
+TAB_KEYS = ("next_tab", "previous_tab")

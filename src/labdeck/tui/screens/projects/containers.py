@@ -32,7 +32,7 @@ from labdeck.tui.kit.tabs import TabSpec
 from labdeck.tui.screens.registry.registry import RegistryTagsScreen, ask_delete_repository
 from labdeck.tui.screens.registry.repositories import repository_columns, repository_detail
 from labdeck.tui.screens.registry.size_column import SizeReader, Sizes, known_sizes
-from labdeck.tui.widgets.footer import LIST_KEYS
+from labdeck.tui.widgets.footer import LIST_KEYS, TAB_KEYS
 from labdeck.tui.widgets.resource_table import ResourceTable
 from labdeck.tui.workers import is_live
 
@@ -47,8 +47,7 @@ class ContainerRegistryTab(ListPane):
         Action("c", "cleanup", "Cleanup", id="project_registry.cleanup", row=True, footer=True),
         Action("x", "delete_repository", "Delete repository", id="project_registry.delete_repository",
                mutating=True, row=True, footer=True),
-        Shown("next_tab"),
-        Shown("previous_tab"),
+        *shown(TAB_KEYS),
         *shown(LIST_KEYS),
     )
     DEFAULT_CSS = """

@@ -41,7 +41,7 @@ from labdeck.tui.screens.deployments.deployments import (
 )
 from labdeck.tui.screens.deployments.dialogs import DeploymentDetailScreen, deployment_detail
 from labdeck.tui.widgets.detail_fields import append_fields
-from labdeck.tui.widgets.footer import LIST_KEYS
+from labdeck.tui.widgets.footer import LIST_KEYS, TAB_KEYS
 from labdeck.tui.widgets.resource_table import ResourceTable
 from labdeck.tui.widgets.resource_view import ResourceView
 from labdeck.tui.widgets.table_model import Column
@@ -97,8 +97,7 @@ class ProjectDeploymentsTab(LoadedPane[DeploymentsRead]):
         Action("p", "protected", "Protected envs", id="project_deployments.protected",
                feature=PROTECTED_ENVIRONMENTS, footer=True),
         Action("D", "open_in_deployments", "In :deployments", id="project_deployments.open", footer=True),
-        Shown("next_tab"),
-        Shown("previous_tab"),
+        *shown(TAB_KEYS),
         *shown(LIST_KEYS),
     )
     DEFAULT_CSS = """

@@ -18,12 +18,13 @@ from labdeck.api import bindings
 from labdeck.api.errors import Forbidden, LabdeckError, NotFound
 from labdeck.api.models.project_resources import ErrorTrackingSettings
 from labdeck.api.models.projects import Project
-from labdeck.tui.kit.actions import Action, Shown
+from labdeck.tui.kit.actions import Action, Shown, shown
 from labdeck.tui.kit.owner import project_owner
 from labdeck.tui.kit.panes import LoadedPane
 from labdeck.tui.screens.confirm import ConfirmScreen
 from labdeck.tui.screens.projects.dialogs import error_text
 from labdeck.tui.widgets.detail_fields import append_fields
+from labdeck.tui.widgets.footer import TAB_KEYS
 
 if TYPE_CHECKING:
     from labdeck.api.services import Services
@@ -53,8 +54,7 @@ class ErrorTrackingTab(LoadedPane[ErrorTrackingSettings | None]):
     ACTIONS = (
         Action("t", "toggle", "Enable/disable", id="project_error_tracking.toggle",
                mutating=True, footer=True),
-        Shown("next_tab"),
-        Shown("previous_tab"),
+        *shown(TAB_KEYS),
         Shown("fork"),
     )
     DEFAULT_CSS = "ErrorTrackingTab { height: 1fr; padding: 1 2; }"

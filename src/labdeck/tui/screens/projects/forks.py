@@ -26,7 +26,7 @@ from labdeck.tui.kit.panes import ListPane
 from labdeck.tui.kit.tabs import TabSpec
 from labdeck.tui.screens.confirm import ConfirmScreen
 from labdeck.tui.screens.projects.dialogs import ForkDialog, ForkRequest, PathPrompt
-from labdeck.tui.widgets.footer import LIST_KEYS
+from labdeck.tui.widgets.footer import LIST_KEYS, TAB_KEYS
 from labdeck.tui.widgets.table_model import Column
 from labdeck.tui.workers import is_live
 
@@ -103,8 +103,7 @@ class ForksTab(ListPane):
         Action("x", "unlink", "Remove fork relationship", id="project_forks.unlink",
                mutating=True, footer=True),
         Shown("select"),
-        Shown("next_tab"),
-        Shown("previous_tab"),
+        *shown(TAB_KEYS),
         *shown(LIST_KEYS),
     )
 

@@ -41,7 +41,7 @@ from labdeck.tui.screens.issues.extras import read_extras
 from labdeck.tui.screens.issues.filter_names import check_names, compiled, filter_input
 from labdeck.tui.screens.issues.issues import SERVER_ORDERS
 from labdeck.tui.screens.issues.render import COLUMNS, Extras, issue_detail
-from labdeck.tui.widgets.footer import LIST_KEYS
+from labdeck.tui.widgets.footer import LIST_KEYS, TAB_KEYS
 from labdeck.tui.widgets.labelled import LabelledField
 from labdeck.tui.widgets.resource_table import ResourceTable
 from labdeck.tui.widgets.resource_view import ResourceView
@@ -71,8 +71,7 @@ class ProjectIssuesTab(IssueActions, OwnerPane, Widget):
         Action("ctrl+f", "filter", "Filter", id="project_issues.filter", footer=True),  # `f` forks, `s` sorts
         Shown("links"),
         Shown("promote"),
-        Shown("next_tab"),
-        Shown("previous_tab"),
+        *shown(TAB_KEYS),
         *shown(LIST_KEYS),
     )
     DEFAULT_CSS = """

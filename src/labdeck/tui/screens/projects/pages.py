@@ -25,7 +25,7 @@ from labdeck.tui.kit.panes import ListPane
 from labdeck.tui.kit.tabs import TabSpec
 from labdeck.tui.screens.confirm import ConfirmScreen
 from labdeck.tui.screens.projects.dialogs import DomainDialog, DomainRequest
-from labdeck.tui.widgets.footer import LIST_KEYS
+from labdeck.tui.widgets.footer import LIST_KEYS, TAB_KEYS
 from labdeck.tui.widgets.table_model import Column
 from labdeck.tui.workers import is_live
 from labdeck.tui.writes import open_write_form
@@ -101,8 +101,7 @@ class PagesTab(ListPane):
                mutating=True, row=True, footer=True),
         Action("delete", "delete_domain", "Delete domain", id="project_pages.delete",
                mutating=True, row=True, footer=True),
-        Shown("next_tab"),
-        Shown("previous_tab"),
+        *shown(TAB_KEYS),
         Shown("fork"),
         *shown(LIST_KEYS),
     )

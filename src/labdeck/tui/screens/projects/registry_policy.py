@@ -32,7 +32,7 @@ from labdeck.tui.kit.actions import shown as shown_keys
 from labdeck.tui.kit.owner import project_owner
 from labdeck.tui.kit.panes import LoadedPane
 from labdeck.tui.screens.registry.policy import CleanupPolicyScreen, summary_text
-from labdeck.tui.widgets.footer import LIST_KEYS
+from labdeck.tui.widgets.footer import LIST_KEYS, TAB_KEYS
 from labdeck.tui.widgets.resource_table import ResourceTable
 from labdeck.tui.widgets.resource_view import ResourceView
 from labdeck.tui.widgets.table_model import Column
@@ -132,8 +132,7 @@ class RegistryPolicyTab(LoadedPane[ProjectSimulation]):
         Action("p", "open_policy", "Full preview", id="project_registry_policy.open", footer=True),
         Action("e", "edit_policy", "Edit policy", id="project_registry_policy.edit",
                mutating=True, footer=True),
-        Shown("next_tab"),
-        Shown("previous_tab"),
+        *shown_keys(TAB_KEYS),
         Shown("fork"),
         *shown_keys(LIST_KEYS),
     )

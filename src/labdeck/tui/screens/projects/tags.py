@@ -26,7 +26,7 @@ from labdeck.tui.kit.tabs import TabSpec
 from labdeck.tui.screens.confirm import ConfirmScreen
 from labdeck.tui.screens.projects.dialogs import NewTag, TagCreateDialog
 from labdeck.tui.widgets.detail_fields import append_fields
-from labdeck.tui.widgets.footer import LIST_KEYS
+from labdeck.tui.widgets.footer import LIST_KEYS, TAB_KEYS
 from labdeck.tui.widgets.labelled import LabelledField
 from labdeck.tui.widgets.table_model import Column
 from labdeck.tui.workers import is_live
@@ -83,8 +83,7 @@ class TagsTab(ListPane):
         Action("delete", "delete_tag", "Delete tag", id="project_tags.delete",
                mutating=True, row=True, footer=True),
         Action("ctrl+f", "search", "Search", id="project_tags.search", footer=True),  # `s`: the table's sort
-        Shown("next_tab"),
-        Shown("previous_tab"),
+        *shown(TAB_KEYS),
         Shown("fork"),
         *shown(LIST_KEYS),
     )

@@ -23,7 +23,7 @@ from labdeck.api import bindings
 from labdeck.api.errors import LabdeckError
 from labdeck.api.models.project_resources import WIKI_FORMATS, WikiPage
 from labdeck.api.models.projects import Project
-from labdeck.tui.kit.actions import Action, Shown
+from labdeck.tui.kit.actions import Action, Shown, shown
 from labdeck.tui.kit.owner import project_owner
 from labdeck.tui.kit.panes import ListPane
 from labdeck.tui.kit.tabs import TabSpec, detail_text
@@ -31,6 +31,7 @@ from labdeck.tui.links import open_link
 from labdeck.tui.screens.base import LabdeckScreen
 from labdeck.tui.screens.confirm import ConfirmScreen, DraftGuard
 from labdeck.tui.screens.projects.dialogs import PathPrompt, error_text
+from labdeck.tui.widgets.footer import TAB_KEYS
 from labdeck.tui.widgets.table_model import Column
 from labdeck.tui.writes import attempt_write
 
@@ -59,8 +60,7 @@ class WikiTab(ListPane):
         Action("n", "new_page", "New page", id="project_wiki.new", mutating=True, footer=True),
         Action("delete", "delete_page", "Delete page", id="project_wiki.delete",
                mutating=True, row=True, footer=True),
-        Shown("next_tab"),
-        Shown("previous_tab"),
+        *shown(TAB_KEYS),
         Shown("fork"),
         Shown("open_filter"),
     )
