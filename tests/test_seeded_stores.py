@@ -1,15 +1,19 @@
 """The tests' shared seed (`tests/seeded_stores.py`): a copy is the store a fresh seed makes, on the
-caller's own clock, and changing one copy changes no other."""
+caller's own clock, and changing one copy changes no other; its areas are read back when first asked for,
+which is sound because no area shares a mutable object with another part of the store."""
 
 from __future__ import annotations
 
+import io
 import itertools
+import pickle
+from datetime import date, timedelta, tzinfo
 from typing import Any
 
 from labdeck.sandbox.clock import ManualClock
 from labdeck.sandbox.options import SandboxOptions
 from labdeck.sandbox.seed import build_store
-from seeded_stores import build_store_shared
+from seeded_stores import AreasReadOnUse, build_store_shared
 
 OPTIONS = SandboxOptions(scale="tiny", seed=7)
 
@@ -54,3 +58,42 @@ def test_a_running_clock_seeds_afresh() -> None:
 
     clock = Running()
     assert build_store_shared(OPTIONS, clock).clock is clock
+
+
+def mutable_objects(value: Any) -> dict[int, Any]:
+    """The mutable objects `value` holds, by id (whatever pickle walks that is not a value, a class or a
+    function; kept alive, so that no id is used twice)."""
+    seen: dict[int, Any] = {}
+    values = (str, bytes, int, float, bool, tuple, frozenset, date, timedelta, tzinfo, type, type(None),
+              type(len), type(mutable_objects))
+
+    class Walk(pickle.Pickler):
+        def persistent_id(self, obj: Any) -> None:
+            if not isinstance(obj, values):
+                seen[id(obj)] = obj
+            return None
+
+    Walk(io.BytesIO(), protocol=pickle.HIGHEST_PROTOCOL).dump(value)
+    return seen
+
+
+def test_no_area_shares_a_mutable_object_with_another_part_of_the_store() -> None:
+    store = build_store(OPTIONS, ManualClock())
+    parts = {name: mutable_objects(area) for name, area in store.areas.items()}
+    parts["<store>"] = mutable_objects({key: value for key, value in vars(store).items() if key != "areas"})
+    for name, held in parts.items():
+        for other, held_too in parts.items():
+            # the one object a copy puts back rather than reads back: the caller's clock
+            shared = held.keys() & held_too.keys() - {id(store.clock)}
+            assert name >= other or not shared, (name, other, [held[key] for key in shared][:3])
+
+
+def test_an_area_is_read_back_when_first_asked_for() -> None:
+    build_store_shared(OPTIONS, ManualClock())
+    copy = build_store_shared(OPTIONS, ManualClock())
+    areas = copy.areas
+    assert isinstance(areas, AreasReadOnUse) and "registry" in areas.unread() and "registry" in areas
+    registry = areas["registry"]
+    assert "registry" not in areas.unread() and areas.get("registry") is registry
+    assert len(areas) == len(build_store(OPTIONS, ManualClock()).areas)
+    assert dict(areas.items()) and not areas.unread()

@@ -211,7 +211,10 @@ async def jump_to(pilot, name: str) -> None:  # type: ignore[no-untyped-def]
     """`:name` + enter, filling the prompt at once (typing key by key costs ~90 ms a key)."""
     from textual.widgets import Input
 
+    from labdeck.tui.screens.shell.jump import JumpScreen
+
     await pilot.press("colon")
+    await until(pilot, lambda: isinstance(pilot.app.screen, JumpScreen), "the jump prompt opening")
     pilot.app.screen.query_one(Input).value = name
     await pilot.press("enter")
     await pilot.app.workers.wait_for_complete()

@@ -105,13 +105,13 @@ class LabdeckApp(AppBase):
         self._theme_ready = False
         self.labdeck_themes: list[str] = []
         self.navigator = Navigator(self)
+        self._load_themes()
 
     # -- start ----------------------------------------------------------------------------------------
     def get_default_screen(self) -> Screen[Any]:
         return home_screen()
 
     def on_mount(self) -> None:
-        self._load_themes()
         self._apply_keymap()
         if self._initial_settings is None:
             from labdeck.tui.screens.shell.first_run import FirstRunScreen
