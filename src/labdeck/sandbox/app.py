@@ -129,8 +129,9 @@ def api_routes(options: SandboxOptions) -> list[BaseRoute]:
     routes = [route for area in load_areas() for route in area.routes]
     served = [route for route in routes
               if not isinstance(route, Route) or route_available(route.path, options, route.methods or ())]
+    mounted = {id(route) for route in served}  # by identity: Starlette compares routes field by field
     return [_tagged(route) for route in virtual_routes(options)] + [_tagged(route) for route in served] + [
-        Unmounted(route) for route in routes if isinstance(route, Route) and route not in served]
+        Unmounted(route) for route in routes if isinstance(route, Route) and id(route) not in mounted]
 
 
 async def _not_found(request: Request, exc: Exception) -> Response:

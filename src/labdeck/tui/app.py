@@ -10,7 +10,7 @@ import dataclasses
 import threading
 import time
 from collections.abc import Awaitable, Callable
-from pathlib import Path
+from pathlib import Path, PurePath
 from typing import Any, cast
 
 from textual import events, work
@@ -51,12 +51,20 @@ install_field_key_fix()  # a backspace and a letter read together: both typed, i
 install_handling_count()  # the key router sees which nodes are still handling a key's effects
 
 TYPED_IN_FIELDS = frozenset({"quit", "jump", "help", "refresh"})  # their keys are letters
+_TUI = Path(__file__).parent
+
+
+def stylesheets() -> list[str | PurePath]:
+    """Every stylesheet of the console: `app.tcss`, then each screen's `.tcss` (the one its `CSS_PATH` names,
+    beside it). The app reads them all as it starts, so a screen opened later finds its rules there already:
+    Textual restyles every node of the app when a screen brings a stylesheet it has not read yet."""
+    return [_TUI / "app.tcss", *sorted(path for path in _TUI.rglob("*.tcss") if path != _TUI / "app.tcss")]
 
 
 class LabdeckApp(AppBase):
     """The labdeck console. `settings=None` opens the first-run screen to add an instance."""
 
-    CSS_PATH = "app.tcss"
+    CSS_PATH = stylesheets()
     TITLE = "labdeck"
     DEFAULT_MODE = HOME
     MODES = {HOME: home_screen}  # each open area adds its own mode (see `navigation`)

@@ -42,6 +42,13 @@ from labdeck.tui.workers import error_node, is_gone, is_shown, show_load_failure
 NOT_CONNECTED = "No instance is connected: connect one to read this"
 
 
+def size_classes(breakpoints: list[tuple[int, str]], width: int) -> dict[str, bool]:
+    """The breakpoint classes of a screen `width` columns wide, as Textual's `Screen._on_resize` sets them:
+    the class of the widest breakpoint the width reaches, the others off."""
+    chosen = next((name for minimum, name in sorted(breakpoints, reverse=True) if width >= minimum), None)
+    return {name: name == chosen for _, name in breakpoints}
+
+
 class AppBase(HasContext, App[None]):
     """`LabdeckApp`'s base (see the module docstring)."""
 
@@ -142,6 +149,16 @@ class AppBase(HasContext, App[None]):
         if mode is None:
             mode = caller_mode(self)
         return super().push_screen(screen, callback, wait_for_dismiss, mode=mode)  # type: ignore[call-overload]
+
+    def get_screen(self, *args: Any, **kwargs: Any) -> Any:
+        """Textual's `get_screen` (every screen pushed or opened by a mode passes here): a screen not yet
+        running starts with the size classes Textual's first `Resize` gives it (`-compact`/`-roomy`), so it
+        is styled once, as it mounts, not a second time when that first resize changes its classes."""
+        found = super().get_screen(*args, **kwargs)
+        if not found.is_running:
+            classes = size_classes(self.HORIZONTAL_BREAKPOINTS or [], self.size.width)
+            found.update_classes(classes, update=False)
+        return found
 
     # -- header ---------------------------------------------------------------------------------------
     def format_title(self, title: str, sub_title: str) -> Content:
