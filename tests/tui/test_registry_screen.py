@@ -177,9 +177,11 @@ async def test_cleanup_panel_from_rules_to_finished_job() -> None:
         assert any("Nothing to delete" in n.message for n in app._notifications)
         # within the hour a bulk request would be refused: the next cleanup goes one request per tag
         await type_into(pilot, "#cleanup-older-than", "")
-        await pilot.pause(TABLE_DELAY + 0.1)
+        await until(pilot, lambda: any(row.name == "pr-2" and row.deleted for row in panel.table.rows),
+                    "the plan without older_than")
         panel.table.focus()
         await pilot.press("a")
+        await until(pilot, lambda: isinstance(app.screen, TypeToConfirmScreen), "the confirmation")
         assert "one request per tag" in str(app.screen.query_one(".confirm-message", Static).render())
         await confirm_typed(pilot, f"{GATEWAY}/known")
         job = app.jobs.jobs[-1]

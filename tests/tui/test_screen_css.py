@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 from snapshot_apps import make_app, settle
+from textual import events
 from textual.screen import Screen
 
 import labdeck.tui.screens as screens
@@ -106,3 +107,27 @@ async def test_a_screen_starts_with_the_size_class_its_first_resize_gives(size: 
         assert set(screen.classes) == {named}  # before it mounts: it is styled with it
         await settle(pilot)
         assert app.screen is screen and set(screen.classes) == {named}  # what Textual's resize left
+
+
+async def test_a_screen_is_restyled_when_it_comes_back_not_when_it_first_opens(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """`textual_internals.install_styled_once`: styled as its widgets mount, then left alone on its first
+    resume; a screen that comes back (its area opened again: a mode switched back to) is restyled as
+    Textual does."""
+    restyled: list[object] = []
+    update_styles = LabdeckApp.update_styles
+
+    def spy(self: LabdeckApp, node: object, animate: bool = True) -> None:
+        restyled.append(node)
+        update_styles(self, node, animate)
+
+    monkeypatch.setattr(LabdeckApp, "update_styles", spy)
+    app = make_app()
+    async with app.run_test(size=(120, 30)) as pilot:
+        await settle(pilot)
+        first: Screen[None] = Screen()
+        await app.push_screen(first)
+        await settle(pilot)
+        assert first not in restyled
+        first.post_message(events.ScreenResume())  # what `switch_mode` sends a mode's screen coming back
+        await settle(pilot)
+        assert app.screen is first and first in restyled

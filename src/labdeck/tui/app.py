@@ -40,6 +40,7 @@ from labdeck.tui.textual_internals import (
     install_field_key_fix,
     install_handling_count,
     install_paste_fix,
+    install_styled_once,
 )
 from labdeck.tui.themes import DEFAULT_THEME, discover_themes, package_theme_dir, user_theme_dir
 from labdeck.tui.type_ahead import PromptKeys
@@ -49,6 +50,7 @@ install_dismiss_guard()  # a screen dismisses only itself, once (fast keys reach
 install_paste_fix()  # a paste with an ESC in it arrives whole and in order, controls made visible
 install_field_key_fix()  # a backspace and a letter read together: both typed, in order
 install_handling_count()  # the key router sees which nodes are still handling a key's effects
+install_styled_once()  # a screen opened is styled once, as it mounts (every stylesheet read at start)
 
 TYPED_IN_FIELDS = frozenset({"quit", "jump", "help", "refresh"})  # their keys are letters
 _TUI = Path(__file__).parent

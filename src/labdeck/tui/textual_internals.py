@@ -48,6 +48,12 @@ not the version below, or when one of these names has gone):
   `Prompt`) are not work: a key's effects on what has focus and what is open do not wait for a repaint
   (waiting for them cost a frame per key typed into a filter). `priority_keys(app)` (`Screen._binding_chain`,
   `BindingsMap.key_to_bindings`): the keys the app runs before the focused widget sees them.
+- `install_styled_once()` (`Screen._on_screen_resume` wrapped): a screen pushed or opened for the first time
+  is styled as its widgets mount; Textual then restyles every node of it again on its first `ScreenResume`
+  (what a screen coming back needs, in case styles changed while it was hidden). The first resume of a
+  screen skips that second pass: the app has read every stylesheet as it started (`app.stylesheets`) and
+  the screen had its size class before it mounted (`AppBase.get_screen`), so nothing it was styled with
+  has changed. Later resumes restyle as before.
 - `notify_content(node, content)`: a notification of a `Content` (server text in it never read as markup);
   Textual's toast renders it as it is (`Content.from_markup` returns a `Content` unchanged), though
   `notify`'s hint says `str`.
@@ -205,6 +211,23 @@ def install_dismiss_guard() -> None:
     """Put the guard on `Screen.dismiss` (idempotent)."""
     if Screen.dismiss is not _guarded_dismiss:
         Screen.dismiss = _guarded_dismiss  # type: ignore[method-assign]
+
+
+_original_resume = Screen._on_screen_resume
+_RESUMED = "_labdeck_resumed"  # set on a screen at its first resume
+
+
+def _resume_styled_once(self: Screen[Any], event: events.ScreenResume) -> None:
+    if not self.__dict__.get(_RESUMED):
+        setattr(self, _RESUMED, True)
+        event.refresh_styles = False  # styled as it mounted, with the stylesheet of now
+    _original_resume(self, event)
+
+
+def install_styled_once() -> None:
+    """Wrap `Screen._on_screen_resume` (idempotent): a screen's first resume does not restyle it."""
+    if Screen._on_screen_resume is not _resume_styled_once:
+        Screen._on_screen_resume = _resume_styled_once  # type: ignore[method-assign]
 
 
 def notify_content(node: App[Any] | Widget, content: Content, **options: Any) -> None:
