@@ -12,10 +12,14 @@
 - **CSS parsed once a process.** Each app parses every stylesheet again (its own, each widget's
   `DEFAULT_CSS`, each screen's): the tests' apps share what a parse gave for the same text, location and
   theme variables. Rules are not changed once parsed (`Stylesheet` keeps them in its own cache the same way).
+  An app also gathers its rules again, and maps them by selector name, each time a widget of a new class
+  mounts (its `DEFAULT_CSS` joins the sources): the tests' apps share the rules gathered from the same
+  sources in the same order, and the map of the same rules (the last few hundred of each are kept).
 """
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager, contextmanager
 from typing import Any
@@ -29,7 +33,12 @@ _drawn_frames = [False]  # set while a `drawn` test runs
 _original_refresh = Screen._compositor_refresh
 _original_parse_rules = Stylesheet._parse_rules
 _original_run_test = App.run_test
+_original_parse = Stylesheet.parse
+_original_rules_map = Stylesheet.rules_map
 _parsed: dict[tuple[Any, ...], list[Any]] = {}
+KEPT = 400  # rule lists (and maps) kept: an app adds its sources in the order its widgets first mount
+_gathered: OrderedDict[tuple[Any, ...], list[Any]] = OrderedDict()  # sources, variables -> the rules
+_mapped: OrderedDict[int, tuple[list[Any], dict[str, list[Any]]]] = OrderedDict()  # id(rules) -> map
 
 
 def _refresh_laid_out_not_drawn(self: Screen[Any]) -> None:
@@ -53,6 +62,37 @@ def _parse_rules_shared(self: Stylesheet, css: str, read_from: Any, is_default_r
     return rules
 
 
+def _kept(cache: OrderedDict[Any, Any], key: Any, value: Any) -> Any:
+    cache[key] = value
+    if len(cache) > KEPT:
+        cache.popitem(last=False)
+    return value
+
+
+def _parse_shared(self: Stylesheet) -> None:
+    """`Stylesheet.parse`, the rules of the same sources and variables shared (a parse that fails raises
+    as before and is not kept)."""
+    key = (tuple(self.source.items()), tuple(sorted(self._variables.items())))
+    rules = _gathered.get(key)
+    if rules is None:
+        _original_parse(self)
+        _kept(_gathered, key, self._rules)
+        return
+    _gathered.move_to_end(key)
+    self._rules, self._require_parse, self._rules_map = rules, False, None
+
+
+def _rules_map_shared(self: Stylesheet) -> dict[str, list[Any]]:
+    """`Stylesheet.rules_map`, one map for one list of rules (kept alive with it: its id stays its own)."""
+    if self._rules_map is None:
+        rules = self.rules
+        known = _mapped.get(id(rules))
+        if known is None or known[0] is not rules:
+            known = _kept(_mapped, id(rules), (rules, _original_rules_map.fget(self)))  # type: ignore[attr-defined]
+        self._rules_map = known[1]
+    return self._rules_map
+
+
 def _run_test_ending_drawn(self: App[Any], *args: Any, **kwargs: Any) -> Any:
     @asynccontextmanager
     async def running() -> AsyncIterator[Pilot[Any]]:
@@ -74,7 +114,9 @@ def every_frame_drawn() -> Iterator[None]:
 
 
 def install() -> None:
-    """Install the three changes, for the whole test process."""
+    """Install the changes, for the whole test process."""
     Screen._compositor_refresh = _refresh_laid_out_not_drawn  # type: ignore[method-assign]
     Stylesheet._parse_rules = _parse_rules_shared  # type: ignore[method-assign]
+    Stylesheet.parse = _parse_shared  # type: ignore[method-assign]
+    Stylesheet.rules_map = property(_rules_map_shared)  # type: ignore[method-assign, assignment]
     App.run_test = _run_test_ending_drawn  # type: ignore[method-assign]
