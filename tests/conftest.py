@@ -21,10 +21,11 @@ drawn in between (about a third of the time of a Pilot test on a busy machine). 
 the same; labdeck itself, the end-to-end tests' included, animates as configured.
 
 The Pilot tests' apps lay out every frame but draw only when a test looks, and share parsed CSS
-(`pilot_speed.py`); a test about drawing itself is marked `drawn`. A tiny sandbox on a stopped clock
-starts from a copy of one seeded store (`seeded_stores.py`). What is alive once the suite is collected
-(modules, test items: a few hundred thousand objects) is frozen (`gc.freeze`), so a full collection walks
-only what the tests make; it made a third of the sandbox tests' time.
+(`pilot_speed.py`); a test about drawing itself is marked `drawn`; `pilot_speed.draw_whole` draws a
+screen as the terminal would (the tests of every screen and dialog of the catalogues). A tiny sandbox on
+a stopped clock starts from a copy of one seeded store (`seeded_stores.py`). What is alive once the suite
+is collected (modules, test items: a few hundred thousand objects) is frozen (`gc.freeze`), so a full
+collection walks only what the tests make; it made a third of the sandbox tests' time.
 
 `--shift-clock DAYS` runs every test with the calendar moved (`clock_shift.py`)."""
 

@@ -5,10 +5,13 @@
 - **Frames nobody sees.** A headless app renders every frame (`Compositor.render_update`, up to 60 a
   second) and its driver throws the picture away: about a third of a Pilot test's time. The tests' apps lay
   out every frame as before (sizes, regions, clicks, resize events) but draw only when a test looks: a
-  snapshot or `export_screenshot` renders the whole screen itself, and every test ends with one full
-  picture of its last screen (`App.run_test`), so a widget that fails to draw what it holds still fails the
-  test. A test about drawing itself (a table that widens a column once the value is on screen, that
-  formats only the rows drawn) is marked `drawn` and draws every frame as labdeck does.
+  snapshot, `export_screenshot` or `render_strips` renders the screen itself, and `draw_whole(app)` draws
+  the screen as the terminal would, so a widget that cannot draw what it holds raises there: the tests of
+  every screen and dialog of the catalogues (`test_screen_layout.py`, `test_dialog_layout.py`) draw each.
+  A test about drawing itself (a table that widens a column once the value is on screen, that formats only
+  the rows drawn) is marked `drawn` and draws every frame as labdeck does. (At first every test drew its
+  last screen whole as it ended: a fifth of the Pilot tests' time, for what those tests, the snapshots,
+  the hostile-text tests that read what is drawn and the end-to-end tests in tmux catch.)
 - **CSS parsed once a process.** Each app parses every stylesheet again (its own, each widget's
   `DEFAULT_CSS`, each screen's): the tests' apps share what a parse gave for the same text, location and
   theme variables. Rules are not changed once parsed (`Stylesheet` keeps them in its own cache the same way).
@@ -20,19 +23,17 @@
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import AsyncIterator, Iterator
-from contextlib import asynccontextmanager, contextmanager
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from textual.app import App
 from textual.css.stylesheet import Stylesheet
-from textual.pilot import Pilot
 from textual.screen import Screen
 
 _drawn_frames = [False]  # set while a `drawn` test runs
 _original_refresh = Screen._compositor_refresh
 _original_parse_rules = Stylesheet._parse_rules
-_original_run_test = App.run_test
 _original_parse = Stylesheet.parse
 _original_rules_map = Stylesheet.rules_map
 _parsed: dict[tuple[Any, ...], list[Any]] = {}
@@ -93,14 +94,9 @@ def _rules_map_shared(self: Stylesheet) -> dict[str, list[Any]]:
     return self._rules_map
 
 
-def _run_test_ending_drawn(self: App[Any], *args: Any, **kwargs: Any) -> Any:
-    @asynccontextmanager
-    async def running() -> AsyncIterator[Pilot[Any]]:
-        async with _original_run_test(self, *args, **kwargs) as pilot:
-            yield pilot
-            if self.is_running:  # the last screen, drawn whole once: a widget that cannot draw fails here
-                self.screen._compositor.render_update(full=True, screen_stack=self._background_screens)
-    return running()
+def draw_whole(app: App[Any]) -> None:
+    """Draw the app's screen whole, as a frame of the terminal (a widget that cannot draw raises here)."""
+    app.screen._compositor.render_update(full=True, screen_stack=app._background_screens)
 
 
 @contextmanager
@@ -119,4 +115,3 @@ def install() -> None:
     Stylesheet._parse_rules = _parse_rules_shared  # type: ignore[method-assign]
     Stylesheet.parse = _parse_shared  # type: ignore[method-assign]
     Stylesheet.rules_map = property(_rules_map_shared)  # type: ignore[method-assign, assignment]
-    App.run_test = _run_test_ending_drawn  # type: ignore[method-assign]

@@ -18,6 +18,8 @@ from textual.pilot import Pilot
 from textual.screen import Screen
 from textual.widget import Widget
 
+from pilot_speed import draw_whole
+
 pytestmark = [pytest.mark.slow, pytest.mark.asyncio(loop_scope="module")]
 
 
@@ -94,6 +96,7 @@ async def opened(pilot: Pilot[Any], name: str) -> AsyncIterator[Screen[Any]]:
     await settle(pilot)
     try:
         assert app.screen is dialog, f"{name} did not open: {app.screen!r}"
+        draw_whole(app)  # as the terminal would: a widget that cannot draw fails here
         yield dialog
     finally:
         while len(app.screen_stack) > depth:

@@ -14,6 +14,8 @@ from textual.pilot import Pilot
 from textual.widget import Widget
 from textual.widgets import Footer, Tabs
 
+from pilot_speed import draw_whole
+
 pytestmark = [pytest.mark.slow, pytest.mark.asyncio(loop_scope="module")]
 
 
@@ -41,6 +43,7 @@ async def test_nothing_runs_off_the_right_edge_at_60x20(name: str, at_60x20: tup
     try:
         await SCREENS[name](pilot, store)
         screen: Any = app.screen
+        draw_whole(app)  # as the terminal would: a widget that cannot draw fails here
         cut = [(w, w.region) for w in screen.query("*")
                if w.display and w.region.width and w.region.right > 60 and not _in_a_strip(w, 60)]
         assert not cut, f"{name}: cut at the right: {cut[:4]}"
