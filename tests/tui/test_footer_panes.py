@@ -123,3 +123,30 @@ async def test_a_dialog_over_a_screen_puts_its_own_keys_in_the_footer() -> None:
         assert app.screen is screen
         assert (await footer(pilot))[0] == "select"
 
+
+
+def _shown(bar: LabdeckFooter) -> list[tuple[object, ...]]:
+    return [(key.key, key.key_display, key.description, key.action, key.has_class("-disabled"),
+             key.has_class("-help"), key.tooltip) for key in bar.query(FooterKey)]
+
+
+async def test_a_focus_move_relabels_the_keys_on_screen_as_a_new_footer_would_show_them() -> None:
+    """The footer changes the keys it already shows (`LabdeckFooter._relabel`) rather than composing a new
+    row: what it shows after fewer, then more keys is what a footer composed afresh shows."""
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_screen(pilot, IssuesScreen(), rounds=2)
+        bar = screen.query_one(LabdeckFooter)
+        screen.table.focus()
+        await footer(pilot)
+        on_the_list = set(map(id, bar.query(FooterKey)))
+        for move in ("f", "escape"):  # the query field (fewer keys), the list again (more)
+            await pilot.press(move)
+            await footer(pilot)
+            relabelled = _shown(bar)
+            assert on_the_list & set(map(id, bar.query(FooterKey)))  # the same widgets, relabelled
+            bar._showing = None  # as if nothing were shown: composed afresh
+            await bar.recompose()
+            await footer(pilot)
+            assert _shown(bar) == relabelled
+            on_the_list = set(map(id, bar.query(FooterKey)))

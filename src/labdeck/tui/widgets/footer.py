@@ -127,12 +127,49 @@ class LabdeckFooter(Footer):
                 said = self._said(planned)
                 if said == self._showing:
                     continue
-                self._planned = planned
-                await super().recompose()
-                self._planned = None  # (not composed when detached meanwhile: never used later)
+                if not await self._relabel(planned):
+                    self._planned = planned
+                    await super().recompose()
+                    self._planned = None  # (not composed when detached meanwhile: never used later)
                 self._showing = said if self.is_attached else None
         finally:
             self._recomposing = False
+
+    async def _relabel(self, planned: tuple[list[FooterEntry], FooterEntry | None] | None) -> bool:
+        """Show `planned` on the keys already on screen, each one changed only where it says something else;
+        keys added or taken away at the end of the row. False when that cannot be done (nothing shown yet,
+        the help key coming or going, a row being replaced): then the footer is composed again. A focus
+        move changes a few keys of the row, and a new key costs a mount and its styles."""
+        rows = [child for child in self.children if child.has_class("footer-keys")]
+        helps = [child for child in self.children if isinstance(child, FooterKey)]
+        if planned is None or len(rows) != 1 or self._showing is None:
+            return False
+        entries, help_entry = planned
+        if len(helps) != (help_entry is not None):
+            return False
+        keys = [child for child in rows[0].children if isinstance(child, FooterKey)]
+        for key, entry in zip(keys, entries, strict=False):
+            self._set(key, entry)
+        if help_entry is not None:
+            self._set(helps[0], help_entry)
+        if len(entries) > len(keys):
+            await rows[0].mount_all([self._key(entry) for entry in entries[len(keys):]])
+        elif len(keys) > len(entries):
+            await rows[0].remove_children(keys[len(entries):])
+        return True
+
+    def _set(self, key: FooterKey, entry: FooterEntry) -> None:
+        """`key` shows `entry` (what `_key` would make of it), redrawn and measured again if it changed."""
+        binding = entry.binding
+        shown = (entry.key, self.app.get_key_display(binding), _description(binding), binding.action)
+        if shown != (key.key, key.key_display, key.description, key.action):
+            key.key, key.key_display, key.description, key.action = shown
+            key.clear_cached_dimensions()
+            key.refresh(layout=True)
+        key._disabled = not entry.enabled
+        key.set_class(not entry.enabled, "-disabled")
+        if (key.tooltip or "") != entry.tooltip:
+            key.tooltip = entry.tooltip or None
 
     def _plan(self) -> tuple[list[FooterEntry], FooterEntry | None] | None:
         """The keys to show now (`footer_entries`), None before the bindings are known."""
@@ -182,12 +219,17 @@ class LabdeckFooter(Footer):
 
     def _key(self, entry: FooterEntry, classes: str = "") -> FooterKey:
         binding = entry.binding
-        description = LABELS.get(binding.action, binding.description) if binding.description in (
-            "Select", "Toggle", "Submit", "Show menu") else binding.description
-        key = FooterKey(entry.key, self.app.get_key_display(binding), description, binding.action,
+        key = FooterKey(entry.key, self.app.get_key_display(binding), _description(binding), binding.action,
                         disabled=not entry.enabled, tooltip=entry.tooltip, classes=classes)
         key.set_reactive(FooterKey.compact, self.compact)  # not data_bind: a recompose may run in the
         return key  # screen's context (`follow`), where there is no Footer to bind to
+
+
+def _description(binding: Binding) -> str:
+    """What the footer says a binding does (Textual's stock words in labdeck's, where it has its own)."""
+    if binding.description in ("Select", "Toggle", "Submit", "Show menu"):
+        return LABELS.get(binding.action, binding.description)
+    return binding.description
 
 
 # The keys every list offers after its own (filter, detail, sort, browser): the tail of a list pane.
