@@ -10,12 +10,9 @@ shared machine at a load of 4 a draw can take seconds, and how fast the machine 
 the property under test.
 
 Pilot's idle wait (`textual._wait.wait_for_idle`, behind every `pilot.press` and `pilot.pause()`) sleeps in
-steps of 20 ms and returns once a step used under 5 % of its time on the CPU (1 ms). The tests take 2 ms
-steps and return once one used under 0.2 ms: an idle app is seen as idle ten times sooner, a working one is
-still waited for (a step's own cost, waking the loop, stays well under 0.2 ms on a busy machine). Each
-wait ends with one idle step, and a Pilot test waits a few dozen times (`tests/tui/test_[d-f]*.py`: 54.5 s
-of wall time with 5 ms steps, 47.5 s with these). Its two names are checked against the Textual release in
-`tests/tui/test_textual_internals.py`.
+steps of 20 ms and returns once a step used under 5 % of its time on the CPU. The tests take 5 ms steps with
+the same 5 % rule: an idle app is seen as idle four times sooner, a working one is still waited for. Its two
+names are checked against the Textual release in `tests/tui/test_textual_internals.py`.
 
 Apps made in the tests do not animate (`textual.constants.TEXTUAL_ANIMATIONS`, which `App.__init__` reads;
 the environment variable of the same name is read when Textual is imported, before this file): a scroll, a
@@ -50,8 +47,8 @@ from pilot_speed import every_frame_drawn
 from pilot_speed import install as install_pilot_speed
 from seeded_stores import install as install_seeded_stores
 
-textual._wait.SLEEP_GRANULARITY = 0.002
-textual._wait.SLEEP_IDLE = textual._wait.SLEEP_GRANULARITY / 10
+textual._wait.SLEEP_GRANULARITY = 0.005
+textual._wait.SLEEP_IDLE = textual._wait.SLEEP_GRANULARITY / 20
 textual.constants.TEXTUAL_ANIMATIONS = "none"
 
 install_pilot_speed()

@@ -46,7 +46,7 @@ def test_the_pilot_idle_wait_the_tests_tune_still_reads_its_two_names() -> None:
 
     source = inspect.getsource(textual._wait.wait_for_idle)
     assert "sleep(SLEEP_GRANULARITY)" in source and "< SLEEP_IDLE" in source
-    assert textual._wait.SLEEP_IDLE == textual._wait.SLEEP_GRANULARITY / 10
+    assert textual._wait.SLEEP_IDLE == textual._wait.SLEEP_GRANULARITY / 20
 
 
 def test_the_apps_of_the_tests_do_not_animate() -> None:
