@@ -46,6 +46,7 @@ from mypy_run import MypyRun, mypy_once, shared_folder
 from pilot_speed import every_frame_drawn
 from pilot_speed import install as install_pilot_speed
 from seeded_stores import install as install_seeded_stores
+from warm_bytecode import warm
 
 textual._wait.SLEEP_GRANULARITY = 0.005
 textual._wait.SLEEP_IDLE = textual._wait.SLEEP_GRANULARITY / 20
@@ -64,6 +65,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 
 def pytest_configure(config: pytest.Config) -> None:
+    warm(config)  # the controller of an xdist run compiles once for its workers (`warm_bytecode.py`)
     days = config.getoption("--shift-clock")
     if days:  # every process of the run, xdist's workers included (they are given the option)
         config.add_cleanup(shift_clock(days))
