@@ -7,8 +7,8 @@ does the same from outside the process, but under it Python 3.11's `time.sleep` 
 EINVAL or never return: it proves nothing of labdeck.) Processes that tests start (the `--demo` sandbox, the
 CLI) keep the real calendar, as a server in another time zone or with another clock would.
 
-    .venv/bin/python -m pytest -q -n 4 --shift-clock 365
-    .venv/bin/python -m pytest -q -n 4 --shift-clock -365
+    .venv/bin/python -m pytest -q -n 5 --shift-clock 365
+    .venv/bin/python -m pytest -q -n 5 --shift-clock -365
 """
 
 from __future__ import annotations
