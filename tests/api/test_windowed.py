@@ -177,4 +177,6 @@ async def test_read_all_reports_progress_and_can_be_cancelled(huge: ApiClient) -
     with pytest.raises(asyncio.CancelledError):
         await task
     assert window.max_rows == 1_000 and window.held_rows <= 1_000  # the ceiling is back
+    await until(lambda: window.in_flight == 0)  # the reads under way (shielded) land after the cancel
+    assert window.held_rows <= 1_000  # and are trimmed to the ceiling as they land
     assert all(total is None for _, total in seen) and not window.complete

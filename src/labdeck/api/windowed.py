@@ -254,6 +254,9 @@ class WindowedList(Generic[T]):
             self.links[page + 1] = result.next_url
         if not result.has_next:
             self.end = page if self.end is None else min(self.end, page)
+        # A page that lands after `read_all` was cancelled (its reads are shielded and go on) must not lift
+        # the ceiling back up: what arrives is trimmed to it at once.
+        self._trim()
         return rows
 
     def _trim(self) -> None:
