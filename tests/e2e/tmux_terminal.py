@@ -122,8 +122,11 @@ class Terminal:
 
     # -- labdeck gestures -------------------------------------------------------------------------------
     def ready(self) -> None:
-        """Wait for the home screen and the signed-in user in the status bar (GET /user answered)."""
-        self.wait_for("Request log")
+        """Wait for the home screen and the signed-in user in the status bar (GET /user answered). Its
+        header, not an area's name: below 100 columns the needs-attention panel comes under the areas once
+        the session is open, and the last areas scroll out of sight (a run that missed the moment before
+        failed waiting for "Request log")."""
+        self.wait_for("Home —")
         self.wait_for("root")
 
     def jump(self, area: str) -> None:
