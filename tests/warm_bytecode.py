@@ -7,8 +7,8 @@ compile alike (`tests/conftest.py` calls `warm` from `pytest_configure`):
   the workers, and the labdeck processes the end-to-end and command-line tests start, import compiled.
 
 On a fresh clone, or on a machine that sets `PYTHONDONTWRITEBYTECODE` (this project's machines do), each
-of the four workers rewrote and compiled the same 470 modules: 9.5 s of CPU to collect, against 3.1 s with
-them compiled. The pytest names used are checked in `tests/test_warm_bytecode.py`; should they change,
+worker rewrote and compiled the same 470 modules: 9.5 s of CPU to collect, against 3.1 s with them
+compiled. The pytest names used are checked in `tests/test_warm_bytecode.py`; should they change,
 `warm` does nothing and the workers compile as before.
 """
 
