@@ -173,8 +173,7 @@ class WindowedList(Generic[T]):
         for p in wanted:
             if self.end is not None and p > self.end:
                 return
-            await self._page(p)
-            self._trim()
+            await self._page(p)  # (trimmed to the ceiling as it lands: `_arrived`)
 
     def _background(self, work: Any) -> None:
         task = asyncio.ensure_future(work)

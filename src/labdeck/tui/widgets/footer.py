@@ -158,10 +158,14 @@ class LabdeckFooter(Footer):
             await rows[0].remove_children(keys[len(entries):])
         return True
 
+    def _face(self, entry: FooterEntry) -> tuple[str, str, str, str]:
+        """What a footer key shows for `entry`: its key, how the key is written, the words, the action."""
+        binding = entry.binding
+        return entry.key, self.app.get_key_display(binding), _description(binding), binding.action
+
     def _set(self, key: FooterKey, entry: FooterEntry) -> None:
         """`key` shows `entry` (what `_key` would make of it), redrawn and measured again if it changed."""
-        binding = entry.binding
-        shown = (entry.key, self.app.get_key_display(binding), _description(binding), binding.action)
+        shown = self._face(entry)
         if shown != (key.key, key.key_display, key.description, key.action):
             key.key, key.key_display, key.description, key.action = shown
             key.clear_cached_dimensions()
@@ -184,9 +188,7 @@ class LabdeckFooter(Footer):
         entries, help_entry = planned
 
         def said(entry: FooterEntry) -> tuple[object, ...]:
-            binding = entry.binding
-            return (entry.key, self.app.get_key_display(binding), binding.description, binding.action,
-                    entry.enabled, entry.tooltip)
+            return (*self._face(entry), entry.enabled, entry.tooltip)
         return (self.compact, tuple(said(entry) for entry in entries),
                 None if help_entry is None else said(help_entry))
 
@@ -218,9 +220,8 @@ class LabdeckFooter(Footer):
             self.call_after_refresh(self.recompose)
 
     def _key(self, entry: FooterEntry, classes: str = "") -> FooterKey:
-        binding = entry.binding
-        key = FooterKey(entry.key, self.app.get_key_display(binding), _description(binding), binding.action,
-                        disabled=not entry.enabled, tooltip=entry.tooltip, classes=classes)
+        key = FooterKey(*self._face(entry), disabled=not entry.enabled, tooltip=entry.tooltip,
+                        classes=classes)
         key.set_reactive(FooterKey.compact, self.compact)  # not data_bind: a recompose may run in the
         return key  # screen's context (`follow`), where there is no Footer to bind to
 
