@@ -150,3 +150,37 @@ async def test_a_focus_move_relabels_the_keys_on_screen_as_a_new_footer_would_sh
             await footer(pilot)
             assert _shown(bar) == relabelled
             on_the_list = set(map(id, bar.query(FooterKey)))
+
+
+async def test_a_footer_key_is_as_wide_as_textual_measures_it_by_drawing_it() -> None:
+    """`LabdeckFooterKey` works its width out from its words; Textual's `FooterKey` draws the key to measure
+    it. Both agree, compact or not, with and without words, for wide and combining characters."""
+    from textual.app import App, ComposeResult
+    from textual.geometry import Size
+
+    from labdeck.tui.widgets.footer import LabdeckFooterKey
+
+    faces = [("q", "q", "Quit"), ("enter", "⏎", "Open"), ("ctrl+e", "^e", "日本語 export"), ("x", "x", ""),
+             ("y", "e\u0301", "cafe\u0301 ✓"), ("f5", "F5", "Refresh")]
+
+    class Keys(App[None]):
+        def compose(self) -> ComposeResult:
+            for compact in (True, False):
+                for key, shown, words in faces:
+                    widget = LabdeckFooterKey(key, shown, words, "noop", disabled=key == "x")
+                    widget.set_reactive(FooterKey.compact, compact)
+                    widget.set_class(compact, "-compact")
+                    yield widget
+
+    async with Keys().run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        keys = list(pilot.app.query(LabdeckFooterKey))
+        assert len(keys) == 2 * len(faces)
+        widths = set()
+        for key in keys:
+            for container in (Size(80, 1), Size(10, 1)):
+                drawn = FooterKey.get_content_width(key, container, Size(80, 24))
+                key.clear_cached_dimensions()
+                assert key.get_content_width(container, Size(80, 24)) == drawn, (key.key, key.compact)
+                widths.add((key.key, key.compact, drawn))
+        assert ("q", True, 6) in widths and ("q", False, 8) in widths, widths  # the padding counts

@@ -23,9 +23,11 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
+from rich.cells import cell_len
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import HorizontalScroll
+from textual.geometry import Size
 from textual.screen import Screen
 from textual.widgets import Footer
 
@@ -91,6 +93,21 @@ def _entries(screen: Screen[Any]) -> tuple[list[FooterEntry], FooterEntry | None
         return shown, help_entry
     names = [name for name in dict.fromkeys([*order, *TAIL]) if name not in HELP]
     return [first[name] for name in names if name in first], help_entry
+
+
+class LabdeckFooterKey(FooterKey):
+    """A footer key that knows its width from its words. Textual measures a key by drawing it (its two parts'
+    styles looked up and put together), and a key is measured again each time the row is laid out after a
+    change of size: at every focus move that relabels the row and at every resize. The width is the
+    padding its part styles give plus the cells of its words, as `FooterKey.render` puts them together."""
+
+    def get_content_width(self, container: Size, viewport: Size) -> int:
+        if not self.description:  # the key alone, without padding
+            return cell_len(self.key_display)
+        key = self.get_component_styles("footer-key--key").padding
+        words = self.get_component_styles("footer-key--description").padding
+        return (key.left + cell_len(self.key_display) + key.right
+                + words.left + cell_len(self.description) + words.right)
 
 
 class LabdeckFooter(Footer):
@@ -220,8 +237,8 @@ class LabdeckFooter(Footer):
             self.call_after_refresh(self.recompose)
 
     def _key(self, entry: FooterEntry, classes: str = "") -> FooterKey:
-        key = FooterKey(*self._face(entry), disabled=not entry.enabled, tooltip=entry.tooltip,
-                        classes=classes)
+        key = LabdeckFooterKey(*self._face(entry), disabled=not entry.enabled, tooltip=entry.tooltip,
+                               classes=classes)
         key.set_reactive(FooterKey.compact, self.compact)  # not data_bind: a recompose may run in the
         return key  # screen's context (`follow`), where there is no Footer to bind to
 
