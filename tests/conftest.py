@@ -32,6 +32,7 @@ collection walks only what the tests make; it made a third of the sandbox tests'
 from __future__ import annotations
 
 import gc
+import itertools
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -87,17 +88,30 @@ def _fresh_secrets_registry() -> Iterator[None]:
     forget_secrets()
 
 
+@pytest.fixture(scope="session")
+def _private_folders(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """A new empty folder for each test that asks (`next()`), under one folder of the process: pytest's
+    `mktemp` lists every folder made before it to number a new one, twice a test for the two below."""
+    root = tmp_path_factory.mktemp("private")
+    return (_made(root / str(number)) for number in itertools.count())
+
+
+def _made(folder: Path) -> Path:
+    folder.mkdir()
+    return folder
+
+
 @pytest.fixture(autouse=True)
-def _private_state_file(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Path:
-    path = tmp_path_factory.mktemp("state") / "state.json"
+def _private_state_file(_private_folders: Iterator[Path], monkeypatch: pytest.MonkeyPatch) -> Path:
+    path = next(_private_folders) / "state.json"
     monkeypatch.setenv("LABDECK_STATE", str(path))
     return path
 
 
 @pytest.fixture(autouse=True)
-def _private_cache_dir(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+def _private_cache_dir(_private_folders: Iterator[Path], monkeypatch: pytest.MonkeyPatch) -> None:
     """What labdeck caches (the registry tag-detail cache) goes to a folder of each test's own."""
-    monkeypatch.setenv("LABDECK_CACHE_DIR", str(tmp_path_factory.mktemp("labdeck-cache")))
+    monkeypatch.setenv("LABDECK_CACHE_DIR", str(next(_private_folders)))
 
 
 @pytest.fixture(scope="session")

@@ -53,9 +53,18 @@ def _refresh_laid_out_not_drawn(self: Screen[Any]) -> None:
     _original_refresh(self)
 
 
+def _variables_key(self: Stylesheet) -> tuple[tuple[str, str], ...]:
+    """The stylesheet's variables as a key, sorted once for each set of them (Textual replaces the dict when
+    they change, never changes it in place)."""
+    known = self.__dict__.get("_shared_variables")
+    if known is None or known[0] is not self._variables:
+        known = self.__dict__["_shared_variables"] = (self._variables, tuple(sorted(self._variables.items())))
+    return known[1]
+
+
 def _parse_rules_shared(self: Stylesheet, css: str, read_from: Any, is_default_rules: bool = False,
                         tie_breaker: int = 0, scope: str = "") -> list[Any]:
-    key = (css, read_from, is_default_rules, tie_breaker, scope, tuple(sorted(self._variables.items())))
+    key = (css, read_from, is_default_rules, tie_breaker, scope, _variables_key(self))
     rules = _parsed.get(key)
     if rules is None:
         rules = _parsed[key] = _original_parse_rules(self, css, read_from, is_default_rules, tie_breaker,
@@ -73,7 +82,7 @@ def _kept(cache: OrderedDict[Any, Any], key: Any, value: Any) -> Any:
 def _parse_shared(self: Stylesheet) -> None:
     """`Stylesheet.parse`, the rules of the same sources and variables shared (a parse that fails raises
     as before and is not kept)."""
-    key = (tuple(self.source.items()), tuple(sorted(self._variables.items())))
+    key = (tuple(self.source.items()), _variables_key(self))
     rules = _gathered.get(key)
     if rules is None:
         _original_parse(self)

@@ -6,8 +6,9 @@ the name `create_app` calls (`labdeck.sandbox.app.build_store`); a test that cal
 
 A copy is the pickled store read back, with the caller's own clock put where the seeded store had its
 clock (pickle's persistent ids), so a test that moves its clock moves its sandbox, as with a fresh seed.
-Only a stopped clock makes a store that can be shared (a real clock seeds "now"); other clocks and scales
-seed as before.
+Only a stopped clock makes a store that can be shared (a real clock seeds "now"), at the scales the
+tests build often (`SHARED_SCALES`: tiny, and demo, a tenth as often but four times the seed); other clocks
+and scales seed as before.
 
 Each area (`Store.areas`) is pickled on its own and read back the first time the copy is asked for it: a
 test touches two or three of the seventeen, and the deployments and the registry are nine tenths of a
@@ -28,7 +29,7 @@ import labdeck.sandbox.app as sandbox_app
 from labdeck.sandbox.clock import ManualClock
 from labdeck.sandbox.options import SandboxOptions
 
-SHARED_SCALES = ("tiny",)
+SHARED_SCALES = ("tiny", "demo")
 _seeded: dict[tuple[str, float], _Seed] = {}
 _original = sandbox_app.build_store
 

@@ -10,12 +10,16 @@ import pickle
 from datetime import date, timedelta, tzinfo
 from typing import Any
 
+import pytest
+
 from labdeck.sandbox.clock import ManualClock
 from labdeck.sandbox.options import SandboxOptions
 from labdeck.sandbox.seed import build_store
-from seeded_stores import AreasReadOnUse, build_store_shared
+from seeded_stores import SHARED_SCALES, AreasReadOnUse, build_store_shared
 
 OPTIONS = SandboxOptions(scale="tiny", seed=7)
+EACH_SCALE = pytest.mark.parametrize(
+    "options", [SandboxOptions(scale=name, seed=7) for name in SHARED_SCALES], ids=SHARED_SCALES)
 
 
 def shape(value: Any) -> Any:
@@ -34,10 +38,11 @@ def shape(value: Any) -> Any:
     return value
 
 
-def test_a_copy_is_what_a_fresh_seed_makes() -> None:
-    build_store_shared(OPTIONS, ManualClock())  # the first: seeded and kept
-    copy = build_store_shared(OPTIONS, ManualClock())
-    assert shape(copy) == shape(build_store(OPTIONS, ManualClock()))
+@EACH_SCALE
+def test_a_copy_is_what_a_fresh_seed_makes(options: SandboxOptions) -> None:
+    build_store_shared(options, ManualClock())  # the first: seeded and kept
+    copy = build_store_shared(options, ManualClock())
+    assert shape(copy) == shape(build_store(options, ManualClock()))
 
 
 def test_a_copy_runs_on_the_callers_clock_and_stands_alone() -> None:
@@ -77,8 +82,9 @@ def mutable_objects(value: Any) -> dict[int, Any]:
     return seen
 
 
-def test_no_area_shares_a_mutable_object_with_another_part_of_the_store() -> None:
-    store = build_store(OPTIONS, ManualClock())
+@EACH_SCALE
+def test_no_area_shares_a_mutable_object_with_another_part_of_the_store(options: SandboxOptions) -> None:
+    store = build_store(options, ManualClock())
     parts = {name: mutable_objects(area) for name, area in store.areas.items()}
     parts["<store>"] = mutable_objects({key: value for key, value in vars(store).items() if key != "areas"})
     for name, held in parts.items():

@@ -193,3 +193,76 @@ async def test_a_backspace_and_a_letter_read_together_are_both_typed() -> None:
         await pilot.pause()
         await pilot.pause()
         assert field.value == "teaq"
+
+
+def _classes_below(root: type) -> list[type]:
+    found, todo = [], [root]
+    while todo:
+        cls = todo.pop()
+        found.append(cls)
+        todo.extend(cls.__subclasses__())
+    return list(dict.fromkeys(found))
+
+
+def test_the_planned_dispatch_finds_the_handlers_textual_finds_for_every_node_and_message() -> None:
+    """`install_dispatch_plans`: for every class of node (Textual's and labdeck's) and every class of
+    message, the same handlers in the same order as Textual's own walk of the class hierarchy."""
+    import importlib
+    import pkgutil
+
+    from textual.message import Message
+    from textual.message_pump import MessagePump
+
+    import labdeck.tui
+
+    for module in pkgutil.walk_packages(labdeck.tui.__path__, "labdeck.tui."):
+        importlib.import_module(module.name)
+    pumps = [cls for cls in _classes_below(MessagePump) if cls.__module__.startswith(("labdeck", "textual"))]
+    kinds = [kind for kind in _classes_below(Message) if hasattr(kind, "handler_name")]
+    assert len(pumps) > 150 and len(kinds) > 100
+    compared = 0
+    for pump in pumps:
+        node = pump.__new__(pump)
+        for kind in kinds:
+            message = kind.__new__(kind)
+            message._no_default_action, message._sender = False, None
+            name = kind.handler_name
+            textual = [(cls, method.__func__) for cls, method in
+                       textual_internals._original_dispatch_methods(node, name, message)]
+            planned = [(cls, method.__func__) for cls, method in
+                       textual_internals._planned_dispatch_methods(node, name, message)]
+            assert planned == textual, (pump, kind)
+            compared += bool(textual)
+    assert compared > 500  # pairs that have a handler at all
+
+
+async def test_planned_dispatch_matches_on_selectors_and_stops_at_prevent_default() -> None:
+    from textual import on
+    from textual.app import ComposeResult
+    from textual.widgets import Button
+
+    heard: list[str] = []
+
+    class Base(App[None]):
+        def compose(self) -> ComposeResult:
+            yield Button("yes", id="yes")
+            yield Button("no", id="no")
+
+        def on_button_pressed(self, event: Button.Pressed) -> None:
+            heard.append(f"base {event.button.id}")
+
+    class Derived(Base):
+        @on(Button.Pressed, "#yes")
+        def pressed_yes(self, event: Button.Pressed) -> None:
+            heard.append("derived yes")
+            event.prevent_default()  # the base's handler is not called for #yes
+
+    from textual.message_pump import MessagePump
+
+    assert MessagePump._get_dispatch_methods is textual_internals._planned_dispatch_methods  # type: ignore[comparison-overlap]
+    async with Derived().run_test() as pilot:
+        await pilot.click("#no")
+        await pilot.click("#yes")
+        await pilot.pause()
+    assert heard == ["base no", "derived yes"]
+

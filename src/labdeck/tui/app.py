@@ -37,6 +37,7 @@ from labdeck.tui.screens.form_keys import FormKeys, is_typing
 from labdeck.tui.session import TransportFactory, cache_dir, open_session, state_dir
 from labdeck.tui.textual_internals import (
     install_dismiss_guard,
+    install_dispatch_plans,
     install_field_key_fix,
     install_handling_count,
     install_paste_fix,
@@ -51,6 +52,7 @@ install_paste_fix()  # a paste with an ESC in it arrives whole and in order, con
 install_field_key_fix()  # a backspace and a letter read together: both typed, in order
 install_handling_count()  # the key router sees which nodes are still handling a key's effects
 install_styled_once()  # a screen opened is styled once, as it mounts (every stylesheet read at start)
+install_dispatch_plans()  # a message's handlers found through the classes that have one
 
 TYPED_IN_FIELDS = frozenset({"quit", "jump", "help", "refresh"})  # their keys are letters
 _TUI = Path(__file__).parent
