@@ -259,7 +259,7 @@ async def test_planned_dispatch_matches_on_selectors_and_stops_at_prevent_defaul
 
     from textual.message_pump import MessagePump
 
-    assert MessagePump._get_dispatch_methods is textual_internals._planned_dispatch_methods  # type: ignore[comparison-overlap]
+    assert MessagePump._get_dispatch_methods is textual_internals._planned_dispatch_methods
     async with Derived().run_test() as pilot:
         await pilot.click("#no")
         await pilot.click("#yes")
