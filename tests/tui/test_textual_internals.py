@@ -7,6 +7,7 @@ import re
 from importlib.metadata import version
 from itertools import pairwise
 from pathlib import Path
+from typing import Any
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -266,3 +267,38 @@ async def test_planned_dispatch_matches_on_selectors_and_stops_at_prevent_defaul
         await pilot.pause()
     assert heard == ["base no", "derived yes"]
 
+
+
+def test_a_callback_s_parameters_are_counted_once_for_each_function_in_the_source() -> None:
+    """`install_parameter_counts`: the count Textual takes from `inspect.signature`, kept by code object;
+    a function whose signature is not its code's (`functools.wraps`, `__signature__`) is asked each time."""
+    import functools
+    import inspect
+
+    from textual import _callback
+
+    def make(offset: int) -> Any:
+        def callback(first: int, second: int = 2, *rest: int, key: int = 0) -> int:
+            return first + offset
+        return callback
+
+    def plain(one: int) -> None:
+        pass
+
+    @functools.wraps(plain)
+    def wrapped(*args: Any, **kwargs: Any) -> None:
+        pass
+
+    def declared(*args: Any) -> None:
+        pass
+
+    declared.__signature__ = inspect.Signature([inspect.Parameter("a", inspect.Parameter.POSITIONAL_ONLY)])  # type: ignore[attr-defined]
+    callables = [make(1), make(2), lambda: None, lambda a, b: None, plain, wrapped, declared,
+                 functools.partial(plain, 1), print, type("Call", (), {"__call__": lambda self, x: x})()]
+    counted = textual_internals._count_parameters_by_code
+    for _ in range(2):  # asked again, from what was kept
+        for func in callables:
+            assert counted(func) == len(inspect.signature(func).parameters), func
+    assert make(3).__code__ in textual_internals._counts_by_code
+    assert wrapped.__code__ not in textual_internals._counts_by_code  # (its count is `plain`'s: 1, not 2)
+    assert _callback._count_parameters is textual_internals._count_parameters_by_code

@@ -14,6 +14,7 @@ from datetime import UTC, datetime
 from typing import Any, Protocol
 from urllib.parse import parse_qsl, unquote, urlencode
 
+import orjson
 from starlette.requests import Request
 from starlette.responses import Response
 
@@ -119,9 +120,17 @@ def iso(value: datetime | None) -> str | None:
             f"{value.second:02d}.{value.microsecond // 1000:03d}Z")
 
 
+# orjson encodes what the standard library does, the same way, and refuses (TypeError) what it refuses:
+# datetimes and dataclasses are handed back instead of encoded, and a key that is not a string becomes one
+_ORJSON = orjson.OPT_NON_STR_KEYS | orjson.OPT_PASSTHROUGH_DATETIME | orjson.OPT_PASSTHROUGH_DATACLASS
+
+
 def encode(body: Any) -> bytes:
     """Compact UTF-8 JSON, as every sandbox response is encoded."""
-    return json.dumps(body, ensure_ascii=False, separators=(",", ":")).encode()
+    try:
+        return orjson.dumps(body, option=_ORJSON)
+    except TypeError:  # beyond orjson (an integer past 64 bits): the standard library's, or its refusal
+        return json.dumps(body, ensure_ascii=False, separators=(",", ":")).encode()
 
 
 def json_response(body: Any, status: int = 200, headers: dict[str, str] | None = None) -> Response:

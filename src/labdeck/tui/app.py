@@ -40,6 +40,7 @@ from labdeck.tui.textual_internals import (
     install_dispatch_plans,
     install_field_key_fix,
     install_handling_count,
+    install_parameter_counts,
     install_paste_fix,
     install_styled_once,
 )
@@ -53,6 +54,7 @@ install_field_key_fix()  # a backspace and a letter read together: both typed, i
 install_handling_count()  # the key router sees which nodes are still handling a key's effects
 install_styled_once()  # a screen opened is styled once, as it mounts (every stylesheet read at start)
 install_dispatch_plans()  # a message's handlers found through the classes that have one
+install_parameter_counts()  # a callback's parameters counted once for each function in the source
 
 TYPED_IN_FIELDS = frozenset({"quit", "jump", "help", "refresh"})  # their keys are letters
 _TUI = Path(__file__).parent

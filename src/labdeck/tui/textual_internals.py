@@ -63,6 +63,12 @@ not the version below, or when one of these names has gone):
   message, each method once, the named handler read from the class at that moment (a handler replaced
   later, as `install_field_key_fix` does, is the one called), and no further class once a handler has
   called `prevent_default()`. About a twentieth of the app's time went to the walk.
+- `install_parameter_counts()` (`textual._callback._count_parameters` replaced): before Textual calls a
+  callback (`call_later`, `call_after_refresh`, `call_next`, a watcher) it counts the callback's
+  parameters with `inspect.signature`, and keeps the count on the function; a closure or a lambda is a new
+  function each time, so each call paid for the signature again. The count of a plain function is kept by
+  its code object (one per `def` or `lambda` in the source, whatever closure it is made in), unless the
+  function says its signature otherwise (`__wrapped__`, `__signature__`).
 - `notify_content(node, content)`: a notification of a `Content` (server text in it never read as markup);
   Textual's toast renders it as it is (`Content.from_markup` returns a `Content` unchanged), though
   `notify`'s hint says `str`.
@@ -71,9 +77,10 @@ not the version below, or when one of these names has gone):
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
+from types import CodeType
 from typing import Any, cast
 
-from textual import events, messages
+from textual import _callback, events, messages
 from textual._context import active_app, active_message_pump
 from textual._xterm_parser import XTermParser
 from textual.app import App
@@ -98,8 +105,8 @@ CHECKED_AGAINST = "8.2.8"  # the Textual release these were read in
 
 __all__ = ["CHECKED_AGAINST", "FooterKey", "Header", "PasteReader", "active_app", "active_message_pump",
            "bindings_for_key", "command_list_ready", "install_dismiss_guard", "install_dispatch_plans",
-           "install_field_key_fix",
-           "install_handling_count", "install_paste_fix", "is_closing", "key_for_character", "notify_content",
+           "install_field_key_fix", "install_handling_count", "install_parameter_counts", "install_paste_fix",
+           "is_closing", "key_for_character", "notify_content",
            "priority_keys", "pump_busy", "refresh_pending", "screen_stacks", "stop_with_error"]
 
 
@@ -218,6 +225,26 @@ def install_dispatch_plans() -> None:
     """Find a message's handlers through the classes that have one (idempotent; module docstring)."""
     _plans.clear()
     MessagePump._get_dispatch_methods = _planned_dispatch_methods  # type: ignore[method-assign]
+
+
+_original_count_parameters = _callback._count_parameters
+_counts_by_code: dict[CodeType, int] = {}
+
+
+def _count_parameters_by_code(func: Any) -> int:
+    """`textual._callback._count_parameters`, kept by the function's code object (module docstring)."""
+    code = getattr(func, "__code__", None)
+    if not isinstance(code, CodeType) or hasattr(func, "__wrapped__") or hasattr(func, "__signature__"):
+        return _original_count_parameters(func)
+    count = _counts_by_code.get(code)
+    if count is None:
+        count = _counts_by_code[code] = _original_count_parameters(func)
+    return count
+
+
+def install_parameter_counts() -> None:
+    """Count a callback's parameters once for each function in the source (idempotent; module docstring)."""
+    _callback._count_parameters = _count_parameters_by_code
 
 
 def pump_busy(node: MessagePump) -> bool:

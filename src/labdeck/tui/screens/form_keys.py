@@ -53,7 +53,7 @@ class FormKeys(Screen[Any]):
     # -- submitting -----------------------------------------------------------------------------------
     def submit_button(self) -> Button | None:
         """The button `ctrl+s` presses: the first enabled primary button (None: no form here)."""
-        for button in self.query(Button):
+        for button in self.walk_children(Button):  # (not `query`: asked at every check of the keys)
             if button.variant == "primary" and not button.disabled and button.display:
                 return button
         return None
