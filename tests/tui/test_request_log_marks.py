@@ -7,7 +7,7 @@ from typing import Any
 
 import httpx
 import pytest
-from snapshot_apps import make_app, sandbox_transport_factory, settle
+from snapshot_apps import make_app, sandbox_transport_factory, settle, until
 
 from labdeck.api.errors import MalformedResponse
 from labdeck.api.request_log import RequestLog, RequestLogEntry
@@ -140,3 +140,28 @@ async def test_expected_404s_of_an_export_poll_are_not_errors() -> None:
     cells = log_cells((0, polled))
     assert cells[2].style == "dim" and cells[5].plain == "expected: not ready yet (polling)"
     assert log_cells((1, other))[2].style == "bold red"
+
+
+async def test_a_request_that_ends_while_the_log_opens_is_shown(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A request recorded after the log read its rows and before it listened for new ones (a save's PUT
+    answered while `:log` opened, in tmux at 400 ms a request) is shown, once, after the others."""
+    app = make_app(transport_factory=sandbox_transport_factory())
+    read = RequestLogScreen._rows
+
+    def rows_then_a_request(screen: RequestLogScreen) -> list[Any]:
+        rows = read(screen)
+        screen.ctx.request_log.record("PUT", "/projects/7", 200, 400.0, 0)
+        return rows
+
+    monkeypatch.setattr(RequestLogScreen, "_rows", rows_then_a_request)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        app.context.request_log.record("GET", "/projects", 200, 1.0, 0)
+        await app.push_screen(RequestLogScreen())
+        await settle(pilot)
+        table = app.screen.table
+        await until(pilot, lambda: any(row[1].method == "PUT" for row in table.visible_rows),
+                    "the PUT shown (the log adds new entries every 0.25 s)", within=5)
+        shown = [(row[1].method, row[1].path) for row in table.visible_rows]
+        assert shown[-2:] == [("GET", "/projects"), ("PUT", "/projects/7")], shown
+        assert len({row[0] for row in table.visible_rows}) == len(shown)  # each row once

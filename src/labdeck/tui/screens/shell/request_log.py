@@ -138,14 +138,19 @@ class RequestLogScreen(LabdeckScreen):
         return self.query_one("#log-view", ResourceView).table
 
     def _rows(self) -> list[Row]:
-        self._count = len(self.ctx.request_log.entries)
-        return list(enumerate(self.ctx.request_log.entries))
+        entries = self.ctx.request_log.entries
+        self._count = len(entries)
+        self._read_up_to = entries[-1].seq if entries else 0  # the newest entry these rows hold
+        return list(enumerate(entries))
 
     def on_mount(self) -> None:
         self._pending: list[RequestLogEntry] = []
         self._amended: list[RequestLogEntry] = []
         self._unsubscribe = self.ctx.request_log.subscribe(self._pending.append,
                                                                on_amend=self._amended.append)
+        # a request that ended after the rows were read (compose) and before this subscription: the log
+        # would never have shown it (a save's PUT, answered while `:log` opened, was missing from it)
+        self._pending[:0] = [entry for entry in self.ctx.request_log.entries if entry.seq > self._read_up_to]
         self.set_interval(0.25, self._flush)
         table = self.table
         table.move_cursor(len(table.visible_rows) - 1)
