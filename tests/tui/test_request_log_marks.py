@@ -143,8 +143,9 @@ async def test_expected_404s_of_an_export_poll_are_not_errors() -> None:
 
 
 async def test_a_request_that_ends_while_the_log_opens_is_shown(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A request recorded after the log read its rows and before it listened for new ones (a save's PUT
-    answered while `:log` opened, in tmux at 400 ms a request) is shown, once, after the others."""
+    """A request that ends while the log opens (a save's PUT answered while `:log` opened, in tmux at 400 ms
+    a request: the log read its rows while composing and listened from mount, and showed neither) is
+    shown, once, after the others."""
     app = make_app(transport_factory=sandbox_transport_factory())
     read = RequestLogScreen._rows
 

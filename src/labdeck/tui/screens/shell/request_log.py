@@ -129,7 +129,7 @@ class RequestLogScreen(LabdeckScreen):
     )
 
     def compose_body(self) -> ComposeResult:
-        yield ResourceView(LOG_COLUMNS, self._rows(), row_key=lambda row: row[0],
+        yield ResourceView(LOG_COLUMNS, [], row_key=lambda row: row[0],
                            detail=log_detail, detail_position="bottom", empty_text="No requests yet",
                            id="log-view")
 
@@ -138,21 +138,19 @@ class RequestLogScreen(LabdeckScreen):
         return self.query_one("#log-view", ResourceView).table
 
     def _rows(self) -> list[Row]:
-        entries = self.ctx.request_log.entries
-        self._count = len(entries)
-        self._read_up_to = entries[-1].seq if entries else 0  # the newest entry these rows hold
-        return list(enumerate(entries))
+        self._count = len(self.ctx.request_log.entries)
+        return list(enumerate(self.ctx.request_log.entries))
 
     def on_mount(self) -> None:
         self._pending: list[RequestLogEntry] = []
         self._amended: list[RequestLogEntry] = []
         self._unsubscribe = self.ctx.request_log.subscribe(self._pending.append,
                                                                on_amend=self._amended.append)
-        # a request that ended after the rows were read (compose) and before this subscription: the log
-        # would never have shown it (a save's PUT, answered while `:log` opened, was missing from it)
-        self._pending[:0] = [entry for entry in self.ctx.request_log.entries if entry.seq > self._read_up_to]
-        self.set_interval(0.25, self._flush)
+        # the rows are read here, once listening, not while composing: a request that ended in between (a
+        # save's PUT, answered while `:log` opened) was in neither and never shown
         table = self.table
+        table.set_rows(self._rows())
+        self.set_interval(0.25, self._flush)
         table.move_cursor(len(table.visible_rows) - 1)
         table.focus()
         self.mark_data_loaded()
